@@ -1,0 +1,28 @@
+"""What a per-conversation factory is given: the task, the condition and a seed."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import msgspec
+
+if TYPE_CHECKING:
+    from simulator.domain import Domain, Task
+
+
+class ConversationContext(msgspec.Struct, kw_only=True):
+    """Everything that identifies one conversation of a run."""
+
+    conversation_id: str
+    run_id: str
+    task: Task
+    domain: Domain
+    emotion: str
+    intensity: float
+    trial: int
+    seed: int
+
+    def rng(self, salt: str) -> random.Random:
+        """A deterministic random generator for one consumer (``agent``, ``user`` …)."""
+        return random.Random(f"{self.seed}:{salt}")

@@ -1,0 +1,9 @@
+"""Errors that the CLI turns into a one-line message and exit code 2."""
+
+
+class UsageError(Exception):
+    """Bad input from the user: names what is wrong and where."""
+
+
+class SchemaVersionError(UsageError):
+    """The database was written by another schema version."""

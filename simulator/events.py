@@ -1,0 +1,158 @@
+"""Every event that crosses the bus: one tagged union of frozen msgspec Structs.
+
+The same bytes go to SQLite, to live viewers and across processes; use ``encode``/``decode``
+below, never hand-built dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class ToolCallSpec(msgspec.Struct, frozen=True):
+    """One tool call requested by an agent: id, tool name and JSON arguments."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class RewardBreakdown(msgspec.Struct, frozen=True):
+    """How a conversation's reward was computed (τ-bench semantics, made explicit)."""
+
+    db_match: bool
+    outputs_communicated: float
+    missing_outputs: list[str] = []
+    expected_hash: str = ""
+    actual_hash: str = ""
+
+
+class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+    """Fields every event carries; ``seq`` and ``ts`` are assigned by the bus."""
+
+    conversation: str
+    seq: int = 0
+    ts: float = 0.0
+
+
+class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
+    """A conversation was admitted: which task, under which condition, with which actors."""
+
+    run_id: str
+    task_id: str
+    domain: str
+    agent: str
+    user: str
+    emotion: str
+    intensity: float
+    trial: int
+    seed: int
+
+
+class UserMessage(EventBase, frozen=True, tag="user_message"):
+    """A message from the user; ``ends`` is set when the user ends the conversation."""
+
+    text: str
+    ends: str | None = None
+
+
+class AgentMessage(EventBase, frozen=True, tag="agent_message"):
+    """A turn of the agent: text for the user and/or tool calls; reasoning is never shown."""
+
+    text: str | None = None
+    tool_calls: list[ToolCallSpec] = []
+    reasoning: str | None = None
+
+
+class ToolCall(EventBase, frozen=True, tag="tool_call"):
+    """A tool call routed to the environment."""
+
+    call: ToolCallSpec
+
+
+class ToolResult(EventBase, frozen=True, tag="tool_result"):
+    """What the environment answered to one tool call; ``error`` marks a failed call."""
+
+    call_id: str
+    name: str
+    content: str
+    error: bool = False
+
+
+class EmotionUpdate(EventBase, frozen=True, tag="emotion_update"):
+    """The user's emotional state after a turn."""
+
+    emotion: str
+    intensity: float
+    dissatisfaction: float
+    reason: str = ""
+    triggers: list[str] = []
+
+
+class ModelUsage(EventBase, frozen=True, tag="model_usage"):
+    """One model call: who made it, tokens, latency, retries and cost when known."""
+
+    role: str
+    backend: str
+    model: str
+    tokens_in: int
+    tokens_out: int
+    latency_s: float
+    retries: int = 0
+    cost_usd: float | None = None
+    error: str | None = None
+
+
+class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
+    """The referee ended the conversation: why, the reward and how it was computed."""
+
+    reason: str
+    reward: float
+    breakdown: RewardBreakdown | None = None
+    detail: str = ""
+    turns: int = 0
+    tool_calls: int = 0
+    questions: int = 0
+
+
+Event = (
+    ConversationStarted
+    | UserMessage
+    | AgentMessage
+    | ToolCall
+    | ToolResult
+    | EmotionUpdate
+    | ModelUsage
+    | ConversationEnded
+)
+
+EVENT_TYPES: tuple[type[EventBase], ...] = (
+    ConversationStarted,
+    UserMessage,
+    AgentMessage,
+    ToolCall,
+    ToolResult,
+    EmotionUpdate,
+    ModelUsage,
+    ConversationEnded,
+)
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Event)
+
+
+def encode(event: Event) -> bytes:
+    """Encode one event to JSON bytes (the tag is the ``kind`` field)."""
+    return _encoder.encode(event)
+
+
+def decode(data: bytes | str) -> Event:
+    """Decode JSON bytes produced by ``encode`` back into the event."""
+    return _decoder.decode(data)
+
+
+def kind_of(event: EventBase) -> str:
+    """The tag of an event, as stored in the ``kind`` column."""
+    return type(event).__struct_config__.tag  # type: ignore[return-value]

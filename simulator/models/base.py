@@ -1,0 +1,77 @@
+"""The one async chat-with-tools interface shared by agents and LLM users."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import msgspec
+
+from simulator.events import ToolCallSpec
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class ChatMessage(msgspec.Struct, frozen=True):
+    """One message of a chat: system prompt, user text, assistant turn or tool result."""
+
+    role: Role
+    content: str | None = None
+    tool_calls: list[ToolCallSpec] = []
+    tool_call_id: str | None = None
+    name: str | None = None
+    reasoning: str | None = None
+
+
+class ToolSpec(msgspec.Struct, frozen=True):
+    """A tool as the model sees it: name, description and JSON schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class Usage(msgspec.Struct, frozen=True):
+    """Accounting of one model call."""
+
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    retries: int = 0
+    cost_usd: float | None = None
+
+
+class ChatResponse(msgspec.Struct, frozen=True):
+    """The assistant message a model produced and what it cost."""
+
+    message: ChatMessage
+    usage: Usage = Usage()
+
+
+class ModelError(Exception):
+    """A model call failed for good (retries exhausted, bad response, timeout)."""
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """An async chat model with tools. ``name`` is ``provider/model``."""
+
+    name: str
+
+    @property
+    def backend(self) -> str:
+        """The provider part of the name (``openai``, ``anthropic``, ``scripted`` …)."""
+        ...
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        tools: list[ToolSpec],
+        *,
+        response_format: dict[str, Any] | None = None,
+    ) -> ChatResponse:
+        """Return the next assistant message; raise ``ModelError`` when it cannot."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections and processes the model holds."""
+        ...
