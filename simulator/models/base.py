@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
@@ -74,4 +75,16 @@ class ChatModel(Protocol):
 
     async def aclose(self) -> None:
         """Release connections and processes the model holds."""
+        ...
+
+
+class EndpointPool(Protocol):
+    """Replicas of one OpenAI-compatible server; hands out the least busy base URL.
+
+    ``acquire()`` is an async context manager yielding a base URL (``http://host:port/v1``);
+    the pool counts the request as outstanding on that replica until the context exits.
+    """
+
+    def acquire(self) -> AbstractAsyncContextManager[str]:
+        """Reserve the replica with the fewest outstanding requests."""
         ...
