@@ -155,17 +155,23 @@ class Domain:
             for action in self.write_actions(task):
                 outcome = self.toolkit.call(db, action.name, dict(action.arguments))
                 if outcome.error:
-                    raise ValueError(f"task {task.id}: gold action {action.name} fails: {outcome.content}")
+                    raise ValueError(
+                        f"task {task.id}: gold action {action.name} fails: {outcome.content}"
+                    )
             cached = self._gold_hashes[task.id] = db.state_hash()
         return cached
 
-    def evaluate(self, task: Task, db: Database, agent_texts: Sequence[str]) -> tuple[float, RewardBreakdown]:
+    def evaluate(
+        self, task: Task, db: Database, agent_texts: Sequence[str]
+    ) -> tuple[float, RewardBreakdown]:
         """Reward = database match x share of required outputs communicated (both must hold)."""
         expected = self.gold_hash(task)
         actual = db.state_hash()
         said = normalize_text("\n".join(agent_texts))
         missing = [o for o in task.required_outputs if normalize_text(o) not in said]
-        outputs = 1.0 if not task.required_outputs else 1 - len(missing) / len(task.required_outputs)
+        outputs = (
+            1.0 if not task.required_outputs else 1 - len(missing) / len(task.required_outputs)
+        )
         db_match = expected == actual
         reward = 1.0 if db_match and not missing else 0.0
         return reward, RewardBreakdown(
@@ -180,7 +186,7 @@ class Domain:
         """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly."""
         rng = random.Random(seed)
         tasks: list[Task] = []
-        seen: set[str] = set()
+        seen: set[bytes] = set()
         attempts = 0
         intents = list(self.intents)
         while len(tasks) < count:

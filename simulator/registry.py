@@ -122,11 +122,17 @@ def load_plugins() -> None:
         return
     _loaded = True
     for ep in entry_points(group="tau_sim.plugins"):
-        ep.load()
+        try:
+            ep.load()
+        except ImportError as exc:
+            raise RuntimeError(
+                f"tau-sim plugin {ep.name!r} ({ep.value}) failed to import: {exc}; "
+                "reinstall with `pip install -e .`"
+            ) from exc
 
 
 def get_domain(name: str) -> Domain:
-    """Instantiate the registered domain ``name`` or raise a ``UsageError`` listing the known ones."""
+    """Instantiate domain ``name``, or raise a ``UsageError`` listing the known ones."""
     load_plugins()
     if name not in DOMAINS:
         known = ", ".join(sorted(DOMAINS)) or "none"
@@ -146,7 +152,9 @@ def make_model_provider(name: str, args: dict[str, Any], flag: str = "--agent") 
     provider, model = split_model_name(name)
     if provider not in MODELS:
         known = ", ".join(sorted(MODELS)) or "none"
-        raise UsageError(f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known})")
+        raise UsageError(
+            f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known})"
+        )
     return MODELS[provider](model, args)
 
 

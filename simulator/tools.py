@@ -115,7 +115,9 @@ class Tool:
         return f"Tool({self.name!r}, {self.kind.value})"
 
 
-def tool(kind: ToolKind = ToolKind.READ, name: str | None = None) -> Callable[[Callable[..., Any]], Tool]:
+def tool(
+    kind: ToolKind = ToolKind.READ, name: str | None = None
+) -> Callable[[Callable[..., Any]], Tool]:
     """Declare a domain tool; ``kind`` says whether it may change the database."""
 
     def deco(fn: Callable[..., Any]) -> Tool:
@@ -153,7 +155,7 @@ class Toolkit:
         return t.kind if t else None
 
     def call(self, db: Any, name: str, arguments: dict[str, Any] | Any) -> ToolOutcome:
-        """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions become errors."""
+        """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors."""
         t = self.tools.get(name)
         if t is None:
             return ToolOutcome(f"Error: unknown tool {name!r}", error=True)

@@ -1,0 +1,115 @@
+"""Figures computed from the store: pass^k, success, abandonment, effort per conversation."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from math import comb
+from typing import Any
+
+import sqlite_utils
+
+SUCCESS_EPS = 1e-6
+GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity")
+
+
+def pass_hat_k(counts: Iterable[tuple[int, int]], k: int) -> float | None:
+    """Mean over tasks of C(c, k) / C(n, k) for (n trials, c successes); n < k is skipped."""
+    values = [comb(c, k) / comb(n, k) for n, c in counts if n >= k]
+    return sum(values) / len(values) if values else None
+
+
+def _is_success(row: dict[str, Any]) -> bool:
+    return row["status"] == "completed" and (row["reward"] or 0.0) >= 1.0 - SUCCESS_EPS
+
+
+def summarize(rows: Sequence[dict[str, Any]], max_k: int) -> dict[str, Any]:
+    """Figures of a set of conversation rows; tasks are (agent, user, task, emotion, intensity)."""
+    done = [r for r in rows if r["status"] == "completed"]
+    per_task: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
+    for r in done:
+        key = (r["agent"], r["user"], r["task_id"], r["emotion"], r["intensity"])
+        per_task[key][0] += 1
+        per_task[key][1] += int(_is_success(r))
+    counts = [(n, c) for n, c in per_task.values()]
+    n = len(done)
+
+    def mean(field: str) -> float | None:
+        return round(sum(r[field] or 0 for r in done) / n, 4) if n else None
+
+    return {
+        "conversations": len(rows),
+        "completed": n,
+        "success_rate": round(sum(_is_success(r) for r in done) / n, 4) if n else None,
+        "abandonment_rate": round(sum(r["reason"] == "user_abandoned" for r in done) / n, 4)
+        if n
+        else None,
+        "pass_hat_k": {
+            str(k): None if (v := pass_hat_k(counts, k)) is None else round(v, 4)
+            for k in range(1, max_k + 1)
+        },
+        "avg_turns": mean("turns"),
+        "avg_tool_calls": mean("tool_calls"),
+        "avg_questions": mean("questions"),
+        "avg_tokens": round(
+            sum((r["tokens_in"] or 0) + (r["tokens_out"] or 0) for r in done) / n, 1
+        )
+        if n
+        else None,
+        "reasons": dict(sorted(_count(r["reason"] for r in done).items())),
+    }
+
+
+def _count(values: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for v in values:
+        out[v] += 1
+    return dict(out)
+
+
+def conversation_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+    """Every conversation row of a run, in grid order."""
+    return list(db.query("select * from conversations where run_id = ? order by cell", [run_id]))
+
+
+def run_report(db: sqlite_utils.Database, run: dict[str, Any]) -> dict[str, Any]:
+    """The whole report of a run: overall figures, per-dimension groups and the condition table."""
+    rows = conversation_rows(db, run["id"])
+    max_k = max((r["trial"] for r in rows), default=0) + 1
+    report: dict[str, Any] = {"run_id": run["id"], "status": run["status"]}
+    report.update(summarize(rows, max_k))
+    groups: dict[str, dict[str, Any]] = {}
+    for field in GROUP_FIELDS:
+        buckets: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            buckets[_label(field, r[field])].append(r)
+        groups[field] = {k: summarize(v, max_k) for k, v in sorted(buckets.items())}
+    report["groups"] = groups
+    table: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        key = (
+            r["agent"],
+            r["user"],
+            r["domain"],
+            r["emotion"],
+            _label("intensity", r["intensity"]),
+        )
+        table[key].append(r)
+    report["conditions"] = [
+        {
+            "agent": k[0],
+            "user": k[1],
+            "domain": k[2],
+            "emotion": k[3],
+            "intensity": k[4],
+            **summarize(v, max_k),
+        }
+        for k, v in table.items()
+    ]
+    return report
+
+
+def _label(field: str, value: Any) -> str:
+    if field == "intensity":
+        return f"{float(value):.2f}"
+    return str(value)

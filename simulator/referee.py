@@ -1,0 +1,95 @@
+"""The referee: watches every event of a conversation and decides when and why it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+
+import msgspec
+
+from simulator.events import AgentMessage, Event, ToolResult, UserMessage
+from simulator.roles import STOP, UNSATISFIED
+
+
+class TerminationReason(StrEnum):
+    """Why a conversation ended."""
+
+    USER_STOP = "user_stop"
+    USER_ABANDONED = "user_abandoned"
+    TRANSFER = "transfer"
+    MAX_STEPS = "max_steps"
+    TOO_MANY_TOOL_ERRORS = "too_many_tool_errors"
+    TIMEOUT = "timeout"
+    MODEL_ERROR = "model_error"
+    ERROR = "error"
+
+
+SUCCESSFUL_ENDINGS = frozenset({TerminationReason.USER_STOP, TerminationReason.TRANSFER})
+
+
+class Limits(msgspec.Struct, frozen=True):
+    """Per-conversation limits the referee enforces."""
+
+    max_steps: int = 50
+    max_tool_errors: int = 10
+    timeout_s: float = 600.0
+
+
+class Referee:
+    """Counts turns, tool calls, errors and questions; calls ``on_end`` once with a reason."""
+
+    __slots__ = (
+        "detail",
+        "limits",
+        "on_end",
+        "questions",
+        "reason",
+        "steps",
+        "tool_calls",
+        "tool_errors",
+        "transfer_tool",
+    )
+
+    def __init__(self, limits: Limits, transfer_tool: str, on_end: Callable[[], None]) -> None:
+        self.limits = limits
+        self.transfer_tool = transfer_tool
+        self.on_end = on_end
+        self.reason: TerminationReason | None = None
+        self.detail = ""
+        self.steps = 0
+        self.tool_calls = 0
+        self.tool_errors = 0
+        self.questions = 0
+
+    def end(self, reason: TerminationReason, detail: str = "") -> None:
+        """End the conversation (the first reason wins)."""
+        if self.reason is None:
+            self.reason = reason
+            self.detail = detail
+            self.on_end()
+
+    def observe(self, event: Event) -> None:
+        """Update the counters with one event and end the conversation when a rule fires."""
+        if isinstance(event, UserMessage):
+            self.steps += 1
+            if event.ends == UNSATISFIED:
+                self.end(TerminationReason.USER_ABANDONED, event.text)
+            elif event.ends == STOP:
+                self.end(TerminationReason.USER_STOP)
+        elif isinstance(event, AgentMessage):
+            self.steps += 1
+            self.tool_calls += len(event.tool_calls)
+            if event.text and not event.tool_calls and "?" in event.text:
+                self.questions += 1
+        elif isinstance(event, ToolResult):
+            if event.name == self.transfer_tool and not event.error:
+                self.end(TerminationReason.TRANSFER)
+            elif event.error:
+                self.tool_errors += 1
+                if self.tool_errors > self.limits.max_tool_errors:
+                    self.end(
+                        TerminationReason.TOO_MANY_TOOL_ERRORS,
+                        f"more than {self.limits.max_tool_errors} failed tool calls",
+                    )
+        if self.reason is None and self.steps >= self.limits.max_steps:
+            self.end(TerminationReason.MAX_STEPS, f"reached {self.limits.max_steps} messages")

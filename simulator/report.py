@@ -1,0 +1,135 @@
+"""Terminal rendering of reports, run lists and domains (rich tables, text escaped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from simulator.domain import Domain
+
+
+def _fmt(value: float | None, pct: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.0%}" if pct else f"{value:.3f}"
+
+
+def render_report(report: dict[str, Any], console: Console | None = None) -> None:
+    """Print a run's report: the condition table, then the overall figures."""
+    console = console or Console()
+    ks = list(report["pass_hat_k"])
+    table = Table(title=f"run {escape(report['run_id'])} ({escape(report['status'])})")
+    for column in ("agent", "user", "domain", "emotion", "intensity", "n"):
+        table.add_column(column)
+    for k in ks:
+        table.add_column(f"pass^{k}", justify="right")
+    for column in ("success", "abandoned", "turns", "tool calls", "questions"):
+        table.add_column(column, justify="right")
+    for row in report["conditions"]:
+        table.add_row(
+            escape(row["agent"]),
+            escape(row["user"]),
+            escape(row["domain"]),
+            escape(row["emotion"]),
+            "-" if row["emotion"] == "neutral" else row["intensity"],
+            str(row["completed"]),
+            *(_fmt(row["pass_hat_k"][k]) for k in ks),
+            _fmt(row["success_rate"], pct=True),
+            _fmt(row["abandonment_rate"], pct=True),
+            _fmt(row["avg_turns"]),
+            _fmt(row["avg_tool_calls"]),
+            _fmt(row["avg_questions"]),
+        )
+    console.print(table)
+    by_emotion = Table(title="pass^k by emotion")
+    by_emotion.add_column("emotion")
+    for k in ks:
+        by_emotion.add_column(f"pass^{k}", justify="right")
+    by_emotion.add_column("abandoned", justify="right")
+    for name, figures in report["groups"]["emotion"].items():
+        by_emotion.add_row(
+            escape(name),
+            *(_fmt(figures["pass_hat_k"][k]) for k in ks),
+            _fmt(figures["abandonment_rate"], pct=True),
+        )
+    console.print(by_emotion)
+    overall = "  ".join(f"pass^{k} {_fmt(report['pass_hat_k'][k])}" for k in ks)
+    console.print(
+        f"{report['completed']}/{report['conversations']} conversations  {overall}  "
+        f"success {_fmt(report['success_rate'], pct=True)}  "
+        f"abandoned {_fmt(report['abandonment_rate'], pct=True)}",
+        markup=False,
+    )
+
+
+def render_runs(db: Any, console: Console | None = None) -> None:
+    """Print one line per run: id, status, size and success."""
+    import time
+
+    console = console or Console()
+    table = Table(title="runs")
+    for column in ("run", "created", "status", "cells", "completed", "success", "abandoned"):
+        table.add_column(column)
+    rows = db.query(
+        "select r.id, r.created_at, r.status, r.cells, "
+        "sum(c.status = 'completed') as completed, "
+        "avg(case when c.status = 'completed' then c.reward >= 1.0 end) as success, "
+        "avg(case when c.status = 'completed' then c.abandoned end) as abandoned "
+        "from runs r left join conversations c on c.run_id = r.id "
+        "group by r.id order by r.created_at"
+    )
+    for r in rows:
+        table.add_row(
+            escape(r["id"]),
+            time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
+            escape(r["status"]),
+            str(r["cells"]),
+            str(r["completed"] or 0),
+            _fmt(r["success"], pct=True),
+            _fmt(r["abandoned"], pct=True),
+        )
+    console.print(table)
+
+
+def render_domains(domains: list[Domain], console: Console | None = None) -> None:
+    """Print the registered domains with their sizes."""
+    console = console or Console()
+    table = Table(title="domains")
+    for column in ("name", "title", "tools", "intents", "tasks"):
+        table.add_column(column)
+    for d in domains:
+        table.add_row(
+            d.name,
+            escape(d.title),
+            str(len(d.toolkit.tools)),
+            str(len(d.intents)),
+            str(len(d.tasks)),
+        )
+    console.print(table)
+
+
+def render_domain(domain: Domain, console: Console | None = None) -> None:
+    """Print a domain's tools (kind, arguments, description), intents and task count."""
+    console = console or Console()
+    console.print(f"[bold]{escape(domain.name)}[/bold] — {escape(domain.title)}")
+    tools = Table(title=f"{len(domain.toolkit.tools)} tools")
+    for column in ("tool", "kind", "arguments", "description"):
+        tools.add_column(column)
+    for tool in domain.toolkit.tools.values():
+        params = tool.spec.parameters
+        required = set(params.get("required", []))
+        args = ", ".join(
+            name + ("" if name in required else "?") for name in params.get("properties", {})
+        )
+        tools.add_row(tool.name, tool.kind.value, escape(args), escape(tool.spec.description))
+    console.print(tools)
+    intents = Table(title=f"{len(domain.intents)} intents")
+    intents.add_column("intent")
+    intents.add_column("description")
+    for intent in domain.intents:
+        intents.add_row(intent.name, escape(intent.description))
+    console.print(intents)
+    console.print(f"{len(domain.tasks)} benchmark tasks in {domain.tasks_path}", markup=False)

@@ -1,0 +1,302 @@
+"""The runner: a grid of agents x users x tasks x emotions x intensities x trials.
+
+Conversations are admitted up to ``concurrency`` by a fixed set of workers pulling the next
+grid cell, so memory stays flat whatever the grid size. Every conversation's seed is derived
+from (run seed, user, task, condition, trial) — not the agent, so two agents meet the same
+users. A resumed run skips completed cells and re-plays the others from scratch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import signal
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import anyio
+import msgspec
+
+from simulator.bus import Bus, LiveFeed, Subscriber
+from simulator.context import ConversationContext
+from simulator.conversation import run_conversation
+from simulator.domain import Domain, Task
+from simulator.errors import UsageError
+from simulator.events import ConversationEnded
+from simulator.referee import Limits
+from simulator.registry import (
+    AGENTS,
+    ModelProvider,
+    UserProvider,
+    get_domain,
+    load_plugins,
+    make_model_provider,
+    make_user_provider,
+    resolve_emotion,
+)
+from simulator.store import Store
+
+NEUTRAL = "neutral"
+LEVELS = {"low": 0.3, "medium": 0.6, "high": 0.9}
+
+
+class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything that defines a run; stored with it so ``--resume`` needs nothing else."""
+
+    domain: str = "retail"
+    tasks: list[str] = []
+    agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/oracle"])
+    users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
+    emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])
+    intensities: list[float] = msgspec.field(default_factory=lambda: [0.6])
+    trials: int = 1
+    seed: int = 0
+    concurrency: int = 32
+    limits: Limits = Limits()
+    agent_args: dict[str, Any] = {}
+    user_args: dict[str, Any] = {}
+
+
+class Cell(msgspec.Struct, frozen=True):
+    """One grid cell: one conversation to play."""
+
+    index: int
+    agent: str
+    user: str
+    task_id: str
+    emotion: str
+    intensity: float
+    trial: int
+
+
+def parse_intensity(text: str) -> float:
+    """``low``/``medium``/``high`` or a number in 0..1."""
+    text = text.strip().lower()
+    if text in LEVELS:
+        return LEVELS[text]
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(
+            f"--intensities: {text!r} is not low, medium, high or a number in 0..1"
+        ) from None
+    if not 0.0 <= value <= 1.0:
+        raise UsageError(f"--intensities: {value:g} is outside 0..1")
+    return value
+
+
+def grid(config: RunConfig) -> Iterator[Cell]:
+    """The cells of a run in a fixed order (neutral appears once, at intensity 0)."""
+    index = 0
+    for agent in config.agents:
+        for user in config.users:
+            for task_id in config.tasks:
+                for emotion in config.emotions:
+                    levels = [0.0] if emotion == NEUTRAL else config.intensities
+                    for intensity in levels:
+                        for trial in range(config.trials):
+                            yield Cell(index, agent, user, task_id, emotion, intensity, trial)
+                            index += 1
+
+
+def conversation_seed(run_seed: int, cell: Cell) -> int:
+    """Seed of one conversation: independent of the agent, so agents meet identical users."""
+    key = f"{run_seed}|{cell.user}|{cell.task_id}|{cell.emotion}|{cell.intensity:.4f}|{cell.trial}"
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def new_run_id() -> str:
+    """A sortable, unique run id."""
+    return time.strftime("run-%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
+    """Check names and numbers before anything is stored; ``UsageError`` on the first problem."""
+    load_plugins()
+    if config.concurrency < 1:
+        raise UsageError(f"--concurrency must be at least 1 (got {config.concurrency})")
+    if config.trials < 1:
+        raise UsageError(f"--trials must be at least 1 (got {config.trials})")
+    if config.limits.max_steps < 2:
+        raise UsageError(f"--max-steps must be at least 2 (got {config.limits.max_steps})")
+    if not config.agents or not config.users or not config.emotions:
+        raise UsageError("--agent, --user and --emotions each need at least one name")
+    domain = get_domain(config.domain)
+    tasks = [domain.task(t) for t in config.tasks]
+    if not tasks:
+        raise UsageError("--tasks selects no task")
+    for agent in config.agents:
+        if "llm" not in AGENTS:
+            raise UsageError("no agent implementation is installed")
+        make_model_provider(agent, config.agent_args)
+    for user in config.users:
+        make_user_provider(user, config.user_args)
+    return domain, tasks
+
+
+def select_tasks(domain: Domain, spec: str) -> list[str]:
+    """``N`` = the first N benchmark tasks; else a comma-separated list of task ids."""
+    spec = spec.strip()
+    if spec.isdigit():
+        n = int(spec)
+        if n < 1:
+            raise UsageError("--tasks must select at least one task")
+        if n > len(domain.tasks):
+            raise UsageError(f"--tasks {n}: domain {domain.name!r} has {len(domain.tasks)} tasks")
+        return [t.id for t in domain.tasks[:n]]
+    ids = [t.strip() for t in spec.split(",") if t.strip()]
+    for task_id in ids:
+        domain.task(task_id)
+    return ids
+
+
+def normalize_emotions(names: list[str]) -> list[str]:
+    """Canonical leaf names, in order, without duplicates."""
+    out: list[str] = []
+    for name in names:
+        leaf = NEUTRAL if name == NEUTRAL else resolve_emotion(name)
+        if leaf not in out:
+            out.append(leaf)
+    return out
+
+
+ProgressCallback = Callable[[Cell, ConversationEnded], None]
+
+
+class Runner:
+    """Plays the cells of one run into a store."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: RunConfig,
+        run_id: str,
+        *,
+        on_end: ProgressCallback | None = None,
+        feed: LiveFeed | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.run_id = run_id
+        self.on_end = on_end
+        self.feed = feed
+        self.domain, tasks = validate(config)
+        self.tasks = {t.id: t for t in tasks}
+        self.interrupted = False
+
+    def pending_cells(self) -> list[Cell]:
+        """Cells of this run that have no completed conversation yet."""
+        done = self.store.completed_cells(self.run_id)
+        return [c for c in grid(self.config) if c.index not in done]
+
+    def _conversation_id(self, cell: Cell) -> str:
+        return f"{self.run_id}/{cell.index:06d}"
+
+    def _row(self, cell: Cell) -> dict[str, Any]:
+        return {
+            "id": self._conversation_id(cell),
+            "run_id": self.run_id,
+            "cell": cell.index,
+            "task_id": cell.task_id,
+            "domain": self.domain.name,
+            "agent": cell.agent,
+            "user": cell.user,
+            "emotion": cell.emotion,
+            "intensity": cell.intensity,
+            "trial": cell.trial,
+            "seed": conversation_seed(self.config.seed, cell),
+            "status": "pending",
+        }
+
+    async def run(self) -> int:
+        """Play every pending cell; returns how many conversations completed in this call."""
+        self.store.discard_unfinished(self.run_id)
+        cells = self.pending_cells()
+        self.store.register_conversations([self._row(c) for c in cells])
+        agent_providers = {
+            name: make_model_provider(name, self.config.agent_args) for name in self.config.agents
+        }
+        user_providers = {
+            name: make_user_provider(name, self.config.user_args) for name in self.config.users
+        }
+        subscribers: list[Subscriber] = [self.store]
+        if self.feed is not None:
+            subscribers.append(self.feed)
+        bus = Bus(subscribers)
+        completed = 0
+        queue = iter(cells)
+
+        async def worker() -> None:
+            nonlocal completed
+            for cell in queue:
+                ended = await self._play(cell, bus, agent_providers, user_providers)
+                completed += 1
+                if self.on_end is not None:
+                    self.on_end(cell, ended)
+
+        async def watch_signals(scope: anyio.CancelScope) -> None:
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    self.interrupted = True
+                    scope.cancel()
+                    return
+
+        self.store.set_run_status(self.run_id, "running")
+        status = "failed"
+        try:
+            async with anyio.create_task_group() as outer:
+                outer.start_soon(self.store.run_writer)
+                try:
+                    await _start_all([*agent_providers.values(), *user_providers.values()])
+                    async with anyio.create_task_group() as tg:
+                        tg.start_soon(watch_signals, tg.cancel_scope)
+                        async with anyio.create_task_group() as workers:
+                            for _ in range(min(self.config.concurrency, max(len(cells), 1))):
+                                workers.start_soon(worker)
+                        tg.cancel_scope.cancel()
+                    status = "interrupted" if self.interrupted else "completed"
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await _close_all([*agent_providers.values(), *user_providers.values()])
+                        await self.store.close()
+        finally:
+            self.store.set_run_status(self.run_id, status)
+        return completed
+
+    async def _play(
+        self,
+        cell: Cell,
+        bus: Bus,
+        agents: dict[str, ModelProvider],
+        users: dict[str, UserProvider],
+    ) -> ConversationEnded:
+        ctx = ConversationContext(
+            conversation_id=self._conversation_id(cell),
+            run_id=self.run_id,
+            task=self.tasks[cell.task_id],
+            domain=self.domain,
+            emotion=cell.emotion,
+            intensity=cell.intensity,
+            trial=cell.trial,
+            seed=conversation_seed(self.config.seed, cell),
+        )
+        model = agents[cell.agent].for_conversation(ctx, "agent")
+        agent = AGENTS["llm"](model, ctx)
+        user = users[cell.user].for_conversation(ctx)
+        return await run_conversation(
+            ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
+        )
+
+
+async def _start_all(providers: list[ModelProvider] | list[Any]) -> None:
+    for provider in providers:
+        await provider.start()
+
+
+async def _close_all(providers: list[Any]) -> None:
+    for provider in providers:
+        try:
+            await provider.aclose()
+        except Exception:  # closing must not hide the run's own outcome
+            continue

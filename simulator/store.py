@@ -1,0 +1,317 @@
+"""The SQLite store: runs, conversations and every event, written by one batching writer.
+
+The database is the run's truth. One writer task drains a bounded queue (backpressure: nothing
+is dropped) and commits batches in a worker thread; WAL mode lets readers (report, TUI,
+Tracer, Datasette) read while it writes. A conversation is marked completed in the same
+transaction as its last event, so a crash never leaves a completed conversation half-stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+import sqlite_utils
+
+from simulator.errors import SchemaVersionError, UsageError
+from simulator.events import (
+    ConversationEnded,
+    ConversationStarted,
+    Event,
+    ModelUsage,
+    decode,
+    encode,
+    kind_of,
+)
+
+SCHEMA_VERSION = 1
+DEFAULT_DB = "tau-sim.db"
+_json = msgspec.json.Encoder()
+
+
+def _create_schema(db: sqlite_utils.Database) -> None:
+    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db.table("runs").create(
+        {
+            "id": str,
+            "created_at": float,
+            "ended_at": float,
+            "status": str,
+            "seed": int,
+            "config": str,
+            "cells": int,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db.table("conversations").create(
+        {
+            "id": str,
+            "run_id": str,
+            "cell": int,
+            "task_id": str,
+            "domain": str,
+            "agent": str,
+            "user": str,
+            "emotion": str,
+            "intensity": float,
+            "trial": int,
+            "seed": int,
+            "status": str,
+            "reason": str,
+            "reward": float,
+            "abandoned": int,
+            "breakdown": str,
+            "detail": str,
+            "turns": int,
+            "tool_calls": int,
+            "questions": int,
+            "model_calls": int,
+            "tokens_in": int,
+            "tokens_out": int,
+            "cost_usd": float,
+            "started_at": float,
+            "ended_at": float,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db.table("conversations").create_index(["run_id", "cell"], unique=True, if_not_exists=True)
+    db.table("events").create(
+        {"conversation": str, "seq": int, "kind": str, "ts": float, "payload": str},
+        pk=("conversation", "seq"),
+        if_not_exists=True,
+    )
+    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
+    """Open (and create) the store at ``path``; other schema versions are refused."""
+    path = Path(path)
+    if not path.exists() and not create:
+        raise UsageError(f"--db: no database at {path}")
+    if path.exists() and path.is_dir():
+        raise UsageError(f"--db: {path} is a directory")
+    try:
+        conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        db = sqlite_utils.Database(conn)
+        tables = set(db.table_names())
+    except sqlite3.DatabaseError as exc:
+        raise UsageError(f"--db: {path} is not a tau-sim database ({exc})") from None
+    if tables and "meta" not in tables:
+        raise UsageError(f"--db: {path} is an SQLite file but not a tau-sim database")
+    if "meta" in tables:
+        row = db.execute("select value from meta where key = 'schema_version'").fetchone()
+        version = row[0] if row else "unknown"
+        if version != str(SCHEMA_VERSION):
+            raise SchemaVersionError(
+                f"--db: {path} has schema version {version}; this tau-sim reads version "
+                f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"
+            )
+    db.execute("pragma journal_mode = wal")
+    db.execute("pragma synchronous = normal")
+    if not tables:
+        if not create:
+            raise UsageError(f"--db: {path} holds no tau-sim data")
+        with db.conn:
+            _create_schema(db)
+    return db
+
+
+@dataclass
+class _Counters:
+    model_calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+
+
+@dataclass
+class _Batch:
+    events: list[dict[str, Any]] = field(default_factory=list)
+    started: list[dict[str, Any]] = field(default_factory=list)
+    ended: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store:
+    """The writer side of the database, plus the run bookkeeping the runner needs."""
+
+    def __init__(self, path: str | Path, *, queue_size: int = 8192, batch_size: int = 2048) -> None:
+        self.path = Path(path)
+        self.db = open_database(self.path)
+        self._queue: asyncio.Queue[Event | None] = asyncio.Queue(maxsize=queue_size)
+        self._batch_size = batch_size
+        self._counters: dict[str, _Counters] = {}
+        self._limiter = anyio.CapacityLimiter(1)
+        self.events_written = 0
+        self.write_seconds = 0.0
+
+    # -- subscriber side -------------------------------------------------------------------
+    async def deliver(self, event: Event) -> None:
+        """Queue an event for writing; waits when the queue is full (never drops)."""
+        await self._queue.put(event)
+
+    async def run_writer(self) -> None:
+        """Drain the queue into batched transactions until ``close`` is called."""
+        while True:
+            first = await self._queue.get()
+            items: list[Event | None] = [first]
+            while len(items) < self._batch_size and not self._queue.empty():
+                items.append(self._queue.get_nowait())
+            done = items[-1] is None
+            batch = self._prepare([e for e in items if e is not None])
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self._write, batch, limiter=self._limiter)
+            if done:
+                return
+
+    async def close(self) -> None:
+        """Ask the writer to finish after everything queued so far."""
+        await self._queue.put(None)
+
+    def _prepare(self, events: Sequence[Event]) -> _Batch:
+        batch = _Batch()
+        for ev in events:
+            batch.events.append(
+                {
+                    "conversation": ev.conversation,
+                    "seq": ev.seq,
+                    "kind": kind_of(ev),
+                    "ts": ev.ts,
+                    "payload": encode(ev).decode(),
+                }
+            )
+            if isinstance(ev, ModelUsage):
+                c = self._counters.setdefault(ev.conversation, _Counters())
+                c.model_calls += 1
+                c.tokens_in += ev.tokens_in
+                c.tokens_out += ev.tokens_out
+                c.cost_usd += ev.cost_usd or 0.0
+            elif isinstance(ev, ConversationStarted):
+                batch.started.append(
+                    {
+                        "id": ev.conversation,
+                        "status": "running",
+                        "started_at": ev.ts,
+                    }
+                )
+            elif isinstance(ev, ConversationEnded):
+                c = self._counters.pop(ev.conversation, _Counters())
+                batch.ended.append(
+                    {
+                        "id": ev.conversation,
+                        "status": "completed",
+                        "reason": ev.reason,
+                        "reward": ev.reward,
+                        "abandoned": int(ev.reason == "user_abandoned"),
+                        "breakdown": _json.encode(ev.breakdown).decode() if ev.breakdown else None,
+                        "detail": ev.detail,
+                        "turns": ev.turns,
+                        "tool_calls": ev.tool_calls,
+                        "questions": ev.questions,
+                        "model_calls": c.model_calls,
+                        "tokens_in": c.tokens_in,
+                        "tokens_out": c.tokens_out,
+                        "cost_usd": c.cost_usd,
+                        "ended_at": ev.ts,
+                    }
+                )
+        return batch
+
+    def _write(self, batch: _Batch) -> None:
+        start = time.perf_counter()
+        conn = self.db.conn
+        with conn:
+            if batch.events:
+                conn.executemany(
+                    "insert or replace into events (conversation, seq, kind, ts, payload) "
+                    "values (:conversation, :seq, :kind, :ts, :payload)",
+                    batch.events,
+                )
+            for row in batch.started:
+                self.db.table("conversations").update(row["id"], row)
+            for row in batch.ended:
+                self.db.table("conversations").update(row["id"], row)
+        self.events_written += len(batch.events)
+        self.write_seconds += time.perf_counter() - start
+
+    # -- run bookkeeping (called outside the hot path) ---------------------------------------
+    def create_run(self, run_id: str, seed: int, config: str, cells: int) -> None:
+        """Record a new run."""
+        with self.db.conn:
+            self.db.table("runs").insert(
+                {
+                    "id": run_id,
+                    "created_at": time.time(),
+                    "ended_at": None,
+                    "status": "running",
+                    "seed": seed,
+                    "config": config,
+                    "cells": cells,
+                }
+            )
+
+    def set_run_status(self, run_id: str, status: str) -> None:
+        """Mark a run running, completed, interrupted or failed."""
+        ended = None if status == "running" else time.time()
+        with self.db.conn:
+            self.db.table("runs").update(run_id, {"status": status, "ended_at": ended})
+
+    def register_conversations(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Insert the rows of conversations about to start (status ``pending``)."""
+        with self.db.conn:
+            self.db.table("conversations").insert_all(rows, replace=True)
+
+    def completed_cells(self, run_id: str) -> set[int]:
+        """Grid cells of a run whose conversation completed."""
+        rows = self.db.execute(
+            "select cell from conversations where run_id = ? and status = 'completed'", [run_id]
+        )
+        return {r[0] for r in rows}
+
+    def discard_unfinished(self, run_id: str) -> int:
+        """Delete conversations of a run that did not complete, with their events."""
+        with self.db.conn:
+            ids = [
+                r[0]
+                for r in self.db.execute(
+                    "select id from conversations where run_id = ? and status != 'completed'",
+                    [run_id],
+                )
+            ]
+            for cid in ids:
+                self.db.execute("delete from events where conversation = ?", [cid])
+                self.db.execute("delete from conversations where id = ?", [cid])
+        return len(ids)
+
+    def close_sync(self) -> None:
+        """Checkpoint and close the connection."""
+        self.db.conn.close()
+
+
+def get_run(db: sqlite_utils.Database, run_id: str | None) -> dict[str, Any]:
+    """A run row by id, or the latest run; ``UsageError`` when there is none."""
+    if run_id is None:
+        rows = list(db.query("select * from runs order by created_at desc limit 1"))
+        if not rows:
+            raise UsageError("no runs in this database (start one with `tau-sim run`)")
+        return rows[0]
+    rows = list(db.query("select * from runs where id = ?", [run_id]))
+    if not rows:
+        raise UsageError(f"no run {run_id!r} in this database (see `tau-sim runs`)")
+    return rows[0]
+
+
+def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
+    """The events of one conversation in order."""
+    for row in db.execute(
+        "select payload from events where conversation = ? order by seq", [conversation]
+    ):
+        yield decode(row[0])

@@ -1,0 +1,97 @@
+"""One conversation end to end on the toy domain: routing, referee reasons, rewards."""
+
+import pytest
+
+from simulator.bus import Bus, LiveFeed
+from simulator.context import ConversationContext
+from simulator.conversation import run_conversation
+from simulator.events import AgentMessage, EmotionUpdate, ModelUsage, ToolCall, ToolResult, UserMessage
+from simulator.referee import Limits
+from simulator.registry import AGENTS, MODELS, USERS
+from tests.simulator.toy import ToyDomain, install
+
+pytestmark = pytest.mark.anyio
+
+
+async def play(agent: str = "gold", emotion: str = "neutral", limits: Limits = Limits(), task: int = 1):
+    install()
+    domain = ToyDomain()
+    ctx = ConversationContext(
+        conversation_id="c1", run_id="r", task=domain.tasks[task], domain=domain,
+        emotion=emotion, intensity=0.9, trial=0, seed=1,
+    )
+    feed = LiveFeed()
+    model = MODELS["toy"](agent, {}).for_conversation(ctx, "agent")
+    user = USERS["patient"]("patient", {}).for_conversation(ctx)
+    ended = await run_conversation(
+        ctx, AGENTS["llm"](model, ctx), f"toy/{agent}", user, "patient", Bus([feed]), limits
+    )
+    return ended, feed.drain()
+
+
+async def test_gold_agent_succeeds_and_events_flow_in_order() -> None:
+    ended, events = await play()
+    assert ended.reason == "user_stop" and ended.reward == 1.0
+    assert [e.seq for e in events] == list(range(len(events)))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[:3] == ["ConversationStarted", "ModelUsage", "UserMessage"]
+    assert kinds[-1] == "ConversationEnded"
+    calls = [e for e in events if isinstance(e, ToolCall)]
+    results = [e for e in events if isinstance(e, ToolResult)]
+    assert [c.call.name for c in calls] == ["get_counter", "increment"]
+    assert [r.call_id for r in results] == [c.call.id for c in calls]
+    assert results[1].content == '{"value":2}'
+    assert ended.tool_calls == 2 and ended.turns == 5
+    assert sum(isinstance(e, ModelUsage) for e in events) == 5
+    assert any(isinstance(e, EmotionUpdate) for e in events)
+    # reasoning and tool traffic never reach the user: the user saw only texts
+    texts_to_user = [e for e in events if isinstance(e, AgentMessage) and not e.tool_calls]
+    assert len(texts_to_user) == 1
+
+
+async def test_abandonment_is_a_failure_even_with_correct_state() -> None:
+    ended, events = await play(emotion="outrage")
+    assert ended.reason == "user_abandoned" and ended.reward == 0.0
+    assert ended.breakdown is not None and ended.breakdown.db_match
+    assert isinstance(events[-2], UserMessage) and events[-2].ends == "###UNSATISFIED###"
+
+
+async def test_transfer_ends_the_conversation() -> None:
+    ended, _ = await play(agent="transfer", task=0)
+    assert ended.reason == "transfer"
+    assert ended.reward == 0.0  # the task needed an increment and outputs
+
+
+async def test_max_steps() -> None:
+    ended, _ = await play(agent="silent", limits=Limits(max_steps=6))
+    # the patient user stops after the first agent text; silent agent loses nothing here
+    assert ended.reason == "user_stop"
+    ended, _ = await play(agent="bad-tool", limits=Limits(max_steps=6))
+    assert ended.reason == "max_steps" and ended.turns == 6 and ended.reward == 0.0
+
+
+async def test_too_many_tool_errors() -> None:
+    ended, events = await play(agent="bad-tool", limits=Limits(max_tool_errors=3))
+    assert ended.reason == "too_many_tool_errors"
+    errors = [e for e in events if isinstance(e, ToolResult) and e.error]
+    assert len(errors) == 4 and "Expected `str`, got `int`" in errors[0].content
+
+
+async def test_model_error_ends_with_reason() -> None:
+    ended, _ = await play(agent="broken")
+    assert ended.reason == "model_error" and "HTTP 500" in ended.detail
+
+
+async def test_timeout() -> None:
+    install()
+    domain = ToyDomain()
+    ctx = ConversationContext(
+        conversation_id="c", run_id="r", task=domain.tasks[0], domain=domain,
+        emotion="neutral", intensity=0, trial=0, seed=1,
+    )
+    model = MODELS["toy"]("gold", {"latency": "5"}).for_conversation(ctx, "agent")
+    user = USERS["patient"]("patient", {}).for_conversation(ctx)
+    ended = await run_conversation(
+        ctx, AGENTS["llm"](model, ctx), "toy/gold", user, "patient", Bus(), Limits(timeout_s=0.2)
+    )
+    assert ended.reason == "timeout" and "0.2 s" in ended.detail

@@ -1,0 +1,66 @@
+import msgspec
+import pytest
+
+from simulator.events import (
+    EVENT_TYPES,
+    AgentMessage,
+    ConversationEnded,
+    ConversationStarted,
+    EmotionUpdate,
+    ModelUsage,
+    RewardBreakdown,
+    ToolCall,
+    ToolCallSpec,
+    ToolResult,
+    UserMessage,
+    decode,
+    encode,
+    kind_of,
+)
+
+SAMPLES = [
+    ConversationStarted(
+        conversation="c", run_id="r", task_id="t", domain="d", agent="a", user="u",
+        emotion="anxiety", intensity=0.9, trial=1, seed=7,
+    ),
+    UserMessage(conversation="c", seq=1, ts=1.5, text="hi ###STOP###", ends="###STOP###"),
+    AgentMessage(
+        conversation="c", text=None, reasoning="<think>hm</think>",
+        tool_calls=[ToolCallSpec("1", "get", {"x": [1, {"y": None}]})],
+    ),
+    ToolCall(conversation="c", call=ToolCallSpec("1", "get", {})),
+    ToolResult(conversation="c", call_id="1", name="get", content="{}", error=True),
+    EmotionUpdate(
+        conversation="c", emotion="frustration", intensity=0.5, dissatisfaction=0.2,
+        reason="friction", triggers=["lookupable_question:order_id"],
+    ),
+    ModelUsage(
+        conversation="c", role="agent", backend="openai", model="openai/gpt", tokens_in=3,
+        tokens_out=4, latency_s=0.2, retries=2, cost_usd=0.001,
+    ),
+    ConversationEnded(
+        conversation="c", reason="user_stop", reward=1.0,
+        breakdown=RewardBreakdown(True, 1.0, [], "a", "a"), turns=3, tool_calls=1, questions=1,
+    ),
+]
+
+
+def test_every_kind_has_a_sample() -> None:
+    assert {type(e) for e in SAMPLES} == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("event", SAMPLES, ids=lambda e: kind_of(e))
+def test_round_trip(event) -> None:
+    data = encode(event)
+    assert msgspec.json.decode(data)["kind"] == kind_of(event)
+    assert decode(data) == event
+
+
+def test_events_are_frozen() -> None:
+    with pytest.raises(AttributeError):
+        SAMPLES[1].text = "changed"  # type: ignore[misc]
+
+
+def test_unknown_kind_is_rejected() -> None:
+    with pytest.raises(msgspec.ValidationError):
+        decode(b'{"kind": "telepathy", "conversation": "c"}')

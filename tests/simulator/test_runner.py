@@ -1,0 +1,153 @@
+"""The runner and the store together: grid, seeds, concurrency, resume, schema versions."""
+
+import sqlite3
+
+import anyio
+import msgspec
+import pytest
+
+from simulator.errors import SchemaVersionError, UsageError
+from simulator.metrics import pass_hat_k, run_report
+from simulator.referee import Limits
+from simulator.runner import Cell, RunConfig, Runner, conversation_seed, grid
+from simulator.store import Store, get_run, iter_events, open_database
+from tests.simulator.toy import install
+
+
+def config(**kw) -> RunConfig:
+    base = dict(
+        domain="toy", tasks=["toy-0", "toy-1", "toy-2"], agents=["toy/gold"], users=["patient"],
+        emotions=["neutral", "frustration"], intensities=[0.3, 0.9], trials=2, seed=5,
+        concurrency=4,
+    )
+    base.update(kw)
+    return RunConfig(**base)
+
+
+def play(db_path, cfg: RunConfig, run_id: str = "run-1") -> Store:
+    install()
+    store = Store(db_path)
+    cells = sum(1 for _ in grid(cfg))
+    store.create_run(run_id, cfg.seed, msgspec.json.encode(cfg).decode(), cells)
+    anyio.run(Runner(store, cfg, run_id).run)
+    return store
+
+
+def test_grid_neutral_once_and_seeds_ignore_agent() -> None:
+    cells = list(grid(config(agents=["toy/gold", "toy/silent"])))
+    assert len(cells) == 2 * 3 * (1 + 2) * 2
+    assert [c.index for c in cells] == list(range(len(cells)))
+    neutral = {c.intensity for c in cells if c.emotion == "neutral"}
+    assert neutral == {0.0}
+    a = Cell(0, "toy/gold", "patient", "toy-0", "frustration", 0.9, 1)
+    b = msgspec.structs.replace(a, agent="toy/silent", index=99)
+    assert conversation_seed(5, a) == conversation_seed(5, b)
+    assert conversation_seed(5, a) != conversation_seed(6, a)
+    assert conversation_seed(5, a) != conversation_seed(5, msgspec.structs.replace(a, trial=0))
+
+
+def test_run_stores_everything(tmp_path) -> None:
+    store = play(tmp_path / "t.db", config())
+    db = store.db
+    assert get_run(db, "run-1")["status"] == "completed"
+    rows = list(db.query("select * from conversations order by cell"))
+    assert len(rows) == 18
+    assert all(r["status"] == "completed" and r["reason"] == "user_stop" for r in rows)
+    assert all(r["reward"] == 1.0 and r["model_calls"] == 5 and r["tokens_in"] == 3 * 10 + 2 * 3 for r in rows)
+    events = list(iter_events(db, rows[0]["id"]))
+    assert [e.seq for e in events] == list(range(len(events)))
+    n_events = db.execute("select count(*) from events").fetchone()[0]
+    assert n_events == store.events_written == 18 * len(events)
+    report = run_report(db, get_run(db, None))
+    assert report["pass_hat_k"] == {"1": 1.0, "2": 1.0}
+    assert set(report["groups"]["emotion"]) == {"neutral", "frustration"}
+
+
+def test_concurrency_512_with_latency(tmp_path) -> None:
+    cfg = config(
+        tasks=["toy-0", "toy-1", "toy-2", "toy-3"], emotions=["frustration"],
+        intensities=[x / 100 for x in range(64)], trials=2, concurrency=512,
+        agent_args={"latency": "0.05"}, user_args={"latency": "0.05"},
+    )
+    assert sum(1 for _ in grid(cfg)) == 512
+    started = anyio.current_time if False else None  # noqa: F841
+    import time
+
+    t0 = time.perf_counter()
+    store = play(tmp_path / "c.db", cfg)
+    elapsed = time.perf_counter() - t0
+    done = store.db.execute("select count(*) from conversations where status='completed'").fetchone()[0]
+    assert done == 512
+    # 8 sequential model calls of 50 ms: all 512 overlap, far from 512 x 0.4 s
+    assert elapsed < 30
+
+
+def test_resume_finishes_without_duplicates(tmp_path) -> None:
+    path = tmp_path / "r.db"
+    cfg = config()
+    reference = run_report(play(tmp_path / "ref.db", cfg, "run-1").db, {"id": "run-1", "status": "completed"})
+    store = play(path, cfg, "run-1")
+    # simulate a crash: three conversations lost their ending, one has a half-written event log
+    with store.db.conn:
+        store.db.execute(
+            "update conversations set status='running', reason=null where cell in (1, 7, 12)"
+        )
+        store.db.execute(
+            "delete from events where conversation = 'run-1/000007' and seq > 3"
+        )
+        store.db.execute("update runs set status='running'")
+    store.close_sync()
+    resumed = Store(path)
+    runner = Runner(resumed, cfg, "run-1")
+    assert [c.index for c in runner.pending_cells()] == [1, 7, 12]
+    assert anyio.run(runner.run) == 3
+    db = resumed.db
+    assert db.execute("select count(*) from conversations").fetchone()[0] == 18
+    per_conv = db.execute("select conversation, count(*), max(seq) from events group by conversation").fetchall()
+    assert all(count == top + 1 for _, count, top in per_conv)
+    again = run_report(db, get_run(db, "run-1"))
+    assert again == reference
+
+
+def test_other_schema_version_is_refused_and_kept(tmp_path) -> None:
+    path = tmp_path / "old.db"
+    play(path, config(tasks=["toy-0"], emotions=["neutral"])).close_sync()
+    conn = sqlite3.connect(path)
+    conn.execute("update meta set value='99' where key='schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(SchemaVersionError, match="schema version 99; this tau-sim reads version 1"):
+        open_database(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("select count(*) from conversations").fetchone()[0] == 2
+    not_db = tmp_path / "x.db"
+    not_db.write_text("hello")
+    with pytest.raises(UsageError, match="not a tau-sim database"):
+        open_database(not_db)
+
+
+def test_pass_hat_k_formula() -> None:
+    # one task 2/4 successes, one 4/4: pass^1 = (0.5 + 1) / 2, pass^2 = (1/6 + 1) / 2
+    assert pass_hat_k([(4, 2), (4, 4)], 1) == pytest.approx(0.75)
+    assert pass_hat_k([(4, 2), (4, 4)], 2) == pytest.approx((1 / 6 + 1) / 2)
+    assert pass_hat_k([(4, 0)], 4) == 0.0
+    assert pass_hat_k([(1, 1)], 2) is None
+
+
+def test_bad_config_is_refused_before_anything_is_stored(tmp_path) -> None:
+    install()
+    store = Store(tmp_path / "b.db")
+    with pytest.raises(UsageError, match="concurrency"):
+        Runner(store, config(concurrency=0), "x")
+    with pytest.raises(UsageError, match="unknown domain 'nope'"):
+        Runner(store, config(domain="nope"), "x")
+    with pytest.raises(UsageError, match="unknown model provider 'zz'"):
+        Runner(store, config(agents=["zz/top"]), "x")
+    with pytest.raises(UsageError, match="no task 'toy-77'"):
+        Runner(store, config(tasks=["toy-77"]), "x")
+    assert store.db.execute("select count(*) from runs").fetchone()[0] == 0
+
+
+def test_limits_round_trip_in_config() -> None:
+    cfg = config(limits=Limits(max_steps=9))
+    assert msgspec.json.decode(msgspec.json.encode(cfg), type=RunConfig).limits.max_steps == 9

@@ -1,0 +1,82 @@
+import pytest
+
+from simulator.database import Database
+from tests.simulator.toy import Counter, ToyDomain, increment
+
+
+def test_schema_comes_from_signature_and_docstring() -> None:
+    spec = increment.spec
+    assert spec.name == "increment"
+    assert spec.description == "Add to a counter."
+    params = spec.parameters
+    assert params["required"] == ["name"]
+    assert params["properties"]["by"] == {
+        "type": "integer", "default": 1, "description": "How much to add."
+    }
+    assert params["additionalProperties"] is False
+
+
+def test_bad_arguments_become_error_results_not_exceptions() -> None:
+    domain = ToyDomain()
+    db = domain.new_database()
+    kit = domain.toolkit
+    wrong_type = kit.call(db, "increment", {"name": 1})
+    assert wrong_type.error and "Expected `str`, got `int`" in wrong_type.content
+    assert kit.call(db, "increment", {"name": "a", "zzz": 1}).error
+    assert kit.call(db, "increment", "not-a-dict").error
+    assert kit.call(db, "explode", {}).content == "Error: unknown tool 'explode'"
+    refused = kit.call(db, "increment", {"name": "nope"})
+    assert refused.error and "no counter 'nope'" in refused.content
+    assert db.state_hash() == domain.new_database().state_hash()
+
+
+def test_copy_on_write_isolation_and_hash() -> None:
+    base = {"counters": {"a": Counter(0)}}
+    one, two = Database(base), Database(base)
+    empty = one.state_hash()
+    one.put("counters", "a", Counter(5))
+    assert two.get("counters", "a") == Counter(0)
+    assert base["counters"]["a"] == Counter(0)
+    assert one.state_hash() != empty
+    two.put("counters", "a", Counter(5))
+    assert one.state_hash() == two.state_hash()
+    one.put("counters", "a", Counter(0))  # back to the base value: no change
+    assert one.state_hash() == empty
+    one.delete("counters", "a")
+    assert list(one.keys("counters")) == []
+    fork = two.fork()
+    fork.put("counters", "z", Counter(1))
+    assert list(two.keys("counters")) == ["a"]
+    assert list(fork.keys("counters")) == ["a", "z"]
+
+
+def test_evaluate_needs_state_and_outputs() -> None:
+    domain = ToyDomain()
+    task = domain.tasks[1]
+    db = domain.new_database()
+    increment.fn(db, "a", 2)
+    reward, bd = domain.evaluate(task, db, ["Done: Counter A is now 2."])
+    assert reward == 1.0 and bd.db_match and bd.outputs_communicated == 1.0
+    reward, bd = domain.evaluate(task, db, ["Done."])
+    assert reward == 0.0 and bd.missing_outputs == ["counter a is now 2"]
+    wrong = domain.new_database()
+    increment.fn(wrong, "a", 3)
+    reward, bd = domain.evaluate(task, wrong, ["counter a is now 2"])
+    assert reward == 0.0 and not bd.db_match
+
+
+def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
+    from simulator.domain import dump_tasks, load_tasks
+    from simulator.errors import UsageError
+
+    path = tmp_path / "tasks.jsonl"
+    dump_tasks(ToyDomain().tasks, path)
+    assert [t.id for t in load_tasks(path)] == ["toy-0", "toy-1", "toy-2", "toy-3"]
+    lines = path.read_text().splitlines()
+    lines[2] = lines[2].replace('"auth_slots":[]', '"auth_slots":7')
+    path.write_text("\n".join(lines))
+    with pytest.raises(UsageError, match=r"tasks.jsonl:3: invalid task: Expected `array`, got `int` - at `\$.auth_slots`"):
+        load_tasks(path)
+    path.write_text("{not json\n")
+    with pytest.raises(UsageError, match=r"tasks.jsonl:1: not valid JSON"):
+        load_tasks(path)
