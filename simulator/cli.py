@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import anyio
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a benchmark grid and store every event")
     run.add_argument("--domain", default="retail", help="domain name (see `tau-sim domains`)")
     run.add_argument("--tasks", default=None, help="N (first N tasks) or comma-separated ids")
+    run.add_argument("--tasks-file", default=None, help="run the tasks of a JSONL file instead")
     run.add_argument("--agent", default="scripted/oracle", help="comma-separated model names")
     run.add_argument("--user", default="scripted", help="comma-separated user names")
     run.add_argument("--emotions", default="neutral", help="comma-separated emotions or families")
@@ -111,15 +113,19 @@ def _config_from_args(args: argparse.Namespace) -> Any:
         normalize_emotions,
         parse_intensity,
         select_tasks,
+        task_pool,
     )
 
     if args.concurrency < 1:
         raise UsageError(f"--concurrency must be at least 1 (got {args.concurrency})")
     domain = get_domain(args.domain)
-    tasks = select_tasks(domain, args.tasks) if args.tasks else [t.id for t in domain.tasks]
+    pool = task_pool(domain, args.tasks_file)
+    where = args.tasks_file or f"domain {domain.name!r}"
+    tasks = select_tasks(pool, args.tasks, where)
     return RunConfig(
         domain=args.domain,
         tasks=tasks,
+        tasks_file=str(Path(args.tasks_file).resolve()) if args.tasks_file else None,
         agents=_csv(args.agent),
         users=_csv(args.user),
         emotions=normalize_emotions(_csv(args.emotions)),
@@ -221,8 +227,6 @@ def _cmd_domains(args: argparse.Namespace) -> int:
             for task in tasks:
                 print(msgspec.json.encode(task).decode())
         else:
-            from pathlib import Path
-
             dump_tasks(tasks, Path(args.out))
     return 0
 

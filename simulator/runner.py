@@ -13,6 +13,7 @@ import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -21,7 +22,7 @@ import msgspec
 from simulator.bus import Bus, LiveFeed, Subscriber
 from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
-from simulator.domain import Domain, Task
+from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import UsageError
 from simulator.events import ConversationEnded
 from simulator.referee import Limits
@@ -46,6 +47,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     domain: str = "retail"
     tasks: list[str] = []
+    tasks_file: str | None = None
     agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/oracle"])
     users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
     emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])
@@ -123,31 +125,60 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
     if not config.agents or not config.users or not config.emotions:
         raise UsageError("--agent, --user and --emotions each need at least one name")
     domain = get_domain(config.domain)
-    tasks = [domain.task(t) for t in config.tasks]
+    available = {t.id: t for t in task_pool(domain, config.tasks_file)}
+    tasks = []
+    for task_id in config.tasks:
+        if task_id not in available:
+            where = config.tasks_file or f"domain {domain.name!r}"
+            raise UsageError(f"--tasks: {where} has no task {task_id!r}")
+        tasks.append(available[task_id])
     if not tasks:
         raise UsageError("--tasks selects no task")
-    for agent in config.agents:
-        if "llm" not in AGENTS:
-            raise UsageError("no agent implementation is installed")
-        make_model_provider(agent, config.agent_args)
-    for user in config.users:
-        make_user_provider(user, config.user_args)
+    if "llm" not in AGENTS:
+        raise UsageError("no agent implementation is installed")
     return domain, tasks
 
 
-def select_tasks(domain: Domain, spec: str) -> list[str]:
-    """``N`` = the first N benchmark tasks; else a comma-separated list of task ids."""
+def make_providers(
+    config: RunConfig,
+) -> tuple[dict[str, ModelProvider], dict[str, UserProvider]]:
+    """One provider per agent model and per user name; bad names and args are ``UsageError``."""
+    agents = {name: make_model_provider(name, config.agent_args) for name in config.agents}
+    users = {name: make_user_provider(name, config.user_args) for name in config.users}
+    return agents, users
+
+
+def task_pool(domain: Domain, tasks_file: str | None) -> list[Task]:
+    """The domain's benchmark tasks, or the tasks of a JSONL file (which must match the domain)."""
+    if tasks_file is None:
+        return domain.tasks
+    tasks = load_tasks(Path(tasks_file))
+    for number, task in enumerate(tasks, start=1):
+        if task.domain != domain.name:
+            raise UsageError(
+                f"--tasks-file: {tasks_file}: task {number} ({task.id}) is for domain "
+                f"{task.domain!r}, not {domain.name!r}"
+            )
+    return tasks
+
+
+def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
+    """``N`` = the first N tasks; a comma-separated list of ids; None = every task."""
+    if spec is None:
+        return [t.id for t in pool]
     spec = spec.strip()
     if spec.isdigit():
         n = int(spec)
         if n < 1:
             raise UsageError("--tasks must select at least one task")
-        if n > len(domain.tasks):
-            raise UsageError(f"--tasks {n}: domain {domain.name!r} has {len(domain.tasks)} tasks")
-        return [t.id for t in domain.tasks[:n]]
+        if n > len(pool):
+            raise UsageError(f"--tasks {n}: {where} has {len(pool)} tasks")
+        return [t.id for t in pool[:n]]
     ids = [t.strip() for t in spec.split(",") if t.strip()]
+    known = {t.id for t in pool}
     for task_id in ids:
-        domain.task(task_id)
+        if task_id not in known:
+            raise UsageError(f"--tasks: {where} has no task {task_id!r}")
     return ids
 
 
@@ -183,6 +214,7 @@ class Runner:
         self.feed = feed
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
+        self.agent_providers, self.user_providers = make_providers(config)
         self.interrupted = False
 
     def pending_cells(self) -> list[Cell]:
@@ -214,12 +246,7 @@ class Runner:
         self.store.discard_unfinished(self.run_id)
         cells = self.pending_cells()
         self.store.register_conversations([self._row(c) for c in cells])
-        agent_providers = {
-            name: make_model_provider(name, self.config.agent_args) for name in self.config.agents
-        }
-        user_providers = {
-            name: make_user_provider(name, self.config.user_args) for name in self.config.users
-        }
+        agent_providers, user_providers = self.agent_providers, self.user_providers
         subscribers: list[Subscriber] = [self.store]
         if self.feed is not None:
             subscribers.append(self.feed)

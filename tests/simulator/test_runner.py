@@ -143,7 +143,7 @@ def test_bad_config_is_refused_before_anything_is_stored(tmp_path) -> None:
         Runner(store, config(domain="nope"), "x")
     with pytest.raises(UsageError, match="unknown model provider 'zz'"):
         Runner(store, config(agents=["zz/top"]), "x")
-    with pytest.raises(UsageError, match="no task 'toy-77'"):
+    with pytest.raises(UsageError, match="has no task .toy-77."):
         Runner(store, config(tasks=["toy-77"]), "x")
     assert store.db.execute("select count(*) from runs").fetchone()[0] == 0
 

@@ -1,0 +1,427 @@
+"""Start replicas of any OpenAI-compatible server and balance requests over them.
+
+``ReplicaPool`` starts one subprocess per ``ReplicaSpec`` (each on its own free port on
+127.0.0.1, in its own process group, output in a log file per replica), waits until each answers
+its health check, hands out base URLs by least outstanding requests (``EndpointPool``), restarts
+a replica that dies (out of rotation while it is down) and stops them all (SIGTERM, then SIGKILL
+after a grace period, whole process group) on ``aclose`` — also when the run is cancelled.
+
+The pool's processes and watchdog live in one host task that the pool creates itself: the
+engine starts and closes model providers in any order, which task-group scopes entered in
+``start`` and exited in ``aclose`` would not allow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import tempfile
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Self, TypeVar
+
+import anyio
+from anyio.abc import Process, TaskGroup
+
+from simulator.models._server_process import (
+    LaunchError,
+    free_port,
+    kill_group_now,
+    log_tail,
+    probe,
+    redact_argv,
+    spawn,
+    stop_process,
+)
+from simulator.models.base import ModelError
+
+__all__ = [
+    "LaunchError",
+    "LaunchOptions",
+    "ReplicaPool",
+    "ReplicaSpec",
+    "ReplicaState",
+    "ReplicaStatus",
+    "StaticPool",
+]
+
+log = logging.getLogger("tau_sim.launcher")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class ReplicaSpec:
+    """How to start one replica: ``{port}`` and ``{host}`` in ``argv`` are filled in at launch."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    name: str = "server"
+
+    def command(self, host: str, port: int) -> list[str]:
+        """The command line for one launch on ``host:port``."""
+        return [a.replace("{port}", str(port)).replace("{host}", host) for a in self.argv]
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    """Timeouts and policies shared by every replica of a pool."""
+
+    host: str = "127.0.0.1"
+    health_paths: tuple[str, ...] = ("/health", "/v1/models")
+    startup_timeout_s: float = 120.0
+    stop_grace_s: float = 10.0
+    watch_interval_s: float = 0.5
+    max_restarts: int = 10
+    acquire_timeout_s: float = 300.0
+    log_dir: Path | None = None
+
+
+class ReplicaState(enum.Enum):
+    """Where a replica is in its life; only ``UP`` replicas receive requests."""
+
+    STARTING = "starting"
+    UP = "up"
+    DOWN = "down"
+    FAILED = "failed"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class ReplicaStatus:
+    """A snapshot of one replica for reports and tests."""
+
+    index: int
+    state: ReplicaState
+    url: str
+    pid: int | None
+    outstanding: int
+    served: int
+    restarts: int
+    log_path: Path
+
+
+@dataclass
+class _Replica:
+    index: int
+    spec: ReplicaSpec
+    log_path: Path
+    host: str
+    port: int = 0
+    process: Process | None = None
+    state: ReplicaState = ReplicaState.STARTING
+    outstanding: int = 0
+    served: int = 0
+    restarts: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    @property
+    def label(self) -> str:
+        return f"{self.spec.name} replica {self.index}"
+
+
+def _least_busy(items: Sequence[_T], outstanding: list[int], served: list[int]) -> _T:
+    """The item with the fewest outstanding requests; ties go to the least used one."""
+    best = min(range(len(items)), key=lambda i: (outstanding[i], served[i], i))
+    return items[best]
+
+
+class ReplicaPool:
+    """Replicas of one server command, balanced by least outstanding requests.
+
+    Use as ``async with ReplicaPool(specs) as pool`` or with ``start()`` / ``aclose()``;
+    ``acquire()`` (the ``EndpointPool`` protocol) yields the base URL of the least busy replica
+    that is up.
+    """
+
+    def __init__(self, specs: Sequence[ReplicaSpec], options: LaunchOptions | None = None) -> None:
+        if not specs:
+            raise ValueError("a replica pool needs at least one replica")
+        self.options = options or LaunchOptions()
+        given = self.options.log_dir
+        self.log_dir = Path(given) if given else Path(tempfile.mkdtemp(prefix="tau-sim-servers-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self._replicas = [
+            _Replica(i, spec, self.log_dir / f"{spec.name}-{i}.log", self.options.host)
+            for i, spec in enumerate(specs)
+        ]
+        self._changed = anyio.Event()
+        self._wakeup = anyio.Event()
+        self._ready = anyio.Event()
+        self._scope = anyio.CancelScope()
+        self._launched = False
+        self._error: BaseException | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # lifecycle -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start every replica and wait until all are healthy; ``LaunchError`` otherwise."""
+        if self._task is not None:
+            raise RuntimeError("the pool was already started")
+        self._task = asyncio.get_running_loop().create_task(self._host())
+        try:
+            await self._ready.wait()
+        except BaseException:
+            await self.aclose()
+            raise
+        if not self._launched:
+            await self.aclose()
+            raise self._error or LaunchError(f"{self._name}: stopped while starting")
+
+    async def aclose(self) -> None:
+        """Stop every replica (whole process groups) and the watchdog; safe to call twice."""
+        self._closed = True
+        self._scope.cancel()
+        task = self._task
+        if task is None:
+            return
+        with anyio.CancelScope(shield=True):
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                for replica in self._replicas:  # the loop is going away: leave no server behind
+                    if replica.process is not None:
+                        kill_group_now(replica.process.pid)
+                raise
+            except Exception:  # already raised by start() or logged by the host task
+                pass
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # balancing -------------------------------------------------------------------------------
+
+    def acquire(self) -> AbstractAsyncContextManager[str]:
+        """Reserve the least busy replica that is up; yields its base URL."""
+        return self._lease()
+
+    @asynccontextmanager
+    async def _lease(self) -> AsyncIterator[str]:
+        replica = await self._pick()
+        replica.outstanding += 1
+        replica.served += 1
+        try:
+            yield replica.url
+        finally:
+            replica.outstanding -= 1
+
+    async def _pick(self) -> _Replica:
+        with anyio.move_on_after(self.options.acquire_timeout_s):
+            while True:
+                changed = self._changed
+                up = [r for r in self._replicas if r.state is ReplicaState.UP]
+                for replica in up:
+                    if not replica.alive:  # died since the watchdog last looked
+                        self._set_state(replica, ReplicaState.DOWN)
+                        self._wakeup.set()
+                up = [r for r in up if r.state is ReplicaState.UP]
+                if up:
+                    return _least_busy(up, [r.outstanding for r in up], [r.served for r in up])
+                if self._closed:
+                    raise ModelError(f"the pool of {self._name} is closed")
+                if all(
+                    r.state in (ReplicaState.FAILED, ReplicaState.STOPPED) for r in self._replicas
+                ):
+                    raise ModelError(f"no replica of {self._name} is running")
+                await changed.wait()
+        raise ModelError(
+            f"no replica of {self._name} came up within {self.options.acquire_timeout_s:g} s"
+        )
+
+    def status(self) -> list[ReplicaStatus]:
+        """A snapshot of every replica."""
+        return [
+            ReplicaStatus(
+                index=r.index,
+                state=r.state,
+                url=r.url,
+                pid=r.process.pid if r.process is not None else None,
+                outstanding=r.outstanding,
+                served=r.served,
+                restarts=r.restarts,
+                log_path=r.log_path,
+            )
+            for r in self._replicas
+        ]
+
+    @property
+    def urls(self) -> list[str]:
+        """Base URLs of the replicas that are up."""
+        return [r.url for r in self._replicas if r.state is ReplicaState.UP]
+
+    # the host task ---------------------------------------------------------------------------
+
+    @property
+    def _name(self) -> str:
+        return self._replicas[0].spec.name
+
+    def _set_state(self, replica: _Replica, state: ReplicaState) -> None:
+        replica.state = state
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def _host(self) -> None:
+        try:
+            with self._scope:
+                async with anyio.create_task_group() as tg:
+                    async with anyio.create_task_group() as launching:
+                        for replica in self._replicas:
+                            launching.start_soon(self._launch, replica)
+                    self._launched = True
+                    log.info(
+                        "%s: %d replica(s) up; logs in %s",
+                        self._name,
+                        len(self._replicas),
+                        self.log_dir,
+                    )
+                    self._ready.set()
+                    tg.start_soon(self._watch, tg)
+                    await anyio.sleep_forever()
+        except BaseException as exc:
+            if not self._launched:
+                self._error = _first_launch_error(exc)
+            raise
+        finally:
+            self._closed = True
+            with anyio.CancelScope(shield=True):
+                await self._stop_all()
+            self._ready.set()
+
+    async def _launch(self, replica: _Replica) -> None:
+        """Start one replica and wait until it is healthy; ``LaunchError`` if it is not."""
+        self._set_state(replica, ReplicaState.STARTING)
+        replica.port = free_port(self.options.host)
+        argv = replica.spec.command(self.options.host, replica.port)
+        log.info(
+            "%s: starting on port %d: %s", replica.label, replica.port, " ".join(redact_argv(argv))
+        )
+        replica.process = await spawn(argv, replica.spec.env, replica.log_path)
+        try:
+            await self._wait_healthy(replica)
+        except LaunchError:
+            await stop_process(replica.process, self.options.stop_grace_s)
+            raise
+        self._set_state(replica, ReplicaState.UP)
+
+    async def _wait_healthy(self, replica: _Replica) -> None:
+        assert replica.process is not None
+        timeout = self.options.startup_timeout_s
+        delay = 0.05
+        with anyio.move_on_after(timeout):
+            while True:
+                code = replica.process.returncode
+                if code is not None:
+                    raise LaunchError(self._failure(replica, f"exited with code {code}"))
+                if await probe(self.options.host, replica.port, self.options.health_paths):
+                    return
+                await anyio.sleep(delay)
+                delay = min(delay * 1.5, 0.5)
+        raise LaunchError(self._failure(replica, f"was not healthy after {timeout:g} s"))
+
+    def _failure(self, replica: _Replica, what: str) -> str:
+        tail = log_tail(replica.log_path) or "(empty log)"
+        return (
+            f"{replica.label} (port {replica.port}) {what}; "
+            f"last lines of {replica.log_path}:\n{tail}"
+        )
+
+    async def _watch(self, tg: TaskGroup) -> None:
+        """Notice dead replicas and restart them in the background."""
+        while True:
+            with anyio.move_on_after(self.options.watch_interval_s):
+                await self._wakeup.wait()
+            self._wakeup = anyio.Event()
+            for replica in self._replicas:
+                if replica.state in (ReplicaState.UP, ReplicaState.DOWN) and not replica.alive:
+                    self._set_state(replica, ReplicaState.STARTING)
+                    tg.start_soon(self._restart, replica)
+
+    async def _restart(self, replica: _Replica) -> None:
+        assert replica.process is not None
+        code = replica.process.returncode
+        log.warning(
+            "%s died (exit code %s); restarting; log: %s", replica.label, code, replica.log_path
+        )
+        await stop_process(replica.process, self.options.stop_grace_s)
+        while True:
+            if replica.restarts >= self.options.max_restarts:
+                log.error("%s: gave up after %d restarts", replica.label, replica.restarts)
+                self._set_state(replica, ReplicaState.FAILED)
+                return
+            await anyio.sleep(min(0.5 * 2**replica.restarts, 10.0) - 0.5)
+            replica.restarts += 1
+            try:
+                await self._launch(replica)
+            except LaunchError as exc:
+                log.warning("restart failed: %s", exc)
+                continue
+            log.info("%s is back on port %d", replica.label, replica.port)
+            return
+
+    async def _stop_all(self) -> None:
+        async with anyio.create_task_group() as tg:
+            for replica in self._replicas:
+                self._set_state(replica, ReplicaState.STOPPED)
+                if replica.process is not None:
+                    tg.start_soon(stop_process, replica.process, self.options.stop_grace_s)
+
+
+def _first_launch_error(exc: BaseException) -> BaseException:
+    """The ``LaunchError`` inside a task group's exception group, else ``exc`` itself."""
+    if isinstance(exc, BaseExceptionGroup):
+        match, _ = exc.split(LaunchError)
+        if match is not None:
+            return _first_launch_error(match.exceptions[0])
+    return exc
+
+
+class StaticPool:
+    """Existing endpoints (``base_url`` lists) balanced by least outstanding requests."""
+
+    def __init__(self, urls: Sequence[str]) -> None:
+        if not urls:
+            raise ValueError("a static pool needs at least one URL")
+        self.urls = [u.rstrip("/") for u in urls]
+        self._outstanding = [0] * len(self.urls)
+        self._served = [0] * len(self.urls)
+
+    def acquire(self) -> AbstractAsyncContextManager[str]:
+        """Reserve the least busy endpoint; yields its base URL."""
+        return self._lease()
+
+    @asynccontextmanager
+    async def _lease(self) -> AsyncIterator[str]:
+        i = _least_busy(list(range(len(self.urls))), self._outstanding, self._served)
+        self._outstanding[i] += 1
+        self._served[i] += 1
+        try:
+            yield self.urls[i]
+        finally:
+            self._outstanding[i] -= 1
+
+    async def start(self) -> None:
+        """Nothing to start: the endpoints are run by someone else."""
+
+    async def aclose(self) -> None:
+        """Nothing to stop."""
