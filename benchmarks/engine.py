@@ -157,28 +157,47 @@ def main() -> None:
     rows = []
     for level in (int(x) for x in args.levels.split(",")):
         out = subprocess.run(
-            [sys.executable, __file__, "--one", str(level), "--latency", str(args.latency),
-             "--waves", str(args.waves)],
-            capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"},
+            [
+                sys.executable,
+                __file__,
+                "--one",
+                str(level),
+                "--latency",
+                str(args.latency),
+                "--waves",
+                str(args.waves),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
     saturation = store_saturation(args.store_events)
     if args.json:
         print(json.dumps({"levels": rows, "store": saturation}, indent=2))
         return
-    print(f"engine benchmark: scripted oracle + scripted user, {args.latency * 1000:.0f} ms per "
-          f"model call, {args.waves} waves per level, {os.cpu_count()} CPUs")
-    header = (f"{'conc':>5} {'convs':>6} {'calls':>6} {'wall s':>7} {'conv/s':>7} {'ideal':>7} "
-              f"{'eff':>5} {'cpu ms/call':>11} {'KB/conv':>8} {'events/s':>9} {'reward':>6}")
+    print(
+        f"engine benchmark: scripted oracle + scripted user, {args.latency * 1000:.0f} ms per "
+        f"model call, {args.waves} waves per level, {os.cpu_count()} CPUs"
+    )
+    header = (
+        f"{'conc':>5} {'convs':>6} {'calls':>6} {'wall s':>7} {'conv/s':>7} {'ideal':>7} "
+        f"{'eff':>5} {'cpu ms/call':>11} {'KB/conv':>8} {'events/s':>9} {'reward':>6}"
+    )
     print(header)
     for r in rows:
-        print(f"{r['concurrency']:>5} {r['conversations']:>6} {r['model_calls']:>6} "
-              f"{r['wall_s']:>7.2f} {r['conv_per_s']:>7.1f} {r['ideal_conv_per_s']:>7.1f} "
-              f"{r['efficiency']:>5.3f} {r['cpu_ms_per_call']:>11.3f} "
-              f"{r['rss_peak_kb_per_conv']:>8.1f} {r['events_per_s']:>9.0f} "
-              f"{r['mean_reward']:>6.3f}")
-    print(f"store saturation: {saturation['events']} events in {saturation['wall_s']:.2f} s = "
-          f"{saturation['events_per_s']:.0f} events/s sustained")
+        print(
+            f"{r['concurrency']:>5} {r['conversations']:>6} {r['model_calls']:>6} "
+            f"{r['wall_s']:>7.2f} {r['conv_per_s']:>7.1f} {r['ideal_conv_per_s']:>7.1f} "
+            f"{r['efficiency']:>5.3f} {r['cpu_ms_per_call']:>11.3f} "
+            f"{r['rss_peak_kb_per_conv']:>8.1f} {r['events_per_s']:>9.0f} "
+            f"{r['mean_reward']:>6.3f}"
+        )
+    print(
+        f"store saturation: {saturation['events']} events in {saturation['wall_s']:.2f} s = "
+        f"{saturation['events_per_s']:.0f} events/s sustained"
+    )
 
 
 if __name__ == "__main__":

@@ -161,10 +161,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from simulator.progress import RunProgress
 
     total = sum(1 for _ in grid(config))
-    with RunProgress(total, enabled=not args.quiet and not args.json) as progress:
-        runner = Runner(store, config, run_id, on_end=progress.conversation_ended)
-        if not args.resume:
-            store.create_run(run_id, config.seed, msgspec.json.encode(config).decode(), total)
+    progress = RunProgress(total, enabled=not args.quiet and not args.json)
+    runner = Runner(store, config, run_id, on_end=progress.conversation_ended)
+    if not args.resume:
+        store.create_run(run_id, config.seed, msgspec.json.encode(config).decode(), total)
+    with progress:
         progress.advance_done(total - len(runner.pending_cells()))
         anyio.run(runner.run)
     code = EXIT_INTERRUPTED if runner.interrupted else 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -11,37 +12,52 @@ from rich.table import Table
 from simulator.domain import Domain
 
 
-def _fmt(value: float | None, pct: bool = False) -> str:
+def _console() -> Console:
+    """A console for stdout; wide when stdout is not a terminal (logs, CI, pipes)."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
+
+
+def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
     if value is None:
         return "-"
-    return f"{value:.0%}" if pct else f"{value:.3f}"
+    return f"{value:.0%}" if pct else f"{value:.{digits}f}"
 
 
 def render_report(report: dict[str, Any], console: Console | None = None) -> None:
-    """Print a run's report: the condition table, then the overall figures."""
-    console = console or Console()
+    """Print a run's report: the condition table, then pass^k by emotion and overall figures.
+
+    Dimensions with a single value (often user and domain) move into the title.
+    """
+    console = console or _console()
     ks = list(report["pass_hat_k"])
-    table = Table(title=f"run {escape(report['run_id'])} ({escape(report['status'])})")
-    for column in ("agent", "user", "domain", "emotion", "intensity", "n"):
+    rows = report["conditions"]
+    dims = ("agent", "user", "domain", "emotion", "intensity")
+    varying = [d for d in dims if len({r[d] for r in rows}) > 1 or d in ("agent", "emotion")]
+    fixed = [f"{d} {rows[0][d]}" for d in dims if d not in varying and rows]
+    title = f"run {report['run_id']} ({report['status']})" + (
+        f" — {', '.join(fixed)}" if fixed else ""
+    )
+    table = Table(title=escape(title))
+    for column in (*varying, "n"):
         table.add_column(column)
     for k in ks:
         table.add_column(f"pass^{k}", justify="right")
-    for column in ("success", "abandoned", "turns", "tool calls", "questions"):
+    for column in ("success", "abandon", "turns", "tools", "asks"):
         table.add_column(column, justify="right")
-    for row in report["conditions"]:
+    for row in rows:
+        cells = [
+            "-" if d == "intensity" and row["emotion"] == "neutral" else escape(str(row[d]))
+            for d in varying
+        ]
         table.add_row(
-            escape(row["agent"]),
-            escape(row["user"]),
-            escape(row["domain"]),
-            escape(row["emotion"]),
-            "-" if row["emotion"] == "neutral" else row["intensity"],
+            *cells,
             str(row["completed"]),
             *(_fmt(row["pass_hat_k"][k]) for k in ks),
             _fmt(row["success_rate"], pct=True),
             _fmt(row["abandonment_rate"], pct=True),
-            _fmt(row["avg_turns"]),
-            _fmt(row["avg_tool_calls"]),
-            _fmt(row["avg_questions"]),
+            _fmt(row["avg_turns"], digits=1),
+            _fmt(row["avg_tool_calls"], digits=1),
+            _fmt(row["avg_questions"], digits=1),
         )
     console.print(table)
     by_emotion = Table(title="pass^k by emotion")
@@ -69,7 +85,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     """Print one line per run: id, status, size and success."""
     import time
 
-    console = console or Console()
+    console = console or _console()
     table = Table(title="runs")
     for column in ("run", "created", "status", "cells", "completed", "success", "abandoned"):
         table.add_column(column)
@@ -96,7 +112,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
 
 def render_domains(domains: list[Domain], console: Console | None = None) -> None:
     """Print the registered domains with their sizes."""
-    console = console or Console()
+    console = console or _console()
     table = Table(title="domains")
     for column in ("name", "title", "tools", "intents", "tasks"):
         table.add_column(column)
@@ -113,7 +129,7 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
 
 def render_domain(domain: Domain, console: Console | None = None) -> None:
     """Print a domain's tools (kind, arguments, description), intents and task count."""
-    console = console or Console()
+    console = console or _console()
     console.print(f"[bold]{escape(domain.name)}[/bold] — {escape(domain.title)}")
     tools = Table(title=f"{len(domain.toolkit.tools)} tools")
     for column in ("tool", "kind", "arguments", "description"):

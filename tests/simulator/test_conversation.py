@@ -5,20 +5,36 @@ import pytest
 from simulator.bus import Bus, LiveFeed
 from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
-from simulator.events import AgentMessage, EmotionUpdate, ModelUsage, ToolCall, ToolResult, UserMessage
+from simulator.events import (
+    AgentMessage,
+    EmotionUpdate,
+    ModelUsage,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
 from simulator.referee import Limits
 from simulator.registry import AGENTS, MODELS, USERS
 from tests.simulator.toy import ToyDomain, install
 
 pytestmark = pytest.mark.anyio
+DEFAULT_LIMITS = Limits()
 
 
-async def play(agent: str = "gold", emotion: str = "neutral", limits: Limits = Limits(), task: int = 1):
+async def play(
+    agent: str = "gold", emotion: str = "neutral", limits: Limits = DEFAULT_LIMITS, task: int = 1
+):
     install()
     domain = ToyDomain()
     ctx = ConversationContext(
-        conversation_id="c1", run_id="r", task=domain.tasks[task], domain=domain,
-        emotion=emotion, intensity=0.9, trial=0, seed=1,
+        conversation_id="c1",
+        run_id="r",
+        task=domain.tasks[task],
+        domain=domain,
+        emotion=emotion,
+        intensity=0.9,
+        trial=0,
+        seed=1,
     )
     feed = LiveFeed()
     model = MODELS["toy"](agent, {}).for_conversation(ctx, "agent")
@@ -86,8 +102,14 @@ async def test_timeout() -> None:
     install()
     domain = ToyDomain()
     ctx = ConversationContext(
-        conversation_id="c", run_id="r", task=domain.tasks[0], domain=domain,
-        emotion="neutral", intensity=0, trial=0, seed=1,
+        conversation_id="c",
+        run_id="r",
+        task=domain.tasks[0],
+        domain=domain,
+        emotion="neutral",
+        intensity=0,
+        trial=0,
+        seed=1,
     )
     model = MODELS["toy"]("gold", {"latency": "5"}).for_conversation(ctx, "agent")
     user = USERS["patient"]("patient", {}).for_conversation(ctx)

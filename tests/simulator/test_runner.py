@@ -16,8 +16,14 @@ from tests.simulator.toy import install
 
 def config(**kw) -> RunConfig:
     base = dict(
-        domain="toy", tasks=["toy-0", "toy-1", "toy-2"], agents=["toy/gold"], users=["patient"],
-        emotions=["neutral", "frustration"], intensities=[0.3, 0.9], trials=2, seed=5,
+        domain="toy",
+        tasks=["toy-0", "toy-1", "toy-2"],
+        agents=["toy/gold"],
+        users=["patient"],
+        emotions=["neutral", "frustration"],
+        intensities=[0.3, 0.9],
+        trials=2,
+        seed=5,
         concurrency=4,
     )
     base.update(kw)
@@ -53,7 +59,10 @@ def test_run_stores_everything(tmp_path) -> None:
     rows = list(db.query("select * from conversations order by cell"))
     assert len(rows) == 18
     assert all(r["status"] == "completed" and r["reason"] == "user_stop" for r in rows)
-    assert all(r["reward"] == 1.0 and r["model_calls"] == 5 and r["tokens_in"] == 3 * 10 + 2 * 3 for r in rows)
+    assert all(
+        r["reward"] == 1.0 and r["model_calls"] == 5 and r["tokens_in"] == 3 * 10 + 2 * 3
+        for r in rows
+    )
     events = list(iter_events(db, rows[0]["id"]))
     assert [e.seq for e in events] == list(range(len(events)))
     n_events = db.execute("select count(*) from events").fetchone()[0]
@@ -65,9 +74,13 @@ def test_run_stores_everything(tmp_path) -> None:
 
 def test_concurrency_512_with_latency(tmp_path) -> None:
     cfg = config(
-        tasks=["toy-0", "toy-1", "toy-2", "toy-3"], emotions=["frustration"],
-        intensities=[x / 100 for x in range(64)], trials=2, concurrency=512,
-        agent_args={"latency": "0.05"}, user_args={"latency": "0.05"},
+        tasks=["toy-0", "toy-1", "toy-2", "toy-3"],
+        emotions=["frustration"],
+        intensities=[x / 100 for x in range(64)],
+        trials=2,
+        concurrency=512,
+        agent_args={"latency": "0.05"},
+        user_args={"latency": "0.05"},
     )
     assert sum(1 for _ in grid(cfg)) == 512
     started = anyio.current_time if False else None  # noqa: F841
@@ -76,7 +89,9 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
     t0 = time.perf_counter()
     store = play(tmp_path / "c.db", cfg)
     elapsed = time.perf_counter() - t0
-    done = store.db.execute("select count(*) from conversations where status='completed'").fetchone()[0]
+    done = store.db.execute(
+        "select count(*) from conversations where status='completed'"
+    ).fetchone()[0]
     assert done == 512
     # 8 sequential model calls of 50 ms: all 512 overlap, far from 512 x 0.4 s
     assert elapsed < 30
@@ -85,16 +100,16 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
 def test_resume_finishes_without_duplicates(tmp_path) -> None:
     path = tmp_path / "r.db"
     cfg = config()
-    reference = run_report(play(tmp_path / "ref.db", cfg, "run-1").db, {"id": "run-1", "status": "completed"})
+    reference = run_report(
+        play(tmp_path / "ref.db", cfg, "run-1").db, {"id": "run-1", "status": "completed"}
+    )
     store = play(path, cfg, "run-1")
     # simulate a crash: three conversations lost their ending, one has a half-written event log
     with store.db.conn:
         store.db.execute(
             "update conversations set status='running', reason=null where cell in (1, 7, 12)"
         )
-        store.db.execute(
-            "delete from events where conversation = 'run-1/000007' and seq > 3"
-        )
+        store.db.execute("delete from events where conversation = 'run-1/000007' and seq > 3")
         store.db.execute("update runs set status='running'")
     store.close_sync()
     resumed = Store(path)
@@ -103,7 +118,9 @@ def test_resume_finishes_without_duplicates(tmp_path) -> None:
     assert anyio.run(runner.run) == 3
     db = resumed.db
     assert db.execute("select count(*) from conversations").fetchone()[0] == 18
-    per_conv = db.execute("select conversation, count(*), max(seq) from events group by conversation").fetchall()
+    per_conv = db.execute(
+        "select conversation, count(*), max(seq) from events group by conversation"
+    ).fetchall()
     assert all(count == top + 1 for _, count, top in per_conv)
     again = run_report(db, get_run(db, "run-1"))
     assert again == reference
@@ -143,7 +160,7 @@ def test_bad_config_is_refused_before_anything_is_stored(tmp_path) -> None:
         Runner(store, config(domain="nope"), "x")
     with pytest.raises(UsageError, match="unknown model provider 'zz'"):
         Runner(store, config(agents=["zz/top"]), "x")
-    with pytest.raises(UsageError, match="has no task .toy-77."):
+    with pytest.raises(UsageError, match=r"has no task .toy-77."):
         Runner(store, config(tasks=["toy-77"]), "x")
     assert store.db.execute("select count(*) from runs").fetchone()[0] == 0
 

@@ -11,7 +11,9 @@ def test_schema_comes_from_signature_and_docstring() -> None:
     params = spec.parameters
     assert params["required"] == ["name"]
     assert params["properties"]["by"] == {
-        "type": "integer", "default": 1, "description": "How much to add."
+        "type": "integer",
+        "default": 1,
+        "description": "How much to add.",
     }
     assert params["additionalProperties"] is False
 
@@ -75,7 +77,10 @@ def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace('"auth_slots":[]', '"auth_slots":7')
     path.write_text("\n".join(lines))
-    with pytest.raises(UsageError, match=r"tasks.jsonl:3: invalid task: Expected `array`, got `int` - at `\$.auth_slots`"):
+    with pytest.raises(
+        UsageError,
+        match=r"tasks.jsonl:3: invalid task: Expected `array`, got `int` - at `\$.auth_slots`",
+    ):
         load_tasks(path)
     path.write_text("{not json\n")
     with pytest.raises(UsageError, match=r"tasks.jsonl:1: not valid JSON"):

@@ -1,0 +1,169 @@
+"""Lookups and hard-rule checks shared by the retail tools (they raise ``ToolError``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domains.retail.data import (
+    ITEMS_MODIFIED,
+    PENDING,
+    Address,
+    Order,
+    OrderItem,
+    PaymentMethod,
+    Product,
+    User,
+    money,
+)
+from simulator.database import Database
+from simulator.tools import ToolError
+
+MODIFIABLE = (PENDING, ITEMS_MODIFIED)
+"""Statuses of orders that can still be cancelled or modified."""
+
+
+def find_user(db: Database, index: str, key: str, matches: Callable[[User], bool]) -> str | None:
+    """A user id through a base index, checked against the live record, then this copy's changes."""
+    user_id = db.indexes[index].get(key)
+    if user_id is not None:
+        user = db.get("users", user_id)
+        if user is not None and matches(user):
+            return str(user_id)
+    for table, uid, record in db.changes():  # records changed by this conversation
+        if table == "users" and record is not None and matches(record):
+            return uid
+    return None
+
+
+def load_user(db: Database, user_id: str) -> User:
+    """The user ``user_id``; ``ToolError`` when there is none."""
+    user: User | None = db.get("users", user_id)
+    if user is None:
+        raise ToolError(f"user {user_id!r} not found")
+    return user
+
+
+def load_order(db: Database, order_id: str) -> Order:
+    """The order ``order_id`` (the leading "#" may be omitted); ``ToolError`` when unknown."""
+    order_id = order_id.strip()
+    if not order_id.startswith("#"):
+        order_id = f"#{order_id}"
+    order: Order | None = db.get("orders", order_id)
+    if order is None:
+        raise ToolError(f"order {order_id!r} not found")
+    return order
+
+
+def load_product(db: Database, product_id: str) -> Product:
+    """The product ``product_id``; ``ToolError`` when unknown."""
+    product: Product | None = db.get("products", product_id)
+    if product is None:
+        raise ToolError(f"product {product_id!r} not found")
+    return product
+
+
+def user_method(user: User, method_id: str) -> PaymentMethod:
+    """The user's payment method ``method_id``; ``ToolError`` when it is not theirs."""
+    method = user.payment_method(method_id)
+    if method is None:
+        raise ToolError(f"payment method {method_id!r} does not belong to user {user.user_id}")
+    return method
+
+
+def require_status(order: Order, allowed: tuple[str, ...], action: str) -> None:
+    """Refuse unless the order's status is one of ``allowed``."""
+    if order.status not in allowed:
+        wanted = " or ".join(repr(s) for s in allowed)
+        raise ToolError(
+            f"order {order.order_id} is {order.status!r}: only {wanted} orders can be {action}"
+        )
+
+
+def order_items(order: Order, item_ids: list[str]) -> list[OrderItem]:
+    """The order's items for ``item_ids`` (each id once per occurrence in the order)."""
+    if not item_ids:
+        raise ToolError("item_ids must not be empty")
+    remaining = list(order.items)
+    chosen: list[OrderItem] = []
+    for item_id in item_ids:
+        item = next((i for i in remaining if i.item_id == item_id), None)
+        if item is None:
+            raise ToolError(f"item {item_id!r} is not in order {order.order_id} (or listed twice)")
+        remaining.remove(item)
+        chosen.append(item)
+    return chosen
+
+
+def swaps(
+    db: Database, order: Order, item_ids: list[str], new_item_ids: list[str]
+) -> list[tuple[OrderItem, OrderItem]]:
+    """Pair each old item with its new variant, checking same product, different and available."""
+    if len(item_ids) != len(new_item_ids):
+        raise ToolError("item_ids and new_item_ids must have the same length")
+    pairs = []
+    for old, new_id in zip(order_items(order, item_ids), new_item_ids, strict=True):
+        product = load_product(db, old.product_id)
+        variant = product.variant(new_id)
+        if variant is None:
+            raise ToolError(
+                f"new item {new_id!r} is not a variant of {product.name} ({product.product_id})"
+            )
+        if new_id == old.item_id:
+            raise ToolError(f"new item {new_id!r} is the same as the old item")
+        if not variant.available:
+            raise ToolError(f"new item {new_id!r} is not available")
+        pairs.append(
+            (
+                old,
+                OrderItem(new_id, product.product_id, product.name, variant.options, variant.price),
+            )
+        )
+    return pairs
+
+
+def with_balance(user: User, method_id: str, delta: float) -> User:
+    """The user with gift card ``method_id`` credited by ``delta`` (debited when negative)."""
+    methods = tuple(
+        msgspec.structs.replace(m, balance=money((m.balance or 0.0) + delta))
+        if m.id == method_id
+        else m
+        for m in user.payment_methods
+    )
+    return msgspec.structs.replace(user, payment_methods=methods)
+
+
+def check_funds(method: PaymentMethod, amount: float) -> None:
+    """Refuse a gift card whose balance does not cover ``amount``."""
+    if method.source == "gift_card" and amount > 0 and (method.balance or 0.0) < amount:
+        raise ToolError(
+            f"gift card {method.id} balance ${method.balance:.2f} is below ${amount:.2f}"
+        )
+
+
+def order_view(order: Order) -> dict[str, Any]:
+    """An order as the agent sees it (item options as objects)."""
+    view: dict[str, Any] = msgspec.to_builtins(order)
+    for item in view["items"]:
+        item["options"] = dict(item["options"])
+    return view
+
+
+def new_address(
+    address1: str, address2: str, city: str, state: str, country: str, zip: str
+) -> Address:
+    """A complete address from tool arguments; ``ToolError`` when a required part is blank."""
+    if not (
+        address1.strip() and city.strip() and state.strip() and country.strip() and zip.strip()
+    ):
+        raise ToolError("address1, city, state, country and zip are required")
+    return Address(
+        address1.strip(),
+        address2.strip(),
+        city.strip(),
+        state.strip(),
+        country.strip(),
+        zip.strip(),
+    )

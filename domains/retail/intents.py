@@ -1,0 +1,539 @@
+"""Retail task intents: templates that sample the base database and produce grounded tasks."""
+
+from __future__ import annotations
+
+import random
+
+from domains.retail.data import (
+    DELIVERED,
+    PENDING,
+    PROCESSED,
+    Order,
+    OrderItem,
+    PaymentMethod,
+    Product,
+    User,
+    money,
+    random_address,
+)
+from domains.retail.scenario import (
+    REASON_TEXT,
+    UNKNOWN_IDS,
+    Identity,
+    address_args,
+    address_slot,
+    gold_reads,
+    item_text,
+    items_slot,
+    method_slot,
+    method_text,
+    money_text,
+    new_item_slot,
+    options_text,
+    order_slot,
+    pick_order,
+    reason_slot,
+    record,
+    sum_action,
+)
+from simulator.database import Database
+from simulator.domain import Action, Domain, InfoSlot, Intent, Task, UserScenario
+
+_CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
+
+
+class RetailIntent(Intent):
+    """Shared helpers: the order's owner, the task assembly."""
+
+    def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
+        """The identity of the user who placed ``order``."""
+        user: User = record(db, "users", order.user_id)
+        return Identity(user, rng)
+
+    def task(
+        self,
+        domain: Domain,
+        who: Identity,
+        *,
+        goal: str,
+        opening: str,
+        slots: list[InfoSlot],
+        actions: list[Action],
+        outputs: list[str] | None = None,
+        summary: str,
+    ) -> Task:
+        """Assemble a task; the caller assigns the id."""
+        scenario = UserScenario(
+            goal=f"I am {who.full_name}. {goal} {who.note}",
+            opening=opening,
+            known_info=[*who.slots, *slots],
+            unknown_info=[*who.unknown, *UNKNOWN_IDS],
+        )
+        return Task(
+            id="",
+            domain=domain.name,
+            intent=self.name,
+            scenario=scenario,
+            auth_slots=who.auth_slots,
+            actions=actions,
+            required_outputs=outputs or [],
+            summary=summary,
+        )
+
+
+def _method_for(
+    user: User, order: Order, amount: float, rng: random.Random
+) -> PaymentMethod | None:
+    """The order's original payment method if it can pay ``amount``, else another one that can."""
+    original = user.payment_method(order.payment_history[0].payment_method_id)
+    candidates = [
+        m for m in user.payment_methods if m.source != "gift_card" or (m.balance or 0.0) >= amount
+    ]
+    if original is not None and original in candidates:
+        return original
+    return rng.choice(candidates) if candidates else None
+
+
+def _swap(
+    db: Database, order: Order, rng: random.Random
+) -> tuple[OrderItem, Product, OrderItem] | None:
+    """An item of ``order`` and another available variant of its product."""
+    for item in rng.sample(order.items, len(order.items)):
+        product: Product = record(db, "products", item.product_id)
+        others = [v for v in product.variants if v.available and v.item_id != item.item_id]
+        if others:
+            v = rng.choice(others)
+            return (
+                item,
+                product,
+                OrderItem(v.item_id, product.product_id, product.name, v.options, v.price),
+            )
+    return None
+
+
+class CancelPendingOrder(RetailIntent):
+    """Cancel a pending order for one of the two accepted reasons."""
+
+    name = "cancel_pending_order"
+    description = "The user cancels a pending order (no longer needed / ordered by mistake)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        reason = rng.choice(sorted(REASON_TEXT))
+        because = REASON_TEXT[reason]
+        oid = order.order_id
+        opening = rng.choice(
+            [
+                f"Hi, I'd like to cancel my order {oid}, {because}.",
+                "Hello, I need to cancel an order please.",
+            ]
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my pending order {oid} because {because}. {_CONFIRM}",
+            opening=opening,
+            slots=[order_slot(oid), reason_slot(reason)],
+            actions=[
+                *gold_reads(who, oid),
+                Action("cancel_pending_order", {"order_id": oid, "reason": reason}),
+            ],
+            summary=f"cancel pending order {oid} ({reason})",
+        )
+
+
+class ModifyOrderAddress(RetailIntent):
+    """Ship a pending order to another address."""
+
+    name = "modify_order_address"
+    description = "The user changes the shipping address of a pending order."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        address = random_address(rng)
+        oid = order.order_id
+        write = Action("modify_pending_order_address", {"order_id": oid, **address_args(address)})
+        return self.task(
+            domain,
+            who,
+            goal=f"My order {oid} should go to a different address than the one on it. I only want "
+            f"this order changed, not my default address. {_CONFIRM}",
+            opening=f"Hi, I need to change the shipping address on my order {oid}.",
+            slots=[order_slot(oid), address_slot(address)],
+            actions=[*gold_reads(who, oid), write],
+            summary=f"ship pending order {oid} to another address",
+        )
+
+
+class ModifyOrderItems(RetailIntent):
+    """Swap an item of a pending order for another variant of the same product."""
+
+    name = "modify_order_items"
+    description = "The user swaps an item of a pending order for another variant (size, color…)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        swap = None if order is None else _swap(db, order, rng)
+        if order is None or swap is None:
+            return None
+        old, product, new = swap
+        who = self.owner(db, order, rng)
+        method = _method_for(who.user, order, new.price - old.price, rng)
+        if method is None:
+            return None
+        oid = order.order_id
+        args = {
+            "order_id": oid,
+            "item_ids": [old.item_id],
+            "new_item_ids": [new.item_id],
+            "payment_method_id": method.id,
+        }
+        return self.task(
+            domain,
+            who,
+            goal=f"In my pending order {oid} I want {item_text(old)} replaced by the same "
+            f"{product.name} with {options_text(new.options)}. Any price difference should go "
+            f"through {method_text(method)}. Nothing else in the order should change. {_CONFIRM}",
+            opening=f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?",
+            slots=[
+                order_slot(oid),
+                items_slot([old]),
+                new_item_slot(new.options, product.name),
+                method_slot(method),
+            ],
+            actions=[
+                *gold_reads(who, oid),
+                Action("get_product_details", {"product_id": product.product_id}),
+                Action("modify_pending_order_items", args),
+            ],
+            summary=f"swap {product.name} in pending order {oid}",
+        )
+
+
+class ChangeOrderPayment(RetailIntent):
+    """Pay a pending order with another payment method."""
+
+    name = "change_order_payment"
+    description = "The user pays a pending order with another of their payment methods."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING and len(o.payment_history) == 1)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        paid = order.payment_history[0]
+        others = [
+            m
+            for m in who.user.payment_methods
+            if m.id != paid.payment_method_id
+            and (m.source != "gift_card" or (m.balance or 0.0) >= paid.amount)
+        ]
+        if not others:
+            return None
+        method = rng.choice(others)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to pay my pending order {oid} with {method_text(method)} instead of the "
+            f"payment method I used. {_CONFIRM}",
+            opening=f"Hi, can I change how I pay for my order {oid}?",
+            slots=[order_slot(oid), method_slot(method)],
+            actions=[
+                *gold_reads(who, oid),
+                Action(
+                    "modify_pending_order_payment",
+                    {"order_id": oid, "payment_method_id": method.id},
+                ),
+            ],
+            summary=f"pay pending order {oid} with {method.source}",
+        )
+
+
+def _returnable(
+    db: Database, rng: random.Random, at_least: int
+) -> tuple[Order, list[OrderItem]] | None:
+    order = pick_order(db, rng, lambda o: o.status == DELIVERED and len(o.items) >= at_least)
+    if order is None:
+        return None
+    count = rng.randint(at_least, min(2, len(order.items)))
+    return order, rng.sample(order.items, count)
+
+
+class ReturnDeliveredItems(RetailIntent):
+    """Return items of a delivered order, refund to the original method or a gift card."""
+
+    name = "return_delivered_items"
+    description = "The user returns items of a delivered order and learns the refund amount."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _returnable(db, rng, 1)
+        if picked is None:
+            return None
+        order, items = picked
+        who = self.owner(db, order, rng)
+        gift = [m for m in who.user.payment_methods if m.source == "gift_card"]
+        original = who.user.payment_method(order.payment_history[0].payment_method_id)
+        method = rng.choice(gift) if gift and rng.random() < 0.3 else original
+        if method is None:
+            return None
+        refund = money(sum(i.price for i in items))
+        oid = order.order_id
+        args = {
+            "order_id": oid,
+            "item_ids": [i.item_id for i in items],
+            "payment_method_id": method.id,
+        }
+        what = " and ".join(item_text(i) for i in items)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to return {what} from my delivered order {oid}, and I want the refund to "
+            f"{method_text(method)}. I want to know how much I will get back. {_CONFIRM}",
+            opening=f"Hi, I'd like to return something from an order that was delivered, {oid}.",
+            slots=[order_slot(oid), items_slot(items), method_slot(method)],
+            actions=[
+                *gold_reads(who, oid),
+                *sum_action([i.price for i in items]),
+                Action("return_delivered_order_items", args),
+            ],
+            outputs=[money_text(refund)],
+            summary=f"return {len(items)} item(s) of order {oid}, refund {money_text(refund)}",
+        )
+
+
+class ExchangeDeliveredItems(RetailIntent):
+    """Exchange an item of a delivered order for another available variant."""
+
+    name = "exchange_delivered_items"
+    description = "The user exchanges a delivered item for another variant of the same product."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == DELIVERED)
+        swap = None if order is None else _swap(db, order, rng)
+        if order is None or swap is None:
+            return None
+        old, product, new = swap
+        who = self.owner(db, order, rng)
+        method = _method_for(who.user, order, new.price - old.price, rng)
+        if method is None:
+            return None
+        oid = order.order_id
+        args = {
+            "order_id": oid,
+            "item_ids": [old.item_id],
+            "new_item_ids": [new.item_id],
+            "payment_method_id": method.id,
+        }
+        return self.task(
+            domain,
+            who,
+            goal=f"I received my order {oid} and want to exchange {item_text(old)} for the same "
+            f"{product.name} with {options_text(new.options)}. Any price difference should go "
+            f"through {method_text(method)}. {_CONFIRM}",
+            opening=f"Hello, I want to exchange the {product.name} I received for a different one.",
+            slots=[
+                order_slot(oid),
+                items_slot([old]),
+                new_item_slot(new.options, product.name),
+                method_slot(method),
+            ],
+            actions=[
+                *gold_reads(who, oid),
+                Action("get_product_details", {"product_id": product.product_id}),
+                Action("exchange_delivered_order_items", args),
+            ],
+            summary=f"exchange {product.name} of delivered order {oid}",
+        )
+
+
+class UpdateDefaultAddress(RetailIntent):
+    """Change the user's default address."""
+
+    name = "update_default_address"
+    description = "The user moved and updates the default address of the account."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: True)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        address = random_address(rng)
+        write = Action(
+            "modify_user_address", {"user_id": who.user.user_id, **address_args(address)}
+        )
+        return self.task(
+            domain,
+            who,
+            goal="I just moved and want my account's default address updated. My existing orders "
+            f"do not need to change. {_CONFIRM}",
+            opening="Hi, I moved recently and need to update the address on my account.",
+            slots=[address_slot(address)],
+            actions=[*who.actions, write],
+            summary=f"update default address of {who.user.user_id}",
+        )
+
+
+class OrderStatusInquiry(RetailIntent):
+    """Ask where an order is: its status and, once shipped, its tracking number."""
+
+    name = "order_status_inquiry"
+    description = "The user asks for an order's status and tracking number (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status in (PENDING, PROCESSED, DELIVERED))
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        outputs = [order.status, *(t for f in order.fulfillments for t in f.tracking_ids)]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to know the status of my order {oid} and, if it has shipped, its "
+            "tracking number. I do not want to change anything.",
+            opening=f"Hi, where is my order {oid}?",
+            slots=[order_slot(oid)],
+            actions=gold_reads(who, oid),
+            outputs=outputs,
+            summary=f"status of order {oid} ({order.status})",
+        )
+
+
+class RefundAmountInquiry(RetailIntent):
+    """Ask how much returning two items would refund, without returning them yet."""
+
+    name = "refund_amount_inquiry"
+    description = "The user asks what returning two delivered items would refund (needs calculate)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _returnable(db, rng, 2)
+        if picked is None:
+            return None
+        order, items = picked
+        who = self.owner(db, order, rng)
+        refund = money(sum(i.price for i in items))
+        oid = order.order_id
+        what = " and ".join(item_text(i) for i in items)
+        return self.task(
+            domain,
+            who,
+            goal=f"I am thinking about returning {what} from my delivered order {oid}. I only want "
+            "to know how much money I would get back in total; I do not want to return anything "
+            "today.",
+            opening="Hi, how much would I get back if I returned a couple of things from my order?",
+            slots=[order_slot(oid), items_slot(items)],
+            actions=[*gold_reads(who, oid), *sum_action([i.price for i in items])],
+            outputs=[money_text(refund)],
+            summary=f"refund amount for 2 items of order {oid}: {money_text(refund)}",
+        )
+
+
+class CancelShippedOrderTransfer(RetailIntent):
+    """Insist on cancelling an order that has already shipped: outside the policy, so transfer."""
+
+    name = "out_of_policy_transfer"
+    description = "The user insists on cancelling a processed/delivered order; the agent transfers."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status in (PROCESSED, DELIVERED))
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        summary = f"User {who.user.user_id} wants to cancel order {oid}, which is {order.status}."
+        return self.task(
+            domain,
+            who,
+            goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
+            "If the agent says it cannot cancel it, I ask to speak to a human agent.",
+            opening=f"I need to cancel my order {oid} right now.",
+            slots=[order_slot(oid)],
+            actions=[
+                *gold_reads(who, oid),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"cancel {order.status} order {oid}: not allowed, transfer",
+        )
+
+
+class CancelAndReturn(RetailIntent):
+    """Two requests in one conversation: cancel a pending order, return an item of another."""
+
+    name = "cancel_and_return"
+    description = "The user cancels one pending order and returns an item of a delivered one."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        pending = pick_order(db, rng, lambda o: o.status == PENDING)
+        if pending is None:
+            return None
+        user: User = record(db, "users", pending.user_id)
+        orders: list[Order] = [record(db, "orders", oid) for oid in user.orders]
+        delivered = [o for o in orders if o.status == DELIVERED]
+        if not delivered:
+            return None
+        order = rng.choice(delivered)
+        item = rng.choice(order.items)
+        method = user.payment_method(order.payment_history[0].payment_method_id)
+        if method is None:
+            return None
+        who = Identity(user, rng)
+        reason = rng.choice(sorted(REASON_TEXT))
+        a, b = pending.order_id, order.order_id
+        ret = {"order_id": b, "item_ids": [item.item_id], "payment_method_id": method.id}
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I want to cancel my pending order {a} because "
+            f"{REASON_TEXT[reason]}, and I want to return {item_text(item)} from my delivered "
+            f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
+            f"the return. {_CONFIRM}",
+            opening=f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
+            slots=[
+                order_slot(a, "order_id_1"),
+                reason_slot(reason),
+                order_slot(b, "order_id_2"),
+                items_slot([item]),
+                method_slot(method),
+            ],
+            actions=[
+                *gold_reads(who, a),
+                Action("cancel_pending_order", {"order_id": a, "reason": reason}),
+                Action("get_order_details", {"order_id": b}),
+                Action("return_delivered_order_items", ret),
+            ],
+            outputs=[money_text(item.price)],
+            summary=f"cancel {a} and return 1 item of {b}",
+        )
+
+
+INTENTS: list[Intent] = [
+    CancelPendingOrder(),
+    ModifyOrderAddress(),
+    ModifyOrderItems(),
+    ChangeOrderPayment(),
+    ReturnDeliveredItems(),
+    ExchangeDeliveredItems(),
+    UpdateDefaultAddress(),
+    OrderStatusInquiry(),
+    RefundAmountInquiry(),
+    CancelShippedOrderTransfer(),
+    CancelAndReturn(),
+]

@@ -1,0 +1,407 @@
+"""The retail tools the agent calls; each enforces the hard rules of the policy."""
+
+# ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from domains.retail.access import (
+    MODIFIABLE,
+    check_funds,
+    find_user,
+    load_order,
+    load_product,
+    load_user,
+    new_address,
+    order_items,
+    order_view,
+    require_status,
+    swaps,
+    user_method,
+    with_balance,
+)
+from domains.retail.calc import evaluate_expression
+from domains.retail.data import (
+    CANCELLED,
+    DELIVERED,
+    EXCHANGE_REQUESTED,
+    ITEMS_MODIFIED,
+    PENDING,
+    RETURN_REQUESTED,
+    Payment,
+    User,
+    money,
+    name_zip_key,
+)
+from simulator.database import Database
+from simulator.tools import ToolError, ToolKind, tool
+
+# ---- read tools -------------------------------------------------------------------------------
+
+
+@tool(ToolKind.READ)
+def find_user_id_by_email(db: Database, email: str) -> str:
+    """Find a user id by the user's email address.
+
+    Args:
+        email: The user's email address, e.g. "ava.smith1234@example.com".
+    """
+    wanted = email.strip().lower()
+    user_id = find_user(db, "email", wanted, lambda u: u.email.lower() == wanted)
+    if user_id is None:
+        raise ToolError("no user with this email")
+    return user_id
+
+
+@tool(ToolKind.READ)
+def find_user_id_by_name_zip(db: Database, first_name: str, last_name: str, zip: str) -> str:
+    """Find a user id by first name, last name and zip code of the user's default address.
+
+    Args:
+        first_name: The user's first name, e.g. "Ava".
+        last_name: The user's last name, e.g. "Smith".
+        zip: The zip code of the user's default address, e.g. "98101".
+    """
+    key = name_zip_key(first_name, last_name, zip)
+
+    def matches(user: User) -> bool:
+        return name_zip_key(user.name.first_name, user.name.last_name, user.address.zip) == key
+
+    user_id = find_user(db, "name_zip", key, matches)
+    if user_id is None:
+        raise ToolError("no user with this name and zip code")
+    return user_id
+
+
+@tool(ToolKind.READ)
+def get_user_details(db: Database, user_id: str) -> User:
+    """Get a user's profile: name, default address, email, payment methods and order ids.
+
+    Args:
+        user_id: The user id, e.g. "ava_smith_1234".
+    """
+    return load_user(db, user_id)
+
+
+@tool(ToolKind.READ)
+def get_order_details(db: Database, order_id: str) -> dict[str, Any]:
+    """Get an order's status, items, address, payment history and shipments.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+    """
+    return order_view(load_order(db, order_id))
+
+
+@tool(ToolKind.READ)
+def get_product_details(db: Database, product_id: str) -> dict[str, Any]:
+    """Get a product type and all its variants (item ids, options, price, availability).
+
+    Args:
+        product_id: The product id, e.g. "6086499569". It differs from item ids.
+    """
+    product = load_product(db, product_id)
+    return {
+        "product_id": product.product_id,
+        "name": product.name,
+        "variants": {
+            v.item_id: {
+                "item_id": v.item_id,
+                "options": dict(v.options),
+                "price": v.price,
+                "available": v.available,
+            }
+            for v in product.variants
+        },
+    }
+
+
+@tool(ToolKind.READ)
+def list_all_product_types(db: Database) -> dict[str, str]:
+    """List the names of all product types with their product ids, sorted by name."""
+    return dict(db.indexes["product_types"])
+
+
+@tool(ToolKind.READ)
+def calculate(db: Database, expression: str) -> str:
+    """Calculate an arithmetic expression; the result is rounded to 2 decimal places.
+
+    Args:
+        expression: Numbers, + - * / and parentheses only, e.g. "(54.99 + 23.1) * 2".
+    """
+    try:
+        value = evaluate_expression(expression)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
+    return f"{money(value):.2f}"
+
+
+@tool(ToolKind.READ)
+def transfer_to_human_agents(db: Database, summary: str) -> str:
+    """Transfer the user to a human agent, with a summary of the issue.
+
+    Only when the user asks for a human or the request cannot be handled within the policy and
+    the tools.
+
+    Args:
+        summary: A short summary of the user's issue for the human agent.
+    """
+    return "Transfer successful"
+
+
+# ---- write tools ------------------------------------------------------------------------------
+
+
+@tool(ToolKind.WRITE)
+def cancel_pending_order(
+    db: Database, order_id: str, reason: Literal["no longer needed", "ordered by mistake"]
+) -> dict[str, Any]:
+    """Cancel a pending order; every payment is refunded to the method it came from.
+
+    Gift card refunds are credited at once; other refunds take 5 to 7 business days.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        reason: Why the user cancels: "no longer needed" or "ordered by mistake".
+    """
+    order = load_order(db, order_id)
+    require_status(order, MODIFIABLE, "cancelled")
+    user = load_user(db, order.user_id)
+    refunds = []
+    for entry in order.payment_history:
+        sign = 1 if entry.transaction_type == "payment" else -1
+        refunds.append((entry.payment_method_id, sign * entry.amount))
+    net: dict[str, float] = {}
+    for method_id, amount in refunds:
+        net[method_id] = money(net.get(method_id, 0.0) + amount)
+    history = list(order.payment_history)
+    for method_id, amount in net.items():
+        if amount > 0:
+            history.append(Payment("refund", amount, method_id))
+            method = user.payment_method(method_id)
+            if method is not None and method.source == "gift_card":
+                user = with_balance(user, method_id, amount)
+    db.put("users", user.user_id, user)
+    updated = msgspec.structs.replace(
+        order, status=CANCELLED, cancel_reason=reason, payment_history=tuple(history)
+    )
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)
+
+
+@tool(ToolKind.WRITE)
+def modify_pending_order_address(
+    db: Database,
+    order_id: str,
+    address1: str,
+    address2: str,
+    city: str,
+    state: str,
+    country: str,
+    zip: str,
+) -> dict[str, Any]:
+    """Change the shipping address of a pending order.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        address1: First address line, e.g. "123 Main Street".
+        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
+        city: City, e.g. "Austin".
+        state: State code, e.g. "TX".
+        country: Country, e.g. "USA".
+        zip: Zip code, e.g. "78701".
+    """
+    order = load_order(db, order_id)
+    require_status(order, MODIFIABLE, "modified")
+    address = new_address(address1, address2, city, state, country, zip)
+    updated = msgspec.structs.replace(order, address=address)
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)
+
+
+@tool(ToolKind.WRITE)
+def modify_pending_order_items(
+    db: Database,
+    order_id: str,
+    item_ids: list[str],
+    new_item_ids: list[str],
+    payment_method_id: str,
+) -> dict[str, Any]:
+    """Swap items of a pending order for other variants of the same products (only once per order).
+
+    The price difference is charged to, or refunded to, the given payment method.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        item_ids: The item ids to replace, e.g. ["1008292230"].
+        new_item_ids: The new item ids, in the same order, each an available variant of the same
+            product, e.g. ["1008292231"].
+        payment_method_id: The user's payment method that pays or receives the difference, e.g.
+            "gift_card_0000000" or "credit_card_0000000".
+    """
+    order = load_order(db, order_id)
+    require_status(order, (PENDING,), "modified (items can be modified only once)")
+    user = load_user(db, order.user_id)
+    method = user_method(user, payment_method_id)
+    pairs = swaps(db, order, item_ids, new_item_ids)
+    difference = money(sum(new.price - old.price for old, new in pairs))
+    check_funds(method, difference)
+    items = list(order.items)
+    for old, new in pairs:
+        items[items.index(old)] = new
+    history = order.payment_history
+    if difference:
+        kind = "payment" if difference > 0 else "refund"
+        history = (*history, Payment(kind, abs(difference), method.id))
+        if method.source == "gift_card":
+            db.put("users", user.user_id, with_balance(user, method.id, -difference))
+    updated = msgspec.structs.replace(
+        order, items=tuple(items), status=ITEMS_MODIFIED, payment_history=history
+    )
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)
+
+
+@tool(ToolKind.WRITE)
+def modify_pending_order_payment(
+    db: Database, order_id: str, payment_method_id: str
+) -> dict[str, Any]:
+    """Pay a pending order with another payment method of the user; the old one is refunded.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        payment_method_id: The new payment method, e.g. "paypal_0000000". It must differ from the
+            current one.
+    """
+    order = load_order(db, order_id)
+    require_status(order, MODIFIABLE, "modified")
+    if len(order.payment_history) != 1:
+        raise ToolError(
+            f"order {order.order_id} has several payments; its payment cannot be changed"
+        )
+    current = order.payment_history[0]
+    if current.payment_method_id == payment_method_id:
+        raise ToolError("the new payment method is the one already used")
+    user = load_user(db, order.user_id)
+    method = user_method(user, payment_method_id)
+    check_funds(method, current.amount)
+    if method.source == "gift_card":
+        user = with_balance(user, method.id, -current.amount)
+    old = user.payment_method(current.payment_method_id)
+    if old is not None and old.source == "gift_card":
+        user = with_balance(user, old.id, current.amount)
+    db.put("users", user.user_id, user)
+    history = (
+        current,
+        Payment("payment", current.amount, method.id),
+        Payment("refund", current.amount, current.payment_method_id),
+    )
+    updated = msgspec.structs.replace(order, payment_history=history)
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)
+
+
+@tool(ToolKind.WRITE)
+def modify_user_address(
+    db: Database,
+    user_id: str,
+    address1: str,
+    address2: str,
+    city: str,
+    state: str,
+    country: str,
+    zip: str,
+) -> User:
+    """Change a user's default address (existing orders keep theirs).
+
+    Args:
+        user_id: The user id, e.g. "ava_smith_1234".
+        address1: First address line, e.g. "123 Main Street".
+        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
+        city: City, e.g. "Austin".
+        state: State code, e.g. "TX".
+        country: Country, e.g. "USA".
+        zip: Zip code, e.g. "78701".
+    """
+    user = load_user(db, user_id)
+    updated = msgspec.structs.replace(
+        user, address=new_address(address1, address2, city, state, country, zip)
+    )
+    db.put("users", user.user_id, updated)
+    return updated
+
+
+@tool(ToolKind.WRITE)
+def return_delivered_order_items(
+    db: Database, order_id: str, item_ids: list[str], payment_method_id: str
+) -> dict[str, Any]:
+    """Request the return of items of a delivered order; the refund goes to the given method.
+
+    The refund method must be the order's original payment method or a gift card of the user.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        item_ids: The item ids to return, e.g. ["1008292230"].
+        payment_method_id: Where the refund goes, e.g. "gift_card_0000000".
+    """
+    order = load_order(db, order_id)
+    require_status(order, (DELIVERED,), "returned")
+    user = load_user(db, order.user_id)
+    method = user_method(user, payment_method_id)
+    original = {
+        p.payment_method_id for p in order.payment_history if p.transaction_type == "payment"
+    }
+    if method.source != "gift_card" and method.id not in original:
+        raise ToolError("refunds go to the original payment method or to a gift card")
+    items = order_items(order, item_ids)
+    updated = msgspec.structs.replace(
+        order,
+        status=RETURN_REQUESTED,
+        return_items=tuple(sorted(i.item_id for i in items)),
+        return_payment_method_id=method.id,
+    )
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)
+
+
+@tool(ToolKind.WRITE)
+def exchange_delivered_order_items(
+    db: Database,
+    order_id: str,
+    item_ids: list[str],
+    new_item_ids: list[str],
+    payment_method_id: str,
+) -> dict[str, Any]:
+    """Request the exchange of items of a delivered order for other variants of the same products.
+
+    The price difference is charged to, or refunded to, the given payment method.
+
+    Args:
+        order_id: The order id, starting with "#", e.g. "#W1234567".
+        item_ids: The item ids to exchange, e.g. ["1008292230"].
+        new_item_ids: The new item ids, in the same order, each an available variant of the same
+            product, e.g. ["1008292231"].
+        payment_method_id: The user's payment method that pays or receives the difference.
+    """
+    order = load_order(db, order_id)
+    require_status(order, (DELIVERED,), "exchanged")
+    user = load_user(db, order.user_id)
+    method = user_method(user, payment_method_id)
+    pairs = sorted(
+        swaps(db, order, item_ids, new_item_ids), key=lambda p: (p[0].item_id, p[1].item_id)
+    )
+    difference = money(sum(new.price - old.price for old, new in pairs))
+    check_funds(method, difference)
+    updated = msgspec.structs.replace(
+        order,
+        status=EXCHANGE_REQUESTED,
+        exchange_items=tuple(old.item_id for old, _ in pairs),
+        exchange_new_items=tuple(new.item_id for _, new in pairs),
+        exchange_payment_method_id=method.id,
+        exchange_price_difference=difference,
+    )
+    db.put("orders", order.order_id, updated)
+    return order_view(updated)

@@ -1,0 +1,46 @@
+import pytest
+
+from simulator.registry import make_model_provider, make_user_provider
+from tests.agents.dialog import context, play
+from tests.agents.toy_domain import TASKS, ToyDomain
+
+pytestmark = pytest.mark.anyio
+
+DOMAIN = ToyDomain()
+EMOTIONS = ["neutral", "anger", "fear", "sadness", "disgust", "enjoyment"]
+
+
+async def run(agent: str, task_index: int, emotion: str, intensity: float, **args: str):  # type: ignore[no-untyped-def]
+    task = TASKS[task_index]
+    ctx = context(DOMAIN, task, emotion, intensity, seed=7)
+    model = make_model_provider(f"scripted/{agent}", dict(args)).for_conversation(ctx, "agent")
+    user = make_user_provider("scripted", {}).for_conversation(ctx)
+    return await play(DOMAIN, task, model, user)
+
+
+@pytest.mark.parametrize("emotion", EMOTIONS)
+@pytest.mark.parametrize("task_index", range(len(TASKS)))
+async def test_oracle_succeeds_whatever_the_emotion(emotion: str, task_index: int) -> None:
+    for intensity in (0.3, 0.9):
+        outcome = await run("oracle", task_index, emotion, intensity)
+        assert outcome.reward == 1.0, outcome.breakdown
+        assert not outcome.abandoned
+        assert outcome.ended in ("###STOP###", "transfer")
+        assert not any(
+            t.startswith(("lookupable_question", "repeated_question")) for t in outcome.triggers
+        )
+
+
+async def test_over_asker_is_abandoned_by_an_angry_user_but_not_by_neutral() -> None:
+    angry = await run("over-asker", 0, "anger", 0.9)
+    assert angry.abandoned and angry.reward == 0.0
+    assert any(t.startswith("lookupable_question") for t in angry.triggers)
+    neutral = await run("over-asker", 0, "neutral", 0.9)
+    assert not neutral.abandoned and neutral.reward == 1.0
+
+
+async def test_sloppy_fails_when_it_errs() -> None:
+    outcome = await run("sloppy", 0, "neutral", 0.6, error_rate="1")
+    assert outcome.reward == 0.0
+    assert not outcome.breakdown.db_match
+    assert outcome.breakdown.missing_outputs == ["$40.00"]

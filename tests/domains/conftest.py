@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+import pytest
+
+from domains.retail import RetailDomain
+
+
+@pytest.fixture(scope="session")
+def retail() -> RetailDomain:
+    return RetailDomain()

@@ -1,0 +1,627 @@
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from domains.retail import RetailDomain, build_tasks
+from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
+from simulator.database import Database
+from simulator.domain import Action, Task, load_tasks
+from simulator.errors import UsageError
+from simulator.registry import DOMAINS
+from simulator.tools import ToolKind
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def call(domain: RetailDomain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
+    outcome = domain.toolkit.call(db, name, arguments)
+    return outcome.error, outcome.content
+
+
+def ok(domain: RetailDomain, db: Database, name: str, **arguments: Any) -> Any:
+    error, content = call(domain, db, name, **arguments)
+    assert not error, content
+    try:
+        return msgspec.json.decode(content)
+    except msgspec.DecodeError:  # plain strings (ids, messages) are returned as they are
+        return content
+
+
+def an_order(db: Database, status: str, **where: Any) -> Order:
+    for _, order in db.items("orders"):
+        if order.status == status and all(
+            getattr(order, k) == v if not callable(v) else v(order) for k, v in where.items()
+        ):
+            return order  # type: ignore[no-any-return]
+    raise AssertionError(f"no {status} order")
+
+
+def get(db: Database, table: str, key: str) -> Any:
+    record = db.get(table, key)
+    assert record is not None, (table, key)
+    return record
+
+
+def user_of(db: Database, order: Order) -> User:
+    user = db.get("users", order.user_id)
+    assert user is not None
+    return user  # type: ignore[no-any-return]
+
+
+def get_balance(user: User, method_id: str) -> float:
+    method = user.payment_method(method_id)
+    assert method is not None and method.balance is not None
+    return method.balance
+
+
+def other_variant(db: Database, order: Order, available: bool = True) -> tuple[str, str]:
+    for item in order.items:
+        product: Product = get(db, "products", item.product_id)
+        for v in product.variants:
+            if v.item_id != item.item_id and v.available is available:
+                return item.item_id, v.item_id
+    raise AssertionError("no variant")
+
+
+# ---- the base --------------------------------------------------------------------------------
+
+
+def test_registered_and_sized(retail: RetailDomain) -> None:
+    assert DOMAINS["retail"] is RetailDomain
+    assert len(retail.toolkit.tools) >= 12
+    assert len(retail.intents) >= 8
+    assert len({i.name for i in retail.intents}) == len(retail.intents)
+    tables, indexes = retail._base
+    assert len(tables["products"]) >= 40
+    assert len(tables["users"]) >= 400
+    assert len(tables["orders"]) >= 800
+    assert set(indexes) >= {"email", "name_zip", "product_types", "item_product"}
+
+
+def test_build_base_is_fast_and_deterministic() -> None:
+    start = time.perf_counter()
+    one = RetailDomain().build_base()
+    assert time.perf_counter() - start < 1.0
+    two = RetailDomain().build_base()
+    assert msgspec.json.encode(one[0]) == msgspec.json.encode(two[0])
+    assert msgspec.json.encode(one[1]) == msgspec.json.encode(two[1])
+
+
+def test_records_are_frozen(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(db, PENDING)
+    with pytest.raises(AttributeError):
+        order.status = "cancelled"  # type: ignore[misc]
+    assert isinstance(order.items, tuple)
+
+
+def test_same_writes_give_same_hash_across_instances() -> None:
+    a, b = RetailDomain(), RetailDomain()
+    dbs = [a.new_database(), b.new_database()]
+    assert dbs[0].state_hash() == dbs[1].state_hash()
+    order = an_order(dbs[0], PENDING)
+    for domain, db in zip((a, b), dbs, strict=True):
+        ok(domain, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed")
+    assert dbs[0].state_hash() == dbs[1].state_hash() != a.new_database().state_hash()
+
+
+def test_copy_on_write_isolation(retail: RetailDomain) -> None:
+    db1, db2 = retail.new_database(), retail.new_database()
+    order = an_order(db1, PENDING)
+    ok(retail, db1, "cancel_pending_order", order_id=order.order_id, reason="ordered by mistake")
+    assert ok(retail, db1, "get_order_details", order_id=order.order_id)["status"] == "cancelled"
+    assert ok(retail, db2, "get_order_details", order_id=order.order_id)["status"] == PENDING
+    assert get(retail.new_database(), "orders", order.order_id).status == PENDING
+    assert db2.state_hash() == retail.new_database().state_hash() != db1.state_hash()
+
+
+# ---- tool schemas ----------------------------------------------------------------------------
+
+REQUIRED = {
+    "find_user_id_by_email": ["email"],
+    "find_user_id_by_name_zip": ["first_name", "last_name", "zip"],
+    "get_user_details": ["user_id"],
+    "get_order_details": ["order_id"],
+    "get_product_details": ["product_id"],
+    "list_all_product_types": [],
+    "calculate": ["expression"],
+    "transfer_to_human_agents": ["summary"],
+    "cancel_pending_order": ["order_id", "reason"],
+    "modify_pending_order_address": [
+        "order_id",
+        "address1",
+        "address2",
+        "city",
+        "state",
+        "country",
+        "zip",
+    ],
+    "modify_pending_order_items": ["order_id", "item_ids", "new_item_ids", "payment_method_id"],
+    "modify_pending_order_payment": ["order_id", "payment_method_id"],
+    "modify_user_address": ["user_id", "address1", "address2", "city", "state", "country", "zip"],
+    "return_delivered_order_items": ["order_id", "item_ids", "payment_method_id"],
+    "exchange_delivered_order_items": ["order_id", "item_ids", "new_item_ids", "payment_method_id"],
+}
+WRITES = {n for n in REQUIRED if n.split("_")[0] in {"cancel", "modify", "return", "exchange"}}
+
+
+def test_tool_names_and_kinds(retail: RetailDomain) -> None:
+    assert list(retail.toolkit.tools) == list(REQUIRED)
+    for name in REQUIRED:
+        expected = ToolKind.WRITE if name in WRITES else ToolKind.READ
+        assert retail.toolkit.kind(name) is expected, name
+
+
+@pytest.mark.parametrize("name", sorted(REQUIRED))
+def test_tool_schema(retail: RetailDomain, name: str) -> None:
+    spec = next(s for s in retail.toolkit.specs if s.name == name)
+    assert (
+        spec.description
+        and "Args" not in spec.description
+        and "db" not in spec.parameters["properties"]
+    )
+    params = spec.parameters
+    assert params["type"] == "object"
+    assert sorted(params["required"]) == sorted(REQUIRED[name])
+    assert sorted(params["properties"]) == sorted(REQUIRED[name])
+    for arg, prop in params["properties"].items():
+        assert prop.get("description"), f"{name}.{arg} has no description"
+        if arg.endswith("_ids"):
+            assert prop["type"] == "array" and prop["items"] == {"type": "string"}
+        elif arg != "reason":
+            assert prop["type"] == "string", (name, arg)
+
+
+def test_schema_details(retail: RetailDomain) -> None:
+    specs = {s.name: s for s in retail.toolkit.specs}
+    reason = specs["cancel_pending_order"].parameters["properties"]["reason"]
+    assert sorted(reason["enum"]) == ["no longer needed", "ordered by mistake"]
+    assert "Why the user cancels" in reason["description"]
+    new_ids = specs["modify_pending_order_items"].parameters["properties"]["new_item_ids"]
+    assert "same product" in new_ids["description"]  # continuation lines are kept
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("get_order_details", {"order_id": 1234567}),
+        ("get_order_details", {"order_id": "#W1", "extra": 1}),
+        ("get_order_details", {}),
+        (
+            "modify_pending_order_items",
+            {"order_id": "#W1", "item_ids": "1", "new_item_ids": [], "payment_method_id": "x"},
+        ),
+        ("cancel_pending_order", {"order_id": "#W1", "reason": "changed my mind"}),
+        ("no_such_tool", {}),
+    ],
+)
+def test_bad_arguments_are_error_outcomes(
+    retail: RetailDomain, name: str, arguments: dict[str, Any]
+) -> None:
+    outcome = retail.toolkit.call(retail.new_database(), name, arguments)
+    assert outcome.error and outcome.content.startswith("Error:")
+
+
+def test_arguments_must_be_an_object(retail: RetailDomain) -> None:
+    assert retail.toolkit.call(retail.new_database(), "calculate", ["1+1"]).error
+
+
+# ---- read tools ------------------------------------------------------------------------------
+
+
+def test_lookups(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(db, DELIVERED)
+    user = user_of(db, order)
+    assert ok(retail, db, "find_user_id_by_email", email=user.email.upper()) == user.user_id
+    found = ok(
+        retail,
+        db,
+        "find_user_id_by_name_zip",
+        first_name=user.name.first_name.lower(),
+        last_name=user.name.last_name,
+        zip=user.address.zip,
+    )
+    assert found == user.user_id
+    assert call(retail, db, "find_user_id_by_email", email="nobody@example.com")[0]
+    details = ok(retail, db, "get_user_details", user_id=user.user_id)
+    assert order.order_id in details["orders"] and details["payment_methods"]
+    view = ok(retail, db, "get_order_details", order_id=order.order_id.lstrip("#"))
+    assert view["status"] == DELIVERED and isinstance(view["items"][0]["options"], dict)
+    product = ok(retail, db, "get_product_details", product_id=order.items[0].product_id)
+    assert order.items[0].item_id in product["variants"]
+    types = ok(retail, db, "list_all_product_types")
+    assert list(types) == sorted(types) and product["name"] in types
+
+
+def test_name_zip_lookup_follows_address_changes(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    user = user_of(db, an_order(db, PENDING))
+    new = {
+        "address1": "1 Test Road",
+        "address2": "",
+        "city": "Austin",
+        "state": "TX",
+        "country": "USA",
+        "zip": "78799",
+    }
+    ok(retail, db, "modify_user_address", user_id=user.user_id, **new)
+    first, last = user.name.first_name, user.name.last_name
+    assert (
+        ok(retail, db, "find_user_id_by_name_zip", first_name=first, last_name=last, zip="78799")
+        == user.user_id
+    )
+    error, _ = call(
+        retail,
+        db,
+        "find_user_id_by_name_zip",
+        first_name=first,
+        last_name=last,
+        zip=user.address.zip,
+    )
+    assert error
+    assert not call(
+        retail,
+        retail.new_database(),
+        "find_user_id_by_name_zip",
+        first_name=first,
+        last_name=last,
+        zip=user.address.zip,
+    )[0]
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("1 + 2 * 3", "7.00"),
+        ("(54.99 + 23.1) * 2", "156.18"),
+        ("-4 / 3", "-1.33"),
+        ("10 - 0.005", "9.99"),
+    ],
+)
+def test_calculate(retail: RetailDomain, expression: str, expected: str) -> None:
+    assert ok(retail, retail.new_database(), "calculate", expression=expression) == float(expected)
+    assert (
+        retail.toolkit.call(retail.new_database(), "calculate", {"expression": expression}).content
+        == expected
+    )
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "2 ** 10",
+        "__import__('os')",
+        "1 / 0",
+        "abs(-1)",
+        "x + 1",
+        "1 +",
+        "True + 1",
+        "'a' * 3",
+        "(" * 300,
+    ],
+)
+def test_calculate_refuses(retail: RetailDomain, expression: str) -> None:
+    assert call(retail, retail.new_database(), "calculate", expression=expression)[0]
+
+
+# ---- write tools and hard rules --------------------------------------------------------------
+
+
+def test_cancel_refunds_gift_card_at_once(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(
+        db,
+        PENDING,
+        payment_history=lambda o: o.payment_history[0].payment_method_id.startswith("gift"),
+    )
+    user = user_of(db, order)
+    method = order.payment_history[0].payment_method_id
+    before = get_balance(user, method)
+    view = ok(
+        retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed"
+    )
+    assert (
+        view["status"] == "cancelled"
+        and view["payment_history"][-1]["transaction_type"] == "refund"
+    )
+    after = get_balance(user_of(db, order), method)
+    assert after == pytest.approx(before + order.payment_history[0].amount)
+
+
+@pytest.mark.parametrize("status", [DELIVERED, PROCESSED, "cancelled"])
+def test_only_pending_orders_can_be_cancelled(retail: RetailDomain, status: str) -> None:
+    db = retail.new_database()
+    order = an_order(db, status)
+    error, content = call(
+        retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed"
+    )
+    assert error and "only 'pending'" in content
+    assert db.state_hash() == retail.new_database().state_hash()
+
+
+def test_only_delivered_orders_can_be_returned(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(db, PENDING)
+    method = order.payment_history[0].payment_method_id
+    error, content = call(
+        retail,
+        db,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[order.items[0].item_id],
+        payment_method_id=method,
+    )
+    assert error and "delivered" in content
+
+
+def test_return_rules(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(
+        db,
+        DELIVERED,
+        payment_history=lambda o: o.payment_history[0].payment_method_id.startswith("paypal"),
+    )
+    user = user_of(db, order)
+    item = order.items[0].item_id
+    others = [m.id for m in user.payment_methods if m.source == "credit_card"]
+    if others:  # a card that did not pay for the order cannot receive the refund
+        assert call(
+            retail,
+            db,
+            "return_delivered_order_items",
+            order_id=order.order_id,
+            item_ids=[item],
+            payment_method_id=others[0],
+        )[0]
+    foreign = next(
+        m.id for _, u in db.items("users") for m in u.payment_methods if u.user_id != user.user_id
+    )
+    assert call(
+        retail,
+        db,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[item],
+        payment_method_id=foreign,
+    )[0]
+    assert call(
+        retail,
+        db,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=["0000000000"],
+        payment_method_id="paypal",
+    )[0]
+    assert db.state_hash() == retail.new_database().state_hash()
+    view = ok(
+        retail,
+        db,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[item],
+        payment_method_id=order.payment_history[0].payment_method_id,
+    )
+    assert view["status"] == "return requested" and view["return_items"] == [item]
+
+
+def test_exchange_rules(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(db, DELIVERED)
+    method = order.payment_history[0].payment_method_id
+    old, unavailable = other_variant(db, order, available=False)
+    error, content = call(
+        retail,
+        db,
+        "exchange_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[old],
+        new_item_ids=[unavailable],
+        payment_method_id=method,
+    )
+    assert error and "not available" in content
+    other_product = next(
+        pid for pid in db.keys("products") if pid not in {i.product_id for i in order.items}
+    )
+    foreign_item = get(db, "products", other_product).variants[0].item_id
+    error, content = call(
+        retail,
+        db,
+        "exchange_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[old],
+        new_item_ids=[foreign_item],
+        payment_method_id=method,
+    )
+    assert error and "not a variant" in content
+    assert call(
+        retail,
+        db,
+        "exchange_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[old],
+        new_item_ids=[old],
+        payment_method_id=method,
+    )[0]
+
+
+def test_items_can_be_modified_only_once(retail: RetailDomain) -> None:
+    db = retail.new_database()
+
+    def affordable(o: Order) -> bool:
+        return not o.payment_history[0].payment_method_id.startswith("gift")
+
+    order = an_order(db, PENDING, payment_history=affordable)
+    old, new = other_variant(db, order)
+    method = order.payment_history[0].payment_method_id
+    args = {
+        "order_id": order.order_id,
+        "item_ids": [old],
+        "new_item_ids": [new],
+        "payment_method_id": method,
+    }
+    view = ok(retail, db, "modify_pending_order_items", **args)
+    assert view["status"] == "pending (items modified)" and new in [
+        i["item_id"] for i in view["items"]
+    ]
+    back = dict(args, item_ids=[new], new_item_ids=[old])
+    error, content = call(retail, db, "modify_pending_order_items", **back)
+    assert error and "only once" in content
+    # other modifications remain possible
+    ok(retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed")
+
+
+def test_gift_card_balance_must_cover_payment(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    for _, order in db.items("orders"):
+        user = user_of(db, order)
+        gift = next((m for m in user.payment_methods if m.source == "gift_card"), None)
+        paid = order.payment_history[0]
+        if (
+            order.status == PENDING
+            and gift
+            and gift.id != paid.payment_method_id
+            and (gift.balance or 0) < paid.amount
+        ):
+            break
+    else:
+        raise AssertionError("no suitable order")
+    error, content = call(
+        retail,
+        db,
+        "modify_pending_order_payment",
+        order_id=order.order_id,
+        payment_method_id=gift.id,
+    )
+    assert error and "balance" in content
+    assert call(
+        retail,
+        db,
+        "modify_pending_order_payment",
+        order_id=order.order_id,
+        payment_method_id=paid.payment_method_id,
+    )[0]
+
+
+def test_transfer_does_not_change_the_database(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    assert (
+        ok(retail, db, "transfer_to_human_agents", summary="wants a human") == "Transfer successful"
+    )
+    assert db.state_hash() == retail.new_database().state_hash()
+
+
+def test_address_must_be_complete(retail: RetailDomain) -> None:
+    db = retail.new_database()
+    order = an_order(db, PENDING)
+    error, _ = call(
+        retail,
+        db,
+        "modify_pending_order_address",
+        order_id=order.order_id,
+        address1=" ",
+        address2="",
+        city="Austin",
+        state="TX",
+        country="USA",
+        zip="78701",
+    )
+    assert error
+
+
+# ---- benchmark tasks -------------------------------------------------------------------------
+
+
+def test_task_file(retail: RetailDomain) -> None:
+    tasks = retail.tasks
+    assert len(tasks) >= 40
+    assert {t.intent for t in tasks} == {i.name for i in retail.intents}
+    assert len({t.id for t in tasks}) == len(tasks)
+
+
+def test_tasks_are_well_formed(retail: RetailDomain) -> None:
+    for task in retail.tasks:
+        names = [s.name for s in task.scenario.known_info]
+        assert len(names) == len(set(names)), task.id
+        assert task.auth_slots and all(task.slot(n) is not None for n in task.auth_slots), task.id
+        assert all(not task.slot(n).lookupable for n in task.auth_slots), task.id  # type: ignore[union-attr]
+        assert task.scenario.goal and task.scenario.opening and task.summary
+        assert task.actions[0].name.startswith("find_user_id"), task.id
+        assert all(retail.toolkit.kind(a.name) is not None for a in task.actions)
+        for action in retail.write_actions(task):
+            assert action.name not in task.scenario.goal  # the scenario never leaks tool calls
+
+
+def test_task_actions_succeed_and_gold_scores_one(retail: RetailDomain) -> None:
+    for task in retail.tasks:
+        db = retail.new_database()
+        for action in task.actions:
+            outcome = retail.toolkit.call(db, action.name, dict(action.arguments))
+            assert not outcome.error, (task.id, action.name, outcome.content)
+        reward, breakdown = retail.evaluate(
+            task, db, ["Done. " + " and ".join(task.required_outputs)]
+        )
+        assert reward == 1.0 and breakdown.db_match, task.id
+
+
+def _other_write(retail: RetailDomain, task: Task) -> Action:
+    user_id = get(retail.new_database(), "users", task.actions[1].arguments["user_id"]).user_id
+    address = {
+        "address1": "9 Elsewhere Lane",
+        "address2": "",
+        "city": "Reno",
+        "state": "NV",
+        "country": "USA",
+        "zip": "89501",
+    }
+    return Action("modify_user_address", {"user_id": user_id, **address})
+
+
+def test_wrong_write_or_missing_output_scores_zero(retail: RetailDomain) -> None:
+    with_outputs = 0
+    for task in retail.tasks:
+        db = retail.new_database()
+        writes = retail.write_actions(task)
+        for action in [*writes[:-1], _other_write(retail, task)]:
+            assert not retail.toolkit.call(db, action.name, dict(action.arguments)).error
+        reward, breakdown = retail.evaluate(task, db, list(task.required_outputs))
+        assert reward == 0.0 and not breakdown.db_match, task.id
+        if task.required_outputs:
+            with_outputs += 1
+            gold = retail.new_database()
+            for action in writes:
+                retail.toolkit.call(gold, action.name, dict(action.arguments))
+            reward, breakdown = retail.evaluate(task, gold, ["Your request is done."])
+            assert reward == 0.0 and breakdown.db_match and breakdown.missing_outputs, task.id
+    assert with_outputs >= 10
+
+
+def test_transfer_tasks_end_with_transfer(retail: RetailDomain) -> None:
+    transfers = [t for t in retail.tasks if t.intent == "out_of_policy_transfer"]
+    assert transfers and all(t.actions[-1].name == "transfer_to_human_agents" for t in transfers)
+    assert all(not retail.write_actions(t) for t in transfers)
+
+
+def test_tasks_regenerate_identically(retail: RetailDomain, tmp_path: Path) -> None:
+    out = build_tasks.main([str(tmp_path / "a.jsonl")])
+    assert out.read_bytes() == retail.tasks_path.read_bytes()
+    again = build_tasks.main([str(tmp_path / "b.jsonl")])
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_malformed_task_line_names_file_and_line(retail: RetailDomain, tmp_path: Path) -> None:
+    lines = retail.tasks_path.read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "tasks.jsonl"
+    bad.write_text(
+        "\n".join([lines[0], lines[1].replace('"auth_slots"', '"auth_slotz"'), lines[2]]) + "\n"
+    )
+    with pytest.raises(UsageError, match=rf"{bad}:2: invalid task"):
+        load_tasks(bad)
+    bad.write_text(lines[0] + "\n{not json\n")
+    with pytest.raises(UsageError, match=rf"{bad}:2: not valid JSON"):
+        load_tasks(bad)

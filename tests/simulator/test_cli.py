@@ -1,0 +1,202 @@
+"""The real ``tau-sim`` command in subprocesses: offline runs, kill -9 and resume, bad input."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+GRID = [
+    "--tasks",
+    "6",
+    "--agent",
+    "scripted/oracle,scripted/over-asker",
+    "--emotions",
+    "neutral,anger",
+    "--intensities",
+    "high",
+    "--trials",
+    "2",
+    "--seed",
+    "3",
+]
+
+
+def tau_sim(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120)
+    if check and out.returncode != 0:
+        raise AssertionError(f"exit {out.returncode}: {out.stderr}")
+    return out
+
+
+def report(db: Path, run_id: str | None = None) -> dict:
+    args = ["report", "--json", "--db", str(db)] + ([run_id] if run_id else [])
+    return json.loads(tau_sim(*args).stdout)
+
+
+def test_offline_run_prints_pass_k_and_stores_the_run(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    out = tau_sim("run", *GRID, "--db", str(db), "--quiet")
+    assert "pass^k by emotion" in out.stdout and "pass^2" in out.stdout
+    data = report(db)
+    assert data["conversations"] == data["completed"] == 2 * 6 * 2 * 2
+    assert set(data["pass_hat_k"]) == {"1", "2"}
+    oracle = data["groups"]["agent"]["scripted/oracle"]
+    asker = data["groups"]["agent"]["scripted/over-asker"]
+    assert oracle["success_rate"] == 1.0
+    assert asker["abandonment_rate"] > oracle["abandonment_rate"]
+    for field in ("agent", "user", "domain", "emotion", "intensity"):
+        assert data["groups"][field]
+    runs = tau_sim("runs", "--db", str(db)).stdout
+    assert data["run_id"] in runs and "completed" in runs
+
+
+def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None:
+    reference_db = tmp_path / "ref.db"
+    tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
+    reference = report(reference_db)
+
+    db = tmp_path / "killed.db"
+    slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "3"]
+    log = (tmp_path / "killed.log").open("w")
+    proc = subprocess.Popen(
+        [*TAU_SIM, "run", *GRID, *slow, "--db", str(db), "--quiet"], stdout=log, stderr=log
+    )
+    deadline = time.time() + 60
+    done = 0
+    while time.time() < deadline:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                conn = sqlite3.connect(db, timeout=5)
+                done = conn.execute(
+                    "select count(*) from conversations where status='completed'"
+                ).fetchone()[0]
+                conn.close()
+            except sqlite3.OperationalError:
+                continue
+            if done >= 6:
+                break
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    log.close()
+    conn = sqlite3.connect(db)
+    run_id, status = conn.execute("select id, status from runs").fetchone()
+    unfinished = conn.execute(
+        "select count(*) from conversations where status != 'completed'"
+    ).fetchone()[0]
+    conn.close()
+    assert status == "running" and unfinished > 0
+
+    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    conn = sqlite3.connect(db)
+    per_cell = conn.execute(
+        "select count(*), count(distinct cell), sum(status='completed') from conversations"
+    ).fetchone()
+    assert per_cell == (48, 48, 48)
+    gaps = conn.execute(
+        "select count(*) from (select conversation, count(*) n, max(seq) m from events "
+        "group by conversation) where n != m + 1"
+    ).fetchone()[0]
+    assert gaps == 0
+    conn.close()
+    resumed = report(db, run_id)
+    assert resumed["status"] == "completed"
+    for data in (resumed, reference):
+        data.pop("run_id")
+    q = (
+        "select cell, reason, reward, turns, tool_calls, model_calls, tokens_in, tokens_out "
+        "from conversations order by cell"
+    )
+    assert sqlite3.connect(db).execute(q).fetchall() == (
+        sqlite3.connect(reference_db).execute(q).fetchall()
+    )
+    assert resumed == reference
+
+
+def run_error(*args: str) -> subprocess.CompletedProcess[str]:
+    out = tau_sim(*args, check=False)
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tau-sim: error:"), out.stderr
+    assert "Traceback" not in out.stderr
+    return out
+
+
+@pytest.fixture
+def populated(tmp_path: Path) -> Path:
+    db = tmp_path / "keep.db"
+    tau_sim("run", "--tasks", "2", "--db", str(db), "--quiet")
+    return db
+
+
+def rows(db: Path) -> tuple[int, int]:
+    conn = sqlite3.connect(db)
+    counts = (
+        conn.execute("select count(*) from conversations").fetchone()[0],
+        conn.execute("select count(*) from events").fetchone()[0],
+    )
+    conn.close()
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--domain", "narnia"], "unknown domain 'narnia'"),
+        (["--emotions", "neutral,schadenfreude"], "unknown emotion 'schadenfreude'"),
+        (["--agent", "scripted/genius"], "genius"),
+        (["--agent", "nosuch/model"], "unknown model provider 'nosuch'"),
+        (["--concurrency", "-4"], "--concurrency must be at least 1 (got -4)"),
+        (["--intensities", "extreme"], "'extreme' is not low, medium, high"),
+        (["--tasks", "retail-999"], "has no task 'retail-999'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_keeps_data(populated: Path, args, message) -> None:
+    before = rows(populated)
+    out = run_error("run", *args, "--db", str(populated))
+    assert message in out.stderr
+    assert rows(populated) == before
+
+
+def test_malformed_task_file(populated: Path, tmp_path: Path) -> None:
+    good = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    lines = good.read_text().splitlines()[:3]
+    lines[1] = lines[1].replace('"auth_slots":[', '"auth_slots":"email", "x":[', 1)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    before = rows(populated)
+    out = run_error("run", "--tasks-file", str(bad), "--db", str(populated))
+    assert f"{bad}:2: invalid task" in out.stderr and "auth_slots" in out.stderr
+    assert rows(populated) == before
+
+
+def test_database_of_another_schema_version(populated: Path) -> None:
+    conn = sqlite3.connect(populated)
+    conn.execute("update meta set value = '0' where key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    before = rows(populated)
+    out = run_error("run", "--tasks", "1", "--db", str(populated))
+    assert "schema version 0" in out.stderr
+    run_error("report", "--db", str(populated))
+    assert rows(populated) == before
+
+
+def test_report_of_unknown_run_and_missing_db(tmp_path: Path, populated: Path) -> None:
+    run_error("report", "run-nope", "--db", str(populated))
+    run_error("report", "--db", str(tmp_path / "absent.db"))
+    assert not (tmp_path / "absent.db").exists()
+
+
+def test_domains_show_lists_tools() -> None:
+    out = tau_sim("domains", "show", "retail").stdout
+    assert "cancel_pending_order" in out and "write" in out and "benchmark tasks" in out
+    run_error("domains", "show", "narnia")

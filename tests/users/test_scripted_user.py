@@ -1,0 +1,216 @@
+import time
+
+import pytest
+
+from simulator.context import ConversationContext
+from simulator.domain import Domain, InfoSlot, Task, UserScenario
+from simulator.errors import UsageError
+from simulator.models.base import ChatMessage
+from simulator.registry import make_user_provider
+from simulator.roles import STOP, UNSATISFIED, UserTurn
+from users.scripted import ScriptedUser
+
+pytestmark = pytest.mark.anyio
+
+TASK = Task(
+    id="t-1",
+    domain="test",
+    intent="cancel",
+    scenario=UserScenario(
+        goal="Cancel order #W1.",
+        opening="Hi, I want to cancel my order #W1.",
+        known_info=[
+            InfoSlot("email", "ana@example.com", ["email", "e-mail"], "your email address"),
+            InfoSlot("order_id", "#W1", ["order id", "order number"], "your order ID", True),
+            InfoSlot("items", "the Lamp", ["item"], "the items", True),
+            InfoSlot("new_address", "1 Main St", ["address", "where"], "the new address"),
+            InfoSlot("reason", "no longer needed", ["reason", "why"], "the reason"),
+        ],
+        unknown_info=["payment method ids"],
+    ),
+    auth_slots=["email"],
+    actions=[],
+)
+
+
+def ctx(emotion: str = "neutral", intensity: float = 0.6, seed: int = 0) -> ConversationContext:
+    return ConversationContext(
+        conversation_id="c",
+        run_id="r",
+        task=TASK,
+        domain=Domain(),
+        emotion=emotion,
+        intensity=intensity,
+        trial=0,
+        seed=seed,
+    )
+
+
+class Chat:
+    """Feeds agent texts to a user and keeps the user's transcript."""
+
+    def __init__(self, user: ScriptedUser) -> None:
+        self.user = user
+        self.transcript: list[ChatMessage] = []
+
+    async def start(self) -> UserTurn:
+        turn = await self.user.respond([])
+        self.transcript.append(ChatMessage(role="user", content=turn.text))
+        return turn
+
+    async def say(self, text: str) -> UserTurn:
+        self.transcript.append(ChatMessage(role="assistant", content=text))
+        turn = await self.user.respond(list(self.transcript))
+        self.transcript.append(ChatMessage(role="user", content=turn.text))
+        return turn
+
+
+async def chat(emotion: str = "neutral", intensity: float = 0.6, seed: int = 0) -> Chat:
+    c = Chat(ScriptedUser(ctx(emotion, intensity, seed)))
+    await c.start()
+    return c
+
+
+async def test_opening_is_the_scenario_opening_in_tone() -> None:
+    neutral = await ScriptedUser(ctx()).respond([])
+    assert neutral.text == TASK.scenario.opening
+    assert neutral.ends is None
+    angry = await ScriptedUser(ctx("anger", 0.9)).respond([])
+    assert TASK.scenario.opening in angry.text and angry.text != TASK.scenario.opening
+    assert angry.state is not None and angry.state.emotion == "frustration"
+    assert angry.model == "scripted" and angry.usage is not None and angry.usage.tokens_out > 0
+
+
+async def test_answers_the_slots_it_is_asked_for() -> None:
+    c = await chat()
+    turn = await c.say("Thanks for reaching out. Could you please provide your email address?")
+    assert "ana@example.com" in turn.text
+    assert "1 Main St" not in turn.text  # "email address" does not ask for an address
+    assert turn.state is not None and turn.state.triggers == ["question:email"]
+    assert turn.ends is None
+
+
+async def test_lookupable_and_repeated_questions_are_friction() -> None:
+    c = await chat("anger", 0.3)
+    turn = await c.say("I'm sorry for the trouble. Could you tell me the items?")
+    assert turn.state is not None
+    assert "lookupable_question:items" in turn.state.triggers
+    assert "the Lamp" in turn.text
+    first = turn.state.dissatisfaction
+    assert first > 0
+    turn = await c.say("Could you give me your order ID again?")  # given in the opening
+    assert turn.state is not None
+    assert "repeated_question:order_id" in turn.state.triggers
+    assert "ignored_cue" in turn.state.triggers  # it complained and got no acknowledgement
+    assert "#W1" in turn.text
+    assert turn.state.dissatisfaction > first
+
+
+async def test_confirmation_gets_a_yes_and_progress_eases() -> None:
+    c = await chat("fear", 0.6)
+    turn = await c.say(
+        "I understand. Here is what I am going to do: cancel order #W1. "
+        "Shall I go ahead? Please reply yes or no."
+    )
+    assert turn.text.lower().startswith("yes")
+    assert turn.state is not None and "confirmation" in turn.state.triggers
+    assert "question:order_id" not in turn.state.triggers
+
+
+async def test_unknown_and_unclear_questions() -> None:
+    c = await chat()
+    turn = await c.say("What are your payment method ids?")
+    assert turn.state is not None and turn.state.triggers == ["unknown_question:payment method ids"]
+    assert "payment method ids" in turn.text
+    turn = await c.say("What is the airspeed velocity of a swallow?")
+    assert turn.state is not None and turn.state.triggers == ["unclear_question"]
+
+
+async def test_completion_stops() -> None:
+    c = await chat("enjoyment", 0.6)
+    turn = await c.say("I'm glad to help! All done. Is there anything else I can help you with?")
+    assert turn.ends == STOP
+    assert turn.text.endswith(STOP)
+    again = await c.user.respond(c.transcript)
+    assert again is turn
+
+
+async def test_transfer_announcement_is_acknowledged_without_ending() -> None:
+    c = await chat()
+    turn = await c.say("I'm going to transfer you to a human agent. Please hold on.")
+    assert turn.ends is None
+    assert turn.state is not None and "transfer" in turn.state.triggers
+
+
+async def test_dismissive_first_reply_to_an_emotional_user() -> None:
+    cold = await chat("sadness", 0.6)
+    turn = await cold.say("Could you please provide your email address?")
+    assert turn.state is not None and "dismissive" in turn.state.triggers
+    warm = await chat("sadness", 0.6)
+    turn = await warm.say("I'm sorry to hear that. Could you please provide your email address?")
+    assert turn.state is not None and "dismissive" not in turn.state.triggers
+    neutral = await chat()
+    turn = await neutral.say("Could you please provide your email address?")
+    assert turn.state is not None and "dismissive" not in turn.state.triggers
+
+
+async def test_abandons_past_the_threshold_with_a_reason() -> None:
+    c = await chat("anger", 0.9)
+    ended = None
+    for _ in range(10):
+        turn = await c.say("Could you give me your order ID again?")
+        if turn.ends:
+            ended = turn
+            break
+    assert ended is not None and ended.ends == UNSATISFIED
+    assert ended.text.endswith(UNSATISFIED)
+    assert ended.state is not None and ended.state.reason == "procedural friction"
+    assert ended.state.dissatisfaction >= 0.4
+
+
+async def test_neutral_user_does_not_abandon_a_nagging_agent() -> None:
+    c = await chat("neutral", 0.9)
+    for _ in range(20):
+        turn = await c.say("Could you give me your order ID again?")
+        assert turn.ends is None
+
+
+async def dialogue(seed: int, emotion: str = "anger") -> list[str]:
+    c = await chat(emotion, 0.6, seed)
+    texts = [c.transcript[0].content or ""]
+    for line in (
+        "Could you please provide your email address?",
+        "Could you tell me the items?",
+        "Shall I go ahead? Please reply yes or no.",
+        "All done. Anything else?",
+    ):
+        texts.append((await c.say(line)).text)
+    return texts
+
+
+async def test_deterministic_for_a_seed_and_varied_in_wording_only() -> None:
+    assert await dialogue(1) == await dialogue(1)
+    runs = [await dialogue(seed) for seed in range(8)]
+    assert len({tuple(r) for r in runs}) > 1
+    for run in runs:
+        assert "ana@example.com" in run[1]
+        assert "the Lamp" in run[2]
+        assert run[3].lower().startswith("yes")
+        assert run[4].endswith(STOP)
+
+
+async def test_provider_arguments_and_latency() -> None:
+    provider = make_user_provider("scripted", {"latency": "0.05", "threshold_scale": "2"})
+    await provider.start()
+    user = provider.for_conversation(ctx())
+    started = time.perf_counter()
+    turn = await user.respond([])
+    assert time.perf_counter() - started >= 0.04
+    assert turn.usage is not None and turn.usage.latency_s == pytest.approx(0.05)
+    await provider.aclose()
+    with pytest.raises(UsageError, match="--user-arg latency"):
+        make_user_provider("scripted", {"latency": "soon"})
+    with pytest.raises(UsageError, match="threshold_scale"):
+        make_user_provider("scripted", {"threshold_scale": "-1"})
+    with pytest.raises(UsageError, match="hunger"):
+        provider.for_conversation(ctx("hunger"))

@@ -1,0 +1,338 @@
+"""The LLM emotional user: a chat model plays the customer of a task under an emotion profile.
+
+The model is prompted with the task's scenario (goal, what the user knows and does not know,
+persona; never the gold actions or the outputs the agent must give) and with the emotion profile
+(family, leaf, intensity, politeness, urgency, trust). Roles are flipped: the agent's texts are
+the model's "user" messages and its own earlier messages are its "assistant" turns. Each turn it
+answers one JSON object (JSON mode where the backend has one) with its message, intensity,
+dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a reason);
+``parse_reply`` reads it leniently and falls back to plain text with the stop tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from simulator.errors import UsageError
+from simulator.models.base import ChatMessage, Usage
+from simulator.registry import make_model_provider, register_user
+from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from users.emotions import EmotionProfile, level_name
+
+if TYPE_CHECKING:
+    from simulator.context import ConversationContext
+    from simulator.models.base import ChatModel
+    from simulator.registry import ModelProvider
+
+REASONS: tuple[str, ...] = (
+    "dismissive tone",
+    "ignored cues",
+    "procedural friction",
+    "emotional neglect",
+)
+"""Why a user abandons a conversation (``###UNSATISFIED###``)."""
+
+_REASON_WORDS: tuple[tuple[str, str], ...] = (
+    ("dismiss", "dismissive tone"),
+    ("rude", "dismissive tone"),
+    ("cue", "ignored cues"),
+    ("ignor", "ignored cues"),
+    ("emotion", "emotional neglect"),
+    ("empath", "emotional neglect"),
+    ("neglect", "emotional neglect"),
+    ("procedur", "procedural friction"),
+    ("friction", "procedural friction"),
+    ("repeat", "procedural friction"),
+    ("circl", "procedural friction"),
+)
+_JSON_MODE = {"type": "json_object"}
+_KICKOFF = "(You are now connected to a customer-service agent. Write your first message.)"
+_REPAIR = (
+    "(Your last answer was not the JSON object asked for. Answer again with exactly one JSON "
+    'object: {"message": ..., "intensity": ..., "dissatisfaction": ..., "ends": ..., '
+    '"reason": ...})'
+)
+_TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED)\s*#{2,3}", re.IGNORECASE)
+_USER_OPTIONS = ("repair",)
+
+
+class Reply(msgspec.Struct, frozen=True):
+    """One parsed answer of the user model.
+
+    Attributes:
+        message: what the user writes to the agent (stop tokens removed).
+        intensity: how strongly the user feels now (0..1).
+        dissatisfaction: how dissatisfied the user is now (0..1).
+        ends: ``STOP``, ``UNSATISFIED`` or None.
+        reason: one of ``REASONS`` when the user abandons, else "".
+        structured: whether the answer was the JSON object asked for.
+    """
+
+    message: str
+    intensity: float
+    dissatisfaction: float
+    ends: str | None = None
+    reason: str = ""
+    structured: bool = True
+
+
+def canonical_reason(text: str | None) -> str:
+    """The ``REASONS`` entry a free-text reason names ("" when none fits)."""
+    lowered = (text or "").lower()
+    for reason in REASONS:
+        if reason in lowered:
+            return reason
+    for word, reason in _REASON_WORDS:
+        if word in lowered:
+            return reason
+    return ""
+
+
+def _unit(value: Any, default: float) -> float:
+    """A 0..1 number from a model's answer (accepts "0.7", 7 on a 0..10 scale, 70 on 0..100)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    if number != number:  # NaN
+        return default
+    if 1.0 < number <= 10.0:
+        number /= 10.0
+    elif 10.0 < number <= 100.0:
+        number /= 100.0
+    return max(0.0, min(1.0, number))
+
+
+def _ends(value: Any, message: str) -> str | None:
+    if isinstance(value, str):
+        word = value.strip("# ").upper()
+        if word in ("STOP", "SATISFIED", "DONE", "END"):
+            return STOP
+        if word in ("UNSATISFIED", "ABANDON", "ABANDONED", "QUIT"):
+            return UNSATISFIED
+    found = _TOKENS.search(message)
+    if found:
+        return STOP if found.group(1).upper() == "STOP" else UNSATISFIED
+    return None
+
+
+def _find_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` (the whole text, or inside fences or prose)."""
+    try:
+        value = json.loads(text)
+        if isinstance(value, dict):
+            return value
+    except json.JSONDecodeError:
+        pass
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+            if isinstance(value, dict):
+                return value
+        except json.JSONDecodeError:
+            pass
+        start = text.find("{", start + 1)
+    return None
+
+
+def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> Reply:
+    """Read the user model's answer: the JSON object asked for, else plain text with tokens.
+
+    ``intensity`` and ``dissatisfaction`` are the previous values, kept when the answer does
+    not report new ones.
+    """
+    raw = (text or "").strip()
+    obj = _find_object(raw) if "{" in raw else None
+    structured = obj is not None and any(k in obj for k in ("message", "text", "reply"))
+    if obj is not None and structured:
+        body = obj.get("message", obj.get("text", obj.get("reply")))
+        message = body if isinstance(body, str) else ""
+        intensity = _unit(obj.get("intensity"), intensity)
+        dissatisfaction = _unit(obj.get("dissatisfaction"), dissatisfaction)
+        ends = _ends(obj.get("ends", obj.get("end")), message)
+        reason_text = obj.get("reason")
+    else:
+        message = raw
+        ends = _ends(None, raw)
+        reason_text = raw if ends == UNSATISFIED else None
+    message = _TOKENS.sub("", message).strip()
+    reason = ""
+    if ends == UNSATISFIED:
+        reason = canonical_reason(reason_text if isinstance(reason_text, str) else None)
+        reason = reason or "procedural friction"
+    return Reply(message, intensity, dissatisfaction, ends, reason, structured)
+
+
+def system_prompt(ctx: ConversationContext, profile: EmotionProfile) -> str:
+    """The user model's instructions: scenario and emotion, never the gold actions or outputs."""
+    scenario = ctx.task.scenario
+    known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in scenario.known_info)
+    unknown = "\n".join(f"- {item}" for item in scenario.unknown_info)
+    title = getattr(ctx.domain, "title", "") or ctx.domain.name
+    lines = [
+        f"You are role-playing a CUSTOMER who contacts the customer service of {title}. You "
+        "are the customer, never the agent. Stay in character for the whole conversation.",
+        "",
+        "## Your goal",
+        scenario.goal,
+        "",
+        "## What you know",
+        "Give a piece of this only when the agent asks for it or needs it; never all at once.",
+        known or "- (nothing in particular)",
+    ]
+    if unknown:
+        lines += [
+            "",
+            "## What you do not know",
+            "If the agent asks for it, say you do not know. Never invent information.",
+            unknown,
+        ]
+    if scenario.persona:
+        lines += ["", "## Who you are", scenario.persona]
+    lines += ["", "## How you feel", _feeling(profile), ""]
+    lines += [
+        "## How the conversation goes",
+        f'- Your first message opens with your request (in your own words), e.g. "{scenario.opening}".',
+        "- Write one short chat message at a time (one to three sentences), like a real customer.",
+        "- Keep track of your dissatisfaction (0 to 1). It rises when the agent asks for things "
+        "it could look up itself, repeats questions, goes in circles, is dismissive, or ignores "
+        "how you feel; it falls when the agent makes real progress.",
+        "- When your goal is fully met, thank the agent and end the conversation with STOP. "
+        "If the agent transfers you to a human agent, end with STOP as well.",
+        "- If you are so dissatisfied that a real customer would give up (the stronger your "
+        "feeling, the sooner), end with UNSATISFIED and the main reason.",
+        "",
+        "## Answer format",
+        "Answer with exactly one JSON object and nothing else:",
+        '{"message": "<what you write to the agent>", "intensity": <0..1, how strongly you '
+        'feel now>, "dissatisfaction": <0..1>, "ends": null | "STOP" | "UNSATISFIED", '
+        '"reason": null | ' + " | ".join(f'"{r}"' for r in REASONS) + "}",
+    ]
+    return "\n".join(lines)
+
+
+def _feeling(profile: EmotionProfile) -> str:
+    if not profile.emotional:
+        return (
+            "You are calm and matter-of-fact. Politeness "
+            f"{profile.politeness:.1f}, urgency {profile.urgency:.1f}, trust {profile.trust:.1f} "
+            "(each 0 to 1)."
+        )
+    return (
+        f"You feel {profile.leaf} (a kind of {profile.family}), at {level_name(profile.intensity)} "
+        f"intensity ({profile.intensity:.2f} on 0 to 1). Politeness {profile.politeness:.1f}, "
+        f"urgency {profile.urgency:.1f}, trust in the agent {profile.trust:.1f} (each 0 to 1). "
+        "Let this show in how you write: word choice, patience, how much you push. The feeling "
+        "changes how you talk, never what you want: your goal stays exactly the same. Report "
+        "your current intensity each turn; it may rise or fall with how the agent treats you."
+    )
+
+
+def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
+    """The user model's view: the agent's texts as "user" turns, its own as "assistant" turns."""
+    out = [ChatMessage(role="user", content=_KICKOFF)]
+    for m in transcript:
+        if not m.content:
+            continue
+        if m.role == "assistant":
+            out.append(ChatMessage(role="user", content=m.content))
+        elif m.role == "user":
+            out.append(ChatMessage(role="assistant", content=_TOKENS.sub("", m.content).strip()))
+    return out
+
+
+def _add(a: Usage | None, b: Usage) -> Usage:
+    if a is None:
+        return b
+    cost = None if a.cost_usd is None and b.cost_usd is None else (a.cost_usd or 0) + (b.cost_usd or 0)
+    return Usage(
+        tokens_in=a.tokens_in + b.tokens_in,
+        tokens_out=a.tokens_out + b.tokens_out,
+        latency_s=a.latency_s + b.latency_s,
+        retries=a.retries + b.retries,
+        cost_usd=cost,
+    )
+
+
+class LLMUser:
+    """Plays the user of one conversation with a chat model.
+
+    Args:
+        model: the chat model playing the user.
+        ctx: the conversation (task scenario, emotion, intensity).
+        repair: ask once more when an answer is neither the JSON asked for nor a usable text.
+    """
+
+    def __init__(self, model: ChatModel, ctx: ConversationContext, *, repair: bool = True) -> None:
+        try:
+            self.profile = EmotionProfile.of(ctx.emotion, ctx.intensity)
+        except KeyError:
+            raise UsageError(f"--emotions: unknown emotion {ctx.emotion!r}") from None
+        self.model = model
+        self.repair = repair
+        self.system = ChatMessage(role="system", content=system_prompt(ctx, self.profile))
+        self.intensity = self.profile.intensity
+        self.dissatisfaction = 0.0
+
+    async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
+        """Write the next user message and report the emotional state."""
+        messages = [self.system, *flip(transcript)]
+        response = await self.model.chat(messages, [], response_format=_JSON_MODE)
+        usage = response.usage
+        reply = parse_reply(response.message.content, self.intensity, self.dissatisfaction)
+        if self.repair and not reply.message and reply.ends is None:
+            retry = [*messages, response.message, ChatMessage(role="user", content=_REPAIR)]
+            again = await self.model.chat(retry, [], response_format=_JSON_MODE)
+            usage = _add(usage, again.usage)
+            reply = parse_reply(again.message.content, self.intensity, self.dissatisfaction)
+        self.intensity, self.dissatisfaction = reply.intensity, reply.dissatisfaction
+        text = reply.message or ("…" if reply.ends is None else "")
+        if reply.ends is not None:
+            text = f"{text} {reply.ends}".strip()
+        state = EmotionState(
+            emotion=self.profile.leaf,
+            intensity=round(reply.intensity, 4),
+            dissatisfaction=round(reply.dissatisfaction, 4),
+            reason=reply.reason,
+            triggers=[] if reply.structured else ["unstructured_reply"],
+        )
+        return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
+
+
+class LLMUserProvider:
+    """Makes LLM users of one model name; the model's provider is built once per run.
+
+    Args:
+        name: the model name (``openai/gpt-4.1-mini``).
+        args: the model's options, plus ``repair`` (bool) for the user itself.
+    """
+
+    def __init__(self, name: str, args: dict[str, Any]) -> None:
+        self.name = name
+        model_args = {k: v for k, v in args.items() if k not in _USER_OPTIONS}
+        self.repair = str(args.get("repair", "true")).lower() not in ("false", "0", "no", "off")
+        self.provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
+
+    async def start(self) -> None:
+        """Start the model (clients, servers, preflight)."""
+        await self.provider.start()
+
+    def for_conversation(self, ctx: ConversationContext) -> LLMUser:
+        """A fresh LLM user for one conversation."""
+        return LLMUser(self.provider.for_conversation(ctx, "user"), ctx, repair=self.repair)
+
+    async def aclose(self) -> None:
+        """Close the model."""
+        await self.provider.aclose()
+
+
+@register_user("llm")
+def make_llm_user(name: str, args: dict[str, Any]) -> LLMUserProvider:
+    """The user kind serving every ``provider/model`` name."""
+    return LLMUserProvider(name, args)

@@ -1,0 +1,183 @@
+"""The scripted emotional user: rule-based replies in an emotion's tone, deterministic per seed.
+
+The user opens with the scenario's opening, then reads each agent text with
+``users.dialogue.read_agent_text``: it gives the values of the known-info slots it is asked for,
+says "yes" to confirmation questions, says it does not know what it does not know, and closes with
+``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
+it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
+``###UNSATISFIED###`` and the reason.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import anyio
+
+from simulator.context import ConversationContext
+from simulator.errors import UsageError
+from simulator.models.base import ChatMessage, Usage
+from simulator.registry import register_user
+from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from users.args import float_arg
+from users.dialogue import AgentActs, read_agent_text
+from users.dynamics import DissatisfactionModel
+from users.emotions import EmotionProfile
+from users.tone import Tone
+
+
+class ScriptedUser:
+    """Plays the user of one conversation from its task, emotion, intensity and seed."""
+
+    model_name = "scripted"
+
+    def __init__(
+        self, ctx: ConversationContext, *, latency: float = 0.0, threshold_scale: float = 1.0
+    ) -> None:
+        try:
+            self.profile = EmotionProfile.of(ctx.emotion, ctx.intensity)
+        except KeyError:
+            raise UsageError(f"--emotions: unknown emotion {ctx.emotion!r}") from None
+        self.task = ctx.task
+        self.scenario = ctx.task.scenario
+        self.latency = latency
+        self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
+        self.tone = Tone(self.profile, ctx.rng(f"user:{ctx.task.id}"))
+        self.given: set[str] = set()
+        self.agent_turns = 0
+        self.complained = False
+        self.last: UserTurn | None = None
+
+    async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
+        """Write the next user message given what the user has seen so far."""
+        if self.latency > 0:
+            await anyio.sleep(self.latency)
+        if self.last is not None and self.last.ends is not None:
+            return self.last
+        if not transcript:
+            text, ends, triggers, reason = self._opening()
+        else:
+            text, ends, triggers, reason = self._reply(_new_agent_text(transcript))
+        state = EmotionState(
+            emotion=self.profile.leaf,
+            intensity=round(self.dynamics.intensity, 4),
+            dissatisfaction=round(self.dynamics.dissatisfaction, 4),
+            reason=reason,
+            triggers=triggers,
+        )
+        seen = sum(len(m.content or "") for m in transcript)
+        usage = Usage(
+            tokens_in=(len(self.scenario.goal) + seen) // 4 + 1,
+            tokens_out=len(text) // 4 + 1,
+            latency_s=self.latency,
+        )
+        self.last = UserTurn(text=text, ends=ends, state=state, model=self.model_name, usage=usage)
+        return self.last
+
+    def _opening(self) -> tuple[str, None, list[str], str]:
+        opening = self.scenario.opening
+        for slot in self.scenario.known_info:
+            if slot.value and slot.value.lower() in opening.lower():
+                self.given.add(slot.name)
+        return self.tone.opening(opening, self.dynamics.intensity), None, ["opening"], ""
+
+    def _triggers(self, acts: AgentActs) -> tuple[list[str], list[str]]:
+        """This turn's triggers and the complaints they deserve."""
+        triggers: list[str] = []
+        complaints: list[str] = []
+        if self.profile.emotional and not acts.acknowledged:
+            if self.agent_turns == 1:
+                triggers.append("dismissive")
+            elif self.complained:
+                triggers.append("ignored_cue")
+        for name in acts.asked:
+            slot = self.task.slot(name)
+            if name in self.given:
+                triggers.append(f"repeated_question:{name}")
+                complaints.append("repeated")
+            elif slot is not None and slot.lookupable:
+                triggers.append(f"lookupable_question:{name}")
+                complaints.append("lookupable")
+            else:
+                triggers.append(f"question:{name}")
+        triggers.extend(f"unknown_question:{item}" for item in acts.unknown)
+        if acts.unclear:
+            triggers.append("unclear_question")
+        if acts.confirmation:
+            triggers.append("confirmation")
+        if acts.progress or acts.completion:
+            triggers.append("progress")
+        if acts.transfer:
+            triggers.append("transfer")
+        if not acts.substantive:
+            triggers.append("no_progress")
+        return triggers, list(dict.fromkeys(complaints))
+
+    def _reply(self, text: str) -> tuple[str, str | None, list[str], str]:
+        self.agent_turns += 1
+        acts = read_agent_text(text, self.scenario.known_info, self.scenario.unknown_info)
+        triggers, complaints = self._triggers(acts)
+        change = self.dynamics.apply(triggers)
+        intensity = self.dynamics.intensity
+        reason = self.dynamics.reason if change > 0 else ("progress" if change < 0 else "")
+        if self.dynamics.abandoned:
+            reason = self.dynamics.reason or "no progress"
+            text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
+            return text, UNSATISFIED, triggers, reason
+        if acts.completion and not acts.asked and not acts.confirmation:
+            return f"{self.tone.closing()} {STOP}", STOP, triggers, reason
+        parts: list[str] = []
+        if complaints:
+            parts.append(self.tone.complaint(complaints, intensity))
+        facts = [(s.prompt, s.value) for n in acts.asked if (s := self.task.slot(n)) is not None]
+        if facts:
+            parts.append(self.tone.answer(facts))
+        parts.extend(self.tone.phrase("unknown", item) for item in acts.unknown)
+        if acts.unclear and not facts:
+            parts.append(self.tone.phrase("unclear"))
+        if acts.confirmation:
+            parts.append(self.tone.phrase("confirm"))
+        if acts.transfer and not parts:
+            parts.append(self.tone.phrase("transfer"))
+        if not parts:
+            parts.append(self.tone.phrase("nudge"))
+        self.given.update(acts.asked)
+        self.complained = bool(complaints) or bool(acts.unclear and not facts)
+        return " ".join(parts), None, triggers, reason
+
+
+def _new_agent_text(transcript: list[ChatMessage]) -> str:
+    """The agent's texts since the user's last message."""
+    texts: list[str] = []
+    for message in reversed(transcript):
+        if message.role == "user":
+            break
+        if message.role == "assistant" and message.content:
+            texts.append(message.content)
+    return "\n".join(reversed(texts))
+
+
+class ScriptedUserProvider:
+    """Makes scripted users; ``latency`` (s) emulates a model call, ``threshold_scale`` patience."""
+
+    def __init__(self, name: str, args: dict[str, Any]) -> None:
+        self.name = name
+        self.latency = float_arg(args, "latency", 0.0)
+        self.threshold_scale = float_arg(args, "threshold_scale", 1.0, low=0.01, high=math.inf)
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    def for_conversation(self, ctx: ConversationContext) -> ScriptedUser:
+        """A fresh scripted user for one conversation."""
+        return ScriptedUser(ctx, latency=self.latency, threshold_scale=self.threshold_scale)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+@register_user("scripted")
+def make_scripted_user(name: str, args: dict[str, Any]) -> ScriptedUserProvider:
+    """The ``scripted`` user kind."""
+    return ScriptedUserProvider(name, args)

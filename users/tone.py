@@ -1,0 +1,218 @@
+"""Phrasing of the scripted user's messages in the tone of its emotion and intensity.
+
+The content of a message (slot values, yes/no, markers) never depends on the tone; only the words
+around it do. Emotional colour comes from the family and the intensity level (``leads`` and
+``tails``); politeness chooses between polite, plain and curt wordings. Choices among variants use
+the user's seeded random generator, so a seed always yields the same wording.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from users.emotions import EmotionProfile, level_name
+
+_Levels = dict[str, list[str]]
+
+LEADS: dict[str, _Levels] = {
+    "anger": {
+        "low": ["Hm.", "Okay, look."],
+        "medium": ["Seriously?", "Come on."],
+        "high": ["This is ridiculous!", "Unbelievable!"],
+    },
+    "fear": {
+        "low": ["Oh, um.", "Okay."],
+        "medium": ["I'm getting a bit nervous.", "Oh no."],
+        "high": ["Please, I'm really scared here!", "Oh god, please!"],
+    },
+    "sadness": {
+        "low": ["Oh.", "Well."],
+        "medium": ["Sigh.", "I'm having a hard time with this."],
+        "high": ["I just can't deal with this anymore.", "Everything is going wrong today."],
+    },
+    "disgust": {
+        "low": ["Ugh.", "Really."],
+        "medium": ["This is pretty sloppy.", "Honestly."],
+        "high": ["This is pathetic.", "What a joke."],
+    },
+    "enjoyment": {
+        "low": ["Hi!", "Hello!"],
+        "medium": ["Hi there!", "Hey!"],
+        "high": ["Hi, great day today!", "Hello there, hope you're well!"],
+    },
+    "neutral": {"low": [""], "medium": [""], "high": [""]},
+}
+
+TAILS: dict[str, _Levels] = {
+    "anger": {
+        "low": ["I'd like this sorted out."],
+        "medium": ["I need this fixed.", "Can we get this done quickly?"],
+        "high": ["I need this fixed right now!", "Fix this immediately!"],
+    },
+    "fear": {
+        "low": ["I hope that's okay."],
+        "medium": ["I'm worried about this.", "Is this going to be a problem?"],
+        "high": ["I'm really panicking about this!", "Please tell me this can be fixed!"],
+    },
+    "sadness": {
+        "low": ["I'd appreciate the help."],
+        "medium": ["I don't really know what else to do.", "It's been a rough week."],
+        "high": ["I'm completely lost.", "Nothing ever works out for me."],
+    },
+    "disgust": {
+        "low": ["Let's get it over with."],
+        "medium": ["I expected better from you.", "Your service is a mess."],
+        "high": ["Your company is a disgrace.", "I can't believe I have to deal with this."],
+    },
+    "enjoyment": {
+        "low": ["Thanks!"],
+        "medium": ["Thanks so much!", "Appreciate it!"],
+        "high": ["Thanks a million, you're the best!", "Really looking forward to it!"],
+    },
+    "neutral": {"low": [""], "medium": [""], "high": [""]},
+}
+
+_Polite = dict[str, list[str]]
+
+PHRASES: dict[str, _Polite] = {
+    "answer": {
+        "polite": ["Sure, {x}.", "Of course: {x}.", "Certainly, {x}."],
+        "plain": ["{x}.", "Okay, {x}."],
+        "curt": ["{x}.", "Here: {x}."],
+    },
+    "confirm": {
+        "polite": ["Yes, please go ahead.", "Yes, that's right, please proceed."],
+        "plain": ["Yes, go ahead.", "Yes, do it."],
+        "curt": ["Yes. Just do it.", "Yes, obviously. Go."],
+    },
+    "repeated": {
+        "polite": ["I believe I already mentioned that.", "I think I gave you that already."],
+        "plain": ["I already told you that.", "I just gave you that."],
+        "curt": ["I ALREADY told you that!", "How many times do I have to say it?"],
+    },
+    "lookupable": {
+        "polite": ["Isn't that in your system?", "Can't you find that on your side?"],
+        "plain": ["Can't you look that up yourself?", "Shouldn't you have that already?"],
+        "curt": ["Look it up yourself!", "Why don't you have that already?"],
+    },
+    "unknown": {
+        "polite": ["I'm sorry, I don't know {x}.", "I'm afraid I don't have {x}."],
+        "plain": ["I don't know {x}.", "I don't have {x}."],
+        "curt": ["No idea about {x}.", "I don't know {x}, obviously."],
+    },
+    "unclear": {
+        "polite": ["Sorry, I'm not sure what you mean.", "I'm not sure I follow, sorry."],
+        "plain": ["I'm not sure what you mean.", "What do you mean?"],
+        "curt": ["What are you even asking?", "That makes no sense."],
+    },
+    "transfer": {
+        "polite": ["Okay, thank you, I'll wait.", "Alright, thanks."],
+        "plain": ["Okay, I'll wait.", "Alright."],
+        "curt": ["Fine.", "Whatever, fine."],
+    },
+    "nudge": {
+        "polite": ["Okay, thank you. What happens next?", "Alright. Is there anything you need?"],
+        "plain": ["Okay. What's next?", "So, is it sorted?"],
+        "curt": ["And? Get on with it.", "So? Is it done or not?"],
+    },
+}
+
+CLOSINGS: dict[str, list[str]] = {
+    "anger": ["Fine, that's all.", "No, that's it."],
+    "fear": ["No, thank you, that's a relief. That's all.", "That's all, thank you so much."],
+    "sadness": ["No, thank you, that really helps. That's all.", "That's all, thanks."],
+    "disgust": ["No. That's all.", "That's it."],
+    "enjoyment": ["That's everything, thanks a lot!", "Nope, all good, thank you!"],
+    "neutral": ["No, that's all. Thank you.", "That's all I needed, thanks."],
+}
+
+GRIEVANCES: dict[str, str] = {
+    "procedural friction": "You keep asking me for things you should already have.",
+    "dismissive tone": "You don't seem to care at all about my situation.",
+    "ignored cues": "You're not listening to a word I say.",
+    "emotional neglect": "Nobody here cares how this is affecting me.",
+    "unclear questions": "I can't follow what you're asking me.",
+    "": "This is going nowhere.",
+}
+"""What the user says about the reason it gives up."""
+
+GIVE_UP = {
+    "polite": "I'm sorry, but I'd rather stop here.",
+    "plain": "I'm done with this conversation.",
+    "curt": "Forget it, I'm done.",
+}
+
+_YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+
+
+def first_person(prompt: str) -> str:
+    """An agent's name for a slot as the user says it ("your email" -> "my email")."""
+    return _YOUR.sub("my", prompt.strip())
+
+
+def _verb(prompt: str) -> str:
+    """``are`` after a plural name ("the items"), else ``is``."""
+    last = prompt.strip().split()[-1].lower() if prompt.strip() else ""
+    return "are" if last.endswith("s") and not last.endswith("ss") else "is"
+
+
+def _join(*parts: str) -> str:
+    return " ".join(p for p in parts if p).strip()
+
+
+class Tone:
+    """Writes the user's messages for one emotion profile with one seeded generator."""
+
+    def __init__(self, profile: EmotionProfile, rng: random.Random) -> None:
+        self.profile = profile
+        self.rng = rng
+
+    @property
+    def register(self) -> str:
+        """``polite``, ``plain`` or ``curt``, from the profile's politeness."""
+        if self.profile.politeness >= 0.6:
+            return "polite"
+        if self.profile.politeness >= 0.3:
+            return "plain"
+        return "curt"
+
+    def _pick(self, options: list[str]) -> str:
+        return self.rng.choice(options)
+
+    def phrase(self, kind: str, x: str = "") -> str:
+        """One phrase of ``kind`` (see ``PHRASES``) in the current register."""
+        return self._pick(PHRASES[kind][self.register]).format(x=x)
+
+    def lead(self, intensity: float) -> str:
+        """An emotional interjection for the intensity level ("" for neutral)."""
+        return self._pick(LEADS[self.profile.family][level_name(intensity)])
+
+    def opening(self, text: str, intensity: float) -> str:
+        """The first message: the scenario's opening framed by the emotion."""
+        family, level = self.profile.family, level_name(intensity)
+        lead = self._pick(LEADS[family][level])
+        tail = self._pick(TAILS[family][level])
+        return _join(lead, text.strip(), tail)
+
+    def answer(self, facts: list[tuple[str, str]]) -> str:
+        """Give slot values: ``facts`` are (prompt as the agent says it, value)."""
+        said = [f"{first_person(prompt)} {_verb(prompt)} {value}" for prompt, value in facts]
+        text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        text = self.phrase("answer", text)
+        return text[0].upper() + text[1:]
+
+    def complaint(self, kinds: list[str], intensity: float) -> str:
+        """Complain about this turn's friction (``PHRASES`` kinds), with emotion when strong."""
+        lines = [self.phrase(kind) for kind in kinds]
+        lead = self.lead(intensity) if level_name(intensity) != "low" else ""
+        return _join(lead, *lines)
+
+    def closing(self) -> str:
+        """The satisfied last message (the caller appends the marker)."""
+        return self._pick(CLOSINGS[self.profile.family])
+
+    def abandon(self, reason: str, intensity: float) -> str:
+        """The dissatisfied last message (the caller appends the marker)."""
+        grievance = GRIEVANCES.get(reason, GRIEVANCES[""])
+        return _join(self.lead(intensity), grievance, GIVE_UP[self.register])
