@@ -37,12 +37,35 @@ from simulator.referee import Limits
 from simulator.runner import RunConfig, Runner, grid
 from simulator.store import Store
 
+USE_UVLOOP = os.environ.get("UVLOOP") == "1"
+
 
 def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:
     proc = psutil.Process()
     while not stop.is_set():
         peak[0] = max(peak[0], proc.memory_info().rss)
         time.sleep(0.02)
+
+
+def steady_state(db: object, concurrency: int, latency: float) -> dict[str, float]:
+    """Model calls/s while every slot is busy (from the concurrency-th start to the last start).
+
+    The ideal there is ``concurrency / latency`` calls/s: each slot always waiting on a model.
+    """
+    starts = [
+        r[0]
+        for r in db.execute(  # type: ignore[attr-defined]
+            "select started_at from conversations order by started_at"
+        )
+    ]
+    if len(starts) <= concurrency:
+        return {"steady_s": 0.0, "steady_efficiency": float("nan")}
+    t0, t1 = starts[concurrency - 1], starts[-1]
+    calls = db.execute(  # type: ignore[attr-defined]
+        "select count(*) from events where kind = 'model_usage' and ts between ? and ?", [t0, t1]
+    ).fetchone()[0]
+    span = max(t1 - t0, 1e-9)
+    return {"steady_s": span, "steady_efficiency": calls / span / (concurrency / latency)}
 
 
 def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
@@ -80,7 +103,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         sampler.start()
         cpu0 = time.process_time()
         t0 = time.perf_counter()
-        anyio.run(runner.run)
+        anyio.run(runner.run, backend_options={"use_uvloop": USE_UVLOOP})
         wall = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
         stop.set()
@@ -92,6 +115,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         ).fetchone()
         events = store.events_written
         rewards = db.execute("select avg(reward) from conversations").fetchone()[0]
+        steady = steady_state(db, concurrency, latency)
     ideal_wall = calls * latency / concurrency
     return {
         "concurrency": concurrency,
@@ -102,6 +126,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         "conv_per_s": completed / wall,
         "ideal_conv_per_s": completed / ideal_wall,
         "efficiency": ideal_wall / wall,
+        **steady,
         "cpu_ms_per_call": 1000 * cpu / calls,
         "rss_base_mb": base_rss / 2**20,
         "rss_peak_kb_per_conv": (peak[0] - base_rss) / 1024 / concurrency,

@@ -71,7 +71,11 @@ class Channel:
         self._observer(stamped)
         role = route(stamped)
         if role is not None:
-            await self.inboxes[role].put(stamped)
+            inbox = self.inboxes[role]
+            if inbox.full():
+                await inbox.put(stamped)
+            else:
+                inbox.put_nowait(stamped)
         return stamped
 
 

@@ -135,19 +135,34 @@ class _Counters:
 
 @dataclass
 class _Batch:
-    events: list[dict[str, Any]] = field(default_factory=list)
-    started: list[dict[str, Any]] = field(default_factory=list)
-    ended: list[dict[str, Any]] = field(default_factory=list)
+    events: list[tuple[str, int, str, float, str]] = field(default_factory=list)
+    started: list[tuple[float, str]] = field(default_factory=list)
+    ended: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+_ENDED_SQL = (
+    "update conversations set status = 'completed', reason = ?, reward = ?, abandoned = ?, "
+    "breakdown = ?, detail = ?, turns = ?, tool_calls = ?, questions = ?, model_calls = ?, "
+    "tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? where id = ?"
+)
 
 
 class Store:
     """The writer side of the database, plus the run bookkeeping the runner needs."""
 
-    def __init__(self, path: str | Path, *, queue_size: int = 8192, batch_size: int = 2048) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        queue_size: int = 8192,
+        batch_size: int = 2048,
+        flush_interval: float = 0.05,
+    ) -> None:
         self.path = Path(path)
         self.db = open_database(self.path)
         self._queue: asyncio.Queue[Event | None] = asyncio.Queue(maxsize=queue_size)
         self._batch_size = batch_size
+        self.flush_interval = flush_interval
         self._counters: dict[str, _Counters] = {}
         self._limiter = anyio.CapacityLimiter(1)
         self.events_written = 0
@@ -156,12 +171,17 @@ class Store:
     # -- subscriber side -------------------------------------------------------------------
     async def deliver(self, event: Event) -> None:
         """Queue an event for writing; waits when the queue is full (never drops)."""
-        await self._queue.put(event)
+        if self._queue.full():
+            await self._queue.put(event)
+        else:
+            self._queue.put_nowait(event)
 
     async def run_writer(self) -> None:
         """Drain the queue into batched transactions until ``close`` is called."""
         while True:
             first = await self._queue.get()
+            if first is not None and self.flush_interval > 0:
+                await anyio.sleep(self.flush_interval)  # let a batch gather: one commit, one hop
             items: list[Event | None] = [first]
             while len(items) < self._batch_size and not self._queue.empty():
                 items.append(self._queue.get_nowait())
@@ -178,16 +198,9 @@ class Store:
 
     def _prepare(self, events: Sequence[Event]) -> _Batch:
         batch = _Batch()
+        append = batch.events.append
         for ev in events:
-            batch.events.append(
-                {
-                    "conversation": ev.conversation,
-                    "seq": ev.seq,
-                    "kind": kind_of(ev),
-                    "ts": ev.ts,
-                    "payload": encode(ev).decode(),
-                }
-            )
+            append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode(ev).decode()))
             if isinstance(ev, ModelUsage):
                 c = self._counters.setdefault(ev.conversation, _Counters())
                 c.model_calls += 1
@@ -195,33 +208,27 @@ class Store:
                 c.tokens_out += ev.tokens_out
                 c.cost_usd += ev.cost_usd or 0.0
             elif isinstance(ev, ConversationStarted):
-                batch.started.append(
-                    {
-                        "id": ev.conversation,
-                        "status": "running",
-                        "started_at": ev.ts,
-                    }
-                )
+                batch.started.append((ev.ts, ev.conversation))
             elif isinstance(ev, ConversationEnded):
                 c = self._counters.pop(ev.conversation, _Counters())
+                breakdown = _json.encode(ev.breakdown).decode() if ev.breakdown else None
                 batch.ended.append(
-                    {
-                        "id": ev.conversation,
-                        "status": "completed",
-                        "reason": ev.reason,
-                        "reward": ev.reward,
-                        "abandoned": int(ev.reason == "user_abandoned"),
-                        "breakdown": _json.encode(ev.breakdown).decode() if ev.breakdown else None,
-                        "detail": ev.detail,
-                        "turns": ev.turns,
-                        "tool_calls": ev.tool_calls,
-                        "questions": ev.questions,
-                        "model_calls": c.model_calls,
-                        "tokens_in": c.tokens_in,
-                        "tokens_out": c.tokens_out,
-                        "cost_usd": c.cost_usd,
-                        "ended_at": ev.ts,
-                    }
+                    (
+                        ev.reason,
+                        ev.reward,
+                        int(ev.reason == "user_abandoned"),
+                        breakdown,
+                        ev.detail,
+                        ev.turns,
+                        ev.tool_calls,
+                        ev.questions,
+                        c.model_calls,
+                        c.tokens_in,
+                        c.tokens_out,
+                        c.cost_usd,
+                        ev.ts,
+                        ev.conversation,
+                    )
                 )
         return batch
 
@@ -229,16 +236,16 @@ class Store:
         start = time.perf_counter()
         conn = self.db.conn
         with conn:
-            if batch.events:
-                conn.executemany(
-                    "insert or replace into events (conversation, seq, kind, ts, payload) "
-                    "values (:conversation, :seq, :kind, :ts, :payload)",
-                    batch.events,
-                )
-            for row in batch.started:
-                self.db.table("conversations").update(row["id"], row)
-            for row in batch.ended:
-                self.db.table("conversations").update(row["id"], row)
+            conn.executemany(
+                "insert or replace into events (conversation, seq, kind, ts, payload) "
+                "values (?, ?, ?, ?, ?)",
+                batch.events,
+            )
+            conn.executemany(
+                "update conversations set status = 'running', started_at = ? where id = ?",
+                batch.started,
+            )
+            conn.executemany(_ENDED_SQL, batch.ended)
         self.events_written += len(batch.events)
         self.write_seconds += time.perf_counter() - start
 

@@ -17,6 +17,7 @@ so that these rules read them right):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -113,6 +114,7 @@ def is_request(sentence: str) -> bool:
     return "?" in sentence or has_cue(sentence, REQUEST_CUES)
 
 
+@functools.lru_cache(maxsize=4096)
 def _pattern(keyword: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z0-9])" + re.escape(keyword.lower().strip()))
 
