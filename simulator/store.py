@@ -160,9 +160,13 @@ class Store:
     ) -> None:
         self.path = Path(path)
         self.db = open_database(self.path)
-        self._queue: asyncio.Queue[Event | None] = asyncio.Queue(maxsize=queue_size)
+        self._pending: list[Event] = []
+        self._capacity = queue_size
         self._batch_size = batch_size
         self.flush_interval = flush_interval
+        self._wake = asyncio.Event()
+        self._room = asyncio.Event()
+        self._closing = False
         self._counters: dict[str, _Counters] = {}
         self._limiter = anyio.CapacityLimiter(1)
         self.events_written = 0
@@ -170,31 +174,38 @@ class Store:
 
     # -- subscriber side -------------------------------------------------------------------
     async def deliver(self, event: Event) -> None:
-        """Queue an event for writing; waits when the queue is full (never drops)."""
-        if self._queue.full():
-            await self._queue.put(event)
-        else:
-            self._queue.put_nowait(event)
+        """Buffer an event for writing; waits while the buffer is full (never drops)."""
+        while len(self._pending) >= self._capacity:
+            self._wake.set()
+            self._room.clear()
+            await self._room.wait()
+        self._pending.append(event)
 
     async def run_writer(self) -> None:
-        """Drain the queue into batched transactions until ``close`` is called."""
+        """Commit what is buffered every ``flush_interval`` (sooner when full) until closed.
+
+        Polling a plain list costs the producers nothing per event; one transaction and one
+        thread hop per batch keeps the writer cheap at any event rate.
+        """
         while True:
-            first = await self._queue.get()
-            if first is not None and self.flush_interval > 0:
-                await anyio.sleep(self.flush_interval)  # let a batch gather: one commit, one hop
-            items: list[Event | None] = [first]
-            while len(items) < self._batch_size and not self._queue.empty():
-                items.append(self._queue.get_nowait())
-            done = items[-1] is None
-            batch = self._prepare([e for e in items if e is not None])
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(self._write, batch, limiter=self._limiter)
-            if done:
+            with anyio.move_on_after(self.flush_interval):
+                await self._wake.wait()
+            self._wake.clear()
+            closing = self._closing
+            while self._pending:
+                items = self._pending[: self._batch_size]
+                del self._pending[: self._batch_size]
+                self._room.set()
+                batch = self._prepare(items)
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._write, batch, limiter=self._limiter)
+            if closing:
                 return
 
     async def close(self) -> None:
-        """Ask the writer to finish after everything queued so far."""
-        await self._queue.put(None)
+        """Ask the writer to finish after everything buffered so far."""
+        self._closing = True
+        self._wake.set()
 
     def _prepare(self, events: Sequence[Event]) -> _Batch:
         batch = _Batch()

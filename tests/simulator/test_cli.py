@@ -200,3 +200,28 @@ def test_domains_show_lists_tools() -> None:
     out = tau_sim("domains", "show", "retail").stdout
     assert "cancel_pending_order" in out and "write" in out and "benchmark tasks" in out
     run_error("domains", "show", "narnia")
+
+
+def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
+    db = tmp_path / "int.db"
+    slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+    proc = subprocess.Popen(
+        [*TAU_SIM, "run", *GRID, *slow, "--db", str(db), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; resume with: tau-sim run --resume" in err
+    assert "Traceback" not in err
+    conn = sqlite3.connect(db)
+    run_id, status = conn.execute("select id, status from runs").fetchone()
+    done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
+    conn.close()
+    assert status == "interrupted" and 0 < done[0] < 48
+    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    data = report(db, run_id)
+    assert data["status"] == "completed" and data["completed"] == 48
