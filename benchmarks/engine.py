@@ -34,10 +34,10 @@ import psutil
 
 from simulator.events import AgentMessage
 from simulator.referee import Limits
-from simulator.runner import RunConfig, Runner, grid
+from simulator.runner import RunConfig, Runner, backend_options, grid
 from simulator.store import Store
 
-USE_UVLOOP = os.environ.get("UVLOOP") == "1"
+USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"
 
 
 def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:
@@ -103,7 +103,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         sampler.start()
         cpu0 = time.process_time()
         t0 = time.perf_counter()
-        anyio.run(runner.run, backend_options={"use_uvloop": USE_UVLOOP})
+        anyio.run(runner.run, backend_options=backend_options() if USE_UVLOOP else {})
         wall = time.perf_counter() - t0
         cpu = time.process_time() - cpu0
         stop.set()

@@ -142,7 +142,7 @@ def _config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from simulator.runner import RunConfig, Runner, grid, new_run_id
+    from simulator.runner import RunConfig, Runner, backend_options, grid, new_run_id
     from simulator.store import Store, get_run
 
     if args.resume:
@@ -167,7 +167,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         store.create_run(run_id, config.seed, msgspec.json.encode(config).decode(), total)
     with progress:
         progress.advance_done(total - len(runner.pending_cells()))
-        anyio.run(runner.run)
+        anyio.run(runner.run, backend_options=backend_options())
     code = EXIT_INTERRUPTED if runner.interrupted else 0
     if runner.interrupted:
         print(

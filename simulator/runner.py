@@ -195,6 +195,15 @@ def normalize_emotions(names: list[str]) -> list[str]:
 ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 
+def backend_options() -> dict[str, Any]:
+    """Event-loop options for ``anyio.run``: uvloop when it is installed (about 10% less CPU)."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return {}
+    return {"use_uvloop": True}
+
+
 class Runner:
     """Plays the cells of one run into a store."""
 
