@@ -1,4 +1,4 @@
-"""The tool-calling agent: the domain policy as system prompt, the domain tools, the conversation."""
+"""The tool-calling agent: domain policy as system prompt, domain tools, the conversation."""
 
 from __future__ import annotations
 
@@ -7,13 +7,37 @@ from simulator.models.base import ChatMessage, ChatModel, ChatResponse
 from simulator.registry import register_agent
 
 
+def system_prompt(ctx: ConversationContext) -> str:
+    """A short preamble on how to work, then the domain policy (which wins where they differ)."""
+    domain = ctx.domain
+    title = getattr(domain, "title", "") or domain.name
+    lines = [
+        f"You are a customer-service agent of {title}, chatting with a customer.",
+        "- Follow the policy below exactly; where this preamble and the policy differ, the "
+        "policy wins.",
+        "- Look things up and act with your tools; never invent ids, amounts, dates or rules.",
+        "- The customer sees only your messages, never your tool calls or their results: tell "
+        "the customer what you found and what you did, briefly and in plain words.",
+    ]
+    transfer = getattr(domain, "transfer_tool", "")
+    if transfer and domain.toolkit.kind(transfer) is not None:
+        lines.append(
+            f"- When the request is outside what the policy allows you to do, call `{transfer}` "
+            "and tell the customer they are being transferred."
+        )
+    today = getattr(domain, "today", None)
+    if today:
+        lines.append(f"- Today's date is {today}.")
+    return "\n".join([*lines, "", "# Policy", "", domain.policy])
+
+
 class ToolCallingAgent:
     """Drives any chat model (scripted or real) as a customer-service agent with tools."""
 
     def __init__(self, model: ChatModel, ctx: ConversationContext) -> None:
         self.model = model
         self.tools = ctx.domain.toolkit.specs
-        self.system = ChatMessage(role="system", content=ctx.domain.policy)
+        self.system = ChatMessage(role="system", content=system_prompt(ctx))
 
     async def respond(self, history: list[ChatMessage]) -> ChatResponse:
         """Ask the model for the next turn given the conversation so far."""

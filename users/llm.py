@@ -149,8 +149,8 @@ def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> R
     """
     raw = (text or "").strip()
     obj = _find_object(raw) if "{" in raw else None
-    structured = obj is not None and any(k in obj for k in ("message", "text", "reply"))
-    if obj is not None and structured:
+    structured = obj is not None
+    if obj is not None:  # a JSON object without a message is an empty answer, not prose
         body = obj.get("message", obj.get("text", obj.get("reply")))
         message = body if isinstance(body, str) else ""
         intensity = _unit(obj.get("intensity"), intensity)
@@ -198,7 +198,8 @@ def system_prompt(ctx: ConversationContext, profile: EmotionProfile) -> str:
     lines += ["", "## How you feel", _feeling(profile), ""]
     lines += [
         "## How the conversation goes",
-        f'- Your first message opens with your request (in your own words), e.g. "{scenario.opening}".',
+        "- Your first message opens with your request in your own words, for example: "
+        f'"{scenario.opening}"',
         "- Write one short chat message at a time (one to three sentences), like a real customer.",
         "- Keep track of your dissatisfaction (0 to 1). It rises when the agent asks for things "
         "it could look up itself, repeats questions, goes in circles, is dismissive, or ignores "
@@ -250,7 +251,9 @@ def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
 def _add(a: Usage | None, b: Usage) -> Usage:
     if a is None:
         return b
-    cost = None if a.cost_usd is None and b.cost_usd is None else (a.cost_usd or 0) + (b.cost_usd or 0)
+    cost = (
+        None if a.cost_usd is None and b.cost_usd is None else (a.cost_usd or 0) + (b.cost_usd or 0)
+    )
     return Usage(
         tokens_in=a.tokens_in + b.tokens_in,
         tokens_out=a.tokens_out + b.tokens_out,

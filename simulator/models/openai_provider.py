@@ -1,0 +1,302 @@
+"""``openai/MODEL``: OpenAI, or any OpenAI-compatible server (vLLM, SGLang, llama.cpp).
+
+Requests go through the ``openai`` SDK's async client with its own retries off: tau-sim retries
+(429, 5xx, timeouts, connection errors; honouring Retry-After) so that each call's retries are
+counted in its usage. Non-streaming calls use the client's generic ``post`` and decode the body
+with msgspec: the typed ``chat.completions.create`` walks every message and tool schema through
+its parameter transforms, several milliseconds of CPU per call at hundreds of calls per second.
+``stream=true`` uses the SDK's streaming API and assembles the deltas, tool-call deltas included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from simulator.events import ToolCallSpec
+from simulator.models.base import ChatMessage, ChatResponse, ToolSpec
+from simulator.models.hosted import (
+    HostedChatModel,
+    HostedOptions,
+    HostedProvider,
+    split_connection_args,
+)
+from simulator.models.limits import Retry
+from simulator.models.reasoning import join_reasoning, split_think
+from simulator.models.toolargs import dump_arguments, parse_arguments
+from simulator.registry import register_model
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+    from simulator.models.base import EndpointPool
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class OpenAIOptions(HostedOptions, frozen=True, kw_only=True):
+    """Options of an OpenAI-compatible model (``--agent-arg key=value`` or a run file).
+
+    Attributes:
+        seed: sampling seed, where the server supports one.
+        reasoning_effort: ``low``/``medium``/``high`` for reasoning models.
+        tool_choice: ``auto``, ``required`` or ``none``.
+        parallel_tool_calls: whether the model may call several tools at once.
+        stream: use the streaming API and assemble the deltas.
+        stream_usage: ask for token usage in the stream (``stream_options``).
+    """
+
+    api_key_env: str = "OPENAI_API_KEY"
+    seed: int | None = None
+    reasoning_effort: str | None = None
+    tool_choice: str | None = None
+    parallel_tool_calls: bool | None = None
+    stream: bool = False
+    stream_usage: bool = True
+
+    def sampling(self) -> dict[str, Any]:
+        """The request fields these options set."""
+        fields = {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+            "stop": self.stop,
+            "reasoning_effort": self.reasoning_effort,
+            "tool_choice": self.tool_choice,
+            "parallel_tool_calls": self.parallel_tool_calls,
+        }
+        return {k: v for k, v in fields.items() if v is not None} | (self.extra_body or {})
+
+
+# the wire format of a chat completion, decoded leniently (unknown fields ignored) -------------
+
+
+class _Function(msgspec.Struct):
+    name: str | None = None
+    arguments: str | dict[str, Any] | None = None
+
+
+class _ToolCall(msgspec.Struct):
+    id: str | None = None
+    function: _Function = msgspec.field(default_factory=_Function)
+
+
+class _Message(msgspec.Struct):
+    content: str | None = None
+    reasoning_content: str | None = None
+    reasoning: str | None = None
+    tool_calls: list[_ToolCall] | None = None
+
+
+class _Choice(msgspec.Struct):
+    message: _Message
+    finish_reason: str | None = None
+
+
+class _Usage(msgspec.Struct):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class _Completion(msgspec.Struct):
+    choices: list[_Choice]
+    usage: _Usage | None = None
+
+
+_encode = msgspec.json.encode  # bytes: the SDK would deep-copy a dict body per call
+_completion = msgspec.json.Decoder(_Completion)
+
+
+def to_openai_messages(messages: list[ChatMessage]) -> list[dict[str, Any]]:
+    """Our messages in the chat-completions format; reasoning is never sent back."""
+    out: list[dict[str, Any]] = []
+    for m in messages:
+        if m.role == "assistant":
+            item: dict[str, Any] = {"role": "assistant", "content": m.content}
+            if m.tool_calls:
+                item["tool_calls"] = [
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": dump_arguments(c.arguments)},
+                    }
+                    for c in m.tool_calls
+                ]
+            elif m.content is None:
+                item["content"] = ""
+            out.append(item)
+        elif m.role == "tool":
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content or ""})
+        else:
+            out.append({"role": m.role, "content": m.content or ""})
+    return out
+
+
+def to_openai_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    """Tool specs in the chat-completions ``tools`` format."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in tools
+    ]
+
+
+def assistant_message(
+    content: str | None,
+    reasoning_field: str | None,
+    calls: Sequence[tuple[str | None, str | None, str | dict[str, Any] | None]],
+) -> ChatMessage:
+    """Our assistant message from the wire parts: inline ``<think>`` moves into reasoning."""
+    text, inline = split_think(content)
+    tool_calls = [
+        ToolCallSpec(id=cid or f"call_{i}", name=name or "", arguments=parse_arguments(args))
+        for i, (cid, name, args) in enumerate(calls)
+    ]
+    return ChatMessage(
+        role="assistant",
+        content=text,
+        tool_calls=tool_calls,
+        reasoning=join_reasoning(reasoning_field, inline),
+    )
+
+
+class OpenAIChatModel(HostedChatModel):
+    """A chat model behind an OpenAI-compatible endpoint, or a pool of replicas of one.
+
+    Args:
+        name: the full model name (``openai/gpt-4.1``, ``vllm/Qwen/Qwen3-8B``); its provider
+            part is the ``backend``.
+        model: the model id sent to the server.
+        base_url: the endpoint (``http://host:port/v1``); else ``$OPENAI_BASE_URL``, else
+            OpenAI's API.
+        pool: replicas to balance over; each request runs inside ``pool.acquire()``, with one
+            client per replica URL. Takes the place of ``base_url``.
+        api_key: the key; else ``$OPENAI_API_KEY`` (or ``$<api_key_env>``). Required for
+            OpenAI's API; other endpoints get ``EMPTY`` when none is set.
+        **options: ``OpenAIOptions`` fields; strings are converted (``"0.5"`` → 0.5).
+
+    Raises:
+        UsageError: unknown or ill-typed options, or no API key for OpenAI's API.
+    """
+
+    package = "openai"
+    client_class = "AsyncOpenAI"
+    options_type = OpenAIOptions
+    default_base_url = DEFAULT_BASE_URL
+    base_url_env = "OPENAI_BASE_URL"
+    options: OpenAIOptions
+
+    def __init__(
+        self,
+        name: str,
+        model: str,
+        *,
+        base_url: str | None = None,
+        pool: EndpointPool | None = None,
+        api_key: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(name, model, options, base_url=base_url, pool=pool, api_key=api_key)
+        self._sampling = self.options.sampling()
+        self._tools_cache: tuple[list[ToolSpec], list[dict[str, Any]]] | None = None
+
+    def _tools(self, tools: list[ToolSpec]) -> list[dict[str, Any]]:
+        cached = self._tools_cache
+        if cached is not None and cached[0] is tools:
+            return cached[1]
+        converted = to_openai_tools(tools)
+        self._tools_cache = (tools, converted)
+        return converted
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        tools: list[ToolSpec],
+        *,
+        response_format: dict[str, Any] | None = None,
+    ) -> ChatResponse:
+        """The next assistant message; ``ModelError`` once retries are exhausted."""
+        body: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(messages)}
+        if tools:
+            body["tools"] = self._tools(tools)
+        if response_format is not None and self.options.json_mode:
+            body["response_format"] = response_format
+        body.update(self._sampling)
+
+        async def send(client: AsyncOpenAI, url: str) -> tuple[ChatMessage, int, int]:
+            if self.options.stream:
+                return await self._stream(client, body)
+            return await self._complete(client, body)
+
+        return await self._call(send)
+
+    async def _complete(
+        self, client: AsyncOpenAI, body: dict[str, Any]
+    ) -> tuple[ChatMessage, int, int]:
+        import httpx2
+
+        response = await client.post(
+            "/chat/completions", content=_encode(body), cast_to=httpx2.Response
+        )
+        completion = _completion.decode(response.content)
+        if not completion.choices:
+            raise Retry("response without choices")
+        wire = completion.choices[0].message
+        usage = completion.usage or _Usage()
+        calls = [(c.id, c.function.name, c.function.arguments) for c in wire.tool_calls or []]
+        message = assistant_message(wire.content, wire.reasoning_content or wire.reasoning, calls)
+        return message, usage.prompt_tokens, usage.completion_tokens
+
+    async def _stream(
+        self, client: AsyncOpenAI, body: dict[str, Any]
+    ) -> tuple[ChatMessage, int, int]:
+        request = dict(body, stream=True)
+        if self.options.stream_usage:
+            request["stream_options"] = {"include_usage": True}
+        completions: Any = client.chat.completions
+        stream = await completions.create(**request)
+        content: list[str] = []
+        reasoning: list[str] = []
+        calls: dict[int, list[Any]] = {}  # index -> [id, name, argument parts]
+        tokens_in = tokens_out = 0
+        async with stream:
+            async for chunk in stream:
+                if chunk.usage is not None:
+                    tokens_in = chunk.usage.prompt_tokens
+                    tokens_out = chunk.usage.completion_tokens
+                for choice in chunk.choices[:1]:
+                    delta = choice.delta
+                    if delta.content:
+                        content.append(delta.content)
+                    thought = getattr(delta, "reasoning_content", None) or getattr(
+                        delta, "reasoning", None
+                    )
+                    if isinstance(thought, str):
+                        reasoning.append(thought)
+                    for tc in delta.tool_calls or []:
+                        slot = calls.setdefault(tc.index, [None, None, []])
+                        if tc.id:
+                            slot[0] = tc.id
+                        if tc.function is not None:
+                            if tc.function.name:
+                                slot[1] = (slot[1] or "") + tc.function.name
+                            if tc.function.arguments:
+                                slot[2].append(tc.function.arguments)
+        parts = [(c[0], c[1], "".join(c[2])) for _, c in sorted(calls.items())]
+        message = assistant_message("".join(content) or None, "".join(reasoning) or None, parts)
+        return message, tokens_in, tokens_out
+
+
+@register_model("openai")
+def make_openai_provider(model: str, args: dict[str, Any]) -> HostedProvider:
+    """The provider of ``openai/MODEL``: options checked and API key found before the run."""
+    options, base_url, api_key = split_connection_args("openai", model, args)
+    chat_model = OpenAIChatModel(
+        f"openai/{model}", model, base_url=base_url, api_key=api_key, **options
+    )
+    return HostedProvider(chat_model)

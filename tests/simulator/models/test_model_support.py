@@ -1,0 +1,225 @@
+"""Limits, options, pricing, reasoning and tool-argument parsing."""
+
+from __future__ import annotations
+
+import random
+import time
+from email.utils import formatdate
+from pathlib import Path
+
+import anyio
+import pytest
+
+from simulator.errors import UsageError
+from simulator.models.base import ModelError
+from simulator.models.limits import (
+    Retry,
+    RetryPolicy,
+    call_with_retries,
+    connection_slot,
+    retry_after_seconds,
+    status_verdict,
+)
+from simulator.models.options import args_for, load_config, parse_key_values, parse_value
+from simulator.models.pricing import cost_usd, price_of
+from simulator.models.reasoning import join_reasoning, split_think
+from simulator.models.toolargs import dump_arguments, parse_arguments
+
+
+def test_backoff_is_full_jitter_under_a_doubling_ceiling() -> None:
+    policy = RetryPolicy(backoff_base=0.5, backoff_max=3.0)
+    rng = random.Random(1)
+    for retry, ceiling in [(0, 0.5), (1, 1.0), (2, 2.0), (3, 3.0), (9, 3.0)]:
+        waits = [policy.backoff(retry, None, rng) for _ in range(200)]
+        assert min(waits) >= 0.0 and max(waits) <= ceiling
+        assert max(waits) > ceiling * 0.8  # spread over the whole range
+    assert policy.backoff(0, 7.0, rng) == 7.0  # Retry-After wins
+    assert RetryPolicy(retry_after_max=5).backoff(0, 60.0, rng) == 5.0
+
+
+def test_retry_after_header_forms() -> None:
+    assert retry_after_seconds({"retry-after": "2"}) == 2.0
+    assert retry_after_seconds({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    assert retry_after_seconds({}) is None
+    assert retry_after_seconds({"retry-after": "soon"}) is None
+    date = formatdate(time.time() + 30, usegmt=True)
+    assert 25 < (retry_after_seconds({"retry-after": date}) or 0) <= 31
+
+
+def test_status_verdicts() -> None:
+    for status in (408, 409, 429, 500, 502, 503, 529):
+        assert isinstance(status_verdict(status, "x", None), Retry)
+    for status in (400, 401, 403, 404, 422):
+        assert isinstance(status_verdict(status, "x", None), ModelError)
+
+
+@pytest.mark.anyio
+async def test_call_with_retries_counts_and_gives_up() -> None:
+    attempts = 0
+
+    async def flaky() -> str:
+        nonlocal attempts
+        attempts += 1
+        if attempts < 3:
+            raise ConnectionError("reset")
+        return "ok"
+
+    def classify(exc: BaseException) -> Retry | ModelError:
+        return Retry(str(exc)) if isinstance(exc, ConnectionError) else ModelError(str(exc))
+
+    policy = RetryPolicy(backoff_base=0.001, max_retries=5)
+    result, outcome = await call_with_retries(flaky, policy, classify)
+    assert (result, outcome.retries) == ("ok", 2)
+
+    async def broken() -> str:
+        raise ValueError("bad request")
+
+    with pytest.raises(ModelError, match="bad request"):
+        await call_with_retries(broken, policy, classify)
+
+
+@pytest.mark.anyio
+async def test_connection_slot_caps_per_key() -> None:
+    inside = peak = 0
+
+    async def hold(key: str) -> None:
+        nonlocal inside, peak
+        async with connection_slot(key, 2):
+            inside += 1
+            peak = max(peak, inside)
+            await anyio.sleep(0.01)
+            inside -= 1
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(8):
+            tg.start_soon(hold, "http://a")
+    assert peak == 2
+
+
+def test_parse_values_and_pairs() -> None:
+    assert [parse_value(v) for v in ["true", "False", "3", "-2.5", "1e3", "none", "abc"]] == [
+        True,
+        False,
+        3,
+        -2.5,
+        1000.0,
+        None,
+        "abc",
+    ]
+    assert parse_value('["a", "b"]') == ["a", "b"]
+    assert parse_value('{"k": 1}') == {"k": 1}
+    assert parse_key_values(
+        ["temperature=0.2", "stream=true", "url=http://x/v1?a=b"], "--agent-arg"
+    ) == {
+        "temperature": 0.2,
+        "stream": True,
+        "url": "http://x/v1?a=b",
+    }
+    with pytest.raises(UsageError, match="--user-arg: expected key=value, got 'oops'"):
+        parse_key_values(["oops"], "--user-arg")
+
+
+def test_run_file_merges_model_role_and_cli(tmp_path: Path) -> None:
+    path = tmp_path / "run.toml"
+    path.write_text(
+        """
+[agent]
+temperature = 0.0
+max_tokens = 300
+
+[user]
+temperature = 1.0
+
+[models."openai/gpt-4.1"]
+max_connections = 16
+temperature = 0.5
+
+[run]
+concurrency = 64
+"""
+    )
+    config = load_config(path)
+    assert config.run == {"concurrency": 64}
+    assert args_for(config, "agent", "openai/gpt-4.1", {"max_tokens": 100}) == {
+        "max_connections": 16,
+        "temperature": 0.0,
+        "max_tokens": 100,
+    }
+    assert args_for(config, "user", "anthropic/claude-x") == {"temperature": 1.0}
+    assert args_for(None, "user", "x/y", {"a": 1}) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[agnet]\nx = 1\n", r"unknown table \[agnet\]"),
+        ("[agent\n", "invalid TOML"),
+        ('[models]\n"gpt" = {a = 1}\n', 'models."gpt" is not a provider/model name'),
+        ("agent = 3\n", "agent must be a table"),
+    ],
+)
+def test_run_file_errors_name_file_and_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(UsageError, match=message) as info:
+        load_config(path)
+    assert str(path) in str(info.value)
+    with pytest.raises(UsageError, match="cannot read"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_prices() -> None:
+    assert price_of("gpt-4.1-mini-2025-04-14") == (0.40, 1.60)
+    assert price_of("openai/gpt-4o") == (2.50, 10.0)
+    assert price_of("claude-sonnet-4-5-20250929") == (3.0, 15.0)
+    assert price_of("Qwen/Qwen3-8B") is None
+    assert price_of("gpt-4o-mini-turbo") is None  # not a dated snapshot: no guess
+    assert cost_usd(2_000_000, 1_000_000, (1.0, 2.0)) == 4.0
+    assert cost_usd(5, 5, None) is None
+
+
+@pytest.mark.parametrize(
+    ("content", "text", "reasoning"),
+    [
+        ("plain", "plain", None),
+        ("<think>a</think>b", "b", "a"),
+        ("<think>\na\n</think>\n\nb", "b", "a"),
+        ("a</think>b", "b", "a"),  # the template opened the block in the prompt
+        ("<think>cut off", None, "cut off"),
+        ("x<think>1</think>y<think>2</think>z", "xyz", "1\n\n2"),
+        ("<think></think>hi", "hi", None),
+        (None, None, None),
+    ],
+)
+def test_split_think(content: str | None, text: str | None, reasoning: str | None) -> None:
+    assert split_think(content) == (text, reasoning)
+
+
+def test_join_reasoning() -> None:
+    assert join_reasoning(None, " a ", "", "b") == "a\n\nb"
+    assert join_reasoning(None, "  ") is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"a": 1}', {"a": 1}),
+        ("", {}),
+        (None, {}),
+        ({"a": 1}, {"a": 1}),
+        ('```json\n{"a": 1}\n```', {"a": 1}),
+        ('Sure! {"a": 1} done', {"a": 1}),
+        ('"{\\"a\\": 1}"', {"a": 1}),
+        ('[{"a": 1}]', {"a": 1}),
+        ('{"a": 1', {"__raw__": '{"a": 1'}),
+        ("42", {"__raw__": "42"}),
+        ("[1, 2]", {"__raw__": "[1, 2]"}),
+    ],
+)
+def test_parse_arguments(raw: str | dict[str, int] | None, expected: dict[str, object]) -> None:
+    assert parse_arguments(raw) == expected
+
+
+def test_dump_arguments() -> None:
+    assert dump_arguments({"a": 1}) == '{"a":1}'
+    assert dump_arguments({"__raw__": "{bad"}) == "{bad"
