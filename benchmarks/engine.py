@@ -41,10 +41,22 @@ USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"
 
 
 def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:
+    """Peak RSS of this process plus its worker processes."""
     proc = psutil.Process()
     while not stop.is_set():
-        peak[0] = max(peak[0], proc.memory_info().rss)
+        total = proc.memory_info().rss
+        for child in proc.children(recursive=True):
+            try:
+                total += child.memory_info().rss
+            except psutil.Error:
+                continue
+        peak[0] = max(peak[0], total)
         time.sleep(0.02)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def steady_state(db: object, concurrency: int, latency: float) -> dict[str, float]:
@@ -68,7 +80,7 @@ def steady_state(db: object, concurrency: int, latency: float) -> dict[str, floa
     return {"steady_s": span, "steady_efficiency": calls / span / (concurrency / latency)}
 
 
-def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
+def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) -> dict[str, float]:
     """Run one concurrency level in this process and return its figures."""
     from simulator.registry import get_domain
 
@@ -85,6 +97,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         trials=trials,
         seed=1,
         concurrency=concurrency,
+        workers=workers,
         limits=Limits(timeout_s=600),
         agent_args={"latency": str(latency)},
         user_args={"latency": str(latency)},
@@ -101,11 +114,11 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
         stop = threading.Event()
         sampler = threading.Thread(target=_rss_sampler, args=(stop, peak), daemon=True)
         sampler.start()
-        cpu0 = time.process_time()
+        cpu0 = time.process_time() + _children_cpu()
         t0 = time.perf_counter()
         anyio.run(runner.run, backend_options=backend_options() if USE_UVLOOP else {})
         wall = time.perf_counter() - t0
-        cpu = time.process_time() - cpu0
+        cpu = time.process_time() + _children_cpu() - cpu0
         stop.set()
         sampler.join()
         db = store.db
@@ -119,6 +132,7 @@ def one_level(concurrency: int, latency: float, waves: int) -> dict[str, float]:
     ideal_wall = calls * latency / concurrency
     return {
         "concurrency": concurrency,
+        "workers": workers,
         "conversations": completed,
         "model_calls": calls,
         "turns": turns,
@@ -169,6 +183,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--levels", default="32,128,512")
     parser.add_argument("--waves", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes per run")
     parser.add_argument("--store-events", type=int, default=200_000)
     parser.add_argument("--quick", action="store_true", help="tiny smoke run for CI")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
@@ -177,7 +192,7 @@ def main() -> None:
     if args.quick:
         args.levels, args.waves, args.latency, args.store_events = "8,32", 1, 0.05, 20_000
     if args.one:
-        print(json.dumps(one_level(args.one, args.latency, args.waves)))
+        print(json.dumps(one_level(args.one, args.latency, args.waves, args.workers)))
         return
     rows = []
     for level in (int(x) for x in args.levels.split(",")):
@@ -191,6 +206,8 @@ def main() -> None:
                 str(args.latency),
                 "--waves",
                 str(args.waves),
+                "--workers",
+                str(args.workers),
             ],
             capture_output=True,
             text=True,
@@ -204,18 +221,21 @@ def main() -> None:
         return
     print(
         f"engine benchmark: scripted oracle + scripted user, {args.latency * 1000:.0f} ms per "
-        f"model call, {args.waves} waves per level, {os.cpu_count()} CPUs"
+        f"model call, {args.waves} waves per level, {args.workers} worker process(es), "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
     )
     header = (
         f"{'conc':>5} {'convs':>6} {'calls':>6} {'wall s':>7} {'conv/s':>7} {'ideal':>7} "
-        f"{'eff':>5} {'cpu ms/call':>11} {'KB/conv':>8} {'events/s':>9} {'reward':>6}"
+        f"{'eff':>5} {'steady':>6} {'cpu ms/call':>11} {'KB/conv':>8} {'events/s':>9} "
+        f"{'reward':>6}"
     )
     print(header)
     for r in rows:
         print(
             f"{r['concurrency']:>5} {r['conversations']:>6} {r['model_calls']:>6} "
             f"{r['wall_s']:>7.2f} {r['conv_per_s']:>7.1f} {r['ideal_conv_per_s']:>7.1f} "
-            f"{r['efficiency']:>5.3f} {r['cpu_ms_per_call']:>11.3f} "
+            f"{r['efficiency']:>5.3f} {r['steady_efficiency']:>6.3f} "
+            f"{r['cpu_ms_per_call']:>11.3f} "
             f"{r['rss_peak_kb_per_conv']:>8.1f} {r['events_per_s']:>9.0f} "
             f"{r['mean_reward']:>6.3f}"
         )

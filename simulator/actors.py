@@ -51,8 +51,10 @@ class AgentActor:
     async def run(self) -> None:
         """Handle the inbox until the conversation is cancelled."""
         inbox = self.channel.inboxes[AGENT]
-        while True:
+        while not self.channel.closed:
             event = await inbox.get()
+            if event is None or self.channel.closed:
+                return
             if isinstance(event, UserMessage):
                 self.history.append(ChatMessage(role="user", content=event.text))
                 if event.ends is None:
@@ -72,6 +74,8 @@ class AgentActor:
 
     async def _turn(self) -> None:
         response = await self.agent.respond(self.history)
+        if self.channel.closed:
+            return
         conversation = self.channel.conversation
         await self.channel.publish(usage_event(conversation, AGENT, self.model, response.usage))
         message = response.message
@@ -88,6 +92,8 @@ class AgentActor:
         )
         self._pending = {call.id for call in message.tool_calls}
         for call in message.tool_calls:
+            if self.channel.closed:
+                return
             await self.channel.publish(ToolCall(conversation=conversation, call=call))
 
 
@@ -104,14 +110,18 @@ class UserActor:
         """Write the opening message, then handle the inbox until cancelled."""
         inbox = self.channel.inboxes[USER]
         await self._turn()
-        while True:
+        while not self.channel.closed:
             event = await inbox.get()
+            if event is None or self.channel.closed:
+                return
             if isinstance(event, AgentMessage):
                 self.transcript.append(ChatMessage(role="assistant", content=event.text or ""))
                 await self._turn()
 
     async def _turn(self) -> None:
         turn = await self.user.respond(self.transcript)
+        if self.channel.closed:
+            return
         conversation = self.channel.conversation
         if turn.usage is not None:
             await self.channel.publish(usage_event(conversation, USER, turn.model, turn.usage))
@@ -144,8 +154,10 @@ class EnvActor:
     async def run(self) -> None:
         """Answer every tool call with a tool result until cancelled."""
         inbox = self.channel.inboxes[ENV]
-        while True:
+        while not self.channel.closed:
             event = await inbox.get()
+            if event is None or self.channel.closed:
+                return
             if isinstance(event, ToolCall):
                 outcome = self.toolkit.call(self.db, event.call.name, event.call.arguments)
                 await self.channel.publish(

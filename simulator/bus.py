@@ -51,25 +51,46 @@ def route(event: Event) -> str | None:
 class Channel:
     """One conversation's view of the bus: its sequence counter and its actors' inboxes."""
 
-    __slots__ = ("_observer", "_seq", "bus", "conversation", "inboxes")
+    __slots__ = ("_observer", "_seq", "bus", "closed", "conversation", "inboxes")
 
     def __init__(self, bus: Bus, conversation: str, observer: Callable[[Event], None]) -> None:
         self.bus = bus
         self.conversation = conversation
         self._seq = 0
-        self._observer = observer
-        self.inboxes: dict[str, asyncio.Queue[Event]] = {
+        self._observer: Callable[[Event], None] | None = observer
+        self.closed = False
+        self.inboxes: dict[str, asyncio.Queue[Event | None]] = {
             role: asyncio.Queue(maxsize=INBOX_SIZE) for role in (AGENT, USER, ENV)
         }
 
-    async def publish(self, event: Event) -> Event:
-        """Stamp, fan out, observe and route one event; returns the stamped event."""
+    def close(self) -> None:
+        """End the conversation: later events are dropped and every actor's loop returns.
+
+        Actors leave on their own (a ``None`` in each inbox) instead of being cancelled, so a
+        normal ending creates no cancellation tracebacks and no garbage cycles.
+        """
+        if self.closed:
+            return
+        self.closed = True
+        self._observer = None
+        for inbox in self.inboxes.values():
+            if not inbox.full():
+                inbox.put_nowait(None)
+
+    async def publish(self, event: Event, *, final: bool = False) -> Event | None:
+        """Stamp, fan out, observe and route one event; returns the stamped event.
+
+        After ``close`` only the ``final`` event (``ConversationEnded``) is still published.
+        """
+        if self.closed and not final:
+            return None
         stamped = msgspec.structs.replace(event, seq=self._seq, ts=time.time())
         self._seq += 1
         for subscriber in self.bus.subscribers:
             await subscriber.deliver(stamped)
-        self._observer(stamped)
-        role = route(stamped)
+        if self._observer is not None:
+            self._observer(stamped)
+        role = None if self.closed else route(stamped)
         if role is not None:
             inbox = self.inboxes[role]
             if inbox.full():

@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--intensities", default="medium", help="low,medium,high or numbers in 0..1")
     run.add_argument("--trials", type=int, default=1, help="trials per task and condition")
     run.add_argument("--concurrency", type=int, default=32, help="conversations at once")
+    run.add_argument(
+        "--workers", type=int, default=1, help="processes sharing the conversations (one loop each)"
+    )
     run.add_argument("--seed", type=int, default=0, help="run seed")
     run.add_argument(
         "--max-steps", type=int, default=50, help="messages before a conversation ends"
@@ -133,6 +136,7 @@ def _config_from_args(args: argparse.Namespace) -> Any:
         trials=args.trials,
         seed=args.seed,
         concurrency=args.concurrency,
+        workers=args.workers,
         limits=Limits(
             max_steps=args.max_steps, max_tool_errors=args.max_tool_errors, timeout_s=args.timeout
         ),
@@ -153,6 +157,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         config = msgspec.json.decode(run["config"], type=RunConfig)
         if args.concurrency != 32:
             config = msgspec.structs.replace(config, concurrency=args.concurrency)
+        if args.workers != 1:
+            config = msgspec.structs.replace(config, workers=args.workers)
         run_id = run["id"]
     else:
         config = _config_from_args(args)

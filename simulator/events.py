@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 
-class ToolCallSpec(msgspec.Struct, frozen=True):
+class ToolCallSpec(msgspec.Struct, frozen=True, gc=False):
     """One tool call requested by an agent: id, tool name and JSON arguments."""
 
     id: str
@@ -19,7 +19,7 @@ class ToolCallSpec(msgspec.Struct, frozen=True):
     arguments: dict[str, Any]
 
 
-class RewardBreakdown(msgspec.Struct, frozen=True):
+class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
     """How a conversation's reward was computed (τ-bench semantics, made explicit)."""
 
     db_match: bool
@@ -29,7 +29,7 @@ class RewardBreakdown(msgspec.Struct, frozen=True):
     actual_hash: str = ""
 
 
-class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
     """Fields every event carries; ``seq`` and ``ts`` are assigned by the bus."""
 
     conversation: str

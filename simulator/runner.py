@@ -8,6 +8,7 @@ users. A resumed run skips completed cells and re-plays the others from scratch.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import secrets
 import signal
@@ -56,6 +57,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     seed: int = 0
     concurrency: int = 32
     limits: Limits = Limits()
+    workers: int = 1
     agent_args: dict[str, Any] = {}
     user_args: dict[str, Any] = {}
 
@@ -118,6 +120,8 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
     load_plugins()
     if config.concurrency < 1:
         raise UsageError(f"--concurrency must be at least 1 (got {config.concurrency})")
+    if config.workers < 1:
+        raise UsageError(f"--workers must be at least 1 (got {config.workers})")
     if config.trials < 1:
         raise UsageError(f"--trials must be at least 1 (got {config.trials})")
     if config.limits.max_steps < 2:
@@ -195,6 +199,19 @@ def normalize_emotions(names: list[str]) -> list[str]:
 ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 
+def settle_memory() -> None:
+    """Move everything loaded so far (domain bases, tool schemas) out of the GC's way.
+
+    The domain's base records are long-lived and never garbage; freezing them spares every
+    full collection from walking them, and a larger first generation means fewer collections
+    while thousands of conversations allocate events (the engine creates few cycles).
+    """
+    gc.collect()
+    gc.freeze()
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], 5000), *threshold[1:])
+
+
 def backend_options() -> dict[str, Any]:
     """Event-loop options for ``anyio.run``: uvloop when it is installed (about 10% less CPU)."""
     try:
@@ -204,8 +221,75 @@ def backend_options() -> dict[str, Any]:
     return {"use_uvloop": True}
 
 
+class Player:
+    """Plays grid cells of one run on one event loop, with one set of providers."""
+
+    def __init__(self, config: RunConfig, run_id: str) -> None:
+        self.config = config
+        self.run_id = run_id
+        self.domain, tasks = validate(config)
+        self.tasks = {t.id: t for t in tasks}
+        self.agent_providers, self.user_providers = make_providers(config)
+
+    @property
+    def providers(self) -> list[Any]:
+        """Every model and user provider of the run."""
+        return [*self.agent_providers.values(), *self.user_providers.values()]
+
+    def conversation_id(self, cell: Cell) -> str:
+        """The id of a cell's conversation (stable across resumes)."""
+        return f"{self.run_id}/{cell.index:06d}"
+
+    async def play(
+        self,
+        cells: list[Cell],
+        bus: Bus,
+        concurrency: int,
+        on_end: ProgressCallback | None = None,
+    ) -> int:
+        """Play ``cells`` with up to ``concurrency`` at once; returns how many completed."""
+        completed = 0
+        queue = iter(cells)
+
+        async def worker() -> None:
+            nonlocal completed
+            for cell in queue:
+                ended = await self._play_one(cell, bus)
+                completed += 1
+                if on_end is not None:
+                    on_end(cell, ended)
+
+        async with anyio.create_task_group() as workers:
+            for _ in range(min(concurrency, max(len(cells), 1))):
+                workers.start_soon(worker)
+        return completed
+
+    async def _play_one(self, cell: Cell, bus: Bus) -> ConversationEnded:
+        ctx = ConversationContext(
+            conversation_id=self.conversation_id(cell),
+            run_id=self.run_id,
+            task=self.tasks[cell.task_id],
+            domain=self.domain,
+            emotion=cell.emotion,
+            intensity=cell.intensity,
+            trial=cell.trial,
+            seed=conversation_seed(self.config.seed, cell),
+        )
+        model = self.agent_providers[cell.agent].for_conversation(ctx, "agent")
+        agent = AGENTS["llm"](model, ctx)
+        user = self.user_providers[cell.user].for_conversation(ctx)
+        return await run_conversation(
+            ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
+        )
+
+
 class Runner:
-    """Plays the cells of one run into a store."""
+    """Plays the pending cells of one run into a store, in this process or in worker processes.
+
+    With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
+    (``python -m simulator.worker``), each with its own event loop and providers; their events
+    stream back over pipes and this process alone writes the store.
+    """
 
     def __init__(
         self,
@@ -221,9 +305,15 @@ class Runner:
         self.run_id = run_id
         self.on_end = on_end
         self.feed = feed
-        self.domain, tasks = validate(config)
-        self.tasks = {t.id: t for t in tasks}
-        self.agent_providers, self.user_providers = make_providers(config)
+        self.player = Player(config, run_id)
+        self.domain = self.player.domain
+        if config.workers > 1:
+            for provider in self.player.providers:
+                if getattr(provider, "launches_servers", False):
+                    raise UsageError(
+                        f"--workers {config.workers}: {provider.name} starts its own servers; "
+                        "start them once and pass base_url=..., or use --workers 1"
+                    )
         self.interrupted = False
 
     def pending_cells(self) -> list[Cell]:
@@ -231,12 +321,9 @@ class Runner:
         done = self.store.completed_cells(self.run_id)
         return [c for c in grid(self.config) if c.index not in done]
 
-    def _conversation_id(self, cell: Cell) -> str:
-        return f"{self.run_id}/{cell.index:06d}"
-
     def _row(self, cell: Cell) -> dict[str, Any]:
         return {
-            "id": self._conversation_id(cell),
+            "id": self.player.conversation_id(cell),
             "run_id": self.run_id,
             "cell": cell.index,
             "task_id": cell.task_id,
@@ -255,74 +342,58 @@ class Runner:
         self.store.discard_unfinished(self.run_id)
         cells = self.pending_cells()
         self.store.register_conversations([self._row(c) for c in cells])
-        agent_providers, user_providers = self.agent_providers, self.user_providers
         subscribers: list[Subscriber] = [self.store]
         if self.feed is not None:
             subscribers.append(self.feed)
         bus = Bus(subscribers)
+        sharded = self.config.workers > 1
         completed = 0
-        queue = iter(cells)
+        stop = anyio.CancelScope()
 
-        async def worker() -> None:
-            nonlocal completed
-            for cell in queue:
-                ended = await self._play(cell, bus, agent_providers, user_providers)
-                completed += 1
-                if self.on_end is not None:
-                    self.on_end(cell, ended)
-
-        async def watch_signals(scope: anyio.CancelScope) -> None:
+        async def watch_signals() -> None:
             with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for _ in signals:
+                async for _ in signals:  # the first stops the run; later ones change nothing
+                    if self.interrupted:
+                        continue
                     self.interrupted = True
-                    scope.cancel()
-                    return
+                    if shards is not None:
+                        shards.interrupt()  # workers send what they finished, then exit
+                    else:
+                        stop.cancel()
 
+        from simulator.shards import Shards
+
+        shards = Shards(self, cells, bus) if sharded else None
+        settle_memory()
         self.store.set_run_status(self.run_id, "running")
         status = "failed"
         try:
             async with anyio.create_task_group() as outer:
                 outer.start_soon(self.store.run_writer)
                 try:
-                    await _start_all([*agent_providers.values(), *user_providers.values()])
-                    async with anyio.create_task_group() as tg:
-                        tg.start_soon(watch_signals, tg.cancel_scope)
-                        async with anyio.create_task_group() as workers:
-                            for _ in range(min(self.config.concurrency, max(len(cells), 1))):
-                                workers.start_soon(worker)
-                        tg.cancel_scope.cancel()
+                    if shards is not None:
+                        async with anyio.create_task_group() as tg:
+                            tg.start_soon(watch_signals)
+                            completed = await shards.run()
+                            tg.cancel_scope.cancel()
+                    else:
+                        await _start_all(self.player.providers)
+                        with stop:
+                            async with anyio.create_task_group() as tg:
+                                tg.start_soon(watch_signals)
+                                completed = await self.player.play(
+                                    cells, bus, self.config.concurrency, self.on_end
+                                )
+                                tg.cancel_scope.cancel()
                     status = "interrupted" if self.interrupted else "completed"
                 finally:
                     with anyio.CancelScope(shield=True):
-                        await _close_all([*agent_providers.values(), *user_providers.values()])
+                        if shards is None:
+                            await _close_all(self.player.providers)
                         await self.store.close()
         finally:
             self.store.set_run_status(self.run_id, status)
         return completed
-
-    async def _play(
-        self,
-        cell: Cell,
-        bus: Bus,
-        agents: dict[str, ModelProvider],
-        users: dict[str, UserProvider],
-    ) -> ConversationEnded:
-        ctx = ConversationContext(
-            conversation_id=self._conversation_id(cell),
-            run_id=self.run_id,
-            task=self.tasks[cell.task_id],
-            domain=self.domain,
-            emotion=cell.emotion,
-            intensity=cell.intensity,
-            trial=cell.trial,
-            seed=conversation_seed(self.config.seed, cell),
-        )
-        model = agents[cell.agent].for_conversation(ctx, "agent")
-        agent = AGENTS["llm"](model, ctx)
-        user = users[cell.user].for_conversation(ctx)
-        return await run_conversation(
-            ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
-        )
 
 
 async def _start_all(providers: list[ModelProvider] | list[Any]) -> None:

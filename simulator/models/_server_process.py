@@ -11,9 +11,11 @@ import atexit
 import contextlib
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,6 +24,15 @@ from anyio.abc import Process
 
 from simulator.errors import UsageError
 
+# Runs before the server: asks Linux to SIGTERM it when tau-sim dies (even by SIGKILL, when no
+# cleanup code can run), then becomes the server (the setting survives exec).
+_PARENT_DEATH_TRAMPOLINE = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"  # 1 = PR_SET_PDEATHSIG
+    "if os.getppid() != int(sys.argv[1]):\n"
+    "    sys.exit(1)\n"  # tau-sim died before the prctl
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
 _SECRET_WORDS = frozenset({"key", "apikey", "token", "secret", "password"})
 _LIVE_GROUPS: set[int] = set()
 
@@ -76,15 +87,21 @@ async def spawn(argv: Sequence[str], env: Mapping[str, str], log_path: Path) -> 
     """Start ``argv`` in a new session (its own process group), output appended to ``log_path``.
 
     The spawn is shielded from cancellation: a process that was forked is always returned, so
-    the caller can always stop it.
+    the caller can always stop it. On Linux the server also gets SIGTERM if tau-sim dies.
     """
+    if shutil.which(argv[0]) is None:
+        raise LaunchError(f"cannot start {argv[0]!r}: no such executable")
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
+    command = list(argv)
+    if sys.platform == "linux":
+        trampoline = [sys.executable, "-I", "-S", "-c", _PARENT_DEATH_TRAMPOLINE, str(os.getpid())]
+        command = [*trampoline, *command]
     with anyio.CancelScope(shield=True), log_path.open("ab") as log:
         log.write(f"=== tau-sim: {' '.join(redact_argv(argv))}\n".encode())
         log.flush()
         try:
             process = await anyio.open_process(
-                list(argv),
+                command,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -6,6 +6,9 @@ merged into one user message of ``tool_result`` blocks; ``thinking`` blocks come
 reasoning. With extended thinking on, the API wants the signed thinking blocks of a tool-using
 turn back during the tool loop: the model keeps them by tool-call id and re-attaches them, while
 ``ChatMessage.reasoning`` keeps only the readable text, never sent to anyone.
+
+Requests go through the ``anthropic`` SDK's async client, its retries included: a msgspec-encoded
+body is POSTed to ``/v1/messages`` and the raw answer decoded with msgspec (``hosted.post_json``).
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatResponse, ToolSpec
+from simulator.models.base import ChatMessage, ChatResponse, ModelError, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
+    Reply,
+    post_json,
     split_connection_args,
 )
-from simulator.models.limits import Retry
 from simulator.models.reasoning import join_reasoning
 from simulator.models.toolargs import parse_arguments
 from simulator.registry import register_model
@@ -82,7 +86,6 @@ class _Message(msgspec.Struct):
     stop_reason: str | None = None
 
 
-_encode = msgspec.json.encode  # bytes: the SDK would deep-copy a dict body per call
 _message = msgspec.json.Decoder(_Message)
 
 
@@ -233,7 +236,7 @@ class AnthropicChatModel(HostedChatModel):
         *,
         response_format: dict[str, Any] | None = None,
     ) -> ChatResponse:
-        """The next assistant message; ``ModelError`` once retries are exhausted.
+        """The next assistant message; ``ModelError`` once the SDK's retries are exhausted.
 
         ``response_format`` is ignored: the Messages API has no JSON mode.
         """
@@ -246,15 +249,11 @@ class AnthropicChatModel(HostedChatModel):
         if tools:
             body["tools"] = to_anthropic_tools(tools)
 
-        async def send(client: AsyncAnthropic, url: str) -> tuple[ChatMessage, int, int]:
-            import httpx2
-
-            response = await client.post(
-                "/v1/messages", content=_encode(body), cast_to=httpx2.Response
-            )
-            decoded = _message.decode(response.content)
+        async def send(client: AsyncAnthropic) -> Reply:
+            content, retries = await post_json(client, "/v1/messages", body)
+            decoded = _message.decode(content)
             if not decoded.content and decoded.stop_reason is None:
-                raise Retry("response without content")
+                raise ModelError("malformed response: no content")
             message, signed = from_anthropic(decoded.content)
             if signed and message.tool_calls:
                 self._remember(message.tool_calls[0].id, signed)
@@ -264,7 +263,7 @@ class AnthropicChatModel(HostedChatModel):
                 + (u.cache_creation_input_tokens or 0)
                 + (u.cache_read_input_tokens or 0)
             )
-            return message, tokens_in, u.output_tokens
+            return Reply(message, tokens_in, u.output_tokens, retries)
 
         return await self._call(send)
 

@@ -12,7 +12,7 @@ from simulator.events import ToolCallSpec
 Role = Literal["system", "user", "assistant", "tool"]
 
 
-class ChatMessage(msgspec.Struct, frozen=True):
+class ChatMessage(msgspec.Struct, frozen=True, gc=False):
     """One message of a chat: system prompt, user text, assistant turn or tool result."""
 
     role: Role
@@ -31,7 +31,7 @@ class ToolSpec(msgspec.Struct, frozen=True):
     parameters: dict[str, Any]
 
 
-class Usage(msgspec.Struct, frozen=True):
+class Usage(msgspec.Struct, frozen=True, gc=False):
     """Accounting of one model call."""
 
     tokens_in: int = 0
@@ -41,7 +41,7 @@ class Usage(msgspec.Struct, frozen=True):
     cost_usd: float | None = None
 
 
-class ChatResponse(msgspec.Struct, frozen=True):
+class ChatResponse(msgspec.Struct, frozen=True, gc=False):
     """The assistant message a model produced and what it cost."""
 
     message: ChatMessage

@@ -108,13 +108,14 @@ class ReplicaStatus:
 class _Replica:
     index: int
     spec: ReplicaSpec
-    log_path: Path
     host: str
+    log_path: Path = Path()
     port: int = 0
     process: Process | None = None
     state: ReplicaState = ReplicaState.STARTING
     outstanding: int = 0
     served: int = 0
+    last_pick: int = -1
     restarts: int = 0
 
     @property
@@ -130,9 +131,9 @@ class _Replica:
         return f"{self.spec.name} replica {self.index}"
 
 
-def _least_busy(items: Sequence[_T], outstanding: list[int], served: list[int]) -> _T:
-    """The item with the fewest outstanding requests; ties go to the least used one."""
-    best = min(range(len(items)), key=lambda i: (outstanding[i], served[i], i))
+def _least_busy(items: Sequence[_T], outstanding: list[int], last_pick: list[int]) -> _T:
+    """The item with the fewest outstanding requests; ties go to the least recently picked."""
+    best = min(range(len(items)), key=lambda i: (outstanding[i], last_pick[i], i))
     return items[best]
 
 
@@ -149,16 +150,14 @@ class ReplicaPool:
             raise ValueError("a replica pool needs at least one replica")
         self.options = options or LaunchOptions()
         given = self.options.log_dir
-        self.log_dir = Path(given) if given else Path(tempfile.mkdtemp(prefix="tau-sim-servers-"))
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        self._replicas = [
-            _Replica(i, spec, self.log_dir / f"{spec.name}-{i}.log", self.options.host)
-            for i, spec in enumerate(specs)
-        ]
-        self._changed = anyio.Event()
-        self._wakeup = anyio.Event()
-        self._ready = anyio.Event()
-        self._scope = anyio.CancelScope()
+        self.log_dir = Path(given) if given else None
+        self._replicas = [_Replica(i, spec, self.options.host) for i, spec in enumerate(specs)]
+        # asyncio events (not anyio's) so that a pool can be built outside the event loop.
+        self._changed = asyncio.Event()
+        self._wakeup = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._scope: anyio.CancelScope | None = None
+        self._picks = 0
         self._launched = False
         self._error: BaseException | None = None
         self._task: asyncio.Task[None] | None = None
@@ -170,7 +169,13 @@ class ReplicaPool:
         """Start every replica and wait until all are healthy; ``LaunchError`` otherwise."""
         if self._task is not None:
             raise RuntimeError("the pool was already started")
-        self._task = asyncio.get_running_loop().create_task(self._host())
+        if self.log_dir is None:
+            self.log_dir = Path(tempfile.mkdtemp(prefix="tau-sim-servers-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for replica in self._replicas:
+            replica.log_path = self.log_dir / f"{replica.spec.name}-{replica.index}.log"
+        self._scope = anyio.CancelScope()
+        self._task = asyncio.get_running_loop().create_task(self._host(self._scope))
         try:
             await self._ready.wait()
         except BaseException:
@@ -183,7 +188,8 @@ class ReplicaPool:
     async def aclose(self) -> None:
         """Stop every replica (whole process groups) and the watchdog; safe to call twice."""
         self._closed = True
-        self._scope.cancel()
+        if self._scope is not None:
+            self._scope.cancel()
         task = self._task
         if task is None:
             return
@@ -221,6 +227,8 @@ class ReplicaPool:
         replica = await self._pick()
         replica.outstanding += 1
         replica.served += 1
+        self._picks += 1
+        replica.last_pick = self._picks
         try:
             yield replica.url
         finally:
@@ -237,7 +245,7 @@ class ReplicaPool:
                         self._wakeup.set()
                 up = [r for r in up if r.state is ReplicaState.UP]
                 if up:
-                    return _least_busy(up, [r.outstanding for r in up], [r.served for r in up])
+                    return _least_busy(up, [r.outstanding for r in up], [r.last_pick for r in up])
                 if self._closed:
                     raise ModelError(f"the pool of {self._name} is closed")
                 if all(
@@ -279,11 +287,11 @@ class ReplicaPool:
     def _set_state(self, replica: _Replica, state: ReplicaState) -> None:
         replica.state = state
         self._changed.set()
-        self._changed = anyio.Event()
+        self._changed = asyncio.Event()
 
-    async def _host(self) -> None:
+    async def _host(self, scope: anyio.CancelScope) -> None:
         try:
-            with self._scope:
+            with scope:
                 async with anyio.create_task_group() as tg:
                     async with anyio.create_task_group() as launching:
                         for replica in self._replicas:
@@ -308,10 +316,14 @@ class ReplicaPool:
                 await self._stop_all()
             self._ready.set()
 
-    async def _launch(self, replica: _Replica) -> None:
-        """Start one replica and wait until it is healthy; ``LaunchError`` if it is not."""
+    async def _launch(self, replica: _Replica, port: int | None = None) -> None:
+        """Start one replica (on ``port``, else a free one) and wait until it is healthy.
+
+        Raises:
+            LaunchError: the server exited, or was not healthy in time (it is stopped).
+        """
         self._set_state(replica, ReplicaState.STARTING)
-        replica.port = free_port(self.options.host)
+        replica.port = port or free_port(self.options.host)
         argv = replica.spec.command(self.options.host, replica.port)
         log.info(
             "%s: starting on port %d: %s", replica.label, replica.port, " ".join(redact_argv(argv))
@@ -351,7 +363,7 @@ class ReplicaPool:
         while True:
             with anyio.move_on_after(self.options.watch_interval_s):
                 await self._wakeup.wait()
-            self._wakeup = anyio.Event()
+            self._wakeup.clear()
             for replica in self._replicas:
                 if replica.state in (ReplicaState.UP, ReplicaState.DOWN) and not replica.alive:
                     self._set_state(replica, ReplicaState.STARTING)
@@ -364,17 +376,21 @@ class ReplicaPool:
             "%s died (exit code %s); restarting; log: %s", replica.label, code, replica.log_path
         )
         await stop_process(replica.process, self.options.stop_grace_s)
+        failures = 0
         while True:
             if replica.restarts >= self.options.max_restarts:
                 log.error("%s: gave up after %d restarts", replica.label, replica.restarts)
                 self._set_state(replica, ReplicaState.FAILED)
                 return
-            await anyio.sleep(min(0.5 * 2**replica.restarts, 10.0) - 0.5)
+            if failures:
+                await anyio.sleep(min(0.5 * 2 ** (failures - 1), 10.0))
             replica.restarts += 1
             try:
-                await self._launch(replica)
+                # The same port first: the clients and connection limits of its URL stay valid.
+                await self._launch(replica, replica.port if failures == 0 else None)
             except LaunchError as exc:
                 log.warning("restart failed: %s", exc)
+                failures += 1
                 continue
             log.info("%s is back on port %d", replica.label, replica.port)
             return
@@ -404,7 +420,8 @@ class StaticPool:
             raise ValueError("a static pool needs at least one URL")
         self.urls = [u.rstrip("/") for u in urls]
         self._outstanding = [0] * len(self.urls)
-        self._served = [0] * len(self.urls)
+        self._last_pick = [-1] * len(self.urls)
+        self._picks = 0
 
     def acquire(self) -> AbstractAsyncContextManager[str]:
         """Reserve the least busy endpoint; yields its base URL."""
@@ -412,9 +429,10 @@ class StaticPool:
 
     @asynccontextmanager
     async def _lease(self) -> AsyncIterator[str]:
-        i = _least_busy(list(range(len(self.urls))), self._outstanding, self._served)
+        i = _least_busy(list(range(len(self.urls))), self._outstanding, self._last_pick)
         self._outstanding[i] += 1
-        self._served[i] += 1
+        self._picks += 1
+        self._last_pick[i] = self._picks
         try:
             yield self.urls[i]
         finally:

@@ -1,11 +1,10 @@
 """``openai/MODEL``: OpenAI, or any OpenAI-compatible server (vLLM, SGLang, llama.cpp).
 
-Requests go through the ``openai`` SDK's async client with its own retries off: tau-sim retries
-(429, 5xx, timeouts, connection errors; honouring Retry-After) so that each call's retries are
-counted in its usage. Non-streaming calls use the client's generic ``post`` and decode the body
-with msgspec: the typed ``chat.completions.create`` walks every message and tool schema through
-its parameter transforms, several milliseconds of CPU per call at hundreds of calls per second.
-``stream=true`` uses the SDK's streaming API and assembles the deltas, tool-call deltas included.
+Requests go through the ``openai`` SDK's async client, its retries included. Non-streaming calls
+POST a msgspec-encoded body and decode the raw answer with msgspec (``hosted.post_json``: why, and
+the CPU measured). ``stream=true`` uses the SDK's streaming API
+(``chat.completions.with_raw_response.create``) and assembles the deltas, tool-call deltas
+included.
 """
 
 from __future__ import annotations
@@ -16,14 +15,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatResponse, ToolSpec
+from simulator.models.base import ChatMessage, ChatResponse, ModelError, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
+    Reply,
+    post_json,
     split_connection_args,
 )
-from simulator.models.limits import Retry
 from simulator.models.reasoning import join_reasoning, split_think
 from simulator.models.toolargs import dump_arguments, parse_arguments
 from simulator.registry import register_model
@@ -106,7 +106,6 @@ class _Completion(msgspec.Struct):
     usage: _Usage | None = None
 
 
-_encode = msgspec.json.encode  # bytes: the SDK would deep-copy a dict body per call
 _completion = msgspec.json.Decoder(_Completion)
 
 
@@ -115,7 +114,8 @@ def to_openai_messages(messages: list[ChatMessage]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for m in messages:
         if m.role == "assistant":
-            item: dict[str, Any] = {"role": "assistant", "content": m.content}
+            # "" rather than null: llama.cpp's server rejects a null content next to tool calls
+            item: dict[str, Any] = {"role": "assistant", "content": m.content or ""}
             if m.tool_calls:
                 item["tool_calls"] = [
                     {
@@ -125,8 +125,6 @@ def to_openai_messages(messages: list[ChatMessage]) -> list[dict[str, Any]]:
                     }
                     for c in m.tool_calls
                 ]
-            elif m.content is None:
-                item["content"] = ""
             out.append(item)
         elif m.role == "tool":
             out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content or ""})
@@ -203,6 +201,7 @@ class OpenAIChatModel(HostedChatModel):
     ) -> None:
         super().__init__(name, model, options, base_url=base_url, pool=pool, api_key=api_key)
         self._sampling = self.options.sampling()
+        self._extra = tuple(self.options.extra_body or ())
         self._tools_cache: tuple[list[ToolSpec], list[dict[str, Any]]] | None = None
 
     def _tools(self, tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -220,7 +219,7 @@ class OpenAIChatModel(HostedChatModel):
         *,
         response_format: dict[str, Any] | None = None,
     ) -> ChatResponse:
-        """The next assistant message; ``ModelError`` once retries are exhausted."""
+        """The next assistant message; ``ModelError`` once the SDK's retries are exhausted."""
         body: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(messages)}
         if tools:
             body["tools"] = self._tools(tools)
@@ -228,38 +227,33 @@ class OpenAIChatModel(HostedChatModel):
             body["response_format"] = response_format
         body.update(self._sampling)
 
-        async def send(client: AsyncOpenAI, url: str) -> tuple[ChatMessage, int, int]:
+        async def send(client: AsyncOpenAI) -> Reply:
             if self.options.stream:
                 return await self._stream(client, body)
             return await self._complete(client, body)
 
         return await self._call(send)
 
-    async def _complete(
-        self, client: AsyncOpenAI, body: dict[str, Any]
-    ) -> tuple[ChatMessage, int, int]:
-        import httpx2
-
-        response = await client.post(
-            "/chat/completions", content=_encode(body), cast_to=httpx2.Response
-        )
-        completion = _completion.decode(response.content)
+    async def _complete(self, client: AsyncOpenAI, body: dict[str, Any]) -> Reply:
+        content, retries = await post_json(client, "/chat/completions", body)
+        completion = _completion.decode(content)
         if not completion.choices:
-            raise Retry("response without choices")
+            raise ModelError("malformed response: no choices")
         wire = completion.choices[0].message
         usage = completion.usage or _Usage()
         calls = [(c.id, c.function.name, c.function.arguments) for c in wire.tool_calls or []]
         message = assistant_message(wire.content, wire.reasoning_content or wire.reasoning, calls)
-        return message, usage.prompt_tokens, usage.completion_tokens
+        return Reply(message, usage.prompt_tokens, usage.completion_tokens, retries)
 
-    async def _stream(
-        self, client: AsyncOpenAI, body: dict[str, Any]
-    ) -> tuple[ChatMessage, int, int]:
+    async def _stream(self, client: AsyncOpenAI, body: dict[str, Any]) -> Reply:
         request = dict(body, stream=True)
         if self.options.stream_usage:
             request["stream_options"] = {"include_usage": True}
-        completions: Any = client.chat.completions
-        stream = await completions.create(**request)
+        extra = {k: request.pop(k) for k in self._extra if k in request}
+        if extra:
+            request["extra_body"] = extra
+        raw: Any = await client.chat.completions.with_raw_response.create(**request)
+        stream = raw.parse()
         content: list[str] = []
         reasoning: list[str] = []
         calls: dict[int, list[Any]] = {}  # index -> [id, name, argument parts]
@@ -289,7 +283,7 @@ class OpenAIChatModel(HostedChatModel):
                                 slot[2].append(tc.function.arguments)
         parts = [(c[0], c[1], "".join(c[2])) for _, c in sorted(calls.items())]
         message = assistant_message("".join(content) or None, "".join(reasoning) or None, parts)
-        return message, tokens_in, tokens_out
+        return Reply(message, tokens_in, tokens_out, raw.retries_taken)
 
 
 @register_model("openai")

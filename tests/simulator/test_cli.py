@@ -225,3 +225,44 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
     data = report(db, run_id)
     assert data["status"] == "completed" and data["completed"] == 48
+
+
+def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
+    single, sharded = tmp_path / "one.db", tmp_path / "two.db"
+    tau_sim("run", *GRID, "--db", str(single), "--quiet")
+    tau_sim("run", *GRID, "--workers", "2", "--db", str(sharded), "--quiet")
+    a, b = report(single), report(sharded)
+    for data in (a, b):
+        data.pop("run_id")
+    assert a == b
+    q = "select cell, reason, reward, turns, tokens_in from conversations order by cell"
+    assert sqlite3.connect(single).execute(q).fetchall() == (
+        sqlite3.connect(sharded).execute(q).fetchall()
+    )
+
+
+def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+    proc = subprocess.Popen(
+        [*TAU_SIM, "run", *GRID, *slow, "--workers", "2", "--db", str(db), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    conn = sqlite3.connect(db)
+    run_id, status = conn.execute("select id, status from runs").fetchone()
+    done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
+    conn.close()
+    assert status == "interrupted" and 0 < done[0] < 48
+    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    conn = sqlite3.connect(db)
+    assert conn.execute(
+        "select count(*), count(distinct cell), sum(status='completed') from conversations"
+    ).fetchone() == (48, 48, 48)
+    conn.close()

@@ -21,7 +21,7 @@ from tests.simulator.models.wire import ScriptServer, an_error, an_message
 pytestmark = pytest.mark.anyio
 
 TOOLS = [ToolSpec("get_order", "Look up an order.", {"type": "object", "properties": {}})]
-FAST = {"backoff_base": 0.01, "timeout": 3}
+FAST = {"timeout": 3, "max_retries": 2}
 
 
 def model_for(server: ScriptServer, **options: Any) -> AnthropicChatModel:

@@ -2,80 +2,47 @@
 
 from __future__ import annotations
 
-import random
-import time
-from email.utils import formatdate
 from pathlib import Path
 
 import anyio
 import pytest
 
 from simulator.errors import UsageError
-from simulator.models.base import ModelError
-from simulator.models.limits import (
-    Retry,
-    RetryPolicy,
-    call_with_retries,
-    connection_slot,
-    retry_after_seconds,
-    status_verdict,
-)
+from simulator.models.hosted import ClientShards, retries_before
+from simulator.models.limits import connection_slot
 from simulator.models.options import args_for, load_config, parse_key_values, parse_value
 from simulator.models.pricing import cost_usd, price_of
 from simulator.models.reasoning import join_reasoning, split_think
 from simulator.models.toolargs import dump_arguments, parse_arguments
 
 
-def test_backoff_is_full_jitter_under_a_doubling_ceiling() -> None:
-    policy = RetryPolicy(backoff_base=0.5, backoff_max=3.0)
-    rng = random.Random(1)
-    for retry, ceiling in [(0, 0.5), (1, 1.0), (2, 2.0), (3, 3.0), (9, 3.0)]:
-        waits = [policy.backoff(retry, None, rng) for _ in range(200)]
-        assert min(waits) >= 0.0 and max(waits) <= ceiling
-        assert max(waits) > ceiling * 0.8  # spread over the whole range
-    assert policy.backoff(0, 7.0, rng) == 7.0  # Retry-After wins
-    assert RetryPolicy(retry_after_max=5).backoff(0, 60.0, rng) == 5.0
+def test_client_shards_grow_on_demand_and_pick_the_least_busy() -> None:
+    names = iter("abcd")
+    shards = ClientShards(lambda: next(names), per_client=2, most=3)
+    with shards.pick() as first, shards.pick() as second:
+        assert [first, second] == ["a", "a"]
+        with shards.pick() as third, shards.pick() as fourth:
+            assert [third, fourth] == ["b", "b"]
+        with shards.pick() as fifth:
+            assert fifth == "b"  # the least busy, no new client
+        assert shards.busy == [2, 0]
+    assert shards.busy == [0, 0]
+    holds = [shards.pick() for _ in range(7)]
+    picked = [hold.__enter__() for hold in holds]
+    assert picked == ["a", "b", "a", "b", "c", "c", "a"]  # at most 3: the least busy takes more
+    assert shards.busy == [3, 2, 2]
+    for hold in holds:
+        hold.__exit__(None, None, None)
+    assert shards.clients == ["a", "b", "c"]
 
 
-def test_retry_after_header_forms() -> None:
-    assert retry_after_seconds({"retry-after": "2"}) == 2.0
-    assert retry_after_seconds({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
-    assert retry_after_seconds({}) is None
-    assert retry_after_seconds({"retry-after": "soon"}) is None
-    date = formatdate(time.time() + 30, usegmt=True)
-    assert 25 < (retry_after_seconds({"retry-after": date}) or 0) <= 31
+def test_retries_before_reads_the_sdk_header() -> None:
+    import httpx2
 
-
-def test_status_verdicts() -> None:
-    for status in (408, 409, 429, 500, 502, 503, 529):
-        assert isinstance(status_verdict(status, "x", None), Retry)
-    for status in (400, 401, 403, 404, 422):
-        assert isinstance(status_verdict(status, "x", None), ModelError)
-
-
-@pytest.mark.anyio
-async def test_call_with_retries_counts_and_gives_up() -> None:
-    attempts = 0
-
-    async def flaky() -> str:
-        nonlocal attempts
-        attempts += 1
-        if attempts < 3:
-            raise ConnectionError("reset")
-        return "ok"
-
-    def classify(exc: BaseException) -> Retry | ModelError:
-        return Retry(str(exc)) if isinstance(exc, ConnectionError) else ModelError(str(exc))
-
-    policy = RetryPolicy(backoff_base=0.001, max_retries=5)
-    result, outcome = await call_with_retries(flaky, policy, classify)
-    assert (result, outcome.retries) == ("ok", 2)
-
-    async def broken() -> str:
-        raise ValueError("bad request")
-
-    with pytest.raises(ModelError, match="bad request"):
-        await call_with_retries(broken, policy, classify)
+    request = httpx2.Request("POST", "http://x/v1", headers={"x-stainless-retry-count": "3"})
+    assert retries_before(request) == 3
+    assert retries_before(httpx2.Request("POST", "http://x/v1")) == 0
+    assert retries_before(None) == 0
 
 
 @pytest.mark.anyio

