@@ -4,9 +4,11 @@ For each concurrency level (default 32, 128, 512) a fresh process runs ``waves x
 retail conversations (scripted/oracle agent, scripted user, both waiting ``--latency`` seconds
 per call) into a new SQLite store, and prints:
 
-- conversations/s achieved against the ideal: with perfect packing, ``concurrency`` slots each
-  busy only with model latency finish ``sum(calls x latency) / concurrency`` seconds of work;
-  efficiency = ideal wall time / measured wall time;
+- conversations/s achieved against the ideal (``concurrency`` slots, each only ever waiting on a
+  model: ``concurrency / (calls per conversation x latency)``), as two ratios: ``eff`` over the
+  whole batch (ramp-up and the last, partly empty wave included) and ``steady`` while every slot
+  is busy (model calls/s between the concurrency-th start and the last start, against
+  ``concurrency / latency``);
 - CPU time per model call (the engine's own work: routing, tools, hashing, storing);
 - peak RSS per live conversation: (peak RSS during the run - RSS before it) / concurrency;
 - the store's sustained events/s: a separate saturation run that pushes events through the
@@ -20,74 +22,33 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
-import msgspec
-import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import measure
 
 from simulator.events import AgentMessage
 from simulator.referee import Limits
-from simulator.runner import RunConfig, Runner, backend_options, grid
+from simulator.runner import RunConfig
 from simulator.store import Store
 
 USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"
 
 
-def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:
-    """Peak RSS of this process plus its worker processes."""
-    proc = psutil.Process()
-    while not stop.is_set():
-        total = proc.memory_info().rss
-        for child in proc.children(recursive=True):
-            try:
-                total += child.memory_info().rss
-            except psutil.Error:
-                continue
-        peak[0] = max(peak[0], total)
-        time.sleep(0.02)
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def steady_state(db: object, concurrency: int, latency: float) -> dict[str, float]:
-    """Model calls/s while every slot is busy (from the concurrency-th start to the last start).
-
-    The ideal there is ``concurrency / latency`` calls/s: each slot always waiting on a model.
-    """
-    starts = [
-        r[0]
-        for r in db.execute(  # type: ignore[attr-defined]
-            "select started_at from conversations order by started_at"
-        )
-    ]
-    if len(starts) <= concurrency:
-        return {"steady_s": 0.0, "steady_efficiency": float("nan")}
-    t0, t1 = starts[concurrency - 1], starts[-1]
-    calls = db.execute(  # type: ignore[attr-defined]
-        "select count(*) from events where kind = 'model_usage' and ts between ? and ?", [t0, t1]
-    ).fetchone()[0]
-    span = max(t1 - t0, 1e-9)
-    return {"steady_s": span, "steady_efficiency": calls / span / (concurrency / latency)}
-
-
-def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) -> dict[str, float]:
+def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) -> dict[str, Any]:
     """Run one concurrency level in this process and return its figures."""
     from simulator.registry import get_domain
 
-    domain = get_domain("retail")
-    tasks = [t.id for t in domain.tasks]
-    wanted = concurrency * waves
-    trials = -(-wanted // len(tasks))
+    tasks = [t.id for t in get_domain("retail").tasks]
+    trials = -(-concurrency * waves // len(tasks))
     config = RunConfig(
         domain="retail",
         tasks=tasks,
@@ -102,53 +63,7 @@ def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) ->
         agent_args={"latency": str(latency)},
         user_args={"latency": str(latency)},
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        store = Store(Path(tmp) / "bench.db")
-        cells = sum(1 for _ in grid(config))
-        store.create_run("bench", 1, msgspec.json.encode(config).decode(), cells)
-        runner = Runner(store, config, "bench")
-        for task in domain.tasks:
-            domain.gold_hash(task)  # warm the per-task cache outside the timing
-        base_rss = psutil.Process().memory_info().rss
-        peak = [base_rss]
-        stop = threading.Event()
-        sampler = threading.Thread(target=_rss_sampler, args=(stop, peak), daemon=True)
-        sampler.start()
-        cpu0 = time.process_time() + _children_cpu()
-        t0 = time.perf_counter()
-        anyio.run(runner.run, backend_options=backend_options() if USE_UVLOOP else {})
-        wall = time.perf_counter() - t0
-        cpu = time.process_time() + _children_cpu() - cpu0
-        stop.set()
-        sampler.join()
-        db = store.db
-        calls, turns, completed = db.execute(
-            "select sum(model_calls), sum(turns), count(*) from conversations "
-            "where status = 'completed'"
-        ).fetchone()
-        events = store.events_written
-        rewards = db.execute("select avg(reward) from conversations").fetchone()[0]
-        steady = steady_state(db, concurrency, latency)
-    ideal_wall = calls * latency / concurrency
-    return {
-        "concurrency": concurrency,
-        "workers": workers,
-        "conversations": completed,
-        "model_calls": calls,
-        "turns": turns,
-        "wall_s": wall,
-        "conv_per_s": completed / wall,
-        "ideal_conv_per_s": completed / ideal_wall,
-        "efficiency": ideal_wall / wall,
-        **steady,
-        "cpu_ms_per_call": 1000 * cpu / calls,
-        "rss_base_mb": base_rss / 2**20,
-        "rss_peak_kb_per_conv": (peak[0] - base_rss) / 1024 / concurrency,
-        "events": events,
-        "events_per_s": events / wall,
-        "mean_reward": rewards,
-        "ru_maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
+    return measure(config, latency, uvloop=USE_UVLOOP)
 
 
 def store_saturation(n_events: int) -> dict[str, float]:
