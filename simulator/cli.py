@@ -30,18 +30,13 @@ def _csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _key_values(pairs: Sequence[str], flag: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"{flag}: expected key=value, got {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
+    return _parsers()[0]
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The top-level parser and its ``run`` sub-parser."""
     parser = _Parser(prog="tau-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -67,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE")
     run.add_argument("--user-arg", action="append", default=[], metavar="KEY=VALUE")
     run.add_argument("--resume", metavar="RUN_ID", help="finish an interrupted run")
+    run.add_argument(
+        "--config",
+        metavar="RUN.TOML",
+        help="run file: [run] defaults, [agent]/[user]/[models] options",
+    )
     run.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default ./tau-sim.db)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--json", action="store_true", help="print the final report as JSON")
@@ -89,12 +89,53 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--count", type=int, default=48)
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--out", default="-", help="file to write, - for stdout")
-    return parser
+    return parser, run
+
+
+def _run_file_defaults(run: argparse.ArgumentParser, argv: Sequence[str]) -> Any:
+    """Load ``--config`` (if given) and make its ``[run]`` table the run command's defaults."""
+    from simulator.models.options import load_config
+
+    path = None
+    for i, arg in enumerate(argv):
+        if arg == "--config" and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif arg.startswith("--config="):
+            path = arg.partition("=")[2]
+    if path is None or not argv or argv[0] != "run":
+        return None
+    config = load_config(path)
+    actions = {a.dest: a for a in run._actions}
+    defaults: dict[str, Any] = {}
+    for key, value in config.run.items():
+        dest = key.replace("-", "_")
+        action = actions.get(dest)
+        if action is None or dest in ("config", "resume", "agent_arg", "user_arg", "help"):
+            raise UsageError(f"--config {path}: [run] has unknown setting {key!r}")
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        if action.nargs == 0:  # a switch such as --quiet
+            defaults[dest] = bool(value)
+            continue
+        try:
+            defaults[dest] = action.type(value) if callable(action.type) else str(value)
+        except (TypeError, ValueError):
+            raise UsageError(f"--config {path}: [run] {key} = {value!r} is not valid") from None
+    run.set_defaults(**defaults)
+    return config
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tau-sim`` console script."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, run = _parsers()
+    try:
+        run_file = _run_file_defaults(run, argv)
+    except UsageError as exc:
+        print(f"tau-sim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    args = parser.parse_args(argv)
+    args.run_file = run_file
     try:
         if args.command == "run":
             return _cmd_run(args)
@@ -103,12 +144,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "runs":
             return _cmd_runs(args)
         return _cmd_domains(args)
-    except UsageError as exc:
-        print(f"tau-sim: error: {exc}", file=sys.stderr)
+    except (UsageError, BaseExceptionGroup) as exc:
+        usage = _usage_error(exc)
+        if usage is None:
+            raise
+        print(f"tau-sim: error: {usage}", file=sys.stderr)
         return EXIT_USAGE
 
 
+def _usage_error(exc: BaseException) -> UsageError | None:
+    """The ``UsageError`` behind ``exc`` (task groups wrap what their tasks raise)."""
+    if isinstance(exc, UsageError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _usage_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
 def _config_from_args(args: argparse.Namespace) -> Any:
+    from simulator.models.options import parse_key_values
     from simulator.referee import Limits
     from simulator.registry import get_domain
     from simulator.runner import (
@@ -118,6 +175,12 @@ def _config_from_args(args: argparse.Namespace) -> Any:
         select_tasks,
         task_pool,
     )
+
+    run_file = args.run_file
+
+    def role_table(role: str) -> dict[str, Any]:
+        table = getattr(run_file, role, {}) if run_file is not None else {}
+        return {k: v for k, v in table.items() if not isinstance(v, dict)}
 
     if args.concurrency < 1:
         raise UsageError(f"--concurrency must be at least 1 (got {args.concurrency})")
@@ -140,8 +203,9 @@ def _config_from_args(args: argparse.Namespace) -> Any:
         limits=Limits(
             max_steps=args.max_steps, max_tool_errors=args.max_tool_errors, timeout_s=args.timeout
         ),
-        agent_args=_key_values(args.agent_arg, "--agent-arg"),
-        user_args=_key_values(args.user_arg, "--user-arg"),
+        agent_args={**role_table("agent"), **parse_key_values(args.agent_arg, "--agent-arg")},
+        user_args={**role_table("user"), **parse_key_values(args.user_arg, "--user-arg")},
+        model_args=dict(run_file.models) if run_file is not None else {},
     )
 
 
@@ -168,12 +232,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     total = sum(1 for _ in grid(config))
     progress = RunProgress(total, enabled=not args.quiet and not args.json)
-    runner = Runner(store, config, run_id, on_end=progress.conversation_ended)
-    if not args.resume:
-        store.create_run(run_id, config.seed, msgspec.json.encode(config).decode(), total)
-    with progress:
+
+    def started() -> None:
+        progress.start()
         progress.advance_done(total - len(runner.pending_cells()))
+
+    runner = Runner(
+        store,
+        config,
+        run_id,
+        on_end=progress.conversation_ended,
+        create=not args.resume,
+        on_start=started,
+    )
+    try:
         anyio.run(runner.run, backend_options=backend_options())
+    finally:
+        progress.stop()
     code = EXIT_INTERRUPTED if runner.interrupted else 0
     if runner.interrupted:
         print(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from types import TracebackType
-
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -32,17 +30,13 @@ class RunProgress:
             )
             self._task = self._progress.add_task("run", total=total, stats="")
 
-    def __enter__(self) -> RunProgress:
+    def start(self) -> None:
+        """Start drawing (once the run has really started)."""
         if self._progress is not None:
             self._progress.start()
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def stop(self) -> None:
+        """Stop drawing; the bar stays on screen."""
         if self._progress is not None:
             self._progress.stop()
 

@@ -60,6 +60,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 1
     agent_args: dict[str, Any] = {}
     user_args: dict[str, Any] = {}
+    model_args: dict[str, dict[str, Any]] = {}
 
 
 class Cell(msgspec.Struct, frozen=True):
@@ -146,9 +147,21 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
 def make_providers(
     config: RunConfig,
 ) -> tuple[dict[str, ModelProvider], dict[str, UserProvider]]:
-    """One provider per agent model and per user name; bad names and args are ``UsageError``."""
-    agents = {name: make_model_provider(name, config.agent_args) for name in config.agents}
-    users = {name: make_user_provider(name, config.user_args) for name in config.users}
+    """One provider per agent model and per user name; bad names and args are ``UsageError``.
+
+    A model's options are its ``model_args`` table under the role's ``*_args`` (which come from
+    the command line and the run file's role tables).
+    """
+
+    def merged(name: str, role_args: dict[str, Any]) -> dict[str, Any]:
+        return {**config.model_args.get(name, {}), **role_args}
+
+    agents = {
+        name: make_model_provider(name, merged(name, config.agent_args)) for name in config.agents
+    }
+    users = {
+        name: make_user_provider(name, merged(name, config.user_args)) for name in config.users
+    }
     return agents, users
 
 
@@ -286,6 +299,9 @@ class Player:
 class Runner:
     """Plays the pending cells of one run into a store, in this process or in worker processes.
 
+    With ``create`` the run's row is written once the providers have started, so a model that
+    cannot start (a missing key, an unreachable endpoint) leaves nothing behind.
+
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
     stream back over pipes and this process alone writes the store.
@@ -299,12 +315,16 @@ class Runner:
         *,
         on_end: ProgressCallback | None = None,
         feed: LiveFeed | None = None,
+        create: bool = False,
+        on_start: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.config = config
         self.run_id = run_id
         self.on_end = on_end
         self.feed = feed
+        self.create = create
+        self.on_start = on_start
         self.player = Player(config, run_id)
         self.domain = self.player.domain
         if config.workers > 1:
@@ -337,9 +357,30 @@ class Runner:
             "status": "pending",
         }
 
+    async def _start_providers(self) -> None:
+        """Start every provider (a sharded run only checks them: workers start their own)."""
+        started: list[Any] = []
+        try:
+            for provider in self.player.providers:
+                await provider.start()
+                started.append(provider)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await _close_all(started)
+            raise
+        if self.config.workers > 1:
+            await _close_all(started)
+
     async def run(self) -> int:
         """Play every pending cell; returns how many conversations completed in this call."""
+        await self._start_providers()
+        if self.create:
+            cells_total = sum(1 for _ in grid(self.config))
+            config_json = msgspec.json.encode(self.config).decode()
+            self.store.create_run(self.run_id, self.config.seed, config_json, cells_total)
         self.store.discard_unfinished(self.run_id)
+        if self.on_start is not None:
+            self.on_start()
         cells = self.pending_cells()
         self.store.register_conversations([self._row(c) for c in cells])
         subscribers: list[Subscriber] = [self.store]
@@ -377,7 +418,6 @@ class Runner:
                             completed = await shards.run()
                             tg.cancel_scope.cancel()
                     else:
-                        await _start_all(self.player.providers)
                         with stop:
                             async with anyio.create_task_group() as tg:
                                 tg.start_soon(watch_signals)

@@ -266,3 +266,83 @@ def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
         "select count(*), count(distinct cell), sum(status='completed') from conversations"
     ).fetchone() == (48, 48, 48)
     conn.close()
+
+
+def test_run_file_sets_defaults_and_per_model_options(tmp_path: Path) -> None:
+    run_file = tmp_path / "run.toml"
+    run_file.write_text(
+        "[run]\n"
+        'tasks = 3\nagent = ["scripted/oracle", "scripted/sloppy"]\ntrials = 2\nseed = 11\n'
+        '[models."scripted/sloppy"]\nerror_rate = 1.0\n'
+    )
+    db = tmp_path / "cfg.db"
+    tau_sim("run", "--config", str(run_file), "--db", str(db), "--quiet")
+    data = report(db)
+    assert data["conversations"] == 2 * 3 * 2
+    sloppy = data["groups"]["agent"]["scripted/sloppy"]
+    oracle = data["groups"]["agent"]["scripted/oracle"]
+    assert oracle["success_rate"] == 1.0 and sloppy["success_rate"] < 1.0
+    conn = sqlite3.connect(db)
+    config = json.loads(conn.execute("select config from runs").fetchone()[0])
+    conn.close()
+    assert config["seed"] == 11 and config["model_args"] == {"scripted/sloppy": {"error_rate": 1.0}}
+    # the command line wins over the file
+    tau_sim("run", "--config", str(run_file), "--trials", "1", "--db", str(db), "--quiet")
+    assert report(db)["conversations"] == 2 * 3
+
+
+def test_bad_run_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[run]\nwarp = 9\n")
+    out = run_error("run", "--config", str(bad), "--db", str(tmp_path / "x.db"))
+    assert "[run] has unknown setting 'warp'" in out.stderr
+    bad.write_text("[run\n")
+    out = run_error("run", "--config", str(bad), "--db", str(tmp_path / "x.db"))
+    assert "invalid TOML" in out.stderr
+
+
+def test_unreachable_endpoint_fails_before_anything_is_stored(populated: Path) -> None:
+    before = rows(populated)
+    conn = sqlite3.connect(populated)
+    runs_before = conn.execute("select count(*) from runs").fetchone()[0]
+    conn.close()
+    out = run_error(
+        "run",
+        "--tasks",
+        "1",
+        "--agent",
+        "openai/some-model",
+        "--agent-arg",
+        "base_url=http://127.0.0.1:9/v1",
+        "--db",
+        str(populated),
+    )
+    assert "cannot reach http://127.0.0.1:9/v1" in out.stderr
+    conn = sqlite3.connect(populated)
+    assert conn.execute("select count(*) from runs").fetchone()[0] == runs_before
+    conn.close()
+    assert rows(populated) == before
+
+
+def test_missing_api_key_names_the_variable(populated: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "ANTHROPIC"))}
+    for model, variable in (
+        ("openai/gpt-4.1", "OPENAI_API_KEY"),
+        ("anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
+    ):
+        out = subprocess.run(
+            [*TAU_SIM, "run", "--tasks", "1", "--agent", model, "--db", str(populated)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert out.returncode == 2 and variable in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_vllm_model_without_a_known_tool_parser(populated: Path) -> None:
+    out = run_error(
+        "run", "--tasks", "1", "--agent", "vllm/acme/mystery-7b", "--db", str(populated)
+    )
+    assert "tool" in out.stderr and "parser" in out.stderr
