@@ -13,13 +13,15 @@ from typing import Any
 
 import anyio
 
-from agents.args import float_arg
 from agents.plan import PROFILES, Call, PlanBuilder, Say, Step
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
 from simulator.events import ToolCallSpec
 from simulator.models.base import ChatMessage, ChatResponse, ToolSpec, Usage
+from simulator.models.options import float_arg
 from simulator.registry import register_model
+
+FLAG = "--agent-arg"
 
 GOODBYE = "Thank you for contacting us. Have a great day!"
 
@@ -100,8 +102,8 @@ class ScriptedModelProvider:
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
         self.name = f"scripted/{profile}"
-        self.latency = float_arg(args, "latency", 0.0)
-        self.error_rate = float_arg(args, "error_rate", 0.3, high=1.0)
+        self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
+        self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
 
     async def start(self) -> None:
         """Nothing to start."""

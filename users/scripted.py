@@ -18,13 +18,15 @@ import anyio
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
 from simulator.models.base import ChatMessage, Usage
+from simulator.models.options import float_arg
 from simulator.registry import register_user
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from users.args import float_arg
 from users.dialogue import AgentActs, read_agent_text
 from users.dynamics import DissatisfactionModel
 from users.emotions import EmotionProfile
 from users.tone import Tone
+
+FLAG = "--user-arg"
 
 
 class ScriptedUser:
@@ -163,8 +165,10 @@ class ScriptedUserProvider:
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        self.latency = float_arg(args, "latency", 0.0)
-        self.threshold_scale = float_arg(args, "threshold_scale", 1.0, low=0.01, high=math.inf)
+        self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
+        self.threshold_scale = float_arg(
+            args, "threshold_scale", 1.0, flag=FLAG, low=0.01, high=math.inf
+        )
 
     async def start(self) -> None:
         """Nothing to start."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 from domains.retail.data import (
     DELIVERED,
@@ -173,15 +174,21 @@ class ModifyOrderAddress(RetailIntent):
         )
 
 
-class ModifyOrderItems(RetailIntent):
-    """Swap an item of a pending order for another variant of the same product."""
+class _VariantSwap(RetailIntent):
+    """Swap one item of an order for another variant of the same product (modify or exchange)."""
 
-    name = "modify_order_items"
-    description = "The user swaps an item of a pending order for another variant (size, color…)."
+    status: ClassVar[str]
+    tool: ClassVar[str]
+
+    def texts(
+        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+    ) -> tuple[str, str, str]:
+        """The goal, the opening message and the summary of the task."""
+        raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        order = pick_order(db, rng, lambda o: o.status == self.status)
         swap = None if order is None else _swap(db, order, rng)
         if order is None or swap is None:
             return None
@@ -197,13 +204,12 @@ class ModifyOrderItems(RetailIntent):
             "new_item_ids": [new.item_id],
             "payment_method_id": method.id,
         }
+        goal, opening, summary = self.texts(oid, old, product, new, method)
         return self.task(
             domain,
             who,
-            goal=f"In my pending order {oid} I want {item_text(old)} replaced by the same "
-            f"{product.name} with {options_text(new.options)}. Any price difference should go "
-            f"through {method_text(method)}. Nothing else in the order should change. {_CONFIRM}",
-            opening=f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?",
+            goal=goal,
+            opening=opening,
             slots=[
                 order_slot(oid),
                 items_slot([old]),
@@ -213,9 +219,30 @@ class ModifyOrderItems(RetailIntent):
             actions=[
                 *gold_reads(who, oid),
                 Action("get_product_details", {"product_id": product.product_id}),
-                Action("modify_pending_order_items", args),
+                Action(self.tool, args),
             ],
-            summary=f"swap {product.name} in pending order {oid}",
+            summary=summary,
+        )
+
+
+class ModifyOrderItems(_VariantSwap):
+    """Swap an item of a pending order for another variant of the same product."""
+
+    name = "modify_order_items"
+    description = "The user swaps an item of a pending order for another variant (size, color…)."
+    status = PENDING
+    tool = "modify_pending_order_items"
+
+    def texts(
+        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+    ) -> tuple[str, str, str]:
+        """The goal, the opening message and the summary of the task."""
+        return (
+            f"In my pending order {oid} I want {item_text(old)} replaced by the same "
+            f"{product.name} with {options_text(new.options)}. Any price difference should go "
+            f"through {method_text(method)}. Nothing else in the order should change. {_CONFIRM}",
+            f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?",
+            f"swap {product.name} in pending order {oid}",
         )
 
 
@@ -313,49 +340,24 @@ class ReturnDeliveredItems(RetailIntent):
         )
 
 
-class ExchangeDeliveredItems(RetailIntent):
+class ExchangeDeliveredItems(_VariantSwap):
     """Exchange an item of a delivered order for another available variant."""
 
     name = "exchange_delivered_items"
     description = "The user exchanges a delivered item for another variant of the same product."
+    status = DELIVERED
+    tool = "exchange_delivered_order_items"
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        order = pick_order(db, rng, lambda o: o.status == DELIVERED)
-        swap = None if order is None else _swap(db, order, rng)
-        if order is None or swap is None:
-            return None
-        old, product, new = swap
-        who = self.owner(db, order, rng)
-        method = _method_for(who.user, order, new.price - old.price, rng)
-        if method is None:
-            return None
-        oid = order.order_id
-        args = {
-            "order_id": oid,
-            "item_ids": [old.item_id],
-            "new_item_ids": [new.item_id],
-            "payment_method_id": method.id,
-        }
-        return self.task(
-            domain,
-            who,
-            goal=f"I received my order {oid} and want to exchange {item_text(old)} for the same "
+    def texts(
+        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+    ) -> tuple[str, str, str]:
+        """The goal, the opening message and the summary of the task."""
+        return (
+            f"I received my order {oid} and want to exchange {item_text(old)} for the same "
             f"{product.name} with {options_text(new.options)}. Any price difference should go "
             f"through {method_text(method)}. {_CONFIRM}",
-            opening=f"Hello, I want to exchange the {product.name} I received for a different one.",
-            slots=[
-                order_slot(oid),
-                items_slot([old]),
-                new_item_slot(new.options, product.name),
-                method_slot(method),
-            ],
-            actions=[
-                *gold_reads(who, oid),
-                Action("get_product_details", {"product_id": product.product_id}),
-                Action("exchange_delivered_order_items", args),
-            ],
-            summary=f"exchange {product.name} of delivered order {oid}",
+            f"Hello, I want to exchange the {product.name} I received for a different one.",
+            f"exchange {product.name} of delivered order {oid}",
         )
 
 

@@ -21,6 +21,7 @@ table, then the command line.
 from __future__ import annotations
 
 import json
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -140,3 +141,26 @@ def args_for(
         merged.update({k: v for k, v in getattr(config, role).items() if not isinstance(v, dict)})
     merged.update(cli_args or {})
     return merged
+
+
+def float_arg(
+    args: Mapping[str, Any],
+    key: str,
+    default: float,
+    *,
+    flag: str,
+    low: float = 0.0,
+    high: float = math.inf,
+) -> float:
+    """Read ``args[key]`` as a number in ``low..high``; ``UsageError`` names the flag and key."""
+    raw = args.get(key)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise UsageError(f"{flag} {key}={raw!r}: not a number") from None
+    if not low <= value <= high:
+        bound = f"{low:g}..{high:g}" if math.isfinite(high) else f">= {low:g}"
+        raise UsageError(f"{flag} {key}={raw!r}: must be {bound}")
+    return value
