@@ -1,0 +1,42 @@
+"""The benchmark scripts run end to end and print their figures (no speed is asserted)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_engine_benchmark_quick() -> None:
+    data = json.loads(run("engine.py", "--quick", "--json"))
+    assert [r["concurrency"] for r in data["levels"]] == [8, 32]
+    for row in data["levels"]:
+        assert row["conversations"] == 55 and row["mean_reward"] == 1.0
+        assert 0 < row["efficiency"] <= 1.05 and row["cpu_ms_per_call"] > 0
+    assert data["store"]["events"] == 20_000 and data["store"]["events_per_s"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_backends_benchmark_quick() -> None:
+    rows = json.loads(run("backends.py", "--quick", "--json"))
+    assert [(r["concurrency"], r["latency"]) for r in rows] == [(64, 0.5), (8, 0.2)]
+    for row in rows:
+        assert row["conversations"] >= 55 and row["model_calls"] > row["conversations"]
+        assert row["reasons"] == "user_stop"
