@@ -57,6 +57,27 @@ def test_offline_run_prints_pass_k_and_stores_the_run(tmp_path: Path) -> None:
     assert data["run_id"] in runs and "completed" in runs
 
 
+def wait_for_completed(db: Path, at_least: int, timeout: float = 60) -> int:
+    """Poll the run's database until ``at_least`` conversations completed."""
+    deadline = time.time() + timeout
+    done = 0
+    while time.time() < deadline:
+        time.sleep(0.2)
+        if not db.exists():
+            continue
+        try:
+            conn = sqlite3.connect(db, timeout=5)
+            done = conn.execute(
+                "select count(*) from conversations where status='completed'"
+            ).fetchone()[0]
+            conn.close()
+        except sqlite3.OperationalError:
+            continue
+        if done >= at_least:
+            break
+    return done
+
+
 def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     reference_db = tmp_path / "ref.db"
     tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
@@ -68,21 +89,7 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None
     proc = subprocess.Popen(
         [*TAU_SIM, "run", *GRID, *slow, "--db", str(db), "--quiet"], stdout=log, stderr=log
     )
-    deadline = time.time() + 60
-    done = 0
-    while time.time() < deadline:
-        time.sleep(0.2)
-        if db.exists():
-            try:
-                conn = sqlite3.connect(db, timeout=5)
-                done = conn.execute(
-                    "select count(*) from conversations where status='completed'"
-                ).fetchone()[0]
-                conn.close()
-            except sqlite3.OperationalError:
-                continue
-            if done >= 6:
-                break
+    assert wait_for_completed(db, 6) >= 6
     assert proc.poll() is None, "the run finished before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -211,7 +218,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(3)
+    assert wait_for_completed(db, 2) >= 2
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -250,7 +257,7 @@ def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(4)
+    assert wait_for_completed(db, 2) >= 2
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
