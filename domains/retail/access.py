@@ -124,6 +124,36 @@ def swaps(
     return pairs
 
 
+class PricedSwap(msgspec.Struct, frozen=True):
+    """A checked swap of order items: who pays, which pairs, and the price difference."""
+
+    order: Order
+    user: User
+    method: PaymentMethod
+    pairs: list[tuple[OrderItem, OrderItem]]
+    difference: float
+
+
+def priced_swap(
+    db: Database,
+    order_id: str,
+    allowed: tuple[str, ...],
+    action: str,
+    item_ids: list[str],
+    new_item_ids: list[str],
+    payment_method_id: str,
+) -> PricedSwap:
+    """Load and check everything an item swap needs (status, variants, payer's funds)."""
+    order = load_order(db, order_id)
+    require_status(order, allowed, action)
+    user = load_user(db, order.user_id)
+    method = user_method(user, payment_method_id)
+    pairs = swaps(db, order, item_ids, new_item_ids)
+    difference = money(sum(new.price - old.price for old, new in pairs))
+    check_funds(method, difference)
+    return PricedSwap(order, user, method, pairs, difference)
+
+
 def with_balance(user: User, method_id: str, delta: float) -> User:
     """The user with gift card ``method_id`` credited by ``delta`` (debited when negative)."""
     methods = tuple(

@@ -18,8 +18,8 @@ from domains.retail.access import (
     new_address,
     order_items,
     order_view,
+    priced_swap,
     require_status,
-    swaps,
     user_method,
     with_balance,
 )
@@ -242,13 +242,22 @@ def modify_pending_order_items(
         payment_method_id: The user's payment method that pays or receives the difference, e.g.
             "gift_card_0000000" or "credit_card_0000000".
     """
-    order = load_order(db, order_id)
-    require_status(order, (PENDING,), "modified (items can be modified only once)")
-    user = load_user(db, order.user_id)
-    method = user_method(user, payment_method_id)
-    pairs = swaps(db, order, item_ids, new_item_ids)
-    difference = money(sum(new.price - old.price for old, new in pairs))
-    check_funds(method, difference)
+    swap = priced_swap(
+        db,
+        order_id,
+        (PENDING,),
+        "modified (items can be modified only once)",
+        item_ids,
+        new_item_ids,
+        payment_method_id,
+    )
+    order, user, method, pairs, difference = (
+        swap.order,
+        swap.user,
+        swap.method,
+        swap.pairs,
+        swap.difference,
+    )
     items = list(order.items)
     for old, new in pairs:
         items[items.index(old)] = new
@@ -386,15 +395,11 @@ def exchange_delivered_order_items(
             product, e.g. ["1008292231"].
         payment_method_id: The user's payment method that pays or receives the difference.
     """
-    order = load_order(db, order_id)
-    require_status(order, (DELIVERED,), "exchanged")
-    user = load_user(db, order.user_id)
-    method = user_method(user, payment_method_id)
-    pairs = sorted(
-        swaps(db, order, item_ids, new_item_ids), key=lambda p: (p[0].item_id, p[1].item_id)
+    swap = priced_swap(
+        db, order_id, (DELIVERED,), "exchanged", item_ids, new_item_ids, payment_method_id
     )
-    difference = money(sum(new.price - old.price for old, new in pairs))
-    check_funds(method, difference)
+    order, method, difference = swap.order, swap.method, swap.difference
+    pairs = sorted(swap.pairs, key=lambda p: (p[0].item_id, p[1].item_id))
     updated = msgspec.structs.replace(
         order,
         status=EXCHANGE_REQUESTED,
