@@ -10,7 +10,7 @@ from simulator.registry import register_agent
 def system_prompt(ctx: ConversationContext) -> str:
     """A short preamble on how to work, then the domain policy (which wins where they differ)."""
     domain = ctx.domain
-    title = getattr(domain, "title", "") or domain.name
+    title = domain.title or domain.name
     lines = [
         f"You are a customer-service agent of {title}, chatting with a customer.",
         "- Follow the policy below exactly; where this preamble and the policy differ, the "
@@ -19,15 +19,12 @@ def system_prompt(ctx: ConversationContext) -> str:
         "- The customer sees only your messages, never your tool calls or their results: tell "
         "the customer what you found and what you did, briefly and in plain words.",
     ]
-    transfer = getattr(domain, "transfer_tool", "")
-    if transfer and domain.toolkit.kind(transfer) is not None:
+    transfer = domain.transfer_tool
+    if domain.toolkit.kind(transfer) is not None:
         lines.append(
             f"- When the request is outside what the policy allows you to do, call `{transfer}` "
             "and tell the customer they are being transferred."
         )
-    today = getattr(domain, "today", None)
-    if today:
-        lines.append(f"- Today's date is {today}.")
     return "\n".join([*lines, "", "# Policy", "", domain.policy])
 
 

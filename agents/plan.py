@@ -115,6 +115,8 @@ class PlanBuilder:
             Mistakes.draw(task, self.writes, rng, error_rate) if profile == "sloppy" else Mistakes()
         )
         self._acked = False
+        self._given: list[InfoSlot] = []  # slots the user has given (the over-asker re-asks one)
+        self._repeated = False
 
     def _opener(self) -> str:
         """The acknowledgement the first text starts with (once)."""
@@ -128,20 +130,20 @@ class PlanBuilder:
         slots = [self.task.slot(name) for name in self.task.auth_slots]
         return [s for s in slots if s is not None and s.value.lower() not in said]
 
-    def _over_asks(self, first: bool, last: bool, state: dict[str, Any]) -> list[Step]:
+    def _over_asks(self, first: bool, last: bool) -> list[Step]:
         """The over-asker's questions before one lookup."""
         steps: list[Step] = []
-        given: list[InfoSlot] = state["given"]
+        given = self._given
         if first:
             for slot in self.task.scenario.known_info:
                 if slot.lookupable:
                     steps.append(Say(f"{self._opener()}Could you tell me {slot.prompt}?"))
                     if slot not in given:
                         given.append(slot)
-        if given and (self.rng.random() < 0.5 or (last and not state["repeated"])):
+        if given and (self.rng.random() < 0.5 or (last and not self._repeated)):
             slot = self.rng.choice(given)
             steps.append(Say(f"{self._opener()}Could you give me {slot.prompt} again?"))
-            state["repeated"] = True
+            self._repeated = True
         return steps
 
     def build(self, opening: str) -> list[Step]:
@@ -154,7 +156,7 @@ class PlanBuilder:
                 Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
             )
         known = [s for s in self.task.scenario.known_info if s.value.lower() in opening.lower()]
-        state: dict[str, Any] = {"given": [*missing, *known], "repeated": False}
+        self._given = [*missing, *known]
         reads = [
             i
             for i, a in enumerate(self.task.actions)
@@ -165,11 +167,11 @@ class PlanBuilder:
         for i, action in enumerate(self.task.actions):
             if self.profile == "over-asker" and i in lookup_points:
                 first, last = i == lookup_points[0], i == lookup_points[-1]
-                steps.extend(self._over_asks(first, last, state))
+                steps.extend(self._over_asks(first, last))
             if action.name == self.transfer:
                 transfer = action
                 continue
-            if i == (self.writes[0] if self.writes else -1) and not self.mistakes.skip_confirmation:
+            if self.writes and i == self.writes[0] and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self.task.actions[w]) for w in self.writes)
                 steps.append(
                     Say(
@@ -181,7 +183,7 @@ class PlanBuilder:
                 continue
             steps.append(Call(action))
         if self.profile == "over-asker" and len(self.task.actions) in lookup_points:
-            steps.extend(self._over_asks(True, True, state))
+            steps.extend(self._over_asks(True, True))
         steps.append(Say(self._final(transfer is not None)))
         if transfer is not None:
             steps.append(Call(transfer))

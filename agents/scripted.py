@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 
 from agents.plan import PROFILES, Call, PlanBuilder, Say, Step
+from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
 from simulator.events import ToolCallSpec
@@ -40,7 +41,7 @@ class ScriptedAgentModel:
         self.name = f"scripted/{profile}"
         self.profile = profile
         self.latency = latency
-        emotional = ctx.emotion.strip().lower() not in ("", "neutral")
+        emotional = ctx.emotion.strip().lower() not in ("", NEUTRAL)
         self._builder = PlanBuilder(
             ctx.domain,
             ctx.task,

@@ -70,11 +70,6 @@ class Response:
             lines.append("data: [DONE]\n\n")
         return cls(body="".join(lines).encode(), content_type="text/event-stream", **kw)
 
-    @classmethod
-    def anthropic_sse(cls, events: list[dict[str, Any]], **kw: Any) -> Response:
-        text = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
-        return cls(body=text.encode(), content_type="text/event-stream", **kw)
-
 
 Handler = Callable[[Request], Awaitable[Response]]
 

@@ -120,14 +120,12 @@ class LiveFeed:
     def __init__(self, capacity: int = 10_000) -> None:
         self._events: deque[Event] = deque(maxlen=capacity)
         self.dropped = 0
-        self.delivered = 0
 
     async def deliver(self, event: Event) -> None:
         """Append without waiting; overflow drops the oldest event."""
         if len(self._events) == self._events.maxlen:
             self.dropped += 1
         self._events.append(event)
-        self.delivered += 1
 
     def drain(self) -> list[Event]:
         """Everything received since the last drain, oldest first."""

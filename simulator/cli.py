@@ -165,13 +165,13 @@ def _usage_error(exc: BaseException) -> UsageError | None:
 
 
 def _config_from_args(args: argparse.Namespace) -> Any:
+    from simulator.conditions import parse_intensity
     from simulator.models.options import parse_key_values
     from simulator.referee import Limits
     from simulator.registry import get_domain
     from simulator.runner import (
         RunConfig,
         normalize_emotions,
-        parse_intensity,
         select_tasks,
         task_pool,
     )
@@ -210,7 +210,7 @@ def _config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from simulator.runner import RunConfig, Runner, backend_options, grid, new_run_id
+    from simulator.runner import RunConfig, Runner, backend_options, new_run_id
     from simulator.store import Store, get_run
 
     if args.resume:
@@ -230,12 +230,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         run_id = new_run_id()
     from simulator.progress import RunProgress
 
-    total = sum(1 for _ in grid(config))
-    progress = RunProgress(total, enabled=not args.quiet and not args.json)
+    progress = RunProgress(enabled=not args.quiet and not args.json)
 
-    def started() -> None:
-        progress.start()
-        progress.advance_done(total - len(runner.pending_cells()))
+    def started(already_done: int) -> None:
+        progress.start(runner.total, already_done)
 
     runner = Runner(
         store,

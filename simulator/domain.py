@@ -132,13 +132,6 @@ class Domain:
         """The fixed benchmark task set."""
         return load_tasks(self.tasks_path)
 
-    def task(self, task_id: str) -> Task:
-        """One benchmark task by id."""
-        for task in self.tasks:
-            if task.id == task_id:
-                return task
-        raise UsageError(f"--tasks: domain {self.name!r} has no task {task_id!r}")
-
     def write_actions(self, task: Task) -> list[Action]:
         """The gold actions that can change the database."""
         return [a for a in task.actions if self.toolkit.kind(a.name) is ToolKind.WRITE]

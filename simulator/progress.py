@@ -11,12 +11,11 @@ from simulator.events import ConversationEnded
 class RunProgress:
     """Counts finished conversations; draws nothing when disabled or not on a terminal."""
 
-    def __init__(self, total: int, *, enabled: bool = True) -> None:
-        self.total = total
+    def __init__(self, *, enabled: bool = True) -> None:
         self.done = 0
+        self.finished = 0
         self.successes = 0
         self.abandoned = 0
-        console = Console(stderr=True)
         self._progress: Progress | None = None
         if enabled:
             self._progress = Progress(
@@ -25,14 +24,17 @@ class RunProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[stats]}"),
                 TimeElapsedColumn(),
-                console=console,
+                console=Console(stderr=True),
                 transient=False,
             )
-            self._task = self._progress.add_task("run", total=total, stats="")
 
-    def start(self) -> None:
-        """Start drawing (once the run has really started)."""
+    def start(self, total: int, already_done: int) -> None:
+        """Start drawing once the run has really started (``already_done``: kept on resume)."""
+        self.done = already_done
         if self._progress is not None:
+            self._task = self._progress.add_task(
+                "run", total=total, completed=already_done, stats=""
+            )
             self._progress.start()
 
     def stop(self) -> None:
@@ -40,18 +42,13 @@ class RunProgress:
         if self._progress is not None:
             self._progress.stop()
 
-    def advance_done(self, count: int) -> None:
-        """Count conversations that were already complete (on resume)."""
-        self.done += count
-        if self._progress is not None:
-            self._progress.update(self._task, completed=self.done)
-
     def conversation_ended(self, _cell: object, ended: ConversationEnded) -> None:
-        """Count one finished conversation."""
+        """Count one finished conversation; the rates cover this invocation's conversations."""
         self.done += 1
+        self.finished += 1
         self.successes += ended.reward >= 1.0
         self.abandoned += ended.reason == "user_abandoned"
         if self._progress is not None:
-            n = max(self.done, 1)
+            n = self.finished
             stats = f"success {self.successes / n:.0%}  abandoned {self.abandoned / n:.0%}"
             self._progress.update(self._task, completed=self.done, stats=stats)

@@ -13,7 +13,7 @@ import hashlib
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ import anyio
 import msgspec
 
 from simulator.bus import Bus, LiveFeed, Subscriber
+from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
@@ -38,9 +39,6 @@ from simulator.registry import (
     resolve_emotion,
 )
 from simulator.store import Store
-
-NEUTRAL = "neutral"
-LEVELS = {"low": 0.3, "medium": 0.6, "high": 0.9}
 
 
 class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,22 +71,7 @@ class Cell(msgspec.Struct, frozen=True):
     emotion: str
     intensity: float
     trial: int
-
-
-def parse_intensity(text: str) -> float:
-    """``low``/``medium``/``high`` or a number in 0..1."""
-    text = text.strip().lower()
-    if text in LEVELS:
-        return LEVELS[text]
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(
-            f"--intensities: {text!r} is not low, medium, high or a number in 0..1"
-        ) from None
-    if not 0.0 <= value <= 1.0:
-        raise UsageError(f"--intensities: {value:g} is outside 0..1")
-    return value
+    seed: int
 
 
 def grid(config: RunConfig) -> Iterator[Cell]:
@@ -101,13 +84,18 @@ def grid(config: RunConfig) -> Iterator[Cell]:
                     levels = [0.0] if emotion == NEUTRAL else config.intensities
                     for intensity in levels:
                         for trial in range(config.trials):
-                            yield Cell(index, agent, user, task_id, emotion, intensity, trial)
+                            seed = conversation_seed(
+                                config.seed, user, task_id, emotion, intensity, trial
+                            )
+                            yield Cell(index, agent, user, task_id, emotion, intensity, trial, seed)
                             index += 1
 
 
-def conversation_seed(run_seed: int, cell: Cell) -> int:
+def conversation_seed(
+    run_seed: int, user: str, task_id: str, emotion: str, intensity: float, trial: int
+) -> int:
     """Seed of one conversation: independent of the agent, so agents meet identical users."""
-    key = f"{run_seed}|{cell.user}|{cell.task_id}|{cell.emotion}|{cell.intensity:.4f}|{cell.trial}"
+    key = f"{run_seed}|{user}|{task_id}|{emotion}|{intensity:.4f}|{trial}"
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
 
 
@@ -286,7 +274,7 @@ class Player:
             emotion=cell.emotion,
             intensity=cell.intensity,
             trial=cell.trial,
-            seed=conversation_seed(self.config.seed, cell),
+            seed=cell.seed,
         )
         model = self.agent_providers[cell.agent].for_conversation(ctx, "agent")
         agent = AGENTS["llm"](model, ctx)
@@ -316,7 +304,7 @@ class Runner:
         on_end: ProgressCallback | None = None,
         feed: LiveFeed | None = None,
         create: bool = False,
-        on_start: Callable[[], None] | None = None,
+        on_start: Callable[[int], None] | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -325,6 +313,7 @@ class Runner:
         self.feed = feed
         self.create = create
         self.on_start = on_start
+        self.total = sum(1 for _ in grid(config))
         self.player = Player(config, run_id)
         self.domain = self.player.domain
         if config.workers > 1:
@@ -353,95 +342,104 @@ class Runner:
             "emotion": cell.emotion,
             "intensity": cell.intensity,
             "trial": cell.trial,
-            "seed": conversation_seed(self.config.seed, cell),
+            "seed": cell.seed,
             "status": "pending",
         }
 
-    async def _start_providers(self) -> None:
-        """Start every provider (a sharded run only checks them: workers start their own)."""
-        started: list[Any] = []
-        try:
-            for provider in self.player.providers:
-                await provider.start()
-                started.append(provider)
-        except BaseException:
-            with anyio.CancelScope(shield=True):
-                await _close_all(started)
-            raise
-        if self.config.workers > 1:
-            await _close_all(started)
-
     async def run(self) -> int:
         """Play every pending cell; returns how many conversations completed in this call."""
-        await self._start_providers()
+        providers = self.player.providers
+        await start_providers(providers)
+        if self.config.workers > 1:  # only a check here: each worker starts its own
+            await close_providers(providers)
         if self.create:
-            cells_total = sum(1 for _ in grid(self.config))
             config_json = msgspec.json.encode(self.config).decode()
-            self.store.create_run(self.run_id, self.config.seed, config_json, cells_total)
+            self.store.create_run(self.run_id, self.config.seed, config_json, self.total)
         self.store.discard_unfinished(self.run_id)
-        if self.on_start is not None:
-            self.on_start()
         cells = self.pending_cells()
+        if self.on_start is not None:
+            self.on_start(self.total - len(cells))
         self.store.register_conversations([self._row(c) for c in cells])
         subscribers: list[Subscriber] = [self.store]
         if self.feed is not None:
             subscribers.append(self.feed)
         bus = Bus(subscribers)
-        sharded = self.config.workers > 1
-        completed = 0
-        stop = anyio.CancelScope()
-
-        async def watch_signals() -> None:
-            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for _ in signals:  # the first stops the run; later ones change nothing
-                    if self.interrupted:
-                        continue
-                    self.interrupted = True
-                    if shards is not None:
-                        shards.interrupt()  # workers send what they finished, then exit
-                    else:
-                        stop.cancel()
-
         from simulator.shards import Shards
 
-        shards = Shards(self, cells, bus) if sharded else None
+        shards = Shards(self, cells, bus) if self.config.workers > 1 else None
         settle_memory()
         self.store.set_run_status(self.run_id, "running")
         status = "failed"
+        completed = 0
         try:
             async with anyio.create_task_group() as outer:
                 outer.start_soon(self.store.run_writer)
                 try:
                     if shards is not None:
-                        async with anyio.create_task_group() as tg:
-                            tg.start_soon(watch_signals)
-                            completed = await shards.run()
-                            tg.cancel_scope.cancel()
+                        # workers send what they finished, then exit
+                        completed, self.interrupted = await until_signal(
+                            shards.run, shards.interrupt
+                        )
                     else:
-                        with stop:
-                            async with anyio.create_task_group() as tg:
-                                tg.start_soon(watch_signals)
-                                completed = await self.player.play(
-                                    cells, bus, self.config.concurrency, self.on_end
-                                )
-                                tg.cancel_scope.cancel()
+                        completed, self.interrupted = await until_signal(
+                            lambda: self.player.play(
+                                cells, bus, self.config.concurrency, self.on_end
+                            )
+                        )
                     status = "interrupted" if self.interrupted else "completed"
                 finally:
                     with anyio.CancelScope(shield=True):
                         if shards is None:
-                            await _close_all(self.player.providers)
+                            await close_providers(providers)
                         await self.store.close()
         finally:
             self.store.set_run_status(self.run_id, status)
         return completed
 
 
-async def _start_all(providers: list[ModelProvider] | list[Any]) -> None:
-    for provider in providers:
-        await provider.start()
+async def until_signal(
+    body: Callable[[], Awaitable[int]], on_signal: Callable[[], None] | None = None
+) -> tuple[int, bool]:
+    """Run ``body`` until it returns or SIGINT/SIGTERM arrives; returns (result, interrupted).
+
+    The first signal calls ``on_signal`` (default: cancel ``body``, whose result is then 0);
+    later ones change nothing, so a second Ctrl-C does not break the flush.
+    """
+    interrupted = False
+    result = 0
+    with anyio.CancelScope() as scope:
+        stop = on_signal or scope.cancel
+
+        async def watch() -> None:
+            nonlocal interrupted
+            with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for _ in signals:
+                    if not interrupted:
+                        interrupted = True
+                        stop()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            result = await body()
+            tg.cancel_scope.cancel()
+    return result, interrupted
 
 
-async def _close_all(providers: list[Any]) -> None:
+async def start_providers(providers: list[Any]) -> None:
+    """Start providers in order; if one fails, close those already started and re-raise."""
+    started: list[Any] = []
+    try:
+        for provider in providers:
+            await provider.start()
+            started.append(provider)
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await close_providers(started)
+        raise
+
+
+async def close_providers(providers: list[Any]) -> None:
+    """Close every provider; a failure to close one does not stop the others."""
     for provider in providers:
         try:
             await provider.aclose()

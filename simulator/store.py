@@ -170,7 +170,6 @@ class Store:
         self._counters: dict[str, _Counters] = {}
         self._limiter = anyio.CapacityLimiter(1)
         self.events_written = 0
-        self.write_seconds = 0.0
 
     # -- subscriber side -------------------------------------------------------------------
     async def deliver(self, event: Event) -> None:
@@ -244,7 +243,6 @@ class Store:
         return batch
 
     def _write(self, batch: _Batch) -> None:
-        start = time.perf_counter()
         conn = self.db.conn
         with conn:
             conn.executemany(
@@ -258,7 +256,6 @@ class Store:
             )
             conn.executemany(_ENDED_SQL, batch.ended)
         self.events_written += len(batch.events)
-        self.write_seconds += time.perf_counter() - start
 
     # -- run bookkeeping (called outside the hot path) ---------------------------------------
     def create_run(self, run_id: str, seed: int, config: str, cells: int) -> None:

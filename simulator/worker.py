@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import sys
 
 import anyio
@@ -17,11 +16,12 @@ from simulator.bus import Bus
 from simulator.events import Event, encode
 from simulator.runner import (
     Player,
-    _close_all,
-    _start_all,
     backend_options,
+    close_providers,
     grid,
     settle_memory,
+    start_providers,
+    until_signal,
 )
 from simulator.shards import WorkOrder
 
@@ -81,26 +81,15 @@ async def work(order: WorkOrder) -> None:
     cells = [c for c in grid(order.config) if c.index in wanted]
     sink = PipeSink(sys.stdout.fileno())
     bus = Bus([sink])
-    stop = anyio.CancelScope()
     settle_memory()
-
-    async def watch_signals() -> None:
-        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async for _ in signals:
-                stop.cancel()
-
     async with anyio.create_task_group() as outer:
         outer.start_soon(sink.run)
         try:
-            await _start_all(player.providers)
-            with stop:
-                async with anyio.create_task_group() as tg:
-                    tg.start_soon(watch_signals)
-                    await player.play(cells, bus, order.concurrency)
-                    tg.cancel_scope.cancel()
+            await start_providers(player.providers)
+            await until_signal(lambda: player.play(cells, bus, order.concurrency))
         finally:
             with anyio.CancelScope(shield=True):
-                await _close_all(player.providers)
+                await close_providers(player.providers)
             sink.close()
 
 

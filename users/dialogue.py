@@ -116,26 +116,21 @@ def is_request(sentence: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _pattern(keyword: str) -> re.Pattern[str]:
+    """Matches ``keyword`` at the start of a word (lower-case text, plural-tolerant)."""
     return re.compile(r"(?<![a-z0-9])" + re.escape(keyword.lower().strip()))
 
 
-def mentions(sentence: str, keyword: str) -> bool:
-    """Whether ``keyword`` starts a word of ``sentence`` (case-insensitive, plural-tolerant)."""
-    return _pattern(keyword).search(sentence) is not None
+def _slot_patterns(slots: Sequence[InfoSlot]) -> list[tuple[re.Pattern[str], str]]:
+    return [(_pattern(keyword), slot.name) for slot in slots for keyword in slot.keywords]
 
 
-def asked_slots(sentence: str, slots: Sequence[InfoSlot]) -> list[str]:
-    """Names of the slots a request sentence names, in slot order.
+def _asked(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> set[str]:
+    """Names of the slots a request sentence names (``patterns``: keyword pattern, slot name).
 
     A keyword right after another slot's keyword is that slot's head noun, not a question of its
     own: "your email address" asks for the email, not for an address.
     """
-    spans = [
-        (m.start(), m.end(), slot.name)
-        for slot in slots
-        for keyword in slot.keywords
-        for m in _pattern(keyword).finditer(sentence)
-    ]
+    spans = [(m.start(), m.end(), name) for p, name in patterns for m in p.finditer(sentence)]
     named: set[str] = set()
     for start, _end, name in spans:
         if not any(
@@ -143,15 +138,16 @@ def asked_slots(sentence: str, slots: Sequence[InfoSlot]) -> list[str]:
             for _s, end, other in spans
         ):
             named.add(name)
-    return [slot.name for slot in slots if slot.name in named]
+    return named
 
 
-def _names_unknown(sentence: str, item: str) -> bool:
-    item = item.lower()
-    if item in sentence:
-        return True
-    words = [w for w in _WORD.findall(item) if len(w) >= 4]
-    return bool(words) and all(mentions(sentence, w) for w in words)
+def _unknown_patterns(item: str) -> list[re.Pattern[str]]:
+    """Patterns of the long words of an unknown item; a request naming them all names the item."""
+    return [_pattern(w) for w in _WORD.findall(item.lower()) if len(w) >= 4]
+
+
+def _names_unknown(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
+    return item in sentence or (bool(words) and all(w.search(sentence) for w in words))
 
 
 class AgentActs(msgspec.Struct):
@@ -180,31 +176,41 @@ class AgentActs(msgspec.Struct):
         )
 
 
-def read_agent_text(
-    text: str, slots: Sequence[InfoSlot], unknown_info: Sequence[str] = ()
-) -> AgentActs:
-    """Read one agent text against the user's known slots and unknown items."""
-    acts = AgentActs()
-    lowered = text.lower()
-    acts.acknowledged = has_cue(lowered, ACK_CUES)
-    for sentence in sentences(text):
-        if has_cue(sentence, TRANSFER_CUES):
-            acts.transfer = True
-        if has_cue(sentence, COMPLETION_CUES):
-            acts.completion = True
-            continue
-        if not is_request(sentence):
-            acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
-            continue
-        matched = asked_slots(sentence, slots)
-        if matched:
-            acts.asked.extend(n for n in matched if n not in acts.asked)
-        elif has_cue(sentence, CONFIRM_CUES):
-            acts.confirmation = True
-        else:
-            items = [i for i in unknown_info if _names_unknown(sentence, i)]
-            if items:
-                acts.unknown.extend(i for i in items if i not in acts.unknown)
-            elif not acts.transfer:
-                acts.unclear += 1
-    return acts
+class AgentTextReader:
+    """Reads agent texts against one user's known slots and unknown items.
+
+    The keyword patterns and the words of the unknown items are prepared once per conversation.
+    """
+
+    def __init__(self, slots: Sequence[InfoSlot], unknown_info: Sequence[str] = ()) -> None:
+        self.order = [slot.name for slot in slots]
+        self.patterns = _slot_patterns(slots)
+        self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
+
+    def read(self, text: str) -> AgentActs:
+        """What one agent text does."""
+        acts = AgentActs()
+        acts.acknowledged = has_cue(text.lower(), ACK_CUES)
+        for sentence in sentences(text):
+            if has_cue(sentence, TRANSFER_CUES):
+                acts.transfer = True
+            if has_cue(sentence, COMPLETION_CUES):
+                acts.completion = True
+                continue
+            if not is_request(sentence):
+                acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
+                continue
+            named = _asked(sentence, self.patterns)
+            if named:
+                acts.asked.extend(n for n in self.order if n in named and n not in acts.asked)
+            elif has_cue(sentence, CONFIRM_CUES):
+                acts.confirmation = True
+            else:
+                items = [
+                    i for i, low, words in self.unknown if _names_unknown(sentence, low, words)
+                ]
+                if items:
+                    acts.unknown.extend(i for i in items if i not in acts.unknown)
+                elif not acts.transfer:
+                    acts.unclear += 1
+        return acts

@@ -39,7 +39,6 @@ class Signal(StrEnum):
     LOOKUPABLE_QUESTION = "lookupable_question"
     REPEATED_QUESTION = "repeated_question"
     NO_PROGRESS = "no_progress"
-    SILENCE = "silence"
     UNCLEAR_QUESTION = "unclear_question"
     UNKNOWN_QUESTION = "unknown_question"
     DISMISSIVE = "dismissive"
@@ -60,7 +59,6 @@ WEIGHTS: dict[Signal, Weight] = {
     Signal.LOOKUPABLE_QUESTION: Weight(Channel.PROCEDURAL, 0.12, "procedural friction"),
     Signal.REPEATED_QUESTION: Weight(Channel.PROCEDURAL, 0.16, "procedural friction"),
     Signal.NO_PROGRESS: Weight(Channel.PROCEDURAL, 0.06, "procedural friction"),
-    Signal.SILENCE: Weight(Channel.PROCEDURAL, 0.05, "procedural friction"),
     Signal.UNCLEAR_QUESTION: Weight(Channel.UNCERTAINTY, 0.07, "unclear questions"),
     Signal.UNKNOWN_QUESTION: Weight(Channel.UNCERTAINTY, 0.04, "unclear questions"),
     Signal.DISMISSIVE: Weight(Channel.NEGLECT, 0.10, "dismissive tone"),

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import msgspec
 
+from simulator.conditions import parse_intensity as parse_condition
 from simulator.errors import UsageError
 from simulator.registry import register_emotion_resolver
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
-
-LEVELS: dict[str, float] = {"low": 0.3, "medium": 0.6, "high": 0.9}
-"""Named intensity levels."""
 
 
 class Leaf(msgspec.Struct, frozen=True):
@@ -99,19 +97,12 @@ def resolve(name: str) -> str:
 
 def parse_intensity(text: str | float) -> float:
     """Parse ``low``/``medium``/``high`` or a number in 0..1; ``UsageError`` names a bad value."""
-    if isinstance(text, float | int) and not isinstance(text, bool):
-        value = float(text)
-    else:
-        key = str(text).strip().lower()
-        if key in LEVELS:
-            return LEVELS[key]
-        try:
-            value = float(key)
-        except ValueError:
-            value = float("nan")
-    if not 0.0 <= value <= 1.0:  # also rejects NaN
-        raise UsageError(f"invalid intensity {text!r}: use low, medium, high or a number in 0..1")
-    return value
+    try:
+        return parse_condition(str(text))
+    except UsageError:
+        raise UsageError(
+            f"invalid intensity {text!r}: use low, medium, high or a number in 0..1"
+        ) from None
 
 
 def level_name(intensity: float) -> str:

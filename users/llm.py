@@ -11,7 +11,6 @@ dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a 
 
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ import msgspec
 
 from simulator.errors import UsageError
 from simulator.models.base import ChatMessage, Usage
+from simulator.models.toolargs import first_object
 from simulator.registry import make_model_provider, register_user
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.emotions import EmotionProfile, level_name
@@ -120,27 +120,6 @@ def _ends(value: Any, message: str) -> str | None:
     return None
 
 
-def _find_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` (the whole text, or inside fences or prose)."""
-    try:
-        value = json.loads(text)
-        if isinstance(value, dict):
-            return value
-    except json.JSONDecodeError:
-        pass
-    decoder = json.JSONDecoder()
-    start = text.find("{")
-    while start != -1:
-        try:
-            value, _ = decoder.raw_decode(text, start)
-            if isinstance(value, dict):
-                return value
-        except json.JSONDecodeError:
-            pass
-        start = text.find("{", start + 1)
-    return None
-
-
 def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> Reply:
     """Read the user model's answer: the JSON object asked for, else plain text with tokens.
 
@@ -148,7 +127,7 @@ def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> R
     not report new ones.
     """
     raw = (text or "").strip()
-    obj = _find_object(raw) if "{" in raw else None
+    obj = first_object(raw)
     structured = obj is not None
     if obj is not None:  # a JSON object without a message is an empty answer, not prose
         body = obj.get("message", obj.get("text", obj.get("reply")))
@@ -174,7 +153,7 @@ def system_prompt(ctx: ConversationContext, profile: EmotionProfile) -> str:
     scenario = ctx.task.scenario
     known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in scenario.known_info)
     unknown = "\n".join(f"- {item}" for item in scenario.unknown_info)
-    title = getattr(ctx.domain, "title", "") or ctx.domain.name
+    title = ctx.domain.title or ctx.domain.name
     lines = [
         f"You are role-playing a CUSTOMER who contacts the customer service of {title}. You "
         "are the customer, never the agent. Stay in character for the whole conversation.",
@@ -248,9 +227,7 @@ def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
     return out
 
 
-def _add(a: Usage | None, b: Usage) -> Usage:
-    if a is None:
-        return b
+def _add(a: Usage, b: Usage) -> Usage:
     cost = (
         None if a.cost_usd is None and b.cost_usd is None else (a.cost_usd or 0) + (b.cost_usd or 0)
     )

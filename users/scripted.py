@@ -1,7 +1,7 @@
 """The scripted emotional user: rule-based replies in an emotion's tone, deterministic per seed.
 
 The user opens with the scenario's opening, then reads each agent text with
-``users.dialogue.read_agent_text``: it gives the values of the known-info slots it is asked for,
+``users.dialogue.AgentTextReader``: it gives the values of the known-info slots it is asked for,
 says "yes" to confirmation questions, says it does not know what it does not know, and closes with
 ``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
@@ -21,7 +21,7 @@ from simulator.models.base import ChatMessage, Usage
 from simulator.models.options import float_arg
 from simulator.registry import register_user
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from users.dialogue import AgentActs, read_agent_text
+from users.dialogue import AgentActs, AgentTextReader
 from users.dynamics import DissatisfactionModel
 from users.emotions import EmotionProfile
 from users.tone import Tone
@@ -46,6 +46,7 @@ class ScriptedUser:
         self.latency = latency
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, ctx.rng(f"user:{ctx.task.id}"))
+        self.reader = AgentTextReader(self.scenario.known_info, self.scenario.unknown_info)
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
@@ -118,7 +119,7 @@ class ScriptedUser:
 
     def _reply(self, text: str) -> tuple[str, str | None, list[str], str]:
         self.agent_turns += 1
-        acts = read_agent_text(text, self.scenario.known_info, self.scenario.unknown_info)
+        acts = self.reader.read(text)
         triggers, complaints = self._triggers(acts)
         change = self.dynamics.apply(triggers)
         intensity = self.dynamics.intensity

@@ -190,9 +190,8 @@ class Tone:
 
     def opening(self, text: str, intensity: float) -> str:
         """The first message: the scenario's opening framed by the emotion."""
-        family, level = self.profile.family, level_name(intensity)
-        lead = self._pick(LEADS[family][level])
-        tail = self._pick(TAILS[family][level])
+        lead = self.lead(intensity)
+        tail = self._pick(TAILS[self.profile.family][level_name(intensity)])
         return _join(lead, text.strip(), tail)
 
     def answer(self, facts: list[tuple[str, str]]) -> str:

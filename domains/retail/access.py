@@ -165,9 +165,14 @@ def with_balance(user: User, method_id: str, delta: float) -> User:
     return msgspec.structs.replace(user, payment_methods=methods)
 
 
+def can_pay(method: PaymentMethod, amount: float) -> bool:
+    """Whether ``method`` covers ``amount`` (only a gift card's balance can fall short)."""
+    return method.source != "gift_card" or amount <= 0 or (method.balance or 0.0) >= amount
+
+
 def check_funds(method: PaymentMethod, amount: float) -> None:
     """Refuse a gift card whose balance does not cover ``amount``."""
-    if method.source == "gift_card" and amount > 0 and (method.balance or 0.0) < amount:
+    if not can_pay(method, amount):
         raise ToolError(
             f"gift card {method.id} balance ${method.balance:.2f} is below ${amount:.2f}"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from domains.retail.access import can_pay
 from domains.retail.data import (
     DELIVERED,
     PENDING,
@@ -87,9 +88,7 @@ def _method_for(
 ) -> PaymentMethod | None:
     """The order's original payment method if it can pay ``amount``, else another one that can."""
     original = user.payment_method(order.payment_history[0].payment_method_id)
-    candidates = [
-        m for m in user.payment_methods if m.source != "gift_card" or (m.balance or 0.0) >= amount
-    ]
+    candidates = [m for m in user.payment_methods if can_pay(m, amount)]
     if original is not None and original in candidates:
         return original
     return rng.choice(candidates) if candidates else None
@@ -262,8 +261,7 @@ class ChangeOrderPayment(RetailIntent):
         others = [
             m
             for m in who.user.payment_methods
-            if m.id != paid.payment_method_id
-            and (m.source != "gift_card" or (m.balance or 0.0) >= paid.amount)
+            if m.id != paid.payment_method_id and can_pay(m, paid.amount)
         ]
         if not others:
             return None

@@ -14,6 +14,7 @@ body is POSTed to ``/v1/messages`` and the raw answer decoded with msgspec (``ho
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -60,6 +61,22 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
     thinking_budget: int | None = None
     tool_choice: str | None = None
     max_connections: int = 32
+
+    def request_fields(self) -> Mapping[str, Any]:
+        """The Messages API fields these options set (None: left out)."""
+        return {
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "top_k": self.top_k,
+            "stop_sequences": self.stop,
+            "tool_choice": {"type": self.tool_choice} if self.tool_choice else None,
+            "thinking": (
+                {"type": "enabled", "budget_tokens": self.thinking_budget}
+                if self.thinking_budget
+                else None
+            ),
+        }
 
 
 class _Block(msgspec.Struct):
@@ -197,6 +214,7 @@ class AnthropicChatModel(HostedChatModel):
     options_type = AnthropicOptions
     default_base_url = DEFAULT_BASE_URL
     base_url_env = "ANTHROPIC_BASE_URL"
+    wire_tools = staticmethod(to_anthropic_tools)
     options: AnthropicOptions
 
     def __init__(
@@ -209,24 +227,7 @@ class AnthropicChatModel(HostedChatModel):
         api_key: str | None = None,
         **options: Any,
     ) -> None:
-        super().__init__(name, model, options, base_url=base_url, pool=pool, api_key=api_key)
-        opts = self.options
-        fields = {
-            "max_tokens": opts.max_tokens,
-            "temperature": opts.temperature,
-            "top_p": opts.top_p,
-            "top_k": opts.top_k,
-            "stop_sequences": opts.stop,
-            "tool_choice": {"type": opts.tool_choice} if opts.tool_choice else None,
-            "thinking": (
-                {"type": "enabled", "budget_tokens": opts.thinking_budget}
-                if opts.thinking_budget
-                else None
-            ),
-        }
-        self._sampling = {k: v for k, v in fields.items() if v is not None} | (
-            opts.extra_body or {}
-        )
+        super().__init__(name, model, base_url=base_url, pool=pool, api_key=api_key, **options)
         self._thinking: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
 
     async def chat(
@@ -247,7 +248,7 @@ class AnthropicChatModel(HostedChatModel):
         if system:
             body["system"] = system
         if tools:
-            body["tools"] = to_anthropic_tools(tools)
+            body["tools"] = self._tools(tools)
 
         async def send(client: AsyncAnthropic) -> Reply:
             content, retries = await post_json(client, "/v1/messages", body)

@@ -31,14 +31,23 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cached_property
+from types import ModuleType
 from typing import Any, ClassVar
 
 import msgspec
 
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, ChatResponse, EndpointPool, ModelError, Usage
+from simulator.models.base import (
+    ChatMessage,
+    ChatResponse,
+    EndpointPool,
+    ModelError,
+    ToolSpec,
+    Usage,
+)
 from simulator.models.limits import connection_slot
 from simulator.models.options import convert_options
 from simulator.models.pricing import cost_usd, price_of
@@ -91,6 +100,15 @@ class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
     price_in: float | None = None
     price_out: float | None = None
 
+    def request_fields(self) -> Mapping[str, Any]:
+        """The request fields these options set (None: leave the field out)."""
+        return {}
+
+    def sampling(self) -> dict[str, Any]:
+        """The fields every request carries: those set, then ``extra_body``."""
+        fields = {k: v for k, v in self.request_fields().items() if v is not None}
+        return fields | (self.extra_body or {})
+
 
 class Reply(msgspec.Struct, frozen=True):
     """One successful request: the message, its tokens and the retries the SDK took."""
@@ -124,8 +142,9 @@ def retries_before(request: Any) -> int:
 class ClientShards:
     """The SDK clients of one base URL; a request takes the one with the fewest in flight.
 
-    Clients are made on demand: a new one only when every client has ``per_client`` requests in
-    flight, up to ``most`` clients; so the number of pools follows the real concurrency.
+    The first client is made at once; more on demand: a new one only when every client has
+    ``per_client`` requests in flight, up to ``most`` clients; so the number of pools follows
+    the real concurrency.
     """
 
     __slots__ = ("busy", "clients", "make", "most", "per_client")
@@ -134,15 +153,15 @@ class ClientShards:
         self.make = make
         self.per_client = per_client
         self.most = most
-        self.clients: list[Any] = []
-        self.busy: list[int] = []
+        self.clients: list[Any] = [make()]
+        self.busy: list[int] = [0]
 
     @contextmanager
     def pick(self) -> Iterator[Any]:
         """Hold the least busy client (a new one if all are full) for one request."""
         busy = self.busy
-        i = busy.index(min(busy)) if busy else -1
-        if i < 0 or (busy[i] >= self.per_client and len(busy) < self.most):
+        i = busy.index(min(busy))
+        if busy[i] >= self.per_client and len(busy) < self.most:
             self.clients.append(self.make())
             busy.append(0)
             i = len(busy) - 1
@@ -159,14 +178,15 @@ class HostedChatModel:
     Args:
         name: the full model name; its provider part is the ``backend``.
         model: the model id sent to the server.
-        options: the provider's options (typed or strings).
         base_url: the endpoint; else ``$<base_url_env>``, else the provider's API.
         pool: replicas to balance over instead of one base URL (one replica per call; the
             SDK's retries of a call stay on its replica).
         api_key: the key; else ``$api_key_env``. Required for the provider's own API only.
+        **options: the provider's options (typed or strings).
     """
 
     package: ClassVar[str]
+    """The SDK's module (and the extra that installs it)."""
     client_class: ClassVar[str]
     options_type: ClassVar[type[HostedOptions]]
     default_base_url: ClassVar[str]
@@ -176,11 +196,11 @@ class HostedChatModel:
         self,
         name: str,
         model: str,
-        options: dict[str, Any],
         *,
         base_url: str | None = None,
         pool: EndpointPool | None = None,
         api_key: str | None = None,
+        **options: Any,
     ) -> None:
         self.name = name
         self.model = model
@@ -200,8 +220,10 @@ class HostedChatModel:
             if price_in is None and price_out is None
             else (price_in or 0.0, price_out or 0.0)
         )
+        self._sampling = self.options.sampling()
         self._clients: dict[str, ClientShards] = {}
         self._ssl: Any = None
+        self._tools_cache: tuple[list[ToolSpec], list[dict[str, Any]]] | None = None
 
     def __repr__(self) -> str:
         where = "pool" if self.pool is not None else self.base_url
@@ -212,11 +234,30 @@ class HostedChatModel:
         """The provider part of the name."""
         return self.name.partition("/")[0]
 
+    @cached_property
+    def sdk(self) -> ModuleType:
+        """The SDK module, imported on first use (a missing one is a ``UsageError``)."""
+        return import_sdk(self.package, self.name)
+
+    @staticmethod
+    def wire_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+        """Tool specs in the provider's request format."""
+        raise NotImplementedError
+
+    def _tools(self, tools: list[ToolSpec]) -> list[dict[str, Any]]:
+        """``wire_tools(tools)``, converted once per tool list (agents pass the same list)."""
+        cached = self._tools_cache
+        if cached is not None and cached[0] is tools:
+            return cached[1]
+        converted = self.wire_tools(tools)
+        self._tools_cache = (tools, converted)
+        return converted
+
     def shards(self, base_url: str) -> ClientShards:
         """The SDK clients of ``base_url`` (the first made now, more on demand)."""
         shards = self._clients.get(base_url)
         if shards is None:
-            sdk = import_sdk(self.package, self.package, self.name)
+            sdk = self.sdk
             import httpx2
 
             opts = self.options
@@ -241,22 +282,15 @@ class HostedChatModel:
                 )
 
             shards = self._clients[base_url] = ClientShards(make, per_client, count)
-            shards.clients.append(make())
-            shards.busy.append(0)
         return shards
-
-    def client(self, base_url: str) -> Any:
-        """The first SDK client of ``base_url``."""
-        return self.shards(base_url).clients[0]
 
     async def preflight(self) -> None:
         """Check that the endpoint answers and takes the key (list its models, no retries)."""
         if self.base_url is None:
             return  # a pool checks the health of its replicas itself
-        sdk = import_sdk(self.package, self.package, self.name)
-        client = self.client(self.base_url).with_options(
-            timeout=self.options.preflight_timeout, max_retries=0
-        )
+        sdk = self.sdk
+        first = self.shards(self.base_url).clients[0]
+        client = first.with_options(timeout=self.options.preflight_timeout, max_retries=0)
         try:
             await client.models.list()
         except sdk.AuthenticationError:
@@ -301,7 +335,7 @@ class HostedChatModel:
 
     def _error(self, exc: Exception) -> ModelError:
         """The ``ModelError`` of a failed call: what failed, after how many attempts, no secrets."""
-        sdk = import_sdk(self.package, self.package, self.name)
+        sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
             text = exc.message.removeprefix(f"Error code: {exc.status_code} - ")
             detail = f"HTTP {exc.status_code}: {redact(short(text), self._api_key)}"
@@ -343,7 +377,7 @@ class HostedProvider:
 
     async def start(self) -> None:
         """Import the SDK and check the endpoint."""
-        import_sdk(self.model.package, self.model.package, self.name)
+        _ = self.model.sdk  # a missing SDK fails here, before the run
         if self.model.options.preflight:
             await self.model.preflight()
 

@@ -9,7 +9,7 @@ included.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -31,7 +31,6 @@ from simulator.registry import register_model
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-    from simulator.models.base import EndpointPool
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -56,9 +55,9 @@ class OpenAIOptions(HostedOptions, frozen=True, kw_only=True):
     stream: bool = False
     stream_usage: bool = True
 
-    def sampling(self) -> dict[str, Any]:
-        """The request fields these options set."""
-        fields = {
+    def request_fields(self) -> Mapping[str, Any]:
+        """The chat-completions fields these options set (None: left out)."""
+        return {
             "temperature": self.temperature,
             "top_p": self.top_p,
             "max_tokens": self.max_tokens,
@@ -68,7 +67,6 @@ class OpenAIOptions(HostedOptions, frozen=True, kw_only=True):
             "tool_choice": self.tool_choice,
             "parallel_tool_calls": self.parallel_tool_calls,
         }
-        return {k: v for k, v in fields.items() if v is not None} | (self.extra_body or {})
 
 
 # the wire format of a chat completion, decoded leniently (unknown fields ignored) -------------
@@ -187,30 +185,8 @@ class OpenAIChatModel(HostedChatModel):
     options_type = OpenAIOptions
     default_base_url = DEFAULT_BASE_URL
     base_url_env = "OPENAI_BASE_URL"
+    wire_tools = staticmethod(to_openai_tools)
     options: OpenAIOptions
-
-    def __init__(
-        self,
-        name: str,
-        model: str,
-        *,
-        base_url: str | None = None,
-        pool: EndpointPool | None = None,
-        api_key: str | None = None,
-        **options: Any,
-    ) -> None:
-        super().__init__(name, model, options, base_url=base_url, pool=pool, api_key=api_key)
-        self._sampling = self.options.sampling()
-        self._extra = tuple(self.options.extra_body or ())
-        self._tools_cache: tuple[list[ToolSpec], list[dict[str, Any]]] | None = None
-
-    def _tools(self, tools: list[ToolSpec]) -> list[dict[str, Any]]:
-        cached = self._tools_cache
-        if cached is not None and cached[0] is tools:
-            return cached[1]
-        converted = to_openai_tools(tools)
-        self._tools_cache = (tools, converted)
-        return converted
 
     async def chat(
         self,
@@ -249,7 +225,7 @@ class OpenAIChatModel(HostedChatModel):
         request = dict(body, stream=True)
         if self.options.stream_usage:
             request["stream_options"] = {"include_usage": True}
-        extra = {k: request.pop(k) for k in self._extra if k in request}
+        extra = {k: request.pop(k) for k in self.options.extra_body or () if k in request}
         if extra:
             request["extra_body"] = extra
         raw: Any = await client.chat.completions.with_raw_response.create(**request)

@@ -9,13 +9,13 @@ from types import ModuleType
 from simulator.errors import UsageError
 
 
-def import_sdk(package: str, extra: str, model: str) -> ModuleType:
-    """Import an SDK on first use; a missing one is a ``UsageError`` naming the extra to install."""
+def import_sdk(package: str, model: str) -> ModuleType:
+    """Import an SDK; a missing one is a ``UsageError`` naming the extra (of the same name)."""
     try:
         return importlib.import_module(package)
     except ImportError:
         raise UsageError(
-            f"{model}: the {package!r} package is not installed: pip install 'tau-sim[{extra}]'"
+            f"{model}: the {package!r} package is not installed: pip install 'tau-sim[{package}]'"
         ) from None
 
 

@@ -30,7 +30,7 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     try:
         value = _decode(text)
     except msgspec.DecodeError:
-        value = _repair(text)
+        value = first_object(text)
     if isinstance(value, str):  # double-encoded: "{\"a\": 1}"
         with contextlib.suppress(msgspec.DecodeError):
             value = _decode(value)
@@ -41,13 +41,13 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     return {RAW: raw}
 
 
-def _repair(text: str) -> Any:
-    """The first JSON object inside ``text`` (inside fences or prose), or None."""
+def first_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` (the whole text, or inside fences or prose), or None."""
     start = text.find("{")
     decoder = json.JSONDecoder()
     while start != -1:
         try:
-            value, _ = decoder.raw_decode(text, start)
+            value: dict[str, Any] = decoder.raw_decode(text, start)[0]  # "{" starts an object
             return value
         except json.JSONDecodeError:
             start = text.find("{", start + 1)

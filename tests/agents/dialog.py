@@ -10,7 +10,7 @@ from simulator.context import ConversationContext
 from simulator.domain import Domain, Task
 from simulator.events import RewardBreakdown
 from simulator.models.base import ChatMessage, ChatModel
-from simulator.roles import EmotionState, UserSimulator
+from simulator.roles import UNSATISFIED, EmotionState, UserSimulator
 
 
 class Outcome(msgspec.Struct):
@@ -24,7 +24,7 @@ class Outcome(msgspec.Struct):
 
     @property
     def abandoned(self) -> bool:
-        return self.ended == "###UNSATISFIED###"
+        return self.ended == UNSATISFIED
 
     @property
     def triggers(self) -> list[str]:

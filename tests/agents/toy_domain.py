@@ -80,55 +80,59 @@ def _slots(booking: str) -> list[InfoSlot]:
     ]
 
 
-TASKS = [
-    Task(
-        id="toy-000",
+def _task(
+    number: int,
+    intent: str,
+    goal: str,
+    opening: str,
+    booking: str,
+    actions: list[Action],
+    *,
+    unknown_info: tuple[str, ...] = (),
+    required_outputs: tuple[str, ...] = (),
+) -> Task:
+    """A task of the customer ana@example.com, who authenticates by email."""
+    return Task(
+        id=f"toy-{number:03d}",
         domain="toy",
-        intent="cancel_booking",
-        scenario=UserScenario(
-            goal="Cancel booking B1 because I moved away.",
-            opening="Hi, I want to cancel my gym booking.",
-            known_info=_slots("B1"),
-            unknown_info=["payment method ids"],
-        ),
+        intent=intent,
+        scenario=UserScenario(goal, opening, _slots(booking), list(unknown_info)),
         auth_slots=["email"],
-        actions=[
-            Action("find_customer", {"email": "ana@example.com"}),
+        actions=[Action("find_customer", {"email": "ana@example.com"}), *actions],
+        required_outputs=list(required_outputs),
+    )
+
+
+TASKS = [
+    _task(
+        0,
+        "cancel_booking",
+        "Cancel booking B1 because I moved away.",
+        "Hi, I want to cancel my gym booking.",
+        "B1",
+        [
             Action("get_booking", {"booking_id": "B1"}),
             Action("cancel_booking", {"booking_id": "B1", "reason": "I moved away"}),
         ],
-        required_outputs=["$40.00"],
+        unknown_info=("payment method ids",),
+        required_outputs=("$40.00",),
     ),
-    Task(
-        id="toy-001",
-        domain="toy",
-        intent="booking_status",
-        scenario=UserScenario(
-            goal="Learn the status of booking B2.",
-            opening="Hello, what is the status of my booking B2?",
-            known_info=_slots("B2"),
-        ),
-        auth_slots=["email"],
-        actions=[
-            Action("find_customer", {"email": "ana@example.com"}),
-            Action("get_booking", {"booking_id": "B2"}),
-        ],
-        required_outputs=["confirmed"],
+    _task(
+        1,
+        "booking_status",
+        "Learn the status of booking B2.",
+        "Hello, what is the status of my booking B2?",
+        "B2",
+        [Action("get_booking", {"booking_id": "B2"})],
+        required_outputs=("confirmed",),
     ),
-    Task(
-        id="toy-002",
-        domain="toy",
-        intent="transfer",
-        scenario=UserScenario(
-            goal="Get a refund for a class that was cancelled last year.",
-            opening="I want my money back for a class you cancelled last year.",
-            known_info=_slots("B3"),
-        ),
-        auth_slots=["email"],
-        actions=[
-            Action("find_customer", {"email": "ana@example.com"}),
-            Action("transfer_to_human_agents", {"summary": "refund for an old class"}),
-        ],
+    _task(
+        2,
+        "transfer",
+        "Get a refund for a class that was cancelled last year.",
+        "I want my money back for a class you cancelled last year.",
+        "B3",
+        [Action("transfer_to_human_agents", {"summary": "refund for an old class"})],
     ),
 ]
 

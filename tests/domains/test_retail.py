@@ -415,39 +415,27 @@ def test_exchange_rules(retail: RetailDomain) -> None:
     order = an_order(db, DELIVERED)
     method = order.payment_history[0].payment_method_id
     old, unavailable = other_variant(db, order, available=False)
-    error, content = call(
-        retail,
-        db,
-        "exchange_delivered_order_items",
-        order_id=order.order_id,
-        item_ids=[old],
-        new_item_ids=[unavailable],
-        payment_method_id=method,
-    )
+
+    def exchange(new_item: str) -> tuple[bool, str]:
+        return call(
+            retail,
+            db,
+            "exchange_delivered_order_items",
+            order_id=order.order_id,
+            item_ids=[old],
+            new_item_ids=[new_item],
+            payment_method_id=method,
+        )
+
+    error, content = exchange(unavailable)
     assert error and "not available" in content
     other_product = next(
         pid for pid in db.keys("products") if pid not in {i.product_id for i in order.items}
     )
     foreign_item = get(db, "products", other_product).variants[0].item_id
-    error, content = call(
-        retail,
-        db,
-        "exchange_delivered_order_items",
-        order_id=order.order_id,
-        item_ids=[old],
-        new_item_ids=[foreign_item],
-        payment_method_id=method,
-    )
+    error, content = exchange(foreign_item)
     assert error and "not a variant" in content
-    assert call(
-        retail,
-        db,
-        "exchange_delivered_order_items",
-        order_id=order.order_id,
-        item_ids=[old],
-        new_item_ids=[old],
-        payment_method_id=method,
-    )[0]
+    assert exchange(old)[0]
 
 
 def test_items_can_be_modified_only_once(retail: RetailDomain) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -86,7 +85,7 @@ class ToyDomain(Domain):
     title = "Counters"
     toolkit = Toolkit([get_counter, increment, transfer_to_human_agents])
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self) -> None:
         self._tasks = [_task(i, i + 1) for i in range(4)]
 
     def build_base(self) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 
-from benchmarks.fake_openai_server import HTTPServer, Request, Response
+from benchmarks.fake_openai_server import HTTPServer, Request, Response, completion
 
 _ids = itertools.count()
 
@@ -85,26 +85,7 @@ def oa_message(
             }
             for name, args in tool_calls
         ]
-    return Response.json(
-        {
-            "id": f"chatcmpl-{next(_ids)}",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "m",
-            "choices": [
-                {
-                    "index": 0,
-                    "message": message,
-                    "finish_reason": "tool_calls" if tool_calls else "stop",
-                }
-            ],
-            "usage": {
-                "prompt_tokens": usage[0],
-                "completion_tokens": usage[1],
-                "total_tokens": sum(usage),
-            },
-        }
-    )
+    return Response.json(completion(message, *usage))
 
 
 def oa_error(status: int, message: str = "boom", **headers: str) -> Response:
