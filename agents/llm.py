@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from simulator.chat import ChatMessage, ChatModel, ChatResponse
 from simulator.context import ConversationContext
-from simulator.models.base import ChatMessage, ChatModel, ChatResponse
-from simulator.registry import register_agent
+from simulator.registry import AGENTS
 
 
 def system_prompt(ctx: ConversationContext) -> str:
@@ -41,7 +41,7 @@ class ToolCallingAgent:
         return await self.model.chat([self.system, *history], self.tools)
 
 
-@register_agent("llm")
+@AGENTS.register("llm")
 def make_agent(model: ChatModel, ctx: ConversationContext) -> ToolCallingAgent:
     """The default agent for every model name."""
     return ToolCallingAgent(model, ctx)

@@ -14,13 +14,12 @@ from typing import Any
 import anyio
 
 from agents.plan import PROFILES, Call, PlanBuilder, Say, Step
+from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
 from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
-from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatResponse, ToolSpec, Usage
 from simulator.models.options import float_arg
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 FLAG = "--agent-arg"
 
@@ -121,7 +120,7 @@ class ScriptedModelProvider:
         """Nothing to release."""
 
 
-@register_model("scripted")
+@MODELS.register("scripted")
 def make_scripted_model(model: str, args: dict[str, Any]) -> ScriptedModelProvider:
     """The ``scripted`` provider: profiles ``oracle``, ``over-asker`` and ``sloppy``."""
     return ScriptedModelProvider(model, args)

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from measure import measure  # noqa: E402
 
+from simulator.grid import RunConfig  # noqa: E402
 from simulator.referee import Limits  # noqa: E402
-from simulator.runner import RunConfig  # noqa: E402
 
 FULL = [(512, 1.0, 3), (8, 0.2, 4), (128, 0.2, 4), (512, 0.2, 4)]
 QUICK = [(64, 0.5, 2), (8, 0.2, 2)]

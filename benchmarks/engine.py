@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from measure import measure
 
 from simulator.events import AgentMessage
+from simulator.grid import RunConfig
 from simulator.referee import Limits
-from simulator.runner import RunConfig
 from simulator.store import Store
 
 USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"

@@ -17,7 +17,8 @@ import anyio
 import msgspec
 import psutil
 
-from simulator.runner import RunConfig, Runner, backend_options, grid
+from simulator.grid import RunConfig, grid
+from simulator.runner import Runner, backend_options
 from simulator.store import Store
 
 

@@ -7,6 +7,7 @@ what it produces; none calls another.
 from __future__ import annotations
 
 from simulator.bus import AGENT, ENV, USER, Channel
+from simulator.chat import ChatMessage, Usage
 from simulator.database import Database
 from simulator.events import (
     AgentMessage,
@@ -16,7 +17,6 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
-from simulator.models.base import ChatMessage, Usage
 from simulator.registry import split_model_name
 from simulator.roles import Agent, UserSimulator
 from simulator.tools import Toolkit

@@ -166,15 +166,11 @@ def _usage_error(exc: BaseException) -> UsageError | None:
 
 def _config_from_args(args: argparse.Namespace) -> Any:
     from simulator.conditions import parse_intensity
+    from simulator.grid import RunConfig
     from simulator.models.options import parse_key_values
     from simulator.referee import Limits
     from simulator.registry import get_domain
-    from simulator.runner import (
-        RunConfig,
-        normalize_emotions,
-        select_tasks,
-        task_pool,
-    )
+    from simulator.runner import normalize_emotions, select_tasks, task_pool
 
     run_file = args.run_file
 
@@ -210,7 +206,8 @@ def _config_from_args(args: argparse.Namespace) -> Any:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from simulator.runner import RunConfig, Runner, backend_options, new_run_id
+    from simulator.grid import RunConfig, new_run_id
+    from simulator.runner import Runner, backend_options
     from simulator.store import Store, get_run
 
     if args.resume:
@@ -295,7 +292,7 @@ def _cmd_domains(args: argparse.Namespace) -> int:
     load_plugins()
     command = args.domains_command or "list"
     if command == "list":
-        render_domains([get_domain(name) for name in sorted(DOMAINS)])
+        render_domains([get_domain(name) for name in DOMAINS.names()])
     elif command == "show":
         render_domain(get_domain(args.name))
     else:

@@ -8,9 +8,9 @@ from collections.abc import Awaitable, Callable
 
 from simulator.actors import AgentActor, EnvActor, UserActor
 from simulator.bus import Bus
+from simulator.chat import ModelError
 from simulator.context import ConversationContext
 from simulator.events import ConversationEnded, ConversationStarted
-from simulator.models.base import ModelError
 from simulator.referee import SUCCESSFUL_ENDINGS, Limits, Referee, TerminationReason
 from simulator.roles import Agent, UserSimulator
 

@@ -6,17 +6,9 @@ below, never hand-built dicts.
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-
-class ToolCallSpec(msgspec.Struct, frozen=True, gc=False):
-    """One tool call requested by an agent: id, tool name and JSON arguments."""
-
-    id: str
-    name: str
-    arguments: dict[str, Any]
+from simulator.chat import ToolCallSpec
 
 
 class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):

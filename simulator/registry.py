@@ -1,21 +1,22 @@
 """Name registries: how the engine finds domains, models, users and emotions without importing them.
 
-Plugins are modules listed under the ``tau_sim.plugins`` entry point group; importing one runs
-its ``@register_*`` decorators.
+One typed ``Registry`` class, one instance per kind of plugin (domains, model providers, users,
+agents, emotion taxonomies). Plugins are modules listed under the ``tau_sim.plugins`` entry
+point group; importing one runs its ``@REGISTRY.register(name)`` decorators.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from simulator.errors import UsageError
 
 if TYPE_CHECKING:
+    from simulator.chat import ChatModel
     from simulator.context import ConversationContext
     from simulator.domain import Domain
-    from simulator.models.base import ChatModel
     from simulator.roles import AgentFactory, UserSimulator
 
 
@@ -58,61 +59,69 @@ class UserProvider(Protocol):
 ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
 EmotionResolver = Callable[[str], str]
-
-DOMAINS: dict[str, Callable[[], Domain]] = {}
-MODELS: dict[str, ModelFactory] = {}
-USERS: dict[str, UserFactory] = {}
-EMOTIONS: list[EmotionResolver] = []
-AGENTS: dict[str, AgentFactory] = {}
+DomainFactory = Callable[[], "Domain"]
 
 _T = TypeVar("_T")
 _loaded = False
 
 
-def register_domain(name: str) -> Callable[[_T], _T]:
-    """Register a domain class (or zero-argument factory) under ``name``."""
+class Registry(Generic[_T]):
+    """Plugins of one kind by name: ``@REG.register("name")`` adds one, ``REG.get`` finds it."""
 
-    def deco(factory: _T) -> _T:
-        DOMAINS[name] = factory  # type: ignore[assignment]
-        return factory
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, _T] = {}
 
-    return deco
+    def register(self, name: str) -> Callable[[_T], _T]:
+        """A decorator that registers its target under ``name`` (a later one replaces it)."""
+
+        def deco(entry: _T) -> _T:
+            self._entries[name] = entry
+            return entry
+
+        return deco
+
+    def add(self, name: str, entry: _T) -> None:
+        """Register ``entry`` under ``name``."""
+        self._entries[name] = entry
+
+    def remove(self, name: str) -> None:
+        """Forget ``name`` (tests register and unregister their own plugins)."""
+        self._entries.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        load_plugins()
+        return name in self._entries
+
+    def __getitem__(self, name: str) -> _T:
+        load_plugins()
+        return self._entries[name]
+
+    def names(self) -> list[str]:
+        """Every registered name, sorted."""
+        load_plugins()
+        return sorted(self._entries)
+
+    def values(self) -> list[_T]:
+        """Every registered entry, in registration order."""
+        load_plugins()
+        return list(self._entries.values())
+
+    def get(self, name: str, flag: str = "") -> _T:
+        """The entry called ``name``, or a ``UsageError`` listing the known ones."""
+        load_plugins()
+        if name not in self._entries:
+            known = ", ".join(sorted(self._entries)) or "none"
+            where = f"{flag}: " if flag else ""
+            raise UsageError(f"{where}unknown {self.kind} {name!r} (known: {known})")
+        return self._entries[name]
 
 
-def register_model(provider: str) -> Callable[[_T], _T]:
-    """Register a model factory for the ``provider`` part of ``provider/model`` names."""
-
-    def deco(factory: _T) -> _T:
-        MODELS[provider] = factory  # type: ignore[assignment]
-        return factory
-
-    return deco
-
-
-def register_user(name: str) -> Callable[[_T], _T]:
-    """Register a user simulator factory (``scripted``, ``human``, ``llm`` …)."""
-
-    def deco(factory: _T) -> _T:
-        USERS[name] = factory  # type: ignore[assignment]
-        return factory
-
-    return deco
-
-
-def register_agent(kind: str) -> Callable[[_T], _T]:
-    """Register an agent factory ``(model, ctx) -> Agent``; ``llm`` serves every model name."""
-
-    def deco(factory: _T) -> _T:
-        AGENTS[kind] = factory  # type: ignore[assignment]
-        return factory
-
-    return deco
-
-
-def register_emotion_resolver(resolver: EmotionResolver) -> EmotionResolver:
-    """Register the function that maps an emotion name to its canonical leaf."""
-    EMOTIONS.append(resolver)
-    return resolver
+DOMAINS: Registry[DomainFactory] = Registry("domain")
+MODELS: Registry[ModelFactory] = Registry("model provider")
+USERS: Registry[UserFactory] = Registry("user")
+AGENTS: Registry[AgentFactory] = Registry("agent")
+EMOTIONS: Registry[EmotionResolver] = Registry("emotion taxonomy")
 
 
 def load_plugins() -> None:
@@ -132,12 +141,8 @@ def load_plugins() -> None:
 
 
 def get_domain(name: str) -> Domain:
-    """Instantiate domain ``name``, or raise a ``UsageError`` listing the known ones."""
-    load_plugins()
-    if name not in DOMAINS:
-        known = ", ".join(sorted(DOMAINS)) or "none"
-        raise UsageError(f"unknown domain {name!r} (known: {known})")
-    return DOMAINS[name]()
+    """Build domain ``name``, or raise a ``UsageError`` listing the known ones."""
+    return DOMAINS.get(name)()
 
 
 def split_model_name(name: str) -> tuple[str, str]:
@@ -148,10 +153,9 @@ def split_model_name(name: str) -> tuple[str, str]:
 
 def make_model_provider(name: str, args: dict[str, Any], flag: str = "--agent") -> ModelProvider:
     """Build the provider of model ``name``; unknown providers are a ``UsageError``."""
-    load_plugins()
     provider, model = split_model_name(name)
     if provider not in MODELS:
-        known = ", ".join(sorted(MODELS)) or "none"
+        known = ", ".join(MODELS.names()) or "none"
         raise UsageError(
             f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known})"
         )
@@ -160,20 +164,18 @@ def make_model_provider(name: str, args: dict[str, Any], flag: str = "--agent") 
 
 def make_user_provider(name: str, args: dict[str, Any]) -> UserProvider:
     """Build the user provider: a registered user kind, or an LLM user for a model name."""
-    load_plugins()
     if name in USERS:
         return USERS[name](name, args)
     provider, _ = split_model_name(name)
     if provider in MODELS and "llm" in USERS:
         return USERS["llm"](name, args)
-    known = ", ".join(sorted(USERS)) or "none"
+    known = ", ".join(USERS.names()) or "none"
     raise UsageError(f"--user: unknown user {name!r} (known: {known}, or provider/model)")
 
 
 def resolve_emotion(name: str) -> str:
     """Canonical leaf name of an emotion or family name; ``UsageError`` when unknown."""
-    load_plugins()
-    for resolver in EMOTIONS:
+    for resolver in EMOTIONS.values():
         try:
             return resolver(name)
         except KeyError:

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from simulator.models.base import ChatMessage, ChatResponse, Usage
+from simulator.chat import ChatMessage, ChatResponse, Usage
 
 if TYPE_CHECKING:
+    from simulator.chat import ChatModel
     from simulator.context import ConversationContext
-    from simulator.models.base import ChatModel
 
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"

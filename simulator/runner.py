@@ -9,11 +9,8 @@ users. A resumed run skips completed cells and re-plays the others from scratch.
 from __future__ import annotations
 
 import gc
-import hashlib
-import secrets
 import signal
-import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +24,7 @@ from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import UsageError
 from simulator.events import ConversationEnded
-from simulator.referee import Limits
+from simulator.grid import Cell, RunConfig, grid
 from simulator.registry import (
     AGENTS,
     ModelProvider,
@@ -38,70 +35,8 @@ from simulator.registry import (
     make_user_provider,
     resolve_emotion,
 )
+from simulator.shards import ProgressCallback, Shards
 from simulator.store import Store
-
-
-class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything that defines a run; stored with it so ``--resume`` needs nothing else."""
-
-    domain: str = "retail"
-    tasks: list[str] = []
-    tasks_file: str | None = None
-    agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/oracle"])
-    users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
-    emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])
-    intensities: list[float] = msgspec.field(default_factory=lambda: [0.6])
-    trials: int = 1
-    seed: int = 0
-    concurrency: int = 32
-    limits: Limits = Limits()
-    workers: int = 1
-    agent_args: dict[str, Any] = {}
-    user_args: dict[str, Any] = {}
-    model_args: dict[str, dict[str, Any]] = {}
-
-
-class Cell(msgspec.Struct, frozen=True):
-    """One grid cell: one conversation to play."""
-
-    index: int
-    agent: str
-    user: str
-    task_id: str
-    emotion: str
-    intensity: float
-    trial: int
-    seed: int
-
-
-def grid(config: RunConfig) -> Iterator[Cell]:
-    """The cells of a run in a fixed order (neutral appears once, at intensity 0)."""
-    index = 0
-    for agent in config.agents:
-        for user in config.users:
-            for task_id in config.tasks:
-                for emotion in config.emotions:
-                    levels = [0.0] if emotion == NEUTRAL else config.intensities
-                    for intensity in levels:
-                        for trial in range(config.trials):
-                            seed = conversation_seed(
-                                config.seed, user, task_id, emotion, intensity, trial
-                            )
-                            yield Cell(index, agent, user, task_id, emotion, intensity, trial, seed)
-                            index += 1
-
-
-def conversation_seed(
-    run_seed: int, user: str, task_id: str, emotion: str, intensity: float, trial: int
-) -> int:
-    """Seed of one conversation: independent of the agent, so agents meet identical users."""
-    key = f"{run_seed}|{user}|{task_id}|{emotion}|{intensity:.4f}|{trial}"
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
-
-
-def new_run_id() -> str:
-    """A sortable, unique run id."""
-    return time.strftime("run-%Y%m%d-%H%M%S-") + secrets.token_hex(2)
 
 
 def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
@@ -195,9 +130,6 @@ def normalize_emotions(names: list[str]) -> list[str]:
         if leaf not in out:
             out.append(leaf)
     return out
-
-
-ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 
 def settle_memory() -> None:
@@ -364,9 +296,11 @@ class Runner:
         if self.feed is not None:
             subscribers.append(self.feed)
         bus = Bus(subscribers)
-        from simulator.shards import Shards
-
-        shards = Shards(self, cells, bus) if self.config.workers > 1 else None
+        shards = (
+            Shards(self.config, self.run_id, cells, bus, self.player.conversation_id, self.on_end)
+            if self.config.workers > 1
+            else None
+        )
         settle_memory()
         self.store.set_run_status(self.run_id, "running")
         status = "failed"

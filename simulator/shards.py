@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import anyio
@@ -21,10 +22,12 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from simulator.bus import Bus
 from simulator.events import ConversationEnded, decode
-from simulator.runner import RunConfig
+from simulator.grid import RunConfig
 
 if TYPE_CHECKING:
-    from simulator.runner import Cell, Runner
+    from simulator.grid import Cell
+
+ProgressCallback = Callable[["Cell", ConversationEnded], None]
 
 MAX_LINE = 256 * 2**20
 
@@ -45,12 +48,22 @@ class WorkerFailed(RuntimeError):
 class Shards:
     """Runs the cells of one run in ``config.workers`` child processes."""
 
-    def __init__(self, runner: Runner, cells: list[Cell], bus: Bus) -> None:
-        workers = runner.config.workers
-        self.runner = runner
+    def __init__(
+        self,
+        config: RunConfig,
+        run_id: str,
+        cells: list[Cell],
+        bus: Bus,
+        conversation_id: Callable[[Cell], str],
+        on_end: ProgressCallback | None = None,
+    ) -> None:
+        workers = config.workers
+        self.config = config
+        self.run_id = run_id
         self.bus = bus
+        self.on_end = on_end
         self.parts = [part for part in (cells[i::workers] for i in range(workers)) if part]
-        self.cells = {runner.player.conversation_id(c): c for c in cells}
+        self.cells = {conversation_id(c): c for c in cells}
         self.processes: list[Process] = []
         self.completed = 0
         self.interrupted = False
@@ -64,11 +77,11 @@ class Shards:
 
     async def run(self) -> int:
         """Play every part in its own process; returns the conversations completed."""
-        config = self.runner.config
+        config = self.config
         share = -(-config.concurrency // max(len(self.parts), 1))
         async with anyio.create_task_group() as tg:
             for number, part in enumerate(self.parts):
-                order = WorkOrder(config, self.runner.run_id, [c.index for c in part], share)
+                order = WorkOrder(config, self.run_id, [c.index for c in part], share)
                 tg.start_soon(self._shard, number, order)
         return self.completed
 
@@ -85,7 +98,7 @@ class Shards:
             await process.stdin.aclose()
             reader = BufferedByteReceiveStream(process.stdout)
             subscribers = self.bus.subscribers
-            on_end = self.runner.on_end
+            on_end = self.on_end
             while True:
                 try:
                     line = await reader.receive_until(b"\n", MAX_LINE)

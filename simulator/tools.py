@@ -16,7 +16,7 @@ from typing import Any, get_type_hints
 
 import msgspec
 
-from simulator.models.base import ToolSpec
+from simulator.chat import ToolSpec
 
 
 class ToolKind(StrEnum):

@@ -14,11 +14,11 @@ import anyio
 
 from simulator.bus import Bus
 from simulator.events import Event, encode
+from simulator.grid import grid
 from simulator.runner import (
     Player,
     backend_options,
     close_providers,
-    grid,
     settle_memory,
     start_providers,
     until_signal,

@@ -14,7 +14,7 @@ import msgspec
 
 from simulator.conditions import parse_intensity as parse_condition
 from simulator.errors import UsageError
-from simulator.registry import register_emotion_resolver
+from simulator.registry import EMOTIONS
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
 
@@ -89,7 +89,7 @@ def leaf(name: str) -> Leaf:
     return LEAVES[key]
 
 
-@register_emotion_resolver
+@EMOTIONS.register("taxonomy")
 def resolve(name: str) -> str:
     """Canonical leaf name of an emotion or family name; ``KeyError`` when unknown."""
     return leaf(name).name

@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from simulator.chat import ChatMessage, Usage
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, Usage
 from simulator.models.toolargs import first_object
-from simulator.registry import make_model_provider, register_user
+from simulator.registry import USERS, make_model_provider
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.emotions import EmotionProfile, level_name
 
 if TYPE_CHECKING:
+    from simulator.chat import ChatModel
     from simulator.context import ConversationContext
-    from simulator.models.base import ChatModel
     from simulator.registry import ModelProvider
 
 REASONS: tuple[str, ...] = (
@@ -312,7 +312,7 @@ class LLMUserProvider:
         await self.provider.aclose()
 
 
-@register_user("llm")
+@USERS.register("llm")
 def make_llm_user(name: str, args: dict[str, Any]) -> LLMUserProvider:
     """The user kind serving every ``provider/model`` name."""
     return LLMUserProvider(name, args)

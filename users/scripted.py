@@ -15,11 +15,11 @@ from typing import Any
 
 import anyio
 
+from simulator.chat import ChatMessage, Usage
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, Usage
 from simulator.models.options import float_arg
-from simulator.registry import register_user
+from simulator.registry import USERS
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.dialogue import AgentActs, AgentTextReader
 from users.dynamics import DissatisfactionModel
@@ -182,7 +182,7 @@ class ScriptedUserProvider:
         """Nothing to release."""
 
 
-@register_user("scripted")
+@USERS.register("scripted")
 def make_scripted_user(name: str, args: dict[str, Any]) -> ScriptedUserProvider:
     """The ``scripted`` user kind."""
     return ScriptedUserProvider(name, args)

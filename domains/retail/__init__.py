@@ -10,13 +10,13 @@ from domains.retail import tools
 from domains.retail.data import build_indexes, generate
 from domains.retail.intents import INTENTS
 from simulator.domain import Domain
-from simulator.registry import register_domain
+from simulator.registry import DOMAINS
 from simulator.tools import Toolkit
 
 __all__ = ["RetailDomain"]
 
 
-@register_domain("retail")
+@DOMAINS.register("retail")
 class RetailDomain(Domain):
     """Customers of an online shop cancel, modify, return and exchange their orders."""
 

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatResponse, ModelError, ToolSpec
+from simulator.chat import ChatMessage, ChatResponse, ModelError, ToolCallSpec, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
@@ -31,12 +30,12 @@ from simulator.models.hosted import (
 )
 from simulator.models.reasoning import join_reasoning
 from simulator.models.toolargs import parse_arguments
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
 
-    from simulator.models.base import EndpointPool
+    from simulator.chat import EndpointPool
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 _KEEP_THINKING = 4096  # tool-using turns whose signed thinking blocks are remembered
@@ -274,7 +273,7 @@ class AnthropicChatModel(HostedChatModel):
             self._thinking.popitem(last=False)
 
 
-@register_model("anthropic")
+@MODELS.register("anthropic")
 def make_anthropic_provider(model: str, args: dict[str, Any]) -> HostedProvider:
     """The provider of ``anthropic/MODEL``: options checked and API key found before the run."""
     options, base_url, api_key = split_connection_args("anthropic", model, args)

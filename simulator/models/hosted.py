@@ -39,8 +39,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from simulator.errors import UsageError
-from simulator.models.base import (
+from simulator.chat import (
     ChatMessage,
     ChatResponse,
     EndpointPool,
@@ -48,6 +47,7 @@ from simulator.models.base import (
     ToolSpec,
     Usage,
 )
+from simulator.errors import UsageError
 from simulator.models.limits import connection_slot
 from simulator.models.options import convert_options
 from simulator.models.pricing import cost_usd, price_of
@@ -355,6 +355,16 @@ class HostedChatModel:
         if attempts > 1:
             return ModelError(f"gave up after {attempts} attempts: {detail}")
         return ModelError(detail)
+
+    async def chat(
+        self,
+        messages: list[ChatMessage],
+        tools: list[ToolSpec],
+        *,
+        response_format: dict[str, Any] | None = None,
+    ) -> ChatResponse:
+        """The next assistant message (each provider's subclass implements it)."""
+        raise NotImplementedError
 
     async def aclose(self) -> None:
         """Close every client."""

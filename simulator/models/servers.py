@@ -17,11 +17,11 @@ import anyio
 
 from simulator.errors import UsageError
 from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 if TYPE_CHECKING:
+    from simulator.chat import ChatModel, EndpointPool
     from simulator.context import ConversationContext
-    from simulator.models.base import ChatModel, EndpointPool
 
 Pool = ReplicaPool | StaticPool
 
@@ -170,7 +170,7 @@ def launch_options(
 # server/NAME --------------------------------------------------------------------------------------
 
 
-@register_model("server")
+@MODELS.register("server")
 def make_server_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``server/NAME``: replicas of any OpenAI-compatible server command.
 

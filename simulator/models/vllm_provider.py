@@ -24,7 +24,7 @@ from simulator.models.servers import (
     pop_list,
     pop_str,
 )
-from simulator.registry import register_model
+from simulator.registry import MODELS
 
 # (fragment of the lower-cased model name, vLLM --tool-call-parser); the first match wins, so
 # specific names come before the families they contain (Qwen3-Coder before Qwen3, xLAM before
@@ -143,7 +143,7 @@ def vllm_replicas(
     ]
 
 
-@register_model("vllm")
+@MODELS.register("vllm")
 def make_vllm_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``vllm/MODEL``: an existing endpoint (``base_url``) or vLLM servers started here.
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import msgspec
 
+from simulator.chat import ChatMessage, ChatModel
 from simulator.context import ConversationContext
 from simulator.domain import Domain, Task
 from simulator.events import RewardBreakdown
-from simulator.models.base import ChatMessage, ChatModel
 from simulator.roles import UNSATISFIED, EmotionState, UserSimulator
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.llm import ToolCallingAgent, make_agent, system_prompt
+from simulator.chat import ChatMessage
 from simulator.context import ConversationContext
-from simulator.models.base import ChatMessage
 from simulator.models.openai_provider import OpenAIChatModel
 from simulator.registry import AGENTS
 from tests.simulator.models.wire import ScriptServer, oa_message

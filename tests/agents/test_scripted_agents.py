@@ -1,9 +1,9 @@
 import pytest
 
 from agents.scripted import ScriptedAgentModel
+from simulator.chat import ChatMessage, ChatModel
 from simulator.domain import Task
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, ChatModel
 from simulator.registry import make_model_provider
 from tests.agents.dialog import context
 from tests.agents.toy_domain import TASKS, ToyDomain

@@ -7,9 +7,10 @@ import msgspec
 import pytest
 
 from simulator.errors import SchemaVersionError, UsageError
+from simulator.grid import RunConfig, conversation_seed, grid
 from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
-from simulator.runner import RunConfig, Runner, conversation_seed, grid
+from simulator.runner import Runner
 from simulator.store import Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
 

@@ -10,11 +10,18 @@ from typing import Any
 import anyio
 import msgspec
 
+from simulator.chat import (
+    ChatMessage,
+    ChatModel,
+    ChatResponse,
+    ModelError,
+    ToolCallSpec,
+    ToolSpec,
+    Usage,
+)
 from simulator.context import ConversationContext
 from simulator.database import Database
 from simulator.domain import Action, Domain, InfoSlot, Task, UserScenario
-from simulator.events import ToolCallSpec
-from simulator.models.base import ChatMessage, ChatModel, ChatResponse, ModelError, ToolSpec, Usage
 from simulator.registry import DOMAINS, MODELS, USERS
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
@@ -221,6 +228,6 @@ def install() -> None:
     from simulator import registry
 
     registry.load_plugins()
-    DOMAINS["toy"] = ToyDomain
-    MODELS["toy"] = StepProvider
-    USERS["patient"] = PatientUsers
+    DOMAINS.add("toy", ToyDomain)
+    MODELS.add("toy", StepProvider)
+    USERS.add("patient", PatientUsers)

@@ -8,9 +8,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, ChatResponse, ToolSpec, Usage
 from simulator.registry import USERS
 from simulator.roles import STOP, UNSATISFIED
 from tests.simulator.models.wire import ScriptServer, oa_message

@@ -2,10 +2,10 @@ import time
 
 import pytest
 
+from simulator.chat import ChatMessage
 from simulator.context import ConversationContext
 from simulator.domain import Domain, InfoSlot, Task, UserScenario
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage
 from simulator.registry import make_user_provider
 from simulator.roles import STOP, UNSATISFIED, UserTurn
 from users.scripted import ScriptedUser

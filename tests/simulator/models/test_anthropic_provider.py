@@ -7,14 +7,13 @@ from typing import Any
 import anthropic  # noqa: F401  (imported here: its 1.5 s import is not one test's time)
 import pytest
 
+from simulator.chat import ChatMessage, ModelError, ToolCallSpec, ToolSpec
 from simulator.errors import UsageError
-from simulator.events import ToolCallSpec
 from simulator.models.anthropic_provider import (
     AnthropicChatModel,
     make_anthropic_provider,
     to_anthropic,
 )
-from simulator.models.base import ChatMessage, ModelError, ToolSpec
 from simulator.registry import MODELS
 from tests.simulator.models.wire import ScriptServer, an_error, an_message
 

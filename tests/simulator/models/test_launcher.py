@@ -17,9 +17,9 @@ import openai
 import psutil
 import pytest
 
+from simulator.chat import ChatMessage, ChatResponse, ModelError
 from simulator.errors import UsageError
 from simulator.models._server_process import redact_argv
-from simulator.models.base import ChatMessage, ChatResponse, ModelError
 from simulator.models.launcher import (
     LaunchError,
     LaunchOptions,

@@ -12,9 +12,9 @@ import anyio
 import psutil
 import pytest
 
+from simulator.chat import ChatMessage, ChatResponse, ToolSpec
 from simulator.errors import UsageError
 from simulator.models import local_provider
-from simulator.models.base import ChatMessage, ChatResponse, ToolSpec
 from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
 from simulator.models.local_provider import LOCAL_MODELS, gguf_path, llama_server_spec
 from simulator.models.local_provider import make_local_provider as make_local

@@ -11,8 +11,8 @@ import anyio
 import pytest
 
 from benchmarks.fake_openai_server import Response
+from simulator.chat import ChatMessage, ModelError, ToolSpec
 from simulator.errors import UsageError
-from simulator.models.base import ChatMessage, ModelError, ToolSpec
 from simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
 from simulator.registry import MODELS
 from tests.simulator.models.wire import ScriptServer, oa_chunk, oa_error, oa_message

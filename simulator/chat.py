@@ -1,4 +1,8 @@
-"""The one async chat-with-tools interface shared by agents and LLM users."""
+"""The chat types every layer shares: messages, tool specs and calls, usage, the model interface.
+
+They live outside ``simulator/models/`` (which holds the providers only), so the engine, the
+domain tools and the agents import them without importing a provider package.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,15 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
-from simulator.events import ToolCallSpec
-
 Role = Literal["system", "user", "assistant", "tool"]
+
+
+class ToolCallSpec(msgspec.Struct, frozen=True, gc=False):
+    """One tool call requested by an agent: id, tool name and JSON arguments."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
 
 
 class ChatMessage(msgspec.Struct, frozen=True, gc=False):
