@@ -1,47 +1,77 @@
-"""The tool-calling agent: domain policy as system prompt, domain tools, the conversation."""
+"""The tool-calling agent: domain policy as system prompt, domain tools, the conversation.
+
+This is the agent every model name plays (``openai/gpt-4.1``, ``vllm/Qwen/Qwen3-8B`` …). It is
+built from the ``AgentView`` alone, so neither it nor its model provider ever sees a task's gold
+actions or required outputs.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from simulator.chat import ChatMessage, ChatModel, ChatResponse
-from simulator.context import ConversationContext
-from simulator.registry import AGENTS
+from simulator.context import AgentView
+from simulator.registry import AGENTS, ModelProvider, make_model_provider
 
 
-def system_prompt(ctx: ConversationContext) -> str:
+def system_prompt(view: AgentView) -> str:
     """A short preamble on how to work, then the domain policy (which wins where they differ)."""
-    domain = ctx.domain
-    title = domain.title or domain.name
     lines = [
-        f"You are a customer-service agent of {title}, chatting with a customer.",
+        f"You are a customer-service agent of {view.title}, chatting with a customer.",
         "- Follow the policy below exactly; where this preamble and the policy differ, the "
         "policy wins.",
         "- Look things up and act with your tools; never invent ids, amounts, dates or rules.",
         "- The customer sees only your messages, never your tool calls or their results: tell "
         "the customer what you found and what you did, briefly and in plain words.",
     ]
-    transfer = domain.transfer_tool
-    if domain.toolkit.kind(transfer) is not None:
-        lines.append(
-            f"- When the request is outside what the policy allows you to do, call `{transfer}` "
-            "and tell the customer they are being transferred."
-        )
-    return "\n".join([*lines, "", "# Policy", "", domain.policy])
+    for tool, reason in view.ending_tools.items():
+        if reason == "transfer":
+            lines.append(
+                f"- When the request is outside what the policy allows you to do, call `{tool}` "
+                "and tell the customer they are being transferred."
+            )
+    return "\n".join([*lines, "", "# Policy", "", view.policy])
 
 
 class ToolCallingAgent:
-    """Drives any chat model (scripted or real) as a customer-service agent with tools."""
+    """Drives any chat model as a customer-service agent with the domain's tools."""
 
-    def __init__(self, model: ChatModel, ctx: ConversationContext) -> None:
+    def __init__(self, model: ChatModel, view: AgentView) -> None:
         self.model = model
-        self.tools = ctx.domain.toolkit.specs
-        self.system = ChatMessage(role="system", content=system_prompt(ctx))
+        self.tools = view.tools
+        self.system = ChatMessage(role="system", content=system_prompt(view))
 
     async def respond(self, history: list[ChatMessage]) -> ChatResponse:
         """Ask the model for the next turn given the conversation so far."""
         return await self.model.chat([self.system, *history], self.tools)
 
 
+class LLMAgentProvider:
+    """The tool-calling agent over the model provider of one ``provider/model`` name."""
+
+    def __init__(self, name: str, args: dict[str, Any]) -> None:
+        self.name = name
+        self.models: ModelProvider = make_model_provider(name, args)
+
+    @property
+    def launches_servers(self) -> bool:
+        """Whether the model provider starts its own servers (no ``--workers`` then)."""
+        return bool(getattr(self.models, "launches_servers", False))
+
+    async def start(self) -> None:
+        """Start the model provider."""
+        await self.models.start()
+
+    def for_conversation(self, view: AgentView) -> ToolCallingAgent:
+        """A tool-calling agent for one conversation, on the provider's model."""
+        return ToolCallingAgent(self.models.for_conversation(view.conversation_id, "agent"), view)
+
+    async def aclose(self) -> None:
+        """Close the model provider."""
+        await self.models.aclose()
+
+
 @AGENTS.register("llm")
-def make_agent(model: ChatModel, ctx: ConversationContext) -> ToolCallingAgent:
-    """The default agent for every model name."""
-    return ToolCallingAgent(model, ctx)
+def make_llm_agent(name: str, args: dict[str, Any]) -> LLMAgentProvider:
+    """The default agent: every model name that is not a registered agent kind."""
+    return LLMAgentProvider(name, args)

@@ -1,34 +1,46 @@
-"""The scripts of the scripted agents: the task's gold path turned into texts and tool calls.
+"""The scripted agents' policy: the task's gold path, played closed-loop against the live dialogue.
 
-Texts are phrased for the conventions of ``users.dialogue`` (one question per request sentence,
+Scripted agents calibrate the harness (the scorer and the user dynamics); they are not what the
+benchmark measures. They read the task's answer key through an ``OracleView`` and phrase their
+texts for the conventions of ``users.dialogue`` (one question per request sentence,
 confirmation questions free of slot keywords, "anything else" to close):
 
-- ``oracle``: acknowledge an emotional user, ask in one message for the authentication slots the
-  user has not given yet, run the gold actions one per turn, summarize and ask for confirmation
-  before the first write, then state every required output and ask whether there is anything
-  else; a gold transfer is announced in a text and called last.
-- ``over-asker``: the oracle's path, but before the lookups it asks, one per turn, for every slot
+- ``gold``: asks in one message for the authentication slots the user has not given yet, runs
+  the gold actions one per turn, summarises the writes and asks for confirmation before the
+  first one, then states every required output and asks whether there is anything else; a gold
+  transfer is announced in a text and called last. It is closed-loop where the gold path
+  allows it: an id a later call needs is taken from the live result of the call that returned
+  it (found by where it sits in the gold result), a refused confirmation stops it before any
+  write, a failed gold call is reported to the user and ends the plan, and it apologises when
+  the user's words show distress (``agents.cues``), not because of the experimental condition.
+- ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
   its tools could find, and sometimes asks again for something the user already gave.
-- ``sloppy``: the oracle's path with seeded mistakes at ``error_rate`` per opportunity: it skips the
-  confirmation, drops a write, omits a required output.
+- ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
+  the confirmation, drops a write, omits a required output.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 
-from simulator.domain import Action, Domain, InfoSlot, Task
-from simulator.tools import ToolKind
+from agents.cues import refuses, shows_distress
+from simulator.chat import ChatMessage
+from simulator.context import OracleView
+from simulator.domain import Action, InfoSlot
 
-PROFILES = ("oracle", "over-asker", "sloppy")
+PROFILES = ("gold", "over-asker", "sloppy")
+ALIASES = {"oracle": "gold"}
 
 ACK = "I'm sorry to hear about this, and I understand how you feel. I'm here to help."
 GREETING = "Thanks for reaching out."
 CLOSING_QUESTION = "Is there anything else I can help you with?"
 TRANSFER = "I'm going to transfer you to a human agent who can help with this. Please hold on."
+NO_CHANGES = "Understood, I will not make any changes."
+GOODBYE = "Thank you for contacting us. Have a great day!"
 
 
 class Say(msgspec.Struct, frozen=True):
@@ -38,7 +50,7 @@ class Say(msgspec.Struct, frozen=True):
 
 
 class Call(msgspec.Struct, frozen=True):
-    """One tool call of the gold path."""
+    """One tool call of the gold path, with the arguments the live dialogue gave it."""
 
     action: Action
 
@@ -79,123 +91,229 @@ class Mistakes(msgspec.Struct, frozen=True):
     omitted_outputs: frozenset[int] = frozenset()
 
     @classmethod
-    def draw(cls, task: Task, writes: list[int], rng: random.Random, rate: float) -> Mistakes:
+    def draw(cls, oracle: OracleView, rng: random.Random, rate: float) -> Mistakes:
         """Decide every opportunity independently with probability ``rate``."""
+        writes = oracle.writes
         skip = bool(writes) and rng.random() < rate
         dropped = frozenset(i for i in writes if rng.random() < rate)
-        omitted = frozenset(i for i in range(len(task.required_outputs)) if rng.random() < rate)
+        omitted = frozenset(i for i in range(len(oracle.required_outputs)) if rng.random() < rate)
         return cls(skip, dropped, omitted)
 
 
-class PlanBuilder:
-    """Builds the step list of one profile for one task, once the user's opening is known."""
+_Path = tuple[str | int, ...]
+
+
+def _parse(text: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return text
+
+
+def locate(tree: Any, value: Any) -> _Path | None:
+    """The first path (keys and indexes) at which ``value`` sits in a decoded JSON ``tree``."""
+    if tree == value and not isinstance(tree, dict | list):
+        return ()
+    if isinstance(tree, dict):
+        items: list[tuple[str | int, Any]] = list(tree.items())
+    elif isinstance(tree, list):
+        items = list(enumerate(tree))
+    else:
+        return None
+    for key, child in items:
+        found = locate(child, value)
+        if found is not None:
+            return (key, *found)
+    return None
+
+
+def follow(tree: Any, path: _Path) -> Any:
+    """The value at ``path`` in ``tree``; ``KeyError`` when the live tree has no such place."""
+    for key in path:
+        if isinstance(tree, list) and isinstance(key, int) and 0 <= key < len(tree):
+            tree = tree[key]
+            continue
+        if not (isinstance(tree, dict) and isinstance(key, str) and key in tree):
+            raise KeyError(key)
+        tree = tree[key]
+    return tree
+
+
+class GoldPolicy:
+    """The scripted agent of one conversation: the next step given the dialogue so far.
+
+    Steps are computed lazily by ``_script`` (a generator that reads ``self.history`` each time
+    it resumes) and remembered by position, so the answer for a given number of agent turns is
+    always the same: a retried call repeats itself, and tool-call ids (``call_<step>``) are
+    unique within the conversation.
+    """
 
     def __init__(
         self,
-        domain: Domain,
-        task: Task,
+        oracle: OracleView,
         *,
         profile: str,
-        emotional: bool,
         rng: random.Random,
         error_rate: float = 0.3,
     ) -> None:
-        self.domain = domain
-        self.task = task
+        self.oracle = oracle
         self.profile = profile
-        self.emotional = emotional
         self.rng = rng
-        self.transfer = domain.transfer_tool
-        self.writes = [
-            i
-            for i, a in enumerate(task.actions)
-            if a.name != self.transfer and domain.toolkit.kind(a.name) is ToolKind.WRITE
-        ]
         self.mistakes = (
-            Mistakes.draw(task, self.writes, rng, error_rate) if profile == "sloppy" else Mistakes()
+            Mistakes.draw(oracle, rng, error_rate) if profile == "sloppy" else Mistakes()
         )
+        self.history: list[ChatMessage] = []
+        self._steps: list[Step] = []
+        self._script_iter: Iterator[Step] | None = None
         self._acked = False
-        self._given: list[InfoSlot] = []  # slots the user has given (the over-asker re-asks one)
+        self._given: list[InfoSlot] = []
         self._repeated = False
+        self._user_values = {slot.value for slot in oracle.known_info}
+
+    def step(self, history: list[ChatMessage]) -> Step:
+        """The step after ``history`` (user, assistant and tool messages, no system prompt)."""
+        index = sum(1 for m in history if m.role == "assistant")
+        self.history = history
+        if self._script_iter is None:
+            self._script_iter = self._script()
+        while len(self._steps) <= index:
+            step = next(self._script_iter, None)
+            if step is None:
+                return Say(GOODBYE)
+            self._steps.append(step)
+        return self._steps[index]
+
+    # --- reading the dialogue -------------------------------------------------------------
+
+    def _user_texts(self) -> list[str]:
+        return [m.content or "" for m in self.history if m.role == "user"]
+
+    def _last_user_text(self) -> str:
+        texts = self._user_texts()
+        return texts[-1] if texts else ""
+
+    def _last_result(self) -> ChatMessage | None:
+        for message in reversed(self.history):
+            if message.role == "tool":
+                return message
+        return None
 
     def _opener(self) -> str:
-        """The acknowledgement the first text starts with (once)."""
-        if self._acked:
-            return ""
+        """How a text starts: an apology when the user's words show distress, else a greeting.
+
+        The first text always opens with one of the two; later texts apologise again only when
+        the user's latest message shows distress.
+        """
+        distressed = shows_distress(self._last_user_text()) or (
+            not self._acked and any(shows_distress(t) for t in self._user_texts())
+        )
+        first = not self._acked
         self._acked = True
-        return f"{ACK if self.emotional else GREETING} "
+        if distressed:
+            return f"{ACK} "
+        return f"{GREETING} " if first else ""
+
+    # --- the script ----------------------------------------------------------------------
 
     def _missing_auth(self, opening: str) -> list[InfoSlot]:
         said = opening.lower()
-        slots = [self.task.slot(name) for name in self.task.auth_slots]
-        return [s for s in slots if s is not None and s.value.lower() not in said]
+        slots = {s.name: s for s in self.oracle.known_info}
+        wanted = [slots.get(name) for name in self.oracle.auth_slots]
+        return [s for s in wanted if s is not None and s.value.lower() not in said]
 
-    def _over_asks(self, first: bool, last: bool) -> list[Step]:
+    def _over_asks(self, first: bool, last: bool) -> Iterator[Step]:
         """The over-asker's questions before one lookup."""
-        steps: list[Step] = []
         given = self._given
         if first:
-            for slot in self.task.scenario.known_info:
+            for slot in self.oracle.known_info:
                 if slot.lookupable:
-                    steps.append(Say(f"{self._opener()}Could you tell me {slot.prompt}?"))
+                    yield Say(f"{self._opener()}Could you tell me {slot.prompt}?")
                     if slot not in given:
                         given.append(slot)
         if given and (self.rng.random() < 0.5 or (last and not self._repeated)):
             slot = self.rng.choice(given)
-            steps.append(Say(f"{self._opener()}Could you give me {slot.prompt} again?"))
             self._repeated = True
-        return steps
+            yield Say(f"{self._opener()}Could you give me {slot.prompt} again?")
 
-    def build(self, opening: str) -> list[Step]:
-        """The whole script, given the user's first message."""
-        steps: list[Step] = []
+    def _bind(self, index: int, live: dict[int, Any]) -> Action:
+        """Gold action ``index`` with every id taken from the live result that returned it."""
+        action = self.oracle.actions[index]
+        expected = {j: _parse(self.oracle.results[j]) for j in live}
+
+        def bind(value: Any) -> Any:
+            if isinstance(value, list):
+                return [bind(v) for v in value]
+            if isinstance(value, dict):
+                return {k: bind(v) for k, v in value.items()}
+            if not isinstance(value, str) or len(value) < 3 or value in self._user_values:
+                return value
+            for j in sorted(live):
+                path = locate(expected[j], value)
+                if path is None:
+                    continue
+                try:
+                    found = follow(live[j], path)
+                except KeyError:
+                    continue
+                if isinstance(found, str):
+                    return found
+            return value
+
+        return Action(action.name, {k: bind(v) for k, v in action.arguments.items()})
+
+    def _script(self) -> Iterator[Step]:
+        oracle = self.oracle
+        opening = self._user_texts()[0] if self._user_texts() else ""
         missing = self._missing_auth(opening)
         if missing:
             prompts = _listing([s.prompt for s in missing])
-            steps.append(
-                Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
-            )
-        known = [s for s in self.task.scenario.known_info if s.value.lower() in opening.lower()]
+            yield Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
+        known = [s for s in oracle.known_info if s.value.lower() in opening.lower()]
         self._given = [*missing, *known]
-        reads = [
-            i
-            for i, a in enumerate(self.task.actions)
-            if a.name != self.transfer and i not in self.writes
-        ]
-        lookup_points = reads or (self.writes[:1] if self.writes else [len(self.task.actions)])
+        endings = set(oracle.endings)
+        writes = oracle.writes
+        reads = [i for i in range(len(oracle.actions)) if i not in endings and i not in writes]
+        lookup_points = reads or (writes[:1] if writes else [len(oracle.actions)])
+        live: dict[int, Any] = {}
         transfer: Action | None = None
-        for i, action in enumerate(self.task.actions):
+        for i, action in enumerate(oracle.actions):
             if self.profile == "over-asker" and i in lookup_points:
-                first, last = i == lookup_points[0], i == lookup_points[-1]
-                steps.extend(self._over_asks(first, last))
-            if action.name == self.transfer:
+                yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
+            if i in endings:
                 transfer = action
                 continue
-            if self.writes and i == self.writes[0] and not self.mistakes.skip_confirmation:
-                summary = "; ".join(describe(self.task.actions[w]) for w in self.writes)
-                steps.append(
-                    Say(
-                        f"{self._opener()}Here is what I am going to do: {summary}. "
-                        "Shall I go ahead? Please reply yes or no."
-                    )
+            if writes and i == writes[0] and not self.mistakes.skip_confirmation:
+                summary = "; ".join(describe(self._bind(w, live)) for w in writes)
+                yield Say(
+                    f"{self._opener()}Here is what I am going to do: {summary}. "
+                    "Shall I go ahead? Please reply yes or no."
                 )
+                if refuses(self._last_user_text()):
+                    yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+                    return
             if i in self.mistakes.dropped_writes:
                 continue
-            steps.append(Call(action))
-        if self.profile == "over-asker" and len(self.task.actions) in lookup_points:
-            steps.extend(self._over_asks(True, True))
-        steps.append(Say(self._final(transfer is not None)))
+            yield Call(self._bind(i, live))
+            result = self._last_result()
+            content = result.content or "" if result is not None else ""
+            if content.startswith("Error"):
+                yield Say(
+                    f"{self._opener()}I'm sorry, I could not complete this: {content}. "
+                    f"{CLOSING_QUESTION}"
+                )
+                return
+            live[i] = _parse(content)
+        yield Say(self._final(transfer is not None))
         if transfer is not None:
-            steps.append(Call(transfer))
-        return steps
+            yield Call(transfer)
 
     def _final(self, transfer: bool) -> str:
         outputs = [
             o
-            for i, o in enumerate(self.task.required_outputs)
+            for i, o in enumerate(self.oracle.required_outputs)
             if i not in self.mistakes.omitted_outputs
         ]
-        done = "All done." if self.writes else "Here is what I found."
+        done = "All done." if self.oracle.writes else "Here is what I found."
         details = f" Here are the details: {'; '.join(outputs)}." if outputs else ""
         ending = TRANSFER if transfer else CLOSING_QUESTION
         return f"{self._opener()}{done}{details} {ending}"

@@ -1,9 +1,10 @@
-"""Scripted agents (``scripted/oracle``, ``/over-asker``, ``/sloppy``) as chat models.
+"""Scripted agents (``scripted/gold``, ``/over-asker``, ``/sloppy``): calibration, not subjects.
 
-Each conversation gets a stateful policy that sees the task (see ``agents.plan``) and answers
-``chat`` with the next step of its script: a text for the user, or exactly one tool call. The step
-is the number of assistant messages already in the history, so a retried call gives the same
-answer and tool-call ids (``call_<step>``) are unique within the conversation.
+They register as agents (``AGENTS["scripted"]``) and are the only agents handed a task's answer
+key, through ``for_oracle`` (see ``simulator.context.OracleView``); they calibrate the scorer
+and the user dynamics and are not what the benchmark measures. ``scripted/oracle`` is kept as an
+alias of ``scripted/gold``. Each conversation gets a ``GoldPolicy`` (``agents.plan``) that answers
+every turn with one step: a text for the user, or exactly one tool call.
 """
 
 from __future__ import annotations
@@ -13,70 +14,30 @@ from typing import Any
 
 import anyio
 
-from agents.plan import PROFILES, Call, PlanBuilder, Say, Step
-from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
-from simulator.conditions import NEUTRAL
-from simulator.context import ConversationContext
+from agents.plan import ALIASES, PROFILES, Call, GoldPolicy
+from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
+from simulator.context import AgentView, OracleView
 from simulator.errors import UsageError
 from simulator.models.options import float_arg
-from simulator.registry import MODELS
+from simulator.registry import AGENTS
 
 FLAG = "--agent-arg"
 
-GOODBYE = "Thank you for contacting us. Have a great day!"
 
+class ScriptedAgent:
+    """One scripted agent in one conversation."""
 
-class ScriptedAgentModel:
-    """The chat model of one scripted agent in one conversation."""
-
-    def __init__(
-        self,
-        profile: str,
-        ctx: ConversationContext,
-        *,
-        latency: float = 0.0,
-        error_rate: float = 0.3,
-    ) -> None:
-        self.name = f"scripted/{profile}"
-        self.profile = profile
+    def __init__(self, name: str, policy: GoldPolicy, latency: float = 0.0) -> None:
+        self.name = name
+        self.policy = policy
         self.latency = latency
-        emotional = ctx.emotion.strip().lower() not in ("", NEUTRAL)
-        self._builder = PlanBuilder(
-            ctx.domain,
-            ctx.task,
-            profile=profile,
-            emotional=emotional,
-            rng=ctx.rng(f"agent:{profile}:{ctx.task.id}"),
-            error_rate=error_rate,
-        )
-        self._plan: list[Step] | None = None
 
-    @property
-    def backend(self) -> str:
-        """Always ``scripted``."""
-        return "scripted"
-
-    def plan(self, history: list[ChatMessage]) -> list[Step]:
-        """The script, built on first use from the user's first message."""
-        if self._plan is None:
-            opening = next((m.content or "" for m in history if m.role == "user"), "")
-            self._plan = self._builder.build(opening)
-        return self._plan
-
-    async def chat(
-        self,
-        messages: list[ChatMessage],
-        tools: list[ToolSpec],
-        *,
-        response_format: dict[str, Any] | None = None,
-    ) -> ChatResponse:
-        """The next step of the script for this history (system message ignored)."""
+    async def respond(self, history: list[ChatMessage]) -> ChatResponse:
+        """The next step of the policy for this dialogue."""
         if self.latency > 0:
             await anyio.sleep(self.latency)
-        history = [m for m in messages if m.role != "system"]
-        plan = self.plan(history)
         index = sum(1 for m in history if m.role == "assistant")
-        step = plan[index] if index < len(plan) else Say(GOODBYE)
+        step = self.policy.step(history)
         if isinstance(step, Call):
             call = ToolCallSpec(f"call_{index}", step.action.name, dict(step.action.arguments))
             message = ChatMessage(role="assistant", content=None, tool_calls=[call])
@@ -84,43 +45,39 @@ class ScriptedAgentModel:
         else:
             message = ChatMessage(role="assistant", content=step.text)
             out = len(step.text)
-        seen = sum(len(m.content or "") for m in messages)
+        seen = sum(len(m.content or "") for m in history)
         usage = Usage(tokens_in=seen // 4 + 1, tokens_out=out // 4 + 1, latency_s=self.latency)
         return ChatResponse(message, usage)
 
-    async def aclose(self) -> None:
-        """Nothing to release."""
 
-
-class ScriptedModelProvider:
-    """Hands out one scripted agent model per conversation."""
+class ScriptedAgentProvider:
+    """Makes one scripted agent of one profile per conversation, from the task's answer key."""
 
     def __init__(self, model: str, args: dict[str, Any]) -> None:
-        profile = model or "oracle"
+        profile = ALIASES.get(model, model) or "gold"
         if profile not in PROFILES:
-            known = ", ".join(f"scripted/{p}" for p in PROFILES)
+            known = ", ".join(f"scripted/{p}" for p in (*PROFILES, *ALIASES))
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
-        self.name = f"scripted/{profile}"
+        self.name = f"scripted/{model or profile}"
         self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
         self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
 
     async def start(self) -> None:
         """Nothing to start."""
 
-    def for_conversation(self, ctx: ConversationContext, role: str) -> ScriptedAgentModel:
-        """A fresh scripted policy for one conversation; scripted models only play the agent."""
-        if role == "user":
-            raise UsageError(f"--user: {self.name} can only play the agent (use --user scripted)")
-        return ScriptedAgentModel(
-            self.profile, ctx, latency=self.latency, error_rate=self.error_rate
-        )
+    def for_oracle(self, view: AgentView, oracle: OracleView) -> ScriptedAgent:
+        """A fresh scripted agent for one conversation."""
+        salt = "oracle" if self.profile == "gold" else self.profile  # seeds of earlier runs
+        rng = view.rng(f"agent:{salt}:{oracle.task_id}")
+        policy = GoldPolicy(oracle, profile=self.profile, rng=rng, error_rate=self.error_rate)
+        return ScriptedAgent(self.name, policy, self.latency)
 
     async def aclose(self) -> None:
         """Nothing to release."""
 
 
-@MODELS.register("scripted")
-def make_scripted_model(model: str, args: dict[str, Any]) -> ScriptedModelProvider:
-    """The ``scripted`` provider: profiles ``oracle``, ``over-asker`` and ``sloppy``."""
-    return ScriptedModelProvider(model, args)
+@AGENTS.register("scripted")
+def make_scripted_agent(model: str, args: dict[str, Any]) -> ScriptedAgentProvider:
+    """The ``scripted`` agents: ``gold`` (alias ``oracle``), ``over-asker`` and ``sloppy``."""
+    return ScriptedAgentProvider(model, args)

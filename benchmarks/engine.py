@@ -1,7 +1,7 @@
 """Engine benchmark: scripted actors whose every model call waits a fixed latency.
 
 For each concurrency level (default 32, 128, 512) a fresh process runs ``waves x concurrency``
-retail conversations (scripted/oracle agent, scripted user, both waiting ``--latency`` seconds
+retail conversations (scripted/gold agent, scripted user, both waiting ``--latency`` seconds
 per call) into a new SQLite store, and prints:
 
 - conversations/s achieved against the ideal (``concurrency`` slots, each only ever waiting on a
@@ -52,7 +52,7 @@ def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) ->
     config = RunConfig(
         domain="retail",
         tasks=tasks,
-        agents=["scripted/oracle"],
+        agents=["scripted/gold"],
         users=["scripted"],
         emotions=["neutral"],
         trials=trials,

@@ -44,7 +44,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("--domain", default="retail", help="domain name (see `tau-sim domains`)")
     run.add_argument("--tasks", default=None, help="N (first N tasks) or comma-separated ids")
     run.add_argument("--tasks-file", default=None, help="run the tasks of a JSONL file instead")
-    run.add_argument("--agent", default="scripted/oracle", help="comma-separated model names")
+    run.add_argument("--agent", default="scripted/gold", help="comma-separated model names")
     run.add_argument("--user", default="scripted", help="comma-separated user names")
     run.add_argument("--emotions", default="neutral", help="comma-separated emotions or families")
     run.add_argument("--intensities", default="medium", help="low,medium,high or numbers in 0..1")

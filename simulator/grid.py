@@ -24,7 +24,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     domain: str = "retail"
     tasks: list[str] = []
     tasks_file: str | None = None
-    agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/oracle"])
+    agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/gold"])
     users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
     emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])
     intensities: list[float] = msgspec.field(default_factory=lambda: [0.6])

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from simulator.errors import UsageError
 
 if TYPE_CHECKING:
     from simulator.chat import ChatModel
-    from simulator.context import ConversationContext
+    from simulator.context import AgentView, OracleView, UserView
     from simulator.domain import Domain
-    from simulator.roles import AgentFactory, UserSimulator
+    from simulator.roles import Agent, UserSimulator
 
 
 class ModelProvider(Protocol):
@@ -29,8 +29,12 @@ class ModelProvider(Protocol):
         """Start what the model needs (servers, clients) before the first conversation."""
         ...
 
-    def for_conversation(self, ctx: ConversationContext, role: str) -> ChatModel:
-        """The model one conversation talks to (may be shared between conversations)."""
+    def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
+        """The model one conversation's ``role`` talks to (may be shared between conversations).
+
+        A model provider learns nothing about the task: what its model sees arrives in the
+        messages of each call (the agent's policy, tools and dialogue, or the user's scenario).
+        """
         ...
 
     async def aclose(self) -> None:
@@ -47,8 +51,54 @@ class UserProvider(Protocol):
         """Start what the user needs before the first conversation."""
         ...
 
-    def for_conversation(self, ctx: ConversationContext) -> UserSimulator:
-        """A fresh user simulator for one conversation."""
+    def for_conversation(self, view: UserView) -> UserSimulator:
+        """A fresh user simulator for one conversation, from the user's view only."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release what ``start`` acquired."""
+        ...
+
+
+@runtime_checkable
+class AgentProvider(Protocol):
+    """Created once per run for one ``--agent`` name; makes one agent per conversation.
+
+    The agent is made from the ``AgentView`` alone (policy, tools, endings): it never sees the
+    task's answer key.
+    """
+
+    name: str
+
+    async def start(self) -> None:
+        """Start what the agent needs (its model provider) before the first conversation."""
+        ...
+
+    def for_conversation(self, view: AgentView) -> Agent:
+        """A fresh agent for one conversation."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release what ``start`` acquired."""
+        ...
+
+
+@runtime_checkable
+class CalibrationAgentProvider(Protocol):
+    """A scripted agent that calibrates the harness (scorer, user dynamics) from the answer key.
+
+    It is not a benchmark subject. Only providers of this kind are handed an ``OracleView``,
+    through their own method, so no other agent can reach one.
+    """
+
+    name: str
+
+    async def start(self) -> None:
+        """Start what the agent needs."""
+        ...
+
+    def for_oracle(self, view: AgentView, oracle: OracleView) -> Agent:
+        """A fresh agent for one conversation, given the task's answer key."""
         ...
 
     async def aclose(self) -> None:
@@ -58,6 +108,7 @@ class UserProvider(Protocol):
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
+AgentFactory = Callable[[str, dict[str, Any]], AgentProvider | CalibrationAgentProvider]
 EmotionResolver = Callable[[str], str]
 DomainFactory = Callable[[], "Domain"]
 
@@ -160,6 +211,22 @@ def make_model_provider(name: str, args: dict[str, Any], flag: str = "--agent") 
             f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known})"
         )
     return MODELS[provider](model, args)
+
+
+def make_agent_provider(
+    name: str, args: dict[str, Any]
+) -> AgentProvider | CalibrationAgentProvider:
+    """Build the agent of ``--agent name``.
+
+    A registered agent kind (``scripted/gold``) builds its own; every other name is the
+    tool-calling LLM agent (``llm``) over the model ``name``.
+    """
+    provider, model = split_model_name(name)
+    if provider != "llm" and provider in AGENTS:
+        return AGENTS[provider](model, args)
+    if "llm" not in AGENTS:
+        raise UsageError("no agent implementation is installed")
+    return AGENTS["llm"](name, args)
 
 
 def make_user_provider(name: str, args: dict[str, Any]) -> UserProvider:

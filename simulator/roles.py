@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
@@ -10,8 +9,7 @@ import msgspec
 from simulator.chat import ChatMessage, ChatResponse, Usage
 
 if TYPE_CHECKING:
-    from simulator.chat import ChatModel
-    from simulator.context import ConversationContext
+    pass
 
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"
@@ -59,6 +57,3 @@ class Agent(Protocol):
     async def respond(self, history: list[ChatMessage]) -> ChatResponse:
         """Produce the next agent turn (text for the user and/or tool calls)."""
         ...
-
-
-AgentFactory = Callable[["ChatModel", "ConversationContext"], Agent]

@@ -19,22 +19,29 @@ import msgspec
 
 from simulator.bus import Bus, LiveFeed, Subscriber
 from simulator.conditions import NEUTRAL
-from simulator.context import ConversationContext
+from simulator.context import (
+    ConversationContext,
+    OracleView,
+    agent_view,
+    oracle_view,
+    user_view,
+)
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import UsageError
 from simulator.events import ConversationEnded
 from simulator.grid import Cell, RunConfig, grid
 from simulator.registry import (
-    AGENTS,
-    ModelProvider,
+    AgentProvider,
+    CalibrationAgentProvider,
     UserProvider,
     get_domain,
     load_plugins,
-    make_model_provider,
+    make_agent_provider,
     make_user_provider,
     resolve_emotion,
 )
+from simulator.roles import Agent
 from simulator.shards import ProgressCallback, Shards
 from simulator.store import Store
 
@@ -62,15 +69,16 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
         tasks.append(available[task_id])
     if not tasks:
         raise UsageError("--tasks selects no task")
-    if "llm" not in AGENTS:
-        raise UsageError("no agent implementation is installed")
     return domain, tasks
+
+
+AnyAgentProvider = AgentProvider | CalibrationAgentProvider
 
 
 def make_providers(
     config: RunConfig,
-) -> tuple[dict[str, ModelProvider], dict[str, UserProvider]]:
-    """One provider per agent model and per user name; bad names and args are ``UsageError``.
+) -> tuple[dict[str, AnyAgentProvider], dict[str, UserProvider]]:
+    """One provider per agent name and per user name; bad names and args are ``UsageError``.
 
     A model's options are its ``model_args`` table under the role's ``*_args`` (which come from
     the command line and the run file's role tables).
@@ -80,7 +88,7 @@ def make_providers(
         return {**config.model_args.get(name, {}), **role_args}
 
     agents = {
-        name: make_model_provider(name, merged(name, config.agent_args)) for name in config.agents
+        name: make_agent_provider(name, merged(name, config.agent_args)) for name in config.agents
     }
     users = {
         name: make_user_provider(name, merged(name, config.user_args)) for name in config.users
@@ -154,6 +162,20 @@ def backend_options() -> dict[str, Any]:
     return {"use_uvloop": True}
 
 
+def make_agent(
+    provider: AnyAgentProvider, ctx: ConversationContext, oracle: Callable[[Task], OracleView]
+) -> Agent:
+    """The agent of one conversation, made from its view alone.
+
+    Only a calibration agent (a scripted profile) is also handed the task's answer key, which
+    ``oracle`` builds.
+    """
+    view = agent_view(ctx)
+    if isinstance(provider, CalibrationAgentProvider):
+        return provider.for_oracle(view, oracle(ctx.task))
+    return provider.for_conversation(view)
+
+
 class Player:
     """Plays grid cells of one run on one event loop, with one set of providers."""
 
@@ -163,6 +185,14 @@ class Player:
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
         self.agent_providers, self.user_providers = make_providers(config)
+        self._oracles: dict[str, OracleView] = {}
+
+    def _oracle(self, task: Task) -> OracleView:
+        """The answer key of ``task`` for calibration agents (replayed once per task)."""
+        oracle = self._oracles.get(task.id)
+        if oracle is None:
+            oracle = self._oracles[task.id] = oracle_view(self.domain, task)
+        return oracle
 
     @property
     def providers(self) -> list[Any]:
@@ -208,9 +238,8 @@ class Player:
             trial=cell.trial,
             seed=cell.seed,
         )
-        model = self.agent_providers[cell.agent].for_conversation(ctx, "agent")
-        agent = AGENTS["llm"](model, ctx)
-        user = self.user_providers[cell.user].for_conversation(ctx)
+        agent = make_agent(self.agent_providers[cell.agent], ctx, self._oracle)
+        user = self.user_providers[cell.user].for_conversation(user_view(ctx))
         return await run_conversation(
             ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
         )

@@ -25,7 +25,7 @@ from users.emotions import EmotionProfile, level_name
 
 if TYPE_CHECKING:
     from simulator.chat import ChatModel
-    from simulator.context import ConversationContext
+    from simulator.context import UserView
     from simulator.registry import ModelProvider
 
 REASONS: tuple[str, ...] = (
@@ -148,12 +148,12 @@ def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> R
     return Reply(message, intensity, dissatisfaction, ends, reason, structured)
 
 
-def system_prompt(ctx: ConversationContext, profile: EmotionProfile) -> str:
+def system_prompt(view: UserView, profile: EmotionProfile) -> str:
     """The user model's instructions: scenario and emotion, never the gold actions or outputs."""
-    scenario = ctx.task.scenario
-    known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in scenario.known_info)
+    scenario = view.scenario
+    known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in view.slots)
     unknown = "\n".join(f"- {item}" for item in scenario.unknown_info)
-    title = ctx.domain.title or ctx.domain.name
+    title = view.domain_title
     lines = [
         f"You are role-playing a CUSTOMER who contacts the customer service of {title}. You "
         "are the customer, never the agent. Stay in character for the whole conversation.",
@@ -245,18 +245,18 @@ class LLMUser:
 
     Args:
         model: the chat model playing the user.
-        ctx: the conversation (task scenario, emotion, intensity).
+        view: the user's view of the conversation (scenario, emotion, intensity).
         repair: ask once more when an answer is neither the JSON asked for nor a usable text.
     """
 
-    def __init__(self, model: ChatModel, ctx: ConversationContext, *, repair: bool = True) -> None:
+    def __init__(self, model: ChatModel, view: UserView, *, repair: bool = True) -> None:
         try:
-            self.profile = EmotionProfile.of(ctx.emotion, ctx.intensity)
+            self.profile = EmotionProfile.of(view.emotion, view.intensity)
         except KeyError:
-            raise UsageError(f"--emotions: unknown emotion {ctx.emotion!r}") from None
+            raise UsageError(f"--emotions: unknown emotion {view.emotion!r}") from None
         self.model = model
         self.repair = repair
-        self.system = ChatMessage(role="system", content=system_prompt(ctx, self.profile))
+        self.system = ChatMessage(role="system", content=system_prompt(view, self.profile))
         self.intensity = self.profile.intensity
         self.dissatisfaction = 0.0
 
@@ -303,9 +303,10 @@ class LLMUserProvider:
         """Start the model (clients, servers, preflight)."""
         await self.provider.start()
 
-    def for_conversation(self, ctx: ConversationContext) -> LLMUser:
+    def for_conversation(self, view: UserView) -> LLMUser:
         """A fresh LLM user for one conversation."""
-        return LLMUser(self.provider.for_conversation(ctx, "user"), ctx, repair=self.repair)
+        model = self.provider.for_conversation(view.conversation_id, "user")
+        return LLMUser(model, view, repair=self.repair)
 
     async def aclose(self) -> None:
         """Close the model."""

@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from simulator.chat import ChatMessage, Usage
-from simulator.context import ConversationContext
+from simulator.context import UserView
 from simulator.errors import UsageError
 from simulator.models.options import float_arg
 from simulator.registry import USERS
@@ -35,18 +35,18 @@ class ScriptedUser:
     model_name = "scripted"
 
     def __init__(
-        self, ctx: ConversationContext, *, latency: float = 0.0, threshold_scale: float = 1.0
+        self, view: UserView, *, latency: float = 0.0, threshold_scale: float = 1.0
     ) -> None:
         try:
-            self.profile = EmotionProfile.of(ctx.emotion, ctx.intensity)
+            self.profile = EmotionProfile.of(view.emotion, view.intensity)
         except KeyError:
-            raise UsageError(f"--emotions: unknown emotion {ctx.emotion!r}") from None
-        self.task = ctx.task
-        self.scenario = ctx.task.scenario
+            raise UsageError(f"--emotions: unknown emotion {view.emotion!r}") from None
+        self.view = view
+        self.scenario = view.scenario
         self.latency = latency
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
-        self.tone = Tone(self.profile, ctx.rng(f"user:{ctx.task.id}"))
-        self.reader = AgentTextReader(self.scenario.known_info, self.scenario.unknown_info)
+        self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
+        self.reader = AgentTextReader(view.slots, self.scenario.unknown_info)
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
@@ -80,7 +80,7 @@ class ScriptedUser:
 
     def _opening(self) -> tuple[str, None, list[str], str]:
         opening = self.scenario.opening
-        for slot in self.scenario.known_info:
+        for slot in self.view.slots:
             if slot.value and slot.value.lower() in opening.lower():
                 self.given.add(slot.name)
         return self.tone.opening(opening, self.dynamics.intensity), None, ["opening"], ""
@@ -95,7 +95,7 @@ class ScriptedUser:
             elif self.complained:
                 triggers.append("ignored_cue")
         for name in acts.asked:
-            slot = self.task.slot(name)
+            slot = self.view.slot(name)
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
@@ -133,7 +133,7 @@ class ScriptedUser:
         parts: list[str] = []
         if complaints:
             parts.append(self.tone.complaint(complaints, intensity))
-        facts = [(s.prompt, s.value) for n in acts.asked if (s := self.task.slot(n)) is not None]
+        facts = [(s.prompt, s.value) for n in acts.asked if (s := self.view.slot(n)) is not None]
         if facts:
             parts.append(self.tone.answer(facts))
         parts.extend(self.tone.phrase("unknown", item) for item in acts.unknown)
@@ -174,9 +174,9 @@ class ScriptedUserProvider:
     async def start(self) -> None:
         """Nothing to start."""
 
-    def for_conversation(self, ctx: ConversationContext) -> ScriptedUser:
+    def for_conversation(self, view: UserView) -> ScriptedUser:
         """A fresh scripted user for one conversation."""
-        return ScriptedUser(ctx, latency=self.latency, threshold_scale=self.threshold_scale)
+        return ScriptedUser(view, latency=self.latency, threshold_scale=self.threshold_scale)
 
     async def aclose(self) -> None:
         """Nothing to release."""

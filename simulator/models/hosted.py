@@ -391,7 +391,7 @@ class HostedProvider:
         if self.model.options.preflight:
             await self.model.preflight()
 
-    def for_conversation(self, ctx: object, role: str) -> HostedChatModel:
+    def for_conversation(self, conversation_id: str, role: str) -> HostedChatModel:
         """The shared model."""
         return self.model
 

@@ -21,7 +21,6 @@ from simulator.registry import MODELS
 
 if TYPE_CHECKING:
     from simulator.chat import ChatModel, EndpointPool
-    from simulator.context import ConversationContext
 
 Pool = ReplicaPool | StaticPool
 
@@ -72,7 +71,7 @@ class ServerModelProvider:
             self._preflight()
         await self.pool.start()
 
-    def for_conversation(self, ctx: ConversationContext, role: str) -> ChatModel:
+    def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
         """The shared model (one client per replica, one pool) for every conversation."""
         return self.model
 

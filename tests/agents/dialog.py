@@ -1,4 +1,4 @@
-"""Plays one conversation without the engine: scripted agent, scripted user and domain tools."""
+"""Plays one conversation through the engine (``run_conversation``), read back from events."""
 
 from __future__ import annotations
 
@@ -6,16 +6,27 @@ from typing import Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatModel
-from simulator.context import ConversationContext
+from simulator.bus import Bus, LiveFeed
+from simulator.context import ConversationContext, oracle_view, user_view
+from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task
-from simulator.events import RewardBreakdown
-from simulator.roles import UNSATISFIED, EmotionState, UserSimulator
+from simulator.events import (
+    AgentMessage,
+    ConversationEnded,
+    EmotionUpdate,
+    RewardBreakdown,
+    ToolCall,
+    UserMessage,
+)
+from simulator.referee import Limits
+from simulator.registry import make_agent_provider, make_user_provider
+from simulator.roles import EmotionState
+from simulator.runner import make_agent
 
 
 class Outcome(msgspec.Struct):
     reward: float
-    ended: str  # "###STOP###", "###UNSATISFIED###", "transfer" or "max_steps"
+    ended: str  # a TerminationReason value: user_stop, user_abandoned, transfer, max_steps …
     breakdown: RewardBreakdown
     tool_calls: list[str]
     agent_texts: list[str]
@@ -24,7 +35,7 @@ class Outcome(msgspec.Struct):
 
     @property
     def abandoned(self) -> bool:
-        return self.ended == UNSATISFIED
+        return self.ended == "user_abandoned"
 
     @property
     def triggers(self) -> list[str]:
@@ -47,60 +58,45 @@ def context(
 
 
 async def play(
-    domain: Domain, task: Task, agent: ChatModel, user: UserSimulator, max_steps: int = 30
+    domain: Domain,
+    task: Task,
+    agent: str,
+    *,
+    emotion: str = "neutral",
+    intensity: float = 0.6,
+    seed: int = 0,
+    agent_args: dict[str, Any] | None = None,
+    user: str = "scripted",
+    max_steps: int = 30,
 ) -> Outcome:
-    db = domain.new_database()
-    system = ChatMessage(role="system", content=domain.policy)
-    history: list[ChatMessage] = []
-    transcript: list[ChatMessage] = []
-    agent_texts: list[str] = []
-    tool_calls: list[str] = []
-    states: list[EmotionState] = []
-    ended = "max_steps"
-
-    async def user_turn() -> str | None:
-        turn = await user.respond(list(transcript))
-        message = ChatMessage(role="user", content=turn.text)
-        transcript.append(message)
-        history.append(message)
-        if turn.state is not None:
-            states.append(turn.state)
-        return turn.ends
-
-    await user_turn()
-    for _ in range(max_steps):
-        response = await agent.chat([system, *history], domain.toolkit.specs)
-        message = response.message
-        history.append(message)
-        if message.content:
-            agent_texts.append(message.content)
-            transcript.append(ChatMessage(role="assistant", content=message.content))
-        if message.tool_calls:
-            assert len(message.tool_calls) == 1, "one tool call per turn"
-            call = message.tool_calls[0]
-            tool_calls.append(call.name)
-            args: dict[str, Any] = dict(call.arguments)
-            outcome = domain.toolkit.call(db, call.name, args)
-            history.append(
-                ChatMessage(
-                    role="tool", content=outcome.content, tool_call_id=call.id, name=call.name
-                )
-            )
-            if call.name == domain.transfer_tool:
-                ended = "transfer"
-                break
-            continue
-        ends = await user_turn()
-        if ends:
-            ended = ends
-            break
-    reward, breakdown = domain.evaluate(task, db, agent_texts)
+    """One conversation of ``agent`` (a ``--agent`` name) with ``user``, as the runner plays it."""
+    ctx = context(domain, task, emotion, intensity, seed)
+    agent_provider = make_agent_provider(agent, dict(agent_args or {}))
+    user_provider = make_user_provider(user, {})
+    feed = LiveFeed(capacity=100_000)
+    returned = await run_conversation(
+        ctx,
+        make_agent(agent_provider, ctx, lambda t: oracle_view(domain, t)),
+        agent,
+        user_provider.for_conversation(user_view(ctx)),
+        user,
+        Bus([feed]),
+        Limits(max_steps=max_steps, timeout_s=30),
+    )
+    events = feed.drain()
+    ended = events[-1]
+    assert isinstance(ended, ConversationEnded) and ended.reward == returned.reward
+    assert ended.breakdown is not None
     return Outcome(
-        reward=reward,
-        ended=ended,
-        breakdown=breakdown,
-        tool_calls=tool_calls,
-        agent_texts=agent_texts,
-        user_texts=[m.content or "" for m in transcript if m.role == "user"],
-        states=states,
+        reward=ended.reward,
+        ended=ended.reason,
+        breakdown=ended.breakdown,
+        tool_calls=[e.call.name for e in events if isinstance(e, ToolCall)],
+        agent_texts=[e.text for e in events if isinstance(e, AgentMessage) and e.text],
+        user_texts=[e.text for e in events if isinstance(e, UserMessage)],
+        states=[
+            EmotionState(e.emotion, e.intensity, e.dissatisfaction, e.reason, list(e.triggers))
+            for e in events
+            if isinstance(e, EmotionUpdate)
+        ],
     )

@@ -1,40 +1,39 @@
 """End-to-end checks of the scripted agents and user on the retail benchmark tasks."""
 
-import os
-
 import pytest
 
-from simulator.registry import get_domain, make_model_provider, make_user_provider
-from tests.agents.dialog import Outcome, context, play
+from simulator.registry import get_domain
+from tests.agents.dialog import Outcome, play
 
 pytestmark = pytest.mark.anyio
-
-TASKS_FILE = os.path.join(os.path.dirname(__file__), "..", "..", "domains", "retail", "tasks.jsonl")
-if not os.path.exists(TASKS_FILE):
-    pytest.skip("domains/retail/tasks.jsonl is not there yet", allow_module_level=True)
 
 
 async def run_all(agent: str, emotion: str, intensity: float, **args: str) -> dict[str, Outcome]:
     domain = get_domain("retail")
-    provider = make_model_provider(f"scripted/{agent}", dict(args))
-    users = make_user_provider("scripted", {})
-    outcomes = {}
-    for task in domain.tasks:
-        ctx = context(domain, task, emotion, intensity, seed=3)
-        model = provider.for_conversation(ctx, "agent")
-        outcomes[task.id] = await play(domain, task, model, users.for_conversation(ctx))
-    return outcomes
+    assert len(domain.tasks) >= 50
+    return {
+        task.id: await play(
+            domain,
+            task,
+            f"scripted/{agent}",
+            emotion=emotion,
+            intensity=intensity,
+            seed=3,
+            agent_args=dict(args),
+        )
+        for task in domain.tasks
+    }
 
 
-async def test_oracle_scores_one_on_every_task_with_a_neutral_user() -> None:
-    outcomes = await run_all("oracle", "neutral", 0.6)
+async def test_gold_scores_one_on_every_task_with_a_neutral_user() -> None:
+    outcomes = await run_all("gold", "neutral", 0.6)
     failed = {k: o.breakdown for k, o in outcomes.items() if o.reward != 1.0 or o.abandoned}
     assert not failed
 
 
 @pytest.mark.parametrize("emotion", ["anger", "fear", "sadness", "disgust", "enjoyment"])
-async def test_oracle_is_never_abandoned_by_high_intensity_users(emotion: str) -> None:
-    outcomes = await run_all("oracle", emotion, 0.9)
+async def test_gold_is_never_abandoned_by_high_intensity_users(emotion: str) -> None:
+    outcomes = await run_all("gold", emotion, 0.9)
     assert not [k for k, o in outcomes.items() if o.abandoned]
     assert all(o.reward == 1.0 for o in outcomes.values())
 

@@ -1,7 +1,6 @@
 import pytest
 
-from simulator.registry import make_model_provider, make_user_provider
-from tests.agents.dialog import context, play
+from tests.agents.dialog import play
 from tests.agents.toy_domain import TASKS, ToyDomain
 
 pytestmark = pytest.mark.anyio
@@ -11,21 +10,25 @@ EMOTIONS = ["neutral", "anger", "fear", "sadness", "disgust", "enjoyment"]
 
 
 async def run(agent: str, task_index: int, emotion: str, intensity: float, **args: str):  # type: ignore[no-untyped-def]
-    task = TASKS[task_index]
-    ctx = context(DOMAIN, task, emotion, intensity, seed=7)
-    model = make_model_provider(f"scripted/{agent}", dict(args)).for_conversation(ctx, "agent")
-    user = make_user_provider("scripted", {}).for_conversation(ctx)
-    return await play(DOMAIN, task, model, user)
+    return await play(
+        DOMAIN,
+        TASKS[task_index],
+        f"scripted/{agent}",
+        emotion=emotion,
+        intensity=intensity,
+        seed=7,
+        agent_args=dict(args),
+    )
 
 
 @pytest.mark.parametrize("emotion", EMOTIONS)
 @pytest.mark.parametrize("task_index", range(len(TASKS)))
-async def test_oracle_succeeds_whatever_the_emotion(emotion: str, task_index: int) -> None:
+async def test_gold_succeeds_whatever_the_emotion(emotion: str, task_index: int) -> None:
     for intensity in (0.3, 0.9):
-        outcome = await run("oracle", task_index, emotion, intensity)
+        outcome = await run("gold", task_index, emotion, intensity)
         assert outcome.reward == 1.0, outcome.breakdown
         assert not outcome.abandoned
-        assert outcome.ended in ("###STOP###", "transfer")
+        assert outcome.ended in ("user_stop", "transfer")
         assert not any(
             t.startswith(("lookupable_question", "repeated_question")) for t in outcome.triggers
         )

@@ -1,14 +1,22 @@
-"""The LLM agent: system prompt, tools, and a real tool call through the openai provider."""
+"""The LLM agent: system prompt, tools, a real tool call, and the answer key kept from models."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import anyio
+import msgspec
 import pytest
 
-from agents.llm import ToolCallingAgent, make_agent, system_prompt
-from simulator.chat import ChatMessage
-from simulator.context import ConversationContext
+from agents.llm import LLMAgentProvider, ToolCallingAgent, make_llm_agent, system_prompt
+from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
+from simulator.context import ConversationContext, agent_view
+from simulator.domain import Task
+from simulator.grid import RunConfig
 from simulator.models.openai_provider import OpenAIChatModel
-from simulator.registry import AGENTS
+from simulator.registry import AGENTS, MODELS, get_domain, make_agent_provider
+from simulator.runner import Runner
+from simulator.store import Store
 from tests.simulator.models.wire import ScriptServer, oa_message
 from tests.simulator.toy import ToyDomain
 
@@ -30,12 +38,12 @@ def context() -> ConversationContext:
 
 
 def test_registered() -> None:
-    assert AGENTS["llm"] is make_agent
+    assert AGENTS["llm"] is make_llm_agent
 
 
 def test_prompt_is_preamble_then_policy() -> None:
     ctx = context()
-    prompt = system_prompt(ctx)
+    prompt = system_prompt(agent_view(ctx))
     assert prompt.startswith("You are a customer-service agent of Counters")
     assert prompt.endswith(ctx.domain.policy)
     assert "`transfer_to_human_agents`" in prompt
@@ -47,8 +55,7 @@ async def test_agent_calls_a_tool_through_the_openai_provider() -> None:
     async with ScriptServer() as server:
         server.then(oa_message(tool_calls=[("get_counter", '{"name": "a"}')]))
         model = OpenAIChatModel("openai/m", "m", base_url=server.url + "/v1")
-        agent = make_agent(model, ctx)
-        assert isinstance(agent, ToolCallingAgent)
+        agent = ToolCallingAgent(model, agent_view(ctx))
         response = await agent.respond([ChatMessage("user", "What is counter a?")])
         await model.aclose()
     call = response.message.tool_calls[0]
@@ -62,3 +69,107 @@ async def test_agent_calls_a_tool_through_the_openai_provider() -> None:
     ]
     assert body["messages"][0]["role"] == "system"
     assert body["messages"][0]["content"].endswith("Be a counter clerk.")
+
+
+class Recording:
+    """Every call a model provider gets: what ``for_conversation`` and ``chat`` were handed."""
+
+    handed: list[tuple[Any, ...]] = []
+    calls: list[tuple[str, list[ChatMessage], list[ToolSpec]]] = []
+
+
+class RecordingModel:
+    """Agent role: one polite text. User role: opens, then stops (a JSON reply as users ask)."""
+
+    backend = "record"
+
+    def __init__(self, role: str) -> None:
+        self.name = f"record/{role}"
+        self.role = role
+        self.turns = 0
+
+    async def chat(
+        self, messages: list[ChatMessage], tools: list[ToolSpec], *, response_format: Any = None
+    ) -> ChatResponse:
+        Recording.calls.append((self.role, list(messages), list(tools)))
+        self.turns += 1
+        if self.role == "agent":
+            text = "I can help with that. What else would you like to tell me?"
+        elif self.turns == 1:
+            text = '{"message": "Hello, I need help with my order.", "ends": null}'
+        else:
+            text = '{"message": "Thanks, bye.", "ends": "###STOP###"}'
+        return ChatResponse(ChatMessage(role="assistant", content=text), Usage(1, 1))
+
+    async def aclose(self) -> None:
+        return None
+
+
+class RecordingProvider:
+    def __init__(self, model: str, args: dict[str, Any]) -> None:
+        self.name = f"record/{model}"
+
+    async def start(self) -> None:
+        return None
+
+    def for_conversation(self, *handed: Any) -> RecordingModel:
+        Recording.handed.append(handed)
+        return RecordingModel(handed[1])
+
+    async def aclose(self) -> None:
+        return None
+
+
+def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) -> None:
+    domain = get_domain("retail")
+    # tasks whose required outputs are secrets: not words of the policy, the tools or the scenario
+    public = msgspec.json.encode([domain.policy, domain.toolkit.specs])
+
+    def secret(task: Task) -> bool:
+        said = public + msgspec.json.encode(task.scenario)
+        return all(o.encode() not in said for o in task.required_outputs)
+
+    tasks = [t for t in domain.tasks if t.required_outputs and secret(t)][:6]
+    assert len(tasks) == 6
+    MODELS.add("record", RecordingProvider)
+    Recording.handed.clear()
+    Recording.calls.clear()
+    try:
+        config = RunConfig(
+            domain="retail",
+            tasks=[t.id for t in tasks],
+            agents=["record/agent"],
+            users=["record/user"],
+            emotions=["neutral", "anger"],
+            intensities=[0.9],
+        )
+        store = Store(tmp_path / "r.db")
+        store.create_run("run-r", 0, msgspec.json.encode(config).decode(), 12)
+        assert isinstance(make_agent_provider("record/agent", {}), LLMAgentProvider)
+        anyio.run(Runner(store, config, "run-r").run)
+    finally:
+        MODELS.remove("record")
+
+    # providers are handed a conversation id and a role, nothing else
+    assert len(Recording.handed) == 24
+    for handed in Recording.handed:
+        assert [type(x) for x in handed] == [str, str] and handed[1] in ("agent", "user")
+
+    agent_calls = [(m, t) for role, m, t in Recording.calls if role == "agent"]
+    user_calls = [m for role, m, _ in Recording.calls if role == "user"]
+    assert len(agent_calls) == 12 and len(user_calls) == 24
+    # the agent's prompt and tools are the same bytes for every task: a function of the domain
+    prompts = {msgspec.json.encode([m[0], t]) for m, t in agent_calls}
+    assert len(prompts) == 1
+    everything = b"".join(msgspec.json.encode([m, t]) for m, t in agent_calls)
+    everything += b"".join(msgspec.json.encode(m) for m in user_calls)
+    for task in tasks:
+        for output in task.required_outputs:
+            assert output.encode() not in everything, (task.id, output)
+        for action in task.actions:
+            assert msgspec.json.encode(action.arguments) not in everything, (task.id, action)
+            encoded = msgspec.json.encode(action)
+            assert encoded not in everything
+    # and the user model did see its scenario
+    goals = {m[0].content for m in user_calls}
+    assert all(any(t.scenario.goal in (g or "") for g in goals) for t in tasks)

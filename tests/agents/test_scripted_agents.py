@@ -1,10 +1,11 @@
 import pytest
 
-from agents.scripted import ScriptedAgentModel
-from simulator.chat import ChatMessage, ChatModel
+from agents.scripted import ScriptedAgent, ScriptedAgentProvider
+from simulator.chat import ChatMessage
+from simulator.context import agent_view, oracle_view
 from simulator.domain import Task
 from simulator.errors import UsageError
-from simulator.registry import make_model_provider
+from simulator.registry import CalibrationAgentProvider, get_domain, make_agent_provider
 from tests.agents.dialog import context
 from tests.agents.toy_domain import TASKS, ToyDomain
 
@@ -13,18 +14,27 @@ pytestmark = pytest.mark.anyio
 DOMAIN = ToyDomain()
 
 
-def agent(profile: str, task: Task, emotion: str = "neutral", **args: str) -> ChatModel:
-    provider = make_model_provider(f"scripted/{profile}", dict(args))
-    ctx = context(DOMAIN, task, emotion)
-    return provider.for_conversation(ctx, "agent")
+def agent(profile: str, task: Task, **args: str) -> ScriptedAgent:
+    provider = make_agent_provider(f"scripted/{profile}", dict(args))
+    assert isinstance(provider, ScriptedAgentProvider)
+    return provider.for_oracle(agent_view(context(DOMAIN, task)), oracle_view(DOMAIN, task))
 
 
-async def script(model: ChatModel, task: Task, reply: str = "ok") -> list[ChatMessage]:
-    """Drive the agent with a stub user (always ``reply``) and stub tools; return its turns."""
-    history = [ChatMessage(role="user", content=task.scenario.opening)]
+async def script(
+    model: ScriptedAgent,
+    task: Task,
+    reply: str = "ok",
+    results: dict[str, str] | None = None,
+    opening: str | None = None,
+) -> list[ChatMessage]:
+    """Drive the agent with a stub user (always ``reply``) and stub tools; return its turns.
+
+    A stub tool answers ``results[name]`` when given, else ``{}``.
+    """
+    history = [ChatMessage(role="user", content=opening or task.scenario.opening)]
     turns: list[ChatMessage] = []
     for _ in range(40):
-        response = await model.chat([ChatMessage(role="system", content="p"), *history], [])
+        response = await model.respond(list(history))
         message = response.message
         assert len(message.tool_calls) <= 1
         assert response.usage.tokens_out > 0
@@ -32,10 +42,11 @@ async def script(model: ChatModel, task: Task, reply: str = "ok") -> list[ChatMe
         history.append(message)
         if message.tool_calls:
             call = message.tool_calls[0]
+            content = (results or {}).get(call.name, "{}")
             history.append(
-                ChatMessage(role="tool", content="{}", tool_call_id=call.id, name=call.name)
+                ChatMessage(role="tool", content=content, tool_call_id=call.id, name=call.name)
             )
-            if call.name == DOMAIN.transfer_tool:
+            if call.name == "transfer_to_human_agents":
                 break
         elif "anything else" in (message.content or "").lower():
             break
@@ -53,28 +64,32 @@ def texts(turns: list[ChatMessage]) -> list[str]:
 
 
 async def test_provider_names_and_errors() -> None:
-    provider = make_model_provider("scripted/oracle", {})
-    assert provider.name == "scripted/oracle"
+    provider = make_agent_provider("scripted/gold", {})
+    assert isinstance(provider, CalibrationAgentProvider)
+    assert provider.name == "scripted/gold"
     await provider.start()
-    model = provider.for_conversation(context(DOMAIN, TASKS[0]), "agent")
-    assert isinstance(model, ChatModel)
-    assert model.name == "scripted/oracle" and model.backend == "scripted"
-    await model.aclose()
+    model = agent("gold", TASKS[0])
+    assert model.name == "scripted/gold"
     await provider.aclose()
-    assert make_model_provider("scripted", {}).name == "scripted/oracle"
-    with pytest.raises(UsageError, match="oracle, scripted/over-asker, scripted/sloppy"):
-        make_model_provider("scripted/genius", {})
+    assert make_agent_provider("scripted", {}).name == "scripted/gold"
+    alias = make_agent_provider("scripted/oracle", {})
+    assert alias.name == "scripted/oracle" and isinstance(alias, ScriptedAgentProvider)
+    assert alias.profile == "gold"
+    with pytest.raises(UsageError, match="gold, scripted/over-asker, scripted/sloppy"):
+        make_agent_provider("scripted/genius", {})
     with pytest.raises(UsageError, match="--agent-arg latency"):
-        make_model_provider("scripted/oracle", {"latency": "fast"})
+        make_agent_provider("scripted/gold", {"latency": "fast"})
     with pytest.raises(UsageError, match="--agent-arg error_rate"):
-        make_model_provider("scripted/sloppy", {"error_rate": "1.5"})
+        make_agent_provider("scripted/sloppy", {"error_rate": "1.5"})
     with pytest.raises(UsageError, match="--user"):
-        provider.for_conversation(context(DOMAIN, TASKS[0]), "user")
+        from simulator.registry import make_user_provider
+
+        make_user_provider("scripted/gold", {})
 
 
-async def test_oracle_follows_the_gold_path_with_confirmation_before_the_write() -> None:
+async def test_gold_follows_the_gold_path_with_confirmation_before_the_write() -> None:
     task = TASKS[0]
-    turns = await script(agent("oracle", task), task)
+    turns = await script(agent("gold", task), task)
     assert calls(turns) == [a.name for a in task.actions]
     said = texts(turns)
     assert "your email address" in said[0]
@@ -92,28 +107,71 @@ async def test_oracle_follows_the_gold_path_with_confirmation_before_the_write()
     assert len(set(ids)) == len(ids)
 
 
-async def test_oracle_acknowledges_emotional_users_and_skips_given_slots() -> None:
+async def test_gold_apologises_from_the_users_words_and_skips_given_slots() -> None:
     task = TASKS[0]
-    said = texts(await script(agent("oracle", task, emotion="frustration"), task))
+    upset = "This is ridiculous! I want to cancel my gym booking."
+    said = texts(await script(agent("gold", task), task, opening=upset))
     assert "sorry" in said[0].lower()
+    calm = texts(await script(agent("gold", task), task))
+    assert "sorry" not in calm[0].lower() and calm[0].startswith("Thanks")
+    # later texts apologise again only after a distressed reply
+    fed_up = await script(agent("gold", task), task, reply="Ugh, I'm fed up with this.")
+    assert all("sorry" in t.lower() for t in texts(fed_up)[1:])
     given = Task(**{**{f: getattr(task, f) for f in task.__struct_fields__}, "id": "given"})
     history = [ChatMessage(role="user", content="Hi, I am ana@example.com and want to cancel.")]
-    model = agent("oracle", given)
-    first = (await model.chat(history, [])).message
+    model = agent("gold", given)
+    first = (await model.respond(history)).message
     assert first.tool_calls and first.tool_calls[0].name == "find_customer"
 
 
-async def test_oracle_without_write_asks_no_confirmation() -> None:
+async def test_gold_stops_without_writing_when_the_user_refuses() -> None:
+    task = TASKS[0]
+    turns = await script(agent("gold", task), task, reply="No, don't do that.")
+    assert "cancel_booking" not in calls(turns)
+    assert calls(turns) == ["find_customer", "get_booking"]
+    said = texts(turns)
+    assert "Shall I go ahead?" in said[-2]
+    assert "not make any changes" in said[-1] and said[-1].endswith("help you with?")
+
+
+async def test_gold_takes_ids_from_live_tool_results() -> None:
+    retail = get_domain("retail")
+    task = retail.tasks[0]  # find the user by name and zip, then read the user's details
+    oracle = oracle_view(retail, task)
+    found, details = task.actions[0], task.actions[1]
+    user_id = details.arguments["user_id"]
+    assert found.name.startswith("find_user") and oracle.results[0] == user_id
+    provider = make_agent_provider("scripted/gold", {})
+    assert isinstance(provider, ScriptedAgentProvider)
+    model = provider.for_oracle(agent_view(context(retail, task)), oracle)
+    turns = await script(model, task, results={found.name: "someone_else_42"})
+    read = [m.tool_calls[0] for m in turns if m.tool_calls][1]
+    assert read.name == details.name and read.arguments["user_id"] == "someone_else_42"
+    # what the user gave (the order id) is still taken from the user, not from a result
+    live = oracle_view(DOMAIN, TASKS[0]).results[1].replace('"B1"', '"B9"')
+    turns = await script(agent("gold", TASKS[0]), TASKS[0], results={"get_booking": live})
+    cancel = [m.tool_calls[0] for m in turns if m.tool_calls][-1]
+    assert cancel.name == "cancel_booking" and cancel.arguments["booking_id"] == "B1"
+
+
+async def test_gold_reports_a_failed_gold_call_and_stops() -> None:
+    task = TASKS[0]
+    turns = await script(agent("gold", task), task, results={"get_booking": "Error: not found"})
+    assert calls(turns) == ["find_customer", "get_booking"]
+    assert "could not complete" in texts(turns)[-1]
+
+
+async def test_gold_without_write_asks_no_confirmation() -> None:
     task = TASKS[1]
-    turns = await script(agent("oracle", task), task)
+    turns = await script(agent("gold", task), task)
     assert calls(turns) == ["find_customer", "get_booking"]
     assert not any("go ahead" in t.lower() for t in texts(turns))
     assert "confirmed" in texts(turns)[-1]
 
 
-async def test_oracle_announces_then_transfers_last() -> None:
+async def test_gold_announces_then_transfers_last() -> None:
     task = TASKS[2]
-    turns = await script(agent("oracle", task), task)
+    turns = await script(agent("gold", task), task)
     assert calls(turns)[-1] == "transfer_to_human_agents"
     assert turns[-1].tool_calls and turns[-1].content is None
     assert "transfer you to a human agent" in (turns[-2].content or "")
@@ -138,22 +196,21 @@ async def test_sloppy_makes_its_mistakes_at_the_error_rate() -> None:
     assert not any("go ahead" in t.lower() for t in texts(always))
     assert "$40.00" not in texts(always)[-1]
     never = await script(agent("sloppy", task, error_rate="0"), task)
-    oracle = await script(agent("oracle", task), task)
+    oracle = await script(agent("gold", task), task)
     assert [(m.content, m.tool_calls) for m in never] == [(m.content, m.tool_calls) for m in oracle]
 
 
 async def test_retried_call_gives_the_same_step() -> None:
     task = TASKS[0]
-    model = agent("oracle", task)
-    assert isinstance(model, ScriptedAgentModel)
+    model = agent("gold", task)
     history = [ChatMessage(role="user", content=task.scenario.opening)]
-    a = await model.chat(history, [])
-    b = await model.chat(history, [])
+    a = await model.respond(history)
+    b = await model.respond(history)
     assert a.message == b.message
 
 
 async def test_latency_is_reported() -> None:
     task = TASKS[1]
-    model = agent("oracle", task, latency="0.01")
-    response = await model.chat([ChatMessage(role="user", content="hi")], [])
+    model = agent("gold", task, latency="0.01")
+    response = await model.respond([ChatMessage(role="user", content="hi")])
     assert response.usage.latency_s == pytest.approx(0.01)

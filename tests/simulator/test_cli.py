@@ -279,7 +279,7 @@ def test_run_file_sets_defaults_and_per_model_options(tmp_path: Path) -> None:
     run_file = tmp_path / "run.toml"
     run_file.write_text(
         "[run]\n"
-        'tasks = 3\nagent = ["scripted/oracle", "scripted/sloppy"]\ntrials = 2\nseed = 11\n'
+        'tasks = 3\nagent = ["scripted/gold", "scripted/sloppy"]\ntrials = 2\nseed = 11\n'
         '[models."scripted/sloppy"]\nerror_rate = 1.0\n'
     )
     db = tmp_path / "cfg.db"
@@ -287,7 +287,7 @@ def test_run_file_sets_defaults_and_per_model_options(tmp_path: Path) -> None:
     data = report(db)
     assert data["conversations"] == 2 * 3 * 2
     sloppy = data["groups"]["agent"]["scripted/sloppy"]
-    oracle = data["groups"]["agent"]["scripted/oracle"]
+    oracle = data["groups"]["agent"]["scripted/gold"]
     assert oracle["success_rate"] == 1.0 and sloppy["success_rate"] < 1.0
     conn = sqlite3.connect(db)
     config = json.loads(conn.execute("select config from runs").fetchone()[0])

@@ -3,8 +3,9 @@
 import pytest
 
 from simulator.bus import Bus, LiveFeed
-from simulator.context import ConversationContext
+from simulator.context import ConversationContext, OracleView, oracle_view, user_view
 from simulator.conversation import run_conversation
+from simulator.domain import Task
 from simulator.events import (
     AgentMessage,
     EmotionUpdate,
@@ -14,11 +15,16 @@ from simulator.events import (
     UserMessage,
 )
 from simulator.referee import Limits
-from simulator.registry import AGENTS, MODELS, USERS
+from simulator.registry import USERS, make_agent_provider
+from simulator.runner import make_agent
 from tests.simulator.toy import ToyDomain, install
 
 pytestmark = pytest.mark.anyio
 DEFAULT_LIMITS = Limits()
+
+
+def oracle(task: Task) -> OracleView:
+    return oracle_view(ToyDomain(), task)
 
 
 async def play(
@@ -37,10 +43,10 @@ async def play(
         seed=1,
     )
     feed = LiveFeed()
-    model = MODELS["toy"](agent, {}).for_conversation(ctx, "agent")
-    user = USERS["patient"]("patient", {}).for_conversation(ctx)
+    toy = make_agent_provider(f"toy/{agent}", {})
+    user = USERS["patient"]("patient", {}).for_conversation(user_view(ctx))
     ended = await run_conversation(
-        ctx, AGENTS["llm"](model, ctx), f"toy/{agent}", user, "patient", Bus([feed]), limits
+        ctx, make_agent(toy, ctx, oracle), f"toy/{agent}", user, "patient", Bus([feed]), limits
     )
     return ended, feed.drain()
 
@@ -111,9 +117,10 @@ async def test_timeout() -> None:
         trial=0,
         seed=1,
     )
-    model = MODELS["toy"]("gold", {"latency": "5"}).for_conversation(ctx, "agent")
-    user = USERS["patient"]("patient", {}).for_conversation(ctx)
+    toy = make_agent_provider("toy/gold", {"latency": "5"})
+    user = USERS["patient"]("patient", {}).for_conversation(user_view(ctx))
+    agent = make_agent(toy, ctx, oracle)
     ended = await run_conversation(
-        ctx, AGENTS["llm"](model, ctx), "toy/gold", user, "patient", Bus(), Limits(timeout_s=0.2)
+        ctx, agent, "toy/gold", user, "patient", Bus(), Limits(timeout_s=0.2)
     )
     assert ended.reason == "timeout" and "0.2 s" in ended.detail

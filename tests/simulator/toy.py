@@ -1,5 +1,9 @@
 """A tiny domain and scripted roles for engine tests (the product's scripted actors live in
-agents/ and users/; these exist so engine tests control every turn)."""
+agents/ and users/; these exist so engine tests control every turn).
+
+The ``toy/*`` agents are calibration agents (like ``scripted/gold``): they read the task's answer
+key through an ``OracleView``.
+"""
 
 from __future__ import annotations
 
@@ -12,17 +16,15 @@ import msgspec
 
 from simulator.chat import (
     ChatMessage,
-    ChatModel,
     ChatResponse,
     ModelError,
     ToolCallSpec,
-    ToolSpec,
     Usage,
 )
-from simulator.context import ConversationContext
+from simulator.context import AgentView, OracleView, UserView
 from simulator.database import Database
 from simulator.domain import Action, Domain, InfoSlot, Task, UserScenario
-from simulator.registry import DOMAINS, MODELS, USERS
+from simulator.registry import AGENTS, DOMAINS, USERS
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
 
@@ -107,41 +109,33 @@ class ToyDomain(Domain):
         return self._tasks
 
 
-Step = Callable[[ConversationContext, list[ChatMessage]], ChatMessage]
+Step = Callable[[OracleView, list[ChatMessage]], ChatMessage]
 
 
-def gold_agent(ctx: ConversationContext, messages: list[ChatMessage]) -> ChatMessage:
+def gold_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
     """Plays the task's gold actions one per turn, then states the outputs."""
     done = sum(1 for m in messages if m.role == "tool")
-    actions = ctx.task.actions
+    actions = oracle.actions
     if done < len(actions):
         a = actions[done]
         return ChatMessage(
             role="assistant", tool_calls=[ToolCallSpec(f"c{done}", a.name, dict(a.arguments))]
         )
-    return ChatMessage(role="assistant", content=" ".join(ctx.task.required_outputs) + ".")
+    return ChatMessage(role="assistant", content=" ".join(oracle.required_outputs) + ".")
 
 
-class StepModel:
-    """A ChatModel whose turns are computed by a function; optional latency or failure."""
+class StepAgent:
+    """An agent whose turns are computed by a function; optional latency or failure."""
 
-    backend = "toy"
+    def __init__(self, oracle: OracleView, step: Step, latency: float, fail: bool) -> None:
+        self.oracle, self.step, self.latency, self.fail = oracle, step, latency, fail
 
-    def __init__(self, ctx: ConversationContext, step: Step, latency: float, fail: bool) -> None:
-        self.name = "toy/agent"
-        self.ctx, self.step, self.latency, self.fail = ctx, step, latency, fail
-
-    async def chat(
-        self, messages: list[ChatMessage], tools: list[ToolSpec], *, response_format: Any = None
-    ) -> ChatResponse:
+    async def respond(self, messages: list[ChatMessage]) -> ChatResponse:
         if self.latency:
             await anyio.sleep(self.latency)
         if self.fail:
             raise ModelError("toy model is down (HTTP 500 after 3 retries)")
-        return ChatResponse(self.step(self.ctx, messages), Usage(10, 5, self.latency))
-
-    async def aclose(self) -> None:
-        return None
+        return ChatResponse(self.step(self.oracle, messages), Usage(10, 5, self.latency))
 
 
 class StepProvider:
@@ -154,25 +148,25 @@ class StepProvider:
     async def start(self) -> None:
         return None
 
-    def for_conversation(self, ctx: ConversationContext, role: str) -> ChatModel:
-        return StepModel(ctx, self.step, self.latency, self.fail)
+    def for_oracle(self, view: AgentView, oracle: OracleView) -> StepAgent:
+        return StepAgent(oracle, self.step, self.latency, self.fail)
 
     async def aclose(self) -> None:
         return None
 
 
-def silent_agent(ctx: ConversationContext, messages: list[ChatMessage]) -> ChatMessage:
+def silent_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
     return ChatMessage(role="assistant", content="Hmm, tell me more?")
 
 
-def bad_tool_agent(ctx: ConversationContext, messages: list[ChatMessage]) -> ChatMessage:
+def bad_tool_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
     n = len(messages)
     return ChatMessage(
         role="assistant", tool_calls=[ToolCallSpec(f"c{n}", "increment", {"name": 42})]
     )
 
 
-def transfer_agent(ctx: ConversationContext, messages: list[ChatMessage]) -> ChatMessage:
+def transfer_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
     return ChatMessage(
         role="assistant",
         tool_calls=[ToolCallSpec("t", "transfer_to_human_agents", {"summary": "help"})],
@@ -190,8 +184,8 @@ STEPS: dict[str, Step] = {
 class PatientUser:
     """Opens with the task, stops when the agent says something, abandons if ``angry``."""
 
-    def __init__(self, ctx: ConversationContext, angry: bool, latency: float) -> None:
-        self.ctx, self.angry, self.latency = ctx, angry, latency
+    def __init__(self, view: UserView, angry: bool, latency: float) -> None:
+        self.view, self.angry, self.latency = view, angry, latency
         self.turns = itertools.count()
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
@@ -200,11 +194,11 @@ class PatientUser:
         n = next(self.turns)
         usage = Usage(3, 4, self.latency)
         if n == 0:
-            return UserTurn(self.ctx.task.scenario.opening, usage=usage)
+            return UserTurn(self.view.scenario.opening, usage=usage)
         if self.angry:
             state = EmotionState("frustration", 0.9, 1.0, "procedural friction", ["friction"])
             return UserTurn(f"Forget it. {UNSATISFIED}", UNSATISFIED, state, usage=usage)
-        state = EmotionState(self.ctx.emotion, self.ctx.intensity, 0.1, "", ["progress"])
+        state = EmotionState(self.view.emotion, self.view.intensity, 0.1, "", ["progress"])
         return UserTurn(f"Thanks! {STOP}", STOP, state, usage=usage)
 
 
@@ -216,18 +210,18 @@ class PatientUsers:
     async def start(self) -> None:
         return None
 
-    def for_conversation(self, ctx: ConversationContext) -> PatientUser:
-        return PatientUser(ctx, ctx.emotion == "outrage", self.latency)
+    def for_conversation(self, view: UserView) -> PatientUser:
+        return PatientUser(view, view.emotion == "outrage", self.latency)
 
     async def aclose(self) -> None:
         return None
 
 
 def install() -> None:
-    """Register the toy domain, the ``toy/*`` models and the ``patient`` user."""
+    """Register the toy domain, the ``toy/*`` agents and the ``patient`` user."""
     from simulator import registry
 
     registry.load_plugins()
     DOMAINS.add("toy", ToyDomain)
-    MODELS.add("toy", StepProvider)
+    AGENTS.add("toy", StepProvider)
     USERS.add("patient", PatientUsers)

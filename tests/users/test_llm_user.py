@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
-from simulator.context import ConversationContext
+from simulator.context import ConversationContext, user_view
 from simulator.errors import UsageError
 from simulator.registry import USERS
 from simulator.roles import STOP, UNSATISFIED
@@ -65,7 +65,7 @@ def test_registered() -> None:
 
 def test_prompt_has_the_scenario_and_emotion_but_never_the_gold() -> None:
     ctx = context()
-    user = LLMUser(CannedModel(), ctx)
+    user = LLMUser(CannedModel(), user_view(ctx))
     prompt = user.system.content or ""
     scenario = ctx.task.scenario
     assert scenario.goal in prompt and scenario.opening in prompt
@@ -81,7 +81,7 @@ def test_prompt_has_the_scenario_and_emotion_but_never_the_gold() -> None:
 
 def test_unknown_emotion_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="unknown emotion"):
-        LLMUser(CannedModel(), context("glee"))
+        LLMUser(CannedModel(), user_view(context("glee")))
 
 
 def test_flip_swaps_roles_and_drops_tokens() -> None:
@@ -152,7 +152,7 @@ async def test_turns_report_state_and_end() -> None:
             {"message": "Great, thanks!", "intensity": 0.3, "dissatisfaction": 0.1, "ends": "STOP"}
         ),
     )
-    user = LLMUser(model, context())
+    user = LLMUser(model, user_view(context()))
     first = await user.respond([])
     assert first.text == "Please add 2 to a." and first.ends is None
     assert first.state is not None and first.state.emotion == "frustration"
@@ -175,7 +175,7 @@ async def test_turns_report_state_and_end() -> None:
 
 async def test_an_empty_answer_is_asked_again_once() -> None:
     model = CannedModel('{"intensity": 0.5}', '{"message": "Hello?", "intensity": 0.5}')
-    turn = await LLMUser(model, context()).respond([])
+    turn = await LLMUser(model, user_view(context())).respond([])
     assert turn.text == "Hello?"
     assert turn.usage is not None and turn.usage.tokens_in == 20  # both calls counted
     assert "JSON" in (model.calls[1][0][-1].content or "")
@@ -190,7 +190,7 @@ async def test_through_the_openai_provider(monkeypatch: pytest.MonkeyPatch) -> N
             {"base_url": server.url + "/v1", "temperature": "1.0", "repair": "false"},
         )
         await provider.start()
-        user = provider.for_conversation(context())
+        user = provider.for_conversation(user_view(context()))
         turn = await user.respond([])
         await provider.aclose()
         assert turn.text == "Hi, add 2 to a please."

@@ -3,7 +3,7 @@ import time
 import pytest
 
 from simulator.chat import ChatMessage
-from simulator.context import ConversationContext
+from simulator.context import ConversationContext, user_view
 from simulator.domain import Domain, InfoSlot, Task, UserScenario
 from simulator.errors import UsageError
 from simulator.registry import make_user_provider
@@ -66,16 +66,16 @@ class Chat:
 
 
 async def chat(emotion: str = "neutral", intensity: float = 0.6, seed: int = 0) -> Chat:
-    c = Chat(ScriptedUser(ctx(emotion, intensity, seed)))
+    c = Chat(ScriptedUser(user_view(ctx(emotion, intensity, seed))))
     await c.start()
     return c
 
 
 async def test_opening_is_the_scenario_opening_in_tone() -> None:
-    neutral = await ScriptedUser(ctx()).respond([])
+    neutral = await ScriptedUser(user_view(ctx())).respond([])
     assert neutral.text == TASK.scenario.opening
     assert neutral.ends is None
-    angry = await ScriptedUser(ctx("anger", 0.9)).respond([])
+    angry = await ScriptedUser(user_view(ctx("anger", 0.9))).respond([])
     assert TASK.scenario.opening in angry.text and angry.text != TASK.scenario.opening
     assert angry.state is not None and angry.state.emotion == "frustration"
     assert angry.model == "scripted" and angry.usage is not None and angry.usage.tokens_out > 0
@@ -202,7 +202,7 @@ async def test_deterministic_for_a_seed_and_varied_in_wording_only() -> None:
 async def test_provider_arguments_and_latency() -> None:
     provider = make_user_provider("scripted", {"latency": "0.05", "threshold_scale": "2"})
     await provider.start()
-    user = provider.for_conversation(ctx())
+    user = provider.for_conversation(user_view(ctx()))
     started = time.perf_counter()
     turn = await user.respond([])
     assert time.perf_counter() - started >= 0.04
@@ -213,4 +213,4 @@ async def test_provider_arguments_and_latency() -> None:
     with pytest.raises(UsageError, match="threshold_scale"):
         make_user_provider("scripted", {"threshold_scale": "-1"})
     with pytest.raises(UsageError, match="hunger"):
-        provider.for_conversation(ctx("hunger"))
+        provider.for_conversation(user_view(ctx("hunger")))
