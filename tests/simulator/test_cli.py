@@ -27,6 +27,22 @@ GRID = [
     "3",
 ]
 
+# The interruption tests: the smallest grid that still has conversations finished, in flight
+# and not started when the signal arrives (12 conversations, 2-3 at a time, 50 ms per call).
+SMALL = [
+    "--tasks",
+    "3",
+    "--agent",
+    "scripted/gold,scripted/over-asker",
+    "--emotions",
+    "neutral,anger",
+    "--intensities",
+    "high",
+    "--seed",
+    "3",
+]
+SMALL_CELLS = 12
+
 
 def tau_sim(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120)
@@ -80,16 +96,16 @@ def wait_for_completed(db: Path, at_least: int, timeout: float = 60) -> int:
 
 def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     reference_db = tmp_path / "ref.db"
-    tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
+    tau_sim("run", *SMALL, "--db", str(reference_db), "--quiet")
     reference = report(reference_db)
 
     db = tmp_path / "killed.db"
     slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "3"]
     log = (tmp_path / "killed.log").open("w")
     proc = subprocess.Popen(
-        [*TAU_SIM, "run", *GRID, *slow, "--db", str(db), "--quiet"], stdout=log, stderr=log
+        [*TAU_SIM, "run", *SMALL, *slow, "--db", str(db), "--quiet"], stdout=log, stderr=log
     )
-    assert wait_for_completed(db, 6) >= 6
+    assert wait_for_completed(db, 3) >= 3
     assert proc.poll() is None, "the run finished before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -107,7 +123,7 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None
     per_cell = conn.execute(
         "select count(*), count(distinct cell), sum(status='completed') from conversations"
     ).fetchone()
-    assert per_cell == (48, 48, 48)
+    assert per_cell == (SMALL_CELLS,) * 3
     gaps = conn.execute(
         "select count(*) from (select conversation, count(*) n, max(seq) m from events "
         "group by conversation) where n != m + 1"
@@ -213,7 +229,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     db = tmp_path / "int.db"
     slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
     proc = subprocess.Popen(
-        [*TAU_SIM, "run", *GRID, *slow, "--db", str(db), "--quiet"],
+        [*TAU_SIM, "run", *SMALL, *slow, "--db", str(db), "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -228,10 +244,10 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     run_id, status = conn.execute("select id, status from runs").fetchone()
     done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
     conn.close()
-    assert status == "interrupted" and 0 < done[0] < 48
+    assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
     tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
     data = report(db, run_id)
-    assert data["status"] == "completed" and data["completed"] == 48
+    assert data["status"] == "completed" and data["completed"] == SMALL_CELLS
 
 
 def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
@@ -252,7 +268,7 @@ def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
     proc = subprocess.Popen(
-        [*TAU_SIM, "run", *GRID, *slow, "--workers", "2", "--db", str(db), "--quiet"],
+        [*TAU_SIM, "run", *SMALL, *slow, "--workers", "2", "--db", str(db), "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -266,12 +282,15 @@ def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
     run_id, status = conn.execute("select id, status from runs").fetchone()
     done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
     conn.close()
-    assert status == "interrupted" and 0 < done[0] < 48
+    assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
     tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
     conn = sqlite3.connect(db)
-    assert conn.execute(
-        "select count(*), count(distinct cell), sum(status='completed') from conversations"
-    ).fetchone() == (48, 48, 48)
+    assert (
+        conn.execute(
+            "select count(*), count(distinct cell), sum(status='completed') from conversations"
+        ).fetchone()
+        == (SMALL_CELLS,) * 3
+    )
     conn.close()
 
 
