@@ -12,7 +12,11 @@ if TYPE_CHECKING:
 
 
 class ConversationContext(msgspec.Struct, kw_only=True):
-    """Everything that identifies one conversation of a run."""
+    """Everything that identifies one conversation of a run.
+
+    ``politeness``, ``urgency`` and ``trust`` are the condition's named levels; None is the
+    emotion leaf's own level.
+    """
 
     conversation_id: str
     run_id: str
@@ -22,6 +26,9 @@ class ConversationContext(msgspec.Struct, kw_only=True):
     intensity: float
     trial: int
     seed: int
+    politeness: str | None = None
+    urgency: str | None = None
+    trust: str | None = None
 
     def rng(self, salt: str) -> random.Random:
         """A deterministic random generator for one consumer (``agent``, ``user`` …)."""

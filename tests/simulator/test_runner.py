@@ -11,7 +11,7 @@ from simulator.grid import RunConfig, conversation_seed, grid
 from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
 from simulator.runner import Runner
-from simulator.store import Store, get_run, iter_events, open_database
+from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
 
 
@@ -133,7 +133,9 @@ def test_other_schema_version_is_refused_and_kept(tmp_path) -> None:
     conn.execute("update meta set value='99' where key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaVersionError, match="schema version 99; this tau-sim reads version 1"):
+    with pytest.raises(
+        SchemaVersionError, match=f"schema version 99; this tau-sim reads version {SCHEMA_VERSION}"
+    ):
         open_database(path)
     conn = sqlite3.connect(path)
     assert conn.execute("select count(*) from conversations").fetchone()[0] == 2
