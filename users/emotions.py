@@ -68,7 +68,7 @@ class Leaf(msgspec.Struct, frozen=True):
 
 
 def _leaf(name: str, family: str, levels: str, react: tuple[float, float, float, float]) -> Leaf:
-    """``levels``: "politeness/urgency/trust"; ``react``: friction, uncertainty, neglect, patience."""
+    """A leaf from "politeness/urgency/trust" and friction, uncertainty, neglect, patience."""
     politeness, urgency, trust = levels.split("/")
     friction, uncertainty, neglect, patience = react
     return Leaf(name, family, politeness, urgency, trust, friction, uncertainty, neglect, patience)
