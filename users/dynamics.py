@@ -30,6 +30,11 @@ with urgency patience ``URGENCY_PATIENCE`` (low 1.2, moderate 1, high 0.8) of th
 level divided by that of the leaf's own level: a high-intensity user, or one more urgent than its
 leaf, gives up sooner. A user with arousal 0 (neutral, the control condition) never abandons,
 whatever the threshold scale and the levels.
+
+The levels are the profile's and stay fixed for the conversation (intensity changes do not move
+them). The abandonment reason is the ``WEIGHTS`` reason with the largest summed rise (a sad
+user's "dismissive tone" reads "emotional neglect"). Triggers of unknown kinds change nothing;
+dissatisfaction and intensity are rounded to 6 decimals after each turn.
 """
 
 from __future__ import annotations
