@@ -64,7 +64,12 @@ def parse_levels(dimension: str, text: str | None) -> list[str | None]:
     for part in (p.strip().lower() for p in text.split(",")):
         if not part:
             continue
-        level = None if part == DEFAULT_LEVEL else check_level(dimension, part, flag)
+        if part != DEFAULT_LEVEL and part not in DIMENSIONS[dimension]:
+            raise UsageError(
+                f"{flag}: unknown {dimension} level {part!r} "
+                f"(use {', '.join(DIMENSIONS[dimension])} or {DEFAULT_LEVEL})"
+            )
+        level = None if part == DEFAULT_LEVEL else part
         if level not in out:
             out.append(level)
     if not out:

@@ -21,18 +21,26 @@ questions, ``neglect`` scales a dismissive tone and ignored emotional cues, ``pa
 the abandonment threshold and ``arousal`` says how much the intensity matters at all (0 for
 neutral). How the weights were chosen:
 
-- the family sets the dominant channel, at 1.3-1.9 (anger and disgust: friction, fear:
-  uncertainty, sadness: neglect), the other two channels stay near 1 (0.7-1.2); enjoyment keeps
-  every channel at 0.4-0.7 and the highest patience (1.3-1.5), since it forgives;
-- within a family the leaves are ordered by how intense the state is (annoyance < frustration <
-  exasperation, nervousness < anxiety < dread < desperation, dislike < aversion < distaste <
-  repugnance, disappointment < helplessness < hopelessness): a more intense leaf gets a larger
-  dominant weight and a lower patience (down to 0.65);
+- a leaf that replaces an earlier leaf keeps that leaf's weights (annoyance = irritation,
+  exasperation = outrage, desperation = panic, nervousness = worry, hopelessness = despair,
+  repugnance = contempt, distaste = disdain, excitement = cheerfulness; frustration, anxiety,
+  helplessness, disappointment, aversion and relief are unchanged), so an earlier name keeps
+  its reactions;
+- the family sets the dominant channel (anger and disgust: friction 1.1-1.8, fear: uncertainty
+  1.3-1.9, sadness: neglect 1.3-1.8); the other channels stay at 0.7-1.3 unless the leaf's
+  character raises one; enjoyment keeps every channel at 0.4-0.7 and the highest patience
+  (1.3-1.5), since it forgives;
+- within a family the dominant weight grows with how intense the state is (annoyance <
+  frustration < exasperation, nervousness < anxiety < dread < desperation, dislike < aversion <
+  distaste < repugnance, disappointment < helplessness < hopelessness) and the most intense
+  leaf of each family has its lowest patience (exasperation 0.65, desperation 0.70, repugnance
+  and hopelessness 0.80);
 - a leaf's own character raises one more channel: argumentativeness disputes unclear answers
-  (uncertainty 1.2), bitterness and hopelessness resent being dismissed (neglect 1.4 and 1.8),
-  dread and desperation cannot stand not knowing (uncertainty 1.7 and 1.9);
-- the default levels follow the same reading: intense anger and disgust are cold and skeptical,
-  fear is urgent, sadness and enjoyment are warm.
+  (uncertainty 1.2), bitterness resents being dismissed (neglect 1.4), hopelessness and sorrow
+  feel abandoned (neglect 1.8 and 1.7);
+- the default levels follow the same reading: the intense anger and disgust leaves are cold and
+  skeptical, fear runs at moderate to high urgency, sadness and enjoyment are mostly warm and
+  at low urgency.
 
 Neutral reacts weakly to everything (0.3) and has arousal 0: its intensity never moves and it
 never abandons.
@@ -78,7 +86,7 @@ LEAVES: dict[str, Leaf] = {
     leaf.name: leaf
     for leaf in (
         # anger: reacts most to procedural friction
-        _leaf("annoyance", "anger", "neutral/moderate/cautious", (1.2, 0.7, 0.8, 0.95)),
+        _leaf("annoyance", "anger", "neutral/moderate/cautious", (1.3, 0.7, 0.8, 0.90)),
         _leaf("frustration", "anger", "neutral/high/cautious", (1.5, 0.9, 1.0, 0.80)),
         _leaf("argumentativeness", "anger", "cold/moderate/skeptical", (1.4, 1.2, 0.9, 0.85)),
         _leaf("bitterness", "anger", "cold/low/skeptical", (1.3, 0.8, 1.4, 0.85)),
@@ -92,7 +100,7 @@ LEAVES: dict[str, Leaf] = {
         _leaf("dislike", "disgust", "neutral/low/cautious", (1.1, 0.7, 0.7, 0.95)),
         _leaf("aversion", "disgust", "neutral/moderate/skeptical", (1.2, 0.8, 0.8, 0.90)),
         _leaf("distaste", "disgust", "cold/low/skeptical", (1.3, 0.7, 1.0, 0.85)),
-        _leaf("repugnance", "disgust", "cold/moderate/skeptical", (1.6, 0.9, 1.0, 0.75)),
+        _leaf("repugnance", "disgust", "cold/moderate/skeptical", (1.4, 0.8, 0.9, 0.80)),
         # sadness: reacts most to emotional neglect
         _leaf("disappointment", "sadness", "neutral/low/cautious", (1.0, 0.9, 1.4, 0.95)),
         _leaf("discouragement", "sadness", "warm/low/cautious", (1.1, 1.0, 1.3, 0.95)),

@@ -94,12 +94,12 @@ def leveled(emotion: str, intensity: float = 0.6, scale: float = 1.0, **levels: 
 
 
 def test_rise_and_threshold_follow_the_documented_formulas() -> None:
-    # annoyance: friction 1.2, neglect 0.8, patience 0.95, own urgency moderate, politeness neutral
+    # annoyance: friction 1.3, neglect 0.8, patience 0.9, own urgency moderate, politeness neutral
     m = leveled("annoyance", 0.6, 1.5, urgency="high", politeness="cold", trust="skeptical")
-    assert m.friction(Signal.NO_PROGRESS) == pytest.approx(0.06 * 1.2 * (0.3 + 0.6) * 1.8)
+    assert m.friction(Signal.NO_PROGRESS) == pytest.approx(0.06 * 1.3 * (0.3 + 0.6) * 1.8)
     assert m.friction(Signal.DISMISSIVE) == pytest.approx(0.10 * 0.8 * 0.9 * 1.25)
     assert m.friction(Signal.UNBACKED_CLAIM) == pytest.approx(0.10 * 0.7 * 0.9 * 1.0)
-    assert m.threshold == pytest.approx(0.95 * (1.2 - 0.7 * 0.6) * 0.8 * 1.5)
+    assert m.threshold == pytest.approx(0.90 * (1.2 - 0.7 * 0.6) * 0.8 * 1.5)
     # relative to the leaf's own level: frustration's own urgency is high, so high changes nothing
     own, high = leveled("frustration"), leveled("frustration", urgency="high")
     assert own.threshold == high.threshold
