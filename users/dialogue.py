@@ -12,8 +12,9 @@ so that these rules read them right):
   something the user does not know it is an unknown question; anything else is unclear.
 - Completion cues also count outside questions ("have a great day!"); progress cues ("has been",
   "successfully" …) and transfer cues ("transfer you") are read in statements.
-- A progress statement is a *claim*; the text *backs* its claims when it states a detail
-  anywhere (a digit, an id such as ``#W1``, an amount such as ``$5``).
+- A progress statement is a *claim* (``done`` when it says an action was carried out: "has
+  been", "successfully" …, rather than "I found"); the text *backs* its claims when it states a
+  detail anywhere (a digit, an id such as ``#W1``, an amount such as ``$5``).
 - A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
   the user sees ends the agent's turn, an announced lookup was not done in that turn.
 - Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
@@ -84,7 +85,7 @@ ACK_CUES = (
     "happy to help",
     "glad to help",
 )
-PROGRESS_CUES = (
+DONE_CUES = (
     "has been",
     "have been",
     "successfully",
@@ -93,10 +94,8 @@ PROGRESS_CUES = (
     "completed",
     "processed",
     "all done",
-    "i found",
-    "i've found",
-    "i have found",
 )
+PROGRESS_CUES = (*DONE_CUES, "i found", "i've found", "i have found")
 DELAY_CUES = (
     "let me check",
     "let me look",
@@ -185,6 +184,7 @@ class AgentActs(msgspec.Struct):
     unknown: list[str] = []
     unclear: int = 0
     announced: bool = False
+    done: bool = False
     detailed: bool = False
 
     @property
@@ -230,6 +230,7 @@ class AgentTextReader:
                 continue
             if not is_request(sentence):
                 acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
+                acts.done = acts.done or has_cue(sentence, DONE_CUES)
                 acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
                 continue
             named = _asked(sentence, self.patterns)

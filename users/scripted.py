@@ -13,8 +13,9 @@ The three dimensions of the profile change what it does, not only how it words i
   (instead of ``no_progress``) and the user answers it in its urgency ("no rush" … "please
   hurry"); the dynamics weigh both by urgency and lower the threshold of an urgent user;
 - trust: a progress claim with no stated detail is an ``unbacked_claim`` trigger for a cautious or
-  skeptical user (a trusting one takes it at face value); a skeptical user also asks once
-  whether it really went through, instead of closing on that turn;
+  skeptical user (a trusting one takes it at face value); told that an action was done without
+  a detail, a skeptical user also asks once whether it really went through, instead of closing
+  on that turn;
 - politeness: the wording of every phrase (warm, neutral, cold) and, in the dynamics, how much a
   dismissive tone or an ignored cue hurts.
 
@@ -151,7 +152,8 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
-        doubt = acts.unbacked and self.profile.trust == "skeptical" and not self.doubted
+        doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
+        doubt = doubt and not self.doubted
         if acts.completion and not acts.asked and not acts.confirmation and not doubt:
             return f"{self.tone.closing()} {STOP}", STOP, triggers, reason
         parts: list[str] = []

@@ -20,6 +20,7 @@ from simulator.referee import Limits
 from simulator.roles import STOP, UNSATISFIED
 from tests.simulator.toy import ToyDomain
 from users.emotions import FAMILIES, LEAVES, EmotionProfile
+from users.dialogue import AgentTextReader
 from users.scripted import ScriptedUser
 from users.tone import PHRASES
 
@@ -198,3 +199,25 @@ async def test_negative_families_do_want_an_apology() -> None:
         _, events = await converse(HOSTILE[:2], family)
         triggers = {t for u in updates(events) for t in u.triggers}
         assert ("dismissive" in triggers) == profile.wants_acknowledgement, family
+
+
+def test_reader_sees_announcements_claims_and_details() -> None:
+    reader = AgentTextReader([])
+    wait = reader.read("Let me check that for you. One moment.")
+    assert wait.announced and not wait.substantive
+    found = reader.read("I found your request.")
+    assert found.progress and not found.done and found.unbacked
+    done = reader.read("Your refund has been processed.")
+    assert done.done and done.unbacked
+    backed = reader.read("Your refund of $12.50 has been processed.")
+    assert backed.done and not backed.unbacked
+
+
+async def test_skeptical_user_doubts_only_actions_said_to_be_done() -> None:
+    _, events = await converse(
+        [f"{SORRY} I found your request.", "Is there anything else I can help you with?"],
+        "annoyance",
+        trust="skeptical",
+    )
+    assert "unbacked_claim" in updates(events)[1].triggers
+    assert not any("are you sure" in t.lower() for t in user_texts(events))
