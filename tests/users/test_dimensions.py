@@ -19,8 +19,8 @@ from simulator.events import ConversationEnded, EmotionUpdate, Event, UserMessag
 from simulator.referee import Limits
 from simulator.roles import STOP, UNSATISFIED
 from tests.simulator.toy import ToyDomain
-from users.emotions import FAMILIES, LEAVES, EmotionProfile
 from users.dialogue import AgentTextReader
+from users.emotions import FAMILIES, LEAVES, EmotionProfile
 from users.scripted import ScriptedUser
 from users.tone import PHRASES
 
