@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 import anyio
 import msgspec
 
+from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS
 from simulator.errors import UsageError
 from simulator.store import DEFAULT_DB
 
@@ -48,6 +49,13 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("--user", default="scripted", help="comma-separated user names")
     run.add_argument("--emotions", default="neutral", help="comma-separated emotions or families")
     run.add_argument("--intensities", default="medium", help="low,medium,high or numbers in 0..1")
+    for dimension, levels in DIMENSIONS.items():
+        run.add_argument(
+            f"--{dimension}",
+            default=None,
+            help=f"comma-separated {dimension} levels: {', '.join(levels)} or "
+            f"{DEFAULT_LEVEL} (the emotion's own; the default)",
+        )
     run.add_argument("--trials", type=int, default=1, help="trials per task and condition")
     run.add_argument("--concurrency", type=int, default=32, help="conversations at once")
     run.add_argument(
@@ -165,7 +173,7 @@ def _usage_error(exc: BaseException) -> UsageError | None:
 
 
 def _config_from_args(args: argparse.Namespace) -> Any:
-    from simulator.conditions import parse_intensity
+    from simulator.conditions import parse_intensity, parse_levels
     from simulator.grid import RunConfig
     from simulator.models.options import parse_key_values
     from simulator.referee import Limits
@@ -192,6 +200,9 @@ def _config_from_args(args: argparse.Namespace) -> Any:
         users=_csv(args.user),
         emotions=normalize_emotions(_csv(args.emotions)),
         intensities=[parse_intensity(x) for x in _csv(args.intensities)],
+        politeness=parse_levels("politeness", args.politeness),
+        urgency=parse_levels("urgency", args.urgency),
+        trust=parse_levels("trust", args.trust),
         trials=args.trials,
         seed=args.seed,
         concurrency=args.concurrency,

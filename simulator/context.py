@@ -33,7 +33,11 @@ def _rng(seed: int, salt: str) -> random.Random:
 
 
 class ConversationContext(msgspec.Struct, kw_only=True):
-    """Everything that identifies one conversation of a run (the runner's and evaluator's side)."""
+    """Everything that identifies one conversation of a run (the runner's and evaluator's side).
+
+    ``politeness``, ``urgency`` and ``trust`` are the condition's named levels; None is the
+    emotion leaf's own level.
+    """
 
     conversation_id: str
     run_id: str
@@ -43,6 +47,9 @@ class ConversationContext(msgspec.Struct, kw_only=True):
     intensity: float
     trial: int
     seed: int
+    politeness: str | None = None
+    urgency: str | None = None
+    trust: str | None = None
 
     def rng(self, salt: str) -> random.Random:
         """A deterministic random generator for one consumer (``agent``, ``user`` …)."""
@@ -73,7 +80,8 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     """What a simulated (or human) user may know: the scenario and the emotional condition.
 
     ``slots`` are the scenario's known facts joined with the user-side annotations (the words an
-    agent uses when it asks for each fact), which only a scripted user needs.
+    agent uses when it asks for each fact), which only a scripted user needs. ``politeness``,
+    ``urgency`` and ``trust`` are the condition's named levels (None: the leaf's own).
     """
 
     conversation_id: str
@@ -83,6 +91,9 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     slots: list[InfoSlot]
     emotion: str
     intensity: float
+    politeness: str | None = None
+    urgency: str | None = None
+    trust: str | None = None
     seed: int = 0
 
     def rng(self, salt: str) -> random.Random:
@@ -148,6 +159,9 @@ def user_view(ctx: ConversationContext) -> UserView:
         slots=list(task.scenario.known_info),
         emotion=ctx.emotion,
         intensity=ctx.intensity,
+        politeness=ctx.politeness,
+        urgency=ctx.urgency,
+        trust=ctx.trust,
         seed=ctx.seed,
     )
 

@@ -47,6 +47,9 @@ async def run_conversation(
             intensity=ctx.intensity,
             trial=ctx.trial,
             seed=ctx.seed,
+            politeness=ctx.politeness,
+            urgency=ctx.urgency,
+            trust=ctx.trust,
         )
     )
 

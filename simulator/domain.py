@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from simulator.conditions import EmotionSpec, validate_emotion_spec
 from simulator.database import Database
 from simulator.errors import UsageError
 from simulator.events import RewardBreakdown
@@ -50,7 +51,10 @@ class UserScenario(msgspec.Struct, frozen=True):
 
 
 class Task(msgspec.Struct, frozen=True):
-    """A benchmark task: the user's scenario and how success is judged."""
+    """A benchmark task: the user's scenario and how success is judged.
+
+    ``emotion`` is an optional emotion profile the task carries (checked by ``load_tasks``).
+    """
 
     id: str
     domain: str
@@ -60,6 +64,7 @@ class Task(msgspec.Struct, frozen=True):
     actions: list[Action]
     required_outputs: list[str] = []
     summary: str = ""
+    emotion: EmotionSpec | None = None
 
     def slot(self, name: str) -> InfoSlot | None:
         """The known-info slot called ``name``."""
@@ -224,6 +229,9 @@ def load_tasks(path: Path) -> list[Task]:
             raise UsageError(f"{path}:{number}: not valid JSON: {exc}") from None
         if task.id in ids:
             raise UsageError(f"{path}:{number}: duplicate task id {task.id!r}")
+        if task.emotion is not None:
+            spec = validate_emotion_spec(task.emotion, f"{path}:{number}")
+            task = msgspec.structs.replace(task, emotion=spec)
         ids.add(task.id)
         tasks.append(task)
     return tasks

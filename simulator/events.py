@@ -41,6 +41,9 @@ class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
     intensity: float
     trial: int
     seed: int
+    politeness: str | None = None
+    urgency: str | None = None
+    trust: str | None = None
 
 
 class UserMessage(EventBase, frozen=True, tag="user_message"):

@@ -19,7 +19,11 @@ from simulator.referee import Limits
 
 
 class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything that defines a run; stored with it so ``--resume`` needs nothing else."""
+    """Everything that defines a run; stored with it so ``--resume`` needs nothing else.
+
+    ``politeness``, ``urgency`` and ``trust`` are grid dimensions of named levels; None stands
+    for the emotion leaf's own level (``default`` on the command line).
+    """
 
     domain: str = "retail"
     tasks: list[str] = []
@@ -28,6 +32,9 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
     emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])
     intensities: list[float] = msgspec.field(default_factory=lambda: [0.6])
+    politeness: list[str | None] = msgspec.field(default_factory=lambda: [None])
+    urgency: list[str | None] = msgspec.field(default_factory=lambda: [None])
+    trust: list[str | None] = msgspec.field(default_factory=lambda: [None])
     trials: int = 1
     seed: int = 0
     concurrency: int = 32
@@ -39,7 +46,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Cell(msgspec.Struct, frozen=True):
-    """One grid cell: one conversation to play."""
+    """One grid cell: one conversation to play (a None level is the emotion leaf's own)."""
 
     index: int
     agent: str
@@ -49,30 +56,74 @@ class Cell(msgspec.Struct, frozen=True):
     intensity: float
     trial: int
     seed: int
+    politeness: str | None = None
+    urgency: str | None = None
+    trust: str | None = None
 
 
 def grid(config: RunConfig) -> Iterator[Cell]:
-    """The cells of a run in a fixed order (neutral appears once, at intensity 0)."""
+    """The cells of a run in a fixed order (neutral appears once, at intensity 0).
+
+    Dimension levels vary inside intensity, politeness outermost, then urgency, then trust.
+    """
+    combos = [(p, u, t) for p in config.politeness for u in config.urgency for t in config.trust]
     index = 0
     for agent in config.agents:
         for user in config.users:
             for task_id in config.tasks:
                 for emotion in config.emotions:
-                    levels = [0.0] if emotion == NEUTRAL else config.intensities
-                    for intensity in levels:
-                        for trial in range(config.trials):
-                            seed = conversation_seed(
-                                config.seed, user, task_id, emotion, intensity, trial
-                            )
-                            yield Cell(index, agent, user, task_id, emotion, intensity, trial, seed)
-                            index += 1
+                    intensities = [0.0] if emotion == NEUTRAL else config.intensities
+                    for intensity in intensities:
+                        for politeness, urgency, trust in combos:
+                            for trial in range(config.trials):
+                                seed = conversation_seed(
+                                    config.seed,
+                                    user,
+                                    task_id,
+                                    emotion,
+                                    intensity,
+                                    trial,
+                                    politeness=politeness,
+                                    urgency=urgency,
+                                    trust=trust,
+                                )
+                                yield Cell(
+                                    index,
+                                    agent,
+                                    user,
+                                    task_id,
+                                    emotion,
+                                    intensity,
+                                    trial,
+                                    seed,
+                                    politeness,
+                                    urgency,
+                                    trust,
+                                )
+                                index += 1
 
 
 def conversation_seed(
-    run_seed: int, user: str, task_id: str, emotion: str, intensity: float, trial: int
+    run_seed: int,
+    user: str,
+    task_id: str,
+    emotion: str,
+    intensity: float,
+    trial: int,
+    *,
+    politeness: str | None = None,
+    urgency: str | None = None,
+    trust: str | None = None,
 ) -> int:
-    """Seed of one conversation: independent of the agent, so agents meet identical users."""
+    """Seed of one conversation: independent of the agent, so agents meet identical users.
+
+    Only the levels that are set enter the key, so a condition without levels keeps the seed it
+    had before dimensions existed.
+    """
     key = f"{run_seed}|{user}|{task_id}|{emotion}|{intensity:.4f}|{trial}"
+    for name, level in (("politeness", politeness), ("urgency", urgency), ("trust", trust)):
+        if level is not None:
+            key += f"|{name}={level}"
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
 
 

@@ -9,8 +9,12 @@ from typing import Any
 
 import sqlite_utils
 
+from simulator.conditions import level_label
+
 SUCCESS_EPS = 1e-6
-GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity")
+LEVEL_FIELDS = ("politeness", "urgency", "trust")
+GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity", *LEVEL_FIELDS)
+"""The fields of a condition: one row of the condition table (a NULL level reads ``default``)."""
 
 
 def pass_hat_k(counts: Iterable[tuple[int, int]], k: int) -> float | None:
@@ -24,11 +28,11 @@ def _is_success(row: dict[str, Any]) -> bool:
 
 
 def summarize(rows: Sequence[dict[str, Any]], max_k: int) -> dict[str, Any]:
-    """Figures of a set of conversation rows; tasks are (agent, user, task, emotion, intensity)."""
+    """Figures of a set of conversation rows; a task is one task id under one condition."""
     done = [r for r in rows if r["status"] == "completed"]
     per_task: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for r in done:
-        key = (r["agent"], r["user"], r["task_id"], r["emotion"], r["intensity"])
+        key = (r["task_id"], *(r[field] for field in GROUP_FIELDS))
         per_task[key][0] += 1
         per_task[key][1] += int(_is_success(r))
     counts = [(n, c) for n, c in per_task.values()]
@@ -87,24 +91,9 @@ def run_report(db: sqlite_utils.Database, run: dict[str, Any]) -> dict[str, Any]
     report["groups"] = groups
     table: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        key = (
-            r["agent"],
-            r["user"],
-            r["domain"],
-            r["emotion"],
-            _label("intensity", r["intensity"]),
-        )
-        table[key].append(r)
+        table[tuple(_label(field, r[field]) for field in GROUP_FIELDS)].append(r)
     report["conditions"] = [
-        {
-            "agent": k[0],
-            "user": k[1],
-            "domain": k[2],
-            "emotion": k[3],
-            "intensity": k[4],
-            **summarize(v, max_k),
-        }
-        for k, v in table.items()
+        {**dict(zip(GROUP_FIELDS, k, strict=True)), **summarize(v, max_k)} for k, v in table.items()
     ]
     return report
 
@@ -112,4 +101,6 @@ def run_report(db: sqlite_utils.Database, run: dict[str, Any]) -> dict[str, Any]
 def _label(field: str, value: Any) -> str:
     if field == "intensity":
         return f"{float(value):.2f}"
+    if field in LEVEL_FIELDS:
+        return level_label(value)
     return str(value)

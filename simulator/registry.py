@@ -106,10 +106,21 @@ class CalibrationAgentProvider(Protocol):
         ...
 
 
+class EmotionTaxonomy(Protocol):
+    """Names of an emotion taxonomy: canonical leaves and their families."""
+
+    def resolve(self, name: str) -> str:
+        """Canonical leaf of a leaf, alias or family name; ``KeyError`` when unknown."""
+        ...
+
+    def family(self, name: str) -> str:
+        """Family of a leaf, alias or family name; ``KeyError`` when unknown."""
+        ...
+
+
 ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
 AgentFactory = Callable[[str, dict[str, Any]], AgentProvider | CalibrationAgentProvider]
-EmotionResolver = Callable[[str], str]
 DomainFactory = Callable[[], "Domain"]
 
 _T = TypeVar("_T")
@@ -172,7 +183,7 @@ DOMAINS: Registry[DomainFactory] = Registry("domain")
 MODELS: Registry[ModelFactory] = Registry("model provider")
 USERS: Registry[UserFactory] = Registry("user")
 AGENTS: Registry[AgentFactory] = Registry("agent")
-EMOTIONS: Registry[EmotionResolver] = Registry("emotion taxonomy")
+EMOTIONS: Registry[EmotionTaxonomy] = Registry("emotion taxonomy")
 
 
 def load_plugins() -> None:
@@ -242,9 +253,19 @@ def make_user_provider(name: str, args: dict[str, Any]) -> UserProvider:
 
 def resolve_emotion(name: str) -> str:
     """Canonical leaf name of an emotion or family name; ``UsageError`` when unknown."""
-    for resolver in EMOTIONS.values():
+    for taxonomy in EMOTIONS.values():
         try:
-            return resolver(name)
+            return taxonomy.resolve(name)
         except KeyError:
             continue
     raise UsageError(f"--emotions: unknown emotion {name!r}")
+
+
+def emotion_family(name: str) -> str:
+    """Family of an emotion or family name; ``UsageError`` when unknown."""
+    for taxonomy in EMOTIONS.values():
+        try:
+            return taxonomy.family(name)
+        except KeyError:
+            continue
+    raise UsageError(f"unknown emotion {name!r}")

@@ -9,7 +9,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simulator.conditions import DEFAULT_LEVEL
 from simulator.domain import Domain
+from simulator.metrics import GROUP_FIELDS
 
 
 def _console() -> Console:
@@ -26,14 +28,19 @@ def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
 def render_report(report: dict[str, Any], console: Console | None = None) -> None:
     """Print a run's report: the condition table, then pass^k by emotion and overall figures.
 
-    Dimensions with a single value (often user and domain) move into the title.
+    Dimensions with a single value (often user and domain) move into the title, except a
+    dimension level that is the leaf's own everywhere (``default``), which is left out.
     """
     console = console or _console()
     ks = list(report["pass_hat_k"])
     rows = report["conditions"]
-    dims = ("agent", "user", "domain", "emotion", "intensity")
+    dims = GROUP_FIELDS
     varying = [d for d in dims if len({r[d] for r in rows}) > 1 or d in ("agent", "emotion")]
-    fixed = [f"{d} {rows[0][d]}" for d in dims if d not in varying and rows]
+    fixed = [
+        f"{d} {rows[0][d]}"
+        for d in dims
+        if d not in varying and rows and rows[0][d] != DEFAULT_LEVEL
+    ]
     title = f"run {report['run_id']} ({report['status']})" + (
         f" — {', '.join(fixed)}" if fixed else ""
     )

@@ -1,4 +1,4 @@
-"""The runner: a grid of agents x users x tasks x emotions x intensities x trials.
+"""The runner: a grid of agents x users x tasks x emotions x intensities x levels x trials.
 
 Conversations are admitted up to ``concurrency`` by a fixed set of workers pulling the next
 grid cell, so memory stays flat whatever the grid size. Every conversation's seed is derived
@@ -18,7 +18,7 @@ import anyio
 import msgspec
 
 from simulator.bus import Bus, LiveFeed, Subscriber
-from simulator.conditions import NEUTRAL
+from simulator.conditions import DIMENSIONS, NEUTRAL, check_level
 from simulator.context import (
     ConversationContext,
     OracleView,
@@ -59,6 +59,13 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
         raise UsageError(f"--max-steps must be at least 2 (got {config.limits.max_steps})")
     if not config.agents or not config.users or not config.emotions:
         raise UsageError("--agent, --user and --emotions each need at least one name")
+    for dimension in DIMENSIONS:
+        levels: list[str | None] = getattr(config, dimension)
+        if not levels:
+            raise UsageError(f"--{dimension} needs at least one level")
+        for level in levels:
+            if level is not None:
+                check_level(dimension, level, f"--{dimension}")
     domain = get_domain(config.domain)
     available = {t.id: t for t in task_pool(domain, config.tasks_file)}
     tasks = []
@@ -237,6 +244,9 @@ class Player:
             intensity=cell.intensity,
             trial=cell.trial,
             seed=cell.seed,
+            politeness=cell.politeness,
+            urgency=cell.urgency,
+            trust=cell.trust,
         )
         agent = make_agent(self.agent_providers[cell.agent], ctx, self._oracle)
         user = self.user_providers[cell.user].for_conversation(user_view(ctx))
@@ -304,6 +314,9 @@ class Runner:
             "intensity": cell.intensity,
             "trial": cell.trial,
             "seed": cell.seed,
+            "politeness": cell.politeness,
+            "urgency": cell.urgency,
+            "trust": cell.trust,
             "status": "pending",
         }
 

@@ -31,7 +31,9 @@ from simulator.events import (
     kind_of,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+LEVEL_COLUMNS = ("politeness", "urgency", "trust")
+"""Columns added in schema version 2 (NULL: the emotion leaf's own level)."""
 DEFAULT_DB = "tau-sim.db"
 _json = msgspec.json.Encoder()
 
@@ -64,6 +66,9 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "intensity": float,
             "trial": int,
             "seed": int,
+            "politeness": str,
+            "urgency": str,
+            "trust": str,
             "status": str,
             "reason": str,
             "reward": float,
@@ -92,8 +97,18 @@ def _create_schema(db: sqlite_utils.Database) -> None:
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
+def _migrate_from_1(db: sqlite_utils.Database) -> None:
+    """Version 1 -> 2: add the dimension level columns (NULL in every stored row)."""
+    with db.conn:
+        columns = set(db.table("conversations").columns_dict)
+        for column in LEVEL_COLUMNS:
+            if column not in columns:
+                db.execute(f"alter table conversations add column {column} text")
+        db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+
 def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
-    """Open (and create) the store at ``path``; other schema versions are refused."""
+    """Open (and create) the store at ``path``; version 1 is migrated, others are refused."""
     path = Path(path)
     if not path.exists() and not create:
         raise UsageError(f"--db: no database at {path}")
@@ -110,6 +125,9 @@ def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Data
     if "meta" in tables:
         row = db.execute("select value from meta where key = 'schema_version'").fetchone()
         version = row[0] if row else "unknown"
+        if version == "1":
+            _migrate_from_1(db)
+            version = str(SCHEMA_VERSION)
         if version != str(SCHEMA_VERSION):
             raise SchemaVersionError(
                 f"--db: {path} has schema version {version}; this tau-sim reads version "

@@ -12,6 +12,11 @@ so that these rules read them right):
   something the user does not know it is an unknown question; anything else is unclear.
 - Completion cues also count outside questions ("have a great day!"); progress cues ("has been",
   "successfully" …) and transfer cues ("transfer you") are read in statements.
+- A progress statement is a *claim* (``done`` when it says an action was carried out: "has
+  been", "successfully" …, rather than "I found"); the text *backs* its claims when it states a
+  detail anywhere (a digit, an id such as ``#W1``, an amount such as ``$5``).
+- A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
+  the user sees ends the agent's turn, an announced lookup was not done in that turn.
 - Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
 """
 
@@ -80,7 +85,7 @@ ACK_CUES = (
     "happy to help",
     "glad to help",
 )
-PROGRESS_CUES = (
+DONE_CUES = (
     "has been",
     "have been",
     "successfully",
@@ -89,14 +94,31 @@ PROGRESS_CUES = (
     "completed",
     "processed",
     "all done",
-    "i found",
-    "i've found",
-    "i have found",
+)
+PROGRESS_CUES = (*DONE_CUES, "i found", "i've found", "i have found")
+DELAY_CUES = (
+    "let me check",
+    "let me look",
+    "let me pull",
+    "let me verify",
+    "let me find",
+    "i'll check",
+    "i will check",
+    "i'll look",
+    "i will look",
+    "i'm checking",
+    "i am checking",
+    "one moment",
+    "just a moment",
+    "give me a moment",
+    "bear with me",
+    "please wait",
 )
 TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9]+")
+_DETAIL = re.compile(r"[0-9#$€£]")
 
 
 def sentences(text: str) -> list[str]:
@@ -161,6 +183,14 @@ class AgentActs(msgspec.Struct):
     progress: bool = False
     unknown: list[str] = []
     unclear: int = 0
+    announced: bool = False
+    done: bool = False
+    detailed: bool = False
+
+    @property
+    def unbacked(self) -> bool:
+        """Whether the text claims progress without stating any detail to back it."""
+        return self.progress and not self.detailed
 
     @property
     def substantive(self) -> bool:
@@ -191,6 +221,7 @@ class AgentTextReader:
         """What one agent text does."""
         acts = AgentActs()
         acts.acknowledged = has_cue(text.lower(), ACK_CUES)
+        acts.detailed = bool(_DETAIL.search(text))
         for sentence in sentences(text):
             if has_cue(sentence, TRANSFER_CUES):
                 acts.transfer = True
@@ -199,6 +230,8 @@ class AgentTextReader:
                 continue
             if not is_request(sentence):
                 acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
+                acts.done = acts.done or has_cue(sentence, DONE_CUES)
+                acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
                 continue
             named = _asked(sentence, self.patterns)
             if named:

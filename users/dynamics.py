@@ -1,17 +1,40 @@
 """How a simulated user's dissatisfaction and intensity evolve turn by turn (pure, deterministic).
 
 Every agent turn yields *signals* (the triggers of ``EmotionState``, e.g.
-``lookupable_question:order_id``). A friction signal raises dissatisfaction by
+``lookupable_question:order_id``). A friction signal raises dissatisfaction (clamped to 0..1) by
 
-    base weight x leaf sensitivity of its channel x (0.3 + intensity x arousal)
+    rise = base x sensitivity x (0.3 + intensity x arousal) x level factor
 
-and a progress signal lowers it by its base weight. Intensity follows: it rises by half of each
-friction increase and eases by 0.3 x each progress decrease (neutral, with arousal 0, keeps its
-intensity). The user abandons once dissatisfaction reaches
+where ``base`` is the signal's weight (``WEIGHTS``), ``sensitivity`` the leaf's weight of the
+signal's channel (``friction``, ``uncertainty`` or ``neglect``), ``intensity`` the current
+intensity, ``arousal`` the leaf's (0 for neutral) and the level factor comes from the profile's
+level of the dimension the signal depends on (``LEVEL_FACTORS``; 1 for the others):
 
-    threshold = patience x (1.2 - 0.7 x intensity x arousal) x threshold_scale
+- urgency scales turns without progress and lookups announced but not done (low 0.4,
+  moderate 1, high 1.8);
+- politeness scales a dismissive tone and ignored cues (warm 0.8, neutral 1, cold 1.25);
+- trust scales claims not backed by a stated detail (trusting 0, cautious 0.5, skeptical 1).
 
-so a high-intensity user gives up sooner, and neutral (threshold 1.2 > 1) never does.
+The leaf's weights were set for its own levels, so for urgency and politeness (``RELATIVE``) the
+factor is divided by the factor of the leaf's own level: a profile at its leaf's levels reacts
+with the leaf's weights alone. Trust is absolute (only skepticism makes a bare claim hurt).
+
+A progress signal lowers dissatisfaction by its base weight (never below 0). Intensity follows
+(clamped to 0..1): it rises by ``REACTIVITY`` (0.5) x rise x arousal and falls by ``EASING``
+(0.3) x the progress base x arousal, so neutral keeps its intensity. The user abandons once
+
+    dissatisfaction >= patience x (1.2 - 0.7 x intensity x arousal) x urgency patience
+                       x threshold_scale
+
+with urgency patience ``URGENCY_PATIENCE`` (low 1.2, moderate 1, high 0.8) of the profile's
+level divided by that of the leaf's own level: a high-intensity user, or one more urgent than its
+leaf, gives up sooner. A user with arousal 0 (neutral, the control condition) never abandons,
+whatever the threshold scale and the levels.
+
+The levels are the profile's and stay fixed for the conversation (intensity changes do not move
+them). The abandonment reason is the ``WEIGHTS`` reason with the largest summed rise (a sad
+user's "dismissive tone" reads "emotional neglect"). Triggers of unknown kinds change nothing;
+dissatisfaction and intensity are rounded to 6 decimals after each turn.
 """
 
 from __future__ import annotations
@@ -39,8 +62,10 @@ class Signal(StrEnum):
     LOOKUPABLE_QUESTION = "lookupable_question"
     REPEATED_QUESTION = "repeated_question"
     NO_PROGRESS = "no_progress"
+    ANNOUNCED_DELAY = "announced_delay"
     UNCLEAR_QUESTION = "unclear_question"
     UNKNOWN_QUESTION = "unknown_question"
+    UNBACKED_CLAIM = "unbacked_claim"
     DISMISSIVE = "dismissive"
     IGNORED_CUE = "ignored_cue"
     PROGRESS = "progress"
@@ -48,25 +73,41 @@ class Signal(StrEnum):
 
 
 class Weight(msgspec.Struct, frozen=True):
-    """The base effect of one signal and the channel that scales it."""
+    """The base effect of one signal, the channel that scales it and its dimension, if any."""
 
     channel: Channel
     base: float
     reason: str
+    dimension: str | None = None
 
 
 WEIGHTS: dict[Signal, Weight] = {
     Signal.LOOKUPABLE_QUESTION: Weight(Channel.PROCEDURAL, 0.12, "procedural friction"),
     Signal.REPEATED_QUESTION: Weight(Channel.PROCEDURAL, 0.16, "procedural friction"),
-    Signal.NO_PROGRESS: Weight(Channel.PROCEDURAL, 0.06, "procedural friction"),
+    Signal.NO_PROGRESS: Weight(Channel.PROCEDURAL, 0.06, "procedural friction", "urgency"),
+    Signal.ANNOUNCED_DELAY: Weight(Channel.PROCEDURAL, 0.08, "procedural friction", "urgency"),
     Signal.UNCLEAR_QUESTION: Weight(Channel.UNCERTAINTY, 0.07, "unclear questions"),
     Signal.UNKNOWN_QUESTION: Weight(Channel.UNCERTAINTY, 0.04, "unclear questions"),
-    Signal.DISMISSIVE: Weight(Channel.NEGLECT, 0.10, "dismissive tone"),
-    Signal.IGNORED_CUE: Weight(Channel.NEGLECT, 0.06, "ignored cues"),
+    Signal.UNBACKED_CLAIM: Weight(Channel.UNCERTAINTY, 0.10, "unbacked claims", "trust"),
+    Signal.DISMISSIVE: Weight(Channel.NEGLECT, 0.10, "dismissive tone", "politeness"),
+    Signal.IGNORED_CUE: Weight(Channel.NEGLECT, 0.06, "ignored cues", "politeness"),
     Signal.PROGRESS: Weight(Channel.PROGRESS, 0.15, ""),
     Signal.CONFIRMATION: Weight(Channel.PROGRESS, 0.05, ""),
 }
-"""Base weight, channel and abandonment reason of every signal."""
+"""Base weight, channel, abandonment reason and scaling dimension of every signal."""
+
+LEVEL_FACTORS: dict[str, dict[str, float]] = {
+    "urgency": {"low": 0.4, "moderate": 1.0, "high": 1.8},
+    "politeness": {"warm": 0.8, "neutral": 1.0, "cold": 1.25},
+    "trust": {"trusting": 0.0, "cautious": 0.5, "skeptical": 1.0},
+}
+"""How a profile's level scales the signals that depend on its dimension."""
+
+RELATIVE: frozenset[str] = frozenset({"urgency", "politeness"})
+"""Dimensions whose factor is taken relative to the leaf's own level."""
+
+URGENCY_PATIENCE: dict[str, float] = {"low": 1.2, "moderate": 1.0, "high": 0.8}
+"""How the urgency level scales the abandonment threshold (relative to the leaf's own)."""
 
 REACTIVITY = 0.5
 """How much of a friction increase also raises intensity."""
@@ -104,14 +145,15 @@ class DissatisfactionModel:
 
     @property
     def threshold(self) -> float:
-        """Dissatisfaction at which the user abandons, at the current intensity."""
+        """Dissatisfaction at which the user abandons, at the current intensity and urgency."""
         effective = self.intensity * self.spec.arousal
-        return self.spec.patience * (1.2 - 0.7 * effective) * self.threshold_scale
+        urgency = URGENCY_PATIENCE[self.profile.urgency] / URGENCY_PATIENCE[self.spec.urgency]
+        return self.spec.patience * (1.2 - 0.7 * effective) * urgency * self.threshold_scale
 
     @property
     def abandoned(self) -> bool:
-        """Whether dissatisfaction has reached the threshold."""
-        return self.dissatisfaction >= self.threshold
+        """Whether dissatisfaction has reached the threshold (never for arousal 0: neutral)."""
+        return self.spec.arousal > 0 and self.dissatisfaction >= self.threshold
 
     @property
     def reason(self) -> str:
@@ -129,7 +171,16 @@ class DissatisfactionModel:
         if weight.channel is Channel.PROGRESS:
             return 0.0
         scale = 0.3 + self.intensity * self.spec.arousal
-        return weight.base * self._sensitivity(weight.channel) * scale
+        level = 1.0 if weight.dimension is None else self.level_factor(weight.dimension)
+        return weight.base * self._sensitivity(weight.channel) * scale * level
+
+    def level_factor(self, dimension: str) -> float:
+        """The factor of the profile's level of ``dimension`` (see the module docstring)."""
+        table = LEVEL_FACTORS[dimension]
+        factor = table[getattr(self.profile, dimension)]
+        if dimension in RELATIVE:
+            factor /= table[getattr(self.spec, dimension)]
+        return factor
 
     def apply(self, triggers: Iterable[str]) -> float:
         """Apply one turn's triggers (unknown kinds ignored); return the dissatisfaction change."""

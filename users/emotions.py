@@ -1,32 +1,73 @@
 """The emotion taxonomy: families, leaves, intensity levels and the user's emotion profile.
 
-Five families (anger, fear, sadness, disgust, enjoyment) plus neutral. Each leaf carries its
-default dimensions (politeness, urgency, trust, all 0..1) and how it reacts to what the agent does:
-``friction`` scales procedural friction (questions a tool could answer, repeated questions,
-circular flow), ``uncertainty`` scales unclear or unanswerable questions, ``neglect`` scales a
-dismissive tone and ignored emotional cues, ``patience`` scales the abandonment threshold and
-``arousal`` says how much the intensity matters at all (0 for neutral).
+The customer-service hierarchy of τ-Emotion-Bench: five families, 22 leaves, plus neutral.
+
+- anger: annoyance, frustration, argumentativeness, bitterness, exasperation
+- fear: anxiety, nervousness, dread, desperation
+- disgust: dislike, aversion, distaste, repugnance
+- sadness: disappointment, discouragement, helplessness, hopelessness, sorrow
+- enjoyment: relief, pride, peace, excitement
+
+Earlier names stay as aliases of the nearest leaf (``ALIASES``: irritation -> annoyance, outrage
+-> exasperation, panic -> desperation, worry -> nervousness, despair -> hopelessness, contempt ->
+repugnance, disdain -> distaste, cheerfulness and amusement -> excitement), so stored runs and
+old commands still resolve.
+
+Each leaf has a default level of each dimension (politeness warm/neutral/cold, urgency
+low/moderate/high, trust trusting/cautious/skeptical; a condition may set any of them) and five
+dynamics weights: ``friction`` scales procedural friction (questions a tool could answer,
+repeated questions, turns without progress), ``uncertainty`` scales unclear or unanswerable
+questions, ``neglect`` scales a dismissive tone and ignored emotional cues, ``patience`` scales
+the abandonment threshold and ``arousal`` says how much the intensity matters at all (0 for
+neutral). How the weights were chosen:
+
+- a leaf that replaces an earlier leaf keeps that leaf's weights (annoyance = irritation,
+  exasperation = outrage, desperation = panic, nervousness = worry, hopelessness = despair,
+  repugnance = contempt, distaste = disdain, excitement = cheerfulness; frustration, anxiety,
+  helplessness, disappointment, aversion and relief are unchanged), so an earlier name keeps
+  its reactions;
+- the family sets the dominant channel (anger and disgust: friction 1.1-1.8, fear: uncertainty
+  1.3-1.9, sadness: neglect 1.3-1.8); the other channels stay at 0.7-1.3 unless the leaf's
+  character raises one; enjoyment keeps every channel at 0.4-0.7 and the highest patience
+  (1.3-1.5), since it forgives;
+- within a family the dominant weight grows with how intense the state is (annoyance <
+  frustration < exasperation, nervousness < anxiety < dread < desperation, dislike < aversion <
+  distaste < repugnance, disappointment < helplessness < hopelessness) and the most intense
+  leaf of each family has its lowest patience (exasperation 0.65, desperation 0.70, repugnance
+  and hopelessness 0.80);
+- a leaf's own character raises one more channel: argumentativeness disputes unclear answers
+  (uncertainty 1.2), bitterness resents being dismissed (neglect 1.4), hopelessness and sorrow
+  feel abandoned (neglect 1.8 and 1.7);
+- the default levels follow the same reading: the intense anger and disgust leaves are cold and
+  skeptical, fear runs at moderate to high urgency, sadness and enjoyment are mostly warm and
+  at low urgency.
+
+Neutral reacts weakly to everything (0.3) and has arousal 0: its intensity never moves and it
+never abandons.
 """
 
 from __future__ import annotations
 
 import msgspec
 
+from simulator.conditions import DIMENSIONS, NEUTRAL
 from simulator.conditions import parse_intensity as parse_condition
 from simulator.errors import UsageError
 from simulator.registry import EMOTIONS
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
+NEGATIVE: frozenset[str] = frozenset({"anger", "fear", "sadness", "disgust"})
+"""Families whose users expect their feeling to be acknowledged."""
 
 
 class Leaf(msgspec.Struct, frozen=True):
-    """One emotion of the taxonomy with its default dimensions and dynamics weights."""
+    """One emotion of the taxonomy with its default dimension levels and dynamics weights."""
 
     name: str
     family: str
-    politeness: float
-    urgency: float
-    trust: float
+    politeness: str
+    urgency: str
+    trust: str
     friction: float
     uncertainty: float
     neglect: float
@@ -34,11 +75,10 @@ class Leaf(msgspec.Struct, frozen=True):
     arousal: float = 1.0
 
 
-def _leaf(
-    name: str, family: str, dims: tuple[float, float, float], react: tuple[float, ...]
-) -> Leaf:
+def _leaf(name: str, family: str, levels: str, react: tuple[float, float, float, float]) -> Leaf:
+    """A leaf from "politeness/urgency/trust" and friction, uncertainty, neglect, patience."""
+    politeness, urgency, trust = levels.split("/")
     friction, uncertainty, neglect, patience = react
-    politeness, urgency, trust = dims
     return Leaf(name, family, politeness, urgency, trust, friction, uncertainty, neglect, patience)
 
 
@@ -46,53 +86,97 @@ LEAVES: dict[str, Leaf] = {
     leaf.name: leaf
     for leaf in (
         # anger: reacts most to procedural friction
-        _leaf("frustration", "anger", (0.35, 0.70, 0.40), (1.5, 0.9, 1.0, 0.80)),
-        _leaf("irritation", "anger", (0.50, 0.50, 0.50), (1.3, 0.7, 0.8, 0.90)),
-        _leaf("outrage", "anger", (0.15, 0.90, 0.20), (1.8, 1.0, 1.3, 0.65)),
+        _leaf("annoyance", "anger", "neutral/moderate/cautious", (1.3, 0.7, 0.8, 0.90)),
+        _leaf("frustration", "anger", "neutral/high/cautious", (1.5, 0.9, 1.0, 0.80)),
+        _leaf("argumentativeness", "anger", "cold/moderate/skeptical", (1.4, 1.2, 0.9, 0.85)),
+        _leaf("bitterness", "anger", "cold/low/skeptical", (1.3, 0.8, 1.4, 0.85)),
+        _leaf("exasperation", "anger", "cold/high/skeptical", (1.8, 1.0, 1.3, 0.65)),
         # fear: reacts most to uncertainty
-        _leaf("anxiety", "fear", (0.70, 0.80, 0.40), (0.9, 1.6, 1.1, 0.90)),
-        _leaf("panic", "fear", (0.40, 1.00, 0.30), (1.1, 1.9, 1.2, 0.70)),
-        _leaf("worry", "fear", (0.80, 0.60, 0.50), (0.8, 1.3, 1.0, 1.00)),
-        # sadness: reacts most to emotional neglect
-        _leaf("helplessness", "sadness", (0.75, 0.40, 0.50), (0.8, 1.1, 1.6, 1.00)),
-        _leaf("disappointment", "sadness", (0.60, 0.40, 0.35), (1.0, 0.9, 1.4, 0.95)),
-        _leaf("despair", "sadness", (0.55, 0.50, 0.25), (0.9, 1.2, 1.8, 0.80)),
+        _leaf("anxiety", "fear", "warm/high/cautious", (0.9, 1.6, 1.1, 0.90)),
+        _leaf("nervousness", "fear", "warm/moderate/cautious", (0.8, 1.3, 1.0, 1.00)),
+        _leaf("dread", "fear", "neutral/moderate/skeptical", (0.9, 1.7, 1.2, 0.85)),
+        _leaf("desperation", "fear", "neutral/high/cautious", (1.1, 1.9, 1.2, 0.70)),
         # disgust: contemptuous of incompetence
-        _leaf("contempt", "disgust", (0.20, 0.50, 0.20), (1.4, 0.8, 0.9, 0.80)),
-        _leaf("aversion", "disgust", (0.45, 0.50, 0.30), (1.2, 0.8, 0.8, 0.90)),
-        _leaf("disdain", "disgust", (0.30, 0.40, 0.25), (1.3, 0.7, 1.0, 0.85)),
+        _leaf("dislike", "disgust", "neutral/low/cautious", (1.1, 0.7, 0.7, 0.95)),
+        _leaf("aversion", "disgust", "neutral/moderate/skeptical", (1.2, 0.8, 0.8, 0.90)),
+        _leaf("distaste", "disgust", "cold/low/skeptical", (1.3, 0.7, 1.0, 0.85)),
+        _leaf("repugnance", "disgust", "cold/moderate/skeptical", (1.4, 0.8, 0.9, 0.80)),
+        # sadness: reacts most to emotional neglect
+        _leaf("disappointment", "sadness", "neutral/low/cautious", (1.0, 0.9, 1.4, 0.95)),
+        _leaf("discouragement", "sadness", "warm/low/cautious", (1.1, 1.0, 1.3, 0.95)),
+        _leaf("helplessness", "sadness", "warm/moderate/cautious", (0.8, 1.1, 1.6, 1.00)),
+        _leaf("hopelessness", "sadness", "neutral/moderate/skeptical", (0.9, 1.2, 1.8, 0.80)),
+        _leaf("sorrow", "sadness", "warm/low/trusting", (0.7, 0.9, 1.7, 0.95)),
         # enjoyment: forgiving
-        _leaf("cheerfulness", "enjoyment", (0.90, 0.30, 0.80), (0.5, 0.5, 0.5, 1.40)),
-        _leaf("relief", "enjoyment", (0.85, 0.30, 0.70), (0.6, 0.6, 0.6, 1.30)),
-        _leaf("amusement", "enjoyment", (0.80, 0.20, 0.70), (0.4, 0.5, 0.4, 1.50)),
+        _leaf("relief", "enjoyment", "warm/low/trusting", (0.6, 0.6, 0.6, 1.30)),
+        _leaf("pride", "enjoyment", "neutral/low/cautious", (0.7, 0.5, 0.6, 1.30)),
+        _leaf("peace", "enjoyment", "warm/low/trusting", (0.4, 0.5, 0.4, 1.50)),
+        _leaf("excitement", "enjoyment", "warm/moderate/trusting", (0.5, 0.5, 0.5, 1.40)),
     )
 }
-LEAVES["neutral"] = Leaf("neutral", "neutral", 0.7, 0.4, 0.6, 0.3, 0.3, 0.3, 1.0, arousal=0.0)
+LEAVES[NEUTRAL] = Leaf(
+    NEUTRAL, NEUTRAL, "neutral", "moderate", "cautious", 0.3, 0.3, 0.3, 1.0, arousal=0.0
+)
+
+ALIASES: dict[str, str] = {
+    "irritation": "annoyance",
+    "outrage": "exasperation",
+    "panic": "desperation",
+    "worry": "nervousness",
+    "despair": "hopelessness",
+    "contempt": "repugnance",
+    "disdain": "distaste",
+    "cheerfulness": "excitement",
+    "amusement": "excitement",
+}
+"""Leaf names of earlier versions and the leaf each now stands for."""
 
 DEFAULT_LEAF: dict[str, str] = {
     "anger": "frustration",
     "fear": "anxiety",
     "sadness": "helplessness",
-    "disgust": "contempt",
-    "enjoyment": "cheerfulness",
-    "neutral": "neutral",
+    "disgust": ALIASES["contempt"],
+    "enjoyment": ALIASES["cheerfulness"],
+    NEUTRAL: NEUTRAL,
 }
-"""The leaf a bare family name stands for."""
+"""The leaf a bare family name stands for (the earlier defaults, through their aliases)."""
 
 
 def leaf(name: str) -> Leaf:
-    """The leaf called ``name`` or the default leaf of family ``name``; ``KeyError`` if neither."""
+    """The leaf called ``name`` (or its alias), or the default leaf of family ``name``.
+
+    ``KeyError`` if it is none of these.
+    """
     key = name.strip().lower()
-    key = DEFAULT_LEAF.get(key, key)
+    key = ALIASES.get(key, DEFAULT_LEAF.get(key, key))
     if key not in LEAVES:
         raise KeyError(name)
     return LEAVES[key]
 
 
-@EMOTIONS.register("taxonomy")
 def resolve(name: str) -> str:
-    """Canonical leaf name of an emotion or family name; ``KeyError`` when unknown."""
+    """Canonical leaf name of an emotion, alias or family name; ``KeyError`` when unknown."""
     return leaf(name).name
+
+
+def family_of(name: str) -> str:
+    """Family of an emotion, alias or family name; ``KeyError`` when unknown."""
+    return leaf(name).family
+
+
+class Taxonomy:
+    """This taxonomy as the engine's ``EMOTIONS`` registry sees it."""
+
+    def resolve(self, name: str) -> str:
+        """Canonical leaf name (see ``resolve``)."""
+        return resolve(name)
+
+    def family(self, name: str) -> str:
+        """Family name (see ``family_of``)."""
+        return family_of(name)
+
+
+EMOTIONS.add("taxonomy", Taxonomy())
 
 
 def parse_intensity(text: str | float) -> float:
@@ -119,36 +203,55 @@ def clamp(value: float, low: float = 0.0, high: float = 1.0) -> float:
     return max(low, min(high, value))
 
 
+def shifted(dimension: str, level: str, steps: int) -> str:
+    """``level`` moved ``steps`` towards the demanding end of ``dimension`` (clamped)."""
+    levels = DIMENSIONS[dimension]
+    return levels[max(0, min(len(levels) - 1, levels.index(level) + steps))]
+
+
 class EmotionProfile(msgspec.Struct, frozen=True):
     """The emotional condition of a simulated user: what it feels, how strongly, how it talks."""
 
     family: str
     leaf: str
     intensity: float
-    politeness: float
-    urgency: float
-    trust: float
+    politeness: str
+    urgency: str
+    trust: str
 
     @classmethod
-    def of(cls, emotion: str, intensity: float) -> EmotionProfile:
-        """The profile of emotion (leaf or family name) at ``intensity``; ``KeyError`` if unknown.
+    def of(
+        cls,
+        emotion: str,
+        intensity: float,
+        *,
+        politeness: str | None = None,
+        urgency: str | None = None,
+        trust: str | None = None,
+    ) -> EmotionProfile:
+        """The profile of emotion (leaf, alias or family) at ``intensity``; ``KeyError`` if unknown.
 
-        Strong negative emotions lower politeness and trust and raise urgency; neutral keeps its
-        defaults whatever the intensity.
+        A level given here is used as is. An unset level is the leaf's own, moved one step by
+        the intensity level: at ``high`` intensity towards cold / high urgency / skeptical, at
+        ``low`` towards warm / low urgency / trusting, none at ``medium``. Urgency moves for every
+        emotional leaf, politeness and trust only for the negative families; neutral never moves.
+        Unknown level names are a ``KeyError`` too (the engine checks them before).
         """
         spec = leaf(emotion)
         intensity = clamp(intensity)
-        shift = (intensity - 0.5) * spec.arousal
-        negative = spec.family not in ("enjoyment", "neutral")
-        politeness = spec.politeness - (0.4 * shift if negative else 0.0)
-        return cls(
-            family=spec.family,
-            leaf=spec.name,
-            intensity=intensity,
-            politeness=round(clamp(politeness), 3),
-            urgency=round(clamp(spec.urgency + 0.3 * shift), 3),
-            trust=round(clamp(spec.trust - (0.3 * shift if negative else 0.0)), 3),
-        )
+        step = {"low": -1, "medium": 0, "high": 1}[level_name(intensity)] if spec.arousal else 0
+        negative = spec.family in NEGATIVE
+        given = {"politeness": politeness, "urgency": urgency, "trust": trust}
+        levels: dict[str, str] = {}
+        for dimension, value in given.items():
+            if value is not None:
+                if value not in DIMENSIONS[dimension]:
+                    raise KeyError(value)
+                levels[dimension] = value
+                continue
+            moves = dimension == "urgency" or negative
+            levels[dimension] = shifted(dimension, getattr(spec, dimension), step if moves else 0)
+        return cls(family=spec.family, leaf=spec.name, intensity=intensity, **levels)
 
     @property
     def spec(self) -> Leaf:
@@ -157,5 +260,14 @@ class EmotionProfile(msgspec.Struct, frozen=True):
 
     @property
     def emotional(self) -> bool:
-        """Whether the user shows an emotion an agent should acknowledge."""
-        return self.family != "neutral"
+        """Whether the user shows an emotion at all (every family but neutral)."""
+        return self.family != NEUTRAL
+
+    @property
+    def wants_acknowledgement(self) -> bool:
+        """Whether the user expects its feeling to be acknowledged (negative families only)."""
+        return self.family in NEGATIVE
+
+    def rank(self, dimension: str) -> int:
+        """0, 1 or 2: the position of this profile's level in ``DIMENSIONS[dimension]``."""
+        return DIMENSIONS[dimension].index(getattr(self, dimension))

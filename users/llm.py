@@ -197,17 +197,39 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
     return "\n".join(lines)
 
 
+POLITENESS_NOTES: dict[str, str] = {
+    "warm": "you write warmly and courteously",
+    "neutral": "you write plainly, neither warm nor rude",
+    "cold": "you write curtly and coldly, and a dismissive agent stings you",
+}
+URGENCY_NOTES: dict[str, str] = {
+    "low": "you are in no hurry and tolerate waiting and lookups",
+    "moderate": "you want it done in reasonable time",
+    "high": "you are in a hurry: turns without progress and lookups announced but not done "
+    "make you impatient fast",
+}
+TRUST_NOTES: dict[str, str] = {
+    "trusting": "you take the agent's claims at face value",
+    "cautious": "you notice when a claim comes without details",
+    "skeptical": "you doubt claims that come without a detail (an id, an amount) and ask the "
+    "agent to confirm that an action really went through",
+}
+
+
+def _dimensions(profile: EmotionProfile) -> str:
+    return (
+        f"Your politeness is {profile.politeness}: {POLITENESS_NOTES[profile.politeness]}. "
+        f"Your urgency is {profile.urgency}: {URGENCY_NOTES[profile.urgency]}. "
+        f"Your trust in the agent is {profile.trust}: {TRUST_NOTES[profile.trust]}."
+    )
+
+
 def _feeling(profile: EmotionProfile) -> str:
     if not profile.emotional:
-        return (
-            "You are calm and matter-of-fact. Politeness "
-            f"{profile.politeness:.1f}, urgency {profile.urgency:.1f}, trust {profile.trust:.1f} "
-            "(each 0 to 1)."
-        )
+        return f"You are calm and matter-of-fact. {_dimensions(profile)}"
     return (
         f"You feel {profile.leaf} (a kind of {profile.family}), at {level_name(profile.intensity)} "
-        f"intensity ({profile.intensity:.2f} on 0 to 1). Politeness {profile.politeness:.1f}, "
-        f"urgency {profile.urgency:.1f}, trust in the agent {profile.trust:.1f} (each 0 to 1). "
+        f"intensity ({profile.intensity:.2f} on 0 to 1). {_dimensions(profile)} "
         "Let this show in how you write: word choice, patience, how much you push. The feeling "
         "changes how you talk, never what you want: your goal stays exactly the same. Report "
         "your current intensity each turn; it may rise or fall with how the agent treats you."
@@ -245,15 +267,21 @@ class LLMUser:
 
     Args:
         model: the chat model playing the user.
-        view: the user's view of the conversation (scenario, emotion, intensity).
+        view: the user's view of the conversation (scenario, emotion, intensity, levels).
         repair: ask once more when an answer is neither the JSON asked for nor a usable text.
     """
 
     def __init__(self, model: ChatModel, view: UserView, *, repair: bool = True) -> None:
         try:
-            self.profile = EmotionProfile.of(view.emotion, view.intensity)
-        except KeyError:
-            raise UsageError(f"--emotions: unknown emotion {view.emotion!r}") from None
+            self.profile = EmotionProfile.of(
+                view.emotion,
+                view.intensity,
+                politeness=view.politeness,
+                urgency=view.urgency,
+                trust=view.trust,
+            )
+        except KeyError as exc:
+            raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None
         self.model = model
         self.repair = repair
         self.system = ChatMessage(role="system", content=system_prompt(view, self.profile))

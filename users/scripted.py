@@ -6,6 +6,21 @@ says "yes" to confirmation questions, says it does not know what it does not kno
 ``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
 ``###UNSATISFIED###`` and the reason.
+
+The three dimensions of the profile change what it does, not only how it words it:
+
+- urgency: a lookup announced but not done ("let me check …") is an ``announced_delay`` trigger
+  (instead of ``no_progress``) and the user answers it in its urgency ("no rush" … "please
+  hurry"); the dynamics weigh both by urgency and lower the threshold of an urgent user;
+- trust: a progress claim with no stated detail is an ``unbacked_claim`` trigger for a cautious or
+  skeptical user (a trusting one takes it at face value); told that an action was done without
+  a detail, a skeptical user also asks once whether it really went through, instead of closing
+  on that turn;
+- politeness: the wording of every phrase (warm, neutral, cold) and, in the dynamics, how much a
+  dismissive tone or an ignored cue hurts.
+
+Only the negative families (anger, fear, sadness, disgust) expect an acknowledgement: enjoyment and
+neutral users never emit ``dismissive`` or ``ignored_cue``.
 """
 
 from __future__ import annotations
@@ -38,9 +53,15 @@ class ScriptedUser:
         self, view: UserView, *, latency: float = 0.0, threshold_scale: float = 1.0
     ) -> None:
         try:
-            self.profile = EmotionProfile.of(view.emotion, view.intensity)
-        except KeyError:
-            raise UsageError(f"--emotions: unknown emotion {view.emotion!r}") from None
+            self.profile = EmotionProfile.of(
+                view.emotion,
+                view.intensity,
+                politeness=view.politeness,
+                urgency=view.urgency,
+                trust=view.trust,
+            )
+        except KeyError as exc:
+            raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None
         self.view = view
         self.scenario = view.scenario
         self.latency = latency
@@ -50,6 +71,7 @@ class ScriptedUser:
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
+        self.doubted = False
         self.last: UserTurn | None = None
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
@@ -89,7 +111,7 @@ class ScriptedUser:
         """This turn's triggers and the complaints they deserve."""
         triggers: list[str] = []
         complaints: list[str] = []
-        if self.profile.emotional and not acts.acknowledged:
+        if self.profile.wants_acknowledgement and not acts.acknowledged:
             if self.agent_turns == 1:
                 triggers.append("dismissive")
             elif self.complained:
@@ -111,10 +133,12 @@ class ScriptedUser:
             triggers.append("confirmation")
         if acts.progress or acts.completion:
             triggers.append("progress")
+        if acts.unbacked and self.profile.trust != "trusting":
+            triggers.append("unbacked_claim")
         if acts.transfer:
             triggers.append("transfer")
         if not acts.substantive:
-            triggers.append("no_progress")
+            triggers.append("announced_delay" if acts.announced else "no_progress")
         return triggers, list(dict.fromkeys(complaints))
 
     def _reply(self, text: str) -> tuple[str, str | None, list[str], str]:
@@ -128,9 +152,14 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
-        if acts.completion and not acts.asked and not acts.confirmation:
+        doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
+        doubt = doubt and not self.doubted
+        if acts.completion and not acts.asked and not acts.confirmation and not doubt:
             return f"{self.tone.closing()} {STOP}", STOP, triggers, reason
         parts: list[str] = []
+        if doubt:
+            parts.append(self.tone.phrase("doubt"))
+            self.doubted = True
         if complaints:
             parts.append(self.tone.complaint(complaints, intensity))
         facts = [(s.prompt, s.value) for n in acts.asked if (s := self.view.slot(n)) is not None]
@@ -143,6 +172,8 @@ class ScriptedUser:
             parts.append(self.tone.phrase("confirm"))
         if acts.transfer and not parts:
             parts.append(self.tone.phrase("transfer"))
+        if acts.announced and not parts:
+            parts.append(self.tone.wait())
         if not parts:
             parts.append(self.tone.phrase("nudge"))
         self.given.update(acts.asked)

@@ -2,7 +2,8 @@
 
 The content of a message (slot values, yes/no, markers) never depends on the tone; only the words
 around it do. Emotional colour comes from the family and the intensity level (``leads`` and
-``tails``); politeness chooses between polite, plain and curt wordings. Choices among variants use
+``tails``); the politeness level (warm, neutral, cold) chooses the wording of every phrase; the
+urgency level chooses what the user says while it waits (``WAITING``). Choices among variants use
 the user's seeded random generator, so a seed always yields the same wording.
 """
 
@@ -77,46 +78,67 @@ _Polite = dict[str, list[str]]
 
 PHRASES: dict[str, _Polite] = {
     "answer": {
-        "polite": ["Sure, {x}.", "Of course: {x}.", "Certainly, {x}."],
-        "plain": ["{x}.", "Okay, {x}."],
-        "curt": ["{x}.", "Here: {x}."],
+        "warm": ["Sure, {x}.", "Of course: {x}.", "Certainly, {x}."],
+        "neutral": ["{x}.", "Okay, {x}."],
+        "cold": ["{x}.", "Here: {x}."],
     },
     "confirm": {
-        "polite": ["Yes, please go ahead.", "Yes, that's right, please proceed."],
-        "plain": ["Yes, go ahead.", "Yes, do it."],
-        "curt": ["Yes. Just do it.", "Yes, obviously. Go."],
+        "warm": ["Yes, please go ahead.", "Yes, that's right, please proceed."],
+        "neutral": ["Yes, go ahead.", "Yes, do it."],
+        "cold": ["Yes. Just do it.", "Yes, obviously. Go."],
     },
     "repeated": {
-        "polite": ["I believe I already mentioned that.", "I think I gave you that already."],
-        "plain": ["I already told you that.", "I just gave you that."],
-        "curt": ["I ALREADY told you that!", "How many times do I have to say it?"],
+        "warm": ["I believe I already mentioned that.", "I think I gave you that already."],
+        "neutral": ["I already told you that.", "I just gave you that."],
+        "cold": ["I ALREADY told you that!", "How many times do I have to say it?"],
     },
     "lookupable": {
-        "polite": ["Isn't that in your system?", "Can't you find that on your side?"],
-        "plain": ["Can't you look that up yourself?", "Shouldn't you have that already?"],
-        "curt": ["Look it up yourself!", "Why don't you have that already?"],
+        "warm": ["Isn't that in your system?", "Can't you find that on your side?"],
+        "neutral": ["Can't you look that up yourself?", "Shouldn't you have that already?"],
+        "cold": ["Look it up yourself!", "Why don't you have that already?"],
     },
     "unknown": {
-        "polite": ["I'm sorry, I don't know {x}.", "I'm afraid I don't have {x}."],
-        "plain": ["I don't know {x}.", "I don't have {x}."],
-        "curt": ["No idea about {x}.", "I don't know {x}, obviously."],
+        "warm": ["I'm sorry, I don't know {x}.", "I'm afraid I don't have {x}."],
+        "neutral": ["I don't know {x}.", "I don't have {x}."],
+        "cold": ["No idea about {x}.", "I don't know {x}, obviously."],
     },
     "unclear": {
-        "polite": ["Sorry, I'm not sure what you mean.", "I'm not sure I follow, sorry."],
-        "plain": ["I'm not sure what you mean.", "What do you mean?"],
-        "curt": ["What are you even asking?", "That makes no sense."],
+        "warm": ["Sorry, I'm not sure what you mean.", "I'm not sure I follow, sorry."],
+        "neutral": ["I'm not sure what you mean.", "What do you mean?"],
+        "cold": ["What are you even asking?", "That makes no sense."],
     },
     "transfer": {
-        "polite": ["Okay, thank you, I'll wait.", "Alright, thanks."],
-        "plain": ["Okay, I'll wait.", "Alright."],
-        "curt": ["Fine.", "Whatever, fine."],
+        "warm": ["Okay, thank you, I'll wait.", "Alright, thanks."],
+        "neutral": ["Okay, I'll wait.", "Alright."],
+        "cold": ["Fine.", "Whatever, fine."],
     },
     "nudge": {
-        "polite": ["Okay, thank you. What happens next?", "Alright. Is there anything you need?"],
-        "plain": ["Okay. What's next?", "So, is it sorted?"],
-        "curt": ["And? Get on with it.", "So? Is it done or not?"],
+        "warm": ["Okay, thank you. What happens next?", "Alright. Is there anything you need?"],
+        "neutral": ["Okay. What's next?", "So, is it sorted?"],
+        "cold": ["And? Get on with it.", "So? Is it done or not?"],
+    },
+    "doubt": {
+        "warm": [
+            "Sorry, are you sure? Could you confirm that it really went through?",
+            "Thank you, but are you sure? Could you confirm it went through?",
+        ],
+        "neutral": ["Are you sure? Can you confirm that went through?"],
+        "cold": [
+            "Are you sure? I want proof that it went through.",
+            "Really? Confirm that it actually went through.",
+        ],
     },
 }
+
+WAITING: dict[str, list[str]] = {
+    "low": ["No rush, take your time.", "Sure, I can wait."],
+    "moderate": ["Okay, I'll wait.", "Alright, let me know what you find."],
+    "high": [
+        "Please hurry, I need this sorted now.",
+        "I don't have time to wait, please be quick.",
+    ],
+}
+"""What the user says to a lookup announced but not done, by urgency level."""
 
 CLOSINGS: dict[str, list[str]] = {
     "anger": ["Fine, that's all.", "No, that's it."],
@@ -133,14 +155,15 @@ GRIEVANCES: dict[str, str] = {
     "ignored cues": "You're not listening to a word I say.",
     "emotional neglect": "Nobody here cares how this is affecting me.",
     "unclear questions": "I can't follow what you're asking me.",
+    "unbacked claims": "You keep telling me it's done without any details to show for it.",
     "": "This is going nowhere.",
 }
 """What the user says about the reason it gives up."""
 
 GIVE_UP = {
-    "polite": "I'm sorry, but I'd rather stop here.",
-    "plain": "I'm done with this conversation.",
-    "curt": "Forget it, I'm done.",
+    "warm": "I'm sorry, but I'd rather stop here.",
+    "neutral": "I'm done with this conversation.",
+    "cold": "Forget it, I'm done.",
 }
 
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
@@ -170,12 +193,8 @@ class Tone:
 
     @property
     def register(self) -> str:
-        """``polite``, ``plain`` or ``curt``, from the profile's politeness."""
-        if self.profile.politeness >= 0.6:
-            return "polite"
-        if self.profile.politeness >= 0.3:
-            return "plain"
-        return "curt"
+        """The wording of the phrases: the profile's politeness level (warm, neutral, cold)."""
+        return self.profile.politeness
 
     def _pick(self, options: list[str]) -> str:
         return self.rng.choice(options)
@@ -183,6 +202,10 @@ class Tone:
     def phrase(self, kind: str, x: str = "") -> str:
         """One phrase of ``kind`` (see ``PHRASES``) in the current register."""
         return self._pick(PHRASES[kind][self.register]).format(x=x)
+
+    def wait(self) -> str:
+        """What the user says to an announced lookup, in the profile's urgency."""
+        return self._pick(WAITING[self.profile.urgency])
 
     def lead(self, intensity: float) -> str:
         """An emotional interjection for the intensity level ("" for neutral)."""

@@ -180,6 +180,9 @@ def rows(db: Path) -> tuple[int, int]:
         (["--concurrency", "-4"], "--concurrency must be at least 1 (got -4)"),
         (["--intensities", "extreme"], "'extreme' is not low, medium, high"),
         (["--tasks", "retail-999"], "has no task 'retail-999'"),
+        (["--politeness", "cold,hot"], "--politeness: unknown politeness level 'hot'"),
+        (["--urgency", "extreme"], "--urgency: unknown urgency level 'extreme'"),
+        (["--trust", "paranoid"], "--trust: unknown trust level 'paranoid'"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_keeps_data(populated: Path, args, message) -> None:
@@ -199,6 +202,49 @@ def test_malformed_task_file(populated: Path, tmp_path: Path) -> None:
     out = run_error("run", "--tasks-file", str(bad), "--db", str(populated))
     assert f"{bad}:2: invalid task" in out.stderr and "auth_slots" in out.stderr
     assert rows(populated) == before
+
+
+def test_task_file_with_a_leaf_of_another_family(populated: Path, tmp_path: Path) -> None:
+    good = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    lines = [json.loads(line) for line in good.read_text().splitlines()[:3]]
+    lines[0]["emotion"] = {"family": "anger", "leaf": "irritation", "urgency": "high"}
+    lines[2]["emotion"] = {"family": "fear", "leaf": "frustration", "intensity": 0.9}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before = rows(populated)
+    out = run_error("run", "--tasks-file", str(bad), "--db", str(populated))
+    assert f"{bad}:3: emotion.leaf 'frustration' belongs to family 'anger', not 'fear'" in (
+        out.stderr
+    )
+    lines[2]["emotion"] = {"leaf": "dread", "trust": "gullible"}
+    bad.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = run_error("run", "--tasks-file", str(bad), "--db", str(populated))
+    assert f"{bad}:3: emotion.trust: unknown trust level 'gullible'" in out.stderr
+    assert rows(populated) == before
+
+
+def test_dimension_levels_are_grid_dimensions_and_report_rows(tmp_path: Path) -> None:
+    db = tmp_path / "dims.db"
+    args = ["--tasks", "2", "--emotions", "neutral,anger", "--intensities", "high"]
+    tau_sim("run", *args, "--politeness", "default,cold", "--urgency", "high", "--db", str(db))
+    data = report(db)
+    assert data["conversations"] == 2 * 2 * 2  # tasks x emotions x politeness levels
+    assert set(data["groups"]["politeness"]) == {"default", "cold"}
+    assert set(data["groups"]["urgency"]) == {"high"}
+    assert set(data["groups"]["trust"]) == {"default"}
+    conditions = {(c["emotion"], c["politeness"], c["urgency"]) for c in data["conditions"]}
+    assert conditions == {
+        ("neutral", "default", "high"),
+        ("neutral", "cold", "high"),
+        ("frustration", "default", "high"),
+        ("frustration", "cold", "high"),
+    }
+    conn = sqlite3.connect(db)
+    stored = set(conn.execute("select politeness, urgency, trust from conversations"))
+    conn.close()
+    assert stored == {(None, "high", None), ("cold", "high", None)}
+    text = tau_sim("report", "--db", str(db)).stdout
+    assert "politeness" in text and "cold" in text
 
 
 def test_database_of_another_schema_version(populated: Path) -> None:

@@ -1,5 +1,6 @@
 """The runner and the store together: grid, seeds, concurrency, resume, schema versions."""
 
+import hashlib
 import sqlite3
 
 import anyio
@@ -10,8 +11,8 @@ from simulator.errors import SchemaVersionError, UsageError
 from simulator.grid import RunConfig, conversation_seed, grid
 from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
-from simulator.runner import Runner
-from simulator.store import Store, get_run, iter_events, open_database
+from simulator.runner import Runner, validate
+from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
 
 
@@ -133,7 +134,9 @@ def test_other_schema_version_is_refused_and_kept(tmp_path) -> None:
     conn.execute("update meta set value='99' where key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaVersionError, match="schema version 99; this tau-sim reads version 1"):
+    with pytest.raises(
+        SchemaVersionError, match=f"schema version 99; this tau-sim reads version {SCHEMA_VERSION}"
+    ):
         open_database(path)
     conn = sqlite3.connect(path)
     assert conn.execute("select count(*) from conversations").fetchone()[0] == 2
@@ -168,3 +171,58 @@ def test_bad_config_is_refused_before_anything_is_stored(tmp_path) -> None:
 def test_limits_round_trip_in_config() -> None:
     cfg = config(limits=Limits(max_steps=9))
     assert msgspec.json.decode(msgspec.json.encode(cfg), type=RunConfig).limits.max_steps == 9
+
+
+def test_dimension_levels_are_grid_dimensions_and_unset_levels_keep_the_seeds() -> None:
+    plain = list(grid(config()))
+    explicit_default = list(grid(config(politeness=[None], urgency=[None], trust=[None])))
+    assert plain == explicit_default
+    # a condition without levels keeps the seed key of the earlier grid
+    old_key = "5|patient|toy-0|frustration|0.9000|1"
+    old = int.from_bytes(hashlib.blake2b(old_key.encode(), digest_size=8).digest(), "big") >> 1
+    assert conversation_seed(5, "patient", "toy-0", "frustration", 0.9, 1) == old
+    cells = list(grid(config(politeness=[None, "cold"], trust=["skeptical"])))
+    assert len(cells) == 2 * len(plain)
+    assert {(c.politeness, c.urgency, c.trust) for c in cells} == {
+        (None, None, "skeptical"),
+        ("cold", None, "skeptical"),
+    }
+    seeds = [c.seed for c in cells]
+    assert len(set(seeds)) == len(seeds)  # every level combination meets its own user
+    assert not set(seeds) & {c.seed for c in plain}
+
+
+def test_levels_reach_the_event_and_the_store_and_split_report_rows(tmp_path) -> None:
+    cfg = config(tasks=["toy-0"], emotions=["frustration"], intensities=[0.9], trials=1)
+    store = play(tmp_path / "l.db", msgspec.structs.replace(cfg, urgency=[None, "high"]))
+    db = store.db
+    rows = list(db.query("select urgency, id from conversations order by cell"))
+    assert [r["urgency"] for r in rows] == [None, "high"]
+    started = [next(iter(iter_events(db, r["id"]))) for r in rows]
+    assert [getattr(e, "urgency", "?") for e in started] == [None, "high"]
+    report = run_report(db, get_run(db, None))
+    assert [c["urgency"] for c in report["conditions"]] == ["default", "high"]
+    assert set(report["groups"]["urgency"]) == {"default", "high"}
+
+
+def test_unknown_level_in_a_config_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="--trust: unknown trust level 'gullible'"):
+        validate(config(trust=["gullible"]))
+
+
+def test_schema_1_database_is_migrated_and_keeps_its_rows(tmp_path) -> None:
+    path = tmp_path / "v1.db"
+    play(path, config(tasks=["toy-0"], emotions=["neutral"])).close_sync()
+    conn = sqlite3.connect(path)
+    for column in ("politeness", "urgency", "trust"):
+        conn.execute(f"alter table conversations drop column {column}")
+    conn.execute("update meta set value='1' where key='schema_version'")
+    conn.commit()
+    before = conn.execute("select count(*) from events").fetchone()[0]
+    conn.close()
+    db = open_database(path, create=False)
+    version = db.execute("select value from meta where key='schema_version'").fetchone()[0]
+    assert version == str(SCHEMA_VERSION)
+    assert db.execute("select count(*) from events").fetchone()[0] == before
+    report = run_report(db, get_run(db, None))
+    assert report["completed"] == 2 and report["groups"]["politeness"].keys() == {"default"}

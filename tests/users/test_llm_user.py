@@ -59,6 +59,16 @@ class CannedModel:
         pass
 
 
+def test_prompt_states_the_conditions_levels() -> None:
+    ctx = msgspec.structs.replace(context(), politeness="warm", urgency="low", trust="skeptical")
+    prompt = LLMUser(CannedModel(), user_view(ctx)).system.content or ""
+    assert "politeness is warm" in prompt and "urgency is low" in prompt
+    assert "trust in the agent is skeptical" in prompt and "went through" in prompt
+    # unset levels are the leaf's own (frustration at 0.8: high urgency, one step colder)
+    own = LLMUser(CannedModel(), user_view(context())).system.content or ""
+    assert "politeness is cold" in own and "urgency is high" in own
+
+
 def test_registered() -> None:
     assert USERS["llm"] is make_llm_user
 

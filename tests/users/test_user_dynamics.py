@@ -87,3 +87,47 @@ def test_unknown_triggers_are_ignored_and_deterministic() -> None:
 
 def test_threshold_scale() -> None:
     assert model("anger", 0.6, 2.0).threshold == pytest.approx(2 * model("anger", 0.6).threshold)
+
+
+def leveled(emotion: str, intensity: float = 0.6, scale: float = 1.0, **levels: str):
+    return DissatisfactionModel(EmotionProfile.of(emotion, intensity, **levels), scale)
+
+
+def test_rise_and_threshold_follow_the_documented_formulas() -> None:
+    # annoyance: friction 1.3, neglect 0.8, patience 0.9, own urgency moderate, politeness neutral
+    m = leveled("annoyance", 0.6, 1.5, urgency="high", politeness="cold", trust="skeptical")
+    assert m.friction(Signal.NO_PROGRESS) == pytest.approx(0.06 * 1.3 * (0.3 + 0.6) * 1.8)
+    assert m.friction(Signal.DISMISSIVE) == pytest.approx(0.10 * 0.8 * 0.9 * 1.25)
+    assert m.friction(Signal.UNBACKED_CLAIM) == pytest.approx(0.10 * 0.7 * 0.9 * 1.0)
+    assert m.threshold == pytest.approx(0.90 * (1.2 - 0.7 * 0.6) * 0.8 * 1.5)
+    # relative to the leaf's own level: frustration's own urgency is high, so high changes nothing
+    own, high = leveled("frustration"), leveled("frustration", urgency="high")
+    assert own.threshold == high.threshold
+    assert own.friction(Signal.NO_PROGRESS) == high.friction(Signal.NO_PROGRESS)
+    rise = high.apply(["no_progress"])
+    assert high.intensity == pytest.approx(0.6 + 0.5 * rise)
+
+
+@pytest.mark.parametrize(
+    ("dimension", "mild", "strong", "trigger"),
+    [
+        ("urgency", "low", "high", "announced_delay"),
+        ("urgency", "low", "high", "no_progress"),
+        ("politeness", "warm", "cold", "dismissive"),
+        ("politeness", "warm", "cold", "ignored_cue"),
+        ("trust", "trusting", "skeptical", "unbacked_claim"),
+    ],
+)
+def test_each_level_changes_the_rise(dimension: str, mild: str, strong: str, trigger: str) -> None:
+    low = leveled("dread", **{dimension: mild}).apply([trigger])
+    high = leveled("dread", **{dimension: strong}).apply([trigger])
+    assert high > low >= 0
+
+
+def test_urgency_lowers_the_threshold_and_neutral_never_abandons() -> None:
+    assert leveled("anxiety", urgency="low").threshold > leveled("anxiety").threshold
+    assert leveled("nervousness", urgency="high").threshold < leveled("nervousness").threshold
+    for urgency in ("low", "moderate", "high"):
+        m = leveled("neutral", 1.0, 0.01, urgency=urgency, politeness="cold", trust="skeptical")
+        m.apply(["repeated_question:x", "announced_delay", "unbacked_claim", "dismissive"] * 20)
+        assert m.dissatisfaction > m.threshold and not m.abandoned

@@ -2,13 +2,16 @@ import math
 
 import pytest
 
+from simulator.conditions import DIMENSIONS
 from simulator.errors import UsageError
 from simulator.registry import resolve_emotion
 from users.emotions import (
+    ALIASES,
     DEFAULT_LEAF,
     FAMILIES,
     LEAVES,
     EmotionProfile,
+    family_of,
     leaf,
     level_name,
     parse_intensity,
@@ -47,8 +50,8 @@ def test_taxonomy_has_five_families_and_at_least_fifteen_leaves() -> None:
         if family != "neutral":
             assert len(members) >= 2, family
     for spec in LEAVES.values():
-        for value in (spec.politeness, spec.urgency, spec.trust):
-            assert 0.0 <= value <= 1.0
+        for dimension, levels in DIMENSIONS.items():
+            assert getattr(spec, dimension) in levels
         assert spec.friction > 0 and spec.patience > 0
 
 
@@ -64,21 +67,24 @@ def test_taxonomy_has_five_families_and_at_least_fifteen_leaves() -> None:
     ],
 )
 def test_family_resolves_to_default_leaf(family: str, default: str) -> None:
-    assert DEFAULT_LEAF[family] == default
-    assert resolve(family) == default
-    assert resolve(family.upper()) == default
+    # the earlier default leaves; contempt and cheerfulness are now aliases of new leaves
+    assert DEFAULT_LEAF[family] == resolve(default)
+    assert resolve(family) == resolve(default)
+    assert resolve(family.upper()) == resolve(default)
 
 
 def test_leaves_resolve_to_themselves_and_unknown_is_key_error() -> None:
     for name in LEAVES:
         assert resolve(name) == name
+    for alias, target in ALIASES.items():
+        assert resolve(alias) == target and alias not in LEAVES
     with pytest.raises(KeyError):
         resolve("hunger")
 
 
 def test_registered_resolver() -> None:
     assert resolve_emotion("anger") == "frustration"
-    assert resolve_emotion("panic") == "panic"
+    assert resolve_emotion("panic") == "desperation"  # an alias of the earlier taxonomy
     with pytest.raises(UsageError, match="hunger"):
         resolve_emotion("hunger")
 
@@ -87,9 +93,10 @@ def test_profile_dimensions_follow_intensity() -> None:
     calm = EmotionProfile.of("anger", 0.3)
     hot = EmotionProfile.of("anger", 0.9)
     assert (hot.family, hot.leaf, hot.intensity) == ("anger", "frustration", 0.9)
-    assert hot.politeness < calm.politeness
-    assert hot.urgency > calm.urgency
-    assert hot.trust < calm.trust
+    # levels are ordered from the mildest to the most demanding user
+    assert hot.rank("politeness") > calm.rank("politeness")  # colder
+    assert hot.rank("urgency") > calm.rank("urgency")
+    assert hot.rank("trust") > calm.rank("trust")  # more skeptical
     neutral = [EmotionProfile.of("neutral", i) for i in (0.3, 0.9)]
     assert neutral[0].politeness == neutral[1].politeness == leaf("neutral").politeness
     assert not neutral[0].emotional and hot.emotional
@@ -105,3 +112,57 @@ def test_level_name() -> None:
         "high",
         "high",
     ]
+
+
+SEED_TAXONOMY = {
+    "anger": {"annoyance", "frustration", "argumentativeness", "bitterness", "exasperation"},
+    "fear": {"anxiety", "nervousness", "dread", "desperation"},
+    "disgust": {"dislike", "aversion", "distaste", "repugnance"},
+    "sadness": {"disappointment", "discouragement", "helplessness", "hopelessness", "sorrow"},
+    "enjoyment": {"relief", "pride", "peace", "excitement"},
+    "neutral": {"neutral"},
+}
+
+
+def test_taxonomy_is_the_22_leaf_hierarchy_each_leaf_in_exactly_one_family() -> None:
+    by_family = {f: {n for n, s in LEAVES.items() if s.family == f} for f in FAMILIES}
+    assert by_family == SEED_TAXONOMY
+    assert sum(len(v) for f, v in by_family.items() if f != "neutral") == 22
+    # a name in two families would appear twice across the families' sets
+    names = [n for members in by_family.values() for n in members]
+    assert len(names) == len(set(names)) == len(LEAVES)
+    for name, spec in LEAVES.items():
+        assert family_of(name) == spec.family
+
+
+def test_aliases_map_into_the_nearest_family() -> None:
+    old_family = {
+        "irritation": "anger",
+        "outrage": "anger",
+        "panic": "fear",
+        "worry": "fear",
+        "despair": "sadness",
+        "contempt": "disgust",
+        "disdain": "disgust",
+        "cheerfulness": "enjoyment",
+        "amusement": "enjoyment",
+    }
+    assert set(ALIASES) == set(old_family)
+    for alias, family in old_family.items():
+        assert family_of(alias) == family
+        assert EmotionProfile.of(alias, 0.6).leaf == ALIASES[alias]
+
+
+def test_levels_given_are_kept_and_unset_ones_are_the_leafs_own() -> None:
+    spec = leaf("dread")
+    own = EmotionProfile.of("dread", 0.6)
+    assert (own.politeness, own.urgency, own.trust) == (spec.politeness, spec.urgency, spec.trust)
+    set_ = EmotionProfile.of("dread", 0.9, politeness="warm", urgency="low", trust="trusting")
+    assert (set_.politeness, set_.urgency, set_.trust) == ("warm", "low", "trusting")
+    with pytest.raises(KeyError):
+        EmotionProfile.of("dread", 0.6, urgency="extreme")
+
+
+def test_only_negative_families_want_an_acknowledgement() -> None:
+    wants = {f for f in FAMILIES if EmotionProfile.of(f, 0.9).wants_acknowledgement}
+    assert wants == {"anger", "fear", "sadness", "disgust"}
