@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simulator.chat import ChatMessage, ChatModel, ChatResponse
 from simulator.context import ConversationContext
+from simulator.referee import TerminationReason
 from simulator.registry import AGENTS
 
 
@@ -19,8 +20,8 @@ def system_prompt(ctx: ConversationContext) -> str:
         "- The customer sees only your messages, never your tool calls or their results: tell "
         "the customer what you found and what you did, briefly and in plain words.",
     ]
-    transfer = domain.transfer_tool
-    if domain.toolkit.kind(transfer) is not None:
+    transfers = [n for n, r in domain.toolkit.endings.items() if r is TerminationReason.TRANSFER]
+    for transfer in transfers:
         lines.append(
             f"- When the request is outside what the policy allows you to do, call `{transfer}` "
             "and tell the customer they are being transferred."

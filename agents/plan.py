@@ -20,7 +20,8 @@ from typing import Any
 
 import msgspec
 
-from simulator.domain import Action, Domain, InfoSlot, Task
+from simulator.domain import Action, Domain, Task
+from simulator.slots import InfoSlot, user_slots
 from simulator.tools import ToolKind
 
 PROFILES = ("oracle", "over-asker", "sloppy")
@@ -105,11 +106,12 @@ class PlanBuilder:
         self.profile = profile
         self.emotional = emotional
         self.rng = rng
-        self.transfer = domain.transfer_tool
+        self.slots = user_slots(domain, task)
+        self.ending = {i for i, a in enumerate(task.actions) if domain.toolkit.ends(a.name)}
         self.writes = [
             i
             for i, a in enumerate(task.actions)
-            if a.name != self.transfer and domain.toolkit.kind(a.name) is ToolKind.WRITE
+            if i not in self.ending and domain.toolkit.kind(a.name) is ToolKind.WRITE
         ]
         self.mistakes = (
             Mistakes.draw(task, self.writes, rng, error_rate) if profile == "sloppy" else Mistakes()
@@ -127,15 +129,15 @@ class PlanBuilder:
 
     def _missing_auth(self, opening: str) -> list[InfoSlot]:
         said = opening.lower()
-        slots = [self.task.slot(name) for name in self.task.auth_slots]
-        return [s for s in slots if s is not None and s.value.lower() not in said]
+        slots = [s for s in self.slots if s.name in self.task.auth_slots]
+        return [s for s in slots if s.value.lower() not in said]
 
     def _over_asks(self, first: bool, last: bool) -> list[Step]:
         """The over-asker's questions before one lookup."""
         steps: list[Step] = []
         given = self._given
         if first:
-            for slot in self.task.scenario.known_info:
+            for slot in self.slots:
                 if slot.lookupable:
                     steps.append(Say(f"{self._opener()}Could you tell me {slot.prompt}?"))
                     if slot not in given:
@@ -155,12 +157,12 @@ class PlanBuilder:
             steps.append(
                 Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
             )
-        known = [s for s in self.task.scenario.known_info if s.value.lower() in opening.lower()]
+        known = [s for s in self.slots if s.value.lower() in opening.lower()]
         self._given = [*missing, *known]
         reads = [
             i
             for i, a in enumerate(self.task.actions)
-            if a.name != self.transfer and i not in self.writes
+            if i not in self.ending and i not in self.writes
         ]
         lookup_points = reads or (self.writes[:1] if self.writes else [len(self.task.actions)])
         transfer: Action | None = None
@@ -168,7 +170,7 @@ class PlanBuilder:
             if self.profile == "over-asker" and i in lookup_points:
                 first, last = i == lookup_points[0], i == lookup_points[-1]
                 steps.extend(self._over_asks(first, last))
-            if action.name == self.transfer:
+            if i in self.ending:
                 transfer = action
                 continue
             if self.writes and i == self.writes[0] and not self.mistakes.skip_confirmation:

@@ -21,6 +21,7 @@ from simulator.errors import UsageError
 from simulator.models.toolargs import first_object
 from simulator.registry import USERS, make_model_provider
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from simulator.slots import user_slots
 from users.emotions import EmotionProfile, level_name
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> R
 def system_prompt(ctx: ConversationContext, profile: EmotionProfile) -> str:
     """The user model's instructions: scenario and emotion, never the gold actions or outputs."""
     scenario = ctx.task.scenario
-    known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in scenario.known_info)
+    known = "\n".join(f"- {s.prompt}: {s.value}" for s in user_slots(ctx.domain, ctx.task))
     unknown = "\n".join(f"- {item}" for item in scenario.unknown_info)
     title = ctx.domain.title or ctx.domain.name
     lines = [

@@ -21,6 +21,7 @@ from simulator.errors import UsageError
 from simulator.models.options import float_arg
 from simulator.registry import USERS
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from simulator.slots import user_slots
 from users.dialogue import AgentActs, AgentTextReader
 from users.dynamics import DissatisfactionModel
 from users.emotions import EmotionProfile
@@ -46,7 +47,8 @@ class ScriptedUser:
         self.latency = latency
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, ctx.rng(f"user:{ctx.task.id}"))
-        self.reader = AgentTextReader(self.scenario.known_info, self.scenario.unknown_info)
+        self.slots = {slot.name: slot for slot in user_slots(ctx.domain, ctx.task)}
+        self.reader = AgentTextReader(list(self.slots.values()), self.scenario.unknown_info)
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
@@ -80,7 +82,7 @@ class ScriptedUser:
 
     def _opening(self) -> tuple[str, None, list[str], str]:
         opening = self.scenario.opening
-        for slot in self.scenario.known_info:
+        for slot in self.slots.values():
             if slot.value and slot.value.lower() in opening.lower():
                 self.given.add(slot.name)
         return self.tone.opening(opening, self.dynamics.intensity), None, ["opening"], ""
@@ -95,7 +97,7 @@ class ScriptedUser:
             elif self.complained:
                 triggers.append("ignored_cue")
         for name in acts.asked:
-            slot = self.task.slot(name)
+            slot = self.slots.get(name)
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
@@ -133,7 +135,7 @@ class ScriptedUser:
         parts: list[str] = []
         if complaints:
             parts.append(self.tone.complaint(complaints, intensity))
-        facts = [(s.prompt, s.value) for n in acts.asked if (s := self.task.slot(n)) is not None]
+        facts = [(s.prompt, s.value) for n in acts.asked if (s := self.slots.get(n)) is not None]
         if facts:
             parts.append(self.tone.answer(facts))
         parts.extend(self.tone.phrase("unknown", item) for item in acts.unknown)

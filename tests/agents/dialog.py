@@ -86,7 +86,7 @@ async def play(
                     role="tool", content=outcome.content, tool_call_id=call.id, name=call.name
                 )
             )
-            if call.name == domain.transfer_tool:
+            if domain.toolkit.ends(call.name) is not None:
                 ended = "transfer"
                 break
             continue

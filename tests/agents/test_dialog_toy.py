@@ -2,11 +2,11 @@ import pytest
 
 from simulator.registry import make_model_provider, make_user_provider
 from tests.agents.dialog import context, play
-from tests.agents.toy_domain import TASKS, ToyDomain
+from tests.agents.toy_domain import TASKS, gym
 
 pytestmark = pytest.mark.anyio
 
-DOMAIN = ToyDomain()
+DOMAIN = gym()
 EMOTIONS = ["neutral", "anger", "fear", "sadness", "disgust", "enjoyment"]
 
 

@@ -10,13 +10,13 @@ from simulator.context import ConversationContext
 from simulator.models.openai_provider import OpenAIChatModel
 from simulator.registry import AGENTS
 from tests.simulator.models.wire import ScriptServer, oa_message
-from tests.simulator.toy import ToyDomain
+from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio
 
 
 def context() -> ConversationContext:
-    domain = ToyDomain()
+    domain = toy_domain()
     return ConversationContext(
         conversation_id="c1",
         run_id="r1",

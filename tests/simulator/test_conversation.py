@@ -15,7 +15,7 @@ from simulator.events import (
 )
 from simulator.referee import Limits
 from simulator.registry import AGENTS, MODELS, USERS
-from tests.simulator.toy import ToyDomain, install
+from tests.simulator.toy import install, toy_domain
 
 pytestmark = pytest.mark.anyio
 DEFAULT_LIMITS = Limits()
@@ -25,7 +25,7 @@ async def play(
     agent: str = "gold", emotion: str = "neutral", limits: Limits = DEFAULT_LIMITS, task: int = 1
 ):
     install()
-    domain = ToyDomain()
+    domain = toy_domain()
     ctx = ConversationContext(
         conversation_id="c1",
         run_id="r",
@@ -100,7 +100,7 @@ async def test_model_error_ends_with_reason() -> None:
 
 async def test_timeout() -> None:
     install()
-    domain = ToyDomain()
+    domain = toy_domain()
     ctx = ConversationContext(
         conversation_id="c",
         run_id="r",
