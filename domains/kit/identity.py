@@ -13,6 +13,7 @@ from functools import partial
 
 import msgspec
 
+from domains.kit.lookup import load
 from domains.kit.people import Customer
 from simulator.database import Database, Index
 from simulator.domain import Action
@@ -129,6 +130,17 @@ def find_user_id_by_account(db: Database, account_number: str, pin: str) -> str:
         pin: The user's four-digit PIN, e.g. "0417".
     """
     return _found(db, ACCOUNT_PIN.index, account_key(account_number, pin), "account number and PIN")
+
+
+@tool(ToolKind.READ)
+def get_user_details(db: Database, user_id: str) -> Customer:
+    """Get a user's profile: name, default address, email and payment methods.
+
+    Args:
+        user_id: The user id, e.g. "ava_smith_1234".
+    """
+    user: Customer = load(db, "users", user_id, "user")
+    return user
 
 
 class Identity:

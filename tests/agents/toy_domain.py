@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
 import msgspec
 
-from domains.kit.identity import EMAIL, find_user_id_by_email, identity_indexes
-from domains.kit.lookup import load, record
+from domains.kit.identity import (
+    EMAIL,
+    find_user_id_by_email,
+    get_user_details,
+    identity_indexes,
+)
+from domains.kit.lookup import load
 from domains.kit.payments import PaymentMethod, money_text, with_balance
 from domains.kit.people import Address, Customer, Name
 from domains.kit.tasks import HINTS, CustomerIntent
-from domains.kit.tools import transfer_to_human_agents as transfer
+from domains.kit.tools import transfer_to_human_agents
 from simulator.database import Base, Database
 from simulator.domain import Action, Domain, Generation, Task
 from simulator.slots import SlotHint
@@ -33,17 +39,6 @@ ANA = Customer(
     "ana@example.com",
     (PaymentMethod("gift_card_1", "gift_card", balance=10.0),),
 )
-
-
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> Customer:
-    """Get a customer's profile.
-
-    Args:
-        user_id: The user id, e.g. "ana_1".
-    """
-    user: Customer = load(db, "users", user_id, "user")
-    return user
 
 
 @tool(ToolKind.READ)
@@ -75,70 +70,62 @@ def cancel_booking(db: Database, booking_id: str, reason: str) -> str:
 
 
 class GymIntent(CustomerIntent):
+    """Ana (by email) asks about one booking; subclasses give the texts and the gold path."""
+
     factors = ((EMAIL, 1.0),)
     unknown_info = ("payment method ids",)
+    booking_id = goal = opening = ""
+    extra: ClassVar[dict[str, str]] = {}
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        b = db.get("bookings", self.booking_id)
+        who = self.identity(db, ANA.user_id, rng)
+        known = {"booking_id": b.booking_id} if b else {}
+        return self.task(
+            domain,
+            who,
+            goal=self.goal.format(b=b),
+            opening=self.opening.format(b=b),
+            known={**known, **self.extra},
+            actions=[*who.actions, *self.gold(b)],
+            outputs=self.outputs(b),
+            summary=self.description,
+        )
+
+    def gold(self, b: Booking) -> list[Action]:
+        return [Action("get_booking", {"booking_id": b.booking_id})]
+
+    def outputs(self, b: Booking | None) -> list[str]:
+        return [b.status] if b else []
 
 
 class CancelBooking(GymIntent):
-    name = "cancel_booking"
-    description = "The customer cancels a confirmed booking and learns the refund."
+    name, booking_id, description = "cancel_booking", "B1", "Cancel a booking, learn the refund."
+    goal = "Cancel booking {b.booking_id} because I moved away."
+    opening = "Hi, I want to cancel my gym booking."
+    extra: ClassVar[dict[str, str]] = {"reason": "I moved away"}
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        b: Booking = record(db, "bookings", "B1")
-        who = self.identity(db, b.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"Cancel booking {b.booking_id} because I moved away.",
-            opening="Hi, I want to cancel my gym booking.",
-            known={"booking_id": b.booking_id, "reason": "I moved away"},
-            actions=[
-                *who.actions,
-                Action("get_booking", {"booking_id": b.booking_id}),
-                Action("cancel_booking", {"booking_id": b.booking_id, "reason": "I moved away"}),
-            ],
-            outputs=[money_text(b.price)],
-            summary=f"cancel {b.booking_id}",
-        )
+    def gold(self, b: Booking) -> list[Action]:
+        cancel = {"booking_id": b.booking_id, "reason": "I moved away"}
+        return [*super().gold(b), Action("cancel_booking", cancel)]
+
+    def outputs(self, b: Booking | None) -> list[str]:
+        return [money_text(b.price)] if b else []
 
 
 class BookingStatus(GymIntent):
-    name = "booking_status"
-    description = "The customer asks for a booking's status."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        b: Booking = record(db, "bookings", "B2")
-        who = self.identity(db, b.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"Learn the status of booking {b.booking_id}.",
-            opening=f"Hello, what is the status of my booking {b.booking_id}?",
-            known={"booking_id": b.booking_id},
-            actions=[*who.actions, Action("get_booking", {"booking_id": b.booking_id})],
-            outputs=[b.status],
-            summary=f"status of {b.booking_id}",
-        )
+    name, booking_id, description = "booking_status", "B2", "Ask for a booking's status."
+    goal = "Learn the status of booking {b.booking_id}."
+    opening = "Hello, what is the status of my booking {b.booking_id}?"
 
 
 class OldRefundTransfer(GymIntent):
-    name = "out_of_policy_transfer"
-    description = "A refund for a class of last year: outside the policy, so a transfer."
+    name, description = "out_of_policy_transfer", "A refund out of the policy: a transfer."
+    goal = "Get a refund for a class that was cancelled last year."
+    opening = "I want my money back for a class you cancelled last year."
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        who = self.identity(db, ANA.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal="Get a refund for a class that was cancelled last year.",
-            opening="I want my money back for a class you cancelled last year.",
-            known={},
-            actions=[
-                *who.actions,
-                Action("transfer_to_human_agents", {"summary": "refund for an old class"}),
-            ],
-            summary="old refund: transfer",
-        )
+    def gold(self, b: Booking) -> list[Action]:
+        return [Action("transfer_to_human_agents", {"summary": "refund for an old class"})]
 
 
 def gym() -> Domain:
@@ -148,13 +135,12 @@ def gym() -> Domain:
         "B2": Booking("B2", ANA.user_id, "confirmed", 25.0, "gift_card_1"),
     }
     tables = {"users": {ANA.user_id: ANA}, "bookings": bookings}
+    tools = [find_user_id_by_email, get_user_details, get_booking, cancel_booking]
     domain = Domain(
         name="gym",
         title="Toy gym bookings",
         policy="Be kind. Confirm before cancelling.\n",
-        toolkit=Toolkit(
-            [find_user_id_by_email, get_user_details, get_booking, cancel_booking, transfer]
-        ),
+        toolkit=Toolkit([*tools, transfer_to_human_agents]),
         build_base=lambda: Base(tables, identity_indexes([EMAIL])),
         intents=[CancelBooking(), BookingStatus(), OldRefundTransfer()],
         generation=Generation(count=3, seed=0),
