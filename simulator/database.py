@@ -30,15 +30,18 @@ class Index(msgspec.Struct, frozen=True):
 class Base:
     """The shared, read-only tables of a domain and its indexes, built once per process."""
 
-    __slots__ = ("_lookups", "indexes", "tables")
+    __slots__ = ("_lookups", "_rows", "indexes", "tables")
 
     def __init__(
         self,
         tables: Mapping[str, Mapping[str, Any]],
         indexes: Mapping[str, Index] | None = None,
     ) -> None:
+        # the databases read the plain dicts (a third faster than through the proxies: 70 vs
+        # 100 ns a get); everyone else gets the read-only views over the same dicts
+        self._rows = {name: dict(rows) for name, rows in tables.items()}
         self.tables: Mapping[str, Mapping[str, Any]] = MappingProxyType(
-            {name: MappingProxyType(dict(rows)) for name, rows in tables.items()}
+            {name: MappingProxyType(rows) for name, rows in self._rows.items()}
         )
         self.indexes: Mapping[str, Index] = MappingProxyType(dict(indexes or {}))
         lookups: dict[str, Mapping[str, tuple[str, ...]]] = {}
@@ -62,10 +65,11 @@ class Base:
 class Database:
     """A domain database: the shared ``base`` plus this copy's changes."""
 
-    __slots__ = ("_overlay", "base")
+    __slots__ = ("_overlay", "_rows", "base")
 
     def __init__(self, base: Base) -> None:
         self.base = base
+        self._rows = base._rows  # never written: only put/delete change a copy, in its overlay
         self._overlay: dict[str, dict[str, Any]] = {}
 
     def fork(self) -> Database:
@@ -80,7 +84,8 @@ class Database:
         if rows is not None and key in rows:
             value = rows[key]
             return None if value is _DELETED else value
-        return self.base.tables.get(table, {}).get(key)
+        rows = self._rows.get(table)
+        return None if rows is None else rows.get(key)
 
     def put(self, table: str, key: str, record: Any) -> None:
         """Insert or replace a record."""
@@ -110,7 +115,7 @@ class Database:
     def keys(self, table: str) -> Iterator[str]:
         """Keys of a table, base order first, then records added by this copy."""
         rows = self._overlay.get(table, {})
-        base = self.base.tables.get(table, {})
+        base = self._rows.get(table, {})
         for key in base:
             if rows.get(key, None) is not _DELETED:
                 yield key
@@ -129,7 +134,7 @@ class Database:
         """(table, key, record-or-None) for every record that differs from the base, sorted."""
         out: list[tuple[str, str, Any]] = []
         for table in sorted(self._overlay):
-            base = self.base.tables.get(table, {})
+            base = self._rows.get(table, {})
             for key in sorted(self._overlay[table]):
                 value = self._overlay[table][key]
                 if value is _DELETED:

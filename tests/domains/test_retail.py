@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -631,4 +632,10 @@ def test_malformed_task_line_names_file_and_line(retail: Domain, tmp_path: Path)
         load_tasks(bad)
     bad.write_text(lines[0] + "\n{not json\n")
     with pytest.raises(UsageError, match=rf"{bad}:2: not valid JSON"):
+        load_tasks(bad)
+    # the format before slot hints left the task: known info as a list of annotated slots
+    old = re.sub(r'"known_info":\{[^}]*\}', '"known_info":[{"name":"zip","value":"1"}]', lines[0])
+    bad.write_text(old + "\n")
+    field = r"Expected `object`, got `array` - at `\$.scenario.known_info`"
+    with pytest.raises(UsageError, match=rf"{bad}:1: invalid task: {field}"):
         load_tasks(bad)

@@ -118,3 +118,42 @@ def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
     path.write_text("{not json\n")
     with pytest.raises(UsageError, match=r"tasks.jsonl:1: not valid JSON"):
         load_tasks(path)
+
+
+def test_endings_come_from_declarations_not_names() -> None:
+    import msgspec
+
+    from agents.llm import system_prompt
+    from simulator.context import ConversationContext
+    from simulator.events import ToolResult
+    from simulator.referee import Limits, Referee, TerminationReason
+    from simulator.tools import Tool, ToolKind, Toolkit
+
+    hand_off = Tool(lambda db, summary: "ok", ToolKind.READ, "hand_off", TerminationReason.TRANSFER)
+    plain = Tool(lambda db, summary: "ok", ToolKind.READ, "transfer_to_human_agents")
+    domain = msgspec.structs.replace(toy_domain(), toolkit=Toolkit([increment, hand_off, plain]))
+    ctx = ConversationContext(
+        conversation_id="c",
+        run_id="r",
+        task=domain.tasks[0],
+        domain=domain,
+        emotion="neutral",
+        intensity=0.0,
+        trial=0,
+        seed=0,
+    )
+    prompt = system_prompt(ctx)
+    assert "`hand_off`" in prompt and "`transfer_to_human_agents`" not in prompt
+
+    def referee() -> Referee:
+        return Referee(Limits(), domain.toolkit.endings, lambda: None)
+
+    def result(name: str, error: bool = False) -> ToolResult:
+        return ToolResult(conversation="c", call_id="1", name=name, content="ok", error=error)
+
+    named, failed, declared = referee(), referee(), referee()
+    named.observe(result("transfer_to_human_agents"))
+    failed.observe(result("hand_off", error=True))
+    declared.observe(result("hand_off"))
+    assert named.reason is None and failed.reason is None
+    assert declared.reason is TerminationReason.TRANSFER
