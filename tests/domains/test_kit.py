@@ -27,6 +27,8 @@ from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Us
 from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
 from simulator.database import Base
+from simulator.domain import Domain, dump_tasks
+from simulator.errors import UsageError
 from simulator.grid import RunConfig, grid
 from simulator.referee import Limits, TerminationReason
 from simulator.registry import AGENTS, DOMAINS, make_user_provider
@@ -164,3 +166,25 @@ def test_identity_draws_its_factor_and_gold_reads() -> None:
     assert [a.name for a in by_account.actions] == ["find_user_id_by_account", "get_user_details"]
     again = [Identity.draw(user, random.Random(s), factors, "x").factor for s in range(40)]
     assert again == [i.factor for i in drawn]
+
+
+def test_a_domain_is_built_from_files_at_run_time(tmp_path: Path) -> None:
+    toy = gym()
+    (tmp_path / "policy.md").write_text("Serve the gym's members.\n", encoding="utf-8")
+    dump_tasks(toy.tasks, tmp_path / "tasks.jsonl")
+    domain = Domain.from_folder(
+        tmp_path, name="gym", title="Gym", toolkit=toy.toolkit, build_base=toy.build_base
+    )
+    assert domain.policy == "Serve the gym's members.\n"
+    assert domain.tasks == toy.tasks and domain.tasks_path == tmp_path / "tasks.jsonl"
+    for task in domain.tasks:
+        db = domain.new_database()
+        for action in domain.write_actions(task):
+            domain.toolkit.call(db, action.name, dict(action.arguments))
+        assert domain.evaluate(task, db, task.required_outputs)[0] == 1.0
+    with pytest.raises(UsageError, match=r"^cannot read policy .*nowhere/policy.md: "):
+        Domain.from_folder(
+            tmp_path / "nowhere", name="x", title="", toolkit=toy.toolkit, build_base=toy.build_base
+        )
+    with pytest.raises(UsageError, match="domain 'gym' has no generation defaults"):
+        domain.generate_tasks()

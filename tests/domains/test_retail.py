@@ -621,6 +621,17 @@ def test_tasks_regenerate_identically(retail: Domain, tmp_path: Path) -> None:
     assert _generate("--count", "3").stdout == b"".join(checked_in.splitlines(True)[:3])
 
 
+def test_generate_refuses_bad_input_in_one_line(retail: Domain) -> None:
+    command = [sys.executable, "-m", "simulator.cli", "domains", "generate"]
+    for args, message in (
+        (["retail", "--count", "0"], "--count must be at least 1 (got 0)"),
+        (["narnia"], "unknown domain 'narnia'"),
+    ):
+        out = subprocess.run([*command, *args], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout
+
+
 def test_malformed_task_line_names_file_and_line(retail: Domain, tmp_path: Path) -> None:
     assert retail.tasks_path is not None
     lines = retail.tasks_path.read_text(encoding="utf-8").splitlines()
