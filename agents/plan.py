@@ -129,7 +129,8 @@ class PlanBuilder:
 
     def _missing_auth(self, opening: str) -> list[InfoSlot]:
         said = opening.lower()
-        slots = [s for s in self.slots if s.name in self.task.auth_slots]
+        by_name = {s.name: s for s in self.slots}
+        slots = [by_name[n] for n in self.task.auth_slots if n in by_name]
         return [s for s in slots if s.value.lower() not in said]
 
     def _over_asks(self, first: bool, last: bool) -> list[Step]:
