@@ -7,12 +7,8 @@ from typing import ClassVar
 
 import msgspec
 
-from domains.kit.identity import (
-    EMAIL,
-    find_user_id_by_email,
-    get_user_details,
-    identity_indexes,
-)
+from domains.kit import identity
+from domains.kit.identity import EMAIL, get_user_details, identity_indexes
 from domains.kit.lookup import load
 from domains.kit.payments import PaymentMethod, money_text, with_balance
 from domains.kit.people import Address, Customer, Name
@@ -32,13 +28,9 @@ class Booking(msgspec.Struct, frozen=True):
     payment_method_id: str
 
 
-ANA = Customer(
-    "ana_1",
-    Name("Ana", "Lima"),
-    Address("1 Main St", "", "Austin", "TX", "USA", "78701"),
-    "ana@example.com",
-    (PaymentMethod("gift_card_1", "gift_card", balance=10.0),),
-)
+GIFT_CARD = PaymentMethod("gift_card_1", "gift_card", balance=10.0)
+HOME = Address("1 Main St", "", "Austin", "TX", "USA", "78701")
+ANA = Customer("ana_1", Name("Ana", "Lima"), HOME, "ana@example.com", (GIFT_CARD,))
 
 
 @tool(ToolKind.READ)
@@ -135,7 +127,7 @@ def gym() -> Domain:
         "B2": Booking("B2", ANA.user_id, "confirmed", 25.0, "gift_card_1"),
     }
     tables = {"users": {ANA.user_id: ANA}, "bookings": bookings}
-    tools = [find_user_id_by_email, get_user_details, get_booking, cancel_booking]
+    tools = [identity.find_user_id_by_email, get_user_details, get_booking, cancel_booking]
     domain = Domain(
         name="gym",
         title="Toy gym bookings",
