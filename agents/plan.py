@@ -30,7 +30,8 @@ import msgspec
 from agents.cues import refuses, shows_distress
 from simulator.chat import ChatMessage
 from simulator.context import OracleView
-from simulator.domain import Action, InfoSlot
+from simulator.domain import Action
+from simulator.slots import InfoSlot
 
 PROFILES = ("gold", "over-asker", "sloppy")
 ALIASES = {"oracle": "gold"}

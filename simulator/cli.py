@@ -92,11 +92,20 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     dsub.add_parser("list", help="list the domains")
     show = dsub.add_parser("show", help="tools, intents and task count of a domain")
     show.add_argument("name")
-    gen = dsub.add_parser("generate", help="sample tasks from a domain's intents (JSONL)")
+    gen = dsub.add_parser(
+        "generate",
+        help="sample tasks from a domain's intents (JSONL); without options, regenerate its "
+        "checked-in task file",
+    )
     gen.add_argument("name")
-    gen.add_argument("--count", type=int, default=48)
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--out", default="-", help="file to write, - for stdout")
+    gen.add_argument("--count", type=int, default=None, help="default: the domain's own")
+    gen.add_argument("--seed", type=int, default=None, help="default: the domain's own")
+    gen.add_argument(
+        "--out",
+        default=None,
+        help="file to write, - for stdout (default: the domain's task file when --count and "
+        "--seed are not given, else stdout)",
+    )
     return parser, run
 
 
@@ -296,7 +305,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
 
 
 def _cmd_domains(args: argparse.Namespace) -> int:
-    from simulator.domain import dump_tasks
+    from simulator.domain import dump_tasks, encode_task
     from simulator.registry import DOMAINS, get_domain, load_plugins
     from simulator.report import render_domain, render_domains
 
@@ -308,14 +317,18 @@ def _cmd_domains(args: argparse.Namespace) -> int:
         render_domain(get_domain(args.name))
     else:
         domain = get_domain(args.name)
-        if args.count < 1:
+        if args.count is not None and args.count < 1:
             raise UsageError(f"--count must be at least 1 (got {args.count})")
+        out = args.out
+        if out is None:
+            own = args.count is None and args.seed is None and domain.tasks_path is not None
+            out = str(domain.tasks_path) if own else "-"
         tasks = domain.generate_tasks(args.count, args.seed)
-        if args.out == "-":
-            for task in tasks:
-                print(msgspec.json.encode(task).decode())
+        if out == "-":
+            sys.stdout.buffer.write(b"".join(encode_task(t) for t in tasks))
+            sys.stdout.flush()
         else:
-            dump_tasks(tasks, Path(args.out))
+            dump_tasks(tasks, Path(out))
     return 0
 
 

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from simulator.chat import ToolSpec
-from simulator.domain import Action, InfoSlot, UserScenario
+from simulator.domain import Action, UserScenario
+from simulator.slots import InfoSlot, user_slots
 from simulator.tools import ToolKind
 
 if TYPE_CHECKING:
@@ -144,8 +145,7 @@ def agent_view(ctx: ConversationContext) -> AgentView:
 
 def ending_tools(domain: Domain) -> dict[str, str]:
     """Tool name -> termination reason, for the domain's tools that end a conversation."""
-    transfer = domain.transfer_tool
-    return {transfer: "transfer"} if domain.toolkit.kind(transfer) is not None else {}
+    return {name: str(reason) for name, reason in domain.toolkit.endings.items()}
 
 
 def user_view(ctx: ConversationContext) -> UserView:
@@ -156,7 +156,7 @@ def user_view(ctx: ConversationContext) -> UserView:
         task_id=task.id,
         domain_title=ctx.domain.title or ctx.domain.name,
         scenario=task.scenario,
-        slots=list(task.scenario.known_info),
+        slots=user_slots(ctx.domain, task),
         emotion=ctx.emotion,
         intensity=ctx.intensity,
         politeness=ctx.politeness,
@@ -187,5 +187,5 @@ def oracle_view(domain: Domain, task: Task) -> OracleView:
         endings=[i for i, a in enumerate(task.actions) if a.name in endings],
         required_outputs=list(task.required_outputs),
         auth_slots=list(task.auth_slots),
-        known_info=list(task.scenario.known_info),
+        known_info=user_slots(domain, task),
     )

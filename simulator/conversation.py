@@ -28,7 +28,7 @@ async def run_conversation(
 ) -> ConversationEnded:
     """Play one conversation to its end and publish ``ConversationEnded`` with the reward."""
     domain = ctx.domain
-    referee = Referee(limits, domain.transfer_tool, lambda: channel.close())
+    referee = Referee(limits, domain.toolkit.endings, lambda: channel.close())
     channel = bus.channel(ctx.conversation_id, referee.observe)
     db = domain.new_database()
     agent_actor = AgentActor(agent, agent_model, channel)

@@ -1,14 +1,17 @@
-"""Copy-on-write domain databases: one shared immutable base, one small overlay per conversation.
+"""Copy-on-write domain databases: one shared read-only base, one small overlay per conversation.
 
-Records are frozen msgspec Structs (nested collections as tuples), so a tool can only change the
-database through ``put``/``delete``. Forking is O(1) and hashing costs only what changed, which
-keeps a live conversation's memory in kilobytes whatever the size of the domain.
+Records are frozen msgspec Structs (nested collections as tuples) and the base's tables are
+read-only mappings, so a tool can only change the database through ``put``/``delete``. Forking is
+O(1) and hashing costs only what changed, which keeps a live conversation's memory in kilobytes
+whatever the size of the domain. Declared indexes answer ``find`` over the base and this copy's
+changes alike, so no tool has to combine an index lookup with a scan of the changes itself.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -17,23 +20,61 @@ _DELETED = object()
 _encoder = msgspec.json.Encoder(order="deterministic")
 
 
-class Database:
-    """A domain database: ``base`` tables (shared, never mutated) plus this copy's changes."""
+class Index(msgspec.Struct, frozen=True):
+    """A lookup over one table: ``keys(record)`` gives the values the record is found by."""
 
-    __slots__ = ("_base", "_overlay", "indexes")
+    table: str
+    keys: Callable[[Any], Iterable[str]]
+
+
+class Base:
+    """The shared, read-only tables of a domain and its indexes, built once per process."""
+
+    __slots__ = ("_lookups", "_rows", "indexes", "tables")
 
     def __init__(
         self,
-        base: Mapping[str, Mapping[str, Any]],
-        indexes: Mapping[str, Mapping[str, Any]] | None = None,
+        tables: Mapping[str, Mapping[str, Any]],
+        indexes: Mapping[str, Index] | None = None,
     ) -> None:
-        self._base = base
+        # the databases read the plain dicts (a third faster than through the proxies: 70 vs
+        # 100 ns a get); everyone else gets the read-only views over the same dicts
+        self._rows = {name: dict(rows) for name, rows in tables.items()}
+        self.tables: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+            {name: MappingProxyType(rows) for name, rows in self._rows.items()}
+        )
+        self.indexes: Mapping[str, Index] = MappingProxyType(dict(indexes or {}))
+        lookups: dict[str, Mapping[str, tuple[str, ...]]] = {}
+        for name, index in self.indexes.items():
+            found: dict[str, list[str]] = {}
+            for key, record in self.tables.get(index.table, {}).items():
+                for value in index.keys(record):
+                    found.setdefault(value, []).append(key)
+            lookups[name] = MappingProxyType({v: tuple(ks) for v, ks in found.items()})
+        self._lookups: Mapping[str, Mapping[str, tuple[str, ...]]] = MappingProxyType(lookups)
+
+    def lookup(self, index: str) -> Mapping[str, tuple[str, ...]]:
+        """Index ``index`` over the base: value -> keys of the records found by it."""
+        return self._lookups[index]
+
+    def database(self) -> Database:
+        """A fresh copy-on-write database over this base."""
+        return Database(self)
+
+
+class Database:
+    """A domain database: the shared ``base`` plus this copy's changes."""
+
+    __slots__ = ("_overlay", "_rows", "base")
+
+    def __init__(self, base: Base) -> None:
+        self.base = base
+        self._rows = base._rows  # never written: only put/delete change a copy, in its overlay
         self._overlay: dict[str, dict[str, Any]] = {}
-        self.indexes: Mapping[str, Mapping[str, Any]] = indexes or {}
 
     def fork(self) -> Database:
         """A fresh copy that shares the base and starts with this copy's changes."""
-        copy = Database(self._base, self.indexes)
+        copy = Database(self.base)
         copy._overlay = {t: dict(rows) for t, rows in self._overlay.items()}
         return copy
 
@@ -43,7 +84,8 @@ class Database:
         if rows is not None and key in rows:
             value = rows[key]
             return None if value is _DELETED else value
-        return self._base.get(table, {}).get(key)
+        rows = self._rows.get(table)
+        return None if rows is None else rows.get(key)
 
     def put(self, table: str, key: str, record: Any) -> None:
         """Insert or replace a record."""
@@ -53,10 +95,27 @@ class Database:
         """Remove a record."""
         self._overlay.setdefault(table, {})[key] = _DELETED
 
+    def find(self, index: str, value: str) -> list[str]:
+        """Keys of the records that index ``index`` finds by ``value``, this copy's changes applied.
+
+        Base hits come first (in base order), then records this copy added or changed to match;
+        the cost beyond the base lookup is one pass over this copy's changes of the table.
+        """
+        spec = self.base.indexes[index]
+        hits = self.base.lookup(index).get(value, ())
+        rows = self._overlay.get(spec.table)
+        if not rows:
+            return list(hits)
+        found = [k for k in hits if k not in rows]
+        for key, record in rows.items():
+            if record is not _DELETED and value in spec.keys(record):
+                found.append(key)
+        return found
+
     def keys(self, table: str) -> Iterator[str]:
         """Keys of a table, base order first, then records added by this copy."""
         rows = self._overlay.get(table, {})
-        base = self._base.get(table, {})
+        base = self._rows.get(table, {})
         for key in base:
             if rows.get(key, None) is not _DELETED:
                 yield key
@@ -75,7 +134,7 @@ class Database:
         """(table, key, record-or-None) for every record that differs from the base, sorted."""
         out: list[tuple[str, str, Any]] = []
         for table in sorted(self._overlay):
-            base = self._base.get(table, {})
+            base = self._rows.get(table, {})
             for key in sorted(self._overlay[table]):
                 value = self._overlay[table][key]
                 if value is _DELETED:
@@ -96,3 +155,7 @@ class Database:
             digest.update(b"-" if value is None else _encoder.encode(value))
             digest.update(b"\n")
         return digest.hexdigest()
+
+
+BaseBuilder = Callable[[], Base]
+"""Builds a domain's base (called once per domain instance, on first use)."""

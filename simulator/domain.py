@@ -1,4 +1,4 @@
-"""The domain framework: tasks, intents, the Domain base class and τ-bench style evaluation."""
+"""The domain framework: tasks, intents, the ``Domain`` built by a factory, τ-bench evaluation."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Any, ClassVar
 import msgspec
 
 from simulator.conditions import EmotionSpec, validate_emotion_spec
-from simulator.database import Database
+from simulator.database import Base, BaseBuilder, Database
 from simulator.errors import UsageError
 from simulator.events import RewardBreakdown
+from simulator.slots import SlotHint
 from simulator.tools import ToolKind, Toolkit
 
 
@@ -25,27 +26,16 @@ class Action(msgspec.Struct, frozen=True):
     arguments: dict[str, Any] = {}
 
 
-class InfoSlot(msgspec.Struct, frozen=True):
-    """A piece of information the user holds.
-
-    ``keywords`` are words an agent uses when it asks for it (matched case-insensitively);
-    ``prompt`` is how an agent names it in a question ("your email address"); ``lookupable``
-    marks information the agent could have found with its tools once the user is authenticated.
-    """
-
-    name: str
-    value: str
-    keywords: list[str]
-    prompt: str
-    lookupable: bool = False
-
-
 class UserScenario(msgspec.Struct, frozen=True):
-    """What the simulated user wants and knows; it never contains the gold actions."""
+    """What the simulated user wants and knows; it never contains the gold actions.
+
+    ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
+    them; how an agent asks for each slot is the domain's ``slot_hints`` (see ``simulator.slots``).
+    """
 
     goal: str
     opening: str
-    known_info: list[InfoSlot] = []
+    known_info: dict[str, str] = {}
     unknown_info: list[str] = []
     persona: str = ""
 
@@ -65,13 +55,6 @@ class Task(msgspec.Struct, frozen=True):
     required_outputs: list[str] = []
     summary: str = ""
     emotion: EmotionSpec | None = None
-
-    def slot(self, name: str) -> InfoSlot | None:
-        """The known-info slot called ``name``."""
-        for slot in self.scenario.known_info:
-            if slot.name == name:
-                return slot
-        return None
 
 
 class Intent:
@@ -94,48 +77,82 @@ def normalize_text(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
-class Domain:
-    """A customer-service world: database, tools, policy, intents and benchmark tasks.
+class Generation(msgspec.Struct, frozen=True):
+    """How a domain's checked-in task set is sampled: task count and seed."""
 
-    Subclasses set ``name``, ``folder`` (where ``policy.md`` and ``tasks.jsonl`` live), the
-    toolkit, the intents, and implement ``build_base``.
+    count: int
+    seed: int
+
+
+class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """A customer-service world, built by a factory: policy, tools, base database and tasks.
+
+    ``build_base`` is called once, on first use; ``task_source`` is the checked-in task file
+    (read on first use) or the tasks themselves. ``intents`` and ``generation`` regenerate the
+    task set (``tau-sim domains generate NAME``); ``slot_hints`` annotate the scenarios' slots
+    for the scripted roles (``simulator.slots.user_slots``).
     """
 
-    name: ClassVar[str] = ""
-    title: ClassVar[str] = ""
-    folder: ClassVar[Path]
-    toolkit: ClassVar[Toolkit]
-    intents: ClassVar[Sequence[Intent]] = ()
-    transfer_tool: ClassVar[str] = "transfer_to_human_agents"
-    seed: ClassVar[int] = 0
+    name: str
+    title: str
+    policy: str
+    toolkit: Toolkit
+    build_base: BaseBuilder
+    task_source: Path | Sequence[Task] = ()
+    intents: Sequence[Intent] = ()
+    generation: Generation | None = None
+    slot_hints: Mapping[str, SlotHint] = {}
 
-    def build_base(self) -> tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]]:
-        """Generate (tables, indexes) deterministically from ``seed``."""
-        raise NotImplementedError
+    @classmethod
+    def from_folder(
+        cls,
+        folder: Path,
+        *,
+        name: str,
+        title: str,
+        toolkit: Toolkit,
+        build_base: BaseBuilder,
+        intents: Sequence[Intent] = (),
+        generation: Generation | None = None,
+        slot_hints: Mapping[str, SlotHint] | None = None,
+    ) -> Domain:
+        """A domain whose policy and tasks are ``folder/policy.md`` and ``folder/tasks.jsonl``."""
+        try:
+            policy = (folder / "policy.md").read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read policy {folder / 'policy.md'}: {exc.strerror}") from None
+        return cls(
+            name=name,
+            title=title,
+            policy=policy,
+            toolkit=toolkit,
+            build_base=build_base,
+            task_source=folder / "tasks.jsonl",
+            intents=intents,
+            generation=generation,
+            slot_hints=dict(slot_hints or {}),
+        )
 
     @cached_property
-    def _base(self) -> tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]]:
+    def base(self) -> Base:
+        """The shared read-only base (built on first use)."""
         return self.build_base()
 
     def new_database(self) -> Database:
         """A fresh copy-on-write database over the shared base."""
-        tables, indexes = self._base
-        return Database(tables, indexes)
-
-    @cached_property
-    def policy(self) -> str:
-        """The agent's policy (markdown): its system prompt."""
-        return (self.folder / "policy.md").read_text(encoding="utf-8")
+        return Database(self.base)
 
     @property
-    def tasks_path(self) -> Path:
-        """The benchmark task file checked into the domain folder."""
-        return self.folder / "tasks.jsonl"
+    def tasks_path(self) -> Path | None:
+        """The task file the domain's tasks are read from, if they come from a file."""
+        return self.task_source if isinstance(self.task_source, Path) else None
 
     @cached_property
     def tasks(self) -> list[Task]:
         """The fixed benchmark task set."""
-        return load_tasks(self.tasks_path)
+        if isinstance(self.task_source, Path):
+            return load_tasks(self.task_source)
+        return list(self.task_source)
 
     def write_actions(self, task: Task) -> list[Action]:
         """The gold actions that can change the database."""
@@ -180,8 +197,18 @@ class Domain:
             actual_hash=actual,
         )
 
-    def generate_tasks(self, count: int, seed: int) -> list[Task]:
-        """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly."""
+    def generate_tasks(self, count: int | None = None, seed: int | None = None) -> list[Task]:
+        """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly.
+
+        Without arguments, the domain's ``generation`` defaults: its checked-in task set.
+        """
+        if count is None or seed is None:
+            if self.generation is None:
+                raise UsageError(f"domain {self.name!r} has no generation defaults")
+            count = self.generation.count if count is None else count
+            seed = self.generation.seed if seed is None else seed
+        if not self.intents:
+            raise UsageError(f"domain {self.name!r} has no intents to generate tasks from")
         rng = random.Random(seed)
         tasks: list[Task] = []
         seen: set[bytes] = set()
@@ -207,7 +234,7 @@ class Domain:
 
 
 _task_decoder = msgspec.json.Decoder(Task)
-_encoder = msgspec.json.Encoder(order="deterministic")
+_encoder = msgspec.json.Encoder()
 
 
 def load_tasks(path: Path) -> list[Task]:
@@ -237,6 +264,21 @@ def load_tasks(path: Path) -> list[Task]:
     return tasks
 
 
+def _sorted(value: Any) -> Any:
+    """``value`` with every dict's keys in sorted order (lists keep theirs)."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def encode_task(task: Task) -> bytes:
+    """One task as a JSON line: action arguments in sorted key order, known info as listed."""
+    actions = [Action(a.name, _sorted(a.arguments)) for a in task.actions]
+    return _encoder.encode(msgspec.structs.replace(task, actions=actions)) + b"\n"
+
+
 def dump_tasks(tasks: Sequence[Task], path: Path) -> None:
-    """Write tasks as JSONL, one task per line, keys in a stable order."""
-    path.write_bytes(b"".join(_encoder.encode(t) + b"\n" for t in tasks))
+    """Write tasks as JSONL (see ``encode_task``)."""
+    path.write_bytes(b"".join(encode_task(t) for t in tasks))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 import msgspec
@@ -40,6 +40,7 @@ class Referee:
 
     __slots__ = (
         "detail",
+        "endings",
         "limits",
         "on_end",
         "questions",
@@ -47,12 +48,17 @@ class Referee:
         "steps",
         "tool_calls",
         "tool_errors",
-        "transfer_tool",
     )
 
-    def __init__(self, limits: Limits, transfer_tool: str, on_end: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        limits: Limits,
+        endings: Mapping[str, TerminationReason],
+        on_end: Callable[[], None],
+    ) -> None:
+        """``endings``: the tools whose successful call ends the conversation, with the reason."""
         self.limits = limits
-        self.transfer_tool = transfer_tool
+        self.endings = endings
         self.on_end = on_end
         self.reason: TerminationReason | None = None
         self.detail = ""
@@ -82,8 +88,9 @@ class Referee:
             if event.text and not event.tool_calls and "?" in event.text:
                 self.questions += 1
         elif isinstance(event, ToolResult):
-            if event.name == self.transfer_tool and not event.error:
-                self.end(TerminationReason.TRANSFER)
+            ending = self.endings.get(event.name)
+            if ending is not None and not event.error:
+                self.end(ending)
             elif event.error:
                 self.tool_errors += 1
                 if self.tool_errors > self.limits.max_tool_errors:

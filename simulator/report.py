@@ -155,4 +155,5 @@ def render_domain(domain: Domain, console: Console | None = None) -> None:
     for intent in domain.intents:
         intents.add_row(intent.name, escape(intent.description))
     console.print(intents)
-    console.print(f"{len(domain.tasks)} benchmark tasks in {domain.tasks_path}", markup=False)
+    where = f" in {domain.tasks_path}" if domain.tasks_path is not None else ""
+    console.print(f"{len(domain.tasks)} benchmark tasks{where}", markup=False)

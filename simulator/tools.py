@@ -17,6 +17,7 @@ from typing import Any, get_type_hints
 import msgspec
 
 from simulator.chat import ToolSpec
+from simulator.referee import TerminationReason
 
 
 class ToolKind(StrEnum):
@@ -69,11 +70,22 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 class Tool:
-    """One declared tool: its function, kind, argument type and model-facing schema."""
+    """One declared tool: its function, kind, the ending it causes, argument type and schema.
 
-    def __init__(self, fn: Callable[..., Any], kind: ToolKind, name: str | None = None) -> None:
+    ``ends`` is the termination reason a successful call causes (a transfer to a human ends the
+    conversation with ``TerminationReason.TRANSFER``); None for every other tool.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        kind: ToolKind,
+        name: str | None = None,
+        ends: TerminationReason | None = None,
+    ) -> None:
         self.fn = fn
         self.kind = kind
+        self.ends = ends
         self.name = name or fn.__name__
         hints = get_type_hints(fn)
         params = list(inspect.signature(fn).parameters.values())[1:]
@@ -116,12 +128,19 @@ class Tool:
 
 
 def tool(
-    kind: ToolKind = ToolKind.READ, name: str | None = None
+    kind: ToolKind = ToolKind.READ,
+    name: str | None = None,
+    *,
+    ends: TerminationReason | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]:
-    """Declare a domain tool; ``kind`` says whether it may change the database."""
+    """Declare a domain tool.
+
+    ``kind`` says whether it may change the database, ``ends`` which termination reason a
+    successful call causes (None: the conversation goes on).
+    """
 
     def deco(fn: Callable[..., Any]) -> Tool:
-        return Tool(fn, kind, name)
+        return Tool(fn, kind, name, ends)
 
     return deco
 
@@ -143,6 +162,9 @@ class Toolkit:
                 raise ValueError(f"duplicate tool name {t.name!r}")
             self.tools[t.name] = t
         self.specs: list[ToolSpec] = [t.spec for t in self.tools.values()]
+        self.endings: dict[str, TerminationReason] = {
+            t.name: t.ends for t in self.tools.values() if t.ends is not None
+        }
 
     @classmethod
     def from_module(cls, module: Any) -> Toolkit:
@@ -153,6 +175,10 @@ class Toolkit:
         """The kind of tool ``name``, or None when the domain has no such tool."""
         t = self.tools.get(name)
         return t.kind if t else None
+
+    def ends(self, name: str) -> TerminationReason | None:
+        """The termination reason a successful call of tool ``name`` causes, or None."""
+        return self.endings.get(name)
 
     def call(self, db: Any, name: str, arguments: dict[str, Any] | Any) -> ToolOutcome:
         """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors."""

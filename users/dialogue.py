@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from simulator.domain import InfoSlot
+from simulator.slots import InfoSlot
 
 REQUEST_CUES = (
     "please provide",

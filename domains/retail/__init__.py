@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from domains.retail import tools
-from domains.retail.data import build_indexes, generate
+from domains.retail.data import build_base
 from domains.retail.intents import INTENTS
-from simulator.domain import Domain
+from domains.retail.scenario import HINTS
+from simulator.domain import Domain, Generation
 from simulator.registry import DOMAINS
 from simulator.tools import Toolkit
 
-__all__ = ["RetailDomain"]
+__all__ = ["BASE_SEED", "GENERATION", "retail"]
+
+BASE_SEED = 20250101
+GENERATION = Generation(count=55, seed=7)  # five tasks per intent
+TOOLKIT = Toolkit.from_module(tools)
 
 
 @DOMAINS.register("retail")
-class RetailDomain(Domain):
+def retail() -> Domain:
     """Customers of an online shop cancel, modify, return and exchange their orders."""
-
-    name = "retail"
-    title = "Retail (online shop orders)"
-    folder = Path(__file__).parent
-    toolkit = Toolkit.from_module(tools)
-    intents = INTENTS
-    seed = 20250101
-
-    def build_base(self) -> tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]]:
-        """Generate the products, users and orders from ``seed``, and their lookup indexes."""
-        tables = generate(self.seed)
-        return tables, build_indexes(tables)
+    return Domain.from_folder(
+        Path(__file__).parent,
+        name="retail",
+        title="Retail (online shop orders)",
+        toolkit=TOOLKIT,
+        build_base=lambda: build_base(BASE_SEED),
+        intents=INTENTS,
+        generation=GENERATION,
+        slot_hints=HINTS,
+    )

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from domains.retail.data import (
-    ITEMS_MODIFIED,
-    PENDING,
-    Address,
-    Order,
-    OrderItem,
-    PaymentMethod,
-    Product,
-    User,
-    money,
-)
+from domains.kit.lookup import load
+from domains.kit.payments import PaymentMethod, check_funds, money, owned_method
+from domains.retail.data import ITEMS_MODIFIED, PENDING, Order, OrderItem, Product, User
 from simulator.database import Database
 from simulator.tools import ToolError
 
@@ -25,24 +16,9 @@ MODIFIABLE = (PENDING, ITEMS_MODIFIED)
 """Statuses of orders that can still be cancelled or modified."""
 
 
-def find_user(db: Database, index: str, key: str, matches: Callable[[User], bool]) -> str | None:
-    """A user id through a base index, checked against the live record, then this copy's changes."""
-    user_id = db.indexes[index].get(key)
-    if user_id is not None:
-        user = db.get("users", user_id)
-        if user is not None and matches(user):
-            return str(user_id)
-    for table, uid, record in db.changes():  # records changed by this conversation
-        if table == "users" and record is not None and matches(record):
-            return uid
-    return None
-
-
 def load_user(db: Database, user_id: str) -> User:
     """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User | None = db.get("users", user_id)
-    if user is None:
-        raise ToolError(f"user {user_id!r} not found")
+    user: User = load(db, "users", user_id, "user")
     return user
 
 
@@ -51,26 +27,14 @@ def load_order(db: Database, order_id: str) -> Order:
     order_id = order_id.strip()
     if not order_id.startswith("#"):
         order_id = f"#{order_id}"
-    order: Order | None = db.get("orders", order_id)
-    if order is None:
-        raise ToolError(f"order {order_id!r} not found")
+    order: Order = load(db, "orders", order_id, "order")
     return order
 
 
 def load_product(db: Database, product_id: str) -> Product:
     """The product ``product_id``; ``ToolError`` when unknown."""
-    product: Product | None = db.get("products", product_id)
-    if product is None:
-        raise ToolError(f"product {product_id!r} not found")
+    product: Product = load(db, "products", product_id, "product")
     return product
-
-
-def user_method(user: User, method_id: str) -> PaymentMethod:
-    """The user's payment method ``method_id``; ``ToolError`` when it is not theirs."""
-    method = user.payment_method(method_id)
-    if method is None:
-        raise ToolError(f"payment method {method_id!r} does not belong to user {user.user_id}")
-    return method
 
 
 def require_status(order: Order, allowed: tuple[str, ...], action: str) -> None:
@@ -147,35 +111,11 @@ def priced_swap(
     order = load_order(db, order_id)
     require_status(order, allowed, action)
     user = load_user(db, order.user_id)
-    method = user_method(user, payment_method_id)
+    method = owned_method(user, payment_method_id)
     pairs = swaps(db, order, item_ids, new_item_ids)
     difference = money(sum(new.price - old.price for old, new in pairs))
     check_funds(method, difference)
     return PricedSwap(order, user, method, pairs, difference)
-
-
-def with_balance(user: User, method_id: str, delta: float) -> User:
-    """The user with gift card ``method_id`` credited by ``delta`` (debited when negative)."""
-    methods = tuple(
-        msgspec.structs.replace(m, balance=money((m.balance or 0.0) + delta))
-        if m.id == method_id
-        else m
-        for m in user.payment_methods
-    )
-    return msgspec.structs.replace(user, payment_methods=methods)
-
-
-def can_pay(method: PaymentMethod, amount: float) -> bool:
-    """Whether ``method`` covers ``amount`` (only a gift card's balance can fall short)."""
-    return method.source != "gift_card" or amount <= 0 or (method.balance or 0.0) >= amount
-
-
-def check_funds(method: PaymentMethod, amount: float) -> None:
-    """Refuse a gift card whose balance does not cover ``amount``."""
-    if not can_pay(method, amount):
-        raise ToolError(
-            f"gift card {method.id} balance ${method.balance:.2f} is below ${amount:.2f}"
-        )
 
 
 def order_view(order: Order) -> dict[str, Any]:
@@ -184,21 +124,3 @@ def order_view(order: Order) -> dict[str, Any]:
     for item in view["items"]:
         item["options"] = dict(item["options"])
     return view
-
-
-def new_address(
-    address1: str, address2: str, city: str, state: str, country: str, zip: str
-) -> Address:
-    """A complete address from tool arguments; ``ToolError`` when a required part is blank."""
-    if not (
-        address1.strip() and city.strip() and state.strip() and country.strip() and zip.strip()
-    ):
-        raise ToolError("address1, city, state, country and zip are required")
-    return Address(
-        address1.strip(),
-        address2.strip(),
-        city.strip(),
-        state.strip(),
-        country.strip(),
-        zip.strip(),
-    )

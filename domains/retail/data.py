@@ -4,65 +4,24 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
-from domains.retail.catalog import (
-    CARD_BRANDS,
-    CITIES,
-    FIRST_NAMES,
-    LAST_NAMES,
-    PRODUCT_TYPES,
-    STREETS,
-)
+from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from domains.kit.payments import money
+from domains.kit.people import Address, Customer, Ids, customers
+from domains.retail.catalog import PRODUCT_TYPES
+from simulator.database import Base, Index
 
 Options = tuple[tuple[str, str], ...]
 """Option name/value pairs of a variant, e.g. (("color", "blue"), ("size", "M"))."""
 
 
-class Address(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A postal address."""
-
-    address1: str
-    address2: str
-    city: str
-    state: str
-    country: str
-    zip: str
-
-
-class Name(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A person's name."""
-
-    first_name: str
-    last_name: str
-
-
-class PaymentMethod(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A credit card, a PayPal account or a gift card (with its balance)."""
-
-    id: str
-    source: str  # "credit_card" | "paypal" | "gift_card"
-    brand: str = ""
-    last_four: str = ""
-    balance: float | None = None
-
-
-class User(msgspec.Struct, frozen=True, omit_defaults=True):
+class User(Customer, frozen=True, omit_defaults=True):
     """A customer with their default address, payment methods and order ids."""
 
-    user_id: str
-    name: Name
-    address: Address
-    email: str
-    payment_methods: tuple[PaymentMethod, ...]
     orders: tuple[str, ...] = ()
-
-    def payment_method(self, method_id: str) -> PaymentMethod | None:
-        """The payment method ``method_id`` of this user, or None."""
-        return next((m for m in self.payment_methods if m.id == method_id), None)
 
 
 class Item(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -150,27 +109,7 @@ _STATUS_WEIGHTS = {
 Tables = dict[str, dict[str, Any]]
 
 
-def money(value: float) -> float:
-    """Round an amount to cents (never -0.0, which would encode differently)."""
-    return round(value, 2) + 0.0
-
-
-class _Ids:
-    """Unique random digit strings."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.used: set[str] = set()
-
-    def digits(self, n: int) -> str:
-        while True:
-            value = "".join(self.rng.choice("0123456789") for _ in range(n))
-            if value[0] != "0" and value not in self.used:
-                self.used.add(value)
-                return value
-
-
-def _products(rng: random.Random, ids: _Ids) -> dict[str, Product]:
+def _products(rng: random.Random, ids: Ids) -> dict[str, Product]:
     products: dict[str, Product] = {}
     for name, base, options in PRODUCT_TYPES:
         combos = list(itertools.product(*options.values()))
@@ -187,50 +126,7 @@ def _products(rng: random.Random, ids: _Ids) -> dict[str, Product]:
     return products
 
 
-def random_address(rng: random.Random) -> Address:
-    """A plausible US address."""
-    city, state, prefix = rng.choice(CITIES)
-    street = f"{rng.randint(10, 9999)} {rng.choice(STREETS)}"
-    unit = rng.choice(("", f"Apt {rng.randint(1, 40)}", f"Suite {rng.randint(100, 999)}"))
-    return Address(street, unit, city, state, "USA", f"{prefix}{rng.randint(0, 99):02d}")
-
-
-def _payment_methods(rng: random.Random, ids: _Ids) -> tuple[PaymentMethod, ...]:
-    methods = []
-    sources = rng.sample(("credit_card", "paypal", "gift_card"), rng.randint(1, 3))
-    if rng.random() < 0.25 and "credit_card" in sources:
-        sources.append("credit_card")
-    for source in sorted(sources):
-        pid = f"{source}_{ids.digits(7)}"
-        if source == "credit_card":
-            methods.append(PaymentMethod(pid, source, rng.choice(CARD_BRANDS), ids.digits(4)))
-        elif source == "gift_card":
-            methods.append(PaymentMethod(pid, source, balance=float(rng.randint(0, 300))))
-        else:
-            methods.append(PaymentMethod(pid, source))
-    return tuple(methods)
-
-
-def _users(rng: random.Random, ids: _Ids, count: int) -> dict[str, User]:
-    users: dict[str, User] = {}
-    seen: set[tuple[str, str, str]] = set()
-    while len(users) < count:
-        first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
-        address = random_address(rng)
-        if (first, last, address.zip) in seen:
-            continue
-        seen.add((first, last, address.zip))
-        number = ids.digits(4)
-        user_id = f"{first}_{last}_{number}".lower()
-        email = f"{first}.{last}{number}@example.com".lower()
-        methods = _payment_methods(rng, ids)
-        users[user_id] = User(user_id, Name(first, last), address, email, methods)
-    return users
-
-
-def _order(
-    rng: random.Random, ids: _Ids, user: User, products: list[Product], status: str
-) -> Order:
+def _order(rng: random.Random, ids: Ids, user: User, products: list[Product], status: str) -> Order:
     items: list[OrderItem] = []
     for product in rng.sample(products, rng.randint(1, 4)):
         variant = rng.choice(product.variants)
@@ -275,9 +171,9 @@ def _order(
 def generate(seed: int, users: int = 500, orders: int = 1000) -> Tables:
     """Generate the retail tables (products, users, orders) deterministically from ``seed``."""
     rng = random.Random(seed)
-    ids = _Ids(rng)
+    ids = Ids(rng)
     products = _products(rng, ids)
-    people = _users(rng, ids, users)
+    people = customers(rng, ids, users, User)
     product_list = list(products.values())
     people_list = list(people.values())
     statuses, weights = list(_STATUS_WEIGHTS), list(_STATUS_WEIGHTS.values())
@@ -293,23 +189,13 @@ def generate(seed: int, users: int = 500, orders: int = 1000) -> Tables:
     return {"products": dict(products), "users": dict(people), "orders": dict(order_table)}
 
 
-def build_indexes(tables: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Lookup tables over the base: email, name+zip, product names and item -> product."""
-    users: Mapping[str, User] = tables["users"]
-    products: Mapping[str, Product] = tables["products"]
-    return {
-        "email": {u.email.lower(): uid for uid, u in users.items()},
-        "name_zip": {
-            name_zip_key(u.name.first_name, u.name.last_name, u.address.zip): uid
-            for uid, u in users.items()
-        },
-        "product_types": {
-            p.name: pid for pid, p in sorted(products.items(), key=lambda kv: kv[1].name)
-        },
-        "item_product": {v.item_id: pid for pid, p in products.items() for v in p.variants},
-    }
+INDEXES: dict[str, Index] = {
+    **identity_indexes([EMAIL, NAME_ZIP]),
+    "product_types": Index("products", lambda p: (p.name,)),
+}
+"""Users by email and by name + zip, products by name."""
 
 
-def name_zip_key(first_name: str, last_name: str, zip_code: str) -> str:
-    """The normalized key of the name+zip index."""
-    return f"{first_name.strip().lower()}|{last_name.strip().lower()}|{zip_code.strip()}"
+def build_base(seed: int) -> Base:
+    """The retail base: the tables generated from ``seed`` and their indexes."""
+    return Base(generate(seed), INDEXES)

@@ -3,88 +3,49 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import ClassVar
 
-from domains.retail.access import can_pay
-from domains.retail.data import (
-    DELIVERED,
-    PENDING,
-    PROCESSED,
-    Order,
-    OrderItem,
-    PaymentMethod,
-    Product,
-    User,
-    money,
-    random_address,
-)
+from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.lookup import pick, record
+from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from domains.kit.people import Customer, address_args, address_text, random_address
+from domains.kit.tasks import CustomerIntent, sum_action
+from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, OrderItem, Product, User
 from domains.retail.scenario import (
     REASON_TEXT,
     UNKNOWN_IDS,
-    Identity,
-    address_args,
-    address_slot,
     gold_reads,
     item_text,
-    items_slot,
-    method_slot,
-    method_text,
-    money_text,
-    new_item_slot,
+    items_value,
+    new_item_text,
     options_text,
-    order_slot,
-    pick_order,
-    reason_slot,
-    record,
-    sum_action,
 )
 from simulator.database import Database
-from simulator.domain import Action, Domain, InfoSlot, Intent, Task, UserScenario
+from simulator.domain import Action, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
-class RetailIntent(Intent):
-    """Shared helpers: the order's owner, the task assembly."""
+class RetailIntent(CustomerIntent):
+    """A retail customer: email (60%) or name + zip; never knows item, product or method ids."""
+
+    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
+    unknown_info = UNKNOWN_IDS
 
     def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
         """The identity of the user who placed ``order``."""
-        user: User = record(db, "users", order.user_id)
-        return Identity(user, rng)
+        return self.identity(db, order.user_id, rng)
 
-    def task(
-        self,
-        domain: Domain,
-        who: Identity,
-        *,
-        goal: str,
-        opening: str,
-        slots: list[InfoSlot],
-        actions: list[Action],
-        outputs: list[str] | None = None,
-        summary: str,
-    ) -> Task:
-        """Assemble a task; the caller assigns the id."""
-        scenario = UserScenario(
-            goal=f"I am {who.full_name}. {goal} {who.note}",
-            opening=opening,
-            known_info=[*who.slots, *slots],
-            unknown_info=[*who.unknown, *UNKNOWN_IDS],
-        )
-        return Task(
-            id="",
-            domain=domain.name,
-            intent=self.name,
-            scenario=scenario,
-            auth_slots=who.auth_slots,
-            actions=actions,
-            required_outputs=outputs or [],
-            summary=summary,
-        )
+
+def pick_order(db: Database, rng: random.Random, accept: Callable[[Order], bool]) -> Order | None:
+    """A random order that ``accept`` likes, or None."""
+    order: Order | None = pick(db, rng, "orders", accept)
+    return order
 
 
 def _method_for(
-    user: User, order: Order, amount: float, rng: random.Random
+    user: Customer, order: Order, amount: float, rng: random.Random
 ) -> PaymentMethod | None:
     """The order's original payment method if it can pay ``amount``, else another one that can."""
     original = user.payment_method(order.payment_history[0].payment_method_id)
@@ -137,7 +98,7 @@ class CancelPendingOrder(RetailIntent):
             who,
             goal=f"I want to cancel my pending order {oid} because {because}. {_CONFIRM}",
             opening=opening,
-            slots=[order_slot(oid), reason_slot(reason)],
+            known={"order_id": oid, "cancel_reason": reason},
             actions=[
                 *gold_reads(who, oid),
                 Action("cancel_pending_order", {"order_id": oid, "reason": reason}),
@@ -167,7 +128,7 @@ class ModifyOrderAddress(RetailIntent):
             goal=f"My order {oid} should go to a different address than the one on it. I only want "
             f"this order changed, not my default address. {_CONFIRM}",
             opening=f"Hi, I need to change the shipping address on my order {oid}.",
-            slots=[order_slot(oid), address_slot(address)],
+            known={"order_id": oid, "new_address": address_text(address)},
             actions=[*gold_reads(who, oid), write],
             summary=f"ship pending order {oid} to another address",
         )
@@ -193,7 +154,7 @@ class _VariantSwap(RetailIntent):
             return None
         old, product, new = swap
         who = self.owner(db, order, rng)
-        method = _method_for(who.user, order, new.price - old.price, rng)
+        method = _method_for(who.customer, order, new.price - old.price, rng)
         if method is None:
             return None
         oid = order.order_id
@@ -209,12 +170,12 @@ class _VariantSwap(RetailIntent):
             who,
             goal=goal,
             opening=opening,
-            slots=[
-                order_slot(oid),
-                items_slot([old]),
-                new_item_slot(new.options, product.name),
-                method_slot(method),
-            ],
+            known={
+                "order_id": oid,
+                "items": items_value([old]),
+                "new_item": new_item_text(new.options, product.name),
+                "payment_method": method_text(method),
+            },
             actions=[
                 *gold_reads(who, oid),
                 Action("get_product_details", {"product_id": product.product_id}),
@@ -260,7 +221,7 @@ class ChangeOrderPayment(RetailIntent):
         paid = order.payment_history[0]
         others = [
             m
-            for m in who.user.payment_methods
+            for m in who.customer.payment_methods
             if m.id != paid.payment_method_id and can_pay(m, paid.amount)
         ]
         if not others:
@@ -273,7 +234,7 @@ class ChangeOrderPayment(RetailIntent):
             goal=f"I want to pay my pending order {oid} with {method_text(method)} instead of the "
             f"payment method I used. {_CONFIRM}",
             opening=f"Hi, can I change how I pay for my order {oid}?",
-            slots=[order_slot(oid), method_slot(method)],
+            known={"order_id": oid, "payment_method": method_text(method)},
             actions=[
                 *gold_reads(who, oid),
                 Action(
@@ -308,8 +269,8 @@ class ReturnDeliveredItems(RetailIntent):
             return None
         order, items = picked
         who = self.owner(db, order, rng)
-        gift = [m for m in who.user.payment_methods if m.source == "gift_card"]
-        original = who.user.payment_method(order.payment_history[0].payment_method_id)
+        gift = [m for m in who.customer.payment_methods if m.source == "gift_card"]
+        original = who.customer.payment_method(order.payment_history[0].payment_method_id)
         method = rng.choice(gift) if gift and rng.random() < 0.3 else original
         if method is None:
             return None
@@ -327,7 +288,11 @@ class ReturnDeliveredItems(RetailIntent):
             goal=f"I want to return {what} from my delivered order {oid}, and I want the refund to "
             f"{method_text(method)}. I want to know how much I will get back. {_CONFIRM}",
             opening=f"Hi, I'd like to return something from an order that was delivered, {oid}.",
-            slots=[order_slot(oid), items_slot(items), method_slot(method)],
+            known={
+                "order_id": oid,
+                "items": items_value(items),
+                "payment_method": method_text(method),
+            },
             actions=[
                 *gold_reads(who, oid),
                 *sum_action([i.price for i in items]),
@@ -373,7 +338,7 @@ class UpdateDefaultAddress(RetailIntent):
         who = self.owner(db, order, rng)
         address = random_address(rng)
         write = Action(
-            "modify_user_address", {"user_id": who.user.user_id, **address_args(address)}
+            "modify_user_address", {"user_id": who.customer.user_id, **address_args(address)}
         )
         return self.task(
             domain,
@@ -381,9 +346,9 @@ class UpdateDefaultAddress(RetailIntent):
             goal="I just moved and want my account's default address updated. My existing orders "
             f"do not need to change. {_CONFIRM}",
             opening="Hi, I moved recently and need to update the address on my account.",
-            slots=[address_slot(address)],
+            known={"new_address": address_text(address)},
             actions=[*who.actions, write],
-            summary=f"update default address of {who.user.user_id}",
+            summary=f"update default address of {who.customer.user_id}",
         )
 
 
@@ -407,7 +372,7 @@ class OrderStatusInquiry(RetailIntent):
             goal=f"I want to know the status of my order {oid} and, if it has shipped, its "
             "tracking number. I do not want to change anything.",
             opening=f"Hi, where is my order {oid}?",
-            slots=[order_slot(oid)],
+            known={"order_id": oid},
             actions=gold_reads(who, oid),
             outputs=outputs,
             summary=f"status of order {oid} ({order.status})",
@@ -437,7 +402,7 @@ class RefundAmountInquiry(RetailIntent):
             "to know how much money I would get back in total; I do not want to return anything "
             "today.",
             opening="Hi, how much would I get back if I returned a couple of things from my order?",
-            slots=[order_slot(oid), items_slot(items)],
+            known={"order_id": oid, "items": items_value(items)},
             actions=[*gold_reads(who, oid), *sum_action([i.price for i in items])],
             outputs=[money_text(refund)],
             summary=f"refund amount for 2 items of order {oid}: {money_text(refund)}",
@@ -457,14 +422,15 @@ class CancelShippedOrderTransfer(RetailIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
-        summary = f"User {who.user.user_id} wants to cancel order {oid}, which is {order.status}."
+        uid = who.customer.user_id
+        summary = f"User {uid} wants to cancel order {oid}, which is {order.status}."
         return self.task(
             domain,
             who,
             goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
             opening=f"I need to cancel my order {oid} right now.",
-            slots=[order_slot(oid)],
+            known={"order_id": oid},
             actions=[
                 *gold_reads(who, oid),
                 Action("transfer_to_human_agents", {"summary": summary}),
@@ -494,7 +460,7 @@ class CancelAndReturn(RetailIntent):
         method = user.payment_method(order.payment_history[0].payment_method_id)
         if method is None:
             return None
-        who = Identity(user, rng)
+        who = self.identity(db, user.user_id, rng)
         reason = rng.choice(sorted(REASON_TEXT))
         a, b = pending.order_id, order.order_id
         ret = {"order_id": b, "item_ids": [item.item_id], "payment_method_id": method.id}
@@ -506,13 +472,13 @@ class CancelAndReturn(RetailIntent):
             f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
             f"the return. {_CONFIRM}",
             opening=f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
-            slots=[
-                order_slot(a, "order_id_1"),
-                reason_slot(reason),
-                order_slot(b, "order_id_2"),
-                items_slot([item]),
-                method_slot(method),
-            ],
+            known={
+                "order_id_1": a,
+                "cancel_reason": reason,
+                "order_id_2": b,
+                "items": items_value([item]),
+                "payment_method": method_text(method),
+            },
             actions=[
                 *gold_reads(who, a),
                 Action("cancel_pending_order", {"order_id": a, "reason": reason}),

@@ -8,22 +8,20 @@ from typing import Any, Literal
 
 import msgspec
 
+from domains.kit import identity
+from domains.kit import tools as kit_tools
+from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.people import new_address
 from domains.retail.access import (
     MODIFIABLE,
-    check_funds,
-    find_user,
     load_order,
     load_product,
     load_user,
-    new_address,
     order_items,
     order_view,
     priced_swap,
     require_status,
-    user_method,
-    with_balance,
 )
-from domains.retail.calc import evaluate_expression
 from domains.retail.data import (
     CANCELLED,
     DELIVERED,
@@ -33,8 +31,6 @@ from domains.retail.data import (
     RETURN_REQUESTED,
     Payment,
     User,
-    money,
-    name_zip_key,
 )
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
@@ -42,38 +38,8 @@ from simulator.tools import ToolError, ToolKind, tool
 # ---- read tools -------------------------------------------------------------------------------
 
 
-@tool(ToolKind.READ)
-def find_user_id_by_email(db: Database, email: str) -> str:
-    """Find a user id by the user's email address.
-
-    Args:
-        email: The user's email address, e.g. "ava.smith1234@example.com".
-    """
-    wanted = email.strip().lower()
-    user_id = find_user(db, "email", wanted, lambda u: u.email.lower() == wanted)
-    if user_id is None:
-        raise ToolError("no user with this email")
-    return user_id
-
-
-@tool(ToolKind.READ)
-def find_user_id_by_name_zip(db: Database, first_name: str, last_name: str, zip: str) -> str:
-    """Find a user id by first name, last name and zip code of the user's default address.
-
-    Args:
-        first_name: The user's first name, e.g. "Ava".
-        last_name: The user's last name, e.g. "Smith".
-        zip: The zip code of the user's default address, e.g. "98101".
-    """
-    key = name_zip_key(first_name, last_name, zip)
-
-    def matches(user: User) -> bool:
-        return name_zip_key(user.name.first_name, user.name.last_name, user.address.zip) == key
-
-    user_id = find_user(db, "name_zip", key, matches)
-    if user_id is None:
-        raise ToolError("no user with this name and zip code")
-    return user_id
+find_user_id_by_email = identity.find_user_id_by_email
+find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
 @tool(ToolKind.READ)
@@ -122,35 +88,12 @@ def get_product_details(db: Database, product_id: str) -> dict[str, Any]:
 @tool(ToolKind.READ)
 def list_all_product_types(db: Database) -> dict[str, str]:
     """List the names of all product types with their product ids, sorted by name."""
-    return dict(db.indexes["product_types"])
+    names = db.base.lookup("product_types")
+    return {name: db.find("product_types", name)[0] for name in sorted(names)}
 
 
-@tool(ToolKind.READ)
-def calculate(db: Database, expression: str) -> str:
-    """Calculate an arithmetic expression; the result is rounded to 2 decimal places.
-
-    Args:
-        expression: Numbers, + - * / and parentheses only, e.g. "(54.99 + 23.1) * 2".
-    """
-    try:
-        value = evaluate_expression(expression)
-    except ValueError as exc:
-        raise ToolError(str(exc)) from None
-    return f"{money(value):.2f}"
-
-
-@tool(ToolKind.READ)
-def transfer_to_human_agents(db: Database, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of the issue.
-
-    Only when the user asks for a human or the request cannot be handled within the policy and
-    the tools.
-
-    Args:
-        summary: A short summary of the user's issue for the human agent.
-    """
-    return "Transfer successful"
-
+calculate = kit_tools.calculate
+transfer_to_human_agents = kit_tools.transfer_to_human_agents
 
 # ---- write tools ------------------------------------------------------------------------------
 
@@ -295,7 +238,7 @@ def modify_pending_order_payment(
     if current.payment_method_id == payment_method_id:
         raise ToolError("the new payment method is the one already used")
     user = load_user(db, order.user_id)
-    method = user_method(user, payment_method_id)
+    method = owned_method(user, payment_method_id)
     check_funds(method, current.amount)
     if method.source == "gift_card":
         user = with_balance(user, method.id, -current.amount)
@@ -359,7 +302,7 @@ def return_delivered_order_items(
     order = load_order(db, order_id)
     require_status(order, (DELIVERED,), "returned")
     user = load_user(db, order.user_id)
-    method = user_method(user, payment_method_id)
+    method = owned_method(user, payment_method_id)
     original = {
         p.payment_method_id for p in order.payment_history if p.transaction_type == "payment"
     }

@@ -1,11 +1,11 @@
 import pytest
 
 from tests.agents.dialog import play
-from tests.agents.toy_domain import TASKS, ToyDomain
+from tests.agents.toy_domain import TASKS, gym
 
 pytestmark = pytest.mark.anyio
 
-DOMAIN = ToyDomain()
+DOMAIN = gym()
 EMOTIONS = ["neutral", "anger", "fear", "sadness", "disgust", "enjoyment"]
 
 

@@ -18,13 +18,13 @@ from simulator.registry import AGENTS, MODELS, get_domain, make_agent_provider
 from simulator.runner import Runner
 from simulator.store import Store
 from tests.simulator.models.wire import ScriptServer, oa_message
-from tests.simulator.toy import ToyDomain
+from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio
 
 
 def context() -> ConversationContext:
-    domain = ToyDomain()
+    domain = toy_domain()
     return ConversationContext(
         conversation_id="c1",
         run_id="r1",

@@ -1,37 +1,36 @@
-"""A tiny domain for end-to-end tests of the scripted agents and user: bookings of a gym."""
+"""A toy gym built on the domain kit: email authentication, a gift card, three intents."""
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+import random
+from typing import ClassVar
 
 import msgspec
 
-from simulator.database import Database
-from simulator.domain import Action, Domain, InfoSlot, Task, UserScenario
+from domains.kit import identity
+from domains.kit.identity import EMAIL, get_user_details, identity_indexes
+from domains.kit.lookup import load
+from domains.kit.payments import PaymentMethod, money_text, with_balance
+from domains.kit.people import Address, Customer, Name
+from domains.kit.tasks import HINTS, CustomerIntent
+from domains.kit.tools import transfer_to_human_agents
+from simulator.database import Base, Database
+from simulator.domain import Action, Domain, Generation, Task
+from simulator.slots import SlotHint
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
 
 
 class Booking(msgspec.Struct, frozen=True):
     booking_id: str
-    email: str
+    user_id: str
     status: str
     price: float
+    payment_method_id: str
 
 
-@tool(ToolKind.READ)
-def find_customer(db: Database, email: str) -> str:
-    """Find a customer's id by email.
-
-    Args:
-        email: The customer's email address.
-    """
-    customer = db.get("customers", email)
-    if customer is None:
-        raise ToolError("customer not found")
-    return str(customer)
+GIFT_CARD = PaymentMethod("gift_card_1", "gift_card", balance=10.0)
+HOME = Address("1 Main St", "", "Austin", "TX", "USA", "78701")
+ANA = Customer("ana_1", Name("Ana", "Lima"), HOME, "ana@example.com", (GIFT_CARD,))
 
 
 @tool(ToolKind.READ)
@@ -41,15 +40,13 @@ def get_booking(db: Database, booking_id: str) -> Booking:
     Args:
         booking_id: The booking id, e.g. "B1".
     """
-    booking = db.get("bookings", booking_id)
-    if booking is None:
-        raise ToolError("booking not found")
-    return booking  # type: ignore[no-any-return]
+    booking: Booking = load(db, "bookings", booking_id, "booking")
+    return booking
 
 
 @tool(ToolKind.WRITE)
 def cancel_booking(db: Database, booking_id: str, reason: str) -> str:
-    """Cancel a booking and refund it.
+    """Cancel a booking; the price goes back on the gift card it was paid with.
 
     Args:
         booking_id: The booking id.
@@ -58,103 +55,94 @@ def cancel_booking(db: Database, booking_id: str, reason: str) -> str:
     booking = get_booking.fn(db, booking_id)
     if booking.status != "confirmed":
         raise ToolError("only confirmed bookings can be cancelled")
+    user = get_user_details.fn(db, booking.user_id)
+    db.put("users", user.user_id, with_balance(user, booking.payment_method_id, booking.price))
     db.put("bookings", booking_id, msgspec.structs.replace(booking, status="cancelled"))
     return f"cancelled; refund of ${booking.price:.2f}"
 
 
-@tool(ToolKind.READ)
-def transfer_to_human_agents(db: Database, summary: str) -> str:
-    """Transfer the customer to a human agent.
+class GymIntent(CustomerIntent):
+    """Ana (by email) asks about one booking; subclasses give the texts and the gold path."""
 
-    Args:
-        summary: The issue in a sentence.
-    """
-    return "Transfer successful"
+    factors = ((EMAIL, 1.0),)
+    unknown_info = ("payment method ids",)
+    booking_id = goal = opening = ""
+    extra: ClassVar[dict[str, str]] = {}
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        b = db.get("bookings", self.booking_id)
+        who = self.identity(db, ANA.user_id, rng)
+        known = {"booking_id": b.booking_id} if b else {}
+        return self.task(
+            domain,
+            who,
+            goal=self.goal.format(b=b),
+            opening=self.opening.format(b=b),
+            known={**known, **self.extra},
+            actions=[*who.actions, *self.gold(b)],
+            outputs=self.outputs(b),
+            summary=self.description,
+        )
+
+    def gold(self, b: Booking) -> list[Action]:
+        return [Action("get_booking", {"booking_id": b.booking_id})]
+
+    def outputs(self, b: Booking | None) -> list[str]:
+        return [b.status] if b else []
 
 
-def _slots(booking: str) -> list[InfoSlot]:
-    return [
-        InfoSlot("email", "ana@example.com", ["email", "e-mail"], "your email address"),
-        InfoSlot("booking_id", booking, ["booking id", "booking number"], "your booking ID", True),
-        InfoSlot("reason", "I moved away", ["reason", "why"], "the reason for cancelling"),
-    ]
+class CancelBooking(GymIntent):
+    name, booking_id, description = "cancel_booking", "B1", "Cancel a booking, learn the refund."
+    goal = "Cancel booking {b.booking_id} because I moved away."
+    opening = "Hi, I want to cancel my gym booking."
+    extra: ClassVar[dict[str, str]] = {"reason": "I moved away"}
+
+    def gold(self, b: Booking) -> list[Action]:
+        cancel = {"booking_id": b.booking_id, "reason": "I moved away"}
+        return [*super().gold(b), Action("cancel_booking", cancel)]
+
+    def outputs(self, b: Booking | None) -> list[str]:
+        return [money_text(b.price)] if b else []
 
 
-def _task(
-    number: int,
-    intent: str,
-    goal: str,
-    opening: str,
-    booking: str,
-    actions: list[Action],
-    *,
-    unknown_info: tuple[str, ...] = (),
-    required_outputs: tuple[str, ...] = (),
-) -> Task:
-    """A task of the customer ana@example.com, who authenticates by email."""
-    return Task(
-        id=f"toy-{number:03d}",
-        domain="toy",
-        intent=intent,
-        scenario=UserScenario(goal, opening, _slots(booking), list(unknown_info)),
-        auth_slots=["email"],
-        actions=[Action("find_customer", {"email": "ana@example.com"}), *actions],
-        required_outputs=list(required_outputs),
+class BookingStatus(GymIntent):
+    name, booking_id, description = "booking_status", "B2", "Ask for a booking's status."
+    goal = "Learn the status of booking {b.booking_id}."
+    opening = "Hello, what is the status of my booking {b.booking_id}?"
+
+
+class OldRefundTransfer(GymIntent):
+    name, description = "out_of_policy_transfer", "A refund out of the policy: a transfer."
+    goal = "Get a refund for a class that was cancelled last year."
+    opening = "I want my money back for a class you cancelled last year."
+
+    def gold(self, b: Booking) -> list[Action]:
+        return [Action("transfer_to_human_agents", {"summary": "refund for an old class"})]
+
+
+def gym() -> Domain:
+    """The toy gym: one customer, two bookings, tasks generated from its three intents."""
+    bookings = {
+        "B1": Booking("B1", ANA.user_id, "confirmed", 40.0, "gift_card_1"),
+        "B2": Booking("B2", ANA.user_id, "confirmed", 25.0, "gift_card_1"),
+    }
+    tables = {"users": {ANA.user_id: ANA}, "bookings": bookings}
+    tools = [identity.find_user_id_by_email, get_user_details, get_booking, cancel_booking]
+    domain = Domain(
+        name="gym",
+        title="Toy gym bookings",
+        policy="Be kind. Confirm before cancelling.\n",
+        toolkit=Toolkit([*tools, transfer_to_human_agents]),
+        build_base=lambda: Base(tables, identity_indexes([EMAIL])),
+        intents=[CancelBooking(), BookingStatus(), OldRefundTransfer()],
+        generation=Generation(count=3, seed=0),
+        slot_hints={
+            **HINTS,
+            "booking_id": SlotHint(("booking id", "booking number"), "your booking ID", True),
+            "reason": SlotHint(("reason", "why"), "the reason for cancelling"),
+        },
     )
+    return msgspec.structs.replace(domain, task_source=domain.generate_tasks())
 
 
-TASKS = [
-    _task(
-        0,
-        "cancel_booking",
-        "Cancel booking B1 because I moved away.",
-        "Hi, I want to cancel my gym booking.",
-        "B1",
-        [
-            Action("get_booking", {"booking_id": "B1"}),
-            Action("cancel_booking", {"booking_id": "B1", "reason": "I moved away"}),
-        ],
-        unknown_info=("payment method ids",),
-        required_outputs=("$40.00",),
-    ),
-    _task(
-        1,
-        "booking_status",
-        "Learn the status of booking B2.",
-        "Hello, what is the status of my booking B2?",
-        "B2",
-        [Action("get_booking", {"booking_id": "B2"})],
-        required_outputs=("confirmed",),
-    ),
-    _task(
-        2,
-        "transfer",
-        "Get a refund for a class that was cancelled last year.",
-        "I want my money back for a class you cancelled last year.",
-        "B3",
-        [Action("transfer_to_human_agents", {"summary": "refund for an old class"})],
-    ),
-]
-
-
-class ToyDomain(Domain):
-    """Two tables, four tools, three tasks; ``folder`` is a temporary dir with ``policy.md``."""
-
-    name = "toy"
-    title = "Toy gym bookings"
-    toolkit = Toolkit([find_customer, get_booking, cancel_booking, transfer_to_human_agents])
-
-    def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder or Path(tempfile.mkdtemp(prefix="toy-domain-"))  # type: ignore[misc]
-        (self.folder / "policy.md").write_text("Be kind. Confirm before cancelling.\n")
-
-    def build_base(self) -> tuple[Mapping[str, Mapping[str, Any]], Mapping[str, Mapping[str, Any]]]:
-        bookings = {
-            "B1": Booking("B1", "ana@example.com", "confirmed", 40.0),
-            "B2": Booking("B2", "ana@example.com", "confirmed", 25.0),
-        }
-        return {"customers": {"ana@example.com": "ana_1"}, "bookings": bookings}, {}
-
-    @property
-    def tasks(self) -> list[Task]:
-        return TASKS
+TASKS = gym().tasks

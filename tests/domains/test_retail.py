@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -7,23 +10,24 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.retail import RetailDomain, build_tasks
+from domains.retail import retail as make_retail
 from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
-from simulator.database import Database
-from simulator.domain import Action, Task, load_tasks
+from simulator.database import Base, Database
+from simulator.domain import Action, Domain, Task, load_tasks
 from simulator.errors import UsageError
 from simulator.registry import DOMAINS
+from simulator.slots import user_slots
 from simulator.tools import ToolKind
 
 # ---- helpers ---------------------------------------------------------------------------------
 
 
-def call(domain: RetailDomain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
+def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
     outcome = domain.toolkit.call(db, name, arguments)
     return outcome.error, outcome.content
 
 
-def ok(domain: RetailDomain, db: Database, name: str, **arguments: Any) -> Any:
+def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
     error, content = call(domain, db, name, **arguments)
     assert not error, content
     try:
@@ -71,28 +75,32 @@ def other_variant(db: Database, order: Order, available: bool = True) -> tuple[s
 # ---- the base --------------------------------------------------------------------------------
 
 
-def test_registered_and_sized(retail: RetailDomain) -> None:
-    assert DOMAINS["retail"] is RetailDomain
+def test_registered_and_sized(retail: Domain) -> None:
+    assert DOMAINS["retail"] is make_retail
     assert len(retail.toolkit.tools) >= 12
     assert len(retail.intents) >= 8
     assert len({i.name for i in retail.intents}) == len(retail.intents)
-    tables, indexes = retail._base
+    tables, indexes = retail.base.tables, retail.base.indexes
     assert len(tables["products"]) >= 40
     assert len(tables["users"]) >= 400
     assert len(tables["orders"]) >= 800
-    assert set(indexes) >= {"email", "name_zip", "product_types", "item_product"}
+    assert set(indexes) >= {"email", "name_zip", "product_types"}
 
 
 def test_build_base_is_fast_and_deterministic() -> None:
+    def dump(base: Base) -> tuple[bytes, bytes]:
+        tables = {t: dict(rows) for t, rows in base.tables.items()}
+        lookups = {name: dict(base.lookup(name)) for name in base.indexes}
+        return msgspec.json.encode(tables), msgspec.json.encode(lookups)
+
     start = time.perf_counter()
-    one = RetailDomain().build_base()
+    one = make_retail().build_base()
     assert time.perf_counter() - start < 1.0
-    two = RetailDomain().build_base()
-    assert msgspec.json.encode(one[0]) == msgspec.json.encode(two[0])
-    assert msgspec.json.encode(one[1]) == msgspec.json.encode(two[1])
+    two = make_retail().build_base()
+    assert dump(one) == dump(two)
 
 
-def test_records_are_frozen(retail: RetailDomain) -> None:
+def test_records_are_frozen(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, PENDING)
     with pytest.raises(AttributeError):
@@ -101,7 +109,7 @@ def test_records_are_frozen(retail: RetailDomain) -> None:
 
 
 def test_same_writes_give_same_hash_across_instances() -> None:
-    a, b = RetailDomain(), RetailDomain()
+    a, b = make_retail(), make_retail()
     dbs = [a.new_database(), b.new_database()]
     assert dbs[0].state_hash() == dbs[1].state_hash()
     order = an_order(dbs[0], PENDING)
@@ -110,7 +118,7 @@ def test_same_writes_give_same_hash_across_instances() -> None:
     assert dbs[0].state_hash() == dbs[1].state_hash() != a.new_database().state_hash()
 
 
-def test_copy_on_write_isolation(retail: RetailDomain) -> None:
+def test_copy_on_write_isolation(retail: Domain) -> None:
     db1, db2 = retail.new_database(), retail.new_database()
     order = an_order(db1, PENDING)
     ok(retail, db1, "cancel_pending_order", order_id=order.order_id, reason="ordered by mistake")
@@ -150,7 +158,7 @@ REQUIRED = {
 WRITES = {n for n in REQUIRED if n.split("_")[0] in {"cancel", "modify", "return", "exchange"}}
 
 
-def test_tool_names_and_kinds(retail: RetailDomain) -> None:
+def test_tool_names_and_kinds(retail: Domain) -> None:
     assert list(retail.toolkit.tools) == list(REQUIRED)
     for name in REQUIRED:
         expected = ToolKind.WRITE if name in WRITES else ToolKind.READ
@@ -158,7 +166,7 @@ def test_tool_names_and_kinds(retail: RetailDomain) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
-def test_tool_schema(retail: RetailDomain, name: str) -> None:
+def test_tool_schema(retail: Domain, name: str) -> None:
     spec = next(s for s in retail.toolkit.specs if s.name == name)
     assert (
         spec.description
@@ -177,7 +185,7 @@ def test_tool_schema(retail: RetailDomain, name: str) -> None:
             assert prop["type"] == "string", (name, arg)
 
 
-def test_schema_details(retail: RetailDomain) -> None:
+def test_schema_details(retail: Domain) -> None:
     specs = {s.name: s for s in retail.toolkit.specs}
     reason = specs["cancel_pending_order"].parameters["properties"]["reason"]
     assert sorted(reason["enum"]) == ["no longer needed", "ordered by mistake"]
@@ -201,20 +209,20 @@ def test_schema_details(retail: RetailDomain) -> None:
     ],
 )
 def test_bad_arguments_are_error_outcomes(
-    retail: RetailDomain, name: str, arguments: dict[str, Any]
+    retail: Domain, name: str, arguments: dict[str, Any]
 ) -> None:
     outcome = retail.toolkit.call(retail.new_database(), name, arguments)
     assert outcome.error and outcome.content.startswith("Error:")
 
 
-def test_arguments_must_be_an_object(retail: RetailDomain) -> None:
+def test_arguments_must_be_an_object(retail: Domain) -> None:
     assert retail.toolkit.call(retail.new_database(), "calculate", ["1+1"]).error
 
 
 # ---- read tools ------------------------------------------------------------------------------
 
 
-def test_lookups(retail: RetailDomain) -> None:
+def test_lookups(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, DELIVERED)
     user = user_of(db, order)
@@ -239,7 +247,7 @@ def test_lookups(retail: RetailDomain) -> None:
     assert list(types) == sorted(types) and product["name"] in types
 
 
-def test_name_zip_lookup_follows_address_changes(retail: RetailDomain) -> None:
+def test_name_zip_lookup_follows_address_changes(retail: Domain) -> None:
     db = retail.new_database()
     user = user_of(db, an_order(db, PENDING))
     new = {
@@ -284,7 +292,7 @@ def test_name_zip_lookup_follows_address_changes(retail: RetailDomain) -> None:
         ("10 - 0.005", "9.99"),
     ],
 )
-def test_calculate(retail: RetailDomain, expression: str, expected: str) -> None:
+def test_calculate(retail: Domain, expression: str, expected: str) -> None:
     assert ok(retail, retail.new_database(), "calculate", expression=expression) == float(expected)
     assert (
         retail.toolkit.call(retail.new_database(), "calculate", {"expression": expression}).content
@@ -306,14 +314,14 @@ def test_calculate(retail: RetailDomain, expression: str, expected: str) -> None
         "(" * 300,
     ],
 )
-def test_calculate_refuses(retail: RetailDomain, expression: str) -> None:
+def test_calculate_refuses(retail: Domain, expression: str) -> None:
     assert call(retail, retail.new_database(), "calculate", expression=expression)[0]
 
 
 # ---- write tools and hard rules --------------------------------------------------------------
 
 
-def test_cancel_refunds_gift_card_at_once(retail: RetailDomain) -> None:
+def test_cancel_refunds_gift_card_at_once(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(
         db,
@@ -335,7 +343,7 @@ def test_cancel_refunds_gift_card_at_once(retail: RetailDomain) -> None:
 
 
 @pytest.mark.parametrize("status", [DELIVERED, PROCESSED, "cancelled"])
-def test_only_pending_orders_can_be_cancelled(retail: RetailDomain, status: str) -> None:
+def test_only_pending_orders_can_be_cancelled(retail: Domain, status: str) -> None:
     db = retail.new_database()
     order = an_order(db, status)
     error, content = call(
@@ -345,7 +353,7 @@ def test_only_pending_orders_can_be_cancelled(retail: RetailDomain, status: str)
     assert db.state_hash() == retail.new_database().state_hash()
 
 
-def test_only_delivered_orders_can_be_returned(retail: RetailDomain) -> None:
+def test_only_delivered_orders_can_be_returned(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, PENDING)
     method = order.payment_history[0].payment_method_id
@@ -360,7 +368,7 @@ def test_only_delivered_orders_can_be_returned(retail: RetailDomain) -> None:
     assert error and "delivered" in content
 
 
-def test_return_rules(retail: RetailDomain) -> None:
+def test_return_rules(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(
         db,
@@ -410,7 +418,7 @@ def test_return_rules(retail: RetailDomain) -> None:
     assert view["status"] == "return requested" and view["return_items"] == [item]
 
 
-def test_exchange_rules(retail: RetailDomain) -> None:
+def test_exchange_rules(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, DELIVERED)
     method = order.payment_history[0].payment_method_id
@@ -438,7 +446,7 @@ def test_exchange_rules(retail: RetailDomain) -> None:
     assert exchange(old)[0]
 
 
-def test_items_can_be_modified_only_once(retail: RetailDomain) -> None:
+def test_items_can_be_modified_only_once(retail: Domain) -> None:
     db = retail.new_database()
 
     def affordable(o: Order) -> bool:
@@ -464,7 +472,7 @@ def test_items_can_be_modified_only_once(retail: RetailDomain) -> None:
     ok(retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed")
 
 
-def test_gift_card_balance_must_cover_payment(retail: RetailDomain) -> None:
+def test_gift_card_balance_must_cover_payment(retail: Domain) -> None:
     db = retail.new_database()
     for _, order in db.items("orders"):
         user = user_of(db, order)
@@ -496,7 +504,7 @@ def test_gift_card_balance_must_cover_payment(retail: RetailDomain) -> None:
     )[0]
 
 
-def test_transfer_does_not_change_the_database(retail: RetailDomain) -> None:
+def test_transfer_does_not_change_the_database(retail: Domain) -> None:
     db = retail.new_database()
     assert (
         ok(retail, db, "transfer_to_human_agents", summary="wants a human") == "Transfer successful"
@@ -504,7 +512,7 @@ def test_transfer_does_not_change_the_database(retail: RetailDomain) -> None:
     assert db.state_hash() == retail.new_database().state_hash()
 
 
-def test_address_must_be_complete(retail: RetailDomain) -> None:
+def test_address_must_be_complete(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, PENDING)
     error, _ = call(
@@ -525,19 +533,20 @@ def test_address_must_be_complete(retail: RetailDomain) -> None:
 # ---- benchmark tasks -------------------------------------------------------------------------
 
 
-def test_task_file(retail: RetailDomain) -> None:
+def test_task_file(retail: Domain) -> None:
     tasks = retail.tasks
     assert len(tasks) >= 40
     assert {t.intent for t in tasks} == {i.name for i in retail.intents}
     assert len({t.id for t in tasks}) == len(tasks)
 
 
-def test_tasks_are_well_formed(retail: RetailDomain) -> None:
+def test_tasks_are_well_formed(retail: Domain) -> None:
     for task in retail.tasks:
-        names = [s.name for s in task.scenario.known_info]
-        assert len(names) == len(set(names)), task.id
-        assert task.auth_slots and all(task.slot(n) is not None for n in task.auth_slots), task.id
-        assert all(not task.slot(n).lookupable for n in task.auth_slots), task.id  # type: ignore[union-attr]
+        slots = {s.name: s for s in user_slots(retail, task)}
+        assert list(slots) == list(task.scenario.known_info), task.id
+        assert all(name in retail.slot_hints for name in slots), task.id  # no default hints
+        assert task.auth_slots and all(n in slots for n in task.auth_slots), task.id
+        assert all(not slots[n].lookupable for n in task.auth_slots), task.id
         assert task.scenario.goal and task.scenario.opening and task.summary
         assert task.actions[0].name.startswith("find_user_id"), task.id
         assert all(retail.toolkit.kind(a.name) is not None for a in task.actions)
@@ -545,7 +554,7 @@ def test_tasks_are_well_formed(retail: RetailDomain) -> None:
             assert action.name not in task.scenario.goal  # the scenario never leaks tool calls
 
 
-def test_task_actions_succeed_and_gold_scores_one(retail: RetailDomain) -> None:
+def test_task_actions_succeed_and_gold_scores_one(retail: Domain) -> None:
     for task in retail.tasks:
         db = retail.new_database()
         for action in task.actions:
@@ -557,7 +566,7 @@ def test_task_actions_succeed_and_gold_scores_one(retail: RetailDomain) -> None:
         assert reward == 1.0 and breakdown.db_match, task.id
 
 
-def _other_write(retail: RetailDomain, task: Task) -> Action:
+def _other_write(retail: Domain, task: Task) -> Action:
     user_id = get(retail.new_database(), "users", task.actions[1].arguments["user_id"]).user_id
     address = {
         "address1": "9 Elsewhere Lane",
@@ -570,7 +579,7 @@ def _other_write(retail: RetailDomain, task: Task) -> Action:
     return Action("modify_user_address", {"user_id": user_id, **address})
 
 
-def test_wrong_write_or_missing_output_scores_zero(retail: RetailDomain) -> None:
+def test_wrong_write_or_missing_output_scores_zero(retail: Domain) -> None:
     with_outputs = 0
     for task in retail.tasks:
         db = retail.new_database()
@@ -589,20 +598,42 @@ def test_wrong_write_or_missing_output_scores_zero(retail: RetailDomain) -> None
     assert with_outputs >= 10
 
 
-def test_transfer_tasks_end_with_transfer(retail: RetailDomain) -> None:
+def test_transfer_tasks_end_with_transfer(retail: Domain) -> None:
     transfers = [t for t in retail.tasks if t.intent == "out_of_policy_transfer"]
     assert transfers and all(t.actions[-1].name == "transfer_to_human_agents" for t in transfers)
     assert all(not retail.write_actions(t) for t in transfers)
 
 
-def test_tasks_regenerate_identically(retail: RetailDomain, tmp_path: Path) -> None:
-    out = build_tasks.main([str(tmp_path / "a.jsonl")])
-    assert out.read_bytes() == retail.tasks_path.read_bytes()
-    again = build_tasks.main([str(tmp_path / "b.jsonl")])
-    assert again.read_bytes() == out.read_bytes()
+def _generate(*args: str) -> subprocess.CompletedProcess[bytes]:
+    command = [sys.executable, "-m", "simulator.cli", "domains", "generate", "retail", *args]
+    return subprocess.run(command, capture_output=True, check=True, timeout=120)
 
 
-def test_malformed_task_line_names_file_and_line(retail: RetailDomain, tmp_path: Path) -> None:
+def test_tasks_regenerate_identically(retail: Domain, tmp_path: Path) -> None:
+    assert retail.tasks_path is not None
+    checked_in = retail.tasks_path.read_bytes()
+    _generate("--out", str(tmp_path / "a.jsonl"))
+    assert (tmp_path / "a.jsonl").read_bytes() == checked_in
+    assert _generate("--out", "-").stdout == checked_in
+    assert retail.generation is not None
+    explicit = ("--count", str(retail.generation.count), "--seed", str(retail.generation.seed))
+    assert _generate(*explicit).stdout == checked_in  # explicit defaults print, never overwrite
+    assert _generate("--count", "3").stdout == b"".join(checked_in.splitlines(True)[:3])
+
+
+def test_generate_refuses_bad_input_in_one_line(retail: Domain) -> None:
+    command = [sys.executable, "-m", "simulator.cli", "domains", "generate"]
+    for args, message in (
+        (["retail", "--count", "0"], "--count must be at least 1 (got 0)"),
+        (["narnia"], "unknown domain 'narnia'"),
+    ):
+        out = subprocess.run([*command, *args], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout
+
+
+def test_malformed_task_line_names_file_and_line(retail: Domain, tmp_path: Path) -> None:
+    assert retail.tasks_path is not None
     lines = retail.tasks_path.read_text(encoding="utf-8").splitlines()
     bad = tmp_path / "tasks.jsonl"
     bad.write_text(
@@ -612,4 +643,10 @@ def test_malformed_task_line_names_file_and_line(retail: RetailDomain, tmp_path:
         load_tasks(bad)
     bad.write_text(lines[0] + "\n{not json\n")
     with pytest.raises(UsageError, match=rf"{bad}:2: not valid JSON"):
+        load_tasks(bad)
+    # the format before slot hints left the task: known info as a list of annotated slots
+    old = re.sub(r'"known_info":\{[^}]*\}', '"known_info":[{"name":"zip","value":"1"}]', lines[0])
+    bad.write_text(old + "\n")
+    field = r"Expected `object`, got `array` - at `\$.scenario.known_info`"
+    with pytest.raises(UsageError, match=rf"{bad}:1: invalid task: {field}"):
         load_tasks(bad)

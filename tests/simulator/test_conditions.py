@@ -9,7 +9,7 @@ import users.emotions  # noqa: F401  (registers the taxonomy)
 from simulator.conditions import EmotionSpec, parse_levels, validate_emotion_spec
 from simulator.domain import load_tasks
 from simulator.errors import UsageError
-from tests.simulator.toy import ToyDomain
+from tests.simulator.toy import toy_domain
 
 
 def test_parse_levels() -> None:
@@ -49,7 +49,7 @@ def test_good_spec_resolves_aliases() -> None:
 
 
 def test_load_tasks_reads_and_checks_the_emotion(tmp_path: Path) -> None:
-    task = ToyDomain().tasks[0]
+    task = toy_domain().tasks[0]
     with_emotion = msgspec.structs.replace(
         task, id="toy-8", emotion=EmotionSpec(family="fear", leaf="panic", trust="skeptical")
     )

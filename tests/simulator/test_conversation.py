@@ -17,21 +17,21 @@ from simulator.events import (
 from simulator.referee import Limits
 from simulator.registry import USERS, make_agent_provider
 from simulator.runner import make_agent
-from tests.simulator.toy import ToyDomain, install
+from tests.simulator.toy import install, toy_domain
 
 pytestmark = pytest.mark.anyio
 DEFAULT_LIMITS = Limits()
 
 
 def oracle(task: Task) -> OracleView:
-    return oracle_view(ToyDomain(), task)
+    return oracle_view(toy_domain(), task)
 
 
 async def play(
     agent: str = "gold", emotion: str = "neutral", limits: Limits = DEFAULT_LIMITS, task: int = 1
 ):
     install()
-    domain = ToyDomain()
+    domain = toy_domain()
     ctx = ConversationContext(
         conversation_id="c1",
         run_id="r",
@@ -106,7 +106,7 @@ async def test_model_error_ends_with_reason() -> None:
 
 async def test_timeout() -> None:
     install()
-    domain = ToyDomain()
+    domain = toy_domain()
     ctx = ConversationContext(
         conversation_id="c",
         run_id="r",

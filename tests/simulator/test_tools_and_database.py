@@ -1,7 +1,7 @@
 import pytest
 
-from simulator.database import Database
-from tests.simulator.toy import Counter, ToyDomain, increment
+from simulator.database import Base, Database, Index
+from tests.simulator.toy import Counter, increment, toy_domain
 
 
 def test_schema_comes_from_signature_and_docstring() -> None:
@@ -19,7 +19,7 @@ def test_schema_comes_from_signature_and_docstring() -> None:
 
 
 def test_bad_arguments_become_error_results_not_exceptions() -> None:
-    domain = ToyDomain()
+    domain = toy_domain()
     db = domain.new_database()
     kit = domain.toolkit
     wrong_type = kit.call(db, "increment", {"name": 1})
@@ -34,7 +34,7 @@ def test_bad_arguments_become_error_results_not_exceptions() -> None:
 
 def test_copy_on_write_isolation_and_hash() -> None:
     base = {"counters": {"a": Counter(0)}}
-    one, two = Database(base), Database(base)
+    one, two = Database(Base(base)), Database(Base(base))
     empty = one.state_hash()
     one.put("counters", "a", Counter(5))
     assert two.get("counters", "a") == Counter(0)
@@ -52,8 +52,41 @@ def test_copy_on_write_isolation_and_hash() -> None:
     assert list(fork.keys("counters")) == ["a", "z"]
 
 
+def test_base_is_read_only() -> None:
+    base = Base({"counters": {"a": Counter(0)}})
+    with pytest.raises(TypeError):
+        base.tables["counters"]["a"] = Counter(9)  # type: ignore[index]
+    with pytest.raises(TypeError):
+        base.tables["other"] = {}  # type: ignore[index]
+    assert base.database().get("counters", "a") == Counter(0)
+
+
+def test_find_follows_this_copys_writes_and_leaves_other_copies_alone() -> None:
+    by_value = {"value": Index("counters", lambda c: (str(c.value),))}
+    base = Base({"counters": {"a": Counter(0), "b": Counter(10), "c": Counter(0)}}, by_value)
+    db, other = base.database(), base.database()
+    assert db.find("value", "0") == ["a", "c"] and db.find("value", "7") == []
+    db.put("counters", "a", Counter(7))
+    db.put("counters", "z", Counter(0))
+    db.delete("counters", "c")
+    assert db.find("value", "0") == ["z"]
+    assert db.find("value", "7") == ["a"]
+    assert db.fork().find("value", "7") == ["a"]
+    assert other.find("value", "0") == ["a", "c"] and other.find("value", "7") == []
+    assert base.lookup("value")["0"] == ("a", "c")  # the base index never changes
+
+
+def test_a_tool_declares_the_ending_it_causes() -> None:
+    from simulator.referee import TerminationReason
+
+    kit = toy_domain().toolkit
+    assert kit.endings == {"transfer_to_human_agents": TerminationReason.TRANSFER}
+    assert kit.ends("transfer_to_human_agents") is TerminationReason.TRANSFER
+    assert kit.ends("increment") is None and kit.ends("no_such_tool") is None
+
+
 def test_evaluate_needs_state_and_outputs() -> None:
-    domain = ToyDomain()
+    domain = toy_domain()
     task = domain.tasks[1]
     db = domain.new_database()
     increment.fn(db, "a", 2)
@@ -72,7 +105,7 @@ def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
     from simulator.errors import UsageError
 
     path = tmp_path / "tasks.jsonl"
-    dump_tasks(ToyDomain().tasks, path)
+    dump_tasks(toy_domain().tasks, path)
     assert [t.id for t in load_tasks(path)] == ["toy-0", "toy-1", "toy-2", "toy-3"]
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace('"auth_slots":[]', '"auth_slots":7')
@@ -85,3 +118,42 @@ def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
     path.write_text("{not json\n")
     with pytest.raises(UsageError, match=r"tasks.jsonl:1: not valid JSON"):
         load_tasks(path)
+
+
+def test_endings_come_from_declarations_not_names() -> None:
+    import msgspec
+
+    from agents.llm import system_prompt
+    from simulator.context import ConversationContext, agent_view
+    from simulator.events import ToolResult
+    from simulator.referee import Limits, Referee, TerminationReason
+    from simulator.tools import Tool, ToolKind, Toolkit
+
+    hand_off = Tool(lambda db, summary: "ok", ToolKind.READ, "hand_off", TerminationReason.TRANSFER)
+    plain = Tool(lambda db, summary: "ok", ToolKind.READ, "transfer_to_human_agents")
+    domain = msgspec.structs.replace(toy_domain(), toolkit=Toolkit([increment, hand_off, plain]))
+    ctx = ConversationContext(
+        conversation_id="c",
+        run_id="r",
+        task=domain.tasks[0],
+        domain=domain,
+        emotion="neutral",
+        intensity=0.0,
+        trial=0,
+        seed=0,
+    )
+    prompt = system_prompt(agent_view(ctx))
+    assert "`hand_off`" in prompt and "`transfer_to_human_agents`" not in prompt
+
+    def referee() -> Referee:
+        return Referee(Limits(), domain.toolkit.endings, lambda: None)
+
+    def result(name: str, error: bool = False) -> ToolResult:
+        return ToolResult(conversation="c", call_id="1", name=name, content="ok", error=error)
+
+    named, failed, declared = referee(), referee(), referee()
+    named.observe(result("transfer_to_human_agents"))
+    failed.observe(result("hand_off", error=True))
+    declared.observe(result("hand_off"))
+    assert named.reason is None and failed.reason is None
+    assert declared.reason is TerminationReason.TRANSFER

@@ -22,10 +22,12 @@ from simulator.chat import (
     Usage,
 )
 from simulator.context import AgentView, OracleView, UserView
-from simulator.database import Database
-from simulator.domain import Action, Domain, InfoSlot, Task, UserScenario
+from simulator.database import Base, Database
+from simulator.domain import Action, Domain, Task, UserScenario
+from simulator.referee import TerminationReason
 from simulator.registry import AGENTS, DOMAINS, USERS
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from simulator.slots import SlotHint
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
 
 
@@ -60,7 +62,7 @@ def increment(db: Database, name: str, by: int = 1) -> Counter:
     return new
 
 
-@tool(ToolKind.READ)
+@tool(ToolKind.READ, ends=TerminationReason.TRANSFER)
 def transfer_to_human_agents(db: Database, summary: str) -> str:
     """Hand the conversation to a human.
 
@@ -78,7 +80,7 @@ def _task(i: int, by: int) -> Task:
         scenario=UserScenario(
             goal=f"Add {by} to counter a.",
             opening=f"Please add {by} to counter a.",
-            known_info=[InfoSlot("name", "a", ["counter"], "the counter's name")],
+            known_info={"name": "a"},
         ),
         auth_slots=[],
         actions=[
@@ -89,24 +91,17 @@ def _task(i: int, by: int) -> Task:
     )
 
 
-class ToyDomain(Domain):
-    name = "toy"
-    title = "Counters"
-    toolkit = Toolkit([get_counter, increment, transfer_to_human_agents])
-
-    def __init__(self) -> None:
-        self._tasks = [_task(i, i + 1) for i in range(4)]
-
-    def build_base(self) -> Any:
-        return {"counters": {"a": Counter(0), "b": Counter(10)}}, {}
-
-    @property  # type: ignore[override]
-    def policy(self) -> str:
-        return "Be a counter clerk."
-
-    @property  # type: ignore[override]
-    def tasks(self) -> list[Task]:
-        return self._tasks
+def toy_domain() -> Domain:
+    """Two counters, three tools (one ends the conversation), four increment tasks."""
+    return Domain(
+        name="toy",
+        title="Counters",
+        policy="Be a counter clerk.",
+        toolkit=Toolkit([get_counter, increment, transfer_to_human_agents]),
+        build_base=lambda: Base({"counters": {"a": Counter(0), "b": Counter(10)}}),
+        task_source=[_task(i, i + 1) for i in range(4)],
+        slot_hints={"name": SlotHint(("counter",), "the counter's name")},
+    )
 
 
 Step = Callable[[OracleView, list[ChatMessage]], ChatMessage]
@@ -222,6 +217,6 @@ def install() -> None:
     from simulator import registry
 
     registry.load_plugins()
-    DOMAINS.add("toy", ToyDomain)
+    DOMAINS.add("toy", toy_domain)
     AGENTS.add("toy", StepProvider)
     USERS.add("patient", PatientUsers)

@@ -18,7 +18,7 @@ from simulator.conversation import run_conversation
 from simulator.events import ConversationEnded, EmotionUpdate, Event, UserMessage
 from simulator.referee import Limits
 from simulator.roles import STOP, UNSATISFIED
-from tests.simulator.toy import ToyDomain
+from tests.simulator.toy import toy_domain
 from users.dialogue import AgentTextReader
 from users.emotions import FAMILIES, LEAVES, EmotionProfile
 from users.scripted import ScriptedUser
@@ -42,7 +42,7 @@ class ScriptAgent:
 
 
 def context(emotion: str, intensity: float = 0.6, **levels: str | None) -> ConversationContext:
-    domain = ToyDomain()
+    domain = toy_domain()
     return ConversationContext(
         conversation_id="c",
         run_id="r",

@@ -4,10 +4,13 @@ import pytest
 
 from simulator.chat import ChatMessage
 from simulator.context import ConversationContext, user_view
-from simulator.domain import Domain, InfoSlot, Task, UserScenario
+from simulator.database import Base
+from simulator.domain import Domain, Task, UserScenario
 from simulator.errors import UsageError
 from simulator.registry import make_user_provider
 from simulator.roles import STOP, UNSATISFIED, UserTurn
+from simulator.slots import SlotHint
+from simulator.tools import Toolkit
 from users.scripted import ScriptedUser
 
 pytestmark = pytest.mark.anyio
@@ -19,17 +22,32 @@ TASK = Task(
     scenario=UserScenario(
         goal="Cancel order #W1.",
         opening="Hi, I want to cancel my order #W1.",
-        known_info=[
-            InfoSlot("email", "ana@example.com", ["email", "e-mail"], "your email address"),
-            InfoSlot("order_id", "#W1", ["order id", "order number"], "your order ID", True),
-            InfoSlot("items", "the Lamp", ["item"], "the items", True),
-            InfoSlot("new_address", "1 Main St", ["address", "where"], "the new address"),
-            InfoSlot("reason", "no longer needed", ["reason", "why"], "the reason"),
-        ],
+        known_info={
+            "email": "ana@example.com",
+            "order_id": "#W1",
+            "items": "the Lamp",
+            "new_address": "1 Main St",
+            "reason": "no longer needed",
+        },
         unknown_info=["payment method ids"],
     ),
     auth_slots=["email"],
     actions=[],
+)
+DOMAIN = Domain(
+    name="test",
+    title="",
+    policy="",
+    toolkit=Toolkit([]),
+    build_base=lambda: Base({}),
+    task_source=[TASK],
+    slot_hints={
+        "email": SlotHint(("email", "e-mail"), "your email address"),
+        "order_id": SlotHint(("order id", "order number"), "your order ID", True),
+        "items": SlotHint(("item",), "the items", True),
+        "new_address": SlotHint(("address", "where"), "the new address"),
+        "reason": SlotHint(("reason", "why"), "the reason"),
+    },
 )
 
 
@@ -38,7 +56,7 @@ def ctx(emotion: str = "neutral", intensity: float = 0.6, seed: int = 0) -> Conv
         conversation_id="c",
         run_id="r",
         task=TASK,
-        domain=Domain(),
+        domain=DOMAIN,
         emotion=emotion,
         intensity=intensity,
         trial=0,

@@ -16,7 +16,7 @@ from simulator.errors import UsageError
 from simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
 from simulator.registry import MODELS
 from tests.simulator.models.wire import ScriptServer, oa_chunk, oa_error, oa_message
-from tests.simulator.toy import ToyDomain
+from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio
 
@@ -170,7 +170,7 @@ async def test_malformed_tool_arguments_reach_the_toolkit_as_an_error(server: Sc
     calls = response.message.tool_calls
     assert calls[0].arguments == {"__raw__": '{"name": "a"'}
     assert calls[1].arguments == {"name": "a"}
-    domain = ToyDomain()
+    domain = toy_domain()
     db = domain.new_database()
     outcomes = [domain.toolkit.call(db, c.name, c.arguments) for c in calls]
     assert [o.error for o in outcomes] == [True, False, True, True, True]

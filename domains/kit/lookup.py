@@ -1,0 +1,40 @@
+"""Record lookups: `load` for tools (a ToolError when missing), `record`, `pick` for intents."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from simulator.database import Database
+from simulator.tools import ToolError
+
+R = TypeVar("R")
+
+
+def load(db: Database, table: str, key: str, label: str) -> Any:
+    """The record ``key`` of ``table``; ``ToolError`` ("<label> 'key' not found") when unknown."""
+    value = db.get(table, key)
+    if value is None:
+        raise ToolError(f"{label} {key!r} not found")
+    return value
+
+
+def record(db: Database, table: str, key: str) -> Any:
+    """A record known to exist in the base (intents sample existing keys)."""
+    value = db.get(table, key)
+    if value is None:
+        raise KeyError(f"{table}/{key}")
+    return value
+
+
+def pick(
+    db: Database, rng: random.Random, table: str, accept: Callable[[Any], bool], tries: int = 300
+) -> Any | None:
+    """A random record of ``table`` that ``accept`` likes, or None after ``tries`` draws."""
+    keys = list(db.keys(table))
+    for _ in range(tries):
+        value = record(db, table, rng.choice(keys))
+        if accept(value):
+            return value
+    return None
