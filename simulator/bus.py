@@ -1,29 +1,36 @@
 """The message bus: per-conversation routing to actor inboxes and fan-out to subscribers.
 
-``publish`` stamps an event with its conversation's next sequence number and the time, hands
-it to every subscriber (the store waits for room, a live feed never blocks), lets the referee
-see it, and routes it to the inboxes of the roles that consume its kind.
+A conversation's ``Channel`` stamps each event with the conversation's next sequence number
+and the time, hands it to every subscriber (the store waits for room, a live feed never
+blocks), lets the conversation's referee judge it, and routes it to the inbox of the role that
+consumes its kind. Actors hold only halves of it: an ``Inbox`` to receive from and an
+``Outbox`` to publish through.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from types import TracebackType
 from typing import Protocol
 
+import anyio
 import msgspec
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from simulator.events import (
     AgentMessage,
     Event,
+    EventBase,
     ToolCall,
     ToolResult,
     UserMessage,
 )
+from simulator.referee import Referee, TerminationReason
 
 AGENT, USER, ENV = "agent", "user", "env"
+ROLES = (AGENT, USER, ENV)
 INBOX_SIZE = 64
 
 
@@ -48,55 +55,167 @@ def route(event: Event) -> str | None:
     return None
 
 
+class Inbox:
+    """The receive half of one actor's inbox: ``async for event in inbox`` until the end.
+
+    Iteration stops when the conversation ends; events still buffered then are dropped, so an
+    actor never handles an event of a finished conversation.
+    """
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: MemoryObjectReceiveStream[Event]) -> None:
+        self._stream = stream
+
+    def __aiter__(self) -> Inbox:
+        return self
+
+    async def __anext__(self) -> Event:
+        # receive_nowait first: anyio's receive() passes through the event loop once per item
+        # even when one is buffered; skipping that keeps this path at asyncio.Queue's cost.
+        stream = self._stream
+        try:
+            return stream.receive_nowait()
+        except anyio.WouldBlock:
+            pass
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            stream.close()
+            raise StopAsyncIteration from None
+        try:
+            return await stream.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            stream.close()
+            raise StopAsyncIteration from None
+
+
+class Outbox:
+    """The send half of a channel: what an actor publishes through (it cannot end the talk).
+
+    ``publish(event)`` stamps, fans out and routes one event and returns it stamped (None once
+    the conversation has ended); ``publish(event, final=True)`` is for the closing events.
+    """
+
+    __slots__ = ("conversation", "publish")
+
+    def __init__(self, channel: Channel) -> None:
+        self.conversation = channel.conversation
+        self.publish: Callable[..., Awaitable[Event | None]] = channel.publish
+
+
 class Channel:
-    """One conversation's view of the bus: its sequence counter and its actors' inboxes."""
+    """One conversation on the bus: its sequence counter, its referee and its actors' inboxes.
 
-    __slots__ = ("_observer", "_seq", "bus", "closed", "conversation", "inboxes")
+    The referee judges every event; when it ends the conversation the channel closes itself:
+    later events are dropped and every ``Inbox`` stops. Actors leave on their own that way
+    instead of being cancelled, so a normal ending creates no cancellation tracebacks and no
+    garbage cycles. Use as ``with bus.channel(...) as channel:`` so that every stream is
+    closed once the actors are done. Events of the kinds in ``keep`` are kept in ``kept``
+    (what the evaluator reads).
+    """
 
-    def __init__(self, bus: Bus, conversation: str, observer: Callable[[Event], None]) -> None:
+    __slots__ = (
+        "_keep",
+        "_receivers",
+        "_senders",
+        "_seq",
+        "bus",
+        "closed",
+        "conversation",
+        "kept",
+        "referee",
+    )
+
+    def __init__(
+        self,
+        bus: Bus,
+        conversation: str,
+        referee: Referee,
+        keep: tuple[type[EventBase], ...] = (),
+    ) -> None:
         self.bus = bus
         self.conversation = conversation
+        self.referee = referee
+        self._keep = keep
+        self.kept: list[Event] = []
         self._seq = 0
-        self._observer: Callable[[Event], None] | None = observer
         self.closed = False
-        self.inboxes: dict[str, asyncio.Queue[Event | None]] = {
-            role: asyncio.Queue(maxsize=INBOX_SIZE) for role in (AGENT, USER, ENV)
-        }
+        self._senders: dict[str, MemoryObjectSendStream[Event]] = {}
+        self._receivers: dict[str, MemoryObjectReceiveStream[Event]] = {}
+        for role in ROLES:
+            send, receive = anyio.create_memory_object_stream[Event](INBOX_SIZE)
+            self._senders[role] = send
+            self._receivers[role] = receive
+
+    def inbox(self, role: str) -> Inbox:
+        """The receive half of ``role``'s inbox."""
+        return Inbox(self._receivers[role])
+
+    def outbox(self) -> Outbox:
+        """A send half for one actor."""
+        return Outbox(self)
+
+    def end(self, reason: TerminationReason, detail: str = "") -> None:
+        """End the conversation for ``reason`` (the referee keeps the first one) and close."""
+        self.referee.end(reason, detail)
+        self.close()
 
     def close(self) -> None:
-        """End the conversation: later events are dropped and every actor's loop returns.
-
-        Actors leave on their own (a ``None`` in each inbox) instead of being cancelled, so a
-        normal ending creates no cancellation tracebacks and no garbage cycles.
-        """
+        """Stop routing: later events are dropped and every inbox's iteration stops."""
         if self.closed:
             return
         self.closed = True
-        self._observer = None
-        for inbox in self.inboxes.values():
-            if not inbox.full():
-                inbox.put_nowait(None)
+        for role in ROLES:
+            self._senders[role].close()
+            receive = self._receivers[role]
+            try:  # drop what the actors have not taken yet
+                while True:
+                    receive.receive_nowait()
+            except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
+                pass
+
+    def __enter__(self) -> Channel:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+        for receive in self._receivers.values():
+            receive.close()
 
     async def publish(self, event: Event, *, final: bool = False) -> Event | None:
-        """Stamp, fan out, observe and route one event; returns the stamped event.
+        """Stamp, fan out, judge and route one event; returns the stamped event.
 
-        After ``close`` only the ``final`` event (``ConversationEnded``) is still published.
+        After the conversation ended only ``final`` events (its closing ones) are published.
         """
         if self.closed and not final:
             return None
         stamped = msgspec.structs.replace(event, seq=self._seq, ts=time.time())
         self._seq += 1
+        if isinstance(stamped, self._keep):
+            self.kept.append(stamped)
         for subscriber in self.bus.subscribers:
             await subscriber.deliver(stamped)
-        if self._observer is not None:
-            self._observer(stamped)
-        role = None if self.closed else route(stamped)
+        if self.closed:
+            return stamped
+        referee = self.referee
+        referee.observe(stamped)
+        if referee.reason is not None:
+            self.close()
+            return stamped
+        role = route(stamped)
         if role is not None:
-            inbox = self.inboxes[role]
-            if inbox.full():
-                await inbox.put(stamped)
-            else:
-                inbox.put_nowait(stamped)
+            send = self._senders[role]
+            try:
+                send.send_nowait(stamped)
+            except anyio.WouldBlock:
+                try:
+                    await send.send(stamped)
+                except anyio.ClosedResourceError:  # the conversation ended while we waited
+                    pass
         return stamped
 
 
@@ -106,9 +225,14 @@ class Bus:
     def __init__(self, subscribers: list[Subscriber] | None = None) -> None:
         self.subscribers: list[Subscriber] = list(subscribers or [])
 
-    def channel(self, conversation: str, observer: Callable[[Event], None]) -> Channel:
-        """Open the channel of one conversation; ``observer`` (the referee) sees every event."""
-        return Channel(self, conversation, observer)
+    def channel(
+        self, conversation: str, referee: Referee, keep: tuple[type[EventBase], ...] = ()
+    ) -> Channel:
+        """Open the channel of one conversation, judged by ``referee``.
+
+        The channel keeps the stamped events of the kinds in ``keep`` in ``kept``.
+        """
+        return Channel(self, conversation, referee, keep)
 
 
 class LiveFeed:

@@ -1,8 +1,11 @@
-"""The referee: watches every event of a conversation and decides when and why it ends."""
+"""The referee: watches every event of a conversation and decides when and why it ends.
+
+The conversation's channel owns it: the channel shows it every event and closes itself once
+the referee has a reason.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 
 import msgspec
@@ -36,12 +39,11 @@ class Limits(msgspec.Struct, frozen=True):
 
 
 class Referee:
-    """Counts turns, tool calls, errors and questions; calls ``on_end`` once with a reason."""
+    """Counts turns, tool calls, errors and questions; keeps the first reason to end."""
 
     __slots__ = (
         "detail",
         "limits",
-        "on_end",
         "questions",
         "reason",
         "steps",
@@ -50,10 +52,9 @@ class Referee:
         "transfer_tool",
     )
 
-    def __init__(self, limits: Limits, transfer_tool: str, on_end: Callable[[], None]) -> None:
+    def __init__(self, limits: Limits, transfer_tool: str) -> None:
         self.limits = limits
         self.transfer_tool = transfer_tool
-        self.on_end = on_end
         self.reason: TerminationReason | None = None
         self.detail = ""
         self.steps = 0
@@ -62,11 +63,16 @@ class Referee:
         self.questions = 0
 
     def end(self, reason: TerminationReason, detail: str = "") -> None:
-        """End the conversation (the first reason wins)."""
+        """Record why the conversation ends (the first reason wins)."""
         if self.reason is None:
             self.reason = reason
             self.detail = detail
-            self.on_end()
+
+    def ending_of(self, result: ToolResult) -> TerminationReason | None:
+        """The ending a successful tool result causes, if any (the one place that decides it)."""
+        if result.name == self.transfer_tool and not result.error:
+            return TerminationReason.TRANSFER
+        return None
 
     def observe(self, event: Event) -> None:
         """Update the counters with one event and end the conversation when a rule fires."""
@@ -82,8 +88,9 @@ class Referee:
             if event.text and not event.tool_calls and "?" in event.text:
                 self.questions += 1
         elif isinstance(event, ToolResult):
-            if event.name == self.transfer_tool and not event.error:
-                self.end(TerminationReason.TRANSFER)
+            ending = self.ending_of(event)
+            if ending is not None:
+                self.end(ending)
             elif event.error:
                 self.tool_errors += 1
                 if self.tool_errors > self.limits.max_tool_errors:
