@@ -130,9 +130,7 @@ class UserActor:
                 )
             )
         self.transcript.append(ChatMessage(role="user", content=turn.text))
-        await publish(
-            UserMessage(conversation=conversation, text=turn.text, ends=turn.ends)
-        )
+        await publish(UserMessage(conversation=conversation, text=turn.text, ends=turn.ends))
 
 
 class EnvActor:

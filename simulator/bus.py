@@ -9,15 +9,14 @@ consumes its kind. Actors hold only halves of it: an ``Inbox`` to receive from a
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Protocol
 
-import anyio
 import msgspec
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from simulator.events import (
     AgentMessage,
@@ -62,30 +61,19 @@ class Inbox:
     actor never handles an event of a finished conversation.
     """
 
-    __slots__ = ("_stream",)
+    __slots__ = ("_queue",)
 
-    def __init__(self, stream: MemoryObjectReceiveStream[Event]) -> None:
-        self._stream = stream
+    def __init__(self, queue: asyncio.Queue[Event | None]) -> None:
+        self._queue = queue
 
     def __aiter__(self) -> Inbox:
         return self
 
     async def __anext__(self) -> Event:
-        # receive_nowait first: anyio's receive() passes through the event loop once per item
-        # even when one is buffered; skipping that keeps this path at asyncio.Queue's cost.
-        stream = self._stream
-        try:
-            return stream.receive_nowait()
-        except anyio.WouldBlock:
-            pass
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            stream.close()
-            raise StopAsyncIteration from None
-        try:
-            return await stream.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError):
-            stream.close()
-            raise StopAsyncIteration from None
+        event = await self._queue.get()
+        if event is None:  # the channel closed
+            raise StopAsyncIteration
+        return event
 
 
 class Outbox:
@@ -108,15 +96,14 @@ class Channel:
     The referee judges every event; when it ends the conversation the channel closes itself:
     later events are dropped and every ``Inbox`` stops. Actors leave on their own that way
     instead of being cancelled, so a normal ending creates no cancellation tracebacks and no
-    garbage cycles. Use as ``with bus.channel(...) as channel:`` so that every stream is
-    closed once the actors are done. Events of the kinds in ``keep`` are kept in ``kept``
+    garbage cycles. Use as ``with bus.channel(...) as channel:`` so that it is closed however
+    the conversation ends. Events of the kinds in ``keep`` are kept in ``kept``
     (what the evaluator reads).
     """
 
     __slots__ = (
         "_keep",
-        "_receivers",
-        "_senders",
+        "_inboxes",
         "_seq",
         "bus",
         "closed",
@@ -139,16 +126,17 @@ class Channel:
         self.kept: list[Event] = []
         self._seq = 0
         self.closed = False
-        self._senders: dict[str, MemoryObjectSendStream[Event]] = {}
-        self._receivers: dict[str, MemoryObjectReceiveStream[Event]] = {}
-        for role in ROLES:
-            send, receive = anyio.create_memory_object_stream[Event](INBOX_SIZE)
-            self._senders[role] = send
-            self._receivers[role] = receive
+        # asyncio queues, not anyio memory object streams: with the streams the engine
+        # benchmark spent 0.102 instead of 0.086 ms CPU per model call at 512 conversations
+        # (0.172 vs 0.163 at 128) and 8 us instead of 2 us to open a channel; the streams pass
+        # through the event loop and build an Event for every item an actor waits for.
+        self._inboxes: dict[str, asyncio.Queue[Event | None]] = {
+            role: asyncio.Queue(maxsize=INBOX_SIZE) for role in ROLES
+        }
 
     def inbox(self, role: str) -> Inbox:
         """The receive half of ``role``'s inbox."""
-        return Inbox(self._receivers[role])
+        return Inbox(self._inboxes[role])
 
     def outbox(self) -> Outbox:
         """A send half for one actor."""
@@ -164,14 +152,10 @@ class Channel:
         if self.closed:
             return
         self.closed = True
-        for role in ROLES:
-            self._senders[role].close()
-            receive = self._receivers[role]
-            try:  # drop what the actors have not taken yet
-                while True:
-                    receive.receive_nowait()
-            except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
-                pass
+        for inbox in self._inboxes.values():
+            while not inbox.empty():  # drop what the actors have not taken yet
+                inbox.get_nowait()
+            inbox.put_nowait(None)
 
     def __enter__(self) -> Channel:
         return self
@@ -183,8 +167,6 @@ class Channel:
         tb: TracebackType | None,
     ) -> None:
         self.close()
-        for receive in self._receivers.values():
-            receive.close()
 
     async def publish(self, event: Event, *, final: bool = False) -> Event | None:
         """Stamp, fan out, judge and route one event; returns the stamped event.
@@ -208,14 +190,11 @@ class Channel:
             return stamped
         role = route(stamped)
         if role is not None:
-            send = self._senders[role]
-            try:
-                send.send_nowait(stamped)
-            except anyio.WouldBlock:
-                try:
-                    await send.send(stamped)
-                except anyio.ClosedResourceError:  # the conversation ended while we waited
-                    pass
+            inbox = self._inboxes[role]
+            if inbox.full():  # after close, what a waiting publisher puts lies behind the end
+                await inbox.put(stamped)
+            else:
+                inbox.put_nowait(stamped)
         return stamped
 
 

@@ -23,6 +23,7 @@ from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import UsageError
+from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
 from simulator.grid import Cell, RunConfig, grid
 from simulator.registry import (
@@ -162,6 +163,7 @@ class Player:
         self.run_id = run_id
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
+        self.evaluator = Evaluator(self.domain)
         self.agent_providers, self.user_providers = make_providers(config)
 
     @property
@@ -212,7 +214,14 @@ class Player:
         agent = AGENTS["llm"](model, ctx)
         user = self.user_providers[cell.user].for_conversation(ctx)
         return await run_conversation(
-            ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
+            ctx,
+            agent,
+            cell.agent,
+            user,
+            cell.user,
+            bus,
+            self.config.limits,
+            evaluator=self.evaluator,
         )
 
 
