@@ -53,7 +53,8 @@ class AgentActor:
 
     async def run(self) -> None:
         """Handle the inbox until the conversation ends."""
-        async for event in self.inbox:
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, UserMessage):
                 self.history.append(ChatMessage(role="user", content=event.text))
                 if event.ends is None:
@@ -106,7 +107,8 @@ class UserActor:
     async def run(self) -> None:
         """Write the opening message, then handle the inbox until the conversation ends."""
         await self._turn()
-        async for event in self.inbox:
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, AgentMessage):
                 self.transcript.append(ChatMessage(role="assistant", content=event.text or ""))
                 await self._turn()
@@ -144,7 +146,8 @@ class EnvActor:
 
     async def run(self) -> None:
         """Answer every tool call with a tool result until the conversation ends."""
-        async for event in self.inbox:
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, ToolCall):
                 outcome = self.toolkit.call(self.db, event.call.name, event.call.arguments)
                 await self.outbox.publish(

@@ -36,6 +36,10 @@ INBOX_SIZE = 64
 class Subscriber(Protocol):
     """Receives every event of every conversation."""
 
+    def offer(self, event: Event) -> bool:
+        """Take one event if that needs no waiting; False: the caller must ``deliver`` it."""
+        ...
+
     async def deliver(self, event: Event) -> None:
         """Take one event (may wait: that is backpressure)."""
         ...
@@ -55,25 +59,18 @@ def route(event: Event) -> str | None:
 
 
 class Inbox:
-    """The receive half of one actor's inbox: ``async for event in inbox`` until the end.
+    """The receive half of one actor's inbox.
 
-    Iteration stops when the conversation ends; events still buffered then are dropped, so an
-    actor never handles an event of a finished conversation.
+    ``await inbox.receive()`` returns the next event, or None once the conversation has ended;
+    events still buffered then are dropped, so an actor never handles an event of a finished
+    conversation.
     """
 
-    __slots__ = ("_queue",)
+    __slots__ = ("receive",)
 
     def __init__(self, queue: asyncio.Queue[Event | None]) -> None:
-        self._queue = queue
-
-    def __aiter__(self) -> Inbox:
-        return self
-
-    async def __anext__(self) -> Event:
-        event = await self._queue.get()
-        if event is None:  # the channel closed
-            raise StopAsyncIteration
-        return event
+        # the queue's own bound method: no coroutine of ours between an actor and its queue
+        self.receive: Callable[[], Awaitable[Event | None]] = queue.get
 
 
 class Outbox:
@@ -180,7 +177,10 @@ class Channel:
         if isinstance(stamped, self._keep):
             self.kept.append(stamped)
         for subscriber in self.bus.subscribers:
-            await subscriber.deliver(stamped)
+            # offer() first: most of the time there is room, and a plain call costs a fraction
+            # of creating and awaiting a coroutine per event and subscriber
+            if not subscriber.offer(stamped):
+                await subscriber.deliver(stamped)
         if self.closed:
             return stamped
         referee = self.referee
@@ -224,11 +224,16 @@ class LiveFeed:
         self._events: deque[Event] = deque(maxlen=capacity)
         self.dropped = 0
 
-    async def deliver(self, event: Event) -> None:
+    def offer(self, event: Event) -> bool:
         """Append without waiting; overflow drops the oldest event."""
         if len(self._events) == self._events.maxlen:
             self.dropped += 1
         self._events.append(event)
+        return True
+
+    async def deliver(self, event: Event) -> None:
+        """Append without waiting; overflow drops the oldest event."""
+        self.offer(event)
 
     def drain(self) -> list[Event]:
         """Everything received since the last drain, oldest first."""

@@ -172,6 +172,13 @@ class Store:
         self.events_written = 0
 
     # -- subscriber side -------------------------------------------------------------------
+    def offer(self, event: Event) -> bool:
+        """Buffer an event if there is room now; False when ``deliver`` must wait for room."""
+        if len(self._pending) >= self._capacity:
+            return False
+        self._pending.append(event)
+        return True
+
     async def deliver(self, event: Event) -> None:
         """Buffer an event for writing; waits while the buffer is full (never drops)."""
         while len(self._pending) >= self._capacity:

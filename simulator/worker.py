@@ -39,6 +39,15 @@ class PipeSink:
         self._room = asyncio.Event()
         self._closing = False
 
+    def offer(self, event: Event) -> bool:
+        """Buffer one event if the buffer is under its limit; False when ``deliver`` must wait."""
+        if self._size >= MAX_BUFFERED:
+            return False
+        data = encode(event) + b"\n"
+        self._chunks.append(data)
+        self._size += len(data)
+        return True
+
     async def deliver(self, event: Event) -> None:
         """Buffer one event; waits while the buffer is over its limit (never drops)."""
         while self._size >= MAX_BUFFERED:
