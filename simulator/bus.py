@@ -99,8 +99,8 @@ class Channel:
     """
 
     __slots__ = (
-        "_keep",
         "_inboxes",
+        "_keep",
         "_seq",
         "bus",
         "closed",

@@ -110,7 +110,7 @@ class Evaluator:
 
 
 def evaluate(domain: Domain, task: Task, events: Iterable[Event]) -> tuple[float, RewardBreakdown]:
-    """Score one conversation's events against ``task`` (no cache: use an ``Evaluator`` for many)."""
+    """Score one conversation's events against ``task`` (uncached: an ``Evaluator`` caches)."""
     return Evaluator(domain).evaluate(task, events)
 
 
