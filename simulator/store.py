@@ -89,7 +89,24 @@ def _create_schema(db: sqlite_utils.Database) -> None:
         pk=("conversation", "seq"),
         if_not_exists=True,
     )
+    create_rescores_table(db)
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def create_rescores_table(db: sqlite_utils.Database) -> None:
+    """The record of ``tau-sim rescore --write`` runs (created on demand in older files)."""
+    db.table("rescores").create(
+        {
+            "id": int,
+            "run_id": str,
+            "rescored_at": float,
+            "rescored": int,
+            "changed": int,
+            "tasks_file": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
 
 
 def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
