@@ -19,7 +19,7 @@ from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
 from simulator.models.options import float_arg
-from simulator.registry import MODELS
+from simulator.registry import MODELS, NothingToStart
 
 FLAG = "--agent-arg"
 
@@ -92,7 +92,7 @@ class ScriptedAgentModel:
         """Nothing to release."""
 
 
-class ScriptedModelProvider:
+class ScriptedModelProvider(NothingToStart):
     """Hands out one scripted agent model per conversation."""
 
     def __init__(self, model: str, args: dict[str, Any]) -> None:
@@ -105,9 +105,6 @@ class ScriptedModelProvider:
         self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
         self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
 
-    async def start(self) -> None:
-        """Nothing to start."""
-
     def for_conversation(self, ctx: ConversationContext, role: str) -> ScriptedAgentModel:
         """A fresh scripted policy for one conversation; scripted models only play the agent."""
         if role == "user":
@@ -115,9 +112,6 @@ class ScriptedModelProvider:
         return ScriptedAgentModel(
             self.profile, ctx, latency=self.latency, error_rate=self.error_rate
         )
-
-    async def aclose(self) -> None:
-        """Nothing to release."""
 
 
 @MODELS.register("scripted")

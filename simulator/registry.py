@@ -8,7 +8,9 @@ point group; importing one runs its ``@REGISTRY.register(name)`` decorators.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from importlib.metadata import entry_points
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from simulator.errors import UsageError
@@ -21,39 +23,70 @@ if TYPE_CHECKING:
 
 
 class ModelProvider(Protocol):
-    """Created once per run for one model name; hands out a model per conversation."""
+    """Created once per run for one model name; hands out a model per conversation.
+
+    An async context manager: ``async with provider:`` starts what the model needs (servers,
+    clients, a preflight check) before the first conversation and stops it at the end. The
+    run enters its providers in order inside its task group and leaves them in reverse, so a
+    provider may open task groups of its own there.
+    """
 
     name: str
 
-    async def start(self) -> None:
-        """Start what the model needs (servers, clients) before the first conversation."""
+    async def __aenter__(self) -> Any:
+        """Start what the model needs; raise (``UsageError``, ``LaunchError``) when it cannot."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Stop servers and close clients."""
         ...
 
     def for_conversation(self, ctx: ConversationContext, role: str) -> ChatModel:
         """The model one conversation talks to (may be shared between conversations)."""
         ...
 
-    async def aclose(self) -> None:
-        """Stop servers and close clients."""
-        ...
-
 
 class UserProvider(Protocol):
-    """Created once per run for one user name; makes one user simulator per conversation."""
+    """Created once per run for one user name; makes one user simulator per conversation.
+
+    An async context manager like ``ModelProvider``.
+    """
 
     name: str
 
-    async def start(self) -> None:
-        """Start what the user needs before the first conversation."""
+    async def __aenter__(self) -> Any:
+        """Start what the users need before the first conversation."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Release what entering acquired."""
         ...
 
     def for_conversation(self, ctx: ConversationContext) -> UserSimulator:
         """A fresh user simulator for one conversation."""
         ...
 
-    async def aclose(self) -> None:
-        """Release what ``start`` acquired."""
-        ...
+
+class NothingToStart(AbstractAsyncContextManager["NothingToStart"]):
+    """Base of providers that hold no resources: ``async with`` starts and stops nothing."""
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Nothing to release."""
 
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]

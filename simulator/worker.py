@@ -18,9 +18,8 @@ from simulator.grid import grid
 from simulator.runner import (
     Player,
     backend_options,
-    close_providers,
+    open_providers,
     settle_memory,
-    start_providers,
     until_signal,
 )
 from simulator.shards import WorkOrder
@@ -94,11 +93,9 @@ async def work(order: WorkOrder) -> None:
     async with anyio.create_task_group() as outer:
         outer.start_soon(sink.run)
         try:
-            await start_providers(player.providers)
-            await until_signal(lambda: player.play(cells, bus, order.concurrency))
+            async with open_providers(player.providers):
+                await until_signal(lambda: player.play(cells, bus, order.concurrency))
         finally:
-            with anyio.CancelScope(shield=True):
-                await close_providers(player.providers)
             sink.close()
 
 

@@ -55,12 +55,11 @@ def texts(turns: list[ChatMessage]) -> list[str]:
 async def test_provider_names_and_errors() -> None:
     provider = make_model_provider("scripted/oracle", {})
     assert provider.name == "scripted/oracle"
-    await provider.start()
-    model = provider.for_conversation(context(DOMAIN, TASKS[0]), "agent")
-    assert isinstance(model, ChatModel)
-    assert model.name == "scripted/oracle" and model.backend == "scripted"
-    await model.aclose()
-    await provider.aclose()
+    async with provider:
+        model = provider.for_conversation(context(DOMAIN, TASKS[0]), "agent")
+        assert isinstance(model, ChatModel)
+        assert model.name == "scripted/oracle" and model.backend == "scripted"
+        await model.aclose()
     assert make_model_provider("scripted", {}).name == "scripted/oracle"
     with pytest.raises(UsageError, match="oracle, scripted/over-asker, scripted/sloppy"):
         make_model_provider("scripted/genius", {})

@@ -22,7 +22,7 @@ from simulator.chat import (
 from simulator.context import ConversationContext
 from simulator.database import Database
 from simulator.domain import Action, Domain, InfoSlot, Task, UserScenario
-from simulator.registry import DOMAINS, MODELS, USERS
+from simulator.registry import DOMAINS, MODELS, USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
 
@@ -144,21 +144,15 @@ class StepModel:
         return None
 
 
-class StepProvider:
+class StepProvider(NothingToStart):
     def __init__(self, model: str, args: dict[str, Any]) -> None:
         self.name = f"toy/{model}"
         self.latency = float(args.get("latency", 0))
         self.fail = model == "broken"
         self.step: Step = STEPS.get(model, gold_agent)
 
-    async def start(self) -> None:
-        return None
-
     def for_conversation(self, ctx: ConversationContext, role: str) -> ChatModel:
         return StepModel(ctx, self.step, self.latency, self.fail)
-
-    async def aclose(self) -> None:
-        return None
 
 
 def silent_agent(ctx: ConversationContext, messages: list[ChatMessage]) -> ChatMessage:
@@ -208,19 +202,13 @@ class PatientUser:
         return UserTurn(f"Thanks! {STOP}", STOP, state, usage=usage)
 
 
-class PatientUsers:
+class PatientUsers(NothingToStart):
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
         self.latency = float(args.get("latency", 0))
 
-    async def start(self) -> None:
-        return None
-
     def for_conversation(self, ctx: ConversationContext) -> PatientUser:
         return PatientUser(ctx, ctx.emotion == "outrage", self.latency)
-
-    async def aclose(self) -> None:
-        return None
 
 
 def install() -> None:
