@@ -91,7 +91,7 @@ class Channel:
     """One conversation on the bus: its sequence counter, its referee and its actors' inboxes.
 
     The referee judges every event; when it ends the conversation the channel closes itself:
-    later events are dropped and every ``Inbox`` stops. Actors leave on their own that way
+    later events are dropped and every ``Inbox`` gives None. Actors leave on their own that way
     instead of being cancelled, so a normal ending creates no cancellation tracebacks and no
     garbage cycles. Use as ``with bus.channel(...) as channel:`` so that it is closed however
     the conversation ends. Events of the kinds in ``keep`` are kept in ``kept``
@@ -145,7 +145,7 @@ class Channel:
         self.close()
 
     def close(self) -> None:
-        """Stop routing: later events are dropped and every inbox's iteration stops."""
+        """Stop routing: later events are dropped and every inbox's ``receive()`` gives None."""
         if self.closed:
             return
         self.closed = True

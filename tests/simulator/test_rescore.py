@@ -164,3 +164,22 @@ def test_a_vanished_task_file_is_named(stored_run, tmp_path: Path) -> None:
     finally:
         moved.rename(tasks)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and str(tasks) in out.stderr
+
+
+def test_a_conversation_without_its_final_state_is_listed_not_guessed(
+    stored_run, tmp_path: Path
+) -> None:
+    _, db, run_id = stored_run
+    copy = tmp_path / "old.db"
+    shutil.copy(db, copy)
+    conn = sqlite3.connect(copy)
+    victim = conn.execute("select id from conversations order by cell limit 1").fetchone()[0]
+    with conn:
+        conn.execute(
+            "delete from events where conversation = ? and kind = 'environment_state'", [victim]
+        )
+    conn.close()
+    result = rescore(copy, run_id)
+    assert result["rescored"] == 23 and result["changed"] == []
+    assert [s["conversation"] for s in result["skipped"]] == [victim]
+    assert "environment_state" in result["skipped"][0]["why"]
