@@ -7,7 +7,8 @@ actions or required outputs.
 
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from simulator.chat import ChatMessage, ChatModel, ChatResponse
 from simulator.context import AgentView
@@ -58,17 +59,23 @@ class LLMAgentProvider:
         """Whether the model provider starts its own servers (no ``--workers`` then)."""
         return bool(getattr(self.models, "launches_servers", False))
 
-    async def start(self) -> None:
-        """Start the model provider."""
-        await self.models.start()
+    async def __aenter__(self) -> Self:
+        """Start the model provider (clients, servers, preflight)."""
+        await self.models.__aenter__()
+        return self
 
     def for_conversation(self, view: AgentView) -> ToolCallingAgent:
         """A tool-calling agent for one conversation, on the provider's model."""
         return ToolCallingAgent(self.models.for_conversation(view.conversation_id, "agent"), view)
 
-    async def aclose(self) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
         """Close the model provider."""
-        await self.models.aclose()
+        return await self.models.__aexit__(exc_type, exc, tb)
 
 
 @AGENTS.register("llm")

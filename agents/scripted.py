@@ -19,7 +19,7 @@ from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
 from simulator.context import AgentView, OracleView
 from simulator.errors import UsageError
 from simulator.models.options import float_arg
-from simulator.registry import AGENTS
+from simulator.registry import AGENTS, NothingToStart
 
 FLAG = "--agent-arg"
 
@@ -50,7 +50,7 @@ class ScriptedAgent:
         return ChatResponse(message, usage)
 
 
-class ScriptedAgentProvider:
+class ScriptedAgentProvider(NothingToStart):
     """Makes one scripted agent of one profile per conversation, from the task's answer key."""
 
     def __init__(self, model: str, args: dict[str, Any]) -> None:
@@ -63,18 +63,12 @@ class ScriptedAgentProvider:
         self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
         self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
 
-    async def start(self) -> None:
-        """Nothing to start."""
-
     def for_oracle(self, view: AgentView, oracle: OracleView) -> ScriptedAgent:
         """A fresh scripted agent for one conversation."""
         salt = "oracle" if self.profile == "gold" else self.profile  # seeds of earlier runs
         rng = view.rng(f"agent:{salt}:{oracle.task_id}")
         policy = GoldPolicy(oracle, profile=self.profile, rng=rng, error_rate=self.error_rate)
         return ScriptedAgent(self.name, policy, self.latency)
-
-    async def aclose(self) -> None:
-        """Nothing to release."""
 
 
 @AGENTS.register("scripted")

@@ -65,7 +65,7 @@ def measure(config: RunConfig, latency: float, *, uvloop: bool = True) -> dict[s
         store.create_run("bench", config.seed, msgspec.json.encode(config).decode(), cells)
         runner = Runner(store, config, "bench")
         for task in runner.player.tasks.values():
-            runner.domain.gold_hash(task)  # warm the per-task cache outside the timing
+            runner.player.evaluator.gold_hash(task)  # warm the per-task cache outside the timing
         base_rss = psutil.Process().memory_info().rss
         peak = [base_rss]
         stop = threading.Event()

@@ -1,14 +1,16 @@
 """The three actors of a conversation: agent, user and environment.
 
-Each owns an inbox on the conversation's channel, handles one event at a time and publishes
-what it produces; none calls another.
+Each receives from its own ``Inbox``, handles one event at a time and publishes what it
+produces through its ``Outbox``; none calls another, and none can end the conversation (the
+referee does, and then every inbox stops).
 """
 
 from __future__ import annotations
 
-from simulator.bus import AGENT, ENV, USER, Channel
+from simulator.bus import AGENT, USER, Inbox, Outbox
 from simulator.chat import ChatMessage, Usage
 from simulator.database import Database
+from simulator.evaluation import state_event
 from simulator.events import (
     AgentMessage,
     EmotionUpdate,
@@ -40,21 +42,18 @@ def usage_event(conversation: str, role: str, model: str, usage: Usage) -> Model
 class AgentActor:
     """Turns user messages and tool results into agent turns."""
 
-    def __init__(self, agent: Agent, model: str, channel: Channel) -> None:
+    def __init__(self, agent: Agent, model: str, inbox: Inbox, outbox: Outbox) -> None:
         self.agent = agent
         self.model = model
-        self.channel = channel
+        self.inbox = inbox
+        self.outbox = outbox
         self.history: list[ChatMessage] = []
-        self.texts: list[str] = []
         self._pending: set[str] = set()
 
     async def run(self) -> None:
-        """Handle the inbox until the conversation is cancelled."""
-        inbox = self.channel.inboxes[AGENT]
-        while not self.channel.closed:
-            event = await inbox.get()
-            if event is None or self.channel.closed:
-                return
+        """Handle the inbox until the conversation ends."""
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, UserMessage):
                 self.history.append(ChatMessage(role="user", content=event.text))
                 if event.ends is None:
@@ -74,15 +73,13 @@ class AgentActor:
 
     async def _turn(self) -> None:
         response = await self.agent.respond(self.history)
-        if self.channel.closed:
-            return
-        conversation = self.channel.conversation
-        await self.channel.publish(usage_event(conversation, AGENT, self.model, response.usage))
+        publish = self.outbox.publish
+        conversation = self.outbox.conversation
+        if await publish(usage_event(conversation, AGENT, self.model, response.usage)) is None:
+            return  # the conversation ended while the model answered
         message = response.message
         self.history.append(message)
-        if message.content and not message.tool_calls:
-            self.texts.append(message.content)
-        await self.channel.publish(
+        await publish(
             AgentMessage(
                 conversation=conversation,
                 text=message.content,
@@ -92,42 +89,38 @@ class AgentActor:
         )
         self._pending = {call.id for call in message.tool_calls}
         for call in message.tool_calls:
-            if self.channel.closed:
+            if await publish(ToolCall(conversation=conversation, call=call)) is None:
                 return
-            await self.channel.publish(ToolCall(conversation=conversation, call=call))
 
 
 class UserActor:
     """Speaks first, then answers every agent text."""
 
-    def __init__(self, user: UserSimulator, model: str, channel: Channel) -> None:
+    def __init__(self, user: UserSimulator, model: str, inbox: Inbox, outbox: Outbox) -> None:
         self.user = user
         self.model = model
-        self.channel = channel
+        self.inbox = inbox
+        self.outbox = outbox
         self.transcript: list[ChatMessage] = []
 
     async def run(self) -> None:
-        """Write the opening message, then handle the inbox until cancelled."""
-        inbox = self.channel.inboxes[USER]
+        """Write the opening message, then handle the inbox until the conversation ends."""
         await self._turn()
-        while not self.channel.closed:
-            event = await inbox.get()
-            if event is None or self.channel.closed:
-                return
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, AgentMessage):
                 self.transcript.append(ChatMessage(role="assistant", content=event.text or ""))
                 await self._turn()
 
     async def _turn(self) -> None:
         turn = await self.user.respond(self.transcript)
-        if self.channel.closed:
-            return
-        conversation = self.channel.conversation
+        publish = self.outbox.publish
+        conversation = self.outbox.conversation
         if turn.usage is not None:
-            await self.channel.publish(usage_event(conversation, USER, turn.model, turn.usage))
+            await publish(usage_event(conversation, USER, turn.model, turn.usage))
         if turn.state is not None:
             s = turn.state
-            await self.channel.publish(
+            await publish(
                 EmotionUpdate(
                     conversation=conversation,
                     emotion=s.emotion,
@@ -138,34 +131,34 @@ class UserActor:
                 )
             )
         self.transcript.append(ChatMessage(role="user", content=turn.text))
-        await self.channel.publish(
-            UserMessage(conversation=conversation, text=turn.text, ends=turn.ends)
-        )
+        await publish(UserMessage(conversation=conversation, text=turn.text, ends=turn.ends))
 
 
 class EnvActor:
     """Executes tool calls against the conversation's own database."""
 
-    def __init__(self, toolkit: Toolkit, db: Database, channel: Channel) -> None:
+    def __init__(self, toolkit: Toolkit, db: Database, inbox: Inbox, outbox: Outbox) -> None:
         self.toolkit = toolkit
         self.db = db
-        self.channel = channel
+        self.inbox = inbox
+        self.outbox = outbox
 
     async def run(self) -> None:
-        """Answer every tool call with a tool result until cancelled."""
-        inbox = self.channel.inboxes[ENV]
-        while not self.channel.closed:
-            event = await inbox.get()
-            if event is None or self.channel.closed:
-                return
+        """Answer every tool call with a tool result until the conversation ends."""
+        receive = self.inbox.receive
+        while (event := await receive()) is not None:
             if isinstance(event, ToolCall):
                 outcome = self.toolkit.call(self.db, event.call.name, event.call.arguments)
-                await self.channel.publish(
+                await self.outbox.publish(
                     ToolResult(
-                        conversation=self.channel.conversation,
+                        conversation=self.outbox.conversation,
                         call_id=event.call.id,
                         name=event.call.name,
                         content=outcome.content,
                         error=outcome.error,
                     )
                 )
+
+    async def publish_state(self) -> None:
+        """Publish the final state (hash and changed records) once the conversation has ended."""
+        await self.outbox.publish(state_event(self.outbox.conversation, self.db), final=True)

@@ -1,4 +1,4 @@
-"""The ``tau-sim`` command line: run, report, runs, domains."""
+"""The ``tau-sim`` command line: run, report, rescore, runs, domains."""
 
 from __future__ import annotations
 
@@ -84,6 +84,16 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     report.add_argument("--db", default=DEFAULT_DB)
     report.add_argument("--json", action="store_true", help="print one JSON object")
 
+    rescore = sub.add_parser(
+        "rescore", help="score a stored run again with today's evaluator and task set"
+    )
+    rescore.add_argument("run_id", help="run id (see `tau-sim runs`)")
+    rescore.add_argument("--db", default=DEFAULT_DB)
+    rescore.add_argument("--json", action="store_true", help="print one JSON object")
+    rescore.add_argument(
+        "--write", action="store_true", help="store the new rewards (one transaction, recorded)"
+    )
+
     runs = sub.add_parser("runs", help="list the runs in a database")
     runs.add_argument("--db", default=DEFAULT_DB)
 
@@ -160,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_report(args)
         if args.command == "runs":
             return _cmd_runs(args)
+        if args.command == "rescore":
+            return _cmd_rescore(args)
         return _cmd_domains(args)
     except (UsageError, BaseExceptionGroup) as exc:
         usage = _usage_error(exc)
@@ -292,6 +304,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     db = open_database(args.db, create=False)
     _print_report(db, args.run_id, as_json=args.json)
+    return 0
+
+
+def _cmd_rescore(args: argparse.Namespace) -> int:
+    from simulator.rescore import render_rescore, rescore_run
+    from simulator.store import open_database
+
+    db = open_database(args.db, create=False)
+    result = rescore_run(db, args.run_id, write=args.write)
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(result), indent=2))
+    else:
+        print(render_rescore(result))
     return 0
 
 

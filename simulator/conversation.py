@@ -1,4 +1,8 @@
-"""One conversation: three actors and a referee around one task, under one condition."""
+"""One conversation: three actors and a referee around one task, under one condition.
+
+The reward is computed from the conversation's events (the agent's texts and the environment's
+final state), exactly as ``tau-sim rescore`` computes it from the stored ones.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,12 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from simulator.actors import AgentActor, EnvActor, UserActor
-from simulator.bus import Bus
+from simulator.bus import AGENT, ENV, USER, Bus
 from simulator.chat import ModelError
 from simulator.context import ConversationContext
+from simulator.evaluation import EVIDENCE, Evaluator, final_reward
 from simulator.events import ConversationEnded, ConversationStarted
-from simulator.referee import SUCCESSFUL_ENDINGS, Limits, Referee, TerminationReason
+from simulator.referee import Limits, Referee, TerminationReason
 from simulator.roles import Agent, UserSimulator
 
 log = logging.getLogger(__name__)
@@ -25,71 +30,76 @@ async def run_conversation(
     user_model: str,
     bus: Bus,
     limits: Limits,
+    *,
+    evaluator: Evaluator | None = None,
 ) -> ConversationEnded:
-    """Play one conversation to its end and publish ``ConversationEnded`` with the reward."""
+    """Play one conversation to its end and publish ``ConversationEnded`` with the reward.
+
+    ``evaluator`` (one per run, it caches gold states) defaults to a fresh one for the domain.
+    """
     domain = ctx.domain
-    referee = Referee(limits, domain.toolkit.endings, lambda: channel.close())
-    channel = bus.channel(ctx.conversation_id, referee.observe)
-    db = domain.new_database()
-    agent_actor = AgentActor(agent, agent_model, channel)
-    user_actor = UserActor(user, user_model, channel)
-    env_actor = EnvActor(domain.toolkit, db, channel)
-
-    await channel.publish(
-        ConversationStarted(
-            conversation=ctx.conversation_id,
-            run_id=ctx.run_id,
-            task_id=ctx.task.id,
-            domain=domain.name,
-            agent=agent_model,
-            user=user_model,
-            emotion=ctx.emotion,
-            intensity=ctx.intensity,
-            trial=ctx.trial,
-            seed=ctx.seed,
-            politeness=ctx.politeness,
-            urgency=ctx.urgency,
-            trust=ctx.trust,
+    referee = Referee(limits, domain.toolkit.endings)
+    with bus.channel(ctx.conversation_id, referee, keep=EVIDENCE) as channel:
+        agent_actor = AgentActor(agent, agent_model, channel.inbox(AGENT), channel.outbox())
+        user_actor = UserActor(user, user_model, channel.inbox(USER), channel.outbox())
+        env_actor = EnvActor(
+            domain.toolkit, domain.new_database(), channel.inbox(ENV), channel.outbox()
         )
-    )
+        await channel.publish(
+            ConversationStarted(
+                conversation=ctx.conversation_id,
+                run_id=ctx.run_id,
+                task_id=ctx.task.id,
+                domain=domain.name,
+                agent=agent_model,
+                user=user_model,
+                emotion=ctx.emotion,
+                intensity=ctx.intensity,
+                trial=ctx.trial,
+                seed=ctx.seed,
+                politeness=ctx.politeness,
+                urgency=ctx.urgency,
+                trust=ctx.trust,
+            )
+        )
 
-    async def guarded(role: str, body: Callable[[], Awaitable[None]]) -> None:
+        async def guarded(role: str, body: Callable[[], Awaitable[None]]) -> None:
+            try:
+                await body()
+            except ModelError as exc:
+                channel.end(TerminationReason.MODEL_ERROR, f"{role}: {exc}")
+            except Exception as exc:  # stored as data; the run goes on
+                log.exception("conversation %s: %s actor failed", ctx.conversation_id, role)
+                channel.end(TerminationReason.ERROR, f"{role}: {type(exc).__name__}: {exc}")
+
+        # asyncio's own TaskGroup and timeout: on this hot path (three tasks per conversation)
+        # they cost a third of anyio's task-group machinery; cancellation from outside (Ctrl-C,
+        # the runner's scope) still propagates through them.
+        timed_out = False
         try:
-            await body()
-        except ModelError as exc:
-            referee.end(TerminationReason.MODEL_ERROR, f"{role}: {exc}")
-        except Exception as exc:  # stored as data; the run goes on
-            log.exception("conversation %s: %s actor failed", ctx.conversation_id, role)
-            referee.end(TerminationReason.ERROR, f"{role}: {type(exc).__name__}: {exc}")
+            async with asyncio.timeout(limits.timeout_s), asyncio.TaskGroup() as tg:
+                tg.create_task(guarded("env", env_actor.run))
+                tg.create_task(guarded("agent", agent_actor.run))
+                tg.create_task(guarded("user", user_actor.run))
+        except TimeoutError:
+            timed_out = True
+        if referee.reason is None:
+            detail = f"no end after {limits.timeout_s:g} s" if timed_out else ""
+            channel.end(TerminationReason.TIMEOUT, detail)
+        reason = referee.reason or TerminationReason.ERROR
 
-    # asyncio's own TaskGroup and timeout: on this hot path (three tasks per conversation)
-    # they cost a third of anyio's task-group machinery; cancellation from outside (Ctrl-C,
-    # the runner's scope) still propagates through them.
-    timed_out = False
-    try:
-        async with asyncio.timeout(limits.timeout_s), asyncio.TaskGroup() as tg:
-            tg.create_task(guarded("env", env_actor.run))
-            tg.create_task(guarded("agent", agent_actor.run))
-            tg.create_task(guarded("user", user_actor.run))
-    except TimeoutError:
-        timed_out = True
-    if referee.reason is None:
-        detail = f"no end after {limits.timeout_s:g} s" if timed_out else ""
-        referee.end(TerminationReason.TIMEOUT, detail)
-    reason = referee.reason or TerminationReason.ERROR
-
-    score, breakdown = domain.evaluate(ctx.task, db, agent_actor.texts)
-    reward = score if reason in SUCCESSFUL_ENDINGS else 0.0
-    ended = ConversationEnded(
-        conversation=ctx.conversation_id,
-        reason=reason.value,
-        reward=reward,
-        breakdown=breakdown,
-        detail=referee.detail,
-        turns=referee.steps,
-        tool_calls=referee.tool_calls,
-        questions=referee.questions,
-    )
-    channel.close()
-    await channel.publish(ended, final=True)
+        await env_actor.publish_state()
+        evaluator = evaluator or Evaluator(domain)
+        score, breakdown = evaluator.evaluate(ctx.task, channel.kept)
+        ended = ConversationEnded(
+            conversation=ctx.conversation_id,
+            reason=reason.value,
+            reward=final_reward(reason, score),
+            breakdown=breakdown,
+            detail=referee.detail,
+            turns=referee.steps,
+            tool_calls=referee.tool_calls,
+            questions=referee.questions,
+        )
+        await channel.publish(ended, final=True)
     return ended

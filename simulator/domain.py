@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +13,6 @@ import msgspec
 from simulator.conditions import EmotionSpec, validate_emotion_spec
 from simulator.database import Base, BaseBuilder, Database
 from simulator.errors import UsageError
-from simulator.events import RewardBreakdown
 from simulator.slots import SlotHint
 from simulator.tools import ToolKind, Toolkit
 
@@ -66,15 +64,6 @@ class Intent:
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task grounded in ``db``; the id is assigned by the caller."""
         raise NotImplementedError
-
-
-_SPACE = re.compile(r"\s+")
-
-
-def normalize_text(text: str) -> str:
-    """Lower-case, drop thousands separators and collapse white space, for output matching."""
-    text = text.lower().replace(",", "")
-    return _SPACE.sub(" ", text).strip()
 
 
 class Generation(msgspec.Struct, frozen=True):
@@ -157,45 +146,6 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def write_actions(self, task: Task) -> list[Action]:
         """The gold actions that can change the database."""
         return [a for a in task.actions if self.toolkit.kind(a.name) is ToolKind.WRITE]
-
-    @cached_property
-    def _gold_hashes(self) -> dict[str, str]:
-        return {}
-
-    def gold_hash(self, task: Task) -> str:
-        """State hash after replaying the gold write actions on a fresh database (cached)."""
-        cached = self._gold_hashes.get(task.id)
-        if cached is None:
-            db = self.new_database()
-            for action in self.write_actions(task):
-                outcome = self.toolkit.call(db, action.name, dict(action.arguments))
-                if outcome.error:
-                    raise ValueError(
-                        f"task {task.id}: gold action {action.name} fails: {outcome.content}"
-                    )
-            cached = self._gold_hashes[task.id] = db.state_hash()
-        return cached
-
-    def evaluate(
-        self, task: Task, db: Database, agent_texts: Sequence[str]
-    ) -> tuple[float, RewardBreakdown]:
-        """Reward = database match x share of required outputs communicated (both must hold)."""
-        expected = self.gold_hash(task)
-        actual = db.state_hash()
-        said = normalize_text("\n".join(agent_texts))
-        missing = [o for o in task.required_outputs if normalize_text(o) not in said]
-        outputs = (
-            1.0 if not task.required_outputs else 1 - len(missing) / len(task.required_outputs)
-        )
-        db_match = expected == actual
-        reward = 1.0 if db_match and not missing else 0.0
-        return reward, RewardBreakdown(
-            db_match=db_match,
-            outputs_communicated=outputs,
-            missing_outputs=missing,
-            expected_hash=expected,
-            actual_hash=actual,
-        )
 
     def generate_tasks(self, count: int | None = None, seed: int | None = None) -> list[Task]:
         """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly.

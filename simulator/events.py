@@ -6,6 +6,8 @@ below, never hand-built dicts.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from simulator.chat import ToolCallSpec
@@ -100,6 +102,25 @@ class ModelUsage(EventBase, frozen=True, tag="model_usage"):
     error: str | None = None
 
 
+class ChangedRecord(msgspec.Struct, frozen=True, gc=False):
+    """One record that differs from the domain's base database (``record`` None: deleted).
+
+    In the process that played the conversation ``record`` is the tool's own Struct; read back
+    from the store it is that Struct's JSON object.
+    """
+
+    table: str
+    key: str
+    record: Any = None
+
+
+class EnvironmentState(EventBase, frozen=True, tag="environment_state"):
+    """The environment's final state: its hash and every record that differs from the base."""
+
+    state_hash: str
+    changes: list[ChangedRecord] = []
+
+
 class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
     """The referee ended the conversation: why, the reward and how it was computed."""
 
@@ -120,6 +141,7 @@ Event = (
     | ToolResult
     | EmotionUpdate
     | ModelUsage
+    | EnvironmentState
     | ConversationEnded
 )
 
@@ -131,6 +153,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     ToolResult,
     EmotionUpdate,
     ModelUsage,
+    EnvironmentState,
     ConversationEnded,
 )
 

@@ -1,8 +1,12 @@
-"""The referee: watches every event of a conversation and decides when and why it ends."""
+"""The referee: watches every event of a conversation and decides when and why it ends.
+
+The conversation's channel owns it: the channel shows it every event and closes itself once
+the referee has a reason.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from enum import StrEnum
 
 import msgspec
@@ -36,13 +40,12 @@ class Limits(msgspec.Struct, frozen=True):
 
 
 class Referee:
-    """Counts turns, tool calls, errors and questions; calls ``on_end`` once with a reason."""
+    """Counts turns, tool calls, errors and questions; keeps the first reason to end."""
 
     __slots__ = (
         "detail",
         "endings",
         "limits",
-        "on_end",
         "questions",
         "reason",
         "steps",
@@ -50,16 +53,10 @@ class Referee:
         "tool_errors",
     )
 
-    def __init__(
-        self,
-        limits: Limits,
-        endings: Mapping[str, TerminationReason],
-        on_end: Callable[[], None],
-    ) -> None:
+    def __init__(self, limits: Limits, endings: Mapping[str, TerminationReason]) -> None:
         """``endings``: the tools whose successful call ends the conversation, with the reason."""
         self.limits = limits
         self.endings = endings
-        self.on_end = on_end
         self.reason: TerminationReason | None = None
         self.detail = ""
         self.steps = 0
@@ -68,11 +65,14 @@ class Referee:
         self.questions = 0
 
     def end(self, reason: TerminationReason, detail: str = "") -> None:
-        """End the conversation (the first reason wins)."""
+        """Record why the conversation ends (the first reason wins)."""
         if self.reason is None:
             self.reason = reason
             self.detail = detail
-            self.on_end()
+
+    def ending_of(self, result: ToolResult) -> TerminationReason | None:
+        """The ending a successful tool result causes, if any (the one place that decides it)."""
+        return None if result.error else self.endings.get(result.name)
 
     def observe(self, event: Event) -> None:
         """Update the counters with one event and end the conversation when a rule fires."""
@@ -88,8 +88,8 @@ class Referee:
             if event.text and not event.tool_calls and "?" in event.text:
                 self.questions += 1
         elif isinstance(event, ToolResult):
-            ending = self.endings.get(event.name)
-            if ending is not None and not event.error:
+            ending = self.ending_of(event)
+            if ending is not None:
                 self.end(ending)
             elif event.error:
                 self.tool_errors += 1

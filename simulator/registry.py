@@ -8,7 +8,9 @@ point group; importing one runs its ``@REGISTRY.register(name)`` decorators.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from importlib.metadata import entry_points
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from simulator.errors import UsageError
@@ -21,12 +23,27 @@ if TYPE_CHECKING:
 
 
 class ModelProvider(Protocol):
-    """Created once per run for one model name; hands out a model per conversation."""
+    """Created once per run for one model name; hands out a model per conversation.
+
+    An async context manager: ``async with provider:`` starts what the model needs (servers,
+    clients, a preflight check) before the first conversation and stops it at the end. The
+    run enters its providers in order inside its task group and leaves them in reverse, so a
+    provider may open task groups of its own there.
+    """
 
     name: str
 
-    async def start(self) -> None:
-        """Start what the model needs (servers, clients) before the first conversation."""
+    async def __aenter__(self) -> Any:
+        """Start what the model needs; raise (``UsageError``, ``LaunchError``) when it cannot."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Stop servers and close clients."""
         ...
 
     def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
@@ -37,27 +54,43 @@ class ModelProvider(Protocol):
         """
         ...
 
-    async def aclose(self) -> None:
-        """Stop servers and close clients."""
-        ...
-
 
 class UserProvider(Protocol):
-    """Created once per run for one user name; makes one user simulator per conversation."""
+    """Created once per run for one user name; makes one user simulator per conversation.
+
+    An async context manager like ``ModelProvider``.
+    """
 
     name: str
 
-    async def start(self) -> None:
-        """Start what the user needs before the first conversation."""
+    async def __aenter__(self) -> Any:
+        """Start what the users need before the first conversation."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Release what entering acquired."""
         ...
 
     def for_conversation(self, view: UserView) -> UserSimulator:
         """A fresh user simulator for one conversation, from the user's view only."""
         ...
 
-    async def aclose(self) -> None:
-        """Release what ``start`` acquired."""
-        ...
+
+class NothingToStart(AbstractAsyncContextManager["NothingToStart"]):
+    """Base of providers that hold no resources: ``async with`` starts and stops nothing."""
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Nothing to release."""
 
 
 @runtime_checkable
@@ -65,21 +98,26 @@ class AgentProvider(Protocol):
     """Created once per run for one ``--agent`` name; makes one agent per conversation.
 
     The agent is made from the ``AgentView`` alone (policy, tools, endings): it never sees the
-    task's answer key.
+    task's answer key. An async context manager like ``ModelProvider``.
     """
 
     name: str
 
-    async def start(self) -> None:
+    async def __aenter__(self) -> Any:
         """Start what the agent needs (its model provider) before the first conversation."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Release what entering acquired."""
         ...
 
     def for_conversation(self, view: AgentView) -> Agent:
         """A fresh agent for one conversation."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release what ``start`` acquired."""
         ...
 
 
@@ -93,16 +131,21 @@ class CalibrationAgentProvider(Protocol):
 
     name: str
 
-    async def start(self) -> None:
-        """Start what the agent needs."""
+    async def __aenter__(self) -> Any:
+        """Start what the agent needs (its model provider) before the first conversation."""
+        ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Release what entering acquired."""
         ...
 
     def for_oracle(self, view: AgentView, oracle: OracleView) -> Agent:
         """A fresh agent for one conversation, given the task's answer key."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release what ``start`` acquired."""
         ...
 
 

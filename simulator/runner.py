@@ -9,13 +9,16 @@ users. A resumed run skips completed cells and re-plays the others from scratch.
 from __future__ import annotations
 
 import gc
+import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import msgspec
+from anyio.abc import TaskGroup
 
 from simulator.bus import Bus, LiveFeed, Subscriber
 from simulator.conditions import DIMENSIONS, NEUTRAL, check_level
@@ -29,6 +32,7 @@ from simulator.context import (
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import UsageError
+from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
 from simulator.grid import Cell, RunConfig, grid
 from simulator.registry import (
@@ -44,6 +48,8 @@ from simulator.registry import (
 from simulator.roles import Agent
 from simulator.shards import ProgressCallback, Shards
 from simulator.store import Store
+
+log = logging.getLogger(__name__)
 
 
 def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
@@ -191,6 +197,7 @@ class Player:
         self.run_id = run_id
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
+        self.evaluator = Evaluator(self.domain)
         self.agent_providers, self.user_providers = make_providers(config)
         self._oracles: dict[str, OracleView] = {}
 
@@ -251,7 +258,14 @@ class Player:
         agent = make_agent(self.agent_providers[cell.agent], ctx, self._oracle)
         user = self.user_providers[cell.user].for_conversation(user_view(ctx))
         return await run_conversation(
-            ctx, agent, cell.agent, user, cell.user, bus, self.config.limits
+            ctx,
+            agent,
+            cell.agent,
+            user,
+            cell.user,
+            bus,
+            self.config.limits,
+            evaluator=self.evaluator,
         )
 
 
@@ -321,14 +335,34 @@ class Runner:
         }
 
     async def run(self) -> int:
-        """Play every pending cell; returns how many conversations completed in this call."""
+        """Play every pending cell; returns how many conversations completed in this call.
+
+        The providers are entered in the run's task group around the play, so servers they
+        start live exactly as long as the conversations that use them.
+        """
         providers = self.player.providers
-        await start_providers(providers)
         if self.config.workers > 1:  # only a check here: each worker starts its own
-            await close_providers(providers)
-        if self.create:
-            config_json = msgspec.json.encode(self.config).decode()
-            self.store.create_run(self.run_id, self.config.seed, config_json, self.total)
+            async with open_providers(providers):
+                pass
+            providers = []
+        status = "failed"
+        completed = 0
+        created = False
+        try:
+            async with anyio.create_task_group() as outer, open_providers(providers):
+                if self.create:
+                    config_json = msgspec.json.encode(self.config).decode()
+                    self.store.create_run(self.run_id, self.config.seed, config_json, self.total)
+                created = True
+                completed = await self._play(outer)
+                status = "interrupted" if self.interrupted else "completed"
+        finally:
+            if created:
+                self.store.set_run_status(self.run_id, status)
+        return completed
+
+    async def _play(self, outer: TaskGroup) -> int:
+        """Register the pending cells, start the store's writer in ``outer`` and play them."""
         self.store.discard_unfinished(self.run_id)
         cells = self.pending_cells()
         if self.on_start is not None:
@@ -345,31 +379,18 @@ class Runner:
         )
         settle_memory()
         self.store.set_run_status(self.run_id, "running")
-        status = "failed"
-        completed = 0
+        outer.start_soon(self.store.run_writer)
         try:
-            async with anyio.create_task_group() as outer:
-                outer.start_soon(self.store.run_writer)
-                try:
-                    if shards is not None:
-                        # workers send what they finished, then exit
-                        completed, self.interrupted = await until_signal(
-                            shards.run, shards.interrupt
-                        )
-                    else:
-                        completed, self.interrupted = await until_signal(
-                            lambda: self.player.play(
-                                cells, bus, self.config.concurrency, self.on_end
-                            )
-                        )
-                    status = "interrupted" if self.interrupted else "completed"
-                finally:
-                    with anyio.CancelScope(shield=True):
-                        if shards is None:
-                            await close_providers(providers)
-                        await self.store.close()
+            if shards is not None:
+                # workers send what they finished, then exit
+                completed, self.interrupted = await until_signal(shards.run, shards.interrupt)
+            else:
+                completed, self.interrupted = await until_signal(
+                    lambda: self.player.play(cells, bus, self.config.concurrency, self.on_end)
+                )
         finally:
-            self.store.set_run_status(self.run_id, status)
+            with anyio.CancelScope(shield=True):
+                await self.store.close()
         return completed
 
 
@@ -401,23 +422,36 @@ async def until_signal(
     return result, interrupted
 
 
-async def start_providers(providers: list[Any]) -> None:
-    """Start providers in order; if one fails, close those already started and re-raise."""
-    started: list[Any] = []
-    try:
+@asynccontextmanager
+async def open_providers(providers: list[Any]) -> AsyncIterator[None]:
+    """Enter every provider in order around the block and leave them in reverse order.
+
+    If one fails to start, those already started are left (stopped) and the error propagates.
+    A failure to stop one is logged and does not stop the others or hide the run's outcome.
+    Providers may open task groups of their own: entered and left in this task, last in first
+    out, their scopes nest.
+    """
+    async with AsyncExitStack() as stack:
         for provider in providers:
-            await provider.start()
-            started.append(provider)
-    except BaseException:
-        with anyio.CancelScope(shield=True):
-            await close_providers(started)
-        raise
+            await stack.enter_async_context(_leaving_quietly(provider))
+        yield
 
 
-async def close_providers(providers: list[Any]) -> None:
-    """Close every provider; a failure to close one does not stop the others."""
-    for provider in providers:
-        try:
-            await provider.aclose()
-        except Exception:  # closing must not hide the run's own outcome
-            continue
+@asynccontextmanager
+async def _leaving_quietly(provider: Any) -> AsyncIterator[None]:
+    await provider.__aenter__()
+    failure: BaseException | None = None
+    try:
+        yield
+    except BaseException as exc:
+        failure = exc
+    try:
+        await provider.__aexit__(
+            type(failure) if failure else None,
+            failure,
+            failure.__traceback__ if failure else None,
+        )
+    except Exception:  # closing must not hide the run's own outcome
+        log.warning("closing %s failed", getattr(provider, "name", provider), exc_info=True)
+    if failure is not None:
+        raise failure

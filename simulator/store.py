@@ -94,6 +94,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
         pk=("conversation", "seq"),
         if_not_exists=True,
     )
+    create_rescores_table(db)
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
@@ -105,6 +106,22 @@ def _migrate_from_1(db: sqlite_utils.Database) -> None:
             if column not in columns:
                 db.execute(f"alter table conversations add column {column} text")
         db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+
+def create_rescores_table(db: sqlite_utils.Database) -> None:
+    """The record of ``tau-sim rescore --write`` runs (created on demand in older files)."""
+    db.table("rescores").create(
+        {
+            "id": int,
+            "run_id": str,
+            "rescored_at": float,
+            "rescored": int,
+            "changed": int,
+            "tasks_file": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
 
 
 def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
@@ -190,6 +207,13 @@ class Store:
         self.events_written = 0
 
     # -- subscriber side -------------------------------------------------------------------
+    def offer(self, event: Event) -> bool:
+        """Buffer an event if there is room now; False when ``deliver`` must wait for room."""
+        if len(self._pending) >= self._capacity:
+            return False
+        self._pending.append(event)
+        return True
+
     async def deliver(self, event: Event) -> None:
         """Buffer an event for writing; waits while the buffer is full (never drops)."""
         while len(self._pending) >= self._capacity:

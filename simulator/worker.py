@@ -18,9 +18,8 @@ from simulator.grid import grid
 from simulator.runner import (
     Player,
     backend_options,
-    close_providers,
+    open_providers,
     settle_memory,
-    start_providers,
     until_signal,
 )
 from simulator.shards import WorkOrder
@@ -38,6 +37,15 @@ class PipeSink:
         self._size = 0
         self._room = asyncio.Event()
         self._closing = False
+
+    def offer(self, event: Event) -> bool:
+        """Buffer one event if the buffer is under its limit; False when ``deliver`` must wait."""
+        if self._size >= MAX_BUFFERED:
+            return False
+        data = encode(event) + b"\n"
+        self._chunks.append(data)
+        self._size += len(data)
+        return True
 
     async def deliver(self, event: Event) -> None:
         """Buffer one event; waits while the buffer is over its limit (never drops)."""
@@ -85,11 +93,9 @@ async def work(order: WorkOrder) -> None:
     async with anyio.create_task_group() as outer:
         outer.start_soon(sink.run)
         try:
-            await start_providers(player.providers)
-            await until_signal(lambda: player.play(cells, bus, order.concurrency))
+            async with open_providers(player.providers):
+                await until_signal(lambda: player.play(cells, bus, order.concurrency))
         finally:
-            with anyio.CancelScope(shield=True):
-                await close_providers(player.providers)
             sink.close()
 
 

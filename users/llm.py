@@ -12,7 +12,8 @@ dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
 
 import msgspec
 
@@ -327,18 +328,24 @@ class LLMUserProvider:
         self.repair = str(args.get("repair", "true")).lower() not in ("false", "0", "no", "off")
         self.provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
 
-    async def start(self) -> None:
+    async def __aenter__(self) -> Self:
         """Start the model (clients, servers, preflight)."""
-        await self.provider.start()
+        await self.provider.__aenter__()
+        return self
 
     def for_conversation(self, view: UserView) -> LLMUser:
         """A fresh LLM user for one conversation."""
         model = self.provider.for_conversation(view.conversation_id, "user")
         return LLMUser(model, view, repair=self.repair)
 
-    async def aclose(self) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
         """Close the model."""
-        await self.provider.aclose()
+        return await self.provider.__aexit__(exc_type, exc, tb)
 
 
 @USERS.register("llm")

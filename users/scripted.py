@@ -34,7 +34,7 @@ from simulator.chat import ChatMessage, Usage
 from simulator.context import UserView
 from simulator.errors import UsageError
 from simulator.models.options import float_arg
-from simulator.registry import USERS
+from simulator.registry import USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.dialogue import AgentActs, AgentTextReader
 from users.dynamics import DissatisfactionModel
@@ -192,7 +192,7 @@ def _new_agent_text(transcript: list[ChatMessage]) -> str:
     return "\n".join(reversed(texts))
 
 
-class ScriptedUserProvider:
+class ScriptedUserProvider(NothingToStart):
     """Makes scripted users; ``latency`` (s) emulates a model call, ``threshold_scale`` patience."""
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
@@ -202,15 +202,9 @@ class ScriptedUserProvider:
             args, "threshold_scale", 1.0, flag=FLAG, low=0.01, high=math.inf
         )
 
-    async def start(self) -> None:
-        """Nothing to start."""
-
     def for_conversation(self, view: UserView) -> ScriptedUser:
         """A fresh scripted user for one conversation."""
         return ScriptedUser(view, latency=self.latency, threshold_scale=self.threshold_scale)
-
-    async def aclose(self) -> None:
-        """Nothing to release."""
 
 
 @USERS.register("scripted")

@@ -34,9 +34,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cached_property
-from types import ModuleType
-from typing import Any, ClassVar
+from types import ModuleType, TracebackType
+from typing import Any, ClassVar, Self
 
+import anyio
 import msgspec
 
 from simulator.chat import (
@@ -378,26 +379,41 @@ class HostedProvider:
     """A provider whose conversations share one hosted chat model.
 
     The options are checked and the API key found when the provider is made (before the run);
-    ``start`` imports the SDK and checks that the endpoint answers.
+    entering it imports the SDK and checks that the endpoint answers, leaving it closes the
+    clients.
     """
 
     def __init__(self, model: HostedChatModel) -> None:
         self.name = model.name
         self.model = model
 
-    async def start(self) -> None:
+    async def __aenter__(self) -> Self:
         """Import the SDK and check the endpoint."""
         _ = self.model.sdk  # a missing SDK fails here, before the run
         if self.model.options.preflight:
-            await self.model.preflight()
+            try:
+                await self.model.preflight()
+            except BaseException:
+                await self._close()
+                raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the clients."""
+        await self._close()
+
+    async def _close(self) -> None:
+        with anyio.CancelScope(shield=True):
+            await self.model.aclose()
 
     def for_conversation(self, conversation_id: str, role: str) -> HostedChatModel:
         """The shared model."""
         return self.model
-
-    async def aclose(self) -> None:
-        """Close the clients."""
-        await self.model.aclose()
 
 
 def split_connection_args(

@@ -4,11 +4,13 @@
 127.0.0.1, in its own process group, output in a log file per replica), waits until each answers
 its health check, hands out base URLs by least outstanding requests (``EndpointPool``), restarts
 a replica that dies (out of rotation while it is down) and stops them all (SIGTERM, then SIGKILL
-after a grace period, whole process group) on ``aclose`` — also when the run is cancelled.
+after a grace period, whole process group) when its ``async with`` block ends — also when the
+run is cancelled or a replica fails to start.
 
-The pool's processes and watchdog live in one host task that the pool creates itself: the
-engine starts and closes model providers in any order, which task-group scopes entered in
-``start`` and exited in ``aclose`` would not allow.
+The pool is an async context manager: entering it opens a task group in the caller's task
+(the run enters its providers in order and leaves them in reverse, so the scopes nest) and
+starts the host task there with ``tg.start``, which returns once every replica is healthy; the
+watchdog runs in that group and leaving the block cancels it and stops the servers.
 """
 
 from __future__ import annotations
@@ -25,13 +27,12 @@ from types import TracebackType
 from typing import Self, TypeVar
 
 import anyio
-from anyio.abc import Process, TaskGroup
+from anyio.abc import Process, TaskGroup, TaskStatus
 
 from simulator.chat import ModelError
 from simulator.models._server_process import (
     LaunchError,
     free_port,
-    kill_group_now,
     log_tail,
     probe,
     redact_argv,
@@ -140,9 +141,10 @@ def _least_busy(items: Sequence[_T], outstanding: list[int], last_pick: list[int
 class ReplicaPool:
     """Replicas of one server command, balanced by least outstanding requests.
 
-    Use as ``async with ReplicaPool(specs) as pool`` or with ``start()`` / ``aclose()``;
-    ``acquire()`` (the ``EndpointPool`` protocol) yields the base URL of the least busy replica
-    that is up.
+    Use as ``async with ReplicaPool(specs) as pool`` (once per pool): entering starts every
+    replica and waits until all are healthy (``LaunchError`` otherwise, with every replica
+    stopped); leaving stops them. ``acquire()`` (the ``EndpointPool`` protocol) yields the base
+    URL of the least busy replica that is up.
     """
 
     def __init__(self, specs: Sequence[ReplicaSpec], options: LaunchOptions | None = None) -> None:
@@ -155,57 +157,17 @@ class ReplicaPool:
         # asyncio events (not anyio's) so that a pool can be built outside the event loop.
         self._changed = asyncio.Event()
         self._wakeup = asyncio.Event()
-        self._ready = asyncio.Event()
-        self._scope: anyio.CancelScope | None = None
         self._picks = 0
-        self._launched = False
-        self._error: BaseException | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._running: AbstractAsyncContextManager[ReplicaPool] | None = None
         self._closed = False
 
     # lifecycle -------------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Start every replica and wait until all are healthy; ``LaunchError`` otherwise."""
-        if self._task is not None:
-            raise RuntimeError("the pool was already started")
-        if self.log_dir is None:
-            self.log_dir = Path(tempfile.mkdtemp(prefix="tau-sim-servers-"))
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        for replica in self._replicas:
-            replica.log_path = self.log_dir / f"{replica.spec.name}-{replica.index}.log"
-        self._scope = anyio.CancelScope()
-        self._task = asyncio.get_running_loop().create_task(self._host(self._scope))
-        try:
-            await self._ready.wait()
-        except BaseException:
-            await self.aclose()
-            raise
-        if not self._launched:
-            await self.aclose()
-            raise self._error or LaunchError(f"{self._name}: stopped while starting")
-
-    async def aclose(self) -> None:
-        """Stop every replica (whole process groups) and the watchdog; safe to call twice."""
-        self._closed = True
-        if self._scope is not None:
-            self._scope.cancel()
-        task = self._task
-        if task is None:
-            return
-        with anyio.CancelScope(shield=True):
-            try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                for replica in self._replicas:  # the loop is going away: leave no server behind
-                    if replica.process is not None:
-                        kill_group_now(replica.process.pid)
-                raise
-            except Exception:  # already raised by start() or logged by the host task
-                pass
-
     async def __aenter__(self) -> Self:
-        await self.start()
+        if self._running is not None:
+            raise RuntimeError("the pool was already started")
+        self._running = self._run()
+        await self._running.__aenter__()
         return self
 
     async def __aexit__(
@@ -213,8 +175,39 @@ class ReplicaPool:
         exc_type: type[BaseException] | None,
         exc: BaseException | None,
         tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
+    ) -> bool | None:
+        assert self._running is not None
+        return await self._running.__aexit__(exc_type, exc, tb)
+
+    @asynccontextmanager
+    async def _run(self) -> AsyncIterator[ReplicaPool]:
+        """Host the replicas in a task group around the caller's block.
+
+        What the block raises is re-raised as it is once the servers are stopped (not wrapped
+        in the task group's exception group); a failed start raises its ``LaunchError``.
+        """
+        if self.log_dir is None:
+            self.log_dir = Path(tempfile.mkdtemp(prefix="tau-sim-servers-"))
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        for replica in self._replicas:
+            replica.log_path = self.log_dir / f"{replica.spec.name}-{replica.index}.log"
+        failure: BaseException | None = None
+        try:
+            async with anyio.create_task_group() as tg:
+                await tg.start(self._host)
+                try:
+                    yield self
+                except BaseException as exc:
+                    failure = exc
+                finally:
+                    tg.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            launch = _first_launch_error(group)
+            if launch is group:
+                raise
+            raise launch from None
+        if failure is not None:
+            raise failure
 
     # balancing -------------------------------------------------------------------------------
 
@@ -289,32 +282,26 @@ class ReplicaPool:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def _host(self, scope: anyio.CancelScope) -> None:
+    async def _host(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Launch every replica, report started, then watch them until cancelled; stop all."""
         try:
-            with scope:
-                async with anyio.create_task_group() as tg:
-                    async with anyio.create_task_group() as launching:
-                        for replica in self._replicas:
-                            launching.start_soon(self._launch, replica)
-                    self._launched = True
-                    log.info(
-                        "%s: %d replica(s) up; logs in %s",
-                        self._name,
-                        len(self._replicas),
-                        self.log_dir,
-                    )
-                    self._ready.set()
-                    tg.start_soon(self._watch, tg)
-                    await anyio.sleep_forever()
-        except BaseException as exc:
-            if not self._launched:
-                self._error = _first_launch_error(exc)
-            raise
+            async with anyio.create_task_group() as tg:
+                async with anyio.create_task_group() as launching:
+                    for replica in self._replicas:
+                        launching.start_soon(self._launch, replica)
+                log.info(
+                    "%s: %d replica(s) up; logs in %s",
+                    self._name,
+                    len(self._replicas),
+                    self.log_dir,
+                )
+                task_status.started()
+                tg.start_soon(self._watch, tg)
+                await anyio.sleep_forever()
         finally:
             self._closed = True
             with anyio.CancelScope(shield=True):
                 await self._stop_all()
-            self._ready.set()
 
     async def _launch(self, replica: _Replica, port: int | None = None) -> None:
         """Start one replica (on ``port``, else a free one) and wait until it is healthy.
@@ -438,8 +425,14 @@ class StaticPool:
         finally:
             self._outstanding[i] -= 1
 
-    async def start(self) -> None:
+    async def __aenter__(self) -> Self:
         """Nothing to start: the endpoints are run by someone else."""
+        return self
 
-    async def aclose(self) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         """Nothing to stop."""

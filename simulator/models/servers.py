@@ -1,9 +1,9 @@
 """Model providers whose model runs on servers that tau-sim starts itself.
 
-``ServerModelProvider`` starts a ``ReplicaPool`` (or wraps fixed URLs in a ``StaticPool``) in
-``start()``, hands every conversation the same OpenAI-compatible chat model bound to that pool,
-and stops the servers in ``aclose()``. ``vllm/…`` and ``local/…`` build on it; ``server/NAME``
-launches any OpenAI-compatible server command given as ``serve="… {port} …"``.
+``ServerModelProvider`` enters a ``ReplicaPool`` (or a ``StaticPool`` of fixed URLs) when it
+is entered, hands every conversation the same OpenAI-compatible chat model bound to that pool,
+and stops the servers when its ``async with`` block ends. ``vllm/…`` and ``local/…`` build on
+it; ``server/NAME`` launches any OpenAI-compatible server command given as ``serve="… {port} …"``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 
@@ -39,13 +40,13 @@ class ServerModelProvider:
     """A ``ModelProvider`` whose conversations share one model bound to a pool of servers.
 
     The pool and the model are made with the provider (options are checked before the run);
-    nothing is spawned before ``start``.
+    nothing is spawned before it is entered.
 
     Args:
         name: the full model name (``vllm/Qwen/Qwen3-8B``).
         pool: the servers (a ``ReplicaPool`` to start, or a ``StaticPool`` of fixed URLs).
         model: the chat model that sends its requests through ``pool``.
-        preflight: checks run at ``start`` before anything is spawned (missing executables).
+        preflight: checks run on entering, before anything is spawned (missing executables).
     """
 
     def __init__(
@@ -62,26 +63,33 @@ class ServerModelProvider:
 
     @property
     def launches_servers(self) -> bool:
-        """Whether ``start`` spawns server processes (worker processes cannot share them)."""
+        """Whether entering spawns server processes (worker processes cannot share them)."""
         return isinstance(self.pool, ReplicaPool)
 
-    async def start(self) -> None:
+    async def __aenter__(self) -> Self:
         """Start the servers and wait until they are healthy."""
         if self._preflight is not None:
             self._preflight()
-        await self.pool.start()
+        await self.pool.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Close the clients, then stop every server."""
+        try:
+            with anyio.CancelScope(shield=True):
+                await self.model.aclose()
+        finally:
+            result = await self.pool.__aexit__(exc_type, exc, tb)
+        return result
 
     def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
         """The shared model (one client per replica, one pool) for every conversation."""
         return self.model
-
-    async def aclose(self) -> None:
-        """Close the clients, then stop every server."""
-        with anyio.CancelScope(shield=True):
-            try:
-                await self.model.aclose()
-            finally:
-                await self.pool.aclose()
 
 
 def openai_model(

@@ -14,7 +14,7 @@ from simulator.context import ConversationContext, agent_view
 from simulator.domain import Task
 from simulator.grid import RunConfig
 from simulator.models.openai_provider import OpenAIChatModel
-from simulator.registry import AGENTS, MODELS, get_domain, make_agent_provider
+from simulator.registry import AGENTS, MODELS, NothingToStart, get_domain, make_agent_provider
 from simulator.runner import Runner
 from simulator.store import Store
 from tests.simulator.models.wire import ScriptServer, oa_message
@@ -105,19 +105,13 @@ class RecordingModel:
         return None
 
 
-class RecordingProvider:
+class RecordingProvider(NothingToStart):
     def __init__(self, model: str, args: dict[str, Any]) -> None:
         self.name = f"record/{model}"
-
-    async def start(self) -> None:
-        return None
 
     def for_conversation(self, *handed: Any) -> RecordingModel:
         Recording.handed.append(handed)
         return RecordingModel(handed[1])
-
-    async def aclose(self) -> None:
-        return None
 
 
 def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) -> None:

@@ -67,10 +67,9 @@ async def test_provider_names_and_errors() -> None:
     provider = make_agent_provider("scripted/gold", {})
     assert isinstance(provider, CalibrationAgentProvider)
     assert provider.name == "scripted/gold"
-    await provider.start()
-    model = agent("gold", TASKS[0])
-    assert model.name == "scripted/gold"
-    await provider.aclose()
+    async with provider:
+        model = agent("gold", TASKS[0])
+        assert model.name == "scripted/gold"
     assert make_agent_provider("scripted", {}).name == "scripted/gold"
     alias = make_agent_provider("scripted/oracle", {})
     assert alias.name == "scripted/oracle" and isinstance(alias, ScriptedAgentProvider)

@@ -37,6 +37,7 @@ from simulator.runner import Runner
 from simulator.store import Store
 from simulator.tools import Toolkit
 from tests.agents.toy_domain import gym
+from tests.scoring import score
 
 
 @pytest.fixture
@@ -182,7 +183,7 @@ def test_a_domain_is_built_from_files_at_run_time(tmp_path: Path) -> None:
         db = domain.new_database()
         for action in domain.write_actions(task):
             domain.toolkit.call(db, action.name, dict(action.arguments))
-        assert domain.evaluate(task, db, task.required_outputs)[0] == 1.0
+        assert score(domain, task, db, task.required_outputs)[0] == 1.0
     with pytest.raises(UsageError, match=r"^cannot read policy .*nowhere/policy.md: "):
         Domain.from_folder(
             tmp_path / "nowhere", name="x", title="", toolkit=toy.toolkit, build_base=toy.build_base

@@ -18,6 +18,7 @@ from simulator.errors import UsageError
 from simulator.registry import DOMAINS
 from simulator.slots import user_slots
 from simulator.tools import ToolKind
+from tests.scoring import score
 
 # ---- helpers ---------------------------------------------------------------------------------
 
@@ -560,8 +561,8 @@ def test_task_actions_succeed_and_gold_scores_one(retail: Domain) -> None:
         for action in task.actions:
             outcome = retail.toolkit.call(db, action.name, dict(action.arguments))
             assert not outcome.error, (task.id, action.name, outcome.content)
-        reward, breakdown = retail.evaluate(
-            task, db, ["Done. " + " and ".join(task.required_outputs)]
+        reward, breakdown = score(
+            retail, task, db, ["Done. " + " and ".join(task.required_outputs)]
         )
         assert reward == 1.0 and breakdown.db_match, task.id
 
@@ -586,14 +587,14 @@ def test_wrong_write_or_missing_output_scores_zero(retail: Domain) -> None:
         writes = retail.write_actions(task)
         for action in [*writes[:-1], _other_write(retail, task)]:
             assert not retail.toolkit.call(db, action.name, dict(action.arguments)).error
-        reward, breakdown = retail.evaluate(task, db, list(task.required_outputs))
+        reward, breakdown = score(retail, task, db, list(task.required_outputs))
         assert reward == 0.0 and not breakdown.db_match, task.id
         if task.required_outputs:
             with_outputs += 1
             gold = retail.new_database()
             for action in writes:
                 retail.toolkit.call(gold, action.name, dict(action.arguments))
-            reward, breakdown = retail.evaluate(task, gold, ["Your request is done."])
+            reward, breakdown = score(retail, task, gold, ["Your request is done."])
             assert reward == 0.0 and breakdown.db_match and breakdown.missing_outputs, task.id
     assert with_outputs >= 10
 

@@ -9,6 +9,7 @@ from simulator.domain import Task
 from simulator.events import (
     AgentMessage,
     EmotionUpdate,
+    EnvironmentState,
     ModelUsage,
     ToolCall,
     ToolResult,
@@ -75,7 +76,8 @@ async def test_abandonment_is_a_failure_even_with_correct_state() -> None:
     ended, events = await play(emotion="outrage")
     assert ended.reason == "user_abandoned" and ended.reward == 0.0
     assert ended.breakdown is not None and ended.breakdown.db_match
-    assert isinstance(events[-2], UserMessage) and events[-2].ends == "###UNSATISFIED###"
+    assert isinstance(events[-3], UserMessage) and events[-3].ends == "###UNSATISFIED###"
+    assert isinstance(events[-2], EnvironmentState)  # the environment's final state
 
 
 async def test_transfer_ends_the_conversation() -> None:

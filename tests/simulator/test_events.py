@@ -4,9 +4,11 @@ import pytest
 from simulator.events import (
     EVENT_TYPES,
     AgentMessage,
+    ChangedRecord,
     ConversationEnded,
     ConversationStarted,
     EmotionUpdate,
+    EnvironmentState,
     ModelUsage,
     RewardBreakdown,
     ToolCall,
@@ -58,6 +60,14 @@ SAMPLES = [
         latency_s=0.2,
         retries=2,
         cost_usd=0.001,
+    ),
+    EnvironmentState(
+        conversation="c",
+        state_hash="ab12",
+        changes=[
+            ChangedRecord("orders", "#W1", {"status": "cancelled", "items": [1, 2]}),
+            ChangedRecord("users", "u9", None),
+        ],
     ),
     ConversationEnded(
         conversation="c",

@@ -1,6 +1,7 @@
 import pytest
 
 from simulator.database import Base, Database, Index
+from tests.scoring import score
 from tests.simulator.toy import Counter, increment, toy_domain
 
 
@@ -90,13 +91,13 @@ def test_evaluate_needs_state_and_outputs() -> None:
     task = domain.tasks[1]
     db = domain.new_database()
     increment.fn(db, "a", 2)
-    reward, bd = domain.evaluate(task, db, ["Done: Counter A is now 2."])
+    reward, bd = score(domain, task, db, ["Done: Counter A is now 2."])
     assert reward == 1.0 and bd.db_match and bd.outputs_communicated == 1.0
-    reward, bd = domain.evaluate(task, db, ["Done."])
+    reward, bd = score(domain, task, db, ["Done."])
     assert reward == 0.0 and bd.missing_outputs == ["counter a is now 2"]
     wrong = domain.new_database()
     increment.fn(wrong, "a", 3)
-    reward, bd = domain.evaluate(task, wrong, ["counter a is now 2"])
+    reward, bd = score(domain, task, wrong, ["counter a is now 2"])
     assert reward == 0.0 and not bd.db_match
 
 
@@ -146,7 +147,7 @@ def test_endings_come_from_declarations_not_names() -> None:
     assert "`hand_off`" in prompt and "`transfer_to_human_agents`" not in prompt
 
     def referee() -> Referee:
-        return Referee(Limits(), domain.toolkit.endings, lambda: None)
+        return Referee(Limits(), domain.toolkit.endings)
 
     def result(name: str, error: bool = False) -> ToolResult:
         return ToolResult(conversation="c", call_id="1", name=name, content="ok", error=error)

@@ -25,7 +25,7 @@ from simulator.context import AgentView, OracleView, UserView
 from simulator.database import Base, Database
 from simulator.domain import Action, Domain, Task, UserScenario
 from simulator.referee import TerminationReason
-from simulator.registry import AGENTS, DOMAINS, USERS
+from simulator.registry import AGENTS, DOMAINS, USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from simulator.slots import SlotHint
 from simulator.tools import ToolError, ToolKind, Toolkit, tool
@@ -133,21 +133,15 @@ class StepAgent:
         return ChatResponse(self.step(self.oracle, messages), Usage(10, 5, self.latency))
 
 
-class StepProvider:
+class StepProvider(NothingToStart):
     def __init__(self, model: str, args: dict[str, Any]) -> None:
         self.name = f"toy/{model}"
         self.latency = float(args.get("latency", 0))
         self.fail = model == "broken"
         self.step: Step = STEPS.get(model, gold_agent)
 
-    async def start(self) -> None:
-        return None
-
     def for_oracle(self, view: AgentView, oracle: OracleView) -> StepAgent:
         return StepAgent(oracle, self.step, self.latency, self.fail)
-
-    async def aclose(self) -> None:
-        return None
 
 
 def silent_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
@@ -197,19 +191,13 @@ class PatientUser:
         return UserTurn(f"Thanks! {STOP}", STOP, state, usage=usage)
 
 
-class PatientUsers:
+class PatientUsers(NothingToStart):
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
         self.latency = float(args.get("latency", 0))
 
-    async def start(self) -> None:
-        return None
-
     def for_conversation(self, view: UserView) -> PatientUser:
         return PatientUser(view, view.emotion == "outrage", self.latency)
-
-    async def aclose(self) -> None:
-        return None
 
 
 def install() -> None:

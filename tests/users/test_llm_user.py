@@ -199,10 +199,9 @@ async def test_through_the_openai_provider(monkeypatch: pytest.MonkeyPatch) -> N
             "openai/user-model",
             {"base_url": server.url + "/v1", "temperature": "1.0", "repair": "false"},
         )
-        await provider.start()
-        user = provider.for_conversation(user_view(context()))
-        turn = await user.respond([])
-        await provider.aclose()
+        async with provider:
+            user = provider.for_conversation(user_view(context()))
+            turn = await user.respond([])
         assert turn.text == "Hi, add 2 to a please."
         assert turn.model == "openai/user-model"
         assert turn.state is not None and turn.state.intensity == 0.7

@@ -219,13 +219,12 @@ async def test_deterministic_for_a_seed_and_varied_in_wording_only() -> None:
 
 async def test_provider_arguments_and_latency() -> None:
     provider = make_user_provider("scripted", {"latency": "0.05", "threshold_scale": "2"})
-    await provider.start()
-    user = provider.for_conversation(user_view(ctx()))
-    started = time.perf_counter()
-    turn = await user.respond([])
+    async with provider:
+        user = provider.for_conversation(user_view(ctx()))
+        started = time.perf_counter()
+        turn = await user.respond([])
     assert time.perf_counter() - started >= 0.04
     assert turn.usage is not None and turn.usage.latency_s == pytest.approx(0.05)
-    await provider.aclose()
     with pytest.raises(UsageError, match="--user-arg latency"):
         make_user_provider("scripted", {"latency": "soon"})
     with pytest.raises(UsageError, match="threshold_scale"):

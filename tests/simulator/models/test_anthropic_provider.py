@@ -157,12 +157,12 @@ async def test_malformed_tool_input_is_passed_raw(server: ScriptServer) -> None:
 
 async def test_start_checks_endpoint_and_key(server: ScriptServer) -> None:
     good = make_anthropic_provider("claude-x", {"base_url": server.url, "api_key": "k"})
-    await good.start()
-    await good.aclose()
+    async with good:
+        pass
     bad = make_anthropic_provider("claude-x", {"base_url": server.url, "api_key": "bad-key"})
     with pytest.raises(UsageError, match=r"rejected the API key.*ANTHROPIC_API_KEY"):
-        await bad.start()
-    await bad.aclose()
+        async with bad:
+            pass
 
 
 def test_missing_api_key_names_the_variable() -> None:

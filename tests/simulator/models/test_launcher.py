@@ -169,11 +169,14 @@ async def test_all_replicas_failed_is_a_model_error(tmp_path: Path) -> None:
 async def test_server_that_exits_reports_its_log(tmp_path: Path) -> None:
     pool = ReplicaPool([tiny_spec("--fail-start")] * 2, options(tmp_path))
     with pytest.raises(LaunchError, match="exited with code 3") as info:
-        await pool.start()
+        async with pool:
+            raise AssertionError("the block must not run when a replica fails to start")
     assert "failing on purpose" in str(info.value)
     assert "tiny replica" in str(info.value)
     assert all(s.state is ReplicaState.STOPPED for s in pool.status())
-    await pool.aclose()  # closing again is harmless
+    with pytest.raises(RuntimeError, match="already started"):  # a pool runs once
+        async with pool:
+            pass
 
 
 async def test_server_never_healthy_times_out(tmp_path: Path) -> None:
@@ -183,7 +186,8 @@ async def test_server_never_healthy_times_out(tmp_path: Path) -> None:
     pool = ReplicaPool([tiny_spec("--unhealthy", "--spawn-child")], opts)
     started = time.monotonic()
     with pytest.raises(LaunchError, match=r"was not healthy after 1 s") as info:
-        await pool.start()
+        async with pool:
+            pass
     assert time.monotonic() - started < 5
     assert "listening on" in str(info.value)
     pid = pool.status()[0].pid
@@ -193,7 +197,8 @@ async def test_server_never_healthy_times_out(tmp_path: Path) -> None:
 async def test_missing_executable_is_a_launch_error(tmp_path: Path) -> None:
     pool = ReplicaPool([ReplicaSpec(argv=("/nonexistent/server", "{port}"))], options(tmp_path))
     with pytest.raises(LaunchError, match="cannot start '/nonexistent/server'"):
-        await pool.start()
+        async with pool:
+            pass
 
 
 async def test_sigterm_ignored_escalates_to_sigkill(tmp_path: Path) -> None:
@@ -215,11 +220,22 @@ async def test_cancellation_stops_servers(tmp_path: Path) -> None:
     await wait_all_gone(pids)
 
 
+async def test_an_error_in_the_block_stops_servers_and_propagates_as_is(tmp_path: Path) -> None:
+    pids: set[int] = set()
+    with pytest.raises(KeyError, match="from the block"):
+        async with ReplicaPool([tiny_spec("--spawn-child")] * 2, options(tmp_path)) as pool:
+            pids = tree_pids(pool)
+            raise KeyError("from the block")
+    assert len(pids) == 4
+    await wait_all_gone(pids)
+
+
 async def test_cancelled_while_starting_stops_servers(tmp_path: Path) -> None:
     opts = LaunchOptions(log_dir=tmp_path, health_paths=("/health",), startup_timeout_s=60)
     pool = ReplicaPool([tiny_spec("--unhealthy")] * 2, opts)
     with anyio.move_on_after(1.0) as scope:
-        await pool.start()
+        async with pool:
+            pass
     assert scope.cancelled_caught
     pids = {s.pid for s in pool.status() if s.pid is not None}
     assert len(pids) == 2
@@ -238,9 +254,9 @@ def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str) -> set[in
             async def main():
                 spec = ReplicaSpec(argv=(sys.executable, {TINY!r}, "--port", "{{port}}", {flags}))
                 pool = ReplicaPool([spec, spec], LaunchOptions(log_dir={str(tmp_path)!r}))
-                await pool.start()
-                print(" ".join(str(s.pid) for s in pool.status()), flush=True)
-                await asyncio.sleep(60)
+                async with pool:
+                    print(" ".join(str(s.pid) for s in pool.status()), flush=True)
+                    await asyncio.sleep(60)
 
             asyncio.run(main())
             """
@@ -327,8 +343,7 @@ async def test_server_provider_through_the_openai_chat_model(tmp_path: Path) -> 
     provider = make_server_provider(
         "tiny", {"serve": serve, "replicas": 2, "log_dir": str(tmp_path), "max_retries": 2}
     )
-    await provider.start()
-    try:
+    async with provider:
         model = provider.for_conversation(None, "agent")  # type: ignore[arg-type]
         assert model.backend == "server"
         replies: list[ChatResponse] = []
@@ -342,8 +357,6 @@ async def test_server_provider_through_the_openai_chat_model(tmp_path: Path) -> 
         assert len({r.message.content for r in replies}) == 2
         assert all(r.usage.tokens_in == 3 and r.usage.tokens_out == 2 for r in replies)
         pids = tree_pids(provider.pool)  # type: ignore[arg-type]
-    finally:
-        await provider.aclose()
     await wait_all_gone(pids)
 
 

@@ -105,8 +105,7 @@ async def test_one_real_chat_with_a_tool(tmp_path: Path) -> None:
         "smollm2-135m",
         {"n_ctx": 1024, "max_tokens": 64, "temperature": 0, "log_dir": str(tmp_path)},
     )
-    await provider.start()
-    try:
+    async with provider:
         model = provider.for_conversation(None, "agent")  # type: ignore[arg-type]
         messages = [
             ChatMessage(role="system", content="You help customers. Use the tools."),
@@ -120,8 +119,6 @@ async def test_one_real_chat_with_a_tool(tmp_path: Path) -> None:
         assert reply.usage.tokens_in > 150  # the tool schema is in the prompt (35 without)
         assert reply.usage.tokens_out > 0
         assert reply.usage.latency_s > 0
-    finally:
-        await provider.aclose()
 
 
 @needs_llama
@@ -155,8 +152,7 @@ async def test_two_llama_servers_as_replicas(tmp_path: Path) -> None:
         timeout=60,
     )
     question = [ChatMessage(role="user", content="Say hello.")]
-    await pool.start()
-    try:
+    async with pool:
         pids = family([s.pid for s in pool.status() if s.pid is not None])
         assert len(pids) == 2
 
@@ -182,9 +178,7 @@ async def test_two_llama_servers_as_replicas(tmp_path: Path) -> None:
                 await anyio.sleep(0.1)
         assert pool.status()[0].restarts == 1
         pids |= family([s.pid for s in pool.status() if s.pid is not None])
-    finally:
         await model.aclose()
-        await pool.aclose()
     with anyio.fail_after(10):
         while not all(gone(p) for p in pids):  # noqa: ASYNC110
             await anyio.sleep(0.05)

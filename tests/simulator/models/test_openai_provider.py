@@ -326,9 +326,8 @@ async def test_many_connections_are_sharded_over_several_clients(server: ScriptS
 
 async def test_provider_start_preflights_the_endpoint(server: ScriptServer) -> None:
     provider = make_openai_provider("m", {"base_url": server.url + "/v1", **FAST})
-    await provider.start()
-    assert server.http.requests[0].path == "/v1/models"
-    await provider.aclose()
+    async with provider:
+        assert server.http.requests[0].path == "/v1/models"
 
 
 async def test_unreachable_base_url_is_a_usage_error_at_start() -> None:
@@ -338,16 +337,16 @@ async def test_unreachable_base_url_is_a_usage_error_at_start() -> None:
         await listener.aclose()  # nothing listens there any more
         provider = make_openai_provider("m", {"base_url": f"http://127.0.0.1:{port}/v1"})
         with pytest.raises(UsageError, match=rf"openai/m: cannot reach http://127.0.0.1:{port}/v1"):
-            await provider.start()
-        await provider.aclose()
+            async with provider:
+                pass
 
 
 async def test_rejected_key_at_start_names_the_variable(server: ScriptServer) -> None:
     provider = make_openai_provider("m", {"base_url": server.url + "/v1", "api_key": "bad-key"})
     with pytest.raises(UsageError, match=r"rejected the API key.*OPENAI_API_KEY") as info:
-        await provider.start()
+        async with provider:
+            pass
     assert "bad-key" not in str(info.value)
-    await provider.aclose()
 
 
 def test_missing_api_key_names_the_variable() -> None:

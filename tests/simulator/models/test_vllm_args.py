@@ -10,7 +10,6 @@ import stat
 import sys
 from pathlib import Path
 
-import anyio
 import openai
 import pytest
 
@@ -181,8 +180,8 @@ def test_visible_gpus_follows_cuda_visible_devices(monkeypatch: pytest.MonkeyPat
 async def test_missing_vllm_executable_fails_at_start() -> None:
     provider = make_vllm_provider("Qwen/Qwen3-8B", {"vllm": "/nonexistent/vllm", "gpus": "0"})
     with pytest.raises(UsageError, match="'/nonexistent/vllm' is not on PATH"):
-        await provider.start()
-    await provider.aclose()
+        async with provider:
+            pass
 
 
 @pytest.mark.anyio
@@ -199,8 +198,7 @@ async def test_fake_vllm_one_replica_per_tp_group(tmp_path: Path) -> None:
         "Qwen/Qwen3-8B",
         {"vllm": str(fake), "gpus": "0,1,2,3", "tp": 2, "log_dir": str(tmp_path / "logs")},
     )
-    await provider.start()
-    try:
+    async with provider:
         assert provider.pool is not None
         seen: set[str] = set()
         for _ in range(4):
@@ -216,6 +214,3 @@ async def test_fake_vllm_one_replica_per_tp_group(tmp_path: Path) -> None:
         logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
         assert logs == ["vllm-0.log", "vllm-1.log"]
         assert "--tool-call-parser hermes" in (tmp_path / "logs" / "vllm-0.log").read_text()
-    finally:
-        with anyio.CancelScope(shield=True):
-            await provider.aclose()
