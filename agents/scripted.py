@@ -9,19 +9,31 @@ answer and tool-call ids (``call_<step>``) are unique within the conversation.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
+import msgspec
 
 from agents.plan import PROFILES, Call, PlanBuilder, Say, Step
 from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
 from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.errors import UsageError
-from simulator.models.options import float_arg
+from simulator.models.options import convert_options
 from simulator.registry import MODELS
 
-FLAG = "--agent-arg"
+
+class ScriptedAgentOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Options of a scripted agent (``--agent-arg key=value`` or a run file).
+
+    Attributes:
+        latency: seconds each turn takes, as if a model answered.
+        error_rate: how often ``scripted/sloppy`` gets a write's argument wrong (0..1).
+    """
+
+    latency: Annotated[float, msgspec.Meta(ge=0.0)] = 0.0
+    error_rate: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 0.3
+
 
 GOODBYE = "Thank you for contacting us. Have a great day!"
 
@@ -102,8 +114,9 @@ class ScriptedModelProvider:
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
         self.name = f"scripted/{profile}"
-        self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
-        self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
+        options = convert_options(args, ScriptedAgentOptions, self.name)
+        self.latency = options.latency
+        self.error_rate = options.error_rate
 
     async def start(self) -> None:
         """Nothing to start."""

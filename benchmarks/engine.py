@@ -60,8 +60,8 @@ def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) ->
         concurrency=concurrency,
         workers=workers,
         limits=Limits(timeout_s=600),
-        agent_args={"latency": str(latency)},
-        user_args={"latency": str(latency)},
+        agent_options={"scripted/oracle": {"latency": str(latency)}},
+        user_options={"scripted": {"latency": str(latency)}},
     )
     return measure(config, latency, uvloop=USE_UVLOOP)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -19,7 +19,13 @@ from simulator.referee import Limits
 
 
 class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything that defines a run; stored with it so ``--resume`` needs nothing else."""
+    """Everything that defines a run; stored with it so ``--resume`` needs nothing else.
+
+    Its defaults (and those of ``Limits``) are the defaults of ``tau-sim run``: the CLI
+    fills only what the command line or the run file set (``simulator.models.options.merge``).
+    ``agent_options`` and ``user_options`` hold each model's merged options by name; an
+    ``api_key`` among them never reaches the store or a worker (``simulator.keys``).
+    """
 
     domain: str = "retail"
     tasks: list[str] = []
@@ -33,9 +39,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     concurrency: int = 32
     limits: Limits = Limits()
     workers: int = 1
-    agent_args: dict[str, Any] = {}
-    user_args: dict[str, Any] = {}
-    model_args: dict[str, dict[str, Any]] = {}
+    agent_options: dict[str, dict[str, Any]] = {}
+    user_options: dict[str, dict[str, Any]] = {}
 
 
 class Cell(msgspec.Struct, frozen=True):
@@ -74,6 +79,15 @@ def conversation_seed(
     """Seed of one conversation: independent of the agent, so agents meet identical users."""
     key = f"{run_seed}|{user}|{task_id}|{emotion}|{intensity:.4f}|{trial}"
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def task_set_hash(tasks: Sequence[msgspec.Struct]) -> str:
+    """A hash of the tasks a run plays: their full content, in order (``--resume`` checks it)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for task in tasks:
+        digest.update(msgspec.json.encode(task))
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def new_run_id() -> str:

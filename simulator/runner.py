@@ -12,7 +12,7 @@ import gc
 import signal
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import msgspec
@@ -22,9 +22,10 @@ from simulator.conditions import NEUTRAL
 from simulator.context import ConversationContext
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.events import ConversationEnded
-from simulator.grid import Cell, RunConfig, grid
+from simulator.grid import Cell, RunConfig, grid, task_set_hash
+from simulator.keys import seal_keys
 from simulator.registry import (
     AGENTS,
     ModelProvider,
@@ -50,6 +51,12 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
         raise UsageError(f"--trials must be at least 1 (got {config.trials})")
     if config.limits.max_steps < 2:
         raise UsageError(f"--max-steps must be at least 2 (got {config.limits.max_steps})")
+    if config.limits.max_tool_errors < 0:
+        raise UsageError(
+            f"--max-tool-errors must be at least 0 (got {config.limits.max_tool_errors})"
+        )
+    if not config.limits.timeout_s > 0:
+        raise UsageError(f"--timeout must be positive (got {config.limits.timeout_s:g})")
     if not config.agents or not config.users or not config.emotions:
         raise UsageError("--agent, --user and --emotions each need at least one name")
     domain = get_domain(config.domain)
@@ -70,22 +77,36 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
 def make_providers(
     config: RunConfig,
 ) -> tuple[dict[str, ModelProvider], dict[str, UserProvider]]:
-    """One provider per agent model and per user name; bad names and args are ``UsageError``.
+    """One provider per agent model and per user name; bad names and options are ``UsageError``.
 
-    A model's options are its ``model_args`` table under the role's ``*_args`` (which come from
-    the command line and the run file's role tables).
+    Each gets its own table of ``agent_options``/``user_options`` (already merged); an option
+    the provider does not know, or a bad value, is an error naming the flag and the key.
     """
-
-    def merged(name: str, role_args: dict[str, Any]) -> dict[str, Any]:
-        return {**config.model_args.get(name, {}), **role_args}
-
     agents = {
-        name: make_model_provider(name, merged(name, config.agent_args)) for name in config.agents
+        name: _with_flag("--agent-arg", make_model_provider, name, config.agent_options)
+        for name in config.agents
     }
     users = {
-        name: make_user_provider(name, merged(name, config.user_args)) for name in config.users
+        name: _with_flag("--user-arg", make_user_provider, name, config.user_options)
+        for name in config.users
     }
     return agents, users
+
+
+_P = TypeVar("_P")
+
+
+def _with_flag(
+    flag: str,
+    build: Callable[[str, dict[str, Any]], _P],
+    name: str,
+    options: dict[str, dict[str, Any]],
+) -> _P:
+    """``build(name, its options)``, with the option flag named in front of an ``OptionError``."""
+    try:
+        return build(name, options.get(name, {}))
+    except OptionError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
 
 
 def task_pool(domain: Domain, tasks_file: str | None) -> list[Task]:
@@ -162,6 +183,7 @@ class Player:
         self.run_id = run_id
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
+        self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
 
     @property
@@ -222,6 +244,11 @@ class Runner:
     With ``create`` the run's row is written once the providers have started, so a model that
     cannot start (a missing key, an unreachable endpoint) leaves nothing behind.
 
+    Without ``create`` the run exists already (``--resume``): its stored task-set hash must
+    match the tasks ``config`` selects now, or nothing is touched (``UsageError``). Literal
+    API keys in ``config`` are sealed into the environment first (``simulator.keys``), so
+    neither the stored config nor a worker's order holds one.
+
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
     stream back over pipes and this process alone writes the store.
@@ -238,6 +265,7 @@ class Runner:
         create: bool = False,
         on_start: Callable[[int], None] | None = None,
     ) -> None:
+        config = seal_keys(config)
         self.store = store
         self.config = config
         self.run_id = run_id
@@ -248,6 +276,8 @@ class Runner:
         self.total = sum(1 for _ in grid(config))
         self.player = Player(config, run_id)
         self.domain = self.player.domain
+        if not create:
+            self._check_task_set()
         if config.workers > 1:
             for provider in self.player.providers:
                 if getattr(provider, "launches_servers", False):
@@ -256,6 +286,17 @@ class Runner:
                         "start them once and pass base_url=..., or use --workers 1"
                     )
         self.interrupted = False
+
+    def _check_task_set(self) -> None:
+        row = self.store.db.execute(
+            "select tasks_hash from runs where id = ?", [self.run_id]
+        ).fetchone()
+        if row is not None and row[0] != self.player.tasks_hash:
+            where = self.config.tasks_file or f"domain {self.config.domain!r}"
+            raise UsageError(
+                f"--resume {self.run_id}: the tasks of {where} changed since the run started "
+                "(its task-set hash differs); restore them or start a new run"
+            )
 
     def pending_cells(self) -> list[Cell]:
         """Cells of this run that have no completed conversation yet."""
@@ -286,7 +327,13 @@ class Runner:
             await close_providers(providers)
         if self.create:
             config_json = msgspec.json.encode(self.config).decode()
-            self.store.create_run(self.run_id, self.config.seed, config_json, self.total)
+            self.store.create_run(
+                self.run_id,
+                self.config.seed,
+                config_json,
+                self.total,
+                tasks_hash=self.player.tasks_hash,
+            )
         self.store.discard_unfinished(self.run_id)
         cells = self.pending_cells()
         if self.on_start is not None:

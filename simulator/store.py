@@ -31,7 +31,8 @@ from simulator.events import (
     kind_of,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``)."""
 DEFAULT_DB = "tau-sim.db"
 _json = msgspec.json.Encoder()
 
@@ -47,6 +48,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "seed": int,
             "config": str,
             "cells": int,
+            "tasks_hash": str,
         },
         pk="id",
         if_not_exists=True,
@@ -148,7 +150,10 @@ _ENDED_SQL = (
 
 
 class Store:
-    """The writer side of the database, plus the run bookkeeping the runner needs."""
+    """The writer side of the database, plus the run bookkeeping the runner needs.
+
+    With ``create=False`` a missing file is a ``UsageError`` and nothing is created.
+    """
 
     def __init__(
         self,
@@ -157,9 +162,10 @@ class Store:
         queue_size: int = 8192,
         batch_size: int = 2048,
         flush_interval: float = 0.05,
+        create: bool = True,
     ) -> None:
         self.path = Path(path)
-        self.db = open_database(self.path)
+        self.db = open_database(self.path, create=create)
         self._pending: list[Event] = []
         self._capacity = queue_size
         self._batch_size = batch_size
@@ -258,8 +264,10 @@ class Store:
         self.events_written += len(batch.events)
 
     # -- run bookkeeping (called outside the hot path) ---------------------------------------
-    def create_run(self, run_id: str, seed: int, config: str, cells: int) -> None:
-        """Record a new run."""
+    def create_run(
+        self, run_id: str, seed: int, config: str, cells: int, *, tasks_hash: str
+    ) -> None:
+        """Record a new run with the hash of its task set (``grid.task_set_hash``)."""
         with self.db.conn:
             self.db.table("runs").insert(
                 {
@@ -270,6 +278,7 @@ class Store:
                     "seed": seed,
                     "config": config,
                     "cells": cells,
+                    "tasks_hash": tasks_hash,
                 }
             )
 

@@ -292,7 +292,11 @@ def test_run_file_sets_defaults_and_per_model_options(tmp_path: Path) -> None:
     conn = sqlite3.connect(db)
     config = json.loads(conn.execute("select config from runs").fetchone()[0])
     conn.close()
-    assert config["seed"] == 11 and config["model_args"] == {"scripted/sloppy": {"error_rate": 1.0}}
+    assert config["seed"] == 11
+    assert config["agent_options"] == {
+        "scripted/oracle": {},
+        "scripted/sloppy": {"error_rate": 1.0},
+    }
     # the command line wins over the file
     tau_sim("run", "--config", str(run_file), "--trials", "1", "--db", str(db), "--quiet")
     assert report(db)["conversations"] == 2 * 3

@@ -11,7 +11,7 @@ from simulator.grid import RunConfig, conversation_seed, grid
 from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
 from simulator.runner import Runner
-from simulator.store import Store, get_run, iter_events, open_database
+from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
 
 
@@ -34,9 +34,7 @@ def config(**kw) -> RunConfig:
 def play(db_path, cfg: RunConfig, run_id: str = "run-1") -> Store:
     install()
     store = Store(db_path)
-    cells = sum(1 for _ in grid(cfg))
-    store.create_run(run_id, cfg.seed, msgspec.json.encode(cfg).decode(), cells)
-    anyio.run(Runner(store, cfg, run_id).run)
+    anyio.run(Runner(store, cfg, run_id, create=True).run)
     return store
 
 
@@ -84,8 +82,8 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
         intensities=[x / 100 for x in range(64)],
         trials=2,
         concurrency=512,
-        agent_args={"latency": "0.05"},
-        user_args={"latency": "0.05"},
+        agent_options={"toy/gold": {"latency": "0.05"}},
+        user_options={"patient": {"latency": "0.05"}},
     )
     assert sum(1 for _ in grid(cfg)) == 512
     store = play(tmp_path / "c.db", cfg)
@@ -133,7 +131,9 @@ def test_other_schema_version_is_refused_and_kept(tmp_path) -> None:
     conn.execute("update meta set value='99' where key='schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(SchemaVersionError, match="schema version 99; this tau-sim reads version 1"):
+    with pytest.raises(
+        SchemaVersionError, match=f"schema version 99; this tau-sim reads version {SCHEMA_VERSION}"
+    ):
         open_database(path)
     conn = sqlite3.connect(path)
     assert conn.execute("select count(*) from conversations").fetchone()[0] == 2
