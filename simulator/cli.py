@@ -33,10 +33,10 @@ def _csv(text: str) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    return _parsers()[0]
+    return parsers()[0]
 
 
-def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The top-level parser and its ``run`` sub-parser."""
     parser = _Parser(prog="tau-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -132,7 +132,7 @@ def _run_table(run: argparse.ArgumentParser, run_file: Any, path: str) -> dict[s
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tau-sim`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser, run = _parsers()
+    parser, run = parsers()
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
@@ -222,6 +222,30 @@ def _config_from_settings(
     return RunConfig(**fields)
 
 
+def configure_run(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[dict[str, Any], Any]:
+    """The one configuration path of a new run: (output settings, ``RunConfig``).
+
+    Layers, the most specific winning (``merge``): ``RunConfig``'s defaults, the run file's
+    ``[run]`` table, the flags given; per model: ``[agent]``/``[user]``, ``[models."NAME"]``,
+    ``--agent-arg``/``--user-arg``. ``parser`` is the ``run`` sub-parser (it types ``[run]``).
+    """
+    from simulator.models.options import load_config, merge, parse_key_values
+
+    run_file = load_config(args.config) if "config" in args else None
+    given = {k: v for k, v in vars(args).items() if k not in _NOT_SETTINGS}
+    file_settings = _run_table(parser, run_file, args.config) if run_file else {}
+    settings = merge(OUTPUT_DEFAULTS, file_settings, given)
+    config = _config_from_settings(
+        settings,
+        run_file,
+        parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
+        parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
+    )
+    return settings, config
+
+
 def _resume_config(args: argparse.Namespace, store: Any) -> tuple[Any, str]:
     """The stored config of the run to resume, with the few options ``--resume`` takes.
 
@@ -265,7 +289,7 @@ def _resume_config(args: argparse.Namespace, store: Any) -> tuple[Any, str]:
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from simulator.grid import new_run_id
-    from simulator.models.options import load_config, merge, parse_key_values
+    from simulator.models.options import merge
     from simulator.runner import Runner, backend_options
     from simulator.store import Store
 
@@ -277,16 +301,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         store = Store(settings["db"], create=False)
         config, run_id = _resume_config(args, store)
     else:
-        run_file = load_config(args.config) if "config" in args else None
-        given = {k: v for k, v in vars(args).items() if k not in _NOT_SETTINGS}
-        file_settings = _run_table(parser, run_file, args.config) if run_file else {}
-        settings = merge(OUTPUT_DEFAULTS, file_settings, given)
-        config = _config_from_settings(
-            settings,
-            run_file,
-            parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
-            parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
-        )
+        settings, config = configure_run(args, parser)
         store = Store(settings["db"])
         run_id = new_run_id()
     from simulator.progress import RunProgress
