@@ -1,4 +1,4 @@
-"""A literal API key is used and leaves no trace: not in the database, output or a worker's stdin."""
+"""A literal API key is used and leaves no trace: not in the database, output or workers' stdin."""
 
 import asyncio
 import json
