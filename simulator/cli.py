@@ -8,13 +8,18 @@ import sys
 from argparse import SUPPRESS
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import anyio
 import msgspec
 
 from simulator.errors import UsageError
 from simulator.store import DEFAULT_DB
+
+if TYPE_CHECKING:
+    from simulator.grid import RunConfig
+    from simulator.models.options import RunFile
+    from simulator.store import Store
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -108,7 +113,7 @@ def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
 
-def _run_table(run: argparse.ArgumentParser, run_file: Any, path: str) -> dict[str, Any]:
+def _run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> dict[str, Any]:
     """The run file's ``[run]`` table, typed like the flags of the same names."""
     actions = {a.dest: a for a in run._actions}
     settings: dict[str, Any] = {}
@@ -164,10 +169,10 @@ def _usage_error(exc: BaseException) -> UsageError | None:
 
 def _config_from_settings(
     settings: dict[str, Any],
-    run_file: Any,
+    run_file: RunFile | None,
     agent_args: dict[str, Any],
     user_args: dict[str, Any],
-) -> Any:
+) -> RunConfig:
     """The ``RunConfig`` of merged run settings: what is not set keeps ``RunConfig``'s default.
 
     Each agent's and user's options are merged here, once (``model_options``).
@@ -224,7 +229,7 @@ def _config_from_settings(
 
 def configure_run(
     args: argparse.Namespace, parser: argparse.ArgumentParser
-) -> tuple[dict[str, Any], Any]:
+) -> tuple[dict[str, Any], RunConfig]:
     """The one configuration path of a new run: (output settings, ``RunConfig``).
 
     Layers, the most specific winning (``merge``): ``RunConfig``'s defaults, the run file's
@@ -246,21 +251,18 @@ def configure_run(
     return settings, config
 
 
-def _resume_config(args: argparse.Namespace, store: Any) -> tuple[Any, str]:
-    """The stored config of the run to resume, with the few options ``--resume`` takes.
+def _resume_keys(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The ``api_key``/``api_key_env`` given with ``--resume``, by flag; nothing else may be.
 
     Raises:
-        UsageError: another option was given, the run is completed, or a literal API key
-            is needed again.
+        UsageError: an option that would redefine the stored run was given (all are named).
     """
-    from simulator.grid import RunConfig
-    from simulator.keys import KEY_OPTIONS, reattach_keys
+    from simulator.keys import KEY_OPTIONS
     from simulator.models.options import parse_key_values
-    from simulator.store import get_run
 
     keys = {
-        flag: parse_key_values(getattr(args, flag.removeprefix("--").replace("-", "_"), []), flag)
-        for flag in ("--agent-arg", "--user-arg")
+        flag: parse_key_values(getattr(args, dest, []), flag)
+        for flag, dest in (("--agent-arg", "agent_arg"), ("--user-arg", "user_arg"))
     }
     extra = [
         _flag(dest)
@@ -276,6 +278,21 @@ def _resume_config(args: argparse.Namespace, store: Any) -> tuple[Any, str]:
             "--concurrency, --workers, --quiet, --json, --db and an api_key/api_key_env may go "
             "with it)"
         )
+    return keys
+
+
+def _resume_config(
+    args: argparse.Namespace, store: Store, keys: dict[str, dict[str, Any]]
+) -> tuple[RunConfig, str]:
+    """The stored config of the run to resume, with ``--concurrency``/``--workers`` and keys.
+
+    Raises:
+        UsageError: the run is unknown or completed, or a literal API key is needed again.
+    """
+    from simulator.grid import RunConfig
+    from simulator.keys import reattach_keys
+    from simulator.store import get_run
+
     run = get_run(store.db, args.resume)
     if run["status"] == "completed":
         raise UsageError(f"--resume: run {run['id']} is already completed")
@@ -298,8 +315,9 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         settings = merge(
             OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS}
         )
+        keys = _resume_keys(args)
         store = Store(settings["db"], create=False)
-        config, run_id = _resume_config(args, store)
+        config, run_id = _resume_config(args, store, keys)
     else:
         settings, config = configure_run(args, parser)
         store = Store(settings["db"])
