@@ -22,6 +22,8 @@ from simulator.errors import UsageError
 from simulator.models.options import convert_options
 from simulator.registry import MODELS
 
+FLAG = "--agent-arg"
+
 
 class ScriptedAgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Options of a scripted agent (``--agent-arg key=value`` or a run file).
@@ -114,7 +116,7 @@ class ScriptedModelProvider:
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
         self.name = f"scripted/{profile}"
-        options = convert_options(args, ScriptedAgentOptions, self.name)
+        options = convert_options(args, ScriptedAgentOptions, FLAG)
         self.latency = options.latency
         self.error_rate = options.error_rate
 

@@ -102,10 +102,15 @@ def _with_flag(
     name: str,
     options: dict[str, dict[str, Any]],
 ) -> _P:
-    """``build(name, its options)``, with the option flag named in front of an ``OptionError``."""
+    """``build(name, its options)``, with the option flag named in front of an ``OptionError``.
+
+    Providers that know their role (the scripted ones) name the flag themselves.
+    """
     try:
         return build(name, options.get(name, {}))
     except OptionError as exc:
+        if str(exc).startswith(flag):
+            raise
         raise UsageError(f"{flag}: {exc}") from None
 
 

@@ -26,6 +26,8 @@ from users.dynamics import DissatisfactionModel
 from users.emotions import EmotionProfile
 from users.tone import Tone
 
+FLAG = "--user-arg"
+
 
 class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Options of the scripted user (``--user-arg key=value`` or a run file).
@@ -176,7 +178,7 @@ class ScriptedUserProvider:
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        options = convert_options(args, ScriptedUserOptions, name)
+        options = convert_options(args, ScriptedUserOptions, FLAG)
         self.latency = options.latency
         self.threshold_scale = options.threshold_scale
 

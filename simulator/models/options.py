@@ -78,9 +78,11 @@ def parse_key_values(pairs: Iterable[str], flag: str) -> dict[str, Any]:
 def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
     """Check and convert options into ``cls``; an ``OptionError`` names ``where`` and the key.
 
-    Values may be typed (TOML) or strings (command line): ``"0.5"`` becomes a float. Unknown
-    keys are refused (``temprature`` is a typo, not an option to ignore); the value of a
-    secret key is never repeated in an error.
+    ``where`` is a flag (``--agent-arg``: errors read ``--agent-arg key=value: why``) or a
+    model name (``openai/m: invalid option key=value: why``). Values may be typed (TOML) or
+    strings (command line): ``"0.5"`` becomes a float. Unknown keys are refused
+    (``temprature`` is a typo, not an option to ignore); the value of a secret key is never
+    repeated in an error.
     """
     known = sorted(cls.__struct_fields__)
     for key in args:
@@ -98,6 +100,8 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
         if key not in args:
             raise OptionError(f"{where}: invalid option: {exc}") from None
         value = "***" if key in SECRET_KEYS else repr(args[key])
+        if where.startswith("--"):  # a flag: reads like the command line that set it
+            raise OptionError(f"{where} {key}={value}: {reason}") from None
         raise OptionError(f"{where}: invalid option {key}={value}: {reason}") from None
 
 

@@ -85,4 +85,6 @@ def test_typed_options_refuse_unknown_keys_and_bad_values(args: dict, message: s
     with pytest.raises(OptionError) as info:
         convert_options(args, ScriptedAgentOptions, "x")
     assert str(info.value).startswith(message), info.value
+    with pytest.raises(OptionError, match=r"^--agent-arg latency='soon': Expected `float`"):
+        convert_options({"latency": "soon"}, ScriptedAgentOptions, "--agent-arg")
     assert convert_options({"latency": "0.25"}, ScriptedAgentOptions, "x").latency == 0.25
