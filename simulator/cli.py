@@ -14,10 +14,10 @@ import anyio
 import msgspec
 
 from simulator.errors import UsageError
+from simulator.grid import RunConfig
 from simulator.store import DEFAULT_DB
 
 if TYPE_CHECKING:
-    from simulator.grid import RunConfig
     from simulator.models.options import RunFile
     from simulator.store import Store
 
@@ -30,6 +30,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"tau-sim: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _csv_of(values: Sequence[object]) -> str:
+    return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
 
 
 def _csv(text: str) -> list[str]:
@@ -46,32 +50,57 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     parser = _Parser(prog="tau-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    # No defaults here: RunConfig (and Limits) hold them, and an option that is absent from
-    # the parsed namespace was not given (so [run] may set it and --resume can tell).
+    # No defaults here: RunConfig (and Limits) hold them (the help only shows them), and an
+    # option absent from the parsed namespace was not given (so [run] may set it and --resume
+    # can tell).
+    _D = RunConfig()
     run = sub.add_parser(
         "run", help="run a benchmark grid and store every event", argument_default=SUPPRESS
     )
-    run.add_argument("--domain", help="domain name (see `tau-sim domains`; default retail)")
+    run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
     run.add_argument("--tasks-file", help="run the tasks of a JSONL file instead")
-    run.add_argument("--agent", help="comma-separated model names (default scripted/oracle)")
-    run.add_argument("--user", help="comma-separated user names (default scripted)")
-    run.add_argument("--emotions", help="comma-separated emotions or families (default neutral)")
-    run.add_argument("--intensities", help="low,medium,high or numbers in 0..1 (default medium)")
-    run.add_argument("--trials", type=int, help="trials per task and condition (default 1)")
-    run.add_argument("--concurrency", type=int, help="conversations at once (default 32)")
+    run.add_argument("--agent", help=f"comma-separated model names (default {_csv_of(_D.agents)})")
+    run.add_argument("--user", help=f"comma-separated user names (default {_csv_of(_D.users)})")
     run.add_argument(
-        "--workers", type=int, help="processes sharing the conversations, one loop each (default 1)"
+        "--emotions", help=f"comma-separated emotions or families (default {_csv_of(_D.emotions)})"
     )
-    run.add_argument("--seed", type=int, help="run seed (default 0)")
     run.add_argument(
-        "--max-steps", type=int, help="messages before a conversation ends (default 50)"
+        "--intensities",
+        help=f"low,medium,high or numbers in 0..1 (default {_csv_of(_D.intensities)})",
     )
-    run.add_argument("--max-tool-errors", type=int, help="failed tool calls allowed (default 10)")
-    run.add_argument("--timeout", type=float, help="seconds per conversation (default 600)")
+    run.add_argument(
+        "--trials", type=int, help=f"trials per task and condition (default {_D.trials})"
+    )
+    run.add_argument(
+        "--concurrency", type=int, help=f"conversations at once (default {_D.concurrency})"
+    )
+    run.add_argument(
+        "--workers",
+        type=int,
+        help=f"processes sharing the conversations, one loop each (default {_D.workers})",
+    )
+    run.add_argument("--seed", type=int, help=f"run seed (default {_D.seed})")
+    run.add_argument(
+        "--max-steps",
+        type=int,
+        help=f"messages before a conversation ends (default {_D.limits.max_steps})",
+    )
+    run.add_argument(
+        "--max-tool-errors",
+        type=int,
+        help=f"failed tool calls allowed (default {_D.limits.max_tool_errors})",
+    )
+    run.add_argument(
+        "--timeout", type=float, help=f"seconds per conversation (default {_D.limits.timeout_s:g})"
+    )
     run.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="agent option")
     run.add_argument("--user-arg", action="append", metavar="KEY=VALUE", help="user option")
-    run.add_argument("--resume", metavar="RUN_ID", help="finish an interrupted run")
+    run.add_argument(
+        "--resume",
+        metavar="RUN_ID",
+        help="finish an interrupted run (takes only --concurrency, --workers and output options)",
+    )
     run.add_argument(
         "--config",
         metavar="RUN.TOML",
@@ -178,7 +207,6 @@ def _config_from_settings(
     Each agent's and user's options are merged here, once (``model_options``).
     """
     from simulator.conditions import parse_intensity
-    from simulator.grid import RunConfig
     from simulator.models.options import model_options
     from simulator.referee import Limits
     from simulator.registry import get_domain
@@ -289,7 +317,6 @@ def _resume_config(
     Raises:
         UsageError: the run is unknown or completed, or a literal API key is needed again.
     """
-    from simulator.grid import RunConfig
     from simulator.keys import reattach_keys
     from simulator.store import get_run
 
