@@ -293,10 +293,8 @@ class Runner:
         self.interrupted = False
 
     def _check_task_set(self) -> None:
-        row = self.store.db.execute(
-            "select tasks_hash from runs where id = ?", [self.run_id]
-        ).fetchone()
-        if row is not None and row[0] != self.player.tasks_hash:
+        stored = self.store.tasks_hash(self.run_id)
+        if stored is not None and stored != self.player.tasks_hash:
             where = self.config.tasks_file or f"domain {self.config.domain!r}"
             raise UsageError(
                 f"--resume {self.run_id}: the tasks of {where} changed since the run started "

@@ -282,6 +282,11 @@ class Store:
                 }
             )
 
+    def tasks_hash(self, run_id: str) -> str | None:
+        """The task-set hash a run was created with (None: no such run)."""
+        row = self.db.execute("select tasks_hash from runs where id = ?", [run_id]).fetchone()
+        return None if row is None else str(row[0])
+
     def set_run_status(self, run_id: str, status: str) -> None:
         """Mark a run running, completed, interrupted or failed."""
         ended = None if status == "running" else time.time()
