@@ -2,10 +2,12 @@
 
 A model's key comes from an environment variable (``api_key_env=VAR``, or the provider's
 default such as ``OPENAI_API_KEY``). A literal ``api_key=...`` (``--agent-arg``, a run file)
-is *sealed* before the run's config goes anywhere: the key moves into this process's
-environment under a generated name (``TAU_SIM_API_KEY_<hex>``) and the options keep only
-``api_key_env=<that name>``. Worker processes inherit the environment, so they read the key
-from there; the stored ``runs.config`` and every ``WorkOrder`` hold the variable's name only.
+is *sealed* before the run's config goes anywhere: the key is kept in this process's memory
+under a generated variable name (``TAU_SIM_API_KEY_<hex>``) and the options keep only
+``api_key_env=<that name>``. Providers look the name up here first (``environ_key``); worker
+processes get the sealed keys in their environment (``worker_environment``), so they read
+them like any variable. The stored ``runs.config`` and every ``WorkOrder`` hold the name only,
+and no other child process (a model server, say) is given the key.
 
 A resumed run whose key was literal finds its generated variable unset (it lived in the
 process that started the run): ``reattach_keys`` takes the key again from the command line
@@ -28,6 +30,18 @@ SEALED_PREFIX = "TAU_SIM_API_KEY_"
 """Prefix of the environment variables that hold sealed literal keys."""
 KEY_OPTIONS = frozenset({"api_key", "api_key_env"})
 """The options that say where a key comes from (the only ones ``--resume`` takes)."""
+_sealed: dict[str, str] = {}
+"""The keys sealed in this process, by variable name."""
+
+
+def environ_key(name: str) -> str | None:
+    """The key in variable ``name``: one sealed in this process, else the environment's."""
+    return _sealed.get(name) or os.environ.get(name) or None
+
+
+def worker_environment() -> dict[str, str] | None:
+    """The environment of a worker process: this one's plus the sealed keys (None: none)."""
+    return {**os.environ, **_sealed} if _sealed else None
 
 
 def _seal(options: dict[str, Any]) -> dict[str, Any]:
@@ -38,13 +52,13 @@ def _seal(options: dict[str, Any]) -> dict[str, Any]:
     if key is None or key == "":
         return sealed
     name = SEALED_PREFIX + secrets.token_hex(6).upper()
-    os.environ[name] = str(key)
+    _sealed[name] = str(key)
     sealed["api_key_env"] = name
     return sealed
 
 
 def seal_keys(config: RunConfig) -> RunConfig:
-    """``config`` with every literal ``api_key`` moved into the environment (see module doc).
+    """``config`` with every literal ``api_key`` sealed: replaced by a variable's name.
 
     A literal key wins over an ``api_key_env`` given beside it, as it does in the providers.
     """
@@ -79,7 +93,7 @@ def reattach_keys(
             sealed = env.startswith(SEALED_PREFIX)
             if sealed and given:
                 options = {k: v for k, v in options.items() if k != "api_key_env"} | dict(given)
-            elif sealed and env not in os.environ:
+            elif sealed and environ_key(env) is None:
                 raise UsageError(
                     f"--resume {run_id}: {name} was given a literal api_key, which is never "
                     f"stored; pass it again: {flag} api_key=... (or {flag} api_key_env=VAR)"

@@ -2,8 +2,8 @@
 
 One Python event loop tops out at a few thousand model calls per second; past that, the run's
 cells are dealt round-robin to ``--workers`` processes (``python -m simulator.worker``). Each
-gets a ``WorkOrder`` on stdin (never an API key: keys travel in the environment the workers
-inherit) and streams its events back on stdout, one msgspec JSON line each (JSON escapes
+gets a ``WorkOrder`` on stdin (never an API key: sealed keys travel in the workers'
+environment) and streams its events back on stdout, one msgspec JSON line each (JSON escapes
 newlines inside strings). The parent is the only writer of the store, so crash safety and
 ``--resume`` are unchanged.
 """
@@ -24,6 +24,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from simulator.bus import Bus
 from simulator.events import ConversationEnded, decode
 from simulator.grid import RunConfig
+from simulator.keys import worker_environment
 
 if TYPE_CHECKING:
     from simulator.grid import Cell
@@ -45,7 +46,7 @@ class WorkOrder(msgspec.Struct, frozen=True):
 def encode_order(order: WorkOrder) -> bytes:
     """The line a worker reads on stdin; an unsealed ``api_key`` never gets this far.
 
-    Keys reach workers through the environment they inherit (``simulator.keys``).
+    Keys reach workers through their environment (``simulator.keys.worker_environment``).
     """
     for table in (order.config.agent_options, order.config.user_options):
         for name, options in table.items():
@@ -101,7 +102,11 @@ class Shards:
     async def _shard(self, number: int, order: WorkOrder) -> None:
         command = [sys.executable, "-m", "simulator.worker"]
         async with await anyio.open_process(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            env=worker_environment(),
         ) as process:
             self.processes.append(process)
             if self.interrupted:

@@ -14,9 +14,10 @@ import msgspec
 import pytest
 
 from benchmarks.fake_openai_server import HTTPServer, plausible_handler
+from simulator import keys
 from simulator.cli import configure_run, parsers
 from simulator.errors import UsageError
-from simulator.keys import reattach_keys, seal_keys
+from simulator.keys import environ_key, reattach_keys, seal_keys, worker_environment
 from simulator.shards import WorkOrder, encode_order
 from simulator.worker import STDIN_COPY_ENV
 
@@ -130,7 +131,7 @@ def test_a_key_in_a_run_file_is_sealed_and_asked_for_again(
         '[run]\nagent = "openai/x"\n'
         '[models."openai/x"]\napi_key = "sk-file-SECRET"\nbase_url = "http://127.0.0.1:9/v1"\n'
     )
-    monkeypatch.setattr(os, "environ", dict(os.environ))  # what the test seals stays here
+    monkeypatch.setattr(keys, "_sealed", {})  # what the test seals stays in the test
     parser, run = parsers()
     _, config = configure_run(parser.parse_args(["run", "--config", str(path)]), run)
     assert config.agent_options["openai/x"]["api_key"] == "sk-file-SECRET"  # in memory only
@@ -138,16 +139,17 @@ def test_a_key_in_a_run_file_is_sealed_and_asked_for_again(
         encode_order(WorkOrder(config, "run-1", [0], 1))
     sealed = seal_keys(config)
     env = sealed.agent_options["openai/x"]["api_key_env"]
-    assert os.environ[env] == "sk-file-SECRET"
+    assert environ_key(env) == "sk-file-SECRET" and env not in os.environ
+    assert worker_environment() == {**os.environ, env: "sk-file-SECRET"}
     assert b"sk-file-SECRET" not in encode_order(WorkOrder(sealed, "run-1", [0], 1))
     assert b"sk-file-SECRET" not in msgspec.json.encode(sealed)
     assert sealed.agent_options["openai/x"]["base_url"] == "http://127.0.0.1:9/v1"
 
-    del os.environ[env]  # a later process: the sealed variable is gone
+    monkeypatch.setattr(keys, "_sealed", {})  # a later process: the sealed key is gone
     with pytest.raises(UsageError, match=r"openai/x was given a literal api_key.*pass it again"):
         reattach_keys(sealed, "run-1", {}, {})
     again = reattach_keys(sealed, "run-1", {"api_key": "sk-new"}, {})
     renewed = again.agent_options["openai/x"]["api_key_env"]
-    assert renewed != env and os.environ[renewed] == "sk-new"
+    assert renewed != env and environ_key(renewed) == "sk-new"
     named = reattach_keys(sealed, "run-1", {"api_key_env": "MY_KEY"}, {})
     assert named.agent_options["openai/x"]["api_key_env"] == "MY_KEY"
