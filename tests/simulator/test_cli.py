@@ -455,3 +455,17 @@ def test_bad_options_and_numbers_are_one_line_errors(populated: Path, args, mess
     out = run_error("run", *args, "--db", str(populated))
     assert message in out.stderr
     assert stored(populated) == before
+
+
+def test_a_database_of_schema_1_is_refused_and_kept(populated: Path) -> None:
+    conn = sqlite3.connect(populated)  # what tau-sim wrote before runs had a task-set hash
+    with conn:
+        conn.execute("alter table runs drop column tasks_hash")
+        conn.execute("update meta set value = '1' where key = 'schema_version'")
+        run_id = conn.execute("select id from runs").fetchone()[0]
+    conn.close()
+    before = stored(populated)
+    for args in (["run", "--resume", run_id], ["run", "--tasks", "1"], ["report"]):
+        out = run_error(*args, "--db", str(populated))
+        assert "has schema version 1; this tau-sim reads version 2" in out.stderr
+    assert stored(populated) == before
