@@ -8,8 +8,8 @@ A run file holds run settings and options by role and by model::
     [agent]                       # every agent model
     temperature = 0.0
 
-    [user]                        # every LLM user model
-    temperature = 1.0
+    [user]                        # every user (here LLM users: scripted ones take no
+    temperature = 1.0             # temperature, and an unknown key is an error)
 
     [models."openai/gpt-4.1"]     # one model, whatever its role
     max_connections = 64
