@@ -10,18 +10,31 @@ every turn with one step: a text for the user, or exactly one tool call.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
+import msgspec
 
 from agents.plan import ALIASES, PROFILES, Call, GoldPolicy
 from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
 from simulator.context import AgentView, OracleView
 from simulator.errors import UsageError
-from simulator.models.options import float_arg
+from simulator.models.options import convert_options
 from simulator.registry import AGENTS, NothingToStart
 
 FLAG = "--agent-arg"
+
+
+class ScriptedAgentOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Options of a scripted agent (``--agent-arg key=value`` or a run file).
+
+    Attributes:
+        latency: seconds each turn takes, as if a model answered.
+        error_rate: how often ``scripted/sloppy`` makes each of its mistakes (0..1).
+    """
+
+    latency: Annotated[float, msgspec.Meta(ge=0.0)] = 0.0
+    error_rate: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 0.3
 
 
 class ScriptedAgent:
@@ -60,8 +73,9 @@ class ScriptedAgentProvider(NothingToStart):
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
         self.name = f"scripted/{model or profile}"
-        self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
-        self.error_rate = float_arg(args, "error_rate", 0.3, flag=FLAG, high=1.0)
+        options = convert_options(args, ScriptedAgentOptions, FLAG)
+        self.latency = options.latency
+        self.error_rate = options.error_rate
 
     def for_oracle(self, view: AgentView, oracle: OracleView) -> ScriptedAgent:
         """A fresh scripted agent for one conversation."""

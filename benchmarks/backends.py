@@ -58,8 +58,8 @@ def scenario(
         concurrency=concurrency,
         workers=workers,
         limits=Limits(timeout_s=600),
-        agent_args=dict(args),
-        user_args=dict(args),
+        agent_options={model: dict(args)},
+        user_options={model: dict(args)},
     )
     return measure(config, latency)
 

@@ -60,8 +60,8 @@ def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) ->
         concurrency=concurrency,
         workers=workers,
         limits=Limits(timeout_s=600),
-        agent_args={"latency": str(latency)},
-        user_args={"latency": str(latency)},
+        agent_options={"scripted/gold": {"latency": str(latency)}},
+        user_options={"scripted": {"latency": str(latency)}},
     )
     return measure(config, latency, uvloop=USE_UVLOOP)
 
@@ -135,7 +135,7 @@ def main() -> None:
         print(json.dumps({"levels": rows, "store": saturation}, indent=2))
         return
     print(
-        f"engine benchmark: scripted oracle + scripted user, {args.latency * 1000:.0f} ms per "
+        f"engine benchmark: scripted gold + scripted user, {args.latency * 1000:.0f} ms per "
         f"model call, {args.waves} waves per level, {args.workers} worker process(es), "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
     )

@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import msgspec
 import psutil
 
-from simulator.grid import RunConfig, grid
+from simulator.grid import RunConfig
 from simulator.runner import Runner, backend_options
 from simulator.store import Store
 
@@ -61,9 +60,7 @@ def measure(config: RunConfig, latency: float, *, uvloop: bool = True) -> dict[s
     """Play ``config`` into a fresh store and return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "bench.db")
-        cells = sum(1 for _ in grid(config))
-        store.create_run("bench", config.seed, msgspec.json.encode(config).decode(), cells)
-        runner = Runner(store, config, "bench")
+        runner = Runner(store, config, "bench", create=True)
         for task in runner.player.tasks.values():
             runner.player.evaluator.gold_hash(task)  # warm the per-task cache outside the timing
         base_rss = psutil.Process().memory_info().rss

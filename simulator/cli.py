@@ -5,16 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from argparse import SUPPRESS
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import anyio
 import msgspec
 
 from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS
 from simulator.errors import UsageError
+from simulator.grid import RunConfig
 from simulator.store import DEFAULT_DB
+
+if TYPE_CHECKING:
+    from simulator.models.options import RunFile
+    from simulator.store import Store
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -27,55 +33,87 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"tau-sim: error: {message} (see `{self.prog} --help`)\n")
 
 
+def _csv_of(values: Sequence[object]) -> str:
+    return ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
+
+
 def _csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    return _parsers()[0]
+    return parsers()[0]
 
 
-def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The top-level parser and its ``run`` sub-parser."""
     parser = _Parser(prog="tau-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    run = sub.add_parser("run", help="run a benchmark grid and store every event")
-    run.add_argument("--domain", default="retail", help="domain name (see `tau-sim domains`)")
-    run.add_argument("--tasks", default=None, help="N (first N tasks) or comma-separated ids")
-    run.add_argument("--tasks-file", default=None, help="run the tasks of a JSONL file instead")
-    run.add_argument("--agent", default="scripted/gold", help="comma-separated model names")
-    run.add_argument("--user", default="scripted", help="comma-separated user names")
-    run.add_argument("--emotions", default="neutral", help="comma-separated emotions or families")
-    run.add_argument("--intensities", default="medium", help="low,medium,high or numbers in 0..1")
+    # No defaults here: RunConfig (and Limits) hold them (the help only shows them), and an
+    # option absent from the parsed namespace was not given (so [run] may set it and --resume
+    # can tell).
+    _D = RunConfig()
+    run = sub.add_parser(
+        "run", help="run a benchmark grid and store every event", argument_default=SUPPRESS
+    )
+    run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
+    run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
+    run.add_argument("--tasks-file", help="run the tasks of a JSONL file instead")
+    run.add_argument("--agent", help=f"comma-separated model names (default {_csv_of(_D.agents)})")
+    run.add_argument("--user", help=f"comma-separated user names (default {_csv_of(_D.users)})")
+    run.add_argument(
+        "--emotions", help=f"comma-separated emotions or families (default {_csv_of(_D.emotions)})"
+    )
+    run.add_argument(
+        "--intensities",
+        help=f"low,medium,high or numbers in 0..1 (default {_csv_of(_D.intensities)})",
+    )
     for dimension, levels in DIMENSIONS.items():
         run.add_argument(
             f"--{dimension}",
-            default=None,
             help=f"comma-separated {dimension} levels: {', '.join(levels)} or "
             f"{DEFAULT_LEVEL} (the emotion's own; the default)",
         )
-    run.add_argument("--trials", type=int, default=1, help="trials per task and condition")
-    run.add_argument("--concurrency", type=int, default=32, help="conversations at once")
     run.add_argument(
-        "--workers", type=int, default=1, help="processes sharing the conversations (one loop each)"
+        "--trials", type=int, help=f"trials per task and condition (default {_D.trials})"
     )
-    run.add_argument("--seed", type=int, default=0, help="run seed")
     run.add_argument(
-        "--max-steps", type=int, default=50, help="messages before a conversation ends"
+        "--concurrency", type=int, help=f"conversations at once (default {_D.concurrency})"
     )
-    run.add_argument("--max-tool-errors", type=int, default=10, help="failed tool calls allowed")
-    run.add_argument("--timeout", type=float, default=600.0, help="seconds per conversation")
-    run.add_argument("--agent-arg", action="append", default=[], metavar="KEY=VALUE")
-    run.add_argument("--user-arg", action="append", default=[], metavar="KEY=VALUE")
-    run.add_argument("--resume", metavar="RUN_ID", help="finish an interrupted run")
+    run.add_argument(
+        "--workers",
+        type=int,
+        help=f"processes sharing the conversations, one loop each (default {_D.workers})",
+    )
+    run.add_argument("--seed", type=int, help=f"run seed (default {_D.seed})")
+    run.add_argument(
+        "--max-steps",
+        type=int,
+        help=f"messages before a conversation ends (default {_D.limits.max_steps})",
+    )
+    run.add_argument(
+        "--max-tool-errors",
+        type=int,
+        help=f"failed tool calls allowed (default {_D.limits.max_tool_errors})",
+    )
+    run.add_argument(
+        "--timeout", type=float, help=f"seconds per conversation (default {_D.limits.timeout_s:g})"
+    )
+    run.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="agent option")
+    run.add_argument("--user-arg", action="append", metavar="KEY=VALUE", help="user option")
+    run.add_argument(
+        "--resume",
+        metavar="RUN_ID",
+        help="finish an interrupted run (takes only --concurrency, --workers and output options)",
+    )
     run.add_argument(
         "--config",
         metavar="RUN.TOML",
-        help="run file: [run] defaults, [agent]/[user]/[models] options",
+        help="run file: [run] settings, [agent]/[user]/[models] options",
     )
-    run.add_argument("--db", default=DEFAULT_DB, help="SQLite file (default ./tau-sim.db)")
+    run.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--json", action="store_true", help="print the final report as JSON")
 
@@ -119,53 +157,46 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     return parser, run
 
 
-def _run_file_defaults(run: argparse.ArgumentParser, argv: Sequence[str]) -> Any:
-    """Load ``--config`` (if given) and make its ``[run]`` table the run command's defaults."""
-    from simulator.models.options import load_config
+OUTPUT_DEFAULTS: dict[str, Any] = {"db": DEFAULT_DB, "quiet": False, "json": False}
+"""Defaults of the run command's options that are not part of a run (``RunConfig``'s are)."""
+RESUME_OPTIONS = frozenset({"concurrency", "workers", "quiet", "json", "db"})
+"""Options that may go with ``--resume``: the stored config defines everything else."""
+_NOT_SETTINGS = ("command", "config", "resume", "agent_arg", "user_arg", "help")
 
-    path = None
-    for i, arg in enumerate(argv):
-        if arg == "--config" and i + 1 < len(argv):
-            path = argv[i + 1]
-        elif arg.startswith("--config="):
-            path = arg.partition("=")[2]
-    if path is None or not argv or argv[0] != "run":
-        return None
-    config = load_config(path)
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def _run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> dict[str, Any]:
+    """The run file's ``[run]`` table, typed like the flags of the same names."""
     actions = {a.dest: a for a in run._actions}
-    defaults: dict[str, Any] = {}
-    for key, value in config.run.items():
+    settings: dict[str, Any] = {}
+    for key, value in run_file.run.items():
         dest = key.replace("-", "_")
         action = actions.get(dest)
-        if action is None or dest in ("config", "resume", "agent_arg", "user_arg", "help"):
+        if action is None or dest in _NOT_SETTINGS:
             raise UsageError(f"--config {path}: [run] has unknown setting {key!r}")
         if isinstance(value, list):
             value = ",".join(str(v) for v in value)
         if action.nargs == 0:  # a switch such as --quiet
-            defaults[dest] = bool(value)
+            settings[dest] = bool(value)
             continue
         try:
-            defaults[dest] = action.type(value) if callable(action.type) else str(value)
+            settings[dest] = action.type(value) if callable(action.type) else str(value)
         except (TypeError, ValueError):
             raise UsageError(f"--config {path}: [run] {key} = {value!r} is not valid") from None
-    run.set_defaults(**defaults)
-    return config
+    return settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tau-sim`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser, run = _parsers()
-    try:
-        run_file = _run_file_defaults(run, argv)
-    except UsageError as exc:
-        print(f"tau-sim: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    parser, run = parsers()
     args = parser.parse_args(argv)
-    args.run_file = run_file
     try:
         if args.command == "run":
-            return _cmd_run(args)
+            return _cmd_run(args, run)
         if args.command == "report":
             return _cmd_report(args)
         if args.command == "runs":
@@ -193,73 +224,165 @@ def _usage_error(exc: BaseException) -> UsageError | None:
     return None
 
 
-def _config_from_args(args: argparse.Namespace) -> Any:
+def _config_from_settings(
+    settings: dict[str, Any],
+    run_file: RunFile | None,
+    agent_args: dict[str, Any],
+    user_args: dict[str, Any],
+) -> RunConfig:
+    """The ``RunConfig`` of merged run settings: what is not set keeps ``RunConfig``'s default.
+
+    Each agent's and user's options are merged here, once (``model_options``).
+    """
     from simulator.conditions import parse_intensity, parse_levels
-    from simulator.grid import RunConfig
-    from simulator.models.options import parse_key_values
+    from simulator.models.options import model_options
     from simulator.referee import Limits
     from simulator.registry import get_domain
     from simulator.runner import normalize_emotions, select_tasks, task_pool
 
-    run_file = args.run_file
+    defaults = RunConfig()
+    fields: dict[str, Any] = {
+        key: settings[key]
+        for key in ("domain", "trials", "seed", "concurrency", "workers")
+        if key in settings
+    }
+    tasks_file = settings.get("tasks_file")
+    domain = get_domain(fields.get("domain", defaults.domain))
+    pool = task_pool(domain, tasks_file)
+    where = tasks_file or f"domain {domain.name!r}"
+    fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
+    if tasks_file:
+        fields["tasks_file"] = str(Path(tasks_file).resolve())
+    if "agent" in settings:
+        fields["agents"] = _csv(settings["agent"])
+    if "user" in settings:
+        fields["users"] = _csv(settings["user"])
+    if "emotions" in settings:
+        fields["emotions"] = normalize_emotions(_csv(settings["emotions"]))
+    if "intensities" in settings:
+        fields["intensities"] = [parse_intensity(x) for x in _csv(settings["intensities"])]
+    for dimension in DIMENSIONS:
+        if dimension in settings:
+            fields[dimension] = parse_levels(dimension, settings[dimension])
+    limits = {
+        field: settings[dest]
+        for dest, field in (
+            ("max_steps", "max_steps"),
+            ("max_tool_errors", "max_tool_errors"),
+            ("timeout", "timeout_s"),
+        )
+        if dest in settings
+    }
+    if limits:
+        fields["limits"] = Limits(**limits)
+    fields["agent_options"] = {
+        name: model_options(run_file, "agent", name, agent_args)
+        for name in fields.get("agents", defaults.agents)
+    }
+    fields["user_options"] = {
+        name: model_options(run_file, "user", name, user_args)
+        for name in fields.get("users", defaults.users)
+    }
+    return RunConfig(**fields)
 
-    def role_table(role: str) -> dict[str, Any]:
-        table = getattr(run_file, role, {}) if run_file is not None else {}
-        return {k: v for k, v in table.items() if not isinstance(v, dict)}
 
-    if args.concurrency < 1:
-        raise UsageError(f"--concurrency must be at least 1 (got {args.concurrency})")
-    domain = get_domain(args.domain)
-    pool = task_pool(domain, args.tasks_file)
-    where = args.tasks_file or f"domain {domain.name!r}"
-    tasks = select_tasks(pool, args.tasks, where)
-    return RunConfig(
-        domain=args.domain,
-        tasks=tasks,
-        tasks_file=str(Path(args.tasks_file).resolve()) if args.tasks_file else None,
-        agents=_csv(args.agent),
-        users=_csv(args.user),
-        emotions=normalize_emotions(_csv(args.emotions)),
-        intensities=[parse_intensity(x) for x in _csv(args.intensities)],
-        politeness=parse_levels("politeness", args.politeness),
-        urgency=parse_levels("urgency", args.urgency),
-        trust=parse_levels("trust", args.trust),
-        trials=args.trials,
-        seed=args.seed,
-        concurrency=args.concurrency,
-        workers=args.workers,
-        limits=Limits(
-            max_steps=args.max_steps, max_tool_errors=args.max_tool_errors, timeout_s=args.timeout
-        ),
-        agent_args={**role_table("agent"), **parse_key_values(args.agent_arg, "--agent-arg")},
-        user_args={**role_table("user"), **parse_key_values(args.user_arg, "--user-arg")},
-        model_args=dict(run_file.models) if run_file is not None else {},
+def configure_run(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[dict[str, Any], RunConfig]:
+    """The one configuration path of a new run: (output settings, ``RunConfig``).
+
+    Layers, the most specific winning (``merge``): ``RunConfig``'s defaults, the run file's
+    ``[run]`` table, the flags given; per model: ``[agent]``/``[user]``, ``[models."NAME"]``,
+    ``--agent-arg``/``--user-arg``. ``parser`` is the ``run`` sub-parser (it types ``[run]``).
+    """
+    from simulator.models.options import load_config, merge, parse_key_values
+
+    run_file = load_config(args.config) if "config" in args else None
+    given = {k: v for k, v in vars(args).items() if k not in _NOT_SETTINGS}
+    file_settings = _run_table(parser, run_file, args.config) if run_file else {}
+    settings = merge(OUTPUT_DEFAULTS, file_settings, given)
+    config = _config_from_settings(
+        settings,
+        run_file,
+        parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
+        parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
     )
+    return settings, config
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
-    from simulator.grid import RunConfig, new_run_id
+def _resume_keys(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The ``api_key``/``api_key_env`` given with ``--resume``, by flag; nothing else may be.
+
+    Raises:
+        UsageError: an option that would redefine the stored run was given (all are named).
+    """
+    from simulator.keys import KEY_OPTIONS
+    from simulator.models.options import parse_key_values
+
+    keys = {
+        flag: parse_key_values(getattr(args, dest, []), flag)
+        for flag, dest in (("--agent-arg", "agent_arg"), ("--user-arg", "user_arg"))
+    }
+    extra = [
+        _flag(dest)
+        for dest in vars(args)
+        if dest not in RESUME_OPTIONS and dest not in ("command", "resume", "agent_arg", "user_arg")
+    ]
+    extra += [
+        f"{flag} {key}" for flag, given in keys.items() for key in given if key not in KEY_OPTIONS
+    ]
+    if extra:
+        raise UsageError(
+            f"--resume takes the stored run as it is; remove {', '.join(extra)} (only "
+            "--concurrency, --workers, --quiet, --json, --db and an api_key/api_key_env may go "
+            "with it)"
+        )
+    return keys
+
+
+def _resume_config(
+    args: argparse.Namespace, store: Store, keys: dict[str, dict[str, Any]]
+) -> tuple[RunConfig, str]:
+    """The stored config of the run to resume, with ``--concurrency``/``--workers`` and keys.
+
+    Raises:
+        UsageError: the run is unknown or completed, or a literal API key is needed again.
+    """
+    from simulator.keys import reattach_keys
+    from simulator.store import get_run
+
+    run = get_run(store.db, args.resume)
+    if run["status"] == "completed":
+        raise UsageError(f"--resume: run {run['id']} is already completed")
+    config = msgspec.json.decode(run["config"], type=RunConfig)
+    changes = {key: getattr(args, key) for key in ("concurrency", "workers") if key in args}
+    if changes:
+        config = msgspec.structs.replace(config, **changes)
+    config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])
+    return config, run["id"]
+
+
+def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from simulator.grid import new_run_id
+    from simulator.models.options import merge
     from simulator.runner import Runner, backend_options
-    from simulator.store import Store, get_run
+    from simulator.store import Store
 
-    if args.resume:
-        store = Store(args.db)
-        run = get_run(store.db, args.resume)
-        if run["status"] == "completed":
-            raise UsageError(f"--resume: run {run['id']} is already completed")
-        config = msgspec.json.decode(run["config"], type=RunConfig)
-        if args.concurrency != 32:
-            config = msgspec.structs.replace(config, concurrency=args.concurrency)
-        if args.workers != 1:
-            config = msgspec.structs.replace(config, workers=args.workers)
-        run_id = run["id"]
+    resume = "resume" in args
+    if resume:
+        settings = merge(
+            OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS}
+        )
+        keys = _resume_keys(args)
+        store = Store(settings["db"], create=False)
+        config, run_id = _resume_config(args, store, keys)
     else:
-        config = _config_from_args(args)
-        store = Store(args.db)
+        settings, config = configure_run(args, parser)
+        store = Store(settings["db"])
         run_id = new_run_id()
     from simulator.progress import RunProgress
 
-    progress = RunProgress(enabled=not args.quiet and not args.json)
+    progress = RunProgress(enabled=not settings["quiet"] and not settings["json"])
 
     def started(already_done: int) -> None:
         progress.start(runner.total, already_done)
@@ -269,7 +392,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         config,
         run_id,
         on_end=progress.conversation_ended,
-        create=not args.resume,
+        create=not resume,
         on_start=started,
     )
     try:
@@ -279,10 +402,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     code = EXIT_INTERRUPTED if runner.interrupted else 0
     if runner.interrupted:
         print(
-            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} --db {args.db}",
+            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} "
+            f"--db {settings['db']}",
             file=sys.stderr,
         )
-    _print_report(store.db, run_id, as_json=args.json)
+    _print_report(store.db, run_id, as_json=settings["json"])
     store.close_sync()
     return code
 

@@ -7,3 +7,7 @@ class UsageError(Exception):
 
 class SchemaVersionError(UsageError):
     """The database was written by another schema version."""
+
+
+class OptionError(UsageError):
+    """A model or user option that is unknown or has an invalid value."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -23,6 +23,11 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     ``politeness``, ``urgency`` and ``trust`` are grid dimensions of named levels; None stands
     for the emotion leaf's own level (``default`` on the command line).
+
+    Its defaults (and those of ``Limits``) are the defaults of ``tau-sim run``: the CLI
+    fills only what the command line or the run file set (``simulator.models.options.merge``).
+    ``agent_options`` and ``user_options`` hold each model's merged options by name; an
+    ``api_key`` among them never reaches the store or a worker (``simulator.keys``).
     """
 
     domain: str = "retail"
@@ -40,9 +45,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     concurrency: int = 32
     limits: Limits = Limits()
     workers: int = 1
-    agent_args: dict[str, Any] = {}
-    user_args: dict[str, Any] = {}
-    model_args: dict[str, dict[str, Any]] = {}
+    agent_options: dict[str, dict[str, Any]] = {}
+    user_options: dict[str, dict[str, Any]] = {}
 
 
 class Cell(msgspec.Struct, frozen=True):
@@ -125,6 +129,15 @@ def conversation_seed(
         if level is not None:
             key += f"|{name}={level}"
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def task_set_hash(tasks: Sequence[msgspec.Struct]) -> str:
+    """A hash of the tasks a run plays: their full content, in order (``--resume`` checks it)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for task in tasks:
+        digest.update(msgspec.json.encode(task))
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def new_run_id() -> str:

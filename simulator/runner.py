@@ -14,7 +14,7 @@ import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import msgspec
@@ -31,10 +31,11 @@ from simulator.context import (
 )
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
-from simulator.grid import Cell, RunConfig, grid
+from simulator.grid import Cell, RunConfig, grid, task_set_hash
+from simulator.keys import seal_keys
 from simulator.registry import (
     AgentProvider,
     CalibrationAgentProvider,
@@ -63,8 +64,24 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
         raise UsageError(f"--trials must be at least 1 (got {config.trials})")
     if config.limits.max_steps < 2:
         raise UsageError(f"--max-steps must be at least 2 (got {config.limits.max_steps})")
+    if config.limits.max_tool_errors < 0:
+        raise UsageError(
+            f"--max-tool-errors must be at least 0 (got {config.limits.max_tool_errors})"
+        )
+    if not config.limits.timeout_s > 0:
+        raise UsageError(f"--timeout must be positive (got {config.limits.timeout_s:g})")
     if not config.agents or not config.users or not config.emotions:
         raise UsageError("--agent, --user and --emotions each need at least one name")
+    for flag, names, options in (
+        ("--agent", config.agents, config.agent_options),
+        ("--user", config.users, config.user_options),
+    ):
+        stray = sorted(set(options) - set(names))
+        if stray:  # options nobody would read: a typo in a model name, not a silent no-op
+            raise UsageError(
+                f"{flag}: options are given for {', '.join(map(repr, stray))}, which the run "
+                f"does not play (it plays {', '.join(names)})"
+            )
     for dimension in DIMENSIONS:
         levels: list[str | None] = getattr(config, dimension)
         if not levels:
@@ -91,22 +108,41 @@ AnyAgentProvider = AgentProvider | CalibrationAgentProvider
 def make_providers(
     config: RunConfig,
 ) -> tuple[dict[str, AnyAgentProvider], dict[str, UserProvider]]:
-    """One provider per agent name and per user name; bad names and args are ``UsageError``.
+    """One provider per agent name and per user name; bad names and options are ``UsageError``.
 
-    A model's options are its ``model_args`` table under the role's ``*_args`` (which come from
-    the command line and the run file's role tables).
+    Each gets its own table of ``agent_options``/``user_options`` (already merged); an option
+    the provider does not know, or a bad value, is an error naming the flag and the key.
     """
-
-    def merged(name: str, role_args: dict[str, Any]) -> dict[str, Any]:
-        return {**config.model_args.get(name, {}), **role_args}
-
     agents = {
-        name: make_agent_provider(name, merged(name, config.agent_args)) for name in config.agents
+        name: _with_flag("--agent-arg", make_agent_provider, name, config.agent_options)
+        for name in config.agents
     }
     users = {
-        name: make_user_provider(name, merged(name, config.user_args)) for name in config.users
+        name: _with_flag("--user-arg", make_user_provider, name, config.user_options)
+        for name in config.users
     }
     return agents, users
+
+
+_P = TypeVar("_P")
+
+
+def _with_flag(
+    flag: str,
+    build: Callable[[str, dict[str, Any]], _P],
+    name: str,
+    options: dict[str, dict[str, Any]],
+) -> _P:
+    """``build(name, its options)``, with the option flag named in front of an ``OptionError``.
+
+    Providers that know their role (the scripted ones) name the flag themselves.
+    """
+    try:
+        return build(name, options.get(name, {}))
+    except OptionError as exc:
+        if str(exc).startswith(flag):
+            raise
+        raise UsageError(f"{flag}: {exc}") from None
 
 
 def task_pool(domain: Domain, tasks_file: str | None) -> list[Task]:
@@ -198,6 +234,7 @@ class Player:
         self.domain, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
         self.evaluator = Evaluator(self.domain)
+        self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
         self._oracles: dict[str, OracleView] = {}
 
@@ -275,6 +312,11 @@ class Runner:
     With ``create`` the run's row is written once the providers have started, so a model that
     cannot start (a missing key, an unreachable endpoint) leaves nothing behind.
 
+    Without ``create`` the run exists already (``--resume``): its stored task-set hash must
+    match the tasks ``config`` selects now, or nothing is touched (``UsageError``). Literal
+    API keys in ``config`` are sealed into the environment first (``simulator.keys``), so
+    neither the stored config nor a worker's order holds one.
+
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
     stream back over pipes and this process alone writes the store.
@@ -291,6 +333,7 @@ class Runner:
         create: bool = False,
         on_start: Callable[[int], None] | None = None,
     ) -> None:
+        config = seal_keys(config)
         self.store = store
         self.config = config
         self.run_id = run_id
@@ -301,6 +344,8 @@ class Runner:
         self.total = sum(1 for _ in grid(config))
         self.player = Player(config, run_id)
         self.domain = self.player.domain
+        if not create:
+            self._check_task_set()
         if config.workers > 1:
             for provider in self.player.providers:
                 if getattr(provider, "launches_servers", False):
@@ -309,6 +354,21 @@ class Runner:
                         "start them once and pass base_url=..., or use --workers 1"
                     )
         self.interrupted = False
+
+    def _check_task_set(self) -> None:
+        stored = self.store.tasks_hash(self.run_id)
+        if stored is None:
+            raise UsageError(
+                f"--resume {self.run_id}: the run was stored by an older tau-sim without the "
+                "hash of its task set, so a changed task set could not be detected; start a "
+                "new run (report and rescore still read it)"
+            )
+        if stored != self.player.tasks_hash:
+            where = self.config.tasks_file or f"domain {self.config.domain!r}"
+            raise UsageError(
+                f"--resume {self.run_id}: the tasks of {where} changed since the run started "
+                "(its task-set hash differs); restore them or start a new run"
+            )
 
     def pending_cells(self) -> list[Cell]:
         """Cells of this run that have no completed conversation yet."""
@@ -352,7 +412,13 @@ class Runner:
             async with anyio.create_task_group() as outer, open_providers(providers):
                 if self.create:
                     config_json = msgspec.json.encode(self.config).decode()
-                    self.store.create_run(self.run_id, self.config.seed, config_json, self.total)
+                    self.store.create_run(
+                        self.run_id,
+                        self.config.seed,
+                        config_json,
+                        self.total,
+                        tasks_hash=self.player.tasks_hash,
+                    )
                 created = True
                 completed = await self._play(outer)
                 status = "interrupted" if self.interrupted else "completed"

@@ -2,9 +2,10 @@
 
 One Python event loop tops out at a few thousand model calls per second; past that, the run's
 cells are dealt round-robin to ``--workers`` processes (``python -m simulator.worker``). Each
-gets a ``WorkOrder`` on stdin and streams its events back on stdout, one msgspec JSON line each
-(JSON escapes newlines inside strings). The parent is the only writer of the store, so crash
-safety and ``--resume`` are unchanged.
+gets a ``WorkOrder`` on stdin (never an API key: sealed keys travel in the workers'
+environment) and streams its events back on stdout, one msgspec JSON line each (JSON escapes
+newlines inside strings). The parent is the only writer of the store, so crash safety and
+``--resume`` are unchanged.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from simulator.bus import Bus
 from simulator.events import ConversationEnded, decode
 from simulator.grid import RunConfig
+from simulator.keys import worker_environment
 
 if TYPE_CHECKING:
     from simulator.grid import Cell
@@ -39,6 +41,18 @@ class WorkOrder(msgspec.Struct, frozen=True):
     run_id: str
     cells: list[int]
     concurrency: int
+
+
+def encode_order(order: WorkOrder) -> bytes:
+    """The line a worker reads on stdin; an unsealed ``api_key`` never gets this far.
+
+    Keys reach workers through their environment (``simulator.keys.worker_environment``).
+    """
+    for table in (order.config.agent_options, order.config.user_options):
+        for name, options in table.items():
+            if "api_key" in options:
+                raise RuntimeError(f"{name}: a literal api_key must be sealed before sharding")
+    return msgspec.json.encode(order) + b"\n"
 
 
 class WorkerFailed(RuntimeError):
@@ -88,13 +102,17 @@ class Shards:
     async def _shard(self, number: int, order: WorkOrder) -> None:
         command = [sys.executable, "-m", "simulator.worker"]
         async with await anyio.open_process(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
+            env=worker_environment(),
         ) as process:
             self.processes.append(process)
             if self.interrupted:
                 process.send_signal(signal.SIGINT)
             assert process.stdin is not None and process.stdout is not None
-            await process.stdin.send(msgspec.json.encode(order) + b"\n")
+            await process.stdin.send(encode_order(order))
             await process.stdin.aclose()
             reader = BufferedByteReceiveStream(process.stdout)
             subscribers = self.bus.subscribers

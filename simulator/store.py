@@ -32,8 +32,9 @@ from simulator.events import (
 )
 
 SCHEMA_VERSION = 2
+"""2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``) and the
+``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own level)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
-"""Columns added in schema version 2 (NULL: the emotion leaf's own level)."""
 DEFAULT_DB = "tau-sim.db"
 _json = msgspec.json.Encoder()
 
@@ -49,6 +50,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "seed": int,
             "config": str,
             "cells": int,
+            "tasks_hash": str,
         },
         pk="id",
         if_not_exists=True,
@@ -99,12 +101,18 @@ def _create_schema(db: sqlite_utils.Database) -> None:
 
 
 def _migrate_from_1(db: sqlite_utils.Database) -> None:
-    """Version 1 -> 2: add the dimension level columns (NULL in every stored row)."""
+    """Version 1 -> 2: add the level columns and ``runs.tasks_hash`` (NULL in stored rows).
+
+    A run stored by version 1 has no task-set hash, so it can be reported and rescored but not
+    resumed (``--resume`` says so).
+    """
     with db.conn:
         columns = set(db.table("conversations").columns_dict)
         for column in LEVEL_COLUMNS:
             if column not in columns:
                 db.execute(f"alter table conversations add column {column} text")
+        if "tasks_hash" not in set(db.table("runs").columns_dict):
+            db.execute("alter table runs add column tasks_hash text")
         db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
 
 
@@ -183,7 +191,10 @@ _ENDED_SQL = (
 
 
 class Store:
-    """The writer side of the database, plus the run bookkeeping the runner needs."""
+    """The writer side of the database, plus the run bookkeeping the runner needs.
+
+    With ``create=False`` a missing file is a ``UsageError`` and nothing is created.
+    """
 
     def __init__(
         self,
@@ -192,9 +203,10 @@ class Store:
         queue_size: int = 8192,
         batch_size: int = 2048,
         flush_interval: float = 0.05,
+        create: bool = True,
     ) -> None:
         self.path = Path(path)
-        self.db = open_database(self.path)
+        self.db = open_database(self.path, create=create)
         self._pending: list[Event] = []
         self._capacity = queue_size
         self._batch_size = batch_size
@@ -300,8 +312,10 @@ class Store:
         self.events_written += len(batch.events)
 
     # -- run bookkeeping (called outside the hot path) ---------------------------------------
-    def create_run(self, run_id: str, seed: int, config: str, cells: int) -> None:
-        """Record a new run."""
+    def create_run(
+        self, run_id: str, seed: int, config: str, cells: int, *, tasks_hash: str
+    ) -> None:
+        """Record a new run with the hash of its task set (``grid.task_set_hash``)."""
         with self.db.conn:
             self.db.table("runs").insert(
                 {
@@ -312,8 +326,14 @@ class Store:
                     "seed": seed,
                     "config": config,
                     "cells": cells,
+                    "tasks_hash": tasks_hash,
                 }
             )
+
+    def tasks_hash(self, run_id: str) -> str | None:
+        """The task-set hash a run was created with (None: no such run, or a version-1 run)."""
+        row = self.db.execute("select tasks_hash from runs where id = ?", [run_id]).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     def set_run_status(self, run_id: str, status: str) -> None:
         """Mark a run running, completed, interrupted or failed."""

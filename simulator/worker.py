@@ -24,6 +24,8 @@ from simulator.runner import (
 )
 from simulator.shards import WorkOrder
 
+STDIN_COPY_ENV = "TAU_SIM_WORKER_STDIN_COPY"
+"""Debugging and tests: a directory where each worker writes a copy of what it read on stdin."""
 FLUSH_INTERVAL = 0.02
 MAX_BUFFERED = 8 * 2**20
 
@@ -103,7 +105,12 @@ def main() -> None:
     """Entry point of ``python -m simulator.worker``."""
     import msgspec
 
-    order = msgspec.json.decode(sys.stdin.buffer.readline(), type=WorkOrder)
+    line = sys.stdin.buffer.readline()
+    copy_dir = os.environ.get(STDIN_COPY_ENV)
+    if copy_dir:
+        with open(os.path.join(copy_dir, f"worker-{os.getpid()}.stdin"), "wb") as copy:
+            copy.write(line)
+    order = msgspec.json.decode(line, type=WorkOrder)
     anyio.run(work, order, backend_options=backend_options())
 
 

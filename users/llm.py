@@ -19,6 +19,7 @@ import msgspec
 
 from simulator.chat import ChatMessage, Usage
 from simulator.errors import UsageError
+from simulator.models.options import convert_options
 from simulator.models.toolargs import first_object
 from simulator.registry import USERS, make_model_provider
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
@@ -58,7 +59,16 @@ _REPAIR = (
     '"reason": ...})'
 )
 _TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED)\s*#{2,3}", re.IGNORECASE)
-_USER_OPTIONS = ("repair",)
+
+
+class LLMUserOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Options of the LLM user itself; its other options go to its model's provider.
+
+    Attributes:
+        repair: ask once more when an answer is neither the JSON asked for nor a usable text.
+    """
+
+    repair: bool = True
 
 
 class Reply(msgspec.Struct, frozen=True):
@@ -319,13 +329,15 @@ class LLMUserProvider:
 
     Args:
         name: the model name (``openai/gpt-4.1-mini``).
-        args: the model's options, plus ``repair`` (bool) for the user itself.
+        args: the model's options (checked by its provider), plus ``LLMUserOptions``.
     """
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        model_args = {k: v for k, v in args.items() if k not in _USER_OPTIONS}
-        self.repair = str(args.get("repair", "true")).lower() not in ("false", "0", "no", "off")
+        own = LLMUserOptions.__struct_fields__
+        model_args = {k: v for k, v in args.items() if k not in own}
+        options = convert_options({k: v for k, v in args.items() if k in own}, LLMUserOptions, name)
+        self.repair = options.repair
         self.provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
 
     async def __aenter__(self) -> Self:

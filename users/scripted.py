@@ -25,15 +25,15 @@ neutral users never emit ``dismissive`` or ``ignored_cue``.
 
 from __future__ import annotations
 
-import math
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
+import msgspec
 
 from simulator.chat import ChatMessage, Usage
 from simulator.context import UserView
 from simulator.errors import UsageError
-from simulator.models.options import float_arg
+from simulator.models.options import convert_options
 from simulator.registry import USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.dialogue import AgentActs, AgentTextReader
@@ -42,6 +42,18 @@ from users.emotions import EmotionProfile
 from users.tone import Tone
 
 FLAG = "--user-arg"
+
+
+class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Options of the scripted user (``--user-arg key=value`` or a run file).
+
+    Attributes:
+        latency: seconds each turn takes, as if a model answered.
+        threshold_scale: multiplies the patience thresholds (above 1: more patient).
+    """
+
+    latency: Annotated[float, msgspec.Meta(ge=0.0)] = 0.0
+    threshold_scale: Annotated[float, msgspec.Meta(ge=0.01)] = 1.0
 
 
 class ScriptedUser:
@@ -197,10 +209,9 @@ class ScriptedUserProvider(NothingToStart):
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        self.latency = float_arg(args, "latency", 0.0, flag=FLAG)
-        self.threshold_scale = float_arg(
-            args, "threshold_scale", 1.0, flag=FLAG, low=0.01, high=math.inf
-        )
+        options = convert_options(args, ScriptedUserOptions, FLAG)
+        self.latency = options.latency
+        self.threshold_scale = options.threshold_scale
 
     def for_conversation(self, view: UserView) -> ScriptedUser:
         """A fresh scripted user for one conversation."""

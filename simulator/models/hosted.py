@@ -49,6 +49,7 @@ from simulator.chat import (
     Usage,
 )
 from simulator.errors import UsageError
+from simulator.keys import SEALED_PREFIX
 from simulator.models.limits import connection_slot
 from simulator.models.options import convert_options
 from simulator.models.pricing import cost_usd, price_of
@@ -295,9 +296,11 @@ class HostedChatModel:
         try:
             await client.models.list()
         except sdk.AuthenticationError:
+            env = self.options.api_key_env
+            source = "api_key=..." if env.startswith(SEALED_PREFIX) else env
             raise UsageError(
                 f"{self.name}: {self.base_url} rejected the API key "
-                f"(HTTP 401; the key comes from {self.options.api_key_env})"
+                f"(HTTP 401; the key comes from {source})"
             ) from None
         except sdk.APIStatusError:
             return  # it answered: some compatible servers list no models

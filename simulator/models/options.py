@@ -1,27 +1,29 @@
-"""Per-model options: ``--agent-arg key=value`` strings, a ``--config run.toml`` file, typed checks.
+"""Options: ``key=value`` strings, a ``--config run.toml`` file, the one merge, typed checks.
 
-A run file holds options by role and by model; the command line wins over the file::
+A run file holds run settings and options by role and by model::
+
+    [run]                         # run settings (the command line's flags)
+    concurrency = 256
 
     [agent]                       # every agent model
     temperature = 0.0
 
-    [user]                        # every LLM user model
-    temperature = 1.0
+    [user]                        # every user (here LLM users: scripted ones take no
+    temperature = 1.0             # temperature, and an unknown key is an error)
 
     [models."openai/gpt-4.1"]     # one model, whatever its role
     max_connections = 64
 
-    [run]                         # other run settings, read by the CLI
-    concurrency = 256
-
-``args_for(config, "agent", "openai/gpt-4.1", cli_args)`` merges them: model table, then role
-table, then the command line.
+``merge`` is the one rule: the most specific layer wins, the command line over the file.
+A run setting is ``RunConfig``'s default, then ``[run]``, then its flag; a model's option is
+``[agent]``/``[user]``, then ``[models."NAME"]``, then ``--agent-arg``/``--user-arg``
+(``model_options``). Each provider checks its options once, into a typed struct
+(``convert_options``): an unknown key or a bad value is a one-line ``OptionError``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -30,12 +32,14 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 
 _S = TypeVar("_S", bound=msgspec.Struct)
 _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 ROLES = ("agent", "user")
+SECRET_KEYS = frozenset({"api_key"})
+"""Option keys whose values are secrets: never stored, sent to a worker or printed."""
 
 
 def parse_value(text: str) -> Any:
@@ -65,28 +69,40 @@ def parse_key_values(pairs: Iterable[str], flag: str) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise UsageError(f"{flag}: expected key=value, got {pair!r}")
+            shown = "a value without '='" if "key" in pair.lower() else repr(pair)
+            raise UsageError(f"{flag}: expected key=value, got {shown}")
         out[key] = parse_value(value)
     return out
 
 
 def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
-    """Check and convert model options into ``cls``; errors name ``where`` and the key.
+    """Check and convert options into ``cls``; an ``OptionError`` names ``where`` and the key.
 
-    Values may be typed (TOML) or strings (command line): ``"0.5"`` becomes a float.
+    ``where`` is a flag (``--agent-arg``: errors read ``--agent-arg key=value: why``) or a
+    model name (``openai/m: invalid option key=value: why``). Values may be typed (TOML) or
+    strings (command line): ``"0.5"`` becomes a float. Unknown keys are refused
+    (``temprature`` is a typo, not an option to ignore); the value of a secret key is never
+    repeated in an error.
     """
     known = sorted(cls.__struct_fields__)
     for key in args:
         if key not in cls.__struct_fields__:
-            raise UsageError(f"{where}: unknown option {key!r} (known: {', '.join(known)})")
+            raise OptionError(f"{where}: unknown option {key!r} (known: {', '.join(known)})")
     typed = {k: parse_value(v) if isinstance(v, str) else v for k, v in args.items()}
-    for key in typed:  # strings stay strings where the field wants text (api keys, URLs)
+    for key in typed:  # strings stay strings where the field wants text (URLs, names)
         if _wants_str(cls, key) and isinstance(args[key], str):
             typed[key] = args[key]
     try:
         return msgspec.convert(typed, cls, strict=False)
     except msgspec.ValidationError as exc:
-        raise UsageError(f"{where}: invalid option: {exc}") from None
+        reason, _, path = str(exc).partition(" - at `$.")
+        key = path.split("`")[0].split(".")[0].split("[")[0]
+        if key not in args:
+            raise OptionError(f"{where}: invalid option: {exc}") from None
+        value = "***" if key in SECRET_KEYS else repr(args[key])
+        if where.startswith("--"):  # a flag: reads like the command line that set it
+            raise OptionError(f"{where} {key}={value}: {reason}") from None
+        raise OptionError(f"{where}: invalid option {key}={value}: {reason}") from None
 
 
 def _wants_str(cls: type[msgspec.Struct], key: str) -> bool:
@@ -129,38 +145,31 @@ def load_config(path: str | Path) -> RunFile:
     return msgspec.convert(data, RunFile)
 
 
-def args_for(
-    config: RunFile | None, role: str, model: str, cli_args: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """Options of ``model`` in ``role``: the file's model table, its role table, then the CLI."""
-    if role not in ROLES:
-        raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+def merge(*layers: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Merge layers of settings, least specific first: a key set in a later layer wins.
+
+    This is the one precedence rule of every setting (``model_options``, the CLI's run
+    settings): defaults, then the run file's broad table, then its specific table, then the
+    command line. A layer that is None or leaves a key out changes nothing for that key.
+    """
     merged: dict[str, Any] = {}
-    if config is not None:
-        merged.update(config.models.get(model, {}))
-        merged.update({k: v for k, v in getattr(config, role).items() if not isinstance(v, dict)})
-    merged.update(cli_args or {})
+    for layer in layers:
+        if layer:
+            merged.update(layer)
     return merged
 
 
-def float_arg(
-    args: Mapping[str, Any],
-    key: str,
-    default: float,
-    *,
-    flag: str,
-    low: float = 0.0,
-    high: float = math.inf,
-) -> float:
-    """Read ``args[key]`` as a number in ``low..high``; ``UsageError`` names the flag and key."""
-    raw = args.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise UsageError(f"{flag} {key}={raw!r}: not a number") from None
-    if not low <= value <= high:
-        bound = f"{low:g}..{high:g}" if math.isfinite(high) else f">= {low:g}"
-        raise UsageError(f"{flag} {key}={raw!r}: must be {bound}")
-    return value
+def model_options(
+    config: RunFile | None, role: str, model: str, cli_args: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Options of ``model`` in ``role``: ``[role]``, then ``[models."model"]``, then the CLI.
+
+    The most specific table wins: a key in the model's own table overrides the role's table,
+    and ``--agent-arg``/``--user-arg`` override both.
+    """
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+    if config is None:
+        return merge(cli_args)
+    role_table = {k: v for k, v in getattr(config, role).items() if not isinstance(v, dict)}
+    return merge(role_table, config.models.get(model), cli_args)

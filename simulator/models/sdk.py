@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib
-import os
 from types import ModuleType
 
 from simulator.errors import UsageError
+from simulator.keys import environ_key
 
 
 def import_sdk(package: str, model: str) -> ModuleType:
@@ -22,8 +22,11 @@ def import_sdk(package: str, model: str) -> ModuleType:
 def resolve_api_key(
     model: str, explicit: str | None, env_var: str, *, required: bool
 ) -> str | None:
-    """The explicit API key, else ``$env_var``; missing and required is a ``UsageError``."""
-    key = explicit or os.environ.get(env_var) or None
+    """The explicit API key, else ``$env_var`` (a sealed key first, see ``simulator.keys``).
+
+    Missing and required is a ``UsageError``.
+    """
+    key = explicit or environ_key(env_var)
     if key is None and required:
         raise UsageError(
             f"{model}: no API key: set the environment variable {env_var} "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import anyio
 
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
 from simulator.registry import MODELS
 
@@ -129,9 +129,9 @@ def pop_int(args: dict[str, Any], key: str, default: int, minimum: int = 0) -> i
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise UsageError(f"model argument {key}={value!r} is not an integer") from None
+        raise OptionError(f"model argument {key}={value!r} is not an integer") from None
     if number < minimum:
-        raise UsageError(f"model argument {key}={number} must be at least {minimum}")
+        raise OptionError(f"model argument {key}={number} must be at least {minimum}")
     return number
 
 
@@ -141,9 +141,9 @@ def pop_float(args: dict[str, Any], key: str, default: float) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise UsageError(f"model argument {key}={value!r} is not a number") from None
+        raise OptionError(f"model argument {key}={value!r} is not a number") from None
     if number <= 0:
-        raise UsageError(f"model argument {key}={number:g} must be positive")
+        raise OptionError(f"model argument {key}={number:g} must be positive")
     return number
 
 

@@ -138,9 +138,8 @@ def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) ->
             intensities=[0.9],
         )
         store = Store(tmp_path / "r.db")
-        store.create_run("run-r", 0, msgspec.json.encode(config).decode(), 12)
         assert isinstance(make_agent_provider("record/agent", {}), LLMAgentProvider)
-        anyio.run(Runner(store, config, "run-r").run)
+        anyio.run(Runner(store, config, "run-r", create=True).run)
     finally:
         MODELS.remove("record")
 

@@ -72,8 +72,7 @@ def test_gold_agent_scores_one_through_the_runner(registered: None, tmp_path: Pa
     )
     store = Store(tmp_path / "gym.db")
     cells = sum(1 for _ in grid(config))
-    store.create_run("gym-run", config.seed, msgspec.json.encode(config).decode(), cells)
-    anyio.run(Runner(store, config, "gym-run").run)
+    anyio.run(Runner(store, config, "gym-run", create=True).run)
     rows = list(store.db.query("select task_id, reason, reward from conversations"))
     assert len(rows) == cells == 6
     assert all(r["reward"] == 1.0 for r in rows), rows

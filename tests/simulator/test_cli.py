@@ -357,7 +357,11 @@ def test_run_file_sets_defaults_and_per_model_options(tmp_path: Path) -> None:
     conn = sqlite3.connect(db)
     config = json.loads(conn.execute("select config from runs").fetchone()[0])
     conn.close()
-    assert config["seed"] == 11 and config["model_args"] == {"scripted/sloppy": {"error_rate": 1.0}}
+    assert config["seed"] == 11
+    assert config["agent_options"] == {
+        "scripted/gold": {},
+        "scripted/sloppy": {"error_rate": 1.0},
+    }
     # the command line wins over the file
     tau_sim("run", "--config", str(run_file), "--trials", "1", "--db", str(db), "--quiet")
     assert report(db)["conversations"] == 2 * 3
@@ -418,3 +422,124 @@ def test_vllm_model_without_a_known_tool_parser(populated: Path) -> None:
         "run", "--tasks", "1", "--agent", "vllm/acme/mystery-7b", "--db", str(populated)
     )
     assert "tool" in out.stderr and "parser" in out.stderr
+
+
+def interrupted_run(tmp_path: Path, *extra: str) -> tuple[Path, str]:
+    """A finished small run made to look crashed: one conversation lost its ending."""
+    db = tmp_path / "crashed.db"
+    tau_sim("run", "--tasks", "3", "--trials", "2", *extra, "--db", str(db), "--quiet")
+    conn = sqlite3.connect(db)
+    run_id = conn.execute("select id from runs").fetchone()[0]
+    with conn:
+        conn.execute("update runs set status = 'interrupted'")
+        conn.execute("update conversations set status = 'running' where cell = 4")
+    conn.close()
+    return db, run_id
+
+
+def stored(db: Path) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    data = (
+        conn.execute("select * from runs").fetchall()
+        + conn.execute("select id, status, reward from conversations order by id").fetchall()
+    )
+    data.append(conn.execute("select count(*) from events").fetchone())
+    conn.close()
+    return data
+
+
+def test_resume_refuses_a_changed_task_set(tmp_path: Path) -> None:
+    retail = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    tasks = tmp_path / "tasks.jsonl"
+    original = "\n".join(retail.read_text().splitlines()[:3]) + "\n"
+    tasks.write_text(original)
+    db, run_id = interrupted_run(tmp_path, "--tasks-file", str(tasks))
+    before = stored(db)
+    first = json.loads(original.splitlines()[0])
+    first["scenario"]["goal"] += " Ask twice."
+    edited = "\n".join([json.dumps(first), *original.splitlines()[1:]]) + "\n"
+    assert edited != original
+    tasks.write_text(edited)
+    out = run_error("run", "--resume", run_id, "--db", str(db))
+    assert f"--resume {run_id}: the tasks of {tasks} changed" in out.stderr
+    assert stored(db) == before
+    tasks.write_text(original)  # the same tasks again: the resume goes through
+    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    assert report(db, run_id)["completed"] == 6
+
+
+def test_resume_with_a_missing_db_creates_nothing(tmp_path: Path) -> None:
+    absent = tmp_path / "absent.db"
+    out = run_error("run", "--resume", "run-x", "--db", str(absent))
+    assert f"no database at {absent}" in out.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_resume_refuses_options_that_define_the_run(tmp_path: Path) -> None:
+    db, run_id = interrupted_run(tmp_path)
+    before = stored(db)
+    given = ["--agent", "scripted/sloppy", "--emotions", "anger", "--agent-arg", "latency=1"]
+    out = run_error("run", "--resume", run_id, *given, "--db", str(db))
+    assert "remove --agent, --emotions, --agent-arg latency" in out.stderr
+    out = run_error("run", "--resume", run_id, "--tasks", "1", "--db", str(db))
+    assert "remove --tasks" in out.stderr
+    out = run_error("run", "--resume", run_id, "--concurrency", "0", "--db", str(db))
+    assert "--concurrency must be at least 1 (got 0)" in out.stderr
+    assert stored(db) == before
+    tau_sim("run", "--resume", run_id, "--concurrency", "2", "--workers", "2", "--db", str(db))
+    assert report(db, run_id)["completed"] == 6
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--agent-arg", "temprature=0.5"], "--agent-arg: unknown option 'temprature'"),
+        (["--user-arg", "temprature=1"], "--user-arg: unknown option 'temprature'"),
+        (
+            [
+                *("--agent", "openai/m", "--agent-arg", "base_url=http://127.0.0.1:9/v1"),
+                *("--agent-arg", "temprature=0"),
+            ],
+            "--agent-arg: openai/m: unknown option 'temprature'",
+        ),
+        (["--agent-arg", "latency=-1"], "--agent-arg latency=-1: Expected `float` >= 0.0"),
+        (["--agent-arg", "error_rate=1.5"], "--agent-arg error_rate=1.5: Expected `float` <= 1"),
+        (["--user-arg", "threshold_scale=0"], "--user-arg threshold_scale=0: Expected `float` >="),
+        (["--workers", "0"], "--workers must be at least 1 (got 0)"),
+        (["--trials", "0"], "--trials must be at least 1 (got 0)"),
+        (["--trials", "-2"], "--trials must be at least 1 (got -2)"),
+        (["--max-steps", "0"], "--max-steps must be at least 2 (got 0)"),
+        (["--max-tool-errors", "-1"], "--max-tool-errors must be at least 0 (got -1)"),
+        (["--timeout", "0"], "--timeout must be positive (got 0)"),
+        (["--timeout", "-5"], "--timeout must be positive (got -5)"),
+        (["--tasks", "0"], "--tasks must select at least one task"),
+    ],
+)
+def test_bad_options_and_numbers_are_one_line_errors(populated: Path, args, message) -> None:
+    before = stored(populated)
+    out = run_error("run", *args, "--db", str(populated))
+    assert message in out.stderr
+    assert stored(populated) == before
+
+
+def test_a_database_of_schema_1_is_migrated_reported_but_not_resumed(populated: Path) -> None:
+    reference = report(populated)
+    conn = sqlite3.connect(populated)  # what tau-sim wrote before runs had a task-set hash
+    with conn:
+        conn.execute("alter table runs drop column tasks_hash")
+        for column in ("politeness", "urgency", "trust"):
+            conn.execute(f"alter table conversations drop column {column}")
+        conn.execute("update meta set value = '1' where key = 'schema_version'")
+        run_id = conn.execute("select id from runs").fetchone()[0]
+        conn.execute("update runs set status = 'interrupted' where id = ?", [run_id])
+    conn.close()
+    kept = [row[1:] for row in stored(populated)[1:]]  # conversations and the event count
+    out = run_error("run", "--resume", run_id, "--db", str(populated))
+    assert "stored by an older tau-sim without the hash of its task set" in out.stderr
+    migrated = report(populated, run_id)  # the migration lost nothing a report reads
+    for data in (migrated, reference):
+        data.pop("status")
+    assert migrated == reference
+    assert [row[1:] for row in stored(populated)[1:]] == kept
+    version = sqlite3.connect(populated).execute("select value from meta").fetchone()[0]
+    assert version == "2"

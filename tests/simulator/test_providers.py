@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-import msgspec
 import pytest
 
 from simulator.errors import UsageError
-from simulator.grid import RunConfig, grid
+from simulator.grid import RunConfig
 from simulator.registry import AGENTS
 from simulator.runner import Runner, open_providers
 from simulator.store import Store
@@ -97,9 +96,7 @@ def test_a_provider_may_host_a_task_group_for_the_whole_run(tmp_path) -> None:
             domain="toy", tasks=["toy-0", "toy-1"], agents=["hosting/gold"], users=["patient"]
         )
         store = Store(tmp_path / "runs.db")
-        cells = sum(1 for _ in grid(cfg))
-        store.create_run("r", cfg.seed, msgspec.json.encode(cfg).decode(), cells)
-        anyio.run(Runner(store, cfg, "r").run)
+        anyio.run(Runner(store, cfg, "r", create=True).run)
     finally:
         AGENTS.remove("hosting")
     assert HostingProvider.events == ["serving", "stopped"]

@@ -35,9 +35,7 @@ def config(**kw) -> RunConfig:
 def play(db_path, cfg: RunConfig, run_id: str = "run-1") -> Store:
     install()
     store = Store(db_path)
-    cells = sum(1 for _ in grid(cfg))
-    store.create_run(run_id, cfg.seed, msgspec.json.encode(cfg).decode(), cells)
-    anyio.run(Runner(store, cfg, run_id).run)
+    anyio.run(Runner(store, cfg, run_id, create=True).run)
     return store
 
 
@@ -85,8 +83,8 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
         intensities=[x / 100 for x in range(64)],
         trials=2,
         concurrency=512,
-        agent_args={"latency": "0.05"},
-        user_args={"latency": "0.05"},
+        agent_options={"toy/gold": {"latency": "0.05"}},
+        user_options={"patient": {"latency": "0.05"}},
     )
     assert sum(1 for _ in grid(cfg)) == 512
     store = play(tmp_path / "c.db", cfg)

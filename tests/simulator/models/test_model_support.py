@@ -10,7 +10,7 @@ import pytest
 from simulator.errors import UsageError
 from simulator.models.hosted import ClientShards, retries_before
 from simulator.models.limits import connection_slot
-from simulator.models.options import args_for, load_config, parse_key_values, parse_value
+from simulator.models.options import load_config, model_options, parse_key_values, parse_value
 from simulator.models.pricing import cost_usd, price_of
 from simulator.models.reasoning import join_reasoning, split_think
 from simulator.models.toolargs import dump_arguments, parse_arguments
@@ -107,13 +107,14 @@ concurrency = 64
     )
     config = load_config(path)
     assert config.run == {"concurrency": 64}
-    assert args_for(config, "agent", "openai/gpt-4.1", {"max_tokens": 100}) == {
+    # the model's own table wins over the role's table, the command line over both
+    assert model_options(config, "agent", "openai/gpt-4.1", {"max_tokens": 100}) == {
         "max_connections": 16,
-        "temperature": 0.0,
+        "temperature": 0.5,
         "max_tokens": 100,
     }
-    assert args_for(config, "user", "anthropic/claude-x") == {"temperature": 1.0}
-    assert args_for(None, "user", "x/y", {"a": 1}) == {"a": 1}
+    assert model_options(config, "user", "anthropic/claude-x") == {"temperature": 1.0}
+    assert model_options(None, "user", "x/y", {"a": 1}) == {"a": 1}
 
 
 @pytest.mark.parametrize(
