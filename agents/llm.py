@@ -7,12 +7,11 @@ actions or required outputs.
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from simulator.chat import ChatMessage, ChatModel, ChatResponse
 from simulator.context import AgentView
-from simulator.registry import AGENTS, ModelProvider, make_model_provider
+from simulator.registry import AGENTS, ModelBacked, ModelProvider, make_model_provider
 
 
 def system_prompt(view: AgentView) -> str:
@@ -47,35 +46,23 @@ class ToolCallingAgent:
         return await self.model.chat([self.system, *history], self.tools)
 
 
-class LLMAgentProvider:
+class LLMAgentProvider(ModelBacked):
     """The tool-calling agent over the model provider of one ``provider/model`` name."""
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        self.models: ModelProvider = make_model_provider(name, args)
+        self.model_provider: ModelProvider = make_model_provider(name, args)
 
     @property
     def launches_servers(self) -> bool:
         """Whether the model provider starts its own servers (no ``--workers`` then)."""
-        return bool(getattr(self.models, "launches_servers", False))
-
-    async def __aenter__(self) -> Self:
-        """Start the model provider (clients, servers, preflight)."""
-        await self.models.__aenter__()
-        return self
+        return bool(getattr(self.model_provider, "launches_servers", False))
 
     def for_conversation(self, view: AgentView) -> ToolCallingAgent:
         """A tool-calling agent for one conversation, on the provider's model."""
-        return ToolCallingAgent(self.models.for_conversation(view.conversation_id, "agent"), view)
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        """Close the model provider."""
-        return await self.models.__aexit__(exc_type, exc, tb)
+        return ToolCallingAgent(
+            self.model_provider.for_conversation(view.conversation_id, "agent"), view
+        )
 
 
 @AGENTS.register("llm")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from importlib.metadata import entry_points
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from simulator.errors import UsageError
 
@@ -91,6 +91,29 @@ class NothingToStart(AbstractAsyncContextManager["NothingToStart"]):
         tb: TracebackType | None,
     ) -> None:
         """Nothing to release."""
+
+
+class ModelBacked:
+    """Base of providers built on one model provider (the LLM agent, the LLM user).
+
+    Entering and leaving one is entering and leaving its ``model_provider``.
+    """
+
+    model_provider: ModelProvider
+
+    async def __aenter__(self) -> Self:
+        """Start the model provider (clients, servers, preflight)."""
+        await self.model_provider.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        """Stop the model provider."""
+        return await self.model_provider.__aexit__(exc_type, exc, tb)
 
 
 @runtime_checkable

@@ -48,12 +48,17 @@ never abandons.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from simulator.conditions import DIMENSIONS, NEUTRAL
 from simulator.conditions import parse_intensity as parse_condition
 from simulator.errors import UsageError
 from simulator.registry import EMOTIONS
+
+if TYPE_CHECKING:
+    from simulator.context import UserView
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
 NEGATIVE: frozenset[str] = frozenset({"anger", "fear", "sadness", "disgust"})
@@ -271,3 +276,17 @@ class EmotionProfile(msgspec.Struct, frozen=True):
     def rank(self, dimension: str) -> int:
         """0, 1 or 2: the position of this profile's level in ``DIMENSIONS[dimension]``."""
         return DIMENSIONS[dimension].index(getattr(self, dimension))
+
+
+def profile_of(view: UserView) -> EmotionProfile:
+    """The emotion profile of a user's condition; ``UsageError`` for an unknown emotion or level."""
+    try:
+        return EmotionProfile.of(
+            view.emotion,
+            view.intensity,
+            politeness=view.politeness,
+            urgency=view.urgency,
+            trust=view.trust,
+        )
+    except KeyError as exc:
+        raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None

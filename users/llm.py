@@ -12,18 +12,16 @@ dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a 
 from __future__ import annotations
 
 import re
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from simulator.chat import ChatMessage, Usage
-from simulator.errors import UsageError
 from simulator.models.options import convert_options
 from simulator.models.toolargs import first_object
-from simulator.registry import USERS, make_model_provider
+from simulator.registry import USERS, ModelBacked, make_model_provider
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from users.emotions import EmotionProfile, level_name
+from users.emotions import EmotionProfile, level_name, profile_of
 
 if TYPE_CHECKING:
     from simulator.chat import ChatModel
@@ -283,16 +281,7 @@ class LLMUser:
     """
 
     def __init__(self, model: ChatModel, view: UserView, *, repair: bool = True) -> None:
-        try:
-            self.profile = EmotionProfile.of(
-                view.emotion,
-                view.intensity,
-                politeness=view.politeness,
-                urgency=view.urgency,
-                trust=view.trust,
-            )
-        except KeyError as exc:
-            raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None
+        self.profile = profile_of(view)
         self.model = model
         self.repair = repair
         self.system = ChatMessage(role="system", content=system_prompt(view, self.profile))
@@ -324,7 +313,7 @@ class LLMUser:
         return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
 
 
-class LLMUserProvider:
+class LLMUserProvider(ModelBacked):
     """Makes LLM users of one model name; the model's provider is built once per run.
 
     Args:
@@ -338,26 +327,12 @@ class LLMUserProvider:
         model_args = {k: v for k, v in args.items() if k not in own}
         options = convert_options({k: v for k, v in args.items() if k in own}, LLMUserOptions, name)
         self.repair = options.repair
-        self.provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
-
-    async def __aenter__(self) -> Self:
-        """Start the model (clients, servers, preflight)."""
-        await self.provider.__aenter__()
-        return self
+        self.model_provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
 
     def for_conversation(self, view: UserView) -> LLMUser:
         """A fresh LLM user for one conversation."""
-        model = self.provider.for_conversation(view.conversation_id, "user")
+        model = self.model_provider.for_conversation(view.conversation_id, "user")
         return LLMUser(model, view, repair=self.repair)
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        """Close the model."""
-        return await self.provider.__aexit__(exc_type, exc, tb)
 
 
 @USERS.register("llm")

@@ -32,13 +32,12 @@ import msgspec
 
 from simulator.chat import ChatMessage, Usage
 from simulator.context import UserView
-from simulator.errors import UsageError
 from simulator.models.options import convert_options
 from simulator.registry import USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
 from users.dialogue import AgentActs, AgentTextReader
 from users.dynamics import DissatisfactionModel
-from users.emotions import EmotionProfile
+from users.emotions import profile_of
 from users.tone import Tone
 
 FLAG = "--user-arg"
@@ -64,16 +63,7 @@ class ScriptedUser:
     def __init__(
         self, view: UserView, *, latency: float = 0.0, threshold_scale: float = 1.0
     ) -> None:
-        try:
-            self.profile = EmotionProfile.of(
-                view.emotion,
-                view.intensity,
-                politeness=view.politeness,
-                urgency=view.urgency,
-                trust=view.trust,
-            )
-        except KeyError as exc:
-            raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None
+        self.profile = profile_of(view)
         self.view = view
         self.scenario = view.scenario
         self.latency = latency
