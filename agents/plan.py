@@ -140,6 +140,83 @@ def follow(tree: Any, path: _Path) -> Any:
     return tree
 
 
+_Leaf = tuple[_Path, list[tuple[int, _Path]]]
+
+
+class Bindings:
+    """Where the ids of a task's gold calls come from, worked out once per task.
+
+    For every gold action, each string argument (an id, not a value the user gives) that also
+    sits in the gold result of an earlier action is listed with those sources: (action, path in
+    its result). ``sources`` holds, per action, the result paths a conversation must read from
+    its live result, so a conversation keeps a few strings, never whole decoded results.
+    """
+
+    def __init__(self, oracle: OracleView) -> None:
+        user_values = {slot.value for slot in oracle.known_info}
+        endings = set(oracle.endings)
+        expected = [_parse(r) for r in oracle.results]
+        self.leaves: dict[int, list[_Leaf]] = {}
+        self.sources: dict[int, set[_Path]] = {}
+
+        def walk(index: int, value: Any, at: _Path) -> None:
+            if isinstance(value, list):
+                for n, item in enumerate(value):
+                    walk(index, item, (*at, n))
+            elif isinstance(value, dict):
+                for key, item in value.items():
+                    walk(index, item, (*at, key))
+            elif isinstance(value, str) and len(value) >= 3 and value not in user_values:
+                found = [
+                    (j, path)
+                    for j in range(index)
+                    if j not in endings and (path := locate(expected[j], value)) is not None
+                ]
+                if found:
+                    self.leaves.setdefault(index, []).append((at, found))
+                    for j, path in found:
+                        self.sources.setdefault(j, set()).add(path)
+
+        for index, action in enumerate(oracle.actions):
+            walk(index, action.arguments, ())
+
+    def read(self, index: int, content: str) -> dict[tuple[int, _Path], str]:
+        """The values a later call needs from action ``index``'s live result ``content``."""
+        paths = self.sources.get(index)
+        if not paths:
+            return {}
+        tree = _parse(content)
+        out: dict[tuple[int, _Path], str] = {}
+        for path in paths:
+            try:
+                value = follow(tree, path)
+            except KeyError:
+                continue
+            if isinstance(value, str):
+                out[(index, path)] = value
+        return out
+
+    def bind(self, index: int, action: Action, live: dict[tuple[int, _Path], str]) -> Action:
+        """``action`` (gold action ``index``) with each id taken from the first live source."""
+        leaves = self.leaves.get(index)
+        if not leaves:
+            return action
+        arguments: Any = msgspec.json.decode(msgspec.json.encode(action.arguments))
+        for at, found in leaves:
+            value = next((live[src] for src in found if src in live), None)
+            if value is None:
+                continue
+            parent = arguments
+            for key in at[:-1]:
+                parent = parent[key]
+            parent[at[-1]] = value
+        return Action(action.name, arguments)
+
+
+_GOLD_DRAWS_NOTHING = random.Random(0)
+"""The generator of the gold profile, which never draws (shared, not one per conversation)."""
+
+
 class GoldPolicy:
     """The scripted agent of one conversation: the next step given the dialogue so far.
 
@@ -154,14 +231,18 @@ class GoldPolicy:
         oracle: OracleView,
         *,
         profile: str,
-        rng: random.Random,
+        rng: random.Random | None = None,
         error_rate: float = 0.3,
+        bindings: Bindings | None = None,
     ) -> None:
         self.oracle = oracle
+        self.bindings = bindings or Bindings(oracle)
         self.profile = profile
-        self.rng = rng
+        if rng is None and profile != "gold":
+            raise ValueError(f"the {profile} profile draws its choices: give it an rng")
+        self.rng = rng or _GOLD_DRAWS_NOTHING
         self.mistakes = (
-            Mistakes.draw(oracle, rng, error_rate) if profile == "sloppy" else Mistakes()
+            Mistakes.draw(oracle, self.rng, error_rate) if profile == "sloppy" else Mistakes()
         )
         self.history: list[ChatMessage] = []
         self._steps: list[Step] = []
@@ -169,7 +250,6 @@ class GoldPolicy:
         self._acked = False
         self._given: list[InfoSlot] = []
         self._repeated = False
-        self._user_values = {slot.value for slot in oracle.known_info}
 
     def step(self, history: list[ChatMessage]) -> Step:
         """The step after ``history`` (user, assistant and tool messages, no system prompt)."""
@@ -236,31 +316,9 @@ class GoldPolicy:
             self._repeated = True
             yield Say(f"{self._opener()}Could you give me {slot.prompt} again?")
 
-    def _bind(self, index: int, live: dict[int, Any]) -> Action:
+    def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
         """Gold action ``index`` with every id taken from the live result that returned it."""
-        action = self.oracle.actions[index]
-        expected = {j: _parse(self.oracle.results[j]) for j in live}
-
-        def bind(value: Any) -> Any:
-            if isinstance(value, list):
-                return [bind(v) for v in value]
-            if isinstance(value, dict):
-                return {k: bind(v) for k, v in value.items()}
-            if not isinstance(value, str) or len(value) < 3 or value in self._user_values:
-                return value
-            for j in sorted(live):
-                path = locate(expected[j], value)
-                if path is None:
-                    continue
-                try:
-                    found = follow(live[j], path)
-                except KeyError:
-                    continue
-                if isinstance(found, str):
-                    return found
-            return value
-
-        return Action(action.name, {k: bind(v) for k, v in action.arguments.items()})
+        return self.bindings.bind(index, self.oracle.actions[index], live)
 
     def _script(self) -> Iterator[Step]:
         oracle = self.oracle
@@ -275,7 +333,7 @@ class GoldPolicy:
         writes = oracle.writes
         reads = [i for i in range(len(oracle.actions)) if i not in endings and i not in writes]
         lookup_points = reads or (writes[:1] if writes else [len(oracle.actions)])
-        live: dict[int, Any] = {}
+        live: dict[tuple[int, _Path], str] = {}
         transfer: Action | None = None
         for i, action in enumerate(oracle.actions):
             if self.profile == "over-asker" and i in lookup_points:
@@ -303,7 +361,7 @@ class GoldPolicy:
                     f"{CLOSING_QUESTION}"
                 )
                 return
-            live[i] = _parse(content)
+            live.update(self.bindings.read(i, content))
         yield Say(self._final(transfer is not None))
         if transfer is not None:
             yield Call(transfer)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 
-from agents.plan import ALIASES, PROFILES, Call, GoldPolicy
+from agents.plan import ALIASES, PROFILES, Bindings, Call, GoldPolicy
 from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
 from simulator.context import AgentView, OracleView
 from simulator.errors import UsageError
@@ -76,12 +76,25 @@ class ScriptedAgentProvider(NothingToStart):
         options = convert_options(args, ScriptedAgentOptions, FLAG)
         self.latency = options.latency
         self.error_rate = options.error_rate
+        # per task (the runner shares one OracleView per task): where each gold call's ids
+        # come from, worked out once; the oracle is kept so its id is never reused
+        self._bindings: dict[int, tuple[OracleView, Bindings]] = {}
 
     def for_oracle(self, view: AgentView, oracle: OracleView) -> ScriptedAgent:
         """A fresh scripted agent for one conversation."""
         salt = "oracle" if self.profile == "gold" else self.profile  # seeds of earlier runs
-        rng = view.rng(f"agent:{salt}:{oracle.task_id}")
-        policy = GoldPolicy(oracle, profile=self.profile, rng=rng, error_rate=self.error_rate)
+        # the gold profile draws nothing: no generator (2.5 KB of state) per conversation
+        rng = None if self.profile == "gold" else view.rng(f"agent:{salt}:{oracle.task_id}")
+        bindings = self._bindings.get(id(oracle))
+        if bindings is None or bindings[0] is not oracle:
+            bindings = self._bindings[id(oracle)] = (oracle, Bindings(oracle))
+        policy = GoldPolicy(
+            oracle,
+            profile=self.profile,
+            rng=rng,
+            error_rate=self.error_rate,
+            bindings=bindings[1],
+        )
         return ScriptedAgent(self.name, policy, self.latency)
 
 
