@@ -11,18 +11,22 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from simulator.errors import UsageError
 from simulator.models.launcher import ReplicaPool, ReplicaSpec
+from simulator.models.options import ShellWords
 from simulator.models.servers import (
+    Seconds,
     ServerModelProvider,
-    launch_options,
+    StartupOptions,
     openai_model,
-    pop_int,
-    pop_list,
+    provider_options,
 )
 from simulator.registry import MODELS
 
@@ -75,7 +79,7 @@ def gguf_path(model: LocalModel, name: str) -> Path:
 
 
 def llama_server_spec(
-    gguf: Path, *, alias: str, chat_format: str, n_threads: int, n_ctx: int, extra: list[str]
+    gguf: Path, *, alias: str, chat_format: str, n_threads: int, n_ctx: int, extra: Sequence[str]
 ) -> ReplicaSpec:
     """The command of one llama.cpp server replica on ``{port}``, serving ``alias``."""
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", alias]
@@ -84,43 +88,73 @@ def llama_server_spec(
     return ReplicaSpec(argv=tuple(argv), name="llama-cpp")
 
 
+class LocalOptions(StartupOptions, frozen=True, kw_only=True):
+    """Options of ``local/NAME`` beside the launcher's (whose ``startup_timeout`` is 60 s here).
+
+    Attributes:
+        replicas: how many llama.cpp servers to start.
+        n_threads: CPU threads per server (default: the CPU cores shared among the replicas).
+        n_ctx: the context window in tokens.
+        extra: more ``llama_cpp.server`` flags (a list, or one string split like a shell).
+    """
+
+    startup_timeout: Seconds = 60.0
+    replicas: Annotated[int, msgspec.Meta(ge=1)] = 1
+    n_threads: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    # The model's full context: a domain's policy and tools alone take ~3.5k tokens.
+    n_ctx: Annotated[int, msgspec.Meta(ge=256)] = 8192
+    extra: ShellWords = ()
+
+    def threads(self) -> int:
+        """``n_threads``, or the CPU cores shared among the replicas (at least one each)."""
+        if self.n_threads is not None:
+            return self.n_threads
+        return max(1, (os.cpu_count() or 1) // self.replicas)
+
+
+def local_servers(
+    model: str, local: LocalModel, gguf: Path, options: LocalOptions
+) -> list[ReplicaSpec]:
+    """The ``options.replicas`` llama.cpp server commands that serve ``gguf`` as ``model``."""
+    server = llama_server_spec(
+        gguf,
+        alias=model,
+        chat_format=local.chat_format,
+        n_threads=options.threads(),
+        n_ctx=options.n_ctx,
+        extra=options.extra,
+    )
+    return [server] * options.replicas
+
+
 @MODELS.register("local")
 def make_local_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``local/NAME``: an embedded GGUF model served by ``replicas`` llama.cpp servers.
 
-    Args: ``replicas`` (default 1), ``n_threads`` (default: the CPU cores shared among the
-    replicas), ``n_ctx`` (default 8192), ``extra`` (more server flags), ``startup_timeout``,
-    ``stop_grace``, ``max_restarts``, ``log_dir``; the rest go to the OpenAI-compatible client.
+    Args: ``LocalOptions``: ``replicas`` (default 1), ``n_threads`` (default: the CPU cores
+    shared among the replicas), ``n_ctx`` (default 8192), ``extra`` (more server flags) and the
+    launcher's ``startup_timeout`` (60 s), ``stop_grace``, ``max_restarts``, ``log_dir``; the
+    rest go to the OpenAI-compatible client, whose defaults here are ``max_connections=1``,
+    ``timeout=600`` and ``tool_choice=auto``.
 
     Raises:
         UsageError: an unknown local model, or the ``local`` extra is not installed.
+        OptionError: an unknown key or a bad value (checked before the extra is looked for).
     """
     name = f"local/{model}"
     if model not in LOCAL_MODELS:
         raise UsageError(f"unknown local model {name!r} (known: {', '.join(sorted(LOCAL_MODELS))})")
-    spec = LOCAL_MODELS[model]
+    local = LOCAL_MODELS[model]
+    options, client_args = provider_options(args, LocalOptions, name)
     for module in _SERVER_MODULES:
         _require(module, name)
-    gguf = gguf_path(spec, name)
-    args = dict(args)
-    replicas = pop_int(args, "replicas", 1, minimum=1)
-    threads = pop_int(args, "n_threads", max(1, (os.cpu_count() or 1) // replicas), minimum=1)
-    server = llama_server_spec(
-        gguf,
-        alias=model,
-        chat_format=spec.chat_format,
-        n_threads=threads,
-        # The model's full context: a domain's policy and tools alone take ~3.5k tokens.
-        n_ctx=pop_int(args, "n_ctx", 8192, minimum=256),
-        extra=pop_list(args, "extra", shell=True) or [],
-    )
-    # llama_cpp.server has no /health; /v1/models answers once the weights are loaded.
-    options = launch_options(args, startup_timeout_s=60.0, health_paths=("/v1/models",))
+    servers = local_servers(model, local, gguf_path(local, name), options)
     # llama.cpp serves one request at a time: keep one in flight per replica (the others wait
     # their turn here), and allow for that wait in the per-call timeout.
-    args.setdefault("max_connections", 1)
-    args.setdefault("timeout", 600.0)
+    client_args.setdefault("max_connections", 1)
+    client_args.setdefault("timeout", 600.0)
     # llama.cpp's chatml-function-calling handler ignores the tools unless tool_choice is sent.
-    args.setdefault("tool_choice", "auto")
-    pool = ReplicaPool([server] * replicas, options)
-    return ServerModelProvider(name, pool, openai_model(name, model, pool, args))
+    client_args.setdefault("tool_choice", "auto")
+    # llama_cpp.server has no /health; /v1/models answers once the weights are loaded.
+    pool = ReplicaPool(servers, options.launch_options(health_paths=("/v1/models",)))
+    return ServerModelProvider(name, pool, openai_model(name, model, pool, client_args))

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import tomllib
+import types
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
@@ -40,6 +42,11 @@ _FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 ROLES = ("agent", "user")
 SECRET_KEYS = frozenset({"api_key"})
 """Option keys whose values are secrets: never stored, sent to a worker or printed."""
+
+CommaList = Annotated[tuple[str, ...], msgspec.Meta(extra={"split": "comma"})]
+"""A list option: a TOML list, or one string split on commas (``gpus=0,1``)."""
+ShellWords = Annotated[tuple[str, ...], msgspec.Meta(extra={"split": "shell"})]
+"""Command-line words: a TOML list, or one string split like a shell (``extra="--a 'b c'"``)."""
 
 
 def parse_value(text: str) -> Any:
@@ -80,7 +87,8 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
 
     ``where`` is a flag (``--agent-arg``: errors read ``--agent-arg key=value: why``) or a
     model name (``openai/m: invalid option key=value: why``). Values may be typed (TOML) or
-    strings (command line): ``"0.5"`` becomes a float. Unknown keys are refused
+    strings (command line): ``"0.5"`` becomes a float. A ``CommaList`` or ``ShellWords`` field
+    takes a list or one string that is split into words. Unknown keys are refused
     (``temprature`` is a typo, not an option to ignore); the value of a secret key is never
     repeated in an error.
     """
@@ -89,9 +97,18 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
         if key not in cls.__struct_fields__:
             raise OptionError(f"{where}: unknown option {key!r} (known: {', '.join(known)})")
     typed = {k: parse_value(v) if isinstance(v, str) else v for k, v in args.items()}
-    for key in typed:  # strings stay strings where the field wants text (URLs, names)
-        if _wants_str(cls, key) and isinstance(args[key], str):
-            typed[key] = args[key]
+    for field in msgspec.structs.fields(cls):
+        key = field.name
+        if key not in args:
+            continue
+        split = _split_mode(field.type)
+        if split is not None:
+            try:
+                typed[key] = _words(args[key], split)
+            except ValueError as exc:  # shlex: an unclosed quote
+                raise _invalid(where, key, args[key], str(exc)) from None
+        elif field.type in (str, str | None) and isinstance(args[key], str):
+            typed[key] = args[key]  # strings stay strings where the field wants text (URLs)
     try:
         return msgspec.convert(typed, cls, strict=False)
     except msgspec.ValidationError as exc:
@@ -99,18 +116,54 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
         key = path.split("`")[0].split(".")[0].split("[")[0]
         if key not in args:
             raise OptionError(f"{where}: invalid option: {exc}") from None
-        value = "***" if key in SECRET_KEYS else repr(args[key])
-        if where.startswith("--"):  # a flag: reads like the command line that set it
-            raise OptionError(f"{where} {key}={value}: {reason}") from None
-        raise OptionError(f"{where}: invalid option {key}={value}: {reason}") from None
+        raise _invalid(where, key, args[key], reason) from None
 
 
-def _wants_str(cls: type[msgspec.Struct], key: str) -> bool:
-    hints = msgspec.structs.fields(cls)
-    for field in hints:
-        if field.name == key:
-            return field.type in (str, str | None)
-    return False
+def _invalid(where: str, key: str, given: Any, reason: str) -> OptionError:
+    """The one-line error of a bad value: ``where key=value: reason`` (secrets masked)."""
+    value = "***" if key in SECRET_KEYS else repr(given)
+    if where.startswith("--"):  # a flag: reads like the command line that set it
+        return OptionError(f"{where} {key}={value}: {reason}")
+    return OptionError(f"{where}: invalid option {key}={value}: {reason}")
+
+
+def _split_mode(hint: Any) -> str | None:
+    """``comma`` or ``shell`` for a ``CommaList``/``ShellWords`` field (optional or not)."""
+    if get_origin(hint) is Annotated:
+        for meta in hint.__metadata__:
+            if isinstance(meta, msgspec.Meta) and meta.extra:
+                mode = meta.extra.get("split")
+                return None if mode is None else str(mode)
+        return None
+    if get_origin(hint) in (Union, types.UnionType):
+        for member in get_args(hint):
+            mode = _split_mode(member)
+            if mode is not None:
+                return mode
+    return None
+
+
+def _words(value: Any, split: str) -> Any:
+    """A list option's words: a string split (on commas or shell-like), a list's items as text.
+
+    Numbers become text (``gpus=0`` and TOML ``gpus = [0, 1]`` name GPUs); anything else is
+    left for msgspec to refuse.
+    """
+    if isinstance(value, str):
+        if split == "shell":
+            return shlex.split(value)
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, list | tuple):
+        return [_text(v) for v in value]
+    return [_text(value)] if _is_number(value) else value
+
+
+def _text(value: Any) -> Any:
+    return str(value) if _is_number(value) else value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class RunFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -4,20 +4,25 @@
 is entered, hands every conversation the same OpenAI-compatible chat model bound to that pool,
 and stops the servers when its ``async with`` block ends. ``vllm/…`` and ``local/…`` build on
 it; ``server/NAME`` launches any OpenAI-compatible server command given as ``serve="… {port} …"``.
+
+Each of them checks its own options into a typed struct, a ``StartupOptions`` (the launcher's
+keys) with the provider's keys added (``provider_options``); the other keys go on to the
+OpenAI-compatible client, and a key neither takes is an error that lists both.
 """
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar
 
 import anyio
+import msgspec
 
 from simulator.errors import OptionError, UsageError
 from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
+from simulator.models.options import CommaList, ShellWords, convert_options
 from simulator.registry import MODELS
 
 if TYPE_CHECKING:
@@ -26,13 +31,12 @@ if TYPE_CHECKING:
 Pool = ReplicaPool | StaticPool
 
 __all__ = [
+    "Seconds",
     "ServerModelProvider",
-    "launch_options",
+    "ServerOptions",
+    "StartupOptions",
     "openai_model",
-    "pop_float",
-    "pop_int",
-    "pop_list",
-    "pop_str",
+    "provider_options",
 ]
 
 
@@ -114,88 +118,97 @@ def openai_model(
     return model
 
 
-# arguments ---------------------------------------------------------------------------------------
+# options ------------------------------------------------------------------------------------------
+
+Seconds = Annotated[float, msgspec.Meta(gt=0.0)]
+_O = TypeVar("_O", bound=msgspec.Struct)
 
 
-def pop_str(args: dict[str, Any], key: str, default: str | None = None) -> str | None:
-    """Remove and return a string argument."""
-    value = args.pop(key, default)
-    return None if value is None else str(value)
+class StartupOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Launcher settings of every provider that starts servers (``server``, ``vllm``, ``local``).
+
+    Attributes:
+        startup_timeout: seconds a replica may take to answer its health check; each provider
+            sets its own default (a vLLM model loads for minutes).
+        stop_grace: seconds between SIGTERM and SIGKILL when a replica is stopped.
+        max_restarts: how often a replica that dies is restarted before it counts as failed.
+        log_dir: the folder of the replicas' logs (default: a new temporary folder).
+    """
+
+    startup_timeout: Seconds = 120.0
+    stop_grace: Seconds = 10.0
+    max_restarts: Annotated[int, msgspec.Meta(ge=0)] = 10
+    log_dir: str | None = None
+
+    def launch_options(self, health_paths: tuple[str, ...]) -> LaunchOptions:
+        """The launcher's settings, with the health paths of the provider's server."""
+        return LaunchOptions(
+            health_paths=health_paths,
+            startup_timeout_s=self.startup_timeout,
+            stop_grace_s=self.stop_grace,
+            max_restarts=self.max_restarts,
+            log_dir=Path(self.log_dir) if self.log_dir else None,
+        )
 
 
-def pop_int(args: dict[str, Any], key: str, default: int, minimum: int = 0) -> int:
-    """Remove and return an integer argument (``UsageError`` when it is not one)."""
-    value = args.pop(key, default)
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise OptionError(f"model argument {key}={value!r} is not an integer") from None
-    if number < minimum:
-        raise OptionError(f"model argument {key}={number} must be at least {minimum}")
-    return number
+def provider_options(
+    args: Mapping[str, Any], cls: type[_O], name: str
+) -> tuple[_O, dict[str, Any]]:
+    """Split ``args`` into the provider's own options, typed as ``cls``, and the client's.
 
+    The keys of ``cls`` are checked by ``convert_options``; the rest go to the OpenAI-compatible
+    client (``OpenAIOptions`` and ``api_key``), which checks their values. A key that is neither
+    is an ``OptionError`` listing every key the provider knows: its own, the launcher's (when
+    ``cls`` is a ``StartupOptions``) and the client's.
+    """
+    from simulator.models.openai_provider import OpenAIOptions
 
-def pop_float(args: dict[str, Any], key: str, default: float) -> float:
-    """Remove and return a number argument (``UsageError`` when it is not one)."""
-    value = args.pop(key, default)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise OptionError(f"model argument {key}={value!r} is not a number") from None
-    if number <= 0:
-        raise OptionError(f"model argument {key}={number:g} must be positive")
-    return number
-
-
-def pop_list(args: dict[str, Any], key: str, *, shell: bool = False) -> list[str] | None:
-    """Remove and return a list argument: a TOML list, or a string split on commas or shell-like."""
-    value = args.pop(key, None)
-    if value is None:
-        return None
-    if isinstance(value, list | tuple):
-        return [str(v) for v in value]
-    text = str(value)
-    if shell:
-        return shlex.split(text)
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def launch_options(
-    args: dict[str, Any], *, startup_timeout_s: float, **fixed: Any
-) -> LaunchOptions:
-    """Launcher settings from the model arguments (``startup_timeout``, ``log_dir`` …)."""
-    log_dir = pop_str(args, "log_dir")
-    return LaunchOptions(
-        startup_timeout_s=pop_float(args, "startup_timeout", startup_timeout_s),
-        stop_grace_s=pop_float(args, "stop_grace", 10.0),
-        max_restarts=pop_int(args, "max_restarts", 10),
-        log_dir=Path(log_dir) if log_dir else None,
-        **fixed,
-    )
+    own = set(cls.__struct_fields__)
+    client_keys = {*OpenAIOptions.__struct_fields__, "api_key"}
+    client = {k: v for k, v in args.items() if k not in own}
+    for key in client:
+        if key not in client_keys:
+            launcher = set(StartupOptions.__struct_fields__) & own
+            known = [", ".join(sorted(own - launcher))]
+            if launcher:
+                known.append("launcher: " + ", ".join(sorted(launcher)))
+            known.append("client: " + ", ".join(sorted(client_keys)))
+            raise OptionError(f"{name}: unknown option {key!r} (known: {'; '.join(known)})")
+    options = convert_options({k: v for k, v in args.items() if k in own}, cls, name)
+    return options, client
 
 
 # server/NAME --------------------------------------------------------------------------------------
+
+
+class ServerOptions(StartupOptions, frozen=True, kw_only=True):
+    """Options of ``server/NAME`` beside the launcher's.
+
+    Attributes:
+        serve: the server command, with ``{port}`` and optionally ``{host}`` (a list, or one
+            string split like a shell).
+        replicas: how many copies of the server to start.
+        health: the paths polled until a replica is healthy (a list, or comma-separated).
+    """
+
+    serve: ShellWords = ()
+    replicas: Annotated[int, msgspec.Meta(ge=1)] = 1
+    health: CommaList = ("/health", "/v1/models")
 
 
 @MODELS.register("server")
 def make_server_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``server/NAME``: replicas of any OpenAI-compatible server command.
 
-    Args: ``serve`` (the command, with ``{port}`` and optionally ``{host}``), ``replicas``,
-    ``health`` (comma-separated paths), ``startup_timeout``, ``stop_grace``, ``max_restarts``,
-    ``log_dir``; the rest go to the OpenAI-compatible client. ``NAME`` is the model the requests
-    ask for.
+    Args: ``ServerOptions`` (``serve``, ``replicas``, ``health``) and ``StartupOptions``
+    (``startup_timeout`` 120 s by default, ``stop_grace``, ``max_restarts``, ``log_dir``); the
+    rest go to the OpenAI-compatible client. ``NAME`` is the model the requests ask for.
     """
-    args = dict(args)
-    argv = pop_list(args, "serve", shell=True)
-    if not argv or not any("{port}" in a for a in argv):
-        raise UsageError(
-            f'server/{model}: give the server command as serve="... --port {{port}} ..."'
-        )
-    replicas = pop_int(args, "replicas", 1, minimum=1)
-    health = pop_list(args, "health") or ["/health", "/v1/models"]
-    options = launch_options(args, startup_timeout_s=120.0, health_paths=tuple(health))
-    spec = ReplicaSpec(argv=tuple(argv), name=model.replace("/", "_") or "server")
     name = f"server/{model}"
-    pool = ReplicaPool([spec] * replicas, options)
-    return ServerModelProvider(name, pool, openai_model(name, model, pool, args))
+    options, client_args = provider_options(args, ServerOptions, name)
+    if not any("{port}" in a for a in options.serve):
+        raise UsageError(f'{name}: give the server command as serve="... --port {{port}} ..."')
+    health = options.health or ServerOptions().health
+    spec = ReplicaSpec(argv=options.serve, name=model.replace("/", "_") or "server")
+    pool = ReplicaPool([spec] * options.replicas, options.launch_options(health))
+    return ServerModelProvider(name, pool, openai_model(name, model, pool, client_args))

@@ -12,17 +12,19 @@ import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from simulator.errors import UsageError
 from simulator.models.launcher import ReplicaPool, ReplicaSpec, StaticPool
+from simulator.models.options import CommaList, ShellWords
 from simulator.models.servers import (
+    Seconds,
     ServerModelProvider,
-    launch_options,
+    StartupOptions,
     openai_model,
-    pop_int,
-    pop_list,
-    pop_str,
+    provider_options,
 )
 from simulator.registry import MODELS
 
@@ -143,53 +145,85 @@ def vllm_replicas(
     ]
 
 
+class VllmOptions(StartupOptions, frozen=True, kw_only=True):
+    """Options of ``vllm/MODEL`` beside the launcher's (whose ``startup_timeout`` is 1800 s here).
+
+    Attributes:
+        base_url: running servers to use instead of starting any (a list, or comma-separated).
+        gpus: the GPUs to start replicas on (a list, or comma-separated; default: the visible
+            GPUs).
+        tp: the tensor-parallel size: each replica gets ``tp`` of the GPUs.
+        tool_parser: vLLM's ``--tool-call-parser`` (default: by model family).
+        reasoning_parser: vLLM's ``--reasoning-parser``; unset or ``true``: by model family;
+            ``none``, ``off``, ``false`` or empty: none.
+        extra: more ``vllm serve`` flags (a list, or one string split like a shell).
+        vllm: the vLLM executable.
+    """
+
+    # Loading weights (and a first download) takes minutes.
+    startup_timeout: Seconds = 1800.0
+    base_url: CommaList = ()
+    gpus: CommaList = ()
+    tp: Annotated[int, msgspec.Meta(ge=1)] = 1
+    tool_parser: str | None = None
+    reasoning_parser: str | bool | msgspec.UnsetType | None = msgspec.UNSET
+    extra: ShellWords = ()
+    vllm: str = "vllm"
+
+    def reasoning(self, model: str) -> str | None:
+        """The reasoning parser to pass for ``model``, or None to pass none."""
+        given = self.reasoning_parser
+        if given is msgspec.UNSET or given is True:
+            return reasoning_parser_for(model)
+        if isinstance(given, str) and given.lower() not in _NONE:
+            return given
+        return None
+
+
+_LAUNCH_KEYS = frozenset(VllmOptions.__struct_fields__) - {"base_url"}
+
+
 @MODELS.register("vllm")
 def make_vllm_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
     """``vllm/MODEL``: an existing endpoint (``base_url``) or vLLM servers started here.
 
-    Args: ``base_url`` (one or more, comma-separated), or for launching: ``gpus`` (default: the
-    visible GPUs), ``tp``, ``tool_parser`` (default: by model family), ``reasoning_parser``
-    (default: by family; ``none`` to turn off), ``extra`` (more ``vllm serve`` flags),
-    ``vllm`` (the executable), ``startup_timeout``, ``stop_grace``, ``max_restarts``,
-    ``log_dir``. The rest go to the OpenAI-compatible client.
+    Args: ``VllmOptions``: ``base_url`` (one or more), or for launching ``gpus``, ``tp``,
+    ``tool_parser``, ``reasoning_parser``, ``extra``, ``vllm`` and the launcher's
+    ``startup_timeout``, ``stop_grace``, ``max_restarts``, ``log_dir``. The rest go to the
+    OpenAI-compatible client.
 
     Raises:
-        UsageError: no model, no known tool parser, or GPUs that do not split by ``tp``.
+        UsageError: no model, no known tool parser, GPUs that do not split by ``tp``, or a
+            launching key beside ``base_url``.
+        OptionError: an unknown key or a bad value.
     """
     if not model:
         raise UsageError("vllm: name the model, e.g. vllm/Qwen/Qwen3-8B")
-    args = dict(args)
     name = f"vllm/{model}"
-    urls = pop_list(args, "base_url")
-    if urls:
-        for key in ("gpus", "tp", "tool_parser", "reasoning_parser", "extra", "vllm"):
-            if key in args:
+    options, client_args = provider_options(args, VllmOptions, name)
+    if options.base_url:
+        for key in args:
+            if key in _LAUNCH_KEYS:
                 raise UsageError(f"{name}: {key}=... launches servers; it cannot go with base_url")
-        static = StaticPool(urls)
-        return ServerModelProvider(name, static, openai_model(name, model, static, args))
+        static = StaticPool(options.base_url)
+        return ServerModelProvider(name, static, openai_model(name, model, static, client_args))
 
-    tool_parser = pop_str(args, "tool_parser") or tool_parser_for(model)
+    tool_parser = options.tool_parser or tool_parser_for(model)
     if tool_parser is None:
         known = ", ".join(sorted({parser for _, parser in TOOL_PARSERS}))
         raise UsageError(
             f"{name}: no known vLLM tool-call parser for this model family; "
             f"pass --agent-arg tool_parser=NAME (one of: {known}) or base_url=..."
         )
-    reasoning = reasoning_parser_for(model)
-    if "reasoning_parser" in args:  # given as none/off (None once typed) turns it off
-        given = pop_str(args, "reasoning_parser")
-        reasoning = None if given is None or given.lower() in _NONE else given
     specs = vllm_replicas(
         model,
-        gpus=pop_list(args, "gpus") or visible_gpus(),
-        tp=pop_int(args, "tp", 1, minimum=1),
+        gpus=options.gpus or visible_gpus(),
+        tp=options.tp,
         tool_parser=tool_parser,
-        reasoning_parser=reasoning,
-        extra=pop_list(args, "extra", shell=True) or [],
-        executable=pop_str(args, "vllm", "vllm") or "vllm",
+        reasoning_parser=options.reasoning(model),
+        extra=options.extra,
+        executable=options.vllm or "vllm",
     )
-    # Loading weights (and a first download) takes minutes; /health answers once it is ready.
-    options = launch_options(args, startup_timeout_s=1800.0, health_paths=("/health",))
     executable = specs[0].argv[0]
 
     def preflight() -> None:
@@ -199,5 +233,6 @@ def make_vllm_provider(model: str, args: dict[str, Any]) -> ServerModelProvider:
                 "machine with a GPU, or point base_url at a running server"
             )
 
-    pool = ReplicaPool(specs, options)
-    return ServerModelProvider(name, pool, openai_model(name, model, pool, args), preflight)
+    # /health answers once the weights are loaded.
+    pool = ReplicaPool(specs, options.launch_options(health_paths=("/health",)))
+    return ServerModelProvider(name, pool, openai_model(name, model, pool, client_args), preflight)

@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from simulator.chat import ChatMessage, ChatResponse, ModelError
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.models._server_process import redact_argv
 from simulator.models.launcher import (
     LaunchError,
@@ -363,5 +363,63 @@ async def test_server_provider_through_the_openai_chat_model(tmp_path: Path) -> 
 def test_server_provider_needs_a_command_with_a_port() -> None:
     with pytest.raises(UsageError, match=r"serve=\"\.\.\. --port \{port\}"):
         make_server_provider("tiny", {"serve": "python -m http.server"})
-    with pytest.raises(UsageError, match="unknown option 'bogus'"):
+    with pytest.raises(UsageError, match=r"serve=\"\.\.\. --port \{port\}"):
+        make_server_provider("tiny", {})
+
+
+def test_server_unknown_key_lists_the_server_launcher_and_client_keys() -> None:
+    with pytest.raises(OptionError) as caught:
         make_server_provider("tiny", {"serve": "x --port {port}", "bogus": 1})
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "server/tiny: unknown option 'bogus' (known: health, replicas, serve; "
+    )
+    assert "; launcher: log_dir, max_restarts, startup_timeout, stop_grace; " in message
+    assert "; client: api_key, api_key_env, " in message and "max_connections" in message
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"replicas": 0}, r"replicas=0: Expected `int` >= 1"),
+        ({"replicas": "many"}, r"replicas='many': Expected `int`, got `str`"),
+        ({"startup_timeout": 0}, r"startup_timeout=0: Expected `float` > 0"),
+        ({"health": {"a": 1}}, r"health=\{'a': 1\}: Expected `array`, got `object`"),
+        ({"max_connections": "lots"}, r"max_connections='lots': Expected `int`, got `str`"),
+    ],
+)
+def test_server_bad_values_name_key_value_and_reason(args: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=rf"^server/tiny: invalid option {message}"):
+        make_server_provider("tiny", {"serve": "x --port {port}", **args})
+
+
+def test_server_toml_lists_and_strings_give_the_same_command() -> None:
+    as_strings = make_server_provider(
+        "org/m",
+        {
+            "serve": "srv --port {port} --name 'a b'",
+            "health": "/ready, /v1/models",
+            "replicas": "2",
+        },
+    )
+    as_lists = make_server_provider(
+        "org/m",
+        {"serve": ["srv", "--port", "{port}", "--name", "a b"], "health": ["/ready", "/v1/models"]},
+    )
+    pools = [as_strings.pool, as_lists.pool]
+    assert all(isinstance(p, ReplicaPool) for p in pools)
+    a, b = (p for p in pools if isinstance(p, ReplicaPool))
+    assert a._replicas[0].spec.argv == b._replicas[0].spec.argv
+    assert a._replicas[0].spec.command("h", 7) == ["srv", "--port", "7", "--name", "a b"]
+    assert a._replicas[0].spec.name == "org_m"
+    assert a.options.health_paths == b.options.health_paths == ("/ready", "/v1/models")
+    assert (len(a._replicas), len(b._replicas)) == (2, 1)
+    assert a.options.startup_timeout_s == 120.0
+
+
+def test_server_default_health_paths() -> None:
+    for health in ({}, {"health": ""}):
+        provider = make_server_provider("tiny", {"serve": "x --port {port}", **health})
+        assert isinstance(provider.pool, ReplicaPool)
+        assert provider.pool.options.health_paths == ("/health", "/v1/models")

@@ -13,11 +13,18 @@ import psutil
 import pytest
 
 from simulator.chat import ChatMessage, ChatResponse, ToolSpec
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.models import local_provider
 from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
-from simulator.models.local_provider import LOCAL_MODELS, gguf_path, llama_server_spec
+from simulator.models.local_provider import (
+    LOCAL_MODELS,
+    LocalOptions,
+    gguf_path,
+    llama_server_spec,
+    local_servers,
+)
 from simulator.models.local_provider import make_local_provider as make_local
+from simulator.models.options import convert_options
 
 # CI installs the extra and sets TAU_SIM_REQUIRE_LOCAL=1: there a missing model fails the tests
 needs_llama = pytest.mark.skipif(
@@ -87,6 +94,56 @@ def test_server_command_line(tmp_path: Path) -> None:
     assert pairs["--n_threads"] == "2" and pairs["--n_ctx"] == "4096"
     assert pairs["--model_alias"] == "smollm2-135m"
     assert argv[-2:] == ["--verbose", "false"]
+
+
+def test_unknown_key_lists_the_local_launcher_and_client_keys() -> None:
+    # options are checked before the extra is looked for: this runs without llama.cpp
+    with pytest.raises(OptionError) as caught:
+        make_local("smollm2-135m", {"threads": 2})
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(
+        "local/smollm2-135m: unknown option 'threads' (known: extra, n_ctx, n_threads, replicas; "
+    )
+    assert "; launcher: log_dir, max_restarts, startup_timeout, stop_grace; " in message
+    assert "; client: api_key, api_key_env, " in message and "tool_choice" in message
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"n_ctx": 100}, r"n_ctx=100: Expected `int` >= 256"),
+        ({"n_threads": 0}, r"n_threads=0: Expected `int` >= 1"),
+        ({"replicas": "0"}, r"replicas='0': Expected `int` >= 1"),
+        ({"stop_grace": -2.5}, r"stop_grace=-2.5: Expected `float` > 0"),
+    ],
+)
+def test_bad_values_name_key_value_and_reason(args: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=rf"^local/smollm2-135m: invalid option {message}"):
+        make_local("smollm2-135m", args)
+
+
+def test_a_toml_list_and_a_string_give_the_same_servers(tmp_path: Path) -> None:
+    local = LOCAL_MODELS["smollm2-135m"]
+
+    def servers(args: dict[str, object]) -> list[list[str]]:
+        options = convert_options(args, LocalOptions, "local/smollm2-135m")
+        specs = local_servers("smollm2-135m", local, tmp_path / "m.gguf", options)
+        return [s.command("127.0.0.1", 8000) for s in specs]
+
+    as_string = servers({"extra": "--verbose false --chat_template 'a b'", "replicas": "2"})
+    as_list = servers({"extra": ["--verbose", "false", "--chat_template", "a b"], "replicas": 2})
+    assert as_string == as_list and len(as_string) == 2
+    assert as_string[0][-4:] == ["--verbose", "false", "--chat_template", "a b"]
+
+
+def test_threads_default_to_the_cores_shared_among_replicas() -> None:
+    cores = os.cpu_count() or 1
+    assert LocalOptions(replicas=2).threads() == max(1, cores // 2)
+    assert LocalOptions(replicas=cores * 2).threads() == 1
+    assert LocalOptions(replicas=2, n_threads=3).threads() == 3
+    defaults = LocalOptions().launch_options(("/v1/models",))
+    assert (defaults.startup_timeout_s, LocalOptions().n_ctx) == (60.0, 8192)
 
 
 @needs_llama

@@ -13,8 +13,9 @@ from pathlib import Path
 import openai
 import pytest
 
-from simulator.errors import UsageError
+from simulator.errors import OptionError, UsageError
 from simulator.models.launcher import ReplicaPool, StaticPool
+from simulator.models.openai_provider import OpenAIChatModel
 from simulator.models.servers import ServerModelProvider
 from simulator.models.vllm_provider import (
     make_vllm_provider,
@@ -144,15 +145,83 @@ def test_unknown_family_is_a_usage_error_before_the_run() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"tp": "two"}, "tp='two' is not an integer"),
-        ({"tp": 0}, "tp=0 must be at least 1"),
-        ({"startup_timeout": "-1"}, "startup_timeout=-1 must be positive"),
-        ({"base_url": "http://x/v1", "gpus": "0"}, "gpus=... launches servers"),
+        ({"tp": "two"}, r"tp='two': Expected `int`, got `str`"),
+        ({"tp": 0}, r"tp=0: Expected `int` >= 1"),
+        ({"startup_timeout": "-1"}, r"startup_timeout='-1': Expected `float` > 0"),
+        ({"stop_grace": 0}, r"stop_grace=0: Expected `float` > 0"),
+        ({"max_restarts": -1}, r"max_restarts=-1: Expected `int` >= 0"),
+        ({"gpus": {"a": 1}}, r"gpus=\{'a': 1\}: Expected `array`, got `object`"),
+        (
+            {"extra": "--chat-template 'a b"},
+            r"extra=\"--chat-template 'a b\": No closing quotation",
+        ),
     ],
 )
-def test_bad_arguments(args: dict[str, object], message: str) -> None:
-    with pytest.raises(UsageError, match=message):
+def test_bad_values_name_key_value_and_reason(args: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=rf"^vllm/Qwen/Qwen3-8B: invalid option {message}"):
         make_vllm_provider("Qwen/Qwen3-8B", args)
+
+
+@pytest.mark.parametrize("key", ["gpus", "tp", "extra", "startup_timeout", "log_dir"])
+def test_launching_keys_cannot_go_with_base_url(key: str) -> None:
+    with pytest.raises(UsageError, match=rf"{key}=\.\.\. launches servers; .* with base_url"):
+        make_vllm_provider("Qwen/Qwen3-8B", {"base_url": "http://x/v1", key: "1"})
+
+
+def test_unknown_key_lists_the_vllm_launcher_and_client_keys() -> None:
+    with pytest.raises(OptionError) as caught:
+        make_vllm_provider("Qwen/Qwen3-8B", {"tensor_parallel": 2})
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("vllm/Qwen/Qwen3-8B: unknown option 'tensor_parallel' (known: ")
+    own, launcher, client = message.partition("(known: ")[2].rstrip(")").split("; ")
+    assert own == "base_url, extra, gpus, reasoning_parser, tool_parser, tp, vllm"
+    assert launcher == "launcher: log_dir, max_restarts, startup_timeout, stop_grace"
+    assert client.startswith("client: api_key, api_key_env, connect_timeout")
+    assert "temperature" in client.split(", ")
+
+
+def test_a_toml_list_and_a_string_give_the_same_argv() -> None:
+    as_strings = make_vllm_provider(
+        "Qwen/Qwen3-8B",
+        {"gpus": "0, 1", "extra": "--max-model-len 8192 --chat-template '/t/a b.jinja'"},
+    )
+    as_lists = make_vllm_provider(
+        "Qwen/Qwen3-8B",
+        {"gpus": [0, 1], "extra": ["--max-model-len", "8192", "--chat-template", "/t/a b.jinja"]},
+    )
+    argvs = provider_argv(as_strings)
+    assert argvs == provider_argv(as_lists)
+    assert [a[-1] for a in argvs] == ["0", "1"]
+    assert argvs[0][-5:-1] == ["--max-model-len", "8192", "--chat-template", "/t/a b.jinja"]
+    # --agent-arg gpus=3 arrives as the integer 3
+    assert provider_argv(make_vllm_provider("Qwen/Qwen3-8B", {"gpus": 3}))[0][-1] == "3"
+
+
+@pytest.mark.parametrize("off", [None, False, "none", "OFF", ""])
+def test_reasoning_parser_turned_off(off: object) -> None:
+    [argv] = provider_argv(
+        make_vllm_provider("Qwen/Qwen3-8B", {"gpus": "0", "reasoning_parser": off})
+    )
+    assert "--reasoning-parser" not in argv
+
+
+@pytest.mark.parametrize(("given", "parser"), [(True, "qwen3"), ("deepseek_r1", "deepseek_r1")])
+def test_reasoning_parser_by_family_or_given(given: object, parser: str) -> None:
+    provider = make_vllm_provider("Qwen/Qwen3-8B", {"gpus": "0", "reasoning_parser": given})
+    [argv] = provider_argv(provider)
+    assert argv[argv.index("--reasoning-parser") + 1] == parser
+
+
+def test_launcher_defaults_and_client_options() -> None:
+    provider = make_vllm_provider("Qwen/Qwen3-8B", {"gpus": "0", "temperature": "0.5"})
+    pool = provider.pool
+    assert isinstance(pool, ReplicaPool)
+    assert pool.options.startup_timeout_s == 1800.0
+    assert (pool.options.stop_grace_s, pool.options.max_restarts) == (10.0, 10)
+    assert pool.options.log_dir is None
+    assert isinstance(provider.model, OpenAIChatModel)
+    assert provider.model.options.temperature == 0.5
 
 
 def test_no_model_name() -> None:
