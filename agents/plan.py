@@ -22,8 +22,9 @@ confirmation questions free of slot keywords, "anything else" to close):
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -143,6 +144,18 @@ def follow(tree: Any, path: _Path) -> Any:
 _Leaf = tuple[_Path, list[tuple[int, _Path]]]
 
 
+def _string_leaves(value: Any, at: _Path) -> Iterator[tuple[_Path, str]]:
+    """(path, string) for every string inside nested lists and dicts."""
+    if isinstance(value, list):
+        for n, item in enumerate(value):
+            yield from _string_leaves(item, (*at, n))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _string_leaves(item, (*at, key))
+    elif isinstance(value, str):
+        yield at, value
+
+
 class Bindings:
     """Where the ids of a task's gold calls come from, worked out once per task.
 
@@ -159,14 +172,10 @@ class Bindings:
         self.leaves: dict[int, list[_Leaf]] = {}
         self.sources: dict[int, set[_Path]] = {}
 
-        def walk(index: int, value: Any, at: _Path) -> None:
-            if isinstance(value, list):
-                for n, item in enumerate(value):
-                    walk(index, item, (*at, n))
-            elif isinstance(value, dict):
-                for key, item in value.items():
-                    walk(index, item, (*at, key))
-            elif isinstance(value, str) and len(value) >= 3 and value not in user_values:
+        for index, action in enumerate(oracle.actions):
+            for at, value in _string_leaves(action.arguments, ()):
+                if len(value) < 3 or value in user_values:
+                    continue
                 found = [
                     (j, path)
                     for j in range(index)
@@ -176,9 +185,6 @@ class Bindings:
                     self.leaves.setdefault(index, []).append((at, found))
                     for j, path in found:
                         self.sources.setdefault(j, set()).add(path)
-
-        for index, action in enumerate(oracle.actions):
-            walk(index, action.arguments, ())
 
     def read(self, index: int, content: str) -> dict[tuple[int, _Path], str]:
         """The values a later call needs from action ``index``'s live result ``content``."""
@@ -201,15 +207,24 @@ class Bindings:
         leaves = self.leaves.get(index)
         if not leaves:
             return action
-        arguments: Any = msgspec.json.decode(msgspec.json.encode(action.arguments))
+        arguments: Any = None
         for at, found in leaves:
             value = next((live[src] for src in found if src in live), None)
             if value is None:
                 continue
+            if arguments is None:  # copy only when a live id differs from the gold one
+                current: Any = action.arguments
+                for key in at:
+                    current = current[key]
+                if current == value:
+                    continue
+                arguments = msgspec.json.decode(msgspec.json.encode(action.arguments))
             parent = arguments
             for key in at[:-1]:
                 parent = parent[key]
             parent[at[-1]] = value
+        if arguments is None:
+            return action
         return Action(action.name, arguments)
 
 
@@ -256,7 +271,11 @@ class GoldPolicy:
         index = sum(1 for m in history if m.role == "assistant")
         self.history = history
         if self._script_iter is None:
-            self._script_iter = self._script()
+            # The generator refers to the policy through a weak proxy: a strong reference
+            # would make policy <-> generator a cycle that outlives the conversation (with its
+            # whole history) until the GC's next full collection.
+            me = cast(GoldPolicy, weakref.proxy(self))
+            self._script_iter = GoldPolicy._script(me)
         while len(self._steps) <= index:
             step = next(self._script_iter, None)
             if step is None:

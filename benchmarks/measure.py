@@ -61,9 +61,6 @@ def measure(config: RunConfig, latency: float, *, uvloop: bool = True) -> dict[s
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "bench.db")
         runner = Runner(store, config, "bench", create=True)
-        for task in runner.player.tasks.values():
-            runner.player.evaluator.gold_hash(task)  # warm the per-task caches outside the timing
-            runner.player._oracle(task)
         base_rss = psutil.Process().memory_info().rss
         peak = [base_rss]
         stop = threading.Event()

@@ -245,6 +245,24 @@ class Player:
             oracle = self._oracles[task.id] = oracle_view(self.domain, task)
         return oracle
 
+    def prepare(self) -> None:
+        """Do the per-task work before the first conversation.
+
+        Gold states, and answer keys when a calibration agent plays, are computed once per
+        task here (the GC then freezes them with the domain's base); a gold path that fails
+        is a ``UsageError`` naming the task, before anything is stored.
+        """
+        calibrating = any(
+            isinstance(p, CalibrationAgentProvider) for p in self.agent_providers.values()
+        )
+        for task in self.tasks.values():
+            try:
+                self.evaluator.gold_hash(task)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            if calibrating:
+                self._oracle(task)
+
     @property
     def providers(self) -> list[Any]:
         """Every model and user provider of the run."""
@@ -343,6 +361,7 @@ class Runner:
         self.on_start = on_start
         self.total = sum(1 for _ in grid(config))
         self.player = Player(config, run_id)
+        self.player.prepare()
         self.domain = self.player.domain
         if not create:
             self._check_task_set()

@@ -91,6 +91,7 @@ async def work(order: WorkOrder) -> None:
     cells = [c for c in grid(order.config) if c.index in wanted]
     sink = PipeSink(sys.stdout.fileno())
     bus = Bus([sink])
+    player.prepare()
     settle_memory()
     async with anyio.create_task_group() as outer:
         outer.start_soon(sink.run)

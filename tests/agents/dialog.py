@@ -68,11 +68,17 @@ async def play(
     agent_args: dict[str, Any] | None = None,
     user: str = "scripted",
     max_steps: int = 30,
+    providers: tuple[Any, Any] | None = None,
 ) -> Outcome:
-    """One conversation of ``agent`` (a ``--agent`` name) with ``user``, as the runner plays it."""
+    """One conversation of ``agent`` (a ``--agent`` name) with ``user``, as the runner plays it.
+
+    ``providers`` (agent, user) are built from the names unless given (a run builds them once).
+    """
     ctx = context(domain, task, emotion, intensity, seed)
-    agent_provider = make_agent_provider(agent, dict(agent_args or {}))
-    user_provider = make_user_provider(user, {})
+    agent_provider, user_provider = providers or (
+        make_agent_provider(agent, dict(agent_args or {})),
+        make_user_provider(user, {}),
+    )
     feed = LiveFeed(capacity=100_000)
     returned = await run_conversation(
         ctx,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simulator.registry import get_domain
+from simulator.registry import get_domain, make_agent_provider, make_user_provider
 from tests.agents.dialog import Outcome, play
 
 pytestmark = pytest.mark.anyio
@@ -52,3 +52,27 @@ async def test_sloppy_scores_visibly_lower() -> None:
     outcomes = await run_all("sloppy", "neutral", 0.6)
     mean = sum(o.reward for o in outcomes.values()) / len(outcomes)
     assert mean < 0.85
+
+
+async def test_scripted_conversations_leave_no_garbage_cycles() -> None:
+    """A cycle would keep each conversation's whole history alive until a full collection."""
+    import gc
+
+    domain = get_domain("retail")
+    task = domain.tasks[0]
+    names = ("scripted/gold", "scripted/over-asker", "scripted/sloppy")
+    providers = {n: (make_agent_provider(n, {}), make_user_provider("scripted", {})) for n in names}
+    for name in names:  # warm every cache first
+        await play(domain, task, name, providers=providers[name])
+    gc.collect()
+    gc.disable()
+    try:
+        for name in names:
+            for emotion in ("neutral", "anger"):
+                outcome = await play(
+                    domain, task, name, emotion=emotion, intensity=0.9, providers=providers[name]
+                )
+                assert outcome.ended in ("user_stop", "user_abandoned", "transfer")
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
