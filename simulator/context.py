@@ -52,10 +52,6 @@ class ConversationContext(msgspec.Struct, kw_only=True):
     urgency: str | None = None
     trust: str | None = None
 
-    def rng(self, salt: str) -> random.Random:
-        """A deterministic random generator for one consumer (``agent``, ``user`` …)."""
-        return _rng(self.seed, salt)
-
 
 class AgentView(msgspec.Struct, frozen=True, kw_only=True):
     """What an agent may know: the domain's policy and tools, and which tools end a conversation.
