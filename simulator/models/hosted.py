@@ -391,12 +391,12 @@ class HostedChatModel:
             detail = f"connection error: {cause}"
             kind = "connection error"
             request = exc.request
-        elif isinstance(exc, msgspec.DecodeError):
-            return EndpointError(f"malformed response: {short(str(exc))}", kind="invalid JSON")
-        elif isinstance(exc, msgspec.ValidationError):
+        elif isinstance(exc, msgspec.ValidationError):  # JSON, not a completion
             return EndpointError(
                 f"malformed response: {short(str(exc))}", kind="malformed response"
             )
+        elif isinstance(exc, msgspec.DecodeError):  # not JSON at all
+            return EndpointError(f"malformed response: {short(str(exc))}", kind="invalid JSON")
         else:
             return ModelError(f"{type(exc).__name__}: {redact(short(str(exc)), self._api_key)}")
         attempts = retries_before(request) + 1
