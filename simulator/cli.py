@@ -130,7 +130,9 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
-        help="finish an interrupted run (takes only --concurrency, --workers and output options)",
+        help="finish an interrupted run and play again the conversations endpoint errors ended "
+        "(takes only --concurrency, --workers, --max-error-share, --keep-errors and output "
+        "options)",
     )
     run.add_argument(
         "--config",

@@ -306,3 +306,11 @@ def test_bad_error_options_are_one_line_errors(tmp_path: Path, args, message) ->
     [line] = out.stderr.strip().splitlines()
     assert out.returncode == 2 and line.startswith(f"tau-sim: error: {message}"), line
     assert not db.exists() or stored(db) == []
+
+
+def test_help_names_the_exit_code_and_the_flags() -> None:
+    text = " ".join(tau_sim("run", "--help").stdout.split())
+    assert "exit codes: 0 done; 2 bad input (nothing stored); 3 more than --max-error-" in text
+    assert "of the conversations hit endpoint errors" in text
+    assert "(default 0.1)" in text and "--count-errors" in text and "--keep-errors" in text
+    assert "--count-errors" in tau_sim("report", "--help").stdout

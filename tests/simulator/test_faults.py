@@ -67,3 +67,17 @@ def test_the_cause_comes_back_from_the_stored_detail() -> None:
         "2 of 5 conversations (40%) hit endpoint errors (HTTP 429 rate limit x1, user timeout "
         "x1); results exclude them; resume with: tau-sim run --resume R --db x.db"
     )
+
+
+def test_the_progress_counts_endpoint_errors_apart() -> None:
+    from simulator.events import ConversationEnded
+    from simulator.progress import RunProgress
+
+    progress = RunProgress(enabled=False)
+    progress.start(3, 0)
+    for reason, reward in (("user_stop", 1.0), ("infra_error", 0.0), ("user_abandoned", 0.0)):
+        progress.conversation_ended(
+            None, ConversationEnded(conversation="c", reason=reason, reward=reward)
+        )
+    assert (progress.done, progress.finished, progress.infra_errors) == (3, 2, 1)
+    assert (progress.successes, progress.abandoned) == (1, 1)
