@@ -6,8 +6,10 @@ real ``tau-sim`` command (a subprocess) talks to it over real sockets while the 
 completions answer by mode:
 
 - ``ok``: the benchmark's plausible agent (a tool call, then a text) and user;
-- ``429`` / ``500``: an error status; ``invalid-json``: a body that is not JSON; ``empty``: ``{}``;
-  ``drop``: the connection is closed with nothing sent; ``slow``: the answer comes after 5 s;
+- ``429`` / ``500``: an error status (``429-echo``: its message repeats the API key);
+  ``invalid-json``: a body that is not JSON; ``empty``: ``{}``; ``no-choices``: a completion
+  without choices; ``drop``: the connection is closed with nothing sent; ``slow``: the answer
+  comes after 5 s;
 - ``unknown-tool``: the model calls a tool the domain does not have; ``bad-tool-json``: the
   tool call's arguments are not JSON (both the agent model's own faults).
 
@@ -22,7 +24,7 @@ from typing import Any
 
 from benchmarks.fake_openai_server import HTTPServer, Request, Response, completion, plausible
 
-MODES = ("ok", "429", "500", "invalid-json", "empty", "drop", "slow")
+MODES = ("ok", "429", "429-echo", "500", "invalid-json", "empty", "no-choices", "drop", "slow")
 AGENT_FAULTS = ("unknown-tool", "bad-tool-json")
 
 
@@ -61,12 +63,17 @@ class FaultServer:
         mode = self.mode
         if mode == "429":
             return _error(429, "rate limit reached")
+        if mode == "429-echo":  # a server that repeats the key it was sent
+            key = request.headers.get("authorization", "").removeprefix("Bearer ")
+            return _error(429, f"rate limit reached for key {key}")
         if mode == "500":
             return _error(500, "internal error")
         if mode == "invalid-json":
             return Response(body=b"<html>502 bad gateway</html>", content_type="text/html")
         if mode == "empty":
             return Response(body=b"{}")
+        if mode == "no-choices":
+            return Response.json({"id": "x", "object": "chat.completion", "choices": []})
         if mode == "drop":
             return Response(drop=True)
         if mode == "slow":

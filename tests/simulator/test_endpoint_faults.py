@@ -121,6 +121,7 @@ def summary(run_id: str, db: Path, share: str, causes: str) -> str:
         ("500", "HTTP 500 server error", "HTTP 500: internal error"),
         ("invalid-json", "invalid JSON", "malformed response: JSON is malformed"),
         ("empty", "empty response", "malformed response: empty body"),
+        ("no-choices", "empty response", "malformed response: no choices"),
         ("drop", "connection error", "connection error: Server disconnected"),
         ("slow", "timeout", "no answer within 0.5 s"),
     ],
@@ -314,3 +315,19 @@ def test_help_names_the_exit_code_and_the_flags() -> None:
     assert "of the conversations hit endpoint errors" in text
     assert "(default 0.1)" in text and "--count-errors" in text and "--keep-errors" in text
     assert "--count-errors" in tau_sim("report", "--help").stdout
+
+
+def test_an_echoed_api_key_never_reaches_the_database_or_the_output(
+    endpoint: FaultServer, tmp_path: Path
+) -> None:
+    key = "sk-test-secret-4711"
+    endpoint.mode = "429-echo"
+    db = tmp_path / "key.db"
+    args = [*GRID, *agent_args(endpoint.url, f"api_key={key}"), "--db", str(db), "--quiet"]
+    out = tau_sim("run", *args)
+    assert out.returncode == 3
+    assert key not in out.stdout + out.stderr
+    details = {detail for *_, detail in stored(db)}
+    assert details == {"agent: [HTTP 429 rate limit] HTTP 429: rate limit reached for key ***"}
+    for path in tmp_path.iterdir():  # the database and its WAL
+        assert key.encode() not in path.read_bytes(), path
