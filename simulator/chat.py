@@ -62,6 +62,20 @@ class ModelError(Exception):
     """A model call failed for good (retries exhausted, bad response, timeout)."""
 
 
+class EndpointError(ModelError):
+    """The endpoint gave no usable reply (infrastructure, not the model's behaviour).
+
+    An HTTP error, a timeout, a dropped connection, a body that is not a completion: the
+    conversation ends with ``infra_error``, the figures leave it out and ``--resume`` plays it
+    again. ``kind`` is a short label of the cause (``HTTP 429 rate limit``, ``timeout``,
+    ``connection error``, ``invalid JSON``, ``empty response``), never holding a secret.
+    """
+
+    def __init__(self, message: str, *, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """An async chat model with tools. ``name`` is ``provider/model``."""

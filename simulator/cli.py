@@ -56,7 +56,12 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     # can tell).
     _D = RunConfig()
     run = sub.add_parser(
-        "run", help="run a benchmark grid and store every event", argument_default=SUPPRESS
+        "run",
+        help="run a benchmark grid and store every event",
+        argument_default=SUPPRESS,
+        epilog="exit codes: 0 done; 2 bad input (nothing stored); 3 more than --max-error-share "
+        "of the conversations hit endpoint errors (HTTP errors, timeouts, dropped connections, "
+        "malformed bodies: results exclude them, --resume plays them again); 130 interrupted",
     )
     run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
@@ -101,12 +106,33 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument(
         "--timeout", type=float, help=f"seconds per conversation (default {_D.limits.timeout_s:g})"
     )
+    run.add_argument(
+        "--max-error-share",
+        type=float,
+        metavar="SHARE",
+        help="exit with code 3 when more than this share (0..1) of the conversations hit "
+        f"endpoint errors (default {_D.max_error_share:g})",
+    )
+    run.add_argument(
+        "--count-errors",
+        action="store_true",
+        help="count conversations ended by endpoint errors as failures in the printed report "
+        "(default: left out of pass^k, success and abandonment)",
+    )
+    run.add_argument(
+        "--keep-errors",
+        action="store_true",
+        help="with --resume: keep conversations ended by endpoint errors instead of playing "
+        "them again",
+    )
     run.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="agent option")
     run.add_argument("--user-arg", action="append", metavar="KEY=VALUE", help="user option")
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
-        help="finish an interrupted run (takes only --concurrency, --workers and output options)",
+        help="finish an interrupted run and play again the conversations endpoint errors ended "
+        "(takes only --concurrency, --workers, --max-error-share, --keep-errors and output "
+        "options)",
     )
     run.add_argument(
         "--config",
@@ -121,6 +147,11 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     report.add_argument("run_id", nargs="?", help="run id (default: the latest run)")
     report.add_argument("--db", default=DEFAULT_DB)
     report.add_argument("--json", action="store_true", help="print one JSON object")
+    report.add_argument(
+        "--count-errors",
+        action="store_true",
+        help="count conversations ended by endpoint errors as failures (default: left out)",
+    )
 
     rescore = sub.add_parser(
         "rescore", help="score a stored run again with today's evaluator and task set"
@@ -157,11 +188,20 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     return parser, run
 
 
-OUTPUT_DEFAULTS: dict[str, Any] = {"db": DEFAULT_DB, "quiet": False, "json": False}
+OUTPUT_DEFAULTS: dict[str, Any] = {
+    "db": DEFAULT_DB,
+    "quiet": False,
+    "json": False,
+    "count_errors": False,
+    "keep_errors": False,
+}
 """Defaults of the run command's options that are not part of a run (``RunConfig``'s are)."""
-RESUME_OPTIONS = frozenset({"concurrency", "workers", "quiet", "json", "db"})
+RESUME_OPTIONS = frozenset(
+    {"concurrency", "workers", "quiet", "json", "db", "count_errors", "keep_errors"}
+    | {"max_error_share"}
+)
 """Options that may go with ``--resume``: the stored config defines everything else."""
-_NOT_SETTINGS = ("command", "config", "resume", "agent_arg", "user_arg", "help")
+_NOT_SETTINGS = ("command", "config", "resume", "keep_errors", "agent_arg", "user_arg", "help")
 
 
 def _flag(dest: str) -> str:
@@ -243,7 +283,7 @@ def _config_from_settings(
     defaults = RunConfig()
     fields: dict[str, Any] = {
         key: settings[key]
-        for key in ("domain", "trials", "seed", "concurrency", "workers")
+        for key in ("domain", "trials", "seed", "concurrency", "workers", "max_error_share")
         if key in settings
     }
     tasks_file = settings.get("tasks_file")
@@ -352,14 +392,54 @@ def _resume_config(
     from simulator.store import get_run
 
     run = get_run(store.db, args.resume)
-    if run["status"] == "completed":
-        raise UsageError(f"--resume: run {run['id']} is already completed")
+    _check_resumable(store, run, keep_errors="keep_errors" in args)
     config = msgspec.json.decode(run["config"], type=RunConfig)
-    changes = {key: getattr(args, key) for key in ("concurrency", "workers") if key in args}
+    changes = {
+        key: getattr(args, key)
+        for key in ("concurrency", "workers", "max_error_share")
+        if key in args
+    }
     if changes:
         config = msgspec.structs.replace(config, **changes)
     config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])
     return config, run["id"]
+
+
+def _check_resumable(store: Store, run: dict[str, Any], *, keep_errors: bool) -> None:
+    """Refuse to resume a run with nothing left to play.
+
+    A completed run (``completed`` or ``completed_with_errors``) is resumed only to play again
+    the conversations endpoint errors ended, so not with ``--keep-errors`` nor without any.
+    """
+    from simulator.faults import COMPLETED_WITH_ERRORS, run_error_share
+
+    if run["status"] not in ("completed", COMPLETED_WITH_ERRORS):
+        return
+    errors = run_error_share(store.db, run["id"]).errors
+    if not errors:
+        raise UsageError(f"--resume: run {run['id']} is already completed")
+    if keep_errors:
+        raise UsageError(
+            f"--resume: run {run['id']} is completed and --keep-errors keeps its {errors} "
+            "conversations ended by endpoint errors: nothing to play"
+        )
+
+
+def _error_share_exit(db: Any, run_id: str, config: RunConfig, settings: dict[str, Any]) -> int:
+    """Exit code 3 (and the summary on stderr) when too many conversations hit endpoint errors.
+
+    A smaller share is reported on stderr as a warning, with exit code 0.
+    """
+    from simulator.faults import EXIT_ENDPOINT_ERRORS, run_error_share, share_line
+
+    share = run_error_share(db, run_id)
+    if not share.errors:
+        return 0
+    resume = f"tau-sim run --resume {run_id} --db {settings['db']}"
+    line = share_line(share, resume, counted=settings["count_errors"])
+    too_many = share.share > config.max_error_share
+    print(f"tau-sim: {'error' if too_many else 'warning'}: {line}", file=sys.stderr)
+    return EXIT_ENDPOINT_ERRORS if too_many else 0
 
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -377,6 +457,8 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         store = Store(settings["db"], create=False)
         config, run_id = _resume_config(args, store, keys)
     else:
+        if "keep_errors" in args:
+            raise UsageError("--keep-errors goes with --resume (a new run has nothing to keep)")
         settings, config = configure_run(args, parser)
         store = Store(settings["db"])
         run_id = new_run_id()
@@ -394,6 +476,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         on_end=progress.conversation_ended,
         create=not resume,
         on_start=started,
+        keep_errors=settings["keep_errors"],
     )
     try:
         anyio.run(runner.run, backend_options=backend_options())
@@ -406,17 +489,21 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             f"--db {settings['db']}",
             file=sys.stderr,
         )
-    _print_report(store.db, run_id, as_json=settings["json"])
+    _print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
+    if not runner.interrupted:
+        code = _error_share_exit(store.db, run_id, runner.config, settings)
     store.close_sync()
     return code
 
 
-def _print_report(db: Any, run_id: str | None, *, as_json: bool) -> None:
+def _print_report(
+    db: Any, run_id: str | None, *, as_json: bool, count_errors: bool = False
+) -> None:
     from simulator.metrics import run_report
     from simulator.report import render_report
     from simulator.store import get_run
 
-    report = run_report(db, get_run(db, run_id))
+    report = run_report(db, get_run(db, run_id), count_errors=count_errors)
     if as_json:
         print(json.dumps(report, indent=2))
     else:
@@ -427,7 +514,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from simulator.store import open_database
 
     db = open_database(args.db, create=False)
-    _print_report(db, args.run_id, as_json=args.json)
+    _print_report(db, args.run_id, as_json=args.json, count_errors=args.count_errors)
     return 0
 
 

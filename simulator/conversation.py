@@ -1,7 +1,9 @@
 """One conversation: three actors and a referee around one task, under one condition.
 
 The reward is computed from the conversation's events (the agent's texts and the environment's
-final state), exactly as ``tau-sim rescore`` computes it from the stored ones.
+final state), exactly as ``tau-sim rescore`` computes it from the stored ones. An actor's
+``EndpointError`` (its model's endpoint failed for good) ends the conversation with
+``infra_error``, any other ``ModelError`` with ``model_error``, anything else with ``error``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from collections.abc import Awaitable, Callable
 
 from simulator.actors import AgentActor, EnvActor, UserActor
 from simulator.bus import AGENT, ENV, USER, Bus
-from simulator.chat import ModelError
+from simulator.chat import EndpointError, ModelError
 from simulator.context import ConversationContext
 from simulator.evaluation import EVIDENCE, Evaluator, final_reward
 from simulator.events import ConversationEnded, ConversationStarted
+from simulator.faults import infra_detail
 from simulator.referee import Limits, Referee, TerminationReason
 from simulator.roles import Agent, UserSimulator
 
@@ -66,6 +69,8 @@ async def run_conversation(
         async def guarded(role: str, body: Callable[[], Awaitable[None]]) -> None:
             try:
                 await body()
+            except EndpointError as exc:  # the endpoint's failure, not the agent's
+                channel.end(TerminationReason.INFRA_ERROR, infra_detail(role, exc))
             except ModelError as exc:
                 channel.end(TerminationReason.MODEL_ERROR, f"{role}: {exc}")
             except Exception as exc:  # stored as data; the run goes on

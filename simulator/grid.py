@@ -28,6 +28,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     fills only what the command line or the run file set (``simulator.models.options.merge``).
     ``agent_options`` and ``user_options`` hold each model's merged options by name; an
     ``api_key`` among them never reaches the store or a worker (``simulator.keys``).
+    ``max_error_share``: the share of conversations (0..1) that may end with endpoint errors
+    before ``tau-sim run`` exits with code 3 (``simulator.faults``).
     """
 
     domain: str = "retail"
@@ -45,6 +47,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     concurrency: int = 32
     limits: Limits = Limits()
     workers: int = 1
+    max_error_share: float = 0.1
     agent_options: dict[str, dict[str, Any]] = {}
     user_options: dict[str, dict[str, Any]] = {}
 

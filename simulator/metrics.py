@@ -1,4 +1,9 @@
-"""Figures computed from the store: pass^k, success, abandonment, effort per conversation."""
+"""Figures computed from the store: pass^k, success, abandonment, effort per conversation.
+
+Conversations an endpoint ended (``infra_error``) say nothing about the agent: they are counted
+in ``infra_errors`` and left out of every figure (``n`` is what the figures count), unless
+``count_errors`` puts them back as failures.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 import sqlite_utils
 
 from simulator.conditions import level_label
+from simulator.faults import error_share, is_infra
 
 SUCCESS_EPS = 1e-6
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
@@ -27,9 +33,17 @@ def _is_success(row: dict[str, Any]) -> bool:
     return row["status"] == "completed" and (row["reward"] or 0.0) >= 1.0 - SUCCESS_EPS
 
 
-def summarize(rows: Sequence[dict[str, Any]], max_k: int) -> dict[str, Any]:
-    """Figures of a set of conversation rows; a task is one task id under one condition."""
-    done = [r for r in rows if r["status"] == "completed"]
+def summarize(
+    rows: Sequence[dict[str, Any]], max_k: int, *, count_errors: bool = False
+) -> dict[str, Any]:
+    """Figures of a set of conversation rows; a task is one task id under one condition.
+
+    ``n`` is the number of conversations the figures count: the completed ones, less those an
+    endpoint ended (``infra_errors``) unless ``count_errors``.
+    """
+    completed = [r for r in rows if r["status"] == "completed"]
+    infra = sum(1 for r in completed if is_infra(r))
+    done = completed if count_errors else [r for r in completed if not is_infra(r)]
     per_task: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for r in done:
         key = (r["task_id"], *(r[field] for field in GROUP_FIELDS))
@@ -43,7 +57,9 @@ def summarize(rows: Sequence[dict[str, Any]], max_k: int) -> dict[str, Any]:
 
     return {
         "conversations": len(rows),
-        "completed": n,
+        "completed": len(completed),
+        "infra_errors": infra,
+        "n": n,
         "success_rate": round(sum(_is_success(r) for r in done) / n, 4) if n else None,
         "abandonment_rate": round(sum(r["reason"] == "user_abandoned" for r in done) / n, 4)
         if n
@@ -60,7 +76,7 @@ def summarize(rows: Sequence[dict[str, Any]], max_k: int) -> dict[str, Any]:
         )
         if n
         else None,
-        "reasons": dict(sorted(_count(r["reason"] for r in done).items())),
+        "reasons": dict(sorted(_count(r["reason"] for r in completed).items())),
     }
 
 
@@ -76,24 +92,42 @@ def conversation_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, 
     return list(db.query("select * from conversations where run_id = ? order by cell", [run_id]))
 
 
-def run_report(db: sqlite_utils.Database, run: dict[str, Any]) -> dict[str, Any]:
-    """The whole report of a run: overall figures, per-dimension groups and the condition table."""
+def run_report(
+    db: sqlite_utils.Database, run: dict[str, Any], *, count_errors: bool = False
+) -> dict[str, Any]:
+    """The whole report of a run: overall figures, per-dimension groups and the condition table.
+
+    ``count_errors``: conversations ended by endpoint errors count as failures (by default
+    they are left out; ``infra_causes`` says what they hit).
+    """
     rows = conversation_rows(db, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
-    report: dict[str, Any] = {"run_id": run["id"], "status": run["status"]}
-    report.update(summarize(rows, max_k))
+    report: dict[str, Any] = {
+        "run_id": run["id"],
+        "status": run["status"],
+        "count_errors": count_errors,
+        "infra_causes": error_share(rows).causes,
+    }
+
+    report.update(summarize(rows, max_k, count_errors=count_errors))
     groups: dict[str, dict[str, Any]] = {}
     for field in GROUP_FIELDS:
         buckets: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in rows:
             buckets[_label(field, r[field])].append(r)
-        groups[field] = {k: summarize(v, max_k) for k, v in sorted(buckets.items())}
+        groups[field] = {
+            k: summarize(v, max_k, count_errors=count_errors) for k, v in sorted(buckets.items())
+        }
     report["groups"] = groups
     table: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         table[tuple(_label(field, r[field]) for field in GROUP_FIELDS)].append(r)
     report["conditions"] = [
-        {**dict(zip(GROUP_FIELDS, k, strict=True)), **summarize(v, max_k)} for k, v in table.items()
+        {
+            **dict(zip(GROUP_FIELDS, k, strict=True)),
+            **summarize(v, max_k, count_errors=count_errors),
+        }
+        for k, v in table.items()
     ]
     return report
 

@@ -1,4 +1,8 @@
-"""A progress bar for ``tau-sim run`` (rich, on stderr), with live success and abandonment."""
+"""A progress bar for ``tau-sim run`` (rich, on stderr), with live success and abandonment.
+
+Conversations an endpoint ended are counted apart (``endpoint errors N``) and left out of the
+rates, as the report leaves them out.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from simulator.events import ConversationEnded
+from simulator.faults import INFRA_REASONS
 
 
 class RunProgress:
@@ -16,6 +21,7 @@ class RunProgress:
         self.finished = 0
         self.successes = 0
         self.abandoned = 0
+        self.infra_errors = 0
         self._progress: Progress | None = None
         if enabled:
             self._progress = Progress(
@@ -45,10 +51,17 @@ class RunProgress:
     def conversation_ended(self, _cell: object, ended: ConversationEnded) -> None:
         """Count one finished conversation; the rates cover this invocation's conversations."""
         self.done += 1
-        self.finished += 1
-        self.successes += ended.reward >= 1.0
-        self.abandoned += ended.reason == "user_abandoned"
+        if ended.reason in INFRA_REASONS:
+            self.infra_errors += 1
+        else:
+            self.finished += 1
+            self.successes += ended.reward >= 1.0
+            self.abandoned += ended.reason == "user_abandoned"
         if self._progress is not None:
             n = self.finished
-            stats = f"success {self.successes / n:.0%}  abandoned {self.abandoned / n:.0%}"
-            self._progress.update(self._task, completed=self.done, stats=stats)
+            stats = (
+                f"success {self.successes / n:.0%}  abandoned {self.abandoned / n:.0%}" if n else ""
+            )
+            if self.infra_errors:
+                stats += f"  endpoint errors {self.infra_errors}"
+            self._progress.update(self._task, completed=self.done, stats=stats.strip())

@@ -25,10 +25,13 @@ class TerminationReason(StrEnum):
     TOO_MANY_TOOL_ERRORS = "too_many_tool_errors"
     TIMEOUT = "timeout"
     MODEL_ERROR = "model_error"
+    INFRA_ERROR = "infra_error"
     ERROR = "error"
 
 
 SUCCESSFUL_ENDINGS = frozenset({TerminationReason.USER_STOP, TerminationReason.TRANSFER})
+INFRA_ENDINGS = frozenset({TerminationReason.INFRA_ERROR})
+"""Endings caused by an endpoint, not by the agent: left out of the figures by default."""
 
 
 class Limits(msgspec.Struct, frozen=True):

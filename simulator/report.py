@@ -29,7 +29,9 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     """Print a run's report: the condition table, then pass^k by emotion and overall figures.
 
     Dimensions with a single value (often user and domain) move into the title, except a
-    dimension level that is the leaf's own everywhere (``default``), which is left out.
+    dimension level that is the leaf's own everywhere (``default``), which is left out. ``n``
+    is what the figures count; an ``infra`` column (conversations an endpoint ended) appears
+    when the run has any.
     """
     console = console or _console()
     ks = list(report["pass_hat_k"])
@@ -45,7 +47,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         f" — {', '.join(fixed)}" if fixed else ""
     )
     table = Table(title=escape(title))
-    for column in (*varying, "n"):
+    infra = bool(report.get("infra_errors"))
+    for column in (*varying, "n", *(["infra"] if infra else [])):
         table.add_column(column)
     for k in ks:
         table.add_column(f"pass^{k}", justify="right")
@@ -58,7 +61,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         ]
         table.add_row(
             *cells,
-            str(row["completed"]),
+            str(row["n"]),
+            *([str(row["infra_errors"])] if infra else []),
             *(_fmt(row["pass_hat_k"][k]) for k in ks),
             _fmt(row["success_rate"], pct=True),
             _fmt(row["abandonment_rate"], pct=True),
@@ -86,21 +90,37 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         f"abandoned {_fmt(report['abandonment_rate'], pct=True)}",
         markup=False,
     )
+    if infra:
+        console.print(infra_note(report), markup=False)
+
+
+def infra_note(report: dict[str, Any]) -> str:
+    """The report's line on conversations an endpoint ended: how many, why, how they count."""
+    causes = ", ".join(f"{cause} x{n}" for cause, n in report["infra_causes"].items())
+    treated = (
+        "counted as failures (--count-errors)"
+        if report["count_errors"]
+        else "left out of pass^k, success and abandonment (--count-errors counts them)"
+    )
+    return f"{report['infra_errors']} conversations hit endpoint errors ({causes}): {treated}"
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, status, size and success."""
+    """Print one line per run: id, status, size, endpoint errors and success (without them)."""
     import time
 
     console = console or _console()
     table = Table(title="runs")
-    for column in ("run", "created", "status", "cells", "completed", "success", "abandoned"):
+    columns = ("run", "created", "status", "cells", "completed", "infra", "success", "abandoned")
+    for column in columns:
         table.add_column(column)
+    counted = "c.status = 'completed' and c.reason != 'infra_error'"  # as the report counts
     rows = db.query(
         "select r.id, r.created_at, r.status, r.cells, "
         "sum(c.status = 'completed') as completed, "
-        "avg(case when c.status = 'completed' then c.reward >= 1.0 end) as success, "
-        "avg(case when c.status = 'completed' then c.abandoned end) as abandoned "
+        "sum(c.status = 'completed' and c.reason = 'infra_error') as infra, "
+        f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
+        f"avg(case when {counted} then c.abandoned end) as abandoned "
         "from runs r left join conversations c on c.run_id = r.id "
         "group by r.id order by r.created_at"
     )
@@ -111,6 +131,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
             escape(r["status"]),
             str(r["cells"]),
             str(r["completed"] or 0),
+            str(r["infra"] or 0),
             _fmt(r["success"], pct=True),
             _fmt(r["abandoned"], pct=True),
         )

@@ -34,6 +34,7 @@ from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import OptionError, UsageError
 from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
+from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
 from simulator.grid import Cell, RunConfig, grid, task_set_hash
 from simulator.keys import seal_keys
 from simulator.registry import (
@@ -67,6 +68,10 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
     if config.limits.max_tool_errors < 0:
         raise UsageError(
             f"--max-tool-errors must be at least 0 (got {config.limits.max_tool_errors})"
+        )
+    if not 0.0 <= config.max_error_share <= 1.0:  # also refuses NaN
+        raise UsageError(
+            f"--max-error-share must be between 0 and 1 (got {config.max_error_share:g})"
         )
     if not config.limits.timeout_s > 0:
         raise UsageError(f"--timeout must be positive (got {config.limits.timeout_s:g})")
@@ -335,6 +340,10 @@ class Runner:
     API keys in ``config`` are sealed into the environment first (``simulator.keys``), so
     neither the stored config nor a worker's order holds one.
 
+    A resume plays again the cells whose conversation an endpoint ended (``infra_error``: their
+    conversations and events are deleted first), unless ``keep_errors``. A run that ends with
+    such conversations stored is ``completed_with_errors``, not ``completed``.
+
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
     stream back over pipes and this process alone writes the store.
@@ -350,6 +359,7 @@ class Runner:
         feed: LiveFeed | None = None,
         create: bool = False,
         on_start: Callable[[int], None] | None = None,
+        keep_errors: bool = False,
     ) -> None:
         config = seal_keys(config)
         self.store = store
@@ -359,6 +369,7 @@ class Runner:
         self.feed = feed
         self.create = create
         self.on_start = on_start
+        self.keep_errors = keep_errors
         self.total = sum(1 for _ in grid(config))
         self.player = Player(config, run_id)
         self.player.prepare()
@@ -440,15 +451,25 @@ class Runner:
                     )
                 created = True
                 completed = await self._play(outer)
-                status = "interrupted" if self.interrupted else "completed"
+            status = self._final_status()  # the writer has stored everything by now
         finally:
             if created:
                 self.store.set_run_status(self.run_id, status)
         return completed
 
+    def _final_status(self) -> str:
+        """``interrupted``; else ``completed``, or ``completed_with_errors`` (endpoint errors)."""
+        if self.interrupted:
+            return "interrupted"
+        if run_error_share(self.store.db, self.run_id).errors:
+            return COMPLETED_WITH_ERRORS
+        return "completed"
+
     async def _play(self, outer: TaskGroup) -> int:
         """Register the pending cells, start the store's writer in ``outer`` and play them."""
         self.store.discard_unfinished(self.run_id)
+        if not self.create and not self.keep_errors:
+            self.store.discard_reason(self.run_id, INFRA_REASON)
         cells = self.pending_cells()
         if self.on_start is not None:
             self.on_start(self.total - len(cells))

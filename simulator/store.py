@@ -368,6 +368,25 @@ class Store:
                 self.db.execute("delete from conversations where id = ?", [cid])
         return len(ids)
 
+    def discard_reason(self, run_id: str, reason: str) -> int:
+        """Delete a run's completed conversations that ended with ``reason``, with their events.
+
+        ``--resume`` plays such cells again (conversations an endpoint ended).
+        """
+        with self.db.conn:
+            ids = [
+                r[0]
+                for r in self.db.execute(
+                    "select id from conversations where run_id = ? and status = 'completed' "
+                    "and reason = ?",
+                    [run_id, reason],
+                )
+            ]
+            for cid in ids:
+                self.db.execute("delete from events where conversation = ?", [cid])
+                self.db.execute("delete from conversations where id = ?", [cid])
+        return len(ids)
+
     def close_sync(self) -> None:
         """Checkpoint and close the connection."""
         self.db.conn.close()

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatResponse, ModelError, ToolCallSpec, ToolSpec
+from simulator.chat import ChatMessage, ChatResponse, EndpointError, ToolCallSpec, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
     Reply,
+    empty_body,
     post_json,
     split_connection_args,
 )
@@ -251,9 +252,11 @@ class AnthropicChatModel(HostedChatModel):
 
         async def send(client: AsyncAnthropic) -> Reply:
             content, retries = await post_json(client, "/v1/messages", body)
+            if empty_body(content):
+                raise EndpointError("malformed response: empty body", kind="empty response")
             decoded = _message.decode(content)
             if not decoded.content and decoded.stop_reason is None:
-                raise ModelError("malformed response: no content")
+                raise EndpointError("malformed response: no content", kind="empty response")
             message, signed = from_anthropic(decoded.content)
             if signed and message.tool_calls:
                 self._remember(message.tool_calls[0].id, signed)

@@ -43,6 +43,7 @@ import msgspec
 from simulator.chat import (
     ChatMessage,
     ChatResponse,
+    EndpointError,
     EndpointPool,
     ModelError,
     ToolSpec,
@@ -63,6 +64,34 @@ call in ``benchmarks/backends.py --quick`` (128 conversations): 64 per pool 4.6 
 8: 3.9 ms (no further gain, more clients).
 """
 _encode = msgspec.json.encode
+STATUS_KINDS = {
+    400: "bad request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not found",
+    408: "request timeout",
+    409: "conflict",
+    413: "request too large",
+    422: "unprocessable request",
+    429: "rate limit",
+    500: "server error",
+    502: "bad gateway",
+    503: "unavailable",
+    504: "gateway timeout",
+    529: "overloaded",
+}
+"""Short names of HTTP statuses for an ``EndpointError``'s kind (``HTTP 429 rate limit``)."""
+
+
+def status_kind(status: int) -> str:
+    """The kind of an HTTP error status: ``HTTP 429 rate limit``, ``HTTP 507 server error``."""
+    name = STATUS_KINDS.get(status, "server error" if status >= 500 else "client error")
+    return f"HTTP {status} {name}"
+
+
+def empty_body(content: bytes) -> bool:
+    """Whether an answer's body is empty or an empty JSON object (no completion at all)."""
+    return content.strip() in (b"", b"{}")
 
 
 class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -309,7 +338,11 @@ class HostedChatModel:
             raise UsageError(f"{self.name}: cannot reach {self.base_url}: {cause}") from None
 
     async def _call(self, send: Send) -> ChatResponse:
-        """Run ``send`` on the pool or the base URL in the in-flight slot; errors to ModelError."""
+        """Run ``send`` on the pool or the base URL in the in-flight slot; errors to ModelError.
+
+        What the endpoint did wrong (an HTTP error, a timeout, a connection failure, a body that
+        is not a completion) is an ``EndpointError``.
+        """
         start = time.perf_counter()
         try:
             if self.pool is not None:
@@ -338,27 +371,38 @@ class HostedChatModel:
                 return await send(client)
 
     def _error(self, exc: Exception) -> ModelError:
-        """The ``ModelError`` of a failed call: what failed, after how many attempts, no secrets."""
+        """The error of a failed call: what failed, after how many attempts, no secrets.
+
+        Failures of the endpoint are ``EndpointError``s; anything else (a fault of this client)
+        stays a plain ``ModelError``.
+        """
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
             text = exc.message.removeprefix(f"Error code: {exc.status_code} - ")
             detail = f"HTTP {exc.status_code}: {redact(short(text), self._api_key)}"
+            kind = status_kind(exc.status_code)
             request = exc.request
         elif isinstance(exc, sdk.APITimeoutError):
             detail = f"no answer within {self.options.timeout:g} s"
+            kind = "timeout"
             request = exc.request
         elif isinstance(exc, sdk.APIConnectionError):
             cause = redact(short(str(exc.__cause__ or exc)), self._api_key)
             detail = f"connection error: {cause}"
+            kind = "connection error"
             request = exc.request
-        elif isinstance(exc, msgspec.DecodeError | msgspec.ValidationError):
-            return ModelError(f"malformed response: {short(str(exc))}")
+        elif isinstance(exc, msgspec.ValidationError):  # JSON, not a completion
+            return EndpointError(
+                f"malformed response: {short(str(exc))}", kind="malformed response"
+            )
+        elif isinstance(exc, msgspec.DecodeError):  # not JSON at all
+            return EndpointError(f"malformed response: {short(str(exc))}", kind="invalid JSON")
         else:
             return ModelError(f"{type(exc).__name__}: {redact(short(str(exc)), self._api_key)}")
         attempts = retries_before(request) + 1
         if attempts > 1:
-            return ModelError(f"gave up after {attempts} attempts: {detail}")
-        return ModelError(detail)
+            return EndpointError(f"gave up after {attempts} attempts: {detail}", kind=kind)
+        return EndpointError(detail, kind=kind)
 
     async def chat(
         self,

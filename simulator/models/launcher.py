@@ -29,7 +29,7 @@ from typing import Self, TypeVar
 import anyio
 from anyio.abc import Process, TaskGroup, TaskStatus
 
-from simulator.chat import ModelError
+from simulator.chat import EndpointError
 from simulator.models._server_process import (
     LaunchError,
     free_port,
@@ -240,14 +240,17 @@ class ReplicaPool:
                 if up:
                     return _least_busy(up, [r.outstanding for r in up], [r.last_pick for r in up])
                 if self._closed:
-                    raise ModelError(f"the pool of {self._name} is closed")
+                    raise EndpointError(f"the pool of {self._name} is closed", kind="pool closed")
                 if all(
                     r.state in (ReplicaState.FAILED, ReplicaState.STOPPED) for r in self._replicas
                 ):
-                    raise ModelError(f"no replica of {self._name} is running")
+                    raise EndpointError(
+                        f"no replica of {self._name} is running", kind="no replica running"
+                    )
                 await changed.wait()
-        raise ModelError(
-            f"no replica of {self._name} came up within {self.options.acquire_timeout_s:g} s"
+        raise EndpointError(
+            f"no replica of {self._name} came up within {self.options.acquire_timeout_s:g} s",
+            kind="no replica running",
         )
 
     def status(self) -> list[ReplicaStatus]:

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatResponse, ModelError, ToolCallSpec, ToolSpec
+from simulator.chat import ChatMessage, ChatResponse, EndpointError, ToolCallSpec, ToolSpec
 from simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
     Reply,
+    empty_body,
     post_json,
     split_connection_args,
 )
@@ -211,9 +212,11 @@ class OpenAIChatModel(HostedChatModel):
 
     async def _complete(self, client: AsyncOpenAI, body: dict[str, Any]) -> Reply:
         content, retries = await post_json(client, "/chat/completions", body)
+        if empty_body(content):
+            raise EndpointError("malformed response: empty body", kind="empty response")
         completion = _completion.decode(content)
         if not completion.choices:
-            raise ModelError("malformed response: no choices")
+            raise EndpointError("malformed response: no choices", kind="empty response")
         wire = completion.choices[0].message
         usage = completion.usage or _Usage()
         calls = [(c.id, c.function.name, c.function.arguments) for c in wire.tool_calls or []]

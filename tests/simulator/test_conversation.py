@@ -8,6 +8,7 @@ from simulator.conversation import run_conversation
 from simulator.domain import Task
 from simulator.events import (
     AgentMessage,
+    ConversationEnded,
     EmotionUpdate,
     EnvironmentState,
     ModelUsage,
@@ -104,6 +105,13 @@ async def test_too_many_tool_errors() -> None:
 async def test_model_error_ends_with_reason() -> None:
     ended, _ = await play(agent="broken")
     assert ended.reason == "model_error" and "HTTP 500" in ended.detail
+
+
+async def test_endpoint_error_is_an_infrastructure_ending() -> None:
+    ended, events = await play(agent="unreachable")
+    assert (ended.reason, ended.reward) == ("infra_error", 0.0)
+    assert ended.detail == "agent: [connection error] connection error: refused"
+    assert isinstance(events[-1], ConversationEnded) and events[-1].reason == "infra_error"
 
 
 async def test_timeout() -> None:

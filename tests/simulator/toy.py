@@ -17,6 +17,7 @@ import msgspec
 from simulator.chat import (
     ChatMessage,
     ChatResponse,
+    EndpointError,
     ModelError,
     ToolCallSpec,
     Usage,
@@ -122,12 +123,14 @@ def gold_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
 class StepAgent:
     """An agent whose turns are computed by a function; optional latency or failure."""
 
-    def __init__(self, oracle: OracleView, step: Step, latency: float, fail: bool) -> None:
+    def __init__(self, oracle: OracleView, step: Step, latency: float, fail: str) -> None:
         self.oracle, self.step, self.latency, self.fail = oracle, step, latency, fail
 
     async def respond(self, messages: list[ChatMessage]) -> ChatResponse:
         if self.latency:
             await anyio.sleep(self.latency)
+        if self.fail == "unreachable":
+            raise EndpointError("connection error: refused", kind="connection error")
         if self.fail:
             raise ModelError("toy model is down (HTTP 500 after 3 retries)")
         return ChatResponse(self.step(self.oracle, messages), Usage(10, 5, self.latency))
@@ -137,7 +140,7 @@ class StepProvider(NothingToStart):
     def __init__(self, model: str, args: dict[str, Any]) -> None:
         self.name = f"toy/{model}"
         self.latency = float(args.get("latency", 0))
-        self.fail = model == "broken"
+        self.fail = model if model in ("broken", "unreachable") else ""
         self.step: Step = STEPS.get(model, gold_agent)
 
     def for_oracle(self, view: AgentView, oracle: OracleView) -> StepAgent:

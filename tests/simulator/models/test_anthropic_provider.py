@@ -7,7 +7,8 @@ from typing import Any
 import anthropic  # noqa: F401  (imported here: its 1.5 s import is not one test's time)
 import pytest
 
-from simulator.chat import ChatMessage, ModelError, ToolCallSpec, ToolSpec
+from benchmarks.fake_openai_server import Response
+from simulator.chat import ChatMessage, EndpointError, ModelError, ToolCallSpec, ToolSpec
 from simulator.errors import UsageError
 from simulator.models.anthropic_provider import (
     AnthropicChatModel,
@@ -174,3 +175,25 @@ def test_price_of_a_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
     provider = make_anthropic_provider("claude-3-5-haiku-20241022", {})
     assert provider.model._prices == (0.80, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        (an_error(429, "rate_limit_error"), "HTTP 429 rate limit"),
+        (an_error(529, "overloaded_error"), "HTTP 529 overloaded"),
+        (Response(body=b"not json"), "invalid JSON"),
+        (Response(body=b"{}"), "empty response"),
+        (Response.json({"content": []}), "empty response"),
+        (Response(drop=True), "connection error"),
+    ],
+)
+async def test_what_the_endpoint_does_wrong_is_an_endpoint_error(
+    server: ScriptServer, answer: Response, kind: str
+) -> None:
+    server.then(answer)
+    model = model_for(server, max_retries=0)
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], [])
+    assert info.value.kind == kind
+    await model.aclose()

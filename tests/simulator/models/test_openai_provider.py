@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from benchmarks.fake_openai_server import Response
-from simulator.chat import ChatMessage, ModelError, ToolSpec
+from simulator.chat import ChatMessage, EndpointError, ModelError, ToolSpec
 from simulator.errors import UsageError
 from simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
 from simulator.registry import MODELS
@@ -391,3 +391,53 @@ def test_bad_options_name_the_model_and_key() -> None:
         make_openai_provider("m", {"base_url": "http://x/v1", "max_retries": "many"})
     with pytest.raises(UsageError, match="model name is missing"):
         make_openai_provider("", {})
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "message"),
+    [
+        (oa_error(429, "slow down"), "HTTP 429 rate limit", "HTTP 429: slow down"),
+        (oa_error(500, "internal"), "HTTP 500 server error", "HTTP 500: internal"),
+        (oa_error(503, "busy"), "HTTP 503 unavailable", "HTTP 503: busy"),
+        (oa_error(401, "bad key"), "HTTP 401 unauthorized", "HTTP 401: bad key"),
+        (Response(body=b"<html>bad gateway</html>"), "invalid JSON", "malformed response: JSON"),
+        (Response(body=b"{}"), "empty response", "malformed response: empty body"),
+        (Response(body=b""), "empty response", "malformed response: empty body"),
+        (Response.json({"choices": []}), "empty response", "malformed response: no choices"),
+        (Response.json({"choices": [{}]}), "malformed response", "malformed response: Object"),
+        (Response(drop=True), "connection error", "connection error: Server disconnected"),
+    ],
+)
+async def test_what_the_endpoint_does_wrong_is_an_endpoint_error(
+    server: ScriptServer, answer: Response, kind: str, message: str
+) -> None:
+    server.then(answer)
+    model = model_for(server, max_retries=0)
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], TOOLS)
+    assert info.value.kind == kind
+    assert str(info.value).startswith(message), str(info.value)
+    await model.aclose()
+
+
+async def test_a_timeout_is_an_endpoint_error(server: ScriptServer) -> None:
+    server.hold = 5.0
+    server.then(oa_message("too late"))
+    model = model_for(server, timeout=0.2, max_retries=0)
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], [])
+    assert (info.value.kind, str(info.value)) == ("timeout", "no answer within 0.2 s")
+    await model.aclose()
+
+
+async def test_a_bad_tool_call_of_the_model_is_not_an_endpoint_error(server: ScriptServer) -> None:
+    server.then(
+        oa_message(tool_calls=[("launch_rocket", '{"target": "moon"}')]),
+        oa_message(tool_calls=[("get_order", '{"order_id": ')]),
+    )
+    model = model_for(server)
+    unknown = await model.chat([ChatMessage("user", "hi")], TOOLS)  # the toolkit refuses it
+    assert unknown.message.tool_calls[0].name == "launch_rocket"
+    cut = await model.chat([ChatMessage("user", "hi")], TOOLS)
+    assert cut.message.tool_calls[0].arguments == {"__raw__": '{"order_id": '}
+    await model.aclose()
