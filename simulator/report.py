@@ -89,9 +89,12 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, status, size and success."""
+    """Print one line per run: id, status (``stale``: its process is gone), size and success."""
     import time
 
+    from simulator.store import run_states
+
+    states = run_states(db)
     console = console or _console()
     table = Table(title="runs")
     for column in ("run", "created", "status", "cells", "completed", "success", "abandoned"):
@@ -108,7 +111,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         table.add_row(
             escape(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
-            escape(r["status"]),
+            escape(states[r["id"]]),
             str(r["cells"]),
             str(r["completed"] or 0),
             _fmt(r["success"], pct=True),
