@@ -86,7 +86,14 @@ def storage_fault(path: str | Path, exc: sqlite3.Error) -> StoreError:
     if primary in _CORRUPT:
         return StoreError(f"--db {path} is corrupted ({exc})")
     cause = _CAUSES.get(primary, f"storage error {name}" if name else "storage error")
+    if primary == "SQLITE_CANTOPEN" and not _writable(Path(path)):
+        return StoreError(f"--db {path}: read-only (the file or its folder: {exc})")
     return StoreError(f"--db {path}: {cause} ({exc})")
+
+
+def _writable(path: Path) -> bool:
+    """Whether ``path`` (when it exists) and its folder take writes (EROFS counts, for root)."""
+    return (not path.exists() or os.access(path, os.W_OK)) and os.access(path.parent, os.W_OK)
 
 
 @contextmanager
@@ -657,7 +664,8 @@ def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
 
 
 def run_states(db: sqlite_utils.Database) -> dict[str, str]:
-    """``run_state`` of every run in the file, by run id."""
+    """``run_state`` of every run in the file, by run id (a bad threshold fails even if unused)."""
+    stale_after()
     return {str(row["id"]): run_state(row) for row in db.query("select * from runs")}
 
 
