@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from argparse import SUPPRESS
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ import anyio
 import msgspec
 
 from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS
-from simulator.errors import UsageError
+from simulator.errors import StoreError, UsageError
 from simulator.grid import RunConfig
 from simulator.store import DEFAULT_DB
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from simulator.models.options import RunFile
     from simulator.store import Store
 
+EXIT_STORAGE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
@@ -244,23 +246,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "rescore":
             return _cmd_rescore(args)
         return _cmd_domains(args)
-    except (UsageError, BaseExceptionGroup) as exc:
+    except (UsageError, StoreError, BaseExceptionGroup) as exc:
         usage = _usage_error(exc)
         if usage is None:
             raise
         print(f"tau-sim: error: {usage}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_STORAGE if isinstance(usage, StoreError) else EXIT_USAGE
+    except sqlite3.Error as exc:  # a read that failed past the checks on opening
+        from simulator.store import storage_fault
+
+        print(f"tau-sim: error: {storage_fault(args.db, exc)}", file=sys.stderr)
+        return EXIT_STORAGE
 
 
-def _usage_error(exc: BaseException) -> UsageError | None:
-    """The ``UsageError`` behind ``exc`` (task groups wrap what their tasks raise)."""
-    if isinstance(exc, UsageError):
+def _usage_error(exc: BaseException) -> UsageError | StoreError | None:
+    """The ``UsageError`` or ``StoreError`` behind ``exc`` (task groups wrap what tasks raise).
+
+    A storage fault comes first: a run stopped by one also sees its other tasks cancelled.
+    """
+    if isinstance(exc, UsageError | StoreError):
         return exc
     if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _usage_error(inner)
-            if found is not None:
-                return found
+        found = [_usage_error(inner) for inner in exc.exceptions]
+        for kind in (StoreError, UsageError):
+            for error in found:
+                if isinstance(error, kind):
+                    return error
     return None
 
 
@@ -393,6 +404,8 @@ def _resume_config(
 
     run = get_run(store.db, args.resume)
     _check_resumable(store, run, keep_errors="keep_errors" in args)
+    if run["status"] == "running":
+        raise UsageError(_still_running(run))
     config = msgspec.json.decode(run["config"], type=RunConfig)
     changes = {
         key: getattr(args, key)
@@ -442,6 +455,21 @@ def _error_share_exit(db: Any, run_id: str, config: RunConfig, settings: dict[st
     return EXIT_ENDPOINT_ERRORS if too_many else 0
 
 
+def _still_running(run: dict[str, Any]) -> str:
+    """Why a run with a fresh heartbeat cannot be resumed (two writers would play its cells)."""
+    import time
+
+    from simulator.store import STALE_AFTER_ENV, stale_after
+
+    beat = run.get("heartbeat_at") or run["created_at"]
+    where = f" (pid {run['pid']} on {run['host']})" if run.get("pid") else ""
+    return (
+        f"--resume: run {run['id']} is still running{where}, its last heartbeat "
+        f"{time.time() - beat:.0f} s ago; stop it, or wait until it reads stale (no heartbeat "
+        f"for {stale_after():g} s, {STALE_AFTER_ENV})"
+    )
+
+
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from simulator.grid import new_run_id
     from simulator.models.options import merge
@@ -480,6 +508,13 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     )
     try:
         anyio.run(runner.run, backend_options=backend_options())
+    except (StoreError, BaseExceptionGroup) as exc:
+        fault = _usage_error(exc)
+        if not isinstance(fault, StoreError) or not runner.created:
+            raise
+        raise StoreError(
+            _stopped_by_fault(fault, store, runner.total, run_id, settings["db"])
+        ) from None
     finally:
         progress.stop()
     code = EXIT_INTERRUPTED if runner.interrupted else 0
@@ -494,6 +529,19 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         code = _error_share_exit(store.db, run_id, runner.config, settings)
     store.close_sync()
     return code
+
+
+def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, db: str) -> str:
+    """The one line of a run stopped by a storage fault: the fault, what is stored, how to go on.
+
+    The count is read back from the file (what is durably there); a file too broken to count
+    leaves it out.
+    """
+    try:
+        stored = f"{len(store.completed_cells(run_id))} of {total} conversations are stored; "
+    except sqlite3.Error:
+        stored = ""
+    return f"{fault}; {stored}resume with: tau-sim run --resume {run_id} --db {db}"
 
 
 def _print_report(
@@ -513,7 +561,7 @@ def _print_report(
 def _cmd_report(args: argparse.Namespace) -> int:
     from simulator.store import open_database
 
-    db = open_database(args.db, create=False)
+    db = open_database(args.db, readonly=True)
     _print_report(db, args.run_id, as_json=args.json, count_errors=args.count_errors)
     return 0
 
@@ -522,7 +570,7 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
     from simulator.rescore import render_rescore, rescore_run
     from simulator.store import open_database
 
-    db = open_database(args.db, create=False)
+    db = open_database(args.db, create=False, readonly=not args.write)
     result = rescore_run(db, args.run_id, write=args.write)
     if args.json:
         print(json.dumps(msgspec.to_builtins(result), indent=2))
@@ -535,7 +583,7 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     from simulator.report import render_runs
     from simulator.store import open_database
 
-    db = open_database(args.db, create=False)
+    db = open_database(args.db, readonly=True)
     render_runs(db)
     return 0
 

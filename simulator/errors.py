@@ -1,4 +1,4 @@
-"""Errors that the CLI turns into a one-line message and exit code 2."""
+"""Errors that the CLI turns into a one-line message: exit code 2 for bad input, 1 for storage."""
 
 
 class UsageError(Exception):
@@ -11,3 +11,10 @@ class SchemaVersionError(UsageError):
 
 class OptionError(UsageError):
     """A model or user option that is unknown or has an invalid value."""
+
+
+class StoreError(Exception):
+    """The database file failed: full, read-only, locked, corrupted or unreadable (exit code 1).
+
+    The message names the file and the cause; nothing it did not say was stored is counted.
+    """

@@ -106,9 +106,15 @@ def infra_note(report: dict[str, Any]) -> str:
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, status, size, endpoint errors and success (without them)."""
+    """Print one line per run: id, status, size, endpoint errors and success (without them).
+
+    A ``running`` run whose process is gone reads ``stale``.
+    """
     import time
 
+    from simulator.store import run_states
+
+    states = run_states(db)
     console = console or _console()
     table = Table(title="runs")
     columns = ("run", "created", "status", "cells", "completed", "infra", "success", "abandoned")
@@ -128,7 +134,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         table.add_row(
             escape(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
-            escape(r["status"]),
+            escape(states[r["id"]]),
             str(r["cells"]),
             str(r["completed"] or 0),
             str(r["infra"] or 0),

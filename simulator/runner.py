@@ -31,7 +31,7 @@ from simulator.context import (
 )
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
-from simulator.errors import OptionError, UsageError
+from simulator.errors import OptionError, StoreError, UsageError
 from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
@@ -384,6 +384,9 @@ class Runner:
                         "start them once and pass base_url=..., or use --workers 1"
                     )
         self.interrupted = False
+        self.created = False
+        self.status: str | None = None
+        """The run's stored status once ``run`` has ended (None: no run row was written)."""
 
     def _check_task_set(self) -> None:
         stored = self.store.tasks_hash(self.run_id)
@@ -428,16 +431,21 @@ class Runner:
         """Play every pending cell; returns how many conversations completed in this call.
 
         The providers are entered in the run's task group around the play, so servers they
-        start live exactly as long as the conversations that use them.
+        start live exactly as long as the conversations that use them. The final status is
+        stored once the writer has committed its last batch (``Store.finish_run``: never
+        ``completed`` with a cell unfinished) and kept in ``status``. A storage fault
+        (``StoreError``, from the writer or the bookkeeping) stops the run; the run is then
+        marked ``failed`` if the file still takes that write, else it stays ``running`` and
+        reads ``stale`` once its heartbeat is old. A clean play that leaves cells unfinished
+        is a ``StoreError`` too.
         """
         providers = self.player.providers
         if self.config.workers > 1:  # only a check here: each worker starts its own
             async with open_providers(providers):
                 pass
             providers = []
-        status = "failed"
         completed = 0
-        created = False
+        self.created = False
         try:
             async with anyio.create_task_group() as outer, open_providers(providers):
                 if self.create:
@@ -449,21 +457,32 @@ class Runner:
                         self.total,
                         tasks_hash=self.player.tasks_hash,
                     )
-                created = True
+                self.created = True
                 completed = await self._play(outer)
-            status = self._final_status()  # the writer has stored everything by now
-        finally:
-            if created:
-                self.store.set_run_status(self.run_id, status)
+        except BaseException:
+            if self.created:
+                self._finish_after_failure()
+            raise
+        self.status = self.store.finish_run(
+            self.run_id, "interrupted" if self.interrupted else "completed"
+        )
+        if self.status == "failed":
+            missing = self.total - len(self.store.completed_cells(self.run_id))
+            raise StoreError(
+                f"--db {self.store.path}: {missing} of {self.total} conversations were not "
+                "stored although the run ended cleanly"
+            )
+        if self.status == "completed" and run_error_share(self.store.db, self.run_id).errors:
+            self.store.set_run_status(self.run_id, COMPLETED_WITH_ERRORS)
+            self.status = COMPLETED_WITH_ERRORS
         return completed
 
-    def _final_status(self) -> str:
-        """``interrupted``; else ``completed``, or ``completed_with_errors`` (endpoint errors)."""
-        if self.interrupted:
-            return "interrupted"
-        if run_error_share(self.store.db, self.run_id).errors:
-            return COMPLETED_WITH_ERRORS
-        return "completed"
+    def _finish_after_failure(self) -> None:
+        """Mark the run ``failed`` if the file takes the write; the run's own error goes on."""
+        try:
+            self.status = self.store.finish_run(self.run_id, "failed")
+        except StoreError:  # a full or broken file: the run stays `running`, then `stale`
+            self.status = "running"
 
     async def _play(self, outer: TaskGroup) -> int:
         """Register the pending cells, start the store's writer in ``outer`` and play them."""
@@ -484,7 +503,7 @@ class Runner:
             else None
         )
         settle_memory()
-        self.store.set_run_status(self.run_id, "running")
+        self.store.claim_run(self.run_id)
         outer.start_soon(self.store.run_writer)
         try:
             if shards is not None:

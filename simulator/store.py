@@ -4,23 +4,33 @@ The database is the run's truth. One writer task drains a bounded queue (backpre
 is dropped) and commits batches in a worker thread; WAL mode lets readers (report, TUI,
 Tracer, Datasette) read while it writes. A conversation is marked completed in the same
 transaction as its last event, so a crash never leaves a completed conversation half-stored.
+
+Storage faults are ``StoreError`` (exit code 1) naming the file and the cause (disk full,
+I/O error, read-only, locked, corrupted); a failed batch is rolled back whole, so what it held
+stays unfinished for ``--resume``. The writer's commits carry the run's heartbeat
+(``runs.heartbeat_at``, with the writer's ``pid`` and ``host``), so a run whose process died
+reads ``stale``, not ``running``. Reading commands open the file read-only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 import msgspec
 import sqlite_utils
 
-from simulator.errors import SchemaVersionError, UsageError
+from simulator.errors import SchemaVersionError, StoreError, UsageError
 from simulator.events import (
     ConversationEnded,
     ConversationStarted,
@@ -33,10 +43,80 @@ from simulator.events import (
 
 SCHEMA_VERSION = 2
 """2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``) and the
-``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own level)."""
+``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own level).
+Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
+(NULL in runs stored before them; readers do not need them)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
+RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", "host": "text"}
+"""Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 DEFAULT_DB = "tau-sim.db"
+BUSY_TIMEOUT_S = 30.0
+"""How long a write waits for another writer's lock before it is a ``database locked`` fault."""
+HEARTBEAT_S = 5.0
+"""How often the writer's commits refresh ``runs.heartbeat_at`` (at most)."""
+STALE_AFTER_S = 30.0
+"""A ``running`` run without a heartbeat for this long reads ``stale`` (``TAU_SIM_STALE_AFTER``)."""
+STALE_AFTER_ENV = "TAU_SIM_STALE_AFTER"
+SQLITE_HEADER = b"SQLite format 3\x00"
 _json = msgspec.json.Encoder()
+
+_CAUSES = {
+    "SQLITE_FULL": "disk full",
+    "SQLITE_IOERR": "I/O error",
+    "SQLITE_READONLY": "read-only",
+    "SQLITE_BUSY": "database locked",
+    "SQLITE_LOCKED": "database locked",
+    "SQLITE_CANTOPEN": "cannot open",
+    "SQLITE_PERM": "permission denied",
+    "SQLITE_AUTH": "permission denied",
+    "SQLITE_NOLFS": "file too large",
+    "SQLITE_TOOBIG": "row too large",
+}
+_CORRUPT = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def storage_fault(path: str | Path, exc: sqlite3.Error) -> StoreError:
+    """The ``StoreError`` of an SQLite failure on ``path``: ``--db PATH: CAUSE (SQLite's words)``.
+
+    A corrupted file reads ``--db PATH is corrupted (...)``; the cause comes from the primary
+    result code (``SQLITE_IOERR_WRITE`` is an I/O error).
+    """
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    primary = "_".join(name.split("_")[:2])
+    if primary in _CORRUPT:
+        return StoreError(f"--db {path} is corrupted ({exc})")
+    cause = _CAUSES.get(primary, f"storage error {name}" if name else "storage error")
+    if primary == "SQLITE_CANTOPEN" and not _writable(Path(path)):
+        return StoreError(f"--db {path}: read-only (the file or its folder: {exc})")
+    return StoreError(f"--db {path}: {cause} ({exc})")
+
+
+def _writable(path: Path) -> bool:
+    """Whether ``path`` (when it exists) and its folder take writes (EROFS counts, for root)."""
+    return (not path.exists() or os.access(path, os.W_OK)) and os.access(path.parent, os.W_OK)
+
+
+@contextmanager
+def storage_faults(path: str | Path) -> Iterator[None]:
+    """Turn an ``sqlite3.Error`` inside the block into the ``StoreError`` naming ``path``."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise storage_fault(path, exc) from None
+
+
+def stale_after() -> float:
+    """Seconds without a heartbeat after which a ``running`` run reads ``stale``."""
+    text = os.environ.get(STALE_AFTER_ENV)
+    if text is None:
+        return STALE_AFTER_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise UsageError(f"{STALE_AFTER_ENV}={text!r}: expected a positive number of seconds")
+    return seconds
 
 
 def _create_schema(db: sqlite_utils.Database) -> None:
@@ -51,6 +131,9 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "config": str,
             "cells": int,
             "tasks_hash": str,
+            "heartbeat_at": float,
+            "pid": int,
+            "host": str,
         },
         pk="id",
         if_not_exists=True,
@@ -100,19 +183,31 @@ def _create_schema(db: sqlite_utils.Database) -> None:
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
-def _migrate_from_1(db: sqlite_utils.Database) -> None:
-    """Version 1 -> 2: add the level columns and ``runs.tasks_hash`` (NULL in stored rows).
+def _missing_columns(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
+    """(table, column, type) of every column a version-1 or early version-2 file lacks."""
+    missing = [
+        ("conversations", column, "text")
+        for column in LEVEL_COLUMNS
+        if column not in db.table("conversations").columns_dict
+    ]
+    runs = db.table("runs").columns_dict
+    missing += [("runs", c, kind) for c, kind in RUN_COLUMNS.items() if c not in runs]
+    return missing
 
-    A run stored by version 1 has no task-set hash, so it can be reported and rescored but not
-    resumed (``--resume`` says so).
+
+def _add_columns(db: sqlite_utils.Database, *, version: str) -> None:
+    """Add the missing columns (NULL in stored rows) and mark the file as this version.
+
+    Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
+    has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
+    says so). Any version-2 file gains the heartbeat columns the same way.
     """
+    missing = _missing_columns(db)
+    if not missing and version == str(SCHEMA_VERSION):
+        return
     with db.conn:
-        columns = set(db.table("conversations").columns_dict)
-        for column in LEVEL_COLUMNS:
-            if column not in columns:
-                db.execute(f"alter table conversations add column {column} text")
-        if "tasks_hash" not in set(db.table("runs").columns_dict):
-            db.execute("alter table runs add column tasks_hash text")
+        for table, column, kind in missing:
+            db.execute(f"alter table {table} add column {column} {kind}")
         db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
 
 
@@ -132,35 +227,131 @@ def create_rescores_table(db: sqlite_utils.Database) -> None:
     )
 
 
-def open_database(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
-    """Open (and create) the store at ``path``; version 1 is migrated, others are refused."""
+def open_database(
+    path: str | Path,
+    *,
+    create: bool = True,
+    readonly: bool = False,
+    busy_timeout: float = BUSY_TIMEOUT_S,
+) -> sqlite_utils.Database:
+    """Open (and create) the store at ``path``, checked before anything is written.
+
+    Distinct faults, distinct errors: a missing file, a directory, a file that is not SQLite,
+    an SQLite file without tau-sim's tables and another schema version are ``UsageError``s
+    (bad input); a file that fails ``PRAGMA quick_check`` (``--db PATH is corrupted``), or
+    that cannot be opened, read or (unless ``readonly``) written is a ``StoreError``. A file
+    that is written to is first quick-checked, then a write lock is taken and released, so a
+    corrupted or read-only file is refused before a byte changes.
+
+    Older files are migrated in place (``_add_columns``); with ``readonly`` nothing is
+    written: a version-1 file is migrated in a copy in memory instead.
+    """
     path = Path(path)
-    if not path.exists() and not create:
+    if not path.exists() and (readonly or not create):
         raise UsageError(f"--db: no database at {path}")
     if path.exists() and path.is_dir():
         raise UsageError(f"--db: {path} is a directory")
+    if not path.parent.is_dir():
+        raise UsageError(f"--db: {path}: there is no folder {path.parent}")
+    _check_header(path)
+    with storage_faults(path):
+        conn = _connect(path, readonly=readonly, busy_timeout=busy_timeout)
     try:
-        conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        db = sqlite_utils.Database(conn)
-        tables = set(db.table_names())
+        with storage_faults(path):
+            _quick_check(path, conn)
+            db = _open_schema(path, sqlite_utils.Database(conn), create=create, readonly=readonly)
+    except BaseException:
+        conn.close()
+        raise
+    return db
+
+
+def _check_header(path: Path) -> None:
+    """``UsageError`` for a non-empty file that does not start like an SQLite database."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"--db {path}: cannot open ({exc.strerror or exc})") from None
+    if head and head != SQLITE_HEADER:
+        raise UsageError(f"--db: {path} is not a tau-sim database (not an SQLite file)")
+
+
+def _connect(path: Path, *, readonly: bool, busy_timeout: float) -> sqlite3.Connection:
+    """A connection to ``path``: read-write (created if absent), or read-only.
+
+    Read-only is ``mode=ro``; when that cannot open a WAL file because its ``-shm`` cannot be
+    created (a read-only directory or mount) and no ``-wal`` file is there to be missed, the
+    file is opened ``immutable`` (nothing can change it there).
+    """
+    if not readonly:
+        return sqlite3.connect(path, check_same_thread=False, timeout=busy_timeout)
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=busy_timeout)
+    try:
+        conn.execute("select count(*) from sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        if Path(f"{path}-wal").exists():
+            conn.close()
+            raise
+        conn.close()
+        conn = sqlite3.connect(f"{uri}&immutable=1", uri=True, check_same_thread=False)
+    return conn
+
+
+def _quick_check(path: Path, conn: sqlite3.Connection) -> None:
+    """``StoreError`` when ``PRAGMA quick_check`` finds damage (about 1 ms per MB, cached).
+
+    A damaged page may also make the check itself fail with SQLite's "malformed" error.
+    """
+    try:
+        rows = conn.execute("pragma quick_check").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise UsageError(f"--db: {path} is not a tau-sim database ({exc})") from None
+        if getattr(exc, "sqlite_errorname", "").startswith(_CORRUPT):
+            raise StoreError(f"--db {path} is corrupted (quick_check: {exc})") from None
+        raise
+    if rows != [("ok",)]:
+        first = str(rows[0][0]).replace("*** in database main ***", "") if rows else "no result"
+        first = "; ".join(line.strip() for line in first.splitlines() if line.strip())
+        more = f"; {len(rows) - 1} more problems" if len(rows) > 1 else ""
+        raise StoreError(f"--db {path} is corrupted (quick_check: {first}{more})")
+
+
+def _open_schema(
+    path: Path, db: sqlite_utils.Database, *, create: bool, readonly: bool
+) -> sqlite_utils.Database:
+    """Check tau-sim's tables and version; migrate, create the schema and take a write lock."""
+    tables = set(db.table_names())
     if tables and "meta" not in tables:
         raise UsageError(f"--db: {path} is an SQLite file but not a tau-sim database")
+    version = str(SCHEMA_VERSION)
     if "meta" in tables:
         row = db.execute("select value from meta where key = 'schema_version'").fetchone()
         version = row[0] if row else "unknown"
-        if version == "1":
-            _migrate_from_1(db)
-            version = str(SCHEMA_VERSION)
-        if version != str(SCHEMA_VERSION):
+        if version not in ("1", str(SCHEMA_VERSION)):
             raise SchemaVersionError(
                 f"--db: {path} has schema version {version}; this tau-sim reads version "
                 f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"
             )
+    if readonly:
+        if not tables:
+            raise UsageError(f"--db: {path} holds no tau-sim data")
+        if version == "1":  # readers need the level columns: migrate a copy, not the file
+            memory = sqlite3.connect(":memory:", check_same_thread=False)
+            db.conn.backup(memory)
+            db.conn.close()
+            db = sqlite_utils.Database(memory)
+            _add_columns(db, version=version)
+        return db
     db.execute("pragma journal_mode = wal")
     db.execute("pragma synchronous = normal")
-    if not tables:
+    db.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
+    db.execute("rollback")
+    if "meta" in tables:
+        _add_columns(db, version=version)
+    elif not tables:
         if not create:
             raise UsageError(f"--db: {path} holds no tau-sim data")
         with db.conn:
@@ -193,7 +384,9 @@ _ENDED_SQL = (
 class Store:
     """The writer side of the database, plus the run bookkeeping the runner needs.
 
-    With ``create=False`` a missing file is a ``UsageError`` and nothing is created.
+    With ``create=False`` a missing file is a ``UsageError`` and nothing is created. Every
+    write that fails raises a ``StoreError`` naming the file and the cause; the writer's
+    first failure is also kept in ``failure``.
     """
 
     def __init__(
@@ -204,9 +397,14 @@ class Store:
         batch_size: int = 2048,
         flush_interval: float = 0.05,
         create: bool = True,
+        busy_timeout: float = BUSY_TIMEOUT_S,
     ) -> None:
         self.path = Path(path)
-        self.db = open_database(self.path, create=create)
+        self.db = open_database(self.path, create=create, busy_timeout=busy_timeout)
+        self.failure: StoreError | None = None
+        self.heartbeat_interval = min(HEARTBEAT_S, stale_after() / 3)
+        self._run_id: str | None = None
+        self._beat_at = 0.0
         self._pending: list[Event] = []
         self._capacity = queue_size
         self._batch_size = batch_size
@@ -238,22 +436,34 @@ class Store:
         """Commit what is buffered every ``flush_interval`` (sooner when full) until closed.
 
         Polling a plain list costs the producers nothing per event; one transaction and one
-        thread hop per batch keeps the writer cheap at any event rate.
+        thread hop per batch keeps the writer cheap at any event rate. The heartbeat rides on
+        these commits (an empty one only when no event came for ``heartbeat_interval``). A
+        failed commit is rolled back whole and raised as ``StoreError`` (also kept in
+        ``failure``); the writer then stops, and what it had not committed stays unfinished.
         """
         while True:
             with anyio.move_on_after(self.flush_interval):
                 await self._wake.wait()
             self._wake.clear()
             closing = self._closing
+            idle = not self._pending
             while self._pending:
                 items = self._pending[: self._batch_size]
                 del self._pending[: self._batch_size]
                 self._room.set()
-                batch = self._prepare(items)
-                with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(self._write, batch, limiter=self._limiter)
+                await self._commit(self._prepare(items))
+            if idle and self._run_id and time.time() - self._beat_at >= self.heartbeat_interval:
+                await self._commit(_Batch())
             if closing:
                 return
+
+    async def _commit(self, batch: _Batch) -> None:
+        try:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self._write, batch, limiter=self._limiter)
+        except StoreError as exc:
+            self.failure = self.failure or exc
+            raise
 
     async def close(self) -> None:
         """Ask the writer to finish after everything buffered so far."""
@@ -298,7 +508,9 @@ class Store:
 
     def _write(self, batch: _Batch) -> None:
         conn = self.db.conn
-        with conn:
+        now = time.time()
+        beat = self._run_id is not None and now - self._beat_at >= self.heartbeat_interval
+        with storage_faults(self.path), conn:
             conn.executemany(
                 "insert or replace into events (conversation, seq, kind, ts, payload) "
                 "values (?, ?, ?, ?, ?)",
@@ -309,6 +521,10 @@ class Store:
                 batch.started,
             )
             conn.executemany(_ENDED_SQL, batch.ended)
+            if beat:
+                conn.execute("update runs set heartbeat_at = ? where id = ?", (now, self._run_id))
+        if beat:
+            self._beat_at = now
         self.events_written += len(batch.events)
 
     # -- run bookkeeping (called outside the hot path) ---------------------------------------
@@ -316,7 +532,7 @@ class Store:
         self, run_id: str, seed: int, config: str, cells: int, *, tasks_hash: str
     ) -> None:
         """Record a new run with the hash of its task set (``grid.task_set_hash``)."""
-        with self.db.conn:
+        with storage_faults(self.path), self.db.conn:
             self.db.table("runs").insert(
                 {
                     "id": run_id,
@@ -336,14 +552,55 @@ class Store:
         return None if row is None or row[0] is None else str(row[0])
 
     def set_run_status(self, run_id: str, status: str) -> None:
-        """Mark a run running, completed, interrupted or failed."""
+        """Mark a run running, completed, interrupted or failed (as told: see ``finish_run``)."""
         ended = None if status == "running" else time.time()
-        with self.db.conn:
+        with storage_faults(self.path), self.db.conn:
             self.db.table("runs").update(run_id, {"status": status, "ended_at": ended})
+
+    def claim_run(self, run_id: str) -> None:
+        """Mark a run ``running`` by this process (pid, host) and beat its heartbeat from now on.
+
+        The writer's commits refresh ``runs.heartbeat_at`` every ``heartbeat_interval``.
+        """
+        now = time.time()
+        with storage_faults(self.path), self.db.conn:
+            self.db.table("runs").update(
+                run_id,
+                {
+                    "status": "running",
+                    "ended_at": None,
+                    "heartbeat_at": now,
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                },
+            )
+        self._run_id = run_id
+        self._beat_at = now
+
+    def finish_run(self, run_id: str, status: str) -> str:
+        """Store a run's final status and return it: ``completed`` only if every cell is.
+
+        ``status`` is what the runner saw (``completed``, ``interrupted`` or ``failed``). The
+        stored status is ``completed`` when every cell of the run has a completed conversation
+        in the file, whatever ``status`` says; otherwise ``status``, except that ``completed``
+        becomes ``failed``. One statement: the count and the status are read and written in
+        one transaction.
+        """
+        self._run_id = None
+        fallback = "failed" if status == "completed" else status
+        with storage_faults(self.path), self.db.conn:
+            self.db.execute(
+                "update runs set ended_at = ?, status = case when (select count(*) from "
+                "conversations where run_id = runs.id and status = 'completed') >= cells "
+                "then 'completed' else ? end where id = ?",
+                [time.time(), fallback, run_id],
+            )
+        row = self.db.execute("select status from runs where id = ?", [run_id]).fetchone()
+        return str(row[0])
 
     def register_conversations(self, rows: Sequence[dict[str, Any]]) -> None:
         """Insert the rows of conversations about to start (status ``pending``)."""
-        with self.db.conn:
+        with storage_faults(self.path), self.db.conn:
             self.db.table("conversations").insert_all(rows, replace=True)
 
     def completed_cells(self, run_id: str) -> set[int]:
@@ -355,7 +612,7 @@ class Store:
 
     def discard_unfinished(self, run_id: str) -> int:
         """Delete conversations of a run that did not complete, with their events."""
-        with self.db.conn:
+        with storage_faults(self.path), self.db.conn:
             ids = [
                 r[0]
                 for r in self.db.execute(
@@ -393,16 +650,55 @@ class Store:
 
 
 def get_run(db: sqlite_utils.Database, run_id: str | None) -> dict[str, Any]:
-    """A run row by id, or the latest run; ``UsageError`` when there is none."""
+    """A run row by id, or the latest run; ``UsageError`` when there is none.
+
+    Its ``status`` is what ``run_state`` reads: ``stale`` for a ``running`` run whose
+    process is gone (the stored value stays ``running``).
+    """
     if run_id is None:
         rows = list(db.query("select * from runs order by created_at desc limit 1"))
         if not rows:
             raise UsageError("no runs in this database (start one with `tau-sim run`)")
-        return rows[0]
-    rows = list(db.query("select * from runs where id = ?", [run_id]))
-    if not rows:
-        raise UsageError(f"no run {run_id!r} in this database (see `tau-sim runs`)")
-    return rows[0]
+    else:
+        rows = list(db.query("select * from runs where id = ?", [run_id]))
+        if not rows:
+            raise UsageError(f"no run {run_id!r} in this database (see `tau-sim runs`)")
+    return {**rows[0], "status": run_state(rows[0])}
+
+
+def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
+    """A run's status as it stands: the stored one, or ``stale`` for a dead ``running`` run.
+
+    A ``running`` run is ``stale`` when its process is gone (same host, no such pid) or its
+    heartbeat (``runs.heartbeat_at``, else its creation) is older than ``stale_after()``
+    seconds. Rows stored before the heartbeat existed have no pid and no heartbeat.
+    """
+    status = str(run["status"])
+    if status != "running":
+        return status
+    if _process_gone(run.get("pid"), run.get("host")):
+        return "stale"
+    beat = run.get("heartbeat_at") or run["created_at"]
+    return "stale" if (now or time.time()) - beat > stale_after() else "running"
+
+
+def run_states(db: sqlite_utils.Database) -> dict[str, str]:
+    """``run_state`` of every run in the file, by run id (a bad threshold fails even if unused)."""
+    stale_after()
+    return {str(row["id"]): run_state(row) for row in db.query("select * from runs")}
+
+
+def _process_gone(pid: int | None, host: str | None) -> bool:
+    """True when ``pid`` ran on this host and no such process exists now."""
+    if pid is None or pid <= 0 or host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it exists, owned by someone else
+        return False
+    return False
 
 
 def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
