@@ -89,15 +89,27 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, status, size and success."""
+    """Print one line per run: id, start, status, agents, conditions, seed, duration, results."""
     import time
 
     console = console or _console()
     table = Table(title="runs")
-    for column in ("run", "created", "status", "cells", "completed", "success", "abandoned"):
+    for column in (
+        "run",
+        "created",
+        "status",
+        "agents",
+        "conditions",
+        "seed",
+        "duration",
+        "cells",
+        "completed",
+        "success",
+        "abandoned",
+    ):
         table.add_column(column)
     rows = db.query(
-        "select r.id, r.created_at, r.status, r.cells, "
+        "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
         "sum(c.status = 'completed') as completed, "
         "avg(case when c.status = 'completed' then c.reward >= 1.0 end) as success, "
         "avg(case when c.status = 'completed' then c.abandoned end) as abandoned "
@@ -105,16 +117,92 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "group by r.id order by r.created_at"
     )
     for r in rows:
+        agents, conditions = _run_summary(r["config"])
         table.add_row(
             escape(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
             escape(r["status"]),
+            escape(agents),
+            escape(conditions),
+            str(r["seed"]),
+            _duration(r["created_at"], r["ended_at"]),
             str(r["cells"]),
             str(r["completed"] or 0),
             _fmt(r["success"], pct=True),
             _fmt(r["abandoned"], pct=True),
         )
     console.print(table)
+
+
+def _run_summary(config_json: str | None) -> tuple[str, str]:
+    """(agents, conditions) of a stored run config, as short text; "?" when unreadable."""
+    import msgspec
+
+    from simulator.conditions import NEUTRAL
+
+    try:
+        config = msgspec.json.decode(config_json or "")
+        agents = ",".join(config.get("agents", []))
+        intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
+        emotions = [e if e == NEUTRAL else f"{e}@{intensities}" for e in config.get("emotions", [])]
+    except (msgspec.DecodeError, AttributeError, TypeError, ValueError):
+        return "?", "?"
+    return agents, " ".join(emotions)
+
+
+def _duration(start: float | None, end: float | None) -> str:
+    """Seconds between start and end as ``1h02m``, ``3m05s`` or ``4.2s``; "-" when not ended."""
+    if start is None or end is None:
+        return "-"
+    seconds = max(end - start, 0.0)
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def render_models(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the model providers, agent kinds and user kinds with their option keys."""
+    console = console or _console()
+    for title, key, what in (
+        ("model providers (--agent/--user PROVIDER/MODEL)", "model_providers", "serves"),
+        ("agent kinds (--agent KIND/NAME; --agent-arg KEY=VALUE)", "agents", "what"),
+        ("user kinds (--user; --user-arg KEY=VALUE)", "users", "what"),
+    ):
+        table = Table(title=title)
+        for column in ("name", "what", "options (default)"):
+            table.add_column(column)
+        for name, entry in catalog[key].items():
+            options = ", ".join(k if v is None else f"{k}={v}" for k, v in entry["options"].items())
+            table.add_row(escape(name), escape(entry[what]), escape(options or "-"))
+        console.print(table)
+
+
+def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the emotion families and leaves, the intensity levels and the dimensions."""
+    console = console or _console()
+    table = Table(title="emotions (--emotions: a leaf, an alias, or a family = its default leaf)")
+    for column in ("family", "leaf", "aliases", "politeness/urgency/trust"):
+        table.add_column(column)
+    for family, entry in catalog["families"].items():
+        for name, leaf in entry["leaves"].items():
+            default = " (default)" if name == entry["default_leaf"] else ""
+            table.add_row(
+                escape(family),
+                escape(name + default),
+                escape(", ".join(leaf["aliases"]) or "-"),
+                f"{leaf['politeness']}/{leaf['urgency']}/{leaf['trust']}",
+            )
+    console.print(table)
+    levels = ", ".join(f"{k}={v:g}" for k, v in catalog["intensities"].items())
+    console.print(f"intensities (--intensities): {levels}, or any number in 0..1", markup=False)
+    for dimension, names in catalog["dimensions"].items():
+        console.print(
+            f"--{dimension}: {', '.join(names)} or {catalog['dimension_default']} (the leaf's own)",
+            markup=False,
+        )
 
 
 def render_domains(domains: list[Domain], console: Console | None = None) -> None:
