@@ -631,8 +631,10 @@ def _cmd_domains(args: argparse.Namespace) -> int:
         render_domain(get_domain(args.name))
     else:
         domain = get_domain(args.name)
-        if args.count is not None and not 1 <= args.count <= MAX_GENERATED:
-            raise UsageError(f"--count must be in 1..{MAX_GENERATED} (got {args.count})")
+        if args.count is not None and args.count < 1:
+            raise UsageError(f"--count must be at least 1 (got {args.count})")
+        if args.count is not None and args.count > MAX_GENERATED:
+            raise UsageError(f"--count must be at most {MAX_GENERATED} (got {args.count})")
         if args.seed is not None and not 0 <= args.seed < 2**63:
             raise UsageError(f"--seed must be in 0..2^63-1 (got {args.seed})")
         out = args.out

@@ -14,9 +14,18 @@ from simulator.domain import Domain
 from simulator.metrics import GROUP_FIELDS
 
 
+class _Console(Console):
+    """A console whose closed stdout is a ``BrokenPipeError`` (the CLI's quiet exit 141)."""
+
+    def on_broken_pipe(self) -> None:
+        """Raise instead of rich's own ``SystemExit(1)``, so every command exits alike."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def _console() -> Console:
     """A console for stdout; wide when stdout is not a terminal (logs, CI, pipes)."""
-    return Console() if sys.stdout.isatty() else Console(width=160)
+    return _Console() if sys.stdout.isatty() else _Console(width=160)
 
 
 def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
@@ -107,7 +116,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "success",
         "abandoned",
     ):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
     rows = db.query(
         "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
         "sum(c.status = 'completed') as completed, "

@@ -122,10 +122,10 @@ def check_numbers(config: RunConfig) -> None:
     for flag, field, low, high in _LIMIT_BOUNDS:
         _check_bound(flag, getattr(config.limits, field), low, high)
     timeout = config.limits.timeout_s
-    if not 0 < timeout <= MAX_TIMEOUT_S:  # also false for nan
-        raise UsageError(
-            f"--timeout must be positive and at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})"
-        )
+    if not timeout > 0:  # also true for nan
+        raise UsageError(f"--timeout must be positive (got {timeout:g})")
+    if timeout > MAX_TIMEOUT_S:
+        raise UsageError(f"--timeout must be at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})")
     size = grid_size(config)
     if size > MAX_CELLS:
         raise UsageError(
