@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from argparse import SUPPRESS
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -227,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
+        _ignore_ctrl_c()
         print("tau-sim: interrupted before the run started; nothing was stored", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:
@@ -239,6 +242,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+
+
+def _ignore_ctrl_c() -> None:
+    """Ignore further Ctrl-C while the process says why it stops and exits."""
+    with suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
@@ -514,7 +523,8 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         player=player,
     )
     try:
-        anyio.run(runner.run, backend_options=backend_options())
+        with _ctrl_c_raises():
+            anyio.run(runner.run, backend_options=backend_options())
     finally:
         progress.stop()
     code = EXIT_INTERRUPTED if runner.interrupted else 0
@@ -527,6 +537,33 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     _print_report(store.db, run_id, as_json=settings["json"])
     store.close_sync()
     return code
+
+
+@contextmanager
+def _ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` wherever the start-up is (a preflight, a launch).
+
+    asyncio's own handler would cancel the main task instead, which a client in its preflight
+    may report as a timeout; once the run has started, ``until_signal`` takes the signals.
+    """
+    fired = False
+
+    def interrupt(signum: int, frame: object) -> None:
+        nonlocal fired
+        fired = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        if not fired:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _dry_run(player: Any, *, as_json: bool) -> int:

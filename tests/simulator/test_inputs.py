@@ -5,11 +5,16 @@ the quiet exit on a closed stdout.
 """
 
 import hashlib
+import http.server
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -292,3 +297,106 @@ def test_runs_lists_agents_conditions_seed_and_duration(populated: Path) -> None
     for column in ("agents", "conditions", "seed", "duration", "status"):
         assert column in text
     assert "scripted/gold" in text and "completed" in text
+
+
+class _Endpoint(http.server.BaseHTTPRequestHandler):
+    """Answers every request with ``server.body``, or never (``server.body`` None)."""
+
+    def _answer(self) -> None:
+        body = self.server.body  # type: ignore[attr-defined]
+        if body is None:
+            self.server.hung.wait(30)  # type: ignore[attr-defined]
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Callable[[bytes | None], str]]:
+    servers: list[http.server.ThreadingHTTPServer] = []
+
+    def start(body: bytes | None) -> str:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
+        server.body = body  # type: ignore[attr-defined]
+        server.hung = threading.Event()  # type: ignore[attr-defined]
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+    yield start
+    for server in servers:
+        server.hung.set()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+
+
+def openai_run(base_url: str, db: Path) -> list[str]:
+    return [
+        *TAU_SIM,
+        "run",
+        "--agent",
+        "openai/m",
+        "--agent-arg",
+        f"base_url={base_url}",
+        "--agent-arg",
+        "max_retries=0",
+        "--tasks",
+        "1",
+        "--db",
+        str(db),
+        "--quiet",
+    ]
+
+
+def test_an_endpoint_answering_garbage_in_the_preflight(
+    populated: Path, endpoint: Callable[[bytes | None], str]
+) -> None:
+    before = digest(populated)
+    url = endpoint(b"\x00garbage{")
+    out = subprocess.run(
+        openai_run(url, populated),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "OPENAI_API_KEY": "k"},
+    )
+    assert "answered the preflight with something that is not JSON" in one_line_error(out)
+    assert digest(populated) == before
+
+
+@pytest.mark.parametrize(
+    ("signals", "code"),
+    [((signal.SIGINT,), 130), ((signal.SIGINT, signal.SIGINT), 130), ((signal.SIGTERM,), -15)],
+    ids=["ctrl-c", "ctrl-c twice", "sigterm"],
+)
+def test_a_signal_during_start_up_stores_nothing(
+    populated: Path, endpoint: Callable[[bytes | None], str], signals: tuple[int, ...], code: int
+) -> None:
+    """A preflight that hangs; the signal arrives before the run starts (SIGTERM: 128+15)."""
+    before = stored(populated)
+    url = endpoint(None)
+    proc = subprocess.Popen(
+        openai_run(url, populated),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OPENAI_API_KEY": "k"},
+    )
+    time.sleep(2.5)  # imports, task checks and the preflight's request
+    for number in signals:
+        proc.send_signal(number)
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code and "Traceback" not in err, err
+    if code == 130:
+        assert err.strip() == "tau-sim: interrupted before the run started; nothing was stored"
+    assert stored(populated) == before
