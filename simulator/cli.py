@@ -65,11 +65,15 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     )
     run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
-    run.add_argument("--tasks-file", help="run the tasks of a JSONL file instead")
+    run.add_argument(
+        "--tasks-file", help="run the tasks of a JSONL file instead (default: the domain's own)"
+    )
     run.add_argument("--agent", help=f"comma-separated model names (default {_csv_of(_D.agents)})")
     run.add_argument("--user", help=f"comma-separated user names (default {_csv_of(_D.users)})")
     run.add_argument(
-        "--emotions", help=f"comma-separated emotions or families (default {_csv_of(_D.emotions)})"
+        "--emotions",
+        help="comma-separated leaves, aliases or families, a family standing for its default "
+        f"leaf (see `tau-sim emotions`; default {_csv_of(_D.emotions)})",
     )
     run.add_argument(
         "--intensities",
@@ -106,8 +110,18 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument(
         "--timeout", type=float, help=f"seconds per conversation (default {_D.limits.timeout_s:g})"
     )
-    run.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="agent option")
-    run.add_argument("--user-arg", action="append", metavar="KEY=VALUE", help="user option")
+    run.add_argument(
+        "--agent-arg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="agent option, repeatable (the keys of each provider: `tau-sim models`; default none)",
+    )
+    run.add_argument(
+        "--user-arg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="user option, repeatable (the keys of each kind: `tau-sim models`; default none)",
+    )
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
