@@ -29,11 +29,11 @@ class ScriptedAgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Options of a scripted agent (``--agent-arg key=value`` or a run file).
 
     Attributes:
-        latency: seconds each turn takes, as if a model answered.
+        latency: seconds each turn takes, as if a model answered (0..60).
         error_rate: how often ``scripted/sloppy`` makes each of its mistakes (0..1).
     """
 
-    latency: Annotated[float, msgspec.Meta(ge=0.0)] = 0.0
+    latency: Annotated[float, msgspec.Meta(ge=0.0, le=60.0)] = 0.0
     error_rate: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 0.3
 
 

@@ -1,15 +1,17 @@
-"""The ``tau-sim`` command line: run, report, rescore, runs, domains."""
+"""The ``tau-sim`` command line: run, report, rescore, runs, domains, models, emotions."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sqlite3
 import sys
 from argparse import SUPPRESS
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import anyio
 import msgspec
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 EXIT_STORAGE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+"""A closed stdout (``tau-sim runs | head -1``): quiet, like a shell's SIGPIPE exit (128 + 13)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
 def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The top-level parser and its ``run`` sub-parser."""
     parser = _Parser(prog="tau-sim", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"tau-sim {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     # No defaults here: RunConfig (and Limits) hold them (the help only shows them), and an
@@ -67,11 +72,15 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     )
     run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
-    run.add_argument("--tasks-file", help="run the tasks of a JSONL file instead")
+    run.add_argument(
+        "--tasks-file", help="run the tasks of a JSONL file instead (default: the domain's own)"
+    )
     run.add_argument("--agent", help=f"comma-separated model names (default {_csv_of(_D.agents)})")
     run.add_argument("--user", help=f"comma-separated user names (default {_csv_of(_D.users)})")
     run.add_argument(
-        "--emotions", help=f"comma-separated emotions or families (default {_csv_of(_D.emotions)})"
+        "--emotions",
+        help="comma-separated leaves, aliases or families, a family standing for its default "
+        f"leaf (see `tau-sim emotions`; default {_csv_of(_D.emotions)})",
     )
     run.add_argument(
         "--intensities",
@@ -127,8 +136,18 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="with --resume: keep conversations ended by endpoint errors instead of playing "
         "them again",
     )
-    run.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="agent option")
-    run.add_argument("--user-arg", action="append", metavar="KEY=VALUE", help="user option")
+    run.add_argument(
+        "--agent-arg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="agent option, repeatable (the keys of each provider: `tau-sim models`; default none)",
+    )
+    run.add_argument(
+        "--user-arg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="user option, repeatable (the keys of each kind: `tau-sim models`; default none)",
+    )
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
@@ -142,6 +161,11 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="run file: [run] settings, [agent]/[user]/[models] options",
     )
     run.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="check everything, print the grid size and the expected model calls, store nothing",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--json", action="store_true", help="print the final report as JSON")
 
@@ -168,6 +192,15 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     runs = sub.add_parser("runs", help="list the runs in a database")
     runs.add_argument("--db", default=DEFAULT_DB)
 
+    models = sub.add_parser(
+        "models", help="model providers, agent and user kinds, and the option keys each takes"
+    )
+    models.add_argument("--json", action="store_true", help="print one JSON object")
+    emotions = sub.add_parser(
+        "emotions", help="emotion families, leaves (aliases), intensity levels and dimensions"
+    )
+    emotions.add_argument("--json", action="store_true", help="print one JSON object")
+
     domains = sub.add_parser("domains", help="list domains, show one, or regenerate its tasks")
     dsub = domains.add_subparsers(dest="domains_command", parser_class=_Parser)
     dsub.add_parser("list", help="list the domains")
@@ -179,7 +212,12 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "checked-in task file",
     )
     gen.add_argument("name")
-    gen.add_argument("--count", type=int, default=None, help="default: the domain's own")
+    gen.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help=f"1..{MAX_GENERATED} tasks (default: the domain's own)",
+    )
     gen.add_argument("--seed", type=int, default=None, help="default: the domain's own")
     gen.add_argument(
         "--out",
@@ -190,6 +228,8 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     return parser, run
 
 
+MAX_GENERATED = 10_000
+"""The most tasks ``domains generate`` samples at once."""
 OUTPUT_DEFAULTS: dict[str, Any] = {
     "db": DEFAULT_DB,
     "quiet": False,
@@ -203,7 +243,16 @@ RESUME_OPTIONS = frozenset(
     | {"max_error_share"}
 )
 """Options that may go with ``--resume``: the stored config defines everything else."""
-_NOT_SETTINGS = ("command", "config", "resume", "keep_errors", "agent_arg", "user_arg", "help")
+_NOT_SETTINGS = (
+    "command",
+    "config",
+    "resume",
+    "keep_errors",
+    "agent_arg",
+    "user_arg",
+    "help",
+    "dry_run",
+)
 
 
 def _flag(dest: str) -> str:
@@ -226,14 +275,74 @@ def _run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> di
             continue
         try:
             settings[dest] = action.type(value) if callable(action.type) else str(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise UsageError(f"--config {path}: [run] {key} = {value!r} is not valid") from None
     return settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tau-sim`` console script."""
+    """Entry point of the ``tau-sim`` console script.
+
+    Bad input is one line and exit 2; a closed stdout exits quietly with 141; Ctrl-C before a
+    run starts is one line and 130 (a started run handles its own signals); anything else is
+    one line asking for a report, exit 1 — never a traceback.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        _ignore_ctrl_c()
+        print("tau-sim: interrupted before the run started; nothing was stored", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        if any(isinstance(e, BrokenPipeError) for e in _leaves(exc)):
+            _silence_stdout()
+            return EXIT_BROKEN_PIPE
+        print(
+            f"tau-sim: error: unexpected {type(exc).__name__}: {exc} (please report this as a "
+            "bug, with the command)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _ignore_ctrl_c() -> None:
+    """Ignore further Ctrl-C while the process says why it stops and exits."""
+    with suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tau-sim")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _main(argv: list[str]) -> int:
     parser, run = parsers()
     args = parser.parse_args(argv)
     try:
@@ -245,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_runs(args)
         if args.command == "rescore":
             return _cmd_rescore(args)
+        if args.command == "models":
+            return _cmd_models(args)
+        if args.command == "emotions":
+            return _cmd_emotions(args)
         return _cmd_domains(args)
     except (UsageError, StoreError, BaseExceptionGroup) as exc:
         usage = _usage_error(exc)
@@ -301,19 +414,25 @@ def _config_from_settings(
     domain = get_domain(fields.get("domain", defaults.domain))
     pool = task_pool(domain, tasks_file)
     where = tasks_file or f"domain {domain.name!r}"
+    if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
+        _unique("--tasks", _csv(settings["tasks"]), _csv(settings["tasks"]))
     fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
     if tasks_file:
         fields["tasks_file"] = str(Path(tasks_file).resolve())
     if "agent" in settings:
-        fields["agents"] = _csv(settings["agent"])
+        fields["agents"] = _unique("--agent", names := _csv(settings["agent"]), names)
     if "user" in settings:
-        fields["users"] = _csv(settings["user"])
+        fields["users"] = _unique("--user", names := _csv(settings["user"]), names)
     if "emotions" in settings:
-        fields["emotions"] = normalize_emotions(_csv(settings["emotions"]))
+        names = _csv(settings["emotions"])
+        fields["emotions"] = _unique("--emotions", names, normalize_emotions(names, dedupe=False))
     if "intensities" in settings:
-        fields["intensities"] = [parse_intensity(x) for x in _csv(settings["intensities"])]
+        names = _csv(settings["intensities"])
+        fields["intensities"] = _unique("--intensities", names, [parse_intensity(x) for x in names])
     for dimension in DIMENSIONS:
         if dimension in settings:
+            names = [n.lower() for n in _csv(settings[dimension])]
+            _unique(f"--{dimension}", names, names)
             fields[dimension] = parse_levels(dimension, settings[dimension])
     limits = {
         field: settings[dest]
@@ -335,6 +454,28 @@ def _config_from_settings(
         for name in fields.get("users", defaults.users)
     }
     return RunConfig(**fields)
+
+
+_V = TypeVar("_V")
+
+
+def _unique(flag: str, given: list[str], values: list[_V]) -> list[_V]:
+    """``values`` (what each of ``given`` stands for) if no two are the same; else ``UsageError``.
+
+    A duplicate would play identical cells twice at the same seed and inflate n, so it is
+    rejected rather than merged.
+    """
+    first: dict[Any, str] = {}
+    for text, value in zip(given, values, strict=True):
+        if value in first:
+            same = (
+                f"{text!r} is given twice"
+                if first[value] == text
+                else f"{first[value]!r} and {text!r} are the same entry ({value!r})"
+            )
+            raise UsageError(f"{flag}: {same}; give each entry once")
+        first[value] = text
+    return values
 
 
 def configure_run(
@@ -472,8 +613,9 @@ def _still_running(run: dict[str, Any]) -> str:
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from simulator.grid import new_run_id
+    from simulator.keys import seal_keys
     from simulator.models.options import merge
-    from simulator.runner import Runner, backend_options
+    from simulator.runner import Player, Runner, backend_options
     from simulator.store import Store
 
     resume = "resume" in args
@@ -484,12 +626,19 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         keys = _resume_keys(args)
         store = Store(settings["db"], create=False)
         config, run_id = _resume_config(args, store, keys)
+        player = None
     else:
         if "keep_errors" in args:
             raise UsageError("--keep-errors goes with --resume (a new run has nothing to keep)")
         settings, config = configure_run(args, parser)
-        store = Store(settings["db"])
         run_id = new_run_id()
+        # everything is checked (and gold paths replayed) before the store is opened
+        config = seal_keys(config)
+        player = Player(config, run_id)
+        player.prepare()
+        if getattr(args, "dry_run", False):
+            return _dry_run(player, as_json=settings["json"])
+        store = Store(settings["db"])
     from simulator.progress import RunProgress
 
     progress = RunProgress(enabled=not settings["quiet"] and not settings["json"])
@@ -505,9 +654,11 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         create=not resume,
         on_start=started,
         keep_errors=settings["keep_errors"],
+        player=player,
     )
     try:
-        anyio.run(runner.run, backend_options=backend_options())
+        with _ctrl_c_raises():
+            anyio.run(runner.run, backend_options=backend_options())
     except (StoreError, BaseExceptionGroup) as exc:
         fault = _usage_error(exc)
         if not isinstance(fault, StoreError) or not runner.created:
@@ -542,6 +693,56 @@ def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, 
     except sqlite3.Error:
         stored = ""
     return f"{fault}; {stored}resume with: tau-sim run --resume {run_id} --db {db}"
+
+
+@contextmanager
+def _ctrl_c_raises() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` wherever the start-up is (a preflight, a launch).
+
+    asyncio's own handler would cancel the main task instead, which a client in its preflight
+    may report as a timeout; once the run has started, ``until_signal`` takes the signals.
+    """
+    fired = False
+
+    def interrupt(signum: int, frame: object) -> None:
+        nonlocal fired
+        fired = True
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        if not fired:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _dry_run(player: Any, *, as_json: bool) -> int:
+    """Print what a run would play: its size and an estimate of its model calls; store nothing."""
+    from simulator.estimate import dry_run_plan
+
+    plan = dry_run_plan(player)
+    if as_json:
+        print(json.dumps(plan, indent=2))
+        return 0
+    print(
+        f"dry run: {plan['conversations']} conversations = {len(plan['agents'])} agent(s) x "
+        f"{plan['per_agent']} each; {plan['per_condition']} per agent and condition "
+        f"({plan['conditions']} conditions: {', '.join(plan['condition_labels'])})"
+    )
+    print(
+        f"expected model calls, an estimate from the gold path lengths of the "
+        f"{plan['tasks']} tasks: about {plan['agent_calls']} agent calls and "
+        f"{plan['user_calls']} user calls ({plan['model_calls']} in all; scripted roles "
+        "make no model calls)"
+    )
+    print("nothing was stored")
+    return 0
 
 
 def _print_report(
@@ -588,6 +789,30 @@ def _cmd_runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_models(args: argparse.Namespace) -> int:
+    from simulator.catalog import models_catalog
+    from simulator.report import render_models
+
+    catalog = models_catalog()
+    if args.json:
+        print(json.dumps(catalog, indent=2))
+    else:
+        render_models(catalog)
+    return 0
+
+
+def _cmd_emotions(args: argparse.Namespace) -> int:
+    from simulator.catalog import emotions_catalog
+    from simulator.report import render_emotions
+
+    catalog = emotions_catalog()
+    if args.json:
+        print(json.dumps(catalog, indent=2))
+    else:
+        render_emotions(catalog)
+    return 0
+
+
 def _cmd_domains(args: argparse.Namespace) -> int:
     from simulator.domain import dump_tasks, encode_task
     from simulator.registry import DOMAINS, get_domain, load_plugins
@@ -603,6 +828,10 @@ def _cmd_domains(args: argparse.Namespace) -> int:
         domain = get_domain(args.name)
         if args.count is not None and args.count < 1:
             raise UsageError(f"--count must be at least 1 (got {args.count})")
+        if args.count is not None and args.count > MAX_GENERATED:
+            raise UsageError(f"--count must be at most {MAX_GENERATED} (got {args.count})")
+        if args.seed is not None and not 0 <= args.seed < 2**63:
+            raise UsageError(f"--seed must be in 0..2^63-1 (got {args.seed})")
         out = args.out
         if out is None:
             own = args.count is None and args.seed is None and domain.tasks_path is not None
@@ -612,7 +841,10 @@ def _cmd_domains(args: argparse.Namespace) -> int:
             sys.stdout.buffer.write(b"".join(encode_task(t) for t in tasks))
             sys.stdout.flush()
         else:
-            dump_tasks(tasks, Path(out))
+            try:
+                dump_tasks(tasks, Path(out))
+            except OSError as exc:
+                raise UsageError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
     return 0
 
 

@@ -140,7 +140,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def tasks(self) -> list[Task]:
         """The fixed benchmark task set."""
         if isinstance(self.task_source, Path):
-            return load_tasks(self.task_source)
+            return load_tasks(self.task_source, self)
         return list(self.task_source)
 
     def write_actions(self, task: Task) -> list[Action]:
@@ -187,8 +187,11 @@ _task_decoder = msgspec.json.Decoder(Task)
 _encoder = msgspec.json.Encoder()
 
 
-def load_tasks(path: Path) -> list[Task]:
-    """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field."""
+def load_tasks(path: Path, domain: Domain | None = None) -> list[Task]:
+    """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field.
+
+    With ``domain``, every task's gold path is checked too (``check_gold``).
+    """
     try:
         lines = path.read_bytes().splitlines()
     except OSError as exc:
@@ -209,9 +212,46 @@ def load_tasks(path: Path) -> list[Task]:
         if task.emotion is not None:
             spec = validate_emotion_spec(task.emotion, f"{path}:{number}")
             task = msgspec.structs.replace(task, emotion=spec)
+        if domain is not None:
+            check_gold(domain, task, f"{path}:{number}")
         ids.add(task.id)
         tasks.append(task)
     return tasks
+
+
+def check_gold(domain: Domain, task: Task, where: str) -> None:
+    """Check ``task``'s gold actions against ``domain``'s tools and replay them on a fresh database.
+
+    Raises:
+        UsageError: ``where: task ID: ...`` naming a task of another domain, or the action
+            (``actions[i]``) whose tool is unknown, whose argument has the wrong type
+            (``actions[i].arguments.NAME``) or that fails when replayed.
+    """
+    toolkit = domain.toolkit
+    prefix = f"{where}: task {task.id}"
+    if task.domain != domain.name:
+        raise UsageError(f"{prefix}: is for domain {task.domain!r}, not {domain.name!r}")
+    for i, action in enumerate(task.actions):
+        tool = toolkit.tools.get(action.name)
+        if tool is None:
+            raise UsageError(
+                f"{prefix}: actions[{i}] {action.name}: unknown tool "
+                f"(known: {', '.join(toolkit.tools)})"
+            )
+        try:
+            msgspec.convert(action.arguments, tool.args_type)
+        except msgspec.ValidationError as exc:
+            message, _, field = str(exc).partition(" - at `$")
+            raise UsageError(
+                f"{prefix}: actions[{i}].arguments{field.rstrip('`')}: {message}"
+            ) from None
+    db = domain.new_database()
+    for i, action in enumerate(task.actions):
+        outcome = toolkit.call(db, action.name, dict(action.arguments))
+        if outcome.error:
+            raise UsageError(
+                f"{prefix}: actions[{i}] {action.name} fails on a fresh database: {outcome.content}"
+            )
 
 
 def _sorted(value: Any) -> Any:

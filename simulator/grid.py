@@ -110,6 +110,21 @@ def grid(config: RunConfig) -> Iterator[Cell]:
                                 index += 1
 
 
+def grid_size(config: RunConfig) -> int:
+    """How many cells ``grid(config)`` yields, without making them."""
+    emotional = sum(e != NEUTRAL for e in config.emotions)
+    conditions = (len(config.emotions) - emotional) + emotional * len(config.intensities)
+    levels = len(config.politeness) * len(config.urgency) * len(config.trust)
+    return (
+        len(config.agents)
+        * len(config.users)
+        * len(config.tasks)
+        * conditions
+        * levels
+        * config.trials
+    )
+
+
 def conversation_seed(
     run_seed: int,
     user: str,

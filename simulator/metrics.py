@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from math import comb
 from typing import Any
 
@@ -132,9 +133,15 @@ def run_report(
     return report
 
 
+def intensity_label(value: float) -> str:
+    """An intensity as reports show it: at least two decimals, every digit it has (0.30, 0.304)."""
+    text = format(Decimal(repr(value)), "f")
+    return text if len(text.partition(".")[2]) > 2 else f"{value:.2f}"
+
+
 def _label(field: str, value: Any) -> str:
-    if field == "intensity":
-        return f"{float(value):.2f}"
+    if field == "intensity":  # exact: 0.3 and 0.304 are two rows
+        return intensity_label(float(value))
     if field in LEVEL_FIELDS:
         return level_label(value)
     return str(value)

@@ -14,9 +14,18 @@ from simulator.domain import Domain
 from simulator.metrics import GROUP_FIELDS
 
 
+class _Console(Console):
+    """A console whose closed stdout is a ``BrokenPipeError`` (the CLI's quiet exit 141)."""
+
+    def on_broken_pipe(self) -> None:
+        """Raise instead of rich's own ``SystemExit(1)``, so every command exits alike."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def _console() -> Console:
     """A console for stdout; wide when stdout is not a terminal (logs, CI, pipes)."""
-    return Console() if sys.stdout.isatty() else Console(width=160)
+    return _Console() if sys.stdout.isatty() else _Console(width=160)
 
 
 def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
@@ -106,9 +115,10 @@ def infra_note(report: dict[str, Any]) -> str:
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, status, size, endpoint errors and success (without them).
+    """Print one line per run: id, start, status, agents, conditions, seed, duration, results.
 
-    A ``running`` run whose process is gone reads ``stale``.
+    A ``running`` run whose process is gone reads ``stale``; success and abandonment leave out
+    the conversations that endpoint errors ended (``infra``).
     """
     import time
 
@@ -117,12 +127,24 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     states = run_states(db)
     console = console or _console()
     table = Table(title="runs")
-    columns = ("run", "created", "status", "cells", "completed", "infra", "success", "abandoned")
-    for column in columns:
-        table.add_column(column)
+    for column in (
+        "run",
+        "created",
+        "status",
+        "agents",
+        "conditions",
+        "seed",
+        "duration",
+        "cells",
+        "completed",
+        "infra",
+        "success",
+        "abandoned",
+    ):
+        table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
     counted = "c.status = 'completed' and c.reason != 'infra_error'"  # as the report counts
     rows = db.query(
-        "select r.id, r.created_at, r.status, r.cells, "
+        "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
         "sum(c.status = 'completed') as completed, "
         "sum(c.status = 'completed' and c.reason = 'infra_error') as infra, "
         f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
@@ -131,10 +153,15 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "group by r.id order by r.created_at"
     )
     for r in rows:
+        agents, conditions = _run_summary(r["config"])
         table.add_row(
             escape(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
             escape(states[r["id"]]),
+            escape(agents),
+            escape(conditions),
+            str(r["seed"]),
+            _duration(r["created_at"], r["ended_at"]),
             str(r["cells"]),
             str(r["completed"] or 0),
             str(r["infra"] or 0),
@@ -142,6 +169,77 @@ def render_runs(db: Any, console: Console | None = None) -> None:
             _fmt(r["abandoned"], pct=True),
         )
     console.print(table)
+
+
+def _run_summary(config_json: str | None) -> tuple[str, str]:
+    """(agents, conditions) of a stored run config, as short text; "?" when unreadable."""
+    import msgspec
+
+    from simulator.conditions import NEUTRAL
+
+    try:
+        config = msgspec.json.decode(config_json or "")
+        agents = ",".join(config.get("agents", []))
+        intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
+        emotions = [e if e == NEUTRAL else f"{e}@{intensities}" for e in config.get("emotions", [])]
+    except (msgspec.DecodeError, AttributeError, TypeError, ValueError):
+        return "?", "?"
+    return agents, " ".join(emotions)
+
+
+def _duration(start: float | None, end: float | None) -> str:
+    """Seconds between start and end as ``1h02m``, ``3m05s`` or ``4.2s``; "-" when not ended."""
+    if start is None or end is None:
+        return "-"
+    seconds = max(end - start, 0.0)
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def render_models(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the model providers, agent kinds and user kinds with their option keys."""
+    console = console or _console()
+    for title, key, what in (
+        ("model providers (--agent/--user PROVIDER/MODEL)", "model_providers", "serves"),
+        ("agent kinds (--agent KIND/NAME; --agent-arg KEY=VALUE)", "agents", "what"),
+        ("user kinds (--user; --user-arg KEY=VALUE)", "users", "what"),
+    ):
+        table = Table(title=title)
+        for column in ("name", "what", "options (default)"):
+            table.add_column(column)
+        for name, entry in catalog[key].items():
+            options = ", ".join(k if v is None else f"{k}={v}" for k, v in entry["options"].items())
+            table.add_row(escape(name), escape(entry[what]), escape(options or "-"))
+        console.print(table)
+
+
+def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the emotion families and leaves, the intensity levels and the dimensions."""
+    console = console or _console()
+    table = Table(title="emotions (--emotions: a leaf, an alias, or a family = its default leaf)")
+    for column in ("family", "leaf", "aliases", "politeness/urgency/trust"):
+        table.add_column(column)
+    for family, entry in catalog["families"].items():
+        for name, leaf in entry["leaves"].items():
+            default = " (default)" if name == entry["default_leaf"] else ""
+            table.add_row(
+                escape(family),
+                escape(name + default),
+                escape(", ".join(leaf["aliases"]) or "-"),
+                f"{leaf['politeness']}/{leaf['urgency']}/{leaf['trust']}",
+            )
+    console.print(table)
+    levels = ", ".join(f"{k}={v:g}" for k, v in catalog["intensities"].items())
+    console.print(f"intensities (--intensities): {levels}, or any number in 0..1", markup=False)
+    for dimension, names in catalog["dimensions"].items():
+        console.print(
+            f"--{dimension}: {', '.join(names)} or {catalog['dimension_default']} (the leaf's own)",
+            markup=False,
+        )
 
 
 def render_domains(domains: list[Domain], console: Console | None = None) -> None:

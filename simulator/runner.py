@@ -21,7 +21,7 @@ import msgspec
 from anyio.abc import TaskGroup
 
 from simulator.bus import Bus, LiveFeed, Subscriber
-from simulator.conditions import DIMENSIONS, NEUTRAL, check_level
+from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS, NEUTRAL, check_level
 from simulator.context import (
     ConversationContext,
     OracleView,
@@ -35,7 +35,7 @@ from simulator.errors import OptionError, StoreError, UsageError
 from simulator.evaluation import Evaluator
 from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
-from simulator.grid import Cell, RunConfig, grid, task_set_hash
+from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
 from simulator.keys import seal_keys
 from simulator.registry import (
     AgentProvider,
@@ -57,24 +57,11 @@ log = logging.getLogger(__name__)
 def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
     """Check names and numbers before anything is stored; ``UsageError`` on the first problem."""
     load_plugins()
-    if config.concurrency < 1:
-        raise UsageError(f"--concurrency must be at least 1 (got {config.concurrency})")
-    if config.workers < 1:
-        raise UsageError(f"--workers must be at least 1 (got {config.workers})")
-    if config.trials < 1:
-        raise UsageError(f"--trials must be at least 1 (got {config.trials})")
-    if config.limits.max_steps < 2:
-        raise UsageError(f"--max-steps must be at least 2 (got {config.limits.max_steps})")
-    if config.limits.max_tool_errors < 0:
-        raise UsageError(
-            f"--max-tool-errors must be at least 0 (got {config.limits.max_tool_errors})"
-        )
+    check_numbers(config)
     if not 0.0 <= config.max_error_share <= 1.0:  # also refuses NaN
         raise UsageError(
             f"--max-error-share must be between 0 and 1 (got {config.max_error_share:g})"
         )
-    if not config.limits.timeout_s > 0:
-        raise UsageError(f"--timeout must be positive (got {config.limits.timeout_s:g})")
     if not config.agents or not config.users or not config.emotions:
         raise UsageError("--agent, --user and --emotions each need at least one name")
     for flag, names, options in (
@@ -87,6 +74,7 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
                 f"{flag}: options are given for {', '.join(map(repr, stray))}, which the run "
                 f"does not play (it plays {', '.join(names)})"
             )
+    check_unique(config)
     for dimension in DIMENSIONS:
         levels: list[str | None] = getattr(config, dimension)
         if not levels:
@@ -105,6 +93,68 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
     if not tasks:
         raise UsageError("--tasks selects no task")
     return domain, tasks
+
+
+MAX_SEED = 2**63 - 1
+"""The largest run seed (SQLite stores a signed 64-bit integer)."""
+MAX_CELLS = 1_000_000
+"""The most conversations one run may hold (split a larger grid into several runs)."""
+_BOUNDS: tuple[tuple[str, str, int, int], ...] = (
+    ("--concurrency", "concurrency", 1, 100_000),
+    ("--workers", "workers", 1, 256),
+    ("--trials", "trials", 1, MAX_CELLS),
+    ("--seed", "seed", 0, MAX_SEED),
+)
+_LIMIT_BOUNDS: tuple[tuple[str, str, int, int], ...] = (
+    ("--max-steps", "max_steps", 2, 1_000_000),
+    ("--max-tool-errors", "max_tool_errors", 0, 1_000_000),
+)
+MAX_TIMEOUT_S = 1e7
+"""The longest ``--timeout`` in seconds (about four months: a finite stand-in for "none")."""
+
+
+def _check_bound(flag: str, value: int, low: int, high: int) -> None:
+    if value < low:
+        raise UsageError(f"{flag} must be at least {low} (got {value})")
+    if value > high:
+        raise UsageError(f"{flag} must be at most {high} (got {value})")
+
+
+def check_numbers(config: RunConfig) -> None:
+    """Every number of ``config`` within its range, and the grid within ``MAX_CELLS``."""
+    for flag, field, low, high in _BOUNDS:
+        _check_bound(flag, getattr(config, field), low, high)
+    for flag, field, low, high in _LIMIT_BOUNDS:
+        _check_bound(flag, getattr(config.limits, field), low, high)
+    timeout = config.limits.timeout_s
+    if not timeout > 0:  # also true for nan
+        raise UsageError(f"--timeout must be positive (got {timeout:g})")
+    if timeout > MAX_TIMEOUT_S:
+        raise UsageError(f"--timeout must be at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})")
+    size = grid_size(config)
+    if size > MAX_CELLS:
+        raise UsageError(
+            f"the grid holds {size} conversations, more than {MAX_CELLS} per run; "
+            "split it into several runs"
+        )
+
+
+def check_unique(config: RunConfig) -> None:
+    """No grid dimension lists the same entry twice (it would copy cells at the same seed)."""
+    for flag, values in (
+        ("--agent", config.agents),
+        ("--user", config.users),
+        ("--tasks", config.tasks),
+        ("--emotions", config.emotions),
+        ("--intensities", config.intensities),
+        *((f"--{d}", getattr(config, d)) for d in DIMENSIONS),
+    ):
+        seen: set[object] = set()
+        for value in values:
+            if value in seen:
+                shown = DEFAULT_LEVEL if value is None else value
+                raise UsageError(f"{flag}: {shown!r} is given twice; give each entry once")
+            seen.add(value)
 
 
 AnyAgentProvider = AgentProvider | CalibrationAgentProvider
@@ -151,17 +201,14 @@ def _with_flag(
 
 
 def task_pool(domain: Domain, tasks_file: str | None) -> list[Task]:
-    """The domain's benchmark tasks, or the tasks of a JSONL file (which must match the domain)."""
+    """The domain's benchmark tasks, or the tasks of a JSONL file, gold paths checked.
+
+    Every task of a file must be for ``domain``, name its tools and argument types and have a
+    gold path that replays on a fresh database (``simulator.domain.check_gold``).
+    """
     if tasks_file is None:
         return domain.tasks
-    tasks = load_tasks(Path(tasks_file))
-    for number, task in enumerate(tasks, start=1):
-        if task.domain != domain.name:
-            raise UsageError(
-                f"--tasks-file: {tasks_file}: task {number} ({task.id}) is for domain "
-                f"{task.domain!r}, not {domain.name!r}"
-            )
-    return tasks
+    return load_tasks(Path(tasks_file), domain)
 
 
 def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
@@ -184,12 +231,15 @@ def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
     return ids
 
 
-def normalize_emotions(names: list[str]) -> list[str]:
-    """Canonical leaf names, in order, without duplicates."""
+def normalize_emotions(names: list[str], *, dedupe: bool = True) -> list[str]:
+    """Canonical leaf names, in order; without duplicates unless ``dedupe`` is False.
+
+    A family name stands for its default leaf.
+    """
     out: list[str] = []
     for name in names:
         leaf = NEUTRAL if name == NEUTRAL else resolve_emotion(name)
-        if leaf not in out:
+        if leaf not in out or not dedupe:
             out.append(leaf)
     return out
 
@@ -344,6 +394,9 @@ class Runner:
     conversations and events are deleted first), unless ``keep_errors``. A run that ends with
     such conversations stored is ``completed_with_errors``, not ``completed``.
 
+    ``player`` is one already made (and prepared) for the same sealed ``config``: the CLI
+    checks a new run that way before it opens the store.
+
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
     stream back over pipes and this process alone writes the store.
@@ -360,6 +413,7 @@ class Runner:
         create: bool = False,
         on_start: Callable[[int], None] | None = None,
         keep_errors: bool = False,
+        player: Player | None = None,
     ) -> None:
         config = seal_keys(config)
         self.store = store
@@ -370,8 +424,8 @@ class Runner:
         self.create = create
         self.on_start = on_start
         self.keep_errors = keep_errors
-        self.total = sum(1 for _ in grid(config))
-        self.player = Player(config, run_id)
+        self.total = grid_size(config)
+        self.player = player or Player(config, run_id)
         self.player.prepare()
         self.domain = self.player.domain
         if not create:

@@ -47,11 +47,11 @@ class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Options of the scripted user (``--user-arg key=value`` or a run file).
 
     Attributes:
-        latency: seconds each turn takes, as if a model answered.
+        latency: seconds each turn takes, as if a model answered (0..60).
         threshold_scale: multiplies the patience thresholds (above 1: more patient).
     """
 
-    latency: Annotated[float, msgspec.Meta(ge=0.0)] = 0.0
+    latency: Annotated[float, msgspec.Meta(ge=0.0, le=60.0)] = 0.0
     threshold_scale: Annotated[float, msgspec.Meta(ge=0.01)] = 1.0
 
 

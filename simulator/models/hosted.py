@@ -336,6 +336,11 @@ class HostedChatModel:
         except sdk.APIConnectionError as exc:
             cause = redact(str(exc.__cause__ or exc), self._api_key)
             raise UsageError(f"{self.name}: cannot reach {self.base_url}: {cause}") from None
+        except ValueError as exc:  # a body that is not JSON (json and codec errors)
+            raise UsageError(
+                f"{self.name}: {self.base_url} answered the preflight with something that is "
+                f"not JSON ({type(exc).__name__}); is it an OpenAI-compatible API?"
+            ) from None
 
     async def _call(self, send: Send) -> ChatResponse:
         """Run ``send`` on the pool or the base URL in the in-flight slot; errors to ModelError.

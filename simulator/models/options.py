@@ -182,6 +182,8 @@ def load_config(path: str | Path) -> RunFile:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"--config: cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"--config {path}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"--config {path}: invalid TOML: {exc}") from None
     for key, value in data.items():

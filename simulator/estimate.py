@@ -1,0 +1,62 @@
+"""What ``tau-sim run --dry-run`` prints: a run's size and an estimate of its model calls.
+
+The estimate reads each task's gold path: an agent makes one call per gold action and one per
+user turn; a user makes one call per turn, taken as the opening, one per authentication slot
+and a closing one. Real conversations wander (an emotional user takes more turns), so it is a
+lower-end estimate, not a promise. Scripted agents and users make no model calls.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from simulator.conditions import NEUTRAL
+from simulator.grid import grid_size
+from simulator.registry import CalibrationAgentProvider
+
+if TYPE_CHECKING:
+    from simulator.domain import Task
+    from simulator.runner import Player
+
+
+def user_turns(task: Task) -> int:
+    """The user turns a task takes on its gold path: opening, one per auth slot, closing."""
+    return 2 + len(task.auth_slots)
+
+
+def dry_run_plan(player: Player) -> dict[str, Any]:
+    """The size of ``player``'s run by agent and condition, and its expected model calls."""
+    config = player.config
+    tasks = [player.tasks[t] for t in config.tasks]
+    levels = len(config.politeness) * len(config.urgency) * len(config.trust)
+    labels = [
+        e if e == NEUTRAL else f"{e}@{i:g}"
+        for e in config.emotions
+        for i in ([0.0] if e == NEUTRAL else config.intensities)
+    ]
+    conditions = len(labels) * levels
+    per_condition = len(config.users) * len(tasks) * config.trials
+    per_task_user = sum(user_turns(t) for t in tasks)
+    per_task_agent = sum(len(t.actions) + user_turns(t) for t in tasks)
+    repeats = conditions * config.trials
+    model_agents = sum(
+        not isinstance(p, CalibrationAgentProvider) for p in player.agent_providers.values()
+    )
+    model_users = sum(not name.startswith("scripted") for name in config.users)
+    agent_calls = model_agents * len(config.users) * per_task_agent * repeats
+    user_calls = len(config.agents) * model_users * per_task_user * repeats
+    return {
+        "conversations": grid_size(config),
+        "agents": list(config.agents),
+        "users": list(config.users),
+        "tasks": len(tasks),
+        "conditions": conditions,
+        "condition_labels": labels,
+        "per_agent": per_condition * conditions,
+        "per_condition": per_condition,
+        "agent_calls": agent_calls,
+        "user_calls": user_calls,
+        "model_calls": agent_calls + user_calls,
+        "estimate": "from the gold path lengths: calls per gold action and per user turn",
+        "stored": False,
+    }

@@ -1,0 +1,402 @@
+"""Bad input through the real ``tau-sim`` command: one line, exit 2, nothing stored, no traceback.
+
+Also the discoverability commands (``models``, ``emotions``, ``--version``, ``--dry-run``) and
+the quiet exit on a closed stdout.
+"""
+
+import hashlib
+import http.server
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+RETAIL = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+
+
+def tau_sim(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TAU_SIM, *args], capture_output=True, text=True, timeout=120, check=False, **kw
+    )
+
+
+@pytest.fixture(scope="module")
+def populated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("inputs") / "keep.db"
+    out = tau_sim("run", "--tasks", "2", "--db", str(db), "--quiet")
+    assert out.returncode == 0, out.stderr
+    return db
+
+
+def digest(db: Path) -> str:
+    return hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+def stored(db: Path) -> tuple[list[tuple], int]:
+    conn = sqlite3.connect(db)
+    try:
+        runs = conn.execute("select id, status, cells from runs order by id").fetchall()
+        events = conn.execute("select count(*) from events").fetchone()[0]
+    finally:
+        conn.close()
+    return runs, events
+
+
+def one_line_error(out: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert "Traceback" not in out.stderr, out.stderr
+    assert out.returncode == code, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tau-sim: error:"), out.stderr
+    return lines[0]
+
+
+def task_file(tmp: Path, edit: str) -> Path:
+    """The first 8 retail tasks with one edited (``edit`` names the case)."""
+    lines = RETAIL.read_text().splitlines()[:8]
+    task = json.loads(lines[6])
+    if edit == "unknown-tool":
+        task["actions"][-1]["name"] = "cancel_order"
+    elif edit == "wrong-type":
+        task["actions"][1]["arguments"][next(iter(task["actions"][1]["arguments"]))] = 5
+    elif edit == "unknown-argument":
+        task["actions"][1]["arguments"]["colour"] = "red"
+    elif edit == "fails":
+        task["actions"][1]["arguments"]["user_id"] = "nobody_0000"
+    elif edit == "other-domain":
+        task["domain"] = "airline"
+    lines[6] = json.dumps(task)
+    path = tmp / f"{edit}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+GOLD_CASES = [
+    ("unknown-tool", ":7: task retail-006: actions[2] cancel_order: unknown tool (known: "),
+    ("wrong-type", ":7: task retail-006: actions[1].arguments."),
+    ("unknown-argument", ":7: task retail-006: actions[1].arguments: Object contains unknown"),
+    (
+        "fails",
+        ":7: task retail-006: actions[1] get_user_details fails on a fresh database: Error: ",
+    ),
+    ("other-domain", ":7: task retail-006: is for domain 'airline', not 'retail'"),
+]
+
+
+@pytest.mark.parametrize(("edit", "message"), GOLD_CASES, ids=[c[0] for c in GOLD_CASES])
+def test_gold_paths_are_checked_when_the_task_file_loads(
+    populated: Path, tmp_path: Path, edit: str, message: str
+) -> None:
+    before = digest(populated)
+    bad = task_file(tmp_path, edit)
+    line = one_line_error(tau_sim("run", "--tasks-file", str(bad), "--db", str(populated)))
+    assert f"{bad}{message}" in line
+    assert digest(populated) == before
+
+
+# (arguments of `run` before --db, the message). Each must leave the database's bytes as they are.
+RUN_CASES: list[tuple[list[str], str]] = [
+    (["--agent", "scripted/gold,scripted/gold"], "--agent: 'scripted/gold' is given twice"),
+    (["--emotions", "anger,frustration"], "--emotions: 'anger' and 'frustration' are the same"),
+    (["--emotions", "worry,nervousness"], "--emotions: 'worry' and 'nervousness' are the same"),
+    (["--intensities", "low,0.3"], "--intensities: 'low' and '0.3' are the same entry (0.3)"),
+    (["--intensities", "0.5,0.50"], "--intensities: '0.5' and '0.50' are the same entry"),
+    (["--tasks", "retail-001,retail-001"], "--tasks: 'retail-001' is given twice"),
+    (["--user", "scripted,scripted"], "--user: 'scripted' is given twice"),
+    (["--politeness", "cold,cold"], "--politeness: 'cold' is given twice"),
+    (["--trust", "default,default"], "--trust: 'default' is given twice"),
+    (["--trials", "1e309"], "argument --trials: invalid int value: '1e309'"),
+    (["--trials", "99999999999"], "--trials must be at most 1000000 (got 99999999999)"),
+    (["--concurrency", "99999999999999999999"], "--concurrency must be at most 100000"),
+    (["--workers", "99999999999999999999"], "--workers must be at most 256"),
+    (["--seed", "-1"], "--seed must be at least 0 (got -1)"),
+    (["--seed", "99999999999999999999"], "--seed must be at most 9223372036854775807"),
+    (["--max-steps", "99999999999999999999"], "--max-steps must be at most 1000000"),
+    (["--max-tool-errors", "10000000000"], "--max-tool-errors must be at most 1000000"),
+    (["--timeout", "nan"], "--timeout must be positive (got nan)"),
+    (["--timeout", "inf"], "--timeout must be at most 1e+07 seconds (got inf)"),
+    (["--timeout", "1e309"], "--timeout must be at most 1e+07 seconds (got inf)"),
+    (["--intensities", "nan"], "--intensities: nan is outside 0..1"),
+    (["--intensities", "1e309"], "--intensities: inf is outside 0..1"),
+    (["--tasks", "99999999999999999999"], "domain 'retail' has 55 tasks"),
+    (["--agent-arg", "latency=1e309"], "--agent-arg latency=inf: Expected `float` <= 60.0"),
+    (["--user-arg", "latency=61"], "--user-arg latency=61: Expected `float` <= 60.0"),
+    (
+        ["--emotions", "anger", "--intensities", "0.1,0.2", "--trials", "400000"],
+        "the grid holds 44000000 conversations, more than 1000000 per run",
+    ),
+    (["--tasks-file", "/"], "cannot read task file /: Is a directory"),
+    (["--config", "/"], "--config: cannot read /: Is a directory"),
+    (["--resume", "x", "--dry-run"], "--resume takes the stored run as it is; remove --dry-run"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), RUN_CASES, ids=[" ".join(a) for a, _ in RUN_CASES])
+def test_bad_run_input_is_one_line_and_stores_nothing(
+    populated: Path, args: list[str], message: str
+) -> None:
+    before, rows = digest(populated), stored(populated)
+    line = one_line_error(tau_sim("run", *args, "--db", str(populated)))
+    assert message in line
+    assert digest(populated) == before and stored(populated) == rows
+
+
+def test_binary_and_non_utf8_files_are_one_line_errors(populated: Path, tmp_path: Path) -> None:
+    before = digest(populated)
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(bytes(range(256)) * 4)
+    line = one_line_error(tau_sim("run", "--tasks-file", str(binary), "--db", str(populated)))
+    assert f"{binary}:1: not valid JSON" in line
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b"[run]\nseed = 1\n# caf\xe9\n")
+    line = one_line_error(tau_sim("run", "--config", str(latin), "--db", str(populated)))
+    assert f"--config {latin}: not UTF-8 text (byte 20)" in line
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[run]\ntrials = 1e309\n")
+    line = one_line_error(tau_sim("run", "--config", str(huge), "--db", str(populated)))
+    assert f"--config {huge}: [run] trials = inf is not valid" in line
+    line = one_line_error(tau_sim("report", "--db", str(binary)))
+    assert "is not a tau-sim database" in line
+    assert digest(populated) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", "/proc/x", "--count", "2"], "--out: cannot write /proc/x: "),
+        (["--out", "/", "--count", "2"], "--out: cannot write /: Is a directory"),
+        (["--count", "99999999999999999999"], "--count must be at most 10000"),
+        (["--count", "2", "--seed", "-3"], "--seed must be in 0..2^63-1 (got -3)"),
+    ],
+)
+def test_domains_generate_bad_output_or_numbers(args: list[str], message: str) -> None:
+    before = RETAIL.read_bytes()
+    assert message in one_line_error(tau_sim("domains", "generate", "retail", *args))
+    assert RETAIL.read_bytes() == before
+
+
+def test_a_bad_input_leaves_no_new_database(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    one_line_error(tau_sim("run", "--agent-arg", "temprature=1", "--db", str(db)))
+    one_line_error(tau_sim("run", "--workers", "0", "--db", str(db)))
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["runs"],
+        ["report", "--json"],
+        ["report"],
+        ["emotions"],
+        ["models", "--json"],
+        ["domains", "generate", "retail", "--count", "3", "--out", "-"],
+    ],
+)
+def test_a_closed_stdout_exits_quietly_with_141(populated: Path, args: list[str]) -> None:
+    before = digest(populated)
+    if args[0] in ("runs", "report"):
+        args = [*args, "--db", str(populated)]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        out = subprocess.run(
+            [*TAU_SIM, *args], stdout=write, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    finally:
+        os.close(write)
+    assert out.returncode == 141 and out.stderr == "", out.stderr
+    assert digest(populated) == before
+
+
+def test_dry_run_prints_the_plan_and_creates_no_database(tmp_path: Path) -> None:
+    db = tmp_path / "dry.db"
+    args = ["--tasks", "3", "--agent", "scripted/gold,scripted/sloppy"]
+    args += ["--emotions", "neutral,anger", "--intensities", "low,high", "--trials", "2"]
+    out = tau_sim("run", *args, "--dry-run", "--json", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    plan = json.loads(out.stdout)
+    # 2 agents x 3 tasks x (neutral + anger at 2 intensities) x 2 trials
+    assert plan["conversations"] == 36 and plan["per_agent"] == 18
+    assert plan["per_condition"] == 6 and plan["conditions"] == 3
+    assert plan["model_calls"] == 0  # scripted roles only
+    assert plan["stored"] is False and not db.exists()
+    text = tau_sim("run", *args, "--dry-run", "--db", str(db))
+    assert "36 conversations" in text.stdout and "estimate" in text.stdout
+    assert not db.exists()
+
+
+def test_version_models_and_emotions() -> None:
+    version = tau_sim("--version")
+    assert version.returncode == 0 and version.stdout.startswith("tau-sim ")
+    models = json.loads(tau_sim("models", "--json").stdout)
+    assert set(models["model_providers"]) >= {"openai", "anthropic", "vllm", "server", "local"}
+    assert "temperature" in models["model_providers"]["openai"]["options"]
+    assert "tool_parser" in models["model_providers"]["vllm"]["options"]
+    assert models["agents"]["scripted"]["options"] == {"latency": 0.0, "error_rate": 0.3}
+    assert models["users"]["scripted"]["options"] == {"latency": 0.0, "threshold_scale": 1.0}
+    assert "repair" in models["users"]["llm"]["options"]
+    emotions = json.loads(tau_sim("emotions", "--json").stdout)
+    anger = emotions["families"]["anger"]
+    assert anger["default_leaf"] == "frustration" and "annoyance" in anger["leaves"]
+    assert anger["leaves"]["annoyance"]["aliases"] == ["irritation"]
+    assert emotions["intensities"] == {"low": 0.3, "medium": 0.6, "high": 0.9}
+    assert emotions["dimensions"]["trust"] == ["trusting", "cautious", "skeptical"]
+    text = tau_sim("emotions").stdout
+    assert "frustration (default)" in text and "family = its default leaf" in text
+
+
+def test_run_help_shows_every_default() -> None:
+    text = " ".join(tau_sim("run", "--help").stdout.split())
+    for default in (
+        "default retail",
+        "default scripted/gold",
+        "default scripted)",
+        "default neutral",
+        "default 0.6",
+        "default 1)",
+        "default 32",
+        "default 0)",
+        "default 600",
+        "default 50",
+        "default ./",
+    ):
+        assert default in text, default
+
+
+def test_intensities_that_round_alike_are_two_report_rows(tmp_path: Path) -> None:
+    db = tmp_path / "i.db"
+    out = tau_sim(
+        "run",
+        "--tasks",
+        "1",
+        "--emotions",
+        "anger",
+        "--intensities",
+        "0.3,0.304",
+        "--db",
+        str(db),
+        "--quiet",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["conditions"]
+    assert sorted(r["intensity"] for r in rows) == ["0.30", "0.304"]
+
+
+def test_runs_lists_agents_conditions_seed_and_duration(populated: Path) -> None:
+    text = tau_sim("runs", "--db", str(populated)).stdout
+    for column in ("agents", "conditions", "seed", "duration", "status"):
+        assert column in text
+    assert "scripted/gold" in text and "completed" in text
+
+
+class _Endpoint(http.server.BaseHTTPRequestHandler):
+    """Answers every request with ``server.body``, or never (``server.body`` None)."""
+
+    def _answer(self) -> None:
+        body = self.server.body  # type: ignore[attr-defined]
+        if body is None:
+            self.server.hung.wait(30)  # type: ignore[attr-defined]
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def endpoint() -> Iterator[Callable[[bytes | None], str]]:
+    servers: list[http.server.ThreadingHTTPServer] = []
+
+    def start(body: bytes | None) -> str:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
+        server.body = body  # type: ignore[attr-defined]
+        server.hung = threading.Event()  # type: ignore[attr-defined]
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+    yield start
+    for server in servers:
+        server.hung.set()  # type: ignore[attr-defined]
+        server.shutdown()
+        server.server_close()
+
+
+def openai_run(base_url: str, db: Path) -> list[str]:
+    return [
+        *TAU_SIM,
+        "run",
+        "--agent",
+        "openai/m",
+        "--agent-arg",
+        f"base_url={base_url}",
+        "--agent-arg",
+        "max_retries=0",
+        "--tasks",
+        "1",
+        "--db",
+        str(db),
+        "--quiet",
+    ]
+
+
+def test_an_endpoint_answering_garbage_in_the_preflight(
+    populated: Path, endpoint: Callable[[bytes | None], str]
+) -> None:
+    before = digest(populated)
+    url = endpoint(b"\x00garbage{")
+    out = subprocess.run(
+        openai_run(url, populated),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "OPENAI_API_KEY": "k"},
+    )
+    assert "answered the preflight with something that is not JSON" in one_line_error(out)
+    assert digest(populated) == before
+
+
+@pytest.mark.parametrize(
+    ("signals", "code"),
+    [((signal.SIGINT,), 130), ((signal.SIGINT, signal.SIGINT), 130), ((signal.SIGTERM,), -15)],
+    ids=["ctrl-c", "ctrl-c twice", "sigterm"],
+)
+def test_a_signal_during_start_up_stores_nothing(
+    populated: Path, endpoint: Callable[[bytes | None], str], signals: tuple[int, ...], code: int
+) -> None:
+    """A preflight that hangs; the signal arrives before the run starts (SIGTERM: 128+15)."""
+    before = stored(populated)
+    url = endpoint(None)
+    proc = subprocess.Popen(
+        openai_run(url, populated),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OPENAI_API_KEY": "k"},
+    )
+    time.sleep(2.5)  # imports, task checks and the preflight's request
+    for number in signals:
+        proc.send_signal(number)
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code and "Traceback" not in err, err
+    if code == 130:
+        assert err.strip() == "tau-sim: interrupted before the run started; nothing was stored"
+    assert stored(populated) == before
