@@ -40,7 +40,11 @@ def usage_event(conversation: str, role: str, model: str, usage: Usage) -> Model
 
 
 class AgentActor:
-    """Turns user messages and tool results into agent turns."""
+    """Turns user messages and tool results into agent turns.
+
+    ``waiting`` is true while the agent's model call is in flight (a conversation whose deadline
+    passes then has waited on an endpoint, not on the agent's choices).
+    """
 
     def __init__(self, agent: Agent, model: str, inbox: Inbox, outbox: Outbox) -> None:
         self.agent = agent
@@ -49,6 +53,7 @@ class AgentActor:
         self.outbox = outbox
         self.history: list[ChatMessage] = []
         self._pending: set[str] = set()
+        self.waiting = False
 
     async def run(self) -> None:
         """Handle the inbox until the conversation ends."""
@@ -72,7 +77,9 @@ class AgentActor:
                     await self._turn()
 
     async def _turn(self) -> None:
+        self.waiting = True
         response = await self.agent.respond(self.history)
+        self.waiting = False
         publish = self.outbox.publish
         conversation = self.outbox.conversation
         if await publish(usage_event(conversation, AGENT, self.model, response.usage)) is None:
@@ -94,7 +101,7 @@ class AgentActor:
 
 
 class UserActor:
-    """Speaks first, then answers every agent text."""
+    """Speaks first, then answers every agent text (``waiting``: as for ``AgentActor``)."""
 
     def __init__(self, user: UserSimulator, model: str, inbox: Inbox, outbox: Outbox) -> None:
         self.user = user
@@ -102,6 +109,7 @@ class UserActor:
         self.inbox = inbox
         self.outbox = outbox
         self.transcript: list[ChatMessage] = []
+        self.waiting = False
 
     async def run(self) -> None:
         """Write the opening message, then handle the inbox until the conversation ends."""
@@ -113,7 +121,9 @@ class UserActor:
                 await self._turn()
 
     async def _turn(self) -> None:
+        self.waiting = True
         turn = await self.user.respond(self.transcript)
+        self.waiting = False
         publish = self.outbox.publish
         conversation = self.outbox.conversation
         if turn.usage is not None:

@@ -4,6 +4,9 @@ The reward is computed from the conversation's events (the agent's texts and the
 final state), exactly as ``tau-sim rescore`` computes it from the stored ones. An actor's
 ``EndpointError`` (its model's endpoint failed for good) ends the conversation with
 ``infra_error``, any other ``ModelError`` with ``model_error``, anything else with ``error``.
+A conversation whose deadline passes while the agent's or the user's model call is still out
+has waited on an endpoint: ``infra_error`` too (``timeout`` is left for a conversation in which
+nobody was waiting on a model).
 """
 
 from __future__ import annotations
@@ -89,8 +92,23 @@ async def run_conversation(
         except TimeoutError:
             timed_out = True
         if referee.reason is None:
-            detail = f"no end after {limits.timeout_s:g} s" if timed_out else ""
-            channel.end(TerminationReason.TIMEOUT, detail)
+            stuck = next(
+                (
+                    role
+                    for role, actor in (("agent", agent_actor), ("user", user_actor))
+                    if actor.waiting
+                ),
+                None,
+            )
+            if timed_out and stuck is not None:  # the deadline passed while an endpoint answered
+                channel.end(
+                    TerminationReason.INFRA_ERROR,
+                    f"{stuck}: [timeout] its model call was still waiting for the endpoint at "
+                    f"the conversation's {limits.timeout_s:g} s deadline",
+                )
+            else:
+                detail = f"no end after {limits.timeout_s:g} s" if timed_out else ""
+                channel.end(TerminationReason.TIMEOUT, detail)
         reason = referee.reason or TerminationReason.ERROR
 
         await env_actor.publish_state()

@@ -331,3 +331,23 @@ def test_an_echoed_api_key_never_reaches_the_database_or_the_output(
     assert details == {"agent: [HTTP 429 rate limit] HTTP 429: rate limit reached for key ***"}
     for path in tmp_path.iterdir():  # the database and its WAL
         assert key.encode() not in path.read_bytes(), path
+
+
+def test_a_hanging_endpoint_past_the_conversation_deadline_is_an_endpoint_error(
+    endpoint: FaultServer, reference: dict, tmp_path: Path
+) -> None:
+    """The SDK would wait longer than the conversation may last: the deadline is the endpoint's."""
+    db = tmp_path / "hang.db"
+    endpoint.mode = "slow"
+    slow_client = [a.replace("timeout=0.5", "timeout=30") for a in agent_args(endpoint.url)]
+    assert slow_client != agent_args(endpoint.url)
+    out = tau_sim("run", *GRID, *slow_client, "--timeout", "0.5", "--db", str(db), "--quiet")
+    assert out.returncode == 3, out.stderr
+    for _cell, status, reason, detail in stored(db):
+        assert (status, reason) == ("completed", "infra_error")
+        assert detail.startswith("agent: [timeout]") and "0.5 s deadline" in detail, detail
+    assert report(db)["infra_causes"] == {"timeout": CELLS}
+    endpoint.mode = "ok"
+    out = tau_sim("run", "--resume", run_id_of(db), "--db", str(db), "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert_whole(db)
