@@ -625,6 +625,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
         keys = _resume_keys(args)
         store = Store(settings["db"], create=False)
+        fresh = False
         config, run_id = _resume_config(args, store, keys)
         player = None
     else:
@@ -638,30 +639,35 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         player.prepare()
         if getattr(args, "dry_run", False):
             return _dry_run(player, as_json=settings["json"])
+        fresh = not Path(settings["db"]).exists()
         store = Store(settings["db"])
     from simulator.progress import RunProgress
 
     progress = RunProgress(enabled=not settings["quiet"] and not settings["json"])
 
     def started(already_done: int) -> None:
+        assert runner is not None  # called by the runner itself
         progress.start(runner.total, already_done)
 
-    runner = Runner(
-        store,
-        config,
-        run_id,
-        on_end=progress.conversation_ended,
-        create=not resume,
-        on_start=started,
-        keep_errors=settings["keep_errors"],
-        player=player,
-    )
+    runner: Runner | None = None
     try:
+        runner = Runner(
+            store,
+            config,
+            run_id,
+            on_end=progress.conversation_ended,
+            create=not resume,
+            on_start=started,
+            keep_errors=settings["keep_errors"],
+            player=player,
+        )
         with _ctrl_c_raises():
             anyio.run(runner.run, backend_options=backend_options())
-    except (StoreError, BaseExceptionGroup) as exc:
-        fault = _usage_error(exc)
-        if not isinstance(fault, StoreError) or not runner.created:
+    except BaseException as exc:
+        if fresh and (runner is None or not runner.created):
+            _remove_unused(store, settings["db"])  # this command made it and stored nothing
+        fault = _usage_error(exc) if isinstance(exc, StoreError | BaseExceptionGroup) else None
+        if runner is None or not isinstance(fault, StoreError) or not runner.created:
             raise
         raise StoreError(
             _stopped_by_fault(fault, store, runner.total, run_id, settings["db"])
@@ -680,6 +686,17 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         code = _error_share_exit(store.db, run_id, runner.config, settings)
     store.close_sync()
     return code
+
+
+def _remove_unused(store: Store, db: str) -> None:
+    """Close and delete a database file this command created but stored no run in.
+
+    A new run that fails before its row is written (a bad option a provider found, an
+    endpoint that did not answer the preflight, Ctrl-C during start-up) leaves no file behind.
+    """
+    store.close_sync()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(db + suffix).unlink(missing_ok=True)
 
 
 def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, db: str) -> str:

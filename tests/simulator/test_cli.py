@@ -400,6 +400,21 @@ def test_unreachable_endpoint_fails_before_anything_is_stored(populated: Path) -
     assert rows(populated) == before
 
 
+def test_a_new_run_that_never_starts_leaves_no_database_file(tmp_path: Path) -> None:
+    unreachable = ["--agent", "openai/m", "--agent-arg", "base_url=http://127.0.0.1:9/v1"]
+    launching = ["--agent", "server/m", "--agent-arg", "serve=python -m x --port {port}"]
+    for n, (args, message) in enumerate(
+        [
+            (unreachable, "cannot reach http://127.0.0.1:9/v1"),  # found by the preflight
+            ([*launching, "--workers", "2"], "starts its own servers"),  # found by the runner
+        ]
+    ):
+        db = tmp_path / f"new-{n}.db"
+        out = run_error("run", "--tasks", "1", *args, "--db", str(db))
+        assert message in out.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == [], out.stderr
+
+
 def test_missing_api_key_names_the_variable(populated: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "ANTHROPIC"))}
     for model, variable in (
@@ -543,3 +558,20 @@ def test_a_database_of_schema_1_is_migrated_reported_but_not_resumed(populated: 
     assert [row[1:] for row in stored(populated)[1:]] == kept
     version = sqlite3.connect(populated).execute("select value from meta").fetchone()[0]
     assert version == "2"
+
+
+def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() -> None:
+    script = Path(sys.executable).parent / "tau-sim"
+    out = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("tau-sim ")
+    # the handler the entry point holds while the CLI imports: one line, exit 130, no traceback
+    code = (
+        "import os, signal, time\n"
+        "from simulator import entry\n"
+        "signal.signal(signal.SIGINT, entry._interrupted_while_loading)\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(10)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 130
+    assert out.stderr == "tau-sim: interrupted while starting; nothing was stored\n"
