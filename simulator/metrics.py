@@ -17,6 +17,7 @@ import sqlite_utils
 
 from simulator.conditions import level_label
 from simulator.faults import error_share, is_infra
+from simulator.registry import is_calibration_agent
 
 SUCCESS_EPS = 1e-6
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
@@ -99,7 +100,9 @@ def run_report(
     """The whole report of a run: overall figures, per-dimension groups and the condition table.
 
     ``count_errors``: conversations ended by endpoint errors count as failures (by default
-    they are left out; ``infra_causes`` says what they hit).
+    they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
+    agents that read the answer key (scripted): their figures check the harness, they are not
+    benchmark results.
     """
     rows = conversation_rows(db, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
@@ -111,6 +114,8 @@ def run_report(
     }
 
     report.update(summarize(rows, max_k, count_errors=count_errors))
+    agents = sorted({str(r["agent"]) for r in rows})
+    report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}
     for field in GROUP_FIELDS:
         buckets: dict[str, list[dict[str, Any]]] = defaultdict(list)

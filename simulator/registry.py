@@ -306,6 +306,21 @@ def make_agent_provider(
     return AGENTS["llm"](name, args)
 
 
+def is_calibration_agent(name: str) -> bool:
+    """Whether ``--agent name`` is a calibration agent: one handed the answer key (``scripted/``).
+
+    Only registered agent kinds can be one (the LLM agent over a model name never is), so no
+    model provider is built to tell.
+    """
+    provider, model = split_model_name(name)
+    if provider == "llm" or provider not in AGENTS:
+        return False
+    try:
+        return isinstance(AGENTS[provider](model, {}), CalibrationAgentProvider)
+    except UsageError:
+        return False
+
+
 def make_user_provider(name: str, args: dict[str, Any]) -> UserProvider:
     """Build the user provider: a registered user kind, or an LLM user for a model name."""
     if name in USERS:

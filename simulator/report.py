@@ -101,6 +101,12 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     )
     if infra:
         console.print(infra_note(report), markup=False)
+    if report.get("calibration_agents"):
+        console.print(
+            f"note: {', '.join(report['calibration_agents'])} read each task's answer key: "
+            "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
+            markup=False,
+        )
 
 
 def infra_note(report: dict[str, Any]) -> str:

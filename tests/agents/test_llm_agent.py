@@ -13,10 +13,11 @@ from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from simulator.context import ConversationContext, agent_view
 from simulator.domain import Task
 from simulator.grid import RunConfig
+from simulator.metrics import run_report
 from simulator.models.openai_provider import OpenAIChatModel
 from simulator.registry import AGENTS, MODELS, NothingToStart, get_domain, make_agent_provider
 from simulator.runner import Runner
-from simulator.store import Store
+from simulator.store import Store, get_run
 from tests.simulator.models.wire import ScriptServer, oa_message
 from tests.simulator.toy import toy_domain
 
@@ -143,6 +144,8 @@ def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) ->
     finally:
         MODELS.remove("record")
 
+    # a model-backed agent is a benchmark subject, not a calibration agent
+    assert run_report(store.db, get_run(store.db, "run-r"))["calibration_agents"] == []
     # providers are handed a conversation id and a role, nothing else
     assert len(Recording.handed) == 24
     for handed in Recording.handed:

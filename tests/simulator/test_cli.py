@@ -60,7 +60,12 @@ def test_offline_run_prints_pass_k_and_stores_the_run(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     out = tau_sim("run", *GRID, "--db", str(db), "--quiet")
     assert "pass^k by emotion" in out.stdout and "pass^2" in out.stdout
+    assert (
+        "note: scripted/oracle, scripted/over-asker read each task's answer key: they calibrate "
+        "the harness" in " ".join(out.stdout.split())
+    )
     data = report(db)
+    assert data["calibration_agents"] == ["scripted/oracle", "scripted/over-asker"]
     assert data["conversations"] == data["completed"] == 2 * 6 * 2 * 2
     assert set(data["pass_hat_k"]) == {"1", "2"}
     oracle = data["groups"]["agent"]["scripted/oracle"]
