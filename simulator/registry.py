@@ -22,49 +22,19 @@ if TYPE_CHECKING:
     from simulator.roles import Agent, UserSimulator
 
 
-class ModelProvider(Protocol):
-    """Created once per run for one model name; hands out a model per conversation.
+class Provider(Protocol):
+    """What every provider is: named, and an async context manager for its run.
 
-    An async context manager: ``async with provider:`` starts what the model needs (servers,
-    clients, a preflight check) before the first conversation and stops it at the end. The
-    run enters its providers in order inside its task group and leaves them in reverse, so a
-    provider may open task groups of its own there.
+    ``async with provider:`` starts what it needs (servers, clients, a preflight check) before
+    the first conversation and stops it at the end; entering raises (``UsageError``,
+    ``LaunchError``) when it cannot start. The run enters its providers in order inside its task
+    group and leaves them in reverse, so a provider may open task groups of its own there.
     """
 
     name: str
 
     async def __aenter__(self) -> Any:
-        """Start what the model needs; raise (``UsageError``, ``LaunchError``) when it cannot."""
-        ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        """Stop servers and close clients."""
-        ...
-
-    def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
-        """The model one conversation's ``role`` talks to (may be shared between conversations).
-
-        A model provider learns nothing about the task: what its model sees arrives in the
-        messages of each call (the agent's policy, tools and dialogue, or the user's scenario).
-        """
-        ...
-
-
-class UserProvider(Protocol):
-    """Created once per run for one user name; makes one user simulator per conversation.
-
-    An async context manager like ``ModelProvider``.
-    """
-
-    name: str
-
-    async def __aenter__(self) -> Any:
-        """Start what the users need before the first conversation."""
+        """Start what the provider needs before the first conversation."""
         ...
 
     async def __aexit__(
@@ -76,8 +46,50 @@ class UserProvider(Protocol):
         """Release what entering acquired."""
         ...
 
+
+class ModelProvider(Provider, Protocol):
+    """Created once per run for one model name; hands out a model per conversation."""
+
+    def for_conversation(self, conversation_id: str, role: str) -> ChatModel:
+        """The model one conversation's ``role`` talks to (may be shared between conversations).
+
+        A model provider learns nothing about the task: what its model sees arrives in the
+        messages of each call (the agent's policy, tools and dialogue, or the user's scenario).
+        """
+        ...
+
+
+class UserProvider(Provider, Protocol):
+    """Created once per run for one user name; makes one user simulator per conversation."""
+
     def for_conversation(self, view: UserView) -> UserSimulator:
         """A fresh user simulator for one conversation, from the user's view only."""
+        ...
+
+
+@runtime_checkable
+class AgentProvider(Provider, Protocol):
+    """Created once per run for one ``--agent`` name; makes one agent per conversation.
+
+    The agent is made from the ``AgentView`` alone (policy, tools, endings): it never sees the
+    task's answer key.
+    """
+
+    def for_conversation(self, view: AgentView) -> Agent:
+        """A fresh agent for one conversation."""
+        ...
+
+
+@runtime_checkable
+class CalibrationAgentProvider(Provider, Protocol):
+    """A scripted agent that calibrates the harness (scorer, user dynamics) from the answer key.
+
+    It is not a benchmark subject. Only providers of this kind are handed an ``OracleView``,
+    through their own method, so no other agent can reach one.
+    """
+
+    def for_oracle(self, view: AgentView, oracle: OracleView) -> Agent:
+        """A fresh agent for one conversation, given the task's answer key."""
         ...
 
 
@@ -114,62 +126,6 @@ class ModelBacked:
     ) -> bool | None:
         """Stop the model provider."""
         return await self.model_provider.__aexit__(exc_type, exc, tb)
-
-
-@runtime_checkable
-class AgentProvider(Protocol):
-    """Created once per run for one ``--agent`` name; makes one agent per conversation.
-
-    The agent is made from the ``AgentView`` alone (policy, tools, endings): it never sees the
-    task's answer key. An async context manager like ``ModelProvider``.
-    """
-
-    name: str
-
-    async def __aenter__(self) -> Any:
-        """Start what the agent needs (its model provider) before the first conversation."""
-        ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        """Release what entering acquired."""
-        ...
-
-    def for_conversation(self, view: AgentView) -> Agent:
-        """A fresh agent for one conversation."""
-        ...
-
-
-@runtime_checkable
-class CalibrationAgentProvider(Protocol):
-    """A scripted agent that calibrates the harness (scorer, user dynamics) from the answer key.
-
-    It is not a benchmark subject. Only providers of this kind are handed an ``OracleView``,
-    through their own method, so no other agent can reach one.
-    """
-
-    name: str
-
-    async def __aenter__(self) -> Any:
-        """Start what the agent needs (its model provider) before the first conversation."""
-        ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        """Release what entering acquired."""
-        ...
-
-    def for_oracle(self, view: AgentView, oracle: OracleView) -> Agent:
-        """A fresh agent for one conversation, given the task's answer key."""
-        ...
 
 
 class EmotionTaxonomy(Protocol):

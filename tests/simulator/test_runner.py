@@ -14,22 +14,7 @@ from simulator.referee import Limits
 from simulator.runner import Runner, validate
 from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
-
-
-def config(**kw) -> RunConfig:
-    base = dict(
-        domain="toy",
-        tasks=["toy-0", "toy-1", "toy-2"],
-        agents=["toy/gold"],
-        users=["patient"],
-        emotions=["neutral", "frustration"],
-        intensities=[0.3, 0.9],
-        trials=2,
-        seed=5,
-        concurrency=4,
-    )
-    base.update(kw)
-    return RunConfig(**base)
+from tests.simulator.toy import toy_config as config
 
 
 def play(db_path, cfg: RunConfig, run_id: str = "run-1") -> Store:

@@ -14,26 +14,11 @@ import anyio
 import pytest
 
 from simulator.errors import StoreError, UsageError
-from simulator.grid import RunConfig
 from simulator.metrics import run_report
 from simulator.runner import Runner
 from simulator.store import Store, get_run, open_database, run_state
 from tests.simulator.toy import install
-
-
-def config() -> RunConfig:
-    return RunConfig(
-        domain="toy",
-        tasks=["toy-0", "toy-1", "toy-2"],
-        agents=["toy/gold"],
-        users=["patient"],
-        emotions=["neutral", "frustration"],
-        intensities=[0.3, 0.9],
-        trials=2,
-        seed=5,
-        concurrency=4,
-    )
-
+from tests.simulator.toy import toy_config as config
 
 CELLS = 3 * (1 + 2) * 2
 

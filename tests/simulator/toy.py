@@ -25,6 +25,7 @@ from simulator.chat import (
 from simulator.context import AgentView, OracleView, UserView
 from simulator.database import Base, Database
 from simulator.domain import Action, Domain, Task, UserScenario
+from simulator.grid import RunConfig
 from simulator.referee import TerminationReason
 from simulator.registry import AGENTS, DOMAINS, USERS, NothingToStart
 from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
@@ -211,3 +212,20 @@ def install() -> None:
     DOMAINS.add("toy", toy_domain)
     AGENTS.add("toy", StepProvider)
     USERS.add("patient", PatientUsers)
+
+
+def toy_config(**changes: Any) -> RunConfig:
+    """The toy grid the engine tests play: 3 tasks x (neutral + frustration at 2 levels) x 2."""
+    base: dict[str, Any] = dict(
+        domain="toy",
+        tasks=["toy-0", "toy-1", "toy-2"],
+        agents=["toy/gold"],
+        users=["patient"],
+        emotions=["neutral", "frustration"],
+        intensities=[0.3, 0.9],
+        trials=2,
+        seed=5,
+        concurrency=4,
+    )
+    base.update(changes)
+    return RunConfig(**base)
