@@ -206,6 +206,7 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     dsub.add_parser("list", help="list the domains")
     show = dsub.add_parser("show", help="tools, intents and task count of a domain")
     show.add_argument("name")
+    show.add_argument("--json", action="store_true", help="print one JSON object")
     gen = dsub.add_parser(
         "generate",
         help="sample tasks from a domain's intents (JSONL); without options, regenerate its "
@@ -839,6 +840,8 @@ def _cmd_domains(args: argparse.Namespace) -> int:
     command = args.domains_command or "list"
     if command == "list":
         render_domains([get_domain(name) for name in DOMAINS.names()])
+    elif command == "show" and args.json:
+        print(json.dumps(get_domain(args.name).describe(), indent=2))
     elif command == "show":
         render_domain(get_domain(args.name))
     else:

@@ -56,14 +56,29 @@ class Task(msgspec.Struct, frozen=True):
 
 
 class Intent:
-    """A task template: samples the base database and yields a task, or None when it cannot."""
+    """A task template: samples the base database and yields a task, or None when it cannot.
+
+    ``forbidden`` marks an intent whose request the policy forbids: its gold path writes
+    nothing and ends in a refusal or a transfer. ``mistakes`` are what a careless agent might
+    do instead of the gold path; the domain suite checks that the tools allow each one and
+    that it scores 0.
+    """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    forbidden: ClassVar[bool] = False
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task grounded in ``db``; the id is assigned by the caller."""
         raise NotImplementedError
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """Wrong action paths for ``task``: another record, another amount, a forbidden write.
+
+        Each path is a whole sequence of tool calls that succeed on a fresh database (the
+        tools allow them) and that the grader must score 0. None by default.
+        """
+        return []
 
 
 class Generation(msgspec.Struct, frozen=True):
@@ -91,6 +106,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     intents: Sequence[Intent] = ()
     generation: Generation | None = None
     slot_hints: Mapping[str, SlotHint] = {}
+    user_toolkit: Toolkit | None = None
 
     @classmethod
     def from_folder(
@@ -104,6 +120,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         intents: Sequence[Intent] = (),
         generation: Generation | None = None,
         slot_hints: Mapping[str, SlotHint] | None = None,
+        user_toolkit: Toolkit | None = None,
     ) -> Domain:
         """A domain whose policy and tasks are ``folder/policy.md`` and ``folder/tasks.jsonl``."""
         try:
@@ -120,6 +137,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             intents=intents,
             generation=generation,
             slot_hints=dict(slot_hints or {}),
+            user_toolkit=user_toolkit,
         )
 
     @cached_property
@@ -142,6 +160,29 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         if isinstance(self.task_source, Path):
             return load_tasks(self.task_source, self)
         return list(self.task_source)
+
+    def intent(self, name: str) -> Intent:
+        """The intent called ``name``."""
+        for intent in self.intents:
+            if intent.name == name:
+                return intent
+        raise KeyError(f"domain {self.name!r} has no intent {name!r}")
+
+    def describe(self) -> dict[str, Any]:
+        """The domain as ``tau-sim domains show --json`` prints it."""
+        user_tools = self.user_toolkit.tools.values() if self.user_toolkit is not None else ()
+        return {
+            "name": self.name,
+            "title": self.title,
+            "tools": [{"name": t.name, "kind": t.kind.value} for t in self.toolkit.tools.values()],
+            "user_tools": [{"name": t.name, "kind": t.kind.value} for t in user_tools],
+            "intents": [
+                {"name": i.name, "description": i.description, "forbidden": i.forbidden}
+                for i in self.intents
+            ],
+            "tasks": len(self.tasks),
+            "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,
+        }
 
     def write_actions(self, task: Task) -> list[Action]:
         """The gold actions that can change the database."""

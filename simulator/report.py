@@ -252,13 +252,14 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
     """Print the registered domains with their sizes."""
     console = console or _console()
     table = Table(title="domains")
-    for column in ("name", "title", "tools", "intents", "tasks"):
+    for column in ("name", "title", "tools", "user tools", "intents", "tasks"):
         table.add_column(column)
     for d in domains:
         table.add_row(
             d.name,
             escape(d.title),
             str(len(d.toolkit.tools)),
+            str(len(d.user_toolkit.tools)) if d.user_toolkit is not None else "-",
             str(len(d.intents)),
             str(len(d.tasks)),
         )

@@ -24,6 +24,16 @@ from domains.retail.scenario import (
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
 
+_ELSEWHERE = {
+    "address1": "9 Elsewhere Lane",
+    "address2": "",
+    "city": "Reno",
+    "state": "NV",
+    "country": "USA",
+    "zip": "89501",
+}
+"""An address no generated user has: the target of the unrequested write in ``mistakes``."""
+
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
@@ -36,6 +46,17 @@ class RetailIntent(CustomerIntent):
     def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
         """The identity of the user who placed ``order``."""
         return self.identity(db, order.user_id, rng)
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """An unrequested change of the user's default address; the last write left out."""
+        user_id = task.actions[1].arguments["user_id"]
+        extra = Action("modify_user_address", {"user_id": user_id, **_ELSEWHERE})
+        paths = [[*task.actions, extra]]
+        writes = domain.write_actions(task)
+        if writes:
+            last = writes[-1]
+            paths.append([a for a in task.actions if a is not last])
+        return paths
 
 
 def pick_order(db: Database, rng: random.Random, accept: Callable[[Order], bool]) -> Order | None:
@@ -105,6 +126,13 @@ class CancelPendingOrder(RetailIntent):
             ],
             summary=f"cancel pending order {oid} ({reason})",
         )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the order cancelled for the other reason."""
+        *reads, cancel = task.actions
+        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
+        wrong = Action(cancel.name, {**cancel.arguments, "reason": other})
+        return [*super().mistakes(domain, task), [*reads, wrong]]
 
 
 class ModifyOrderAddress(RetailIntent):
@@ -414,6 +442,7 @@ class CancelShippedOrderTransfer(RetailIntent):
 
     name = "out_of_policy_transfer"
     description = "The user insists on cancelling a processed/delivered order; the agent transfers."
+    forbidden = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
