@@ -76,6 +76,20 @@ class EndpointError(ModelError):
         self.kind = kind
 
 
+class RequestRejected(ModelError):
+    """The endpoint answered that the request itself is invalid (HTTP 400, 413 or 422).
+
+    Typically the conversation outgrew the model's context window. Not transient: playing it
+    again gives the same answer, so the conversation ends with ``model_error`` (a failure of the
+    model under test, counted in the results, not played again on ``--resume``). ``kind`` is
+    the status label (``HTTP 400 bad request``).
+    """
+
+    def __init__(self, message: str, *, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """An async chat model with tools. ``name`` is ``provider/model``."""

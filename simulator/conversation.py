@@ -3,7 +3,9 @@
 The reward is computed from the conversation's events (the agent's texts and the environment's
 final state), exactly as ``tau-sim rescore`` computes it from the stored ones. An actor's
 ``EndpointError`` (its model's endpoint failed for good) ends the conversation with
-``infra_error``, any other ``ModelError`` with ``model_error``, anything else with ``error``.
+``infra_error``, a ``RequestRejected`` (the endpoint refused the request as invalid, e.g. too
+long for the context window) with ``model_error`` and the detail ``"<role>: [<kind>] ..."``,
+any other ``ModelError`` with ``model_error``, anything else with ``error``.
 A conversation whose deadline passes while the agent's or the user's model call is still out
 has waited on an endpoint: ``infra_error`` too (``timeout`` is left for a conversation in which
 nobody was waiting on a model).
@@ -17,7 +19,7 @@ from collections.abc import Awaitable, Callable
 
 from simulator.actors import AgentActor, EnvActor, UserActor
 from simulator.bus import AGENT, ENV, USER, Bus
-from simulator.chat import EndpointError, ModelError
+from simulator.chat import EndpointError, ModelError, RequestRejected
 from simulator.context import ConversationContext
 from simulator.evaluation import EVIDENCE, Evaluator, final_reward
 from simulator.events import ConversationEnded, ConversationStarted
@@ -74,6 +76,8 @@ async def run_conversation(
                 await body()
             except EndpointError as exc:  # the endpoint's failure, not the agent's
                 channel.end(TerminationReason.INFRA_ERROR, infra_detail(role, exc))
+            except RequestRejected as exc:  # e.g. the context window: the model's limit
+                channel.end(TerminationReason.MODEL_ERROR, f"{role}: [{exc.kind}] {exc}")
             except ModelError as exc:
                 channel.end(TerminationReason.MODEL_ERROR, f"{role}: {exc}")
             except Exception as exc:  # stored as data; the run goes on

@@ -46,6 +46,7 @@ from simulator.chat import (
     EndpointError,
     EndpointPool,
     ModelError,
+    RequestRejected,
     ToolSpec,
     Usage,
 )
@@ -81,6 +82,10 @@ STATUS_KINDS = {
     529: "overloaded",
 }
 """Short names of HTTP statuses for an ``EndpointError``'s kind (``HTTP 429 rate limit``)."""
+
+
+REJECTED_STATUSES = frozenset({400, 413, 422})
+"""Statuses that reject the request itself (``RequestRejected``): playing it again cannot help."""
 
 
 def status_kind(status: int) -> str:
@@ -378,8 +383,9 @@ class HostedChatModel:
     def _error(self, exc: Exception) -> ModelError:
         """The error of a failed call: what failed, after how many attempts, no secrets.
 
-        Failures of the endpoint are ``EndpointError``s; anything else (a fault of this client)
-        stays a plain ``ModelError``.
+        Failures of the endpoint are ``EndpointError``s; a request the endpoint rejects as
+        invalid (``REJECTED_STATUSES``: a conversation too long for the context window) is a
+        ``RequestRejected``; anything else (a fault of this client) stays a plain ``ModelError``.
         """
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
@@ -404,6 +410,8 @@ class HostedChatModel:
             return EndpointError(f"malformed response: {short(str(exc))}", kind="invalid JSON")
         else:
             return ModelError(f"{type(exc).__name__}: {redact(short(str(exc)), self._api_key)}")
+        if isinstance(exc, sdk.APIStatusError) and exc.status_code in REJECTED_STATUSES:
+            return RequestRejected(detail, kind=kind)
         attempts = retries_before(request) + 1
         if attempts > 1:
             return EndpointError(f"gave up after {attempts} attempts: {detail}", kind=kind)

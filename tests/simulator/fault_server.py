@@ -9,7 +9,8 @@ completions answer by mode:
 - ``429`` / ``500``: an error status (``429-echo``: its message repeats the API key);
   ``invalid-json``: a body that is not JSON; ``empty``: ``{}``; ``no-choices``: a completion
   without choices; ``drop``: the connection is closed with nothing sent; ``slow``: the answer
-  comes after 5 s;
+  comes after 5 s; ``400-context``: HTTP 400, the conversation is too long for the context
+  window (a rejected request: the model's limit, not the endpoint's fault);
 - ``unknown-tool``: the model calls a tool the domain does not have; ``bad-tool-json``: the
   tool call's arguments are not JSON (both the agent model's own faults).
 
@@ -24,7 +25,19 @@ from typing import Any
 
 from benchmarks.fake_openai_server import HTTPServer, Request, Response, completion, plausible
 
-MODES = ("ok", "429", "429-echo", "500", "invalid-json", "empty", "no-choices", "drop", "slow")
+MODES = (
+    "ok",
+    "429",
+    "429-echo",
+    "500",
+    "invalid-json",
+    "empty",
+    "no-choices",
+    "drop",
+    "slow",
+    "400-context",
+)
+CONTEXT_MESSAGE = "This model's maximum context length is 8192 tokens; your messages have 9001"
 AGENT_FAULTS = ("unknown-tool", "bad-tool-json")
 
 
@@ -68,6 +81,8 @@ class FaultServer:
             return _error(429, f"rate limit reached for key {key}")
         if mode == "500":
             return _error(500, "internal error")
+        if mode == "400-context":
+            return _error(400, CONTEXT_MESSAGE)
         if mode == "invalid-json":
             return Response(body=b"<html>502 bad gateway</html>", content_type="text/html")
         if mode == "empty":

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.simulator.fault_server import FaultServer
+from tests.simulator.fault_server import CONTEXT_MESSAGE, FaultServer
 
 TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 GRID = [
@@ -209,6 +209,27 @@ def test_the_agent_models_own_bad_reply_stays_its_failure(
     ).fetchone()[0]
     conn.close()
     assert errors >= CELLS  # every conversation saw its bad call rejected by the toolkit
+
+
+def test_a_rejected_request_is_the_models_failure_and_not_played_again(
+    endpoint: FaultServer, tmp_path: Path
+) -> None:
+    """HTTP 400 (context window exceeded): ``model_error``, counted, the run ``completed``."""
+    db = tmp_path / "rejected.db"
+    endpoint.mode = "400-context"
+    out = tau_sim("run", *GRID, *agent_args(endpoint.url), "--db", str(db), "--quiet")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    rows = stored(db)
+    assert len(rows) == CELLS
+    for _cell, status, reason, detail in rows:
+        assert (status, reason) == ("completed", "model_error")
+        assert detail == f"agent: [HTTP 400 bad request] HTTP 400: {CONTEXT_MESSAGE}", detail
+    requests = endpoint.chat_requests
+    data = report(db)
+    assert data["status"] == "completed"
+    assert (data["n"], data["infra_errors"]) == (CELLS, 0)
+    assert data["pass_hat_k"]["1"] == 0.0 and data["success_rate"] == 0.0
+    assert requests == CELLS  # one request each: a 400 is not retried
 
 
 def test_an_llm_users_failing_endpoint_is_an_infrastructure_error(

@@ -400,3 +400,42 @@ def test_a_signal_during_start_up_stores_nothing(
     if code == 130:
         assert err.strip() == "tau-sim: interrupted before the run started; nothing was stored"
     assert stored(populated) == before
+
+
+BROKEN_PLUGIN = """
+import sys
+from simulator import cli
+from simulator.registry import DOMAINS
+
+def broken():
+    return 1 / 0  # a plugin's own bug
+
+DOMAINS.add("broken", broken)
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", [["domains", "show", "broken"], ["run", "--domain", "broken"]])
+def test_an_unexpected_fault_is_one_line_asking_for_a_report(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """A bug (here a plugin's domain factory dividing by zero): exit 1, one line, nothing stored."""
+    db = tmp_path / "never.db"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BROKEN_PLUGIN,
+            *command,
+            *(["--db", str(db)] if command[0] == "run" else []),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.splitlines() == [
+        "tau-sim: error: unexpected ZeroDivisionError: division by zero (please report this "
+        "as a bug, with the command)"
+    ]
+    assert not out.stdout and not db.exists()

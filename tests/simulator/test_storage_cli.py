@@ -3,7 +3,8 @@
 Real SQLite files and real subprocesses. A full disk and a read-only file are made with small
 tmpfs mounts (the tests run as root, where file permissions do not stop a write, but a full
 or read-only-mounted file system does); where mounting is refused the test says so and skips
-(``test_store_faults.py`` covers a full file with ``PRAGMA max_page_count`` everywhere).
+(``test_store_faults.py`` covers a full file with ``PRAGMA max_page_count`` everywhere). A disk
+failing with I/O errors is a FUSE mount (``eio_fs``) whose writes fail with EIO past a budget.
 """
 
 import hashlib
@@ -12,6 +13,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +42,49 @@ def tmpfs(folder: Path, size: str) -> Iterator[Path]:
     finally:
         if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
             subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+@contextmanager
+def failing_disk(folder: Path, budget: int) -> Iterator[tuple[Path, Path]]:
+    """A FUSE mount at ``folder`` whose writes fail with EIO past ``budget`` bytes.
+
+    Yields the mount point and the file whose creation heals the disk (``eio_fs``). Skips,
+    saying why, where FUSE cannot be mounted (no /dev/fuse, no libfuse, no permission).
+    """
+    if not Path("/dev/fuse").exists():
+        pytest.skip("cannot mount FUSE here: no /dev/fuse")
+    try:
+        import mfusepy  # noqa: F401  (loads libfuse)
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"cannot mount FUSE here: {exc}")
+    source, mount, healed = folder / "source", folder / "mnt", folder / "healed"
+    source.mkdir(parents=True)
+    mount.mkdir()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.simulator.eio_fs",
+            str(source),
+            str(mount),
+            str(budget),
+            str(healed),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 10
+    while not os.path.ismount(mount):
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            pytest.skip(f"cannot mount FUSE here: {server.communicate()[1].strip()[-200:]}")
+        time.sleep(0.05)
+    try:
+        yield mount, healed
+    finally:
+        if subprocess.run(["umount", str(mount)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(mount)], check=True)
+        server.communicate(timeout=10)
 
 
 def remount(folder: Path, options: str) -> None:
@@ -120,6 +165,37 @@ def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
         assert status == "failed" and 0 < done < GRID_CELLS and gap_free(db)
         assert report(db)["status"] == "failed"
         ballast.unlink()
+        tau_sim("run", "--resume", run_id, "--concurrency", "8", "--db", str(db), "--quiet")
+        assert counts(db) == (GRID_CELLS, GRID_CELLS, GRID_CELLS) and gap_free(db)
+        resumed = report(db)
+        assert resumed["status"] == "completed"
+        assert comparable(resumed) == expected
+
+
+def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path) -> None:
+    """Writes fail with EIO mid-run: exit 1, one line naming the I/O error, nothing half-stored,
+    the run ``stale``; once the disk is healed ``--resume`` completes it with the reference report.
+    """
+    reference_db = tmp_path / "reference.db"
+    tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
+    expected = comparable(report(reference_db))
+    with failing_disk(tmp_path / "eio", 600_000) as (disk, healed):
+        db = disk / "results.db"
+        slow = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "latency=0.02"]
+        line = fault("run", *GRID, *slow, "--db", str(db), "--quiet")
+        healed.touch()
+        run_id, status = stored_status(db)
+        total, cells, done = counts(db)
+        assert line == (
+            f"tau-sim: error: --db {db}: I/O error (disk I/O error); {done} of "
+            f"{GRID_CELLS} conversations are stored; resume with: tau-sim run --resume "
+            f"{run_id} --db {db}"
+        )
+        assert total == cells == GRID_CELLS
+        assert 0 < done < GRID_CELLS and gap_free(db)
+        # the failing disk took the final status write too: the row still reads ``running``,
+        # and as its process is gone every reader shows it ``stale`` (resumable)
+        assert status == "running" and report(db)["status"] == "stale"
         tau_sim("run", "--resume", run_id, "--concurrency", "8", "--db", str(db), "--quiet")
         assert counts(db) == (GRID_CELLS, GRID_CELLS, GRID_CELLS) and gap_free(db)
         resumed = report(db)
