@@ -51,7 +51,9 @@ RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", 
 """Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 DEFAULT_DB = "tau-sim.db"
 BUSY_TIMEOUT_S = 30.0
-"""How long a write waits for another writer's lock before it is a ``database locked`` fault."""
+"""How long a write waits for another writer's lock before it is a ``database locked`` fault
+(``TAU_SIM_BUSY_TIMEOUT``)."""
+BUSY_TIMEOUT_ENV = "TAU_SIM_BUSY_TIMEOUT"
 HEARTBEAT_S = 5.0
 """How often the writer's commits refresh ``runs.heartbeat_at`` (at most)."""
 STALE_AFTER_S = 30.0
@@ -107,15 +109,25 @@ def storage_faults(path: str | Path) -> Iterator[None]:
 
 def stale_after() -> float:
     """Seconds without a heartbeat after which a ``running`` run reads ``stale``."""
-    text = os.environ.get(STALE_AFTER_ENV)
+    return _seconds(STALE_AFTER_ENV, STALE_AFTER_S)
+
+
+def default_busy_timeout() -> float:
+    """Seconds a write waits for another writer's lock (``TAU_SIM_BUSY_TIMEOUT``, default 30)."""
+    return _seconds(BUSY_TIMEOUT_ENV, BUSY_TIMEOUT_S)
+
+
+def _seconds(variable: str, default: float) -> float:
+    """The positive number of seconds in environment ``variable``, or ``default`` if unset."""
+    text = os.environ.get(variable)
     if text is None:
-        return STALE_AFTER_S
+        return default
     try:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
-    if not seconds > 0:
-        raise UsageError(f"{STALE_AFTER_ENV}={text!r}: expected a positive number of seconds")
+    if not 0 < seconds < float("inf"):
+        raise UsageError(f"{variable}={text!r}: expected a positive number of seconds")
     return seconds
 
 
@@ -232,7 +244,7 @@ def open_database(
     *,
     create: bool = True,
     readonly: bool = False,
-    busy_timeout: float = BUSY_TIMEOUT_S,
+    busy_timeout: float | None = None,
 ) -> sqlite_utils.Database:
     """Open (and create) the store at ``path``, checked before anything is written.
 
@@ -244,9 +256,11 @@ def open_database(
     corrupted or read-only file is refused before a byte changes.
 
     Older files are migrated in place (``_add_columns``); with ``readonly`` nothing is
-    written: a version-1 file is migrated in a copy in memory instead.
+    written: a version-1 file is migrated in a copy in memory instead. A write waits
+    ``busy_timeout`` seconds for another writer's lock (default ``default_busy_timeout()``).
     """
     path = Path(path)
+    wait = busy_timeout if busy_timeout is not None else default_busy_timeout()
     if not path.exists() and (readonly or not create):
         raise UsageError(f"--db: no database at {path}")
     if path.exists() and path.is_dir():
@@ -255,7 +269,7 @@ def open_database(
         raise UsageError(f"--db: {path}: there is no folder {path.parent}")
     _check_header(path)
     with storage_faults(path):
-        conn = _connect(path, readonly=readonly, busy_timeout=busy_timeout)
+        conn = _connect(path, readonly=readonly, busy_timeout=wait)
     try:
         with storage_faults(path):
             _quick_check(path, conn)
@@ -397,7 +411,7 @@ class Store:
         batch_size: int = 2048,
         flush_interval: float = 0.05,
         create: bool = True,
-        busy_timeout: float = BUSY_TIMEOUT_S,
+        busy_timeout: float | None = None,
     ) -> None:
         self.path = Path(path)
         self.db = open_database(self.path, create=create, busy_timeout=busy_timeout)

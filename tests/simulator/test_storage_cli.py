@@ -382,3 +382,26 @@ def test_stale_threshold_must_be_a_number(tmp_path: Path) -> None:
     env = {**os.environ, "TAU_SIM_STALE_AFTER": "-3"}
     line = fault("runs", "--db", str(db), code=2, env=env)
     assert "TAU_SIM_STALE_AFTER='-3': expected a positive number of seconds" in line
+
+
+def test_a_database_locked_by_another_writer_is_one_line_and_nothing_lost(tmp_path: Path) -> None:
+    """Another process holds the write lock past ``TAU_SIM_BUSY_TIMEOUT``: exit 1, one line;
+    the stored run is untouched and, once the lock is gone, the same command succeeds."""
+    db = tmp_path / "a.db"
+    tau_sim("run", "--tasks", "2", "--db", str(db), "--quiet")
+    before = digest(db)
+    env = {**os.environ, "TAU_SIM_BUSY_TIMEOUT": "0.3"}
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("begin exclusive")
+    try:
+        line = fault("run", "--tasks", "2", "--db", str(db), "--quiet", env=env)
+        assert line == f"tau-sim: error: --db {db}: database locked (database is locked)"
+        assert report(db)["status"] == "completed"  # readers go on while a writer holds it
+    finally:
+        other.execute("rollback")
+        other.close()
+    assert digest(db) == before
+    tau_sim("run", "--tasks", "2", "--db", str(db), "--quiet")
+    bad = {**os.environ, "TAU_SIM_BUSY_TIMEOUT": "inf"}
+    line = fault("run", "--tasks", "2", "--db", str(db), "--quiet", code=2, env=bad)
+    assert "TAU_SIM_BUSY_TIMEOUT='inf': expected a positive number of seconds" in line
