@@ -13,6 +13,7 @@ from domains.kit.people import Customer, address_args, address_text, random_addr
 from domains.kit.tasks import CustomerIntent, sum_action
 from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, OrderItem, Product, User
 from domains.retail.scenario import (
+    ELSEWHERE,
     REASON_TEXT,
     UNKNOWN_IDS,
     gold_reads,
@@ -23,16 +24,6 @@ from domains.retail.scenario import (
 )
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
-
-_ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated user has: the target of the unrequested write in ``mistakes``."""
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
@@ -50,7 +41,7 @@ class RetailIntent(CustomerIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
         user_id = task.actions[1].arguments["user_id"]
-        extra = Action("modify_user_address", {"user_id": user_id, **_ELSEWHERE})
+        extra = Action("modify_user_address", {"user_id": user_id, **ELSEWHERE})
         paths = [[*task.actions, extra]]
         writes = domain.write_actions(task)
         if writes:

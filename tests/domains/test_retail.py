@@ -12,6 +12,7 @@ import pytest
 
 from domains.retail import retail as make_retail
 from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
+from domains.retail.scenario import ELSEWHERE
 from simulator.database import Base, Database
 from simulator.domain import Action, Domain, Task, load_tasks
 from simulator.errors import UsageError
@@ -569,15 +570,7 @@ def test_task_actions_succeed_and_gold_scores_one(retail: Domain) -> None:
 
 def _other_write(retail: Domain, task: Task) -> Action:
     user_id = get(retail.new_database(), "users", task.actions[1].arguments["user_id"]).user_id
-    address = {
-        "address1": "9 Elsewhere Lane",
-        "address2": "",
-        "city": "Reno",
-        "state": "NV",
-        "country": "USA",
-        "zip": "89501",
-    }
-    return Action("modify_user_address", {"user_id": user_id, **address})
+    return Action("modify_user_address", {"user_id": user_id, **ELSEWHERE})
 
 
 def test_wrong_write_or_missing_output_scores_zero(retail: Domain) -> None:

@@ -139,6 +139,36 @@ def comparable(data: dict) -> dict:
     return data
 
 
+SLOW = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "latency=0.02"]
+"""Two at a time, 20 ms a call: a run slow enough for a fault to land mid-run."""
+
+
+def stopped_mid_run(db: Path, cause: str) -> tuple[str, str]:
+    """Run the grid slowly on ``db`` until the disk fails it; (run id, stored status).
+
+    The fault is one line naming ``cause`` with the stored count and how to resume; every cell
+    is registered, some but not all are stored, and no conversation's events have a gap.
+    """
+    line = fault("run", *GRID, *SLOW, "--db", str(db), "--quiet")
+    run_id, status = stored_status(db)
+    total, cells, done = counts(db)
+    assert line == (
+        f"tau-sim: error: --db {db}: {cause}; {done} of {GRID_CELLS} conversations are stored; "
+        f"resume with: tau-sim run --resume {run_id} --db {db}"
+    )
+    assert total == cells == GRID_CELLS and 0 < done < GRID_CELLS and gap_free(db)
+    return run_id, status
+
+
+def resumed_whole(db: Path, run_id: str, expected: dict) -> None:
+    """``--resume`` completes every cell once and the report equals the uninterrupted one."""
+    tau_sim("run", "--resume", run_id, "--concurrency", "8", "--db", str(db), "--quiet")
+    assert counts(db) == (GRID_CELLS, GRID_CELLS, GRID_CELLS) and gap_free(db)
+    resumed = report(db)
+    assert resumed["status"] == "completed"
+    assert comparable(resumed) == expected
+
+
 def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
     """The disk fills mid-run: exit 1, one line, ``failed``; freed, ``--resume`` completes it.
 
@@ -152,24 +182,10 @@ def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
         ballast = disk / "ballast"
         ballast.write_bytes(b"\0" * (7 * 2**20))
         db = disk / "results.db"
-        slow = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "latency=0.02"]
-        line = fault("run", *GRID, *slow, "--db", str(db), "--quiet")
-        run_id, status = stored_status(db)
-        total, cells, done = counts(db)
-        assert line == (
-            f"tau-sim: error: --db {db}: disk full (database or disk is full); {done} of "
-            f"{GRID_CELLS} conversations are stored; resume with: tau-sim run --resume "
-            f"{run_id} --db {db}"
-        )
-        assert total == cells == GRID_CELLS  # every cell registered, some stored: mid-run
-        assert status == "failed" and 0 < done < GRID_CELLS and gap_free(db)
-        assert report(db)["status"] == "failed"
+        run_id, status = stopped_mid_run(db, "disk full (database or disk is full)")
+        assert status == "failed" and report(db)["status"] == "failed"
         ballast.unlink()
-        tau_sim("run", "--resume", run_id, "--concurrency", "8", "--db", str(db), "--quiet")
-        assert counts(db) == (GRID_CELLS, GRID_CELLS, GRID_CELLS) and gap_free(db)
-        resumed = report(db)
-        assert resumed["status"] == "completed"
-        assert comparable(resumed) == expected
+        resumed_whole(db, run_id, expected)
 
 
 def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path) -> None:
@@ -181,26 +197,12 @@ def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path) -> No
     expected = comparable(report(reference_db))
     with failing_disk(tmp_path / "eio", 600_000) as (disk, healed):
         db = disk / "results.db"
-        slow = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "latency=0.02"]
-        line = fault("run", *GRID, *slow, "--db", str(db), "--quiet")
+        run_id, status = stopped_mid_run(db, "I/O error (disk I/O error)")
         healed.touch()
-        run_id, status = stored_status(db)
-        total, cells, done = counts(db)
-        assert line == (
-            f"tau-sim: error: --db {db}: I/O error (disk I/O error); {done} of "
-            f"{GRID_CELLS} conversations are stored; resume with: tau-sim run --resume "
-            f"{run_id} --db {db}"
-        )
-        assert total == cells == GRID_CELLS
-        assert 0 < done < GRID_CELLS and gap_free(db)
         # the failing disk took the final status write too: the row still reads ``running``,
         # and as its process is gone every reader shows it ``stale`` (resumable)
         assert status == "running" and report(db)["status"] == "stale"
-        tau_sim("run", "--resume", run_id, "--concurrency", "8", "--db", str(db), "--quiet")
-        assert counts(db) == (GRID_CELLS, GRID_CELLS, GRID_CELLS) and gap_free(db)
-        resumed = report(db)
-        assert resumed["status"] == "completed"
-        assert comparable(resumed) == expected
+        resumed_whole(db, run_id, expected)
 
 
 def test_a_read_only_database_is_read_but_never_written(tmp_path: Path) -> None:
