@@ -44,13 +44,17 @@ def date_arg(text: str, field: str) -> datetime.date:
 def require_active(policy: Policy, action: str) -> None:
     """Refuse unless the policy is active."""
     if policy.status != ACTIVE:
-        raise ToolError(f"policy {policy.policy_id} is {policy.status}: only active policies {action}")
+        raise ToolError(
+            f"policy {policy.policy_id} is {policy.status}: only active policies {action}"
+        )
 
 
 def require_kind(policy: Policy, kind: str, action: str) -> None:
     """Refuse unless the policy is of ``kind`` ("auto" or "home")."""
     if policy.kind != kind:
-        raise ToolError(f"policy {policy.policy_id} is a {policy.kind} policy: {action} needs {kind}")
+        raise ToolError(
+            f"policy {policy.policy_id} is a {policy.kind} policy: {action} needs {kind}"
+        )
 
 
 def days_left(policy: Policy) -> int:

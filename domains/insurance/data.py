@@ -25,7 +25,7 @@ from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
 from domains.kit.payments import money
 from domains.kit.people import Address, Customer, Ids, customers, random_address
 from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Base, Index
+from simulator.database import Base
 
 TODAY = datetime.date(2025, 6, 15)
 """The fixed "today" of the insurance world."""

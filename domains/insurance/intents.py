@@ -360,7 +360,8 @@ class AddDriver(_DriverIntent):
             who,
             goal=f"I want to add {driver_text(driver)} as a driver on my auto policy {pid}. I want "
             f"to know how much my premium goes up and what the new premium is. {_CONFIRM}",
-            opening=f"Hi, I'd like to add my {driver.relationship} as a driver on my car insurance.",
+            opening=f"Hi, I'd like to add my {driver.relationship} as a driver on my car "
+            "insurance.",
             known={"policy_id": pid, "new_driver": driver_text(driver)},
             actions=[
                 *gold_reads(who, pid),
@@ -372,10 +373,8 @@ class AddDriver(_DriverIntent):
         )
 
 
-def _payer(
-    user: User, amount: float, rng: random.Random, not_id: str = ""
-) -> PaymentMethod | None:
-    candidates = [m for m in user.payment_methods if can_pay(m, amount) and m.id != not_id]
+def _payer(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
+    candidates = [m for m in user.payment_methods if can_pay(m, amount)]
     return rng.choice(candidates) if candidates else None
 
 
@@ -448,8 +447,8 @@ class AddScheduledItem(InsuranceIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want to schedule {_item_text(category, value)} on my home policy {pid}. I want "
-            f"to know how much the premium goes up and the new premium. {_CONFIRM}",
+            goal=f"I want to schedule {_item_text(category, value)} on my home policy {pid}. I "
+            f"want to know how much the premium goes up and the new premium. {_CONFIRM}",
             opening=f"Hi, I want to add my {category} to my home insurance.",
             known={"policy_id": pid, "item": _item_text(category, value)},
             actions=[
@@ -508,7 +507,8 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
                 *gold_reads(who, pid),
                 Action("quote_scheduled_item", args),
                 Action(
-                    "update_policy_payment_method", {"policy_id": pid, "payment_method_id": method.id}
+                    "update_policy_payment_method",
+                    {"policy_id": pid, "payment_method_id": method.id},
                 ),
                 Action("add_scheduled_item", args),
             ],
@@ -804,11 +804,7 @@ class ClaimToHuman(_ClaimIntent):
         pid = policy.policy_id
         why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
         summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
-        hurt = (
-            "My passenger was hurt and went to the hospital."
-            if injury
-            else "Nobody was hurt."
-        )
+        hurt = "My passenger was hurt and went to the hospital." if injury else "Nobody was hurt."
         return self.task(
             domain,
             who,

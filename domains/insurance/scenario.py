@@ -33,7 +33,9 @@ REASON_TEXT: dict[str, str] = {
     "other": "I no longer need it",
 }
 
-_POLICY = SlotHint(("policy number", "policy id", "policy #", "which policy"), "your policy number", True)
+_POLICY = SlotHint(
+    ("policy number", "policy id", "policy #", "which policy"), "your policy number", True
+)
 
 HINTS: dict[str, SlotHint] = {
     **KIT_HINTS,

@@ -94,9 +94,12 @@ def get_user_details(db: Database, user_id: str) -> User:
 
 @tool(ToolKind.READ)
 def get_policy_details(db: Database, policy_id: str) -> dict[str, Any]:
-    """Get a policy: kind, status, term dates, coverages with limits and deductibles, exclusions,
-    premium, amount paid, balance due, days left in the term, payment method on file, cancellation
-    fee, claim ids, and the vehicle and drivers (auto) or the property and scheduled items (home).
+    """Get a policy: its terms, coverages, exclusions, premium, payments and what it insures.
+
+    It shows the kind, status, term dates, coverages with limits and deductibles, exclusions,
+    premium, amount paid, balance due, days left in the term, payment method on file,
+    cancellation fee, claim ids, and the vehicle and drivers (auto) or the property and
+    scheduled items (home).
 
     Args:
         policy_id: The policy number, e.g. "AUT-4829301" or "HOM-4829301".
@@ -153,9 +156,10 @@ def days_between(db: Database, start_date: str, end_date: str) -> int:
 
 @tool(ToolKind.READ)
 def quote_cancellation(db: Database, policy_id: str) -> CancellationQuote:
-    """Quote the refund of cancelling an active policy today: the premium of the days left in the
-    term (premium x days left / days in term), less the cancellation fee, never above what was
-    paid.
+    """Quote the refund of cancelling an active policy today.
+
+    The refund is the premium of the days left in the term (premium x days left / days in the
+    term), less the cancellation fee, never above what was paid.
 
     Args:
         policy_id: The policy number, e.g. "AUT-4829301".
@@ -167,8 +171,10 @@ def quote_cancellation(db: Database, policy_id: str) -> CancellationQuote:
 
 @tool(ToolKind.READ)
 def quote_driver(db: Database, policy_id: str, birth_date: str) -> dict[str, Any]:
-    """Quote the premium change of adding a driver to an active auto policy: the annual surcharge
-    for the driver's age and its part for the rest of the term (x days left / 365).
+    """Quote the premium change of adding a driver to an active auto policy.
+
+    It gives the annual surcharge for the driver's age and its part for the rest of the term
+    (x days left / 365).
 
     Args:
         policy_id: The auto policy number, e.g. "AUT-4829301".
@@ -191,8 +197,10 @@ def quote_driver(db: Database, policy_id: str, birth_date: str) -> dict[str, Any
 def quote_scheduled_item(
     db: Database, policy_id: str, category: Category, value: float
 ) -> dict[str, Any]:
-    """Quote the premium change of scheduling a valuable item on an active home policy: the
-    category's annual rate x the appraised value, and its part for the rest of the term.
+    """Quote the premium change of scheduling a valuable item on an active home policy.
+
+    It gives the annual premium (the category's rate x the appraised value) and its part for the
+    rest of the term (x days left / 365).
 
     Args:
         policy_id: The home policy number, e.g. "HOM-4829301".
@@ -258,8 +266,7 @@ def file_claim(
         raise ToolError(f"loss_date {day} is in the future")
     if not parse_date(policy.start_date) <= day < parse_date(policy.end_date):
         raise ToolError(
-            f"loss_date {day} is outside the policy term "
-            f"({policy.start_date} to {policy.end_date})"
+            f"loss_date {day} is outside the policy term ({policy.start_date} to {policy.end_date})"
         )
     if estimated_amount <= 0:
         raise ToolError("estimated_amount must be above $0")
@@ -436,7 +443,9 @@ def make_payment(
     if amount <= 0:
         raise ToolError("amount must be above $0")
     if amount > policy.balance_due:
-        raise ToolError(f"amount ${amount:,.2f} is above the balance due ${policy.balance_due:,.2f}")
+        raise ToolError(
+            f"amount ${amount:,.2f} is above the balance due ${policy.balance_due:,.2f}"
+        )
     user = load_user(db, policy.user_id)
     method = owned_method(user, payment_method_id)
     check_funds(method, amount)
