@@ -15,7 +15,7 @@ from simulator.tools import Toolkit
 __all__ = ["BASE_SEED", "GENERATION", "insurance"]
 
 BASE_SEED = 20250615
-GENERATION = Generation(count=56, seed=7)  # four tasks per intent
+GENERATION = Generation(count=60, seed=7)  # four tasks per intent
 TOOLKIT = Toolkit.from_module(tools)
 
 

@@ -270,6 +270,40 @@ class ClaimStatus(InsuranceIntent):
         )
 
 
+class WithdrawClaim(InsuranceIntent):
+    """Withdraw an open claim (the user settled the damage themselves)."""
+
+    name = "withdraw_claim"
+    description = "The user withdraws a claim that is still submitted or under review."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        claim: Claim | None = pick(
+            db, rng, "claims", lambda c: c.status in ("submitted", "under review")
+        )
+        if claim is None:
+            return None
+        policy: Policy = record(db, "policies", claim.policy_id)
+        who = self.holder(db, policy, rng)
+        cid = claim.claim_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
+            "the repair myself and want the claim withdrawn. I want to hear that it is "
+            f"withdrawn. {_CONFIRM}",
+            opening="Hi, I'd like to withdraw a claim I filed.",
+            known={"claim_id": cid},
+            actions=[
+                *who.actions,
+                Action("get_claim_details", {"claim_id": cid}),
+                Action("withdraw_claim", {"claim_id": cid}),
+            ],
+            outputs=["withdrawn"],
+            summary=f"withdraw claim {cid} ({claim.status})",
+        )
+
+
 def _new_driver(db: Database, rng: random.Random, user: User, relationship: str) -> Driver:
     """A household member to add, with a fresh license number (drawn from ``rng``)."""
     ids = Ids(rng)
@@ -874,6 +908,7 @@ INTENTS: list[Intent] = [
     CoverageQuestion(),
     FileClaim(),
     ClaimStatus(),
+    WithdrawClaim(),
     AddDriver(),
     AddDriverAndPay(),
     AddScheduledItem(),
