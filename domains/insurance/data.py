@@ -284,7 +284,9 @@ def _claims(rng: random.Random, policy: Policy) -> list[Claim]:
         loss_day = start + datetime.timedelta(days=rng.randint(0, max(0, span - 1)))
         filed = min(loss_day + datetime.timedelta(days=rng.randint(0, 10)), TODAY)
         status = rng.choice(CLAIM_STATUSES)
-        deductible = policy.coverage(cov).deductible  # type: ignore[union-attr]
+        paid_from = policy.coverage(cov)
+        assert paid_from is not None
+        deductible = paid_from.deductible
         amount = money(rng.randint(8, 180) * 100 + deductible)
         paid = money(amount - deductible) if status == "paid" else None
         claims.append(

@@ -31,6 +31,7 @@ from domains.insurance.data import (
     Driver,
     Policy,
     User,
+    age_on,
     claim_id,
     license_number,
     parse_date,
@@ -336,11 +337,6 @@ def _driver_args(policy: Policy, driver: Driver) -> dict[str, object]:
     }
 
 
-def _age(driver: Driver) -> int:
-    born = parse_date(driver.birth_date)
-    return TODAY.year - born.year - ((TODAY.month, TODAY.day) < (born.month, born.day))
-
-
 class _DriverIntent(InsuranceIntent):
     """A household member added to an active auto policy (shared sampling)."""
 
@@ -353,7 +349,7 @@ class _DriverIntent(InsuranceIntent):
             return None
         user: User = record(db, "users", policy.user_id)
         driver = _new_driver(db, rng, user, rng.choice(relationships))
-        _, charge = driver_charge(policy, _age(driver))
+        _, charge = driver_charge(policy, age_on(driver.birth_date))
         return policy, user, driver, charge
 
     def quote(self, policy: Policy, driver: Driver) -> Action:

@@ -22,11 +22,7 @@ from domains.insurance.access import (
     require_active,
     require_kind,
 )
-from domains.insurance.catalog import (
-    ITEM_CATEGORIES,
-    MAX_ITEM_VALUE,
-    MIN_DRIVER_AGE,
-)
+from domains.insurance.catalog import MAX_ITEM_VALUE, MIN_DRIVER_AGE
 from domains.insurance.data import (
     AUTO,
     CANCELLED,
@@ -275,7 +271,8 @@ def file_claim(
         other = load_claim(db, existing)
         if other.loss_type == loss_type and other.loss_date == day.isoformat():
             raise ToolError(f"claim {other.claim_id} already covers this {loss_type} on {day}")
-    deductible = policy.coverage(coverage).deductible  # type: ignore[union-attr]
+    paid_from = policy.coverage(coverage)
+    assert paid_from is not None  # coverage_for names only coverages the policy has
     claim = Claim(
         claim_id(policy.policy_id, len(policy.claims) + 1),
         policy.policy_id,
@@ -286,7 +283,7 @@ def file_claim(
         money(estimated_amount),
         injury,
         "submitted",
-        deductible,
+        paid_from.deductible,
     )
     db.put("claims", claim.claim_id, claim)
     db.put(
@@ -373,7 +370,6 @@ def add_scheduled_item(
     require_kind(policy, HOME, "scheduling an item")
     require_active(policy, "can schedule items")
     _check_value(value)
-    assert category in ITEM_CATEGORIES
     annual, charge = item_charge(policy, category, value)
     item = ScheduledItem(
         item_id(policy.policy_id, len(policy.scheduled_items) + 1), category, money(value), annual

@@ -10,13 +10,22 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
 
 from domains.insurance import insurance as make_insurance
+from domains.insurance.catalog import (
+    CANCEL_REASONS,
+    ITEM_CATEGORIES,
+    LOSS_COVERAGE,
+    NON_HOUSEHOLD,
+    RELATIONSHIPS,
+)
 from domains.insurance.data import ACTIVE, AUTO, CANCELLED, EXPIRED, HOME, TODAY, Policy, User
+from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT
+from domains.insurance.tools import CancelReason, Category, LossType, Relationship
 from simulator.database import Database
 from simulator.domain import Domain
 from simulator.registry import DOMAINS
@@ -507,6 +516,15 @@ def test_days_between_counts_and_names_a_bad_date(insurance: Domain) -> None:
         start_date="2025-04-01",
         end_date="June 15",
     )
+
+
+def test_the_tools_accept_exactly_the_catalog_vocabularies() -> None:
+    assert set(get_args(LossType)) == {loss for _, loss in LOSS_COVERAGE}
+    assert set(get_args(Category)) == set(ITEM_CATEGORIES)
+    assert get_args(Relationship) == (*RELATIONSHIPS, *NON_HOUSEHOLD)
+    assert get_args(CancelReason) == CANCEL_REASONS
+    assert set(REASON_TEXT) == set(CANCEL_REASONS)
+    assert set(LOSS_TEXT) == {loss for _, loss in LOSS_COVERAGE}
 
 
 # ---- tasks -----------------------------------------------------------------------------------
