@@ -15,7 +15,7 @@ from simulator.tools import Toolkit
 __all__ = ["BASE_SEED", "GENERATION", "banking"]
 
 BASE_SEED = 20250314
-GENERATION = Generation(count=70, seed=11)  # five tasks per intent
+GENERATION = Generation(count=80, seed=11)  # five tasks per intent
 TOOLKIT = Toolkit.from_module(tools)
 
 

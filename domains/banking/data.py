@@ -104,7 +104,11 @@ class Card(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class Transaction(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One posting on an account: negative amounts leave it, positive ones come in."""
+    """One posting on an account: negative amounts leave it, positive ones come in.
+
+    ``dispute_id`` names the dispute of a disputed card purchase; ``reversed`` marks a fee that
+    was credited back.
+    """
 
     transaction_id: str
     account_id: str
@@ -113,7 +117,7 @@ class Transaction(msgspec.Struct, frozen=True, omit_defaults=True):
     description: str
     amount: float
     card_id: str = ""
-    disputed: bool = False
+    dispute_id: str = ""
     reversed: bool = False
 
 
@@ -259,7 +263,7 @@ class _Builder:
         return msgspec.structs.replace(account, transaction_count=len(entries))
 
     def settle(self, user: User) -> None:
-        """Mark some of the user's card purchases disputed, some fees already reversed."""
+        """Mark some of the user's card purchases disputed (with their dispute records)."""
         rng = self.rng
         for account_id in user.accounts:
             account = self.accounts[account_id]
@@ -273,11 +277,13 @@ class _Builder:
                         user.user_id,
                         -txn.amount,
                         rng.choice(("duplicate charge", "goods not received", "wrong amount")),
-                        rng.choice(("open", "resolved")),
+                        rng.choice(("open", "refunded", "declined")),
                         day(max(0, days_ago(txn.date) - rng.randint(1, 10))),
                     )
                     self.disputes[dispute.dispute_id] = dispute
-                    self.transactions[tid] = msgspec.structs.replace(txn, disputed=True)
+                    self.transactions[tid] = msgspec.structs.replace(
+                        txn, dispute_id=dispute.dispute_id
+                    )
 
 
 def generate(seed: int, users: int = 300) -> Tables:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from domains.banking.access import replacement_id, replacement_last_four
 from domains.banking.data import (
@@ -19,6 +20,7 @@ from domains.banking.data import (
     SAVINGS,
     Account,
     Card,
+    Dispute,
     Transaction,
     User,
     days_ago,
@@ -38,6 +40,7 @@ from domains.banking.scenario import (
 from domains.kit.identity import ACCOUNT_PIN
 from domains.kit.lookup import pick, record
 from domains.kit.payments import money, money_text
+from domains.kit.people import address_args, address_text, random_address
 from domains.kit.tasks import CustomerIntent
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
@@ -137,7 +140,7 @@ def card_purchases(
     return [
         t
         for t in history(db, checking(db, user))
-        if t.kind == CARD_PURCHASE and not t.disputed and accept(t)
+        if t.kind == CARD_PURCHASE and not t.dispute_id and accept(t)
     ]
 
 
@@ -257,9 +260,13 @@ class UnfreezeCard(BankingIntent):
 
 
 class _Replacement(BankingIntent):
-    """Order a replacement card; ``problem`` says why (lost and stolen cards are frozen first)."""
+    """Order a replacement card; ``problems`` say why (lost and stolen cards are frozen first).
 
-    problems: tuple[str, ...] = ()
+    With ``moved`` the customer has moved: the mailing address is updated before the order.
+    """
+
+    problems: ClassVar[tuple[str, ...]] = ()
+    moved: ClassVar[bool] = False
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -274,7 +281,21 @@ class _Replacement(BankingIntent):
         shipping = rng.choice(("standard", "expedited"))
         who = self.identity(db, user.user_id, rng)
         new_four = replacement_last_four(replacement_id(card))
-        writes = [Action("freeze_card", {"card_id": card.card_id})] if problem != "damaged" else []
+        writes: list[Action] = []
+        known = {"card": card_text(card), "card_problem": problem, "shipping": shipping}
+        moved = ""
+        if self.moved:
+            address = random_address(rng)
+            writes.append(
+                Action(
+                    "update_mailing_address",
+                    {"user_id": user.user_id, **address_args(address)},
+                )
+            )
+            known["new_address"] = address_text(address)
+            moved = " I moved recently, so the new card must go to my new address."
+        if problem != "damaged":
+            writes.append(Action("freeze_card", {"card_id": card.card_id}))
         writes.append(
             Action(
                 "replace_card",
@@ -285,7 +306,7 @@ class _Replacement(BankingIntent):
         speed = (
             "I need it fast and will pay for expedited shipping"
             if shipping == "expedited"
-            else "standard free shipping is fine"
+            else "Standard free shipping is fine"
         )
         happened = {
             "lost": "I lost it",
@@ -299,17 +320,18 @@ class _Replacement(BankingIntent):
             goal=f"I need a new card to replace {card_text(card)}: {happened}. {speed}. I want "
             "to know the last four digits of the new card"
             + (" and what the shipping costs" if shipping == "expedited" else "")
-            + f". {CONFIRM}",
+            + f".{moved} {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I need a replacement debit card, {happened.split(',')[0]}.",
                     "Hello, I need a new debit card please.",
                 ]
             ),
-            known={"card": card_text(card), "card_problem": problem, "shipping": shipping},
+            known=known,
             actions=[*gold_reads(who, _card_read(card)), *writes],
             outputs=outputs,
-            summary=f"replace {problem} card {card.card_id} ({shipping})",
+            summary=f"replace {problem} card {card.card_id} ({shipping})"
+            + (", new mailing address" if self.moved else ""),
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -321,10 +343,13 @@ class _Replacement(BankingIntent):
         slower = Action(replace.name, {**replace.arguments, "shipping": other})
         paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], slower]]
         freeze = Action("freeze_card", {"card_id": replace.arguments["card_id"]})
-        if len(writes) == 2:
-            paths.append([*reads, replace])  # a lost or stolen card left unfrozen
+        moving = [w for w in writes if w.name == "update_mailing_address"]
+        if freeze in writes:
+            paths.append([*reads, *moving, replace])  # a lost or stolen card left unfrozen
         else:
-            paths.append([*reads, freeze, replace])  # a damaged card frozen for nothing
+            paths.append([*reads, *moving, freeze, replace])  # a damaged card frozen for nothing
+        if moving:
+            paths.append([*reads, *[w for w in writes if w not in moving]])  # the old address
         return paths
 
 
@@ -342,6 +367,18 @@ class ReplaceDamagedCard(_Replacement):
     name = "replace_damaged_card"
     description = "The user's card is damaged: order a replacement without freezing the old card."
     problems = ("damaged",)
+
+
+class ReplaceCardAfterMove(_Replacement):
+    """A lost card of a customer who moved: address, freeze, replacement (three writes)."""
+
+    name = "replace_card_after_move"
+    description = (
+        "The user moved and lost a card: update the mailing address, freeze the card and order "
+        "a replacement to the new address (three writes)."
+    )
+    problems = ("lost",)
+    moved = True
 
 
 # ---- transfers --------------------------------------------------------------------------------
@@ -679,6 +716,47 @@ class FraudToHuman(BankingIntent):
         return [*super().mistakes(domain, task), [*reads, dispute, transfer]]
 
 
+class DisputeStatus(BankingIntent):
+    """Ask where an earlier dispute stands (read only)."""
+
+    name = "dispute_status"
+    description = "The user asks the status of a dispute filed earlier (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        status = rng.choice(("open", "refunded", "declined"))
+        dispute: Dispute | None = pick(db, rng, "disputes", lambda d: d.status == status)
+        if dispute is None:
+            return None
+        txn: Transaction = record(db, "transactions", dispute.transaction_id)
+        account: Account = record(db, "accounts", txn.account_id)
+        user: User = record(db, "users", dispute.user_id)
+        purchases = [t for t in history(db, account) if t.kind == CARD_PURCHASE]
+        if not _nameable(purchases, txn):
+            return None
+        who = self.identity(db, user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"Some time ago I disputed {transaction_text(txn)}. I want to know where the "
+            "dispute stands and when it was filed. I do not want to change anything.",
+            opening=rng.choice(
+                [
+                    f"Hi, what happened with my dispute about {txn.description}?",
+                    "Hello, I'd like an update on a dispute I filed.",
+                ]
+            ),
+            known={"transaction": transaction_text(txn)},
+            actions=gold_reads(
+                who,
+                _transactions_read(account),
+                Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
+            ),
+            outputs=[dispute.status, dispute.filed],
+            summary=f"status of dispute {dispute.dispute_id} ({dispute.status})",
+        )
+
+
 # ---- fees -------------------------------------------------------------------------------------
 
 
@@ -919,10 +997,12 @@ INTENTS: list[Intent] = [
     UnfreezeCard(),
     ReplaceLostCard(),
     ReplaceDamagedCard(),
+    ReplaceCardAfterMove(),
     TransferFunds(),
     TransferOverLimit(),
     DisputeCharge(),
     DisputeOutsideWindow(),
+    DisputeStatus(),
     FraudToHuman(),
     ReverseFee(),
     SecondFeeReversal(),

@@ -71,6 +71,19 @@ HINTS: dict[str, SlotHint] = {
         ("reason", "why", "what went wrong", "what is wrong"), "what is wrong with the charge"
     ),
     "card_problem": SlotHint(("what happened", "happened to"), "what happened to the card"),
+    # keywords avoid a bare "address", which would match "email address"
+    "new_address": SlotHint(
+        (
+            "new address",
+            "mailing address",
+            "which address",
+            "what address",
+            "full address",
+            "the address you",
+            "address would you",
+        ),
+        "your new mailing address",
+    ),
     "shipping": SlotHint(
         ("shipping speed", "which shipping", "delivery speed", "how fast"),
         "the shipping speed you want",

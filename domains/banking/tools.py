@@ -86,8 +86,8 @@ def get_account_details(db: Database, account_id: str) -> dict[str, Any]:
 def get_account_transactions(db: Database, account_id: str) -> list[Transaction]:
     """List an account's transactions of the last 120 days and today's, newest first.
 
-    Amounts are negative when money left the account. Each entry says whether it is disputed
-    (card purchases) or reversed (fees).
+    Amounts are negative when money left the account. A disputed card purchase names its
+    ``dispute_id``; a fee credited back is marked ``reversed``.
 
     Args:
         account_id: The account id, e.g. "chk_12345678".
@@ -97,7 +97,7 @@ def get_account_transactions(db: Database, account_id: str) -> list[Transaction]
 
 @tool(ToolKind.READ)
 def get_transaction_details(db: Database, transaction_id: str) -> Transaction:
-    """Get one transaction: date, kind, description, amount, card, disputed and reversed flags.
+    """Get one transaction: date, kind, description, amount, card, dispute id, reversed flag.
 
     Args:
         transaction_id: The transaction id, e.g. "chk_12345678_007".
@@ -264,8 +264,10 @@ def file_dispute(
     txn = load_transaction(db, transaction_id)
     if txn.kind != CARD_PURCHASE:
         raise ToolError(f"transaction {txn.transaction_id} is a {txn.kind}, not a card purchase")
-    if txn.disputed:
-        raise ToolError(f"transaction {txn.transaction_id} is already disputed")
+    if txn.dispute_id:
+        raise ToolError(
+            f"transaction {txn.transaction_id} is already disputed (dispute {txn.dispute_id})"
+        )
     account = load_account(db, txn.account_id)
     dispute = Dispute(
         dispute_id(txn.transaction_id),
@@ -277,7 +279,11 @@ def file_dispute(
         TODAY.isoformat(),
     )
     db.put("disputes", dispute.dispute_id, dispute)
-    db.put("transactions", txn.transaction_id, msgspec.structs.replace(txn, disputed=True))
+    db.put(
+        "transactions",
+        txn.transaction_id,
+        msgspec.structs.replace(txn, dispute_id=dispute.dispute_id),
+    )
     return dispute
 
 

@@ -263,7 +263,7 @@ def test_transfer_refuses_bad_amounts_and_other_customers(banking: Domain, db: D
 
 def test_only_undisputed_card_purchases_can_be_disputed(banking: Domain, db: Database) -> None:
     txn: Transaction = first(
-        db, "transactions", lambda t: t.kind == CARD_PURCHASE and not t.disputed
+        db, "transactions", lambda t: t.kind == CARD_PURCHASE and not t.dispute_id
     )
     dispute = ok(
         banking, db, "file_dispute", transaction_id=txn.transaction_id, reason="wrong amount"
