@@ -320,7 +320,8 @@ def _records(banking: Domain, intent: str) -> list[tuple[Transaction, User]]:
     for task in banking.tasks:
         if task.intent != intent:
             continue
-        user: User = db.get("users", task.actions[1].arguments["user_id"])
+        user = db.get("users", task.actions[1].arguments["user_id"])
+        assert isinstance(user, User), task.id
         said = task.scenario.known_info.get("transaction") or task.scenario.known_info["fee"]
         amount = said.split(" ")[1]
         txns = [
