@@ -326,8 +326,7 @@ class _PhoneFix(TelecomIntent):
         reads = [a for a in task.actions if not domain.is_user_step(a)]
         phone = task.actions[-1].arguments["phone_number"]
         wrong = [*reads, Action(self.wrong, {"phone_number": phone})]
-        paths = [reads, wrong, *super().mistakes(domain, task)]
-        return [p for p in paths if len(p) > len(reads) or p is reads]
+        return [reads, wrong, *super().mistakes(domain, task)]
 
 
 class FixNoService(_PhoneFix):

@@ -92,9 +92,13 @@ def a_task(domain: Domain, intent: str, summary: str = "") -> Task:
 def test_plan_changes_only_on_an_active_line_and_to_another_plan(domain: Domain) -> None:
     db = domain.new_database()
     suspended = a_line(db, lambda ln: ln.status == SUSPENDED)
-    refused(domain, db, "change_plan", "is suspended", line_id=suspended.line_id, plan_id="basic_2gb")
+    refused(
+        domain, db, "change_plan", "is suspended", line_id=suspended.line_id, plan_id="basic_2gb"
+    )
     line = a_line(db, lambda ln: ln.status == "active" and ln.plan_id == "starter_5gb")
-    refused(domain, db, "change_plan", "already on plan", line_id=line.line_id, plan_id="starter_5gb")
+    refused(
+        domain, db, "change_plan", "already on plan", line_id=line.line_id, plan_id="starter_5gb"
+    )
     view = ok(domain, db, "change_plan", line_id=line.line_id, plan_id="world_unlimited")
     assert view["monthly_price"] == 90.0 and view["roaming_enabled"] is True
 
@@ -119,7 +123,10 @@ def test_data_addons_need_a_data_allowance_and_a_method_that_covers_them(domain:
         return (
             ln.status == "active"
             and ln.plan_id in ("basic_2gb", "starter_5gb")
-            and any(m.source == "gift_card" and 10 <= (m.balance or 0) < 40 for m in owner.payment_methods)
+            and any(
+                m.source == "gift_card" and 10 <= (m.balance or 0) < 40
+                for m in owner.payment_methods
+            )
         )
 
     line = a_line(db, poor_gift_card)
@@ -134,7 +141,14 @@ def test_data_addons_need_a_data_allowance_and_a_method_that_covers_them(domain:
         addon_id="data_10gb",
         payment_method_id=card.id,
     )
-    ok(domain, db, "add_data_addon", line_id=line.line_id, addon_id="data_1gb", payment_method_id=card.id)
+    ok(
+        domain,
+        db,
+        "add_data_addon",
+        line_id=line.line_id,
+        addon_id="data_1gb",
+        payment_method_id=card.id,
+    )
     after: Subscriber = db.get("users", line.user_id)  # type: ignore[assignment]
     assert after.payment_method(card.id).balance == (card.balance or 0) - 10.0  # type: ignore[union-attr]
     assert ok(domain, db, "get_line_details", line_id=line.line_id)["addons"] == ["data_1gb"]
@@ -164,7 +178,9 @@ def test_credits_respect_the_window_the_charge_and_once_per_charge(domain: Domai
     bill = _bill(db, "2025-06")
     charge = bill.charges[0]
     args = {"bill_id": bill.bill_id, "charge_id": charge.charge_id, "reason": "billing_error"}
-    refused(domain, db, "apply_bill_credit", "at most the charge", amount=charge.amount + 0.01, **args)
+    refused(
+        domain, db, "apply_bill_credit", "at most the charge", amount=charge.amount + 0.01, **args
+    )
     refused(domain, db, "apply_bill_credit", "more than $0", amount=0.0, **args)
     view = ok(domain, db, "apply_bill_credit", amount=charge.amount, **args)
     assert view["balance"] == round(bill.balance - charge.amount, 2)
@@ -184,7 +200,11 @@ def test_bills_are_paid_once_and_lines_suspend_and_resume_by_status(domain: Doma
         payment_method_id=user.payment_methods[0].id,
     )
     due = _bill(db, "2025-06", lambda b: b.user_id == user.user_id)
-    method = next(m for m in user.payment_methods if m.source != "gift_card" or (m.balance or 0) >= due.balance)
+    method = next(
+        m
+        for m in user.payment_methods
+        if m.source != "gift_card" or (m.balance or 0) >= due.balance
+    )
     view = ok(domain, db, "pay_bill", bill_id=due.bill_id, payment_method_id=method.id)
     assert view["status"] == "paid" and view["balance"] == 0.0
 
@@ -208,7 +228,9 @@ def test_roaming_is_enabled_once_and_disabled_only_when_on(domain: Domain) -> No
 def test_the_phone_answers_from_its_state_and_the_line(domain: Domain) -> None:
     db = domain.new_database()
     refused(domain, db, "check_status_bar", "no phone", phone_number="000-000-0000")
-    line = a_line(db, lambda ln: ln.status == "active" and db.get("devices", ln.phone_number).airplane_mode)  # type: ignore[union-attr]
+    line = a_line(
+        db, lambda ln: ln.status == "active" and db.get("devices", ln.phone_number).airplane_mode
+    )  # type: ignore[union-attr]
     phone = line.phone_number
     assert "airplane icon" in ok(domain, db, "check_status_bar", phone_number=phone)
     assert "Airplane mode is now OFF" in ok(domain, db, "toggle_airplane_mode", phone_number=phone)
@@ -216,7 +238,9 @@ def test_the_phone_answers_from_its_state_and_the_line(domain: Domain) -> None:
     assert not device.airplane_mode
     cut = a_line(db, lambda ln: ln.suspension_reason == NON_PAYMENT)
     if not db.get("devices", cut.phone_number).airplane_mode:  # type: ignore[union-attr]
-        assert "Emergency calls only" in ok(domain, db, "check_status_bar", phone_number=cut.phone_number)
+        assert "Emergency calls only" in ok(
+            domain, db, "check_status_bar", phone_number=cut.phone_number
+        )
 
 
 # ---- dual control --------------------------------------------------------------------------------
@@ -293,6 +317,21 @@ def test_the_scripted_user_performs_a_requested_step_and_says_the_result(domain:
     anyio.run(play)
 
 
+def test_a_step_the_user_lacks_the_arguments_for_is_not_performed(domain: Domain) -> None:
+    task = a_task(domain, "fix_no_service", "airplane")
+    view = user_view(_context(domain, task))
+    view = msgspec.structs.replace(view, slots=[s for s in view.slots if s.name != "phone_number"])
+    user = ScriptedUser(view)
+
+    async def play() -> None:
+        opening = (await user.respond([])).text
+        ask = ChatMessage("assistant", "Could you please toggle airplane mode on your phone?")
+        turn = await user.respond([ChatMessage("user", opening), ask])
+        assert not turn.tool_calls and turn.text
+
+    anyio.run(play)
+
+
 def _context(domain: Domain, task: Task, seed: int = 3) -> ConversationContext:
     return ConversationContext(
         conversation_id="c1",
@@ -348,7 +387,9 @@ def test_the_agents_view_never_holds_the_users_tool_calls(domain: Domain) -> Non
     assert ended.reward == 1.0
     user_calls = [e for e in sink.events if isinstance(e, UserToolCall)]
     results = [e for e in sink.events if isinstance(e, UserToolResult)]
-    assert [e.call.name for e in user_calls] == [a.name for a in task.actions if domain.is_user_step(a)]
+    assert [e.call.name for e in user_calls] == [
+        a.name for a in task.actions if domain.is_user_step(a)
+    ]
     assert len(results) == len(user_calls) and not any(r.error for r in results)
     assert [e.seq for e in sink.events] == list(range(len(sink.events)))
     assert domain.user_toolkit is not None
