@@ -351,7 +351,12 @@ class GoldPolicy:
         self._given = [*missing, *known]
         endings = set(oracle.endings)
         writes = oracle.writes
-        reads = [i for i in range(len(oracle.actions)) if i not in endings and i not in writes]
+        steps = oracle.user_steps
+        reads = [
+            i
+            for i in range(len(oracle.actions))
+            if i not in endings and i not in writes and i not in steps
+        ]
         lookup_points = reads or (writes[:1] if writes else [len(oracle.actions)])
         live: dict[tuple[int, _Path], str] = {}
         transfer: Action | None = None
@@ -360,6 +365,12 @@ class GoldPolicy:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
                 transfer = action
+                continue
+            if i in oracle.user_steps:
+                yield Say(
+                    f"{self._opener()}Could you please {oracle.user_steps[i]} "
+                    "and tell me what you see?"
+                )
                 continue
             if writes and i == writes[0] and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in writes)

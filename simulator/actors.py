@@ -18,6 +18,8 @@ from simulator.events import (
     ToolCall,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
 )
 from simulator.registry import split_model_name
 from simulator.roles import Agent, UserSimulator
@@ -101,7 +103,12 @@ class AgentActor:
 
 
 class UserActor:
-    """Speaks first, then answers every agent text (``waiting``: as for ``AgentActor``)."""
+    """Speaks first, then answers every agent text (``waiting``: as for ``AgentActor``).
+
+    A user turn with tool calls (the user acting on its own device) publishes one
+    ``UserToolCall`` per call; once every ``UserToolResult`` is back in the transcript the user
+    is asked again.
+    """
 
     def __init__(self, user: UserSimulator, model: str, inbox: Inbox, outbox: Outbox) -> None:
         self.user = user
@@ -110,6 +117,7 @@ class UserActor:
         self.outbox = outbox
         self.transcript: list[ChatMessage] = []
         self.waiting = False
+        self._pending: set[str] = set()
 
     async def run(self) -> None:
         """Write the opening message, then handle the inbox until the conversation ends."""
@@ -119,6 +127,18 @@ class UserActor:
             if isinstance(event, AgentMessage):
                 self.transcript.append(ChatMessage(role="assistant", content=event.text or ""))
                 await self._turn()
+            elif isinstance(event, UserToolResult):
+                self.transcript.append(
+                    ChatMessage(
+                        role="tool",
+                        content=event.content,
+                        tool_call_id=event.call_id,
+                        name=event.name,
+                    )
+                )
+                self._pending.discard(event.call_id)
+                if not self._pending:
+                    await self._turn()
 
     async def _turn(self) -> None:
         self.waiting = True
@@ -140,15 +160,35 @@ class UserActor:
                     triggers=list(s.triggers),
                 )
             )
+        if turn.tool_calls:
+            calls = list(turn.tool_calls)
+            self.transcript.append(ChatMessage(role="user", content=None, tool_calls=calls))
+            self._pending = {call.id for call in calls}
+            for call in calls:
+                if await publish(UserToolCall(conversation=conversation, call=call)) is None:
+                    return
+            return
         self.transcript.append(ChatMessage(role="user", content=turn.text))
         await publish(UserMessage(conversation=conversation, text=turn.text, ends=turn.ends))
 
 
 class EnvActor:
-    """Executes tool calls against the conversation's own database."""
+    """Executes tool calls against the conversation's own database.
 
-    def __init__(self, toolkit: Toolkit, db: Database, inbox: Inbox, outbox: Outbox) -> None:
+    The agent's calls run with ``toolkit``; the user's own calls (``UserToolCall``) with
+    ``user_toolkit``, on the same database, and are answered with ``UserToolResult``.
+    """
+
+    def __init__(
+        self,
+        toolkit: Toolkit,
+        db: Database,
+        inbox: Inbox,
+        outbox: Outbox,
+        user_toolkit: Toolkit | None = None,
+    ) -> None:
         self.toolkit = toolkit
+        self.user_toolkit = user_toolkit or Toolkit(())
         self.db = db
         self.inbox = inbox
         self.outbox = outbox
@@ -157,7 +197,18 @@ class EnvActor:
         """Answer every tool call with a tool result until the conversation ends."""
         receive = self.inbox.receive
         while (event := await receive()) is not None:
-            if isinstance(event, ToolCall):
+            if isinstance(event, UserToolCall):
+                outcome = self.user_toolkit.call(self.db, event.call.name, event.call.arguments)
+                await self.outbox.publish(
+                    UserToolResult(
+                        conversation=self.outbox.conversation,
+                        call_id=event.call.id,
+                        name=event.call.name,
+                        content=outcome.content,
+                        error=outcome.error,
+                    )
+                )
+            elif isinstance(event, ToolCall):
                 outcome = self.toolkit.call(self.db, event.call.name, event.call.arguments)
                 await self.outbox.publish(
                     ToolResult(

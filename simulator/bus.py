@@ -25,6 +25,8 @@ from simulator.events import (
     ToolCall,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
 )
 from simulator.referee import Referee, TerminationReason
 
@@ -55,6 +57,10 @@ def route(event: Event) -> str | None:
         return ENV
     if isinstance(event, ToolResult):
         return AGENT
+    if isinstance(event, UserToolCall):
+        return ENV
+    if isinstance(event, UserToolResult):
+        return USER
     return None
 
 

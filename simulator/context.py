@@ -7,7 +7,8 @@ answer key, the domain, the condition). It hands each party only its own view:
   model provider gets this and nothing else: never the task, its gold actions or its required
   outputs.
 - ``UserView``: the user's scenario (goal, opening, what the user knows and does not know), the
-  emotional condition and the user-side slot annotations. Never the gold path.
+  emotional condition, the user-side slot annotations and the user's own tools (their device,
+  where the domain has them). Never the gold path.
 - ``OracleView``: the answer key (gold actions with their expected results, required outputs,
   authentication slots). Only agents that calibrate the harness (the scripted ``gold``,
   ``over-asker`` and ``sloppy`` profiles) receive it, through a method of their own.
@@ -24,6 +25,7 @@ from simulator.chat import ToolSpec
 from simulator.domain import Action, UserScenario
 from simulator.slots import InfoSlot, user_slots
 from simulator.tools import ToolKind
+from simulator.usersteps import UserStep, step_request, user_steps
 
 if TYPE_CHECKING:
     from simulator.domain import Domain, Task
@@ -77,7 +79,9 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     """What a simulated (or human) user may know: the scenario and the emotional condition.
 
     ``slots`` are the scenario's known facts joined with the user-side annotations (the words an
-    agent uses when it asks for each fact), which only a scripted user needs. ``politeness``,
+    agent uses when it asks for each fact), which only a scripted user needs. ``tools`` are the
+    user's own tools (empty in most domains) and ``steps`` their hints (``simulator.usersteps``).
+    ``politeness``,
     ``urgency`` and ``trust`` are the condition's named levels (None: the leaf's own).
     """
 
@@ -92,6 +96,8 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     urgency: str | None = None
     trust: str | None = None
     seed: int = 0
+    tools: list[ToolSpec] = []
+    steps: list[UserStep] = []
 
     def rng(self, salt: str) -> random.Random:
         """A deterministic random generator for the user's own choices."""
@@ -111,7 +117,9 @@ class OracleView(msgspec.Struct, frozen=True, kw_only=True):
     ``results`` holds what each gold action returns when the gold path is replayed on a fresh
     database, so a closed-loop agent can find where an id it needs came from and take it from
     the live tool result instead. ``writes`` and ``endings`` index the actions that change the
-    database and those that end the conversation.
+    database and those that end the conversation. ``user_steps`` maps the index of each
+    action the user must perform (a user tool) to how the agent asks for it; they are in
+    neither ``writes`` nor ``endings``.
     """
 
     task_id: str
@@ -123,6 +131,7 @@ class OracleView(msgspec.Struct, frozen=True, kw_only=True):
     required_outputs: list[str]
     auth_slots: list[str]
     known_info: list[InfoSlot]
+    user_steps: dict[int, str] = {}
 
 
 def agent_view(ctx: ConversationContext) -> AgentView:
@@ -159,17 +168,21 @@ def user_view(ctx: ConversationContext) -> UserView:
         urgency=ctx.urgency,
         trust=ctx.trust,
         seed=ctx.seed,
+        tools=ctx.domain.user_toolkit.specs if ctx.domain.user_toolkit is not None else [],
+        steps=user_steps(ctx.domain),
     )
 
 
 def oracle_view(domain: Domain, task: Task) -> OracleView:
     """The answer key of ``task``: its gold path replayed once on a fresh database."""
     db = domain.new_database()
-    results = [
-        domain.toolkit.call(db, action.name, dict(action.arguments)).content
-        for action in task.actions
-    ]
+    results = [domain.call(db, action).content for action in task.actions]
     endings = ending_tools(domain)
+    steps = {
+        i: step_request(domain, a.name)
+        for i, a in enumerate(task.actions)
+        if domain.is_user_step(a)
+    }
     return OracleView(
         task_id=task.id,
         intent=task.intent,
@@ -184,4 +197,5 @@ def oracle_view(domain: Domain, task: Task) -> OracleView:
         required_outputs=list(task.required_outputs),
         auth_slots=list(task.auth_slots),
         known_info=user_slots(domain, task),
+        user_steps=steps,
     )

@@ -51,7 +51,11 @@ async def run_conversation(
         agent_actor = AgentActor(agent, agent_model, channel.inbox(AGENT), channel.outbox())
         user_actor = UserActor(user, user_model, channel.inbox(USER), channel.outbox())
         env_actor = EnvActor(
-            domain.toolkit, domain.new_database(), channel.inbox(ENV), channel.outbox()
+            domain.toolkit,
+            domain.new_database(),
+            channel.inbox(ENV),
+            channel.outbox(),
+            user_toolkit=domain.user_toolkit,
         )
         await channel.publish(
             ConversationStarted(

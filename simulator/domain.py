@@ -14,11 +14,16 @@ from simulator.conditions import EmotionSpec, validate_emotion_spec
 from simulator.database import Base, BaseBuilder, Database
 from simulator.errors import UsageError
 from simulator.slots import SlotHint
-from simulator.tools import ToolKind, Toolkit
+from simulator.tools import Tool, ToolKind, Toolkit, ToolOutcome
+from simulator.usersteps import StepHint
 
 
 class Action(msgspec.Struct, frozen=True):
-    """One tool call of the gold path."""
+    """One tool call of the gold path.
+
+    A gold action whose tool is one of the domain's user tools (``Domain.user_toolkit``) is a
+    user step: the agent asks the user to perform it and never calls it itself.
+    """
 
     name: str
     arguments: dict[str, Any] = {}
@@ -94,7 +99,9 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     ``build_base`` is called once, on first use; ``task_source`` is the checked-in task file
     (read on first use) or the tasks themselves. ``intents`` and ``generation`` regenerate the
     task set (``tau-sim domains generate NAME``); ``slot_hints`` annotate the scenarios' slots
-    for the scripted roles (``simulator.slots.user_slots``).
+    for the scripted roles (``simulator.slots.user_slots``). ``user_toolkit`` holds the tools only
+    the user can run (their own device; see ``simulator.usersteps``), ``user_tool_hints`` how an
+    agent asks for each; no user tool shares a name with an agent tool.
     """
 
     name: str
@@ -107,6 +114,16 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     generation: Generation | None = None
     slot_hints: Mapping[str, SlotHint] = {}
     user_toolkit: Toolkit | None = None
+    user_tool_hints: Mapping[str, StepHint] = {}
+
+    def __post_init__(self) -> None:
+        if self.user_toolkit is not None:
+            shared = sorted(set(self.toolkit.tools) & set(self.user_toolkit.tools))
+            if shared:
+                raise ValueError(
+                    f"domain {self.name!r}: user tools share names with agent tools: "
+                    + ", ".join(shared)
+                )
 
     @classmethod
     def from_folder(
@@ -121,6 +138,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         generation: Generation | None = None,
         slot_hints: Mapping[str, SlotHint] | None = None,
         user_toolkit: Toolkit | None = None,
+        user_tool_hints: Mapping[str, StepHint] | None = None,
     ) -> Domain:
         """A domain whose policy and tasks are ``folder/policy.md`` and ``folder/tasks.jsonl``."""
         try:
@@ -138,6 +156,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             generation=generation,
             slot_hints=dict(slot_hints or {}),
             user_toolkit=user_toolkit,
+            user_tool_hints=dict(user_tool_hints or {}),
         )
 
     @cached_property
@@ -184,9 +203,26 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,
         }
 
+    def tool(self, name: str) -> Tool | None:
+        """The agent tool or user tool called ``name``, or None."""
+        found = self.toolkit.tools.get(name)
+        if found is None and self.user_toolkit is not None:
+            found = self.user_toolkit.tools.get(name)
+        return found
+
+    def is_user_step(self, action: Action) -> bool:
+        """Whether ``action`` calls a user tool (the user performs it, not the agent)."""
+        return self.user_toolkit is not None and action.name in self.user_toolkit.tools
+
+    def call(self, db: Database, action: Action) -> ToolOutcome:
+        """Run ``action`` on ``db`` with the toolkit it belongs to (the agent's or the user's)."""
+        toolkit = self.user_toolkit if self.is_user_step(action) else self.toolkit
+        assert toolkit is not None
+        return toolkit.call(db, action.name, dict(action.arguments))
+
     def write_actions(self, task: Task) -> list[Action]:
-        """The gold actions that can change the database."""
-        return [a for a in task.actions if self.toolkit.kind(a.name) is ToolKind.WRITE]
+        """The gold actions that can change the database (the agent's and the user's)."""
+        return [a for a in task.actions if (t := self.tool(a.name)) and t.kind is ToolKind.WRITE]
 
     def generate_tasks(self, count: int | None = None, seed: int | None = None) -> list[Task]:
         """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly.
@@ -217,7 +253,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             if key in seen:
                 continue
             db = self.new_database()
-            if any(self.toolkit.call(db, a.name, dict(a.arguments)).error for a in task.actions):
+            if any(self.call(db, a).error for a in task.actions):
                 continue
             seen.add(key)
             tasks.append(msgspec.structs.replace(task, id=f"{self.name}-{len(tasks):03d}"))
@@ -268,16 +304,18 @@ def check_gold(domain: Domain, task: Task, where: str) -> None:
             (``actions[i]``) whose tool is unknown, whose argument has the wrong type
             (``actions[i].arguments.NAME``) or that fails when replayed.
     """
-    toolkit = domain.toolkit
     prefix = f"{where}: task {task.id}"
     if task.domain != domain.name:
         raise UsageError(f"{prefix}: is for domain {task.domain!r}, not {domain.name!r}")
     for i, action in enumerate(task.actions):
-        tool = toolkit.tools.get(action.name)
+        tool = domain.tool(action.name)
         if tool is None:
+            known = [
+                *domain.toolkit.tools,
+                *(domain.user_toolkit.tools if domain.user_toolkit else ()),
+            ]
             raise UsageError(
-                f"{prefix}: actions[{i}] {action.name}: unknown tool "
-                f"(known: {', '.join(toolkit.tools)})"
+                f"{prefix}: actions[{i}] {action.name}: unknown tool (known: {', '.join(known)})"
             )
         try:
             msgspec.convert(action.arguments, tool.args_type)
@@ -288,7 +326,7 @@ def check_gold(domain: Domain, task: Task, where: str) -> None:
             ) from None
     db = domain.new_database()
     for i, action in enumerate(task.actions):
-        outcome = toolkit.call(db, action.name, dict(action.arguments))
+        outcome = domain.call(db, action)
         if outcome.error:
             raise UsageError(
                 f"{prefix}: actions[{i}] {action.name} fails on a fresh database: {outcome.content}"

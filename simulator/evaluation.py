@@ -82,14 +82,18 @@ class Evaluator:
         self._gold: dict[str, tuple[Task, str]] = {}
 
     def gold_hash(self, task: Task) -> str:
-        """State hash after replaying the gold write actions on a fresh database (cached)."""
+        """State hash after replaying the gold write actions on a fresh database (cached).
+
+        The user's own gold steps (their device) are replayed too, so the state compared holds
+        both what the agent must change and what it must have the user change.
+        """
         cached = self._gold.get(task.id)
         if cached is not None and cached[0] is task:
             return cached[1]
         domain = self.domain
         db = domain.new_database()
         for action in domain.write_actions(task):
-            outcome = domain.toolkit.call(db, action.name, dict(action.arguments))
+            outcome = domain.call(db, action)
             if outcome.error:
                 raise ValueError(
                     f"task {task.id}: gold action {action.name} fails: {outcome.content}"

@@ -78,6 +78,24 @@ class ToolResult(EventBase, frozen=True, tag="tool_result"):
     error: bool = False
 
 
+class UserToolCall(EventBase, frozen=True, tag="user_tool_call"):
+    """A call of one of the user's own tools (their device), routed to the environment.
+
+    The agent never receives it: it sees only what the user then tells it in words.
+    """
+
+    call: ToolCallSpec
+
+
+class UserToolResult(EventBase, frozen=True, tag="user_tool_result"):
+    """What the environment answered to one user tool call (routed back to the user only)."""
+
+    call_id: str
+    name: str
+    content: str
+    error: bool = False
+
+
 class EmotionUpdate(EventBase, frozen=True, tag="emotion_update"):
     """The user's emotional state after a turn."""
 
@@ -139,6 +157,8 @@ Event = (
     | AgentMessage
     | ToolCall
     | ToolResult
+    | UserToolCall
+    | UserToolResult
     | EmotionUpdate
     | ModelUsage
     | EnvironmentState
@@ -151,6 +171,8 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     AgentMessage,
     ToolCall,
     ToolResult,
+    UserToolCall,
+    UserToolResult,
     EmotionUpdate,
     ModelUsage,
     EnvironmentState,

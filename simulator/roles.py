@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatResponse, Usage
+from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
 
 if TYPE_CHECKING:
     pass
@@ -26,20 +26,27 @@ class EmotionState(msgspec.Struct, frozen=True):
 
 
 class UserTurn(msgspec.Struct, frozen=True):
-    """One user message; ``ends`` is ``STOP`` (satisfied) or ``UNSATISFIED`` (abandoned)."""
+    """One user message; ``ends`` is ``STOP`` (satisfied) or ``UNSATISFIED`` (abandoned).
+
+    A turn with ``tool_calls`` runs the user's own tools instead of speaking (``text`` is then
+    ignored): the user is asked again once every result is in its transcript.
+    """
 
     text: str
     ends: str | None = None
     state: EmotionState | None = None
     model: str = "scripted"
     usage: Usage | None = None
+    tool_calls: list[ToolCallSpec] = []
 
 
 class UserSimulator(Protocol):
     """Plays the user of one conversation.
 
     ``transcript`` is what the user has seen: its own messages (role ``user``) and the agent's
-    texts (role ``assistant``); never tool calls, tool results or reasoning.
+    texts (role ``assistant``); never the agent's tool calls, tool results or reasoning. A user
+    with tools of its own also sees its own tool calls (role ``user`` with ``tool_calls``) and
+    their results (role ``tool``).
     """
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:

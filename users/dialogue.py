@@ -5,6 +5,9 @@ so that these rules read them right):
 
 - The text is split into sentences. A sentence is a *request* when it has a question mark or a
   request cue ("please provide", "let me know", "may I have" …).
+- A request naming a keyword of one of the user's own tools (a device step: "could you please
+  toggle airplane mode on your phone?") asks the user to run that tool; step keywords are read
+  first, and a sentence that names one is read for nothing else.
 - A request naming a keyword of a known-info slot asks for that slot (keywords win over every
   other reading, so "could you confirm your email?" asks for the email).
 - Otherwise a request with a confirmation cue ("confirm", "proceed", "shall I", "go ahead" …) is a
@@ -29,6 +32,7 @@ from collections.abc import Sequence
 import msgspec
 
 from simulator.slots import InfoSlot
+from simulator.usersteps import UserStep
 
 REQUEST_CUES = (
     "please provide",
@@ -186,6 +190,7 @@ class AgentActs(msgspec.Struct):
     announced: bool = False
     done: bool = False
     detailed: bool = False
+    steps: list[str] = []
 
     @property
     def unbacked(self) -> bool:
@@ -197,6 +202,7 @@ class AgentActs(msgspec.Struct):
         """Whether the text moves the conversation (asks, confirms, reports, ends or hands off)."""
         return bool(
             self.asked
+            or self.steps
             or self.confirmation
             or self.completion
             or self.transfer
@@ -210,12 +216,19 @@ class AgentTextReader:
     """Reads agent texts against one user's known slots and unknown items.
 
     The keyword patterns and the words of the unknown items are prepared once per conversation.
+    ``steps`` are the user's own tools (``simulator.usersteps``), read from requests first.
     """
 
-    def __init__(self, slots: Sequence[InfoSlot], unknown_info: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        slots: Sequence[InfoSlot],
+        unknown_info: Sequence[str] = (),
+        steps: Sequence[UserStep] = (),
+    ) -> None:
         self.order = [slot.name for slot in slots]
         self.patterns = _slot_patterns(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
+        self.step_patterns = [(_pattern(k), step.name) for step in steps for k in step.keywords]
 
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
@@ -232,6 +245,10 @@ class AgentTextReader:
                 acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
                 acts.done = acts.done or has_cue(sentence, DONE_CUES)
                 acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
+                continue
+            wanted = [name for p, name in self.step_patterns if p.search(sentence)]
+            if wanted:
+                acts.steps.extend(n for n in dict.fromkeys(wanted) if n not in acts.steps)
                 continue
             named = _asked(sentence, self.patterns)
             if named:

@@ -7,6 +7,10 @@ the model's "user" messages and its own earlier messages are its "assistant" tur
 answers one JSON object (JSON mode where the backend has one) with its message, intensity,
 dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a reason);
 ``parse_reply`` reads it leniently and falls back to plain text with the stop tokens.
+
+Where the domain gives the user tools of its own (its phone: ``UserView.tools``), the model
+gets them as tools: a turn of tool calls runs them (the agent never sees them), and the model
+is asked again with their results; after ``MAX_TOOL_ROUNDS`` rounds in a row it must write.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ _REPAIR = (
     'object: {"message": ..., "intensity": ..., "dissatisfaction": ..., "ends": ..., '
     '"reason": ...})'
 )
+MAX_TOOL_ROUNDS = 4
+"""How many rounds of the user's own tool calls may follow each other before it must write."""
 _TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED)\s*#{2,3}", re.IGNORECASE)
 
 
@@ -181,6 +187,14 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
             "If the agent asks for it, say you do not know. Never invent information.",
             unknown,
         ]
+    if view.tools:
+        lines += [
+            "",
+            "## Your device",
+            "You have tools that act on your own phone; only you can use them, the agent "
+            "cannot. Use one only when the agent asks you to check or change something on "
+            "your phone, then tell the agent in your message what you saw or did.",
+        ]
     if scenario.persona:
         lines += ["", "## Who you are", scenario.persona]
     lines += ["", "## How you feel", _feeling(profile), ""]
@@ -249,6 +263,12 @@ def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
     """The user model's view: the agent's texts as "user" turns, its own as "assistant" turns."""
     out = [ChatMessage(role="user", content=_KICKOFF)]
     for m in transcript:
+        if m.role == "user" and m.tool_calls:  # the user's own tool calls and their results
+            out.append(ChatMessage(role="assistant", tool_calls=list(m.tool_calls)))
+            continue
+        if m.role == "tool":
+            out.append(m)
+            continue
         if not m.content:
             continue
         if m.role == "assistant":
@@ -285,14 +305,19 @@ class LLMUser:
         self.model = model
         self.repair = repair
         self.system = ChatMessage(role="system", content=system_prompt(view, self.profile))
+        self.tools = list(view.tools)
         self.intensity = self.profile.intensity
         self.dissatisfaction = 0.0
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
         """Write the next user message and report the emotional state."""
         messages = [self.system, *flip(transcript)]
-        response = await self.model.chat(messages, [], response_format=_JSON_MODE)
+        tools = self.tools if _tool_rounds(transcript) < MAX_TOOL_ROUNDS else []
+        response = await self.model.chat(messages, tools, response_format=_JSON_MODE)
         usage = response.usage
+        if response.message.tool_calls and tools:
+            calls = list(response.message.tool_calls)
+            return UserTurn(text="", model=self.model.name, usage=usage, tool_calls=calls)
         reply = parse_reply(response.message.content, self.intensity, self.dissatisfaction)
         if self.repair and not reply.message and reply.ends is None:
             retry = [*messages, response.message, ChatMessage(role="user", content=_REPAIR)]
@@ -311,6 +336,19 @@ class LLMUser:
             triggers=[] if reply.structured else ["unstructured_reply"],
         )
         return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
+
+
+def _tool_rounds(transcript: list[ChatMessage]) -> int:
+    """How many rounds of the user's own tool calls end the transcript, one after another."""
+    rounds = 0
+    for m in reversed(transcript):
+        if m.role == "tool":
+            continue
+        if m.role == "user" and m.tool_calls:
+            rounds += 1
+            continue
+        break
+    return rounds
 
 
 class LLMUserProvider(ModelBacked):

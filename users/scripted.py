@@ -7,6 +7,12 @@ says "yes" to confirmation questions, says it does not know what it does not kno
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
 ``###UNSATISFIED###`` and the reason.
 
+Where the user has tools of its own (its phone: ``UserView.steps``), a request naming one of
+them makes the user run it (a turn of tool calls, arguments filled from the known-info slots of
+the same names), then tell the agent each result in words along with the rest of its reply; a
+step whose required arguments it does not know is an unclear request. Steps are triggers
+(``user_step:NAME``) the dynamics do not weigh.
+
 The three dimensions of the profile change what it does, not only how it words it:
 
 - urgency: a lookup announced but not done ("let me check …") is an ``announced_delay`` trigger
@@ -30,7 +36,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 
-from simulator.chat import ChatMessage, Usage
+from simulator.chat import ChatMessage, ToolCallSpec, Usage
 from simulator.context import UserView
 from simulator.models.options import convert_options
 from simulator.registry import USERS, NothingToStart
@@ -69,12 +75,15 @@ class ScriptedUser:
         self.latency = latency
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
-        self.reader = AgentTextReader(view.slots, self.scenario.unknown_info)
+        self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
         self.doubted = False
         self.last: UserTurn | None = None
+        # the reply held back while the user's own tool calls run: parts, triggers, reason
+        self._held: tuple[list[str], list[str], str] | None = None
+        self._calls: list[ToolCallSpec] = []
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
         """Write the next user message given what the user has seen so far."""
@@ -84,8 +93,13 @@ class ScriptedUser:
             return self.last
         if not transcript:
             text, ends, triggers, reason = self._opening()
+        elif self._held is not None and transcript[-1].role == "tool":
+            text, ends, triggers, reason = self._report(transcript)
         else:
             text, ends, triggers, reason = self._reply(_new_agent_text(transcript))
+            if self._calls:
+                calls, self._calls = self._calls, []
+                return UserTurn(text="", model=self.model_name, tool_calls=calls)
         state = EmotionState(
             emotion=self.profile.leaf,
             intensity=round(self.dynamics.intensity, 4),
@@ -156,7 +170,7 @@ class ScriptedUser:
             return text, UNSATISFIED, triggers, reason
         doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
-        if acts.completion and not acts.asked and not acts.confirmation and not doubt:
+        if acts.completion and not (acts.asked or acts.steps or acts.confirmation or doubt):
             return f"{self.tone.closing()} {STOP}", STOP, triggers, reason
         parts: list[str] = []
         if doubt:
@@ -176,11 +190,51 @@ class ScriptedUser:
             parts.append(self.tone.phrase("transfer"))
         if acts.announced and not parts:
             parts.append(self.tone.wait())
-        if not parts:
+        calls = self._step_calls(acts.steps)
+        if len(calls) < len(acts.steps) and not facts:
+            parts.append(self.tone.phrase("unclear"))
+        if not parts and not calls:
             parts.append(self.tone.phrase("nudge"))
         self.given.update(acts.asked)
         self.complained = bool(complaints) or bool(acts.unclear and not facts)
+        triggers.extend(f"user_step:{call.name}" for call in calls)
+        if calls:
+            self._calls = calls
+            self._held = (parts, triggers, reason)
+            return "", None, triggers, reason
         return " ".join(parts), None, triggers, reason
+
+    def _step_calls(self, names: list[str]) -> list[ToolCallSpec]:
+        """Calls of the requested user tools whose required arguments the user knows."""
+        calls: list[ToolCallSpec] = []
+        for name in names:
+            step = next((s for s in self.view.steps if s.name == name), None)
+            if step is None:
+                continue
+            arguments = {
+                p: slot.value for p in step.parameters if (slot := self.view.slot(p)) is not None
+            }
+            if all(p in arguments for p in step.required):
+                calls.append(ToolCallSpec(f"user_{self.agent_turns}_{len(calls)}", name, arguments))
+        return calls
+
+    def _report(self, transcript: list[ChatMessage]) -> tuple[str, None, list[str], str]:
+        """The held reply, opened by what the user's own tool calls showed."""
+        assert self._held is not None
+        parts, triggers, reason = self._held
+        self._held = None
+        results: list[str] = []
+        for message in reversed(transcript):
+            if message.role != "tool":
+                break
+            results.append(message.content or "")
+        said = [
+            f"I tried, but my phone says: {r.removeprefix('Error: ')}"
+            if r.startswith("Error")
+            else f"Okay, I did that. {r}"
+            for r in reversed(results)
+        ]
+        return " ".join([*said, *parts]), None, triggers, reason
 
 
 def _new_agent_text(transcript: list[ChatMessage]) -> str:

@@ -44,7 +44,7 @@ def replay(domain: Domain, task: Task, actions: list[Action]) -> tuple[float, bo
     """Every action of ``actions`` must succeed on a fresh database; the reward of the result."""
     db = domain.new_database()
     for action in actions:
-        outcome = domain.toolkit.call(db, action.name, dict(action.arguments))
+        outcome = domain.call(db, action)
         assert not outcome.error, (task.id, action.name, outcome.content)
     said = ["Done. " + " and ".join(task.required_outputs)]
     reward, breakdown = score(domain, task, db, said)
@@ -83,7 +83,8 @@ def test_gold_actions_call_declared_tools_with_valid_arguments(domain: Domain) -
     load_tasks(domain.tasks_path, domain)  # the load-time check (tools, types, replay)
     for task in domain.tasks:
         for action in task.actions:
-            tool = domain.toolkit.tools[action.name]
+            tool = domain.tool(action.name)  # an agent tool, or a user tool: a user step
+            assert tool is not None, (task.id, action.name)
             jsonschema.validate(dict(action.arguments), tool.spec.parameters)
 
 

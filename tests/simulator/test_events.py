@@ -15,6 +15,8 @@ from simulator.events import (
     ToolCallSpec,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
     decode,
     encode,
     kind_of,
@@ -42,6 +44,8 @@ SAMPLES = [
     ),
     ToolCall(conversation="c", call=ToolCallSpec("1", "get", {})),
     ToolResult(conversation="c", call_id="1", name="get", content="{}", error=True),
+    UserToolCall(conversation="c", call=ToolCallSpec("u1", "restart_device", {"phone": "1"})),
+    UserToolResult(conversation="c", call_id="u1", name="restart_device", content="Restarted."),
     EmotionUpdate(
         conversation="c",
         emotion="frustration",
