@@ -117,7 +117,7 @@ def provider_view(provider: Provider) -> dict[str, Any]:
 
 
 def appointment_view(db: Database, appointment: Appointment) -> dict[str, Any]:
-    """An appointment as the agent sees it, with the provider's name and hours until it starts."""
+    """An appointment as the agent sees it, with the provider's name and its late fee so far."""
     view: dict[str, Any] = msgspec.to_builtins(appointment)
     view["provider_name"] = load_provider(db, appointment.provider_id).display_name
     view.setdefault("late_fee", 0.0)

@@ -258,7 +258,7 @@ def reschedule_appointment(
     Args:
         appointment_id: The appointment id, e.g. "APT-482910".
         new_slot_id: A free slot of the same provider, e.g. "SL-502913".
-        charge_late_fee: Whether the late-change fee applies (video $35, in person $60).
+        charge_late_fee: Whether the late fee applies (video $35, in person $60).
     """
     appointment = load_appointment(db, appointment_id)
     upcoming(appointment)
@@ -286,7 +286,7 @@ def cancel_appointment(db: Database, appointment_id: str, charge_late_fee: bool)
 
     Args:
         appointment_id: The appointment id, e.g. "APT-482910".
-        charge_late_fee: Whether the late-cancellation fee applies (video $35, in person $60).
+        charge_late_fee: Whether the late fee applies (video $35, in person $60).
     """
     appointment = load_appointment(db, appointment_id)
     upcoming(appointment)
