@@ -39,6 +39,7 @@ SCHEDULED = "scheduled"
 COMPLETED = "completed"
 CANCELLED = "cancelled"
 ACTIVE = "active"
+EXPIRED = "expired"
 
 
 class Patient(Customer, frozen=True, omit_defaults=True):
@@ -301,6 +302,7 @@ def _prescriptions(
             weights = (30, 40, 30, 0, 0, 0) if controlled else (15, 20, 20, 20, 15, 10)
             refills = rng.choices(range(6), weights)[0]
             filled = TODAY - timedelta(days=rng.randint(0, supply + 10))
+            status = EXPIRED if rng.random() < 0.08 else ACTIVE
             rid = f"RX-{ids.digits(6)}"
             table[rid] = Prescription(
                 rid,
@@ -313,7 +315,8 @@ def _prescriptions(
                 refills,
                 supply,
                 filled.isoformat(),
-                fills=(Fill(filled.isoformat(), pharmacy),),
+                status,
+                (Fill(filled.isoformat(), pharmacy),),
             )
     return table
 

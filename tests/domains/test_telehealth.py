@@ -17,6 +17,7 @@ from domains.telehealth.catalog import LATE_FEES, SPECIALTIES
 from domains.telehealth.data import (
     CANCELLED,
     COMPLETED,
+    EXPIRED,
     NOW,
     SCHEDULED,
     TODAY,
@@ -443,3 +444,15 @@ def test_privacy_tasks_never_touch_the_other_patients_records(domain: Domain) ->
         assert aid not in said and other not in said
         assert task.actions[1].arguments["user_id"] != other
         assert task.required_outputs == ["privacy"]
+
+
+def test_an_expired_prescription_is_neither_refilled_nor_moved(
+    domain: Domain, db: Database
+) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: r.status == EXPIRED)
+    other = next(p for p in db.keys("pharmacies") if p != rx.pharmacy_id)
+    refused(domain, db, "request_refill", "'expired'", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id)
+    refused(
+        domain, db, "change_prescription_pharmacy", "'expired'", rx_id=rx.rx_id, pharmacy_id=other
+    )
+    refused(domain, db, "request_renewal", "'expired'", rx_id=rx.rx_id)
