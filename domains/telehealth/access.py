@@ -1,0 +1,139 @@
+"""Lookups, views and hard-rule checks shared by the telehealth tools (they raise ``ToolError``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domains.kit.lookup import load
+from domains.telehealth.data import (
+    ACTIVE,
+    SCHEDULED,
+    Appointment,
+    Patient,
+    Pharmacy,
+    Plan,
+    Prescription,
+    Provider,
+    Slot,
+    hours_until,
+)
+from simulator.database import Database
+from simulator.tools import ToolError
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def load_patient(db: Database, user_id: str) -> Patient:
+    """The patient ``user_id``; ``ToolError`` when there is none."""
+    patient: Patient = load(db, "patients", user_id.strip(), "patient")
+    return patient
+
+
+def load_provider(db: Database, provider_id: str) -> Provider:
+    """The provider ``provider_id``; ``ToolError`` when unknown."""
+    provider: Provider = load(db, "providers", provider_id.strip(), "provider")
+    return provider
+
+
+def load_slot(db: Database, slot_id: str) -> Slot:
+    """The slot ``slot_id``; ``ToolError`` when unknown."""
+    slot: Slot = load(db, "slots", slot_id.strip(), "slot")
+    return slot
+
+
+def load_appointment(db: Database, appointment_id: str) -> Appointment:
+    """The appointment ``appointment_id``; ``ToolError`` when unknown."""
+    appointment: Appointment = load(db, "appointments", appointment_id.strip(), "appointment")
+    return appointment
+
+
+def load_prescription(db: Database, rx_id: str) -> Prescription:
+    """The prescription ``rx_id``; ``ToolError`` when unknown."""
+    rx: Prescription = load(db, "prescriptions", rx_id.strip(), "prescription")
+    return rx
+
+
+def load_pharmacy(db: Database, pharmacy_id: str) -> Pharmacy:
+    """The pharmacy ``pharmacy_id``; ``ToolError`` when unknown."""
+    pharmacy: Pharmacy = load(db, "pharmacies", pharmacy_id.strip(), "pharmacy")
+    return pharmacy
+
+
+def load_plan(db: Database, plan_id: str) -> Plan:
+    """The insurance plan ``plan_id``; ``ToolError`` when unknown."""
+    plan: Plan = load(db, "plans", plan_id.strip(), "insurance plan")
+    return plan
+
+
+def patient_plan(db: Database, patient: Patient) -> Plan | None:
+    """The patient's insurance plan, or None for a self-pay patient."""
+    return load_plan(db, patient.plan_id) if patient.plan_id else None
+
+
+def free_future_slot(slot: Slot) -> None:
+    """Refuse a slot that is booked or already started."""
+    if slot.appointment_id:
+        raise ToolError(f"slot {slot.slot_id} is already booked")
+    if hours_until(slot.start) <= 0:
+        raise ToolError(f"slot {slot.slot_id} ({slot.start}) is in the past")
+
+
+def upcoming(appointment: Appointment) -> None:
+    """Refuse an appointment that is not scheduled or has already started."""
+    if appointment.status != SCHEDULED:
+        raise ToolError(
+            f"appointment {appointment.appointment_id} is {appointment.status!r}: only "
+            "'scheduled' appointments can be changed"
+        )
+    if hours_until(appointment.start) <= 0:
+        raise ToolError(f"appointment {appointment.appointment_id} has already started")
+
+
+def no_clash(db: Database, patient: Patient, start: str, keep: str = "") -> None:
+    """Refuse a second scheduled appointment of the patient at the same time."""
+    for aid in patient.appointments:
+        other = load_appointment(db, aid)
+        if aid != keep and other.status == SCHEDULED and other.start == start:
+            raise ToolError(f"the patient already has appointment {aid} at {start}")
+
+
+def active(rx: Prescription) -> None:
+    """Refuse a prescription that is not active."""
+    if rx.status != ACTIVE:
+        raise ToolError(f"prescription {rx.rx_id} is {rx.status!r}")
+
+
+def provider_view(provider: Provider) -> dict[str, Any]:
+    """A provider as the agent sees it (name as "Dr. …", working days by name)."""
+    return {
+        "provider_id": provider.provider_id,
+        "name": provider.display_name,
+        "specialty": provider.specialty,
+        "visit_types": list(provider.visit_types),
+        "working_days": [WEEKDAYS[d] for d in provider.weekdays],
+    }
+
+
+def appointment_view(db: Database, appointment: Appointment) -> dict[str, Any]:
+    """An appointment as the agent sees it, with the provider's name and its late fee so far."""
+    view: dict[str, Any] = msgspec.to_builtins(appointment)
+    view["provider_name"] = load_provider(db, appointment.provider_id).display_name
+    view.setdefault("late_fee", 0.0)
+    return view
+
+
+def prescription_view(db: Database, rx: Prescription) -> dict[str, Any]:
+    """A prescription as the agent sees it, with its earliest refill date and pharmacy name."""
+    view: dict[str, Any] = msgspec.to_builtins(rx)
+    view["earliest_refill_date"] = rx.earliest_refill.isoformat()
+    view["pharmacy_name"] = load_pharmacy(db, rx.pharmacy_id).name
+    view["prescriber_name"] = load_provider(db, rx.prescriber_id).display_name
+    view.setdefault("renewal_requested", False)
+    return view
+
+
+def relink(patient: Patient, appointment_id: str) -> Patient:
+    """The patient with ``appointment_id`` added to their appointments."""
+    return msgspec.structs.replace(patient, appointments=(*patient.appointments, appointment_id))

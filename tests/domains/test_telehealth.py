@@ -1,0 +1,458 @@
+"""The telehealth world's own rules: what its tools refuse, and the tasks' notice and privacy rules.
+
+Every hard rule is checked with a real tool call that is refused (an error outcome, nothing
+written) next to its allowed counterpart, on a fresh copy of the real base.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from domains.telehealth import telehealth
+from domains.telehealth.catalog import LATE_FEES, SPECIALTIES
+from domains.telehealth.data import (
+    CANCELLED,
+    COMPLETED,
+    EXPIRED,
+    NOW,
+    SCHEDULED,
+    TODAY,
+    Appointment,
+    Patient,
+    Prescription,
+    Provider,
+    Slot,
+    hours_until,
+)
+from simulator.database import Database
+from simulator.domain import Domain
+
+
+@pytest.fixture(scope="module")
+def domain() -> Domain:
+    return telehealth()
+
+
+@pytest.fixture
+def db(domain: Domain) -> Database:
+    return domain.new_database()
+
+
+def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
+    outcome = domain.toolkit.call(db, name, arguments)
+    return outcome.error, outcome.content
+
+
+def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
+    error, content = call(domain, db, name, **arguments)
+    assert not error, content
+    try:
+        return msgspec.json.decode(content)
+    except msgspec.DecodeError:
+        return content
+
+
+def refused(domain: Domain, db: Database, name: str, pattern: str, **arguments: Any) -> None:
+    """The call fails with ``pattern`` in its message and changes nothing."""
+    before = db.state_hash()
+    error, content = call(domain, db, name, **arguments)
+    assert error and pattern in content, content
+    assert db.state_hash() == before
+
+
+def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:
+    for _, value in db.items(table):
+        if accept(value):
+            return value
+    raise AssertionError(f"no matching record in {table}")
+
+
+def free_slot(db: Database, accept: Callable[[Slot], bool] = lambda s: True) -> Slot:
+    slot: Slot = first(db, "slots", lambda s: not s.appointment_id and accept(s))
+    return slot
+
+
+def patient_free_at(db: Database, start: str) -> Patient:
+    def free(p: Patient) -> bool:
+        return all(
+            db.get("appointments", a).start != start
+            or db.get("appointments", a).status != SCHEDULED
+            for a in p.appointments
+        )
+
+    patient: Patient = first(db, "patients", free)
+    return patient
+
+
+# ---- the base --------------------------------------------------------------------------------
+
+
+def test_the_world_is_large_and_consistent(db: Database) -> None:
+    counts = {t: sum(1 for _ in db.keys(t)) for t in db.base.tables}
+    assert counts["patients"] == 400 and counts["providers"] == 32
+    assert counts["slots"] > 2_000 and counts["appointments"] > 1_500
+    assert counts["prescriptions"] > 400
+    for _, slot in db.items("slots"):
+        assert hours_until(slot.start) > 0
+        if slot.appointment_id:
+            booked: Appointment = db.get("appointments", slot.appointment_id)
+            assert booked.status == SCHEDULED and booked.slot_id == slot.slot_id
+    for _, appointment in db.items("appointments"):
+        assert appointment.appointment_id in db.get("patients", appointment.user_id).appointments
+        if appointment.status == COMPLETED:
+            assert appointment.start < NOW.isoformat()
+    assert any(r.controlled for _, r in db.items("prescriptions"))
+    assert all(r.refills_left >= 0 for _, r in db.items("prescriptions"))
+
+
+# ---- identity --------------------------------------------------------------------------------
+
+
+def test_patients_are_found_by_name_and_birth_date(domain: Domain, db: Database) -> None:
+    patient: Patient = first(db, "patients", lambda p: True)
+    name = {"first_name": patient.name.first_name, "last_name": patient.name.last_name}
+    assert ok(domain, db, "find_patient_id_by_name_dob", **name, dob=patient.dob) == patient.user_id
+    error, content = call(domain, db, "find_patient_id_by_name_dob", **name, dob="1900-01-01")
+    assert error and "no patient" in content
+
+
+# ---- appointments ----------------------------------------------------------------------------
+
+
+def test_a_booked_slot_cannot_be_booked_twice(domain: Domain, db: Database) -> None:
+    slot = free_slot(db)
+    provider: Provider = db.get("providers", slot.provider_id)
+    patient = patient_free_at(db, slot.start)
+    visit = provider.visit_types[0]
+    shown = ok(
+        domain, db, "find_available_slots", provider_id=provider.provider_id, date=slot.start[:10]
+    )
+    assert slot.slot_id in [s["slot_id"] for s in shown]
+    booked = ok(
+        domain,
+        db,
+        "book_appointment",
+        user_id=patient.user_id,
+        slot_id=slot.slot_id,
+        visit_type=visit,
+    )
+    assert booked["status"] == SCHEDULED and booked["start"] == slot.start
+    assert db.get("slots", slot.slot_id).appointment_id == booked["appointment_id"]
+    assert booked["appointment_id"] in db.get("patients", patient.user_id).appointments
+    shown = ok(
+        domain, db, "find_available_slots", provider_id=provider.provider_id, date=slot.start[:10]
+    )
+    assert slot.slot_id not in [s["slot_id"] for s in shown]
+    other = first(db, "patients", lambda p: p.user_id != patient.user_id)
+    refused(
+        domain,
+        db,
+        "book_appointment",
+        "already booked",
+        user_id=other.user_id,
+        slot_id=slot.slot_id,
+        visit_type=visit,
+    )
+
+
+def test_a_patient_cannot_be_in_two_visits_at_once(domain: Domain, db: Database) -> None:
+    mine: Appointment = first(db, "appointments", lambda a: a.status == SCHEDULED)
+    same_time = free_slot(db, lambda s: s.start == mine.start and s.provider_id != mine.provider_id)
+    provider: Provider = db.get("providers", same_time.provider_id)
+    refused(
+        domain,
+        db,
+        "book_appointment",
+        "already has appointment",
+        user_id=mine.user_id,
+        slot_id=same_time.slot_id,
+        visit_type=provider.visit_types[0],
+    )
+
+
+def test_only_offered_visit_types_are_booked(domain: Domain, db: Database) -> None:
+    slot = free_slot(db, lambda s: db.get("providers", s.provider_id).visit_types == ("video",))
+    patient = patient_free_at(db, slot.start)
+    refused(
+        domain,
+        db,
+        "book_appointment",
+        "does not offer in_person",
+        user_id=patient.user_id,
+        slot_id=slot.slot_id,
+        visit_type="in_person",
+    )
+    ok(
+        domain,
+        db,
+        "book_appointment",
+        user_id=patient.user_id,
+        slot_id=slot.slot_id,
+        visit_type="video",
+    )
+
+
+def test_the_cost_is_the_copay_when_covered_else_the_self_pay_price(
+    domain: Domain, db: Database
+) -> None:
+    patient: Patient = first(db, "patients", lambda p: p.plan_id == "PLN-BASIC")
+    derm: Provider = first(db, "providers", lambda p: p.specialty == "dermatology")
+    care: Provider = first(db, "providers", lambda p: p.specialty == "primary care")
+    out = ok(
+        domain,
+        db,
+        "check_coverage",
+        user_id=patient.user_id,
+        provider_id=derm.provider_id,
+        visit_type="video",
+    )
+    assert out["covered"] is False and out["patient_cost"] == SPECIALTIES["dermatology"][0]
+    out = ok(
+        domain,
+        db,
+        "check_coverage",
+        user_id=patient.user_id,
+        provider_id=care.provider_id,
+        visit_type="video",
+    )
+    assert out["covered"] is True and out["patient_cost"] == 20.0
+    ok(
+        domain,
+        db,
+        "update_insurance",
+        user_id=patient.user_id,
+        plan_id="PLN-PLUS",
+        member_id="plu1234567",
+    )
+    assert db.get("patients", patient.user_id).member_id == "PLU1234567"
+    out = ok(
+        domain,
+        db,
+        "check_coverage",
+        user_id=patient.user_id,
+        provider_id=derm.provider_id,
+        visit_type="video",
+    )
+    assert out["covered"] is True and out["patient_cost"] == 15.0
+    refused(
+        domain,
+        db,
+        "update_insurance",
+        "not found",
+        user_id=patient.user_id,
+        plan_id="PLN-GOLD",
+        member_id="X1",
+    )
+
+
+def test_rescheduling_stays_with_the_provider_and_frees_the_old_slot(
+    domain: Domain, db: Database
+) -> None:
+    appointment: Appointment = first(
+        db, "appointments", lambda a: a.status == SCHEDULED and a.slot_id != ""
+    )
+    elsewhere = free_slot(db, lambda s: s.provider_id != appointment.provider_id)
+    refused(
+        domain,
+        db,
+        "reschedule_appointment",
+        "another provider",
+        appointment_id=appointment.appointment_id,
+        new_slot_id=elsewhere.slot_id,
+        charge_late_fee=False,
+    )
+    patient: Patient = db.get("patients", appointment.user_id)
+    same = free_slot(
+        db,
+        lambda s: (
+            s.provider_id == appointment.provider_id
+            and all(db.get("appointments", a).start != s.start for a in patient.appointments)
+        ),
+    )
+    moved = ok(
+        domain,
+        db,
+        "reschedule_appointment",
+        appointment_id=appointment.appointment_id,
+        new_slot_id=same.slot_id,
+        charge_late_fee=False,
+    )
+    assert moved["start"] == same.start and moved["late_fee"] == 0.0
+    assert db.get("slots", appointment.slot_id).appointment_id == ""
+    assert db.get("slots", same.slot_id).appointment_id == appointment.appointment_id
+
+
+def test_cancelling_frees_the_slot_once_and_records_the_late_fee(
+    domain: Domain, db: Database
+) -> None:
+    appointment: Appointment = first(
+        db, "appointments", lambda a: a.status == SCHEDULED and a.visit_type == "in_person"
+    )
+    done = ok(
+        domain,
+        db,
+        "cancel_appointment",
+        appointment_id=appointment.appointment_id,
+        charge_late_fee=True,
+    )
+    assert done["status"] == CANCELLED and done["late_fee"] == LATE_FEES["in_person"] == 60.0
+    assert db.get("slots", appointment.slot_id).appointment_id == ""
+    refused(
+        domain,
+        db,
+        "cancel_appointment",
+        "only 'scheduled'",
+        appointment_id=appointment.appointment_id,
+        charge_late_fee=False,
+    )
+    past: Appointment = first(db, "appointments", lambda a: a.status == COMPLETED)
+    refused(
+        domain,
+        db,
+        "cancel_appointment",
+        "only 'scheduled'",
+        appointment_id=past.appointment_id,
+        charge_late_fee=False,
+    )
+    refused(
+        domain,
+        db,
+        "cancel_appointment",
+        "not found",
+        appointment_id="APT-000000",
+        charge_late_fee=False,
+    )
+
+
+# ---- prescriptions ---------------------------------------------------------------------------
+
+
+def test_refills_never_go_below_zero(domain: Domain, db: Database) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: r.refills_left == 2)
+    for left in (1, 0):
+        out = ok(domain, db, "request_refill", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id)
+        assert out["refills_left"] == left and out["last_filled"] == TODAY.isoformat()
+    assert len(db.get("prescriptions", rx.rx_id).fills) == len(rx.fills) + 2
+    refused(
+        domain, db, "request_refill", "no refills left", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id
+    )
+    refused(domain, db, "request_refill", "not found", rx_id=rx.rx_id, pharmacy_id="PH-0000")
+
+
+def test_a_renewal_only_when_no_refills_are_left_and_only_once(
+    domain: Domain, db: Database
+) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: r.refills_left == 1)
+    refused(domain, db, "request_renewal", "still has 1 refill", rx_id=rx.rx_id)
+    ok(domain, db, "request_refill", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id)
+    assert ok(domain, db, "request_renewal", rx_id=rx.rx_id)["renewal_requested"] is True
+    refused(domain, db, "request_renewal", "already requested", rx_id=rx.rx_id)
+
+
+def test_the_earliest_refill_date_is_seven_days_before_the_supply_ends(
+    domain: Domain, db: Database
+) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: r.days_supply == 90)
+    out = ok(domain, db, "get_prescription_details", rx_id=rx.rx_id)
+    filled = msgspec.convert(rx.last_filled, type=type(TODAY))
+    assert (msgspec.convert(out["earliest_refill_date"], type=type(TODAY)) - filled).days == 83
+
+
+def test_a_pharmacy_change_needs_another_existing_pharmacy(domain: Domain, db: Database) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: True)
+    refused(
+        domain,
+        db,
+        "change_prescription_pharmacy",
+        "already goes to",
+        rx_id=rx.rx_id,
+        pharmacy_id=rx.pharmacy_id,
+    )
+    refused(
+        domain,
+        db,
+        "change_prescription_pharmacy",
+        "not found",
+        rx_id=rx.rx_id,
+        pharmacy_id="PH-0000",
+    )
+    other = next(p for p in db.keys("pharmacies") if p != rx.pharmacy_id)
+    assert (
+        ok(domain, db, "change_prescription_pharmacy", rx_id=rx.rx_id, pharmacy_id=other)[
+            "pharmacy_id"
+        ]
+        == other
+    )
+
+
+def test_bad_dates_and_phone_numbers_are_refused(domain: Domain, db: Database) -> None:
+    provider = next(iter(db.keys("providers")))
+    refused(domain, db, "find_available_slots", "YYYY-MM-DD", provider_id=provider, date="March 10")
+    patient = next(iter(db.keys("patients")))
+    refused(domain, db, "update_phone_number", "NNN-NNN-NNNN", user_id=patient, phone="5551234")
+    assert (
+        ok(domain, db, "update_phone_number", user_id=patient, phone="512-555-0147")["phone"]
+        == "512-555-0147"
+    )
+
+
+# ---- the tasks follow the policy's windows, controlled-substance and privacy rules ------------
+
+
+def test_task_fees_follow_the_24_hour_notice_rule(domain: Domain) -> None:
+    db = domain.new_database()
+    checked = 0
+    for task in domain.tasks:
+        for action in domain.write_actions(task):
+            if action.name in ("cancel_appointment", "reschedule_appointment"):
+                appointment: Appointment = db.get(
+                    "appointments", action.arguments["appointment_id"]
+                )
+                late = hours_until(appointment.start) < 24
+                assert action.arguments["charge_late_fee"] is late, task.id
+                checked += 1
+    late_tasks = [t for t in domain.tasks if t.intent == "late_cancellation"]
+    assert checked >= 20 and late_tasks
+    for task in late_tasks:
+        appointment = db.get("appointments", task.actions[-1].arguments["appointment_id"])
+        assert task.required_outputs == [f"${LATE_FEES[appointment.visit_type]:.2f}"]
+
+
+def test_no_task_refills_a_controlled_substance_or_refills_too_early(domain: Domain) -> None:
+    db = domain.new_database()
+    for task in domain.tasks:
+        for action in domain.write_actions(task):
+            if action.name == "request_refill":
+                rx: Prescription = db.get("prescriptions", action.arguments["rx_id"])
+                assert not rx.controlled and rx.earliest_refill <= TODAY, task.id
+        if task.intent == "controlled_refill_transfer":
+            rx = db.get("prescriptions", task.actions[-2].arguments["rx_id"])
+            assert rx.controlled and task.actions[-1].name == "transfer_to_human_agents"
+
+
+def test_privacy_tasks_never_touch_the_other_patients_records(domain: Domain) -> None:
+    tasks = [t for t in domain.tasks if t.intent == "privacy_refusal"]
+    assert tasks
+    for task in tasks:
+        aid = task.scenario.known_info["other_appointment_id"]
+        other = domain.base.tables["appointments"][aid].user_id
+        said = msgspec.json.encode(task.actions).decode()
+        assert aid not in said and other not in said
+        assert task.actions[1].arguments["user_id"] != other
+        assert task.required_outputs == ["privacy"]
+
+
+def test_an_expired_prescription_is_neither_refilled_nor_moved(
+    domain: Domain, db: Database
+) -> None:
+    rx: Prescription = first(db, "prescriptions", lambda r: r.status == EXPIRED)
+    other = next(p for p in db.keys("pharmacies") if p != rx.pharmacy_id)
+    refused(domain, db, "request_refill", "'expired'", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id)
+    refused(
+        domain, db, "change_prescription_pharmacy", "'expired'", rx_id=rx.rx_id, pharmacy_id=other
+    )
+    refused(domain, db, "request_renewal", "'expired'", rx_id=rx.rx_id)
