@@ -313,7 +313,7 @@ def test_distinct_faults_have_distinct_messages(tmp_path: Path, make, message, c
 
 
 def slow_run(db: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+    slow = ["--agent-arg", "latency=0.15", "--user-arg", "latency=0.15", "--concurrency", "2"]
     return subprocess.Popen(
         [*TAU_SIM, "run", *SMALL, *slow, "--db", str(db), "--quiet"],
         stdout=subprocess.DEVNULL,
