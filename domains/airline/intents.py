@@ -105,6 +105,12 @@ def price_of(flight: Flight, cabin: str) -> float:
     return fare.price
 
 
+def seats_left(flight: Flight, cabin: str) -> int:
+    """Seats left in ``cabin`` of ``flight`` (0 when it has no such cabin)."""
+    fare = flight.fare(cabin)
+    return 0 if fare is None else fare.seats_left
+
+
 def card_for(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
     """A payment method that can pay ``amount`` with room to spare (gift cards rarely)."""
     methods = [m for m in user.payment_methods if can_pay(m, amount * 2 + 200)]
@@ -184,7 +190,7 @@ class BookFlight(AirlineIntent):
         if rng.random() < 0.5:
             people.append(Passenger(rng.choice(FIRST_NAMES), user.name.last_name, _dob(rng)))
         count = len(people)
-        chosen = [f for f in bookable(db, flight.origin, flight.destination, out_day, cabin, count)]
+        chosen = bookable(db, flight.origin, flight.destination, out_day, cabin, count)
         if not chosen:
             return None
         out = rng.choice(chosen)
@@ -241,7 +247,6 @@ class BookFlight(AirlineIntent):
         ]
         dates = out.date if trip == ONE_WAY else f"out on {out.date}, back on {legs[1].date}"
         picked = " and back on ".join(departure_text(f) for f in legs)
-        travellers = "me alone" if count == 1 else "me and one companion"
         return self.task(
             domain,
             who,
@@ -270,7 +275,7 @@ class BookFlight(AirlineIntent):
             ],
             outputs=[money_text(total)],
             summary=f"book {trip} {out.origin}-{out.destination} in {cabin} for {count}, "
-            f"{money_text(total)}" + (f" ({travellers})" if count > 1 else ""),
+            f"{money_text(total)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -440,14 +445,10 @@ class UpgradeCabin(AirlineIntent):
         r = pick_reservation(db, rng, lambda r: upcoming(r) and r.cabin != "business")
         if r is None:
             return None
-        higher = [c for c in CABINS[CABINS.index(r.cabin) + 1 :]]
-        cabin = rng.choice(higher)
+        cabin = rng.choice(CABINS[CABINS.index(r.cabin) + 1 :])
         flights = flights_of(db, r)
         count = len(r.passengers)
-        if any(
-            (f.fare(cabin) or f.fares[0]).seats_left < count or f.status == CANCELLED
-            for f in flights
-        ):
+        if any(seats_left(f, cabin) < count or f.status == CANCELLED for f in flights):
             return None
         new_prices = [price_of(f, cabin) for f in flights]
         difference = money((sum(new_prices) - sum(s.price for s in r.flights)) * count)
@@ -497,7 +498,7 @@ class UpgradeCabin(AirlineIntent):
             if cabin in (r.cabin, write.arguments["cabin"]):
                 continue
             flights = flights_of(db, r)
-            if all((f.fare(cabin) or f.fares[0]).seats_left >= len(r.passengers) for f in flights):
+            if all(seats_left(f, cabin) >= len(r.passengers) for f in flights):
                 paths.append(swap_last(task, replaced(write, cabin=cabin)))
         return paths
 
@@ -972,7 +973,7 @@ class FlightStatusInquiry(AirlineIntent):
             opening=f"Hi, is my flight {flight.flight_number} on {flight.date} on time?",
             known={
                 "reservation_id": rid,
-                "disrupted_flight": f"{flight.flight_number} on {flight.date}",
+                "booked_flight": f"{flight.flight_number} on {flight.date}",
             },
             actions=[
                 *gold_reads(who, rid),

@@ -82,6 +82,11 @@ HINTS: dict[str, SlotHint] = {
         "the flight number that was disrupted",
         True,
     ),
+    "booked_flight": SlotHint(
+        ("flight number", "which flight", "what flight", "flight you", "your flight"),
+        "your flight number",
+        True,
+    ),
     "bags": SlotHint(
         ("bag", "luggage", "suitcase", "how many checked"), "the number of checked bags"
     ),
