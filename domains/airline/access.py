@@ -17,6 +17,7 @@ from domains.airline.data import (
     ROUND_TRIP,
     TODAY,
     Flight,
+    Passenger,
     Payment,
     Reservation,
     Segment,
@@ -85,6 +86,19 @@ def require_bookable(flight: Flight) -> None:
         )
     if flight.status == CANCELLED:
         raise ToolError(f"flight {flight.flight_number} on {flight.date} is cancelled")
+
+
+def check_passengers(passengers: Sequence[Passenger]) -> None:
+    """Refuse a passenger without a name or with a date of birth that is not a past YYYY-MM-DD."""
+    for n, p in enumerate(passengers):
+        if not (p.first_name.strip() and p.last_name.strip()):
+            raise ToolError(f"passengers[{n}]: first_name and last_name are required")
+        try:
+            born = dt.date.fromisoformat(p.dob.strip())
+        except ValueError:
+            raise ToolError(f"passengers[{n}].dob {p.dob!r} is not a date YYYY-MM-DD") from None
+        if born >= TODAY:
+            raise ToolError(f"passengers[{n}].dob {p.dob!r} is not in the past")
 
 
 def take_seats(db: Database, flight: Flight, cabin: str, delta: int) -> Flight:

@@ -16,6 +16,7 @@ import msgspec
 from domains.airline.access import (
     FlightChoice,
     charge,
+    check_passengers,
     check_refund,
     flight_view,
     itinerary,
@@ -167,6 +168,7 @@ def book_reservation(
     origin, destination = origin.strip().upper(), destination.strip().upper()
     if not 1 <= len(passengers) <= 5:
         raise ToolError("a reservation has 1 to 5 passengers")
+    check_passengers(passengers)
     _check_bags(total_baggages, nonfree_baggages, len(passengers))
     chosen = itinerary(db, origin, destination, trip_type, flights)
     for flight in chosen:
@@ -299,6 +301,9 @@ def change_reservation_cabin(
         raise ToolError(f"reservation {reservation.reservation_id} is already in {cabin}")
     user, method = payer(db, reservation, payment_method_id)
     flights = [load_flight(db, s.flight_number, s.date) for s in reservation.flights]
+    cancelled = next((f for f in flights if f.status == CANCELLED), None)
+    if cancelled is not None:
+        raise ToolError(f"flight {cancelled.flight_number} on {cancelled.date} is cancelled")
     segments = [segment(f, cabin) for f in flights]
     count = len(reservation.passengers)
     difference = money(
@@ -380,6 +385,7 @@ def update_reservation_passengers(
             f"the reservation has {len(reservation.passengers)} passenger(s); the number of "
             "passengers cannot change"
         )
+    check_passengers(passengers)
     if tuple(passengers) == reservation.passengers:
         raise ToolError("the passengers are unchanged")
     updated = msgspec.structs.replace(reservation, passengers=tuple(passengers))

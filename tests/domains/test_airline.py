@@ -459,6 +459,11 @@ def test_a_flight_change_moves_seats_and_charges_the_difference(domain: Domain) 
     assert done["net_paid"] == round(net_paid(r) + (new_price - old.price) * count, 2)
 
 
+def has_cancelled(db: Database, r: Reservation) -> bool:
+    flights = [db.get("flights", flight_key(s.flight_number, s.date)) for s in r.flights]
+    return any(f is not None and f.status == CANCELLED for f in flights)
+
+
 def test_a_cabin_change_needs_another_cabin_and_free_seats(domain: Domain) -> None:
     db = domain.new_database()
     r: Reservation = first(db, "reservations", lambda r: upcoming(r) and r.cabin != "business")
@@ -478,9 +483,23 @@ def test_a_cabin_change_needs_another_cabin_and_free_seats(domain: Domain) -> No
         lambda x: (
             upcoming(x)
             and x.cabin != "business"
+            and not has_cancelled(db, x)
             and seats(db, x.flights[0].flight_number, x.flights[0].date, "business")
             < len(x.passengers)
         ),
+    )
+    hit: Reservation = first(
+        db,
+        "reservations",
+        lambda x: upcoming(x) and x.cabin != "business" and has_cancelled(db, x),
+    )
+    assert "is cancelled" in refused(
+        domain,
+        db,
+        "change_reservation_cabin",
+        reservation_id=hit.reservation_id,
+        cabin="business",
+        payment_method_id=card(user_of(db, hit)),
     )
     assert "seat(s) left" in refused(
         domain,
@@ -503,6 +522,15 @@ def test_passengers_can_be_corrected_but_not_added(domain: Domain) -> None:
         reservation_id=r.reservation_id,
         passengers=[*people, PASSENGER],
     )
+    for bad in ({"dob": "01/02/1990"}, {"dob": "2030-01-01"}, {"last_name": " "}):
+        wrong = [{**people[0], **bad}, *people[1:]]
+        assert "passengers[0]" in refused(
+            domain,
+            db,
+            "update_reservation_passengers",
+            reservation_id=r.reservation_id,
+            passengers=wrong,
+        )
     people[0]["dob"] = "2001-01-01" if people[0]["dob"] != "2001-01-01" else "2002-02-02"
     done = ok(
         domain,
