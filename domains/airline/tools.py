@@ -75,8 +75,8 @@ def get_user_details(db: Database, user_id: str) -> User:
 def get_reservation_details(db: Database, reservation_id: str) -> dict[str, Any]:
     """Get a reservation: flights, cabin, passengers, bags, insurance, payments and status.
 
-    Each flight shows the price paid per passenger; ``net_paid`` is payments minus refunds and
-    ``created_at`` the booking time.
+    Each flight shows the price paid per passenger; net_paid is payments minus refunds and
+    created_at the booking time.
 
     Args:
         reservation_id: The six-character reservation code, e.g. "ZK3F9Q".
@@ -106,7 +106,7 @@ def search_direct_flights(
 def get_flight_status(db: Database, flight_number: str, date: str) -> dict[str, Any]:
     """Get one flight on one date: route, times, status, delay and cabins.
 
-    The status is scheduled, delayed, cancelled or landed; ``delay_minutes`` is the delay (of
+    The status is scheduled, delayed, cancelled or landed; delay_minutes is the delay (of
     the arrival, for a landed flight); each cabin shows seats left and price per passenger.
 
     Args:
@@ -395,7 +395,7 @@ def update_reservation_passengers(
 
 @tool(ToolKind.WRITE)
 def cancel_reservation(db: Database, reservation_id: str, refund_amount: float) -> dict[str, Any]:
-    """Cancel a whole reservation, free its seats and refund ``refund_amount``.
+    """Cancel a whole reservation, free its seats and refund refund_amount.
 
     The refund goes back to the methods that paid (in payment order), never more than the net
     amount paid; gift card refunds arrive at once, others in 5 to 7 business days.
