@@ -1,0 +1,561 @@
+"""The airline domain's own rules: what its tools refuse, what they allow, and the policy's figures.
+
+Every rule the database enforces (seats never below zero, gift card balances, refunds never above
+what was paid, compensation only for disrupted flights, bags only added) is tested with a real
+call that is refused with an error outcome, next to its allowed counterpart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from domains.airline import airline as make_airline
+from domains.airline.data import (
+    ACTIVE,
+    CANCELLED,
+    TODAY,
+    Flight,
+    Reservation,
+    User,
+    flight_key,
+    net_paid,
+)
+from domains.airline.rules import compensation, nonfree_bags
+from simulator.database import Database
+from simulator.domain import Domain
+from simulator.registry import DOMAINS
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def domain() -> Domain:
+    built: Domain = make_airline()
+    return built
+
+
+def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
+    outcome = domain.toolkit.call(db, name, arguments)
+    return outcome.error, outcome.content
+
+
+def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
+    error, content = call(domain, db, name, **arguments)
+    assert not error, content
+    try:
+        return msgspec.json.decode(content)
+    except msgspec.DecodeError:
+        return content
+
+
+def refused(domain: Domain, db: Database, name: str, **arguments: Any) -> str:
+    before = db.state_hash()
+    error, content = call(domain, db, name, **arguments)
+    assert error, content
+    assert db.state_hash() == before, "a refused call changed the database"
+    return content
+
+
+def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:
+    for _, value in db.items(table):
+        if accept(value):
+            return value
+    raise AssertionError(f"nothing in {table} fits")
+
+
+def day(date: str) -> dt.date:
+    return dt.date.fromisoformat(date)
+
+
+def upcoming(r: Reservation) -> bool:
+    return r.status == ACTIVE and all(day(s.date) > TODAY for s in r.flights)
+
+
+def seats(db: Database, number: str, date: str, cabin: str) -> int:
+    flight: Flight | None = db.get("flights", flight_key(number, date))
+    assert flight is not None
+    fare = flight.fare(cabin)
+    assert fare is not None
+    return fare.seats_left
+
+
+def user_of(db: Database, r: Reservation) -> User:
+    user: User | None = db.get("users", r.user_id)
+    assert user is not None
+    return user
+
+
+def card(user: User) -> str:
+    return next(m.id for m in user.payment_methods if m.source != "gift_card")
+
+
+def future_flight(db: Database, accept: Callable[[Flight], bool]) -> Flight:
+    found: Flight = first(
+        db, "flights", lambda f: day(f.date) > TODAY and f.status != CANCELLED and accept(f)
+    )
+    return found
+
+
+def a_user(db: Database, accept: Callable[[User], bool] = lambda u: True) -> User:
+    found: User = first(
+        db, "users", lambda u: any(m.source != "gift_card" for m in u.payment_methods) and accept(u)
+    )
+    return found
+
+
+PASSENGER = {"first_name": "Ava", "last_name": "Smith", "dob": "1990-04-02"}
+
+
+def booking(
+    user: User, flight: Flight, cabin: str, passengers: int, **extra: Any
+) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "user_id": user.user_id,
+        "origin": flight.origin,
+        "destination": flight.destination,
+        "trip_type": "one_way",
+        "cabin": cabin,
+        "flights": [{"flight_number": flight.flight_number, "date": flight.date}],
+        "passengers": [PASSENGER] * passengers,
+        "payment_method_id": card(user),
+        "total_baggages": 0,
+        "nonfree_baggages": 0,
+        "insurance": False,
+    }
+    return {**args, **extra}
+
+
+# ---- the base --------------------------------------------------------------------------------
+
+
+def test_registered_with_a_world_of_hundreds(domain: Domain) -> None:
+    assert DOMAINS["airline"] is make_airline
+    tables = domain.base.tables
+    assert len(tables["flights"]) >= 1000 and len(tables["reservations"]) >= 500
+    assert len(tables["users"]) >= 200
+    flights: list[Flight] = list(tables["flights"].values())
+    dates = sorted({f.date for f in flights})
+    assert (day(dates[-1]) - day(dates[0])).days >= 28, "flights over several weeks"
+    assert {f.status for f in flights} == {"landed", "scheduled", "delayed", "cancelled"}
+    assert all(fare.seats_left >= 0 for f in flights for fare in f.fares)
+    tiers = {u.membership for u in tables["users"].values()}
+    assert tiers == {"regular", "silver", "gold"}
+
+
+def test_every_user_owns_the_reservations_listed_on_the_profile(domain: Domain) -> None:
+    tables = domain.base.tables
+    for user in tables["users"].values():
+        for code in user.reservations:
+            assert tables["reservations"][code].user_id == user.user_id
+
+
+# ---- booking ---------------------------------------------------------------------------------
+
+
+def test_booking_takes_seats_and_charges_fares_insurance_and_bags(domain: Domain) -> None:
+    db = domain.new_database()
+    flight = future_flight(db, lambda f: (f.fare("economy") or f.fares[0]).seats_left >= 3)
+    user = a_user(db)
+    before = seats(db, flight.flight_number, flight.date, "economy")
+    price = flight.fare("economy").price  # type: ignore[union-attr]
+    booked = ok(
+        domain,
+        db,
+        "book_reservation",
+        **booking(user, flight, "economy", 2, total_baggages=3, nonfree_baggages=1, insurance=True),
+    )
+    assert booked["payment_history"] == [
+        {
+            "transaction_type": "payment",
+            "amount": round(price * 2 + 30 * 2 + 50, 2),
+            "payment_method_id": card(user),
+        }
+    ]
+    assert seats(db, flight.flight_number, flight.date, "economy") == before - 2
+    owner: User | None = db.get("users", user.user_id)
+    assert owner is not None and booked["reservation_id"] in owner.reservations
+    # same calls, same database: the new reservation code is deterministic
+    again = domain.new_database()
+    args = booking(user, flight, "economy", 2, total_baggages=3, nonfree_baggages=1, insurance=True)
+    assert (
+        ok(domain, again, "book_reservation", **args)["reservation_id"] == booked["reservation_id"]
+    )
+
+
+def test_booking_never_takes_a_cabin_below_zero_seats(domain: Domain) -> None:
+    db = domain.new_database()
+    flight = future_flight(db, lambda f: any(fare.seats_left == 1 for fare in f.fares))
+    cabin = next(fare.cabin for fare in flight.fares if fare.seats_left == 1)
+    user = a_user(db)
+    assert "seat(s) left" in refused(
+        domain, db, "book_reservation", **booking(user, flight, cabin, 2)
+    )
+    ok(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
+    assert seats(db, flight.flight_number, flight.date, cabin) == 0
+    assert "0 " in refused(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
+
+
+def test_booking_refuses_departed_cancelled_and_wrong_route_flights(domain: Domain) -> None:
+    db = domain.new_database()
+    user = a_user(db)
+    past: Flight = first(db, "flights", lambda f: day(f.date) < TODAY)
+    assert "can no longer be booked" in refused(
+        domain, db, "book_reservation", **booking(user, past, "economy", 1)
+    )
+    gone: Flight = first(db, "flights", lambda f: day(f.date) > TODAY and f.status == CANCELLED)
+    assert "cancelled" in refused(
+        domain, db, "book_reservation", **booking(user, gone, "economy", 1)
+    )
+    flight = future_flight(db, lambda f: (f.fare("economy") or f.fares[0]).seats_left >= 1)
+    wrong = booking(
+        user, flight, "economy", 1, origin=flight.destination, destination=flight.origin
+    )
+    assert "not" in refused(domain, db, "book_reservation", **wrong)
+
+
+def test_a_gift_card_pays_only_up_to_its_balance(domain: Domain) -> None:
+    db = domain.new_database()
+    user = a_user(
+        db,
+        lambda u: any(
+            m.source == "gift_card" and (m.balance or 0) >= 40 for m in u.payment_methods
+        ),
+    )
+    gift = next(m for m in user.payment_methods if m.source == "gift_card")
+    assert gift.balance is not None
+    cheap = future_flight(
+        db,
+        lambda f: any(x.price <= gift.balance and x.seats_left > 0 for x in f.fares),  # type: ignore[operator]
+    )
+    fare = next(x for x in cheap.fares if x.price <= gift.balance and x.seats_left > 0)
+    dear = future_flight(
+        db,
+        lambda f: any(x.price > gift.balance and x.seats_left > 0 for x in f.fares),  # type: ignore[operator]
+    )
+    dear_fare = next(x for x in dear.fares if x.price > gift.balance and x.seats_left > 0)
+    args = booking(user, dear, dear_fare.cabin, 1, payment_method_id=gift.id)
+    assert "balance" in refused(domain, db, "book_reservation", **args)
+    ok(
+        domain,
+        db,
+        "book_reservation",
+        **booking(user, cheap, fare.cabin, 1, payment_method_id=gift.id),
+    )
+    after = db.get("users", user.user_id)
+    assert after is not None
+    assert after.payment_method(gift.id).balance == round(gift.balance - fare.price, 2)
+
+
+# ---- cancellation ----------------------------------------------------------------------------
+
+
+def test_a_refund_never_exceeds_what_was_paid(domain: Domain) -> None:
+    db = domain.new_database()
+    r: Reservation = first(db, "reservations", upcoming)
+    paid = net_paid(r)
+    assert "above" in refused(
+        domain, db, "cancel_reservation", reservation_id=r.reservation_id, refund_amount=paid + 0.01
+    )
+    assert "negative" in refused(
+        domain, db, "cancel_reservation", reservation_id=r.reservation_id, refund_amount=-1.0
+    )
+    segment = r.flights[0]
+    before = seats(db, segment.flight_number, segment.date, r.cabin)
+    done = ok(domain, db, "cancel_reservation", reservation_id=r.reservation_id, refund_amount=paid)
+    assert done["status"] == "cancelled" and done["net_paid"] == 0.0
+    assert seats(db, segment.flight_number, segment.date, r.cabin) == before + len(r.passengers)
+    assert "cancelled" in refused(
+        domain, db, "cancel_reservation", reservation_id=r.reservation_id, refund_amount=0.0
+    )
+
+
+def test_a_reservation_with_a_departed_flight_cannot_be_cancelled_or_changed(
+    domain: Domain,
+) -> None:
+    db = domain.new_database()
+    r: Reservation = first(
+        db, "reservations", lambda r: r.status == ACTIVE and day(r.flights[0].date) < TODAY
+    )
+    assert "already departed" in refused(
+        domain, db, "cancel_reservation", reservation_id=r.reservation_id, refund_amount=0.0
+    )
+    other = "business" if r.cabin != "business" else "economy"
+    method = user_of(db, r).payment_methods[0].id
+    assert "already departed" in refused(
+        domain,
+        db,
+        "change_reservation_cabin",
+        reservation_id=r.reservation_id,
+        cabin=other,
+        payment_method_id=method,
+    )
+
+
+# ---- bags ------------------------------------------------------------------------------------
+
+
+def test_bags_are_added_never_removed_and_new_nonfree_bags_cost_50_each(domain: Domain) -> None:
+    db = domain.new_database()
+    r: Reservation = first(db, "reservations", lambda r: upcoming(r) and r.nonfree_baggages > 0)
+    method = card(user_of(db, r))
+    rid = r.reservation_id
+    assert "cannot be removed" in refused(
+        domain,
+        db,
+        "update_reservation_baggages",
+        reservation_id=rid,
+        total_baggages=r.total_baggages - 1,
+        nonfree_baggages=r.nonfree_baggages - 1,
+        payment_method_id=method,
+    )
+    assert "cannot go below" in refused(
+        domain,
+        db,
+        "update_reservation_baggages",
+        reservation_id=rid,
+        total_baggages=r.total_baggages + 1,
+        nonfree_baggages=r.nonfree_baggages - 1,
+        payment_method_id=method,
+    )
+    assert "at most 5" in refused(
+        domain,
+        db,
+        "update_reservation_baggages",
+        reservation_id=rid,
+        total_baggages=5 * len(r.passengers) + 1,
+        nonfree_baggages=r.nonfree_baggages,
+        payment_method_id=method,
+    )
+    done = ok(
+        domain,
+        db,
+        "update_reservation_baggages",
+        reservation_id=rid,
+        total_baggages=r.total_baggages + 2,
+        nonfree_baggages=r.nonfree_baggages + 2,
+        payment_method_id=method,
+    )
+    assert done["payment_history"][-1] == {
+        "transaction_type": "payment",
+        "amount": 100.0,
+        "payment_method_id": method,
+    }
+
+
+# ---- compensation ----------------------------------------------------------------------------
+
+
+def disrupted(db: Database, r: Reservation, hit: bool) -> bool:
+    if r.status != ACTIVE or r.compensation:
+        return False
+    flight = db.get("flights", flight_key(r.flights[0].flight_number, r.flights[0].date))
+    assert flight is not None
+    is_hit = flight.status == CANCELLED or flight.delay_minutes > 0
+    return is_hit == hit
+
+
+def test_compensation_only_for_a_disrupted_flight_once_and_within_the_tool_limit(
+    domain: Domain,
+) -> None:
+    db = domain.new_database()
+    calm: Reservation = first(
+        db, "reservations", lambda r: disrupted(db, r, False) and len(r.flights) == 1
+    )
+    assert "neither delayed nor cancelled" in refused(
+        domain,
+        db,
+        "issue_compensation",
+        reservation_id=calm.reservation_id,
+        flight_number=calm.flights[0].flight_number,
+        amount=50.0,
+    )
+    hit: Reservation = first(db, "reservations", lambda r: disrupted(db, r, True))
+    number = hit.flights[0].flight_number
+    rid = hit.reservation_id
+    assert "at most" in refused(
+        domain, db, "issue_compensation", reservation_id=rid, flight_number=number, amount=1000.01
+    )
+    assert "not in reservation" in refused(
+        domain, db, "issue_compensation", reservation_id=rid, flight_number="AT000", amount=50.0
+    )
+    credit = user_of(db, hit).travel_credit
+    done = ok(
+        domain, db, "issue_compensation", reservation_id=rid, flight_number=number, amount=75.0
+    )
+    assert done["travel_credit"] == credit + 75.0
+    assert "already compensated" in refused(
+        domain, db, "issue_compensation", reservation_id=rid, flight_number=number, amount=75.0
+    )
+
+
+def test_the_policy_caps_compensation_per_tier() -> None:
+    assert compensation("regular", False, 2) == (100.0, 100.0)
+    assert compensation("regular", False, 4) == (200.0, 150.0)
+    assert compensation("silver", True, 3) == (450.0, 300.0)
+    assert compensation("gold", True, 2) == (400.0, 400.0)
+    assert nonfree_bags("regular", "basic_economy", 2, 3) == 3
+    assert nonfree_bags("gold", "economy", 1, 3) == 0
+    assert nonfree_bags("silver", "business", 2, 7) == 1
+
+
+# ---- changes ---------------------------------------------------------------------------------
+
+
+def test_a_flight_change_moves_seats_and_charges_the_difference(domain: Domain) -> None:
+    db = domain.new_database()
+
+    def movable(r: Reservation) -> bool:
+        return upcoming(r) and r.trip_type == "one_way"
+
+    r: Reservation = first(db, "reservations", movable)
+    old = r.flights[0]
+    count = len(r.passengers)
+    user = user_of(db, r)
+    method = card(user)
+    new = future_flight(
+        db,
+        lambda f: (
+            (f.origin, f.destination) == (old.origin, old.destination)
+            and f.date != old.date
+            and (f.fare(r.cabin) or f.fares[0]).seats_left >= count
+        ),
+    )
+    back = [{"flight_number": old.flight_number, "date": old.date}]
+    elsewhere = future_flight(db, lambda f: f.origin != old.origin)
+    assert "flies" in refused(
+        domain,
+        db,
+        "change_reservation_flights",
+        reservation_id=r.reservation_id,
+        flights=[{"flight_number": elsewhere.flight_number, "date": elsewhere.date}],
+        payment_method_id=method,
+    )
+    assert "current flights" in refused(
+        domain,
+        db,
+        "change_reservation_flights",
+        reservation_id=r.reservation_id,
+        flights=back,
+        payment_method_id=method,
+    )
+    before_old = seats(db, old.flight_number, old.date, r.cabin)
+    before_new = seats(db, new.flight_number, new.date, r.cabin)
+    done = ok(
+        domain,
+        db,
+        "change_reservation_flights",
+        reservation_id=r.reservation_id,
+        flights=[{"flight_number": new.flight_number, "date": new.date}],
+        payment_method_id=method,
+    )
+    assert seats(db, old.flight_number, old.date, r.cabin) == before_old + count
+    assert seats(db, new.flight_number, new.date, r.cabin) == before_new - count
+    new_price = new.fare(r.cabin).price  # type: ignore[union-attr]
+    assert done["net_paid"] == round(net_paid(r) + (new_price - old.price) * count, 2)
+
+
+def has_cancelled(db: Database, r: Reservation) -> bool:
+    flights = [db.get("flights", flight_key(s.flight_number, s.date)) for s in r.flights]
+    return any(f is not None and f.status == CANCELLED for f in flights)
+
+
+def test_a_cabin_change_needs_another_cabin_and_free_seats(domain: Domain) -> None:
+    db = domain.new_database()
+    r: Reservation = first(db, "reservations", lambda r: upcoming(r) and r.cabin != "business")
+    method = card(user_of(db, r))
+    rid = r.reservation_id
+    assert "already in" in refused(
+        domain,
+        db,
+        "change_reservation_cabin",
+        reservation_id=rid,
+        cabin=r.cabin,
+        payment_method_id=method,
+    )
+    full: Reservation = first(
+        db,
+        "reservations",
+        lambda x: (
+            upcoming(x)
+            and x.cabin != "business"
+            and not has_cancelled(db, x)
+            and seats(db, x.flights[0].flight_number, x.flights[0].date, "business")
+            < len(x.passengers)
+        ),
+    )
+    hit: Reservation = first(
+        db,
+        "reservations",
+        lambda x: upcoming(x) and x.cabin != "business" and has_cancelled(db, x),
+    )
+    assert "is cancelled" in refused(
+        domain,
+        db,
+        "change_reservation_cabin",
+        reservation_id=hit.reservation_id,
+        cabin="business",
+        payment_method_id=card(user_of(db, hit)),
+    )
+    assert "seat(s) left" in refused(
+        domain,
+        db,
+        "change_reservation_cabin",
+        reservation_id=full.reservation_id,
+        cabin="business",
+        payment_method_id=card(user_of(db, full)),
+    )
+
+
+def test_passengers_can_be_corrected_but_not_added(domain: Domain) -> None:
+    db = domain.new_database()
+    r: Reservation = first(db, "reservations", upcoming)
+    people = [msgspec.to_builtins(p) for p in r.passengers]
+    assert "cannot change" in refused(
+        domain,
+        db,
+        "update_reservation_passengers",
+        reservation_id=r.reservation_id,
+        passengers=[*people, PASSENGER],
+    )
+    for bad in ({"dob": "01/02/1990"}, {"dob": "2030-01-01"}, {"last_name": " "}):
+        wrong = [{**people[0], **bad}, *people[1:]]
+        assert "passengers[0]" in refused(
+            domain,
+            db,
+            "update_reservation_passengers",
+            reservation_id=r.reservation_id,
+            passengers=wrong,
+        )
+    people[0]["dob"] = "2001-01-01" if people[0]["dob"] != "2001-01-01" else "2002-02-02"
+    done = ok(
+        domain,
+        db,
+        "update_reservation_passengers",
+        reservation_id=r.reservation_id,
+        passengers=people,
+    )
+    assert done["passengers"] == people
+
+
+# ---- tasks -----------------------------------------------------------------------------------
+
+
+def test_forbidden_tasks_are_the_ones_the_policy_forbids(domain: Domain) -> None:
+    base = domain.new_database()
+    refused_tasks = [t for t in domain.tasks if t.intent == "basic_economy_cancel_refused"]
+    assert refused_tasks
+    for task in refused_tasks:
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = base.get("reservations", rid)
+        created = dt.datetime.fromisoformat(r.created_at)
+        assert r.cabin == "basic_economy" and not r.insurance
+        assert created < dt.datetime(2026, 5, 14, 12, 0), "booked more than 24 hours ago"
+        assert task.required_outputs == ["non-refundable"]
+    for task in [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]:
+        wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
+        assert wanted > 150.0 and task.actions[-1].name == "transfer_to_human_agents"
