@@ -47,7 +47,7 @@ def scenario(
     model = f"openai/latency-{latency}"
     args = {"base_url": url, "max_connections": "4096", "timeout": "60"}
     config = RunConfig(
-        domain="retail",
+        domains=["retail"],
         tasks=tasks,
         agents=[model],
         users=[model],

@@ -18,7 +18,7 @@ import msgspec
 
 from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS
 from simulator.errors import StoreError, UsageError
-from simulator.grid import RunConfig
+from simulator.grid import RunConfig, decode_config
 from simulator.store import DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -70,7 +70,11 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "of the conversations hit endpoint errors (HTTP errors, timeouts, dropped connections, "
         "malformed bodies: results exclude them, --resume plays them again); 130 interrupted",
     )
-    run.add_argument("--domain", help=f"domain name (see `tau-sim domains`; default {_D.domain})")
+    run.add_argument(
+        "--domain",
+        help="a domain, several comma-separated, or `all` (see `tau-sim domains`; default "
+        f"{','.join(_D.domains)})",
+    )
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
     run.add_argument(
         "--tasks-file", help="run the tasks of a JSONL file instead (default: the domain's own)"
@@ -402,19 +406,23 @@ def _config_from_settings(
     from simulator.conditions import parse_intensity, parse_levels
     from simulator.models.options import model_options
     from simulator.referee import Limits
-    from simulator.registry import get_domain
-    from simulator.runner import normalize_emotions, select_tasks, task_pool
+    from simulator.registry import DOMAINS
+    from simulator.runner import normalize_emotions, run_domains, select_tasks, task_pool
 
     defaults = RunConfig()
     fields: dict[str, Any] = {
         key: settings[key]
-        for key in ("domain", "trials", "seed", "concurrency", "workers", "max_error_share")
+        for key in ("trials", "seed", "concurrency", "workers", "max_error_share")
         if key in settings
     }
+    if "domain" in settings:
+        names = _csv(settings["domain"])
+        fields["domains"] = DOMAINS.names() if names == ["all"] else names
+    domains = run_domains(fields.get("domains", defaults.domains))
     tasks_file = settings.get("tasks_file")
-    domain = get_domain(fields.get("domain", defaults.domain))
-    pool = task_pool(domain, tasks_file)
-    where = tasks_file or f"domain {domain.name!r}"
+    pool = task_pool(list(domains.values()), tasks_file)
+    names = list(domains)
+    where = tasks_file or (f"domain {names[0]!r}" if len(names) == 1 else "the domains")
     if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
         _unique("--tasks", _csv(settings["tasks"]), _csv(settings["tasks"]))
     fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
@@ -548,7 +556,7 @@ def _resume_config(
     _check_resumable(store, run, keep_errors="keep_errors" in args)
     if run["status"] == "running":
         raise UsageError(_still_running(run))
-    config = msgspec.json.decode(run["config"], type=RunConfig)
+    config = decode_config(run["config"])
     changes = {
         key: getattr(args, key)
         for key in ("concurrency", "workers", "max_error_share")

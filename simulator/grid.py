@@ -30,9 +30,11 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     ``api_key`` among them never reaches the store or a worker (``simulator.keys``).
     ``max_error_share``: the share of conversations (0..1) that may end with endpoint errors
     before ``tau-sim run`` exits with code 3 (``simulator.faults``).
+    ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
+    (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
     """
 
-    domain: str = "retail"
+    domains: list[str] = msgspec.field(default_factory=lambda: ["retail"])
     tasks: list[str] = []
     tasks_file: str | None = None
     agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/gold"])
@@ -66,6 +68,14 @@ class Cell(msgspec.Struct, frozen=True):
     politeness: str | None = None
     urgency: str | None = None
     trust: str | None = None
+
+
+def decode_config(raw: str | bytes) -> RunConfig:
+    """A stored run's ``RunConfig``; a run stored before several domains had ``domain: NAME``."""
+    fields = msgspec.json.decode(raw)
+    if isinstance(fields, dict) and "domain" in fields and "domains" not in fields:
+        fields["domains"] = [fields.pop("domain")]
+    return msgspec.convert(fields, RunConfig)
 
 
 def grid(config: RunConfig) -> Iterator[Cell]:

@@ -16,7 +16,7 @@ import sqlite_utils
 
 from simulator.errors import UsageError
 from simulator.evaluation import Evaluator, MissingStateError, final_reward
-from simulator.grid import RunConfig
+from simulator.grid import RunConfig, decode_config
 from simulator.store import create_rescores_table, get_run, iter_events
 
 _json = msgspec.json.Encoder()
@@ -51,7 +51,7 @@ class Rescore(msgspec.Struct, frozen=True):
 
 def _config(run: dict[str, Any]) -> RunConfig:
     try:
-        return msgspec.json.decode(run["config"], type=RunConfig)
+        return decode_config(run["config"])
     except msgspec.DecodeError as exc:
         raise UsageError(
             f"run {run['id']}: its stored configuration is unreadable: {exc}"
@@ -60,15 +60,15 @@ def _config(run: dict[str, Any]) -> RunConfig:
 
 def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) -> Rescore:
     """Evaluate every completed conversation of ``run_id`` again; store the result if ``write``."""
-    from simulator.registry import get_domain, load_plugins
-    from simulator.runner import task_pool
+    from simulator.registry import load_plugins
+    from simulator.runner import run_domains, task_pool
 
     run = get_run(db, run_id)
     config = _config(run)
     load_plugins()
-    domain = get_domain(config.domain)
-    tasks = {t.id: t for t in task_pool(domain, config.tasks_file)}
-    evaluator = Evaluator(domain)
+    domains = run_domains(config.domains)
+    tasks = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
+    evaluators = {name: Evaluator(domain) for name, domain in domains.items()}
     rows = db.execute(
         "select id, task_id, reason, reward, breakdown from conversations "
         "where run_id = ? and status = 'completed' order by cell",
@@ -83,12 +83,13 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
             skipped.append(Skipped(conversation, task_id, "the task set has no such task now"))
             continue
         try:
+            evaluator = evaluators[task.domain]
             score, breakdown = evaluator.evaluate(task, iter_events(db, conversation))
         except MissingStateError as exc:
             skipped.append(Skipped(conversation, task_id, str(exc)))
             continue
         except ValueError as exc:  # a gold action that fails now
-            raise UsageError(f"{config.tasks_file or domain.name}: {exc}") from None
+            raise UsageError(f"{config.tasks_file or task.domain}: {exc}") from None
         new = final_reward(reason, score)
         encoded = _json.encode(breakdown).decode()
         if new != old:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import logging
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,7 +54,7 @@ from simulator.store import Store
 log = logging.getLogger(__name__)
 
 
-def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
+def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
     """Check names and numbers before anything is stored; ``UsageError`` on the first problem."""
     load_plugins()
     check_numbers(config)
@@ -82,17 +82,33 @@ def validate(config: RunConfig) -> tuple[Domain, list[Task]]:
         for level in levels:
             if level is not None:
                 check_level(dimension, level, f"--{dimension}")
-    domain = get_domain(config.domain)
-    available = {t.id: t for t in task_pool(domain, config.tasks_file)}
+    domains = run_domains(config.domains)
+    available = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
     tasks = []
     for task_id in config.tasks:
         if task_id not in available:
-            where = config.tasks_file or f"domain {domain.name!r}"
+            where = config.tasks_file or _where(config.domains)
             raise UsageError(f"--tasks: {where} has no task {task_id!r}")
         tasks.append(available[task_id])
     if not tasks:
         raise UsageError("--tasks selects no task")
-    return domain, tasks
+    return domains, tasks
+
+
+def run_domains(names: Sequence[str]) -> dict[str, Domain]:
+    """The domains ``names`` by name, each built once; unknown or repeated names are errors."""
+    if not names:
+        raise UsageError("--domain needs at least one domain")
+    domains: dict[str, Domain] = {}
+    for name in names:
+        if name in domains:
+            raise UsageError(f"--domain: {name!r} is given twice")
+        domains[name] = get_domain(name)
+    return domains
+
+
+def _where(names: Sequence[str]) -> str:
+    return f"domain {names[0]!r}" if len(names) == 1 else f"domains {', '.join(names)}"
 
 
 MAX_SEED = 2**63 - 1
@@ -200,19 +216,34 @@ def _with_flag(
         raise UsageError(f"{flag}: {exc}") from None
 
 
-def task_pool(domain: Domain, tasks_file: str | None) -> list[Task]:
-    """The domain's benchmark tasks, or the tasks of a JSONL file, gold paths checked.
+def task_pool(domains: Sequence[Domain], tasks_file: str | None) -> list[Task]:
+    """The domains' benchmark tasks in domain order, or the tasks of a JSONL file, gold checked.
 
-    Every task of a file must be for ``domain``, name its tools and argument types and have a
-    gold path that replays on a fresh database (``simulator.domain.check_gold``).
+    A task file takes exactly one domain: each of its tasks must be for it, name its tools and
+    argument types and have a gold path that replays on a fresh database
+    (``simulator.domain.check_gold``). Task ids must be unique across the domains.
     """
-    if tasks_file is None:
-        return domain.tasks
-    return load_tasks(Path(tasks_file), domain)
+    if tasks_file is not None:
+        if len(domains) != 1:
+            names = ", ".join(d.name for d in domains)
+            raise UsageError(f"--tasks-file takes one domain (got {len(domains)}: {names})")
+        return load_tasks(Path(tasks_file), domains[0])
+    pool: list[Task] = []
+    owner: dict[str, str] = {}
+    for domain in domains:
+        for task in domain.tasks:
+            if task.id in owner:
+                raise UsageError(
+                    f"--domain: task id {task.id!r} is in both {owner[task.id]!r} and "
+                    f"{domain.name!r}; run them separately"
+                )
+            owner[task.id] = domain.name
+            pool.append(task)
+    return pool
 
 
 def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
-    """``N`` = the first N tasks; a comma-separated list of ids; None = every task."""
+    """``N`` = the first N tasks of each domain; a comma-separated list of ids; None = all."""
     if spec is None:
         return [t.id for t in pool]
     spec = spec.strip()
@@ -220,9 +251,16 @@ def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
         n = int(spec)
         if n < 1:
             raise UsageError("--tasks must select at least one task")
-        if n > len(pool):
-            raise UsageError(f"--tasks {n}: {where} has {len(pool)} tasks")
-        return [t.id for t in pool[:n]]
+        by_domain: dict[str, list[Task]] = {}
+        for task in pool:
+            by_domain.setdefault(task.domain, []).append(task)
+        selected: list[str] = []
+        for name, tasks in by_domain.items():
+            if n > len(tasks):
+                place = where if len(by_domain) == 1 else f"domain {name!r}"
+                raise UsageError(f"--tasks {n}: {place} has {len(tasks)} tasks")
+            selected.extend(t.id for t in tasks[:n])
+        return selected
     ids = [t.strip() for t in spec.split(",") if t.strip()]
     known = {t.id for t in pool}
     for task_id in ids:
@@ -286,9 +324,9 @@ class Player:
     def __init__(self, config: RunConfig, run_id: str) -> None:
         self.config = config
         self.run_id = run_id
-        self.domain, tasks = validate(config)
+        self.domains, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
-        self.evaluator = Evaluator(self.domain)
+        self.evaluators = {name: Evaluator(d) for name, d in self.domains.items()}
         self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
         self._oracles: dict[str, OracleView] = {}
@@ -297,7 +335,7 @@ class Player:
         """The answer key of ``task`` for calibration agents (replayed once per task)."""
         oracle = self._oracles.get(task.id)
         if oracle is None:
-            oracle = self._oracles[task.id] = oracle_view(self.domain, task)
+            oracle = self._oracles[task.id] = oracle_view(self.domains[task.domain], task)
         return oracle
 
     def prepare(self) -> None:
@@ -312,7 +350,7 @@ class Player:
         )
         for task in self.tasks.values():
             try:
-                self.evaluator.gold_hash(task)
+                self.evaluators[task.domain].gold_hash(task)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             if calibrating:
@@ -352,11 +390,12 @@ class Player:
         return completed
 
     async def _play_one(self, cell: Cell, bus: Bus) -> ConversationEnded:
+        task = self.tasks[cell.task_id]
         ctx = ConversationContext(
             conversation_id=self.conversation_id(cell),
             run_id=self.run_id,
-            task=self.tasks[cell.task_id],
-            domain=self.domain,
+            task=task,
+            domain=self.domains[task.domain],
             emotion=cell.emotion,
             intensity=cell.intensity,
             trial=cell.trial,
@@ -375,7 +414,7 @@ class Player:
             cell.user,
             bus,
             self.config.limits,
-            evaluator=self.evaluator,
+            evaluator=self.evaluators[task.domain],
         )
 
 
@@ -427,7 +466,6 @@ class Runner:
         self.total = grid_size(config)
         self.player = player or Player(config, run_id)
         self.player.prepare()
-        self.domain = self.player.domain
         if not create:
             self._check_task_set()
         if config.workers > 1:
@@ -451,7 +489,7 @@ class Runner:
                 "new run (report and rescore still read it)"
             )
         if stored != self.player.tasks_hash:
-            where = self.config.tasks_file or f"domain {self.config.domain!r}"
+            where = self.config.tasks_file or _where(self.config.domains)
             raise UsageError(
                 f"--resume {self.run_id}: the tasks of {where} changed since the run started "
                 "(its task-set hash differs); restore them or start a new run"
@@ -468,7 +506,7 @@ class Runner:
             "run_id": self.run_id,
             "cell": cell.index,
             "task_id": cell.task_id,
-            "domain": self.domain.name,
+            "domain": self.player.tasks[cell.task_id].domain,
             "agent": cell.agent,
             "user": cell.user,
             "emotion": cell.emotion,

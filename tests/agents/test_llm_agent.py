@@ -131,7 +131,7 @@ def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) ->
     Recording.calls.clear()
     try:
         config = RunConfig(
-            domain="retail",
+            domains=["retail"],
             tasks=[t.id for t in tasks],
             agents=["record/agent"],
             users=["record/user"],

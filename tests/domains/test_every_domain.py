@@ -109,7 +109,7 @@ def test_gold_agent_scores_one_on_every_task_through_the_runner(
     domain: Domain, tmp_path: Path
 ) -> None:
     tasks = [t.id for t in domain.tasks]
-    config = RunConfig(domain=domain.name, tasks=tasks, seed=11, concurrency=16)
+    config = RunConfig(domains=[domain.name], tasks=tasks, seed=11, concurrency=16)
     store = Store(tmp_path / "gold.db")
     anyio.run(Runner(store, config, "gold", create=True).run)
     rows = list(store.db.query("select task_id, reason, reward from conversations"))

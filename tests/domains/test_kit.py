@@ -63,7 +63,7 @@ def test_toy_domain_has_auth_a_payment_method_and_three_intents() -> None:
 
 def test_gold_agent_scores_one_through_the_runner(registered: None, tmp_path: Path) -> None:
     config = RunConfig(
-        domain="gym",
+        domains=["gym"],
         tasks=[t.id for t in gym().tasks],
         emotions=["neutral", "anger"],
         intensities=[0.9],

@@ -406,7 +406,7 @@ def test_stored_runs_hold_the_users_tool_calls_and_rescore_reproduces(
     tasks = [t.id for t in domain.tasks if t.intent in ("roaming_abroad", "fix_mobile_data")][:6]
     path = tmp_path / "runs.db"
     config = RunConfig(
-        domain="telecom", tasks=tasks, agents=["scripted/gold", "scripted/sloppy"], seed=4
+        domains=["telecom"], tasks=tasks, agents=["scripted/gold", "scripted/sloppy"], seed=4
     )
     anyio.run(Runner(Store(path), config, "t", create=True).run)
     conn = sqlite3.connect(path)

@@ -93,7 +93,7 @@ def test_a_provider_may_host_a_task_group_for_the_whole_run(tmp_path) -> None:
     AGENTS.add("hosting", HostingProvider)
     try:
         cfg = RunConfig(
-            domain="toy", tasks=["toy-0", "toy-1"], agents=["hosting/gold"], users=["patient"]
+            domains=["toy"], tasks=["toy-0", "toy-1"], agents=["hosting/gold"], users=["patient"]
         )
         store = Store(tmp_path / "runs.db")
         anyio.run(Runner(store, cfg, "r", create=True).run)

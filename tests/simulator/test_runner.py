@@ -143,7 +143,7 @@ def test_bad_config_is_refused_before_anything_is_stored(tmp_path) -> None:
     with pytest.raises(UsageError, match="concurrency"):
         Runner(store, config(concurrency=0), "x")
     with pytest.raises(UsageError, match="unknown domain 'nope'"):
-        Runner(store, config(domain="nope"), "x")
+        Runner(store, config(domains=["nope"]), "x")
     with pytest.raises(UsageError, match="unknown model provider 'zz'"):
         Runner(store, config(agents=["zz/top"]), "x")
     with pytest.raises(UsageError, match=r"has no task .toy-77."):

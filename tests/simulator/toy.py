@@ -217,7 +217,7 @@ def install() -> None:
 def toy_config(**changes: Any) -> RunConfig:
     """The toy grid the engine tests play: 3 tasks x (neutral + frustration at 2 levels) x 2."""
     base: dict[str, Any] = dict(
-        domain="toy",
+        domains=["toy"],
         tasks=["toy-0", "toy-1", "toy-2"],
         agents=["toy/gold"],
         users=["patient"],
