@@ -64,7 +64,8 @@ def summarize(
     completed = [r for r in rows if r["status"] == "completed"]
     infra = sum(1 for r in completed if is_infra(r))
     done = counted(rows, count_errors=count_errors)
-    counts = [(n, c) for n, c in _cells(done).values()]
+    cells = _cells(done)
+    counts = [(n, c) for n, c in cells.values()]
     n = len(done)
 
     def mean(field: str) -> float | None:
@@ -98,12 +99,19 @@ def summarize(
         "reasons": dict(sorted(_count(r["reason"] for r in completed).items())),
     }
     if bootstrap is not None:
-        figures.update(intervals(done, max_k, bootstrap))
+        figures.update(intervals(done, cells, max_k, bootstrap))
     return figures
 
 
-def intervals(done: Sequence[dict[str, Any]], max_k: int, bootstrap: Bootstrap) -> dict[str, Any]:
+def intervals(
+    done: Sequence[dict[str, Any]],
+    cells: dict[tuple[Any, ...], list[int]],
+    max_k: int,
+    bootstrap: Bootstrap,
+) -> dict[str, Any]:
     """``tasks`` (the units resampled: domain x task id) and the 95% interval of each figure.
+
+    ``done`` are the rows counted, ``cells`` their (n, c) per cell (``_cells``).
 
     ``ci`` holds [low, high] of ``success_rate``, ``abandonment_rate`` and each ``pass_hat_k``
     and ``pass_at_k``; None where the figure is None or fewer than two tasks were counted.
@@ -123,7 +131,7 @@ def intervals(done: Sequence[dict[str, Any]], max_k: int, bootstrap: Bootstrap) 
     hat = {k: [0.0] * units for k in ks}
     at = {k: [0.0] * units for k in ks}
     eligible = {k: [0.0] * units for k in ks}
-    for key, (n, c) in _cells(done).items():
+    for key, (n, c) in cells.items():
         t = index[(key[1 + GROUP_FIELDS.index("domain")], key[0])]
         for k in ks:
             if n >= k:

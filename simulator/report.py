@@ -218,6 +218,79 @@ def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+def render_compare(result: dict[str, Any], console: Console | None = None) -> None:
+    """Print a comparison: per condition B minus A with intervals, then the tasks that flip."""
+    console = console or _console()
+    a, b = result["a"], result["b"]
+    conditions = result["conditions"]
+    fields = [f for f in result["paired_by"] if f not in ("task_id", "trial")]
+    shown = [f for f in fields if f in ("emotion",) or len({c[f] for c in conditions}) > 1]
+    title = f"compare: A = {_who(a)}, B = {_who(b)}; B minus A, paired by cell"
+    table = Table(title=escape(title))
+    for column in (*shown, "cells", "tasks"):
+        table.add_column(column)
+    for column in ("success A", "success B", "Δ success", "Δ pass^1", "A only", "B only"):
+        table.add_column(column, justify="right")
+    every = (*conditions, {**dict.fromkeys(shown, ""), **result["overall"], "_all": True})
+    for position, row in enumerate(every):
+        label = [
+            escape(str(row[f])) if not row.get("_all") else ("all" if i == 0 else "")
+            for i, f in enumerate(shown)
+        ]
+        if not row.get("_all") and "intensity" in shown and row["emotion"] == "neutral":
+            label[shown.index("intensity")] = "-"
+        table.add_row(
+            *label,
+            str(row["cells"]),
+            str(row["tasks"]),
+            f"{row['success_a']:.0%}",
+            f"{row['success_b']:.0%}",
+            _delta(row["success_delta"], row["success_ci"]),
+            _delta(row["pass_1_delta"], row["pass_1_ci"]),
+            str(row["a_only"]),
+            str(row["b_only"]),
+            end_section=position == len(conditions) - 1,
+        )
+    console.print(table)
+    for side, words in (("a", "A passes, B fails"), ("b", "B passes, A fails")):
+        flips = result["flips"][side]
+        tasks = ", ".join(flips["tasks"])
+        where = f" on {len(flips['tasks'])} tasks: {tasks}" if flips["cells"] else ""
+        console.print(f"{words}: {flips['cells']} cells{where}", markup=False)
+    left = result["left_out"]
+    if any(left.values()):
+        console.print(
+            f"left out: {left['only_in_a']} cells only in A, {left['only_in_b']} only in B, "
+            f"{left['not_completed']} not completed, {left['infra_errors']} pairs with an "
+            "endpoint error" + ("" if result["count_errors"] else " (--count-errors counts them)"),
+            markup=False,
+        )
+    if result.get("same_task_set") is False:
+        console.print("warning: the two runs have different task sets (tasks_hash)", markup=False)
+    method = result["intervals"]
+    console.print(
+        f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
+        f"resamples seeded by {method['seed']}",
+        markup=False,
+    )
+    if result["calibration_agents"]:
+        console.print(
+            f"note: {', '.join(result['calibration_agents'])} read each task's answer key: "
+            "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
+            markup=False,
+        )
+
+
+def _who(side: dict[str, Any]) -> str:
+    agents = ",".join(side["agents"])
+    return side["label"] if side["label"].startswith("agent") else f"{side['label']} ({agents})"
+
+
+def _delta(value: float, interval: Sequence[float] | None) -> str:
+    span = "" if interval is None else f"\n[dim]{interval[0]:+.0%}..{interval[1]:+.0%}[/dim]"
+    return f"{value:+.0%}{span}"
+
+
 def infra_note(report: dict[str, Any]) -> str:
     """The report's line on conversations an endpoint ended: how many, why, how they count."""
     causes = ", ".join(f"{cause} x{n}" for cause, n in report["infra_causes"].items())

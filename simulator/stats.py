@@ -12,6 +12,8 @@ import random
 from collections.abc import Iterable, Sequence
 from math import comb
 
+from simulator.errors import UsageError
+
 LEVEL = 0.95
 """Coverage of the intervals the reports print."""
 RESAMPLES = 2000
@@ -19,6 +21,16 @@ RESAMPLES = 2000
 MIN_RESAMPLES = 100
 MAX_RESAMPLES = 100_000
 DIGITS = 4
+
+
+def check_resamples(resamples: int) -> int:
+    """``resamples`` when it is in MIN_RESAMPLES..MAX_RESAMPLES, else a ``UsageError``."""
+    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
+        raise UsageError(
+            f"--resamples must be in {MIN_RESAMPLES}..{MAX_RESAMPLES} (got {resamples})"
+        )
+    return resamples
+
 
 Interval = tuple[float, float]
 """(low, high) of a percentile interval, rounded to ``DIGITS``."""
@@ -85,14 +97,19 @@ class Bootstrap:
         """
         if not statistics or len(statistics[0][0]) < 2:
             return [None] * len(statistics)
-        draws = self.draws(len(statistics[0][0]))
-        sums: dict[int, list[float]] = {}
+        units = len(statistics[0][0])
+        draws = self.draws(units)
+        sums: dict[tuple[float, ...], list[float]] = {}
 
         def resampled(values: Sequence[float]) -> list[float]:
-            if id(values) not in sums:  # a shared denominator is summed once
-                get = values.__getitem__
-                sums[id(values)] = [sum(map(get, idx)) for idx in draws]
-            return sums[id(values)]
+            key = tuple(values)
+            if key not in sums:  # equal columns (a shared denominator, say) are summed once
+                if min(key) == max(key):  # every resample sums to the same
+                    sums[key] = [key[0] * units] * len(draws)
+                else:
+                    get = key.__getitem__
+                    sums[key] = [sum(map(get, idx)) for idx in draws]
+            return sums[key]
 
         out: list[Interval | None] = []
         for numerator, denominator in statistics:
