@@ -41,11 +41,13 @@ def compare_runs(
     is compared); an unknown run id is a ``UsageError`` naming RUN_A or RUN_B.
     """
     runs, rows = [], []
-    for flag, (db, _path, run_id) in (("RUN_A", a), ("RUN_B", b)):
+    for flag, (db, path, run_id) in (("RUN_A", a), ("RUN_B", b)):
         try:
             runs.append(get_run(db, run_id))
-        except UsageError as exc:
-            raise UsageError(f"{flag}: {exc}") from None
+        except UsageError:
+            raise UsageError(
+                f"{flag}: no run {run_id!r} in {path} (see `tau-sim runs --db {path}`)"
+            ) from None
         rows.append(conversation_rows(db, run_id))
     matched = tuple(
         f for f in ROLE_FIELDS if not all(len({r[f] for r in side}) == 1 for side in rows)
