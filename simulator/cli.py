@@ -244,7 +244,7 @@ def _add_interval_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=RESAMPLES,
         help=f"bootstrap resamples per 95%% interval, {MIN_RESAMPLES}..{MAX_RESAMPLES} "
-        f"(default {RESAMPLES}; seeded, so the same store prints the same intervals)",
+        f"(default {RESAMPLES}; from a fixed seed: the same store prints the same intervals)",
     )
 
 
@@ -255,14 +255,14 @@ def _add_compare_parser(sub: Any) -> None:
         help="paired comparison of two runs, or of two agents or users of one run",
         description="Pair the conversations of A and B by grid cell (domain, task, emotion, "
         "intensity, levels, trial; agent and user too unless each run has one) and print, per "
-        "condition, B minus A in success and pass^1 with 95%% intervals, and the tasks that "
+        "condition, B minus A in success and pass^1 with 95% intervals, and the tasks that "
         "flip. Two runs: `compare RUN_A RUN_B` (RUN_B in another file: --db-b PATH). One run: "
         "`compare RUN --agents A B` or `compare RUN --users A B`.",
     )
     compare.add_argument("run_a", help="run id (A; with --agents/--users, the one run)")
     compare.add_argument("run_b", nargs="?", help="run id of B (not with --agents/--users)")
     compare.add_argument("--db", default=DEFAULT_DB, help="SQLite file of A (and of B)")
-    compare.add_argument("--db-b", help="SQLite file of RUN_B when it is not --db's")
+    compare.add_argument("--db-b", metavar="PATH", help="SQLite file of RUN_B (default: --db)")
     pair = compare.add_mutually_exclusive_group()
     pair.add_argument("--agents", nargs=2, metavar=("A", "B"), help="two agents of one run")
     pair.add_argument("--users", nargs=2, metavar=("A", "B"), help="two user models of one run")

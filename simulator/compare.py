@@ -4,7 +4,7 @@ A cell is (domain, task, emotion, intensity, politeness, urgency, trust, trial),
 and the user unless each side has one of them (then those are what is compared). Only cells that
 both sides completed are paired; conversations an endpoint ended leave their pair out unless
 ``count_errors`` (as in the report). Deltas are B minus A, with percentile-bootstrap intervals
-over tasks (domain x task id), seeded by the two sides' names. ``simulator.report``'s
+over tasks (domain x task id), seeded (``stats.SEED``) like the report's. ``simulator.report``'s
 ``render_compare`` prints what ``compare_runs`` and ``compare_roles`` return.
 """
 
@@ -62,7 +62,7 @@ def compare_runs(
         rows[1],
         (*matched, *CONDITION_FIELDS),
         sides,
-        Bootstrap(f"{runs[0]['id']}|{runs[1]['id']}", resamples),
+        Bootstrap(resamples=resamples),
         count_errors=count_errors,
     )
     result["same_task_set"] = None if None in hashes else hashes[0] == hashes[1]
@@ -102,7 +102,7 @@ def compare_roles(
         side_rows[1],
         (other, *CONDITION_FIELDS),
         sides,
-        Bootstrap(f"{run['id']}|{role}|{name_a}|{name_b}", resamples),
+        Bootstrap(resamples=resamples),
         count_errors=count_errors,
     )
 

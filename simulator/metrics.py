@@ -15,7 +15,7 @@ from typing import Any
 
 import sqlite_utils
 
-from simulator.conditions import level_label
+from simulator.conditions import NEUTRAL, level_label
 from simulator.effects import emotion_effect
 from simulator.errors import UsageError
 from simulator.faults import error_share, is_infra
@@ -183,13 +183,13 @@ def run_report(
     they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
     agents that read the answer key (scripted): their figures check the harness, they are not
     benchmark results. Every figure has its interval (``intervals`` says how they were made:
-    ``resamples`` draws seeded by the run id, so the same store gives the same intervals).
+    ``resamples`` draws from a fixed seed, so the same data give the same intervals).
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``simulator.effects``).
     """
     rows = conversation_rows(db, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
-    bootstrap = Bootstrap(str(run["id"]), resamples)
+    bootstrap = Bootstrap(resamples=resamples)
     report: dict[str, Any] = {
         "run_id": run["id"],
         "status": run["status"],
@@ -240,13 +240,17 @@ def per_frame(
     key: Callable[[dict[str, Any]], str],
     figures: Callable[[Sequence[dict[str, Any]]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
-    """Figures per agent, user model and ``key(row)`` (stored as ``name``), never pooled."""
-    buckets: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    """Figures per agent, user model and ``key(row)`` (stored as ``name``), never pooled.
+
+    Rows are sorted by agent, user, then neutral first and the other values by name.
+    """
+    buckets: dict[tuple[str, str, bool, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        buckets[(str(r["agent"]), str(r["user"]), key(r))].append(r)
+        value = key(r)
+        buckets[(str(r["agent"]), str(r["user"]), value != NEUTRAL, value)].append(r)
     return [
         {"agent": agent, "user": user, name: value, **figures(subset)}
-        for (agent, user, value), subset in sorted(buckets.items())
+        for (agent, user, _, value), subset in sorted(buckets.items())
     ]
 
 

@@ -156,7 +156,7 @@ def interval_line(report: dict[str, Any]) -> str:
     method = report["intervals"]
     return (
         f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
-        f"resamples seeded by {method['seed']}; n conversations, tasks resampled"
+        f"resamples (seed {method['seed']!r}); n conversations, tasks resampled"
     )
 
 
@@ -270,7 +270,7 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
     method = result["intervals"]
     console.print(
         f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
-        f"resamples seeded by {method['seed']}",
+        f"resamples (seed {method['seed']!r})",
         markup=False,
     )
     if result["calibration_agents"]:

@@ -18,6 +18,8 @@ LEVEL = 0.95
 """Coverage of the intervals the reports print."""
 RESAMPLES = 2000
 """Bootstrap resamples per interval unless ``--resamples`` says otherwise."""
+SEED = "tau-sim"
+"""The seed of every report's draws: an interval is a function of the stored data alone."""
 MIN_RESAMPLES = 100
 MAX_RESAMPLES = 100_000
 DIGITS = 4
@@ -65,7 +67,7 @@ def pass_at_k(counts: Iterable[tuple[int, int]], k: int) -> float | None:
 
 
 class Bootstrap:
-    """Seeded percentile bootstrap over tasks: the same seed gives the same intervals.
+    """Seeded percentile bootstrap over tasks: the same seed and data give the same intervals.
 
     The draws (``resamples`` lists of task indices, with replacement) depend only on the seed
     and the number of tasks, and are made once per number of tasks, so every statistic of one
@@ -73,7 +75,7 @@ class Bootstrap:
     resample of one task says nothing about how tasks vary.
     """
 
-    def __init__(self, seed: str, resamples: int = RESAMPLES, level: float = LEVEL) -> None:
+    def __init__(self, seed: str = SEED, resamples: int = RESAMPLES, level: float = LEVEL) -> None:
         self.seed = seed
         self.resamples = resamples
         self.level = level
