@@ -12,14 +12,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from simulator.conditions import NEUTRAL
+from simulator.conditions import DIMENSIONS, NEUTRAL
 from simulator.outcomes import counted, is_success
 from simulator.stats import DIGITS, Bootstrap, paired_difference
 
 FRAME_FIELDS = ("agent", "user")
 """What an effect is never pooled over: one agent and one user model."""
-CONDITION_FIELDS = ("emotion", "intensity", "politeness", "urgency", "trust")
-LEVEL_FIELDS = ("politeness", "urgency", "trust")
+CONDITION_FIELDS = ("emotion", "intensity", *DIMENSIONS)
+"""A condition: the emotion, its intensity, then the level of each dimension."""
 NO_NEUTRAL = "this run has no neutral condition: no emotion effect"
 
 _Key = tuple[Any, ...]
@@ -48,7 +48,7 @@ def emotion_effect(
     baselines: dict[tuple[_Key, _Key], _Tasks] = {}
     for (frame, condition), tasks in per_task.items():
         if condition[0] == NEUTRAL:
-            levels = condition[-len(LEVEL_FIELDS) :]
+            levels = condition[2:]
             merged = baselines.setdefault((frame, levels), defaultdict(lambda: [0, 0]))
             for task, (n, c) in tasks.items():
                 merged[task][0] += n
@@ -57,7 +57,7 @@ def emotion_effect(
     for (frame, condition), tasks in per_task.items():
         if condition[0] == NEUTRAL:
             continue
-        neutral = baselines.get((frame, condition[-len(LEVEL_FIELDS) :]), {})
+        neutral = baselines.get((frame, condition[2:]), {})
         paired = sorted(set(tasks) & set(neutral))
         under = [tasks[t][1] / tasks[t][0] for t in paired]
         calm = [neutral[t][1] / neutral[t][0] for t in paired]

@@ -156,7 +156,8 @@ def interval_line(report: dict[str, Any]) -> str:
     method = report["intervals"]
     return (
         f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
-        f"resamples (seed {method['seed']!r}); n conversations, tasks resampled"
+        f"resamples (seed {method['seed']!r}); n conversations, tasks resampled (no interval "
+        "under two tasks)"
     )
 
 
