@@ -156,8 +156,7 @@ def interval_line(report: dict[str, Any]) -> str:
     method = report["intervals"]
     return (
         f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
-        f"resamples (seed {method['seed']!r}); n conversations, tasks resampled (no interval "
-        "under two tasks)"
+        f"resamples, seed {method['seed']!r}, none under 2 tasks; n = conversations counted"
     )
 
 
