@@ -1,4 +1,4 @@
-"""The ``tau-sim`` command line: run, report, rescore, runs, domains, models, emotions."""
+"""The ``tau-sim`` command line: run, report, compare, rescore, runs, domains, models, emotions."""
 
 from __future__ import annotations
 
@@ -182,6 +182,13 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         action="store_true",
         help="count conversations ended by endpoint errors as failures (default: left out)",
     )
+    _add_interval_options(report)
+    report.add_argument(
+        "--by-family",
+        action="store_true",
+        help="roll the by-emotion table up to emotion families (see `tau-sim emotions`)",
+    )
+    _add_compare_parser(sub)
 
     rescore = sub.add_parser(
         "rescore", help="score a stored run again with today's evaluator and task set"
@@ -231,6 +238,46 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--seed are not given, else stdout)",
     )
     return parser, run
+
+
+def _add_interval_options(parser: argparse.ArgumentParser) -> None:
+    """``--resamples``: the bootstrap draws behind every interval (``report``, ``compare``)."""
+    from simulator.stats import MAX_RESAMPLES, MIN_RESAMPLES, RESAMPLES
+
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=RESAMPLES,
+        help=f"bootstrap resamples per 95%% interval, {MIN_RESAMPLES}..{MAX_RESAMPLES} "
+        f"(default {RESAMPLES}; from a fixed seed: the same store prints the same intervals)",
+    )
+
+
+def _add_compare_parser(sub: Any) -> None:
+    """``tau-sim compare``: two runs, or two agents or two users of one run, paired by cell."""
+    compare = sub.add_parser(
+        "compare",
+        help="paired comparison of two runs, or of two agents or users of one run",
+        description="Pair the conversations of A and B by grid cell (domain, task, emotion, "
+        "intensity, levels, trial; agent and user too unless each run has one) and print, per "
+        "condition, B minus A in success and pass^1 with 95% intervals, and the tasks that "
+        "flip. Two runs: `compare RUN_A RUN_B` (RUN_B in another file: --db-b PATH). One run: "
+        "`compare RUN --agents A B` or `compare RUN --users A B`.",
+    )
+    compare.add_argument("run_a", help="run id (A; with --agents/--users, the one run)")
+    compare.add_argument("run_b", nargs="?", help="run id of B (not with --agents/--users)")
+    compare.add_argument("--db", default=DEFAULT_DB, help="SQLite file of A (and of B)")
+    compare.add_argument("--db-b", metavar="PATH", help="SQLite file of RUN_B (default: --db)")
+    pair = compare.add_mutually_exclusive_group()
+    pair.add_argument("--agents", nargs=2, metavar=("A", "B"), help="two agents of one run")
+    pair.add_argument("--users", nargs=2, metavar=("A", "B"), help="two user models of one run")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.add_argument(
+        "--count-errors",
+        action="store_true",
+        help="count conversations ended by endpoint errors as failures (default: left out)",
+    )
+    _add_interval_options(compare)
 
 
 MAX_GENERATED = 10_000
@@ -359,6 +406,8 @@ def _main(argv: list[str]) -> int:
             return _cmd_runs(args)
         if args.command == "rescore":
             return _cmd_rescore(args)
+        if args.command == "compare":
+            return _cmd_compare(args)
         if args.command == "models":
             return _cmd_models(args)
         if args.command == "emotions":
@@ -772,13 +821,24 @@ def _dry_run(player: Any, *, as_json: bool) -> int:
 
 
 def _print_report(
-    db: Any, run_id: str | None, *, as_json: bool, count_errors: bool = False
+    db: Any,
+    run_id: str | None,
+    *,
+    as_json: bool,
+    count_errors: bool = False,
+    resamples: int | None = None,
+    by_family: bool = False,
 ) -> None:
     from simulator.metrics import run_report
     from simulator.report import render_report
+    from simulator.stats import RESAMPLES, check_resamples
     from simulator.store import get_run
 
-    report = run_report(db, get_run(db, run_id), count_errors=count_errors)
+    resamples = check_resamples(RESAMPLES if resamples is None else resamples)
+    run = get_run(db, run_id)
+    report = run_report(
+        db, run, count_errors=count_errors, resamples=resamples, by_family=by_family
+    )
     if as_json:
         print(json.dumps(report, indent=2))
     else:
@@ -789,8 +849,58 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
-    _print_report(db, args.run_id, as_json=args.json, count_errors=args.count_errors)
+    _print_report(
+        db,
+        args.run_id,
+        as_json=args.json,
+        count_errors=args.count_errors,
+        resamples=args.resamples,
+        by_family=args.by_family,
+    )
     return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from simulator.compare import compare_roles, compare_runs
+    from simulator.report import render_compare
+    from simulator.stats import check_resamples
+    from simulator.store import open_database
+
+    resamples = check_resamples(args.resamples)
+    role = "agent" if args.agents else "user" if args.users else None
+    db = open_database(args.db, readonly=True)
+    if role is not None:
+        if args.run_b is not None or args.db_b is not None:
+            raise UsageError(f"--{role}s compares within one run: give one run id, no --db-b")
+        names = args.agents or args.users
+        result = compare_roles(
+            db, args.run_a, role, names, count_errors=args.count_errors, resamples=resamples
+        )
+    else:
+        if args.run_b is None:
+            raise UsageError("compare: give two run ids, or one with --agents A B / --users A B")
+        db_b = db if args.db_b is None else _open_other(args.db_b)
+        result = compare_runs(
+            (db, args.db, args.run_a),
+            (db_b, args.db_b or args.db, args.run_b),
+            count_errors=args.count_errors,
+            resamples=resamples,
+        )
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        render_compare(result)
+    return 0
+
+
+def _open_other(path: str) -> Any:
+    """The file of ``compare``'s RUN_B, read-only; its errors name ``--db-b``."""
+    from simulator.store import open_database
+
+    try:
+        return open_database(path, readonly=True)
+    except UsageError as exc:
+        raise UsageError(str(exc).replace("--db:", "--db-b:", 1)) from None
 
 
 def _cmd_rescore(args: argparse.Namespace) -> int:

@@ -1,73 +1,91 @@
-"""Figures computed from the store: pass^k, success, abandonment, effort per conversation.
+"""Figures computed from the store: pass^k, pass@k, success, abandonment, effort, with intervals.
 
 Conversations an endpoint ended (``infra_error``) say nothing about the agent: they are counted
 in ``infra_errors`` and left out of every figure (``n`` is what the figures count), unless
-``count_errors`` puts them back as failures.
+``count_errors`` puts them back as failures. Given a ``Bootstrap``, every pass^k, pass@k, success
+and abandonment rate gets its 95% interval over tasks (``ci``) and ``tasks`` (the tasks resampled).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from math import comb
 from typing import Any
 
 import sqlite_utils
 
-from simulator.conditions import level_label
+from simulator.conditions import NEUTRAL, level_label
+from simulator.effects import emotion_effect
+from simulator.errors import UsageError
 from simulator.faults import error_share, is_infra
-from simulator.registry import is_calibration_agent
+from simulator.outcomes import counted, is_success
+from simulator.registry import emotion_family, is_calibration_agent
+from simulator.stats import (
+    RESAMPLES,
+    Bootstrap,
+    pass_at_k,
+    pass_hat_k,
+    task_pass_at_k,
+    task_pass_hat_k,
+)
 
-SUCCESS_EPS = 1e-6
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
 GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity", *LEVEL_FIELDS)
 """The fields of a condition: one row of the condition table (a NULL level reads ``default``)."""
 
 
-def pass_hat_k(counts: Iterable[tuple[int, int]], k: int) -> float | None:
-    """Mean over tasks of C(c, k) / C(n, k) for (n trials, c successes); n < k is skipped."""
-    values = [comb(c, k) / comb(n, k) for n, c in counts if n >= k]
-    return sum(values) / len(values) if values else None
+__all__ = ["pass_at_k", "pass_hat_k", "run_report", "summarize"]
 
 
-def _is_success(row: dict[str, Any]) -> bool:
-    return row["status"] == "completed" and (row["reward"] or 0.0) >= 1.0 - SUCCESS_EPS
+def _cells(done: Sequence[dict[str, Any]]) -> dict[tuple[Any, ...], list[int]]:
+    """(n trials, c successes) of each cell: one task id under one condition."""
+    per_cell: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
+    for r in done:
+        key = (r["task_id"], *(r[field] for field in GROUP_FIELDS))
+        per_cell[key][0] += 1
+        per_cell[key][1] += int(is_success(r))
+    return per_cell
 
 
 def summarize(
-    rows: Sequence[dict[str, Any]], max_k: int, *, count_errors: bool = False
+    rows: Sequence[dict[str, Any]],
+    max_k: int,
+    *,
+    count_errors: bool = False,
+    bootstrap: Bootstrap | None = None,
 ) -> dict[str, Any]:
     """Figures of a set of conversation rows; a task is one task id under one condition.
 
     ``n`` is the number of conversations the figures count: the completed ones, less those an
-    endpoint ended (``infra_errors``) unless ``count_errors``.
+    endpoint ended (``infra_errors``) unless ``count_errors``. With ``bootstrap``, ``tasks``
+    and ``ci`` (``intervals``) are added.
     """
     completed = [r for r in rows if r["status"] == "completed"]
     infra = sum(1 for r in completed if is_infra(r))
-    done = completed if count_errors else [r for r in completed if not is_infra(r)]
-    per_task: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
-    for r in done:
-        key = (r["task_id"], *(r[field] for field in GROUP_FIELDS))
-        per_task[key][0] += 1
-        per_task[key][1] += int(_is_success(r))
-    counts = [(n, c) for n, c in per_task.values()]
+    done = counted(rows, count_errors=count_errors)
+    cells = _cells(done)
+    counts = [(n, c) for n, c in cells.values()]
     n = len(done)
 
     def mean(field: str) -> float | None:
         return round(sum(r[field] or 0 for r in done) / n, 4) if n else None
 
-    return {
+    figures = {
         "conversations": len(rows),
         "completed": len(completed),
         "infra_errors": infra,
         "n": n,
-        "success_rate": round(sum(_is_success(r) for r in done) / n, 4) if n else None,
+        "success_rate": round(sum(is_success(r) for r in done) / n, 4) if n else None,
         "abandonment_rate": round(sum(r["reason"] == "user_abandoned" for r in done) / n, 4)
         if n
         else None,
         "pass_hat_k": {
             str(k): None if (v := pass_hat_k(counts, k)) is None else round(v, 4)
+            for k in range(1, max_k + 1)
+        },
+        "pass_at_k": {
+            str(k): None if (v := pass_at_k(counts, k)) is None else round(v, 4)
             for k in range(1, max_k + 1)
         },
         "avg_turns": mean("turns"),
@@ -79,6 +97,63 @@ def summarize(
         if n
         else None,
         "reasons": dict(sorted(_count(r["reason"] for r in completed).items())),
+    }
+    if bootstrap is not None:
+        figures.update(intervals(done, cells, max_k, bootstrap))
+    return figures
+
+
+def intervals(
+    done: Sequence[dict[str, Any]],
+    cells: dict[tuple[Any, ...], list[int]],
+    max_k: int,
+    bootstrap: Bootstrap,
+) -> dict[str, Any]:
+    """``tasks`` (the units resampled: domain x task id) and the 95% interval of each figure.
+
+    ``done`` are the rows counted, ``cells`` their (n, c) per cell (``_cells``).
+
+    ``ci`` holds [low, high] of ``success_rate``, ``abandonment_rate`` and each ``pass_hat_k``
+    and ``pass_at_k``; None where the figure is None or fewer than two tasks were counted.
+    Resampling a task takes all its conversations, under every condition of the group.
+    """
+    index: dict[tuple[str, str], int] = {}
+    for r in done:
+        index.setdefault((r["domain"], r["task_id"]), len(index))
+    units = len(index)
+    conversations, successes, abandoned = [0.0] * units, [0.0] * units, [0.0] * units
+    for r in done:
+        t = index[(r["domain"], r["task_id"])]
+        conversations[t] += 1
+        successes[t] += is_success(r)
+        abandoned[t] += r["reason"] == "user_abandoned"
+    ks = range(1, max_k + 1)
+    hat = {k: [0.0] * units for k in ks}
+    at = {k: [0.0] * units for k in ks}
+    eligible = {k: [0.0] * units for k in ks}
+    for key, (n, c) in cells.items():
+        t = index[(key[1 + GROUP_FIELDS.index("domain")], key[0])]
+        for k in ks:
+            if n >= k:
+                hat[k][t] += task_pass_hat_k(n, c, k)
+                at[k][t] += task_pass_at_k(n, c, k)
+                eligible[k][t] += 1
+    found = bootstrap.ratios(
+        [
+            (successes, conversations),
+            (abandoned, conversations),
+            *((hat[k], eligible[k]) for k in ks),
+            *((at[k], eligible[k]) for k in ks),
+        ]
+    )
+    return {
+        "tasks": units,
+        "ci": {
+            "success_rate": found[0],
+            "abandonment_rate": found[1],
+            "pass_hat_k": {str(k): found[1 + k] for k in ks},
+            "pass_at_k": {str(k): found[1 + max_k + k] for k in ks},
+        },
     }
 
 
@@ -95,47 +170,108 @@ def conversation_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, 
 
 
 def run_report(
-    db: sqlite_utils.Database, run: dict[str, Any], *, count_errors: bool = False
+    db: sqlite_utils.Database,
+    run: dict[str, Any],
+    *,
+    count_errors: bool = False,
+    resamples: int = RESAMPLES,
+    by_family: bool = False,
 ) -> dict[str, Any]:
-    """The whole report of a run: overall figures, per-dimension groups and the condition table.
+    """The whole report of a run: overall figures, groups, the condition table and effects.
 
     ``count_errors``: conversations ended by endpoint errors count as failures (by default
     they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
     agents that read the answer key (scripted): their figures check the harness, they are not
-    benchmark results.
+    benchmark results. Every figure has its interval (``intervals`` says how they were made:
+    ``resamples`` draws from a fixed seed, so the same data give the same intervals).
+    ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
+    ``emotion_effect`` is each condition minus neutral (``simulator.effects``).
     """
     rows = conversation_rows(db, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
+    bootstrap = Bootstrap(resamples=resamples)
     report: dict[str, Any] = {
         "run_id": run["id"],
         "status": run["status"],
         "count_errors": count_errors,
         "infra_causes": error_share(rows).causes,
+        "intervals": interval_method(bootstrap),
     }
 
-    report.update(summarize(rows, max_k, count_errors=count_errors))
+    def figures(subset: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        return summarize(subset, max_k, count_errors=count_errors, bootstrap=bootstrap)
+
+    report.update(figures(rows))
     agents = sorted({str(r["agent"]) for r in rows})
     report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}
     for field in GROUP_FIELDS:
         buckets: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in rows:
-            buckets[_label(field, r[field])].append(r)
-        groups[field] = {
-            k: summarize(v, max_k, count_errors=count_errors) for k, v in sorted(buckets.items())
-        }
+            buckets[field_label(field, r[field])].append(r)
+        groups[field] = {k: figures(v) for k, v in sorted(buckets.items())}
     report["groups"] = groups
     table: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        table[tuple(_label(field, r[field]) for field in GROUP_FIELDS)].append(r)
+        table[tuple(field_label(field, r[field]) for field in GROUP_FIELDS)].append(r)
     report["conditions"] = [
-        {
-            **dict(zip(GROUP_FIELDS, k, strict=True)),
-            **summarize(v, max_k, count_errors=count_errors),
-        }
-        for k, v in table.items()
+        {**dict(zip(GROUP_FIELDS, k, strict=True)), **figures(v)} for k, v in table.items()
     ]
+    report["by_emotion"] = per_frame(rows, "emotion", lambda r: str(r["emotion"]), figures)
+    if by_family:
+        report["by_family"] = per_frame(rows, "family", _family, figures)
+    report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
     return report
+
+
+def interval_method(bootstrap: Bootstrap) -> dict[str, Any]:
+    """How a report's intervals were made (the ``intervals`` entry of its JSON)."""
+    return {
+        "method": "percentile bootstrap over tasks (domain x task id)",
+        "level": bootstrap.level,
+        "resamples": bootstrap.resamples,
+        "seed": bootstrap.seed,
+    }
+
+
+def per_frame(
+    rows: Sequence[dict[str, Any]],
+    name: str,
+    key: Callable[[dict[str, Any]], str],
+    figures: Callable[[Sequence[dict[str, Any]]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Figures per agent, user model and ``key(row)`` (stored as ``name``), never pooled.
+
+    Rows are sorted by agent, user, then neutral first and the other values by name.
+    """
+    buckets: dict[tuple[str, str, bool, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        value = key(r)
+        buckets[(str(r["agent"]), str(r["user"]), value != NEUTRAL, value)].append(r)
+    return [
+        {"agent": agent, "user": user, name: value, **figures(subset)}
+        for (agent, user, _, value), subset in sorted(buckets.items())
+    ]
+
+
+def _family(row: dict[str, Any]) -> str:
+    """The emotion family of a row's leaf; the leaf itself when no taxonomy knows it."""
+    try:
+        return emotion_family(str(row["emotion"]))
+    except UsageError:
+        return str(row["emotion"])
+
+
+def labelled_effect(
+    rows: Sequence[dict[str, Any]], bootstrap: Bootstrap, *, count_errors: bool = False
+) -> dict[str, Any]:
+    """``emotion_effect`` with its condition fields labelled as the condition table's are."""
+    effect = emotion_effect(rows, bootstrap, count_errors=count_errors)
+    effect["rows"] = [
+        {k: field_label(k, v) if k in GROUP_FIELDS else v for k, v in row.items()}
+        for row in effect["rows"]
+    ]
+    return effect
 
 
 def intensity_label(value: float) -> str:
@@ -144,7 +280,8 @@ def intensity_label(value: float) -> str:
     return text if len(text.partition(".")[2]) > 2 else f"{value:.2f}"
 
 
-def _label(field: str, value: Any) -> str:
+def field_label(field: str, value: Any) -> str:
+    """A condition field's value as reports show it (exact intensities, ``default`` levels)."""
     if field == "intensity":  # exact: 0.3 and 0.304 are two rows
         return intensity_label(float(value))
     if field in LEVEL_FIELDS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -11,7 +12,7 @@ from rich.table import Table
 
 from simulator.conditions import DEFAULT_LEVEL
 from simulator.domain import Domain
-from simulator.metrics import GROUP_FIELDS
+from simulator.metrics import GROUP_FIELDS, LEVEL_FIELDS
 
 
 class _Console(Console):
@@ -35,12 +36,13 @@ def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
 
 
 def render_report(report: dict[str, Any], console: Console | None = None) -> None:
-    """Print a run's report: the condition table, then pass^k by emotion and overall figures.
+    """Print a run's report: the condition table, the by-emotion table, the emotion effect.
 
     Dimensions with a single value (often user and domain) move into the title, except a
     dimension level that is the leaf's own everywhere (``default``), which is left out. ``n``
-    is what the figures count; an ``infra`` column (conversations an endpoint ended) appears
-    when the run has any.
+    is what the figures count, ``tasks`` the tasks their intervals resample; an ``infra``
+    column (conversations an endpoint ended) appears when the run has any. Under each figure
+    is its 95% interval (``interval_line`` says how it was made).
     """
     console = console or _console()
     ks = list(report["pass_hat_k"])
@@ -52,15 +54,26 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         for d in dims
         if d not in varying and rows and rows[0][d] != DEFAULT_LEVEL
     ]
+    task_counts = {r.get("tasks") for r in rows}
+    show_tasks = len(task_counts) > 1  # else the title says it
+    if len(task_counts) == 1 and None not in task_counts:
+        fixed.append(f"{task_counts.pop()} tasks per row")
     title = f"run {report['run_id']} ({report['status']})" + (
         f" — {', '.join(fixed)}" if fixed else ""
     )
     table = Table(title=escape(title))
     infra = bool(report.get("infra_errors"))
-    for column in (*varying, "n", *(["infra"] if infra else [])):
+    for column in (
+        *varying,
+        "n",
+        *(["tasks"] if show_tasks else []),
+        *(["infra"] if infra else []),
+    ):
         table.add_column(column)
     for k in ks:
         table.add_column(f"pass^{k}", justify="right")
+    for k in ks[1:]:  # pass@1 is pass^1
+        table.add_column(f"pass@{k}", justify="right")
     for column in ("success", "abandon", "turns", "tools", "asks"):
         table.add_column(column, justify="right")
     for row in rows:
@@ -71,34 +84,28 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         table.add_row(
             *cells,
             str(row["n"]),
+            *([str(row.get("tasks", "-"))] if show_tasks else []),
             *([str(row["infra_errors"])] if infra else []),
-            *(_fmt(row["pass_hat_k"][k]) for k in ks),
-            _fmt(row["success_rate"], pct=True),
-            _fmt(row["abandonment_rate"], pct=True),
+            *(_figure(row, "pass_hat_k", k) for k in ks),
+            *(_figure(row, "pass_at_k", k) for k in ks[1:]),
+            _figure(row, "success_rate", pct=True),
+            _figure(row, "abandonment_rate", pct=True),
             _fmt(row["avg_turns"], digits=1),
             _fmt(row["avg_tool_calls"], digits=1),
             _fmt(row["avg_questions"], digits=1),
         )
     console.print(table)
-    by_emotion = Table(title="pass^k by emotion")
-    by_emotion.add_column("emotion")
-    for k in ks:
-        by_emotion.add_column(f"pass^{k}", justify="right")
-    by_emotion.add_column("abandoned", justify="right")
-    for name, figures in report["groups"]["emotion"].items():
-        by_emotion.add_row(
-            escape(name),
-            *(_fmt(figures["pass_hat_k"][k]) for k in ks),
-            _fmt(figures["abandonment_rate"], pct=True),
-        )
-    console.print(by_emotion)
-    overall = "  ".join(f"pass^{k} {_fmt(report['pass_hat_k'][k])}" for k in ks)
+    render_by_emotion(report, console)
+    render_emotion_effect(report, console)
+    overall = "  ".join(f"pass^{k} {_inline(report, 'pass_hat_k', k)}" for k in ks)
     console.print(
         f"{report['completed']}/{report['conversations']} conversations  {overall}  "
-        f"success {_fmt(report['success_rate'], pct=True)}  "
-        f"abandoned {_fmt(report['abandonment_rate'], pct=True)}",
+        f"success {_inline(report, 'success_rate', pct=True)}  "
+        f"abandoned {_inline(report, 'abandonment_rate', pct=True)}",
         markup=False,
     )
+    if report.get("intervals"):
+        console.print(interval_line(report), markup=False)
     if infra:
         console.print(infra_note(report), markup=False)
     if report.get("calibration_agents"):
@@ -107,6 +114,181 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
             "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
             markup=False,
         )
+
+
+def _span(interval: Sequence[float] | None, pct: bool = False, signed: bool = False) -> str:
+    """An interval as ``.64-.81``, ``64-81%`` or (``signed``) ``-30%..+5%``; "" for none."""
+    if interval is None:
+        return ""
+    low, high = interval
+    if signed:
+        return f"{low:+.0%}..{high:+.0%}"
+    if pct:
+        return f"{low * 100:.0f}-{high:.0%}"
+    return f"{low:.2f}".removeprefix("0") + "-" + f"{high:.2f}".removeprefix("0")
+
+
+def _lookup(figures: dict[str, Any], name: str, k: str | None) -> tuple[Any, Any]:
+    """(point, interval) of one figure of a summary (``k`` for pass^k and pass@k)."""
+    ci = figures.get("ci") or {}
+    if k is None:
+        return figures[name], ci.get(name)
+    return figures[name][k], (ci.get(name) or {}).get(k)
+
+
+def _figure(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
+    """A table cell: the figure, and its interval dimmed on the line below."""
+    value, interval = _lookup(figures, name, k)
+    span = _span(interval, pct)
+    point = _fmt(value, pct=pct)
+    return f"{point}\n[dim]{span}[/dim]" if span else point
+
+
+def _inline(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
+    """A figure with its interval in brackets, for a line of text."""
+    value, interval = _lookup(figures, name, k)
+    span = _span(interval, pct)
+    return f"{_fmt(value, pct=pct)} [{span}]" if span else _fmt(value, pct=pct)
+
+
+def interval_line(report: dict[str, Any]) -> str:
+    """What the intervals under the figures are."""
+    method = report["intervals"]
+    return (
+        f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
+        f"resamples, seed {method['seed']!r}, none under 2 tasks; n = conversations counted"
+    )
+
+
+def render_by_emotion(report: dict[str, Any], console: Console) -> None:
+    """pass^k by emotion (or family, ``report --by-family``), per agent and user model."""
+    key = "family" if "by_family" in report else "emotion"
+    rows = report.get(f"by_{key}", [])
+    ks = list(report["pass_hat_k"])
+    frame = [f for f in ("agent", "user") if len({r[f] for r in rows}) > 1]
+    title = "pass^k by emotion family" if key == "family" else "pass^k by emotion"
+    table = Table(title=title)
+    for column in (*frame, key, "n", "tasks"):
+        table.add_column(column)
+    for k in ks:
+        table.add_column(f"pass^{k}", justify="right")
+    table.add_column("success", justify="right")
+    table.add_column("abandoned", justify="right")
+    for row in rows:
+        table.add_row(
+            *(escape(str(row[f])) for f in (*frame, key)),
+            str(row["n"]),
+            str(row.get("tasks", "-")),
+            *(_figure(row, "pass_hat_k", k) for k in ks),
+            _figure(row, "success_rate", pct=True),
+            _figure(row, "abandonment_rate", pct=True),
+        )
+    console.print(table)
+
+
+def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
+    """Each condition minus neutral (success, paired by task), per agent and user model."""
+    effect = report.get("emotion_effect")
+    if effect is None:
+        return
+    if effect["note"]:
+        console.print(f"emotion effect: {effect['note']}", markup=False)
+        return
+    rows = effect["rows"]
+    shown = [
+        f
+        for f in ("agent", "user", "emotion", "intensity", *LEVEL_FIELDS)
+        if f in ("agent", "emotion") or len({r[f] for r in rows}) > 1
+    ]
+    table = Table(title="emotion effect: success minus neutral (same agent, user, tasks)")
+    for column in (*shown, "tasks"):
+        table.add_column(column)
+    for column in ("neutral", "condition", "effect"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        span = _span(row["ci"], signed=True)
+        delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
+        table.add_row(
+            *(escape(str(row[f])) for f in shown),
+            str(row["tasks"]),
+            _fmt(row["neutral"], pct=True),
+            _fmt(row["condition"], pct=True),
+            f"{delta}\n[dim]{span}[/dim]" if span else delta,
+        )
+    console.print(table)
+
+
+def render_compare(result: dict[str, Any], console: Console | None = None) -> None:
+    """Print a comparison: per condition B minus A with intervals, then the tasks that flip."""
+    console = console or _console()
+    a, b = result["a"], result["b"]
+    conditions = result["conditions"]
+    fields = [f for f in result["paired_by"] if f not in ("task_id", "trial")]
+    shown = [f for f in fields if f in ("emotion",) or len({c[f] for c in conditions}) > 1]
+    title = f"compare: A = {_who(a)}, B = {_who(b)}; B minus A, paired by cell"
+    table = Table(title=escape(title))
+    for column in (*shown, "cells", "tasks"):
+        table.add_column(column)
+    for column in ("success A", "success B", "Δ success", "Δ pass^1", "A only", "B only"):
+        table.add_column(column, justify="right")
+    every = (*conditions, {**dict.fromkeys(shown, ""), **result["overall"], "_all": True})
+    for position, row in enumerate(every):
+        label = [
+            escape(str(row[f])) if not row.get("_all") else ("all" if i == 0 else "")
+            for i, f in enumerate(shown)
+        ]
+        if not row.get("_all") and "intensity" in shown and row["emotion"] == "neutral":
+            label[shown.index("intensity")] = "-"
+        table.add_row(
+            *label,
+            str(row["cells"]),
+            str(row["tasks"]),
+            f"{row['success_a']:.0%}",
+            f"{row['success_b']:.0%}",
+            _delta(row["success_delta"], row["success_ci"]),
+            _delta(row["pass_1_delta"], row["pass_1_ci"]),
+            str(row["a_only"]),
+            str(row["b_only"]),
+            end_section=position == len(conditions) - 1,
+        )
+    console.print(table)
+    for side, words in (("a", "A passes, B fails"), ("b", "B passes, A fails")):
+        flips = result["flips"][side]
+        tasks = ", ".join(flips["tasks"])
+        where = f" on {len(flips['tasks'])} tasks: {tasks}" if flips["cells"] else ""
+        console.print(f"{words}: {flips['cells']} cells{where}", markup=False)
+    left = result["left_out"]
+    if any(left.values()):
+        console.print(
+            f"left out: {left['only_in_a']} cells only in A, {left['only_in_b']} only in B, "
+            f"{left['not_completed']} not completed, {left['infra_errors']} pairs with an "
+            "endpoint error" + ("" if result["count_errors"] else " (--count-errors counts them)"),
+            markup=False,
+        )
+    if result.get("same_task_set") is False:
+        console.print("warning: the two runs have different task sets (tasks_hash)", markup=False)
+    method = result["intervals"]
+    console.print(
+        f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
+        f"resamples (seed {method['seed']!r})",
+        markup=False,
+    )
+    if result["calibration_agents"]:
+        console.print(
+            f"note: {', '.join(result['calibration_agents'])} read each task's answer key: "
+            "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
+            markup=False,
+        )
+
+
+def _who(side: dict[str, Any]) -> str:
+    agents = ",".join(side["agents"])
+    return side["label"] if side["label"].startswith("agent") else f"{side['label']} ({agents})"
+
+
+def _delta(value: float, interval: Sequence[float] | None) -> str:
+    span = "" if interval is None else f"\n[dim]{interval[0]:+.0%}..{interval[1]:+.0%}[/dim]"
+    return f"{value:+.0%}{span}"
 
 
 def infra_note(report: dict[str, Any]) -> str:
