@@ -15,7 +15,7 @@ from simulator.tools import Toolkit
 __all__ = ["BASE_SEED", "GENERATION", "hotel"]
 
 BASE_SEED = 20260715
-GENERATION = Generation(count=60, seed=7)  # six tasks per intent
+GENERATION = Generation(count=66, seed=7)  # six tasks per intent
 TOOLKIT = Toolkit.from_module(tools)
 
 

@@ -628,6 +628,59 @@ class CancelStay(HotelIntent):
         ]
 
 
+class CancellationTermsInquiry(HotelIntent):
+    """Until when a stay cancels free and what cancelling today would refund (information only)."""
+
+    name = "cancellation_terms_inquiry"
+    description = "The guest asks the free-cancellation deadline and today's refund; no change."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        late = rng.random() < 0.4
+
+        def fits(r: Reservation) -> bool:
+            if not upcoming(r) or r.rate_plan == NON_REFUNDABLE or len(r.nights) < 2:
+                return False
+            return cancellation_refund(r)[1] == late
+
+        r = pick_reservation(db, rng, fits)
+        if r is None:
+            return None
+        deadline = cancellation_deadline(r.check_in, r.rate_plan)
+        assert deadline is not None
+        refund, fee = cancellation_refund(r)
+        paid = net_paid(r)
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        reads = gold_reads(who, rid)
+        if fee:
+            reads.append(
+                Action("calculate", {"expression": f"{paid:.2f} - {r.nights[0].price:.2f}"})
+            )
+        when = deadline.strftime("%Y-%m-%d %H:%M")
+        return self.task(
+            domain,
+            who,
+            goal=f"I might have to cancel reservation {rid} ({stay_text(r)}). I want to know "
+            "until when I can cancel for free and how much I would get back if I cancelled "
+            "today. I do not want to cancel or change anything now.",
+            opening=f"Hi, what are the cancellation terms of my reservation {rid}?",
+            known={"reservation_id": rid},
+            actions=reads,
+            outputs=[when, money_text(refund)],
+            summary=f"terms of {rid} ({r.rate_plan}): free until {when}, today "
+            f"{money_text(refund)} back",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The reservation cancelled although the guest only asked."""
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        refund, _ = cancellation_refund(r)
+        cancel = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": refund})
+        return [[*task.actions, cancel]]
+
+
 class NonRefundableRefundRefused(HotelIntent):
     """A refund of a non-refundable booking: refuse, write nothing."""
 
@@ -927,4 +980,5 @@ INTENTS: list[Intent] = [
     ChangeDatesAndRequest(),
     NonRefundableRefundRefused(),
     BadStayCompensationTransfer(),
+    CancellationTermsInquiry(),
 ]
