@@ -81,6 +81,11 @@ def stay(check_in: str, check_out: str) -> list[str]:
     return stay_dates(start.isoformat(), end.isoformat())
 
 
+def check_out_of(dates: list[str]) -> str:
+    """The check-out date of a stay of ``dates``: the day after its last night."""
+    return (dt.date.fromisoformat(dates[-1]) + dt.timedelta(days=1)).isoformat()
+
+
 def load_night(db: Database, property_id: str, room_type: str, date: str) -> Night:
     """One night of a room type; ``ToolError`` when it is not sold."""
     night: Night | None = db.get("nights", night_key(property_id, room_type, date))

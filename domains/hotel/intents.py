@@ -257,7 +257,6 @@ class _DateChange:
 
     def __init__(
         self,
-        db: Database,
         reservation: Reservation,
         check_in: str,
         check_out: str,
@@ -328,7 +327,7 @@ def _sample_change(db: Database, rng: random.Random) -> _DateChange | None:
     method = card_for(user, sum(prices), rng)
     if method is None:
         return None
-    return _DateChange(db, r, start.isoformat(), end.isoformat(), method, fresh)
+    return _DateChange(r, start.isoformat(), end.isoformat(), method, fresh)
 
 
 def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Action] | None:

@@ -16,6 +16,7 @@ import msgspec
 
 from domains.hotel.access import (
     charge,
+    check_out_of,
     check_refund,
     load_night,
     load_property,
@@ -199,7 +200,7 @@ def book_reservation(
         prop.property_id,
         room_type,
         dates[0],
-        check_out.strip(),
+        check_out_of(dates),
         rate_plan,
         guests,
         stay_nights,
@@ -262,7 +263,7 @@ def change_reservation_dates(
     updated = msgspec.structs.replace(
         reservation,
         check_in=dates[0],
-        check_out=check_out.strip(),
+        check_out=check_out_of(dates),
         nights=nights,
         payment_history=history,
     )
