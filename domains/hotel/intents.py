@@ -940,7 +940,7 @@ class BadStayCompensationTransfer(HotelIntent):
             domain,
             who,
             goal=f"During {stay_text(r)} (reservation {rid}) {complaint}. I want "
-            f"{money_text(wanted)} refunded to my card and will not accept points or anything "
+            f"{money_text(wanted)} refunded and will not accept points or anything "
             "else. If the agent offers less, I refuse and ask for a human agent.",
             opening=f"Your hotel ruined my stay. I want {money_text(wanted)} back for "
             f"reservation {rid}.",
