@@ -248,7 +248,7 @@ def failure_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     ``failed`` counts the completed conversations without full reward; ``unexplained`` those
     among them with no stored reason (stored by a tau-sim without failure reasons).
     """
-    from simulator.metrics import intensity_label
+    from simulator.costs import condition_of
 
     done = [r for r in rows if r["status"] == "completed"]
     failed = [r for r in done if (r["reward"] or 0.0) < 1.0 - SUCCESS_EPS]
@@ -256,12 +256,7 @@ def failure_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     by_condition: dict[str, list[Mapping[str, Any]]] = {}
     for r in failed:
         by_agent.setdefault(str(r["agent"]), []).append(r)
-        condition = (
-            "neutral"
-            if r["emotion"] == "neutral"
-            else f"{r['emotion']} {intensity_label(float(r['intensity']))}"
-        )
-        by_condition.setdefault(condition, []).append(r)
+        by_condition.setdefault(condition_of(r), []).append(r)
     return {
         "failed": len(failed),
         "unexplained": sum(1 for r in failed if not r.get("failure")),

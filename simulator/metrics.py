@@ -135,7 +135,16 @@ def run_report(
         }
         for k, v in table.items()
     ]
+    report.update(cost_and_failures(rows))
     return report
+
+
+def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The report's ``cost`` (tokens and dollars per role) and ``failures`` (reasons) sections."""
+    from simulator.costs import cost_report
+    from simulator.failures import failure_report
+
+    return {"cost": cost_report(rows), "failures": failure_report(rows)}
 
 
 def intensity_label(value: float) -> str:

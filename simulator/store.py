@@ -56,9 +56,11 @@ ROLE_FIELDS = {
     "tokens_cached": "integer",
     "cost_usd": "float",
     "unpriced": "integer",
+    "simulated": "integer",
 }
-"""Per role: prompt, completion and cached prompt tokens, dollars (NULL: no priced call) and
-how many calls of a real model had no price."""
+"""Per role: prompt, completion and cached prompt tokens, dollars (NULL: no priced call), how
+many calls of a real model had no price, and how many turns a scripted actor played (no model:
+no tokens, no dollars)."""
 CONVERSATION_COLUMNS = {
     **{f"{role}_{name}": kind for role in ROLES for name, kind in ROLE_FIELDS.items()},
     "failure": "text",
@@ -66,7 +68,7 @@ CONVERSATION_COLUMNS = {
 }
 """Columns of ``conversations`` that older files may lack, with their SQL types."""
 SIMULATED_BACKENDS = frozenset({"scripted"})
-"""Backends that are no model (scripted actors): their calls cost nothing and are never unpriced."""
+"""Backends that are no model (scripted actors): counted as ``simulated``, never unpriced."""
 RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", "host": "text"}
 """Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 DEFAULT_DB = "tau-sim.db"
@@ -395,20 +397,28 @@ class _RoleCounters:
     tokens_cached: int = 0
     cost_usd: float | None = None
     unpriced: int = 0
+    simulated: int = 0
 
     def add(self, ev: ModelUsage) -> None:
         self.tokens_in += ev.tokens_in
         self.tokens_out += ev.tokens_out
         self.tokens_cached += ev.tokens_cached
-        if ev.backend in SIMULATED_BACKENDS:  # no model: free, never unpriced
-            self.cost_usd = self.cost_usd or 0.0
+        if ev.backend in SIMULATED_BACKENDS:  # no model: nothing to price, never unpriced
+            self.simulated += 1
         elif ev.cost_usd is None:
             self.unpriced += 1
         else:
             self.cost_usd = (self.cost_usd or 0.0) + ev.cost_usd
 
     def values(self) -> tuple[Any, ...]:
-        return (self.tokens_in, self.tokens_out, self.tokens_cached, self.cost_usd, self.unpriced)
+        return (
+            self.tokens_in,
+            self.tokens_out,
+            self.tokens_cached,
+            self.cost_usd,
+            self.unpriced,
+            self.simulated,
+        )
 
 
 @dataclass
