@@ -117,12 +117,14 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
         except ValueError as exc:  # a gold action that fails now
             raise UsageError(f"{config.tasks_file or domain.name}: {exc}") from None
         encoded = _json.encode(breakdown).decode()
-        kind, text = (failure.kind, failure.detail) if failure else (None, "")
+        kind, text = (failure.kind, failure.detail) if failure else (None, None)
         if new != old:
             changed.append(Verdict(conversation, task_id, old, new))
         if kind != old_kind:
-            failures_changed.append(FailureChange(conversation, task_id, old_kind, kind, text))
-        if new != old or encoded != old_breakdown or kind != old_kind or text != (old_text or ""):
+            failures_changed.append(
+                FailureChange(conversation, task_id, old_kind, kind, text or "")
+            )
+        if new != old or encoded != old_breakdown or kind != old_kind or text != old_text:
             updates.append((new, encoded, kind, text, conversation))
     if write:
         with db.conn:

@@ -579,7 +579,7 @@ class Store:
                         *c.totals(),
                         *c.by_role(),
                         ev.failure,
-                        ev.failure_detail,
+                        ev.failure_detail if ev.failure else None,
                         ev.ts,
                         ev.conversation,
                     )
