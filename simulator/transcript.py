@@ -27,6 +27,7 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
+from simulator.registry import is_calibration_agent
 from simulator.store import iter_events
 
 RESULT_CHARS = 600
@@ -169,6 +170,14 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
     for line in _ending(row, ended):
         console.print(line)
     console.print(Text(f"{calls} model calls", style="dim"))
+    if is_calibration_agent(str(row["agent"])):
+        console.print(
+            Text(
+                f"note: {row['agent']} reads the task's answer key: it calibrates the harness "
+                "and is not a benchmark subject",
+                style="dim",
+            )
+        )
     for review in transcript.reviews:
         console.print(
             Text.assemble(

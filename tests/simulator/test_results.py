@@ -18,6 +18,16 @@ import anyio
 import pytest
 
 from benchmarks.fake_openai_server import Request, Response, completion
+from simulator.events import (
+    AgentMessage,
+    EmotionUpdate,
+    EnvironmentState,
+    Event,
+    RewardBreakdown,
+    UserMessage,
+)
+from simulator.failures import Failure, diagnose
+from simulator.roles import EMPTY_TURN
 from simulator.runner import Runner
 from simulator.store import Store
 from tests.simulator.fault_server import FaultServer
@@ -146,6 +156,7 @@ def test_show_prints_the_transcript_and_the_failure(scripted: Path) -> None:
     assert f"failure: {row['failure']}" in out
     assert f"ended: {row['reason']}" in out
     assert "user " in out and "agent " in out and "intensity " in out
+    assert "not a benchmark subject" in out  # scripted agents calibrate, said where they appear
     data = json.loads(tau_sim("show", row["id"], "--json", "--db", str(scripted)).stdout)
     events = query(scripted, "select kind from events where conversation = ?", row["id"])
     assert [e["kind"] for e in data["events"]] == [e["kind"] for e in events]
@@ -299,3 +310,41 @@ def test_llm_roles_cost_per_role_and_the_reviewer(endpoint: CachingServer, tmp_p
     )
     shown = tau_sim("show", failed[0]["id"], "--db", str(db)).stdout
     assert DIAGNOSIS in shown.replace("\n", " ")
+
+
+def test_empty_user_turns_are_the_user_simulators_failure() -> None:
+    events: list[Event] = [
+        UserMessage(conversation="c", text="Hi, add 1 to a."),
+        AgentMessage(conversation="c", text="Which counter?"),
+        EmotionUpdate(
+            conversation="c",
+            emotion="neutral",
+            intensity=0.0,
+            dissatisfaction=0.0,
+            triggers=["unstructured_reply", "repaired_reply"],
+        ),
+        UserMessage(conversation="c", text=EMPTY_TURN),
+        EnvironmentState(conversation="c", state_hash="x"),
+    ]
+    failure = diagnose(
+        reason="max_steps",
+        detail="reached 4 messages",
+        reward=0.0,
+        breakdown=RewardBreakdown(db_match=False, outputs_communicated=0.0),
+        events=events,
+        gold=None,
+        gold_transfer=False,
+    )
+    assert failure == Failure(
+        "user_error", "1 empty or malformed user turns (1 unstructured answers, 1 repairs)"
+    )
+    ended_by_user_model = diagnose(
+        reason="model_error",
+        detail="user: no JSON",
+        reward=0.0,
+        breakdown=None,
+        events=events[:1],
+        gold=None,
+        gold_transfer=False,
+    )
+    assert ended_by_user_model == Failure("user_error", "user: no JSON")
