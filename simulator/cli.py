@@ -10,6 +10,7 @@ import sys
 from argparse import SUPPRESS
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -283,6 +284,9 @@ def _add_result_commands(sub: Any) -> None:
     )
     review.add_argument(
         "--redo", action="store_true", help="review again what this judge already reviewed"
+    )
+    review.add_argument(
+        "--concurrency", type=int, default=8, help="judge calls in flight at once (default 8)"
     )
     review.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -878,12 +882,25 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
     judge_args = parse_key_values(args.judge_arg, "--judge-arg")
     db = open_database(args.db, create=False)
-    outcome = anyio.run(review_run, db, args.db, args.run_id, args.judge, judge_args)
+    outcome = anyio.run(
+        partial(
+            review_run,
+            db,
+            args.db,
+            args.run_id,
+            args.judge,
+            judge_args,
+            redo=args.redo,
+            concurrency=args.concurrency,
+        )
+    )
     if args.json:
         print(json.dumps(msgspec.to_builtins(outcome), indent=2))
     else:
         print(render_review(outcome))
-    return 0
+    from simulator.faults import EXIT_ENDPOINT_ERRORS
+
+    return EXIT_ENDPOINT_ERRORS if outcome.errors else 0  # some failures have no diagnosis
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:

@@ -6,16 +6,19 @@ is shown to a judge model, built like any other model (``make_model_provider``, 
 judge answers a short free-text diagnosis. It is stored in the ``reviews`` table with the
 call's tokens and dollars, and the conversation's ``judge_*`` columns hold the sum of its
 reviews, so the judge's cost shows in the report beside the agent's and the user's. A
-conversation already reviewed by the same judge is skipped unless ``redo``. Each review is
-committed on its own: an interrupted review keeps what it finished.
+conversation already reviewed by the same judge is skipped unless ``redo``. Judge calls run
+concurrently (``concurrency``); each review is committed on its own, so an interrupted
+review keeps what it finished.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import msgspec
 import sqlite_utils
 
@@ -35,6 +38,19 @@ SYSTEM = (
     "at most three sentences: the decisive mistake, who made it (agent or simulated customer) "
     "and at which turn. Answer with the diagnosis only."
 )
+
+
+@dataclass
+class _Totals:
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float | None = None
+
+    def add(self, tokens_in: int, tokens_out: int, cost_usd: float | None) -> None:
+        self.tokens_in += tokens_in
+        self.tokens_out += tokens_out
+        if cost_usd is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + cost_usd
 
 
 class ReviewOutcome(msgspec.Struct, frozen=True):
@@ -150,12 +166,16 @@ async def review_run(
     judge_args: dict[str, Any],
     *,
     redo: bool = False,
+    concurrency: int = 8,
 ) -> ReviewOutcome:
     """Review every failed conversation of ``run_id`` with ``judge``; store each diagnosis.
 
-    A judge call that fails (``ModelError``) is reported in ``errors`` and stores nothing; the
-    other conversations are still reviewed.
+    Up to ``concurrency`` judge calls are in flight at once. A judge call that fails
+    (``ModelError``) is reported in ``errors`` and stores nothing; the other conversations are
+    still reviewed.
     """
+    if not 1 <= concurrency <= 1024:
+        raise UsageError(f"--concurrency must be 1..1024 (got {concurrency})")
     run = get_run(db, run_id)
     if split_model_name(judge)[0] in SIMULATED_BACKENDS or "/" not in judge:
         raise UsageError(f"--judge: expected a model PROVIDER/MODEL, got {judge!r}")
@@ -164,42 +184,51 @@ async def review_run(
     create_reviews_table(db)
     todo, already = _to_review(db, run["id"], judge, redo)
     errors: list[str] = []
-    tokens_in = tokens_out = 0
-    cost: float | None = None
-    async with provider:
-        for conversation, failure in todo:
+    totals = _Totals()
+    limiter = anyio.CapacityLimiter(concurrency)
+
+    async def review_one(conversation: str, failure: str) -> None:
+        async with limiter:
             model = provider.for_conversation(conversation, JUDGE)
             try:
                 response = await model.chat(review_prompt(db, conversation), [])
             except ModelError as exc:
                 errors.append(f"{conversation}: {exc}")
-                continue
-            usage = response.usage
-            diagnosis = " ".join((response.message.content or "").split())
-            _store(
-                db,
-                path,
-                {
-                    "conversation": conversation,
-                    "judge": judge,
-                    "run_id": run["id"],
-                    "failure": failure,
-                    "diagnosis": diagnosis,
-                    "tokens_in": usage.tokens_in,
-                    "tokens_out": usage.tokens_out,
-                    "tokens_cached": usage.tokens_cached,
-                    "cost_usd": usage.cost_usd,
-                    "unpriced": int(usage.cost_usd is None),
-                    "latency_s": usage.latency_s,
-                    "reviewed_at": time.time(),
-                },
-            )
-            tokens_in += usage.tokens_in
-            tokens_out += usage.tokens_out
-            if usage.cost_usd is not None:
-                cost = (cost or 0.0) + usage.cost_usd
+                return
+        usage = response.usage
+        _store(
+            db,
+            path,
+            {
+                "conversation": conversation,
+                "judge": judge,
+                "run_id": run["id"],
+                "failure": failure,
+                "diagnosis": " ".join((response.message.content or "").split()),
+                "tokens_in": usage.tokens_in,
+                "tokens_out": usage.tokens_out,
+                "tokens_cached": usage.tokens_cached,
+                "cost_usd": usage.cost_usd,
+                "unpriced": int(usage.cost_usd is None),
+                "latency_s": usage.latency_s,
+                "reviewed_at": time.time(),
+            },
+        )
+        totals.add(usage.tokens_in, usage.tokens_out, usage.cost_usd)
+
+    async with provider, anyio.create_task_group() as tg:
+        for conversation, failure in todo:
+            tg.start_soon(review_one, conversation, failure)
+    errors.sort()
     return ReviewOutcome(
-        run["id"], judge, len(todo) - len(errors), already, errors, tokens_in, tokens_out, cost
+        run["id"],
+        judge,
+        len(todo) - len(errors),
+        already,
+        errors,
+        totals.tokens_in,
+        totals.tokens_out,
+        totals.cost_usd,
     )
 
 

@@ -29,7 +29,7 @@ from simulator.events import (
 from simulator.failures import Failure, diagnose
 from simulator.roles import EMPTY_TURN
 from simulator.runner import Runner
-from simulator.store import Store
+from simulator.store import CONVERSATION_COLUMNS, Store
 from tests.simulator.fault_server import FaultServer
 from tests.simulator.test_cli import run_error, tau_sim
 from tests.simulator.toy import install, toy_config
@@ -229,10 +229,13 @@ class CachingServer(FaultServer):
     the reviewer (its system prompt) gets ``DIAGNOSIS`` with fixed usage."""
 
     judge_requests = 0
+    judge_fails = False
 
     async def _handle(self, request: Request) -> Response:
         body = request.json() if request.method == "POST" else None
         if body and "You review a failed conversation" in str(body["messages"][0]["content"]):
+            if self.judge_fails:
+                return Response.json({"error": {"message": "judge down"}}, status=500)
             self.judge_requests += 1
             answer = completion({"role": "assistant", "content": DIAGNOSIS}, 120, 30)
             answer["usage"]["prompt_tokens_details"] = {"cached_tokens": 100}
@@ -310,6 +313,56 @@ def test_llm_roles_cost_per_role_and_the_reviewer(endpoint: CachingServer, tmp_p
     )
     shown = tau_sim("show", failed[0]["id"], "--db", str(db)).stdout
     assert DIAGNOSIS in shown.replace("\n", " ")
+
+    endpoint.judge_fails = True
+    before = query(db, "select * from reviews order by conversation")
+    out = tau_sim("review", run_id, *judge, "--redo", "--json", "--db", str(db), check=False)
+    endpoint.judge_fails = False
+    assert out.returncode == 3 and "Traceback" not in out.stderr
+    outcome = json.loads(out.stdout)
+    assert outcome["reviewed"] == 0 and len(outcome["errors"]) == len(failed)
+    assert query(db, "select * from reviews order by conversation") == before  # nothing lost
+
+
+def test_bad_input_to_review(scripted: Path) -> None:
+    run_id = run_id_of(scripted)
+    out = run_error("review", run_id, "--judge", "nosuch/model", "--db", str(scripted))
+    assert "--judge: unknown model provider 'nosuch'" in out.stderr
+    out = run_error("review", run_id, "--judge", "scripted", "--db", str(scripted))
+    assert "--judge: expected a model PROVIDER/MODEL" in out.stderr
+    out = run_error("review", "nope", "--judge", "openai/x", "--db", str(scripted))
+    assert "no run 'nope'" in out.stderr
+    out = run_error(
+        "review", run_id, "--judge", "openai/x", "--judge-arg", "oops", "--db", str(scripted)
+    )
+    assert "--judge-arg" in out.stderr
+    tables = query(scripted, "select name from sqlite_master where type = 'table'")
+    assert "reviews" not in {t["name"] for t in tables}  # refused before anything was written
+
+
+def test_a_file_stored_before_these_columns_is_read_then_migrated(
+    scripted: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "old.db"
+    source, target = sqlite3.connect(scripted), sqlite3.connect(db)
+    source.backup(target)
+    source.close()
+    for column in CONVERSATION_COLUMNS:
+        target.execute(f"alter table conversations drop column {column}")
+    target.commit()
+    target.close()
+    db.chmod(0o444)
+    report = json.loads(tau_sim("report", "--json", "--db", str(db)).stdout)  # read-only
+    assert report["failures"]["unexplained"] == report["failures"]["failed"] > 0
+    run_id = run_id_of(db)
+    assert len(tau_sim("export", run_id, "--db", str(db)).stdout.splitlines()) == report["n"]
+    db.chmod(0o644)
+    tau_sim("rescore", run_id, "--write", "--db", str(db))  # migrates in place, then fills
+    kept = query(db, "select id, reward, failure, failure_detail from conversations order by id")
+    want = query(
+        scripted, "select id, reward, failure, failure_detail from conversations order by id"
+    )
+    assert kept == want
 
 
 def test_empty_user_turns_are_the_user_simulators_failure() -> None:
