@@ -197,6 +197,12 @@ def test_a_wrong_write_names_the_missing_gold_write_and_the_extra_one(tmp_path: 
     detail = rows[0]["failure_detail"]
     assert "missing gold write increment(name='a', by=1): counters a not written" in detail
     assert "extra write by increment(name='b', by=1): counters b" in detail
+    rows = play_toy(
+        tmp_path / "u.db", agents=["toy/wrong-amount"], tasks=["toy-0"], emotions=["neutral"]
+    )
+    assert {r["failure_detail"] for r in rows} == {
+        "missing gold write increment(name='a', by=1): counters a value: expected 1, got 2"
+    }
 
 
 @pytest.mark.parametrize(
