@@ -15,7 +15,8 @@ rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` o
 - ``transfer``: a transfer to a human that is not the task's gold ending;
 - ``wrong_write``: the final state differs from the expected one (which gold write is missing
   or differs, or which extra write happened);
-- ``missing_output``: the state is right, a required output was never said (which).
+- ``missing_output``: the state is right, a required output was never said (which);
+- ``unscored``: none of these holds (no breakdown stored): kept visible rather than guessed.
 """
 
 from __future__ import annotations
