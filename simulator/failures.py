@@ -40,7 +40,7 @@ from simulator.referee import TerminationReason
 from simulator.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
 
 if TYPE_CHECKING:
-    from simulator.domain import Action, Task
+    from simulator.domain import Task
     from simulator.evaluation import Evaluator
 
 FAILURE_KINDS = (
@@ -82,9 +82,9 @@ def _short(text: str, limit: int = DETAIL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _call(action: Action) -> str:
-    args = ", ".join(f"{k}={v!r}" for k, v in action.arguments.items())
-    return f"{action.name}({args})"
+def _call(name: str, arguments: Mapping[str, Any]) -> str:
+    """A tool call as ``name(key=value, ...)``."""
+    return f"{name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})"
 
 
 def _fields(expected: Any, actual: Any) -> str:
@@ -107,8 +107,7 @@ def _agent_writer(key: str, events: Sequence[Event]) -> str | None:
         if isinstance(event, AgentMessage):
             for call in event.tool_calls:
                 if any(str(v) == key for v in call.arguments.values()):
-                    args = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items())
-                    found = f"{call.name}({args})"
+                    found = _call(call.name, call.arguments)
     return found
 
 
@@ -119,12 +118,12 @@ def state_diff(gold: GoldState, events: Sequence[Event]) -> list[str]:
     for key, expected in gold.records.items():
         if key not in actual or actual[key] != expected:
             writer = gold.writers.get(key)
-            by = f"gold write {_call(writer)}" if writer is not None else "gold write"
+            by = "gold write" + (f" {_call(writer.name, writer.arguments)}" if writer else "")
             missing.setdefault(by, []).append(
                 f"{key[0]} {key[1]} {_fields(expected, actual.get(key))}"
             )
     lines = [f"missing {by}: {', '.join(records)}" for by, records in missing.items()]
-    for key in actual.keys() - gold.records.keys():
+    for key in sorted(actual.keys() - gold.records.keys()):  # sorted: the same in every process
         agent = _agent_writer(key[1], events)
         by = f" by {agent}" if agent else ""
         lines.append(f"extra write{by}: {key[0]} {key[1]}")
