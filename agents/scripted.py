@@ -9,7 +9,6 @@ every turn with one step: a text for the user, or exactly one tool call.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import anyio
@@ -54,13 +53,10 @@ class ScriptedAgent:
         if isinstance(step, Call):
             call = ToolCallSpec(f"call_{index}", step.action.name, dict(step.action.arguments))
             message = ChatMessage(role="assistant", content=None, tool_calls=[call])
-            out = len(call.name) + len(json.dumps(call.arguments))
         else:
             message = ChatMessage(role="assistant", content=step.text)
-            out = len(step.text)
-        seen = sum(len(m.content or "") for m in history)
-        usage = Usage(tokens_in=seen // 4 + 1, tokens_out=out // 4 + 1, latency_s=self.latency)
-        return ChatResponse(message, usage)
+        # no model answered: no tokens and no cost, only the latency it pretends to take
+        return ChatResponse(message, Usage(latency_s=self.latency))
 
 
 class ScriptedAgentProvider(NothingToStart):

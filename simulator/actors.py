@@ -38,6 +38,7 @@ def usage_event(conversation: str, role: str, model: str, usage: Usage) -> Model
         latency_s=usage.latency_s,
         retries=usage.retries,
         cost_usd=usage.cost_usd,
+        tokens_cached=usage.tokens_cached,
     )
 
 

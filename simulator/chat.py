@@ -42,13 +42,20 @@ class ToolSpec(msgspec.Struct, frozen=True):
 
 
 class Usage(msgspec.Struct, frozen=True, gc=False):
-    """Accounting of one model call."""
+    """Accounting of one model call.
+
+    ``tokens_in`` counts every prompt token; ``tokens_cached`` is the part of them the API
+    reports as read from its prompt cache (0 where it reports none). ``cost_usd`` is None when
+    the model has no price (unpriced), never 0 for want of one. Scripted actors make no model
+    call: they report no tokens (all 0, cost None) and their backend marks them simulated.
+    """
 
     tokens_in: int = 0
     tokens_out: int = 0
     latency_s: float = 0.0
     retries: int = 0
     cost_usd: float | None = None
+    tokens_cached: int = 0
 
 
 class ChatResponse(msgspec.Struct, frozen=True, gc=False):

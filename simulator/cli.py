@@ -10,6 +10,7 @@ import sys
 from argparse import SUPPRESS
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -200,6 +201,8 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--write", action="store_true", help="store the new rewards (one transaction, recorded)"
     )
 
+    _add_result_commands(sub)
+
     runs = sub.add_parser("runs", help="list the runs in a database")
     runs.add_argument("--db", default=DEFAULT_DB)
 
@@ -307,6 +310,39 @@ _NOT_SETTINGS = (
 )
 
 
+def _add_result_commands(sub: Any) -> None:
+    """The ``show``, ``export`` and ``review`` sub-commands (reading and annotating results)."""
+    show = sub.add_parser("show", help="one conversation's transcript, ending and failure reason")
+    show.add_argument("conversation_id", help="conversation id (see `tau-sim export RUN_ID`)")
+    show.add_argument("--db", default=DEFAULT_DB)
+    show.add_argument("--json", action="store_true", help="print one JSON object")
+    export = sub.add_parser("export", help="one row per conversation of a run, as JSONL or CSV")
+    export.add_argument("run_id", help="run id (see `tau-sim runs`)")
+    export.add_argument("--db", default=DEFAULT_DB)
+    export.add_argument("--format", default="jsonl", help="jsonl (default) or csv")
+    export.add_argument("--out", default="-", help="file to write (default -: stdout)")
+    review = sub.add_parser(
+        "review", help="a judge model's short diagnosis of each failed conversation, stored"
+    )
+    review.add_argument("run_id", help="run id (see `tau-sim runs`)")
+    review.add_argument("--db", default=DEFAULT_DB)
+    review.add_argument("--judge", required=True, metavar="PROVIDER/MODEL", help="judge model")
+    review.add_argument(
+        "--judge-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="judge model option, repeatable (base_url=..., price_in=...; see `tau-sim models`)",
+    )
+    review.add_argument(
+        "--redo", action="store_true", help="review again what this judge already reviewed"
+    )
+    review.add_argument(
+        "--concurrency", type=int, default=8, help="judge calls in flight at once (default 8)"
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def _flag(dest: str) -> str:
     return "--" + dest.replace("_", "-")
 
@@ -410,6 +446,12 @@ def _main(argv: list[str]) -> int:
             return _cmd_compare(args)
         if args.command == "models":
             return _cmd_models(args)
+        if args.command == "show":
+            return _cmd_show(args)
+        if args.command == "export":
+            return _cmd_export(args)
+        if args.command == "review":
+            return _cmd_review(args)
         if args.command == "emotions":
             return _cmd_emotions(args)
         return _cmd_domains(args)
@@ -843,6 +885,17 @@ def _print_report(
         print(json.dumps(report, indent=2))
     else:
         render_report(report)
+        _print_breakdowns(report)
+
+
+def _print_breakdowns(report: dict[str, Any]) -> None:
+    """The cost and failure tables under the report."""
+    from simulator.breakdowns import render_costs, render_failures
+    from simulator.report import _console
+
+    console = _console()
+    render_costs(report, console)
+    render_failures(report, console)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -914,6 +967,59 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
     else:
         print(render_rescore(result))
     return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from simulator.report import _console
+    from simulator.store import open_database
+    from simulator.transcript import load_transcript, render_transcript, transcript_json
+
+    db = open_database(args.db, readonly=True)
+    transcript = load_transcript(db, args.conversation_id)
+    if args.json:
+        print(transcript_json(transcript))
+    else:
+        render_transcript(transcript, _console())
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from simulator.export import export_run
+    from simulator.store import open_database
+
+    db = open_database(args.db, readonly=True)
+    count = export_run(db, args.run_id, args.format, args.out)
+    if args.out != "-":
+        print(f"{count} conversations written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from simulator.models.options import parse_key_values
+    from simulator.review import render_review, review_run
+    from simulator.store import open_database
+
+    judge_args = parse_key_values(args.judge_arg, "--judge-arg")
+    db = open_database(args.db, create=False)
+    outcome = anyio.run(
+        partial(
+            review_run,
+            db,
+            args.db,
+            args.run_id,
+            args.judge,
+            judge_args,
+            redo=args.redo,
+            concurrency=args.concurrency,
+        )
+    )
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(outcome), indent=2))
+    else:
+        print(render_review(outcome))
+    from simulator.faults import EXIT_ENDPOINT_ERRORS
+
+    return EXIT_ENDPOINT_ERRORS if outcome.errors else 0  # some failures have no diagnosis
 
 
 def _cmd_runs(args: argparse.Namespace) -> int:

@@ -1,8 +1,9 @@
 """One conversation: three actors and a referee around one task, under one condition.
 
-The reward is computed from the conversation's events (the agent's texts and the environment's
-final state), exactly as ``tau-sim rescore`` computes it from the stored ones. An actor's
-``EndpointError`` (its model's endpoint failed for good) ends the conversation with
+The reward and, for a failure, its reason (``simulator.failures``) are computed from the
+conversation's events (the agent's texts, the user's turns, the tool results and the
+environment's final state), exactly as ``tau-sim rescore`` computes them from the stored ones.
+An actor's ``EndpointError`` (its model's endpoint failed for good) ends the conversation with
 ``infra_error``, a ``RequestRejected`` (the endpoint refused the request as invalid, e.g. too
 long for the context window) with ``model_error`` and the detail ``"<role>: [<kind>] ..."``,
 any other ``ModelError`` with ``model_error``, anything else with ``error``.
@@ -23,6 +24,7 @@ from simulator.chat import EndpointError, ModelError, RequestRejected
 from simulator.context import ConversationContext
 from simulator.evaluation import EVIDENCE, Evaluator, final_reward
 from simulator.events import ConversationEnded, ConversationStarted
+from simulator.failures import FAILURE_EVIDENCE, diagnose_task
 from simulator.faults import infra_detail
 from simulator.referee import Limits, Referee, TerminationReason
 from simulator.roles import Agent, UserSimulator
@@ -47,7 +49,7 @@ async def run_conversation(
     """
     domain = ctx.domain
     referee = Referee(limits, domain.toolkit.endings)
-    with bus.channel(ctx.conversation_id, referee, keep=EVIDENCE) as channel:
+    with bus.channel(ctx.conversation_id, referee, keep=EVIDENCE + FAILURE_EVIDENCE) as channel:
         agent_actor = AgentActor(agent, agent_model, channel.inbox(AGENT), channel.outbox())
         user_actor = UserActor(user, user_model, channel.inbox(USER), channel.outbox())
         env_actor = EnvActor(
@@ -122,15 +124,27 @@ async def run_conversation(
         await env_actor.publish_state()
         evaluator = evaluator or Evaluator(domain)
         score, breakdown = evaluator.evaluate(ctx.task, channel.kept)
+        reward = final_reward(reason, score)
+        failure = diagnose_task(
+            evaluator,
+            ctx.task,
+            reason=reason.value,
+            detail=referee.detail,
+            reward=reward,
+            breakdown=breakdown,
+            events=channel.kept,
+        )
         ended = ConversationEnded(
             conversation=ctx.conversation_id,
             reason=reason.value,
-            reward=final_reward(reason, score),
+            reward=reward,
             breakdown=breakdown,
             detail=referee.detail,
             turns=referee.steps,
             tool_calls=referee.tool_calls,
             questions=referee.questions,
+            failure=failure.kind if failure else None,
+            failure_detail=failure.detail if failure else "",
         )
         await channel.publish(ended, final=True)
     return ended

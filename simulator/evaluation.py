@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from simulator.events import (
     AgentMessage,
@@ -27,9 +30,11 @@ from simulator.referee import SUCCESSFUL_ENDINGS
 
 if TYPE_CHECKING:
     from simulator.database import Database
-    from simulator.domain import Domain, Task
+    from simulator.domain import Action, Domain, Task
 
 _SPACE = re.compile(r"\s+")
+_encoder = msgspec.json.Encoder()
+_plain = msgspec.json.Decoder()
 
 EVIDENCE = (AgentMessage, EnvironmentState)
 """The kinds of event the evaluator reads (a conversation keeps these for its verdict)."""
@@ -72,17 +77,35 @@ def final_reward(reason: str, score: float) -> float:
     return score if reason in SUCCESSFUL_ENDINGS else 0.0
 
 
+def record_value(record: Any) -> Any:
+    """A changed record as plain JSON values (a tool's Struct and its stored JSON compare equal)."""
+    return _plain.decode(_encoder.encode(record))
+
+
+@dataclass(frozen=True)
+class GoldState:
+    """The expected final state of a task: its hash, its changed records and who wrote each.
+
+    ``records`` maps (table, key) to the record as plain JSON values (None: deleted);
+    ``writers`` maps (table, key) to the last gold write action that changed it.
+    """
+
+    state_hash: str
+    records: dict[tuple[str, str], Any]
+    writers: dict[tuple[str, str], Action]
+
+
 class Evaluator:
     """Scores the conversations of one domain; gold states are computed once per task."""
 
     def __init__(self, domain: Domain) -> None:
         self.domain = domain
-        # task id -> (the task object, its gold hash); a different object under the same id
+        # task id -> (the task object, its gold state); a different object under the same id
         # (a task file read again, perhaps changed) is replayed again.
-        self._gold: dict[str, tuple[Task, str]] = {}
+        self._gold: dict[str, tuple[Task, GoldState]] = {}
 
-    def gold_hash(self, task: Task) -> str:
-        """State hash after replaying the gold write actions on a fresh database (cached).
+    def gold_state(self, task: Task) -> GoldState:
+        """The state after replaying the gold write actions on a fresh database (cached).
 
         The user's own gold steps (their device) are replayed too, so the state compared holds
         both what the agent must change and what it must have the user change.
@@ -92,15 +115,24 @@ class Evaluator:
             return cached[1]
         domain = self.domain
         db = domain.new_database()
+        writers: dict[tuple[str, str], Action] = {}
+        before: dict[tuple[str, str], Any] = {}
         for action in domain.write_actions(task):
             outcome = domain.call(db, action)
             if outcome.error:
                 raise ValueError(
                     f"task {task.id}: gold action {action.name} fails: {outcome.content}"
                 )
-        expected = db.state_hash()
-        self._gold[task.id] = (task, expected)
-        return expected
+            now = {(t, k): record_value(r) for t, k, r in db.changes()}
+            writers.update({key: action for key, value in now.items() if before.get(key) != value})
+            before = now
+        state = GoldState(db.state_hash(), before, writers)
+        self._gold[task.id] = (task, state)
+        return state
+
+    def gold_hash(self, task: Task) -> str:
+        """State hash after replaying the gold write actions on a fresh database (cached)."""
+        return self.gold_state(task).state_hash
 
     def evaluate(self, task: Task, events: Iterable[Event]) -> tuple[float, RewardBreakdown]:
         """(score, breakdown) of one conversation's events against ``task``.
@@ -134,11 +166,13 @@ def evaluate(domain: Domain, task: Task, events: Iterable[Event]) -> tuple[float
 __all__ = [
     "EVIDENCE",
     "Evaluator",
+    "GoldState",
     "MissingStateError",
     "agent_texts",
     "evaluate",
     "final_reward",
     "final_state",
     "normalize_text",
+    "record_value",
     "state_event",
 ]

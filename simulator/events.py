@@ -118,6 +118,7 @@ class ModelUsage(EventBase, frozen=True, tag="model_usage"):
     retries: int = 0
     cost_usd: float | None = None
     error: str | None = None
+    tokens_cached: int = 0
 
 
 class ChangedRecord(msgspec.Struct, frozen=True, gc=False):
@@ -140,7 +141,11 @@ class EnvironmentState(EventBase, frozen=True, tag="environment_state"):
 
 
 class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
-    """The referee ended the conversation: why, the reward and how it was computed."""
+    """The referee ended the conversation: why, the reward and how it was computed.
+
+    ``failure`` names why a conversation without full reward failed (``simulator.failures``),
+    ``failure_detail`` says what exactly (None and "" for a success).
+    """
 
     reason: str
     reward: float
@@ -149,6 +154,8 @@ class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
     turns: int = 0
     tool_calls: int = 0
     questions: int = 0
+    failure: str | None = None
+    failure_detail: str = ""
 
 
 Event = (

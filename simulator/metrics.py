@@ -221,6 +221,7 @@ def run_report(
     if by_family:
         report["by_family"] = per_frame(rows, "family", _family, figures)
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
+    report.update(cost_and_failures(rows))
     return report
 
 
@@ -272,6 +273,14 @@ def labelled_effect(
         for row in effect["rows"]
     ]
     return effect
+
+
+def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The report's ``cost`` (tokens and dollars per role) and ``failures`` (reasons) sections."""
+    from simulator.costs import cost_report
+    from simulator.failures import failure_report
+
+    return {"cost": cost_report(rows), "failures": failure_report(rows)}
 
 
 def intensity_label(value: float) -> str:

@@ -2,8 +2,10 @@
 
 Every completed conversation of the run is evaluated again from its stored events (the agent's
 texts, the environment's final state) against the task as the domain (or the run's task file,
-read again) defines it now. Nothing is written unless asked; then the new rewards and
-breakdowns replace the stored ones in one transaction, and the ``rescores`` table records it.
+read again) defines it now, and its failure reason (``simulator.failures``) is worked out
+again from the same events. Nothing is written unless asked; then the new rewards, breakdowns
+and failure reasons replace the stored ones in one transaction, and the ``rescores`` table
+records it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sqlite_utils
 
 from simulator.errors import UsageError
 from simulator.evaluation import Evaluator, MissingStateError, final_reward
+from simulator.failures import diagnose_task
 from simulator.grid import RunConfig, decode_config
 from simulator.store import create_rescores_table, get_run, iter_events
 
@@ -29,6 +32,16 @@ class Verdict(msgspec.Struct, frozen=True):
     task_id: str
     old: float
     new: float
+
+
+class FailureChange(msgspec.Struct, frozen=True):
+    """One conversation whose failure reason changed (None: no failure, or none stored)."""
+
+    conversation: str
+    task_id: str
+    old: str | None
+    new: str | None
+    detail: str = ""
 
 
 class Skipped(msgspec.Struct, frozen=True):
@@ -47,6 +60,7 @@ class Rescore(msgspec.Struct, frozen=True):
     changed: list[Verdict]
     skipped: list[Skipped]
     written: bool
+    failures_changed: list[FailureChange] = []
 
 
 def _config(run: dict[str, Any]) -> RunConfig:
@@ -69,37 +83,56 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
     domains = run_domains(config.domains)
     tasks = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
     evaluators = {name: Evaluator(domain) for name, domain in domains.items()}
+    stored = "failure, failure_detail" if _has_failures(db) else "null, null"
     rows = db.execute(
-        "select id, task_id, reason, reward, breakdown from conversations "
+        f"select id, task_id, reason, reward, breakdown, detail, {stored} from conversations "
         "where run_id = ? and status = 'completed' order by cell",
         [run["id"]],
     ).fetchall()
     changed: list[Verdict] = []
+    failures_changed: list[FailureChange] = []
     skipped: list[Skipped] = []
-    updates: list[tuple[float, str, str]] = []
-    for conversation, task_id, reason, old, old_breakdown in rows:
+    updates: list[tuple[Any, ...]] = []
+    for conversation, task_id, reason, old, old_breakdown, detail, old_kind, old_text in rows:
         task = tasks.get(task_id)
         if task is None:
             skipped.append(Skipped(conversation, task_id, "the task set has no such task now"))
             continue
+        events = list(iter_events(db, conversation))
         try:
             evaluator = evaluators[task.domain]
-            score, breakdown = evaluator.evaluate(task, iter_events(db, conversation))
+            score, breakdown = evaluator.evaluate(task, events)
+            new = final_reward(reason, score)
+            failure = diagnose_task(
+                evaluator,
+                task,
+                reason=reason,
+                detail=detail or "",
+                reward=new,
+                breakdown=breakdown,
+                events=events,
+            )
         except MissingStateError as exc:
             skipped.append(Skipped(conversation, task_id, str(exc)))
             continue
         except ValueError as exc:  # a gold action that fails now
             raise UsageError(f"{config.tasks_file or task.domain}: {exc}") from None
-        new = final_reward(reason, score)
         encoded = _json.encode(breakdown).decode()
+        kind, text = (failure.kind, failure.detail) if failure else (None, None)
         if new != old:
             changed.append(Verdict(conversation, task_id, old, new))
-        if new != old or encoded != old_breakdown:
-            updates.append((new, encoded, conversation))
+        if kind != old_kind:
+            failures_changed.append(
+                FailureChange(conversation, task_id, old_kind, kind, text or "")
+            )
+        if new != old or encoded != old_breakdown or kind != old_kind or text != old_text:
+            updates.append((new, encoded, kind, text, conversation))
     if write:
         with db.conn:
             db.conn.executemany(
-                "update conversations set reward = ?, breakdown = ? where id = ?", updates
+                "update conversations set reward = ?, breakdown = ?, failure = ?, "
+                "failure_detail = ? where id = ?",
+                updates,
             )
             create_rescores_table(db)
             db.table("rescores").insert(
@@ -111,7 +144,12 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
                     "tasks_file": config.tasks_file,
                 }
             )
-    return Rescore(run["id"], len(rows) - len(skipped), changed, skipped, write)
+    return Rescore(run["id"], len(rows) - len(skipped), changed, skipped, write, failures_changed)
+
+
+def _has_failures(db: sqlite_utils.Database) -> bool:
+    """Whether the file has the failure columns (a read-only file stored before them has not)."""
+    return "failure" in db.table("conversations").columns_dict
 
 
 def render_rescore(result: Rescore) -> str:
@@ -121,11 +159,17 @@ def render_rescore(result: Rescore) -> str:
         f"{len(result.changed)} verdicts changed"
     ]
     lines += [f"  {v.conversation} {v.task_id}: {v.old:g} -> {v.new:g}" for v in result.changed]
+    if result.failures_changed:
+        lines.append(f"{len(result.failures_changed)} failure reasons changed:")
+        lines += [
+            f"  {f.conversation} {f.task_id}: {f.old or '-'} -> {f.new or '-'}"
+            for f in result.failures_changed
+        ]
     if result.skipped:
         lines.append(f"{len(result.skipped)} not rescored:")
         lines += [f"  {s.conversation} {s.task_id}: {s.why}" for s in result.skipped]
     if result.written:
         lines.append("the new rewards are stored")
-    elif result.changed:
+    elif result.changed or result.failures_changed:
         lines.append("nothing stored (add --write to store the new rewards)")
     return "\n".join(lines)

@@ -13,6 +13,12 @@ if TYPE_CHECKING:
 
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"
+EMPTY_TURN = "…"
+"""What a user says when its model gave no usable message (a malformed or empty turn)."""
+UNSTRUCTURED_REPLY = "unstructured_reply"
+"""The trigger of a turn whose model answer was not the JSON object asked for."""
+REPAIRED_REPLY = "repaired_reply"
+"""The trigger of a turn the user's model was asked to answer again (a repair)."""
 
 
 class EmotionState(msgspec.Struct, frozen=True):

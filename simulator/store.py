@@ -45,8 +45,30 @@ SCHEMA_VERSION = 2
 """2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``) and the
 ``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own level).
 Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
-(NULL in runs stored before them; readers do not need them)."""
+(NULL in runs stored before them; readers do not need them), and the ``conversations``
+columns of ``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
+ROLES = ("agent", "user", "judge")
+"""The roles whose model calls are accounted apart (the judge's are ``tau-sim review``'s)."""
+ROLE_FIELDS = {
+    "tokens_in": "integer",
+    "tokens_out": "integer",
+    "tokens_cached": "integer",
+    "cost_usd": "float",
+    "unpriced": "integer",
+    "simulated": "integer",
+}
+"""Per role: prompt, completion and cached prompt tokens, dollars (NULL: no priced call), how
+many calls of a real model had no price, and how many turns a scripted actor played (no model:
+no tokens, no dollars)."""
+CONVERSATION_COLUMNS = {
+    **{f"{role}_{name}": kind for role in ROLES for name, kind in ROLE_FIELDS.items()},
+    "failure": "text",
+    "failure_detail": "text",
+}
+"""Columns of ``conversations`` that older files may lack, with their SQL types."""
+SIMULATED_BACKENDS = frozenset({"scripted"})
+"""Backends that are no model (scripted actors): counted as ``simulated``, never unpriced."""
 RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", "host": "text"}
 """Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 DEFAULT_DB = "tau-sim.db"
@@ -181,6 +203,10 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "cost_usd": float,
             "started_at": float,
             "ended_at": float,
+            **{
+                column: (int if kind == "integer" else float if kind == "float" else str)
+                for column, kind in CONVERSATION_COLUMNS.items()
+            },
         },
         pk="id",
         if_not_exists=True,
@@ -204,15 +230,20 @@ def _missing_columns(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     ]
     runs = db.table("runs").columns_dict
     missing += [("runs", c, kind) for c, kind in RUN_COLUMNS.items() if c not in runs]
+    have = db.table("conversations").columns_dict
+    missing += [
+        ("conversations", c, kind) for c, kind in CONVERSATION_COLUMNS.items() if c not in have
+    ]
     return missing
 
 
 def _add_columns(db: sqlite_utils.Database, *, version: str) -> None:
     """Add the missing columns (NULL in stored rows) and mark the file as this version.
 
-    Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
-    has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
-    says so). Any version-2 file gains the heartbeat columns the same way.
+        Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
+        has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
+        says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
+    same way.
     """
     missing = _missing_columns(db)
     if not missing and version == str(SCHEMA_VERSION):
@@ -374,11 +405,60 @@ def _open_schema(
 
 
 @dataclass
-class _Counters:
-    model_calls: int = 0
+class _RoleCounters:
     tokens_in: int = 0
     tokens_out: int = 0
-    cost_usd: float = 0.0
+    tokens_cached: int = 0
+    cost_usd: float | None = None
+    unpriced: int = 0
+    simulated: int = 0
+
+    def add(self, ev: ModelUsage) -> None:
+        self.tokens_in += ev.tokens_in
+        self.tokens_out += ev.tokens_out
+        self.tokens_cached += ev.tokens_cached
+        if ev.backend in SIMULATED_BACKENDS:  # no model: nothing to price, never unpriced
+            self.simulated += 1
+        elif ev.cost_usd is None:
+            self.unpriced += 1
+        else:
+            self.cost_usd = (self.cost_usd or 0.0) + ev.cost_usd
+
+    def values(self) -> tuple[Any, ...]:
+        return (
+            self.tokens_in,
+            self.tokens_out,
+            self.tokens_cached,
+            self.cost_usd,
+            self.unpriced,
+            self.simulated,
+        )
+
+
+@dataclass
+class _Counters:
+    model_calls: int = 0
+    roles: dict[str, _RoleCounters] = field(default_factory=dict)
+
+    def add(self, ev: ModelUsage) -> None:
+        self.model_calls += 1
+        role = ev.role if ev.role in ROLES else "agent"
+        self.roles.setdefault(role, _RoleCounters()).add(ev)
+
+    def totals(self) -> tuple[int, int, float | None]:
+        """(tokens in, tokens out, dollars: NULL when no role has a priced call)."""
+        roles = self.roles.values()
+        costs = [r.cost_usd for r in roles if r.cost_usd is not None]
+        return (
+            sum(r.tokens_in for r in roles),
+            sum(r.tokens_out for r in roles),
+            sum(costs) if costs else None,
+        )
+
+    def by_role(self) -> tuple[Any, ...]:
+        """The per-role columns, in ``ROLE_COLUMN_NAMES`` order (NULL cost: no priced call)."""
+        empty = _RoleCounters()
+        return tuple(v for role in ROLES for v in self.roles.get(role, empty).values())
 
 
 @dataclass
@@ -388,10 +468,13 @@ class _Batch:
     ended: list[tuple[Any, ...]] = field(default_factory=list)
 
 
+ROLE_COLUMN_NAMES = tuple(f"{role}_{name}" for role in ROLES for name in ROLE_FIELDS)
 _ENDED_SQL = (
     "update conversations set status = 'completed', reason = ?, reward = ?, abandoned = ?, "
     "breakdown = ?, detail = ?, turns = ?, tool_calls = ?, questions = ?, model_calls = ?, "
-    "tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? where id = ?"
+    "tokens_in = ?, tokens_out = ?, cost_usd = ?, "
+    + "".join(f"{column} = ?, " for column in ROLE_COLUMN_NAMES)
+    + "failure = ?, failure_detail = ?, ended_at = ? where id = ?"
 )
 
 
@@ -490,11 +573,7 @@ class Store:
         for ev in events:
             append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode(ev).decode()))
             if isinstance(ev, ModelUsage):
-                c = self._counters.setdefault(ev.conversation, _Counters())
-                c.model_calls += 1
-                c.tokens_in += ev.tokens_in
-                c.tokens_out += ev.tokens_out
-                c.cost_usd += ev.cost_usd or 0.0
+                self._counters.setdefault(ev.conversation, _Counters()).add(ev)
             elif isinstance(ev, ConversationStarted):
                 batch.started.append((ev.ts, ev.conversation))
             elif isinstance(ev, ConversationEnded):
@@ -511,9 +590,10 @@ class Store:
                         ev.tool_calls,
                         ev.questions,
                         c.model_calls,
-                        c.tokens_in,
-                        c.tokens_out,
-                        c.cost_usd,
+                        *c.totals(),
+                        *c.by_role(),
+                        ev.failure,
+                        ev.failure_detail if ev.failure else None,
                         ev.ts,
                         ev.conversation,
                     )

@@ -24,7 +24,15 @@ from simulator.chat import ChatMessage, Usage
 from simulator.models.options import convert_options
 from simulator.models.toolargs import first_object
 from simulator.registry import USERS, ModelBacked, make_model_provider
-from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from simulator.roles import (
+    EMPTY_TURN,
+    REPAIRED_REPLY,
+    STOP,
+    UNSATISFIED,
+    UNSTRUCTURED_REPLY,
+    EmotionState,
+    UserTurn,
+)
 from users.emotions import EmotionProfile, level_name, profile_of
 
 if TYPE_CHECKING:
@@ -288,6 +296,7 @@ def _add(a: Usage, b: Usage) -> Usage:
         latency_s=a.latency_s + b.latency_s,
         retries=a.retries + b.retries,
         cost_usd=cost,
+        tokens_cached=a.tokens_cached + b.tokens_cached,
     )
 
 
@@ -319,13 +328,15 @@ class LLMUser:
             calls = list(response.message.tool_calls)
             return UserTurn(text="", model=self.model.name, usage=usage, tool_calls=calls)
         reply = parse_reply(response.message.content, self.intensity, self.dissatisfaction)
+        repaired = False
         if self.repair and not reply.message and reply.ends is None:
+            repaired = True
             retry = [*messages, response.message, ChatMessage(role="user", content=_REPAIR)]
             again = await self.model.chat(retry, [], response_format=_JSON_MODE)
             usage = _add(usage, again.usage)
             reply = parse_reply(again.message.content, self.intensity, self.dissatisfaction)
         self.intensity, self.dissatisfaction = reply.intensity, reply.dissatisfaction
-        text = reply.message or ("…" if reply.ends is None else "")
+        text = reply.message or (EMPTY_TURN if reply.ends is None else "")
         if reply.ends is not None:
             text = f"{text} {reply.ends}".strip()
         state = EmotionState(
@@ -333,7 +344,10 @@ class LLMUser:
             intensity=round(reply.intensity, 4),
             dissatisfaction=round(reply.dissatisfaction, 4),
             reason=reply.reason,
-            triggers=[] if reply.structured else ["unstructured_reply"],
+            triggers=[
+                *([] if reply.structured else [UNSTRUCTURED_REPLY]),
+                *([REPAIRED_REPLY] if repaired else []),
+            ],
         )
         return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
 

@@ -107,12 +107,7 @@ class ScriptedUser:
             reason=reason,
             triggers=triggers,
         )
-        seen = sum(len(m.content or "") for m in transcript)
-        usage = Usage(
-            tokens_in=(len(self.scenario.goal) + seen) // 4 + 1,
-            tokens_out=len(text) // 4 + 1,
-            latency_s=self.latency,
-        )
+        usage = Usage(latency_s=self.latency)  # no model answered: no tokens, no cost
         self.last = UserTurn(text=text, ends=ends, state=state, model=self.model_name, usage=usage)
         return self.last
 

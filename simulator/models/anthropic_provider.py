@@ -266,7 +266,8 @@ class AnthropicChatModel(HostedChatModel):
                 + (u.cache_creation_input_tokens or 0)
                 + (u.cache_read_input_tokens or 0)
             )
-            return Reply(message, tokens_in, u.output_tokens, retries)
+            cached = u.cache_read_input_tokens or 0
+            return Reply(message, tokens_in, u.output_tokens, retries, cached)
 
         return await self._call(send)
 

@@ -147,12 +147,16 @@ class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Reply(msgspec.Struct, frozen=True):
-    """One successful request: the message, its tokens and the retries the SDK took."""
+    """One successful request: the message, its tokens and the retries the SDK took.
+
+    ``tokens_in`` counts every prompt token, ``tokens_cached`` those read from the prompt cache.
+    """
 
     message: ChatMessage
     tokens_in: int
     tokens_out: int
     retries: int
+    tokens_cached: int = 0
 
 
 Send = Callable[[Any], Awaitable[Reply]]
@@ -371,6 +375,7 @@ class HostedChatModel:
             latency_s=time.perf_counter() - start,
             retries=reply.retries,
             cost_usd=cost_usd(reply.tokens_in, reply.tokens_out, self._prices),
+            tokens_cached=reply.tokens_cached,
         )
         return ChatResponse(message=reply.message, usage=usage)
 

@@ -94,9 +94,20 @@ class _Choice(msgspec.Struct):
     finish_reason: str | None = None
 
 
+class _PromptDetails(msgspec.Struct):
+    cached_tokens: int | None = None
+
+
 class _Usage(msgspec.Struct):
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    prompt_tokens_details: _PromptDetails | None = None
+
+    @property
+    def cached(self) -> int:
+        """Prompt tokens read from the cache (``prompt_tokens_details.cached_tokens``)."""
+        details = self.prompt_tokens_details
+        return (details.cached_tokens or 0) if details is not None else 0
 
 
 class _Completion(msgspec.Struct):
@@ -221,7 +232,7 @@ class OpenAIChatModel(HostedChatModel):
         usage = completion.usage or _Usage()
         calls = [(c.id, c.function.name, c.function.arguments) for c in wire.tool_calls or []]
         message = assistant_message(wire.content, wire.reasoning_content or wire.reasoning, calls)
-        return Reply(message, usage.prompt_tokens, usage.completion_tokens, retries)
+        return Reply(message, usage.prompt_tokens, usage.completion_tokens, retries, usage.cached)
 
     async def _stream(self, client: AsyncOpenAI, body: dict[str, Any]) -> Reply:
         request = dict(body, stream=True)
@@ -235,12 +246,14 @@ class OpenAIChatModel(HostedChatModel):
         content: list[str] = []
         reasoning: list[str] = []
         calls: dict[int, list[Any]] = {}  # index -> [id, name, argument parts]
-        tokens_in = tokens_out = 0
+        tokens_in = tokens_out = cached = 0
         async with stream:
             async for chunk in stream:
                 if chunk.usage is not None:
                     tokens_in = chunk.usage.prompt_tokens
                     tokens_out = chunk.usage.completion_tokens
+                    details = getattr(chunk.usage, "prompt_tokens_details", None)
+                    cached = getattr(details, "cached_tokens", None) or 0
                 for choice in chunk.choices[:1]:
                     delta = choice.delta
                     if delta.content:
@@ -261,7 +274,7 @@ class OpenAIChatModel(HostedChatModel):
                                 slot[2].append(tc.function.arguments)
         parts = [(c[0], c[1], "".join(c[2])) for _, c in sorted(calls.items())]
         message = assistant_message("".join(content) or None, "".join(reasoning) or None, parts)
-        return Reply(message, tokens_in, tokens_out, raw.retries_taken)
+        return Reply(message, tokens_in, tokens_out, raw.retries_taken, cached)
 
 
 @MODELS.register("openai")

@@ -166,8 +166,32 @@ def transfer_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessa
     )
 
 
+def wrong_counter_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+    """The gold path with every write sent to counter b instead of a (a wrong write)."""
+    message = gold_agent(oracle, messages)
+    calls = [
+        ToolCallSpec(c.id, c.name, {**c.arguments, "name": "b"}) if c.name == "increment" else c
+        for c in message.tool_calls
+    ]
+    return ChatMessage(role="assistant", content=message.content, tool_calls=calls)
+
+
+def wrong_amount_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+    """The gold path with every increment one too large (the right record, a wrong value)."""
+    message = gold_agent(oracle, messages)
+    calls = [
+        ToolCallSpec(c.id, c.name, {**c.arguments, "by": c.arguments["by"] + 1})
+        if c.name == "increment"
+        else c
+        for c in message.tool_calls
+    ]
+    return ChatMessage(role="assistant", content=message.content, tool_calls=calls)
+
+
 STEPS: dict[str, Step] = {
     "gold": gold_agent,
+    "wrong-counter": wrong_counter_agent,
+    "wrong-amount": wrong_amount_agent,
     "silent": silent_agent,
     "bad-tool": bad_tool_agent,
     "transfer": transfer_agent,

@@ -12,7 +12,7 @@ from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from simulator.context import ConversationContext, user_view
 from simulator.errors import UsageError
 from simulator.registry import USERS
-from simulator.roles import STOP, UNSATISFIED
+from simulator.roles import EMPTY_TURN, STOP, UNSATISFIED
 from tests.simulator.models.wire import ScriptServer, oa_message
 from tests.simulator.toy import toy_domain
 from users.llm import LLMUser, canonical_reason, flip, make_llm_user, parse_reply
@@ -189,6 +189,14 @@ async def test_an_empty_answer_is_asked_again_once() -> None:
     assert turn.text == "Hello?"
     assert turn.usage is not None and turn.usage.tokens_in == 20  # both calls counted
     assert "JSON" in (model.calls[1][0][-1].content or "")
+    assert turn.state is not None and turn.state.triggers == ["repaired_reply"]  # a repair used
+
+
+async def test_a_turn_without_a_message_even_after_the_repair_is_an_empty_turn() -> None:
+    model = CannedModel('{"intensity": 0.5}', "")
+    turn = await LLMUser(model, user_view(context())).respond([])
+    assert turn.text == EMPTY_TURN and turn.ends is None  # failures.py reads it as user_error
+    assert turn.state is not None and "repaired_reply" in turn.state.triggers
 
 
 async def test_through_the_openai_provider(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -96,7 +96,9 @@ async def test_opening_is_the_scenario_opening_in_tone() -> None:
     angry = await ScriptedUser(user_view(ctx("anger", 0.9))).respond([])
     assert TASK.scenario.opening in angry.text and angry.text != TASK.scenario.opening
     assert angry.state is not None and angry.state.emotion == "frustration"
-    assert angry.model == "scripted" and angry.usage is not None and angry.usage.tokens_out > 0
+    assert angry.model == "scripted" and angry.usage is not None
+    # a scripted user is no model: it reports no made-up tokens and no cost
+    assert angry.usage.tokens_in == angry.usage.tokens_out == 0 and angry.usage.cost_usd is None
 
 
 async def test_answers_the_slots_it_is_asked_for() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anthropic  # noqa: F401  (imported here: its 1.5 s import is not one test's time)
@@ -197,3 +198,16 @@ async def test_what_the_endpoint_does_wrong_is_an_endpoint_error(
         await model.chat([ChatMessage("user", "hi")], [])
     assert info.value.kind == kind
     await model.aclose()
+
+
+async def test_cache_reads_are_cached_prompt_tokens(server: ScriptServer) -> None:
+    reply = an_message([{"type": "text", "text": "hi"}], usage=(30, 5))
+    body = json.loads(reply.body)
+    body["usage"].update(cache_read_input_tokens=200, cache_creation_input_tokens=10)
+    server.then(Response.json(body))
+    model = model_for(server, price_in=1.0, price_out=2.0)
+    usage = (await model.chat([ChatMessage("user", "hello")], [])).usage
+    await model.aclose()
+    # every prompt token counts as input; the cache reads are reported apart
+    assert (usage.tokens_in, usage.tokens_cached, usage.tokens_out) == (240, 200, 5)
+    assert usage.cost_usd == pytest.approx((240 * 1.0 + 5 * 2.0) / 1e6)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -441,3 +442,20 @@ async def test_a_bad_tool_call_of_the_model_is_not_an_endpoint_error(server: Scr
     cut = await model.chat([ChatMessage("user", "hi")], TOOLS)
     assert cut.message.tool_calls[0].arguments == {"__raw__": '{"order_id": '}
     await model.aclose()
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_cached_prompt_tokens_are_reported(server: ScriptServer, stream: bool) -> None:
+    details = {"prompt_tokens_details": {"cached_tokens": 64}}
+    if stream:
+        last = oa_chunk({}, usage=(80, 4))
+        last["usage"].update(details)
+        server.then(Response.sse([oa_chunk({"role": "assistant", "content": "hi"}), last]))
+    else:
+        body = json.loads(oa_message("hi", usage=(80, 4)).body)
+        body["usage"].update(details)
+        server.then(Response.json(body))
+    model = model_for(server, stream=stream)
+    usage = (await model.chat([ChatMessage("user", "hello")], [])).usage
+    await model.aclose()
+    assert (usage.tokens_in, usage.tokens_cached, usage.tokens_out) == (80, 64, 4)
