@@ -432,7 +432,10 @@ class ExtendAndAddInsurance(RentalIntent):
             actions=[
                 *gold_reads(who, b.booking_id),
                 *ext.actions(method),
-                Action("calculate", {"expression": f"19.00 * {days}"}),
+                Action(
+                    "calculate",
+                    {"expression": f"{ADD_ONS['collision_damage_waiver']:.2f} * {days}"},
+                ),
                 Action(
                     "add_insurance",
                     {

@@ -9,6 +9,7 @@ intents use the same figures to compute each task's gold path. The policy states
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from domains.kit.payments import money
 
@@ -83,7 +84,7 @@ def one_way_fee(pickup_city: str, pickup: str, return_city: str, returned: str) 
     return SAME_CITY_FEE if pickup_city == return_city else OTHER_CITY_FEE
 
 
-def daily_cost(rate: float, add_ons: tuple[str, ...] | list[str], young_driver: bool) -> float:
+def daily_cost(rate: float, add_ons: Sequence[str], young_driver: bool) -> float:
     """What one rental day costs: the vehicle rate, the add-ons and the surcharge."""
     extras = sum(ADD_ONS[a] for a in add_ons)
     return money(rate + extras + (YOUNG_DRIVER_SURCHARGE if young_driver else 0.0))

@@ -57,12 +57,14 @@ from domains.car_rental.rules import (
     INSURANCE,
     LATE_FEE_PER_HOUR,
     MAX_LATE_HOURS,
+    MIN_AGE,
     PREMIUM_CLASSES,
     PREMIUM_MIN_AGE,
     daily_cost,
 )
 from domains.kit import identity
 from domains.kit import tools as kit_tools
+from domains.kit.lookup import load
 from domains.kit.payments import check_funds, money, owned_method, with_balance
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
@@ -131,7 +133,7 @@ def list_vehicle_classes(db: Database) -> list[dict[str, Any]]:
         {
             "vehicle_class": name,
             "premium": name in PREMIUM_CLASSES,
-            "minimum_driver_age": PREMIUM_MIN_AGE if name in PREMIUM_CLASSES else 21,
+            "minimum_driver_age": PREMIUM_MIN_AGE if name in PREMIUM_CLASSES else MIN_AGE,
         }
         for name in CLASSES
     ]
@@ -167,7 +169,7 @@ def search_availability(
     out = []
     for rate in branch.rates:
         free: list[Availability] = [
-            db.get("availability", availability_key(branch.code, rate.vehicle_class, d))
+            load(db, "availability", availability_key(branch.code, rate.vehicle_class, d), "day")
             for d in rental_days(start, end)
         ]
         out.append(
@@ -534,7 +536,7 @@ def waive_damage_charge(db: Database, booking_id: str, report_id: str) -> dict[s
     rid = report_id.strip().upper()
     if rid not in booking.damage_reports:
         raise ToolError(f"damage report {rid!r} is not on booking {booking.booking_id}")
-    report: DamageReport = db.get("damage_reports", rid)
+    report: DamageReport = load(db, "damage_reports", rid, "damage report")
     if report.status != "open" or report.customer_charge == 0:
         raise ToolError(f"damage report {rid} has no charge to waive")
     updated = msgspec.structs.replace(report, customer_charge=0.0, status="waived")
