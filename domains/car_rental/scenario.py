@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domains.car_rental.data import Booking, Driver
+from domains.car_rental.data import RETURNED, Booking, Driver
 from domains.kit.identity import Identity
 from domains.kit.tasks import HINTS as KIT_HINTS
 from simulator.domain import Action
@@ -43,10 +43,11 @@ def driver_text(driver: Driver) -> str:
 
 
 def rental_text(booking: Booking) -> str:
-    """A booking as a user describes it, e.g. "my compact from SEA-AP, 2026-06-12 to 06-15"."""
+    """A booking as a user describes it: class, pick-up branch and date, return date."""
+    back = "returned on" if booking.status == RETURNED else "due back on"
     return (
         f"my {booking.vehicle_class} rental picked up at {booking.pickup_location} on "
-        f"{booking.pickup_date}, due back on {booking.return_date}"
+        f"{booking.pickup_date}, {back} {booking.return_date}"
     )
 
 
