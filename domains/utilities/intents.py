@@ -759,7 +759,7 @@ class MoveOut(UtilitiesIntent):
             domain,
             who,
             goal=f"I am moving out of {place_text(supply.premise.address)} today and want "
-            f"{account_text(supply.premise.address)} closed. My final readings are "
+            f"{account_text(supply.premise.address)} closed. My final meter readings: "
             f"{' and '.join(said)}. I want to know the final balance I will owe. I am not "
             f"moving to an address you supply. {CONFIRM}",
             opening=_opening(
