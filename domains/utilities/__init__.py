@@ -15,7 +15,7 @@ from simulator.tools import Toolkit
 __all__ = ["BASE_SEED", "GENERATION", "utilities"]
 
 BASE_SEED = 20251114
-GENERATION = Generation(count=56, seed=13)  # four tasks per intent
+GENERATION = Generation(count=60, seed=13)  # four tasks per intent
 TOOLKIT = Toolkit.from_module(tools)
 
 

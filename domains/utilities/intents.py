@@ -979,6 +979,57 @@ class KnownOutage(UtilitiesIntent):
         return [*super().mistakes(domain, task), [*task.actions, report]]
 
 
+class GasSmell(UtilitiesIntent):
+    """A smell of gas is an emergency: safety advice and a transfer, no report filed."""
+
+    name = "gas_smell"
+    description = (
+        "The user smells gas at home and wants to report it: told to leave and call the "
+        "emergency line, then transferred to a human, no write."
+    )
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: s.meter(GAS) is not None)
+        if supply is None:
+            return None
+        who = self.identity(db, supply.user.user_id, rng)
+        summary = (
+            f"Customer {supply.user.user_id} smells gas at {place_text(supply.premise.address)} "
+            f"(account {supply.account.account_id}): gas emergency."
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"There is a strong smell of gas in the kitchen at "
+            f"{place_text(supply.premise.address)} and the gas seems weak. I want it reported "
+            "as a supply problem and someone to look at it.",
+            opening=_opening(
+                rng,
+                "Hi, I can smell gas in my kitchen and the hob barely lights.",
+                "Hello, something is wrong with my gas, there's a strong smell.",
+            ),
+            known={**supply.known, "fuel": GAS, "problem": "intermittent supply"},
+            actions=[
+                *gold_reads(who, supply.read()),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"gas smell at {supply.premise.premise_id}: transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and an ordinary outage report filed instead of the emergency."""
+        *reads, transfer = task.actions
+        account = account_of(domain, task)
+        assert account is not None
+        report = Action(
+            "report_outage",
+            {"account_id": account.account_id, "fuel": GAS, "problem": "intermittent supply"},
+        )
+        return [*super().mistakes(domain, task), [*reads, report], [*reads, report, transfer]]
+
+
 INTENTS: list[Intent] = [
     SubmitReading(),
     ReadingAndBill(),
@@ -994,4 +1045,5 @@ INTENTS: list[Intent] = [
     MoveHome(),
     ReportOutage(),
     KnownOutage(),
+    GasSmell(),
 ]
