@@ -135,17 +135,15 @@ class UtilitiesIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested paperless-billing change; the last write left out."""
+        writes = domain.write_actions(task)
         reads = [
-            a
-            for a in task.actions
-            if a.name not in domain.toolkit.endings and a not in domain.write_actions(task)
+            a for a in task.actions if a.name not in domain.toolkit.endings and a not in writes
         ]
         paths: list[list[Action]] = []
         account = account_of(domain, task)
         if account is not None:
             flip = {"account_id": account.account_id, "enabled": not account.paperless}
             paths.append([*reads, Action("set_paperless_billing", flip)])
-        writes = domain.write_actions(task)
         if writes:
             last = writes[-1]
             paths.append([a for a in task.actions if a is not last])
