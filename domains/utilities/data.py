@@ -1,0 +1,265 @@
+"""The policy constants of the utilities world and the deterministic generator of its base.
+
+Every date is an ISO string relative to ``TODAY``, the fixed "today" of the world: tools and
+intents never read the real clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import msgspec
+
+from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from domains.kit.payments import money
+from domains.kit.people import Address, Ids, customers, random_address
+from domains.utilities.billing import add_months, bill_lines, bill_total, reading_id
+from domains.utilities.records import (
+    ACTIVE,
+    ACTUAL,
+    ELECTRICITY,
+    ESTIMATED,
+    FINAL,
+    FIXED,
+    GAS,
+    UNITS,
+    VARIABLE,
+    Account,
+    Bill,
+    Meter,
+    Outage,
+    Premise,
+    Rate,
+    Reading,
+    Tariff,
+    User,
+)
+from simulator.database import Base, Index
+
+TODAY = dt.date(2025, 11, 14)
+"""The fixed "today" of the utilities world."""
+
+PLAN_MIN_MONTHS = 3
+PLAN_MAX_MONTHS = 12
+"""A payment plan spreads the balance over 3 to 12 monthly instalments (policy)."""
+
+PLAN_MIN_INSTALMENT = 25.0
+"""The smallest monthly instalment of a payment plan (policy)."""
+
+PLAN_SYSTEM_MAX_MONTHS = 24
+"""The most instalments the billing system can schedule (the tool refuses more)."""
+
+
+def day(offset: int) -> str:
+    """The ISO date ``offset`` days before ``TODAY``."""
+    return (TODAY - dt.timedelta(days=offset)).isoformat()
+
+
+def premise_key(address1: str, zip_code: str) -> str:
+    """The normalized key of the premises-by-address index."""
+    return f"{' '.join(address1.lower().split())}|{zip_code.strip()}"
+
+
+Tables = dict[str, dict[str, Any]]
+
+
+def _tariffs() -> dict[str, Tariff]:
+    rows = [
+        ("T-SV", "Standard Variable", VARIABLE, (0.189, 0.52), (1.42, 0.34), True, 0, 0.0),
+        ("T-GV", "Green Variable", VARIABLE, (0.198, 0.52), (1.47, 0.34), True, 0, 0.0),
+        ("T-F12", "Fixed Saver 12", FIXED, (0.172, 0.49), (1.31, 0.33), True, 12, 75.0),
+        ("T-F24", "Fixed Saver 24", FIXED, (0.178, 0.49), (1.35, 0.33), True, 24, 120.0),
+        ("T-GF18", "Green Fixed 18", FIXED, (0.181, 0.50), (1.38, 0.33), True, 18, 90.0),
+        ("T-EV12", "EV Night Fixed 12", FIXED, (0.161, 0.58), (1.40, 0.34), True, 12, 60.0),
+        ("T-F12L", "Fixed Price 12 (2023)", FIXED, (0.205, 0.47), (1.55, 0.31), False, 12, 50.0),
+        ("T-LEG", "Legacy Economy Variable", VARIABLE, (0.176, 0.61), (1.29, 0.37), False, 0, 0.0),
+    ]
+    return {
+        tid: Tariff(tid, name, kind, Rate(*e), Rate(*g), available, term, fee)
+        for tid, name, kind, e, g, available, term, fee in rows
+    }
+
+
+class _Builder:
+    """Accumulates the tables while the generator draws from one ``random.Random``."""
+
+    def __init__(self, rng: random.Random, tariffs: dict[str, Tariff]) -> None:
+        self.rng = rng
+        self.ids = Ids(rng)
+        self.tariffs = tariffs
+        self.premises: dict[str, Premise] = {}
+        self.meters: dict[str, Meter] = {}
+        self.readings: dict[str, Reading] = {}
+        self.accounts: dict[str, Account] = {}
+        self.bills: dict[str, Bill] = {}
+        self.addresses: set[str] = set()
+
+    def premise(self, address: Address, vacant: bool) -> tuple[Premise, list[str]] | None:
+        """A premise at ``address`` with its meters and monthly reading dates (oldest first)."""
+        rng = self.rng
+        key = premise_key(address.address1, address.zip)
+        if key in self.addresses:
+            return None
+        self.addresses.add(key)
+        premise_id = f"P{self.ids.digits(7)}"
+        fuels = [ELECTRICITY] + ([GAS] if rng.random() < 0.6 else [])
+        last = rng.randint(40, 120) if vacant else rng.randint(8, 40)
+        dates = [day(last + 30 * k + rng.randint(-2, 2)) for k in range(rng.randint(5, 9))]
+        dates = sorted(set(dates))
+        meter_ids = []
+        for fuel in fuels:
+            meter_id = f"{'E' if fuel == ELECTRICITY else 'G'}M{self.ids.digits(7)}"
+            value = rng.randint(1000, 60000) if fuel == ELECTRICITY else rng.randint(200, 9000)
+            for n, date in enumerate(dates, start=1):
+                if n > 1:
+                    value += rng.randint(180, 950) if fuel == ELECTRICITY else rng.randint(8, 130)
+                kind = rng.choices((ACTUAL, ESTIMATED), (70, 30))[0]
+                if vacant and n == len(dates):
+                    kind = FINAL
+                rid = reading_id(meter_id, n)
+                self.readings[rid] = Reading(rid, meter_id, date, value, kind)
+            serial = f"{'E' if fuel == ELECTRICITY else 'G'}{self.ids.digits(8)}"
+            self.meters[meter_id] = Meter(
+                meter_id, premise_id, fuel, serial, UNITS[fuel], len(dates), len(dates)
+            )
+            meter_ids.append(meter_id)
+        premise = Premise(premise_id, address, tuple(meter_ids))
+        self.premises[premise_id] = premise
+        return premise, dates
+
+    def account(self, user: User, premise: Premise, dates: list[str]) -> Account:
+        """An open account at ``premise`` with its last bills and a balance made of unpaid ones."""
+        rng = self.rng
+        tariff = rng.choices(list(self.tariffs.values()), (20, 8, 18, 12, 10, 6, 8, 6))[0]
+        account_id = f"A{self.ids.digits(8)}"
+        fixed_until = ""
+        if tariff.kind == FIXED:
+            started = dt.date.fromisoformat(day(rng.randint(30, 30 * tariff.term_months + 200)))
+            fixed_until = add_months(started, tariff.term_months).isoformat()
+        meters = [self.meters[m] for m in premise.meters]
+        bills: list[Bill] = []
+        count = rng.randint(1, 3)
+        first = len(dates) - count
+        for b in range(count):
+            n = first + b + 1
+            lines = bill_lines(
+                tariff,
+                [
+                    (m, self.readings[reading_id(m.meter_id, n)], m_value(self, m, n - 1))
+                    for m in meters
+                ],
+                dates[n - 2],
+                dates[n - 1],
+            )
+            bill_id = f"{account_id}-B{b + 1:02d}"
+            total = bill_total(lines)
+            bills.append(
+                Bill(
+                    bill_id,
+                    account_id,
+                    dates[n - 1],
+                    dates[n - 2],
+                    dates[n - 1],
+                    tuple(lines),
+                    total,
+                )
+            )
+        for bill in bills:
+            self.bills[bill.bill_id] = bill
+        unpaid = rng.choices((0, 1, 2, 3), (35, 40, 15, 10))[0]
+        balance = money(sum(b.total for b in bills[len(bills) - min(unpaid, len(bills)) :]))
+        if unpaid == 3:
+            balance = money(balance + rng.randint(60, 400))
+        account = Account(
+            account_id,
+            user.user_id,
+            premise.premise_id,
+            ACTIVE,
+            tariff.tariff_id,
+            balance,
+            dates[-1],
+            dates[0],
+            len(bills),
+            fixed_until=fixed_until,
+            paperless=rng.random() < 0.4,
+        )
+        self.accounts[account_id] = account
+        self.premises[premise.premise_id] = msgspec.structs.replace(premise, account_id=account_id)
+        return account
+
+
+def m_value(build: _Builder, meter: Meter, n: int) -> int:
+    """The value of reading ``n`` of ``meter`` (0 before the first)."""
+    if n < 1:
+        return 0
+    return build.readings[reading_id(meter.meter_id, n)].value
+
+
+def _outages(rng: random.Random, premises: dict[str, Premise]) -> dict[str, Outage]:
+    zips = sorted({p.address.zip for p in premises.values()})
+    outages: dict[str, Outage] = {}
+    causes = ("storm damage", "substation fault", "planned maintenance", "damaged main")
+    for zip_code in rng.sample(zips, 30):
+        outage_id = f"OUT-{rng.randint(100000, 999999)}"
+        fuel = rng.choices((ELECTRICITY, GAS), (75, 25))[0]
+        hour = rng.randint(8, 22)
+        started = f"{day(rng.randint(0, 1))}T{rng.randint(0, 7):02d}:{rng.choice((0, 30)):02d}"
+        restoration = f"{TODAY.isoformat()}T{hour:02d}:00"
+        outages[outage_id] = Outage(
+            outage_id, zip_code, fuel, started, restoration, rng.choice(causes)
+        )
+    return outages
+
+
+def generate(seed: int, users: int = 320) -> Tables:
+    """Generate the tables (users, tariffs, premises, meters, readings, accounts, bills …)."""
+    rng = random.Random(seed)
+    tariffs = _tariffs()
+    build = _Builder(rng, tariffs)
+    people = customers(rng, build.ids, users, User)
+    for uid, user in list(people.items()):
+        homes = [user.address] + ([random_address(rng)] if rng.random() < 0.15 else [])
+        accounts = []
+        for address in homes:
+            made = build.premise(address, vacant=False)
+            if made is not None:
+                accounts.append(build.account(user, *made).account_id)
+        people[uid] = msgspec.structs.replace(user, accounts=tuple(accounts))
+    for _ in range(90):
+        build.premise(random_address(rng), vacant=True)
+    return {
+        "users": dict(people),
+        "tariffs": dict(tariffs),
+        "premises": dict(build.premises),
+        "meters": dict(build.meters),
+        "readings": dict(build.readings),
+        "accounts": dict(build.accounts),
+        "bills": dict(build.bills),
+        "payments": {},
+        "payment_plans": {},
+        "outages": _outages(rng, build.premises),
+        "outage_reports": {},
+    }
+
+
+def _premise_keys(premise: Premise) -> tuple[str]:
+    return (premise_key(premise.address.address1, premise.address.zip),)
+
+
+def _outage_keys(outage: Outage) -> tuple[str]:
+    return (outage.zip,)
+
+
+INDEXES: dict[str, Index] = {
+    **identity_indexes([EMAIL, NAME_ZIP]),
+    "premise_address": Index("premises", _premise_keys),
+    "outage_zip": Index("outages", _outage_keys),
+}
+"""Users by email and by name + zip, premises by street address + zip, outages by zip."""
+
+
+def build_base(seed: int) -> Base:
+    """The utilities base: the tables generated from ``seed`` and their indexes."""
+    return Base(generate(seed), INDEXES)
