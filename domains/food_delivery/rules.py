@@ -7,6 +7,7 @@ the gold actions and the required outputs.
 from __future__ import annotations
 
 import datetime as dt
+import math
 
 from domains.food_delivery.data import (
     CLAIM_WINDOW_DAYS,
@@ -43,7 +44,8 @@ def item_refunds(order: Order) -> float:
 
 def item_refund(order: Order, line: OrderItem, user: User) -> float:
     """The refund the policy allows for ``line``: its total, within the order and monthly caps."""
-    order_left = money(order.subtotal * ITEM_REFUND_ORDER_SHARE - item_refunds(order))
+    share = math.floor(order.subtotal * ITEM_REFUND_ORDER_SHARE * 100 + 1e-6) / 100
+    order_left = money(share - item_refunds(order))
     month_left = money(ITEM_REFUND_MONTHLY_CAP - user.item_refunds_this_month)
     return money(max(0.0, min(line.line_total, order_left, month_left)))
 
