@@ -15,7 +15,7 @@ from simulator.tools import Toolkit
 __all__ = ["BASE_SEED", "GENERATION", "food_delivery"]
 
 BASE_SEED = 20250620
-GENERATION = Generation(count=70, seed=13)  # five tasks per intent
+GENERATION = Generation(count=75, seed=13)  # five tasks per intent
 TOOLKIT = Toolkit.from_module(tools)
 
 

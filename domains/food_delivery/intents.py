@@ -42,7 +42,7 @@ from domains.food_delivery.scenario import (
 )
 from domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from domains.kit.lookup import pick, record
-from domains.kit.payments import money, money_text
+from domains.kit.payments import can_pay, money, money_text
 from domains.kit.people import address_args, address_text, random_address
 from domains.kit.tasks import CustomerIntent
 from simulator.database import Database
@@ -308,33 +308,81 @@ class ModifyPreparingRefused(FoodIntent):
     forbidden = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
+        """Build one task: a new address (half the tasks) or one more dish."""
         order = pick_order(db, rng, lambda o: o.status == PREPARING)
         if order is None:
             return None
         who = self.owner(db, order, rng)
-        address = random_address(rng)
         oid = order.order_id
         restaurant = restaurant_of(db, order)
+        if rng.random() < 0.5:
+            address = address_text(random_address(rng))
+            wish = "delivered to another address"
+            known = {"order_id": oid, "new_address": address}
+            opening = f"Hi, I need to change the delivery address of my order {oid}, quickly!"
+        else:
+            dish = _payable_dish(db, order, rng)
+            if dish is None:
+                return None
+            wish = f"to also include {dish}"
+            known = {"order_id": oid, "new_item": dish}
+            opening = f"Hi, I want to add something to my order {oid}."
         return self.task(
             domain,
             who,
-            goal=f"I want {order_text(oid, restaurant)} delivered to another address. I do not "
-            "want to cancel it. If the agent says it cannot be changed, I want to know why, and "
-            "then I keep the order as it is.",
-            opening=f"Hi, I need to change the delivery address of my order {oid}, quickly!",
-            known={"order_id": oid, "new_address": address_text(address)},
+            goal=f"I want {order_text(oid, restaurant)} {wish}. I do not want to cancel it. If "
+            "the agent says it cannot be changed, I want to know why, and then I keep the order "
+            "as it is.",
+            opening=opening,
+            known=known,
             actions=gold_reads(who, order_read(oid)),
             outputs=[PREPARING],
-            summary=f"change address of preparing order {oid}: refuse",
+            summary=f"change preparing order {oid}: refuse",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the address changed anyway (the database still takes it)."""
-        oid = task.scenario.known_info["order_id"]
-        address = _address_of(task.scenario.known_info["new_address"])
-        change = Action("modify_order_address", {"order_id": oid, **address})
+        """The generic ones, and the change made anyway (the database still takes it)."""
+        known = task.scenario.known_info
+        oid = known["order_id"]
+        if "new_address" in known:
+            change = Action(
+                "modify_order_address", {"order_id": oid, **_address_of(known["new_address"])}
+            )
+        else:
+            db = domain.new_database()
+            menu = restaurant_of(db, _order_from(db, oid)).menu
+            quantity, name, option = _dish_of(known["new_item"])
+            dish = next(m for m in menu if m.name == name)
+            args = {
+                "order_id": oid,
+                "item_id": dish.item_id,
+                "quantity": quantity,
+                "option": option,
+            }
+            change = Action("add_order_item", args)
         return [*super().mistakes(domain, task), [*task.actions, change]]
+
+
+def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:
+    """A dish the database would add to ``order`` (its payer covers it), as the user says it."""
+    dishes = _addable(order, restaurant_of(db, order))
+    method = user_of(db, order).payment_method(order.payment_method_id)
+    if not dishes or method is None:
+        return None
+    dish = rng.choice(dishes)
+    option = rng.choice(dish.options) if dish.options else ""
+    line = OrderItem(dish.item_id, dish.name, 1, dish.price, option)
+    new = priced(order, (*order.items, line), promo_of(db, order))
+    if not can_pay(method, new.total - order.total):
+        return None
+    return dish_text(dish, 1, option)
+
+
+def _dish_of(text: str) -> tuple[int, str, str]:
+    """Quantity, name and option of a ``dish_text`` ("2 Garlic Naan", "1 Green Curry, hot")."""
+    quantity, _, rest = text.partition(" ")
+    name, _, option = rest.partition(", ")
+    return int(quantity), name, option
 
 
 def _address_of(text: str) -> dict[str, str]:
@@ -747,6 +795,49 @@ class OrderStatusInquiry(FoodIntent):
         )
 
 
+class RaiseTip(FoodIntent):
+    """Add to the courier's tip of an order on its way; the user learns the new total."""
+
+    name = "raise_tip"
+    description = "The user adds to the tip of an order on its way; the new tip and total."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == OUT_FOR_DELIVERY and o.tip > 0)
+        if order is None:
+            return None
+        extra = float(rng.choice((2, 3, 4, 5)))
+        tip = money(order.tip + extra)
+        new_total = money(order.total + extra)
+        method = user_of(db, order).payment_method(order.payment_method_id)
+        if method is None or not can_pay(method, extra):
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My courier for order {oid} has been great and I want to add {money_text(extra)} "
+            "on top of the tip I already gave. I want to know the new tip and the new total. "
+            f"{CONFIRM}",
+            opening=f"Hi, I'd like to give my courier a bigger tip on order {oid}.",
+            known={"order_id": oid, "extra_tip": money_text(extra)},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action("update_tip", {"order_id": oid, "tip": tip}),
+            ],
+            outputs=[money_text(tip), money_text(new_total)],
+            summary=f"tip of {oid} {money_text(order.tip)} -> {money_text(tip)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the tip set to the extra amount instead of the sum."""
+        *reads, update = task.actions
+        extra = float(task.scenario.known_info["extra_tip"].lstrip("$"))
+        wrong = Action(update.name, {**update.arguments, "tip": extra})
+        return [*super().mistakes(domain, task), [*reads, wrong]]
+
+
 INTENTS: list[Intent] = [
     CancelOrder(),
     ModifyOrderAddress(),
@@ -762,4 +853,5 @@ INTENTS: list[Intent] = [
     MissingItemAndLateCredit(),
     CourierSafetyTransfer(),
     OrderStatusInquiry(),
+    RaiseTip(),
 ]

@@ -76,6 +76,7 @@ HINTS: dict[str, SlotHint] = {
     ),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
     "promo_code": SlotHint(("promo code", "promotion code", "coupon", "which code"), "the code"),
+    "extra_tip": SlotHint(("how much", "what amount", "extra tip"), "how much to add to the tip"),
     "incident": SlotHint(("what happened", "describe"), "what happened with the courier"),
 }
 """The kit's standard slots plus the orders, dishes, addresses and codes of food delivery."""

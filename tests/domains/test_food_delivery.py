@@ -260,6 +260,16 @@ def test_the_address_changes_until_the_courier_has_the_order(food: Domain, db: D
     assert user(db, placed.user_id).address == placed.address
 
 
+def test_the_tip_changes_until_delivery_within_bounds(food: Domain, db: Database) -> None:
+    order = first(db, lambda o: o.status == OUT_FOR_DELIVERY and not_gift(db, o))
+    refused(food, db, "update_tip", "from 0 to 100", order_id=order.order_id, tip=-1.0)
+    view = ok(food, db, "update_tip", order_id=order.order_id, tip=order.tip + 3)
+    assert view["tip"] == round(order.tip + 3, 2)
+    assert view["total"] == round(order.total + 3, 2)
+    delivered = first(db, lambda o: o.status == DELIVERED)
+    refused(food, db, "update_tip", "delivered", order_id=delivered.order_id, tip=5.0)
+
+
 # ---- promotions -------------------------------------------------------------------------------
 
 
