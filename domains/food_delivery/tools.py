@@ -60,9 +60,9 @@ find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 @tool(ToolKind.READ)
 def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: address, email, payment methods, orders, credit, this month's refunds.
+    """Get a user's profile: name, address, email, payment methods, order ids, account credit.
 
-    The profile holds the account credit and this month's item refunds and late-delivery credits.
+    It also says how much this month's item refunds and late-delivery credits already total.
 
     Args:
         user_id: The user id, e.g. "ava_smith_1234".
