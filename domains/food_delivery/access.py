@@ -67,7 +67,7 @@ def refunded(order: Order) -> float:
     return money(sum(r.amount for r in order.refunds))
 
 
-def settle(db: Database, user: User, order: Order, method_id: str, delta: float) -> None:
+def settle(db: Database, user: User, method_id: str, delta: float) -> None:
     """Move ``delta`` to (positive) or from (negative) the user's gift card ``method_id``.
 
     Cards and PayPal carry no balance here; a gift card's balance is credited or debited.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from domains.food_delivery.data import (
     DELIVERED,
@@ -510,8 +511,8 @@ class PromotionRefused(FoodIntent):
 class _ItemRefund(FoodIntent):
     """A missing or wrong line of a delivered order, refunded within the policy's caps."""
 
-    reason = "missing item"
-    capped = False
+    reason: ClassVar[str] = "missing item"
+    capped: ClassVar[bool] = False
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -114,7 +114,7 @@ def _repriced(db: Database, order: Order, items: tuple[OrderItem, ...]) -> Order
     method = user.payment_method(order.payment_method_id)
     if method is not None:
         check_funds(method, difference)
-    settle(db, user, order, order.payment_method_id, -difference)
+    settle(db, user, order.payment_method_id, -difference)
     db.put("orders", order.order_id, updated)
     return updated
 
@@ -140,7 +140,7 @@ def cancel_order(
     if order.status == PREPARING:
         amount = money(order.delivery_fee + order.service_fee + order.tip)
     user = load_user(db, order.user_id)
-    settle(db, user, order, order.payment_method_id, amount)
+    settle(db, user, order.payment_method_id, amount)
     refund = Refund("cancellation", amount, order.payment_method_id)
     updated = msgspec.structs.replace(
         order, status=CANCELLED, cancel_reason=reason, refunds=(*order.refunds, refund)
@@ -271,7 +271,7 @@ def apply_promotion(db: Database, order_id: str, code: str) -> dict[str, Any]:
     with_code = msgspec.structs.replace(order, promo_code=promo.code)
     updated = priced(with_code, order.items, promo)
     user = load_user(db, order.user_id)
-    settle(db, user, order, order.payment_method_id, money(order.total - updated.total))
+    settle(db, user, order.payment_method_id, money(order.total - updated.total))
     db.put("orders", order.order_id, updated)
     return order_view(updated)
 
@@ -313,7 +313,7 @@ def refund_order_item(
         user, item_refunds_this_month=money(user.item_refunds_this_month + amount)
     )
     db.put("users", user.user_id, user)
-    settle(db, user, order, order.payment_method_id, amount)
+    settle(db, user, order.payment_method_id, amount)
     refund = Refund(reason, amount, order.payment_method_id, line.item_id)
     updated = msgspec.structs.replace(order, refunds=(*order.refunds, refund))
     db.put("orders", order.order_id, updated)
