@@ -1,0 +1,97 @@
+"""How food-delivery tasks talk: dishes, orders and promotions as a customer names them, hints."""
+
+from __future__ import annotations
+
+from domains.food_delivery.data import MenuItem, OrderItem, Restaurant
+from domains.kit.identity import Identity
+from domains.kit.tasks import HINTS as KIT_HINTS
+from simulator.domain import Action
+from simulator.slots import SlotHint
+
+UNKNOWN_IDS = ["item ids", "restaurant ids", "payment method ids"]
+
+CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
+
+ELSEWHERE = {
+    "address1": "9 Elsewhere Lane",
+    "address2": "",
+    "city": "Reno",
+    "state": "NV",
+    "country": "USA",
+    "zip": "89501",
+}
+"""An address no generated customer has: the target of the unrequested write in ``mistakes``."""
+
+REASON_TEXT = {
+    "changed my mind": "I changed my mind",
+    "ordered by mistake": "I ordered it by mistake",
+    "taking too long": "it is taking too long",
+}
+
+
+def line_text(line: OrderItem) -> str:
+    """An order line as a customer names it, e.g. "the Pad Thai (tofu)" or "the 2 Soda"."""
+    count = f"{line.quantity} " if line.quantity > 1 else ""
+    option = f" ({line.option})" if line.option else ""
+    return f"the {count}{line.name}{option}"
+
+
+def dish_text(dish: MenuItem, quantity: int, option: str) -> str:
+    """A dish the customer wants added, e.g. "2 Garlic Naan" or "1 Green Curry, hot"."""
+    return f"{quantity} {dish.name}" + (f", {option}" if option else "")
+
+
+def order_text(oid: str, restaurant: Restaurant) -> str:
+    """An order as a customer names it, e.g. "my order #FD1234567 from Lotus Thai Austin"."""
+    return f"my order {oid} from {restaurant.name}"
+
+
+_ORDER = SlotHint(("order id", "order number", "order #"), "your order ID", True)
+
+HINTS: dict[str, SlotHint] = {
+    **KIT_HINTS,
+    "order_id": _ORDER,
+    "item": SlotHint(
+        ("which item", "what item", "which dish", "what dish", "which part", "what was missing"),
+        "the item concerned",
+        True,
+    ),
+    "new_item": SlotHint(
+        ("add to", "would you like to add", "what to add", "which dish to add", "new item"),
+        "the dish you want added",
+    ),
+    # keywords avoid a bare "address", which would match "email address"
+    "new_address": SlotHint(
+        (
+            "new address",
+            "delivery address",
+            "which address",
+            "what address",
+            "full address",
+            "the address you",
+            "address would you",
+            "address you'd",
+        ),
+        "the new delivery address",
+    ),
+    "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
+    "promo_code": SlotHint(("promo code", "promotion code", "coupon", "which code"), "the code"),
+    "extra_tip": SlotHint(("how much", "what amount", "extra tip"), "how much to add to the tip"),
+    "incident": SlotHint(("what happened", "describe"), "what happened with the courier"),
+}
+"""The kit's standard slots plus the orders, dishes, addresses and codes of food delivery."""
+
+
+def gold_reads(identity: Identity, *reads: Action) -> list[Action]:
+    """Authentication and the customer's profile, then ``reads``."""
+    return [*identity.actions, *reads]
+
+
+def order_read(order_id: str) -> Action:
+    """The gold read of an order."""
+    return Action("get_order_details", {"order_id": order_id})
+
+
+def restaurant_read(restaurant_id: str) -> Action:
+    """The gold read of a restaurant's menu."""
+    return Action("get_restaurant_details", {"restaurant_id": restaurant_id})

@@ -1,0 +1,466 @@
+"""The food-delivery domain's rules: what its tools enforce, what its tasks hold to the policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from domains.food_delivery import food_delivery as make_food_delivery
+from domains.food_delivery.data import (
+    CANCELLED,
+    DELIVERED,
+    ITEM_REFUND_MONTHLY_CAP,
+    ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT_MONTHLY_CAP,
+    LATE_MINUTES,
+    OUT_FOR_DELIVERY,
+    PLACED,
+    PREPARING,
+    Order,
+    Promotion,
+    Refund,
+    Restaurant,
+    User,
+)
+from domains.food_delivery.rules import in_claim_window, item_refunds, minutes_late
+from domains.kit.payments import PaymentMethod
+from simulator.database import Database
+from simulator.domain import Domain
+
+
+@pytest.fixture(scope="module")
+def food() -> Domain:
+    return make_food_delivery()
+
+
+@pytest.fixture
+def db(food: Domain) -> Database:
+    return food.new_database()
+
+
+def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
+    outcome = domain.toolkit.call(db, name, arguments)
+    return outcome.error, outcome.content
+
+
+def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
+    error, content = call(domain, db, name, **arguments)
+    assert not error, content
+    return msgspec.json.decode(content)
+
+
+def refused(domain: Domain, db: Database, name: str, expect: str, **arguments: Any) -> None:
+    """The call fails with an error naming ``expect`` and changes nothing."""
+    before = db.state_hash()
+    error, content = call(domain, db, name, **arguments)
+    assert error and content.startswith("Error:") and expect in content, content
+    assert db.state_hash() == before
+
+
+def first(db: Database, accept: Callable[[Order], bool]) -> Order:
+    for _, value in db.items("orders"):
+        if accept(value):
+            return value  # type: ignore[no-any-return]
+    raise AssertionError("no matching order")
+
+
+def user(db: Database, user_id: str) -> User:
+    found = db.get("users", user_id)
+    assert found is not None
+    return found  # type: ignore[no-any-return]
+
+
+def restaurant(db: Database, order: Order) -> Restaurant:
+    found = db.get("restaurants", order.restaurant_id)
+    assert found is not None
+    return found  # type: ignore[no-any-return]
+
+
+def not_gift(db: Database, order: Order) -> bool:
+    method = user(db, order.user_id).payment_method(order.payment_method_id)
+    return method is not None and method.source != "gift_card"
+
+
+# ---- cancellation -----------------------------------------------------------------------------
+
+
+def test_a_placed_order_is_refunded_in_full_a_preparing_one_only_fees_and_tip(
+    food: Domain, db: Database
+) -> None:
+    placed = first(db, lambda o: o.status == PLACED)
+    view = ok(food, db, "cancel_order", order_id=placed.order_id, reason="changed my mind")
+    assert view["status"] == CANCELLED and view["refunds"][-1]["amount"] == placed.total
+    preparing = first(db, lambda o: o.status == PREPARING and o.subtotal > 0)
+    view = ok(food, db, "cancel_order", order_id=preparing.order_id, reason="taking too long")
+    fees = round(preparing.delivery_fee + preparing.service_fee + preparing.tip, 2)
+    assert view["refunds"][-1]["amount"] == fees < preparing.total
+
+
+def test_an_order_with_the_courier_or_delivered_cannot_be_cancelled(
+    food: Domain, db: Database
+) -> None:
+    for status in (OUT_FOR_DELIVERY, DELIVERED, CANCELLED):
+        order = next(o for _, o in db.items("orders") if o.status == status)
+        refused(
+            food,
+            db,
+            "cancel_order",
+            repr(status),
+            order_id=order.order_id,
+            reason="changed my mind",
+        )
+
+
+# ---- changes before pickup --------------------------------------------------------------------
+
+
+def test_adding_a_dish_recomputes_fees_and_total(food: Domain, db: Database) -> None:
+    order = first(db, lambda o: o.status == PLACED and not o.promo_code and not_gift(db, o))
+    have = {i.item_id for i in order.items}
+    dish = next(m for m in restaurant(db, order).menu if m.available and m.item_id not in have)
+    option = dish.options[0] if dish.options else ""
+    view = ok(
+        food,
+        db,
+        "add_order_item",
+        order_id=order.order_id,
+        item_id=dish.item_id,
+        quantity=2,
+        option=option,
+    )
+    subtotal = round(order.subtotal + 2 * dish.price, 2)
+    service = round(subtotal * 0.1, 2)
+    assert view["subtotal"] == subtotal and view["service_fee"] == service
+    assert view["total"] == round(subtotal + order.delivery_fee + service + order.tip, 2)
+
+
+def test_a_dish_must_be_on_the_menu_available_new_and_with_a_valid_option(
+    food: Domain, db: Database
+) -> None:
+    order = first(db, lambda o: o.status == PLACED)
+    other = next(r for _, r in db.items("restaurants") if r.restaurant_id != order.restaurant_id)
+    oid = order.order_id
+    refused(
+        food,
+        db,
+        "add_order_item",
+        "not on the menu",
+        order_id=oid,
+        item_id=other.menu[0].item_id,
+        quantity=1,
+        option="",
+    )
+    refused(
+        food,
+        db,
+        "add_order_item",
+        "already in order",
+        order_id=oid,
+        item_id=order.items[0].item_id,
+        quantity=1,
+        option=order.items[0].option,
+    )
+    unavailable = first(
+        db,
+        lambda o: o.status == PLACED and any(not m.available for m in restaurant(db, o).menu),
+    )
+    dish = next(m for m in restaurant(db, unavailable).menu if not m.available)
+    refused(
+        food,
+        db,
+        "add_order_item",
+        "not available",
+        order_id=unavailable.order_id,
+        item_id=dish.item_id,
+        quantity=1,
+        option=dish.options[0] if dish.options else "",
+    )
+
+    def optioned(o: Order) -> list[Any]:
+        have = {i.item_id for i in o.items}
+        menu = restaurant(db, o).menu
+        return [m for m in menu if m.available and m.options and m.item_id not in have]
+
+    with_options = first(db, lambda o: o.status == PLACED and bool(optioned(o)))
+    refused(
+        food,
+        db,
+        "add_order_item",
+        "must be one of",
+        order_id=with_options.order_id,
+        item_id=optioned(with_options)[0].item_id,
+        quantity=1,
+        option="sideways",
+    )
+
+
+def test_a_gift_card_that_cannot_cover_the_difference_refuses_the_dish(
+    food: Domain, db: Database
+) -> None:
+    def on_gift(o: Order) -> bool:
+        method = user(db, o.user_id).payment_method(o.payment_method_id)
+        return o.status == PLACED and method is not None and method.source == "gift_card"
+
+    order = first(db, on_gift)
+    owner = user(db, order.user_id)
+    empty = tuple(
+        msgspec.structs.replace(m, balance=0.0) if m.id == order.payment_method_id else m
+        for m in owner.payment_methods
+    )
+    db.put("users", owner.user_id, msgspec.structs.replace(owner, payment_methods=empty))
+    have = {i.item_id for i in order.items}
+    dish = next(m for m in restaurant(db, order).menu if m.available and m.item_id not in have)
+    refused(
+        food,
+        db,
+        "add_order_item",
+        "balance",
+        order_id=order.order_id,
+        item_id=dish.item_id,
+        quantity=1,
+        option=dish.options[0] if dish.options else "",
+    )
+
+
+def test_the_last_dish_cannot_be_removed_another_can(food: Domain, db: Database) -> None:
+    single = first(db, lambda o: o.status == PLACED and len(o.items) == 1)
+    refused(
+        food,
+        db,
+        "remove_order_item",
+        "only item",
+        order_id=single.order_id,
+        item_id=single.items[0].item_id,
+    )
+    order = first(db, lambda o: o.status == PLACED and len(o.items) >= 2 and not o.promo_code)
+    view = ok(
+        food, db, "remove_order_item", order_id=order.order_id, item_id=order.items[0].item_id
+    )
+    assert [i["item_id"] for i in view["items"]] == [i.item_id for i in order.items[1:]]
+    assert view["subtotal"] == round(order.subtotal - order.items[0].line_total, 2)
+
+
+def test_the_address_changes_until_the_courier_has_the_order(food: Domain, db: Database) -> None:
+    address = {
+        "address1": "1 Test Road",
+        "address2": "",
+        "city": "Austin",
+        "state": "TX",
+        "country": "USA",
+        "zip": "78701",
+    }
+    gone = first(db, lambda o: o.status == OUT_FOR_DELIVERY)
+    refused(food, db, "modify_order_address", "out for delivery", order_id=gone.order_id, **address)
+    placed = first(db, lambda o: o.status == PLACED)
+    view = ok(food, db, "modify_order_address", order_id=placed.order_id, **address)
+    assert view["address"]["address1"] == "1 Test Road"
+    assert user(db, placed.user_id).address == placed.address
+
+
+def test_the_tip_changes_until_delivery_within_bounds(food: Domain, db: Database) -> None:
+    order = first(db, lambda o: o.status == OUT_FOR_DELIVERY and not_gift(db, o))
+    refused(food, db, "update_tip", "from 0 to 100", order_id=order.order_id, tip=-1.0)
+    view = ok(food, db, "update_tip", order_id=order.order_id, tip=order.tip + 3)
+    assert view["tip"] == round(order.tip + 3, 2)
+    assert view["total"] == round(order.total + 3, 2)
+    delivered = first(db, lambda o: o.status == DELIVERED)
+    refused(food, db, "update_tip", "delivered", order_id=delivered.order_id, tip=5.0)
+
+
+# ---- promotions -------------------------------------------------------------------------------
+
+
+def test_one_promotion_per_order_and_a_percentage_is_capped(food: Domain, db: Database) -> None:
+    promo = db.get("promotions", "FEAST20")
+    assert isinstance(promo, Promotion) and promo.max_discount == 15.0
+    order = first(db, lambda o: o.status == PLACED and not o.promo_code and o.subtotal * 0.2 > 15)
+    view = ok(food, db, "apply_promotion", order_id=order.order_id, code="feast20")
+    assert view["discount"] == 15.0 and view["total"] == round(order.total - 15.0, 2)
+    refused(
+        food, db, "apply_promotion", "already has promotion", order_id=order.order_id, code="SAVE5"
+    )
+    delivered = first(db, lambda o: o.status == DELIVERED)
+    refused(food, db, "apply_promotion", "delivered", order_id=delivered.order_id, code="SAVE5")
+    refused(food, db, "apply_promotion", "not found", order_id=order.order_id, code="FREEFOOD")
+
+
+# ---- refunds and credits ----------------------------------------------------------------------
+
+
+def test_an_item_refund_is_at_most_the_line_once_and_only_when_delivered(
+    food: Domain, db: Database
+) -> None:
+    order = first(db, lambda o: o.status == DELIVERED and not o.refunds and not_gift(db, o))
+    line = order.items[0]
+    oid, iid = order.order_id, line.item_id
+    refused(
+        food,
+        db,
+        "refund_order_item",
+        "above the line's total",
+        order_id=oid,
+        item_id=iid,
+        reason="missing item",
+        amount=line.line_total + 0.01,
+    )
+    before = user(db, order.user_id).item_refunds_this_month
+    ok(
+        food,
+        db,
+        "refund_order_item",
+        order_id=oid,
+        item_id=iid,
+        reason="missing item",
+        amount=line.line_total,
+    )
+    assert user(db, order.user_id).item_refunds_this_month == round(before + line.line_total, 2)
+    refused(
+        food,
+        db,
+        "refund_order_item",
+        "already refunded",
+        order_id=oid,
+        item_id=iid,
+        reason="wrong item",
+        amount=1.0,
+    )
+    placed = first(db, lambda o: o.status == PLACED)
+    refused(
+        food,
+        db,
+        "refund_order_item",
+        "placed",
+        order_id=placed.order_id,
+        item_id=placed.items[0].item_id,
+        reason="missing item",
+        amount=1.0,
+    )
+
+
+def test_refunds_never_exceed_what_the_order_cost(food: Domain, db: Database) -> None:
+    order = first(db, lambda o: o.status == DELIVERED and not o.refunds and len(o.items) >= 2)
+    line = order.items[1]
+    earlier = Refund(
+        "missing item", round(order.total - 0.5, 2), order.payment_method_id, order.items[0].item_id
+    )
+    nearly = msgspec.structs.replace(order, refunds=(earlier,))
+    db.put("orders", order.order_id, nearly)
+    refused(
+        food,
+        db,
+        "refund_order_item",
+        "left of the order's total",
+        order_id=order.order_id,
+        item_id=line.item_id,
+        reason="wrong item",
+        amount=min(line.line_total, 1.0),
+    )
+    refused(
+        food,
+        db,
+        "issue_late_delivery_credit",
+        "left of the order's total",
+        order_id=order.order_id,
+        amount=1.0,
+    )
+
+
+def test_a_gift_card_refund_is_credited_at_once(food: Domain, db: Database) -> None:
+    def on_gift(o: Order) -> bool:
+        method = user(db, o.user_id).payment_method(o.payment_method_id)
+        return (
+            o.status == DELIVERED
+            and not o.refunds
+            and method is not None
+            and (method.source == "gift_card")
+        )
+
+    order = first(db, on_gift)
+    card = user(db, order.user_id).payment_method(order.payment_method_id)
+    assert isinstance(card, PaymentMethod)
+    line = order.items[0]
+    ok(
+        food,
+        db,
+        "refund_order_item",
+        order_id=order.order_id,
+        item_id=line.item_id,
+        reason="wrong item",
+        amount=line.line_total,
+    )
+    after = user(db, order.user_id).payment_method(card.id)
+    assert after is not None and after.balance == round((card.balance or 0) + line.line_total, 2)
+
+
+def test_one_late_credit_per_delivered_order_into_account_credit(
+    food: Domain, db: Database
+) -> None:
+    order = first(db, lambda o: o.status == DELIVERED and not o.refunds and o.total > 5)
+    before = user(db, order.user_id)
+    ok(food, db, "issue_late_delivery_credit", order_id=order.order_id, amount=5.0)
+    after = user(db, order.user_id)
+    assert after.account_credit == round(before.account_credit + 5.0, 2)
+    assert after.late_credits_this_month == round(before.late_credits_this_month + 5.0, 2)
+    refused(
+        food, db, "issue_late_delivery_credit", "already has", order_id=order.order_id, amount=5.0
+    )
+    gone = first(db, lambda o: o.status == OUT_FOR_DELIVERY)
+    refused(
+        food,
+        db,
+        "issue_late_delivery_credit",
+        "out for delivery",
+        order_id=gone.order_id,
+        amount=5.0,
+    )
+
+
+# ---- the tasks follow the policy --------------------------------------------------------------
+
+
+def _write(task: Any, name: str) -> dict[str, Any]:
+    return next(a.arguments for a in task.actions if a.name == name)
+
+
+def test_refund_and_credit_tasks_stay_within_the_caps_and_window(food: Domain) -> None:
+    db = food.new_database()
+    checked = 0
+    for task in food.tasks:
+        for action in task.actions:
+            if action.name not in ("refund_order_item", "issue_late_delivery_credit"):
+                continue
+            order = db.get("orders", action.arguments["order_id"])
+            assert isinstance(order, Order) and in_claim_window(order)
+            owner = user(db, order.user_id)
+            amount = action.arguments["amount"]
+            if action.name == "refund_order_item":
+                line = next(i for i in order.items if i.item_id == action.arguments["item_id"])
+                assert amount <= line.line_total
+                assert amount + item_refunds(order) <= order.subtotal * ITEM_REFUND_ORDER_SHARE
+                assert amount + owner.item_refunds_this_month <= ITEM_REFUND_MONTHLY_CAP
+            else:
+                assert minutes_late(order) >= LATE_MINUTES
+                assert amount + owner.late_credits_this_month <= LATE_CREDIT_MONTHLY_CAP
+            checked += 1
+    assert checked >= 20
+
+
+def test_refused_tasks_are_refusable_and_capped_tasks_are_capped(food: Domain) -> None:
+    db = food.new_database()
+    for task in food.tasks:
+        order = db.get("orders", task.scenario.known_info.get("order_id", ""))
+        if task.intent == "modify_preparing_refused":
+            assert isinstance(order, Order) and order.status == PREPARING
+        elif task.intent == "late_credit_refused":
+            assert isinstance(order, Order) and 0 < minutes_late(order) < LATE_MINUTES
+        elif task.intent == "refund_wrong_item_capped":
+            args = _write(task, "refund_order_item")
+            assert isinstance(order, Order)
+            line = next(i for i in order.items if i.item_id == args["item_id"])
+            assert args["amount"] < line.line_total
+        elif task.intent == "promotion_refused":
+            assert isinstance(order, Order) and task.required_outputs
+            assert not food.write_actions(task)
