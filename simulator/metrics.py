@@ -91,16 +91,22 @@ def summarize(
         "avg_turns": mean("turns"),
         "avg_tool_calls": mean("tool_calls"),
         "avg_questions": mean("questions"),
-        "avg_tokens": round(
-            sum((r["tokens_in"] or 0) + (r["tokens_out"] or 0) for r in done) / n, 1
-        )
-        if n
-        else None,
+        "avg_tokens": _mean_tokens(done),
         "reasons": dict(sorted(_count(r["reason"] for r in completed).items())),
     }
     if bootstrap is not None:
         figures.update(intervals(done, cells, max_k, bootstrap))
     return figures
+
+
+def _mean_tokens(rows: Sequence[dict[str, Any]]) -> float | None:
+    """Mean tokens (in + out) of the conversations that spent any; None when none did.
+
+    Scripted actors report no tokens, so a scripted run has no figure here rather than a 0
+    that would read as free.
+    """
+    spent = [t for r in rows if (t := (r["tokens_in"] or 0) + (r["tokens_out"] or 0)) > 0]
+    return round(sum(spent) / len(spent), 1) if spent else None
 
 
 def intervals(
