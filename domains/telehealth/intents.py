@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from domains.kit.lookup import pick, record
 from domains.kit.payments import money_text
 from domains.kit.tasks import CustomerIntent
@@ -24,7 +24,6 @@ from domains.telehealth.data import (
     hours_until,
     visit_cost,
 )
-from domains.telehealth.identity import NAME_DOB
 from domains.telehealth.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
