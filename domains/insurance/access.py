@@ -9,6 +9,7 @@ import msgspec
 
 from domains.insurance.catalog import ITEM_CATEGORIES, LOSS_COVERAGE, driver_rate
 from domains.insurance.data import ACTIVE, TODAY, Claim, Policy, User, days, parse_date
+from domains.kit.calc import parse_day
 from domains.kit.lookup import load
 from domains.kit.payments import money
 from simulator.database import Database
@@ -36,9 +37,9 @@ def load_claim(db: Database, claim_id: str) -> Claim:
 def date_arg(text: str, field: str) -> datetime.date:
     """An ISO date argument; ``ToolError`` naming ``field`` when it is not one."""
     try:
-        return parse_date(text)
-    except ValueError:
-        raise ToolError(f"{field} must be a date as YYYY-MM-DD, got {text!r}") from None
+        return parse_day(text, field)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
 
 
 def require_active(policy: Policy, action: str) -> None:

@@ -139,15 +139,7 @@ def check_coverage(db: Database, policy_id: str, loss_type: LossType) -> dict[st
     }
 
 
-@tool(ToolKind.READ)
-def days_between(db: Database, start_date: str, end_date: str) -> int:
-    """Count the days from one date to another (negative when the end comes first).
-
-    Args:
-        start_date: The first date, as YYYY-MM-DD, e.g. "2025-04-02".
-        end_date: The second date, as YYYY-MM-DD, e.g. "2025-06-15".
-    """
-    return (date_arg(end_date, "end_date") - date_arg(start_date, "start_date")).days
+days_between = kit_tools.days_between
 
 
 @tool(ToolKind.READ)

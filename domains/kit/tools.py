@@ -1,10 +1,15 @@
-"""Tools every customer-service world offers: arithmetic and the transfer to a human agent."""
+"""Tools customer-service worlds share: arithmetic, day counts and the transfer to a human agent.
+
+A domain registers one by naming it in its tools module (``calculate = kit_tools.calculate``);
+``calculate`` and ``transfer_to_human_agents`` every world has, ``days_between`` the worlds whose
+policy counts days (claim windows, notice periods).
+"""
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
 
 from __future__ import annotations
 
-from domains.kit.calc import evaluate_expression
+from domains.kit.calc import days_from, evaluate_expression
 from domains.kit.payments import money
 from simulator.database import Database
 from simulator.referee import TerminationReason
@@ -23,6 +28,20 @@ def calculate(db: Database, expression: str) -> str:
     except ValueError as exc:
         raise ToolError(str(exc)) from None
     return f"{money(value):.2f}"
+
+
+@tool(ToolKind.READ)
+def days_between(db: Database, start_date: str, end_date: str) -> int:
+    """Count the days from one date to another (negative when the end comes first).
+
+    Args:
+        start_date: The first date, as YYYY-MM-DD, e.g. "2025-04-02".
+        end_date: The second date, as YYYY-MM-DD, e.g. "2025-06-15".
+    """
+    try:
+        return days_from(start_date, end_date)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
 
 
 @tool(ToolKind.READ, ends=TerminationReason.TRANSFER)
