@@ -31,7 +31,6 @@ from domains.banking.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     account_text,
-    balance_text,
     card_text,
     fee_text,
     gold_reads,
@@ -39,7 +38,7 @@ from domains.banking.scenario import (
 )
 from domains.kit.identity import ACCOUNT_PIN
 from domains.kit.lookup import pick, record
-from domains.kit.payments import money, money_text
+from domains.kit.payments import balance_text, money, money_text
 from domains.kit.people import address_args, address_text, random_address
 from domains.kit.tasks import CustomerIntent
 from simulator.database import Database

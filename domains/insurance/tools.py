@@ -40,7 +40,7 @@ from domains.insurance.data import (
 )
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import money, owned_method, settle
 from domains.kit.people import new_address
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
@@ -400,8 +400,7 @@ def cancel_policy(
     payments = policy.payments
     if refund > 0:
         payments = (*payments, Payment("refund", refund, method.id, TODAY.isoformat()))
-        if method.source == "gift_card":
-            db.put("users", user.user_id, with_balance(user, method.id, refund))
+        settle(db, user, method, -refund)
     updated = msgspec.structs.replace(
         policy,
         status=CANCELLED,
@@ -436,9 +435,7 @@ def make_payment(
         )
     user = load_user(db, policy.user_id)
     method = owned_method(user, payment_method_id)
-    check_funds(method, amount)
-    if method.source == "gift_card":
-        db.put("users", user.user_id, with_balance(user, method.id, -amount))
+    settle(db, user, method, amount)
     updated = msgspec.structs.replace(
         policy,
         paid=money(policy.paid + amount),
