@@ -41,7 +41,6 @@ from domains.insurance.data import (
 from domains.kit import identity
 from domains.kit import tools as kit_tools
 from domains.kit.payments import money, owned_method, settle
-from domains.kit.people import new_address
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -467,31 +466,7 @@ def update_policy_payment_method(
     return policy_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def update_mailing_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> User:
-    """Change a policyholder's mailing address (insured properties keep theirs).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return updated
+update_mailing_address = kit_tools.address_tool(
+    "update_mailing_address",
+    "Change a policyholder's mailing address (insured properties keep theirs).",
+)

@@ -2,18 +2,26 @@
 
 A domain registers one by naming it in its tools module (``calculate = kit_tools.calculate``);
 ``calculate`` and ``transfer_to_human_agents`` every world has, ``days_between`` the worlds whose
-policy counts days (claim windows, notice periods).
+policy counts days (claim windows, notice periods). ``address_tool`` makes a world's tool that
+changes a customer's address, under the world's own name and description.
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
 from domains.kit.calc import days_from, evaluate_expression
+from domains.kit.lookup import load
 from domains.kit.payments import money
+from domains.kit.people import new_address
 from simulator.database import Database
 from simulator.referee import TerminationReason
-from simulator.tools import ToolError, ToolKind, tool
+from simulator.tools import Tool, ToolError, ToolKind, tool
 
 
 @tool(ToolKind.READ)
@@ -55,3 +63,54 @@ def transfer_to_human_agents(db: Database, summary: str) -> str:
         summary: A short summary of the user's issue for the human agent.
     """
     return "Transfer successful"
+
+
+_ADDRESS_ARGS = """
+
+    Args:
+        user_id: The user id, e.g. "ava_smith_1234".
+        address1: First address line, e.g. "123 Main Street".
+        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
+        city: City, e.g. "Austin".
+        state: State code, e.g. "TX".
+        country: Country, e.g. "USA".
+        zip: Zip code, e.g. "78701".
+"""
+
+
+def _same(customer: Any) -> Any:
+    return customer
+
+
+def address_tool(
+    name: str,
+    description: str,
+    *,
+    view: Callable[[Any], Any] = _same,
+    table: str = "users",
+) -> Tool:
+    """A WRITE tool ``name`` that replaces a customer's address with a complete new one.
+
+    The customer is the record ``user_id`` of ``table`` (a kit ``Customer``); ``description`` is
+    the first line the agent reads (which address it is, what keeps its own); the tool returns
+    ``view`` of the updated customer (the record itself by default).
+    """
+
+    def change_address(
+        db: Database,
+        user_id: str,
+        address1: str,
+        address2: str,
+        city: str,
+        state: str,
+        country: str,
+        zip: str,
+    ) -> Any:
+        user = load(db, table, user_id, "user")
+        address = new_address(address1, address2, city, state, country, zip)
+        updated = msgspec.structs.replace(user, address=address)
+        db.put(table, user.user_id, updated)
+        return view(updated)
+
+    change_address.__doc__ = description + _ADDRESS_ARGS
+    return Tool(change_address, ToolKind.WRITE, name)

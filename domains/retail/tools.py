@@ -246,34 +246,9 @@ def modify_pending_order_payment(
     return order_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def modify_user_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> User:
-    """Change a user's default address (existing orders keep theirs).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return updated
+modify_user_address = kit_tools.address_tool(
+    "modify_user_address", "Change a user's default address (existing orders keep theirs)."
+)
 
 
 @tool(ToolKind.WRITE)
