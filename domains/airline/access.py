@@ -24,7 +24,7 @@ from domains.airline.data import (
     flight_key,
     net_paid,
 )
-from domains.kit.lookup import load
+from domains.kit.lookup import code_key, loader
 from domains.kit.payments import PaymentMethod, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError
@@ -37,18 +37,8 @@ class FlightChoice(msgspec.Struct, frozen=True):
     date: str
 
 
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id.strip(), "user")
-    return user
-
-
-def load_reservation(db: Database, reservation_id: str) -> Reservation:
-    """The reservation ``reservation_id`` (case-insensitive); ``ToolError`` when unknown."""
-    reservation: Reservation = load(
-        db, "reservations", reservation_id.strip().upper(), "reservation"
-    )
-    return reservation
+load_user = loader("users", "user", User)
+load_reservation = loader("reservations", "reservation", Reservation, code_key)
 
 
 def load_flight(db: Database, flight_number: str, date: str) -> Flight:

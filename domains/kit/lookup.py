@@ -1,4 +1,4 @@
-"""Record lookups: `load` for tools (a ToolError when missing), `record`, `pick` for intents."""
+"""Record lookups: `load` and `loader` for tools (a ToolError when missing), `record`, `pick`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,31 @@ def load(db: Database, table: str, key: str, label: str) -> Any:
     if value is None:
         raise ToolError(f"{label} {key!r} not found")
     return value
+
+
+def code_key(text: str) -> str:
+    """A code as the tables key it: spaces stripped, upper case (``loader`` keys of codes)."""
+    return text.strip().upper()
+
+
+def loader(
+    table: str, label: str, kind: type[R], key: Callable[[str], str] = str.strip
+) -> Callable[[Database, str], R]:
+    """A typed ``load`` of ``table``: ``get(db, text)`` is the ``kind`` record ``key(text)``.
+
+    ``key`` normalizes what the agent typed (spaces stripped by default); an unknown key is a
+    ``ToolError`` ("<label> 'key' not found"), a record of another type a ``TypeError``.
+    """
+
+    def get(db: Database, text: str) -> R:
+        value = load(db, table, key(text), label)
+        if not isinstance(value, kind):
+            raise TypeError(
+                f"{table}/{key(text)} is a {type(value).__name__}, not a {kind.__name__}"
+            )
+        return value
+
+    return get
 
 
 def record(db: Database, table: str, key: str) -> Any:
