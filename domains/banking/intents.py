@@ -37,22 +37,12 @@ from domains.banking.scenario import (
     transaction_text,
 )
 from domains.kit.identity import ACCOUNT_PIN
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import balance_text, money, money_text
 from domains.kit.people import address_args, address_text, random_address
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import ELSEWHERE, CustomerIntent
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
-
-_ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated customer has: the target of the unrequested write in ``mistakes``."""
 
 _REASONS = ("duplicate charge", "goods not received", "wrong amount")
 _REASON_TEXT = {
@@ -70,24 +60,15 @@ class BankingIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the mailing address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_mailing_address", {"user_id": user_id, **_ELSEWHERE})
+        extra = Action("update_mailing_address", {"user_id": self.profile_user(task), **ELSEWHERE})
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
-        paths = [[*reads, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [[*reads, extra], *self.last_write_left_out(domain, task)]
 
 
 # ---- sampling helpers -------------------------------------------------------------------------
 
 
-def pick_user(db: Database, rng: random.Random, accept: Callable[[User], bool]) -> User | None:
-    """A random customer that ``accept`` likes, or None."""
-    user: User | None = pick(db, rng, "users", accept)
-    return user
+pick_user = picker("users", User)
 
 
 def accounts_of(db: Database, user: User) -> list[Account]:

@@ -38,23 +38,13 @@ from domains.insurance.data import (
 )
 from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, UNKNOWN_IDS, driver_text, gold_reads
 from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.people import Ids
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import ELSEWHERE, CustomerIntent
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
-
-_ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated user has: the target of the unrequested write in ``mistakes``."""
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
@@ -71,22 +61,13 @@ class InsuranceIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the mailing address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_mailing_address", {"user_id": user_id, **_ELSEWHERE})
-        paths = [[*task.actions, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [
+            self.stray_write(task, "update_mailing_address", **ELSEWHERE),
+            *self.last_write_left_out(domain, task),
+        ]
 
 
-def pick_policy(
-    db: Database, rng: random.Random, accept: Callable[[Policy], bool]
-) -> Policy | None:
-    """A random policy that ``accept`` likes, or None."""
-    policy: Policy | None = pick(db, rng, "policies", accept)
-    return policy
+pick_policy = picker("policies", Policy)
 
 
 def _active(kind: str) -> Callable[[Policy], bool]:

@@ -1,4 +1,7 @@
-"""Record lookups: `load` and `loader` for tools (a ToolError when missing), `record`, `pick`."""
+"""Record lookups: `load`, `loader` for tools (ToolError when missing); `record`, `pick`, `picker`.
+
+Tools look records up by what the agent typed, intents sample records known to exist.
+"""
 
 from __future__ import annotations
 
@@ -63,3 +66,17 @@ def pick(
         if accept(value):
             return value
     return None
+
+
+def picker(
+    table: str, kind: type[R]
+) -> Callable[[Database, random.Random, Callable[[R], bool]], R | None]:
+    """A typed ``pick`` of ``table``: ``get(db, rng, accept)``, a random ``kind`` record or None."""
+
+    def get(db: Database, rng: random.Random, accept: Callable[[R], bool]) -> R | None:
+        found = pick(db, rng, table, accept)
+        if found is not None and not isinstance(found, kind):
+            raise TypeError(f"{table} holds a {type(found).__name__}, not a {kind.__name__}")
+        return found
+
+    return get

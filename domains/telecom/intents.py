@@ -8,11 +8,10 @@ the grader compares the phone's state as well as the account's.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import ClassVar
 
 from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
 from domains.telecom.access import days_since
@@ -84,17 +83,10 @@ class TelecomIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write (the agent's or the user's) left out."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
-def pick_line(db: Database, rng: random.Random, accept: Callable[[Line], bool]) -> Line | None:
-    """A random line that ``accept`` likes, or None."""
-    line: Line | None = pick(db, rng, "lines", accept)
-    return line
+pick_line = picker("lines", Line)
 
 
 def _replace_write(task: Task, name: str, **arguments: object) -> list[Action]:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import money_text
 from domains.kit.tasks import CustomerIntent
 from domains.telehealth.catalog import LATE_FEES, PLANS
@@ -53,35 +53,14 @@ class TelehealthIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the patient's phone number; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_phone_number", {"user_id": user_id, "phone": WRONG_PHONE})
-        paths = [[*task.actions, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [
+            self.stray_write(task, "update_phone_number", phone=WRONG_PHONE),
+            *self.last_write_left_out(domain, task),
+        ]
 
 
-def _swap_last_write(task: Task, domain: Domain, **changes: object) -> list[Action]:
-    """The gold path with the last write's arguments changed."""
-    last = domain.write_actions(task)[-1]
-    wrong = Action(last.name, {**last.arguments, **changes})
-    return [wrong if a is last else a for a in task.actions]
-
-
-def _appointment(
-    db: Database, rng: random.Random, accept: Callable[[Appointment], bool]
-) -> Appointment | None:
-    found: Appointment | None = pick(db, rng, "appointments", accept)
-    return found
-
-
-def _rx(
-    db: Database, rng: random.Random, accept: Callable[[Prescription], bool]
-) -> Prescription | None:
-    found: Prescription | None = pick(db, rng, "prescriptions", accept)
-    return found
+_appointment = picker("appointments", Appointment)
+_rx = picker("prescriptions", Prescription)
 
 
 def _upcoming(hours_from: float, hours_to: float) -> Callable[[Appointment], bool]:
@@ -224,7 +203,7 @@ class BookAppointment(TelehealthIntent):
         others = [s for s in others if not _clashes(db, patient, s.start)]
         paths = super().mistakes(domain, task)
         if others:
-            paths.append(_swap_last_write(task, domain, slot_id=others[0].slot_id))
+            paths.append(self.last_write_changed(domain, task, slot_id=others[0].slot_id))
         return paths
 
 
@@ -270,7 +249,7 @@ class RescheduleAppointment(TelehealthIntent):
         """The generic ones, and a late fee charged although the notice was long enough."""
         return [
             *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=True),
+            self.last_write_changed(domain, task, charge_late_fee=True),
         ]
 
 
@@ -310,7 +289,7 @@ class CancelAppointment(TelehealthIntent):
         """The generic ones, and a late fee charged although the notice was long enough."""
         return [
             *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=True),
+            self.last_write_changed(domain, task, charge_late_fee=True),
         ]
 
 
@@ -348,7 +327,7 @@ class LateCancellation(TelehealthIntent):
         """The generic ones, and the late fee waived."""
         return [
             *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=False),
+            self.last_write_changed(domain, task, charge_late_fee=False),
         ]
 
 
@@ -393,7 +372,10 @@ class RefillPrescription(TelehealthIntent):
         other = next(
             p for p in domain.base.tables["pharmacies"] if p != last.arguments["pharmacy_id"]
         )
-        return [*super().mistakes(domain, task), _swap_last_write(task, domain, pharmacy_id=other)]
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, pharmacy_id=other),
+        ]
 
 
 class EarlyRefillRefused(TelehealthIntent):
