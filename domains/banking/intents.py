@@ -135,6 +135,21 @@ def _nameable(txns: list[Transaction], txn: Transaction) -> bool:
     return len(same) == 1
 
 
+def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, Card] | None:
+    """A customer with a card of ``status``, and one such card (drawn at random)."""
+    user = pick_user(db, rng, lambda u: any(c.status == status for c in cards_of(db, u)))
+    if user is None:
+        return None
+    return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
+
+
+def _holder(db: Database, account_id: str) -> User:
+    """The customer who holds account ``account_id``."""
+    account: Account = record(db, "accounts", account_id)
+    user: User = record(db, "users", account.user_id)
+    return user
+
+
 def _transactions_read(account: Account) -> Action:
     return Action("get_account_transactions", {"account_id": account.account_id})
 
@@ -158,10 +173,10 @@ class FreezeCard(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == ACTIVE for c in cards_of(db, u)))
-        if user is None:
+        picked = _card_holder(db, rng, ACTIVE)
+        if picked is None:
             return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
+        user, card = picked
         who = self.identity(db, user.user_id, rng)
         return self.task(
             domain,
@@ -209,10 +224,10 @@ class UnfreezeCard(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == FROZEN for c in cards_of(db, u)))
-        if user is None:
+        picked = _card_holder(db, rng, FROZEN)
+        if picked is None:
             return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == FROZEN])
+        user, card = picked
         who = self.identity(db, user.user_id, rng)
         return self.task(
             domain,
@@ -250,10 +265,10 @@ class _Replacement(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == ACTIVE for c in cards_of(db, u)))
-        if user is None:
+        picked = _card_holder(db, rng, ACTIVE)
+        if picked is None:
             return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
+        user, card = picked
         account: Account = record(db, "accounts", card.account_id)
         if account.available < EXPEDITED_FEE:  # either speed must be possible
             return None
@@ -579,8 +594,7 @@ class DisputeCharge(BankingIntent):
         ]
         db = domain.new_database()
         txn: Transaction = record(db, "transactions", args["transaction_id"])
-        account: Account = record(db, "accounts", txn.account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, txn.account_id)
         near = [
             t
             for t in card_purchases(db, user, lambda t: True)
@@ -622,12 +636,8 @@ class DisputeOutsideWindow(BankingIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the dispute filed anyway."""
-        transactions = task.actions[-1]
-        account: Account = record(
-            domain.new_database(), "accounts", transactions.arguments["account_id"]
-        )
         db = domain.new_database()
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, task.actions[-1].arguments["account_id"])
         old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
@@ -684,8 +694,7 @@ class FraudToHuman(BankingIntent):
         *reads, transfer = task.actions
         account_id = reads[-1].arguments["account_id"]
         db = domain.new_database()
-        account: Account = record(db, "accounts", account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, account_id)
         said = task.scenario.known_info["transaction"]
         txn = next(
             t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
@@ -800,8 +809,7 @@ class ReverseFee(BankingIntent):
         *reads, reverse = task.actions
         db = domain.new_database()
         fee: Transaction = record(db, "transactions", reverse.arguments["transaction_id"])
-        account: Account = record(db, "accounts", fee.account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, fee.account_id)
         others = [
             t for t in open_fees(db, user, lambda t: True) if t.transaction_id != fee.transaction_id
         ]
@@ -822,8 +830,7 @@ class _ForbiddenReversal(BankingIntent):
         """The generic ones, and the fee reversed anyway."""
         account_id = task.actions[-1].arguments["account_id"]
         db = domain.new_database()
-        account: Account = record(db, "accounts", account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, account_id)
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
         reverse = Action("reverse_fee", {"transaction_id": fee.transaction_id})
