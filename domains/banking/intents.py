@@ -165,15 +165,24 @@ def _card_read(card: Card) -> Action:
 # ---- cards ------------------------------------------------------------------------------------
 
 
-class FreezeCard(BankingIntent):
-    """Freeze a misplaced card for now (no replacement)."""
+class _CardStatusChange(BankingIntent):
+    """A card of ``status`` put through ``verb`` ("freeze" or "unfreeze"); it becomes ``after``."""
 
-    name = "freeze_card"
-    description = "The user misplaced a debit card and freezes it for now, without a replacement."
+    status: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    after: ClassVar[str] = ""
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        raise NotImplementedError
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _card_holder(db, rng, ACTIVE)
+        picked = _card_holder(db, rng, self.status)
         if picked is None:
             return None
         user, card = picked
@@ -181,22 +190,40 @@ class FreezeCard(BankingIntent):
         return self.task(
             domain,
             who,
-            goal=f"I can't find {card_text(card)}. I want it frozen for now so nobody can use it, "
-            "but I do not want a replacement: it is probably somewhere at home. "
-            f"I want to know the card's status afterwards. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I misplaced my debit card and want to block it for now.",
-                    "Hello, can you freeze my card? I can't find it.",
-                ]
-            ),
+            goal=f"{self.goal(card)} {CONFIRM}",
+            opening=self.opening(rng),
             known={"card": card_text(card)},
             actions=[
                 *gold_reads(who, _card_read(card)),
-                Action("freeze_card", {"card_id": card.card_id}),
+                Action(f"{self.verb}_card", {"card_id": card.card_id}),
             ],
-            outputs=["frozen"],
-            summary=f"freeze card {card.card_id}",
+            outputs=[self.after],
+            summary=f"{self.verb} card {card.card_id}",
+        )
+
+
+class FreezeCard(_CardStatusChange):
+    """Freeze a misplaced card for now (no replacement)."""
+
+    name = "freeze_card"
+    description = "The user misplaced a debit card and freezes it for now, without a replacement."
+    status, verb, after = ACTIVE, "freeze", "frozen"
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I can't find {card_text(card)}. I want it frozen for now so nobody can use it, "
+            "but I do not want a replacement: it is probably somewhere at home. "
+            "I want to know the card's status afterwards."
+        )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return rng.choice(
+            [
+                "Hi, I misplaced my debit card and want to block it for now.",
+                "Hello, can you freeze my card? I can't find it.",
+            ]
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -216,33 +243,23 @@ class FreezeCard(BankingIntent):
         return paths
 
 
-class UnfreezeCard(BankingIntent):
+class UnfreezeCard(_CardStatusChange):
     """Unfreeze a card the customer found again."""
 
     name = "unfreeze_card"
     description = "The user found a frozen debit card and wants it to work again."
+    status, verb, after = FROZEN, "unfreeze", "active"
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _card_holder(db, rng, FROZEN)
-        if picked is None:
-            return None
-        user, card = picked
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I froze {card_text(card)} when I thought I had lost it, but I found it. I want "
-            f"it unfrozen so I can use it again; I do not want a new card. {CONFIRM}",
-            opening="Hi, I found my debit card again. Can you unblock it?",
-            known={"card": card_text(card)},
-            actions=[
-                *gold_reads(who, _card_read(card)),
-                Action("unfreeze_card", {"card_id": card.card_id}),
-            ],
-            outputs=["active"],
-            summary=f"unfreeze card {card.card_id}",
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I froze {card_text(card)} when I thought I had lost it, but I found it. I want "
+            "it unfrozen so I can use it again; I do not want a new card."
         )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return "Hi, I found my debit card again. Can you unblock it?"
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a replacement ordered instead of unfreezing."""
