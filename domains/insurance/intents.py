@@ -216,10 +216,11 @@ class FileClaim(_ClaimIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the claim filed with another estimate."""
-        *reads, claim = task.actions
-        amount = float(claim.arguments["estimated_amount"]) + 500
-        wrong = Action(claim.name, {**claim.arguments, "estimated_amount": amount})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, estimated_amount=amount),
+        ]
 
 
 class ClaimStatus(InsuranceIntent):
@@ -473,11 +474,11 @@ class AddScheduledItem(InsuranceIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the item scheduled under another category."""
-        *reads, add = task.actions
-        other = next(c for c in sorted(ITEM_CATEGORIES) if c != add.arguments["category"])
+        chosen = task.actions[-1].arguments["category"]
+        other = next(c for c in sorted(ITEM_CATEGORIES) if c != chosen)
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(add.name, {**add.arguments, "category": other})],
+            self.last_write_changed(domain, task, category=other),
         ]
 
 
@@ -583,11 +584,10 @@ class CancelPolicy(InsuranceIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the policy cancelled for another reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(cancel.name, {**cancel.arguments, "reason": other})],
+            self.last_write_changed(domain, task, reason=other),
         ]
 
 
@@ -629,12 +629,8 @@ class MakePayment(InsuranceIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and half the balance paid."""
-        *reads, pay = task.actions
-        half = money(float(pay.arguments["amount"]) / 2)
-        return [
-            *super().mistakes(domain, task),
-            [*reads, Action(pay.name, {**pay.arguments, "amount": half})],
-        ]
+        half = money(float(task.actions[-1].arguments["amount"]) / 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=half)]
 
 
 class CancelHomeAndFileAutoClaim(_ClaimIntent):

@@ -111,10 +111,11 @@ class CancelPendingOrder(RetailIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the order cancelled for the other reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
-        wrong = Action(cancel.name, {**cancel.arguments, "reason": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
 
 
 class ModifyOrderAddress(RetailIntent):
