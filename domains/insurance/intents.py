@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Callable
+from typing import Any
+
+import msgspec
 
 from domains.insurance.access import (
     cancellation_quote,
@@ -432,12 +435,41 @@ class AddDriverAndPay(_DriverIntent):
         )
 
 
-def _item(rng: random.Random) -> tuple[str, float]:
-    return rng.choice(sorted(ITEM_CATEGORIES)), float(rng.randint(10, 400) * 100)
-
-
 def _item_text(category: str, value: float) -> str:
     return f"a {category} item appraised at {money_text(value)}"
+
+
+def _home_policy(db: Database, rng: random.Random) -> Policy | None:
+    """An active home policy with at least 10 days left in its term."""
+    policy = pick_policy(db, rng, _active(HOME))
+    return None if policy is None or days_left(policy) < 10 else policy
+
+
+class _Scheduling(msgspec.Struct, frozen=True):
+    """An item to schedule on a home policy: category, appraised value, the term's charge."""
+
+    policy_id: str
+    category: str
+    value: float
+    charge: float
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments of the quote and of the write."""
+        return {"policy_id": self.policy_id, "category": self.category, "value": self.value}
+
+    @property
+    def text(self) -> str:
+        """The item as the user names it."""
+        return _item_text(self.category, self.value)
+
+
+def _scheduling(rng: random.Random, policy: Policy) -> _Scheduling:
+    """A random valuable item to schedule on ``policy`` and its charge for the rest of the term."""
+    category = rng.choice(sorted(ITEM_CATEGORIES))
+    value = float(rng.randint(10, 400) * 100)
+    _, charge = item_charge(policy, category, value)
+    return _Scheduling(policy.policy_id, category, value, charge)
 
 
 class AddScheduledItem(InsuranceIntent):
@@ -448,28 +480,26 @@ class AddScheduledItem(InsuranceIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, _active(HOME))
-        if policy is None or days_left(policy) < 10:
+        policy = _home_policy(db, rng)
+        if policy is None:
             return None
-        category, value = _item(rng)
-        _, charge = item_charge(policy, category, value)
+        item = _scheduling(rng, policy)
         who = self.holder(db, policy, rng)
         pid = policy.policy_id
-        args = {"policy_id": pid, "category": category, "value": value}
         return self.task(
             domain,
             who,
-            goal=f"I want to schedule {_item_text(category, value)} on my home policy {pid}. I "
+            goal=f"I want to schedule {item.text} on my home policy {pid}. I "
             f"want to know how much the premium goes up and the new premium. {_CONFIRM}",
-            opening=f"Hi, I want to add my {category} to my home insurance.",
-            known={"policy_id": pid, "item": _item_text(category, value)},
+            opening=f"Hi, I want to add my {item.category} to my home insurance.",
+            known={"policy_id": pid, "item": item.text},
             actions=[
                 *gold_reads(who, pid),
-                Action("quote_scheduled_item", args),
-                Action("add_scheduled_item", args),
+                Action("quote_scheduled_item", item.args),
+                Action("add_scheduled_item", item.args),
             ],
-            outputs=[money_text(charge), money_text(money(policy.premium + charge))],
-            summary=f"schedule {category} on {pid}: +{money_text(charge)}",
+            outputs=[money_text(item.charge), money_text(money(policy.premium + item.charge))],
+            summary=f"schedule {item.category} on {pid}: +{money_text(item.charge)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -490,42 +520,36 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, _active(HOME))
-        if policy is None or days_left(policy) < 10:
+        policy = _home_policy(db, rng)
+        if policy is None:
             return None
         user: User = record(db, "users", policy.user_id)
         others = [m for m in user.payment_methods if m.id != policy.payment_method_id]
         if not others:
             return None
         method = rng.choice(others)
-        category, value = _item(rng)
-        _, charge = item_charge(policy, category, value)
+        item = _scheduling(rng, policy)
         who = self.holder(db, policy, rng)
         pid = policy.policy_id
-        args = {"policy_id": pid, "category": category, "value": value}
         return self.task(
             domain,
             who,
             goal=f"Two things on my home policy {pid}: I want {method_text(method)} to be the "
             f"payment method on file from now on, and I want to schedule "
-            f"{_item_text(category, value)}. I want to know the premium increase. {_CONFIRM}",
+            f"{item.text}. I want to know the premium increase. {_CONFIRM}",
             opening="Hi, I want to change how I pay for my home insurance and add an item to it.",
-            known={
-                "policy_id": pid,
-                "payment_method": method_text(method),
-                "item": _item_text(category, value),
-            },
+            known={"policy_id": pid, "payment_method": method_text(method), "item": item.text},
             actions=[
                 *gold_reads(who, pid),
-                Action("quote_scheduled_item", args),
+                Action("quote_scheduled_item", item.args),
                 Action(
                     "update_policy_payment_method",
                     {"policy_id": pid, "payment_method_id": method.id},
                 ),
-                Action("add_scheduled_item", args),
+                Action("add_scheduled_item", item.args),
             ],
-            outputs=[money_text(charge)],
-            summary=f"switch payment of {pid} and schedule {category}",
+            outputs=[money_text(item.charge)],
+            summary=f"switch payment of {pid} and schedule {item.category}",
         )
 
 
