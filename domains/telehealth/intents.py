@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from domains.kit.lookup import pick, picker, record
@@ -253,37 +254,60 @@ class RescheduleAppointment(TelehealthIntent):
         ]
 
 
-class CancelAppointment(TelehealthIntent):
-    """Cancel an appointment more than 24 hours away: no fee."""
+class _Cancellation(TelehealthIntent):
+    """Cancel an appointment starting between ``hours`` from now: late when under the notice."""
 
-    name = "cancel_appointment"
-    description = "The patient cancels a visit more than 24 h away; no fee."
+    hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
+    late: ClassVar[bool] = False
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """The user's goal and opening."""
+        raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        appointment = _appointment(db, rng, _upcoming(NOTICE_HOURS + 24, 10_000))
+        appointment = _appointment(db, rng, _upcoming(*self.hours))
         if appointment is None:
             return None
         who = self.identity(db, appointment.user_id, rng)
         aid = appointment.appointment_id
+        fee = LATE_FEES[appointment.visit_type]
+        goal, opening = self.request(appointment, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
-            f"not want to book another one now. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, please cancel my appointment {aid}.",
-                    "Hello, I need to cancel an appointment.",
-                ]
-            ),
+            goal=f"{goal} {CONFIRM}",
+            opening=opening,
             known={"appointment_id": aid},
             actions=[
                 *gold_reads(who, aid),
-                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False}),
+                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": self.late}),
             ],
-            summary=f"cancel {aid} with enough notice (no fee)",
+            outputs=[money_text(fee)] if self.late else [],
+            summary=f"late cancellation of {aid}: fee {money_text(fee)}"
+            if self.late
+            else f"cancel {aid} with enough notice (no fee)",
         )
+
+
+class CancelAppointment(_Cancellation):
+    """Cancel an appointment more than 24 hours away: no fee."""
+
+    name = "cancel_appointment"
+    description = "The patient cancels a visit more than 24 h away; no fee."
+    hours = (NOTICE_HOURS + 24, 10_000)
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation with notice, nothing rebooked."""
+        aid = appointment.appointment_id
+        goal = (
+            f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
+            "not want to book another one now."
+        )
+        opening = rng.choice(
+            [f"Hi, please cancel my appointment {aid}.", "Hello, I need to cancel an appointment."]
+        )
+        return goal, opening
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a late fee charged although the notice was long enough."""
@@ -293,35 +317,23 @@ class CancelAppointment(TelehealthIntent):
         ]
 
 
-class LateCancellation(TelehealthIntent):
+class LateCancellation(_Cancellation):
     """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
 
     name = "late_cancellation"
     description = "The patient cancels a visit less than 24 h away; the late fee applies."
+    hours = (0.5, NOTICE_HOURS)
+    late = True
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        appointment = _appointment(db, rng, _upcoming(0.5, NOTICE_HOURS))
-        if appointment is None:
-            return None
-        who = self.identity(db, appointment.user_id, rng)
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation today, the fee accepted."""
         aid = appointment.appointment_id
-        fee = LATE_FEES[appointment.visit_type]
-        return self.task(
-            domain,
-            who,
-            goal=f"Something came up and I must cancel my appointment {aid} today at "
-            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how much "
-            f"it is. {CONFIRM}",
-            opening=f"Hi, I can't make my appointment {aid} later today, please cancel it.",
-            known={"appointment_id": aid},
-            actions=[
-                *gold_reads(who, aid),
-                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": True}),
-            ],
-            outputs=[money_text(fee)],
-            summary=f"late cancellation of {aid}: fee {money_text(fee)}",
+        goal = (
+            f"Something came up and I must cancel my appointment {aid} today at "
+            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how "
+            "much it is."
         )
+        return goal, f"Hi, I can't make my appointment {aid} later today, please cancel it."
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the late fee waived."""
