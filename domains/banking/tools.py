@@ -56,16 +56,12 @@ from simulator.tools import ToolError, ToolKind, tool
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> dict[str, Any]:
-    """Get a customer's profile: name, address, email, account ids, card ids, last fee reversal.
-
-    ``last_fee_reversal`` is the date of the customer's last fee reversal (empty when never).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return user_view(load_user(db, user_id))
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a customer's profile: name, address, email, account ids, card ids, last fee reversal. "
+    "``last_fee_reversal`` is the date of the customer's last fee reversal (empty when never).",
+    lambda db, user_id: user_view(load_user(db, user_id)),
+)
 
 
 @tool(ToolKind.READ)

@@ -32,7 +32,6 @@ from domains.insurance.data import (
     Driver,
     Payment,
     ScheduledItem,
-    User,
     age_on,
     claim_id,
     item_id,
@@ -77,14 +76,11 @@ find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a policyholder's profile: name, mailing address, email, payment methods, policy ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a policyholder's profile: name, mailing address, email, payment methods, policy ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

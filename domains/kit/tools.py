@@ -3,7 +3,8 @@
 A domain registers one by naming it in its tools module (``calculate = kit_tools.calculate``);
 ``calculate`` and ``transfer_to_human_agents`` every world has, ``days_between`` the worlds whose
 policy counts days (claim windows, notice periods). ``address_tool`` makes a world's tool that
-changes a customer's address, under the world's own name and description.
+changes a customer's address, ``profile_tool`` the one that shows a customer's profile, each
+under the world's own name and description.
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
@@ -114,3 +115,26 @@ def address_tool(
 
     change_address.__doc__ = description + _ADDRESS_ARGS
     return Tool(change_address, ToolKind.WRITE, name)
+
+
+_USER_ID = 'The user id, e.g. "ava_smith_1234".'
+
+
+def profile_tool(
+    name: str,
+    description: str,
+    get: Callable[[Database, str], Any],
+    *,
+    user_id_doc: str = _USER_ID,
+) -> Tool:
+    """A READ tool ``name`` that shows a customer's profile: what ``get(db, user_id)`` returns.
+
+    ``get`` raises ``ToolError`` for an unknown id (a kit ``loader``, maybe wrapped in a view);
+    ``description`` says what the profile holds, ``user_id_doc`` how the argument is described.
+    """
+
+    def show_profile(db: Database, user_id: str) -> Any:
+        return get(db, user_id)
+
+    show_profile.__doc__ = f"{description}\n\n    Args:\n        user_id: {user_id_doc}\n"
+    return Tool(show_profile, ToolKind.READ, name)

@@ -36,7 +36,6 @@ from domains.retail.data import (
     ITEMS_MODIFIED,
     PENDING,
     RETURN_REQUESTED,
-    User,
 )
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
@@ -48,14 +47,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, default address, email, payment methods and order ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, default address, email, payment methods and order ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

@@ -26,7 +26,7 @@ from domains.telecom.access import (
     require_active,
     require_dispute_window,
 )
-from domains.telecom.data import ACTIVE, SUSPENDED, Credit, Subscriber
+from domains.telecom.data import ACTIVE, SUSPENDED, Credit
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -37,14 +37,11 @@ find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_customer_details(db: Database, user_id: str) -> Subscriber:
-    """Get a customer's profile: name, address, email, payment methods, line ids and bill ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_customer_details = kit_tools.profile_tool(
+    "get_customer_details",
+    "Get a customer's profile: name, address, email, payment methods, line ids and bill ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
