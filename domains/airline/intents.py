@@ -331,6 +331,11 @@ class _Change:
             {"origin": new.origin, "destination": new.destination, "date": new.date},
         )
 
+    @property
+    def actions(self) -> list[Action]:
+        """The gold steps of the change: the search, the price difference, the write."""
+        return [self.search, Action("calculate", {"expression": self.expression}), self.write]
+
 
 def _sample_change(db: Database, rng: random.Random) -> _Change | None:
     reservation = pick_reservation(db, rng, _changeable)
@@ -410,9 +415,7 @@ class ChangeFlight(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                change.search,
-                Action("calculate", {"expression": change.expression}),
-                change.write,
+                *change.actions,
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move outbound of {rid} to {new.flight_number} on {new.date}: "
@@ -903,9 +906,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                change.search,
-                Action("calculate", {"expression": change.expression}),
-                change.write,
+                *change.actions,
                 bags,
             ],
             outputs=[money_text(abs(change.difference)), money_text(fee)],
