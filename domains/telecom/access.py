@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
+from domains.kit.calc import days_from
 from domains.kit.lookup import loader
 from domains.kit.payments import money
 from domains.telecom.data import (
@@ -97,7 +97,7 @@ def bill_view(bill: Bill) -> dict[str, Any]:
 
 def days_since(day: str) -> int:
     """Days from ``day`` (ISO date) to the world's today."""
-    return (date.fromisoformat(TODAY) - date.fromisoformat(day)).days
+    return days_from(day, TODAY)
 
 
 def require_dispute_window(bill: Bill) -> None:
