@@ -48,7 +48,7 @@ from domains.airline.scenario import (
     passengers_text,
     trip_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
@@ -138,10 +138,6 @@ class AirlineIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
-
-    def owner(self, db: Database, reservation: Reservation, rng: random.Random) -> Identity:
-        """The identity of the user who holds ``reservation``."""
-        return self.identity(db, reservation.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""

@@ -40,7 +40,7 @@ from domains.insurance.data import (
     parse_date,
 )
 from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, UNKNOWN_IDS, driver_text, gold_reads
-from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.people import Ids
@@ -57,10 +57,6 @@ class InsuranceIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.5), (NAME_ZIP, 0.3), (ACCOUNT_PIN, 0.2))
     unknown_info = UNKNOWN_IDS
-
-    def holder(self, db: Database, policy: Policy, rng: random.Random) -> Identity:
-        """The identity of the policyholder of ``policy``."""
-        return self.identity(db, policy.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the mailing address; the last write left out."""
@@ -165,7 +161,7 @@ class CoverageQuestion(InsuranceIntent):
         loss = rng.choice(losses)
         coverage = policy.coverage(coverage_for(policy, loss))
         assert coverage is not None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -196,7 +192,7 @@ class FileClaim(_ClaimIntent):
         if picked is None:
             return None
         policy, loss, day, amount = picked
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_id = claim_id(pid, len(policy.claims) + 1)
         deductible = _deductible(policy, loss)
@@ -238,7 +234,7 @@ class ClaimStatus(InsuranceIntent):
         if claim is None:
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         outputs = [claim.status]
         if claim.paid_amount is not None:
             outputs.append(money_text(claim.paid_amount))
@@ -270,7 +266,7 @@ class WithdrawClaim(InsuranceIntent):
         if claim is None:
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         cid = claim.claim_id
         return self.task(
             domain,
@@ -367,7 +363,7 @@ class AddDriver(_DriverIntent):
         if drawn is None:
             return None
         policy, _, driver, charge = drawn
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_premium = money(policy.premium + charge)
         return self.task(
@@ -409,7 +405,7 @@ class AddDriverAndPay(_DriverIntent):
         method = _payer(user, balance, rng)
         if method is None or charge <= 0:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         pay = {"policy_id": pid, "payment_method_id": method.id, "amount": balance}
         return self.task(
@@ -484,7 +480,7 @@ class AddScheduledItem(InsuranceIntent):
         if policy is None:
             return None
         item = _scheduling(rng, policy)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -529,7 +525,7 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
             return None
         method = rng.choice(others)
         item = _scheduling(rng, policy)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -576,7 +572,7 @@ class CancelPolicy(InsuranceIntent):
         quote = cancellation_quote(policy)
         if method is None or quote.refund <= 0:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         reason = rng.choice(sorted(REASON_TEXT))
         pid = policy.policy_id
         outputs = [money_text(quote.refund)]
@@ -631,7 +627,7 @@ class MakePayment(InsuranceIntent):
         method = _payer(user, balance, rng)
         if method is None:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -682,7 +678,7 @@ class CancelHomeAndFileAutoClaim(_ClaimIntent):
         method = user.payment_method(home.payment_method_id)
         if method is None or quote.refund <= 0:
             return None
-        who = self.holder(db, auto, rng)
+        who = self.owner(db, auto, rng)
         a, h = auto.policy_id, home.policy_id
         cancel = {
             "policy_id": h,
@@ -734,7 +730,7 @@ class ExcludedClaimRefusal(_ClaimIntent):
             return None
         loss = rng.choice(losses)
         amount = float(rng.randint(6, 120) * 100)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -788,7 +784,7 @@ class LateClaimRefusal(_ClaimIntent):
             return None
         loss = rng.choice(losses)
         amount = float(rng.randint(6, 120) * 100)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
         return self.task(
@@ -831,7 +827,7 @@ class ClaimToHuman(_ClaimIntent):
         else:
             amount = float(rng.randint(30, 90) * 1000)
             assert amount > HUMAN_CLAIM_THRESHOLD
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
         summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
@@ -870,7 +866,7 @@ class NonHouseholdDriverRefusal(_DriverIntent):
         if drawn is None:
             return None
         policy, _, driver, _ = drawn
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,

@@ -1,16 +1,16 @@
 """The task assembler of customer-service intents, their common mistakes, the standard slot hints.
 
-``CustomerIntent`` draws the identity and assembles the task; its ``stray_write`` and
-``last_write_left_out`` are the mistakes most worlds share (an unrequested write on the user's
-profile, the request half done), ``last_write_changed`` the gold path with its last write's
-arguments changed (another record, another amount).
+``CustomerIntent`` draws the identity (of a customer or of the ``owner`` of a record) and
+assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mistakes most worlds
+share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
+the gold path with its last write's arguments changed (another record, another amount).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
 from domains.kit.lookup import record
@@ -44,6 +44,15 @@ ELSEWHERE: dict[str, str] = {
 """An address no generated customer has: the target of an unrequested address change."""
 
 
+class Owned(Protocol):
+    """A record that belongs to one customer (an order, a reservation, a policy...)."""
+
+    @property
+    def user_id(self) -> str:
+        """The customer's id."""
+        ...
+
+
 class CustomerIntent(Intent):
     """An intent of an authenticated customer: draws the identity, assembles the task.
 
@@ -61,6 +70,10 @@ class CustomerIntent(Intent):
         return Identity.draw(
             record(db, self.customers, user_id), rng, self.factors, self.details_tool
         )
+
+    def owner(self, db: Database, owned: Owned, rng: random.Random) -> Identity:
+        """The identity of the customer ``owned`` belongs to (see ``identity``)."""
+        return self.identity(db, owned.user_id, rng)
 
     def task(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.people import Customer, address_args, address_text, random_address
@@ -31,10 +31,6 @@ class RetailIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
-
-    def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
-        """The identity of the user who placed ``order``."""
-        return self.identity(db, order.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
