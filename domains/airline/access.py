@@ -18,15 +18,14 @@ from domains.airline.data import (
     TODAY,
     Flight,
     Passenger,
-    Payment,
     Reservation,
     Segment,
     User,
     flight_key,
     net_paid,
 )
-from domains.kit.lookup import load
-from domains.kit.payments import PaymentMethod, check_funds, money, owned_method, with_balance
+from domains.kit.lookup import code_key, loader
+from domains.kit.payments import PaymentMethod, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError
 
@@ -38,18 +37,8 @@ class FlightChoice(msgspec.Struct, frozen=True):
     date: str
 
 
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id.strip(), "user")
-    return user
-
-
-def load_reservation(db: Database, reservation_id: str) -> Reservation:
-    """The reservation ``reservation_id`` (case-insensitive); ``ToolError`` when unknown."""
-    reservation: Reservation = load(
-        db, "reservations", reservation_id.strip().upper(), "reservation"
-    )
-    return reservation
+load_user = loader("users", "user", User)
+load_reservation = loader("reservations", "reservation", Reservation, code_key)
 
 
 def load_flight(db: Database, flight_number: str, date: str) -> Flight:
@@ -143,44 +132,12 @@ def itinerary(
     return flights
 
 
-def charge(
-    db: Database, user: User, method: PaymentMethod, amount: float
-) -> tuple[User, Payment | None]:
-    """Charge (amount > 0) or refund (amount < 0) ``method``; gift cards change balance at once."""
-    amount = money(amount)
-    if amount == 0:
-        return user, None
-    if amount > 0:
-        check_funds(method, amount)
-    if method.source == "gift_card":
-        user = with_balance(user, method.id, -amount)
-        db.put("users", user.user_id, user)
-    kind = "payment" if amount > 0 else "refund"
-    return user, Payment(kind, abs(amount), method.id)
-
-
 def payer(
     db: Database, reservation: Reservation, payment_method_id: str
 ) -> tuple[User, PaymentMethod]:
     """The reservation's owner and their payment method ``payment_method_id``."""
     user = load_user(db, reservation.user_id)
     return user, owned_method(user, payment_method_id)
-
-
-def refunds(reservation: Reservation, amount: float) -> list[Payment]:
-    """``amount`` refunded to the methods that paid, in payment order, each up to its net share."""
-    paid: dict[str, float] = {}
-    for p in reservation.payment_history:
-        sign = 1 if p.transaction_type == "payment" else -1
-        paid[p.payment_method_id] = money(paid.get(p.payment_method_id, 0.0) + sign * p.amount)
-    out: list[Payment] = []
-    left = money(amount)
-    for method_id, share in paid.items():
-        part = money(min(left, share))
-        if part > 0:
-            out.append(Payment("refund", part, method_id))
-            left = money(left - part)
-    return out
 
 
 def check_refund(reservation: Reservation, amount: float) -> None:

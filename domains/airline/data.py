@@ -15,7 +15,7 @@ import msgspec
 from domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
 from domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import can_pay, money
+from domains.kit.payments import Payment, can_pay, money
 from domains.kit.people import Customer, Ids, customers
 from domains.kit.vocab import FIRST_NAMES, LAST_NAMES
 from simulator.database import Base, Index
@@ -86,14 +86,6 @@ class Passenger(msgspec.Struct, frozen=True, omit_defaults=True):
     first_name: str
     last_name: str
     dob: str
-
-
-class Payment(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One entry of a reservation's payment history."""
-
-    transaction_type: str  # "payment" | "refund"
-    amount: float
-    payment_method_id: str
 
 
 class Reservation(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -48,8 +48,8 @@ from domains.airline.scenario import (
     passengers_text,
     trip_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.identity import EMAIL, NAME_ZIP
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
 from domains.kit.vocab import FIRST_NAMES
@@ -139,25 +139,12 @@ class AirlineIntent(CustomerIntent):
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
-    def owner(self, db: Database, reservation: Reservation, rng: random.Random) -> Identity:
-        """The identity of the user who holds ``reservation``."""
-        return self.identity(db, reservation.user_id, rng)
-
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
-def pick_reservation(
-    db: Database, rng: random.Random, accept: Callable[[Reservation], bool]
-) -> Reservation | None:
-    """A random reservation that ``accept`` likes, or None."""
-    found: Reservation | None = pick(db, rng, "reservations", accept)
-    return found
+pick_reservation = picker("reservations", Reservation)
 
 
 def replaced(action: Action, **arguments: Any) -> Action:
@@ -340,6 +327,11 @@ class _Change:
             {"origin": new.origin, "destination": new.destination, "date": new.date},
         )
 
+    @property
+    def actions(self) -> list[Action]:
+        """The gold steps of the change: the search, the price difference, the write."""
+        return [self.search, Action("calculate", {"expression": self.expression}), self.write]
+
 
 def _sample_change(db: Database, rng: random.Random) -> _Change | None:
     reservation = pick_reservation(db, rng, _changeable)
@@ -419,9 +411,7 @@ class ChangeFlight(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                change.search,
-                Action("calculate", {"expression": change.expression}),
-                change.write,
+                *change.actions,
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move outbound of {rid} to {new.flight_number} on {new.date}: "
@@ -912,9 +902,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                change.search,
-                Action("calculate", {"expression": change.expression}),
-                change.write,
+                *change.actions,
                 bags,
             ],
             outputs=[money_text(abs(change.difference)), money_text(fee)],

@@ -15,7 +15,6 @@ import msgspec
 
 from domains.airline.access import (
     FlightChoice,
-    charge,
     check_passengers,
     check_refund,
     flight_view,
@@ -25,7 +24,6 @@ from domains.airline.access import (
     load_user,
     new_reservation_id,
     payer,
-    refunds,
     require_active,
     require_bookable,
     require_unflown,
@@ -41,14 +39,20 @@ from domains.airline.data import (
     Passenger,
     Reservation,
     Segment,
-    User,
     route_key,
 )
 from domains.airline.network import AIRPORTS
 from domains.airline.rules import BAG_FEE, INSURANCE_PRICE, MAX_BAGS_PER_PASSENGER, MAX_COMPENSATION
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import (
+    charge,
+    check_funds,
+    credit_refunds,
+    money,
+    owned_method,
+    refunds,
+)
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -61,14 +65,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, address, email, membership tier, payment methods, reservations.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, address, email, membership tier, payment methods, reservations.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -410,11 +411,8 @@ def cancel_reservation(db: Database, reservation_id: str, refund_amount: float) 
     require_unflown(reservation, "cancelled")
     check_refund(reservation, refund_amount)
     user = load_user(db, reservation.user_id)
-    back = refunds(reservation, refund_amount)
-    for entry in back:
-        method = user.payment_method(entry.payment_method_id)
-        if method is not None and method.source == "gift_card":
-            user = with_balance(user, method.id, entry.amount)
+    back = refunds(reservation.payment_history, refund_amount)
+    user = credit_refunds(user, back)
     db.put("users", user.user_id, user)
     count = len(reservation.passengers)
     for s in reservation.flights:

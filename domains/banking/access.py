@@ -8,34 +8,15 @@ from typing import Any
 import msgspec
 
 from domains.banking.data import TODAY, Account, Card, Transaction, User, transaction_id
-from domains.kit.lookup import load
+from domains.kit.lookup import loader
 from domains.kit.payments import money, money_text
 from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id, "user")
-    return user
-
-
-def load_account(db: Database, account_id: str) -> Account:
-    """The account ``account_id``; ``ToolError`` when unknown."""
-    account: Account = load(db, "accounts", account_id.strip(), "account")
-    return account
-
-
-def load_card(db: Database, card_id: str) -> Card:
-    """The card ``card_id``; ``ToolError`` when unknown."""
-    card: Card = load(db, "cards", card_id.strip(), "card")
-    return card
-
-
-def load_transaction(db: Database, txn_id: str) -> Transaction:
-    """The transaction ``txn_id``; ``ToolError`` when unknown."""
-    txn: Transaction = load(db, "transactions", txn_id.strip(), "transaction")
-    return txn
+load_user = loader("users", "user", User)
+load_account = loader("accounts", "account", Account)
+load_card = loader("cards", "card", Card)
+load_transaction = loader("transactions", "transaction", Transaction)
 
 
 def transactions(db: Database, account: Account) -> list[Transaction]:

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from domains.banking.merchants import DEPOSITS, FEES, MERCHANTS
+from domains.kit.calc import days_from
 from domains.kit.identity import ACCOUNT_PIN, identity_indexes
 from domains.kit.payments import money
 from domains.kit.people import Customer, Ids, customers
@@ -140,7 +141,7 @@ def day(offset: int) -> str:
 
 def days_ago(date: str) -> int:
     """How many days before ``TODAY`` the ISO date ``date`` is."""
-    return (TODAY - dt.date.fromisoformat(date)).days
+    return days_from(date, TODAY.isoformat())
 
 
 def transaction_id(account_id: str, n: int) -> str:

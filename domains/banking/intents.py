@@ -31,29 +31,18 @@ from domains.banking.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     account_text,
-    balance_text,
     card_text,
     fee_text,
     gold_reads,
     transaction_text,
 )
 from domains.kit.identity import ACCOUNT_PIN
-from domains.kit.lookup import pick, record
-from domains.kit.payments import money, money_text
+from domains.kit.lookup import pick, picker, record
+from domains.kit.payments import balance_text, money, money_text
 from domains.kit.people import address_args, address_text, random_address
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import ELSEWHERE, CustomerIntent
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
-
-_ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated customer has: the target of the unrequested write in ``mistakes``."""
 
 _REASONS = ("duplicate charge", "goods not received", "wrong amount")
 _REASON_TEXT = {
@@ -71,24 +60,15 @@ class BankingIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the mailing address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_mailing_address", {"user_id": user_id, **_ELSEWHERE})
+        extra = Action("update_mailing_address", {"user_id": self.profile_user(task), **ELSEWHERE})
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
-        paths = [[*reads, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [[*reads, extra], *self.last_write_left_out(domain, task)]
 
 
 # ---- sampling helpers -------------------------------------------------------------------------
 
 
-def pick_user(db: Database, rng: random.Random, accept: Callable[[User], bool]) -> User | None:
-    """A random customer that ``accept`` likes, or None."""
-    user: User | None = pick(db, rng, "users", accept)
-    return user
+pick_user = picker("users", User)
 
 
 def accounts_of(db: Database, user: User) -> list[Account]:
@@ -155,6 +135,21 @@ def _nameable(txns: list[Transaction], txn: Transaction) -> bool:
     return len(same) == 1
 
 
+def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, Card] | None:
+    """A customer with a card of ``status``, and one such card (drawn at random)."""
+    user = pick_user(db, rng, lambda u: any(c.status == status for c in cards_of(db, u)))
+    if user is None:
+        return None
+    return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
+
+
+def _holder(db: Database, account_id: str) -> User:
+    """The customer who holds account ``account_id``."""
+    account: Account = record(db, "accounts", account_id)
+    user: User = record(db, "users", account.user_id)
+    return user
+
+
 def _transactions_read(account: Account) -> Action:
     return Action("get_account_transactions", {"account_id": account.account_id})
 
@@ -170,38 +165,65 @@ def _card_read(card: Card) -> Action:
 # ---- cards ------------------------------------------------------------------------------------
 
 
-class FreezeCard(BankingIntent):
-    """Freeze a misplaced card for now (no replacement)."""
+class _CardStatusChange(BankingIntent):
+    """A card of ``status`` put through ``verb`` ("freeze" or "unfreeze"); it becomes ``after``."""
 
-    name = "freeze_card"
-    description = "The user misplaced a debit card and freezes it for now, without a replacement."
+    status: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    after: ClassVar[str] = ""
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        raise NotImplementedError
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == ACTIVE for c in cards_of(db, u)))
-        if user is None:
+        picked = _card_holder(db, rng, self.status)
+        if picked is None:
             return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
+        user, card = picked
         who = self.identity(db, user.user_id, rng)
         return self.task(
             domain,
             who,
-            goal=f"I can't find {card_text(card)}. I want it frozen for now so nobody can use it, "
-            "but I do not want a replacement: it is probably somewhere at home. "
-            f"I want to know the card's status afterwards. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I misplaced my debit card and want to block it for now.",
-                    "Hello, can you freeze my card? I can't find it.",
-                ]
-            ),
+            goal=f"{self.goal(card)} {CONFIRM}",
+            opening=self.opening(rng),
             known={"card": card_text(card)},
             actions=[
                 *gold_reads(who, _card_read(card)),
-                Action("freeze_card", {"card_id": card.card_id}),
+                Action(f"{self.verb}_card", {"card_id": card.card_id}),
             ],
-            outputs=["frozen"],
-            summary=f"freeze card {card.card_id}",
+            outputs=[self.after],
+            summary=f"{self.verb} card {card.card_id}",
+        )
+
+
+class FreezeCard(_CardStatusChange):
+    """Freeze a misplaced card for now (no replacement)."""
+
+    name = "freeze_card"
+    description = "The user misplaced a debit card and freezes it for now, without a replacement."
+    status, verb, after = ACTIVE, "freeze", "frozen"
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I can't find {card_text(card)}. I want it frozen for now so nobody can use it, "
+            "but I do not want a replacement: it is probably somewhere at home. "
+            "I want to know the card's status afterwards."
+        )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return rng.choice(
+            [
+                "Hi, I misplaced my debit card and want to block it for now.",
+                "Hello, can you freeze my card? I can't find it.",
+            ]
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -221,33 +243,23 @@ class FreezeCard(BankingIntent):
         return paths
 
 
-class UnfreezeCard(BankingIntent):
+class UnfreezeCard(_CardStatusChange):
     """Unfreeze a card the customer found again."""
 
     name = "unfreeze_card"
     description = "The user found a frozen debit card and wants it to work again."
+    status, verb, after = FROZEN, "unfreeze", "active"
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == FROZEN for c in cards_of(db, u)))
-        if user is None:
-            return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == FROZEN])
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I froze {card_text(card)} when I thought I had lost it, but I found it. I want "
-            f"it unfrozen so I can use it again; I do not want a new card. {CONFIRM}",
-            opening="Hi, I found my debit card again. Can you unblock it?",
-            known={"card": card_text(card)},
-            actions=[
-                *gold_reads(who, _card_read(card)),
-                Action("unfreeze_card", {"card_id": card.card_id}),
-            ],
-            outputs=["active"],
-            summary=f"unfreeze card {card.card_id}",
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I froze {card_text(card)} when I thought I had lost it, but I found it. I want "
+            "it unfrozen so I can use it again; I do not want a new card."
         )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return "Hi, I found my debit card again. Can you unblock it?"
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a replacement ordered instead of unfreezing."""
@@ -270,10 +282,10 @@ class _Replacement(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = pick_user(db, rng, lambda u: any(c.status == ACTIVE for c in cards_of(db, u)))
-        if user is None:
+        picked = _card_holder(db, rng, ACTIVE)
+        if picked is None:
             return None
-        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
+        user, card = picked
         account: Account = record(db, "accounts", card.account_id)
         if account.available < EXPEDITED_FEE:  # either speed must be possible
             return None
@@ -599,8 +611,7 @@ class DisputeCharge(BankingIntent):
         ]
         db = domain.new_database()
         txn: Transaction = record(db, "transactions", args["transaction_id"])
-        account: Account = record(db, "accounts", txn.account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, txn.account_id)
         near = [
             t
             for t in card_purchases(db, user, lambda t: True)
@@ -642,12 +653,8 @@ class DisputeOutsideWindow(BankingIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the dispute filed anyway."""
-        transactions = task.actions[-1]
-        account: Account = record(
-            domain.new_database(), "accounts", transactions.arguments["account_id"]
-        )
         db = domain.new_database()
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, task.actions[-1].arguments["account_id"])
         old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
@@ -704,8 +711,7 @@ class FraudToHuman(BankingIntent):
         *reads, transfer = task.actions
         account_id = reads[-1].arguments["account_id"]
         db = domain.new_database()
-        account: Account = record(db, "accounts", account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, account_id)
         said = task.scenario.known_info["transaction"]
         txn = next(
             t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
@@ -820,8 +826,7 @@ class ReverseFee(BankingIntent):
         *reads, reverse = task.actions
         db = domain.new_database()
         fee: Transaction = record(db, "transactions", reverse.arguments["transaction_id"])
-        account: Account = record(db, "accounts", fee.account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, fee.account_id)
         others = [
             t for t in open_fees(db, user, lambda t: True) if t.transaction_id != fee.transaction_id
         ]
@@ -842,8 +847,7 @@ class _ForbiddenReversal(BankingIntent):
         """The generic ones, and the fee reversed anyway."""
         account_id = task.actions[-1].arguments["account_id"]
         db = domain.new_database()
-        account: Account = record(db, "accounts", account_id)
-        user: User = record(db, "users", account.user_id)
+        user = _holder(db, account_id)
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
         reverse = Action("reverse_fee", {"transaction_id": fee.transaction_id})

@@ -35,11 +35,6 @@ def fee_text(txn: Transaction) -> str:
     return f"the {money_text(-txn.amount)} {what} of {txn.date}"
 
 
-def balance_text(amount: float) -> str:
-    """A balance as the agent should say it, the sign first: "$1,234.50", "-$42.10"."""
-    return f"-{money_text(-amount)}" if amount < 0 else money_text(amount)
-
-
 _ACCOUNT = ("which account", "what account", "from which")
 
 HINTS: dict[str, SlotHint] = {

@@ -48,7 +48,6 @@ from domains.kit import identity
 from domains.kit import tools as kit_tools
 from domains.kit.lookup import load
 from domains.kit.payments import money
-from domains.kit.people import new_address
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -57,16 +56,12 @@ from simulator.tools import ToolError, ToolKind, tool
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> dict[str, Any]:
-    """Get a customer's profile: name, address, email, account ids, card ids, last fee reversal.
-
-    ``last_fee_reversal`` is the date of the customer's last fee reversal (empty when never).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return user_view(load_user(db, user_id))
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a customer's profile: name, address, email, account ids, card ids, last fee reversal. "
+    "``last_fee_reversal`` is the date of the customer's last fee reversal (empty when never).",
+    lambda db, user_id: user_view(load_user(db, user_id)),
+)
 
 
 @tool(ToolKind.READ)
@@ -316,31 +311,8 @@ def reverse_fee(db: Database, transaction_id: str) -> dict[str, Any]:
     return {"reversed": money(-txn.amount), "account": account_view(account)}
 
 
-@tool(ToolKind.WRITE)
-def update_mailing_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> dict[str, Any]:
-    """Change a customer's mailing address (where statements and new cards are sent).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return user_view(updated)
+update_mailing_address = kit_tools.address_tool(
+    "update_mailing_address",
+    "Change a customer's mailing address (where statements and new cards are sent).",
+    view=user_view,
+)

@@ -9,36 +9,22 @@ import msgspec
 
 from domains.insurance.catalog import ITEM_CATEGORIES, LOSS_COVERAGE, driver_rate
 from domains.insurance.data import ACTIVE, TODAY, Claim, Policy, User, days, parse_date
-from domains.kit.lookup import load
+from domains.kit.calc import parse_day
+from domains.kit.lookup import code_key, loader
 from domains.kit.payments import money
-from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id, "user")
-    return user
-
-
-def load_policy(db: Database, policy_id: str) -> Policy:
-    """The policy ``policy_id`` (case and spaces forgiven); ``ToolError`` when unknown."""
-    policy: Policy = load(db, "policies", policy_id.strip().upper(), "policy")
-    return policy
-
-
-def load_claim(db: Database, claim_id: str) -> Claim:
-    """The claim ``claim_id`` (case and spaces forgiven); ``ToolError`` when unknown."""
-    claim: Claim = load(db, "claims", claim_id.strip().upper(), "claim")
-    return claim
+load_user = loader("users", "user", User)
+load_policy = loader("policies", "policy", Policy, code_key)
+load_claim = loader("claims", "claim", Claim, code_key)
 
 
 def date_arg(text: str, field: str) -> datetime.date:
     """An ISO date argument; ``ToolError`` naming ``field`` when it is not one."""
     try:
-        return parse_date(text)
-    except ValueError:
-        raise ToolError(f"{field} must be a date as YYYY-MM-DD, got {text!r}") from None
+        return parse_day(text, field)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
 
 
 def require_active(policy: Policy, action: str) -> None:

@@ -21,6 +21,7 @@ from domains.insurance.catalog import (
     LOSS_COVERAGE,
     RELATIONSHIPS,
 )
+from domains.kit.calc import days_from
 from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
 from domains.kit.payments import money
 from domains.kit.people import Address, Customer, Ids, customers, random_address
@@ -154,7 +155,7 @@ def parse_date(text: str) -> datetime.date:
 
 def days(start: str, end: str) -> int:
     """Days from ``start`` to ``end`` (ISO dates)."""
-    return (parse_date(end) - parse_date(start)).days
+    return days_from(start, end)
 
 
 def age_on(birth_date: str, on: datetime.date = TODAY) -> int:

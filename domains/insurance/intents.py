@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Callable
+from typing import Any
+
+import msgspec
 
 from domains.insurance.access import (
     cancellation_quote,
@@ -37,24 +40,14 @@ from domains.insurance.data import (
     parse_date,
 )
 from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, UNKNOWN_IDS, driver_text, gold_reads
-from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.people import Ids
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import ELSEWHERE, CustomerIntent
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
-
-_ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated user has: the target of the unrequested write in ``mistakes``."""
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
@@ -65,28 +58,15 @@ class InsuranceIntent(CustomerIntent):
     factors = ((EMAIL, 0.5), (NAME_ZIP, 0.3), (ACCOUNT_PIN, 0.2))
     unknown_info = UNKNOWN_IDS
 
-    def holder(self, db: Database, policy: Policy, rng: random.Random) -> Identity:
-        """The identity of the policyholder of ``policy``."""
-        return self.identity(db, policy.user_id, rng)
-
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the mailing address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_mailing_address", {"user_id": user_id, **_ELSEWHERE})
-        paths = [[*task.actions, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [
+            self.stray_write(task, "update_mailing_address", **ELSEWHERE),
+            *self.last_write_left_out(domain, task),
+        ]
 
 
-def pick_policy(
-    db: Database, rng: random.Random, accept: Callable[[Policy], bool]
-) -> Policy | None:
-    """A random policy that ``accept`` likes, or None."""
-    policy: Policy | None = pick(db, rng, "policies", accept)
-    return policy
+pick_policy = picker("policies", Policy)
 
 
 def _active(kind: str) -> Callable[[Policy], bool]:
@@ -181,7 +161,7 @@ class CoverageQuestion(InsuranceIntent):
         loss = rng.choice(losses)
         coverage = policy.coverage(coverage_for(policy, loss))
         assert coverage is not None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -212,7 +192,7 @@ class FileClaim(_ClaimIntent):
         if picked is None:
             return None
         policy, loss, day, amount = picked
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_id = claim_id(pid, len(policy.claims) + 1)
         deductible = _deductible(policy, loss)
@@ -235,10 +215,11 @@ class FileClaim(_ClaimIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the claim filed with another estimate."""
-        *reads, claim = task.actions
-        amount = float(claim.arguments["estimated_amount"]) + 500
-        wrong = Action(claim.name, {**claim.arguments, "estimated_amount": amount})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, estimated_amount=amount),
+        ]
 
 
 class ClaimStatus(InsuranceIntent):
@@ -253,7 +234,7 @@ class ClaimStatus(InsuranceIntent):
         if claim is None:
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         outputs = [claim.status]
         if claim.paid_amount is not None:
             outputs.append(money_text(claim.paid_amount))
@@ -285,7 +266,7 @@ class WithdrawClaim(InsuranceIntent):
         if claim is None:
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         cid = claim.claim_id
         return self.task(
             domain,
@@ -382,7 +363,7 @@ class AddDriver(_DriverIntent):
         if drawn is None:
             return None
         policy, _, driver, charge = drawn
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_premium = money(policy.premium + charge)
         return self.task(
@@ -424,7 +405,7 @@ class AddDriverAndPay(_DriverIntent):
         method = _payer(user, balance, rng)
         if method is None or charge <= 0:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         pay = {"policy_id": pid, "payment_method_id": method.id, "amount": balance}
         return self.task(
@@ -450,12 +431,41 @@ class AddDriverAndPay(_DriverIntent):
         )
 
 
-def _item(rng: random.Random) -> tuple[str, float]:
-    return rng.choice(sorted(ITEM_CATEGORIES)), float(rng.randint(10, 400) * 100)
-
-
 def _item_text(category: str, value: float) -> str:
     return f"a {category} item appraised at {money_text(value)}"
+
+
+def _home_policy(db: Database, rng: random.Random) -> Policy | None:
+    """An active home policy with at least 10 days left in its term."""
+    policy = pick_policy(db, rng, _active(HOME))
+    return None if policy is None or days_left(policy) < 10 else policy
+
+
+class _Scheduling(msgspec.Struct, frozen=True):
+    """An item to schedule on a home policy: category, appraised value, the term's charge."""
+
+    policy_id: str
+    category: str
+    value: float
+    charge: float
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments of the quote and of the write."""
+        return {"policy_id": self.policy_id, "category": self.category, "value": self.value}
+
+    @property
+    def text(self) -> str:
+        """The item as the user names it."""
+        return _item_text(self.category, self.value)
+
+
+def _scheduling(rng: random.Random, policy: Policy) -> _Scheduling:
+    """A random valuable item to schedule on ``policy`` and its charge for the rest of the term."""
+    category = rng.choice(sorted(ITEM_CATEGORIES))
+    value = float(rng.randint(10, 400) * 100)
+    _, charge = item_charge(policy, category, value)
+    return _Scheduling(policy.policy_id, category, value, charge)
 
 
 class AddScheduledItem(InsuranceIntent):
@@ -466,37 +476,35 @@ class AddScheduledItem(InsuranceIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, _active(HOME))
-        if policy is None or days_left(policy) < 10:
+        policy = _home_policy(db, rng)
+        if policy is None:
             return None
-        category, value = _item(rng)
-        _, charge = item_charge(policy, category, value)
-        who = self.holder(db, policy, rng)
+        item = _scheduling(rng, policy)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
-        args = {"policy_id": pid, "category": category, "value": value}
         return self.task(
             domain,
             who,
-            goal=f"I want to schedule {_item_text(category, value)} on my home policy {pid}. I "
+            goal=f"I want to schedule {item.text} on my home policy {pid}. I "
             f"want to know how much the premium goes up and the new premium. {_CONFIRM}",
-            opening=f"Hi, I want to add my {category} to my home insurance.",
-            known={"policy_id": pid, "item": _item_text(category, value)},
+            opening=f"Hi, I want to add my {item.category} to my home insurance.",
+            known={"policy_id": pid, "item": item.text},
             actions=[
                 *gold_reads(who, pid),
-                Action("quote_scheduled_item", args),
-                Action("add_scheduled_item", args),
+                Action("quote_scheduled_item", item.args),
+                Action("add_scheduled_item", item.args),
             ],
-            outputs=[money_text(charge), money_text(money(policy.premium + charge))],
-            summary=f"schedule {category} on {pid}: +{money_text(charge)}",
+            outputs=[money_text(item.charge), money_text(money(policy.premium + item.charge))],
+            summary=f"schedule {item.category} on {pid}: +{money_text(item.charge)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the item scheduled under another category."""
-        *reads, add = task.actions
-        other = next(c for c in sorted(ITEM_CATEGORIES) if c != add.arguments["category"])
+        chosen = task.actions[-1].arguments["category"]
+        other = next(c for c in sorted(ITEM_CATEGORIES) if c != chosen)
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(add.name, {**add.arguments, "category": other})],
+            self.last_write_changed(domain, task, category=other),
         ]
 
 
@@ -508,42 +516,36 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, _active(HOME))
-        if policy is None or days_left(policy) < 10:
+        policy = _home_policy(db, rng)
+        if policy is None:
             return None
         user: User = record(db, "users", policy.user_id)
         others = [m for m in user.payment_methods if m.id != policy.payment_method_id]
         if not others:
             return None
         method = rng.choice(others)
-        category, value = _item(rng)
-        _, charge = item_charge(policy, category, value)
-        who = self.holder(db, policy, rng)
+        item = _scheduling(rng, policy)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
-        args = {"policy_id": pid, "category": category, "value": value}
         return self.task(
             domain,
             who,
             goal=f"Two things on my home policy {pid}: I want {method_text(method)} to be the "
             f"payment method on file from now on, and I want to schedule "
-            f"{_item_text(category, value)}. I want to know the premium increase. {_CONFIRM}",
+            f"{item.text}. I want to know the premium increase. {_CONFIRM}",
             opening="Hi, I want to change how I pay for my home insurance and add an item to it.",
-            known={
-                "policy_id": pid,
-                "payment_method": method_text(method),
-                "item": _item_text(category, value),
-            },
+            known={"policy_id": pid, "payment_method": method_text(method), "item": item.text},
             actions=[
                 *gold_reads(who, pid),
-                Action("quote_scheduled_item", args),
+                Action("quote_scheduled_item", item.args),
                 Action(
                     "update_policy_payment_method",
                     {"policy_id": pid, "payment_method_id": method.id},
                 ),
-                Action("add_scheduled_item", args),
+                Action("add_scheduled_item", item.args),
             ],
-            outputs=[money_text(charge)],
-            summary=f"switch payment of {pid} and schedule {category}",
+            outputs=[money_text(item.charge)],
+            summary=f"switch payment of {pid} and schedule {item.category}",
         )
 
 
@@ -570,7 +572,7 @@ class CancelPolicy(InsuranceIntent):
         quote = cancellation_quote(policy)
         if method is None or quote.refund <= 0:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         reason = rng.choice(sorted(REASON_TEXT))
         pid = policy.policy_id
         outputs = [money_text(quote.refund)]
@@ -602,11 +604,10 @@ class CancelPolicy(InsuranceIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the policy cancelled for another reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(cancel.name, {**cancel.arguments, "reason": other})],
+            self.last_write_changed(domain, task, reason=other),
         ]
 
 
@@ -626,7 +627,7 @@ class MakePayment(InsuranceIntent):
         method = _payer(user, balance, rng)
         if method is None:
             return None
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -648,12 +649,8 @@ class MakePayment(InsuranceIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and half the balance paid."""
-        *reads, pay = task.actions
-        half = money(float(pay.arguments["amount"]) / 2)
-        return [
-            *super().mistakes(domain, task),
-            [*reads, Action(pay.name, {**pay.arguments, "amount": half})],
-        ]
+        half = money(float(task.actions[-1].arguments["amount"]) / 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=half)]
 
 
 class CancelHomeAndFileAutoClaim(_ClaimIntent):
@@ -681,7 +678,7 @@ class CancelHomeAndFileAutoClaim(_ClaimIntent):
         method = user.payment_method(home.payment_method_id)
         if method is None or quote.refund <= 0:
             return None
-        who = self.holder(db, auto, rng)
+        who = self.owner(db, auto, rng)
         a, h = auto.policy_id, home.policy_id
         cancel = {
             "policy_id": h,
@@ -733,7 +730,7 @@ class ExcludedClaimRefusal(_ClaimIntent):
             return None
         loss = rng.choice(losses)
         amount = float(rng.randint(6, 120) * 100)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,
@@ -787,7 +784,7 @@ class LateClaimRefusal(_ClaimIntent):
             return None
         loss = rng.choice(losses)
         amount = float(rng.randint(6, 120) * 100)
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
         return self.task(
@@ -830,7 +827,7 @@ class ClaimToHuman(_ClaimIntent):
         else:
             amount = float(rng.randint(30, 90) * 1000)
             assert amount > HUMAN_CLAIM_THRESHOLD
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
         summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
@@ -869,7 +866,7 @@ class NonHouseholdDriverRefusal(_DriverIntent):
         if drawn is None:
             return None
         policy, _, driver, _ = drawn
-        who = self.holder(db, policy, rng)
+        who = self.owner(db, policy, rng)
         pid = policy.policy_id
         return self.task(
             domain,

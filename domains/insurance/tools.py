@@ -32,7 +32,6 @@ from domains.insurance.data import (
     Driver,
     Payment,
     ScheduledItem,
-    User,
     age_on,
     claim_id,
     item_id,
@@ -40,8 +39,7 @@ from domains.insurance.data import (
 )
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method, with_balance
-from domains.kit.people import new_address
+from domains.kit.payments import money, owned_method, settle
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -78,14 +76,11 @@ find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a policyholder's profile: name, mailing address, email, payment methods, policy ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a policyholder's profile: name, mailing address, email, payment methods, policy ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -139,15 +134,7 @@ def check_coverage(db: Database, policy_id: str, loss_type: LossType) -> dict[st
     }
 
 
-@tool(ToolKind.READ)
-def days_between(db: Database, start_date: str, end_date: str) -> int:
-    """Count the days from one date to another (negative when the end comes first).
-
-    Args:
-        start_date: The first date, as YYYY-MM-DD, e.g. "2025-04-02".
-        end_date: The second date, as YYYY-MM-DD, e.g. "2025-06-15".
-    """
-    return (date_arg(end_date, "end_date") - date_arg(start_date, "start_date")).days
+days_between = kit_tools.days_between
 
 
 @tool(ToolKind.READ)
@@ -408,8 +395,7 @@ def cancel_policy(
     payments = policy.payments
     if refund > 0:
         payments = (*payments, Payment("refund", refund, method.id, TODAY.isoformat()))
-        if method.source == "gift_card":
-            db.put("users", user.user_id, with_balance(user, method.id, refund))
+        settle(db, user, method, -refund)
     updated = msgspec.structs.replace(
         policy,
         status=CANCELLED,
@@ -444,9 +430,7 @@ def make_payment(
         )
     user = load_user(db, policy.user_id)
     method = owned_method(user, payment_method_id)
-    check_funds(method, amount)
-    if method.source == "gift_card":
-        db.put("users", user.user_id, with_balance(user, method.id, -amount))
+    settle(db, user, method, amount)
     updated = msgspec.structs.replace(
         policy,
         paid=money(policy.paid + amount),
@@ -478,31 +462,7 @@ def update_policy_payment_method(
     return policy_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def update_mailing_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> User:
-    """Change a policyholder's mailing address (insured properties keep theirs).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return updated
+update_mailing_address = kit_tools.address_tool(
+    "update_mailing_address",
+    "Change a policyholder's mailing address (insured properties keep theirs).",
+)

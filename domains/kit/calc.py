@@ -1,8 +1,13 @@
-"""Safe arithmetic for the ``calculate`` tool: numbers, + - * / and parentheses, nothing else."""
+"""Arithmetic for the kit tools: safe expressions (``calculate``), day counts (``days_between``).
+
+``evaluate_expression`` takes numbers, + - * / and parentheses, nothing else; ``parse_day``
+and ``days_from`` read ISO dates (YYYY-MM-DD).
+"""
 
 from __future__ import annotations
 
 import ast
+import datetime
 import operator
 from collections.abc import Callable
 
@@ -40,3 +45,16 @@ def _eval(node: ast.expr) -> float:
             raise ValueError("division by zero")
         return _BINARY[type(node.op)](left, right)
     raise ValueError("only numbers, + - * / and parentheses are allowed")
+
+
+def parse_day(text: str, field: str) -> datetime.date:
+    """The ISO date ``text`` (spaces forgiven); ``ValueError`` naming ``field`` if it is not."""
+    try:
+        return datetime.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{field} must be a date as YYYY-MM-DD, got {text!r}") from None
+
+
+def days_from(start_date: str, end_date: str) -> int:
+    """Days from ``start_date`` to ``end_date`` (negative when the end comes first)."""
+    return (parse_day(end_date, "end_date") - parse_day(start_date, "start_date")).days

@@ -1,6 +1,7 @@
 """Customer authentication: the factors a domain picks, their indexes and lookup tools.
 
-Factors: email, name + zip, account number + PIN. ``Identity`` is what a task's user proves.
+Factors: email, name + zip, account number + PIN, name + date of birth (for a customer type
+with a ``dob`` field, e.g. patients). ``Identity`` is what a task's user proves.
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
@@ -10,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import msgspec
 
@@ -35,6 +37,11 @@ def account_key(account_number: str, pin: str) -> str:
     return f"{account_number.strip()}|{pin.strip()}"
 
 
+def name_dob_key(first_name: str, last_name: str, dob: str) -> str:
+    """The normalized key of the name + date of birth index."""
+    return f"{first_name.strip().lower()}|{last_name.strip().lower()}|{dob.strip()}"
+
+
 class Factor(msgspec.Struct, frozen=True):
     """One way a user proves who they are: the slots, the lookup tool, the index behind it.
 
@@ -54,6 +61,15 @@ class Factor(msgspec.Struct, frozen=True):
 
 def _name_zip(c: Customer) -> dict[str, str]:
     return {"first_name": c.name.first_name, "last_name": c.name.last_name, "zip": c.address.zip}
+
+
+def _dob(customer: Customer) -> str:
+    value: Any = getattr(customer, "dob", "")
+    return str(value)
+
+
+def _name_dob(c: Customer) -> dict[str, str]:
+    return {"first_name": c.name.first_name, "last_name": c.name.last_name, "dob": _dob(c)}
 
 
 EMAIL = Factor(
@@ -81,6 +97,17 @@ ACCOUNT_PIN = Factor(
     lambda c: account_key(c.account_number, c.pin),
     "I will give my account number and PIN when asked.",
 )
+
+NAME_DOB = Factor(
+    "name_dob",
+    "find_patient_id_by_name_dob",
+    ("first_name", "last_name", "dob"),
+    _name_dob,
+    lambda c: name_dob_key(c.name.first_name, c.name.last_name, _dob(c)),
+    "I will give my full name and date of birth when asked; I don't remember my email.",
+    ("email address",),
+)
+"""Name + date of birth, for customers with a ``dob`` field (YYYY-MM-DD); looked up as patients."""
 
 
 def identity_indexes(factors: Sequence[Factor], table: str = "users") -> dict[str, Index]:
@@ -130,6 +157,21 @@ def find_user_id_by_account(db: Database, account_number: str, pin: str) -> str:
         pin: The user's four-digit PIN, e.g. "0417".
     """
     return _found(db, ACCOUNT_PIN.index, account_key(account_number, pin), "account number and PIN")
+
+
+@tool(ToolKind.READ)
+def find_patient_id_by_name_dob(db: Database, first_name: str, last_name: str, dob: str) -> str:
+    """Find a patient's user id by first name, last name and date of birth.
+
+    Args:
+        first_name: The patient's first name, e.g. "Ava".
+        last_name: The patient's last name, e.g. "Smith".
+        dob: The date of birth as YYYY-MM-DD, e.g. "1984-07-21".
+    """
+    hits = db.find(NAME_DOB.index, name_dob_key(first_name, last_name, dob))
+    if not hits:
+        raise ToolError("no patient with this name and date of birth")
+    return hits[0]
 
 
 @tool(ToolKind.READ)

@@ -1,4 +1,7 @@
-"""Record lookups: `load` for tools (a ToolError when missing), `record`, `pick` for intents."""
+"""Record lookups: `load`, `loader` for tools (ToolError when missing); `record`, `pick`, `picker`.
+
+Tools look records up by what the agent typed, intents sample records known to exist.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +23,31 @@ def load(db: Database, table: str, key: str, label: str) -> Any:
     return value
 
 
+def code_key(text: str) -> str:
+    """A code as the tables key it: spaces stripped, upper case (``loader`` keys of codes)."""
+    return text.strip().upper()
+
+
+def loader(
+    table: str, label: str, kind: type[R], key: Callable[[str], str] = str.strip
+) -> Callable[[Database, str], R]:
+    """A typed ``load`` of ``table``: ``get(db, text)`` is the ``kind`` record ``key(text)``.
+
+    ``key`` normalizes what the agent typed (spaces stripped by default); an unknown key is a
+    ``ToolError`` ("<label> 'key' not found"), a record of another type a ``TypeError``.
+    """
+
+    def get(db: Database, text: str) -> R:
+        value = load(db, table, key(text), label)
+        if not isinstance(value, kind):
+            raise TypeError(
+                f"{table}/{key(text)} is a {type(value).__name__}, not a {kind.__name__}"
+            )
+        return value
+
+    return get
+
+
 def record(db: Database, table: str, key: str) -> Any:
     """A record known to exist in the base (intents sample existing keys)."""
     value = db.get(table, key)
@@ -38,3 +66,17 @@ def pick(
         if accept(value):
             return value
     return None
+
+
+def picker(
+    table: str, kind: type[R]
+) -> Callable[[Database, random.Random, Callable[[R], bool]], R | None]:
+    """A typed ``pick`` of ``table``: ``get(db, rng, accept)``, a random ``kind`` record or None."""
+
+    def get(db: Database, rng: random.Random, accept: Callable[[R], bool]) -> R | None:
+        found = pick(db, rng, table, accept)
+        if found is not None and not isinstance(found, kind):
+            raise TypeError(f"{table} holds a {type(found).__name__}, not a {kind.__name__}")
+        return found
+
+    return get

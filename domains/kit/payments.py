@@ -1,9 +1,15 @@
-"""Payment methods with balances: generation, funds checks, credits and how a user names them."""
+"""Payment methods with balances: generation, funds checks, charges, refunds, how money reads.
+
+``charge`` charges or refunds one method (a gift card's balance changes at once), ``refunds``
+spreads a refund over the methods that paid, ``credit_refunds`` books those refunds on gift cards;
+``money_text`` and ``balance_text`` are amounts as the agent should say them.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import msgspec
 
@@ -12,6 +18,7 @@ from simulator.tools import ToolError
 
 if TYPE_CHECKING:
     from domains.kit.people import Customer, Ids
+    from simulator.database import Database
 
 C = TypeVar("C", bound="Customer")
 
@@ -26,6 +33,33 @@ class PaymentMethod(msgspec.Struct, frozen=True, omit_defaults=True):
     balance: float | None = None
 
 
+class Payment(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One entry of a payment history: a payment or a refund on one payment method."""
+
+    transaction_type: str  # "payment" | "refund"
+    amount: float
+    payment_method_id: str
+
+
+class PaymentEntry(Protocol):
+    """What ``refunds`` reads of a history entry (a ``Payment`` or a domain's richer one)."""
+
+    @property
+    def transaction_type(self) -> str:
+        """Either "payment" or "refund"."""
+        ...
+
+    @property
+    def amount(self) -> float:
+        """The amount, never negative."""
+        ...
+
+    @property
+    def payment_method_id(self) -> str:
+        """The payment method charged or refunded."""
+        ...
+
+
 def money(value: float) -> float:
     """Round an amount to cents (never -0.0, which would encode differently)."""
     return round(value, 2) + 0.0
@@ -34,6 +68,11 @@ def money(value: float) -> float:
 def money_text(amount: float) -> str:
     """An amount as the agent should say it, e.g. "$1,234.50"."""
     return f"${amount:,.2f}"
+
+
+def balance_text(amount: float) -> str:
+    """A signed amount (a balance) as the agent should say it, the sign first: "-$42.10"."""
+    return f"-{money_text(-amount)}" if amount < 0 else money_text(amount)
 
 
 def payment_methods(rng: random.Random, ids: Ids) -> tuple[PaymentMethod, ...]:
@@ -92,3 +131,67 @@ def method_text(method: PaymentMethod) -> str:
     if method.source == "paypal":
         return "my PayPal account"
     return "my gift card"
+
+
+def settle(
+    db: Database, customer: C, method: PaymentMethod, amount: float, table: str = "users"
+) -> C:
+    """Charge (amount > 0) or refund (amount < 0) ``method`` of ``customer``.
+
+    A charge is refused beyond a gift card's balance; a gift card's balance changes at once (the
+    customer is stored in ``table``), other methods are settled outside the world. The customer
+    as it is now.
+    """
+    amount = money(amount)
+    if amount > 0:
+        check_funds(method, amount)
+    if method.source == "gift_card" and amount != 0:
+        customer = with_balance(customer, method.id, -amount)
+        db.put(table, customer.user_id, customer)
+    return customer
+
+
+def charge(
+    db: Database, customer: C, method: PaymentMethod, amount: float, table: str = "users"
+) -> tuple[C, Payment | None]:
+    """``settle`` the amount and say it as a history entry (None when the amount is zero)."""
+    amount = money(amount)
+    if amount == 0:
+        return customer, None
+    customer = settle(db, customer, method, amount, table)
+    kind = "payment" if amount > 0 else "refund"
+    return customer, Payment(kind, abs(amount), method.id)
+
+
+def net_paid_by_method(history: Iterable[PaymentEntry]) -> dict[str, float]:
+    """Payments minus refunds per payment method, in the order the methods first paid."""
+    paid: dict[str, float] = {}
+    for p in history:
+        sign = 1 if p.transaction_type == "payment" else -1
+        paid[p.payment_method_id] = money(paid.get(p.payment_method_id, 0.0) + sign * p.amount)
+    return paid
+
+
+def refunds(history: Iterable[PaymentEntry], amount: float | None = None) -> list[Payment]:
+    """``amount`` refunded to the methods that paid, in payment order, each up to its net share.
+
+    Without ``amount``, every method gets back all it paid, net.
+    """
+    out: list[Payment] = []
+    paid = net_paid_by_method(history)
+    left = money(sum(v for v in paid.values() if v > 0) if amount is None else amount)
+    for method_id, share in paid.items():
+        part = money(min(left, share))
+        if part > 0:
+            out.append(Payment("refund", part, method_id))
+            left = money(left - part)
+    return out
+
+
+def credit_refunds(customer: C, back: Iterable[Payment]) -> C:
+    """The customer with the refunds ``back`` that go to their gift cards credited (not stored)."""
+    for entry in back:
+        method = customer.payment_method(entry.payment_method_id)
+        if method is not None and method.source == "gift_card":
+            customer = with_balance(customer, method.id, entry.amount)
+    return customer

@@ -1,10 +1,16 @@
-"""The task assembler of customer-service intents and the hints of the kit's standard slots."""
+"""The task assembler of customer-service intents, their common mistakes, the standard slot hints.
+
+``CustomerIntent`` draws the identity (of a customer or of the ``owner`` of a record) and
+assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mistakes most worlds
+share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
+the gold path with its last write's arguments changed (another record, another amount).
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
 from domains.kit.lookup import record
@@ -27,6 +33,25 @@ HINTS: dict[str, SlotHint] = {
 }
 """Hints of the slots the kit's identities and payment methods produce."""
 
+ELSEWHERE: dict[str, str] = {
+    "address1": "9 Elsewhere Lane",
+    "address2": "",
+    "city": "Reno",
+    "state": "NV",
+    "country": "USA",
+    "zip": "89501",
+}
+"""An address no generated customer has: the target of an unrequested address change."""
+
+
+class Owned(Protocol):
+    """A record that belongs to one customer (an order, a reservation, a policy...)."""
+
+    @property
+    def user_id(self) -> str:
+        """The customer's id."""
+        ...
+
 
 class CustomerIntent(Intent):
     """An intent of an authenticated customer: draws the identity, assembles the task.
@@ -45,6 +70,10 @@ class CustomerIntent(Intent):
         return Identity.draw(
             record(db, self.customers, user_id), rng, self.factors, self.details_tool
         )
+
+    def owner(self, db: Database, owned: Owned, rng: random.Random) -> Identity:
+        """The identity of the customer ``owned`` belongs to (see ``identity``)."""
+        return self.identity(db, owned.user_id, rng)
 
     def task(
         self,
@@ -75,6 +104,32 @@ class CustomerIntent(Intent):
             required_outputs=outputs or [],
             summary=summary,
         )
+
+    @staticmethod
+    def profile_user(task: Task) -> str:
+        """The user id of the task's profile read (the second gold action, after the lookup)."""
+        user_id: str = task.actions[1].arguments["user_id"]
+        return user_id
+
+    def stray_write(self, task: Task, tool: str, **arguments: object) -> list[Action]:
+        """The gold path and then an unrequested write ``tool`` on the user's profile."""
+        return [*task.actions, Action(tool, {"user_id": self.profile_user(task), **arguments})]
+
+    @staticmethod
+    def last_write_left_out(domain: Domain, task: Task) -> list[list[Action]]:
+        """The gold path without its last write (the agent's or the user's); none without writes."""
+        writes = domain.write_actions(task)
+        if not writes:
+            return []
+        last = writes[-1]
+        return [[a for a in task.actions if a is not last]]
+
+    @staticmethod
+    def last_write_changed(domain: Domain, task: Task, **changes: object) -> list[Action]:
+        """The gold path with some arguments of its last write changed."""
+        last = domain.write_actions(task)[-1]
+        wrong = Action(last.name, {**last.arguments, **changes})
+        return [wrong if a is last else a for a in task.actions]
 
 
 def sum_action(amounts: list[float]) -> list[Action]:

@@ -1,14 +1,28 @@
-"""Tools every customer-service world offers: arithmetic and the transfer to a human agent."""
+"""Tools customer-service worlds share: arithmetic, day counts and the transfer to a human agent.
+
+A domain registers one by naming it in its tools module (``calculate = kit_tools.calculate``);
+``calculate`` and ``transfer_to_human_agents`` every world has, ``days_between`` the worlds whose
+policy counts days (claim windows, notice periods). ``address_tool`` makes a world's tool that
+changes a customer's address, ``profile_tool`` the one that shows a customer's profile, each
+under the world's own name and description.
+"""
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
 
 from __future__ import annotations
 
-from domains.kit.calc import evaluate_expression
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domains.kit.calc import days_from, evaluate_expression
+from domains.kit.lookup import load
 from domains.kit.payments import money
+from domains.kit.people import new_address
 from simulator.database import Database
 from simulator.referee import TerminationReason
-from simulator.tools import ToolError, ToolKind, tool
+from simulator.tools import Tool, ToolError, ToolKind, tool
 
 
 @tool(ToolKind.READ)
@@ -25,6 +39,20 @@ def calculate(db: Database, expression: str) -> str:
     return f"{money(value):.2f}"
 
 
+@tool(ToolKind.READ)
+def days_between(db: Database, start_date: str, end_date: str) -> int:
+    """Count the days from one date to another (negative when the end comes first).
+
+    Args:
+        start_date: The first date, as YYYY-MM-DD, e.g. "2025-04-02".
+        end_date: The second date, as YYYY-MM-DD, e.g. "2025-06-15".
+    """
+    try:
+        return days_from(start_date, end_date)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
+
+
 @tool(ToolKind.READ, ends=TerminationReason.TRANSFER)
 def transfer_to_human_agents(db: Database, summary: str) -> str:
     """Transfer the user to a human agent, with a summary of the issue.
@@ -36,3 +64,77 @@ def transfer_to_human_agents(db: Database, summary: str) -> str:
         summary: A short summary of the user's issue for the human agent.
     """
     return "Transfer successful"
+
+
+_ADDRESS_ARGS = """
+
+    Args:
+        user_id: The user id, e.g. "ava_smith_1234".
+        address1: First address line, e.g. "123 Main Street".
+        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
+        city: City, e.g. "Austin".
+        state: State code, e.g. "TX".
+        country: Country, e.g. "USA".
+        zip: Zip code, e.g. "78701".
+"""
+
+
+def _same(customer: Any) -> Any:
+    return customer
+
+
+def address_tool(
+    name: str,
+    description: str,
+    *,
+    view: Callable[[Any], Any] = _same,
+    table: str = "users",
+) -> Tool:
+    """A WRITE tool ``name`` that replaces a customer's address with a complete new one.
+
+    The customer is the record ``user_id`` of ``table`` (a kit ``Customer``); ``description`` is
+    the first line the agent reads (which address it is, what keeps its own); the tool returns
+    ``view`` of the updated customer (the record itself by default).
+    """
+
+    def change_address(
+        db: Database,
+        user_id: str,
+        address1: str,
+        address2: str,
+        city: str,
+        state: str,
+        country: str,
+        zip: str,
+    ) -> Any:
+        user = load(db, table, user_id, "user")
+        address = new_address(address1, address2, city, state, country, zip)
+        updated = msgspec.structs.replace(user, address=address)
+        db.put(table, user.user_id, updated)
+        return view(updated)
+
+    change_address.__doc__ = description + _ADDRESS_ARGS
+    return Tool(change_address, ToolKind.WRITE, name)
+
+
+_USER_ID = 'The user id, e.g. "ava_smith_1234".'
+
+
+def profile_tool(
+    name: str,
+    description: str,
+    get: Callable[[Database, str], Any],
+    *,
+    user_id_doc: str = _USER_ID,
+) -> Tool:
+    """A READ tool ``name`` that shows a customer's profile: what ``get(db, user_id)`` returns.
+
+    ``get`` raises ``ToolError`` for an unknown id (a kit ``loader``, maybe wrapped in a view);
+    ``description`` says what the profile holds, ``user_id_doc`` how the argument is described.
+    """
+
+    def show_profile(db: Database, user_id: str) -> Any:
+        return get(db, user_id)
+
+    show_profile.__doc__ = f"{description}\n\n    Args:\n        user_id: {user_id_doc}\n"
+    return Tool(show_profile, ToolKind.READ, name)

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import load
+from domains.kit.lookup import load, loader
 from domains.kit.payments import PaymentMethod, check_funds, money, owned_method
 from domains.retail.data import ITEMS_MODIFIED, PENDING, Order, OrderItem, Product, User
 from simulator.database import Database
@@ -16,10 +16,7 @@ MODIFIABLE = (PENDING, ITEMS_MODIFIED)
 """Statuses of orders that can still be cancelled or modified."""
 
 
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id, "user")
-    return user
+load_user = loader("users", "user", User)
 
 
 def load_order(db: Database, order_id: str) -> Order:
@@ -31,10 +28,7 @@ def load_order(db: Database, order_id: str) -> Order:
     return order
 
 
-def load_product(db: Database, product_id: str) -> Product:
-    """The product ``product_id``; ``ToolError`` when unknown."""
-    product: Product = load(db, "products", product_id, "product")
-    return product
+load_product = loader("products", "product", Product)
 
 
 def require_status(order: Order, allowed: tuple[str, ...], action: str) -> None:

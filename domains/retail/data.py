@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import money
+from domains.kit.payments import Payment, money
 from domains.kit.people import Address, Customer, Ids, customers
 from domains.retail.catalog import PRODUCT_TYPES
 from simulator.database import Base, Index
@@ -53,14 +53,6 @@ class OrderItem(msgspec.Struct, frozen=True, omit_defaults=True):
     name: str
     options: Options
     price: float
-
-
-class Payment(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One entry of an order's payment history."""
-
-    transaction_type: str  # "payment" | "refund"
-    amount: float
-    payment_method_id: str
 
 
 class Fulfillment(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import ClassVar
 
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.identity import EMAIL, NAME_ZIP
+from domains.kit.lookup import picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.people import Customer, address_args, address_text, random_address
-from domains.kit.tasks import CustomerIntent, sum_action
+from domains.kit.tasks import ELSEWHERE, CustomerIntent, sum_action
 from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, OrderItem, Product, User
 from domains.retail.scenario import (
-    ELSEWHERE,
     REASON_TEXT,
     UNKNOWN_IDS,
     gold_reads,
@@ -34,26 +32,15 @@ class RetailIntent(CustomerIntent):
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
-    def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
-        """The identity of the user who placed ``order``."""
-        return self.identity(db, order.user_id, rng)
-
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("modify_user_address", {"user_id": user_id, **ELSEWHERE})
-        paths = [[*task.actions, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [
+            self.stray_write(task, "modify_user_address", **ELSEWHERE),
+            *self.last_write_left_out(domain, task),
+        ]
 
 
-def pick_order(db: Database, rng: random.Random, accept: Callable[[Order], bool]) -> Order | None:
-    """A random order that ``accept`` likes, or None."""
-    order: Order | None = pick(db, rng, "orders", accept)
-    return order
+pick_order = picker("orders", Order)
 
 
 def _method_for(
@@ -120,10 +107,11 @@ class CancelPendingOrder(RetailIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the order cancelled for the other reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
-        wrong = Action(cancel.name, {**cancel.arguments, "reason": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
 
 
 class ModifyOrderAddress(RetailIntent):

@@ -10,16 +10,6 @@ from simulator.slots import SlotHint
 
 UNKNOWN_IDS = ["item ids", "product ids", "payment method ids"]
 
-ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated user has: where ``RetailIntent.mistakes`` moves the user unasked."""
-
 REASON_TEXT = {
     "no longer needed": "I no longer need it",
     "ordered by mistake": "I ordered it by mistake",

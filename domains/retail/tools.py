@@ -10,7 +10,14 @@ import msgspec
 
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import (
+    Payment,
+    charge,
+    credit_refunds,
+    owned_method,
+    refunds,
+    settle,
+)
 from domains.kit.people import new_address
 from domains.retail.access import (
     MODIFIABLE,
@@ -29,8 +36,6 @@ from domains.retail.data import (
     ITEMS_MODIFIED,
     PENDING,
     RETURN_REQUESTED,
-    Payment,
-    User,
 )
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
@@ -42,14 +47,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, default address, email, payment methods and order ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, default address, email, payment methods and order ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -113,23 +115,14 @@ def cancel_pending_order(
     order = load_order(db, order_id)
     require_status(order, MODIFIABLE, "cancelled")
     user = load_user(db, order.user_id)
-    refunds = []
-    for entry in order.payment_history:
-        sign = 1 if entry.transaction_type == "payment" else -1
-        refunds.append((entry.payment_method_id, sign * entry.amount))
-    net: dict[str, float] = {}
-    for method_id, amount in refunds:
-        net[method_id] = money(net.get(method_id, 0.0) + amount)
-    history = list(order.payment_history)
-    for method_id, amount in net.items():
-        if amount > 0:
-            history.append(Payment("refund", amount, method_id))
-            method = user.payment_method(method_id)
-            if method is not None and method.source == "gift_card":
-                user = with_balance(user, method_id, amount)
+    back = refunds(order.payment_history)
+    user = credit_refunds(user, back)
     db.put("users", user.user_id, user)
     updated = msgspec.structs.replace(
-        order, status=CANCELLED, cancel_reason=reason, payment_history=tuple(history)
+        order,
+        status=CANCELLED,
+        cancel_reason=reason,
+        payment_history=(*order.payment_history, *back),
     )
     db.put("orders", order.order_id, updated)
     return order_view(updated)
@@ -204,12 +197,8 @@ def modify_pending_order_items(
     items = list(order.items)
     for old, new in pairs:
         items[items.index(old)] = new
-    history = order.payment_history
-    if difference:
-        kind = "payment" if difference > 0 else "refund"
-        history = (*history, Payment(kind, abs(difference), method.id))
-        if method.source == "gift_card":
-            db.put("users", user.user_id, with_balance(user, method.id, -difference))
+    user, payment = charge(db, user, method, difference)
+    history = order.payment_history + ((payment,) if payment is not None else ())
     updated = msgspec.structs.replace(
         order, items=tuple(items), status=ITEMS_MODIFIED, payment_history=history
     )
@@ -239,13 +228,10 @@ def modify_pending_order_payment(
         raise ToolError("the new payment method is the one already used")
     user = load_user(db, order.user_id)
     method = owned_method(user, payment_method_id)
-    check_funds(method, current.amount)
-    if method.source == "gift_card":
-        user = with_balance(user, method.id, -current.amount)
+    user = settle(db, user, method, current.amount)
     old = user.payment_method(current.payment_method_id)
-    if old is not None and old.source == "gift_card":
-        user = with_balance(user, old.id, current.amount)
-    db.put("users", user.user_id, user)
+    if old is not None:
+        settle(db, user, old, -current.amount)
     history = (
         current,
         Payment("payment", current.amount, method.id),
@@ -256,34 +242,9 @@ def modify_pending_order_payment(
     return order_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def modify_user_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> User:
-    """Change a user's default address (existing orders keep theirs).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return updated
+modify_user_address = kit_tools.address_tool(
+    "modify_user_address", "Change a user's default address (existing orders keep theirs)."
+)
 
 
 @tool(ToolKind.WRITE)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from domains.kit.lookup import load
+from domains.kit.calc import days_from
+from domains.kit.lookup import loader
 from domains.kit.payments import money
 from domains.telecom.data import (
     DISPUTE_WINDOW_DAYS,
@@ -21,35 +21,11 @@ from domains.telecom.data import (
 from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> Subscriber:
-    """The subscriber ``user_id`` (``ToolError`` when unknown)."""
-    user: Subscriber = load(db, "users", user_id, "user")
-    return user
-
-
-def load_line(db: Database, line_id: str) -> Line:
-    """The line ``line_id`` (``ToolError`` when unknown)."""
-    line: Line = load(db, "lines", line_id, "line")
-    return line
-
-
-def load_plan(db: Database, plan_id: str) -> Plan:
-    """The plan ``plan_id`` (``ToolError`` when unknown)."""
-    plan: Plan = load(db, "plans", plan_id, "plan")
-    return plan
-
-
-def load_addon(db: Database, addon_id: str) -> Addon:
-    """The data add-on ``addon_id`` (``ToolError`` when unknown)."""
-    addon: Addon = load(db, "addons", addon_id, "add-on")
-    return addon
-
-
-def load_bill(db: Database, bill_id: str) -> Bill:
-    """The bill ``bill_id`` (``ToolError`` when unknown)."""
-    bill: Bill = load(db, "bills", bill_id, "bill")
-    return bill
+load_user = loader("users", "user", Subscriber)
+load_line = loader("lines", "line", Line)
+load_plan = loader("plans", "plan", Plan)
+load_addon = loader("addons", "add-on", Addon)
+load_bill = loader("bills", "bill", Bill)
 
 
 def load_device(db: Database, phone_number: str) -> Device:
@@ -121,7 +97,7 @@ def bill_view(bill: Bill) -> dict[str, Any]:
 
 def days_since(day: str) -> int:
     """Days from ``day`` (ISO date) to the world's today."""
-    return (date.fromisoformat(TODAY) - date.fromisoformat(day)).days
+    return days_from(day, TODAY)
 
 
 def require_dispute_window(bill: Bill) -> None:

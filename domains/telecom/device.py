@@ -52,6 +52,15 @@ def _put(db: Database, device: Device) -> None:
     db.put("devices", device.phone_number, device)
 
 
+def _switch(db: Database, phone_number: str, setting: str, label: str) -> str:
+    """Flip the on/off ``setting`` of the phone; its new state (as ``label``) and the status bar."""
+    device = load_device(db, phone_number)
+    on = not getattr(device, setting)
+    device = msgspec.structs.replace(device, **{setting: on})
+    _put(db, device)
+    return f"{label} is now {_on(on)}. {status_text(db, device)}"
+
+
 @tool(ToolKind.READ)
 def check_status_bar(db: Database, phone_number: str) -> str:
     """Look at the status bar at the top of your phone's screen.
@@ -69,10 +78,7 @@ def toggle_airplane_mode(db: Database, phone_number: str) -> str:
     Args:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
-    device = load_device(db, phone_number)
-    device = msgspec.structs.replace(device, airplane_mode=not device.airplane_mode)
-    _put(db, device)
-    return f"Airplane mode is now {_on(device.airplane_mode)}. {status_text(db, device)}"
+    return _switch(db, phone_number, "airplane_mode", "Airplane mode")
 
 
 @tool(ToolKind.WRITE)
@@ -82,10 +88,7 @@ def toggle_mobile_data(db: Database, phone_number: str) -> str:
     Args:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
-    device = load_device(db, phone_number)
-    device = msgspec.structs.replace(device, mobile_data=not device.mobile_data)
-    _put(db, device)
-    return f"Mobile data is now {_on(device.mobile_data)}. {status_text(db, device)}"
+    return _switch(db, phone_number, "mobile_data", "Mobile data")
 
 
 @tool(ToolKind.WRITE)
@@ -95,10 +98,7 @@ def toggle_data_roaming(db: Database, phone_number: str) -> str:
     Args:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
-    device = load_device(db, phone_number)
-    device = msgspec.structs.replace(device, data_roaming=not device.data_roaming)
-    _put(db, device)
-    return f"Data roaming is now {_on(device.data_roaming)}. {status_text(db, device)}"
+    return _switch(db, phone_number, "data_roaming", "Data roaming")
 
 
 @tool(ToolKind.READ)

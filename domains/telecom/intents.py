@@ -8,11 +8,10 @@ the grader compares the phone's state as well as the account's.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import ClassVar
 
 from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
 from domains.telecom.access import days_since
@@ -84,17 +83,10 @@ class TelecomIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write (the agent's or the user's) left out."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
-def pick_line(db: Database, rng: random.Random, accept: Callable[[Line], bool]) -> Line | None:
-    """A random line that ``accept`` likes, or None."""
-    line: Line | None = pick(db, rng, "lines", accept)
-    return line
+pick_line = picker("lines", Line)
 
 
 def _replace_write(task: Task, name: str, **arguments: object) -> list[Action]:
@@ -641,37 +633,69 @@ class DisputeOverCap(_Dispute):
         return paths
 
 
-class SuspendLostPhone(TelecomIntent):
+class _LineChange(TelecomIntent):
+    """One write on one line the customer names by its number: a line ``wanted`` gets ``write``."""
+
+    def wanted(self, line: Line) -> bool:
+        """Whether the request fits ``line``."""
+        raise NotImplementedError
+
+    def request(self, phone: str) -> tuple[str, list[str]]:
+        """What the user wants and the openings to choose from, naming the number."""
+        raise NotImplementedError
+
+    def known(self, db: Database, line: Line) -> dict[str, str]:
+        """What the user knows: the phone number."""
+        return {"phone_number": line.phone_number}
+
+    def write(self, line: Line) -> tuple[Action, str]:
+        """The write and the task's summary."""
+        raise NotImplementedError
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        line = pick_line(db, rng, self.wanted)
+        if line is None:
+            return None
+        who = self.identity(db, line.user_id, rng)
+        goal, openings = self.request(line.phone_number)
+        write, summary = self.write(line)
+        return self.task(
+            domain,
+            who,
+            goal=f"{goal} {_CONFIRM}",
+            opening=rng.choice(openings),
+            known=self.known(db, line),
+            actions=[*line_reads(who, line), write],
+            summary=summary,
+        )
+
+
+class SuspendLostPhone(_LineChange):
     """Suspend the line of a lost phone."""
 
     name = "suspend_lost_phone"
     description = "The user lost their phone and has its line suspended."
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        line = pick_line(db, rng, lambda ln: ln.status == ACTIVE)
-        if line is None:
-            return None
-        who = self.identity(db, line.user_id, rng)
-        phone = line.phone_number
-        return self.task(
-            domain,
-            who,
-            goal=f"I lost my phone with the number {phone}; I want its line suspended so nobody "
-            f"can use it. {_CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I lost my phone, the number is {phone}. Please block the line.",
-                    "Hello, I lost my phone and need the line suspended.",
-                ]
-            ),
-            known={"phone_number": phone},
-            actions=[
-                *line_reads(who, line),
-                Action("suspend_line", {"line_id": line.line_id, "reason": "lost_device"}),
+    def wanted(self, line: Line) -> bool:
+        """An active line."""
+        return line.status == ACTIVE
+
+    def request(self, phone: str) -> tuple[str, list[str]]:
+        """A lost phone to block."""
+        return (
+            f"I lost my phone with the number {phone}; I want its line suspended so nobody "
+            "can use it.",
+            [
+                f"Hi, I lost my phone, the number is {phone}. Please block the line.",
+                "Hello, I lost my phone and need the line suspended.",
             ],
-            summary=f"suspend {line.line_id} (lost device)",
         )
+
+    def write(self, line: Line) -> tuple[Action, str]:
+        """The suspension for a lost device."""
+        write = Action("suspend_line", {"line_id": line.line_id, "reason": "lost_device"})
+        return write, f"suspend {line.line_id} (lost device)"
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and the line suspended for another reason."""
@@ -681,37 +705,34 @@ class SuspendLostPhone(TelecomIntent):
         ]
 
 
-class ResumeLine(TelecomIntent):
+class ResumeLine(_LineChange):
     """Resume a line the customer had suspended themselves."""
 
     name = "resume_line"
     description = "The user gets a line they had suspended (at their own request) resumed."
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        line = pick_line(db, rng, lambda ln: ln.suspension_reason == CUSTOMER_REQUEST)
-        if line is None:
-            return None
-        who = self.identity(db, line.user_id, rng)
-        phone = line.phone_number
-        return self.task(
-            domain,
-            who,
-            goal=f"I had my line {phone} suspended a while ago and now I want it active again. "
-            f"{_CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to reactivate my line {phone}.",
-                    "Hello, I want to turn a suspended line of mine back on.",
-                ]
-            ),
-            known={"phone_number": phone, "current_plan": _plan(db, line).name},
-            actions=[
-                *line_reads(who, line),
-                Action("resume_line", {"line_id": line.line_id}),
+    def wanted(self, line: Line) -> bool:
+        """A line suspended at the customer's request."""
+        return line.suspension_reason == CUSTOMER_REQUEST
+
+    def request(self, phone: str) -> tuple[str, list[str]]:
+        """A suspended line to turn back on."""
+        return (
+            f"I had my line {phone} suspended a while ago and now I want it active again.",
+            [
+                f"Hi, I'd like to reactivate my line {phone}.",
+                "Hello, I want to turn a suspended line of mine back on.",
             ],
-            summary=f"resume {line.line_id} (suspended at the customer's request)",
         )
+
+    def known(self, db: Database, line: Line) -> dict[str, str]:
+        """The phone number and the line's plan."""
+        return {"phone_number": line.phone_number, "current_plan": _plan(db, line).name}
+
+    def write(self, line: Line) -> tuple[Action, str]:
+        """The resumption."""
+        write = Action("resume_line", {"line_id": line.line_id})
+        return write, f"resume {line.line_id} (suspended at the customer's request)"
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and an unrequested roaming change on the resumed line."""

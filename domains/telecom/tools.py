@@ -14,7 +14,7 @@ import msgspec
 
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import money, owned_method, settle
 from domains.telecom.access import (
     bill_view,
     line_view,
@@ -26,7 +26,7 @@ from domains.telecom.access import (
     require_active,
     require_dispute_window,
 )
-from domains.telecom.data import ACTIVE, SUSPENDED, Credit, Subscriber
+from domains.telecom.data import ACTIVE, SUSPENDED, Credit
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -37,14 +37,11 @@ find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 find_user_id_by_account = identity.find_user_id_by_account
 
 
-@tool(ToolKind.READ)
-def get_customer_details(db: Database, user_id: str) -> Subscriber:
-    """Get a customer's profile: name, address, email, payment methods, line ids and bill ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_customer_details = kit_tools.profile_tool(
+    "get_customer_details",
+    "Get a customer's profile: name, address, email, payment methods, line ids and bill ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -120,9 +117,7 @@ def add_data_addon(db: Database, line_id: str, addon_id: str, payment_method_id:
     addon = load_addon(db, addon_id)
     user = load_user(db, line.user_id)
     method = owned_method(user, payment_method_id)
-    check_funds(method, addon.price)
-    if method.source == "gift_card":
-        db.put("users", user.user_id, with_balance(user, method.id, -addon.price))
+    settle(db, user, method, addon.price)
     db.put("lines", line_id, msgspec.structs.replace(line, addons=(*line.addons, addon_id)))
     return f"{addon.name} added to line {line_id}; ${addon.price:.2f} charged to {method.id}"
 
@@ -204,9 +199,7 @@ def pay_bill(db: Database, bill_id: str, payment_method_id: str) -> dict[str, An
         raise ToolError(f"bill {bill_id} has nothing left to pay")
     user = load_user(db, bill.user_id)
     method = owned_method(user, payment_method_id)
-    check_funds(method, amount)
-    if method.source == "gift_card":
-        db.put("users", user.user_id, with_balance(user, method.id, -amount))
+    settle(db, user, method, amount)
     paid = msgspec.structs.replace(
         bill, paid=money(bill.paid + amount), status="paid", payment_method_id=method.id
     )

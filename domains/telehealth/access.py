@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import load
+from domains.kit.lookup import loader
 from domains.telehealth.data import (
     ACTIVE,
     SCHEDULED,
@@ -25,46 +25,13 @@ from simulator.tools import ToolError
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def load_patient(db: Database, user_id: str) -> Patient:
-    """The patient ``user_id``; ``ToolError`` when there is none."""
-    patient: Patient = load(db, "patients", user_id.strip(), "patient")
-    return patient
-
-
-def load_provider(db: Database, provider_id: str) -> Provider:
-    """The provider ``provider_id``; ``ToolError`` when unknown."""
-    provider: Provider = load(db, "providers", provider_id.strip(), "provider")
-    return provider
-
-
-def load_slot(db: Database, slot_id: str) -> Slot:
-    """The slot ``slot_id``; ``ToolError`` when unknown."""
-    slot: Slot = load(db, "slots", slot_id.strip(), "slot")
-    return slot
-
-
-def load_appointment(db: Database, appointment_id: str) -> Appointment:
-    """The appointment ``appointment_id``; ``ToolError`` when unknown."""
-    appointment: Appointment = load(db, "appointments", appointment_id.strip(), "appointment")
-    return appointment
-
-
-def load_prescription(db: Database, rx_id: str) -> Prescription:
-    """The prescription ``rx_id``; ``ToolError`` when unknown."""
-    rx: Prescription = load(db, "prescriptions", rx_id.strip(), "prescription")
-    return rx
-
-
-def load_pharmacy(db: Database, pharmacy_id: str) -> Pharmacy:
-    """The pharmacy ``pharmacy_id``; ``ToolError`` when unknown."""
-    pharmacy: Pharmacy = load(db, "pharmacies", pharmacy_id.strip(), "pharmacy")
-    return pharmacy
-
-
-def load_plan(db: Database, plan_id: str) -> Plan:
-    """The insurance plan ``plan_id``; ``ToolError`` when unknown."""
-    plan: Plan = load(db, "plans", plan_id.strip(), "insurance plan")
-    return plan
+load_patient = loader("patients", "patient", Patient)
+load_provider = loader("providers", "provider", Provider)
+load_slot = loader("slots", "slot", Slot)
+load_appointment = loader("appointments", "appointment", Appointment)
+load_prescription = loader("prescriptions", "prescription", Prescription)
+load_pharmacy = loader("pharmacies", "pharmacy", Pharmacy)
+load_plan = loader("plans", "insurance plan", Plan)
 
 
 def patient_plan(db: Database, patient: Patient) -> Plan | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, identity_indexes
 from domains.kit.people import Address, Customer, Ids, Name, customers, random_address
 from domains.kit.vocab import FIRST_NAMES, LAST_NAMES
 from domains.telehealth.catalog import (
@@ -24,7 +24,6 @@ from domains.telehealth.catalog import (
     SPECIALTIES,
     VIDEO,
 )
-from domains.telehealth.identity import NAME_DOB
 from simulator.database import Base, Index
 
 NOW = datetime(2026, 3, 2, 9, 0)

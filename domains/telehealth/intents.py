@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, record
+from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import money_text
 from domains.kit.tasks import CustomerIntent
 from domains.telehealth.catalog import LATE_FEES, PLANS
@@ -24,7 +25,6 @@ from domains.telehealth.data import (
     hours_until,
     visit_cost,
 )
-from domains.telehealth.identity import NAME_DOB
 from domains.telehealth.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
@@ -54,35 +54,14 @@ class TelehealthIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the patient's phone number; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("update_phone_number", {"user_id": user_id, "phone": WRONG_PHONE})
-        paths = [[*task.actions, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [
+            self.stray_write(task, "update_phone_number", phone=WRONG_PHONE),
+            *self.last_write_left_out(domain, task),
+        ]
 
 
-def _swap_last_write(task: Task, domain: Domain, **changes: object) -> list[Action]:
-    """The gold path with the last write's arguments changed."""
-    last = domain.write_actions(task)[-1]
-    wrong = Action(last.name, {**last.arguments, **changes})
-    return [wrong if a is last else a for a in task.actions]
-
-
-def _appointment(
-    db: Database, rng: random.Random, accept: Callable[[Appointment], bool]
-) -> Appointment | None:
-    found: Appointment | None = pick(db, rng, "appointments", accept)
-    return found
-
-
-def _rx(
-    db: Database, rng: random.Random, accept: Callable[[Prescription], bool]
-) -> Prescription | None:
-    found: Prescription | None = pick(db, rng, "prescriptions", accept)
-    return found
+_appointment = picker("appointments", Appointment)
+_rx = picker("prescriptions", Prescription)
 
 
 def _upcoming(hours_from: float, hours_to: float) -> Callable[[Appointment], bool]:
@@ -225,7 +204,7 @@ class BookAppointment(TelehealthIntent):
         others = [s for s in others if not _clashes(db, patient, s.start)]
         paths = super().mistakes(domain, task)
         if others:
-            paths.append(_swap_last_write(task, domain, slot_id=others[0].slot_id))
+            paths.append(self.last_write_changed(domain, task, slot_id=others[0].slot_id))
         return paths
 
 
@@ -271,85 +250,96 @@ class RescheduleAppointment(TelehealthIntent):
         """The generic ones, and a late fee charged although the notice was long enough."""
         return [
             *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=True),
+            self.last_write_changed(domain, task, charge_late_fee=True),
         ]
 
 
-class CancelAppointment(TelehealthIntent):
-    """Cancel an appointment more than 24 hours away: no fee."""
+class _Cancellation(TelehealthIntent):
+    """Cancel an appointment starting between ``hours`` from now: late when under the notice."""
 
-    name = "cancel_appointment"
-    description = "The patient cancels a visit more than 24 h away; no fee."
+    hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
+    late: ClassVar[bool] = False
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        appointment = _appointment(db, rng, _upcoming(NOTICE_HOURS + 24, 10_000))
-        if appointment is None:
-            return None
-        who = self.identity(db, appointment.user_id, rng)
-        aid = appointment.appointment_id
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
-            f"not want to book another one now. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, please cancel my appointment {aid}.",
-                    "Hello, I need to cancel an appointment.",
-                ]
-            ),
-            known={"appointment_id": aid},
-            actions=[
-                *gold_reads(who, aid),
-                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False}),
-            ],
-            summary=f"cancel {aid} with enough notice (no fee)",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late fee charged although the notice was long enough."""
-        return [
-            *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=True),
-        ]
-
-
-class LateCancellation(TelehealthIntent):
-    """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
-
-    name = "late_cancellation"
-    description = "The patient cancels a visit less than 24 h away; the late fee applies."
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """The user's goal and opening."""
+        raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        appointment = _appointment(db, rng, _upcoming(0.5, NOTICE_HOURS))
+        appointment = _appointment(db, rng, _upcoming(*self.hours))
         if appointment is None:
             return None
         who = self.identity(db, appointment.user_id, rng)
         aid = appointment.appointment_id
         fee = LATE_FEES[appointment.visit_type]
+        goal, opening = self.request(appointment, rng)
         return self.task(
             domain,
             who,
-            goal=f"Something came up and I must cancel my appointment {aid} today at "
-            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how much "
-            f"it is. {CONFIRM}",
-            opening=f"Hi, I can't make my appointment {aid} later today, please cancel it.",
+            goal=f"{goal} {CONFIRM}",
+            opening=opening,
             known={"appointment_id": aid},
             actions=[
                 *gold_reads(who, aid),
-                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": True}),
+                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": self.late}),
             ],
-            outputs=[money_text(fee)],
-            summary=f"late cancellation of {aid}: fee {money_text(fee)}",
+            outputs=[money_text(fee)] if self.late else [],
+            summary=f"late cancellation of {aid}: fee {money_text(fee)}"
+            if self.late
+            else f"cancel {aid} with enough notice (no fee)",
         )
+
+
+class CancelAppointment(_Cancellation):
+    """Cancel an appointment more than 24 hours away: no fee."""
+
+    name = "cancel_appointment"
+    description = "The patient cancels a visit more than 24 h away; no fee."
+    hours = (NOTICE_HOURS + 24, 10_000)
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation with notice, nothing rebooked."""
+        aid = appointment.appointment_id
+        goal = (
+            f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
+            "not want to book another one now."
+        )
+        opening = rng.choice(
+            [f"Hi, please cancel my appointment {aid}.", "Hello, I need to cancel an appointment."]
+        )
+        return goal, opening
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a late fee charged although the notice was long enough."""
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, charge_late_fee=True),
+        ]
+
+
+class LateCancellation(_Cancellation):
+    """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
+
+    name = "late_cancellation"
+    description = "The patient cancels a visit less than 24 h away; the late fee applies."
+    hours = (0.5, NOTICE_HOURS)
+    late = True
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation today, the fee accepted."""
+        aid = appointment.appointment_id
+        goal = (
+            f"Something came up and I must cancel my appointment {aid} today at "
+            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how "
+            "much it is."
+        )
+        return goal, f"Hi, I can't make my appointment {aid} later today, please cancel it."
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the late fee waived."""
         return [
             *super().mistakes(domain, task),
-            _swap_last_write(task, domain, charge_late_fee=False),
+            self.last_write_changed(domain, task, charge_late_fee=False),
         ]
 
 
@@ -394,7 +384,10 @@ class RefillPrescription(TelehealthIntent):
         other = next(
             p for p in domain.base.tables["pharmacies"] if p != last.arguments["pharmacy_id"]
         )
-        return [*super().mistakes(domain, task), _swap_last_write(task, domain, pharmacy_id=other)]
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, pharmacy_id=other),
+        ]
 
 
 class EarlyRefillRefused(TelehealthIntent):

@@ -17,7 +17,6 @@ import msgspec
 
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.telehealth import identity as patient_identity
 from domains.telehealth.access import (
     active,
     appointment_view,
@@ -69,17 +68,15 @@ _PHONE = re.compile(r"^\d{3}-\d{3}-\d{4}$")
 
 find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
-find_patient_id_by_name_dob = patient_identity.find_patient_id_by_name_dob
+find_patient_id_by_name_dob = identity.find_patient_id_by_name_dob
 
 
-@tool(ToolKind.READ)
-def get_patient_details(db: Database, user_id: str) -> Patient:
-    """Get a patient's profile: name, birth date, contact, insurance, appointments, prescriptions.
-
-    Args:
-        user_id: The patient's user id, e.g. "ava_smith_1234".
-    """
-    return load_patient(db, user_id)
+get_patient_details = kit_tools.profile_tool(
+    "get_patient_details",
+    "Get a patient's profile: name, birth date, contact, insurance, appointments, prescriptions.",
+    load_patient,
+    user_id_doc='The patient\'s user id, e.g. "ava_smith_1234".',
+)
 
 
 @tool(ToolKind.READ)

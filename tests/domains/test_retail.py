@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from domains.kit.tasks import ELSEWHERE
 from domains.retail import retail as make_retail
 from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
-from domains.retail.scenario import ELSEWHERE
 from simulator.database import Base, Database
 from simulator.domain import Action, Domain, Task, load_tasks
 from simulator.errors import UsageError
