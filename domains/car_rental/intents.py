@@ -53,7 +53,7 @@ from domains.car_rental.scenario import (
     gold_reads,
     rental_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
@@ -139,10 +139,6 @@ class RentalIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
-
-    def owner(self, db: Database, booking: Booking, rng: random.Random) -> Identity:
-        """The identity of the user who holds ``booking``."""
-        return self.identity(db, booking.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""

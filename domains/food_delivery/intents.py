@@ -41,7 +41,7 @@ from domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, record
 from domains.kit.payments import can_pay, money, money_text
 from domains.kit.people import address_args, address_text, random_address
@@ -55,10 +55,6 @@ class FoodIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
-
-    def owner(self, db: Database, order: Order, rng: random.Random) -> Identity:
-        """The identity of the user who placed ``order``."""
-        return self.identity(db, order.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""

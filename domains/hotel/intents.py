@@ -48,7 +48,7 @@ from domains.hotel.scenario import (
     points_text,
     stay_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent, sum_action
@@ -124,10 +124,6 @@ class HotelIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
-
-    def owner(self, db: Database, reservation: Reservation, rng: random.Random) -> Identity:
-        """The identity of the guest who holds ``reservation``."""
-        return self.identity(db, reservation.user_id, rng)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
