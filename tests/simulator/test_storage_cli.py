@@ -170,7 +170,8 @@ def resumed_whole(db: Path, run_id: str, expected: dict) -> None:
 
 
 def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
-    """The disk fills mid-run: exit 1, one line, ``failed``; freed, ``--resume`` completes it.
+    """The disk fills mid-run: exit 1, one line, ``failed`` (or ``stale``); freed, ``--resume``
+    completes it.
 
     A ballast file leaves about 1 MB of an 8 MB tmpfs; the run (2 at a time, 20 ms a call)
     fills it after some conversations are stored. Deleting the ballast frees the disk.
@@ -183,7 +184,9 @@ def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
         ballast.write_bytes(b"\0" * (7 * 2**20))
         db = disk / "results.db"
         run_id, status = stopped_mid_run(db, "disk full (database or disk is full)")
-        assert status == "failed" and report(db)["status"] == "failed"
+        # ``failed`` when the status write still fits; when the disk filled at a commit
+        # boundary it does not, and the row reads ``stale`` (its process is gone): both resume
+        assert (status, report(db)["status"]) in {("failed", "failed"), ("running", "stale")}
         ballast.unlink()
         resumed_whole(db, run_id, expected)
 
