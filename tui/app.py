@@ -42,9 +42,7 @@ class TauSimApp(App[None]):
         Binding("ctrl+c", "stop", "Quit", show=False, priority=True),
     ]
 
-    def __init__(
-        self, source: Source, *, clock: Callable[[], float] | None = time.time
-    ) -> None:
+    def __init__(self, source: Source, *, clock: Callable[[], float] | None = time.time) -> None:
         """Show ``source``'s run; ``clock`` None hides elapsed time, rate and ETA."""
         super().__init__()
         self.source = source
@@ -57,10 +55,15 @@ class TauSimApp(App[None]):
         self._quitting = False
         self._ticks = 0
 
+        self.dashboard = DashboardScreen(self.state, clock)
+
+    def get_default_screen(self) -> DashboardScreen:
+        """The dashboard is the bottom screen."""
+        return self.dashboard
+
     def on_mount(self) -> None:
+        """Set up once mounted."""
         self.theme = "textual-dark"
-        self.dashboard = DashboardScreen(self.state, self.clock)
-        self.push_screen(self.dashboard)
         self.set_interval(TICK_S, self.tick)
         self.follow()
 
@@ -70,6 +73,7 @@ class TauSimApp(App[None]):
         await self.source.follow()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """When the run's worker ends: show the end, and exit if quitting."""
         if event.worker.group != "run" or not event.worker.is_finished:
             return
         self.done = True
@@ -137,4 +141,5 @@ class TauSimApp(App[None]):
         self.source.stop()
 
     def on_unmount(self) -> None:
+        """Release the store's read connection."""
         self.source.close()

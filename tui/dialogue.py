@@ -99,6 +99,7 @@ class EmotionTrack(Widget):
         self.dissatisfaction: list[float] = []
 
     def compose(self) -> ComposeResult:
+        """The widget's parts."""
         yield Static(id="intensity-label", classes="track-label")
         yield Sparkline([], id="intensity-line")
         yield Static(id="dissatisfaction-label", classes="track-label")

@@ -30,7 +30,7 @@ from tui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from tui.sources import RunInfo, Source
+    from tui.sources import RunInfo
 
 MIN_WIDTH, MIN_HEIGHT = 100, 30
 """The smallest terminal the screens are laid out for."""
@@ -48,9 +48,11 @@ class SizedScreen(Screen[None]):
         )
 
     def on_resize(self, event: events.Resize) -> None:
+        """Hide or show the content for the new size."""
         self.fit(event.size.width, event.size.height)
 
     def on_mount(self) -> None:
+        """Set up once mounted."""
         self.fit(self.app.size.width, self.app.size.height)
 
     def fit(self, width: int, height: int) -> None:
@@ -75,6 +77,7 @@ class DashboardScreen(SizedScreen):
         """Whether every panel is mounted (ticks before that are left to the next one)."""
 
     def compose(self) -> ComposeResult:
+        """The widget's parts."""
         yield self.too_small_notice()
         with Vertical(classes="main"):
             yield RunSummary(self.clock, id="summary")  # type: ignore[arg-type]
@@ -92,6 +95,7 @@ class DashboardScreen(SizedScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Set up once mounted."""
         super().on_mount()
         self.summary = self.query_one(RunSummary)
         self.table = self.query_one(ConversationTable)
@@ -128,9 +132,11 @@ class DashboardScreen(SizedScreen):
         self.notify(f"sorted by {table.sort_column}", timeout=1.5)
 
     def on_input_changed(self, event: FilterBar.Changed) -> None:
+        """Filter the table as the filter is typed."""
         self.query_one(ConversationTable).refilter(RowFilter.parse(event.value), self.state)
 
     def on_input_submitted(self, event: FilterBar.Submitted) -> None:
+        """Go back to the table."""
         self.query_one(ConversationTable).focus()
 
 
@@ -145,6 +151,7 @@ class ConversationScreen(SizedScreen):
         self._initial = events
 
     def compose(self) -> ComposeResult:
+        """The widget's parts."""
         yield self.too_small_notice()
         with Vertical(classes="main"):
             yield Static(Text(self.conversation, style="bold"), id="conversation-title")
@@ -155,6 +162,7 @@ class ConversationScreen(SizedScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        """Set up once mounted."""
         super().on_mount()
         self.show_events(self._initial)
         self._initial = []
@@ -199,4 +207,5 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
+        """The widget's parts."""
         yield Static(HELP, id="help")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -220,10 +221,9 @@ class StoreSource:
         """Poll until the run is no longer written, then read what is left once more."""
         while True:
             was_finished = self.finished
-            try:
+            # a busy file (a checkpoint in the way) is read again at the next poll
+            with suppress(sqlite3.OperationalError):
                 self._pending.extend(await anyio.to_thread.run_sync(self.read_once))
-            except sqlite3.OperationalError:  # a checkpoint in the way: try again next time
-                pass
             if was_finished and self.finished:
                 return
             await anyio.sleep(POLL_S)

@@ -241,7 +241,9 @@ class RunState:
             self.finished += 1
             self.successes += success
             key = (summary.task_id, summary.agent, summary.user, summary.domain)
-            counts = self._per_task[(*key, summary.emotion, summary.condition_intensity, *summary.levels)]
+            counts = self._per_task[
+                (*key, summary.emotion, summary.condition_intensity, *summary.levels)
+            ]
             counts[0] += 1
             counts[1] += success
             cell = self.grid[(summary.emotion, summary.condition_intensity)].setdefault(

@@ -79,6 +79,7 @@ class RunSummary(Widget):
         self.clock = clock
 
     def compose(self) -> ComposeResult:
+        """The widget's parts."""
         yield Static(id="run-title")
         yield ProgressBar(show_eta=False, show_percentage=True, id="run-bar")
         yield Static(id="run-figures")
@@ -224,6 +225,7 @@ class ConversationTable(DataTable[object]):
         self._summaries: dict[str, ConversationSummary] = {}
 
     def on_mount(self) -> None:
+        """Set up once mounted."""
         for key, label in COLUMNS:
             self.add_column(label, key=key)
 
@@ -276,11 +278,13 @@ class ConversationTable(DataTable[object]):
         self.sort("id", key=key, reverse=self.sort_reverse)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Open the conversation of the selected row."""
         event.stop()
         if event.row_key.value is not None:
             self.post_message(self.Chosen(event.row_key.value))
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        """Sort by the clicked column."""
         event.stop()
         if event.column_key.value is not None:
             self.sort_by(event.column_key.value)
@@ -299,8 +303,10 @@ class FilterBar(Input):
 
 
 class Terminations(OptionList):
-    """Conversations that ended early (abandoned, step or tool-error limits, errors), two
-    lines each: who and under which condition, then the ending and why."""
+    """Conversations that ended early (abandoned, step or tool-error limits, errors).
+
+    Two lines each: who and under which condition, then the ending and why.
+    """
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
@@ -325,6 +331,7 @@ class Terminations(OptionList):
             self.border_subtitle = f"{self.option_count} so far"
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Open the selected conversation."""
         event.stop()
         if event.option.id is not None:
             self.post_message(ConversationTable.Chosen(event.option.id))
