@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from textual import work
 from textual.app import App
@@ -28,12 +29,17 @@ TICK_S = 0.1
 """How often the screen takes in new events (10 Hz)."""
 CLOCK_EVERY = 10
 """Ticks between redraws of the time figures when nothing else changed (once a second)."""
+TABLE_EVERY = 10
+"""Ticks between redraws of the conversation table's rows (once a second).
+
+Any change makes the table render all its visible rows again (about 2 ms a row on the
+project's machines), and the event loop that plays the conversations waits meanwhile."""
 
 
 class TauSimApp(App[None]):
     """The live dashboard of one run."""
 
-    CSS_PATH = "tau_sim.tcss"
+    CSS_PATH = Path(__file__).with_name("tau_sim.tcss")  # also for subclasses elsewhere
     TITLE = "tau-sim"
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
@@ -52,6 +58,10 @@ class TauSimApp(App[None]):
         """Ticks that changed what the screen shows (the benchmark's screen updates)."""
         self.done = False
         """Whether the run is over (played to its end, stopped, or no longer written)."""
+        self.error: BaseException | None = None
+        """What stopped the worker that plays or follows the run, if anything did."""
+        self.settled = False
+        """Whether the run is over and the screen shows all of it."""
         self._quitting = False
         self._ticks = 0
 
@@ -79,6 +89,7 @@ class TauSimApp(App[None]):
         self.done = True
         self.tick()
         if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.error = event.worker.error
             self.notify(f"the run stopped: {event.worker.error}", severity="error", timeout=30)
         if self._quitting:
             self.exit()
@@ -88,6 +99,7 @@ class TauSimApp(App[None]):
         if not self.dashboard.ready:
             return
         self._ticks += 1
+        done = self.done
         info = self.source.info
         self.state.already_done = info.already_done
         if info.total is not None:
@@ -97,16 +109,19 @@ class TauSimApp(App[None]):
             self.state.apply(events)
         changes = self.state.take_changes()
         changed = bool(changes.conversations or changes.terminations or changes.grid)
-        if not changed and self._ticks % CLOCK_EVERY and not self.done:
-            return
+        table = done or self._ticks % TABLE_EVERY == 0
+        if not changed and not (table and self.dashboard.table.pending):
+            if self._ticks % CLOCK_EVERY and not done:
+                return
         self.updates += changed
         with self.batch_update():
-            self.dashboard.show(info, changes)
+            self.dashboard.show(info, changes, table=table)
             screen = self.screen
             if isinstance(screen, ConversationScreen):
                 new = changes.events.get(screen.conversation)
                 if new:
                     screen.show_events(new)
+        self.settled = done
 
     def on_conversation_table_chosen(self, message: ConversationTable.Chosen) -> None:
         """Open the chosen conversation and stream its new events into it."""

@@ -97,13 +97,17 @@ class EmotionTrack(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.intensity: list[float] = []
         self.dissatisfaction: list[float] = []
+        self.intensity_label = Static(id="intensity-label", classes="track-label")
+        self.intensity_line = Sparkline([], id="intensity-line")
+        self.dissatisfaction_label = Static(id="dissatisfaction-label", classes="track-label")
+        self.dissatisfaction_line = Sparkline([], id="dissatisfaction-line")
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
-        yield Static(id="intensity-label", classes="track-label")
-        yield Sparkline([], id="intensity-line")
-        yield Static(id="dissatisfaction-label", classes="track-label")
-        yield Sparkline([], id="dissatisfaction-line")
+        yield self.intensity_label
+        yield self.intensity_line
+        yield self.dissatisfaction_label
+        yield self.dissatisfaction_line
 
     def add_events(self, events: list[Event]) -> None:
         """Take the emotion updates among ``events``."""
@@ -112,14 +116,10 @@ class EmotionTrack(Widget):
             return
         self.intensity += [e.intensity for e in updates]
         self.dissatisfaction += [e.dissatisfaction for e in updates]
-        self.query_one("#intensity-line", Sparkline).data = list(self.intensity)
-        self.query_one("#dissatisfaction-line", Sparkline).data = list(self.dissatisfaction)
-        self.query_one("#intensity-label", Static).update(
-            self._label("intensity", self.intensity, updates[-1].reason)
-        )
-        self.query_one("#dissatisfaction-label", Static).update(
-            self._label("dissatisfaction", self.dissatisfaction, "")
-        )
+        self.intensity_line.data = list(self.intensity)
+        self.dissatisfaction_line.data = list(self.dissatisfaction)
+        self.intensity_label.update(self._label("intensity", self.intensity, updates[-1].reason))
+        self.dissatisfaction_label.update(self._label("dissatisfaction", self.dissatisfaction, ""))
 
     @staticmethod
     def _label(name: str, values: list[float], reason: str) -> Text:

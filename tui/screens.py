@@ -102,12 +102,15 @@ class DashboardScreen(SizedScreen):
         self.terminations = self.query_one(Terminations)
         self.grid = self.query_one(SuccessGrid)
         self.table.focus()
+        self.call_after_refresh(self._mounted)
+
+    def _mounted(self) -> None:
         self.ready = True
 
-    def show(self, info: RunInfo, changes: Changes) -> None:
-        """Apply one tick's changes to every panel."""
+    def show(self, info: RunInfo, changes: Changes, *, table: bool = True) -> None:
+        """Apply one tick's changes to every panel (to the table's rows only if ``table``)."""
         self.summary.show(info, self.state)
-        self.table.show(self.state, changes)
+        self.table.show(self.state, changes, flush=table)
         self.terminations.show(changes)
         self.grid.show(self.state, changes)
 
@@ -146,37 +149,48 @@ class ConversationScreen(SizedScreen):
     BINDINGS = [Binding("escape,backspace", "app.pop_screen", "Back")]
 
     def __init__(self, conversation: str, events: list[Event]) -> None:
+        """``events``: the conversation's events so far (``show_events`` takes the next)."""
         super().__init__()
         self.conversation = conversation
-        self._initial = events
+        self.facts = Static(id="conversation-facts")
+        self.track = EmotionTrack(id="emotion")
+        self.dialogue = DialogueView(id="dialogue")
+        self.outcome = Outcome(Text("in progress", style="italic"), id="outcome")
+        self._waiting: list[Event] | None = list(events)
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
         yield self.too_small_notice()
         with Vertical(classes="main"):
             yield Static(Text(self.conversation, style="bold"), id="conversation-title")
-            yield Static(id="conversation-facts")
-            yield EmotionTrack(id="emotion")
-            yield DialogueView(id="dialogue")
-            yield Outcome(Text("in progress", style="italic"), id="outcome")
+            yield self.facts
+            yield self.track
+            yield self.dialogue
+            yield self.outcome
         yield Footer()
 
     def on_mount(self) -> None:
         """Set up once mounted."""
         super().on_mount()
-        self.show_events(self._initial)
-        self._initial = []
-        self.query_one(DialogueView).focus()
+        self.dialogue.focus()
+        self.call_after_refresh(self._mounted)
+
+    def _mounted(self) -> None:
+        waiting, self._waiting = self._waiting or [], None
+        self.show_events(waiting)
 
     def show_events(self, events: list[Event]) -> None:
-        """Append the conversation's new events."""
+        """Append the conversation's new events (kept until the screen is mounted)."""
+        if self._waiting is not None:
+            self._waiting += events
+            return
         for event in events:
             if isinstance(event, ConversationStarted):
-                self.query_one("#conversation-facts", Static).update(describe_start(event))
+                self.facts.update(describe_start(event))
             elif isinstance(event, ConversationEnded):
-                self.query_one(Outcome).show(event)
-        self.query_one(EmotionTrack).add_events(events)
-        self.query_one(DialogueView).add_events(events)
+                self.outcome.show(event)
+        self.track.add_events(events)
+        self.dialogue.add_events(events)
 
 
 HELP = """\

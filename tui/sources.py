@@ -223,7 +223,8 @@ class StoreSource:
             was_finished = self.finished
             # a busy file (a checkpoint in the way) is read again at the next poll
             with suppress(sqlite3.OperationalError):
-                self._pending.extend(await anyio.to_thread.run_sync(self.read_once))
+                events = await anyio.to_thread.run_sync(self.read_once)
+                self._pending += events  # after the await: drain() may swap the list
             if was_finished and self.finished:
                 return
             await anyio.sleep(POLL_S)

@@ -77,20 +77,23 @@ class RunSummary(Widget):
         """``clock`` gives the time (epoch s); None hides every figure that depends on it."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.clock = clock
+        self.title_line = Static(id="run-title")
+        self.bar = ProgressBar(show_eta=False, show_percentage=True, id="run-bar")
+        self.figures = Static(id="run-figures")
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
-        yield Static(id="run-title")
-        yield ProgressBar(show_eta=False, show_percentage=True, id="run-bar")
-        yield Static(id="run-figures")
+        yield self.title_line
+        yield self.bar
+        yield self.figures
 
     def show(self, info: RunInfo, state: RunState) -> None:
         """Draw the run's figures as they stand."""
         title = Text.assemble(
             ("run ", "bold"), (info.run_id, "bold"), "  ", (info.status, "italic")
         )
-        self.query_one("#run-title", Static).update(title)
-        bar = self.query_one("#run-bar", ProgressBar)
+        self.title_line.update(title, layout=False)
+        bar = self.bar
         total = info.total if info.total is not None else state.total
         bar.update(total=total, progress=state.done)
         figures = Text()
@@ -109,7 +112,7 @@ class RunSummary(Widget):
         figures.append(str(state.abandoned), "bold red" if state.abandoned else "bold")
         if state.errors:
             figures.append(f"  endpoint errors {state.errors}", "magenta")
-        self.query_one("#run-figures", Static).update(figures)
+        self.figures.update(figures, layout=False)
 
     def _timing(
         self, info: RunInfo, state: RunState, total: int | None
@@ -223,34 +226,63 @@ class ConversationTable(DataTable[object]):
         self.sort_column: str | None = None
         self.sort_reverse = False
         self._summaries: dict[str, ConversationSummary] = {}
+        self._pending: dict[str, ConversationSummary] = {}
+        self._shown: dict[str, tuple[str, float, int, int]] = {}
 
     def on_mount(self) -> None:
         """Set up once mounted."""
         for key, label in COLUMNS:
             self.add_column(label, key=key)
 
-    def show(self, state: RunState, changes: Changes) -> None:
-        """Apply one tick's changes: new rows, changed cells, rows leaving the filter."""
-        added = False
+    def show(self, state: RunState, changes: Changes, *, flush: bool = True) -> None:
+        """Take one tick's changed conversations; draw them when ``flush``.
+
+        Rows are redrawn at most once per flush, and only the cells whose text changed: the
+        table renders its visible rows again after every change, which at hundreds of live
+        conversations costs more than all the rest of the screen.
+        """
         for summary in changes.conversations:
+            self._pending[summary.id] = summary
+        if flush and self._pending:
+            self._flush()
+
+    @property
+    def pending(self) -> bool:
+        """Whether changed conversations wait for the next flush."""
+        return bool(self._pending)
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for summary in pending.values():
             self._summaries[summary.short_id] = summary
             visible = summary.id in self.rows
             wanted = self.row_filter.matches(summary)
+            changing = (
+                summary.status,
+                round(summary.intensity, 2),
+                summary.turns,
+                summary.tool_calls,
+            )
             if visible and not wanted:
                 self.remove_row(summary.id)
             elif wanted and not visible:
                 self.add_row(*row_cells(summary), key=summary.id)
-                added = True
             elif visible:
+                before = self._shown.get(summary.id)
+                if before == changing:
+                    continue
                 cells = row_cells(summary)
-                for column in CHANGING:
-                    self.update_cell(summary.id, COLUMNS[column][0], cells[column])
-        if self.sort_column is not None and (added or changes.conversations):
+                for i, column in enumerate(CHANGING):
+                    if before is None or before[i] != changing[i]:
+                        self.update_cell(summary.id, COLUMNS[column][0], cells[column])
+            self._shown[summary.id] = changing
+        if self.sort_column is not None:
             self._sort()
 
     def refilter(self, row_filter: RowFilter, state: RunState) -> None:
         """Show only the conversations ``row_filter`` matches, in the current order."""
         self.row_filter = row_filter
+        self._pending.clear()
         self.clear()
         for summary in state.conversations.values():
             self._summaries[summary.short_id] = summary

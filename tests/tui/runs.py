@@ -21,8 +21,13 @@ def retail(
     intensities: tuple[float, ...] = (0.9,),
     trials: int = 1,
     concurrency: int = 8,
+    latency: float = 0.0,
 ) -> RunConfig:
-    """A grid of scripted agents and the scripted user on the first retail tasks."""
+    """A grid of scripted agents and the scripted user on the first retail tasks.
+
+    ``latency``: seconds each scripted turn waits, as a model would.
+    """
+    slow = {"latency": str(latency)} if latency else {}
     return RunConfig(
         domain="retail",
         tasks=[f"retail-{i:03d}" for i in range(tasks)],
@@ -31,6 +36,8 @@ def retail(
         intensities=list(intensities),
         trials=trials,
         concurrency=concurrency,
+        agent_options={agent: dict(slow) for agent in agents},
+        user_options={"scripted": dict(slow)},
     )
 
 

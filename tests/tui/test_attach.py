@@ -46,7 +46,8 @@ async def _source_when_stored(db: Path, within: float = 20.0) -> StoreSource:
 
 
 RUN_ARGS = "--domain retail --tasks 20 --agent scripted/gold,scripted/over-asker --emotions "
-RUN_ARGS += "frustration,neutral --intensities high --trials 2 --concurrency 2 --quiet --json"
+RUN_ARGS += "frustration,neutral --intensities high --trials 2 --concurrency 8 --quiet --json"
+RUN_ARGS += " --agent-arg latency=0.01 --user-arg latency=0.01"  # about 2 s of run
 
 
 async def test_attach_follows_a_run_written_by_a_subprocess(tmp_path: Path) -> None:
@@ -60,7 +61,7 @@ async def test_attach_follows_a_run_written_by_a_subprocess(tmp_path: Path) -> N
 
             def finished() -> bool:
                 statuses.add(source.info.status)
-                return app.done
+                return app.settled
 
             await until(pilot, finished, within=30)
             await pilot.pause(0.2)
@@ -86,7 +87,7 @@ async def test_attach_to_a_finished_run_opens_it_for_browsing(tmp_path: Path) ->
     await aplayed(db, retail(tasks=3))
     app = TauSimApp(StoreSource(db, "tui-run"), clock=None)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.1)
         app.dashboard.table.focus()
         await pilot.press("down", "enter")
@@ -171,7 +172,7 @@ async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
     await _store_markup_conversation(db)
     app = TauSimApp(StoreSource(db, "markup"), clock=None)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.1)
         dashboard = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         app.dashboard.table.focus()

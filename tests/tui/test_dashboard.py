@@ -22,19 +22,20 @@ async def test_dashboard_fills_during_the_run_and_ends_with_the_store_counts(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "live.db"
-    config = retail(tasks=10, trials=2, concurrency=2)  # 10 x 2 agents x 2 conditions x 2 = 80
+    # 10 tasks x 2 agents x 2 conditions x 2 trials = 80, for about 2 s
+    config = retail(tasks=10, trials=2, concurrency=8, latency=0.01)
     app = live_app(db, config)
     seen_midway: list[tuple[int, int]] = []
     show = app.dashboard.show
 
-    def recording(*args: object) -> None:  # what each of the app's ticks put on screen
-        show(*args)  # type: ignore[arg-type]
+    def recording(*args: object, **kwargs: bool) -> None:  # what each tick put on screen
+        show(*args, **kwargs)  # type: ignore[arg-type]
         if 0 < app.state.done < 80:
             seen_midway.append((app.state.done, app.dashboard.table.row_count))
 
     app.dashboard.show = recording  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.2)
         table = app.dashboard.table
         summary = str(app.dashboard.summary.query_one("#run-figures").render())
@@ -55,7 +56,7 @@ async def test_abandoned_conversations_appear_in_early_terminations(tmp_path: Pa
     db = tmp_path / "abandon.db"
     app = live_app(db, retail(tasks=4, agents=("scripted/over-asker",)))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.2)
         panel = app.dashboard.terminations
         listed = {panel.get_option_at_index(i).id for i in range(panel.option_count)}
@@ -78,7 +79,7 @@ async def test_selecting_a_row_shows_its_dialogue(tmp_path: Path) -> None:
     db = tmp_path / "dialogue.db"
     app = live_app(db, retail(tasks=2, agents=("scripted/gold",), emotions=("frustration",)))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.2)
         table = app.dashboard.table
         table.focus()
@@ -111,7 +112,7 @@ async def test_filter_and_sort(tmp_path: Path) -> None:
     db = tmp_path / "filter.db"
     app = live_app(db, retail(tasks=4))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.pause(0.2)
         await pilot.press("slash")
         for key in "status:abandoned":
@@ -146,7 +147,7 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
         await pilot.press("q")
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
     assert app.source.runner.interrupted
     conn = open_database(db, readonly=True)
     run = get_run(conn, "tui-run")
@@ -164,7 +165,7 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
 async def test_help_theme_and_a_terminal_too_small(tmp_path: Path) -> None:
     app = live_app(tmp_path / "keys.db", retail(tasks=1, agents=("scripted/gold",)))
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: app.settled)
         await pilot.press("question_mark")
         await pilot.pause(0.05)
         assert isinstance(app.screen, HelpScreen)

@@ -21,7 +21,7 @@ def _browsing(tmp_path: Path) -> TauSimApp:
 
 
 async def _loaded(pilot: Any) -> None:
-    await until(pilot, lambda: pilot.app.done)
+    await until(pilot, lambda: pilot.app.settled)
     await pilot.pause(0.2)
 
 
