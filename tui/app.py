@@ -110,9 +110,9 @@ class TauSimApp(App[None]):
         changes = self.state.take_changes()
         changed = bool(changes.conversations or changes.terminations or changes.grid)
         table = done or self._ticks % TABLE_EVERY == 0
-        if not changed and not (table and self.dashboard.table.pending):
-            if self._ticks % CLOCK_EVERY and not done:
-                return
+        idle = not changed and not (table and self.dashboard.table.pending)
+        if idle and self._ticks % CLOCK_EVERY and not done:
+            return  # nothing new; the time figures are redrawn once a second
         self.updates += changed
         with self.batch_update():
             self.dashboard.show(info, changes, table=table)
