@@ -32,7 +32,7 @@ from simulator.events import (
 from tui.state import status_of
 from tui.widgets import STATUS_STYLES
 
-RESULT_CHARS = 400
+RESULT_CHARS = 240
 """A tool result longer than this is cut (the store keeps it whole)."""
 
 
@@ -49,16 +49,17 @@ class Turn(Static):
 
 
 class DialogueView(VerticalScroll):
-    """The dialogue so far; follows the end while the view is scrolled to the bottom."""
+    """The dialogue so far; stays at the newest entry until the person scrolls up."""
+
+    def on_mount(self) -> None:
+        """Follow the end as entries arrive (Textual's anchor)."""
+        self.anchor()
 
     def add_events(self, events: list[Event]) -> None:
         """Append several events at once (one layout pass)."""
-        follow = self.is_vertical_scroll_end
         turns = [turn for event in events if (turn := self.turn_of(event)) is not None]
         if turns:
             self.mount_all(turns)
-            if follow:
-                self.call_after_refresh(self.scroll_end, animate=False)
 
     def add_event(self, event: Event) -> None:
         """Append what one event says (events nobody reads in a dialogue are skipped)."""

@@ -197,21 +197,22 @@ HELP = """\
 [b]tau-sim tui[/b] — keys
 
 [b]dashboard[/b]
-  up/down, page up/down   move in the table
-  enter / click           open the conversation
-  / or f                  filter: agent:NAME domain:NAME emotion:NAME
-                          status:live|passed|failed|abandoned|error, or any word
-  escape                  clear the filter
-  s / click a header      sort by the next column / by that column (again: reverse)
+  up/down, page up/down  move in the table
+  enter / click          open the conversation
+  / or f                 filter: agent:NAME domain:NAME emotion:NAME
+                         status:live|passed|failed|abandoned|error, or a word
+  escape                 clear the filter
+  s                      sort by the next column (again: reverse)
+  click a header         sort by that column (again: reverse)
 
 [b]conversation[/b]
-  escape / backspace      back to the dashboard
+  escape / backspace     back to the dashboard
 
 [b]everywhere[/b]
-  ?                       this help
-  t                       light / dark theme
-  q / ctrl+c              quit: a run started here stops, is marked interrupted
-                          and resumes with tau-sim run --resume RUN_ID
+  ?                      this help
+  t                      light / dark theme
+  q / ctrl+c             quit; a run started here stops first, is marked
+                         interrupted and goes on with tau-sim run --resume
 """
 
 

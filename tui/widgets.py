@@ -141,6 +141,7 @@ COLUMNS = (
     ("domain", "domain"),
 )
 """The table's columns (key, header): what changes while a conversation runs comes first."""
+WIDTHS = {"status": 9, "intensity": BAR_WIDTH + 5, "turns": 5, "tools": 5}
 CHANGING = (1, 4, 5, 6)
 """Indexes of the columns that change while a conversation runs."""
 FILTER_FIELDS = ("agent", "domain", "emotion", "status", "task")
@@ -232,7 +233,8 @@ class ConversationTable(DataTable[object]):
     def on_mount(self) -> None:
         """Set up once mounted."""
         for key, label in COLUMNS:
-            self.add_column(label, key=key)
+            # cells that change keep the width of their widest value
+            self.add_column(label, key=key, width=WIDTHS.get(key))
 
     def show(self, state: RunState, changes: Changes, *, flush: bool = True) -> None:
         """Take one tick's changed conversations; draw them when ``flush``.
