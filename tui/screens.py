@@ -179,6 +179,11 @@ class ConversationScreen(SizedScreen):
         waiting, self._waiting = self._waiting or [], None
         self.show_events(waiting)
 
+    @property
+    def shown(self) -> bool:
+        """Whether the events handed in so far are on the screen."""
+        return self._waiting is None
+
     def show_events(self, events: list[Event]) -> None:
         """Append the conversation's new events (kept until the screen is mounted)."""
         if self._waiting is not None:

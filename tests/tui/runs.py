@@ -81,3 +81,12 @@ async def until(pilot: object, done: object, within: float = 8.0) -> None:
     while not done():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out waiting for the app"
         await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+
+async def opened(pilot: object) -> None:
+    """Wait until a conversation screen is on top and shows its events."""
+    from tui.screens import ConversationScreen
+
+    app = pilot.app  # type: ignore[attr-defined]
+    await until(pilot, lambda: isinstance(app.screen, ConversationScreen) and app.screen.shown)
+    await pilot.pause(0.1)  # type: ignore[attr-defined]

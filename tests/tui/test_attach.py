@@ -25,7 +25,7 @@ from simulator.events import (
     UserMessage,
 )
 from simulator.store import Store
-from tests.tui.runs import aplayed, played, retail, stored_counts, until
+from tests.tui.runs import aplayed, opened, played, retail, stored_counts, until
 from tui.app import TauSimApp
 from tui.dialogue import DialogueView, EmotionTrack, Turn
 from tui.screens import ConversationScreen
@@ -91,7 +91,7 @@ async def test_attach_to_a_finished_run_opens_it_for_browsing(tmp_path: Path) ->
         await pilot.pause(0.1)
         app.dashboard.table.focus()
         await pilot.press("down", "enter")
-        await pilot.pause(0.2)
+        await opened(pilot)
         assert isinstance(app.screen, ConversationScreen)
         turns = len(app.screen.query(Turn))
     assert app.state.done == stored_counts(db, "tui-run")["completed"] == 12
@@ -177,7 +177,7 @@ async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
         dashboard = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         app.dashboard.table.focus()
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await opened(pilot)
         assert isinstance(app.screen, ConversationScreen)
         track = app.screen.query_one(EmotionTrack)
         assert track.intensity == [0.9, 1.0]

@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from simulator.store import get_run, iter_events, open_database
-from tests.tui.runs import live_app, retail, stored_counts, until
+from tests.tui.runs import live_app, opened, retail, stored_counts, until
 from tui.dialogue import DialogueView, Outcome, Turn
 from tui.screens import ConversationScreen, DashboardScreen, HelpScreen
 from tui.widgets import RowFilter
@@ -86,7 +86,7 @@ async def test_selecting_a_row_shows_its_dialogue(tmp_path: Path) -> None:
         table.move_cursor(row=0)
         chosen = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await opened(pilot)
         screen = app.screen
         assert isinstance(screen, ConversationScreen)
         assert screen.conversation == chosen

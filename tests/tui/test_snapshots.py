@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.tui.runs import played, retail, until
+from tests.tui.runs import opened, played, retail, until
 from tui.app import TauSimApp
 from tui.sources import StoreSource
 
@@ -37,7 +37,7 @@ def test_conversation_view(tmp_path: Path, snap_compare: Any) -> None:
         row = next(i for i in range(table.row_count) if str(table.get_row_at(i)[1]) == "abandoned")
         table.move_cursor(row=row)
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await opened(pilot)
 
     assert snap_compare(_browsing(tmp_path), terminal_size=SIZE, run_before=open_abandoned)
 
