@@ -715,12 +715,10 @@ def _add_tui_parser(sub: Any, run: argparse.ArgumentParser) -> None:
 
 
 def _cmd_tui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``tau-sim tui``: a new run under the TUI, or ``--attach`` to a stored one."""
-    from simulator.grid import new_run_id
-    from simulator.keys import seal_keys
-    from simulator.runner import Player
-    from simulator.store import Store
+    """``tau-sim tui``: a new run (or ``--resume``) under the TUI, or ``--attach`` to one.
 
+    The exit code and what is printed once the screen closes are those of ``tau-sim run``.
+    """
     if "attach" in args:
         extra = [_flag(d) for d in vars(args) if d not in ("command", "attach", "db")]
         if extra:
@@ -729,27 +727,9 @@ def _cmd_tui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         attach(getattr(args, "db", DEFAULT_DB), args.attach or None)
         return 0
-    for flag in ("resume", "dry_run", "keep_errors"):
-        if flag in args:
-            raise UsageError(
-                f"tau-sim tui starts new runs; {_flag(flag)} goes with `tau-sim run` (follow "
-                "such a run with `tau-sim tui --attach`)"
-            )
-    settings, config = configure_run(args, parser)
-    run_id = new_run_id()
-    config = seal_keys(config)
-    player = Player(config, run_id)
-    player.prepare()
-    fresh = not Path(settings["db"]).exists()
-    store = Store(settings["db"])
-    from tui.launch import play
-
-    outcome = None
-    try:
-        outcome = play(store, config, run_id, player)
-    finally:
-        if fresh and (outcome is None or not outcome.created):
-            _remove_unused(store, settings["db"])  # this command made it and stored nothing
+    settings, store, run_id, outcome = (
+        _tui_resume(args) if "resume" in args else _tui_new_run(args, parser)
+    )
     if outcome.error is not None:
         raise outcome.error
     if outcome.interrupted:
@@ -759,8 +739,52 @@ def _cmd_tui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             file=sys.stderr,
         )
     _print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
+    code = EXIT_INTERRUPTED
+    if not outcome.interrupted:
+        code = _error_share_exit(store.db, run_id, outcome.config, settings)
     store.close_sync()
-    return EXIT_INTERRUPTED if outcome.interrupted else 0
+    return code
+
+
+def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, ...]:
+    """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
+    from simulator.grid import new_run_id
+    from simulator.keys import seal_keys
+    from simulator.runner import Player
+    from simulator.store import Store
+    from tui.launch import play
+
+    for flag in ("dry_run", "keep_errors"):
+        if flag in args:
+            raise UsageError(f"{_flag(flag)} goes with `tau-sim run`, not `tau-sim tui`")
+    settings, config = configure_run(args, parser)
+    run_id = new_run_id()
+    config = seal_keys(config)
+    player = Player(config, run_id)
+    player.prepare()
+    fresh = not Path(settings["db"]).exists()
+    store = Store(settings["db"])
+    outcome = None
+    try:
+        outcome = play(store, config, run_id, player)
+    finally:
+        if fresh and (outcome is None or not outcome.created):
+            _remove_unused(store, settings["db"])  # this command made it, stored nothing
+    return settings, store, run_id, outcome
+
+
+def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
+    """Check ``--resume`` as ``tau-sim run`` does, then play the rest under the TUI."""
+    from simulator.models.options import merge
+    from simulator.store import Store
+    from tui.launch import play
+
+    settings = merge(OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS})
+    keys = _resume_keys(args)
+    store = Store(settings["db"], create=False)
+    config, run_id = _resume_config(args, store, keys)
+    outcome = play(store, config, run_id, resume=True, keep_errors=settings["keep_errors"])
+    return settings, store, run_id, outcome
 
 
 def _remove_unused(store: Store, db: str) -> None:

@@ -14,7 +14,7 @@ from simulator.grid import RunConfig
 from simulator.runner import Player, Runner
 from simulator.store import Store
 from tui.app import TauSimApp
-from tui.sources import LiveSource, StoreSource
+from tui.sources import LiveSource, StoreSource, kept_history
 
 
 @dataclass(slots=True)
@@ -26,10 +26,24 @@ class Outcome:
     interrupted: bool
     created: bool
     error: BaseException | None = None
+    config: RunConfig | None = None
+    """The run's config as played (keys sealed)."""
 
 
-def live_source(store: Store, config: RunConfig, run_id: str, player: Player) -> LiveSource:
-    """A source that plays a new run (checked and prepared in ``player``) into ``store``."""
+def live_source(
+    store: Store,
+    config: RunConfig,
+    run_id: str,
+    player: Player | None = None,
+    *,
+    resume: bool = False,
+    keep_errors: bool = False,
+) -> LiveSource:
+    """A source that plays a run into ``store``.
+
+    A new one (checked and prepared in ``player``), or with ``resume`` the rest of a stored
+    one, whose kept conversations are shown first.
+    """
 
     def make_runner(feed: LiveFeed, on_start: object) -> Runner:
         return Runner(
@@ -37,17 +51,27 @@ def live_source(store: Store, config: RunConfig, run_id: str, player: Player) ->
             config,
             run_id,
             feed=feed,
-            create=True,
+            create=not resume,
             on_start=on_start,  # type: ignore[arg-type]
+            keep_errors=keep_errors,
             player=player,
         )
 
-    return LiveSource(make_runner, run_id, store.path)
+    history = kept_history(store.db, run_id, keep_errors=keep_errors) if resume else None
+    return LiveSource(make_runner, run_id, store.path, history=history)
 
 
-def play(store: Store, config: RunConfig, run_id: str, player: Player) -> Outcome:
-    """Play a new run under the TUI until the person quits."""
-    source = live_source(store, config, run_id, player)
+def play(
+    store: Store,
+    config: RunConfig,
+    run_id: str,
+    player: Player | None = None,
+    *,
+    resume: bool = False,
+    keep_errors: bool = False,
+) -> Outcome:
+    """Play a new run (or ``resume`` a stored one) under the TUI until the person quits."""
+    source = live_source(store, config, run_id, player, resume=resume, keep_errors=keep_errors)
     TauSimApp(source).run()
     runner = source.runner
     return Outcome(
@@ -56,6 +80,7 @@ def play(store: Store, config: RunConfig, run_id: str, player: Player) -> Outcom
         runner.interrupted,
         runner.created,
         source.error,
+        runner.config,
     )
 
 

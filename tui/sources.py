@@ -25,6 +25,7 @@ import sqlite_utils
 
 from simulator.bus import LiveFeed
 from simulator.events import Event, decode
+from simulator.faults import INFRA_REASON
 from simulator.runner import Runner
 from simulator.store import get_run, iter_events, open_database, run_state
 
@@ -119,22 +120,32 @@ class LiveSource:
         run_id: str,
         db_path: str | Path,
         clock: Callable[[], float] = time.time,
+        history: list[Event] | None = None,
     ) -> None:
-        """``make_runner(feed, on_start)`` builds the run's ``Runner`` with both subscribed."""
+        """``make_runner(feed, on_start)`` builds the run's ``Runner`` with both subscribed.
+
+        ``history``: the stored events of the conversations a resumed run keeps (they are
+        shown first and counted instead of the runner's ``already_done``).
+        """
         self.feed = LiveFeed(FEED_CAPACITY)
         self.clock = clock
         self.runner = make_runner(self.feed, self._started)
         self.info = RunInfo(run_id, self.runner.total, "starting")
         self.error: BaseException | None = None
         self._reader = _Reader(db_path)
+        self._history = history
+        self._resumed = history is not None
 
     def _started(self, already_done: int) -> None:
-        self.info.already_done = already_done
+        self.info.already_done = 0 if self._resumed else already_done
         self.info.started_at = self.clock()
         self.info.status = "running"
 
     def drain(self) -> list[Event]:
-        """Events published since the last drain."""
+        """Events published since the last drain (a resumed run's history first)."""
+        if self._history is not None:
+            history, self._history = self._history, None
+            return history + self.feed.drain()
         return self.feed.drain()
 
     async def follow(self) -> None:
@@ -160,6 +171,22 @@ class LiveSource:
     def close(self) -> None:
         """Release the read connection."""
         self._reader.close()
+
+
+def kept_history(db: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -> list[Event]:
+    """The shown events of the conversations ``--resume`` keeps.
+
+    Those are the completed ones, less those an endpoint ended unless ``keep_errors`` (they
+    are played again).
+    """
+    kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
+    rows = db.execute(
+        "select e.payload from events e join conversations c on c.id = e.conversation "
+        f"where c.run_id = ? and c.status = 'completed' and e.kind in ({kinds}) "
+        "and (? or c.reason is not ?) order by e.rowid",
+        [run_id, int(keep_errors), INFRA_REASON],
+    )
+    return [decode(payload) for (payload,) in rows]
 
 
 class StoreSource:

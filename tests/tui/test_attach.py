@@ -218,7 +218,8 @@ def test_attach_errors_are_one_line_exit_2(tmp_path: Path, args: list[str], mess
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--resume", "r1"], "tau-sim tui starts new runs; --resume goes with `tau-sim run`"),
+        (["--dry-run"], "--dry-run goes with `tau-sim run`, not `tau-sim tui`"),
+        (["--resume", "r1"], "--db: no database at"),
         (["--agent", "nobody/x"], "--agent"),
         (["--tasks", "retail-999"], "--tasks: domain 'retail' has no task 'retail-999'"),
     ],

@@ -7,11 +7,15 @@ import sys
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
-from simulator.store import get_run, iter_events, open_database
+from simulator.grid import RunConfig
+from simulator.store import Store, get_run, iter_events, open_database
 from tests.tui.runs import live_app, opened, retail, stored_counts, until
+from tui.app import TauSimApp
 from tui.dialogue import DialogueView, Outcome, Turn
+from tui.launch import live_source
 from tui.screens import ConversationScreen, DashboardScreen, HelpScreen
 from tui.widgets import RowFilter
 
@@ -181,3 +185,28 @@ async def test_help_theme_and_a_terminal_too_small(tmp_path: Path) -> None:
         await pilot.resize_terminal(100, 30)
         await pilot.pause(0.1)
         assert not app.screen.has_class("-too-small")
+
+
+async def test_resume_under_the_tui_shows_the_kept_conversations(tmp_path: Path) -> None:
+    db = tmp_path / "resume.db"
+    config = retail(tasks=10, trials=2, concurrency=2)  # 80 conversations
+    app = live_app(db, config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.state.done >= 5)
+        await pilot.press("q")
+        await until(pilot, lambda: app.settled)
+    kept = stored_counts(db, "tui-run")["completed"]
+    assert 5 <= kept < 80
+    store = Store(db, create=False)
+    stored = msgspec.json.decode(get_run(store.db, "tui-run")["config"], type=RunConfig)
+    resumed = TauSimApp(live_source(store, stored, "tui-run", resume=True), clock=None)
+    async with resumed.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: resumed.settled)
+        rows = resumed.dashboard.table.row_count
+    final = stored_counts(db, "tui-run")
+    assert final["completed"] == rows == resumed.state.done == 80
+    assert (resumed.state.successes, resumed.state.abandoned) == (
+        final["successes"],
+        final["abandoned"],
+    )
+    assert resumed.source.info.status == "completed"
