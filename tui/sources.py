@@ -24,7 +24,7 @@ import anyio
 import sqlite_utils
 
 from simulator.bus import LiveFeed
-from simulator.events import Event, decode
+from simulator.events import ConversationEnded, Event, decode
 from simulator.faults import INFRA_REASON
 from simulator.runner import Runner
 from simulator.store import get_run, iter_events, open_database, run_state
@@ -57,6 +57,8 @@ class RunInfo:
     started_at: float | None = None
     ended_at: float | None = None
     already_done: int = 0
+    kept: int = 0
+    """Finished conversations shown from the store before this process played any (resume)."""
 
 
 class Source(Protocol):
@@ -135,6 +137,7 @@ class LiveSource:
         self._reader = _Reader(db_path)
         self._history = history
         self._resumed = history is not None
+        self.info.kept = sum(isinstance(e, ConversationEnded) for e in history or [])
 
     def _started(self, already_done: int) -> None:
         self.info.already_done = 0 if self._resumed else already_done

@@ -122,7 +122,8 @@ class RunSummary(Widget):
             return None, None, None
         end = info.ended_at if info.ended_at is not None else self.clock()
         elapsed = max(end - info.started_at, 0.0)
-        rate = state.ended / elapsed if elapsed > 0 and state.ended else None
+        played = state.ended - info.kept  # what ended since the start, not what was kept
+        rate = played / elapsed if elapsed > 0 and played > 0 else None
         eta = None
         if total is not None and rate:
             eta = (total - state.done) / rate
