@@ -6,6 +6,7 @@ Every screen hides its content and says so when the terminal is smaller than
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -69,7 +70,8 @@ class DashboardScreen(SizedScreen):
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
-    def __init__(self, state: RunState, clock: object) -> None:
+    def __init__(self, state: RunState, clock: Callable[[], float] | None) -> None:
+        """``clock`` None hides the figures that depend on the time (``RunSummary``)."""
         super().__init__()
         self.state = state
         self.clock = clock
@@ -80,7 +82,7 @@ class DashboardScreen(SizedScreen):
         """The widget's parts."""
         yield self.too_small_notice()
         with Vertical(classes="main"):
-            yield RunSummary(self.clock, id="summary")  # type: ignore[arg-type]
+            yield RunSummary(self.clock, id="summary")
             yield FilterBar(id="filter")
             table = ConversationTable(id="conversations")
             table.border_title = "conversations"

@@ -21,7 +21,6 @@ from simulator.events import (
     Event,
     ModelUsage,
     RewardBreakdown,
-    ToolResult,
     UserMessage,
 )
 from simulator.faults import INFRA_REASONS
@@ -93,7 +92,6 @@ class Changes:
     """What changed since the last ``take_changes``."""
 
     conversations: list[ConversationSummary] = field(default_factory=list)
-    new_ids: set[str] = field(default_factory=set)
     terminations: list[ConversationSummary] = field(default_factory=list)
     grid: bool = False
     events: dict[str, list[Event]] = field(default_factory=dict)
@@ -193,8 +191,6 @@ class RunState:
                 summary.intensity = event.intensity
                 if event.reason:
                     summary.feeling = event.reason
-            elif isinstance(event, ToolResult):
-                pass
             elif isinstance(event, ConversationEnded):
                 self._end(summary, event)
             self._dirty[cid] = summary
@@ -214,7 +210,6 @@ class RunState:
         )
         self.conversations[event.conversation] = summary
         self._live_events[event.conversation] = []
-        self._changes.new_ids.add(event.conversation)
         if event.agent not in self.agents:
             self.agents.append(event.agent)
 

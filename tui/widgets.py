@@ -386,7 +386,7 @@ class SuccessGrid(DataTable[object]):
         self.clear(columns=self._agents != state.agents)
         if self._agents != state.agents or not self.columns:
             self._agents = list(state.agents)
-            self.add_column("emotion x intensity", key="condition")
+            self.add_column("condition", key="condition")
             for agent in self._agents:
                 self.add_column(agent, key=agent)
         for emotion, intensity in sorted(state.grid):

@@ -146,7 +146,7 @@ async def test_filter_and_sort(tmp_path: Path) -> None:
 
 async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> None:
     db = tmp_path / "quit.db"
-    config = retail(tasks=20, trials=3, concurrency=2)  # 240 conversations
+    config = retail(tasks=10, trials=2, concurrency=8, latency=0.01)  # 80, about 1.5 s
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
@@ -158,12 +158,12 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     stored = stored_counts(db, "tui-run")
     conn.conn.close()
     assert run["status"] == "interrupted"
-    assert 5 <= stored["completed"] < 240
+    assert 5 <= stored["completed"] < 80
     resume = ["run", "--resume", "tui-run", "--db", str(db), "--quiet", "--json"]
     with anyio.fail_after(60):
         resumed = await anyio.run_process([sys.executable, "-m", "simulator.cli", *resume])
     assert resumed.returncode == 0, resumed.stderr.decode()
-    assert stored_counts(db, "tui-run")["completed"] == 240
+    assert stored_counts(db, "tui-run")["completed"] == 80
 
 
 async def test_help_theme_and_a_terminal_too_small(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ async def test_help_theme_and_a_terminal_too_small(tmp_path: Path) -> None:
 
 async def test_resume_under_the_tui_shows_the_kept_conversations(tmp_path: Path) -> None:
     db = tmp_path / "resume.db"
-    config = retail(tasks=10, trials=2, concurrency=2)  # 80 conversations
+    config = retail(tasks=10, trials=2, concurrency=8, latency=0.01)  # 80, about 1.5 s
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
