@@ -44,8 +44,8 @@ class TauSimApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("t", "toggle_theme", "Theme"),
-        Binding("q", "stop", "Quit"),
-        Binding("ctrl+c", "stop", "Quit", show=False, priority=True),
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, source: Source, *, clock: Callable[[], float] | None = time.time) -> None:
@@ -144,8 +144,11 @@ class TauSimApp(App[None]):
         """Switch between Textual's light and dark themes."""
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 
-    def action_stop(self) -> None:
-        """Quit; a run played here is stopped first (marked interrupted, resumable)."""
+    async def action_quit(self) -> None:
+        """Quit (q, ctrl+c, ctrl+q, the palette); a run played here stops first.
+
+        The run is then marked interrupted and resumable, as after Ctrl-C on ``tau-sim run``.
+        """
         if self.done or self.source.attached:
             self.exit()
             return

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from simulator.grid import RunConfig
+from simulator.metrics import run_report
 from simulator.store import Store, get_run, iter_events, open_database
 from tests.tui.runs import live_app, opened, retail, stored_counts, until
 from tui.app import TauSimApp
@@ -51,6 +52,11 @@ async def test_dashboard_fills_during_the_run_and_ends_with_the_store_counts(
     assert app.state.done == stored["completed"]
     assert app.state.successes == stored["successes"]
     assert app.state.abandoned == stored["abandoned"]
+    conn = open_database(db, readonly=True)
+    report = run_report(conn, get_run(conn, "tui-run"))
+    assert app.state.pass_1 is not None
+    assert round(app.state.pass_1, 4) == report["pass_hat_k"]["1"]
+    assert f"pass^1 {report['pass_hat_k']['1']:.3f}" in summary
     assert "80/80 done" in summary
     assert f"abandoned {stored['abandoned']}" in summary
     assert app.source.info.status == "completed"
@@ -193,12 +199,14 @@ async def test_resume_under_the_tui_shows_the_kept_conversations(tmp_path: Path)
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")  # Textual's own quit key stops the run the same way
         await until(pilot, lambda: app.settled)
     kept = stored_counts(db, "tui-run")["completed"]
     assert 5 <= kept < 80
     store = Store(db, create=False)
-    stored = msgspec.json.decode(get_run(store.db, "tui-run")["config"], type=RunConfig)
+    run = get_run(store.db, "tui-run")
+    assert run["status"] == "interrupted"
+    stored = msgspec.json.decode(run["config"], type=RunConfig)
     resumed = TauSimApp(live_source(store, stored, "tui-run", resume=True), clock=None)
     async with resumed.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: resumed.settled)
