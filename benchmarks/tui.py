@@ -12,7 +12,7 @@ seconds; then the throughput ratio (TUI / headless, goal >= 0.9), the screen upd
 (ticks that changed what the screen shows), the CPU the tick itself took, and the UI's share of
 the process's CPU ((CPU with the TUI - CPU headless) / CPU with the TUI).
 
-Usage: python benchmarks/tui.py [--concurrency 512] [--latency 0.2] [--waves 3]
+Usage: python benchmarks/tui.py [--concurrency 512] [--latency 0.2] [--waves 3] [--json]
 """
 
 from __future__ import annotations
@@ -135,6 +135,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=512)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--waves", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--mode", choices=("headless", "tui"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.mode:
@@ -160,20 +161,31 @@ def main() -> None:
             check=True,
         )
         results[mode] = json.loads(out.stdout.strip().splitlines()[-1])
-        r = results[mode]
+    h, t = results["headless"], results["tui"]
+    ui_cpu = t["cpu_s"] - h["cpu_s"]
+    summary = {
+        "headless": h,
+        "tui": t,
+        "throughput_ratio": t["conv_per_s"] / h["conv_per_s"],
+        "updates_per_s": t["updates_per_s"],
+        "ui_cpu_s": ui_cpu,
+        "ui_core_share": ui_cpu / t["run_s"],
+        "ui_cpu_share": ui_cpu / t["cpu_s"],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return
+    for mode, r in results.items():
         print(
             f"{mode:9s} {r['conversations']} conversations in {r['run_s']:.2f} s: "
             f"{r['conv_per_s']:.1f} conv/s, CPU {r['cpu_s']:.2f} s"
         )
-    h, t = results["headless"], results["tui"]
-    ui_cpu = t["cpu_s"] - h["cpu_s"]
-    ui_share = ui_cpu / t["cpu_s"]
-    print(f"throughput ratio TUI/headless: {t['conv_per_s'] / h['conv_per_s']:.3f} (goal >= 0.9)")
+    print(f"throughput ratio TUI/headless: {summary['throughput_ratio']:.3f} (goal >= 0.9)")
     print(
         f"screen updates: {t['screen_updates']} ({t['updates_per_s']:.1f}/s); tick CPU "
         f"{t['tick_cpu_s']:.2f} s ({t['tick_cpu_s'] / t['run_s']:.1%} of the run's wall time); "
-        f"the UI's CPU: {ui_cpu:.2f} s ({ui_cpu / t['run_s']:.1%} of one core over the run, "
-        f"{ui_share:.1%} of the process's CPU); table rows {t['rows']}, "
+        f"the UI's CPU: {ui_cpu:.2f} s ({summary['ui_core_share']:.1%} of one core over the "
+        f"run, {summary['ui_cpu_share']:.1%} of the process's CPU); table rows {t['rows']}, "
         f"feed events dropped {t['dropped']}"
     )
     print("(scripted agents calibrate the harness; they are not benchmark subjects)")
