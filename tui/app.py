@@ -36,6 +36,13 @@ Any change makes the table render all its visible rows again (about 2 ms a row o
 project's machines), and the event loop that plays the conversations waits meanwhile."""
 
 
+def innermost(exc: BaseException) -> BaseException:
+    """The first exception inside task-group wrappers (what the person should read)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 class TauSimApp(App[None]):
     """The live dashboard of one run."""
 
@@ -90,7 +97,10 @@ class TauSimApp(App[None]):
         self.tick()
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             self.error = event.worker.error
-            self.notify(f"the run stopped: {event.worker.error}", severity="error", timeout=30)
+        error = self.error or self.source.error
+        if error is not None:  # error texts may hold brackets: never markup
+            message = f"the run stopped: {innermost(error)}"
+            self.notify(message, severity="error", timeout=30, markup=False)
         if self._quitting:
             self.exit()
 

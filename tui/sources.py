@@ -67,6 +67,8 @@ class Source(Protocol):
     info: RunInfo
     attached: bool
     """True when another process plays the run (quitting leaves it alone)."""
+    error: BaseException | None
+    """What stopped the run played here (raised again once the app has exited)."""
 
     def drain(self) -> list[Event]:
         """Events received since the last drain."""
@@ -196,6 +198,7 @@ class StoreSource:
     """A run another process writes (or wrote), followed by polling its store read-only."""
 
     attached = True
+    error: BaseException | None = None
 
     def __init__(self, db_path: str | Path, run_id: str | None) -> None:
         """Open the store and find the run (``UsageError``: no such file, no such run)."""

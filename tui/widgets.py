@@ -388,7 +388,7 @@ class SuccessGrid(DataTable[object]):
             self._agents = list(state.agents)
             self.add_column("condition", key="condition")
             for agent in self._agents:
-                self.add_column(agent, key=agent)
+                self.add_column(Text(agent), key=agent)  # a str label is parsed as markup
         for emotion, intensity in sorted(state.grid):
             cells = state.grid[(emotion, intensity)]
             row: list[object] = [Text(grid_label(emotion, intensity))]
