@@ -372,6 +372,12 @@ class Terminations(OptionList):
             self.post_message(ConversationTable.Chosen(event.option.id))
 
 
+def short_names(agents: list[str]) -> dict[str, str]:
+    """Agent names without their provider (``scripted/gold`` -> ``gold``) when still unique."""
+    short = {agent: agent.partition("/")[2] or agent for agent in agents}
+    return short if len(set(short.values())) == len(agents) else {a: a for a in agents}
+
+
 class SuccessGrid(DataTable[object]):
     """Success per emotion x intensity (rows), one column per agent; fills in live."""
 
@@ -386,9 +392,11 @@ class SuccessGrid(DataTable[object]):
         self.clear(columns=self._agents != state.agents)
         if self._agents != state.agents or not self.columns:
             self._agents = list(state.agents)
+            short = short_names(self._agents)
             self.add_column("condition", key="condition")
             for agent in self._agents:
-                self.add_column(Text(agent), key=agent)  # a str label is parsed as markup
+                label = Text(short[agent])  # a str label would be parsed as markup
+                self.add_column(label, key=agent)
         for emotion, intensity in sorted(state.grid):
             cells = state.grid[(emotion, intensity)]
             row: list[object] = [Text(grid_label(emotion, intensity))]

@@ -11,7 +11,7 @@ from tests.tui.runs import opened, played, retail, until
 from tui.app import TauSimApp
 from tui.sources import StoreSource
 
-SIZE = (110, 34)
+SIZE = (100, 30)  # the smallest layout the screens are made for
 
 
 def _browsing(tmp_path: Path) -> TauSimApp:
