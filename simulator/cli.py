@@ -174,6 +174,8 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.add_argument("--json", action="store_true", help="print the final report as JSON")
 
+    _add_tui_parser(sub, run)
+
     report = sub.add_parser("report", help="pass^k and success by condition for a run")
     report.add_argument("run_id", nargs="?", help="run id (default: the latest run)")
     report.add_argument("--db", default=DEFAULT_DB)
@@ -436,6 +438,8 @@ def _main(argv: list[str]) -> int:
     try:
         if args.command == "run":
             return _cmd_run(args, run)
+        if args.command == "tui":
+            return _cmd_tui(args, run)
         if args.command == "report":
             return _cmd_report(args)
         if args.command == "runs":
@@ -786,6 +790,100 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         code = _error_share_exit(store.db, run_id, runner.config, settings)
     store.close_sync()
     return code
+
+
+def _add_tui_parser(sub: Any, run: argparse.ArgumentParser) -> None:
+    """``tau-sim tui``: the run options of ``run`` (shared, not copied) and ``--attach``."""
+    tui = sub.add_parser(
+        "tui",
+        parents=[run],
+        add_help=False,
+        argument_default=SUPPRESS,
+        help="start a run with the live terminal UI, or follow a stored one (--attach)",
+        description="Start a run (the options of `tau-sim run`) and watch it live, or follow a "
+        "run another process writes (--attach). Press ? in the UI for its keys.",
+    )
+    tui.add_argument(
+        "--attach",
+        nargs="?",
+        const="",
+        metavar="RUN_ID",
+        help="follow a run stored in --db (default: its latest run) instead of starting one; "
+        "a finished run opens for browsing",
+    )
+
+
+def _cmd_tui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``tau-sim tui``: a new run (or ``--resume``) under the TUI, or ``--attach`` to one.
+
+    The exit code and what is printed once the screen closes are those of ``tau-sim run``.
+    """
+    if "attach" in args:
+        extra = [_flag(d) for d in vars(args) if d not in ("command", "attach", "db")]
+        if extra:
+            raise UsageError(f"--attach follows a stored run; remove {', '.join(extra)}")
+        from tui.launch import attach
+
+        attach(getattr(args, "db", DEFAULT_DB), args.attach or None)
+        return 0
+    settings, store, run_id, outcome = (
+        _tui_resume(args) if "resume" in args else _tui_new_run(args, parser)
+    )
+    if outcome.error is not None:
+        raise outcome.error
+    if outcome.interrupted:
+        print(
+            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} "
+            f"--db {settings['db']}",
+            file=sys.stderr,
+        )
+    _print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
+    code = EXIT_INTERRUPTED
+    if not outcome.interrupted:
+        code = _error_share_exit(store.db, run_id, outcome.config, settings)
+    store.close_sync()
+    return code
+
+
+def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, ...]:
+    """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
+    from simulator.grid import new_run_id
+    from simulator.keys import seal_keys
+    from simulator.runner import Player
+    from simulator.store import Store
+    from tui.launch import play
+
+    for flag in ("dry_run", "keep_errors"):
+        if flag in args:
+            raise UsageError(f"{_flag(flag)} goes with `tau-sim run`, not `tau-sim tui`")
+    settings, config = configure_run(args, parser)
+    run_id = new_run_id()
+    config = seal_keys(config)
+    player = Player(config, run_id)
+    player.prepare()
+    fresh = not Path(settings["db"]).exists()
+    store = Store(settings["db"])
+    outcome = None
+    try:
+        outcome = play(store, config, run_id, player)
+    finally:
+        if fresh and (outcome is None or not outcome.created):
+            _remove_unused(store, settings["db"])  # this command made it, stored nothing
+    return settings, store, run_id, outcome
+
+
+def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
+    """Check ``--resume`` as ``tau-sim run`` does, then play the rest under the TUI."""
+    from simulator.models.options import merge
+    from simulator.store import Store
+    from tui.launch import play
+
+    settings = merge(OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS})
+    keys = _resume_keys(args)
+    store = Store(settings["db"], create=False)
+    config, run_id = _resume_config(args, store, keys)
+    outcome = play(store, config, run_id, resume=True, keep_errors=settings["keep_errors"])
+    return settings, store, run_id, outcome
 
 
 def _remove_unused(store: Store, db: str) -> None:

@@ -479,6 +479,17 @@ class Runner:
         self.created = False
         self.status: str | None = None
         """The run's stored status once ``run`` has ended (None: no run row was written)."""
+        self._stop_requested = False
+        self._stop: anyio.Event | None = None
+
+    def interrupt(self) -> None:
+        """Stop the run as SIGINT does: it ends ``interrupted``, finished conversations kept.
+
+        For callers in the same process (the TUI's quit); safe before the play has started.
+        """
+        self._stop_requested = True
+        if self._stop is not None:
+            self._stop.set()
 
     def _check_task_set(self) -> None:
         stored = self.store.tasks_hash(self.run_id)
@@ -597,13 +608,19 @@ class Runner:
         settle_memory()
         self.store.claim_run(self.run_id)
         outer.start_soon(self.store.run_writer)
+        self._stop = anyio.Event()
+        if self._stop_requested:
+            self._stop.set()
         try:
             if shards is not None:
                 # workers send what they finished, then exit
-                completed, self.interrupted = await until_signal(shards.run, shards.interrupt)
+                completed, self.interrupted = await until_signal(
+                    shards.run, shards.interrupt, stop=self._stop
+                )
             else:
                 completed, self.interrupted = await until_signal(
-                    lambda: self.player.play(cells, bus, self.config.concurrency, self.on_end)
+                    lambda: self.player.play(cells, bus, self.config.concurrency, self.on_end),
+                    stop=self._stop,
                 )
         finally:
             with anyio.CancelScope(shield=True):
@@ -612,17 +629,21 @@ class Runner:
 
 
 async def until_signal(
-    body: Callable[[], Awaitable[int]], on_signal: Callable[[], None] | None = None
+    body: Callable[[], Awaitable[int]],
+    on_signal: Callable[[], None] | None = None,
+    *,
+    stop: anyio.Event | None = None,
 ) -> tuple[int, bool]:
     """Run ``body`` until it returns or SIGINT/SIGTERM arrives; returns (result, interrupted).
 
     The first signal calls ``on_signal`` (default: cancel ``body``, whose result is then 0);
-    later ones change nothing, so a second Ctrl-C does not break the flush.
+    later ones change nothing, so a second Ctrl-C does not break the flush. Setting ``stop``
+    acts as a signal does (``Runner.interrupt``).
     """
     interrupted = False
     result = 0
     with anyio.CancelScope() as scope:
-        stop = on_signal or scope.cancel
+        stop_body = on_signal or scope.cancel
 
         async def watch() -> None:
             nonlocal interrupted
@@ -630,10 +651,19 @@ async def until_signal(
                 async for _ in signals:
                     if not interrupted:
                         interrupted = True
-                        stop()
+                        stop_body()
+
+        async def watch_stop(event: anyio.Event) -> None:
+            nonlocal interrupted
+            await event.wait()
+            if not interrupted:
+                interrupted = True
+                stop_body()
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(watch)
+            if stop is not None:
+                tg.start_soon(watch_stop, stop)
             result = await body()
             tg.cancel_scope.cancel()
     return result, interrupted

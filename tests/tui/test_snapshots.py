@@ -1,0 +1,48 @@
+"""SVG snapshots (pytest-textual-snapshot) of a finished run's dashboard and of one
+conversation. Deterministic: a fixed run id and seed, one conversation at a time, and no
+clock (``clock=None`` hides elapsed time, rate and ETA). Update with ``--snapshot-update``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.tui.runs import opened, played, retail, until
+from tui.app import TauSimApp
+from tui.sources import StoreSource
+
+SIZE = (100, 30)  # the smallest layout the screens are made for
+
+
+def _browsing(tmp_path: Path) -> TauSimApp:
+    db = tmp_path / "snap.db"
+    played(db, retail(tasks=3, concurrency=1), run_id="snapshot-run")
+    return TauSimApp(StoreSource(db, "snapshot-run"), clock=None)
+
+
+async def _loaded(pilot: Any) -> None:
+    await until(pilot, lambda: pilot.app.settled)
+    await pilot.pause(0.2)
+
+
+def test_dashboard_of_a_finished_run(tmp_path: Path, snap_compare: Any) -> None:
+    assert snap_compare(_browsing(tmp_path), terminal_size=SIZE, run_before=_loaded)
+
+
+def test_conversation_view(tmp_path: Path, snap_compare: Any) -> None:
+    async def open_abandoned(pilot: Any) -> None:
+        await _loaded(pilot)
+        table = pilot.app.dashboard.table
+        table.focus()
+        row = next(i for i in range(table.row_count) if str(table.get_row_at(i)[1]) == "abandoned")
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await opened(pilot)
+
+    assert snap_compare(_browsing(tmp_path), terminal_size=SIZE, run_before=open_abandoned)
+
+
+def test_help(tmp_path: Path, snap_compare: Any) -> None:
+    assert snap_compare(
+        _browsing(tmp_path), terminal_size=SIZE, run_before=_loaded, press=["question_mark"]
+    )

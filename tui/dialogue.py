@@ -1,0 +1,180 @@
+"""One conversation drawn as a dialogue: the widgets a conversation screen is built from.
+
+``DialogueView`` takes events one by one (``add_event``) and appends what each says: the
+user's and the agent's messages, tool calls and their results, each with its own CSS class
+(``.user``, ``.agent``, ``.tool-call``, ``.tool-result``, ``.tool-error``); ``EmotionTrack``
+draws the user's intensity and dissatisfaction turn by turn; ``Outcome`` shows how the
+conversation ended. They know nothing of where the events come from, so a screen where a
+person plays one side reuses them. Every text is a ``rich.text.Text``: markup in a message
+shows literally.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Sparkline, Static
+
+from simulator.events import (
+    AgentMessage,
+    ConversationEnded,
+    ConversationStarted,
+    EmotionUpdate,
+    Event,
+    ToolCall,
+    ToolResult,
+    UserMessage,
+)
+from tui.state import status_of
+from tui.widgets import STATUS_STYLES
+
+RESULT_CHARS = 240
+"""A tool result longer than this is cut (the store keeps it whole)."""
+
+
+def _arguments(arguments: dict[str, object]) -> str:
+    return json.dumps(arguments, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Turn(Static):
+    """One entry of the dialogue."""
+
+
+class DialogueView(VerticalScroll):
+    """The dialogue so far; stays at the newest entry until the person scrolls up."""
+
+    def on_mount(self) -> None:
+        """Follow the end as entries arrive (Textual's anchor)."""
+        self.anchor()
+
+    def add_events(self, events: list[Event]) -> None:
+        """Append several events at once (one layout pass)."""
+        turns = [turn for event in events if (turn := self.turn_of(event)) is not None]
+        if turns:
+            self.mount_all(turns)
+
+    def add_event(self, event: Event) -> None:
+        """Append what one event says (events nobody reads in a dialogue are skipped)."""
+        self.add_events([event])
+
+    @staticmethod
+    def turn_of(event: Event) -> Turn | None:
+        """The dialogue entry of one event (None: not part of the dialogue)."""
+        if isinstance(event, UserMessage):
+            text = Text("user  ", style="bold")
+            text.append(event.text)
+            return Turn(text, classes="user")
+        if isinstance(event, AgentMessage):
+            if not event.text:
+                return None  # its tool calls come as ToolCall events
+            text = Text("agent ", style="bold")
+            text.append(event.text)
+            return Turn(text, classes="agent")
+        if isinstance(event, ToolCall):
+            text = Text("call  ", style="bold")
+            text.append(event.call.name, style="bold")
+            text.append(f"({_arguments(event.call.arguments)})")
+            return Turn(text, classes="tool-call")
+        if isinstance(event, ToolResult):
+            text = Text("error " if event.error else "result", style="bold")
+            text.append(" ")
+            text.append(_cut(event.content, RESULT_CHARS))
+            return Turn(text, classes="tool-error" if event.error else "tool-result")
+        return None
+
+
+class EmotionTrack(Widget):
+    """The user's intensity and dissatisfaction, one value per emotion update."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.intensity: list[float] = []
+        self.dissatisfaction: list[float] = []
+        self.intensity_label = Static(id="intensity-label", classes="track-label")
+        self.intensity_line = Sparkline([], id="intensity-line")
+        self.dissatisfaction_label = Static(id="dissatisfaction-label", classes="track-label")
+        self.dissatisfaction_line = Sparkline([], id="dissatisfaction-line")
+
+    def compose(self) -> ComposeResult:
+        """The widget's parts."""
+        yield self.intensity_label
+        yield self.intensity_line
+        yield self.dissatisfaction_label
+        yield self.dissatisfaction_line
+
+    def add_events(self, events: list[Event]) -> None:
+        """Take the emotion updates among ``events``."""
+        updates = [e for e in events if isinstance(e, EmotionUpdate)]
+        if not updates:
+            return
+        self.intensity += [e.intensity for e in updates]
+        self.dissatisfaction += [e.dissatisfaction for e in updates]
+        self.intensity_line.data = list(self.intensity)
+        self.dissatisfaction_line.data = list(self.dissatisfaction)
+        self.intensity_label.update(self._label("intensity", self.intensity, updates[-1].reason))
+        self.dissatisfaction_label.update(self._label("dissatisfaction", self.dissatisfaction, ""))
+
+    @staticmethod
+    def _label(name: str, values: list[float], reason: str) -> Text:
+        text = Text(f"{name} ", style="bold")
+        text.append(f"{values[0]:.2f} -> {values[-1]:.2f} (max {max(values):.2f})")
+        if reason:
+            text.append(f"  {reason}", style="italic")
+        return text
+
+
+class Outcome(Static):
+    """How the conversation ended: reason, detail, reward and its breakdown."""
+
+    def show(self, ended: ConversationEnded) -> None:
+        """Draw the ending."""
+        status = status_of(ended)
+        text = Text("ended ", style="bold")
+        text.append(ended.reason.replace("_", " "), style=STATUS_STYLES.get(status, "bold"))
+        text.append(f"  reward {ended.reward:.2f}", style="bold")
+        text.append(f"  turns {ended.turns}  tool calls {ended.tool_calls}")
+        if ended.detail:
+            text.append("\ndetail ", style="bold")
+            text.append(_cut(ended.detail, 300))
+        b = ended.breakdown
+        if b is not None:
+            text.append("\nbreakdown ", style="bold")
+            text.append(f"database {'matches' if b.db_match else 'differs'}")
+            text.append(f" (expected {b.expected_hash[:8]}, got {b.actual_hash[:8]})")
+            text.append(f"; outputs said {b.outputs_communicated:.0%}")
+            if b.missing_outputs:
+                text.append("; missing: " + ", ".join(b.missing_outputs))
+        self.update(text)
+        self.add_class("-ended")
+
+
+def describe_start(started: ConversationStarted) -> Text:
+    """A conversation's line of facts: agent, user, task and condition."""
+    text = Text()
+    text.append(started.agent, style="bold")
+    text.append(f" serving {started.user} on {started.domain} task ")
+    text.append(started.task_id, style="bold")
+    text.append(f"  emotion {started.emotion}")
+    if started.emotion != "neutral":
+        text.append(f" at {started.intensity:.2f}")
+    levels = [
+        f"{name} {value}"
+        for name, value in (
+            ("politeness", started.politeness),
+            ("urgency", started.urgency),
+            ("trust", started.trust),
+        )
+        if value is not None
+    ]
+    if levels:
+        text.append("  " + ", ".join(levels))
+    text.append(f"  trial {started.trial}")
+    return text

@@ -1,0 +1,91 @@
+"""Start the TUI: on a run played in this process, or attached to a stored run.
+
+``tau-sim tui`` (``simulator.cli._cmd_tui``) checks its options the way ``tau-sim run`` does,
+then calls ``play`` or ``attach`` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.bus import LiveFeed
+from simulator.grid import RunConfig
+from simulator.runner import Player, Runner
+from simulator.store import Store
+from tui.app import TauSimApp
+from tui.sources import LiveSource, StoreSource, kept_history
+
+
+@dataclass(slots=True)
+class Outcome:
+    """How a TUI session ended: the run, its status, and whether it was stopped."""
+
+    run_id: str
+    status: str
+    interrupted: bool
+    created: bool
+    error: BaseException | None = None
+    config: RunConfig | None = None
+    """The run's config as played (keys sealed)."""
+
+
+def live_source(
+    store: Store,
+    config: RunConfig,
+    run_id: str,
+    player: Player | None = None,
+    *,
+    resume: bool = False,
+    keep_errors: bool = False,
+) -> LiveSource:
+    """A source that plays a run into ``store``.
+
+    A new one (checked and prepared in ``player``), or with ``resume`` the rest of a stored
+    one, whose kept conversations are shown first.
+    """
+
+    def make_runner(feed: LiveFeed, on_start: object) -> Runner:
+        return Runner(
+            store,
+            config,
+            run_id,
+            feed=feed,
+            create=not resume,
+            on_start=on_start,  # type: ignore[arg-type]
+            keep_errors=keep_errors,
+            player=player,
+        )
+
+    history = kept_history(store.db, run_id, keep_errors=keep_errors) if resume else None
+    return LiveSource(make_runner, run_id, store.path, history=history)
+
+
+def play(
+    store: Store,
+    config: RunConfig,
+    run_id: str,
+    player: Player | None = None,
+    *,
+    resume: bool = False,
+    keep_errors: bool = False,
+) -> Outcome:
+    """Play a new run (or ``resume`` a stored one) under the TUI until the person quits."""
+    source = live_source(store, config, run_id, player, resume=resume, keep_errors=keep_errors)
+    TauSimApp(source).run()
+    runner = source.runner
+    return Outcome(
+        run_id,
+        runner.status or source.info.status,
+        runner.interrupted,
+        runner.created,
+        source.error,
+        runner.config,
+    )
+
+
+def attach(db: str | Path, run_id: str | None) -> Outcome:
+    """Follow (or browse) a stored run; ``UsageError``: no such database or run."""
+    source = StoreSource(db, run_id)
+    TauSimApp(source).run()
+    return Outcome(source.info.run_id, source.info.status, False, False)
