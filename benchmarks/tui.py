@@ -44,7 +44,7 @@ def bench_config(concurrency: int, latency: float, waves: int) -> RunConfig:
     load_plugins()
     tasks = [t.id for t in get_domain("retail").tasks]
     return RunConfig(
-        domain="retail",
+        domains=["retail"],
         tasks=tasks,
         agents=["scripted/gold"],
         users=["scripted"],

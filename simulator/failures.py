@@ -36,6 +36,7 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
+from simulator.outcomes import SUCCESS_EPS
 from simulator.referee import TerminationReason
 from simulator.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
 
@@ -60,7 +61,6 @@ FAILURE_KINDS = (
 """Every failure reason, in the order the rules are tried."""
 FAILURE_EVIDENCE = (UserMessage, EmotionUpdate, ToolResult)
 """The kinds of event ``diagnose`` reads beyond the evaluator's (a conversation keeps them)."""
-SUCCESS_EPS = 1e-6
 DETAIL_CHARS = 400
 """The longest stored failure detail (longer ones end with an ellipsis)."""
 _LIMITS = {

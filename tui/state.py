@@ -24,7 +24,8 @@ from simulator.events import (
     UserMessage,
 )
 from simulator.faults import INFRA_REASONS
-from simulator.metrics import SUCCESS_EPS, intensity_label, pass_hat_k
+from simulator.metrics import intensity_label, pass_hat_k
+from simulator.outcomes import SUCCESS_EPS
 from simulator.referee import TerminationReason
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"

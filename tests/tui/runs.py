@@ -29,7 +29,7 @@ def retail(
     """
     slow = {"latency": str(latency)} if latency else {}
     return RunConfig(
-        domain="retail",
+        domains=["retail"],
         tasks=[f"retail-{i:03d}" for i in range(tasks)],
         agents=list(agents),
         emotions=list(emotions),
