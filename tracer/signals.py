@@ -1,7 +1,8 @@
 """Interaction signals of one conversation, read from its events.
 
-- ``reliance``: agent questions (texts without tool calls that ask something) for a slot the
-  domain marks lookupable (``SlotHint.lookupable``): information a tool could have given.
+- ``reliance``: what agent questions (texts without tool calls that ask something) ask the user
+  for that a tool could have given: a slot the domain marks lookupable (``SlotHint.lookupable``)
+  or an item of the scenario's ``unknown_info`` (ids the user does not hold; the tools do).
 - ``redundant``: agent questions for a slot the agent had already asked for.
 - ``questions``: agent texts without tool calls that ask something (the referee's count).
 - ``tool_calls`` / ``tool_errors``: tool executions and those that failed.
@@ -49,7 +50,9 @@ def signals(conversation: Conversation) -> Signals:
             if event.tool_calls or not event.text or "?" not in event.text:
                 continue
             questions += 1
-            for slot in reader.read(event.text).asked:
+            acts = reader.read(event.text)
+            reliance += len(acts.unknown)
+            for slot in acts.asked:
                 reliance += slot in lookupable
                 redundant += slot in asked
                 asked.add(slot)
