@@ -124,3 +124,20 @@ def test_the_runner_plays_each_tasks_own_profile_and_gold_solves_every_task(
         if agent == "scripted/gold":
             assert reward == 1.0, task_id
     assert {i for *_, i, _ in rows} == {0.3, 0.9}
+
+
+def test_a_task_without_a_profile_plays_neutral_under_emotions_task(tmp_path) -> None:
+    from simulator.grid import RunConfig, grid, grid_size
+    from simulator.runner import task_condition
+
+    load_plugins()
+    plain = construct(get_domain("retail"), 2, seed=9).tasks
+    config = RunConfig(tasks=[t.id for t in plain], emotions=["task"], intensities=[0.3, 0.9])
+    cells = list(grid(config))
+    assert len(cells) == grid_size(config) == 2  # one condition per task, whatever --intensities
+    played = task_condition(cells[0], plain[0])
+    assert (played.emotion, played.intensity, played.seed) == ("neutral", 0.0, cells[0].seed)
+    spec = parse_distribution("sorrow;trust=skeptical")
+    (profile,) = assign(spec, 1, random.Random(0))
+    played = task_condition(cells[1], msgspec.structs.replace(plain[1], emotion=profile))
+    assert (played.emotion, played.intensity, played.trust) == ("sorrow", 0.6, "skeptical")

@@ -78,5 +78,10 @@ def test_only_a_json_answer_that_keeps_the_values_replaces_the_template() -> Non
     goal, opening = task.scenario.goal, task.scenario.opening
     good = json.dumps({"goal": f"So: {goal}", "opening": f"Hey. {opening}"})
     assert accept(task, good).scenario.goal == f"So: {goal}"
-    for bad in ("not json", "[1]", json.dumps({"goal": goal}), json.dumps({"goal": "x", "opening": opening})):
+    for bad in (
+        "not json",
+        "[1]",
+        json.dumps({"goal": goal}),
+        json.dumps({"goal": "x", "opening": opening}),
+    ):
         assert accept(task, bad) is task
