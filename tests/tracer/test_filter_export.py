@@ -197,3 +197,32 @@ def test_bad_input_is_one_line_exit_2(pipeline: Pipeline, tmp_path: Path) -> Non
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and words in lines[0], done.stderr
     assert not (tmp_path / "ds").exists()
+
+
+def test_reasoning_is_kept_only_when_asked() -> None:
+    from simulator.chat import ToolCallSpec
+    from simulator.events import AgentMessage, EmotionUpdate, ToolResult, UserMessage
+    from tracer.sft import messages
+    from tracer.source import Conversation
+
+    load_plugins()
+    retail = get_domain("retail")
+    task = retail.tasks[0]
+    call = ToolCallSpec("c1", "find_user_id_by_email", {"email": "a@b.c"})
+    events = [
+        UserMessage(conversation="x", text="hi"),
+        EmotionUpdate(conversation="x", emotion="anger", intensity=0.9, dissatisfaction=0.5),
+        AgentMessage(conversation="x", tool_calls=[call], reasoning="look the user up"),
+        ToolResult(conversation="x", call_id="c1", name=call.name, content="u1"),
+        AgentMessage(conversation="x", text="Found you."),
+        UserMessage(conversation="x", text="bye", ends="###STOP###"),
+    ]
+    conversation = Conversation({"id": "x"}, task, retail, events)
+    dropped = messages(conversation, "drop")
+    kept = messages(conversation, "keep")
+    assert [m["role"] for m in dropped] == ["system", "user", "assistant", "tool", "assistant"]
+    assert "reasoning_content" not in dropped[2]
+    assert kept[2]["reasoning_content"] == "look the user up"
+    assert kept[2]["tool_calls"] == [
+        {"type": "function", "function": {"name": call.name, "arguments": {"email": "a@b.c"}}}
+    ]
