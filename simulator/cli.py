@@ -1,4 +1,4 @@
-"""The ``tau-sim`` command line: run, report, compare, rescore, runs, domains, models, emotions."""
+"""The ``tau-sim`` command line: run, report, compare, rescore, runs, domains, models, tracer…"""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument(
         "--emotions",
         help="comma-separated leaves, aliases or families, a family standing for its default "
-        f"leaf (see `tau-sim emotions`; default {_csv_of(_D.emotions)})",
+        f"leaf (see `tau-sim emotions`; default {_csv_of(_D.emotions)}); `task` plays each "
+        "task's own emotion profile (the `emotion` of a --tasks-file's tasks)",
     )
     run.add_argument(
         "--intensities",
@@ -204,6 +205,7 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     )
 
     _add_result_commands(sub)
+    _add_tracer_command(sub)
 
     runs = sub.add_parser("runs", help="list the runs in a database")
     runs.add_argument("--db", default=DEFAULT_DB)
@@ -310,6 +312,53 @@ _NOT_SETTINGS = (
     "help",
     "dry_run",
 )
+
+
+def _add_tracer_command(sub: Any) -> None:
+    """``tracer construct|filter|export|stats``: training data from simulations (``tracer/``)."""
+    tracer = sub.add_parser("tracer", help="construct tasks, filter and export SFT data, stats")
+    tsub = tracer.add_subparsers(dest="tracer_command", required=True, parser_class=_Parser)
+    construct = tsub.add_parser("construct", help="sample grounded, compliant, new tasks")
+    construct.add_argument("--domain", required=True, help="the domain to sample")
+    construct.add_argument("--count", type=int, required=True, help="tasks to keep")
+    construct.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    construct.add_argument("--out", required=True, help="task file to write (JSONL)")
+    construct.add_argument(
+        "--emotions",
+        help="profiles to assign, e.g. 'anger:2,fear,helplessness;intensity=low,high;"
+        "politeness=warm,cold' (see tracer/emotions.py); played with `run --emotions task`",
+    )
+    construct.add_argument("--writer", metavar="PROVIDER/MODEL", help="paraphrase with a model")
+    construct.add_argument(
+        "--writer-arg", action="append", default=[], metavar="KEY=VALUE", help="writer option"
+    )
+    filt = tsub.add_parser("filter", help="keep successful, efficient conversations of runs")
+    filt.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="runs to filter")
+    filt.add_argument("--db", default=DEFAULT_DB)
+    filt.add_argument("--out", required=True, help="selection file to write (JSON)")
+    from tracer.thresholds import Thresholds
+
+    for name, value in msgspec.structs.asdict(Thresholds()).items():
+        filt.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=type(value),
+            default=value,
+            help=f"(default {value})",
+        )
+    export = tsub.add_parser("export", help="write a selection as an SFT dataset folder")
+    export.add_argument("selection", help="selection file of `tau-sim tracer filter`")
+    export.add_argument("--db", help="database (default: the one the selection names)")
+    export.add_argument("--out", required=True, help="folder for train.jsonl and README.md")
+    export.add_argument("--format", default="trl", help="trl (default) or sharegpt")
+    export.add_argument("--reasoning", default="drop", choices=("keep", "drop"))
+    export.add_argument(
+        "--tools-as-string", action="store_true", help="`tools` as a JSON string (datasets < 4.7)"
+    )
+    stats = tsub.add_parser("stats", help="tool executions vs follow-up questions, and success")
+    stats.add_argument("run_id", metavar="RUN_ID")
+    stats.add_argument("--db", default=DEFAULT_DB)
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument("--plot", metavar="PNG", help="also draw a PNG (extra `plot`)")
 
 
 def _add_result_commands(sub: Any) -> None:
@@ -458,6 +507,8 @@ def _main(argv: list[str]) -> int:
             return _cmd_review(args)
         if args.command == "emotions":
             return _cmd_emotions(args)
+        if args.command == "tracer":
+            return _cmd_tracer(args)
         return _cmd_domains(args)
     except (UsageError, StoreError, BaseExceptionGroup) as exc:
         usage = _usage_error(exc)
@@ -1139,6 +1190,12 @@ def _cmd_models(args: argparse.Namespace) -> int:
     else:
         render_models(catalog)
     return 0
+
+
+def _cmd_tracer(args: argparse.Namespace) -> int:
+    from tracer.commands import COMMANDS
+
+    return COMMANDS[args.tracer_command](args)
 
 
 def _cmd_emotions(args: argparse.Namespace) -> int:

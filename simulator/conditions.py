@@ -21,6 +21,15 @@ DIMENSIONS: dict[str, tuple[str, ...]] = {
 }
 """The named levels of each dimension, from the mildest to the most demanding user."""
 
+TASK_EMOTION = "task"
+"""The ``--emotions`` entry that plays each task's own emotion profile (``Task.emotion``).
+
+Its cells hold one condition per task (like neutral); the runner turns each into the task's
+profile when it plays the cell (``simulator.runner.task_condition``): the profile's leaf (or its
+family's default leaf), its intensity (``medium`` when unset) and its dimension levels; a task
+without a profile plays neutral.
+"""
+
 DEFAULT_LEVEL = "default"
 """How the command line and the report name an unset level: the leaf's own."""
 

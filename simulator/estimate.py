@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from simulator.conditions import NEUTRAL
+from simulator.conditions import NEUTRAL, TASK_EMOTION
 from simulator.grid import grid_size
 from simulator.registry import CalibrationAgentProvider
 
@@ -30,9 +30,9 @@ def dry_run_plan(player: Player) -> dict[str, Any]:
     tasks = [player.tasks[t] for t in config.tasks]
     levels = len(config.politeness) * len(config.urgency) * len(config.trust)
     labels = [
-        e if e == NEUTRAL else f"{e}@{i:g}"
+        e if e in (NEUTRAL, TASK_EMOTION) else f"{e}@{i:g}"
         for e in config.emotions
-        for i in ([0.0] if e == NEUTRAL else config.intensities)
+        for i in ([0.0] if e in (NEUTRAL, TASK_EMOTION) else config.intensities)
     ]
     conditions = len(labels) * levels
     per_condition = len(config.users) * len(tasks) * config.trials

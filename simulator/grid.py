@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from simulator.conditions import NEUTRAL
+from simulator.conditions import NEUTRAL, TASK_EMOTION
 from simulator.referee import Limits
 
 
@@ -78,8 +78,12 @@ def decode_config(raw: str | bytes) -> RunConfig:
     return msgspec.convert(fields, RunConfig)
 
 
+_SINGLE = (NEUTRAL, TASK_EMOTION)
+"""Emotion entries played at one intensity: neutral, and each task's own profile."""
+
+
 def grid(config: RunConfig) -> Iterator[Cell]:
-    """The cells of a run in a fixed order (neutral appears once, at intensity 0).
+    """The cells of a run in a fixed order (neutral and ``task`` appear once, at intensity 0).
 
     Dimension levels vary inside intensity, politeness outermost, then urgency, then trust.
     """
@@ -89,7 +93,7 @@ def grid(config: RunConfig) -> Iterator[Cell]:
         for user in config.users:
             for task_id in config.tasks:
                 for emotion in config.emotions:
-                    intensities = [0.0] if emotion == NEUTRAL else config.intensities
+                    intensities = [0.0] if emotion in _SINGLE else config.intensities
                     for intensity in intensities:
                         for politeness, urgency, trust in combos:
                             for trial in range(config.trials):
@@ -122,7 +126,7 @@ def grid(config: RunConfig) -> Iterator[Cell]:
 
 def grid_size(config: RunConfig) -> int:
     """How many cells ``grid(config)`` yields, without making them."""
-    emotional = sum(e != NEUTRAL for e in config.emotions)
+    emotional = sum(e not in _SINGLE for e in config.emotions)
     conditions = (len(config.emotions) - emotional) + emotional * len(config.intensities)
     levels = len(config.politeness) * len(config.urgency) * len(config.trust)
     return (

@@ -363,13 +363,16 @@ def _run_summary(config_json: str | None) -> tuple[str, str]:
     """(agents, conditions) of a stored run config, as short text; "?" when unreadable."""
     import msgspec
 
-    from simulator.conditions import NEUTRAL
+    from simulator.conditions import NEUTRAL, TASK_EMOTION
 
     try:
         config = msgspec.json.decode(config_json or "")
         agents = ",".join(config.get("agents", []))
         intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
-        emotions = [e if e == NEUTRAL else f"{e}@{intensities}" for e in config.get("emotions", [])]
+        emotions = [
+            e if e in (NEUTRAL, TASK_EMOTION) else f"{e}@{intensities}"
+            for e in config.get("emotions", [])
+        ]
     except (msgspec.DecodeError, AttributeError, TypeError, ValueError):
         return "?", "?"
     return agents, " ".join(emotions)

@@ -21,7 +21,14 @@ import msgspec
 from anyio.abc import TaskGroup
 
 from simulator.bus import Bus, LiveFeed, Subscriber
-from simulator.conditions import DEFAULT_LEVEL, DIMENSIONS, NEUTRAL, check_level
+from simulator.conditions import (
+    DEFAULT_LEVEL,
+    DIMENSIONS,
+    LEVELS,
+    NEUTRAL,
+    TASK_EMOTION,
+    check_level,
+)
 from simulator.context import (
     ConversationContext,
     OracleView,
@@ -272,14 +279,39 @@ def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
 def normalize_emotions(names: list[str], *, dedupe: bool = True) -> list[str]:
     """Canonical leaf names, in order; without duplicates unless ``dedupe`` is False.
 
-    A family name stands for its default leaf.
+    A family name stands for its default leaf; ``task`` (each task's own profile) stays.
     """
     out: list[str] = []
     for name in names:
-        leaf = NEUTRAL if name == NEUTRAL else resolve_emotion(name)
+        leaf = name if name in (NEUTRAL, TASK_EMOTION) else resolve_emotion(name)
         if leaf not in out or not dedupe:
             out.append(leaf)
     return out
+
+
+def task_condition(cell: Cell, task: Task) -> Cell:
+    """``cell`` with the task's own emotion profile when the cell plays ``--emotions task``.
+
+    The profile's leaf, else its family's default leaf, else neutral; its intensity, else
+    ``medium`` (0 for neutral); each dimension level it sets replaces the cell's. The seed stays
+    the cell's. Any other cell is returned as it is.
+    """
+    if cell.emotion != TASK_EMOTION:
+        return cell
+    spec = task.emotion
+    if spec is None or (spec.leaf or spec.family or NEUTRAL) == NEUTRAL:
+        leaf, intensity = NEUTRAL, 0.0
+    else:
+        leaf = resolve_emotion(spec.leaf or spec.family or NEUTRAL)
+        intensity = LEVELS["medium"] if spec.intensity is None else spec.intensity
+    return msgspec.structs.replace(
+        cell,
+        emotion=leaf,
+        intensity=intensity,
+        politeness=(spec and spec.politeness) or cell.politeness,
+        urgency=(spec and spec.urgency) or cell.urgency,
+        trust=(spec and spec.trust) or cell.trust,
+    )
 
 
 def settle_memory() -> None:
@@ -391,6 +423,7 @@ class Player:
 
     async def _play_one(self, cell: Cell, bus: Bus) -> ConversationEnded:
         task = self.tasks[cell.task_id]
+        cell = task_condition(cell, task)
         ctx = ConversationContext(
             conversation_id=self.conversation_id(cell),
             run_id=self.run_id,
@@ -512,6 +545,7 @@ class Runner:
         return [c for c in grid(self.config) if c.index not in done]
 
     def _row(self, cell: Cell) -> dict[str, Any]:
+        cell = task_condition(cell, self.player.tasks[cell.task_id])
         return {
             "id": self.player.conversation_id(cell),
             "run_id": self.run_id,

@@ -1,0 +1,120 @@
+"""The ``tau-sim tracer`` sub-commands: construct, filter, export, stats.
+
+Each takes the parsed arguments of its sub-parser (``simulator.cli``) and returns the exit code;
+bad input is a ``UsageError`` (one line, exit 2, from the CLI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import anyio
+import msgspec
+
+from simulator.domain import dump_tasks
+from simulator.errors import UsageError
+from simulator.registry import get_domain, load_plugins
+from simulator.store import open_database
+
+
+def construct_command(args: argparse.Namespace) -> int:
+    """Sample tasks, optionally paraphrase them, assign emotions; print the counts as JSON."""
+    from tracer.construct import construct
+    from tracer.emotions import parse_distribution
+
+    emotions = parse_distribution(args.emotions) if args.emotions is not None else None
+    load_plugins()
+    domain = get_domain(args.domain)
+    result = construct(domain, args.count, args.seed, emotions)
+    if args.writer is not None:
+        from simulator.models.options import parse_key_values
+        from tracer.paraphrase import paraphrase_all
+
+        writer_args = parse_key_values(args.writer_arg, "--writer-arg")
+        result.rewritten(anyio.run(partial(paraphrase_all, result.tasks, args.writer, writer_args)))
+    out = Path(args.out)
+    try:
+        dump_tasks(result.tasks, out)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
+    print(json.dumps({**result.summary(), "out": str(out)}, sort_keys=True))
+    return 0
+
+
+def filter_command(args: argparse.Namespace) -> int:
+    """Filter runs into a selection file; print kept and dropped counts as JSON."""
+    from tracer.filtering import filter_runs, write_selection
+    from tracer.thresholds import Thresholds
+
+    limits = Thresholds(
+        **{name: getattr(args, name) for name in msgspec.structs.asdict(Thresholds())}
+    )
+    db = open_database(args.db, readonly=True)
+    selection = filter_runs(db, args.db, args.run_ids, limits)
+    write_selection(selection, Path(args.out))
+    report = {"kept": len(selection.kept), "total": selection.total, "dropped": selection.dropped}
+    print(json.dumps(report, sort_keys=True))
+    return 0
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Export a selection as ``train.jsonl`` and ``README.md`` in ``--out``."""
+    from tracer.export import export
+    from tracer.filtering import read_selection
+
+    selection = read_selection(Path(args.selection))
+    db_path = args.db or selection.db
+    db = open_database(db_path, readonly=True)
+    count = export(
+        db,
+        selection,
+        Path(args.out),
+        fmt=args.format,
+        reasoning=args.reasoning,
+        tools_as_string=args.tools_as_string,
+    )
+    print(f"{count} conversations written to {args.out}", file=sys.stderr)
+    return 0
+
+
+def stats_command(args: argparse.Namespace) -> int:
+    """Print the balance table of a run (and draw it with ``--plot``)."""
+    from tracer.stats import plot, points, table
+
+    db = open_database(args.db, readonly=True)
+    found = points(db, args.run_id)
+    rows = table(found)
+    if args.plot is not None:
+        plot(found, Path(args.plot))
+    if args.json:
+        print(json.dumps({"run_id": args.run_id, "bins": rows}, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    shown = Table(title=f"tool executions vs follow-up questions: {args.run_id}")
+    for column in ("balance", "conversations", "tools", "questions", "success", "abandoned"):
+        shown.add_column(column, justify="right")
+    for row in rows:
+        cells = [row["mean_tools"], row["mean_questions"], row["success_rate"]]
+        shown.add_row(
+            row["balance"],
+            str(row["conversations"]),
+            *("-" if v is None else f"{v:.2f}" for v in cells),
+            "-" if row["abandon_rate"] is None else f"{row['abandon_rate']:.2f}",
+        )
+    Console().print(shown)
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "construct": construct_command,
+    "filter": filter_command,
+    "export": export_command,
+    "stats": stats_command,
+}

@@ -1,0 +1,144 @@
+"""Construct training tasks: sampled from a domain's intents, grounded, compliant and new.
+
+``construct`` samples the domain's intents round-robin (as ``Domain.generate_tasks`` does) and
+keeps a sampled task only when it is
+
+- sampled: the intent returned a task (``sampled`` counts the tries that returned None);
+- new: its signature (intent + gold actions, ``signature``) was not kept before
+  (``duplicate``) and is not the signature of a benchmark task of the domain (``benchmark``);
+- grounded: every gold action succeeds when played in order on a fresh database
+  (``not_grounded``);
+- compliant (``compliant``, else ``not_compliant``): ``check_gold`` accepts it (known tools,
+  arguments that convert to the tools' argument types); an intent the policy forbids
+  (``Intent.forbidden``) writes nothing on its gold path (its gold answer is a refusal or a
+  transfer, never the forbidden change); and a tool that ends the conversation (a transfer)
+  comes only as the last gold action.
+
+Kept tasks get ids ``{domain}-train-{n:04d}``, the template scenario (or a checked paraphrase,
+``tracer.paraphrase``) and, with a distribution, an emotion profile each (``tracer.emotions``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import msgspec
+
+from simulator.domain import Domain, Task, check_gold
+from simulator.errors import UsageError
+from tracer.emotions import EmotionDistribution, assign
+
+DROP_REASONS: tuple[str, ...] = (
+    "sampled",
+    "duplicate",
+    "benchmark",
+    "not_grounded",
+    "not_compliant",
+)
+"""Why a sampled task is not kept, in the order the checks run (see the module docstring)."""
+
+
+class Construction(msgspec.Struct):
+    """The kept tasks and what was dropped, by reason (``DROP_REASONS``)."""
+
+    domain: str
+    tasks: list[Task]
+    dropped: dict[str, int]
+    attempts: int
+    paraphrased: int = 0
+    paraphrase_rejected: int = 0
+
+    def rewritten(self, tasks: list[Task]) -> None:
+        """Take ``tasks`` (the kept tasks, paraphrased where the writer passed the check)."""
+        self.paraphrased = sum(
+            a.scenario != b.scenario for a, b in zip(self.tasks, tasks, strict=True)
+        )
+        self.paraphrase_rejected = len(tasks) - self.paraphrased
+        self.tasks = tasks
+
+    def summary(self) -> dict[str, object]:
+        """The counts as ``tau-sim tracer construct`` prints them."""
+        return {
+            "domain": self.domain,
+            "kept": len(self.tasks),
+            "attempts": self.attempts,
+            "dropped": self.dropped,
+            "paraphrased": self.paraphrased,
+            "paraphrase_rejected": self.paraphrase_rejected,
+        }
+
+
+def signature(task: Task) -> bytes:
+    """A task's signature: its intent and its gold actions (arguments in sorted key order)."""
+    return msgspec.json.encode([task.intent, task.actions], order="sorted")
+
+
+def compliant(domain: Domain, task: Task) -> bool:
+    """Whether ``task``'s gold path needs no policy violation (see the module docstring)."""
+    try:
+        check_gold(domain, task, "construct")
+    except UsageError:
+        return False
+    if domain.intent(task.intent).forbidden and domain.write_actions(task):
+        return False
+    endings = domain.toolkit.endings
+    return all(a.name not in endings for a in task.actions[:-1])
+
+
+def grounded(domain: Domain, task: Task) -> bool:
+    """Whether every gold action succeeds, in order, on a fresh database."""
+    db = domain.new_database()
+    return not any(domain.call(db, a).error for a in task.actions)
+
+
+def construct(
+    domain: Domain,
+    count: int,
+    seed: int,
+    emotions: EmotionDistribution | None = None,
+) -> Construction:
+    """Up to ``count`` new grounded, compliant tasks of ``domain`` (fewer if sampling runs dry).
+
+    Sampling stops after ``count * 200`` tries, as ``Domain.generate_tasks`` does.
+    """
+    if count < 1:
+        raise UsageError(f"--count must be at least 1 (got {count})")
+    if not domain.intents:
+        raise UsageError(f"--domain {domain.name}: the domain has no intents to sample")
+    rng = random.Random(seed)
+    benchmark = {signature(t) for t in domain.tasks}
+    seen: set[bytes] = set()
+    dropped: Counter[str] = Counter({reason: 0 for reason in DROP_REASONS})
+    tasks: list[Task] = []
+    intents = list(domain.intents)
+    attempts = 0
+    while len(tasks) < count and attempts < count * 200:
+        intent = intents[attempts % len(intents)]
+        attempts += 1
+        task = intent.sample(domain, domain.new_database(), rng)
+        if task is None:
+            dropped["sampled"] += 1
+            continue
+        key = signature(task)
+        if key in seen:
+            dropped["duplicate"] += 1
+            continue
+        seen.add(key)
+        if key in benchmark:
+            dropped["benchmark"] += 1
+        elif not grounded(domain, task):
+            dropped["not_grounded"] += 1
+        elif not compliant(domain, task):
+            dropped["not_compliant"] += 1
+        else:
+            task_id = f"{domain.name}-train-{len(tasks):04d}"
+            tasks.append(msgspec.structs.replace(task, id=task_id, domain=domain.name))
+    result = Construction(domain.name, tasks, dict(dropped), attempts)
+    if emotions is not None:
+        profiles = assign(emotions, len(result.tasks), random.Random(seed))
+        result.tasks = [
+            msgspec.structs.replace(t, emotion=p)
+            for t, p in zip(result.tasks, profiles, strict=True)
+        ]
+    return result

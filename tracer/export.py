@@ -1,0 +1,73 @@
+"""Export a selection as a dataset folder: ``train.jsonl`` and its data card ``README.md``.
+
+``tau-sim tracer export SELECTION --out DIR`` reads the conversations a filter kept
+(``tracer.filtering``) and writes one row per conversation (``tracer.sft``), in conversation id
+order, keys in a fixed order: exporting the same selection twice gives the same bytes. The card
+(``tracer.card``) counts the rows by domain, emotion and intensity and names the filters, the
+source runs and the models.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlite_utils
+
+from simulator.errors import UsageError
+from tracer.card import CardFacts, data_card
+from tracer.filtering import Selection
+from tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row
+from tracer.source import Conversation, conversations, open_run
+
+DATA_FILE = "train.jsonl"
+
+
+def selected(db: sqlite_utils.Database, selection: Selection) -> Iterator[Conversation]:
+    """The kept conversations of every run of ``selection``, run by run, in id order."""
+    kept = set(selection.kept)
+    for run_id in selection.runs:
+        source = open_run(db, run_id)
+        ids = [i for i in selection.kept if i.startswith(f"{run_id}/")]
+        yield from (c for c in conversations(db, source, ids) if c.id in kept)
+
+
+def export(
+    db: sqlite_utils.Database,
+    selection: Selection,
+    out: Path,
+    *,
+    fmt: str = "trl",
+    reasoning: Reasoning = "drop",
+    tools_as_string: bool = False,
+) -> int:
+    """Write ``out/train.jsonl`` and ``out/README.md``; returns the number of rows."""
+    if fmt not in FORMATS:
+        raise UsageError(f"--format {fmt!r}: use {' or '.join(FORMATS)}")
+    if not selection.kept:
+        raise UsageError(
+            f"tracer export: the selection keeps no conversation (of {selection.total}); "
+            "loosen the filter's thresholds"
+        )
+    facts = CardFacts(selection=selection, fmt=fmt, reasoning=reasoning)
+    lines: list[str] = []
+    for conversation in selected(db, selection):
+        if fmt == "trl":
+            row = trl_row(conversation, reasoning, tools_as_string)
+        else:
+            row = sharegpt_row(conversation, reasoning)
+        lines.append(json.dumps(row, ensure_ascii=False) + "\n")
+        facts.add(conversation)
+    if len(lines) != len(selection.kept):
+        raise UsageError(
+            f"tracer export: {len(selection.kept) - len(lines)} selected conversations are no "
+            f"longer in {selection.db}"
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / DATA_FILE).write_text("".join(lines), encoding="utf-8")
+        (out / "README.md").write_text(data_card(facts), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
+    return len(lines)

@@ -1,0 +1,94 @@
+"""Paraphrase constructed scenarios with an LLM writer, keeping every known value.
+
+The writer (``--writer PROVIDER/MODEL``, built like any model: ``make_model_provider``, role
+``writer``) is asked for a JSON object ``{"goal": ..., "opening": ...}`` rewording the
+template's goal and opening. The paraphrase is kept only when it is such an object and its
+goal still contains every known-info value that the template's goal contains, and its opening
+every value the template's opening contains (case-insensitive substrings). Else, or when the
+call fails, the template stands. Known info, unknown info and the gold path never change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+import msgspec
+
+from simulator.chat import ChatMessage, ModelError
+from simulator.domain import Task, UserScenario
+from simulator.errors import UsageError
+from simulator.registry import load_plugins, make_model_provider, split_model_name
+
+WRITER = "writer"
+SYSTEM = (
+    "You rewrite a simulated customer's scenario for a customer-service benchmark. Reword the "
+    "goal and the opening line naturally, in the customer's first person, keeping every name, "
+    "number, code, date and amount exactly as written. Answer with one JSON object "
+    '{"goal": "...", "opening": "..."} and nothing else.'
+)
+
+
+def _values_in(text: str, values: Sequence[str]) -> list[str]:
+    low = text.lower()
+    return [v for v in values if v and v.lower() in low]
+
+
+def keeps_values(template: UserScenario, goal: str, opening: str) -> bool:
+    """Whether the paraphrase keeps each known value its template part contains."""
+    values = list(template.known_info.values())
+    return all(v.lower() in goal.lower() for v in _values_in(template.goal, values)) and all(
+        v.lower() in opening.lower() for v in _values_in(template.opening, values)
+    )
+
+
+def accept(task: Task, answer: str | None) -> Task:
+    """``task`` with the writer's ``answer`` as goal and opening when it passes the check."""
+    try:
+        parsed: Any = json.loads(answer or "")
+    except ValueError:
+        return task
+    if not isinstance(parsed, dict):
+        return task
+    goal, opening = parsed.get("goal"), parsed.get("opening")
+    if not isinstance(goal, str) or not isinstance(opening, str):
+        return task
+    goal, opening = " ".join(goal.split()), " ".join(opening.split())
+    if not goal or not opening or not keeps_values(task.scenario, goal, opening):
+        return task
+    scenario = msgspec.structs.replace(task.scenario, goal=goal, opening=opening)
+    return msgspec.structs.replace(task, scenario=scenario)
+
+
+def _prompt(task: Task) -> list[ChatMessage]:
+    body = json.dumps({"goal": task.scenario.goal, "opening": task.scenario.opening})
+    return [ChatMessage("system", SYSTEM), ChatMessage("user", body)]
+
+
+async def paraphrase_all(
+    tasks: Sequence[Task], writer: str, args: dict[str, Any], concurrency: int = 8
+) -> list[Task]:
+    """Every task paraphrased by ``writer`` (or left as it is), in order."""
+    if "/" not in writer or split_model_name(writer)[0] == "scripted":
+        raise UsageError(f"--writer: expected a model PROVIDER/MODEL, got {writer!r}")
+    load_plugins()
+    provider = make_model_provider(writer, args, flag="--writer")
+    out = list(tasks)
+    limiter = anyio.CapacityLimiter(concurrency)
+
+    async def one(index: int) -> None:
+        task = out[index]
+        async with limiter:
+            model = provider.for_conversation(task.id, WRITER)
+            try:
+                response = await model.chat(_prompt(task), [])
+            except ModelError:
+                return
+        out[index] = accept(task, response.message.content)
+
+    async with provider, anyio.create_task_group() as tg:
+        for index in range(len(out)):
+            tg.start_soon(one, index)
+    return out
