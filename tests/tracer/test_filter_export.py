@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import struct
 from pathlib import Path
 
 import datasets
@@ -172,6 +173,20 @@ def test_stats_tabulate_tools_against_questions(pipeline: Pipeline) -> None:
     assert filled[0]["success_rate"] < filled[-1]["success_rate"] == 1.0
     table = tau_sim("tracer", "stats", pipeline.run_id, "--db", str(pipeline.db))
     assert "follow-up questions" in table.stdout
+
+
+def test_stats_plot_is_a_png_of_the_same_run(pipeline: Pipeline, tmp_path: Path) -> None:
+    png = tmp_path / "balance.png"
+    done = tau_sim("tracer", "stats", pipeline.run_id, "--db", str(pipeline.db), "--plot", str(png))
+    assert done.returncode == 0, done.stderr
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (600, 400)  # 6 x 4 inches at matplotlib's 100 dpi
+    unwritable = tau_sim(
+        "tracer", "stats", pipeline.run_id, "--db", str(pipeline.db), "--plot", "/proc/x.png"
+    )
+    assert unwritable.returncode == 2 and "--plot /proc/x.png: cannot write" in unwritable.stderr
 
 
 def test_bad_input_is_one_line_exit_2(pipeline: Pipeline, tmp_path: Path) -> None:
