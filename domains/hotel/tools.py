@@ -15,7 +15,6 @@ from typing import Any, Literal
 import msgspec
 
 from domains.hotel.access import (
-    charge,
     check_out_of,
     check_refund,
     load_night,
@@ -48,7 +47,7 @@ from domains.hotel.properties import Property
 from domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method
+from domains.kit.payments import charge, check_funds, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
