@@ -27,10 +27,9 @@ from domains.car_rental.access import (
     load_booking,
     load_location,
     load_user,
-    new_code,
     parse_date,
+    pay_back,
     payer,
-    refunds,
     require_status,
     take_vehicles,
     with_payment,
@@ -64,8 +63,9 @@ from domains.car_rental.rules import (
 )
 from domains.kit import identity
 from domains.kit import tools as kit_tools
+from domains.kit.codes import new_code
 from domains.kit.lookup import load
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import check_funds, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -264,7 +264,7 @@ def create_booking(
         driver.license_number.strip().upper(),
     )
     seed = msgspec.json.encode([user.user_id, driver, pickup.code, start, end, vehicle_class])
-    code = new_code(db, "bookings", "CR", seed.decode())
+    code = new_code(db, "bookings", seed.decode(), prefix="CR")
     booking = Booking(
         code,
         user.user_id,
@@ -425,13 +425,7 @@ def cancel_booking(db: Database, booking_id: str, refund_amount: float) -> dict[
     booking = load_booking(db, booking_id)
     require_status(booking, RESERVED, action="cancelled")
     check_refund(booking, refund_amount)
-    user = load_user(db, booking.user_id)
-    back = refunds(booking, refund_amount)
-    for entry in back:
-        method = user.payment_method(entry.payment_method_id)
-        if method is not None and method.source == "gift_card":
-            user = with_balance(user, method.id, entry.amount)
-    db.put("users", user.user_id, user)
+    back = pay_back(db, booking, refund_amount)
     take_vehicles(db, booking.pickup_location, booking.vehicle_class, booking_days(booking), 1)
     updated = msgspec.structs.replace(
         booking, status=CANCELLED, payment_history=booking.payment_history + tuple(back)
@@ -507,7 +501,7 @@ def file_damage_report(
     if not 0 <= customer_charge <= estimated_cost:
         raise ToolError("customer_charge must be between 0 and the estimated cost")
     seed = f"{booking.booking_id}|{len(booking.damage_reports)}"
-    report_id = new_code(db, "damage_reports", "DR", seed)
+    report_id = new_code(db, "damage_reports", seed, prefix="DR")
     report = DamageReport(
         report_id,
         booking.booking_id,
