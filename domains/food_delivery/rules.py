@@ -24,8 +24,8 @@ from domains.food_delivery.data import (
     OrderItem,
     Promotion,
     User,
-    minutes_between,
 )
+from domains.kit.calc import minutes_from
 from domains.kit.payments import money
 
 
@@ -52,7 +52,7 @@ def item_refund(order: Order, line: OrderItem, user: User) -> float:
 
 def minutes_late(order: Order) -> int:
     """How many minutes after the promised time ``order`` was delivered (negative when early)."""
-    return minutes_between(order.promised_by, order.delivered_at)
+    return minutes_from(order.promised_by, order.delivered_at)
 
 
 def late_tier(order: Order) -> float:
