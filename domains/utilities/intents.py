@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
-
-import msgspec
+from typing import ClassVar
 
 from domains.kit.lookup import pick, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import CustomerIntent, play
 from domains.utilities.billing import reading_id
 from domains.utilities.data import (
     PLAN_MAX_MONTHS,
@@ -94,17 +92,6 @@ def pick_supply(
     return None if found is None else Supply(db, found)
 
 
-def play(domain: Domain, db: Database, actions: list[Action]) -> list[Any] | None:
-    """Run ``actions`` on ``db``; their decoded results, or None when one is refused."""
-    results = []
-    for action in actions:
-        outcome = domain.call(db, action)
-        if outcome.error:
-            return None
-        results.append(msgspec.json.decode(outcome.content))
-    return results
-
-
 def new_value(rng: random.Random, meter: Meter, last: Reading) -> int:
     """A plausible reading today: the last value plus a few weeks of use."""
     if meter.fuel == ELECTRICITY:
@@ -144,10 +131,7 @@ class UtilitiesIntent(CustomerIntent):
         if account is not None:
             flip = {"account_id": account.account_id, "enabled": not account.paperless}
             paths.append([*reads, Action("set_paperless_billing", flip)])
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [*paths, *self.last_write_left_out(domain, task)]
 
 
 def _opening(rng: random.Random, *texts: str) -> str:
@@ -362,10 +346,8 @@ class PayBalance(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and ten dollars less than asked."""
-        *reads, pay = task.actions
-        args = pay.arguments
-        less = Action(pay.name, {**args, "amount": round(args["amount"] - 10.0, 2)})
-        return [*super().mistakes(domain, task), [*reads, less]]
+        less = round(task.actions[-1].arguments["amount"] - 10.0, 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=less)]
 
 
 def plan_months(rng: random.Random, balance: float) -> int | None:
@@ -447,8 +429,8 @@ class _Plan(UtilitiesIntent):
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
         plan = writes[-1]
-        longer = Action(plan.name, {**plan.arguments, "months": plan.arguments["months"] + 1})
-        paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], longer]]
+        longer = self.last_write_changed(domain, task, months=plan.arguments["months"] + 1)
+        paths = [*super().mistakes(domain, task), longer]
         if len(writes) > 1:
             paths.append([*reads, plan])  # the reading left out
         return paths
@@ -654,7 +636,7 @@ class SwitchTariff(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another fixed tariff than the one asked for."""
-        *reads, change = task.actions
+        change = task.actions[-1]
         db = domain.new_database()
         account = account_of(domain, task)
         assert account is not None
@@ -663,8 +645,8 @@ class SwitchTariff(UtilitiesIntent):
             for t in _targets(db, Supply(db, account))
             if t.tariff_id != change.arguments["tariff_id"]
         ]
-        wrong = Action(change.name, {**change.arguments, "tariff_id": others[0].tariff_id})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        wrong = self.last_write_changed(domain, task, tariff_id=others[0].tariff_id)
+        return [*super().mistakes(domain, task), wrong]
 
 
 class WaiveExitFee(UtilitiesIntent):
@@ -912,11 +894,11 @@ class ReportOutage(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the other kind of problem reported."""
-        *reads, report = task.actions
-        other = "no supply" if report.arguments["problem"] != "no supply" else "intermittent supply"
+        problem = task.actions[-1].arguments["problem"]
+        other = "no supply" if problem != "no supply" else "intermittent supply"
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(report.name, {**report.arguments, "problem": other})],
+            self.last_write_changed(domain, task, problem=other),
         ]
 
 

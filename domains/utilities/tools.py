@@ -18,6 +18,7 @@ import msgspec
 
 from domains.kit import identity
 from domains.kit import tools as kit_tools
+from domains.kit.calc import add_months
 from domains.kit.lookup import load
 from domains.kit.payments import check_funds, money, owned_method, with_balance
 from domains.utilities.access import (
@@ -39,7 +40,6 @@ from domains.utilities.access import (
     readings,
     report_reference,
 )
-from domains.utilities.billing import add_months
 from domains.utilities.data import PLAN_SYSTEM_MAX_MONTHS, TODAY, premise_key
 from domains.utilities.records import (
     ACTIVE,
