@@ -46,7 +46,6 @@ from domains.car_rental.data import (
     DamageReport,
     Driver,
     Location,
-    User,
     availability_key,
     rental_days,
 )
@@ -92,14 +91,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, address, email, birth date, license, payment methods, bookings.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, address, email, birth date, license, payment methods, bookings.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

@@ -39,7 +39,6 @@ from domains.hotel.data import (
     CONFIRMED,
     NOW,
     TODAY,
-    Guest,
     Reservation,
     StayNight,
 )
@@ -61,14 +60,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> Guest:
-    """Get a guest's profile: name, address, email, tier, points, payment methods, reservations.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a guest's profile: name, address, email, tier, points, payment methods, reservations.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

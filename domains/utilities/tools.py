@@ -65,15 +65,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> dict[str, Any]:
-    """Get a customer's profile: name, postal address, email, payment methods and account ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    view: dict[str, Any] = msgspec.to_builtins(load_user(db, user_id))
-    return view
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a customer's profile: name, postal address, email, payment methods and account ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
