@@ -134,6 +134,15 @@ class UtilitiesIntent(CustomerIntent):
         return [*paths, *self.last_write_left_out(domain, task)]
 
 
+def misread_first(domain: Domain, task: Task) -> list[Action]:
+    """The gold reads, then the gold writes with the first reading a hundred units too high."""
+    writes = domain.write_actions(task)
+    reads = [a for a in task.actions if a not in writes]
+    first = writes[0]
+    misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
+    return [*reads, misread, *writes[1:]]
+
+
 def _opening(rng: random.Random, *texts: str) -> str:
     return rng.choice(list(texts))
 
@@ -193,6 +202,19 @@ class SubmitReading(UtilitiesIntent):
         return paths
 
 
+def _readings(
+    rng: random.Random, supply: Supply, tool: str
+) -> tuple[list[Action], dict[str, str], list[str]]:
+    """Writes of ``tool`` for every meter's reading, the slots the user holds, how they say them."""
+    writes, known, said = [], {}, []
+    for meter in supply.meters:
+        value = new_value(rng, meter, supply.last[meter.meter_id])
+        writes.append(Action(tool, {"meter_id": meter.meter_id, "value": value}))
+        known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
+        said.append(reading_text(meter, value))
+    return writes, known, said
+
+
 class ReadingAndBill(UtilitiesIntent):
     """Submit a reading for every meter, then have a bill issued (two or three writes)."""
 
@@ -207,21 +229,12 @@ class ReadingAndBill(UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: s.account.billed_to < TODAY.isoformat())
         if supply is None:
             return None
-        values = {m.meter_id: new_value(rng, m, supply.last[m.meter_id]) for m in supply.meters}
-        writes = [
-            Action("submit_meter_reading", {"meter_id": m, "value": v}) for m, v in values.items()
-        ]
+        writes, known, said = _readings(rng, supply, "submit_meter_reading")
         writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
         results = play(domain, db, writes)
         if results is None:
             return None
         bill = results[-1]
-        known = {**supply.known}
-        said = []
-        for meter in supply.meters:
-            slot = "reading" if meter.fuel == ELECTRICITY else "gas_reading"
-            known[slot] = str(values[meter.meter_id])
-            said.append(reading_text(meter, values[meter.meter_id]))
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
@@ -234,7 +247,7 @@ class ReadingAndBill(UtilitiesIntent):
                 "Hi, I want to give my meter readings and get a bill based on them.",
                 "Hello, my bills keep being estimated. I have real readings, I want a real bill.",
             ),
-            known=known,
+            known={**supply.known, **known},
             actions=[*gold_reads(who, supply.read()), *writes],
             outputs=[money_text(bill["bill"]["total"]), money_text(bill["balance"])],
             summary=f"readings and bill for {supply.account.account_id}",
@@ -242,11 +255,7 @@ class ReadingAndBill(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a reading misread by a hundred units."""
-        writes = domain.write_actions(task)
-        reads = [a for a in task.actions if a not in writes]
-        first = writes[0]
-        misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
-        return [*super().mistakes(domain, task), [*reads, misread, *writes[1:]]]
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
 
 
 class BillInquiry(UtilitiesIntent):
@@ -702,19 +711,6 @@ class WaiveExitFee(UtilitiesIntent):
 # ---- moving -----------------------------------------------------------------------------------
 
 
-def _final_readings(
-    rng: random.Random, supply: Supply
-) -> tuple[list[Action], dict[str, str], list[str]]:
-    """Final-reading writes for every meter, the slots the customer holds, how they say them."""
-    writes, known, said = [], {}, []
-    for meter in supply.meters:
-        value = new_value(rng, meter, supply.last[meter.meter_id])
-        writes.append(Action("record_final_reading", {"meter_id": meter.meter_id, "value": value}))
-        known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
-        said.append(reading_text(meter, value))
-    return writes, known, said
-
-
 class MoveOut(UtilitiesIntent):
     """Move out: final readings, then close the account (two or three writes)."""
 
@@ -729,7 +725,7 @@ class MoveOut(UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: True)
         if supply is None or supply.account.billed_to >= TODAY.isoformat():
             return None
-        writes, known, said = _final_readings(rng, supply)
+        writes, known, said = _readings(rng, supply, "record_final_reading")
         writes.append(Action("close_account", {"account_id": supply.account.account_id}))
         results = play(domain, db, writes)
         if results is None:
@@ -755,11 +751,7 @@ class MoveOut(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a final reading misread by a hundred units."""
-        writes = domain.write_actions(task)
-        reads = [a for a in task.actions if a not in writes]
-        first = writes[0]
-        misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
-        return [*super().mistakes(domain, task), [*reads, misread, *writes[1:]]]
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
 
 
 class MoveHome(UtilitiesIntent):
@@ -779,7 +771,7 @@ class MoveHome(UtilitiesIntent):
         vacant: Premise | None = pick(db, rng, "premises", lambda p: not p.account_id)
         if vacant is None:
             return None
-        writes, known, said = _final_readings(rng, supply)
+        writes, known, said = _readings(rng, supply, "record_final_reading")
         writes.append(Action("close_account", {"account_id": supply.account.account_id}))
         writes.append(
             Action(
