@@ -58,15 +58,9 @@ class FoodIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("modify_user_address", {"user_id": user_id, **ELSEWHERE})
+        extra = Action("modify_user_address", {"user_id": self.profile_user(task), **ELSEWHERE})
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
-        paths = [[*reads, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [[*reads, extra], *self.last_write_left_out(domain, task)]
 
 
 # ---- sampling helpers -------------------------------------------------------------------------
@@ -158,10 +152,12 @@ class CancelOrder(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the order cancelled for another reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
-        wrong = Action(cancel.name, {**cancel.arguments, "reason": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        reason = task.actions[-1].arguments["reason"]
+        other = next(r for r in sorted(REASON_TEXT) if r != reason)
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
 
 
 class ModifyOrderAddress(FoodIntent):
@@ -194,8 +190,7 @@ class ModifyOrderAddress(FoodIntent):
         """The generic ones, and the default address changed instead of the order's."""
         *reads, write = task.actions
         args = {k: v for k, v in write.arguments.items() if k != "order_id"}
-        user_id = task.actions[1].arguments["user_id"]
-        instead = Action("modify_user_address", {"user_id": user_id, **args})
+        instead = Action("modify_user_address", {"user_id": self.profile_user(task), **args})
         return [*super().mistakes(domain, task), [*reads, instead]]
 
 
@@ -250,10 +245,12 @@ class AddOrderItem(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the dish added in another quantity."""
-        *reads, add = task.actions
-        quantity = add.arguments["quantity"]
-        wrong = Action(add.name, {**add.arguments, "quantity": 3 - quantity if quantity < 3 else 1})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        quantity = task.actions[-1].arguments["quantity"]
+        other = 3 - quantity if quantity < 3 else 1
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, quantity=other),
+        ]
 
 
 class RemoveOrderItem(FoodIntent):
@@ -290,11 +287,11 @@ class RemoveOrderItem(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another line removed."""
-        *reads, remove = task.actions
+        remove = task.actions[-1]
         order = _order_from(domain.new_database(), remove.arguments["order_id"])
         other = next(i for i in order.items if i.item_id != remove.arguments["item_id"])
-        wrong = Action(remove.name, {**remove.arguments, "item_id": other.item_id})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        wrong = self.last_write_changed(domain, task, item_id=other.item_id)
+        return [*super().mistakes(domain, task), wrong]
 
 
 class ModifyPreparingRefused(FoodIntent):
@@ -450,10 +447,8 @@ class ApplyPromotion(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another code applied."""
-        *reads, apply = task.actions
-        other = "LUNCH3" if apply.arguments["code"] != "LUNCH3" else "SAVE5"
-        wrong = Action(apply.name, {**apply.arguments, "code": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        other = "LUNCH3" if task.actions[-1].arguments["code"] != "LUNCH3" else "SAVE5"
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
 
 class PromotionRefused(FoodIntent):
@@ -621,7 +616,7 @@ class LateDeliveryCredit(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the credit of the other tier."""
-        *reads, credit = task.actions
+        credit = task.actions[-1]
         amount = credit.arguments["amount"]
         other = 10.0 if amount != 10.0 else 5.0
         order = _order_from(domain.new_database(), credit.arguments["order_id"])
@@ -629,7 +624,7 @@ class LateDeliveryCredit(FoodIntent):
             other = money(amount / 2)
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(credit.name, {**credit.arguments, "amount": other})],
+            self.last_write_changed(domain, task, amount=other),
         ]
 
 
