@@ -824,10 +824,8 @@ class RaiseTip(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the tip set to the extra amount instead of the sum."""
-        *reads, update = task.actions
         extra = float(task.scenario.known_info["extra_tip"].lstrip("$"))
-        wrong = Action(update.name, {**update.arguments, "tip": extra})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, tip=extra)]
 
 
 INTENTS: list[Intent] = [
