@@ -628,6 +628,13 @@ class LateDeliveryCredit(FoodIntent):
         ]
 
 
+def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
+    """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
+    oid = task.scenario.known_info["order_id"]
+    order = _order_from(domain.new_database(), oid)
+    return Action("issue_late_delivery_credit", {"order_id": oid, "amount": min(most, order.total)})
+
+
 class LateCreditRefused(FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
@@ -656,10 +663,7 @@ class LateCreditRefused(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a late credit issued anyway."""
-        oid = task.scenario.known_info["order_id"]
-        order = _order_from(domain.new_database(), oid)
-        amount = min(5.0, order.total)
-        credit = Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount})
+        credit = _credit_anyway(domain, task, 5.0)
         return [*super().mistakes(domain, task), [*task.actions, credit]]
 
 
@@ -754,10 +758,7 @@ class CourierSafetyTransfer(FoodIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a goodwill credit handed out instead of the transfer."""
         *reads, _ = task.actions
-        oid = task.scenario.known_info["order_id"]
-        order = _order_from(domain.new_database(), oid)
-        amount = min(10.0, order.total)
-        credit = Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount})
+        credit = _credit_anyway(domain, task, 10.0)
         return [*super().mistakes(domain, task), [*reads, credit]]
 
 
