@@ -54,7 +54,7 @@ from domains.car_rental.scenario import (
     rental_text,
 )
 from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent
 from domains.kit.vocab import FIRST_NAMES
@@ -114,12 +114,7 @@ def swap(task: Task, old: Action, new: Action) -> list[Action]:
     return [new if a is old else a for a in task.actions]
 
 
-def pick_booking(
-    db: Database, rng: random.Random, accept: Callable[[Booking], bool]
-) -> Booking | None:
-    """A random booking that ``accept`` likes, or None."""
-    found: Booking | None = pick(db, rng, "bookings", accept)
-    return found
+pick_booking = picker("bookings", Booking)
 
 
 def changeable(booking: Booking) -> bool:
@@ -142,11 +137,7 @@ class RentalIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
 def _expression(rate: float, add_ons: list[str] | tuple[str, ...], young: bool, days: int) -> str:

@@ -42,7 +42,7 @@ from domains.food_delivery.scenario import (
     restaurant_read,
 )
 from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import picker, record
 from domains.kit.payments import can_pay, money, money_text
 from domains.kit.people import address_args, address_text, random_address
 from domains.kit.tasks import CustomerIntent
@@ -66,10 +66,7 @@ class FoodIntent(CustomerIntent):
 # ---- sampling helpers -------------------------------------------------------------------------
 
 
-def pick_order(db: Database, rng: random.Random, accept: Callable[[Order], bool]) -> Order | None:
-    """A random order that ``accept`` likes, or None."""
-    order: Order | None = pick(db, rng, "orders", accept)
-    return order
+pick_order = picker("orders", Order)
 
 
 def restaurant_of(db: Database, order: Order) -> Restaurant:

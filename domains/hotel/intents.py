@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
 from typing import Any
 
 from domains.hotel.data import (
@@ -49,7 +48,7 @@ from domains.hotel.scenario import (
     stay_text,
 )
 from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent, sum_action
 from simulator.database import Database
@@ -127,19 +126,10 @@ class HotelIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
-def pick_reservation(
-    db: Database, rng: random.Random, accept: Callable[[Reservation], bool]
-) -> Reservation | None:
-    """A random reservation that ``accept`` likes, or None."""
-    found: Reservation | None = pick(db, rng, "reservations", accept)
-    return found
+pick_reservation = picker("reservations", Reservation)
 
 
 # ---- booking ----------------------------------------------------------------------------------
