@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -56,7 +55,7 @@ from domains.car_rental.scenario import (
 from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import CustomerIntent, replaced, swapped
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
@@ -102,16 +101,6 @@ def location_text(location: Location) -> str:
 def code_of(text: str) -> str:
     """The branch code a ``location_text`` starts with."""
     return text.split()[0]
-
-
-def replaced(action: Action, **arguments: Any) -> Action:
-    """``action`` with some arguments replaced."""
-    return Action(action.name, {**action.arguments, **arguments})
-
-
-def swap(task: Task, old: Action, new: Action) -> list[Action]:
-    """The task's actions with ``old`` replaced by ``new``."""
-    return [new if a is old else a for a in task.actions]
 
 
 pick_booking = picker("bookings", Booking)
@@ -256,7 +245,7 @@ class BookCar(RentalIntent):
         book = task.actions[-1]
         args = book.arguments
         paths = [
-            swap(
+            swapped(
                 task,
                 book,
                 replaced(book, young_driver_surcharge=not args["young_driver_surcharge"]),
@@ -264,7 +253,7 @@ class BookCar(RentalIntent):
         ]
         if "collision_damage_waiver" not in args["add_ons"]:
             add_ons = [a for a in ADD_ONS if a in args["add_ons"] or a == "collision_damage_waiver"]
-            paths.append(swap(task, book, replaced(book, add_ons=add_ons)))
+            paths.append(swapped(task, book, replaced(book, add_ons=add_ons)))
         return [*super().mistakes(domain, task), *paths]
 
 
@@ -342,7 +331,7 @@ def _other_date_mistake(domain: Domain, task: Task, extend: Action) -> list[Acti
         other = end + dt.timedelta(days=shift)
         check = _Extension(booking, (other - _day(booking.return_date)).days)
         if check.days and check.fits(db):
-            return swap(task, extend, replaced(extend, new_return_date=other.isoformat()))
+            return swapped(task, extend, replaced(extend, new_return_date=other.isoformat()))
     return None
 
 
@@ -443,7 +432,7 @@ class ExtendAndAddInsurance(RentalIntent):
         paths = super().mistakes(domain, task)
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
         if "liability_protection" not in b.add_ons:
-            paths.append(swap(task, cover, replaced(cover, coverage="liability_protection")))
+            paths.append(swapped(task, cover, replaced(cover, coverage="liability_protection")))
         extend = next(a for a in task.actions if a.name == "extend_booking")
         other = _other_date_mistake(domain, task, extend)
         if other:
@@ -510,7 +499,7 @@ class CancelBooking(RentalIntent):
         wrong = net_paid(b) if fee else money(refund - b.daily_rate)
         return [
             *super().mistakes(domain, task),
-            swap(task, cancel, replaced(cancel, refund_amount=wrong)),
+            swapped(task, cancel, replaced(cancel, refund_amount=wrong)),
         ]
 
 
@@ -580,7 +569,7 @@ class ChangeReturnLocation(RentalIntent):
         other = next(code for code, _, c, _ in LOCATIONS if c == city and code != wanted)
         paths = super().mistakes(domain, task)
         if other != b.return_location:
-            paths.append(swap(task, change, replaced(change, return_location=other)))
+            paths.append(swapped(task, change, replaced(change, return_location=other)))
         return paths
 
 
@@ -650,7 +639,7 @@ class LateReturn(RentalIntent):
             wrong = replaced(
                 write, hours_late=hours + 1, late_fee=late_fee(hours + 1, b.daily_rate)[1]
             )
-        return [*super().mistakes(domain, task), swap(task, write, wrong)]
+        return [*super().mistakes(domain, task), swapped(task, write, wrong)]
 
 
 _DAMAGES: tuple[tuple[str, str, str], ...] = (
@@ -757,7 +746,7 @@ class ReportMinorDamage(RentalIntent):
         wrong = 0.0 if write.arguments["customer_charge"] else estimate
         return [
             *super().mistakes(domain, task),
-            swap(task, write, replaced(write, customer_charge=wrong)),
+            swapped(task, write, replaced(write, customer_charge=wrong)),
         ]
 
 
@@ -966,7 +955,7 @@ class UpgradeClass(RentalIntent):
         ]
         paths = super().mistakes(domain, task)
         if others:
-            paths.append(swap(task, write, replaced(write, vehicle_class=others[0])))
+            paths.append(swapped(task, write, replaced(write, vehicle_class=others[0])))
         return paths
 
 

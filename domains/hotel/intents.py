@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
 
 from domains.hotel.data import (
     CHECKED_OUT,
@@ -50,7 +49,7 @@ from domains.hotel.scenario import (
 from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent, sum_action
+from domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
 
@@ -93,16 +92,6 @@ def total_expression(prices: list[float]) -> str:
 def difference_expression(new: list[float], old: list[float]) -> str:
     """``(new) - (old)`` as a ``calculate`` expression."""
     return f"({total_expression(new)}) - ({total_expression(old)})"
-
-
-def replaced(action: Action, **arguments: Any) -> Action:
-    """``action`` with some arguments replaced."""
-    return Action(action.name, {**action.arguments, **arguments})
-
-
-def swapped(task: Task, old: Action, new: Action) -> list[Action]:
-    """The task's actions with ``old`` replaced by ``new``."""
-    return [new if a is old else a for a in task.actions]
 
 
 def search(property_id: str, room_type: str, check_in: str, check_out: str) -> Action:

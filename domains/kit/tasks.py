@@ -4,7 +4,8 @@
 assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mistakes most worlds
 share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
 the gold path with its last write's arguments changed (another record, another amount);
-``play`` runs gold writes to read the figures a task requires.
+``replaced`` and ``swapped`` build any other wrong write into the gold path, ``play`` runs gold
+writes to read the figures a task requires.
 """
 
 from __future__ import annotations
@@ -133,6 +134,16 @@ class CustomerIntent(Intent):
         last = domain.write_actions(task)[-1]
         wrong = Action(last.name, {**last.arguments, **changes})
         return [wrong if a is last else a for a in task.actions]
+
+
+def replaced(action: Action, **arguments: object) -> Action:
+    """``action`` with some arguments replaced (a mistake's wrong write)."""
+    return Action(action.name, {**action.arguments, **arguments})
+
+
+def swapped(task: Task, old: Action, new: Action) -> list[Action]:
+    """The task's gold actions with ``old`` (that very action) replaced by ``new``."""
+    return [new if a is old else a for a in task.actions]
 
 
 def play(domain: Domain, db: Database, actions: Sequence[Action]) -> list[Any] | None:
