@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -331,7 +331,7 @@ class _Booker:
         return booking, reports
 
 
-DAMAGE_TYPES: tuple[str, ...] = (
+DamageType = Literal[
     "scratch",
     "dent",
     "chipped_windshield",
@@ -340,16 +340,11 @@ DAMAGE_TYPES: tuple[str, ...] = (
     "flat_tire",
     "interior_stain",
     "bumper_damage",
-)
-AREAS: tuple[str, ...] = (
-    "front",
-    "rear",
-    "left_side",
-    "right_side",
-    "roof",
-    "interior",
-    "windshield",
-)
+]
+Area = Literal["front", "rear", "left_side", "right_side", "roof", "interior", "windshield"]
+"""What a damage report may say (the report tool's argument types)."""
+DAMAGE_TYPES: tuple[str, ...] = get_args(DamageType)
+AREAS: tuple[str, ...] = get_args(Area)
 
 
 def _report(rng: random.Random, report_id: str, booking: Booking) -> DamageReport:

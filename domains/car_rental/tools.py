@@ -41,9 +41,11 @@ from domains.car_rental.data import (
     RESERVED,
     RETURNED,
     TODAY,
+    Area,
     Availability,
     Booking,
     DamageReport,
+    DamageType,
     Driver,
     Location,
     availability_key,
@@ -73,17 +75,6 @@ VehicleClass = Literal[
 ]
 AddOn = Literal["collision_damage_waiver", "liability_protection", "gps", "child_seat"]
 Coverage = Literal["collision_damage_waiver", "liability_protection"]
-DamageType = Literal[
-    "scratch",
-    "dent",
-    "chipped_windshield",
-    "cracked_windshield",
-    "broken_mirror",
-    "flat_tire",
-    "interior_stain",
-    "bumper_damage",
-]
-Area = Literal["front", "rear", "left_side", "right_side", "roof", "interior", "windshield"]
 
 # ---- read tools -------------------------------------------------------------------------------
 
