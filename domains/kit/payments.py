@@ -3,11 +3,13 @@
 ``charge`` charges or refunds one method (a gift card's balance changes at once), ``net_paid``
 sums a payment history, ``check_refund`` refuses a refund above it, ``refunds`` spreads a refund
 over the methods that paid, ``credit_refunds`` books those refunds on gift cards;
-``money_text`` and ``balance_text`` are amounts as the agent should say them.
+``share_of`` and ``capped`` compute a policy's caps; ``money_text`` and ``balance_text`` are amounts
+as the agent should say them.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -64,6 +66,16 @@ class PaymentEntry(Protocol):
 def money(value: float) -> float:
     """Round an amount to cents (never -0.0, which would encode differently)."""
     return round(value, 2) + 0.0
+
+
+def share_of(amount: float, fraction: float) -> float:
+    """``fraction`` of ``amount`` rounded down to the cent (a cap never rounds up)."""
+    return math.floor(amount * fraction * 100 + 1e-6) / 100
+
+
+def capped(amount: float, *left: float) -> float:
+    """``amount`` within each of the caps ``left`` (what remains of each), never below zero."""
+    return money(max(0.0, min(amount, *left)))
 
 
 def money_text(amount: float) -> str:
