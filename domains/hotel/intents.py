@@ -46,7 +46,7 @@ from domains.hotel.scenario import (
     points_text,
     stay_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP
+from domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
@@ -259,6 +259,16 @@ class _DateChange:
         self.search = search(reservation.property_id, reservation.room_type, check_in, check_out)
         self.method = method
 
+    def gold_path(self, who: Identity) -> list[Action]:
+        """The reads, the availability search, the price difference and the change itself."""
+        expression = difference_expression(self.new_prices, self.old_prices)
+        return [
+            *gold_reads(who, self.reservation.reservation_id),
+            self.search,
+            Action("calculate", {"expression": expression}),
+            self.write,
+        ]
+
 
 def movable(r: Reservation) -> bool:
     """An upcoming reservation on a plan that can change dates, no night paid with points."""
@@ -359,13 +369,7 @@ class ChangeDates(HotelIntent):
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *gold_reads(who, rid),
-                change.search,
-                Action(
-                    "calculate",
-                    {"expression": difference_expression(change.new_prices, change.old_prices)},
-                ),
-                change.write,
+                *change.gold_path(who),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out}: "
@@ -409,13 +413,7 @@ class ChangeDatesAndRequest(HotelIntent):
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *gold_reads(who, rid),
-                change.search,
-                Action(
-                    "calculate",
-                    {"expression": difference_expression(change.new_prices, change.old_prices)},
-                ),
-                change.write,
+                *change.gold_path(who),
                 Action("add_special_request", {"reservation_id": rid, "request": request}),
             ],
             outputs=[money_text(abs(change.difference))],
