@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,6 @@ import msgspec
 from domains.airline.data import (
     ACTIVE,
     CANCELLED,
-    CODE_ALPHABET,
     ONE_WAY,
     ROUND_TRIP,
     TODAY,
@@ -24,8 +22,10 @@ from domains.airline.data import (
     flight_key,
     net_paid,
 )
+from domains.kit.codes import new_code
 from domains.kit.lookup import code_key, loader
-from domains.kit.payments import PaymentMethod, money, owned_method
+from domains.kit.payments import PaymentMethod, owned_method
+from domains.kit.payments import check_refund as kit_check_refund
 from simulator.database import Database
 from simulator.tools import ToolError
 
@@ -142,24 +142,12 @@ def payer(
 
 def check_refund(reservation: Reservation, amount: float) -> None:
     """Refuse a negative refund or one above what the reservation's payer has paid, net."""
-    paid = net_paid(reservation)
-    if amount < 0:
-        raise ToolError("refund_amount must not be negative")
-    if money(amount) > paid:
-        raise ToolError(
-            f"refund_amount ${amount:.2f} is above the ${paid:.2f} paid for reservation "
-            f"{reservation.reservation_id}"
-        )
+    kit_check_refund(amount, net_paid(reservation), f"reservation {reservation.reservation_id}")
 
 
 def new_reservation_id(db: Database, seed: str) -> str:
     """A reservation code derived from ``seed`` (deterministic), unused in ``db``."""
-    for n in range(100):
-        digest = hashlib.sha256(f"{seed}|{n}".encode()).digest()
-        code = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:6])
-        if db.get("reservations", code) is None:
-            return code
-    raise ToolError("could not allocate a reservation code")
+    return new_code(db, "reservations", seed, label="reservation")
 
 
 def segment(flight: Flight, cabin: str) -> Segment:

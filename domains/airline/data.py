@@ -14,6 +14,7 @@ import msgspec
 
 from domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
 from domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
+from domains.kit.codes import CODE_ALPHABET
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from domains.kit.payments import Payment, can_pay, money
 from domains.kit.people import Customer, Ids, customers
@@ -36,9 +37,6 @@ CANCELLED = "cancelled"
 
 ACTIVE = "active"
 """Reservation statuses: ``ACTIVE`` or ``CANCELLED``."""
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-"""Reservation codes avoid look-alike characters (0/O, 1/I)."""
 
 ONE_WAY = "one_way"
 ROUND_TRIP = "round_trip"

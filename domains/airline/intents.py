@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -51,7 +50,7 @@ from domains.airline.scenario import (
 from domains.kit.identity import EMAIL, NAME_ZIP
 from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import CustomerIntent, replaced
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
@@ -145,11 +144,6 @@ class AirlineIntent(CustomerIntent):
 
 
 pick_reservation = picker("reservations", Reservation)
-
-
-def replaced(action: Action, **arguments: Any) -> Action:
-    """``action`` with some arguments replaced."""
-    return Action(action.name, {**action.arguments, **arguments})
 
 
 def swap_last(task: Task, write: Action) -> list[Action]:

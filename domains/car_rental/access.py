@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from typing import Any
 
 import msgspec
 
 from domains.car_rental.data import (
-    CODE_ALPHABET,
     FIRST_DAY,
     LAST_DAY,
     TODAY,
@@ -25,28 +23,16 @@ from domains.car_rental.data import (
     rental_days,
 )
 from domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
-from domains.kit.lookup import load
-from domains.kit.payments import PaymentMethod, check_funds, money, owned_method, with_balance
+from domains.kit.lookup import code_key, loader
+from domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
+from domains.kit.payments import charge as kit_charge
+from domains.kit.payments import check_refund as kit_check_refund
 from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id.strip(), "user")
-    return user
-
-
-def load_booking(db: Database, booking_id: str) -> Booking:
-    """The booking ``booking_id`` (case-insensitive); ``ToolError`` when unknown."""
-    booking: Booking = load(db, "bookings", booking_id.strip().upper(), "booking")
-    return booking
-
-
-def load_location(db: Database, code: str) -> Location:
-    """The branch ``code`` (case-insensitive); ``ToolError`` when unknown."""
-    location: Location = load(db, "locations", code.strip().upper(), "location")
-    return location
+load_user = loader("users", "user", User)
+load_booking = loader("bookings", "booking", Booking, code_key)
+load_location = loader("locations", "location", Location, code_key)
 
 
 def parse_date(value: str, field: str) -> dt.date:
@@ -127,17 +113,11 @@ def fee_between(db: Database, pickup: str, returned: str) -> float:
 def charge(
     db: Database, user: User, method: PaymentMethod, amount: float, item: str
 ) -> tuple[User, Payment | None]:
-    """Charge (amount > 0) or refund (amount < 0) ``method``; gift cards change balance at once."""
-    amount = money(amount)
-    if amount == 0:
+    """The kit's ``charge`` of ``amount`` for ``item`` (gift cards change balance at once)."""
+    user, entry = kit_charge(db, user, method, amount)
+    if entry is None:
         return user, None
-    if amount > 0:
-        check_funds(method, amount)
-    if method.source == "gift_card":
-        user = with_balance(user, method.id, -amount)
-        db.put("users", user.user_id, user)
-    kind = "payment" if amount > 0 else "refund"
-    return user, Payment(kind, abs(amount), method.id, item)
+    return user, Payment(entry.transaction_type, entry.amount, entry.payment_method_id, item)
 
 
 def payer(db: Database, booking: Booking, payment_method_id: str) -> tuple[User, PaymentMethod]:
@@ -152,42 +132,19 @@ def with_payment(booking: Booking, payment: Payment | None, **changes: Any) -> B
     return msgspec.structs.replace(booking, payment_history=history, **changes)
 
 
-def refunds(booking: Booking, amount: float) -> list[Payment]:
-    """``amount`` refunded to the methods that paid, in payment order, each up to its net share."""
-    paid: dict[str, float] = {}
-    for p in booking.payment_history:
-        sign = 1 if p.transaction_type == "payment" else -1
-        paid[p.payment_method_id] = money(paid.get(p.payment_method_id, 0.0) + sign * p.amount)
-    out: list[Payment] = []
-    left = money(amount)
-    for method_id, share in paid.items():
-        part = money(min(left, share))
-        if part > 0:
-            out.append(Payment("refund", part, method_id, "cancellation"))
-            left = money(left - part)
-    return out
+def pay_back(db: Database, booking: Booking, amount: float) -> tuple[Payment, ...]:
+    """Refund ``amount`` of a cancellation to the methods that paid (gift cards at once)."""
+    user = load_user(db, booking.user_id)
+    back = refunds(booking.payment_history, amount)
+    db.put("users", user.user_id, credit_refunds(user, back))
+    return tuple(
+        Payment(p.transaction_type, p.amount, p.payment_method_id, "cancellation") for p in back
+    )
 
 
 def check_refund(booking: Booking, amount: float) -> None:
     """Refuse a negative refund or one above what the booking's payer has paid, net."""
-    paid = net_paid(booking)
-    if amount < 0:
-        raise ToolError("refund_amount must not be negative")
-    if money(amount) > paid:
-        raise ToolError(
-            f"refund_amount ${amount:.2f} is above the ${paid:.2f} paid for booking "
-            f"{booking.booking_id}"
-        )
-
-
-def new_code(db: Database, table: str, prefix: str, seed: str, length: int = 6) -> str:
-    """A record code derived from ``seed`` (deterministic), unused in ``table``."""
-    for n in range(100):
-        digest = hashlib.sha256(f"{seed}|{n}".encode()).digest()
-        code = prefix + "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:length])
-        if db.get(table, code) is None:
-            return code
-    raise ToolError(f"could not allocate a {table} code")
+    kit_check_refund(amount, net_paid(booking), f"booking {booking.booking_id}")
 
 
 def booking_view(db: Database, booking: Booking) -> dict[str, Any]:

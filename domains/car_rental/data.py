@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -24,8 +24,10 @@ from domains.car_rental.rules import (
     daily_cost,
     one_way_fee,
 )
+from domains.kit.codes import CODE_ALPHABET
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from domains.kit.payments import can_pay, money
+from domains.kit.payments import net_paid as kit_net_paid
 from domains.kit.people import Customer, Ids, customers
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Base, Index
@@ -44,7 +46,6 @@ RETURNED = "returned"
 CANCELLED = "cancelled"
 """Booking statuses: not picked up yet, on the road, returned, cancelled."""
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 # (code, name, city, kind)
 LOCATIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -174,12 +175,7 @@ def availability_key(location: str, vehicle_class: str, date: str) -> str:
 
 def net_paid(booking: Booking) -> float:
     """Payments minus refunds of a booking."""
-    return money(
-        sum(
-            p.amount if p.transaction_type == "payment" else -p.amount
-            for p in booking.payment_history
-        )
-    )
+    return kit_net_paid(booking.payment_history)
 
 
 def rental_days(start: dt.date, end: dt.date) -> list[str]:
@@ -335,7 +331,7 @@ class _Booker:
         return booking, reports
 
 
-DAMAGE_TYPES: tuple[str, ...] = (
+DamageType = Literal[
     "scratch",
     "dent",
     "chipped_windshield",
@@ -344,16 +340,11 @@ DAMAGE_TYPES: tuple[str, ...] = (
     "flat_tire",
     "interior_stain",
     "bumper_damage",
-)
-AREAS: tuple[str, ...] = (
-    "front",
-    "rear",
-    "left_side",
-    "right_side",
-    "roof",
-    "interior",
-    "windshield",
-)
+]
+Area = Literal["front", "rear", "left_side", "right_side", "roof", "interior", "windshield"]
+"""What a damage report may say (the report tool's argument types)."""
+DAMAGE_TYPES: tuple[str, ...] = get_args(DamageType)
+AREAS: tuple[str, ...] = get_args(Area)
 
 
 def _report(rng: random.Random, report_id: str, booking: Booking) -> DamageReport:

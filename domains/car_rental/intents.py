@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -54,9 +53,9 @@ from domains.car_rental.scenario import (
     rental_text,
 )
 from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import CustomerIntent, replaced, swapped
 from domains.kit.vocab import FIRST_NAMES
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
@@ -104,22 +103,7 @@ def code_of(text: str) -> str:
     return text.split()[0]
 
 
-def replaced(action: Action, **arguments: Any) -> Action:
-    """``action`` with some arguments replaced."""
-    return Action(action.name, {**action.arguments, **arguments})
-
-
-def swap(task: Task, old: Action, new: Action) -> list[Action]:
-    """The task's actions with ``old`` replaced by ``new``."""
-    return [new if a is old else a for a in task.actions]
-
-
-def pick_booking(
-    db: Database, rng: random.Random, accept: Callable[[Booking], bool]
-) -> Booking | None:
-    """A random booking that ``accept`` likes, or None."""
-    found: Booking | None = pick(db, rng, "bookings", accept)
-    return found
+pick_booking = picker("bookings", Booking)
 
 
 def changeable(booking: Booking) -> bool:
@@ -142,11 +126,7 @@ class RentalIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
 def _expression(rate: float, add_ons: list[str] | tuple[str, ...], young: bool, days: int) -> str:
@@ -265,7 +245,7 @@ class BookCar(RentalIntent):
         book = task.actions[-1]
         args = book.arguments
         paths = [
-            swap(
+            swapped(
                 task,
                 book,
                 replaced(book, young_driver_surcharge=not args["young_driver_surcharge"]),
@@ -273,7 +253,7 @@ class BookCar(RentalIntent):
         ]
         if "collision_damage_waiver" not in args["add_ons"]:
             add_ons = [a for a in ADD_ONS if a in args["add_ons"] or a == "collision_damage_waiver"]
-            paths.append(swap(task, book, replaced(book, add_ons=add_ons)))
+            paths.append(swapped(task, book, replaced(book, add_ons=add_ons)))
         return [*super().mistakes(domain, task), *paths]
 
 
@@ -351,7 +331,7 @@ def _other_date_mistake(domain: Domain, task: Task, extend: Action) -> list[Acti
         other = end + dt.timedelta(days=shift)
         check = _Extension(booking, (other - _day(booking.return_date)).days)
         if check.days and check.fits(db):
-            return swap(task, extend, replaced(extend, new_return_date=other.isoformat()))
+            return swapped(task, extend, replaced(extend, new_return_date=other.isoformat()))
     return None
 
 
@@ -452,7 +432,7 @@ class ExtendAndAddInsurance(RentalIntent):
         paths = super().mistakes(domain, task)
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
         if "liability_protection" not in b.add_ons:
-            paths.append(swap(task, cover, replaced(cover, coverage="liability_protection")))
+            paths.append(swapped(task, cover, replaced(cover, coverage="liability_protection")))
         extend = next(a for a in task.actions if a.name == "extend_booking")
         other = _other_date_mistake(domain, task, extend)
         if other:
@@ -519,7 +499,7 @@ class CancelBooking(RentalIntent):
         wrong = net_paid(b) if fee else money(refund - b.daily_rate)
         return [
             *super().mistakes(domain, task),
-            swap(task, cancel, replaced(cancel, refund_amount=wrong)),
+            swapped(task, cancel, replaced(cancel, refund_amount=wrong)),
         ]
 
 
@@ -589,7 +569,7 @@ class ChangeReturnLocation(RentalIntent):
         other = next(code for code, _, c, _ in LOCATIONS if c == city and code != wanted)
         paths = super().mistakes(domain, task)
         if other != b.return_location:
-            paths.append(swap(task, change, replaced(change, return_location=other)))
+            paths.append(swapped(task, change, replaced(change, return_location=other)))
         return paths
 
 
@@ -659,7 +639,7 @@ class LateReturn(RentalIntent):
             wrong = replaced(
                 write, hours_late=hours + 1, late_fee=late_fee(hours + 1, b.daily_rate)[1]
             )
-        return [*super().mistakes(domain, task), swap(task, write, wrong)]
+        return [*super().mistakes(domain, task), swapped(task, write, wrong)]
 
 
 _DAMAGES: tuple[tuple[str, str, str], ...] = (
@@ -766,7 +746,7 @@ class ReportMinorDamage(RentalIntent):
         wrong = 0.0 if write.arguments["customer_charge"] else estimate
         return [
             *super().mistakes(domain, task),
-            swap(task, write, replaced(write, customer_charge=wrong)),
+            swapped(task, write, replaced(write, customer_charge=wrong)),
         ]
 
 
@@ -975,7 +955,7 @@ class UpgradeClass(RentalIntent):
         ]
         paths = super().mistakes(domain, task)
         if others:
-            paths.append(swap(task, write, replaced(write, vehicle_class=others[0])))
+            paths.append(swapped(task, write, replaced(write, vehicle_class=others[0])))
         return paths
 
 

@@ -27,10 +27,9 @@ from domains.car_rental.access import (
     load_booking,
     load_location,
     load_user,
-    new_code,
     parse_date,
+    pay_back,
     payer,
-    refunds,
     require_status,
     take_vehicles,
     with_payment,
@@ -42,12 +41,13 @@ from domains.car_rental.data import (
     RESERVED,
     RETURNED,
     TODAY,
+    Area,
     Availability,
     Booking,
     DamageReport,
+    DamageType,
     Driver,
     Location,
-    User,
     availability_key,
     rental_days,
 )
@@ -64,8 +64,9 @@ from domains.car_rental.rules import (
 )
 from domains.kit import identity
 from domains.kit import tools as kit_tools
+from domains.kit.codes import new_code
 from domains.kit.lookup import load
-from domains.kit.payments import check_funds, money, owned_method, with_balance
+from domains.kit.payments import check_funds, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -74,17 +75,6 @@ VehicleClass = Literal[
 ]
 AddOn = Literal["collision_damage_waiver", "liability_protection", "gps", "child_seat"]
 Coverage = Literal["collision_damage_waiver", "liability_protection"]
-DamageType = Literal[
-    "scratch",
-    "dent",
-    "chipped_windshield",
-    "cracked_windshield",
-    "broken_mirror",
-    "flat_tire",
-    "interior_stain",
-    "bumper_damage",
-]
-Area = Literal["front", "rear", "left_side", "right_side", "roof", "interior", "windshield"]
 
 # ---- read tools -------------------------------------------------------------------------------
 
@@ -92,14 +82,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, address, email, birth date, license, payment methods, bookings.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, address, email, birth date, license, payment methods, bookings.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -264,7 +251,7 @@ def create_booking(
         driver.license_number.strip().upper(),
     )
     seed = msgspec.json.encode([user.user_id, driver, pickup.code, start, end, vehicle_class])
-    code = new_code(db, "bookings", "CR", seed.decode())
+    code = new_code(db, "bookings", seed.decode(), prefix="CR")
     booking = Booking(
         code,
         user.user_id,
@@ -425,13 +412,7 @@ def cancel_booking(db: Database, booking_id: str, refund_amount: float) -> dict[
     booking = load_booking(db, booking_id)
     require_status(booking, RESERVED, action="cancelled")
     check_refund(booking, refund_amount)
-    user = load_user(db, booking.user_id)
-    back = refunds(booking, refund_amount)
-    for entry in back:
-        method = user.payment_method(entry.payment_method_id)
-        if method is not None and method.source == "gift_card":
-            user = with_balance(user, method.id, entry.amount)
-    db.put("users", user.user_id, user)
+    back = pay_back(db, booking, refund_amount)
     take_vehicles(db, booking.pickup_location, booking.vehicle_class, booking_days(booking), 1)
     updated = msgspec.structs.replace(
         booking, status=CANCELLED, payment_history=booking.payment_history + tuple(back)
@@ -507,7 +488,7 @@ def file_damage_report(
     if not 0 <= customer_charge <= estimated_cost:
         raise ToolError("customer_charge must be between 0 and the estimated cost")
     seed = f"{booking.booking_id}|{len(booking.damage_reports)}"
-    report_id = new_code(db, "damage_reports", "DR", seed)
+    report_id = new_code(db, "damage_reports", seed, prefix="DR")
     report = DamageReport(
         report_id,
         booking.booking_id,

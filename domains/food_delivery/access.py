@@ -7,37 +7,22 @@ from typing import Any
 import msgspec
 
 from domains.food_delivery.data import Order, OrderItem, Promotion, Restaurant, User
-from domains.kit.lookup import load
+from domains.kit.lookup import code_key, loader
 from domains.kit.payments import money, with_balance
 from simulator.database import Database
 from simulator.tools import ToolError
 
 
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id, "user")
-    return user
-
-
-def load_order(db: Database, order_id: str) -> Order:
-    """The order ``order_id`` (the leading "#" may be omitted); ``ToolError`` when unknown."""
+def order_key(order_id: str) -> str:
+    """An order id as the table keys it: spaces stripped, the leading "#" added if omitted."""
     order_id = order_id.strip()
-    if not order_id.startswith("#"):
-        order_id = f"#{order_id}"
-    order: Order = load(db, "orders", order_id, "order")
-    return order
+    return order_id if order_id.startswith("#") else f"#{order_id}"
 
 
-def load_restaurant(db: Database, restaurant_id: str) -> Restaurant:
-    """The restaurant ``restaurant_id``; ``ToolError`` when unknown."""
-    restaurant: Restaurant = load(db, "restaurants", restaurant_id.strip(), "restaurant")
-    return restaurant
-
-
-def load_promotion(db: Database, code: str) -> Promotion:
-    """The promotion ``code`` (case-insensitive); ``ToolError`` when unknown."""
-    promo: Promotion = load(db, "promotions", code.strip().upper(), "promotion code")
-    return promo
+load_user = loader("users", "user", User)
+load_order = loader("orders", "order", Order, order_key)
+load_restaurant = loader("restaurants", "restaurant", Restaurant)
+load_promotion = loader("promotions", "promotion code", Promotion, code_key)
 
 
 def order_promotion(db: Database, order: Order) -> Promotion | None:

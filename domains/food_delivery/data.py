@@ -147,12 +147,6 @@ def stamp(moment: dt.datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M")
 
 
-def minutes_between(start: str, end: str) -> int:
-    """Whole minutes from ISO timestamp ``start`` to ``end``."""
-    delta = dt.datetime.fromisoformat(end) - dt.datetime.fromisoformat(start)
-    return int(delta.total_seconds() // 60)
-
-
 def clock(timestamp: str) -> str:
     """The time of day of an ISO timestamp, e.g. "19:45"."""
     return timestamp[11:16]

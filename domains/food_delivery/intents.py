@@ -42,7 +42,7 @@ from domains.food_delivery.scenario import (
     restaurant_read,
 )
 from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.lookup import picker, record
 from domains.kit.payments import can_pay, money, money_text
 from domains.kit.people import address_args, address_text, random_address
 from domains.kit.tasks import CustomerIntent
@@ -58,24 +58,15 @@ class FoodIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
-        user_id = task.actions[1].arguments["user_id"]
-        extra = Action("modify_user_address", {"user_id": user_id, **ELSEWHERE})
+        extra = Action("modify_user_address", {"user_id": self.profile_user(task), **ELSEWHERE})
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
-        paths = [[*reads, extra]]
-        writes = domain.write_actions(task)
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [[*reads, extra], *self.last_write_left_out(domain, task)]
 
 
 # ---- sampling helpers -------------------------------------------------------------------------
 
 
-def pick_order(db: Database, rng: random.Random, accept: Callable[[Order], bool]) -> Order | None:
-    """A random order that ``accept`` likes, or None."""
-    order: Order | None = pick(db, rng, "orders", accept)
-    return order
+pick_order = picker("orders", Order)
 
 
 def restaurant_of(db: Database, order: Order) -> Restaurant:
@@ -158,10 +149,12 @@ class CancelOrder(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the order cancelled for another reason."""
-        *reads, cancel = task.actions
-        other = next(r for r in sorted(REASON_TEXT) if r != cancel.arguments["reason"])
-        wrong = Action(cancel.name, {**cancel.arguments, "reason": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        reason = task.actions[-1].arguments["reason"]
+        other = next(r for r in sorted(REASON_TEXT) if r != reason)
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
 
 
 class ModifyOrderAddress(FoodIntent):
@@ -194,8 +187,7 @@ class ModifyOrderAddress(FoodIntent):
         """The generic ones, and the default address changed instead of the order's."""
         *reads, write = task.actions
         args = {k: v for k, v in write.arguments.items() if k != "order_id"}
-        user_id = task.actions[1].arguments["user_id"]
-        instead = Action("modify_user_address", {"user_id": user_id, **args})
+        instead = Action("modify_user_address", {"user_id": self.profile_user(task), **args})
         return [*super().mistakes(domain, task), [*reads, instead]]
 
 
@@ -250,10 +242,12 @@ class AddOrderItem(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the dish added in another quantity."""
-        *reads, add = task.actions
-        quantity = add.arguments["quantity"]
-        wrong = Action(add.name, {**add.arguments, "quantity": 3 - quantity if quantity < 3 else 1})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        quantity = task.actions[-1].arguments["quantity"]
+        other = 3 - quantity if quantity < 3 else 1
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, quantity=other),
+        ]
 
 
 class RemoveOrderItem(FoodIntent):
@@ -290,11 +284,11 @@ class RemoveOrderItem(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another line removed."""
-        *reads, remove = task.actions
+        remove = task.actions[-1]
         order = _order_from(domain.new_database(), remove.arguments["order_id"])
         other = next(i for i in order.items if i.item_id != remove.arguments["item_id"])
-        wrong = Action(remove.name, {**remove.arguments, "item_id": other.item_id})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        wrong = self.last_write_changed(domain, task, item_id=other.item_id)
+        return [*super().mistakes(domain, task), wrong]
 
 
 class ModifyPreparingRefused(FoodIntent):
@@ -450,10 +444,8 @@ class ApplyPromotion(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another code applied."""
-        *reads, apply = task.actions
-        other = "LUNCH3" if apply.arguments["code"] != "LUNCH3" else "SAVE5"
-        wrong = Action(apply.name, {**apply.arguments, "code": other})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        other = "LUNCH3" if task.actions[-1].arguments["code"] != "LUNCH3" else "SAVE5"
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
 
 class PromotionRefused(FoodIntent):
@@ -621,7 +613,7 @@ class LateDeliveryCredit(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the credit of the other tier."""
-        *reads, credit = task.actions
+        credit = task.actions[-1]
         amount = credit.arguments["amount"]
         other = 10.0 if amount != 10.0 else 5.0
         order = _order_from(domain.new_database(), credit.arguments["order_id"])
@@ -629,8 +621,15 @@ class LateDeliveryCredit(FoodIntent):
             other = money(amount / 2)
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(credit.name, {**credit.arguments, "amount": other})],
+            self.last_write_changed(domain, task, amount=other),
         ]
+
+
+def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
+    """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
+    oid = task.scenario.known_info["order_id"]
+    order = _order_from(domain.new_database(), oid)
+    return Action("issue_late_delivery_credit", {"order_id": oid, "amount": min(most, order.total)})
 
 
 class LateCreditRefused(FoodIntent):
@@ -661,10 +660,7 @@ class LateCreditRefused(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a late credit issued anyway."""
-        oid = task.scenario.known_info["order_id"]
-        order = _order_from(domain.new_database(), oid)
-        amount = min(5.0, order.total)
-        credit = Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount})
+        credit = _credit_anyway(domain, task, 5.0)
         return [*super().mistakes(domain, task), [*task.actions, credit]]
 
 
@@ -759,10 +755,7 @@ class CourierSafetyTransfer(FoodIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a goodwill credit handed out instead of the transfer."""
         *reads, _ = task.actions
-        oid = task.scenario.known_info["order_id"]
-        order = _order_from(domain.new_database(), oid)
-        amount = min(10.0, order.total)
-        credit = Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount})
+        credit = _credit_anyway(domain, task, 10.0)
         return [*super().mistakes(domain, task), [*reads, credit]]
 
 
@@ -829,10 +822,8 @@ class RaiseTip(FoodIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the tip set to the extra amount instead of the sum."""
-        *reads, update = task.actions
         extra = float(task.scenario.known_info["extra_tip"].lstrip("$"))
-        wrong = Action(update.name, {**update.arguments, "tip": extra})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, tip=extra)]
 
 
 INTENTS: list[Intent] = [

@@ -7,7 +7,6 @@ the gold actions and the required outputs.
 from __future__ import annotations
 
 import datetime as dt
-import math
 
 from domains.food_delivery.data import (
     CLAIM_WINDOW_DAYS,
@@ -24,9 +23,9 @@ from domains.food_delivery.data import (
     OrderItem,
     Promotion,
     User,
-    minutes_between,
 )
-from domains.kit.payments import money
+from domains.kit.calc import minutes_from
+from domains.kit.payments import capped, money, share_of
 
 
 def in_claim_window(order: Order) -> bool:
@@ -44,15 +43,15 @@ def item_refunds(order: Order) -> float:
 
 def item_refund(order: Order, line: OrderItem, user: User) -> float:
     """The refund the policy allows for ``line``: its total, within the order and monthly caps."""
-    share = math.floor(order.subtotal * ITEM_REFUND_ORDER_SHARE * 100 + 1e-6) / 100
+    share = share_of(order.subtotal, ITEM_REFUND_ORDER_SHARE)
     order_left = money(share - item_refunds(order))
     month_left = money(ITEM_REFUND_MONTHLY_CAP - user.item_refunds_this_month)
-    return money(max(0.0, min(line.line_total, order_left, month_left)))
+    return capped(line.line_total, order_left, month_left)
 
 
 def minutes_late(order: Order) -> int:
     """How many minutes after the promised time ``order`` was delivered (negative when early)."""
-    return minutes_between(order.promised_by, order.delivered_at)
+    return minutes_from(order.promised_by, order.delivered_at)
 
 
 def late_tier(order: Order) -> float:
@@ -66,7 +65,7 @@ def late_tier(order: Order) -> float:
 def late_credit(order: Order, user: User) -> float:
     """The late-delivery credit the policy allows: the tier, within the monthly cap."""
     month_left = money(LATE_CREDIT_MONTHLY_CAP - user.late_credits_this_month)
-    return money(max(0.0, min(late_tier(order), month_left)))
+    return capped(late_tier(order), month_left)
 
 
 def promotion_problem(promo: Promotion, order: Order, first_order: bool) -> str:

@@ -39,7 +39,6 @@ from domains.food_delivery.data import (
     Promotion,
     Refund,
     Restaurant,
-    User,
     priced,
 )
 from domains.kit import identity
@@ -58,16 +57,12 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> User:
-    """Get a user's profile: name, address, email, payment methods, order ids, account credit.
-
-    It also says how much this month's item refunds and late-delivery credits already total.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a user's profile: name, address, email, payment methods, order ids, account credit.\n\n"
+    "    It also says how much this month's item refunds and late-delivery credits already total.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)
@@ -353,31 +348,7 @@ def issue_late_delivery_credit(db: Database, order_id: str, amount: float) -> di
     return order_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def modify_user_address(
-    db: Database,
-    user_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> User:
-    """Change a user's default delivery address (existing orders keep theirs).
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
-    user = load_user(db, user_id)
-    updated = msgspec.structs.replace(
-        user, address=new_address(address1, address2, city, state, country, zip)
-    )
-    db.put("users", user.user_id, updated)
-    return updated
+modify_user_address = kit_tools.address_tool(
+    "modify_user_address",
+    "Change a user's default delivery address (existing orders keep theirs).",
+)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from typing import Any
 
 import msgspec
 
 from domains.hotel.data import (
-    CODE_ALPHABET,
     CONFIRMED,
     LAST_NIGHT,
     TODAY,
     Guest,
     Night,
-    Payment,
     Reservation,
     net_paid,
     night_key,
@@ -23,30 +20,16 @@ from domains.hotel.data import (
 )
 from domains.hotel.properties import Property
 from domains.hotel.rules import MAX_NIGHTS, RATE_PLANS
-from domains.kit.lookup import load
-from domains.kit.payments import PaymentMethod, check_funds, money, owned_method, with_balance
+from domains.kit.codes import new_code
+from domains.kit.lookup import code_key, loader
+from domains.kit.payments import Payment, PaymentMethod, credit_refunds, owned_method, refunds
+from domains.kit.payments import check_refund as kit_check_refund
 from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> Guest:
-    """The guest ``user_id``; ``ToolError`` when there is none."""
-    user: Guest = load(db, "users", user_id.strip(), "user")
-    return user
-
-
-def load_property(db: Database, property_id: str) -> Property:
-    """The property ``property_id`` (case-insensitive); ``ToolError`` when unknown."""
-    prop: Property = load(db, "properties", property_id.strip().upper(), "property")
-    return prop
-
-
-def load_reservation(db: Database, reservation_id: str) -> Reservation:
-    """The reservation ``reservation_id`` (case-insensitive); ``ToolError`` when unknown."""
-    reservation: Reservation = load(
-        db, "reservations", reservation_id.strip().upper(), "reservation"
-    )
-    return reservation
+load_user = loader("users", "user", Guest)
+load_property = loader("properties", "property", Property, code_key)
+load_reservation = loader("reservations", "reservation", Reservation, code_key)
 
 
 def require_room(prop: Property, room_type: str) -> None:
@@ -131,22 +114,6 @@ def require_no_points(reservation: Reservation, action: str) -> None:
         )
 
 
-def charge(
-    db: Database, user: Guest, method: PaymentMethod, amount: float
-) -> tuple[Guest, Payment | None]:
-    """Charge (amount > 0) or refund (amount < 0) ``method``; gift cards change balance at once."""
-    amount = money(amount)
-    if amount == 0:
-        return user, None
-    if amount > 0:
-        check_funds(method, amount)
-    if method.source == "gift_card":
-        user = with_balance(user, method.id, -amount)
-        db.put("users", user.user_id, user)
-    kind = "payment" if amount > 0 else "refund"
-    return user, Payment(kind, abs(amount), method.id)
-
-
 def payer(
     db: Database, reservation: Reservation, payment_method_id: str
 ) -> tuple[Guest, PaymentMethod]:
@@ -157,52 +124,20 @@ def payer(
 
 def check_refund(reservation: Reservation, amount: float) -> None:
     """Refuse a negative refund or one above what the reservation has been paid, net."""
-    paid = net_paid(reservation)
-    if amount < 0:
-        raise ToolError("refund_amount must not be negative")
-    if money(amount) > paid:
-        raise ToolError(
-            f"refund_amount ${amount:.2f} is above the ${paid:.2f} paid for reservation "
-            f"{reservation.reservation_id}"
-        )
-
-
-def refunds(reservation: Reservation, amount: float) -> list[Payment]:
-    """``amount`` refunded to the methods that paid, in payment order, each up to its net share."""
-    paid: dict[str, float] = {}
-    for p in reservation.payment_history:
-        sign = 1 if p.transaction_type == "payment" else -1
-        paid[p.payment_method_id] = money(paid.get(p.payment_method_id, 0.0) + sign * p.amount)
-    out: list[Payment] = []
-    left = money(amount)
-    for method_id, share in paid.items():
-        part = money(min(left, share))
-        if part > 0:
-            out.append(Payment("refund", part, method_id))
-            left = money(left - part)
-    return out
+    kit_check_refund(amount, net_paid(reservation), f"reservation {reservation.reservation_id}")
 
 
 def pay_back(db: Database, reservation: Reservation, amount: float) -> tuple[Payment, ...]:
     """Refund ``amount`` to the methods that paid (gift cards credited at once)."""
     user = load_user(db, reservation.user_id)
-    back = refunds(reservation, amount)
-    for entry in back:
-        method = user.payment_method(entry.payment_method_id)
-        if method is not None and method.source == "gift_card":
-            user = with_balance(user, method.id, entry.amount)
-    db.put("users", user.user_id, user)
+    back = refunds(reservation.payment_history, amount)
+    db.put("users", user.user_id, credit_refunds(user, back))
     return tuple(back)
 
 
 def new_reservation_id(db: Database, seed: str) -> str:
     """A reservation code derived from ``seed`` (deterministic), unused in ``db``."""
-    for n in range(100):
-        digest = hashlib.sha256(f"{seed}|{n}".encode()).digest()
-        code = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:6])
-        if db.get("reservations", code) is None:
-            return code
-    raise ToolError("could not allocate a reservation code")
+    return new_code(db, "reservations", seed, label="reservation")
 
 
 def reservation_view(reservation: Reservation) -> dict[str, Any]:

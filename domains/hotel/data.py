@@ -24,8 +24,10 @@ from domains.hotel.rules import (
     TIERS,
     plan_price,
 )
+from domains.kit.codes import CODE_ALPHABET
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import can_pay, money
+from domains.kit.payments import Payment, can_pay, money
+from domains.kit.payments import net_paid as kit_net_paid
 from domains.kit.people import Customer, Ids, customers
 from simulator.database import Base
 
@@ -42,9 +44,6 @@ CHECKED_IN = "checked_in"
 CHECKED_OUT = "checked_out"
 CANCELLED = "cancelled"
 """Reservation statuses."""
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-"""Reservation codes avoid look-alike characters (0/O, 1/I)."""
 
 INCIDENTS: tuple[str, ...] = (
     "air conditioning out of order for the whole stay",
@@ -72,14 +71,6 @@ class StayNight(msgspec.Struct, frozen=True, omit_defaults=True):
     date: str
     price: float
     points: int = 0
-
-
-class Payment(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One entry of a reservation's payment history."""
-
-    transaction_type: str  # "payment" | "refund"
-    amount: float
-    payment_method_id: str
 
 
 class Reservation(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -127,12 +118,7 @@ def stay_dates(check_in: str, check_out: str) -> list[str]:
 
 def net_paid(reservation: Reservation) -> float:
     """Payments minus refunds of a reservation."""
-    return money(
-        sum(
-            p.amount if p.transaction_type == "payment" else -p.amount
-            for p in reservation.payment_history
-        )
-    )
+    return kit_net_paid(reservation.payment_history)
 
 
 def _nights(rng: random.Random) -> dict[str, Night]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
-from typing import Any
 
 from domains.hotel.data import (
     CHECKED_OUT,
@@ -48,10 +46,10 @@ from domains.hotel.scenario import (
     points_text,
     stay_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, record
+from domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from domains.kit.lookup import pick, picker, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent, sum_action
+from domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
 from simulator.database import Database
 from simulator.domain import Action, Domain, Intent, Task
 
@@ -96,16 +94,6 @@ def difference_expression(new: list[float], old: list[float]) -> str:
     return f"({total_expression(new)}) - ({total_expression(old)})"
 
 
-def replaced(action: Action, **arguments: Any) -> Action:
-    """``action`` with some arguments replaced."""
-    return Action(action.name, {**action.arguments, **arguments})
-
-
-def swapped(task: Task, old: Action, new: Action) -> list[Action]:
-    """The task's actions with ``old`` replaced by ``new``."""
-    return [new if a is old else a for a in task.actions]
-
-
 def search(property_id: str, room_type: str, check_in: str, check_out: str) -> Action:
     """The availability search of a stay."""
     return Action(
@@ -127,19 +115,10 @@ class HotelIntent(CustomerIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
-        writes = domain.write_actions(task)
-        if not writes:
-            return []
-        last = writes[-1]
-        return [[a for a in task.actions if a is not last]]
+        return self.last_write_left_out(domain, task)
 
 
-def pick_reservation(
-    db: Database, rng: random.Random, accept: Callable[[Reservation], bool]
-) -> Reservation | None:
-    """A random reservation that ``accept`` likes, or None."""
-    found: Reservation | None = pick(db, rng, "reservations", accept)
-    return found
+pick_reservation = picker("reservations", Reservation)
 
 
 # ---- booking ----------------------------------------------------------------------------------
@@ -280,6 +259,16 @@ class _DateChange:
         self.search = search(reservation.property_id, reservation.room_type, check_in, check_out)
         self.method = method
 
+    def gold_path(self, who: Identity) -> list[Action]:
+        """The reads, the availability search, the price difference and the change itself."""
+        expression = difference_expression(self.new_prices, self.old_prices)
+        return [
+            *gold_reads(who, self.reservation.reservation_id),
+            self.search,
+            Action("calculate", {"expression": expression}),
+            self.write,
+        ]
+
 
 def movable(r: Reservation) -> bool:
     """An upcoming reservation on a plan that can change dates, no night paid with points."""
@@ -380,13 +369,7 @@ class ChangeDates(HotelIntent):
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *gold_reads(who, rid),
-                change.search,
-                Action(
-                    "calculate",
-                    {"expression": difference_expression(change.new_prices, change.old_prices)},
-                ),
-                change.write,
+                *change.gold_path(who),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out}: "
@@ -430,13 +413,7 @@ class ChangeDatesAndRequest(HotelIntent):
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *gold_reads(who, rid),
-                change.search,
-                Action(
-                    "calculate",
-                    {"expression": difference_expression(change.new_prices, change.old_prices)},
-                ),
-                change.write,
+                *change.gold_path(who),
                 Action("add_special_request", {"reservation_id": rid, "request": request}),
             ],
             outputs=[money_text(abs(change.difference))],

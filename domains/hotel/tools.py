@@ -15,7 +15,6 @@ from typing import Any, Literal
 import msgspec
 
 from domains.hotel.access import (
-    charge,
     check_out_of,
     check_refund,
     load_night,
@@ -40,7 +39,6 @@ from domains.hotel.data import (
     CONFIRMED,
     NOW,
     TODAY,
-    Guest,
     Reservation,
     StayNight,
 )
@@ -48,7 +46,7 @@ from domains.hotel.properties import Property
 from domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
 from domains.kit import identity
 from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money, owned_method
+from domains.kit.payments import charge, check_funds, money, owned_method
 from simulator.database import Database
 from simulator.tools import ToolError, ToolKind, tool
 
@@ -62,14 +60,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> Guest:
-    """Get a guest's profile: name, address, email, tier, points, payment methods, reservations.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    return load_user(db, user_id)
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a guest's profile: name, address, email, tier, points, payment methods, reservations.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

@@ -2,10 +2,13 @@
 
 - ``people``: customers (name, address, email, payment methods, account + PIN), unique ids,
   the customer generator and address helpers; ``vocab``: names, cities, streets, card brands.
-- ``payments``: payment methods with balances, funds checks, credits, how users name them.
+- ``payments``: payment methods with balances, funds checks, charges, refunds, caps, how users
+  name them; ``codes``: deterministic record codes; ``calc``: arithmetic, days, months, minutes.
 - ``identity``: authentication factors (email, name + zip, account number + PIN), their
   indexes and lookup tools, the identity a task's user proves.
-- ``tools``: ``calculate`` and ``transfer_to_human_agents`` (which ends the conversation).
-- ``lookup``: ``load`` for tools, ``record`` / ``pick`` for intents.
-- ``tasks``: the task assembler (``CustomerIntent``) and the hints of the standard slots.
+- ``tools``: ``calculate``, ``days_between`` and ``transfer_to_human_agents`` (which ends the
+  conversation); ``address_tool`` and ``profile_tool`` under a domain's own names.
+- ``lookup``: ``load`` / ``loader`` for tools, ``record`` / ``pick`` / ``picker`` for intents.
+- ``tasks``: the task assembler (``CustomerIntent``), the common mistakes, ``play``, and the
+  hints of the standard slots; ``world``: ``register_world``, a domain's one registration call.
 """

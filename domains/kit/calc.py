@@ -1,12 +1,14 @@
 """Arithmetic for the kit tools: safe expressions (``calculate``), day counts (``days_between``).
 
 ``evaluate_expression`` takes numbers, + - * / and parentheses, nothing else; ``parse_day``
-and ``days_from`` read ISO dates (YYYY-MM-DD).
+and ``days_from`` read ISO dates (YYYY-MM-DD), ``add_months`` moves a date by calendar months,
+``minutes_from`` counts minutes between ISO timestamps.
 """
 
 from __future__ import annotations
 
 import ast
+import calendar
 import datetime
 import operator
 from collections.abc import Callable
@@ -58,3 +60,16 @@ def parse_day(text: str, field: str) -> datetime.date:
 def days_from(start_date: str, end_date: str) -> int:
     """Days from ``start_date`` to ``end_date`` (negative when the end comes first)."""
     return (parse_day(end_date, "end_date") - parse_day(start_date, "start_date")).days
+
+
+def add_months(date: datetime.date, months: int) -> datetime.date:
+    """``date`` moved ``months`` calendar months on (the day clipped to the month's length)."""
+    month0 = date.month - 1 + months
+    year, month = date.year + month0 // 12, month0 % 12 + 1
+    return datetime.date(year, month, min(date.day, calendar.monthrange(year, month)[1]))
+
+
+def minutes_from(start: str, end: str) -> int:
+    """Whole minutes from ISO timestamp ``start`` to ``end`` (rounded down)."""
+    delta = datetime.datetime.fromisoformat(end) - datetime.datetime.fromisoformat(start)
+    return int(delta.total_seconds() // 60)

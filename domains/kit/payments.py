@@ -1,12 +1,15 @@
 """Payment methods with balances: generation, funds checks, charges, refunds, how money reads.
 
-``charge`` charges or refunds one method (a gift card's balance changes at once), ``refunds``
-spreads a refund over the methods that paid, ``credit_refunds`` books those refunds on gift cards;
-``money_text`` and ``balance_text`` are amounts as the agent should say them.
+``charge`` charges or refunds one method (a gift card's balance changes at once), ``net_paid``
+sums a payment history, ``check_refund`` refuses a refund above it, ``refunds`` spreads a refund
+over the methods that paid, ``credit_refunds`` books those refunds on gift cards;
+``share_of`` and ``capped`` compute a policy's caps; ``money_text`` and ``balance_text`` are amounts
+as the agent should say them.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -63,6 +66,16 @@ class PaymentEntry(Protocol):
 def money(value: float) -> float:
     """Round an amount to cents (never -0.0, which would encode differently)."""
     return round(value, 2) + 0.0
+
+
+def share_of(amount: float, fraction: float) -> float:
+    """``fraction`` of ``amount`` rounded down to the cent (a cap never rounds up)."""
+    return math.floor(amount * fraction * 100 + 1e-6) / 100
+
+
+def capped(amount: float, *left: float) -> float:
+    """``amount`` within each of the caps ``left`` (what remains of each), never below zero."""
+    return money(max(0.0, min(amount, *left)))
 
 
 def money_text(amount: float) -> str:
@@ -170,6 +183,22 @@ def net_paid_by_method(history: Iterable[PaymentEntry]) -> dict[str, float]:
         sign = 1 if p.transaction_type == "payment" else -1
         paid[p.payment_method_id] = money(paid.get(p.payment_method_id, 0.0) + sign * p.amount)
     return paid
+
+
+def net_paid(history: Iterable[PaymentEntry]) -> float:
+    """Payments minus refunds of a history, all methods together."""
+    return money(sum(p.amount if p.transaction_type == "payment" else -p.amount for p in history))
+
+
+def check_refund(amount: float, paid: float, what: str) -> None:
+    """Refuse a negative refund or one above ``paid``, the net amount paid for ``what``.
+
+    ``what`` names the record in the error, e.g. "reservation ABC123".
+    """
+    if amount < 0:
+        raise ToolError("refund_amount must not be negative")
+    if money(amount) > paid:
+        raise ToolError(f"refund_amount ${amount:.2f} is above the ${paid:.2f} paid for {what}")
 
 
 def refunds(history: Iterable[PaymentEntry], amount: float | None = None) -> list[Payment]:

@@ -3,14 +3,18 @@
 ``CustomerIntent`` draws the identity (of a customer or of the ``owner`` of a record) and
 assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mistakes most worlds
 share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
-the gold path with its last write's arguments changed (another record, another amount).
+the gold path with its last write's arguments changed (another record, another amount);
+``replaced`` and ``swapped`` build any other wrong write into the gold path, ``play`` runs gold
+writes to read the figures a task requires.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
+
+import msgspec
 
 from domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
 from domains.kit.lookup import record
@@ -130,6 +134,30 @@ class CustomerIntent(Intent):
         last = domain.write_actions(task)[-1]
         wrong = Action(last.name, {**last.arguments, **changes})
         return [wrong if a is last else a for a in task.actions]
+
+
+def replaced(action: Action, **arguments: object) -> Action:
+    """``action`` with some arguments replaced (a mistake's wrong write)."""
+    return Action(action.name, {**action.arguments, **arguments})
+
+
+def swapped(task: Task, old: Action, new: Action) -> list[Action]:
+    """The task's gold actions with ``old`` (that very action) replaced by ``new``."""
+    return [new if a is old else a for a in task.actions]
+
+
+def play(domain: Domain, db: Database, actions: Sequence[Action]) -> list[Any] | None:
+    """Run ``actions`` on ``db``; their results decoded from JSON, or None when one is refused.
+
+    Intents play the gold writes to read the figures a task requires (a total, a balance).
+    """
+    results = []
+    for action in actions:
+        outcome = domain.call(db, action)
+        if outcome.error:
+            return None
+        results.append(msgspec.json.decode(outcome.content))
+    return results
 
 
 def sum_action(amounts: list[float]) -> list[Action]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import load
+from domains.kit.lookup import load, loader
 from domains.kit.payments import money, money_text
 from domains.utilities.billing import bill_lines, bill_total, reading_id
 from domains.utilities.data import TODAY
@@ -26,17 +26,11 @@ from domains.utilities.records import (
 from simulator.database import Database
 from simulator.tools import ToolError
 
-
-def load_user(db: Database, user_id: str) -> User:
-    """The user ``user_id``; ``ToolError`` when there is none."""
-    user: User = load(db, "users", user_id.strip(), "user")
-    return user
-
-
-def load_account(db: Database, account_id: str) -> Account:
-    """The account ``account_id``; ``ToolError`` when unknown."""
-    account: Account = load(db, "accounts", account_id.strip(), "account")
-    return account
+load_user = loader("users", "user", User)
+load_account = loader("accounts", "account", Account)
+load_meter = loader("meters", "meter", Meter)
+load_premise = loader("premises", "premise", Premise)
+load_tariff = loader("tariffs", "tariff", Tariff)
 
 
 def active_account(db: Database, account_id: str) -> Account:
@@ -45,24 +39,6 @@ def active_account(db: Database, account_id: str) -> Account:
     if account.status != ACTIVE:
         raise ToolError(f"account {account.account_id} was closed on {account.closed}")
     return account
-
-
-def load_meter(db: Database, meter_id: str) -> Meter:
-    """The meter ``meter_id``; ``ToolError`` when unknown."""
-    meter: Meter = load(db, "meters", meter_id.strip(), "meter")
-    return meter
-
-
-def load_premise(db: Database, premise_id: str) -> Premise:
-    """The premise ``premise_id``; ``ToolError`` when unknown."""
-    premise: Premise = load(db, "premises", premise_id.strip(), "premise")
-    return premise
-
-
-def load_tariff(db: Database, tariff_id: str) -> Tariff:
-    """The tariff ``tariff_id``; ``ToolError`` when unknown."""
-    tariff: Tariff = load(db, "tariffs", tariff_id.strip(), "tariff")
-    return tariff
 
 
 def meters_of(db: Database, premise: Premise) -> list[Meter]:

@@ -1,4 +1,4 @@
-"""How a bill is computed from readings and a tariff, and the date arithmetic of terms.
+"""How a bill is computed from readings and a tariff (the kit's ``calc`` counts the days).
 
 A bill line charges the units between a meter's last billed reading and its newest one at the
 tariff's unit rate, plus the standing charge for every day of the period; the bill's total is
@@ -7,10 +7,9 @@ the sum of its lines. Amounts are rounded to cents per charge.
 
 from __future__ import annotations
 
-import calendar
-import datetime as dt
 from collections.abc import Sequence
 
+from domains.kit.calc import days_from
 from domains.kit.payments import money
 from domains.utilities.records import ELECTRICITY, ESTIMATED, BillLine, Meter, Reading, Tariff
 
@@ -18,18 +17,6 @@ from domains.utilities.records import ELECTRICITY, ESTIMATED, BillLine, Meter, R
 def reading_id(meter_id: str, n: int) -> str:
     """The id of the ``n``-th reading of a meter."""
     return f"{meter_id}-{n:03d}"
-
-
-def add_months(date: dt.date, months: int) -> dt.date:
-    """``date`` moved ``months`` calendar months on (the day clipped to the month's length)."""
-    month0 = date.month - 1 + months
-    year, month = date.year + month0 // 12, month0 % 12 + 1
-    return dt.date(year, month, min(date.day, calendar.monthrange(year, month)[1]))
-
-
-def days_between(start: str, end: str) -> int:
-    """Days from ISO date ``start`` to ISO date ``end``."""
-    return (dt.date.fromisoformat(end) - dt.date.fromisoformat(start)).days
 
 
 def bill_lines(
@@ -42,7 +29,7 @@ def bill_lines(
 
     ``from`` is the value of the meter's last billed reading.
     """
-    days = days_between(start, end)
+    days = days_from(start, end)
     lines = []
     for meter, to, from_value in meters:
         rate = tariff.electricity if meter.fuel == ELECTRICITY else tariff.gas

@@ -12,10 +12,11 @@ from typing import Any
 
 import msgspec
 
+from domains.kit.calc import add_months
 from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from domains.kit.payments import money
 from domains.kit.people import Address, Ids, customers, random_address
-from domains.utilities.billing import add_months, bill_lines, bill_total, reading_id
+from domains.utilities.billing import bill_lines, bill_total, reading_id
 from domains.utilities.records import (
     ACTIVE,
     ACTUAL,

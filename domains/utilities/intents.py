@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
-
-import msgspec
+from typing import ClassVar
 
 from domains.kit.lookup import pick, record
 from domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
-from domains.kit.tasks import CustomerIntent
+from domains.kit.tasks import CustomerIntent, play
 from domains.utilities.billing import reading_id
 from domains.utilities.data import (
     PLAN_MAX_MONTHS,
@@ -94,17 +92,6 @@ def pick_supply(
     return None if found is None else Supply(db, found)
 
 
-def play(domain: Domain, db: Database, actions: list[Action]) -> list[Any] | None:
-    """Run ``actions`` on ``db``; their decoded results, or None when one is refused."""
-    results = []
-    for action in actions:
-        outcome = domain.call(db, action)
-        if outcome.error:
-            return None
-        results.append(msgspec.json.decode(outcome.content))
-    return results
-
-
 def new_value(rng: random.Random, meter: Meter, last: Reading) -> int:
     """A plausible reading today: the last value plus a few weeks of use."""
     if meter.fuel == ELECTRICITY:
@@ -144,10 +131,16 @@ class UtilitiesIntent(CustomerIntent):
         if account is not None:
             flip = {"account_id": account.account_id, "enabled": not account.paperless}
             paths.append([*reads, Action("set_paperless_billing", flip)])
-        if writes:
-            last = writes[-1]
-            paths.append([a for a in task.actions if a is not last])
-        return paths
+        return [*paths, *self.last_write_left_out(domain, task)]
+
+
+def misread_first(domain: Domain, task: Task) -> list[Action]:
+    """The gold reads, then the gold writes with the first reading a hundred units too high."""
+    writes = domain.write_actions(task)
+    reads = [a for a in task.actions if a not in writes]
+    first = writes[0]
+    misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
+    return [*reads, misread, *writes[1:]]
 
 
 def _opening(rng: random.Random, *texts: str) -> str:
@@ -209,6 +202,19 @@ class SubmitReading(UtilitiesIntent):
         return paths
 
 
+def _readings(
+    rng: random.Random, supply: Supply, tool: str
+) -> tuple[list[Action], dict[str, str], list[str]]:
+    """Writes of ``tool`` for every meter's reading, the slots the user holds, how they say them."""
+    writes, known, said = [], {}, []
+    for meter in supply.meters:
+        value = new_value(rng, meter, supply.last[meter.meter_id])
+        writes.append(Action(tool, {"meter_id": meter.meter_id, "value": value}))
+        known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
+        said.append(reading_text(meter, value))
+    return writes, known, said
+
+
 class ReadingAndBill(UtilitiesIntent):
     """Submit a reading for every meter, then have a bill issued (two or three writes)."""
 
@@ -223,21 +229,12 @@ class ReadingAndBill(UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: s.account.billed_to < TODAY.isoformat())
         if supply is None:
             return None
-        values = {m.meter_id: new_value(rng, m, supply.last[m.meter_id]) for m in supply.meters}
-        writes = [
-            Action("submit_meter_reading", {"meter_id": m, "value": v}) for m, v in values.items()
-        ]
+        writes, known, said = _readings(rng, supply, "submit_meter_reading")
         writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
         results = play(domain, db, writes)
         if results is None:
             return None
         bill = results[-1]
-        known = {**supply.known}
-        said = []
-        for meter in supply.meters:
-            slot = "reading" if meter.fuel == ELECTRICITY else "gas_reading"
-            known[slot] = str(values[meter.meter_id])
-            said.append(reading_text(meter, values[meter.meter_id]))
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
@@ -250,7 +247,7 @@ class ReadingAndBill(UtilitiesIntent):
                 "Hi, I want to give my meter readings and get a bill based on them.",
                 "Hello, my bills keep being estimated. I have real readings, I want a real bill.",
             ),
-            known=known,
+            known={**supply.known, **known},
             actions=[*gold_reads(who, supply.read()), *writes],
             outputs=[money_text(bill["bill"]["total"]), money_text(bill["balance"])],
             summary=f"readings and bill for {supply.account.account_id}",
@@ -258,11 +255,7 @@ class ReadingAndBill(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a reading misread by a hundred units."""
-        writes = domain.write_actions(task)
-        reads = [a for a in task.actions if a not in writes]
-        first = writes[0]
-        misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
-        return [*super().mistakes(domain, task), [*reads, misread, *writes[1:]]]
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
 
 
 class BillInquiry(UtilitiesIntent):
@@ -362,10 +355,8 @@ class PayBalance(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and ten dollars less than asked."""
-        *reads, pay = task.actions
-        args = pay.arguments
-        less = Action(pay.name, {**args, "amount": round(args["amount"] - 10.0, 2)})
-        return [*super().mistakes(domain, task), [*reads, less]]
+        less = round(task.actions[-1].arguments["amount"] - 10.0, 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=less)]
 
 
 def plan_months(rng: random.Random, balance: float) -> int | None:
@@ -447,8 +438,8 @@ class _Plan(UtilitiesIntent):
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
         plan = writes[-1]
-        longer = Action(plan.name, {**plan.arguments, "months": plan.arguments["months"] + 1})
-        paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], longer]]
+        longer = self.last_write_changed(domain, task, months=plan.arguments["months"] + 1)
+        paths = [*super().mistakes(domain, task), longer]
         if len(writes) > 1:
             paths.append([*reads, plan])  # the reading left out
         return paths
@@ -654,7 +645,7 @@ class SwitchTariff(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another fixed tariff than the one asked for."""
-        *reads, change = task.actions
+        change = task.actions[-1]
         db = domain.new_database()
         account = account_of(domain, task)
         assert account is not None
@@ -663,8 +654,8 @@ class SwitchTariff(UtilitiesIntent):
             for t in _targets(db, Supply(db, account))
             if t.tariff_id != change.arguments["tariff_id"]
         ]
-        wrong = Action(change.name, {**change.arguments, "tariff_id": others[0].tariff_id})
-        return [*super().mistakes(domain, task), [*reads, wrong]]
+        wrong = self.last_write_changed(domain, task, tariff_id=others[0].tariff_id)
+        return [*super().mistakes(domain, task), wrong]
 
 
 class WaiveExitFee(UtilitiesIntent):
@@ -720,19 +711,6 @@ class WaiveExitFee(UtilitiesIntent):
 # ---- moving -----------------------------------------------------------------------------------
 
 
-def _final_readings(
-    rng: random.Random, supply: Supply
-) -> tuple[list[Action], dict[str, str], list[str]]:
-    """Final-reading writes for every meter, the slots the customer holds, how they say them."""
-    writes, known, said = [], {}, []
-    for meter in supply.meters:
-        value = new_value(rng, meter, supply.last[meter.meter_id])
-        writes.append(Action("record_final_reading", {"meter_id": meter.meter_id, "value": value}))
-        known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
-        said.append(reading_text(meter, value))
-    return writes, known, said
-
-
 class MoveOut(UtilitiesIntent):
     """Move out: final readings, then close the account (two or three writes)."""
 
@@ -747,7 +725,7 @@ class MoveOut(UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: True)
         if supply is None or supply.account.billed_to >= TODAY.isoformat():
             return None
-        writes, known, said = _final_readings(rng, supply)
+        writes, known, said = _readings(rng, supply, "record_final_reading")
         writes.append(Action("close_account", {"account_id": supply.account.account_id}))
         results = play(domain, db, writes)
         if results is None:
@@ -773,11 +751,7 @@ class MoveOut(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a final reading misread by a hundred units."""
-        writes = domain.write_actions(task)
-        reads = [a for a in task.actions if a not in writes]
-        first = writes[0]
-        misread = Action(first.name, {**first.arguments, "value": first.arguments["value"] + 100})
-        return [*super().mistakes(domain, task), [*reads, misread, *writes[1:]]]
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
 
 
 class MoveHome(UtilitiesIntent):
@@ -797,7 +771,7 @@ class MoveHome(UtilitiesIntent):
         vacant: Premise | None = pick(db, rng, "premises", lambda p: not p.account_id)
         if vacant is None:
             return None
-        writes, known, said = _final_readings(rng, supply)
+        writes, known, said = _readings(rng, supply, "record_final_reading")
         writes.append(Action("close_account", {"account_id": supply.account.account_id}))
         writes.append(
             Action(
@@ -912,11 +886,11 @@ class ReportOutage(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the other kind of problem reported."""
-        *reads, report = task.actions
-        other = "no supply" if report.arguments["problem"] != "no supply" else "intermittent supply"
+        problem = task.actions[-1].arguments["problem"]
+        other = "no supply" if problem != "no supply" else "intermittent supply"
         return [
             *super().mistakes(domain, task),
-            [*reads, Action(report.name, {**report.arguments, "problem": other})],
+            self.last_write_changed(domain, task, problem=other),
         ]
 
 

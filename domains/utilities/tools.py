@@ -18,6 +18,7 @@ import msgspec
 
 from domains.kit import identity
 from domains.kit import tools as kit_tools
+from domains.kit.calc import add_months
 from domains.kit.lookup import load
 from domains.kit.payments import check_funds, money, owned_method, with_balance
 from domains.utilities.access import (
@@ -39,7 +40,6 @@ from domains.utilities.access import (
     readings,
     report_reference,
 )
-from domains.utilities.billing import add_months
 from domains.utilities.data import PLAN_SYSTEM_MAX_MONTHS, TODAY, premise_key
 from domains.utilities.records import (
     ACTIVE,
@@ -65,15 +65,11 @@ find_user_id_by_email = identity.find_user_id_by_email
 find_user_id_by_name_zip = identity.find_user_id_by_name_zip
 
 
-@tool(ToolKind.READ)
-def get_user_details(db: Database, user_id: str) -> dict[str, Any]:
-    """Get a customer's profile: name, postal address, email, payment methods and account ids.
-
-    Args:
-        user_id: The user id, e.g. "ava_smith_1234".
-    """
-    view: dict[str, Any] = msgspec.to_builtins(load_user(db, user_id))
-    return view
+get_user_details = kit_tools.profile_tool(
+    "get_user_details",
+    "Get a customer's profile: name, postal address, email, payment methods and account ids.",
+    load_user,
+)
 
 
 @tool(ToolKind.READ)

@@ -1,0 +1,37 @@
+"""Deterministic record codes: a new reservation's or booking's id, the same on every replay.
+
+``new_code`` derives a code from a seed the tool builds of its arguments (never from a random
+draw or the clock), so a gold path replayed on a fresh database creates the same records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from simulator.database import Database
+from simulator.tools import ToolError
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Upper-case letters and digits without the look-alikes I, O, 0 and 1."""
+
+
+def new_code(
+    db: Database,
+    table: str,
+    seed: str,
+    *,
+    prefix: str = "",
+    length: int = 6,
+    label: str = "",
+) -> str:
+    """A code ``prefix`` + ``length`` characters derived from ``seed``, unused in ``table``.
+
+    ``ToolError`` ("could not allocate a <label> code", ``label`` defaulting to ``table``) when
+    a hundred candidates are all taken.
+    """
+    for n in range(100):
+        digest = hashlib.sha256(f"{seed}|{n}".encode()).digest()
+        code = prefix + "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:length])
+        if db.get(table, code) is None:
+            return code
+    raise ToolError(f"could not allocate a {label or table} code")

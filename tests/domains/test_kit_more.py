@@ -1,0 +1,99 @@
+"""The kit pieces the second consolidation added: record codes, refund checks, caps, month
+arithmetic, minute counts, and the mistake and figure helpers of intents."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from domains.kit import tools as kit_tools
+from domains.kit.calc import add_months, minutes_from
+from domains.kit.codes import CODE_ALPHABET, new_code
+from domains.kit.payments import Payment, capped, check_refund, net_paid, share_of
+from domains.kit.people import Address, Customer, Name
+from domains.kit.tasks import play, replaced, swapped
+from simulator.database import Base
+from simulator.domain import Action, Domain, Task, UserScenario
+from simulator.tools import ToolError, Toolkit
+
+HOME = Address("1 Main Street", "", "Austin", "TX", "USA", "78701")
+
+
+def test_new_code_is_deterministic_and_skips_codes_in_use() -> None:
+    db = Base({"bookings": {}}).database()
+    first = new_code(db, "bookings", "seed-1", prefix="CR")
+    assert first == new_code(db, "bookings", "seed-1", prefix="CR")
+    assert first.startswith("CR") and len(first) == 8
+    assert all(c in CODE_ALPHABET for c in first[2:])
+    assert new_code(db, "bookings", "seed-2", prefix="CR") != first
+    db.put("bookings", first, {"taken": True})
+    second = new_code(db, "bookings", "seed-1", prefix="CR")
+    assert second != first and db.get("bookings", second) is None
+
+
+def test_net_paid_and_check_refund_bound_a_refund_by_what_was_paid() -> None:
+    history = [Payment("payment", 120.0, "gift_card_1"), Payment("refund", 20.5, "gift_card_1")]
+    paid = net_paid(history)
+    assert paid == 99.5
+    check_refund(99.5, paid, "booking CR1")
+    with pytest.raises(ToolError, match="must not be negative"):
+        check_refund(-1.0, paid, "booking CR1")
+    with pytest.raises(ToolError, match=r"\$99\.51 is above the \$99\.50 paid for booking CR1"):
+        check_refund(99.51, paid, "booking CR1")
+
+
+def test_share_of_rounds_down_and_capped_takes_the_smallest_room() -> None:
+    assert share_of(33.33, 0.5) == 16.66
+    assert share_of(40.0, 0.5) == 20.0
+    assert capped(25.0, 30.0, 12.345) == 12.35
+    assert capped(25.0, -3.0) == 0.0
+
+
+def test_add_months_clips_to_the_month_and_minutes_from_counts_both_ways() -> None:
+    assert add_months(datetime.date(2026, 1, 31), 1) == datetime.date(2026, 2, 28)
+    assert add_months(datetime.date(2025, 11, 15), 14) == datetime.date(2027, 1, 15)
+    assert minutes_from("2026-03-01T19:30", "2026-03-01T20:15") == 45
+    assert minutes_from("2026-03-01T20:15", "2026-03-01T19:30") == -45
+
+
+def _task(actions: list[Action]) -> Task:
+    scenario = UserScenario(goal="", opening="", known_info={}, unknown_info=[])
+    return Task(id="t-0", domain="t", intent="x", scenario=scenario, auth_slots=[], actions=actions)
+
+
+def test_replaced_and_swapped_change_one_action_of_the_gold_path() -> None:
+    first = Action("calculate", {"expression": "1 + 1"})
+    again = Action("calculate", {"expression": "1 + 1"})
+    task = _task([first, again])
+    wrong = replaced(again, expression="2 + 2")
+    assert wrong == Action("calculate", {"expression": "2 + 2"})
+    assert swapped(task, again, wrong) == [first, wrong]
+
+
+def test_play_decodes_results_and_stops_at_a_refusal() -> None:
+    tools = Toolkit([kit_tools.address_tool("move", "Move."), kit_tools.calculate])
+    ana = Customer("ana_1", Name("Ana", "Lopez"), HOME, "ana@example.com", ())
+    base = Base({"users": {"ana_1": ana}})
+    domain = Domain(name="t", title="t", policy="", toolkit=tools, build_base=lambda: base)
+    db = domain.new_database()
+    move = Action(
+        "move",
+        {
+            "user_id": "ana_1",
+            "address1": "2 Elm Street",
+            "address2": "",
+            "city": "Reno",
+            "state": "NV",
+            "country": "USA",
+            "zip": "89501",
+        },
+    )
+    results = play(domain, db, [Action("calculate", {"expression": "2 * 3"}), move])
+    assert results is not None
+    assert results[0] == 6.0
+    assert results[1]["address"]["city"] == "Reno"
+    fresh = domain.new_database()
+    assert play(domain, fresh, [Action("calculate", {"expression": "1 / 0"}), move]) is None
+    user = fresh.get("users", "ana_1")
+    assert isinstance(user, Customer) and user.address.city == "Austin"
