@@ -1,0 +1,132 @@
+"""``tau-sim human`` on the real app (Pilot), with real SQLite files: a person's keys become the
+stored events, endings and rewards of an ordinary run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from simulator.cli import _config_from_settings
+from simulator.registry import get_domain
+from simulator.runner import Player
+from simulator.store import Store, open_database
+import pytest
+
+from tests.tui.runs import until
+from tui.human import HumanApp, HumanScreen
+from tui.session import human_settings, make_app
+
+pytestmark = pytest.mark.anyio
+SIZE = (120, 40)
+TASK = "retail-000"
+
+
+def session(db: Path, role: str = "user", task: str = TASK, **kw: Any) -> HumanApp:
+    settings = human_settings(
+        role, agent=kw.get("agent"), user=None, domain="retail", task=task, tasks=1, seed=0
+    )
+    settings["emotions"] = kw.get("emotions", "anger")
+    settings["intensities"] = kw.get("intensities", "0.5")
+    config = _config_from_settings(settings, None, {}, {})
+    player = Player(config, "human-run")
+    player.prepare()
+    return make_app(Store(db), config, "human-run", player)
+
+
+async def my_turn(pilot: Any) -> HumanScreen:
+    screen = pilot.app.screen_of
+    await until(pilot, lambda: screen.ask is not None)
+    return screen
+
+
+async def say(pilot: Any, text: str) -> None:
+    screen = await my_turn(pilot)
+    asked = screen.ask
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.ask is not asked)
+
+
+def stored(db: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    data = open_database(db, readonly=True)
+    row = next(data.query("select * from conversations"))
+    events = [json.loads(r["payload"]) for r in data.query("select payload from events order by rowid")]
+    return row, events
+
+
+async def test_typing_raising_and_abandoning_are_stored(tmp_path: Path) -> None:
+    db = tmp_path / "human.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hi, my order")
+        await my_turn(pilot)
+        await pilot.press("ctrl+up", "ctrl+up")
+        await say(pilot, "hurry up")
+        await my_turn(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # the second reason
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    assert row["user"] == "human" and row["reason"] == "user_abandoned"
+    assert row["detail"] == "the agent ignored how I feel"
+    texts = [e["text"] for e in events if e["kind"] == "user_message"]
+    assert texts[:2] == ["hi, my order", "hurry up"]
+    acted = [e["intensity"] for e in events if e["kind"] == "emotion_update"]
+    assert acted == [0.5, 0.7, 0.7]
+    assert [e["dissatisfaction"] for e in events if e["kind"] == "emotion_update"][-1] == 1.0
+
+
+async def test_stopping_ends_satisfied_and_is_scored(tmp_path: Path) -> None:
+    db = tmp_path / "human.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    assert row["reason"] == "user_stop" and row["status"] == "completed"
+    assert row["reward"] == 0.0  # nothing was done: scored, and failed
+    assert [e for e in events if e["kind"] == "user_message"][-1]["ends"] == "###STOP###"
+    ended = [e for e in events if e["kind"] == "conversation_ended"][0]
+    assert ended["breakdown"] is not None
+
+
+async def test_human_agent_on_the_gold_path_scores_one(tmp_path: Path) -> None:
+    db = tmp_path / "agent.db"
+    task = next(t for t in get_domain("retail").tasks if t.id == TASK)
+    app = session(db, role="agent")
+    async with app.run_test(size=SIZE) as pilot:
+        for action in task.actions:
+            screen = await my_turn(pilot)
+            asked = screen.ask
+            screen.say.value = f"/{action.name} {json.dumps(action.arguments)}"
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.ask is not asked)
+        screen = await my_turn(pilot)
+        outputs = " ".join(task.required_outputs)
+        screen.say.value = f"Done. {outputs} Is there anything else I can help you with?"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done, within=20)
+    row, events = stored(db)
+    assert row["agent"] == "human" and row["user"] == "scripted"
+    assert row["reason"] == "user_stop"
+    assert row["reward"] == 1.0
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for extra in (["--task", "retail-999"], ["--role", "bogus"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "simulator.cli", "human", "--db", str(tmp_path / "x.db"), *extra],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert ("retail-999" in done.stderr) or ("bogus" in done.stderr)
+    assert not (tmp_path / "x.db").exists()
