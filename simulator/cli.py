@@ -192,6 +192,12 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         action="store_true",
         help="roll the by-emotion table up to emotion families (see `tau-sim emotions`)",
     )
+    report.add_argument(
+        "--compare-users",
+        action="store_true",
+        help="human-played vs simulated users on the same cells, over the whole --db (with "
+        "RUN_ID: that run's human side)",
+    )
     _add_compare_parser(sub)
 
     rescore = sub.add_parser(
@@ -1074,6 +1080,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
+    if args.compare_users:
+        return _compare_users(db, args)
     _print_report(
         db,
         args.run_id,
@@ -1082,6 +1090,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
         resamples=args.resamples,
         by_family=args.by_family,
     )
+    return 0
+
+
+def _compare_users(db: Any, args: argparse.Namespace) -> int:
+    """``tau-sim report --compare-users``: human-played against simulated users."""
+    from rich.console import Console
+
+    from simulator.usercompare import compare_users, print_compare_users
+
+    result = compare_users(db, args.run_id)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+    else:
+        print_compare_users(result, Console())
     return 0
 
 

@@ -130,3 +130,47 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
         assert ("retail-999" in done.stderr) or ("bogus" in done.stderr)
     assert not (tmp_path / "x.db").exists()
+
+
+async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Path) -> None:
+    db = tmp_path / "both.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hi, my order")
+        await my_turn(pilot)
+        await pilot.press("ctrl+up")
+        await say(pilot, "come on")
+        await my_turn(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done)
+    cli = [sys.executable, "-m", "simulator.cli"]
+    same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
+    run = [*cli, "run", "--db", str(db), *same, "--intensities", "0.5", "--quiet", "--json"]
+    assert subprocess.run(run, capture_output=True, timeout=120).returncode == 0
+    done = subprocess.run(
+        [*cli, "report", "--compare-users", "--json", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    (entry,) = json.loads(done.stdout)["users"]
+    assert entry["user"] == "scripted" and entry["cells"] == 1
+    assert entry["human"]["n"] == 1 and entry["human"]["abandonment_rate"] == 1.0
+    assert entry["simulated"]["n"] == 1
+    data = open_database(db, readonly=True)
+    paths: dict[str, list[float]] = {}
+    for row in data.query(
+        "select c.user, e.payload from events e join conversations c on c.id = e.conversation "
+        "where e.kind = 'emotion_update' order by e.rowid"
+    ):
+        paths.setdefault(row["user"], []).append(json.loads(row["payload"])["intensity"])
+    diffs = [abs(a - b) for a, b in zip(paths["scripted"], paths["human"], strict=False)]
+    assert entry["intensity_distance"] == sum(diffs) / len(diffs)
+    assert [t["mean_abs_difference"] for t in entry["by_turn"]] == diffs
+    text = subprocess.run(
+        [*cli, "report", "--compare-users", "--db", str(db)], capture_output=True, text=True
+    )
+    assert "Human-played vs simulated" in text.stdout and "by turn" in text.stdout
