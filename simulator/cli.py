@@ -888,7 +888,7 @@ def _cmd_human(args: argparse.Namespace) -> int:
         store = Store(args.db, create=False)
         keys: dict[str, dict[str, Any]] = {"--agent-arg": {}, "--user-arg": {}}
         config, run_id = _resume_config(args, store, keys)
-        outcome = play(make_app(store, config, run_id, resume=True))
+        outcome: Any = play(make_app(store, config, run_id, resume=True))
     else:
         settings = human_settings(
             args.role,

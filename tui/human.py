@@ -186,7 +186,9 @@ class HumanScreen(SizedScreen):
     def __init__(self, role: str) -> None:
         super().__init__()
         self.role = role
-        self.title_line = Static(Text("waiting for the conversation", style="italic"), id="human-title")
+        self.title_line = Static(
+            Text("waiting for the conversation", style="italic"), id="human-title"
+        )
         self.brief = Static(id="human-brief")
         self.track = EmotionTrack(id="emotion")
         self.dialogue = HumanDialogue(id="dialogue")
@@ -302,8 +304,7 @@ class HumanScreen(SizedScreen):
         text.append("Act\n", style="bold")
         text.append(f"  {profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
         text.append(
-            f"  politeness {profile.politeness}, urgency {profile.urgency}, "
-            f"trust {profile.trust}\n"
+            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
         )
         text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
         text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")

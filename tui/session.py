@@ -90,9 +90,7 @@ def role_of(config: RunConfig) -> str:
 
 def desk_of(player: Player, role: str) -> Desk:
     """The desk of the session's human provider."""
-    provider = (
-        player.user_providers[HUMAN] if role == "user" else player.agent_providers[HUMAN]
-    )
+    provider = player.user_providers[HUMAN] if role == "user" else player.agent_providers[HUMAN]
     desk = getattr(provider, "desk", None)
     assert isinstance(desk, Desk)  # the human kinds carry one
     return desk

@@ -98,7 +98,6 @@ class HumanUser:
         return answer
 
 
-
 class HumanUserProvider(NothingToStart):
     """Makes the human user of each conversation; all of them share one ``desk``."""
 

@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
+import pytest
+
 from simulator.cli import _config_from_settings
 from simulator.registry import get_domain
 from simulator.runner import Player
 from simulator.store import Store, open_database
-import pytest
-
 from tests.tui.runs import until
 from tui.human import HumanApp, HumanScreen
 from tui.session import human_settings, make_app
@@ -50,10 +51,19 @@ async def say(pilot: Any, text: str) -> None:
     await until(pilot, lambda: screen.ask is not asked)
 
 
+async def say_line(pilot: Any, screen: HumanScreen, line: str) -> None:
+    asked = screen.ask
+    screen.say.value = line
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.ask is not asked)
+
+
 def stored(db: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     data = open_database(db, readonly=True)
     row = next(data.query("select * from conversations"))
-    events = [json.loads(r["payload"]) for r in data.query("select payload from events order by rowid")]
+    events = [
+        json.loads(r["payload"]) for r in data.query("select payload from events order by rowid")
+    ]
     return row, events
 
 
@@ -92,7 +102,7 @@ async def test_stopping_ends_satisfied_and_is_scored(tmp_path: Path) -> None:
     assert row["reason"] == "user_stop" and row["status"] == "completed"
     assert row["reward"] == 0.0  # nothing was done: scored, and failed
     assert [e for e in events if e["kind"] == "user_message"][-1]["ends"] == "###STOP###"
-    ended = [e for e in events if e["kind"] == "conversation_ended"][0]
+    ended = next(e for e in events if e["kind"] == "conversation_ended")
     assert ended["breakdown"] is not None
 
 
@@ -103,16 +113,13 @@ async def test_human_agent_on_the_gold_path_scores_one(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         for action in task.actions:
             screen = await my_turn(pilot)
-            asked = screen.ask
-            screen.say.value = f"/{action.name} {json.dumps(action.arguments)}"
-            await pilot.press("enter")
-            await until(pilot, lambda: screen.ask is not asked)
+            await say_line(pilot, screen, f"/{action.name} {json.dumps(action.arguments)}")
         screen = await my_turn(pilot)
         outputs = " ".join(task.required_outputs)
         screen.say.value = f"Done. {outputs} Is there anything else I can help you with?"
         await pilot.press("enter")
         await until(pilot, lambda: app.done, within=20)
-    row, events = stored(db)
+    row, _ = stored(db)
     assert row["agent"] == "human" and row["user"] == "scripted"
     assert row["reason"] == "user_stop"
     assert row["reward"] == 1.0
@@ -121,7 +128,15 @@ async def test_human_agent_on_the_gold_path_scores_one(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for extra in (["--task", "retail-999"], ["--role", "bogus"]):
         done = subprocess.run(
-            [sys.executable, "-m", "simulator.cli", "human", "--db", str(tmp_path / "x.db"), *extra],
+            [
+                sys.executable,
+                "-m",
+                "simulator.cli",
+                "human",
+                "--db",
+                str(tmp_path / "x.db"),
+                *extra,
+            ],
             capture_output=True,
             text=True,
             timeout=60,
@@ -148,13 +163,9 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
     cli = [sys.executable, "-m", "simulator.cli"]
     same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
     run = [*cli, "run", "--db", str(db), *same, "--intensities", "0.5", "--quiet", "--json"]
-    assert subprocess.run(run, capture_output=True, timeout=120).returncode == 0
-    done = subprocess.run(
-        [*cli, "report", "--compare-users", "--json", "--db", str(db)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    assert (await anyio.run_process(run, check=False)).returncode == 0
+    report = [*cli, "report", "--compare-users", "--db", str(db)]
+    done = await anyio.run_process([*report, "--json"], check=False)
     assert done.returncode == 0, done.stderr
     (entry,) = json.loads(done.stdout)["users"]
     assert entry["user"] == "scripted" and entry["cells"] == 1
@@ -170,7 +181,5 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
     diffs = [abs(a - b) for a, b in zip(paths["scripted"], paths["human"], strict=False)]
     assert entry["intensity_distance"] == sum(diffs) / len(diffs)
     assert [t["mean_abs_difference"] for t in entry["by_turn"]] == diffs
-    text = subprocess.run(
-        [*cli, "report", "--compare-users", "--db", str(db)], capture_output=True, text=True
-    )
-    assert "Human-played vs simulated" in text.stdout and "by turn" in text.stdout
+    text = (await anyio.run_process(report)).stdout.decode()
+    assert "Human-played vs simulated" in text and "by turn" in text
