@@ -33,9 +33,11 @@ from textual.worker import Worker
 from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec
 from simulator.context import AgentView, UserView
 from simulator.events import (
+    AgentMessage,
     ConversationEnded,
     ConversationStarted,
     Event,
+    UserMessage,
     UserToolCall,
     UserToolResult,
 )
@@ -200,6 +202,10 @@ class HumanScreen(SizedScreen):
         """The intensity the person acts now (the user role)."""
         self.calls = 0
         self.conversation = ""
+        self.started = 0
+        """Conversations started on this screen."""
+        self.total: int | str = "?"
+        """The session's conversations (the app sets it)."""
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
@@ -237,16 +243,23 @@ class HumanScreen(SizedScreen):
             if isinstance(event, ConversationEnded):
                 self.outcome.show(event)
                 self._turn(None)
+                self.notify(
+                    f"conversation {self.started} ended: {event.reason.replace('_', ' ')}, "
+                    f"reward {event.reward:.2f}",
+                    timeout=6,
+                )
 
     def _shown(self, event: Event) -> bool:
         if self.role == "agent":
             return not isinstance(event, UserToolCall | UserToolResult)
-        turn = type(event).__name__
-        return turn in ("UserMessage", "AgentMessage", "UserToolCall", "UserToolResult")
+        return isinstance(event, UserMessage | AgentMessage | UserToolCall | UserToolResult)
 
     def _start(self, started: ConversationStarted) -> None:
         self.conversation = started.conversation
-        self.title_line.update(describe_start(started))
+        self.started += 1
+        title = Text(f"{self.started}/{self.total} ", style="bold")
+        title.append_text(describe_start(started))
+        self.title_line.update(title)
         self.dialogue.remove_children()
         self.outcome.remove_class("-ended")
         self.outcome.update(Text("in progress", style="italic"))
@@ -427,6 +440,7 @@ class HumanApp(App[None]):
     def on_mount(self) -> None:
         """Open the desk, play the run, read the asks, show the feed."""
         self.theme = "textual-dark"
+        self.screen_of.total = self.source.runner.total
         self.desk.open()
         self.set_interval(TICK_S, self.tick)
         self.play()

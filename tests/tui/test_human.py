@@ -13,6 +13,7 @@ import anyio
 import pytest
 
 from simulator.cli import _config_from_settings
+from simulator.grid import decode_config
 from simulator.registry import get_domain
 from simulator.runner import Player
 from simulator.store import Store, open_database
@@ -25,9 +26,17 @@ SIZE = (120, 40)
 TASK = "retail-000"
 
 
-def session(db: Path, role: str = "user", task: str = TASK, **kw: Any) -> HumanApp:
+def session(
+    db: Path, role: str = "user", task: str = TASK, domain: str = "retail", **kw: Any
+) -> HumanApp:
     settings = human_settings(
-        role, agent=kw.get("agent"), user=None, domain="retail", task=task, tasks=1, seed=0
+        role,
+        agent=kw.get("agent"),
+        user=None,
+        domain=domain,
+        task=task,
+        tasks=kw.get("tasks", 1),
+        seed=0,
     )
     settings["emotions"] = kw.get("emotions", "anger")
     settings["intensities"] = kw.get("intensities", "0.5")
@@ -183,3 +192,61 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
     assert [t["mean_abs_difference"] for t in entry["by_turn"]] == diffs
     text = (await anyio.run_process(report)).stdout.decode()
     assert "Human-played vs simulated" in text and "by turn" in text
+
+
+async def test_the_person_uses_the_phone_from_the_screen(tmp_path: Path) -> None:
+    db = tmp_path / "telecom.db"
+    app = session(db, task="telecom-002", domain="telecom")
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "my phone has no data abroad")
+        screen = await my_turn(pilot)
+        await say_line(pilot, screen, "/check_status_bar phone_number=118-720-7473")
+        await my_turn(pilot)
+        shown = [str(turn.render()) for turn in screen.dialogue.query("Turn")]
+        assert any("check_status_bar" in text for text in shown)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    calls = [e for e in events if e["kind"] == "user_tool_call"]
+    results = [e for e in events if e["kind"] == "user_tool_result"]
+    assert [c["call"]["name"] for c in calls] == ["check_status_bar"]
+    assert calls[0]["call"]["arguments"] == {"phone_number": "118-720-7473"}
+    assert len(results) == 1 and not results[0]["error"]
+    assert row["reason"] == "user_abandoned"
+    assert row["detail"] == "the agent did not solve my problem"
+
+
+async def test_a_session_stopped_early_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "two.db"
+    app = session(db, task="retail-000,retail-001")
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.screen_of.started == 2 and app.screen_of.ask is not None)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.done)
+    data = open_database(db, readonly=True)
+    assert next(data.query("select status from runs"))["status"] == "interrupted"
+    assert [
+        r["task_id"]
+        for r in data.query("select task_id from conversations where status = 'completed'")
+    ] == [TASK]
+    data.conn.close()
+    store = Store(db, create=False)
+    config = decode_config(next(store.db.query("select config from runs"))["config"])
+    again = make_app(store, config, "human-run", resume=True)
+    async with again.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello again")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: again.done)
+    data = open_database(db, readonly=True)
+    assert next(data.query("select status from runs"))["status"] == "completed"
+    rows = list(data.query("select task_id, reason from conversations order by cell"))
+    assert [(r["task_id"], r["reason"]) for r in rows] == [
+        (TASK, "user_stop"),
+        ("retail-001", "user_stop"),
+    ]
