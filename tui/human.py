@@ -19,6 +19,7 @@ reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from rich.text import Text
@@ -91,17 +92,20 @@ def _value(text: str, schema: dict[str, Any]) -> Any:
     return text
 
 
+_KEY = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=")
+
+
 def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
     """The tool call of a command line ``/name key=value ...`` or ``/name {json}``.
 
-    Values are read by the tool's schema: numbers, booleans, lists and objects as JSON, the
+    A value runs to the next `` key=`` (so it may hold spaces: ``reason=ordered by mistake``);
+    values are read by the tool's schema: numbers, booleans, lists and objects as JSON, the
     rest as text (quote nothing). The tool validates the arguments itself when it runs.
     """
     name, _, rest = line.removeprefix("/").strip().partition(" ")
     tool = next((t for t in tools if t.name == name), None)
     if tool is None:
-        known = ", ".join(t.name for t in tools) or "none"
-        raise CallError(f"no tool {name!r} (tools: {known})")
+        raise CallError(f"no tool {name!r}: the tools are listed on the left")
     rest = rest.strip()
     if rest.startswith("{"):
         try:
@@ -112,15 +116,25 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
             raise CallError(f"{name}: arguments are not a JSON object")
         return ToolCallSpec(call_id, name, arguments)
     properties: dict[str, Any] = tool.parameters.get("properties", {})
+    keys = list(_KEY.finditer(rest))
+    if rest and (not keys or rest[: keys[0].start()].strip()):
+        raise CallError(f"{name}: write key=value ... or a JSON object, not {rest!r}")
     arguments = {}
-    for part in rest.split(" ") if rest else []:
-        key, equals, text = part.partition("=")
-        if not equals:
-            raise CallError(f"{name}: write key=value, not {part!r}")
-        if key not in properties:
-            raise CallError(f"{name}: no argument {key!r} (takes {', '.join(properties)})")
-        arguments[key] = _value(text, properties[key])
+    for key, after in zip(keys, [*keys[1:], None], strict=True):
+        field = key.group(1)
+        if field not in properties:
+            raise CallError(f"{name}: no argument {field!r} (takes {', '.join(properties)})")
+        text = rest[key.end() : after.start() if after else len(rest)].strip()
+        arguments[field] = _value(text, properties[field])
     return ToolCallSpec(call_id, name, arguments)
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "|".join(map(str, schema["enum"]))
+    if schema.get("type") == "array":
+        return "[...]"
+    return str(schema.get("type", "value"))
 
 
 def tools_text(tools: list[ToolSpec]) -> Text:
@@ -131,8 +145,7 @@ def tools_text(tools: list[ToolSpec]) -> Text:
         properties: dict[str, Any] = tool.parameters.get("properties", {})
         required = set(tool.parameters.get("required", []))
         for key, schema in properties.items():
-            kind = schema.get("type", "value")
-            text.append(f" {key}={kind}", style="bold" if key in required else "dim")
+            text.append(f" {key}={_kind(schema)}", style="bold" if key in required else "dim")
         text.append("\n")
     return text
 

@@ -18,7 +18,7 @@ from simulator.registry import get_domain
 from simulator.runner import Player
 from simulator.store import Store, open_database
 from tests.tui.runs import until
-from tui.human import HumanApp, HumanScreen
+from tui.human import CallError, HumanApp, HumanScreen, parse_call, tools_text
 from tui.session import human_settings, make_app
 
 pytestmark = pytest.mark.anyio
@@ -250,3 +250,25 @@ async def test_a_session_stopped_early_resumes(tmp_path: Path) -> None:
         (TASK, "user_stop"),
         ("retail-001", "user_stop"),
     ]
+
+
+def test_tool_command_lines_follow_the_schemas() -> None:
+    tools = get_domain("retail").toolkit.specs
+    call = parse_call("/cancel_pending_order order_id=#W1 reason=ordered by mistake", tools, "c1")
+    assert call.arguments == {"order_id": "#W1", "reason": "ordered by mistake"}
+    call = parse_call('/modify_pending_order_items item_ids=["1", "2"] order_id=#W2', tools, "c2")
+    assert call.arguments == {"item_ids": ["1", "2"], "order_id": "#W2"}
+    call = parse_call('/get_order_details {"order_id": "#W3"}', tools, "c3")
+    assert call.arguments == {"order_id": "#W3"} and call.id == "c3"
+    for line, words in (
+        ("/nope x=1", "no tool 'nope'"),
+        ("/get_order_details order=#W1", "no argument 'order'"),
+        ("/get_order_details #W1", "write key=value"),
+        ("/get_order_details {bad", "not a JSON object"),
+    ):
+        with pytest.raises(CallError, match=words):
+            parse_call(line, tools, "c")
+    text = tools_text(tools).plain
+    assert (
+        "/cancel_pending_order order_id=string reason=no longer needed|ordered by mistake" in text
+    )
