@@ -176,6 +176,7 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("--json", action="store_true", help="print the final report as JSON")
 
     _add_tui_parser(sub, run)
+    _add_human_parser(sub)
 
     report = sub.add_parser("report", help="pass^k and success by condition for a run")
     report.add_argument("run_id", nargs="?", help="run id (default: the latest run)")
@@ -191,6 +192,12 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--by-family",
         action="store_true",
         help="roll the by-emotion table up to emotion families (see `tau-sim emotions`)",
+    )
+    report.add_argument(
+        "--compare-users",
+        action="store_true",
+        help="human-played vs simulated users on the same cells, over the whole --db (with "
+        "RUN_ID: that run's human side)",
     )
     _add_compare_parser(sub)
 
@@ -489,6 +496,8 @@ def _main(argv: list[str]) -> int:
             return _cmd_run(args, run)
         if args.command == "tui":
             return _cmd_tui(args, run)
+        if args.command == "human":
+            return _cmd_human(args)
         if args.command == "report":
             return _cmd_report(args)
         if args.command == "runs":
@@ -896,6 +905,77 @@ def _cmd_tui(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return code
 
 
+def _add_human_parser(sub: Any) -> None:
+    """``tau-sim human``: a person plays the user (or the agent) of a run, on a screen."""
+    human = sub.add_parser(
+        "human",
+        help="play the emotional user (or --role agent) yourself; stored and scored like a run",
+        description="A person plays one side of each conversation on a screen; the session is "
+        "one run in --db (`tau-sim report` reads it, --resume finishes it).",
+    )
+    human.add_argument("--role", default="user", help="what you play: user (default) or agent")
+    human.add_argument("--agent", help="the agent you face as the user (default scripted/gold)")
+    human.add_argument("--user", help="the user you face as the agent (default scripted)")
+    human.add_argument("--domain", help="the domain (default retail)")
+    human.add_argument(
+        "--task", default="random", help="task id(s), comma-separated, or random (default)"
+    )
+    human.add_argument("--tasks", type=int, default=1, help="how many random tasks (default 1)")
+    human.add_argument("--emotions", help="comma-separated emotions or families (default anger)")
+    human.add_argument("--intensities", help="low,medium,high or numbers in 0..1 (default high)")
+    human.add_argument("--seed", type=int, default=0, help="seed of the draw and the run")
+    human.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default ./{DEFAULT_DB})")
+    human.add_argument("--resume", metavar="RUN_ID", help="finish a session stopped early")
+
+
+def _cmd_human(args: argparse.Namespace) -> int:
+    """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
+    from simulator.grid import new_run_id
+    from simulator.runner import Player
+    from simulator.store import Store
+    from tui.session import human_settings, make_app, play
+
+    if args.resume:
+        store = Store(args.db, create=False)
+        keys: dict[str, dict[str, Any]] = {"--agent-arg": {}, "--user-arg": {}}
+        config, run_id = _resume_config(args, store, keys)
+        outcome: Any = play(make_app(store, config, run_id, resume=True))
+    else:
+        settings = human_settings(
+            args.role,
+            agent=args.agent,
+            user=args.user,
+            domain=args.domain,
+            task=args.task,
+            tasks=args.tasks,
+            seed=args.seed,
+        )
+        settings["emotions"] = args.emotions or "anger"
+        settings["intensities"] = args.intensities or "high"
+        config = _config_from_settings(settings, None, {}, {})
+        run_id = new_run_id()
+        player = Player(config, run_id)
+        player.prepare()
+        fresh = not Path(args.db).exists()
+        store = Store(args.db)
+        outcome = None
+        try:
+            outcome = play(make_app(store, config, run_id, player))
+        finally:
+            if fresh and (outcome is None or not outcome.created):
+                _remove_unused(store, args.db)
+    if outcome.error is not None:
+        raise outcome.error
+    if outcome.interrupted:
+        print(
+            f"tau-sim: stopped; resume with: tau-sim human --resume {run_id} --db {args.db}",
+            file=sys.stderr,
+        )
+    _print_report(store.db, run_id, as_json=False, count_errors=False)
+    store.close_sync()
+    return EXIT_INTERRUPTED if outcome.interrupted else 0
+
+
 def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, ...]:
     """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
     from simulator.grid import new_run_id
@@ -1051,6 +1131,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
+    if args.compare_users:
+        return _compare_users(db, args)
     _print_report(
         db,
         args.run_id,
@@ -1059,6 +1141,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
         resamples=args.resamples,
         by_family=args.by_family,
     )
+    return 0
+
+
+def _compare_users(db: Any, args: argparse.Namespace) -> int:
+    """``tau-sim report --compare-users``: human-played against simulated users."""
+    from rich.console import Console
+
+    from simulator.usercompare import compare_users, print_compare_users
+
+    result = compare_users(db, args.run_id)
+    if args.json:
+        sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+    else:
+        print_compare_users(result, Console())
     return 0
 
 

@@ -46,3 +46,17 @@ def test_help(tmp_path: Path, snap_compare: Any) -> None:
     assert snap_compare(
         _browsing(tmp_path), terminal_size=SIZE, run_before=_loaded, press=["question_mark"]
     )
+
+
+def test_human_screen(tmp_path: Path, snap_compare: Any) -> None:
+    from tests.tui.test_human import my_turn, say, session
+
+    async def first_reply(pilot: Any) -> None:
+        await say(pilot, "hi, my order [bold red]")
+        await my_turn(pilot)
+        pilot.app.screen_of.say.cursor_blink = False
+        await pilot.press("ctrl+up")
+        await pilot.pause(3)  # the notification goes
+
+    app = session(tmp_path / "snap.db")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=first_reply)

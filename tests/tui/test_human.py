@@ -1,0 +1,274 @@
+"""``tau-sim human`` on the real app (Pilot), with real SQLite files: a person's keys become the
+stored events, endings and rewards of an ordinary run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from simulator.cli import _config_from_settings
+from simulator.grid import decode_config
+from simulator.registry import get_domain
+from simulator.runner import Player
+from simulator.store import Store, open_database
+from tests.tui.runs import until
+from tui.human import CallError, HumanApp, HumanScreen, parse_call, tools_text
+from tui.session import human_settings, make_app
+
+pytestmark = pytest.mark.anyio
+SIZE = (120, 40)
+TASK = "retail-000"
+
+
+def session(
+    db: Path, role: str = "user", task: str = TASK, domain: str = "retail", **kw: Any
+) -> HumanApp:
+    settings = human_settings(
+        role,
+        agent=kw.get("agent"),
+        user=None,
+        domain=domain,
+        task=task,
+        tasks=kw.get("tasks", 1),
+        seed=0,
+    )
+    settings["emotions"] = kw.get("emotions", "anger")
+    settings["intensities"] = kw.get("intensities", "0.5")
+    config = _config_from_settings(settings, None, {}, {})
+    player = Player(config, "human-run")
+    player.prepare()
+    return make_app(Store(db), config, "human-run", player)
+
+
+async def my_turn(pilot: Any) -> HumanScreen:
+    screen = pilot.app.screen_of
+    await until(pilot, lambda: screen.ask is not None)
+    return screen
+
+
+async def say(pilot: Any, text: str) -> None:
+    screen = await my_turn(pilot)
+    asked = screen.ask
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.ask is not asked)
+
+
+async def say_line(pilot: Any, screen: HumanScreen, line: str) -> None:
+    asked = screen.ask
+    screen.say.value = line
+    await pilot.press("enter")
+    await until(pilot, lambda: screen.ask is not asked)
+
+
+def stored(db: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    data = open_database(db, readonly=True)
+    row = next(data.query("select * from conversations"))
+    events = [
+        json.loads(r["payload"]) for r in data.query("select payload from events order by rowid")
+    ]
+    return row, events
+
+
+async def test_typing_raising_and_abandoning_are_stored(tmp_path: Path) -> None:
+    db = tmp_path / "human.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hi, my order")
+        await my_turn(pilot)
+        await pilot.press("ctrl+up", "ctrl+up")
+        await say(pilot, "hurry up")
+        await my_turn(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # the second reason
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    assert row["user"] == "human" and row["reason"] == "user_abandoned"
+    assert row["detail"] == "the agent ignored how I feel"
+    texts = [e["text"] for e in events if e["kind"] == "user_message"]
+    assert texts[:2] == ["hi, my order", "hurry up"]
+    acted = [e["intensity"] for e in events if e["kind"] == "emotion_update"]
+    assert acted == [0.5, 0.7, 0.7]
+    assert [e["dissatisfaction"] for e in events if e["kind"] == "emotion_update"][-1] == 1.0
+
+
+async def test_stopping_ends_satisfied_and_is_scored(tmp_path: Path) -> None:
+    db = tmp_path / "human.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    assert row["reason"] == "user_stop" and row["status"] == "completed"
+    assert row["reward"] == 0.0  # nothing was done: scored, and failed
+    assert [e for e in events if e["kind"] == "user_message"][-1]["ends"] == "###STOP###"
+    ended = next(e for e in events if e["kind"] == "conversation_ended")
+    assert ended["breakdown"] is not None
+
+
+async def test_human_agent_on_the_gold_path_scores_one(tmp_path: Path) -> None:
+    db = tmp_path / "agent.db"
+    task = next(t for t in get_domain("retail").tasks if t.id == TASK)
+    app = session(db, role="agent")
+    async with app.run_test(size=SIZE) as pilot:
+        for action in task.actions:
+            screen = await my_turn(pilot)
+            await say_line(pilot, screen, f"/{action.name} {json.dumps(action.arguments)}")
+        screen = await my_turn(pilot)
+        outputs = " ".join(task.required_outputs)
+        screen.say.value = f"Done. {outputs} Is there anything else I can help you with?"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done, within=20)
+    row, _ = stored(db)
+    assert row["agent"] == "human" and row["user"] == "scripted"
+    assert row["reason"] == "user_stop"
+    assert row["reward"] == 1.0
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for extra in (["--task", "retail-999"], ["--role", "bogus"]):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "simulator.cli",
+                "human",
+                "--db",
+                str(tmp_path / "x.db"),
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert ("retail-999" in done.stderr) or ("bogus" in done.stderr)
+    assert not (tmp_path / "x.db").exists()
+
+
+async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Path) -> None:
+    db = tmp_path / "both.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hi, my order")
+        await my_turn(pilot)
+        await pilot.press("ctrl+up")
+        await say(pilot, "come on")
+        await my_turn(pilot)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done)
+    cli = [sys.executable, "-m", "simulator.cli"]
+    same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
+    run = [*cli, "run", "--db", str(db), *same, "--intensities", "0.5", "--quiet", "--json"]
+    assert (await anyio.run_process(run, check=False)).returncode == 0
+    report = [*cli, "report", "--compare-users", "--db", str(db)]
+    done = await anyio.run_process([*report, "--json"], check=False)
+    assert done.returncode == 0, done.stderr
+    (entry,) = json.loads(done.stdout)["users"]
+    assert entry["user"] == "scripted" and entry["cells"] == 1
+    assert entry["human"]["n"] == 1 and entry["human"]["abandonment_rate"] == 1.0
+    assert entry["simulated"]["n"] == 1
+    data = open_database(db, readonly=True)
+    paths: dict[str, list[float]] = {}
+    for row in data.query(
+        "select c.user, e.payload from events e join conversations c on c.id = e.conversation "
+        "where e.kind = 'emotion_update' order by e.rowid"
+    ):
+        paths.setdefault(row["user"], []).append(json.loads(row["payload"])["intensity"])
+    diffs = [abs(a - b) for a, b in zip(paths["scripted"], paths["human"], strict=False)]
+    assert entry["intensity_distance"] == sum(diffs) / len(diffs)
+    assert [t["mean_abs_difference"] for t in entry["by_turn"]] == diffs
+    text = (await anyio.run_process(report)).stdout.decode()
+    assert "Human-played vs simulated" in text and "by turn" in text
+
+
+async def test_the_person_uses_the_phone_from_the_screen(tmp_path: Path) -> None:
+    db = tmp_path / "telecom.db"
+    app = session(db, task="telecom-002", domain="telecom")
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "my phone has no data abroad")
+        screen = await my_turn(pilot)
+        await say_line(pilot, screen, "/check_status_bar phone_number=118-720-7473")
+        await my_turn(pilot)
+        shown = [str(turn.render()) for turn in screen.dialogue.query("Turn")]
+        assert any("check_status_bar" in text for text in shown)
+        await pilot.press("ctrl+b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.done)
+    row, events = stored(db)
+    calls = [e for e in events if e["kind"] == "user_tool_call"]
+    results = [e for e in events if e["kind"] == "user_tool_result"]
+    assert [c["call"]["name"] for c in calls] == ["check_status_bar"]
+    assert calls[0]["call"]["arguments"] == {"phone_number": "118-720-7473"}
+    assert len(results) == 1 and not results[0]["error"]
+    assert row["reason"] == "user_abandoned"
+    assert row["detail"] == "the agent did not solve my problem"
+
+
+async def test_a_session_stopped_early_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "two.db"
+    app = session(db, task="retail-000,retail-001")
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.screen_of.started == 2 and app.screen_of.ask is not None)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.done)
+    data = open_database(db, readonly=True)
+    assert next(data.query("select status from runs"))["status"] == "interrupted"
+    assert [
+        r["task_id"]
+        for r in data.query("select task_id from conversations where status = 'completed'")
+    ] == [TASK]
+    data.conn.close()
+    store = Store(db, create=False)
+    config = decode_config(next(store.db.query("select config from runs"))["config"])
+    again = make_app(store, config, "human-run", resume=True)
+    async with again.run_test(size=SIZE) as pilot:
+        await say(pilot, "hello again")
+        await my_turn(pilot)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: again.done)
+    data = open_database(db, readonly=True)
+    assert next(data.query("select status from runs"))["status"] == "completed"
+    rows = list(data.query("select task_id, reason from conversations order by cell"))
+    assert [(r["task_id"], r["reason"]) for r in rows] == [
+        (TASK, "user_stop"),
+        ("retail-001", "user_stop"),
+    ]
+
+
+def test_tool_command_lines_follow_the_schemas() -> None:
+    tools = get_domain("retail").toolkit.specs
+    call = parse_call("/cancel_pending_order order_id=#W1 reason=ordered by mistake", tools, "c1")
+    assert call.arguments == {"order_id": "#W1", "reason": "ordered by mistake"}
+    call = parse_call('/modify_pending_order_items item_ids=["1", "2"] order_id=#W2', tools, "c2")
+    assert call.arguments == {"item_ids": ["1", "2"], "order_id": "#W2"}
+    call = parse_call('/get_order_details {"order_id": "#W3"}', tools, "c3")
+    assert call.arguments == {"order_id": "#W3"} and call.id == "c3"
+    for line, words in (
+        ("/nope x=1", "no tool 'nope'"),
+        ("/get_order_details order=#W1", "no argument 'order'"),
+        ("/get_order_details #W1", "write key=value"),
+        ("/get_order_details {bad", "not a JSON object"),
+    ):
+        with pytest.raises(CallError, match=words):
+            parse_call(line, tools, "c")
+    text = tools_text(tools).plain
+    assert (
+        "/cancel_pending_order order_id=string reason=no longer needed|ordered by mistake" in text
+    )

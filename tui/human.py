@@ -1,0 +1,506 @@
+"""``tau-sim human``: a person plays the user (or, with ``--role agent``, the agent) of a run.
+
+The run is an ordinary one (``Runner`` in a worker of the app, through ``LiveSource``), whose
+user (or agent) is the ``human`` kind: each time the engine wants that role's turn, its
+``Desk`` hands the screen an ask (``users.human``), which a worker reads with ``async for``;
+what the person types is the answer. The dialogue comes from the run's live feed, as on the
+dashboard, so what is shown is what is stored.
+
+The user's screen shows the scenario (goal, known and unknown facts, never the gold path), the
+condition with a short acting guide, the intensity being acted (ctrl+up / ctrl+down: stored
+with each message as an ``EmotionUpdate``), the dialogue and the input box. ``/tool key=value
+...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied (``###STOP###``),
+ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from ``ABANDON_REASONS``.
+
+The agent's screen shows the tools (from their schemas) and the policy; a line of text is a
+reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.worker import Worker
+
+from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec
+from simulator.context import AgentView, UserView
+from simulator.events import (
+    AgentMessage,
+    ConversationEnded,
+    ConversationStarted,
+    Event,
+    UserMessage,
+    UserToolCall,
+    UserToolResult,
+)
+from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tui.app import TICK_S, TauSimApp, innermost
+from tui.dialogue import RESULT_CHARS, DialogueView, EmotionTrack, Outcome, Turn, describe_start
+from tui.screens import SizedScreen
+from tui.sources import LiveSource
+from users.emotions import clamp, profile_of
+from users.human import AgentAsk, Ask, Desk, UserAsk
+
+STEP = 0.1
+"""How much one key press raises or lowers the intensity being acted."""
+ABANDON_REASONS = (
+    "the agent did not solve my problem",
+    "the agent ignored how I feel",
+    "the agent asked for too much",
+    "the agent was too slow",
+    "the agent refused without a reason",
+    "the agent was rude",
+)
+"""The reasons a person may give for abandoning (the ending's detail)."""
+GUIDES = {
+    "anger": "Be curt and impatient; push back when the agent stalls or repeats itself.",
+    "fear": "Sound worried; ask what happens next and whether it is really fixed.",
+    "sadness": "Sound low and tired; say what this costs you; respond to kindness.",
+    "disgust": "Sound offended by how this was handled; expect the agent to own it.",
+    "enjoyment": "Be upbeat and easy-going; thank the agent for progress.",
+    "neutral": "Be matter-of-fact: say what you need and answer what you are asked.",
+}
+"""A line of acting guidance per emotion family."""
+INTENSITY_WORDS = ((0.34, "mildly"), (0.67, "clearly"), (1.01, "strongly"))
+
+
+def _words(intensity: float) -> str:
+    return next(word for top, word in INTENSITY_WORDS if intensity < top)
+
+
+class CallError(ValueError):
+    """A tool command line that does not name a tool or whose arguments do not parse."""
+
+
+def _value(text: str, schema: dict[str, Any]) -> Any:
+    kind = schema.get("type")
+    if kind in ("integer", "number", "boolean", "array", "object") or "anyOf" in schema:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            if kind in ("integer", "number", "boolean"):
+                raise CallError(f"{text!r} is not a {kind}") from None
+    return text
+
+
+_KEY = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
+    """The tool call of a command line ``/name key=value ...`` or ``/name {json}``.
+
+    A value runs to the next `` key=`` (so it may hold spaces: ``reason=ordered by mistake``);
+    values are read by the tool's schema: numbers, booleans, lists and objects as JSON, the
+    rest as text (quote nothing). The tool validates the arguments itself when it runs.
+    """
+    name, _, rest = line.removeprefix("/").strip().partition(" ")
+    tool = next((t for t in tools if t.name == name), None)
+    if tool is None:
+        raise CallError(f"no tool {name!r}: the tools are listed on the left")
+    rest = rest.strip()
+    if rest.startswith("{"):
+        try:
+            arguments = json.loads(rest)
+        except json.JSONDecodeError as exc:
+            raise CallError(f"{name}: arguments are not a JSON object ({exc.msg})") from None
+        if not isinstance(arguments, dict):
+            raise CallError(f"{name}: arguments are not a JSON object")
+        return ToolCallSpec(call_id, name, arguments)
+    properties: dict[str, Any] = tool.parameters.get("properties", {})
+    keys = list(_KEY.finditer(rest))
+    if rest and (not keys or rest[: keys[0].start()].strip()):
+        raise CallError(f"{name}: write key=value ... or a JSON object, not {rest!r}")
+    arguments = {}
+    for key, after in zip(keys, [*keys[1:], None], strict=True):
+        field = key.group(1)
+        if field not in properties:
+            raise CallError(f"{name}: no argument {field!r} (takes {', '.join(properties)})")
+        text = rest[key.end() : after.start() if after else len(rest)].strip()
+        arguments[field] = _value(text, properties[field])
+    return ToolCallSpec(call_id, name, arguments)
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "|".join(map(str, schema["enum"]))
+    if schema.get("type") == "array":
+        return "[...]"
+    return str(schema.get("type", "value"))
+
+
+def tools_text(tools: list[ToolSpec]) -> Text:
+    """The tools as command lines: ``/name key=type ...`` (required keys in bold), one a line."""
+    text = Text()
+    for tool in tools:
+        text.append(f"/{tool.name}", style="bold")
+        properties: dict[str, Any] = tool.parameters.get("properties", {})
+        required = set(tool.parameters.get("required", []))
+        for key, schema in properties.items():
+            text.append(f" {key}={_kind(schema)}", style="bold" if key in required else "dim")
+        text.append("\n")
+    return text
+
+
+class HumanDialogue(DialogueView):
+    """The dialogue as the person's role sees it (the user's own tools shown too)."""
+
+    @staticmethod
+    def turn_of(event: Event) -> Turn | None:
+        """An entry for a user-tool call or result too."""
+        if isinstance(event, UserToolCall):
+            text = Text("phone ", style="bold")
+            text.append(event.call.name, style="bold")
+            text.append(f"({json.dumps(event.call.arguments, ensure_ascii=False)})")
+            return Turn(text, classes="tool-call")
+        if isinstance(event, UserToolResult):
+            text = Text("error " if event.error else "shows ", style="bold")
+            text.append(event.content[:RESULT_CHARS])
+            return Turn(text, classes="tool-error" if event.error else "tool-result")
+        return DialogueView.turn_of(event)
+
+
+class ReasonScreen(ModalScreen[str | None]):
+    """Pick why you abandon (escape: keep talking)."""
+
+    BINDINGS = [Binding("escape", "dismiss_none", "Keep talking")]
+
+    def compose(self) -> ComposeResult:
+        """The list of reasons."""
+        with Vertical(id="reason-box"):
+            yield Static(Text("Why do you give up?", style="bold"))
+            yield OptionList(*ABANDON_REASONS, id="reasons")
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        """The reason picked."""
+        self.dismiss(ABANDON_REASONS[message.option_index])
+
+    def action_dismiss_none(self) -> None:
+        """Back to the conversation."""
+        self.dismiss(None)
+
+
+class HumanScreen(SizedScreen):
+    """One conversation at a time, played by the person in ``role`` (``user`` or ``agent``)."""
+
+    BINDINGS = [
+        Binding("ctrl+up", "intensity(1)", "More intense"),
+        Binding("ctrl+down", "intensity(-1)", "Less intense"),
+        Binding("ctrl+s", "stop", "Satisfied"),
+        Binding("ctrl+b", "abandon", "Abandon"),
+    ]
+
+    def __init__(self, role: str) -> None:
+        super().__init__()
+        self.role = role
+        self.title_line = Static(
+            Text("waiting for the conversation", style="italic"), id="human-title"
+        )
+        self.brief = Static(id="human-brief")
+        self.track = EmotionTrack(id="emotion")
+        self.dialogue = HumanDialogue(id="dialogue")
+        self.outcome = Outcome(Text("in progress", style="italic"), id="outcome")
+        self.say = Input(placeholder="wait for your turn", id="say", disabled=True)
+        self.ask: Ask | None = None
+        """The engine's question the person is answering (None: not their turn)."""
+        self.acting = 0.0
+        """The intensity the person acts now (the user role)."""
+        self.calls = 0
+        self.conversation = ""
+        self.started = 0
+        """Conversations started on this screen."""
+        self.total: int | str = "?"
+        """The session's conversations (the app sets it)."""
+
+    def compose(self) -> ComposeResult:
+        """The widget's parts."""
+        yield self.too_small_notice()
+        with Vertical(classes="main"):
+            yield self.title_line
+            with Horizontal(id="human-body"):
+                with VerticalScroll(id="human-side"):
+                    yield self.brief
+                with Vertical(id="human-talk"):
+                    if self.role == "user":
+                        yield self.track
+                    yield self.dialogue
+                    yield self.outcome
+                    yield self.say
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The user's keys only on the user's screen."""
+        if action in ("intensity", "stop", "abandon"):
+            return self.role == "user"
+        return True
+
+    def show_events(self, events: list[Event]) -> None:
+        """Show the feed's new events: a new conversation clears the screen first."""
+        for index, event in enumerate(events):
+            if isinstance(event, ConversationStarted):
+                self._start(event)
+                self.show_events(events[index + 1 :])
+                return
+        self.dialogue.add_events([e for e in events if self._shown(e)])
+        if self.role == "user":
+            self.track.add_events(events)
+        for event in events:
+            if isinstance(event, ConversationEnded):
+                self.outcome.show(event)
+                self._turn(None)
+                self.notify(
+                    f"conversation {self.started} ended: {event.reason.replace('_', ' ')}, "
+                    f"reward {event.reward:.2f}",
+                    timeout=6,
+                )
+
+    def _shown(self, event: Event) -> bool:
+        if self.role == "agent":
+            return not isinstance(event, UserToolCall | UserToolResult)
+        return isinstance(event, UserMessage | AgentMessage | UserToolCall | UserToolResult)
+
+    def _start(self, started: ConversationStarted) -> None:
+        self.conversation = started.conversation
+        self.started += 1
+        title = Text(f"{self.started}/{self.total} ", style="bold")
+        title.append_text(describe_start(started))
+        self.title_line.update(title)
+        self.dialogue.remove_children()
+        self.outcome.remove_class("-ended")
+        self.outcome.update(Text("in progress", style="italic"))
+        if self.role == "user":
+            self.track.intensity.clear()
+            self.track.dissatisfaction.clear()
+        self.acting = started.intensity
+
+    def take(self, ask: Ask) -> None:
+        """It is the person's turn: show what they need and open the input."""
+        if isinstance(ask, UserAsk) and not ask.transcript:
+            self.acting = ask.view.intensity
+        self._turn(ask)
+
+    def _turn(self, ask: Ask | None) -> None:
+        self.ask = ask
+        self.say.disabled = ask is None
+        self.say.placeholder = (
+            "wait for your turn"
+            if ask is None
+            else "type your message, or /tool key=value (enter sends)"
+            if isinstance(ask, UserAsk) and ask.view.tools
+            else "type your reply, or /tool key=value to call a tool (enter sends)"
+            if isinstance(ask, AgentAsk)
+            else "type your message (enter sends)"
+        )
+        if ask is not None:
+            self.brief.update(self._brief(ask))
+            self.say.focus()
+
+    def _brief(self, ask: Ask) -> Text:
+        if isinstance(ask, AgentAsk):
+            return self._agent_brief(ask.view)
+        return self._user_brief(ask.view)
+
+    def _user_brief(self, view: UserView) -> Text:
+        profile = profile_of(view)
+        scenario = view.scenario
+        text = Text("You are the customer\n", style="bold")
+        text.append(f"{view.domain_title}, task {view.task_id}\n\n")
+        text.append("Goal\n", style="bold")
+        text.append(scenario.goal + "\n\n")
+        if scenario.known_info:
+            text.append("You know\n", style="bold")
+            for name, value in scenario.known_info.items():
+                text.append(f"  {name.replace('_', ' ')}: ", style="dim")
+                text.append(f"{value}\n")
+            text.append("\n")
+        if scenario.unknown_info:
+            text.append("You do not know\n", style="bold")
+            text.append("  " + ", ".join(scenario.unknown_info) + "\n\n")
+        if scenario.opening:
+            text.append("You might open with\n", style="bold")
+            text.append(f"  {scenario.opening}\n\n")
+        text.append("Act\n", style="bold")
+        text.append(f"  {profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
+        text.append(
+            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
+        )
+        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
+        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")
+        text.append("Keys\n", style="bold")
+        text.append("  ctrl+up/down intensity, ctrl+s satisfied, ctrl+b abandon\n")
+        if view.tools:
+            text.append("\nYour phone\n", style="bold")
+            text.append(tools_text(view.tools))
+        return text
+
+    @staticmethod
+    def _agent_brief(view: AgentView) -> Text:
+        text = Text("You are the agent\n", style="bold")
+        text.append(f"{view.title}\n\n")
+        text.append("Tools\n", style="bold")
+        text.append(tools_text(view.tools))
+        text.append("\nPolicy\n", style="bold")
+        text.append(view.policy)
+        return text
+
+    @on(Input.Submitted, "#say")
+    async def submitted(self, message: Input.Submitted) -> None:
+        """Send the line typed as the person's turn."""
+        line = message.value.strip()
+        if not line or self.ask is None:
+            return
+        ask = self.ask
+        self.calls += 1
+        try:
+            if isinstance(ask, AgentAsk):
+                answer: UserTurn | ChatResponse = self._agent_answer(ask, line)
+            else:
+                answer = self._user_answer(ask, line)
+        except ValueError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.say.value = ""
+        await self._send(answer)
+
+    def _agent_answer(self, ask: AgentAsk, line: str) -> ChatResponse:
+        if line.startswith("/"):
+            call = parse_call(line, ask.view.tools, f"human-{self.calls}")
+            return ChatResponse(ChatMessage(role="assistant", tool_calls=[call]))
+        return ChatResponse(ChatMessage(role="assistant", content=line))
+
+    def _user_answer(self, ask: UserAsk, line: str, ends: str | None = None) -> UserTurn:
+        if line.startswith("/") and ends is None:
+            if not ask.view.tools:
+                raise CallError("you have no tools in this domain: write to the agent")
+            call = parse_call(line, ask.view.tools, f"human-{self.calls}")
+            return UserTurn(text="", tool_calls=[call], model="human")
+        state = EmotionState(
+            emotion=ask.view.emotion,
+            intensity=round(self.acting, 2),
+            dissatisfaction=1.0 if ends == UNSATISFIED else 0.0,
+            reason="acted by a person",
+            triggers=["human"],
+        )
+        return UserTurn(text=line, ends=ends, state=state, model="human")
+
+    async def _send(self, answer: UserTurn | ChatResponse) -> None:
+        app = self.app
+        assert isinstance(app, HumanApp)
+        self._turn(None)
+        await app.desk.answer(answer)
+
+    def action_intensity(self, direction: int) -> None:
+        """Act a little more (1) or less (-1) intensely from the next message on."""
+        self.acting = round(clamp(self.acting + direction * STEP), 2)
+        if isinstance(self.ask, UserAsk):
+            self.brief.update(self._brief(self.ask))
+        self.notify(f"acting at {self.acting:.1f} ({_words(self.acting)})", timeout=2)
+
+    async def action_stop(self) -> None:
+        """End satisfied: the typed line (or a thank-you) with ``###STOP###``."""
+        if not isinstance(self.ask, UserAsk):
+            return
+        line = self.say.value.strip() or "Thank you, that is all."
+        self.say.value = ""
+        await self._send(self._user_answer(self.ask, f"{line} {STOP}", STOP))
+
+    def action_abandon(self) -> None:
+        """Give up: pick a reason, which the ending keeps as its detail."""
+        if not isinstance(self.ask, UserAsk):
+            return
+
+        async def picked(reason: str | None) -> None:
+            if reason is not None and isinstance(self.ask, UserAsk):
+                await self._send(self._user_answer(self.ask, reason, UNSATISFIED))
+
+        self.app.push_screen(ReasonScreen(), callback=picked)
+
+
+class HumanApp(App[None]):
+    """A run whose user (or agent) a person plays, one conversation after another."""
+
+    CSS_PATH = TauSimApp.CSS_PATH
+    TITLE = "tau-sim human"
+    BINDINGS = [
+        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(self, source: LiveSource, desk: Desk, role: str) -> None:
+        """Play ``source``'s run; the ``desk`` of its human ``role`` (``user`` or ``agent``)."""
+        super().__init__()
+        self.source = source
+        self.desk = desk
+        self.role = role
+        self.screen_of = HumanScreen(role)
+        self.done = False
+        self.error: BaseException | None = None
+        self._quitting = False
+
+    def get_default_screen(self) -> HumanScreen:
+        """The person's screen."""
+        return self.screen_of
+
+    def on_mount(self) -> None:
+        """Open the desk, play the run, read the asks, show the feed."""
+        self.theme = "textual-dark"
+        self.screen_of.total = self.source.runner.total
+        self.desk.open()
+        self.set_interval(TICK_S, self.tick)
+        self.play()
+        self.read_asks()
+
+    @work(exclusive=True, exit_on_error=False, group="run")
+    async def play(self) -> None:
+        """Play the run until it ends."""
+        await self.source.follow()
+
+    @work(group="asks")
+    async def read_asks(self) -> None:
+        """Hand each of the engine's asks to the screen (it waits for nothing else)."""
+        async for ask in self.desk.asks:
+            self.tick()  # the dialogue up to this ask first
+            self.screen_of.take(ask)
+
+    def tick(self) -> None:
+        """Show the feed's new events."""
+        events = self.source.drain()
+        if events:
+            self.screen_of.show_events(events)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """When the run ends: say so, and exit if quitting."""
+        if event.worker.group != "run" or not event.worker.is_finished:
+            return
+        self.done = True
+        self.tick()
+        self.error = event.worker.error or self.source.error
+        if self.error is not None:
+            self.notify(f"the run stopped: {innermost(self.error)}", severity="error", markup=False)
+        elif not self._quitting:
+            self.notify("the session is over: every conversation is stored (ctrl+q quits)")
+        if self._quitting:
+            self.exit()
+
+    def action_toggle_theme(self) -> None:
+        """Switch between Textual's light and dark themes."""
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    async def action_quit(self) -> None:
+        """Quit; a session not played to its end stops first and stays resumable."""
+        if self.done:
+            self.exit()
+            return
+        if not self._quitting:
+            self._quitting = True
+            self.notify("stopping: the finished conversations are kept (resume later)")
+            self.source.stop()
