@@ -23,6 +23,7 @@ from simulator.grid import RunConfig, decode_config
 from simulator.store import DEFAULT_DB
 
 if TYPE_CHECKING:
+    from simulator.domain import Domain
     from simulator.models.options import RunFile
     from simulator.store import Store
 
@@ -566,6 +567,19 @@ def _config_from_settings(
     return RunConfig(**fields)
 
 
+def _buildable_domains(names: list[str]) -> list[Domain]:
+    """The domains ``names`` that build here; each one that cannot (an extra missing) says why."""
+    from simulator.registry import get_domain
+
+    built = []
+    for name in names:
+        try:
+            built.append(get_domain(name))
+        except UsageError as exc:
+            print(f"tau-sim: {name}: {exc}", file=sys.stderr)
+    return built
+
+
 def _all_domains(names: list[str]) -> list[str]:
     """What ``--domain all`` stands for: the built-in domains (an imported ``x/y`` one is named)."""
     return [name for name in names if "/" not in name]
@@ -1078,7 +1092,7 @@ def _cmd_domains(args: argparse.Namespace) -> int:
     load_plugins()
     command = args.domains_command or "list"
     if command == "list":
-        render_domains([get_domain(name) for name in DOMAINS.names()])
+        render_domains(_buildable_domains(DOMAINS.names()))
     elif command == "show" and args.json:
         print(json.dumps(get_domain(args.name).describe(), indent=2))
     elif command == "show":

