@@ -70,9 +70,7 @@ _REPAIR = (
 )
 MAX_TOOL_ROUNDS = 4
 """How many rounds of the user's own tool calls may follow each other before it must write."""
-_TOKENS = re.compile(
-    r"#{2,3}\s*(STOP|UNSATISFIED|TRANSFER|OUT-OF-SCOPE)\s*#{2,3}", re.IGNORECASE
-)
+_TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED|TRANSFER|OUT-OF-SCOPE)\s*#{2,3}", re.IGNORECASE)
 """Stop tokens in a reply's text: ours, and τ²-bench's ``###TRANSFER###`` / ``###OUT-OF-SCOPE###``
 (their user's other endings; both are a user stop, as their orchestrator counts them)."""
 
