@@ -99,12 +99,14 @@ def _diff(side: str, base: BaseModel, live: BaseModel) -> list[tuple[str, str, A
 class Tau2Database(Database):
     """One conversation's τ²-bench environment, created on the first tool call."""
 
-    __slots__ = ("_env", "_task")
+    __slots__ = ("_diff", "_env", "_task", "_version")
 
     def __init__(self, base: Tau2Base, task: Tau2Task | None = None) -> None:
         super().__init__(base)
         self._task = task
         self._env: Environment | None = None
+        self._version = 0  # tool calls so far: the cached diff is valid while it is unchanged
+        self._diff: tuple[int, list[tuple[str, str, Any]]] | None = None
 
     @property
     def tau2_base(self) -> Tau2Base:
@@ -145,6 +147,7 @@ class Tau2Database(Database):
     def call(self, name: str, arguments: dict[str, Any], requestor: str) -> str:
         """Run one tool call the way τ²-bench does; its error text becomes a ``ToolError``."""
         call = Tau2ToolCall(id="", name=name, arguments=arguments, requestor=requestor)
+        self._version += 1
         message = self.environment.get_response(call)
         content = str(message.content)
         if message.error:
@@ -152,14 +155,21 @@ class Tau2Database(Database):
         return content
 
     def changes(self) -> list[tuple[str, str, Any]]:
-        """Every record that differs from the base, as plain JSON values, sorted."""
+        """Every record that differs from the base, as plain JSON values, sorted.
+
+        Computed once per state (``state_event`` asks for the changes and then the hash).
+        """
         if self._env is None and (self._task is None or self._task.initial_state is None):
             return []
+        if self._diff is not None and self._diff[0] == self._version:
+            return list(self._diff[1])
         base = self.tau2_base.originals
         out: list[tuple[str, str, Any]] = []
         for side, live in sorted(self.live().items()):
             out.extend(_diff(side, base[side], live))
-        return sorted(out, key=lambda c: (c[0], c[1]))
+        out.sort(key=lambda c: (c[0], c[1]))
+        self._diff = (self._version, out)
+        return list(out)
 
 
 def rebuild(base: Tau2Base, changes: list[tuple[str, str, Any]]) -> dict[str, BaseModel]:
