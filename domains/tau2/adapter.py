@@ -1,9 +1,9 @@
 """τ²-bench's environments behind tau-sim's ``Base``/``Database``/``Tool`` interfaces.
 
 A ``Tau2Base`` holds one loaded τ²-bench environment (its databases, read once per process).
-A conversation's ``Tau2Database`` deep-copies those databases the first time a tool runs
-(retail about 0.09 s, airline about 0.6 s, telecom about 0.01 s on the 2-core machine: their
-databases are pydantic models, which cannot share structure), applies the task's initial state
+A conversation's ``Tau2Database`` copies those databases the first time a tool runs (validated
+from the base's JSON: retail about 0.02 s, airline about 0.1 s, telecom under 0.01 s on the
+2-core machine; their databases are pydantic models, which cannot share structure), applies the task's initial state
 (``initialization_data`` / ``initialization_actions``, τ²-bench's own ``set_state``) and runs
 every call through τ²-bench's ``Environment.get_response``, so results are byte-for-byte theirs.
 
@@ -40,7 +40,7 @@ USER = "user"
 class Tau2Base(Base):
     """The read-only base of a τ²-bench domain: its loaded databases and per-task initial states."""
 
-    __slots__ = ("dumps", "factory", "initial", "originals")
+    __slots__ = ("dumps", "factory", "initial", "originals", "texts")
 
     def __init__(self, factory: EnvFactory, tasks: Mapping[str, Tau2Task]) -> None:
         super().__init__({})
@@ -51,6 +51,14 @@ class Tau2Base(Base):
             self.originals[USER] = env.user_tools.db
         self.initial = dict(tasks)
         self.dumps: dict[str, dict[str, Any]] | None = None
+        self.texts = {side: db.model_dump_json() for side, db in self.originals.items()}
+
+    def fresh(self) -> dict[str, BaseModel]:
+        """New databases equal to the base: validated from its JSON (2-3x a deep copy's speed)."""
+        return {
+            side: type(db).model_validate_json(self.texts[side])
+            for side, db in self.originals.items()
+        }
 
     def database(self, task_id: str | None = None) -> Tau2Database:
         """A fresh conversation database (a task's initial state applied on first use)."""
@@ -119,7 +127,7 @@ class Tau2Database(Database):
         """The live τ²-bench environment of this conversation."""
         if self._env is None:
             base = self.tau2_base
-            env = base.environment({s: copy.deepcopy(db) for s, db in base.originals.items()})
+            env = base.environment(base.fresh())
             state = self._task.initial_state if self._task is not None else None
             if state is not None:
                 history = state.message_history or []
