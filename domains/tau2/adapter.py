@@ -5,7 +5,8 @@ A conversation's ``Tau2Database`` copies those databases the first time a tool r
 from the base's JSON: retail about 0.02 s, airline about 0.1 s, telecom under 0.01 s on the
 2-core machine; their databases are pydantic models, which cannot share structure), applies
 the task's initial state (``initialization_data`` / ``initialization_actions``, τ²-bench's own
-``set_state``) and runs every call through τ²-bench's ``Environment.get_response``, so results are byte-for-byte theirs.
+``set_state``) and runs every call through τ²-bench's ``Environment.get_response``, so results
+are byte-for-byte theirs.
 
 ``changes()`` diffs the live databases against the base record by record (a dict field by key, a
 list field by position, any other field whole), as plain JSON values: the ``EnvironmentState``
