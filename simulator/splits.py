@@ -46,6 +46,6 @@ def check_users(domains: Mapping[str, Domain], users: Sequence[str]) -> None:
         if not reads_free_text(make_user_provider(user, {})):
             raise UsageError(
                 f"--user {user}: the scenarios of {free[0]!r} are free text, which the {user} user "
-                "cannot read; use an LLM user (`--user llm` or a model name such as "
-                "local/smollm2-135m)"
+                "cannot read; use an LLM user (a model name, e.g. --user openai/gpt-4.1 or "
+                "--user local/smollm2-135m)"
             )

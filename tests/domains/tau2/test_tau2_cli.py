@@ -46,13 +46,21 @@ def test_without_the_extra_the_error_names_the_install_command() -> None:
 @NEEDS_TAU2
 def test_the_scripted_user_cannot_read_their_scenarios() -> None:
     line = one_line_error("run", "--domain", "tau2/retail", "--user", "scripted", "--dry-run")
-    assert "'tau2/retail'" in line and "free text" in line and "--user llm" in line
+    assert "'tau2/retail'" in line and "free text" in line
+    assert "LLM user (a model name, e.g. --user openai/gpt-4.1" in line
 
 
 @NEEDS_TAU2
 def test_unknown_split_names_the_known_ones() -> None:
     line = one_line_error(
-        "run", "--domain", "tau2/airline", "--user", "llm", "--task-split", "dev", "--dry-run"
+        "run",
+        "--domain",
+        "tau2/airline",
+        "--user",
+        "openai/gpt-4.1",
+        "--task-split",
+        "dev",
+        "--dry-run",
     )
     assert "--task-split" in line and "'dev'" in line and "base, test, train" in line
 
@@ -65,7 +73,14 @@ def test_their_task_file_with_an_unknown_tool(tmp_path: Path) -> None:
     path = tmp_path / "tasks.json"
     path.write_text(json.dumps(tasks), encoding="utf-8")
     line = one_line_error(
-        "run", "--domain", "tau2/retail", "--tasks-file", str(path), "--user", "llm", "--dry-run"
+        "run",
+        "--domain",
+        "tau2/retail",
+        "--tasks-file",
+        str(path),
+        "--user",
+        "openai/gpt-4.1",
+        "--dry-run",
     )
     assert f"{path}: tasks[1]" in line and "refund_everything: unknown assistant tool" in line
 
