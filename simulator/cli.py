@@ -23,6 +23,7 @@ from simulator.grid import RunConfig, decode_config
 from simulator.store import DEFAULT_DB
 
 if TYPE_CHECKING:
+    from simulator.domain import Domain
     from simulator.models.options import RunFile
     from simulator.store import Store
 
@@ -79,6 +80,10 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     run.add_argument("--tasks", help="N (first N tasks) or comma-separated ids (default: all)")
     run.add_argument(
         "--tasks-file", help="run the tasks of a JSONL file instead (default: the domain's own)"
+    )
+    run.add_argument(
+        "--task-split",
+        help="play only the tasks of this split of the domain (τ²-bench's train, test, base)",
     )
     run.add_argument("--agent", help=f"comma-separated model names (default {_csv_of(_D.agents)})")
     run.add_argument("--user", help=f"comma-separated user names (default {_csv_of(_D.users)})")
@@ -377,7 +382,9 @@ def _add_result_commands(sub: Any) -> None:
     export = sub.add_parser("export", help="one row per conversation of a run, as JSONL or CSV")
     export.add_argument("run_id", help="run id (see `tau-sim runs`)")
     export.add_argument("--db", default=DEFAULT_DB)
-    export.add_argument("--format", default="jsonl", help="jsonl (default) or csv")
+    export.add_argument(
+        "--format", default="jsonl", help="jsonl (default), csv or tau2 (τ²-bench's results)"
+    )
     export.add_argument("--out", default="-", help="file to write (default -: stdout)")
     review = sub.add_parser(
         "review", help="a judge model's short diagnosis of each failed conversation, stored"
@@ -563,6 +570,7 @@ def _config_from_settings(
     from simulator.referee import Limits
     from simulator.registry import DOMAINS
     from simulator.runner import normalize_emotions, run_domains, select_tasks, task_pool
+    from simulator.splits import check_users, split_pool
 
     defaults = RunConfig()
     fields: dict[str, Any] = {
@@ -572,10 +580,12 @@ def _config_from_settings(
     }
     if "domain" in settings:
         names = _csv(settings["domain"])
-        fields["domains"] = DOMAINS.names() if names == ["all"] else names
+        fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
     domains = run_domains(fields.get("domains", defaults.domains))
     tasks_file = settings.get("tasks_file")
     pool = task_pool(list(domains.values()), tasks_file)
+    if settings.get("task_split"):
+        pool = split_pool(pool, domains, fields.setdefault("task_split", settings["task_split"]))
     names = list(domains)
     where = tasks_file or (f"domain {names[0]!r}" if len(names) == 1 else "the domains")
     if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
@@ -617,7 +627,26 @@ def _config_from_settings(
         name: model_options(run_file, "user", name, user_args)
         for name in fields.get("users", defaults.users)
     }
+    check_users(domains, fields.get("users", defaults.users))
     return RunConfig(**fields)
+
+
+def _buildable_domains(names: list[str]) -> list[Domain]:
+    """The domains ``names`` that build here; each one that cannot (an extra missing) says why."""
+    from simulator.registry import get_domain
+
+    built = []
+    for name in names:
+        try:
+            built.append(get_domain(name))
+        except UsageError as exc:
+            print(f"tau-sim: {name}: {exc}", file=sys.stderr)
+    return built
+
+
+def _all_domains(names: list[str]) -> list[str]:
+    """What ``--domain all`` stands for: the built-in domains (an imported ``x/y`` one is named)."""
+    return [name for name in names if "/" not in name]
 
 
 _V = TypeVar("_V")
@@ -1314,7 +1343,7 @@ def _cmd_domains(args: argparse.Namespace) -> int:
     load_plugins()
     command = args.domains_command or "list"
     if command == "list":
-        render_domains([get_domain(name) for name in DOMAINS.names()])
+        render_domains(_buildable_domains(DOMAINS.names()))
     elif command == "show" and args.json:
         print(json.dumps(get_domain(args.name).describe(), indent=2))
     elif command == "show":

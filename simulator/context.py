@@ -174,26 +174,35 @@ def user_view(ctx: ConversationContext) -> UserView:
 
 
 def oracle_view(domain: Domain, task: Task) -> OracleView:
-    """The answer key of ``task``: its gold path replayed once on a fresh database."""
-    db = domain.new_database()
-    results = [domain.call(db, action).content for action in task.actions]
+    """The answer key of ``task``: its gold path replayed once on a fresh database.
+
+    A gold action that fails in that replay is left out (the replay goes on without it, as
+    τ²-bench's evaluator does with its gold actions); a tau-sim task file never has one
+    (``check_gold``).
+    """
+    db = domain.new_database(task)
+    actions: list[Action] = []
+    results: list[str] = []
+    for action in task.actions:
+        outcome = domain.call(db, action)
+        if not outcome.error:
+            actions.append(action)
+            results.append(outcome.content)
     endings = ending_tools(domain)
     steps = {
-        i: step_request(domain, a.name)
-        for i, a in enumerate(task.actions)
-        if domain.is_user_step(a)
+        i: step_request(domain, a.name) for i, a in enumerate(actions) if domain.is_user_step(a)
     }
     return OracleView(
         task_id=task.id,
         intent=task.intent,
-        actions=list(task.actions),
+        actions=actions,
         results=results,
         writes=[
             i
-            for i, a in enumerate(task.actions)
+            for i, a in enumerate(actions)
             if a.name not in endings and domain.toolkit.kind(a.name) is ToolKind.WRITE
         ],
-        endings=[i for i, a in enumerate(task.actions) if a.name in endings],
+        endings=[i for i, a in enumerate(actions) if a.name in endings],
         required_outputs=list(task.required_outputs),
         auth_slots=list(task.auth_slots),
         known_info=user_slots(domain, task),

@@ -22,7 +22,7 @@ from simulator.actors import AgentActor, EnvActor, UserActor
 from simulator.bus import AGENT, ENV, USER, Bus
 from simulator.chat import EndpointError, ModelError, RequestRejected
 from simulator.context import ConversationContext
-from simulator.evaluation import EVIDENCE, Evaluator, final_reward
+from simulator.evaluation import EVIDENCE, Evaluator, final_reward, make_evaluator
 from simulator.events import ConversationEnded, ConversationStarted
 from simulator.failures import FAILURE_EVIDENCE, diagnose_task
 from simulator.faults import infra_detail
@@ -54,7 +54,7 @@ async def run_conversation(
         user_actor = UserActor(user, user_model, channel.inbox(USER), channel.outbox())
         env_actor = EnvActor(
             domain.toolkit,
-            domain.new_database(),
+            domain.new_database(ctx.task),
             channel.inbox(ENV),
             channel.outbox(),
             user_toolkit=domain.user_toolkit,
@@ -122,7 +122,7 @@ async def run_conversation(
         reason = referee.reason or TerminationReason.ERROR
 
         await env_actor.publish_state()
-        evaluator = evaluator or Evaluator(domain)
+        evaluator = evaluator or make_evaluator(domain)
         score, breakdown = evaluator.evaluate(ctx.task, channel.kept)
         reward = final_reward(reason, score)
         failure = diagnose_task(

@@ -57,8 +57,12 @@ class Base:
         """Index ``index`` over the base: value -> keys of the records found by it."""
         return self._lookups[index]
 
-    def database(self) -> Database:
-        """A fresh copy-on-write database over this base."""
+    def database(self, task_id: str | None = None) -> Database:
+        """A fresh copy-on-write database over this base.
+
+        ``task_id`` names the task the copy is for; a base whose tasks start from states of
+        their own (τ²-bench's initial states) uses it, this one does not.
+        """
         return Database(self)
 
 

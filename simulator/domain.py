@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
@@ -16,6 +16,9 @@ from simulator.errors import UsageError
 from simulator.slots import SlotHint
 from simulator.tools import Tool, ToolKind, Toolkit, ToolOutcome
 from simulator.usersteps import StepHint
+
+if TYPE_CHECKING:
+    from simulator.evaluation import Evaluator
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -102,6 +105,12 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     for the scripted roles (``simulator.slots.user_slots``). ``user_toolkit`` holds the tools only
     the user can run (their own device; see ``simulator.usersteps``), ``user_tool_hints`` how an
     agent asks for each; no user tool shares a name with an agent tool.
+
+    ``task_splits`` names subsets of the tasks (split name -> task ids, ``--task-split``);
+    ``task_reader`` reads a task file in the domain's own format (default: tau-sim's JSONL);
+    ``free_text_scenarios`` marks scenarios only a model can read (no slots a scripted user
+    could answer from), so the run refuses the scripted user; ``evaluator`` builds the
+    domain's own ``Evaluator`` (its reward semantics) instead of the default one.
     """
 
     name: str
@@ -115,6 +124,10 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     slot_hints: Mapping[str, SlotHint] = {}
     user_toolkit: Toolkit | None = None
     user_tool_hints: Mapping[str, StepHint] = {}
+    task_splits: Mapping[str, Sequence[str]] = {}
+    task_reader: Callable[[Path], list[Task]] | None = None
+    free_text_scenarios: bool = False
+    evaluator: Callable[[Domain], Evaluator] | None = None
 
     def __post_init__(self) -> None:
         if self.user_toolkit is not None:
@@ -164,9 +177,9 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         """The shared read-only base (built on first use)."""
         return self.build_base()
 
-    def new_database(self) -> Database:
-        """A fresh copy-on-write database over the shared base."""
-        return Database(self.base)
+    def new_database(self, task: Task | None = None) -> Database:
+        """A fresh copy-on-write database over the shared base (with ``task``'s initial state)."""
+        return self.base.database(None if task is None else task.id)
 
     @property
     def tasks_path(self) -> Path | None:
@@ -267,8 +280,11 @@ _encoder = msgspec.json.Encoder()
 def load_tasks(path: Path, domain: Domain | None = None) -> list[Task]:
     """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field.
 
-    With ``domain``, every task's gold path is checked too (``check_gold``).
+    With ``domain``, every task's gold path is checked too (``check_gold``); a domain with its
+    own ``task_reader`` reads the file in its own format instead.
     """
+    if domain is not None and domain.task_reader is not None:
+        return domain.task_reader(path)
     try:
         lines = path.read_bytes().splitlines()
     except OSError as exc:
@@ -324,7 +340,7 @@ def check_gold(domain: Domain, task: Task, where: str) -> None:
             raise UsageError(
                 f"{prefix}: actions[{i}].arguments{field.rstrip('`')}: {message}"
             ) from None
-    db = domain.new_database()
+    db = domain.new_database(task)
     for i, action in enumerate(task.actions):
         outcome = domain.call(db, action)
         if outcome.error:

@@ -25,6 +25,7 @@ from simulator.events import (
     EnvironmentState,
     Event,
     RewardBreakdown,
+    UserToolCall,
 )
 from simulator.referee import SUCCESSFUL_ENDINGS
 
@@ -36,7 +37,7 @@ _SPACE = re.compile(r"\s+")
 _encoder = msgspec.json.Encoder()
 _plain = msgspec.json.Decoder()
 
-EVIDENCE = (AgentMessage, EnvironmentState)
+EVIDENCE = (AgentMessage, EnvironmentState, UserToolCall)
 """The kinds of event the evaluator reads (a conversation keeps these for its verdict)."""
 
 
@@ -114,7 +115,7 @@ class Evaluator:
         if cached is not None and cached[0] is task:
             return cached[1]
         domain = self.domain
-        db = domain.new_database()
+        db = domain.new_database(task)
         writers: dict[tuple[str, str], Action] = {}
         before: dict[tuple[str, str], Any] = {}
         for action in domain.write_actions(task):
@@ -158,9 +159,14 @@ class Evaluator:
         )
 
 
+def make_evaluator(domain: Domain) -> Evaluator:
+    """The evaluator of ``domain``: its own ``evaluator`` factory if it has one, else ours."""
+    return domain.evaluator(domain) if domain.evaluator is not None else Evaluator(domain)
+
+
 def evaluate(domain: Domain, task: Task, events: Iterable[Event]) -> tuple[float, RewardBreakdown]:
     """Score one conversation's events against ``task`` (uncached: an ``Evaluator`` caches)."""
-    return Evaluator(domain).evaluate(task, events)
+    return make_evaluator(domain).evaluate(task, events)
 
 
 __all__ = [
@@ -172,6 +178,7 @@ __all__ = [
     "evaluate",
     "final_reward",
     "final_state",
+    "make_evaluator",
     "normalize_text",
     "record_value",
     "state_event",

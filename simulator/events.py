@@ -14,13 +14,20 @@ from simulator.chat import ToolCallSpec
 
 
 class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
-    """How a conversation's reward was computed (τ-bench semantics, made explicit)."""
+    """How a conversation's reward was computed (τ-bench semantics, made explicit).
+
+    A domain with its own reward basis (τ²-bench's) names it in ``reward_basis``, the score of
+    each part in ``checks`` and the parts it could not evaluate (no judge) in ``not_evaluated``.
+    """
 
     db_match: bool
     outputs_communicated: float
     missing_outputs: list[str] = []
     expected_hash: str = ""
     actual_hash: str = ""
+    reward_basis: list[str] = []
+    checks: dict[str, float] = {}
+    not_evaluated: list[str] = []
 
 
 class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):

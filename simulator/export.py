@@ -87,7 +87,8 @@ def write_csv(rows: Sequence[dict[str, Any]], out: IO[str]) -> None:
 
 
 @contextmanager
-def _target(path: str) -> Iterator[IO[str]]:
+def open_target(path: str) -> Iterator[IO[str]]:
+    """``path`` opened for writing (``-``: stdout); one that cannot be written is a usage error."""
     if path == "-":
         yield sys.stdout
         return
@@ -102,11 +103,17 @@ def _target(path: str) -> Iterator[IO[str]]:
 def export_run(db: sqlite_utils.Database, run_id: str, fmt: str, out: str = "-") -> int:
     """Write the run's rows to ``out`` (``-``: stdout) in ``fmt``; returns the row count.
 
-    The rows are read before ``out`` is opened, so an unknown run leaves no file behind.
+    The rows are read before ``out`` is opened, so an unknown run leaves no file behind. A
+    format a plugin registered in ``EXPORTS`` (``tau2``: τ²-bench's results) writes itself.
     """
     if fmt not in FORMATS:
-        raise UsageError(f"--format: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+        from simulator.registry import EXPORTS
+
+        if fmt in EXPORTS:
+            return EXPORTS[fmt](db, run_id, out)
+        known = ", ".join([*FORMATS, *EXPORTS.names()])
+        raise UsageError(f"--format: unknown format {fmt!r} (known: {known})")
     rows = export_rows(db, run_id)
-    with _target(out) as handle:
+    with open_target(out) as handle:
         (write_jsonl if fmt == "jsonl" else write_csv)(rows, handle)
     return len(rows)

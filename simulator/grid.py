@@ -32,11 +32,13 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     before ``tau-sim run`` exits with code 3 (``simulator.faults``).
     ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
     (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
+    ``task_split``: the domains' task split the tasks were drawn from (``--task-split``).
     """
 
     domains: list[str] = msgspec.field(default_factory=lambda: ["retail"])
     tasks: list[str] = []
     tasks_file: str | None = None
+    task_split: str | None = None
     agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/gold"])
     users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
     emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])

@@ -144,6 +144,8 @@ ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
 AgentFactory = Callable[[str, dict[str, Any]], AgentProvider | CalibrationAgentProvider]
 DomainFactory = Callable[[], "Domain"]
+ExportWriter = Callable[[Any, str, str], int]
+"""Writes a stored run in another benchmark's format: (store, run id, out path) -> count."""
 
 _T = TypeVar("_T")
 _loaded = False
@@ -206,6 +208,7 @@ MODELS: Registry[ModelFactory] = Registry("model provider")
 USERS: Registry[UserFactory] = Registry("user")
 AGENTS: Registry[AgentFactory] = Registry("agent")
 EMOTIONS: Registry[EmotionTaxonomy] = Registry("emotion taxonomy")
+EXPORTS: Registry[ExportWriter] = Registry("export format")
 
 
 def load_plugins() -> None:

@@ -17,7 +17,7 @@ import msgspec
 import sqlite_utils
 
 from simulator.errors import UsageError
-from simulator.evaluation import Evaluator, MissingStateError, final_reward
+from simulator.evaluation import MissingStateError, final_reward, make_evaluator
 from simulator.failures import diagnose_task
 from simulator.grid import RunConfig, decode_config
 from simulator.store import create_rescores_table, get_run, iter_events
@@ -82,7 +82,7 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
     load_plugins()
     domains = run_domains(config.domains)
     tasks = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
-    evaluators = {name: Evaluator(domain) for name, domain in domains.items()}
+    evaluators = {name: make_evaluator(domain) for name, domain in domains.items()}
     stored = "failure, failure_detail" if _has_failures(db) else "null, null"
     rows = db.execute(
         f"select id, task_id, reason, reward, breakdown, detail, {stored} from conversations "

@@ -39,7 +39,7 @@ from simulator.context import (
 from simulator.conversation import run_conversation
 from simulator.domain import Domain, Task, load_tasks
 from simulator.errors import OptionError, StoreError, UsageError
-from simulator.evaluation import Evaluator
+from simulator.evaluation import make_evaluator
 from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
 from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
@@ -358,7 +358,7 @@ class Player:
         self.run_id = run_id
         self.domains, tasks = validate(config)
         self.tasks = {t.id: t for t in tasks}
-        self.evaluators = {name: Evaluator(d) for name, d in self.domains.items()}
+        self.evaluators = {name: make_evaluator(d) for name, d in self.domains.items()}
         self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
         self._oracles: dict[str, OracleView] = {}

