@@ -761,6 +761,8 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             keep_errors=settings["keep_errors"],
             player=player,
         )
+        for note in runner.player.connection_notes:
+            print(note, file=sys.stderr)
         with _ctrl_c_raises():
             anyio.run(runner.run, backend_options=backend_options())
     except BaseException as exc:
@@ -845,8 +847,10 @@ def _dry_run(player: Any, *, as_json: bool) -> int:
 
     plan = dry_run_plan(player)
     if as_json:
-        print(json.dumps(plan, indent=2))
+        print(json.dumps({**plan, "connection_notes": player.connection_notes}, indent=2))
         return 0
+    for note in player.connection_notes:
+        print(note)
     print(
         f"dry run: {plan['conversations']} conversations = {len(plan['agents'])} agent(s) x "
         f"{plan['per_agent']} each; {plan['per_condition']} per agent and condition "

@@ -9,6 +9,8 @@ turn back during the tool loop: the model keeps them by tool-call id and re-atta
 
 Requests go through the ``anthropic`` SDK's async client, its retries included: a msgspec-encoded
 body is POSTed to ``/v1/messages`` and the raw answer decoded with msgspec (``hosted.post_json``).
+The body holds the tools, the system prompt, then the messages last (the order of Anthropic's
+cache prefix), so each request of a conversation starts with the bytes of the one before.
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
     top_k: int | None = None
     thinking_budget: int | None = None
     tool_choice: str | None = None
-    max_connections: int = 32
 
     def request_fields(self) -> Mapping[str, Any]:
         """The Messages API fields these options set (None: left out)."""
@@ -214,6 +215,7 @@ class AnthropicChatModel(HostedChatModel):
     options_type = AnthropicOptions
     default_base_url = DEFAULT_BASE_URL
     base_url_env = "ANTHROPIC_BASE_URL"
+    default_connections = 32
     wire_tools = staticmethod(to_anthropic_tools)
     options: AnthropicOptions
 
@@ -244,11 +246,13 @@ class AnthropicChatModel(HostedChatModel):
         system, wire = to_anthropic(
             messages, self._thinking if self.options.thinking_budget else None
         )
-        body: dict[str, Any] = {"model": self.model, "messages": wire, **self._sampling}
-        if system:
-            body["system"] = system
+        # tools, system, then the growing messages: the order of Anthropic's cache prefix
+        body: dict[str, Any] = {"model": self.model, **self._sampling}
         if tools:
             body["tools"] = self._tools(tools)
+        if system:
+            body["system"] = system
+        body["messages"] = wire
 
         async def send(client: AsyncAnthropic) -> Reply:
             content, retries = await post_json(client, "/v1/messages", body)
