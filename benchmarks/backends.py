@@ -113,9 +113,7 @@ def main() -> None:
                 f"load average {os.getloadavg()[0]:.2f} at start"
             )
         endpoint = psutil.Process(server.pid)
-        specs = args.only or [
-            f"{c},{lat},{w}" for c, lat, w in (QUICK if args.quick else FULL)
-        ]
+        specs = args.only or [f"{c},{lat},{w}" for c, lat, w in (QUICK if args.quick else FULL)]
         for spec in specs:
             before = _cpu_s(endpoint)
             out = subprocess.run(

@@ -15,7 +15,7 @@ from simulator.models.hosted import HostedChatModel
 
 
 def hosted_models(provider: Any) -> Iterator[tuple[HostedChatModel, bool]]:
-    """The hosted chat model behind ``provider`` (an LLM agent or user), and if it launches servers."""
+    """The hosted chat model behind ``provider`` (an LLM agent or user); if it launches servers."""
     inner = getattr(provider, "model_provider", provider)
     model = getattr(inner, "model", None)
     if isinstance(model, HostedChatModel):

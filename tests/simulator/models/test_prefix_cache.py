@@ -8,6 +8,7 @@ as the server received it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -58,7 +59,7 @@ async def test_agent_requests_extend_their_prefix_and_share_policy_and_tools(
     convs = conversations(await agent_bodies(tmp_path))
     assert len(convs) == 4 and all(len(c) >= 2 for c in convs)
     for conv in convs:
-        for earlier, later in zip(conv, conv[1:], strict=False):
+        for earlier, later in itertools.pairwise(conv):
             assert earlier.endswith(b"]}")  # the messages close the body
             # the next request is the one before with the new messages appended
             assert later.startswith(earlier[:-2] + b","), (earlier[-200:], later[-400:])
