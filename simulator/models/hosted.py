@@ -10,13 +10,13 @@ Non-streaming requests go through the client's ``post`` with a body pre-encoded 
 / ``messages.create`` walk every message and tool schema through the SDK's parameter transforms
 and build pydantic models of the answer. The SDK still builds the request (headers, auth,
 idempotency key), retries it and raises its own errors. Client CPU per call, measured on 2
-shared cores (2,000 calls at 256 in flight, retail policy and 15 tools, ``uvloop``):
+shared cores with ``benchmarks/client_paths.py`` (256 in flight, retail policy and 15 tools):
 
 ==================  ===============  ==============
 path                aiohttp          httpx
 ==================  ===============  ==============
-``post_json``       0.54-0.60 ms     1.85 ms
-typed ``create``    1.64 ms          3.15 ms
+``post_json``       0.48-0.54 ms     1.85 ms
+typed ``create``    1.57-1.64 ms     3.15 ms
 ==================  ===============  ==============
 
 so the SDK's aiohttp transport (``DefaultAioHttpClient``) with ``post_json`` is the default
