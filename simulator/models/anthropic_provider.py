@@ -53,6 +53,9 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
         top_k: sample from the k most likely tokens.
         thinking_budget: turn extended thinking on with this many tokens (at least 1024).
         tool_choice: ``auto``, ``any`` or ``none``.
+        cache_prompt: mark the end of the system prompt as a cache breakpoint
+            (``cache_control``), so the tools and the policy are read from Anthropic's prompt
+            cache by every later request (cache writes cost more than plain input tokens).
         json_mode: no effect (the Messages API has no JSON mode; callers fall back to
             instructions and a lenient parser).
     """
@@ -62,6 +65,7 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
     top_k: int | None = None
     thinking_budget: int | None = None
     tool_choice: str | None = None
+    cache_prompt: bool = False
 
     def request_fields(self) -> Mapping[str, Any]:
         """The Messages API fields these options set (None: left out)."""
@@ -251,7 +255,11 @@ class AnthropicChatModel(HostedChatModel):
         if tools:
             body["tools"] = self._tools(tools)
         if system:
-            body["system"] = system
+            body["system"] = (
+                [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
+                if self.options.cache_prompt
+                else system
+            )
         body["messages"] = wire
 
         async def send(client: AsyncAnthropic) -> Reply:
