@@ -6,11 +6,16 @@ then a text once the result is in; the LLM user gets its JSON report and stops a
 turns. Each scenario is a real ``tau-sim`` run (runner, actors, store) with
 ``--agent openai/… --user openai/…`` pointed at that endpoint, in a fresh process so that CPU
 time and RSS are its own. Figures as in ``engine.py``: ``eff`` over the whole batch, ``steady``
-while every slot is busy, client CPU per model call (engine included) and peak RSS.
+while every slot is busy, client CPU per model call (engine and store included) and peak RSS.
 
-    python benchmarks/backends.py                # full table
-    python benchmarks/backends.py --workers 2    # the same over two worker processes
-    python benchmarks/backends.py --quick        # CI smoke run
+The machine's ceiling: with ``cores`` cores, a call costing ``client`` ms of CPU here and
+``endpoint`` ms in the endpoint's process, no run can exceed ``cores / (client + endpoint)``
+calls/s; ``of ceil`` is the share of it the run reached (calls/s over the ceiling).
+
+    python benchmarks/backends.py                    # full table
+    python benchmarks/backends.py --workers auto     # one worker process per core
+    python benchmarks/backends.py --only 512,1.0,3   # one scenario (repeatable)
+    python benchmarks/backends.py --quick            # CI smoke run
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import psutil  # noqa: E402
 from measure import measure  # noqa: E402
 
 from simulator.grid import RunConfig  # noqa: E402
 from simulator.referee import Limits  # noqa: E402
+from simulator.shards import auto_workers, resolve_workers  # noqa: E402
 
 FULL = [(512, 1.0, 3), (8, 0.2, 4), (128, 0.2, 4), (512, 0.2, 4)]
 QUICK = [(64, 0.5, 2), (8, 0.2, 2)]
@@ -45,7 +52,8 @@ def scenario(
 
     tasks = [t.id for t in get_domain("retail").tasks]
     model = f"openai/latency-{latency}"
-    args = {"base_url": url, "max_connections": "4096", "timeout": "60"}
+    # no max_connections: a local endpoint takes the run's concurrency
+    args = {"base_url": url, "timeout": "60"}
     config = RunConfig(
         domains=["retail"],
         tasks=tasks,
@@ -68,11 +76,20 @@ def main() -> None:
     """Start the endpoint, run every scenario in its own process, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run for CI")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes per run")
+    parser.add_argument(
+        "--workers", default="1", help="worker processes per run, or auto (one per core)"
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="CONC,LAT,WAVES",
+        help="run only this scenario (repeatable), e.g. 512,0.2,4",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--scenario", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.workers = resolve_workers(args.workers)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if args.scenario:
@@ -95,8 +112,10 @@ def main() -> None:
                 f"{args.workers} worker process(es), {os.cpu_count()} CPUs, "
                 f"load average {os.getloadavg()[0]:.2f} at start"
             )
-        for concurrency, latency, waves in QUICK if args.quick else FULL:
-            spec = f"{concurrency},{latency},{waves}"
+        endpoint = psutil.Process(server.pid)
+        specs = args.only or [f"{c},{lat},{w}" for c, lat, w in (QUICK if args.quick else FULL)]
+        for spec in specs:
+            before = _cpu_s(endpoint)
             out = subprocess.run(
                 [
                     sys.executable,
@@ -112,7 +131,8 @@ def main() -> None:
                 text=True,
                 check=True,
             )
-            rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            row = json.loads(out.stdout.strip().splitlines()[-1])
+            rows.append(_with_ceiling(row, _cpu_s(endpoint) - before))
             if not args.json:
                 _print_row(rows[-1], header=len(rows) == 1)
     finally:
@@ -122,17 +142,41 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
 
 
+def _cpu_s(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+def _with_ceiling(row: dict[str, Any], endpoint_cpu_s: float) -> dict[str, Any]:
+    """``row`` with the endpoint's CPU per call, the machine's ceiling and the share reached."""
+    cores = auto_workers()
+    endpoint_ms = 1000 * endpoint_cpu_s / row["model_calls"]
+    per_call_ms = row["cpu_ms_per_call"] + endpoint_ms
+    ceiling = 1000 * cores / per_call_ms
+    calls_per_s = row["model_calls"] / row["wall_s"]
+    return row | {
+        "cores": cores,
+        "endpoint_cpu_ms_per_call": endpoint_ms,
+        "calls_per_s": calls_per_s,
+        "ceiling_calls_per_s": ceiling,
+        "share_of_ceiling": calls_per_s / ceiling,
+    }
+
+
 def _print_row(r: dict[str, Any], header: bool) -> None:
     if header:
         print(
             f"{'conc':>5} {'lat s':>6} {'convs':>6} {'calls/conv':>10} {'conv/s':>8} "
-            f"{'ideal':>8} {'eff':>6} {'steady':>6} {'cpu ms/call':>11} {'peak RSS MB':>11}"
+            f"{'ideal':>8} {'eff':>6} {'steady':>6} {'cpu ms/call':>11} {'endp ms':>8} "
+            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'peak RSS MB':>11}"
         )
     print(
         f"{r['concurrency']:>5} {r['latency']:>6.1f} {r['conversations']:>6} "
         f"{r['calls_per_conversation']:>10.1f} {r['conv_per_s']:>8.1f} "
         f"{r['ideal_conv_per_s']:>8.1f} {r['efficiency']:>6.2f} "
         f"{r['steady_efficiency']:>6.2f} {r['cpu_ms_per_call']:>11.2f} "
+        f"{r['endpoint_cpu_ms_per_call']:>8.2f} {r['calls_per_s']:>8.0f} "
+        f"{r['ceiling_calls_per_s']:>7.0f} {r['share_of_ceiling']:>7.2f} "
         f"{r['rss_peak_mb']:>11.0f}",
         flush=True,
     )

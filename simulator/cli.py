@@ -111,8 +111,9 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     )
     run.add_argument(
         "--workers",
-        type=int,
-        help=f"processes sharing the conversations, one loop each (default {_D.workers})",
+        type=_workers_arg,
+        help="processes sharing the conversations, one loop each, or auto: one per core "
+        f"(default {_D.workers})",
     )
     run.add_argument("--seed", type=int, help=f"run seed (default {_D.seed})")
     run.add_argument(
@@ -570,6 +571,7 @@ def _config_from_settings(
     from simulator.referee import Limits
     from simulator.registry import DOMAINS
     from simulator.runner import normalize_emotions, run_domains, select_tasks, task_pool
+    from simulator.shards import resolve_workers
     from simulator.splits import check_users, split_pool
 
     defaults = RunConfig()
@@ -578,6 +580,8 @@ def _config_from_settings(
         for key in ("trials", "seed", "concurrency", "workers", "max_error_share")
         if key in settings
     }
+    if "workers" in fields:
+        fields["workers"] = resolve_workers(fields["workers"])
     if "domain" in settings:
         names = _csv(settings["domain"])
         fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
@@ -734,6 +738,7 @@ def _resume_config(
         UsageError: the run is unknown or completed, or a literal API key is needed again.
     """
     from simulator.keys import reattach_keys
+    from simulator.shards import resolve_workers
     from simulator.store import get_run
 
     run = get_run(store.db, args.resume)
@@ -746,6 +751,8 @@ def _resume_config(
         for key in ("concurrency", "workers", "max_error_share")
         if key in args
     }
+    if "workers" in changes:
+        changes["workers"] = resolve_workers(changes["workers"])
     if changes:
         config = msgspec.structs.replace(config, **changes)
     config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])
@@ -829,6 +836,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         # everything is checked (and gold paths replayed) before the store is opened
         config = seal_keys(config)
         player = Player(config, run_id)
+        _check_auto_workers(settings, player)
         player.prepare()
         if getattr(args, "dry_run", False):
             return _dry_run(player, as_json=settings["json"])
@@ -854,6 +862,8 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             keep_errors=settings["keep_errors"],
             player=player,
         )
+        for note in runner.player.connection_notes:
+            print(note, file=sys.stderr)
         with _ctrl_c_raises():
             anyio.run(runner.run, backend_options=backend_options())
     except BaseException as exc:
@@ -1046,6 +1056,29 @@ def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
     return settings, store, run_id, outcome
 
 
+def _workers_arg(text: str) -> int | str:
+    """``--workers``: a number, or ``auto`` (resolved by ``shards.resolve_workers``)."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or auto (got {text!r})") from None
+
+
+def _check_auto_workers(settings: dict[str, Any], player: Any) -> None:
+    """``--workers auto`` with a provider that launches servers: say what to do instead."""
+    if str(settings.get("workers", "")).strip().lower() != "auto":
+        return
+    for provider in player.providers:
+        if getattr(provider, "launches_servers", False):
+            raise UsageError(
+                f"--workers auto: {provider.name} starts its own servers, which worker "
+                "processes cannot share; leave --workers out (one process drives them), or "
+                "start the servers once and pass base_url=... to use every core"
+            )
+
+
 def _remove_unused(store: Store, db: str) -> None:
     """Close and delete a database file this command created but stored no run in.
 
@@ -1103,8 +1136,10 @@ def _dry_run(player: Any, *, as_json: bool) -> int:
 
     plan = dry_run_plan(player)
     if as_json:
-        print(json.dumps(plan, indent=2))
+        print(json.dumps({**plan, "connection_notes": player.connection_notes}, indent=2))
         return 0
+    for note in player.connection_notes:
+        print(note)
     print(
         f"dry run: {plan['conversations']} conversations = {len(plan['agents'])} agent(s) x "
         f"{plan['per_agent']} each; {plan['per_condition']} per agent and condition "

@@ -44,6 +44,7 @@ from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
 from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
 from simulator.keys import seal_keys
+from simulator.models.capacity import fit_connections
 from simulator.registry import (
     AgentProvider,
     CalibrationAgentProvider,
@@ -361,6 +362,12 @@ class Player:
         self.evaluators = {name: make_evaluator(d) for name, d in self.domains.items()}
         self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
+        self.connection_notes = fit_connections(
+            {"--agent-arg": self.agent_providers, "--user-arg": self.user_providers},
+            config.concurrency,
+            config.workers,
+        )
+        """One line per endpoint whose in-flight cap is below the run's concurrency."""
         self._oracles: dict[str, OracleView] = {}
 
     def _oracle(self, task: Task) -> OracleView:

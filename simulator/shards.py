@@ -5,11 +5,13 @@ cells are dealt round-robin to ``--workers`` processes (``python -m simulator.wo
 gets a ``WorkOrder`` on stdin (never an API key: sealed keys travel in the workers'
 environment) and streams its events back on stdout, one msgspec JSON line each (JSON escapes
 newlines inside strings). The parent is the only writer of the store, so crash safety and
-``--resume`` are unchanged.
+``--resume`` are unchanged. ``--workers auto`` is one worker per core this process may use
+(``auto_workers``).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -22,6 +24,7 @@ from anyio.abc import Process
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from simulator.bus import Bus
+from simulator.errors import UsageError
 from simulator.events import ConversationEnded, decode
 from simulator.grid import RunConfig
 from simulator.keys import worker_environment
@@ -32,6 +35,30 @@ if TYPE_CHECKING:
 ProgressCallback = Callable[["Cell", ConversationEnded], None]
 
 MAX_LINE = 256 * 2**20
+MAX_WORKERS = 256
+"""The most worker processes one run may have (``--workers``)."""
+
+
+def auto_workers() -> int:
+    """Worker processes for ``--workers auto``: the cores this process may run on."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
+def resolve_workers(value: int | str) -> int:
+    """``--workers``: a count, or ``auto`` (``auto_workers``); anything else is a UsageError."""
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    if text == "auto":
+        return auto_workers()
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"--workers: expected a number or auto (got {value!r})") from None
 
 
 class WorkOrder(msgspec.Struct, frozen=True):

@@ -9,6 +9,8 @@ turn back during the tool loop: the model keeps them by tool-call id and re-atta
 
 Requests go through the ``anthropic`` SDK's async client, its retries included: a msgspec-encoded
 body is POSTed to ``/v1/messages`` and the raw answer decoded with msgspec (``hosted.post_json``).
+The body holds the tools, the system prompt, then the messages last (the order of Anthropic's
+cache prefix), so each request of a conversation starts with the bytes of the one before.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
         top_k: sample from the k most likely tokens.
         thinking_budget: turn extended thinking on with this many tokens (at least 1024).
         tool_choice: ``auto``, ``any`` or ``none``.
+        cache_prompt: mark the end of the system prompt as a cache breakpoint
+            (``cache_control``), so the tools and the policy are read from Anthropic's prompt
+            cache by every later request (cache writes cost more than plain input tokens).
         json_mode: no effect (the Messages API has no JSON mode; callers fall back to
             instructions and a lenient parser).
     """
@@ -60,7 +65,7 @@ class AnthropicOptions(HostedOptions, frozen=True, kw_only=True):
     top_k: int | None = None
     thinking_budget: int | None = None
     tool_choice: str | None = None
-    max_connections: int = 32
+    cache_prompt: bool = False
 
     def request_fields(self) -> Mapping[str, Any]:
         """The Messages API fields these options set (None: left out)."""
@@ -214,6 +219,7 @@ class AnthropicChatModel(HostedChatModel):
     options_type = AnthropicOptions
     default_base_url = DEFAULT_BASE_URL
     base_url_env = "ANTHROPIC_BASE_URL"
+    default_connections = 32
     wire_tools = staticmethod(to_anthropic_tools)
     options: AnthropicOptions
 
@@ -244,11 +250,17 @@ class AnthropicChatModel(HostedChatModel):
         system, wire = to_anthropic(
             messages, self._thinking if self.options.thinking_budget else None
         )
-        body: dict[str, Any] = {"model": self.model, "messages": wire, **self._sampling}
-        if system:
-            body["system"] = system
+        # tools, system, then the growing messages: the order of Anthropic's cache prefix
+        body: dict[str, Any] = {"model": self.model, **self._sampling}
         if tools:
             body["tools"] = self._tools(tools)
+        if system:
+            body["system"] = (
+                [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
+                if self.options.cache_prompt
+                else system
+            )
+        body["messages"] = wire
 
         async def send(client: AsyncAnthropic) -> Reply:
             content, retries = await post_json(client, "/v1/messages", body)

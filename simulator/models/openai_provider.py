@@ -2,13 +2,17 @@
 
 Requests go through the ``openai`` SDK's async client, its retries included. Non-streaming calls
 POST a msgspec-encoded body and decode the raw answer with msgspec (``hosted.post_json``: why, and
-the CPU measured). ``stream=true`` uses the SDK's streaming API
+the CPU measured). A request body holds the model, the tools, the sampling fields, then the
+messages last: every request of a conversation starts with the bytes of the one before (less
+its closing ``]}``), and conversations of one domain share the bytes up to the end of the system
+policy, so servers' prefix caches hit. ``stream=true`` uses the SDK's streaming API
 (``chat.completions.with_raw_response.create``) and assembles the deltas, tool-call deltas
 included.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +35,17 @@ from simulator.registry import MODELS
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
+    from simulator.chat import EndpointPool
+
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_REASONING_MODELS = re.compile(r"^(o\d|gpt-5)")
+"""OpenAI's reasoning models: they take ``max_completion_tokens``, not ``max_tokens``."""
+
+
+def takes_max_completion_tokens(model: str, base_url: str | None) -> bool:
+    """Whether ``model`` on ``base_url`` is an OpenAI reasoning model (o1, o3, o4-mini, gpt-5…)."""
+    return base_url == DEFAULT_BASE_URL and bool(_REASONING_MODELS.match(model))
 
 
 class OpenAIOptions(HostedOptions, frozen=True, kw_only=True):
@@ -199,6 +212,21 @@ class OpenAIChatModel(HostedChatModel):
     wire_tools = staticmethod(to_openai_tools)
     options: OpenAIOptions
 
+    def __init__(
+        self,
+        name: str,
+        model: str,
+        *,
+        base_url: str | None = None,
+        pool: EndpointPool | None = None,
+        api_key: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(name, model, base_url=base_url, pool=pool, api_key=api_key, **options)
+        sampling = self._sampling
+        if "max_tokens" in sampling and takes_max_completion_tokens(model, self.base_url):
+            sampling["max_completion_tokens"] = sampling.pop("max_tokens")
+
     async def chat(
         self,
         messages: list[ChatMessage],
@@ -207,12 +235,13 @@ class OpenAIChatModel(HostedChatModel):
         response_format: dict[str, Any] | None = None,
     ) -> ChatResponse:
         """The next assistant message; ``ModelError`` once the SDK's retries are exhausted."""
-        body: dict[str, Any] = {"model": self.model, "messages": to_openai_messages(messages)}
+        body: dict[str, Any] = {"model": self.model}
         if tools:
             body["tools"] = self._tools(tools)
         if response_format is not None and self.options.json_mode:
             body["response_format"] = response_format
         body.update(self._sampling)
+        body["messages"] = to_openai_messages(messages)  # last: the part that grows
 
         async def send(client: AsyncOpenAI) -> Reply:
             if self.options.stream:

@@ -211,3 +211,25 @@ async def test_cache_reads_are_cached_prompt_tokens(server: ScriptServer) -> Non
     # every prompt token counts as input; the cache reads are reported apart
     assert (usage.tokens_in, usage.tokens_cached, usage.tokens_out) == (240, 200, 5)
     assert usage.cost_usd == pytest.approx((240 * 1.0 + 5 * 2.0) / 1e6)
+
+
+async def test_cache_prompt_marks_the_system_prompt_and_keeps_the_prefix_order(
+    server: ScriptServer,
+) -> None:
+    server.then(an_message([{"type": "text", "text": "hi"}]))
+    history = [ChatMessage("system", "Policy."), ChatMessage("user", "hello")]
+    model = model_for(server, cache_prompt=True)
+    await model.chat(history, TOOLS)
+    await model.chat([*history, ChatMessage("assistant", "hi"), ChatMessage("user", "more")], TOOLS)
+    plain = model_for(server)
+    await plain.chat(history, TOOLS)
+    await model.aclose()
+    await plain.aclose()
+    first, second, without = (r.body for r in server.requests)
+    assert json.loads(first)["system"] == [
+        {"type": "text", "text": "Policy.", "cache_control": {"type": "ephemeral"}}
+    ]
+    assert json.loads(without)["system"] == "Policy."
+    # tools, then the system prompt, then the messages: the order of Anthropic's cache prefix
+    assert first.index(b'"tools"') < first.index(b'"system"') < first.index(b'"messages"')
+    assert first.endswith(b"]}") and second.startswith(first[:-2] + b",")

@@ -303,10 +303,12 @@ async def test_pool_spreads_requests_with_one_client_per_replica(server: ScriptS
         await model.aclose()
 
 
-async def test_many_connections_are_sharded_over_several_clients(server: ScriptServer) -> None:
+async def test_many_connections_are_sharded_over_several_httpx_clients(
+    server: ScriptServer,
+) -> None:
     server.hold = 0.1
     server.then(oa_message("ok"))
-    model = model_for(server, max_connections=40)
+    model = model_for(server, max_connections=40, http_client="httpx")
     shards = model.shards(server.url + "/v1")
     assert (shards.per_client, shards.most, len(shards.clients)) == (14, 3, 1)
     seen: list[list[int]] = []
@@ -322,6 +324,25 @@ async def test_many_connections_are_sharded_over_several_clients(server: ScriptS
     assert seen == [[14, 14, 12]]  # at most 14 connections per httpx pool
     assert shards.busy == [0, 0, 0]
     assert server.max_inflight == 40
+    await model.aclose()
+
+
+async def test_aiohttp_client_holds_every_connection_in_one_pool(server: ScriptServer) -> None:
+    server.hold = 0.1
+    server.then(oa_message("ok"))
+    model = model_for(server, max_connections=40)
+    shards = model.shards(server.url + "/v1")
+    assert (shards.per_client, shards.most) == (40, 1)
+    assert type(shards.clients[0]._client).__name__ == "_InstalledAioHttpClient"
+
+    async def one() -> None:
+        await model.chat([ChatMessage("user", "hi")], [])
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(100):
+            tg.start_soon(one)
+    assert server.max_inflight == 40
+    assert len(shards.clients) == 1
     await model.aclose()
 
 
