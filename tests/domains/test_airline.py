@@ -29,6 +29,7 @@ from domains.airline.rules import compensation, nonfree_bags
 from simulator.database import Database
 from simulator.domain import Domain
 from simulator.registry import DOMAINS
+from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------
 
@@ -37,28 +38,6 @@ from simulator.registry import DOMAINS
 def domain() -> Domain:
     built: Domain = make_airline()
     return built
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:
-        return content
-
-
-def refused(domain: Domain, db: Database, name: str, **arguments: Any) -> str:
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error, content
-    assert db.state_hash() == before, "a refused call changed the database"
-    return content
 
 
 def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:

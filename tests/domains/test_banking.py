@@ -30,6 +30,7 @@ from domains.banking.data import (
 from simulator.database import Database
 from simulator.domain import Domain
 from simulator.registry import DOMAINS
+from tests.domains.calls import ok, refused
 
 
 @pytest.fixture(scope="module")
@@ -40,28 +41,6 @@ def banking() -> Domain:
 @pytest.fixture
 def db(banking: Domain) -> Database:
     return banking.new_database()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:
-        return content
-
-
-def refused(domain: Domain, db: Database, name: str, expect: str, **arguments: Any) -> None:
-    """The call fails with an error naming ``expect`` and changes nothing."""
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error and content.startswith("Error:") and expect in content, content
-    assert db.state_hash() == before
 
 
 def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:

@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 import pytest
 
 from domains.car_rental import car_rental as make_car_rental
@@ -32,6 +31,7 @@ from domains.car_rental.intents import cancellation_refund
 from domains.car_rental.rules import age_on, late_fee
 from simulator.database import Database
 from simulator.domain import Domain
+from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------
 
@@ -40,25 +40,6 @@ from simulator.domain import Domain
 def domain() -> Domain:
     built: Domain = make_car_rental()
     return built
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    return msgspec.json.decode(content)
-
-
-def refused(domain: Domain, db: Database, name: str, **arguments: Any) -> str:
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error, content
-    assert db.state_hash() == before, "a refused call changed the database"
-    return content
 
 
 def booking(db: Database, accept: Callable[[Booking], bool]) -> Booking:

@@ -29,6 +29,7 @@ from domains.food_delivery.rules import in_claim_window, item_refunds, minutes_l
 from domains.kit.payments import PaymentMethod
 from simulator.database import Database
 from simulator.domain import Domain
+from tests.domains.calls import ok, refused
 
 
 @pytest.fixture(scope="module")
@@ -39,25 +40,6 @@ def food() -> Domain:
 @pytest.fixture
 def db(food: Domain) -> Database:
     return food.new_database()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    return msgspec.json.decode(content)
-
-
-def refused(domain: Domain, db: Database, name: str, expect: str, **arguments: Any) -> None:
-    """The call fails with an error naming ``expect`` and changes nothing."""
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error and content.startswith("Error:") and expect in content, content
-    assert db.state_hash() == before
 
 
 def first(db: Database, accept: Callable[[Order], bool]) -> Order:

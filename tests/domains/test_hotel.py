@@ -33,6 +33,7 @@ from domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
 from domains.kit.payments import PaymentMethod
 from simulator.database import Database
 from simulator.domain import Domain
+from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------
 
@@ -41,25 +42,6 @@ from simulator.domain import Domain
 def domain() -> Domain:
     built: Domain = make_hotel()
     return built
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    return msgspec.json.decode(content)
-
-
-def refused(domain: Domain, db: Database, name: str, **arguments: Any) -> str:
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error, content
-    assert db.state_hash() == before, "a refused call changed the database"
-    return content
 
 
 def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import get_args
 
 import msgspec
 import pytest
@@ -30,33 +30,12 @@ from simulator.database import Database
 from simulator.domain import Domain
 from simulator.registry import DOMAINS
 from simulator.slots import user_slots
+from tests.domains.calls import ok, refused
 
 
 @pytest.fixture(scope="module")
 def insurance() -> Domain:
     return make_insurance()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:
-        return content
-
-
-def refused(domain: Domain, db: Database, name: str, pattern: str, **arguments: Any) -> None:
-    """The call fails with an error naming ``pattern`` and leaves the database as it was."""
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error and pattern in content, content
-    assert db.state_hash() == before
 
 
 def a_policy(db: Database, accept: Callable[[Policy], bool]) -> Policy:

@@ -19,23 +19,10 @@ from simulator.errors import UsageError
 from simulator.registry import DOMAINS
 from simulator.slots import user_slots
 from simulator.tools import ToolKind
+from tests.domains.calls import call, ok
 from tests.scoring import score
 
 # ---- helpers ---------------------------------------------------------------------------------
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:  # plain strings (ids, messages) are returned as they are
-        return content
 
 
 def an_order(db: Database, status: str, **where: Any) -> Order:

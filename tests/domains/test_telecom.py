@@ -43,6 +43,7 @@ from simulator.referee import Limits
 from simulator.runner import Runner
 from simulator.store import Store
 from simulator.tools import Toolkit
+from tests.domains.calls import ok, refused
 from tests.scoring import score
 from tests.simulator.models.wire import ScriptServer, oa_message
 from users.llm import make_llm_user
@@ -54,25 +55,6 @@ TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 @pytest.fixture(scope="module")
 def domain() -> Domain:
     return make_telecom()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.call(db, Action(name, arguments))
-    return outcome.error, outcome.content
-
-
-def refused(domain: Domain, db: Database, name: str, why: str, **arguments: Any) -> None:
-    error, content = call(domain, db, name, **arguments)
-    assert error and why in content, content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:
-        return content
 
 
 def a_line(db: Database, accept: Any) -> Line:

@@ -30,6 +30,7 @@ from domains.telehealth.data import (
 )
 from simulator.database import Database
 from simulator.domain import Domain
+from tests.domains.calls import call, ok, refused
 
 
 @pytest.fixture(scope="module")
@@ -40,28 +41,6 @@ def domain() -> Domain:
 @pytest.fixture
 def db(domain: Domain) -> Database:
     return domain.new_database()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    try:
-        return msgspec.json.decode(content)
-    except msgspec.DecodeError:
-        return content
-
-
-def refused(domain: Domain, db: Database, name: str, pattern: str, **arguments: Any) -> None:
-    """The call fails with ``pattern`` in its message and changes nothing."""
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error and pattern in content, content
-    assert db.state_hash() == before
 
 
 def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 import pytest
 
 from domains.kit.calc import add_months, days_from
@@ -36,6 +35,7 @@ from domains.utilities.records import (
 from simulator.database import Database
 from simulator.domain import Domain
 from simulator.registry import DOMAINS
+from tests.domains.calls import ok, refused
 
 
 @pytest.fixture(scope="module")
@@ -46,25 +46,6 @@ def utilities() -> Domain:
 @pytest.fixture
 def db(utilities: Domain) -> Database:
     return utilities.new_database()
-
-
-def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:
-    outcome = domain.toolkit.call(db, name, arguments)
-    return outcome.error, outcome.content
-
-
-def ok(domain: Domain, db: Database, name: str, **arguments: Any) -> Any:
-    error, content = call(domain, db, name, **arguments)
-    assert not error, content
-    return msgspec.json.decode(content)
-
-
-def refused(domain: Domain, db: Database, name: str, expect: str, **arguments: Any) -> None:
-    """The call fails with an error naming ``expect`` and changes nothing."""
-    before = db.state_hash()
-    error, content = call(domain, db, name, **arguments)
-    assert error and content.startswith("Error:") and expect in content, content
-    assert db.state_hash() == before
 
 
 def first(db: Database, table: str, accept: Callable[[Any], bool]) -> Any:
