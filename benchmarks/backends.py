@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import psutil  # noqa: E402
-from measure import measure  # noqa: E402
+from measure import measure, whole_waves  # noqa: E402
 
 from simulator.grid import RunConfig  # noqa: E402
 from simulator.referee import Limits  # noqa: E402
@@ -50,7 +50,7 @@ def scenario(
     """One real run against the fake endpoint; returns its figures."""
     from simulator.registry import get_domain
 
-    tasks = [t.id for t in get_domain("retail").tasks]
+    tasks, trials = whole_waves([t.id for t in get_domain("retail").tasks], concurrency, waves)
     model = f"openai/latency-{latency}"
     # no max_connections: a local endpoint takes the run's concurrency
     args = {"base_url": url, "timeout": "60"}
@@ -61,7 +61,7 @@ def scenario(
         users=[model],
         emotions=["frustration"],
         intensities=[0.6],
-        trials=-(-concurrency * waves // len(tasks)),
+        trials=trials,
         seed=1,
         concurrency=concurrency,
         workers=workers,

@@ -6,9 +6,9 @@ per call) into a new SQLite store, and prints:
 
 - conversations/s achieved against the ideal (``concurrency`` slots, each only ever waiting on a
   model: ``concurrency / (calls per conversation x latency)``), as two ratios: ``eff`` over the
-  whole batch (ramp-up and the last, partly empty wave included) and ``steady`` while every slot
-  is busy (model calls/s between the concurrency-th start and the last start, against
-  ``concurrency / latency``);
+  whole batch (ramp-up and the tail included; the grid is exactly ``waves`` full waves, see
+  ``measure.whole_waves``) and ``steady`` while every slot is busy (model calls/s between the
+  concurrency-th start and the last start, against ``concurrency / latency``);
 - CPU time per model call (the engine's own work: routing, tools, hashing, storing);
 - peak RSS per live conversation: (peak RSS during the run - RSS before it) / concurrency;
 - the store's sustained events/s: a separate saturation run that pushes events through the
@@ -33,7 +33,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import measure
+from measure import measure, whole_waves
 
 from simulator.events import AgentMessage
 from simulator.grid import RunConfig
@@ -47,8 +47,7 @@ def one_level(concurrency: int, latency: float, waves: int, workers: int = 1) ->
     """Run one concurrency level in this process and return its figures."""
     from simulator.registry import get_domain
 
-    tasks = [t.id for t in get_domain("retail").tasks]
-    trials = -(-concurrency * waves // len(tasks))
+    tasks, trials = whole_waves([t.id for t in get_domain("retail").tasks], concurrency, waves)
     config = RunConfig(
         domains=["retail"],
         tasks=tasks,

@@ -40,6 +40,21 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def whole_waves(tasks: list[str], concurrency: int, waves: int) -> tuple[list[str], int]:
+    """Tasks and trials giving exactly ``concurrency x waves`` conversations.
+
+    A grid that is not a whole number of waves ends with a nearly empty wave whose slots idle
+    for a whole conversation, which no harness could avoid; the batch figures would measure the
+    grid's shape instead of the harness. The fewest trials whose task count divides the batch
+    and fits the domain are chosen (the first tasks, in the domain's order).
+    """
+    batch = concurrency * waves
+    for trials in range(max(1, -(-batch // len(tasks))), batch + 1):
+        if batch % trials == 0:
+            return tasks[: batch // trials], trials
+    raise AssertionError("unreachable: trials == batch always divides it")
+
+
 def steady_state(db: Any, concurrency: int, latency: float) -> dict[str, float]:
     """Model calls/s while every slot is busy (from the concurrency-th start to the last start).
 
