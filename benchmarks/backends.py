@@ -10,7 +10,9 @@ while every slot is busy, client CPU per model call (engine and store included) 
 
 The machine's ceiling: with ``cores`` cores, a call costing ``client`` ms of CPU here and
 ``endpoint`` ms in the endpoint's process, no run can exceed ``cores / (client + endpoint)``
-calls/s; ``of ceil`` is the share of it the run reached (calls/s over the ceiling).
+calls/s; ``of ceil`` is the share of it the run reached (calls/s over the ceiling), and the
+``steady`` beside it the same share while every slot is busy (start-up of the worker processes
+and the last conversations' tail left out, as in ``steady`` efficiency).
 
     python benchmarks/backends.py                    # full table
     python benchmarks/backends.py --workers auto     # one worker process per core
@@ -160,6 +162,7 @@ def _with_ceiling(row: dict[str, Any], endpoint_cpu_s: float) -> dict[str, Any]:
         "calls_per_s": calls_per_s,
         "ceiling_calls_per_s": ceiling,
         "share_of_ceiling": calls_per_s / ceiling,
+        "steady_share_of_ceiling": row["steady_calls_per_s"] / ceiling,
     }
 
 
@@ -168,7 +171,7 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         print(
             f"{'conc':>5} {'lat s':>6} {'convs':>6} {'calls/conv':>10} {'conv/s':>8} "
             f"{'ideal':>8} {'eff':>6} {'steady':>6} {'cpu ms/call':>11} {'endp ms':>8} "
-            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'peak RSS MB':>11}"
+            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'steady':>6} {'peak RSS MB':>11}"
         )
     print(
         f"{r['concurrency']:>5} {r['latency']:>6.1f} {r['conversations']:>6} "
@@ -177,6 +180,7 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         f"{r['steady_efficiency']:>6.2f} {r['cpu_ms_per_call']:>11.2f} "
         f"{r['endpoint_cpu_ms_per_call']:>8.2f} {r['calls_per_s']:>8.0f} "
         f"{r['ceiling_calls_per_s']:>7.0f} {r['share_of_ceiling']:>7.2f} "
+        f"{r['steady_share_of_ceiling']:>6.2f} "
         f"{r['rss_peak_mb']:>11.0f}",
         flush=True,
     )

@@ -62,13 +62,21 @@ def steady_state(db: Any, concurrency: int, latency: float) -> dict[str, float]:
     """
     starts = [r[0] for r in db.execute("select started_at from conversations order by 1")]
     if len(starts) <= concurrency:
-        return {"steady_s": 0.0, "steady_efficiency": float("nan")}
+        return {
+            "steady_s": 0.0,
+            "steady_calls_per_s": float("nan"),
+            "steady_efficiency": float("nan"),
+        }
     t0, t1 = starts[concurrency - 1], starts[-1]
     calls = db.execute(
         "select count(*) from events where kind = 'model_usage' and ts between ? and ?", [t0, t1]
     ).fetchone()[0]
     span = max(t1 - t0, 1e-9)
-    return {"steady_s": span, "steady_efficiency": calls / span / (concurrency / latency)}
+    return {
+        "steady_s": span,
+        "steady_calls_per_s": calls / span,
+        "steady_efficiency": calls / span / (concurrency / latency),
+    }
 
 
 def measure(config: RunConfig, latency: float, *, uvloop: bool = True) -> dict[str, float]:
