@@ -11,8 +11,12 @@ import importlib
 import importlib.util
 import logging
 import os
+import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +25,16 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.grid import RunConfig, grid_size
+from simulator.grid import RunConfig, decode_config, grid_size
 from simulator.metrics import run_report
 from simulator.rayshards import INSTALL, LOCAL, NAMESPACE
 from simulator.referee import Limits
 from simulator.registry import get_domain
 from simulator.runner import Runner
 from simulator.store import Store, get_run
+from tests.simulator import test_keys
+from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
+from tests.simulator.test_keys import SECRET, HTTPServer
 
 REQUIRED = bool(os.environ.get("TAU_SIM_REQUIRE_RAY"))
 if not REQUIRED and importlib.util.find_spec("ray") is None:
@@ -179,3 +186,64 @@ def test_bad_ray_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
         assert out.stderr.strip().startswith(f"tau-sim: error: {message}"), out.stderr
         assert not db.exists()
+
+
+endpoint = test_keys.endpoint  # an OpenAI-compatible server on 127.0.0.1
+
+
+def test_a_literal_key_reaches_local_actors_and_nothing_else(
+    endpoint: HTTPServer, tmp_path: Path
+) -> None:
+    ray_dir = Path(tempfile.mkdtemp(prefix="tsr", dir="/tmp"))  # Ray's socket paths are short
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI", "TAU_SIM"))}
+        env |= {"RAY_TMPDIR": str(ray_dir), "RAY_AUTH_MODE": "disabled"}
+        url = f"{endpoint.url}/v1"
+        db = tmp_path / "secret.db"
+        model = ["--agent", "openai/fake", "--agent-arg", f"base_url={url}"]
+        key = ["--agent-arg", f"api_key={SECRET}"]
+        grid = ["--tasks", "4", "--max-steps", "8", "--ray", "--workers", "2"]
+        out = cli("run", *grid, *model, *key, "--db", str(db), env=env)
+        assert out.returncode == 0, out.stderr
+        chats = [r for r in endpoint.requests if r.method == "POST"]
+        assert len(chats) >= 4  # the actors called the model ...
+        assert {r.headers.get("authorization") for r in endpoint.requests} == {
+            f"Bearer {SECRET}"
+        }  # ... with the key they inherited
+        assert SECRET not in out.stdout + out.stderr
+        stored = [*test_keys.files_of(db), *(p for p in ray_dir.rglob("*") if p.is_file())]
+        assert len(stored) > 10  # Ray's logs and session files are there to search
+        for path in stored:
+            assert SECRET.encode() not in path.read_bytes(), path
+    finally:
+        shutil.rmtree(ray_dir, ignore_errors=True)
+
+
+def test_ctrl_c_interrupts_a_ray_run_and_resume_finishes_it(cluster: None, tmp_path: Path) -> None:
+    db = tmp_path / "int.db"
+    slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+    proc = subprocess.Popen(
+        [*TAU_SIM, "run", *SMALL, *slow, "--ray", "--workers", "2", "--db", str(db), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert wait_for_completed(db, 2) >= 2
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the driver and Ray's processes
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    conn = sqlite3.connect(db)
+    run_id, status, stored = conn.execute("select id, status, config from runs").fetchone()
+    done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
+    conn.close()
+    assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
+    resumed = decode_config(stored)
+    assert (resumed.ray, resumed.workers) == (LOCAL, 2)
+    store = Store(db, create=False)  # what `--resume` runs, on this module's cluster
+    runner = Runner(store, resumed, run_id)
+    anyio.run(runner.run)
+    assert runner.status == "completed"
+    assert_whole(store, SMALL_CELLS)
+    store.close_sync()
