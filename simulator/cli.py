@@ -121,7 +121,8 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         const="local",
         metavar="ADDRESS",
         help="play on --workers Ray actors (tau-sim[ray]; default --workers there: this "
-        "machine's cores): a local cluster, or the running one at ADDRESS (see docs/ray.md)",
+        "machine's cores): a local cluster, or the running one at ADDRESS; with --resume, "
+        "`none` plays the rest without Ray (see docs/ray.md)",
     )
     run.add_argument("--seed", type=int, help=f"run seed (default {_D.seed})")
     run.add_argument(
@@ -648,12 +649,18 @@ def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:
     """``--ray [ADDRESS]``: the cluster, and one actor per core unless ``--workers`` is given."""
     from simulator.shards import auto_workers
 
-    if settings.get("ray") is None:
+    if settings.get("ray") is None or _ray_address(settings["ray"]) is None:
         return {}
-    fields: dict[str, Any] = {"ray": str(settings["ray"]).strip() or "local"}
+    fields: dict[str, Any] = {"ray": _ray_address(settings["ray"])}
     if "workers" not in settings:
         fields["workers"] = auto_workers()
     return fields
+
+
+def _ray_address(value: Any) -> str | None:
+    """``--ray``'s value as stored: ``local``, an address, or None for ``none`` (not on Ray)."""
+    text = str(value).strip()
+    return None if text.lower() == "none" else text or "local"
 
 
 def _buildable_domains(names: list[str]) -> list[Domain]:
@@ -774,6 +781,8 @@ def _resume_config(
     }
     if "workers" in changes:
         changes["workers"] = resolve_workers(changes["workers"])
+    if "ray" in changes:
+        changes["ray"] = _ray_address(changes["ray"])
     if changes:
         config = msgspec.structs.replace(config, **changes)
     config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])

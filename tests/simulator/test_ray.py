@@ -25,12 +25,14 @@ import anyio
 import msgspec
 import pytest
 
+from simulator.cli import configure_run, parsers
 from simulator.grid import RunConfig, decode_config, grid_size
 from simulator.metrics import run_report
 from simulator.rayshards import INSTALL, LOCAL, NAMESPACE
 from simulator.referee import Limits
 from simulator.registry import get_domain
 from simulator.runner import Runner
+from simulator.shards import auto_workers
 from simulator.store import Store, get_run
 from tests.simulator import test_keys
 from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
@@ -247,3 +249,15 @@ def test_ctrl_c_interrupts_a_ray_run_and_resume_finishes_it(cluster: None, tmp_p
     assert runner.status == "completed"
     assert_whole(store, SMALL_CELLS)
     store.close_sync()
+
+
+def test_ray_flag_names_the_cluster_and_one_actor_per_core_by_default() -> None:
+    top, run = parsers()
+    for flags, expected in (
+        (["--ray"], (LOCAL, auto_workers())),
+        (["--ray", "10.0.0.5:6379", "--workers", "12"], ("10.0.0.5:6379", 12)),
+        (["--ray", "none"], (None, 1)),
+        ([], (None, 1)),
+    ):
+        _settings, cfg = configure_run(top.parse_args(["run", "--tasks", "1", *flags]), run)
+        assert (cfg.ray, cfg.workers) == expected, flags
