@@ -167,7 +167,7 @@ def cluster(config: RunConfig) -> Iterator[None]:
         }
         if config.ray == LOCAL:
             with _inherited_keys():
-                ray.init(num_cpus=config.workers, **options)
+                ray.init(address="local", num_cpus=config.workers, **options)  # not RAY_ADDRESS
         else:
             _probe(config.ray)
             try:

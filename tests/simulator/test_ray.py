@@ -221,18 +221,21 @@ def test_a_literal_key_reaches_local_actors_and_nothing_else(
         shutil.rmtree(ray_dir, ignore_errors=True)
 
 
-def test_ctrl_c_interrupts_a_ray_run_and_resume_finishes_it(cluster: None, tmp_path: Path) -> None:
+def test_ctrl_c_stops_a_run_on_a_running_cluster_and_resume_finishes_it(
+    cluster: None, tmp_path: Path
+) -> None:
     db = tmp_path / "int.db"
+    address = ray.get_runtime_context().gcs_address  # this module's cluster, as a remote one
     slow = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+    on_ray = ["--ray", address, "--workers", "2"]
     proc = subprocess.Popen(
-        [*TAU_SIM, "run", *SMALL, *slow, "--ray", "--workers", "2", "--db", str(db), "--quiet"],
+        [*TAU_SIM, "run", *SMALL, *slow, *on_ray, "--db", str(db), "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,
     )
     assert wait_for_completed(db, 2) >= 2
-    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the driver and Ray's processes
+    proc.send_signal(signal.SIGINT)  # Ctrl-C reaches the driver: it stops the actors
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
@@ -242,7 +245,7 @@ def test_ctrl_c_interrupts_a_ray_run_and_resume_finishes_it(cluster: None, tmp_p
     conn.close()
     assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
     resumed = decode_config(stored)
-    assert (resumed.ray, resumed.workers) == (LOCAL, 2)
+    assert (resumed.ray, resumed.workers) == (address, 2)
     store = Store(db, create=False)  # what `--resume` runs, on this module's cluster
     runner = Runner(store, resumed, run_id)
     anyio.run(runner.run)
