@@ -27,7 +27,7 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -40,7 +40,7 @@ from simulator.errors import UsageError
 from simulator.events import ConversationEnded, Event, decode, encode
 from simulator.grid import RunConfig
 from simulator.keys import SEALED_PREFIX, worker_environment
-from simulator.shards import ProgressCallback, WorkerFailed, WorkOrder, encode_order
+from simulator.shards import Shards, WorkerFailed, WorkOrder, encode_order
 
 if TYPE_CHECKING:
     from simulator.grid import Cell
@@ -288,34 +288,17 @@ def _actor_class(ray: ModuleType) -> Any:
     return _remote_actor
 
 
-class RayShards:
-    """Runs the cells of one run on ``config.workers`` Ray actors (``Shards``' interface).
+class RayShards(Shards):
+    """Runs the cells of one run on ``config.workers`` Ray actors instead of processes.
 
-    The cluster is the one ``cluster(config)`` connected this process to.
+    ``Shards``' dealing and interface; the cluster is the one ``cluster(config)`` connected
+    this process to.
     """
 
-    def __init__(
-        self,
-        config: RunConfig,
-        run_id: str,
-        cells: list[Cell],
-        bus: Bus,
-        conversation_id: Callable[[Cell], str],
-        on_end: ProgressCallback | None = None,
-    ) -> None:
-        workers = config.workers
-        self.config = config
-        self.run_id = run_id
-        self.bus = bus
-        self.conversation_id = conversation_id
-        self.on_end = on_end
-        self.parts = [part for part in (cells[i::workers] for i in range(workers)) if part]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.actors: dict[int, Any] = {}
         """The live actor of each part, by part number."""
-        self.completed = 0
-        self.replayed = 0
-        """Cells played again on a new actor after theirs died."""
-        self.interrupted = False
 
     def interrupt(self) -> None:
         """Ask every actor to stop after sending what it has finished."""
@@ -339,12 +322,10 @@ class RayShards:
         ray = import_ray()
         from ray.exceptions import RayActorError, RayTaskError
 
-        unfinished = {self.conversation_id(c): c for c in cells}
+        unfinished = {c.index: c for c in cells}
         for attempt in range(MAX_RESTARTS + 1):
             if self.interrupted or not unfinished:
                 return
-            if attempt:
-                self.replayed += len(unfinished)
             line = encode_order(self._order(list(unfinished.values()), concurrency))
             actor = (
                 _actor_class(ray)
@@ -383,7 +364,7 @@ class RayShards:
             "not played (resume the run to play them)"
         )
 
-    async def _store(self, batch: bytes, unfinished: dict[str, Cell]) -> None:
+    async def _store(self, batch: bytes, unfinished: dict[int, Cell]) -> None:
         """Hand a batch of finished conversations to the bus's subscribers, in order."""
         on_end = self.on_end
         for line in batch.split(b"\n"):
@@ -391,7 +372,7 @@ class RayShards:
             for subscriber in self.bus.subscribers:
                 await subscriber.deliver(event)
             if isinstance(event, ConversationEnded):
-                cell = unfinished.pop(event.conversation)
+                cell = unfinished.pop(self.cells[event.conversation].index)
                 self.completed += 1
                 if on_end is not None:
                     on_end(cell, event)
