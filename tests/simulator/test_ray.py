@@ -1,14 +1,13 @@
 """``tau-sim run --ray``: the grid on Ray actors gives what one process gives, and loses nothing.
 
-One local cluster (2 CPUs) serves the in-process runs of this module; the CLI runs start their
-own. CI installs the ``ray`` extra and sets ``TAU_SIM_REQUIRE_RAY=1``: there a missing Ray
-fails these tests instead of skipping them.
+One local cluster (2 CPUs) serves this module's runs (the Ctrl-C test's CLI reaches it by its
+address); the key test's CLI starts a cluster of its own. CI installs the ``ray`` extra and
+sets ``TAU_SIM_REQUIRE_RAY=1``: there a missing Ray fails these tests instead of skipping them.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import logging
 import os
 import shutil
@@ -38,10 +37,13 @@ from tests.simulator import test_keys
 from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
 from tests.simulator.test_keys import SECRET, HTTPServer
 
-REQUIRED = bool(os.environ.get("TAU_SIM_REQUIRE_RAY"))
-if not REQUIRED and importlib.util.find_spec("ray") is None:
-    pytest.skip(f"Ray is not installed: {INSTALL} (.ci/run installs it)", allow_module_level=True)
-ray: Any = importlib.import_module("ray")
+ray: Any = (
+    importlib.import_module("ray")
+    if os.environ.get("TAU_SIM_REQUIRE_RAY")
+    else pytest.importorskip(
+        "ray", reason=f"Ray is not installed: {INSTALL} (.ci/run installs it)", exc_type=ImportError
+    )
+)
 
 TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 LATENCY = "0.004"
