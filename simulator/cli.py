@@ -115,6 +115,15 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         help="processes sharing the conversations, one loop each, or auto: one per core "
         f"(default {_D.workers})",
     )
+    run.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play on --workers Ray actors (tau-sim[ray]; default --workers there: this "
+        "machine's cores): a local cluster, or the running one at ADDRESS; with --resume, "
+        "`none` plays the rest without Ray (see docs/ray.md)",
+    )
     run.add_argument("--seed", type=int, help=f"run seed (default {_D.seed})")
     run.add_argument(
         "--max-steps",
@@ -164,7 +173,7 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--resume",
         metavar="RUN_ID",
         help="finish an interrupted run and play again the conversations endpoint errors ended "
-        "(takes only --concurrency, --workers, --max-error-share, --keep-errors and output "
+        "(takes only --concurrency, --workers, --ray, --max-error-share, --keep-errors and output "
         "options)",
     )
     run.add_argument(
@@ -312,7 +321,7 @@ OUTPUT_DEFAULTS: dict[str, Any] = {
 """Defaults of the run command's options that are not part of a run (``RunConfig``'s are)."""
 RESUME_OPTIONS = frozenset(
     {"concurrency", "workers", "quiet", "json", "db", "count_errors", "keep_errors"}
-    | {"max_error_share"}
+    | {"max_error_share", "ray"}
 )
 """Options that may go with ``--resume``: the stored config defines everything else."""
 _NOT_SETTINGS = (
@@ -582,6 +591,7 @@ def _config_from_settings(
     }
     if "workers" in fields:
         fields["workers"] = resolve_workers(fields["workers"])
+    fields |= _ray_fields(settings)
     if "domain" in settings:
         names = _csv(settings["domain"])
         fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
@@ -633,6 +643,24 @@ def _config_from_settings(
     }
     check_users(domains, fields.get("users", defaults.users))
     return RunConfig(**fields)
+
+
+def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:
+    """``--ray [ADDRESS]``: the cluster, and one actor per core unless ``--workers`` is given."""
+    from simulator.shards import auto_workers
+
+    if settings.get("ray") is None or _ray_address(settings["ray"]) is None:
+        return {}
+    fields: dict[str, Any] = {"ray": _ray_address(settings["ray"])}
+    if "workers" not in settings:
+        fields["workers"] = auto_workers()
+    return fields
+
+
+def _ray_address(value: Any) -> str | None:
+    """``--ray``'s value as stored: ``local``, an address, or None for ``none`` (not on Ray)."""
+    text = str(value).strip()
+    return None if text.lower() == "none" else text or "local"
 
 
 def _buildable_domains(names: list[str]) -> list[Domain]:
@@ -723,8 +751,8 @@ def _resume_keys(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     if extra:
         raise UsageError(
             f"--resume takes the stored run as it is; remove {', '.join(extra)} (only "
-            "--concurrency, --workers, --quiet, --json, --db and an api_key/api_key_env may go "
-            "with it)"
+            "--concurrency, --workers, --ray, --quiet, --json, --db and an api_key/api_key_env "
+            "may go with it)"
         )
     return keys
 
@@ -748,11 +776,13 @@ def _resume_config(
     config = decode_config(run["config"])
     changes = {
         key: getattr(args, key)
-        for key in ("concurrency", "workers", "max_error_share")
+        for key in ("concurrency", "workers", "max_error_share", "ray")
         if key in args
     }
     if "workers" in changes:
         changes["workers"] = resolve_workers(changes["workers"])
+    if "ray" in changes:
+        changes["ray"] = _ray_address(changes["ray"])
     if changes:
         config = msgspec.structs.replace(config, **changes)
     config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])
@@ -815,6 +845,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from simulator.grid import new_run_id
     from simulator.keys import seal_keys
     from simulator.models.options import merge
+    from simulator.rayshards import check_run
     from simulator.runner import Player, Runner, backend_options
     from simulator.store import Store
 
@@ -837,6 +868,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         config = seal_keys(config)
         player = Player(config, run_id)
         _check_auto_workers(settings, player)
+        check_run(config, player.providers)
         player.prepare()
         if getattr(args, "dry_run", False):
             return _dry_run(player, as_json=settings["json"])

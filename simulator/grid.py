@@ -33,6 +33,9 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
     (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
     ``task_split``: the domains' task split the tasks were drawn from (``--task-split``).
+    ``ray``: the Ray cluster the run's ``workers`` actors play on (``--ray``,
+    ``simulator.rayshards``): None not on Ray, ``local`` a cluster the run starts, else the
+    address of a running cluster.
     """
 
     domains: list[str] = msgspec.field(default_factory=lambda: ["retail"])
@@ -51,6 +54,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     concurrency: int = 32
     limits: Limits = Limits()
     workers: int = 1
+    ray: str | None = None
     max_error_share: float = 0.1
     agent_options: dict[str, dict[str, Any]] = {}
     user_options: dict[str, dict[str, Any]] = {}

@@ -45,6 +45,7 @@ from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_shar
 from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
 from simulator.keys import seal_keys
 from simulator.models.capacity import fit_connections
+from simulator.rayshards import RayShards, check_run, cluster
 from simulator.registry import (
     AgentProvider,
     CalibrationAgentProvider,
@@ -478,7 +479,8 @@ class Runner:
 
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``python -m simulator.worker``), each with its own event loop and providers; their events
-    stream back over pipes and this process alone writes the store.
+    stream back over pipes and this process alone writes the store. With ``config.ray`` they
+    are dealt to that many Ray actors instead (``simulator.rayshards``), the same way.
     """
 
     def __init__(
@@ -508,7 +510,9 @@ class Runner:
         self.player.prepare()
         if not create:
             self._check_task_set()
-        if config.workers > 1:
+        if config.ray is not None:
+            check_run(config, self.player.providers)
+        elif config.workers > 1:
             for provider in self.player.providers:
                 if getattr(provider, "launches_servers", False):
                     raise UsageError(
@@ -584,10 +588,15 @@ class Runner:
         is a ``StoreError`` too.
         """
         providers = self.player.providers
-        if self.config.workers > 1:  # only a check here: each worker starts its own
-            async with open_providers(providers):
+        if self.config.workers > 1 or self.config.ray is not None:
+            async with open_providers(providers):  # only a check here: each shard starts its own
                 pass
             providers = []
+        with cluster(self.config):  # with --ray: connected before the run's row is written
+            return await self._run_with(providers)
+
+    async def _run_with(self, providers: list[Any]) -> int:
+        """``run`` once the providers to open in this process are known."""
         completed = 0
         self.created = False
         try:
@@ -641,9 +650,10 @@ class Runner:
         if self.feed is not None:
             subscribers.append(self.feed)
         bus = Bus(subscribers)
+        sharding = RayShards if self.config.ray is not None else Shards
         shards = (
-            Shards(self.config, self.run_id, cells, bus, self.player.conversation_id, self.on_end)
-            if self.config.workers > 1
+            sharding(self.config, self.run_id, cells, bus, self.player.conversation_id, self.on_end)
+            if self.config.workers > 1 or self.config.ray is not None
             else None
         )
         settle_memory()

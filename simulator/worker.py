@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import anyio
 
 from simulator.bus import Bus
 from simulator.events import Event, encode
-from simulator.grid import grid
+from simulator.grid import Cell, grid
 from simulator.runner import (
     Player,
     backend_options,
@@ -84,19 +86,35 @@ class PipeSink:
             view = view[written:]
 
 
-async def work(order: WorkOrder) -> None:
-    """Play the order's cells; SIGINT/SIGTERM stop it after flushing what is finished."""
-    player = Player(order.config, order.run_id)
+def order_cells(order: WorkOrder) -> list[Cell]:
+    """The cells a ``WorkOrder`` names, in grid order."""
     wanted = set(order.cells)
-    cells = [c for c in grid(order.config) if c.index in wanted]
-    sink = PipeSink(sys.stdout.fileno())
-    bus = Bus([sink])
+    return [c for c in grid(order.config) if c.index in wanted]
+
+
+@asynccontextmanager
+async def order_player(order: WorkOrder) -> AsyncIterator[tuple[Player, list[Cell]]]:
+    """The prepared ``Player`` of an order and its cells, its providers open in the block.
+
+    What every shard plays with: a worker process (``work``) and a Ray actor
+    (``simulator.rayshards``), each on its own event loop, then ``player.play(cells, ...)``.
+    """
+    player = Player(order.config, order.run_id)
+    cells = order_cells(order)
     player.prepare()
     settle_memory()
+    async with open_providers(player.providers):
+        yield player, cells
+
+
+async def work(order: WorkOrder) -> None:
+    """Play the order's cells; SIGINT/SIGTERM stop it after flushing what is finished."""
+    sink = PipeSink(sys.stdout.fileno())
+    bus = Bus([sink])
     async with anyio.create_task_group() as outer:
         outer.start_soon(sink.run)
         try:
-            async with open_providers(player.providers):
+            async with order_player(order) as (player, cells):
                 await until_signal(lambda: player.play(cells, bus, order.concurrency))
         finally:
             sink.close()
