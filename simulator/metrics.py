@@ -185,6 +185,10 @@ def run_report(
 ) -> dict[str, Any]:
     """The whole report of a run: overall figures, groups, the condition table and effects.
 
+    ``conversations`` is the run's grid size (``runs.cells``): a conversation's row is stored
+    once it is admitted, so a run stopped early has rows for fewer cells; inside the groups and
+    conditions it counts the stored rows.
+
     ``count_errors``: conversations ended by endpoint errors count as failures (by default
     they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
     agents that read the answer key (scripted): their figures check the harness, they are not
@@ -208,6 +212,8 @@ def run_report(
         return summarize(subset, max_k, count_errors=count_errors, bootstrap=bootstrap)
 
     report.update(figures(rows))
+    # rows exist for admitted conversations only: the grid's size is the run's stored total
+    report["conversations"] = max(int(run.get("cells") or 0), len(rows))
     agents = sorted({str(r["agent"]) for r in rows})
     report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}

@@ -14,7 +14,6 @@ import anyio
 
 from simulator.bus import Bus
 from simulator.events import Event, encode
-from simulator.grid import grid
 from simulator.runner import (
     Player,
     backend_options,
@@ -85,10 +84,12 @@ class PipeSink:
 
 
 async def work(order: WorkOrder) -> None:
-    """Play the order's cells; SIGINT/SIGTERM stop it after flushing what is finished."""
+    """Play the order's cells, made as they are pulled.
+
+    SIGINT/SIGTERM stop it after flushing what is finished.
+    """
     player = Player(order.config, order.run_id)
-    wanted = set(order.cells)
-    cells = [c for c in grid(order.config) if c.index in wanted]
+    cells = order.cells()
     sink = PipeSink(sys.stdout.fileno())
     bus = Bus([sink])
     player.prepare()
