@@ -2,8 +2,11 @@
 
 The database is the run's truth. One writer task drains a bounded queue (backpressure: nothing
 is dropped) and commits batches in a worker thread; WAL mode lets readers (report, TUI,
-Tracer, Datasette) read while it writes. A conversation is marked completed in the same
-transaction as its last event, so a crash never leaves a completed conversation half-stored.
+Tracer, Datasette) read while it writes. A conversation's row is written when it is admitted
+(from its ``ConversationStarted``, in the batch of its first events), never ahead for the whole
+grid; it is marked completed in the same transaction as its last event, so a crash never leaves
+a completed conversation half-stored. An event's payload holds its own fields only
+(``encode_payload``): its kind, conversation, seq and ts are the row's columns.
 
 Storage faults are ``StoreError`` (exit code 1) naming the file and the cause (disk full,
 I/O error, read-only, locked, corrupted); a failed batch is rolled back whole, so what it held
