@@ -124,7 +124,7 @@ def test_a_million_cell_grid_starts_at_once_and_stores_what_it_admitted(tmp_path
     order = encode_order(WorkOrder(config, "big", 0, 2, 2, bytes(done)))
     assert len(order) < 200_000  # the bitmap (125 KB as base64), never a list of cells
     first = next(runner.pending_cells())
-    assert first.index == min(i for i in range(MILLION) if i not in done)
+    assert first.index not in done and all(i in done for i in range(first.index))
 
 
 def test_payloads_carry_no_copy_of_their_columns(tmp_path: Path) -> None:
@@ -220,3 +220,34 @@ def test_encode_payload_round_trips_through_nested_lookalike_keys() -> None:
         assert not set(json.loads(payload)) & {"kind", "conversation", "seq", "ts"}
         back = decode_stored(event.conversation, event.seq, kind_of(event), event.ts, payload)
         assert back == event
+
+
+def test_the_report_aggregated_in_sql_equals_the_row_by_row_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``outcome_rows`` (one weighted row per task, condition and outcome) gives every figure
+    the stored rows give, with endpoint errors, model errors, failures and token counts."""
+    from simulator import metrics
+    from tests.simulator.toy import install, toy_config
+
+    install()
+    agents = ["toy/gold", "toy/silent", "toy/unreachable", "toy/broken"]
+    config = toy_config(agents=agents, trials=3, politeness=[None, "cold"])
+    store = Store(tmp_path / "mixed.db")
+    anyio.run(Runner(store, config, "mixed", create=True).run)
+    run = get_run(store.db, "mixed")
+    rows = metrics.outcome_rows(store.db, "mixed")
+    assert sum(r["weight"] for r in rows) == grid_size(config) > 2 * len(rows)
+    aggregated = [
+        metrics.run_report(store.db, run, resamples=200, **options)
+        for options in ({}, {"count_errors": True}, {"by_family": True})
+    ]
+    monkeypatch.setattr(metrics, "outcome_rows", metrics.conversation_rows)
+    row_by_row = [
+        metrics.run_report(store.db, run, resamples=200, **options)
+        for options in ({}, {"count_errors": True}, {"by_family": True})
+    ]
+    assert aggregated == row_by_row
+    figures = aggregated[0]
+    assert figures["infra_errors"] > 0 and figures["failures"]["failed"] > 0
+    assert 0 < figures["success_rate"] < 1 and figures["avg_tokens"] is not None
