@@ -118,7 +118,7 @@ class Shards:
         self.bus = bus
         self.on_end = on_end
         left = grid_size(config) - len(done)
-        self.parts = max(1, min(config.workers, left))
+        self.parts = min(config.workers, left)  # no worker when nothing is left
         self.done = bytes(done) if len(done) else b""
         self.processes: list[Process] = []
         self.completed = 0
@@ -141,7 +141,7 @@ class Shards:
     async def run(self) -> int:
         """Play every part in its own process; returns the conversations completed."""
         config = self.config
-        share = -(-config.concurrency // self.parts)
+        share = -(-config.concurrency // max(self.parts, 1))
         async with anyio.create_task_group() as tg:
             for part in range(self.parts):
                 order = WorkOrder(config, self.run_id, part, self.parts, share, self.done)

@@ -704,8 +704,10 @@ class Store:
         """Store a run's final status and return it: ``completed`` only if every cell is.
 
         ``status`` is what the runner saw (``completed``, ``interrupted`` or ``failed``). The
-        stored status is ``completed`` when every cell of the run has a completed conversation
-        in the file, whatever ``status`` says; otherwise ``status``, except that ``completed``
+        stored status is ``completed`` when the file holds as many completed conversations of
+        the run as its stored total of cells (``runs.cells``: rows exist only for admitted
+        conversations, so the count is against the total, never against the rows), whatever
+        ``status`` says; otherwise ``status``, except that ``completed``
         becomes ``failed``. One statement: the count and the status are read and written in
         one transaction.
         """
