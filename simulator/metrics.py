@@ -276,7 +276,7 @@ def run_report(
 
     report.update(figures(rows))
     # rows exist for admitted conversations only: the grid's size is the run's stored total
-    report["conversations"] = max(int(run.get("cells") or 0), len(rows))
+    report["conversations"] = max(int(run.get("cells") or 0), report["conversations"])
     agents = sorted({str(r["agent"]) for r in rows})
     report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}

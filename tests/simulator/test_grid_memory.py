@@ -251,3 +251,23 @@ def test_the_report_aggregated_in_sql_equals_the_row_by_row_one(
     figures = aggregated[0]
     assert figures["infra_errors"] > 0 and figures["failures"]["failed"] > 0
     assert 0 < figures["success_rate"] < 1 and figures["avg_tokens"] is not None
+
+
+def test_a_run_is_completed_only_with_its_stored_total_completed(tmp_path: Path) -> None:
+    """``finish_run`` counts completed conversations against ``runs.cells``: a cell that was
+    never admitted has no row at all, and the run is not ``completed`` for it."""
+    from tests.simulator.toy import install, toy_config
+
+    install()
+    store = Store(tmp_path / "total.db")
+    anyio.run(Runner(store, toy_config(), "run-1", create=True).run)
+    assert store.finish_run("run-1", "completed") == "completed"
+    with store.db.conn:
+        store.db.execute("delete from events where conversation = 'run-1/000004'")
+        store.db.execute("delete from conversations where cell = 4")
+    assert store.finish_run("run-1", "completed") == "failed"
+    assert store.finish_run("run-1", "interrupted") == "interrupted"
+    store.close_sync()
+    resumed = Runner(Store(tmp_path / "total.db"), toy_config(), "run-1")
+    assert [c.index for c in resumed.pending_cells()] == [4]
+    assert anyio.run(resumed.run) == 1 and resumed.status == "completed"
