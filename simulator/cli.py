@@ -1129,7 +1129,7 @@ def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, 
     leaves it out.
     """
     try:
-        stored = f"{len(store.completed_cells(run_id))} of {total} conversations are stored; "
+        stored = f"{store.completed_count(run_id)} of {total} conversations are stored; "
     except sqlite3.Error:
         stored = ""
     return f"{fault}; {stored}resume with: tau-sim run --resume {run_id} --db {db}"

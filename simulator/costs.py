@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from simulator.outcomes import weight
 from simulator.store import ROLE_FIELDS, ROLES
 
 PRICINGS = ("priced", "free", "unpriced", "partly priced", "scripted", "no calls")
@@ -63,7 +64,7 @@ def cost_totals(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "simulated": simulated,
         "pricing": pricing(total_cost, unpriced, simulated),
     }
-    return {**roles, "total": total, "conversations": len(rows)}
+    return {**roles, "total": total, "conversations": sum(weight(r) for r in rows)}
 
 
 def condition_of(row: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simulator.conditions import DIMENSIONS, NEUTRAL
-from simulator.outcomes import counted, is_success
+from simulator.outcomes import counted, is_success, weight
 from simulator.stats import DIGITS, Bootstrap, paired_difference
 
 FRAME_FIELDS = ("agent", "user")
@@ -41,8 +41,8 @@ def emotion_effect(
         frame = tuple(r[f] for f in FRAME_FIELDS)
         condition = tuple(r[f] for f in CONDITION_FIELDS)
         cell = per_task[(frame, condition)][(r["domain"], r["task_id"])]
-        cell[0] += 1
-        cell[1] += is_success(r)
+        cell[0] += weight(r)
+        cell[1] += weight(r) * is_success(r)
     if not any(r["emotion"] == NEUTRAL for r in rows):
         return {"baseline": NEUTRAL, "rows": [], "note": NO_NEUTRAL}
     baselines: dict[tuple[_Key, _Key], _Tasks] = {}

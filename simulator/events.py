@@ -30,8 +30,13 @@ class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
     not_evaluated: list[str] = []
 
 
-class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
-    """Fields every event carries; ``seq`` and ``ts`` are assigned by the bus."""
+class EventBase(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False, omit_defaults=True
+):
+    """Fields every event carries; ``seq`` and ``ts`` are assigned by the bus.
+
+    Fields at their default are left out of the JSON (decoding puts the default back).
+    """
 
     conversation: str
     seq: int = 0
@@ -205,6 +210,43 @@ def encode(event: Event) -> bytes:
 def decode(data: bytes | str) -> Event:
     """Decode JSON bytes produced by ``encode`` back into the event."""
     return _decoder.decode(data)
+
+
+_BASE_FIELDS = b',"conversation":'
+"""Where the fields every event carries begin in its JSON: after every field of its own."""
+_stored_decoders: dict[str, msgspec.json.Decoder[Event]] = {
+    str(cls.__struct_config__.tag): msgspec.json.Decoder(cls) for cls in EVENT_TYPES
+}
+
+
+def encode_payload(event: Event) -> str:
+    """The JSON the store keeps of an event: its own fields only (the store has its columns).
+
+    ``kind``, ``conversation``, ``seq`` and ``ts`` are the ``events`` table's columns, so the
+    payload leaves them out; ``decode_stored`` puts them back. The tag comes first and the
+    fields of ``EventBase`` last (msgspec writes keyword-only fields after the others), so the
+    last ``,"conversation":`` of the JSON is where they begin: a key inside a nested object
+    comes before it, and a string's quotes are escaped.
+    """
+    data = _encoder.encode(event)
+    start = len(kind_of(event)) + 10  # past {"kind":"TAG"
+    end = data.rfind(_BASE_FIELDS)
+    return "{" + data[start + 1 : end].decode() + "}" if end > start else "{}"
+
+
+def decode_stored(conversation: str, seq: int, kind: str, ts: float, payload: str) -> Event:
+    """The event of one ``events`` row: its payload with the row's columns put back.
+
+    A payload stored before ``encode_payload`` existed holds the whole event (it starts with
+    its ``kind``) and decodes as it is.
+    """
+    if payload.startswith('{"kind"'):
+        return _decoder.decode(payload)
+    head = (_encoder.encode(conversation), seq, _encoder.encode(ts))
+    columns = b'{"conversation":%b,"seq":%d,"ts":%b' % head
+    rest = payload.encode()
+    data = columns + (b"}" if rest == b"{}" else b"," + rest[1:])
+    return _stored_decoders[kind].decode(data)
 
 
 def kind_of(event: EventBase) -> str:

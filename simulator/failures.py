@@ -36,7 +36,7 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
-from simulator.outcomes import SUCCESS_EPS
+from simulator.outcomes import SUCCESS_EPS, total, weight
 from simulator.referee import TerminationReason
 from simulator.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
 
@@ -235,9 +235,10 @@ def diagnose_task(
 
 def failure_counts(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """How many completed conversations failed for each reason (``FAILURE_KINDS`` order)."""
-    counts = Counter(
-        str(r.get("failure")) for r in rows if r["status"] == "completed" and r.get("failure")
-    )
+    counts: Counter[str] = Counter()
+    for r in rows:
+        if r["status"] == "completed" and r.get("failure"):
+            counts[str(r.get("failure"))] += weight(r)
     order = {kind: i for i, kind in enumerate(FAILURE_KINDS)}
     return dict(sorted(counts.items(), key=lambda item: (order.get(item[0], 99), item[0])))
 
@@ -258,8 +259,8 @@ def failure_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         by_agent.setdefault(str(r["agent"]), []).append(r)
         by_condition.setdefault(condition_of(r), []).append(r)
     return {
-        "failed": len(failed),
-        "unexplained": sum(1 for r in failed if not r.get("failure")),
+        "failed": total(failed),
+        "unexplained": total(r for r in failed if not r.get("failure")),
         "reasons": failure_counts(failed),
         "by_agent": {k: failure_counts(v) for k, v in sorted(by_agent.items())},
         "by_condition": {k: failure_counts(v) for k, v in sorted(by_condition.items())},

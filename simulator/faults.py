@@ -72,9 +72,10 @@ def error_share(rows: Iterable[dict[str, Any]]) -> ErrorShare:
     total = 0
     causes: Counter[str] = Counter()
     for row in rows:
-        total += 1
+        count = int(row.get("weight", 1))  # outcomes.weight (outcomes imports this module)
+        total += count
         if is_infra(row):
-            causes[fault_of(row["detail"])] += 1
+            causes[fault_of(row["detail"])] += count
     return ErrorShare(sum(causes.values()), total, dict(causes.most_common()))
 
 

@@ -130,6 +130,111 @@ def grid(config: RunConfig) -> Iterator[Cell]:
                                 index += 1
 
 
+def _axes(config: RunConfig) -> tuple[list[tuple[str, float]], list[tuple[Any, Any, Any]]]:
+    """(emotion, intensity) conditions and (politeness, urgency, trust) levels, in grid order."""
+    conditions = [
+        (emotion, intensity)
+        for emotion in config.emotions
+        for intensity in ([0.0] if emotion in _SINGLE else config.intensities)
+    ]
+    levels = [(p, u, t) for p in config.politeness for u in config.urgency for t in config.trust]
+    return conditions, levels
+
+
+def cell_at(config: RunConfig, index: int) -> Cell:
+    """The cell ``index`` of ``grid(config)``, made without the cells before it.
+
+    The grid's order is a mixed-radix number (agent, user, task, condition, levels, trial), so
+    a worker or a resumed run makes any cell it needs on its own; ``IndexError`` outside it.
+    """
+    if not 0 <= index < grid_size(config):
+        raise IndexError(f"cell {index} is outside the grid of {grid_size(config)} cells")
+    conditions, levels = _axes(config)
+    rest, trial = divmod(index, config.trials)
+    rest, level = divmod(rest, len(levels))
+    rest, condition = divmod(rest, len(conditions))
+    rest, task = divmod(rest, len(config.tasks))
+    agent, user = divmod(rest, len(config.users))
+    emotion, intensity = conditions[condition]
+    politeness, urgency, trust = levels[level]
+    user_name, task_id = config.users[user], config.tasks[task]
+    seed = conversation_seed(
+        config.seed,
+        user_name,
+        task_id,
+        emotion,
+        intensity,
+        trial,
+        politeness=politeness,
+        urgency=urgency,
+        trust=trust,
+    )
+    return Cell(
+        index,
+        config.agents[agent],
+        user_name,
+        task_id,
+        emotion,
+        intensity,
+        trial,
+        seed,
+        politeness,
+        urgency,
+        trust,
+    )
+
+
+class CellSet:
+    """A set of cell indexes of one grid as a bitmap: one bit per cell (125 KB for 10^6 cells).
+
+    What a run has done travels in this form (``bytes()``) to its workers, so neither the
+    parent nor a worker holds a list of cells.
+    """
+
+    def __init__(self, size: int, bits: bytes = b"") -> None:
+        self.size = size
+        self.bits = bytearray(bits) if bits else bytearray((size + 7) // 8)
+        if len(self.bits) != (size + 7) // 8:
+            raise ValueError(f"a set over {size} cells takes {(size + 7) // 8} bytes")
+
+    def add(self, index: int) -> None:
+        """Put cell ``index`` in the set."""
+        self.bits[index >> 3] |= 1 << (index & 7)
+
+    def __contains__(self, index: object) -> bool:
+        if not isinstance(index, int) or not 0 <= index < self.size:
+            return False
+        return bool(self.bits[index >> 3] & (1 << (index & 7)))
+
+    def __len__(self) -> int:
+        return sum(byte.bit_count() for byte in self.bits)
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.bits)
+
+
+def pending(config: RunConfig, done: CellSet, part: int = 0, parts: int = 1) -> Iterator[Cell]:
+    """The cells of ``config`` not in ``done``, lazily; with ``parts``, every ``parts``-th one.
+
+    Part ``part`` (0-based) holds the cells whose index is ``part`` modulo ``parts``: how a
+    run's cells are dealt to its workers.
+    """
+    for index in range(part, grid_size(config), parts):
+        if index not in done:
+            yield cell_at(config, index)
+
+
+def conversation_id(run_id: str, index: int) -> str:
+    """The id of the conversation of cell ``index`` of run ``run_id`` (stable across resumes)."""
+    return f"{run_id}/{index:06d}"
+
+
+def cell_index(conversation: str) -> int | None:
+    """The cell index inside a ``conversation_id``; None for an id of another form."""
+    tail = conversation.rpartition("/")[2]
+    return int(tail) if tail.isdigit() else None
+
+
 def grid_size(config: RunConfig) -> int:
     """How many cells ``grid(config)`` yields, without making them."""
     emotional = sum(e not in _SINGLE for e in config.emotions)

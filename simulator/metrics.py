@@ -19,7 +19,7 @@ from simulator.conditions import NEUTRAL, level_label
 from simulator.effects import emotion_effect
 from simulator.errors import UsageError
 from simulator.faults import error_share, is_infra
-from simulator.outcomes import counted, is_success
+from simulator.outcomes import SUCCESS_EPS, WEIGHT, counted, is_success, total, weight
 from simulator.registry import emotion_family, is_calibration_agent
 from simulator.stats import (
     RESAMPLES,
@@ -29,6 +29,7 @@ from simulator.stats import (
     task_pass_at_k,
     task_pass_hat_k,
 )
+from simulator.store import ROLE_FIELDS, ROLES
 
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
 GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity", *LEVEL_FIELDS)
@@ -43,8 +44,8 @@ def _cells(done: Sequence[dict[str, Any]]) -> dict[tuple[Any, ...], list[int]]:
     per_cell: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for r in done:
         key = (r["task_id"], *(r[field] for field in GROUP_FIELDS))
-        per_cell[key][0] += 1
-        per_cell[key][1] += int(is_success(r))
+        per_cell[key][0] += weight(r)
+        per_cell[key][1] += weight(r) * is_success(r)
     return per_cell
 
 
@@ -62,24 +63,24 @@ def summarize(
     and ``ci`` (``intervals``) are added.
     """
     completed = [r for r in rows if r["status"] == "completed"]
-    infra = sum(1 for r in completed if is_infra(r))
+    infra = total(r for r in completed if is_infra(r))
     done = counted(rows, count_errors=count_errors)
     cells = _cells(done)
     counts = [(n, c) for n, c in cells.values()]
-    n = len(done)
+    n = total(done)
 
     def mean(field: str) -> float | None:
         return round(sum(r[field] or 0 for r in done) / n, 4) if n else None
 
+    successes = sum(weight(r) * is_success(r) for r in done)
+    abandoned = total(r for r in done if r["reason"] == "user_abandoned")
     figures = {
-        "conversations": len(rows),
-        "completed": len(completed),
+        "conversations": total(rows),
+        "completed": total(completed),
         "infra_errors": infra,
         "n": n,
-        "success_rate": round(sum(is_success(r) for r in done) / n, 4) if n else None,
-        "abandonment_rate": round(sum(r["reason"] == "user_abandoned" for r in done) / n, 4)
-        if n
-        else None,
+        "success_rate": round(successes / n, 4) if n else None,
+        "abandonment_rate": round(abandoned / n, 4) if n else None,
         "pass_hat_k": {
             str(k): None if (v := pass_hat_k(counts, k)) is None else round(v, 4)
             for k in range(1, max_k + 1)
@@ -92,7 +93,7 @@ def summarize(
         "avg_tool_calls": mean("tool_calls"),
         "avg_questions": mean("questions"),
         "avg_tokens": _mean_tokens(done),
-        "reasons": dict(sorted(_count(r["reason"] for r in completed).items())),
+        "reasons": dict(sorted(_count(completed).items())),
     }
     if bootstrap is not None:
         figures.update(intervals(done, cells, max_k, bootstrap))
@@ -103,10 +104,18 @@ def _mean_tokens(rows: Sequence[dict[str, Any]]) -> float | None:
     """Mean tokens (in + out) of the conversations that spent any; None when none did.
 
     Scripted actors report no tokens, so a scripted run has no figure here rather than a 0
-    that would read as free.
+    that would read as free. A row of ``outcome_rows`` carries its ``spent`` conversations and
+    their ``spent_tokens``.
     """
-    spent = [t for r in rows if (t := (r["tokens_in"] or 0) + (r["tokens_out"] or 0)) > 0]
-    return round(sum(spent) / len(spent), 1) if spent else None
+    spent = tokens = 0
+    for r in rows:
+        if WEIGHT in r:
+            spent += r["spent"]
+            tokens += r["spent_tokens"] or 0
+        elif (t := (r["tokens_in"] or 0) + (r["tokens_out"] or 0)) > 0:
+            spent += 1
+            tokens += t
+    return round(tokens / spent, 1) if spent else None
 
 
 def intervals(
@@ -130,9 +139,9 @@ def intervals(
     conversations, successes, abandoned = [0.0] * units, [0.0] * units, [0.0] * units
     for r in done:
         t = index[(r["domain"], r["task_id"])]
-        conversations[t] += 1
-        successes[t] += is_success(r)
-        abandoned[t] += r["reason"] == "user_abandoned"
+        conversations[t] += weight(r)
+        successes[t] += weight(r) * is_success(r)
+        abandoned[t] += weight(r) * (r["reason"] == "user_abandoned")
     ks = range(1, max_k + 1)
     hat = {k: [0.0] * units for k in ks}
     at = {k: [0.0] * units for k in ks}
@@ -163,16 +172,70 @@ def intervals(
     }
 
 
-def _count(values: Iterable[str]) -> dict[str, int]:
+def _count(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Conversations per ending reason."""
     out: dict[str, int] = defaultdict(int)
-    for v in values:
-        out[v] += 1
+    for r in rows:
+        out[r["reason"]] += weight(r)
     return dict(out)
 
 
 def conversation_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
     """Every conversation row of a run, in grid order."""
     return list(db.query("select * from conversations where run_id = ? order by cell", [run_id]))
+
+
+_KEY_FIELDS = ("task_id", "domain", "agent", "user", "emotion", "intensity", *LEVEL_FIELDS)
+_SUMMED = ("turns", "tool_calls", "questions", "tokens_in", "tokens_out")
+
+
+def _outcome_sql(have: set[str], infra: int) -> str:
+    """The query of ``outcome_rows``; a column an older file lacks reads NULL, as ``get`` did."""
+
+    def col(name: str) -> str:
+        return name if name in have else "NULL"
+
+    role_sums = [f"{r}_{n}" for r in ROLES for n in ROLE_FIELDS if n != "cost_usd"]
+    spent = "coalesce(tokens_in, 0) + coalesce(tokens_out, 0)"
+    key = ", ".join(_KEY_FIELDS)
+    return (
+        f"select {key}, status, reason, {col('failure')} as failure, "
+        "case when status = 'completed' and coalesce(reward, 0.0) >= ? then 1 else 0 end "
+        "as won, case when status = 'completed' and reason in "
+        f"({', '.join('?' * infra)}) then detail end as infra_detail, "
+        f"count(*) as {WEIGHT}, max(trial) as trial, min(cell) as first_cell, "
+        + "".join(f"sum(coalesce({c}, 0)) as {c}, " for c in _SUMMED)
+        + "".join(f"sum(coalesce({col(c)}, 0)) as {c}, " for c in role_sums)
+        + "".join(f"sum({col(f'{r}_cost_usd')}) as {r}_cost_usd, " for r in ROLES)
+        + f"sum({spent} > 0) as spent, sum(case when {spent} > 0 then {spent} end) "
+        "as spent_tokens from conversations where run_id = ? "
+        f"group by {key}, status, reason, {col('failure')}, won, infra_detail "
+        "order by first_cell"
+    )
+
+
+def outcome_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+    """A run's conversations aggregated in SQL: one row per task, condition and outcome.
+
+    Each row stands for ``weight`` conversations with the same task, condition fields,
+    status, ending reason, failure reason, success (``reward`` is 1.0 or 0.0) and, for an
+    endpoint error, the same ``detail``; its counters (turns, tool calls, questions, tokens
+    and dollars per role) are their sums, ``trial`` the highest, ``spent`` / ``spent_tokens``
+    the conversations that spent tokens and how many. Rows come in the order of their first
+    cell, so every figure of the report is what the stored rows give, and what the report
+    holds grows with the tasks and conditions, not with the conversations.
+    """
+    from simulator.faults import INFRA_REASONS
+
+    reasons = sorted(INFRA_REASONS)
+    have = set(db.table("conversations").columns_dict)
+    rows = db.query(_outcome_sql(have, len(reasons)), [1.0 - SUCCESS_EPS, *reasons, run_id])
+    out = []
+    for row in rows:
+        row["reward"] = float(row.pop("won"))
+        row["detail"] = row.pop("infra_detail")
+        out.append(row)
+    return out
 
 
 def run_report(
@@ -185,6 +248,10 @@ def run_report(
 ) -> dict[str, Any]:
     """The whole report of a run: overall figures, groups, the condition table and effects.
 
+    ``conversations`` is the run's grid size (``runs.cells``): a conversation's row is stored
+    once it is admitted, so a run stopped early has rows for fewer cells; inside the groups and
+    conditions it counts the stored rows.
+
     ``count_errors``: conversations ended by endpoint errors count as failures (by default
     they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
     agents that read the answer key (scripted): their figures check the harness, they are not
@@ -193,7 +260,7 @@ def run_report(
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``simulator.effects``).
     """
-    rows = conversation_rows(db, run["id"])
+    rows = outcome_rows(db, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
     bootstrap = Bootstrap(resamples=resamples)
     report: dict[str, Any] = {
@@ -208,6 +275,8 @@ def run_report(
         return summarize(subset, max_k, count_errors=count_errors, bootstrap=bootstrap)
 
     report.update(figures(rows))
+    # rows exist for admitted conversations only: the grid's size is the run's stored total
+    report["conversations"] = max(int(run.get("cells") or 0), report["conversations"])
     agents = sorted({str(r["agent"]) for r in rows})
     report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}

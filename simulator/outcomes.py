@@ -1,13 +1,29 @@
-"""What one stored conversation row counts as: a success, and whether the figures count it."""
+"""What one stored conversation row counts as: a success, and whether the figures count it.
+
+A row may also stand for several conversations with the same outcome (``metrics.outcome_rows``:
+its ``weight`` is how many, its counters are their sums); a stored row weighs 1.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from simulator.faults import is_infra
 
 SUCCESS_EPS = 1e-6
+WEIGHT = "weight"
+"""The key of a row that stands for several conversations: how many (absent: one)."""
+
+
+def weight(row: Mapping[str, Any]) -> int:
+    """How many conversations ``row`` stands for (1 for a stored row)."""
+    return int(row.get(WEIGHT, 1))
+
+
+def total(rows: Iterable[Mapping[str, Any]]) -> int:
+    """How many conversations ``rows`` stand for."""
+    return sum(weight(r) for r in rows)
 
 
 def is_success(row: dict[str, Any]) -> bool:

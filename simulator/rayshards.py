@@ -29,7 +29,7 @@ import os
 import socket
 from collections.abc import AsyncIterator, Iterator, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
@@ -38,12 +38,9 @@ import msgspec
 from simulator.bus import Bus
 from simulator.errors import UsageError
 from simulator.events import ConversationEnded, Event, decode, encode
-from simulator.grid import RunConfig
+from simulator.grid import CellSet, RunConfig, grid_size
 from simulator.keys import SEALED_PREFIX, worker_environment
 from simulator.shards import Shards, WorkerFailed, WorkOrder, encode_order
-
-if TYPE_CHECKING:
-    from simulator.grid import Cell
 
 log = logging.getLogger(__name__)
 
@@ -308,25 +305,30 @@ class RayShards(Shards):
 
     async def run(self) -> int:
         """Play every part on its own actor; returns the conversations completed."""
-        share = -(-self.config.concurrency // max(len(self.parts), 1))
+        share = -(-self.config.concurrency // max(self.parts, 1))
         async with anyio.create_task_group() as tg:
-            for number, part in enumerate(self.parts):
-                tg.start_soon(self._part, number, part, share)
+            for part in range(self.parts):
+                tg.start_soon(self._part, part, share)
         return self.completed
 
-    def _order(self, cells: list[Cell], concurrency: int) -> WorkOrder:
-        return WorkOrder(self.config, self.run_id, [c.index for c in cells], concurrency)
+    async def _part(self, number: int, concurrency: int) -> None:
+        """Play one part, on a new actor again (its unfinished cells) whenever one dies.
 
-    async def _part(self, number: int, cells: list[Cell], concurrency: int) -> None:
-        """Play one part, on a new actor again (its unfinished cells) whenever one dies."""
+        The part's cells done so far (the run's ``done`` plus what its actors finished) travel
+        in each new actor's ``WorkOrder``, so a restarted actor plays only what is left.
+        """
         ray = import_ray()
         from ray.exceptions import RayActorError, RayTaskError
 
-        unfinished = {c.index: c for c in cells}
+        size = grid_size(self.config)
+        done = CellSet(size, self.done) if self.done else CellSet(size)
+        left = sum(1 for index in range(number, size, self.parts) if index not in done)
         for attempt in range(MAX_RESTARTS + 1):
-            if self.interrupted or not unfinished:
+            if self.interrupted or not left:
                 return
-            line = encode_order(self._order(list(unfinished.values()), concurrency))
+            order = WorkOrder(
+                self.config, self.run_id, number, self.parts, concurrency, bytes(done)
+            )
             actor = (
                 _actor_class(ray)
                 .options(name=f"{self.run_id}/{number}.{attempt}", namespace=NAMESPACE)
@@ -336,9 +338,9 @@ class RayShards(Shards):
             try:
                 stream = actor.play.options(
                     _generator_backpressure_num_objects=BACKPRESSURE_BATCHES
-                ).remote(line)
+                ).remote(encode_order(order))
                 async for ref in stream:
-                    await self._store(await ref, unfinished)
+                    left -= await self._store(await ref, done)
             except RayActorError as exc:
                 if self.interrupted:
                     return
@@ -346,7 +348,7 @@ class RayShards(Shards):
                     "Ray actor %s died (%s); playing its %d unfinished cells again",
                     number,
                     type(exc).__name__,
-                    len(unfinished),
+                    left,
                 )
                 continue
             except RayTaskError as exc:
@@ -356,23 +358,30 @@ class RayShards(Shards):
             finally:
                 self.actors.pop(number, None)
                 ray.kill(actor)
-            if unfinished and not self.interrupted:
-                raise WorkerFailed(f"Ray actor {number} ended with {len(unfinished)} cells left")
+            if left and not self.interrupted:
+                raise WorkerFailed(f"Ray actor {number} ended with {left} cells left")
             return
         raise WorkerFailed(
-            f"Ray actor {number} died {MAX_RESTARTS + 1} times; {len(unfinished)} cells were "
+            f"Ray actor {number} died {MAX_RESTARTS + 1} times; {left} cells were "
             "not played (resume the run to play them)"
         )
 
-    async def _store(self, batch: bytes, unfinished: dict[int, Cell]) -> None:
-        """Hand a batch of finished conversations to the bus's subscribers, in order."""
+    async def _store(self, batch: bytes, done: CellSet) -> int:
+        """Hand a batch of finished conversations to the bus's subscribers, in order.
+
+        Returns how many conversations it ended; their cells are added to ``done``.
+        """
         on_end = self.on_end
+        ended = 0
         for line in batch.split(b"\n"):
             event = decode(line)
             for subscriber in self.bus.subscribers:
                 await subscriber.deliver(event)
             if isinstance(event, ConversationEnded):
-                cell = unfinished.pop(self.cells[event.conversation].index)
+                cell = self._cell_of(event.conversation)
+                done.add(cell.index)
+                ended += 1
                 self.completed += 1
                 if on_end is not None:
                     on_end(cell, event)
+        return ended

@@ -1,9 +1,11 @@
 """The runner: a grid of agents x users x tasks x emotions x intensities x levels x trials.
 
 Conversations are admitted up to ``concurrency`` by a fixed set of workers pulling the next
-grid cell, so memory stays flat whatever the grid size. Every conversation's seed is derived
-from (run seed, user, task, condition, trial) — not the agent, so two agents meet the same
-users. A resumed run skips completed cells and re-plays the others from scratch.
+grid cell from a lazy stream (``simulator.grid.pending``), and a conversation's row is written
+when it is admitted, so memory and start-up stay flat whatever the grid size. Every
+conversation's seed is derived from (run seed, user, task, condition, trial) — not the agent,
+so two agents meet the same users. A resumed run skips completed cells (known from the store as
+a bitmap, ``Store.done_cells``) and re-plays the others from scratch.
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 import gc
 import logging
 import signal
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Sequence,
+    Sized,
+)
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,7 +52,15 @@ from simulator.errors import OptionError, StoreError, UsageError
 from simulator.evaluation import make_evaluator
 from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
-from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
+from simulator.grid import (
+    Cell,
+    CellSet,
+    RunConfig,
+    conversation_id,
+    grid_size,
+    pending,
+    task_set_hash,
+)
 from simulator.keys import seal_keys
 from simulator.models.capacity import fit_connections
 from simulator.rayshards import RayShards, check_run, cluster
@@ -403,18 +421,24 @@ class Player:
 
     def conversation_id(self, cell: Cell) -> str:
         """The id of a cell's conversation (stable across resumes)."""
-        return f"{self.run_id}/{cell.index:06d}"
+        return conversation_id(self.run_id, cell.index)
 
     async def play(
         self,
-        cells: list[Cell],
+        cells: Iterable[Cell],
         bus: Bus,
         concurrency: int,
         on_end: ProgressCallback | None = None,
     ) -> int:
-        """Play ``cells`` with up to ``concurrency`` at once; returns how many completed."""
+        """Play ``cells`` with up to ``concurrency`` at once; returns how many completed.
+
+        ``cells`` is consumed lazily (a generator of a million cells costs nothing up front):
+        each of the ``concurrency`` workers pulls the next one when its conversation ends.
+        """
         completed = 0
         queue = iter(cells)
+        if isinstance(cells, Sized):
+            concurrency = min(concurrency, max(len(cells), 1))
 
         async def worker() -> None:
             nonlocal completed
@@ -425,7 +449,7 @@ class Player:
                     on_end(cell, ended)
 
         async with anyio.create_task_group() as workers:
-            for _ in range(min(concurrency, max(len(cells), 1))):
+            for _ in range(concurrency):
                 workers.start_soon(worker)
         return completed
 
@@ -550,30 +574,13 @@ class Runner:
                 "(its task-set hash differs); restore them or start a new run"
             )
 
-    def pending_cells(self) -> list[Cell]:
-        """Cells of this run that have no completed conversation yet."""
-        done = self.store.completed_cells(self.run_id)
-        return [c for c in grid(self.config) if c.index not in done]
+    def done_cells(self) -> CellSet:
+        """The cells of this run with a completed conversation in the store (a bitmap)."""
+        return self.store.done_cells(self.run_id, self.total)
 
-    def _row(self, cell: Cell) -> dict[str, Any]:
-        cell = task_condition(cell, self.player.tasks[cell.task_id])
-        return {
-            "id": self.player.conversation_id(cell),
-            "run_id": self.run_id,
-            "cell": cell.index,
-            "task_id": cell.task_id,
-            "domain": self.player.tasks[cell.task_id].domain,
-            "agent": cell.agent,
-            "user": cell.user,
-            "emotion": cell.emotion,
-            "intensity": cell.intensity,
-            "trial": cell.trial,
-            "seed": cell.seed,
-            "politeness": cell.politeness,
-            "urgency": cell.urgency,
-            "trust": cell.trust,
-            "status": "pending",
-        }
+    def pending_cells(self) -> Iterator[Cell]:
+        """Cells of this run that have no completed conversation yet, made as they are pulled."""
+        return pending(self.config, self.done_cells())
 
     async def run(self) -> int:
         """Play every pending cell; returns how many conversations completed in this call.
@@ -581,7 +588,8 @@ class Runner:
         The providers are entered in the run's task group around the play, so servers they
         start live exactly as long as the conversations that use them. The final status is
         stored once the writer has committed its last batch (``Store.finish_run``: never
-        ``completed`` with a cell unfinished) and kept in ``status``. A storage fault
+        ``completed`` with fewer completed conversations than the run's stored total of cells)
+        and kept in ``status``. A storage fault
         (``StoreError``, from the writer or the bookkeeping) stops the run; the run is then
         marked ``failed`` if the file still takes that write, else it stays ``running`` and
         reads ``stale`` once its heartbeat is old. A clean play that leaves cells unfinished
@@ -620,7 +628,7 @@ class Runner:
             self.run_id, "interrupted" if self.interrupted else "completed"
         )
         if self.status == "failed":
-            missing = self.total - len(self.store.completed_cells(self.run_id))
+            missing = self.total - self.store.completed_count(self.run_id)
             raise StoreError(
                 f"--db {self.store.path}: {missing} of {self.total} conversations were not "
                 "stored although the run ended cleanly"
@@ -638,24 +646,28 @@ class Runner:
             self.status = "running"
 
     async def _play(self, outer: TaskGroup) -> int:
-        """Register the pending cells, start the store's writer in ``outer`` and play them."""
+        """Start the store's writer in ``outer`` and play the pending cells as a stream.
+
+        What is done is read from the store once, as a bitmap; no row is written ahead: the
+        writer stores each conversation's row when it is admitted.
+        """
         self.store.discard_unfinished(self.run_id)
         if not self.create and not self.keep_errors:
             self.store.discard_reason(self.run_id, INFRA_REASON)
-        cells = self.pending_cells()
+        done = self.done_cells()
         if self.on_start is not None:
-            self.on_start(self.total - len(cells))
-        self.store.register_conversations([self._row(c) for c in cells])
+            self.on_start(len(done))
         subscribers: list[Subscriber] = [self.store]
         if self.feed is not None:
             subscribers.append(self.feed)
         bus = Bus(subscribers)
         sharding = RayShards if self.config.ray is not None else Shards
         shards = (
-            sharding(self.config, self.run_id, cells, bus, self.player.conversation_id, self.on_end)
+            sharding(self.config, self.run_id, done, bus, self.on_end)
             if self.config.workers > 1 or self.config.ray is not None
             else None
         )
+        cells = pending(self.config, done)
         settle_memory()
         self.store.claim_run(self.run_id)
         outer.start_soon(self.store.run_writer)
@@ -669,8 +681,9 @@ class Runner:
                     shards.run, shards.interrupt, stop=self._stop
                 )
             else:
+                concurrency = min(self.config.concurrency, max(self.total - len(done), 1))
                 completed, self.interrupted = await until_signal(
-                    lambda: self.player.play(cells, bus, self.config.concurrency, self.on_end),
+                    lambda: self.player.play(cells, bus, concurrency, self.on_end),
                     stop=self._stop,
                 )
         finally:

@@ -1,12 +1,14 @@
 """Worker processes for one run: the parent deals cells out and stores what comes back.
 
 One Python event loop tops out at a few thousand model calls per second; past that, the run's
-cells are dealt round-robin to ``--workers`` processes (``python -m simulator.worker``). Each
-gets a ``WorkOrder`` on stdin (never an API key: sealed keys travel in the workers'
-environment) and streams its events back on stdout, one msgspec JSON line each (JSON escapes
-newlines inside strings). The parent is the only writer of the store, so crash safety and
-``--resume`` are unchanged. ``--workers auto`` is one worker per core this process may use
-(``auto_workers``).
+cells are dealt round-robin to ``--workers`` processes (``python -m simulator.worker``): worker
+``part`` of ``parts`` plays the cells whose index is ``part`` modulo ``parts``. Each gets a
+``WorkOrder`` on stdin (never an API key: sealed keys travel in the workers' environment; no
+list of cells: its part number and the run's done cells as a bitmap, so an order's size and
+the parent's memory do not grow with the grid) and streams its events back on stdout, one
+msgspec JSON line each (JSON escapes newlines inside strings). The parent is the only writer
+of the store, so crash safety and ``--resume`` are unchanged. ``--workers auto`` is one worker
+per core this process may use (``auto_workers``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
 
 import anyio
 import msgspec
@@ -26,13 +27,10 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from simulator.bus import Bus
 from simulator.errors import UsageError
 from simulator.events import ConversationEnded, decode
-from simulator.grid import RunConfig
+from simulator.grid import Cell, CellSet, RunConfig, cell_at, cell_index, grid_size, pending
 from simulator.keys import worker_environment
 
-if TYPE_CHECKING:
-    from simulator.grid import Cell
-
-ProgressCallback = Callable[["Cell", ConversationEnded], None]
+ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 MAX_LINE = 256 * 2**20
 MAX_WORKERS = 256
@@ -62,12 +60,26 @@ def resolve_workers(value: int | str) -> int:
 
 
 class WorkOrder(msgspec.Struct, frozen=True):
-    """What one worker process plays: the run's config, its id and the cells' indexes."""
+    """Everything one worker plays: one part of the run's grid, as a few numbers.
+
+    Its cells are those of ``config``'s grid whose index is ``part`` modulo ``parts``, less
+    those in ``done``, played up to ``concurrency`` at once.
+    ``done`` is a ``CellSet``'s bytes over the whole grid (empty: nothing done yet), so the
+    order stays small for any grid; ``cells`` names the cells it plays, lazily.
+    """
 
     config: RunConfig
     run_id: str
-    cells: list[int]
+    part: int
+    parts: int
     concurrency: int
+    done: bytes = b""
+
+    def cells(self) -> Iterator[Cell]:
+        """The cells this order plays, made one at a time."""
+        size = grid_size(self.config)
+        done = CellSet(size, self.done) if self.done else CellSet(size)
+        return pending(self.config, done, self.part, self.parts)
 
 
 def encode_order(order: WorkOrder) -> bytes:
@@ -87,27 +99,37 @@ class WorkerFailed(RuntimeError):
 
 
 class Shards:
-    """Runs the cells of one run in ``config.workers`` child processes."""
+    """Runs the pending cells of one run in ``config.workers`` child processes.
+
+    ``done`` are the cells already completed; each worker gets the same bitmap and its part
+    number (``WorkOrder``), so nothing here grows with the grid.
+    """
 
     def __init__(
         self,
         config: RunConfig,
         run_id: str,
-        cells: list[Cell],
+        done: CellSet,
         bus: Bus,
-        conversation_id: Callable[[Cell], str],
         on_end: ProgressCallback | None = None,
     ) -> None:
-        workers = config.workers
         self.config = config
         self.run_id = run_id
         self.bus = bus
         self.on_end = on_end
-        self.parts = [part for part in (cells[i::workers] for i in range(workers)) if part]
-        self.cells = {conversation_id(c): c for c in cells}
+        left = grid_size(config) - len(done)
+        self.parts = min(config.workers, left)  # no worker when nothing is left
+        self.done = bytes(done) if len(done) else b""
         self.processes: list[Process] = []
         self.completed = 0
         self.interrupted = False
+
+    def _cell_of(self, conversation: str) -> Cell:
+        """The grid cell a worker's conversation plays (from the index in its id)."""
+        index = cell_index(conversation)
+        if index is None:
+            raise WorkerFailed(f"a worker sent an event of another conversation {conversation!r}")
+        return cell_at(self.config, index)
 
     def interrupt(self) -> None:
         """Ask every worker to stop after sending what it has finished."""
@@ -119,11 +141,11 @@ class Shards:
     async def run(self) -> int:
         """Play every part in its own process; returns the conversations completed."""
         config = self.config
-        share = -(-config.concurrency // max(len(self.parts), 1))
+        share = -(-config.concurrency // max(self.parts, 1))
         async with anyio.create_task_group() as tg:
-            for number, part in enumerate(self.parts):
-                order = WorkOrder(config, self.run_id, [c.index for c in part], share)
-                tg.start_soon(self._shard, number, order)
+            for part in range(self.parts):
+                order = WorkOrder(config, self.run_id, part, self.parts, share, self.done)
+                tg.start_soon(self._shard, part, order)
         return self.completed
 
     async def _shard(self, number: int, order: WorkOrder) -> None:
@@ -155,7 +177,7 @@ class Shards:
                 if isinstance(event, ConversationEnded):
                     self.completed += 1
                     if on_end is not None:
-                        on_end(self.cells[event.conversation], event)
+                        on_end(self._cell_of(event.conversation), event)
             code = await process.wait()
         if code != 0 and not self.interrupted:
             raise WorkerFailed(f"worker process {number} exited with status {code}")

@@ -2,8 +2,11 @@
 
 The database is the run's truth. One writer task drains a bounded queue (backpressure: nothing
 is dropped) and commits batches in a worker thread; WAL mode lets readers (report, TUI,
-Tracer, Datasette) read while it writes. A conversation is marked completed in the same
-transaction as its last event, so a crash never leaves a completed conversation half-stored.
+Tracer, Datasette) read while it writes. A conversation's row is written when it is admitted
+(from its ``ConversationStarted``, in the batch of its first events), never ahead for the whole
+grid; it is marked completed in the same transaction as its last event, so a crash never leaves
+a completed conversation half-stored. An event's payload holds its own fields only
+(``encode_payload``): its kind, conversation, seq and ts are the row's columns.
 
 Storage faults are ``StoreError`` (exit code 1) naming the file and the cause (disk full,
 I/O error, read-only, locked, corrupted); a failed batch is rolled back whole, so what it held
@@ -36,10 +39,11 @@ from simulator.events import (
     ConversationStarted,
     Event,
     ModelUsage,
-    decode,
-    encode,
+    decode_stored,
+    encode_payload,
     kind_of,
 )
+from simulator.grid import CellSet, cell_index
 
 SCHEMA_VERSION = 2
 """2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``) and the
@@ -464,8 +468,18 @@ class _Counters:
 @dataclass
 class _Batch:
     events: list[tuple[str, int, str, float, str]] = field(default_factory=list)
-    started: list[tuple[float, str]] = field(default_factory=list)
+    started: list[tuple[Any, ...]] = field(default_factory=list)
     ended: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+_STARTED_SQL = (
+    "insert into conversations (id, run_id, cell, task_id, domain, agent, user, emotion, "
+    "intensity, trial, seed, politeness, urgency, trust, status, started_at) "
+    "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?) "
+    "on conflict (id) do update set status = 'running', started_at = excluded.started_at"
+)
+"""A conversation's row, written when it is admitted (its ``ConversationStarted``); a row
+registered before (``register_conversations``) is only marked running."""
 
 
 ROLE_COLUMN_NAMES = tuple(f"{role}_{name}" for role in ROLES for name in ROLE_FIELDS)
@@ -571,11 +585,29 @@ class Store:
         batch = _Batch()
         append = batch.events.append
         for ev in events:
-            append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode(ev).decode()))
+            append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode_payload(ev)))
             if isinstance(ev, ModelUsage):
                 self._counters.setdefault(ev.conversation, _Counters()).add(ev)
             elif isinstance(ev, ConversationStarted):
-                batch.started.append((ev.ts, ev.conversation))
+                batch.started.append(
+                    (
+                        ev.conversation,
+                        ev.run_id,
+                        cell_index(ev.conversation),
+                        ev.task_id,
+                        ev.domain,
+                        ev.agent,
+                        ev.user,
+                        ev.emotion,
+                        ev.intensity,
+                        ev.trial,
+                        ev.seed,
+                        ev.politeness,
+                        ev.urgency,
+                        ev.trust,
+                        ev.ts,
+                    )
+                )
             elif isinstance(ev, ConversationEnded):
                 c = self._counters.pop(ev.conversation, _Counters())
                 breakdown = _json.encode(ev.breakdown).decode() if ev.breakdown else None
@@ -605,14 +637,11 @@ class Store:
         now = time.time()
         beat = self._run_id is not None and now - self._beat_at >= self.heartbeat_interval
         with storage_faults(self.path), conn:
+            conn.executemany(_STARTED_SQL, batch.started)
             conn.executemany(
                 "insert or replace into events (conversation, seq, kind, ts, payload) "
                 "values (?, ?, ?, ?, ?)",
                 batch.events,
-            )
-            conn.executemany(
-                "update conversations set status = 'running', started_at = ? where id = ?",
-                batch.started,
             )
             conn.executemany(_ENDED_SQL, batch.ended)
             if beat:
@@ -675,8 +704,10 @@ class Store:
         """Store a run's final status and return it: ``completed`` only if every cell is.
 
         ``status`` is what the runner saw (``completed``, ``interrupted`` or ``failed``). The
-        stored status is ``completed`` when every cell of the run has a completed conversation
-        in the file, whatever ``status`` says; otherwise ``status``, except that ``completed``
+        stored status is ``completed`` when the file holds as many completed conversations of
+        the run as its stored total of cells (``runs.cells``: rows exist only for admitted
+        conversations, so the count is against the total, never against the rows), whatever
+        ``status`` says; otherwise ``status``, except that ``completed``
         becomes ``failed``. One statement: the count and the status are read and written in
         one transaction.
         """
@@ -693,16 +724,43 @@ class Store:
         return str(row[0])
 
     def register_conversations(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert the rows of conversations about to start (status ``pending``)."""
+        """Insert rows of conversations about to start (status ``pending``) ahead of them.
+
+        The runner needs none: the writer writes a conversation's row with its
+        ``ConversationStarted``. Callers that play conversations outside a grid (the TUI's
+        human session) and tests register theirs here.
+        """
         with storage_faults(self.path), self.db.conn:
             self.db.table("conversations").insert_all(rows, replace=True)
 
     def completed_cells(self, run_id: str) -> set[int]:
-        """Grid cells of a run whose conversation completed."""
+        """Grid cells of a run whose conversation completed (a set: for small runs and tests)."""
         rows = self.db.execute(
             "select cell from conversations where run_id = ? and status = 'completed'", [run_id]
         )
         return {r[0] for r in rows}
+
+    def done_cells(self, run_id: str, size: int) -> CellSet:
+        """The cells of a run of ``size`` cells whose conversation completed, as a bitmap.
+
+        One pass over the run's completed rows; what it holds is one bit per cell of the grid.
+        """
+        done = CellSet(size)
+        rows = self.db.execute(
+            "select cell from conversations where run_id = ? and status = 'completed'", [run_id]
+        )
+        for (cell,) in rows:
+            if cell is not None and 0 <= cell < size:
+                done.add(cell)
+        return done
+
+    def completed_count(self, run_id: str) -> int:
+        """How many conversations of a run completed."""
+        row = self.db.execute(
+            "select count(*) from conversations where run_id = ? and status = 'completed'",
+            [run_id],
+        ).fetchone()
+        return int(row[0])
 
     def discard_unfinished(self, run_id: str) -> int:
         """Delete conversations of a run that did not complete, with their events."""
@@ -798,6 +856,8 @@ def _process_gone(pid: int | None, host: str | None) -> bool:
 def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
     """The events of one conversation in order."""
     for row in db.execute(
-        "select payload from events where conversation = ? order by seq", [conversation]
+        "select conversation, seq, kind, ts, payload from events where conversation = ? "
+        "order by seq",
+        [conversation],
     ):
-        yield decode(row[0])
+        yield decode_stored(*row)

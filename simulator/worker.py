@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
 import anyio
 
 from simulator.bus import Bus
 from simulator.events import Event, encode
-from simulator.grid import Cell, grid
+from simulator.grid import Cell
 from simulator.runner import (
     Player,
     backend_options,
@@ -86,21 +86,16 @@ class PipeSink:
             view = view[written:]
 
 
-def order_cells(order: WorkOrder) -> list[Cell]:
-    """The cells a ``WorkOrder`` names, in grid order."""
-    wanted = set(order.cells)
-    return [c for c in grid(order.config) if c.index in wanted]
-
-
 @asynccontextmanager
-async def order_player(order: WorkOrder) -> AsyncIterator[tuple[Player, list[Cell]]]:
+async def order_player(order: WorkOrder) -> AsyncIterator[tuple[Player, Iterator[Cell]]]:
     """The prepared ``Player`` of an order and its cells, its providers open in the block.
 
     What every shard plays with: a worker process (``work``) and a Ray actor
     (``simulator.rayshards``), each on its own event loop, then ``player.play(cells, ...)``.
+    The cells are made as they are pulled (``WorkOrder.cells``).
     """
     player = Player(order.config, order.run_id)
-    cells = order_cells(order)
+    cells = order.cells()
     player.prepare()
     settle_memory()
     async with open_providers(player.providers):

@@ -24,7 +24,7 @@ import anyio
 import sqlite_utils
 
 from simulator.bus import LiveFeed
-from simulator.events import ConversationEnded, Event, decode
+from simulator.events import ConversationEnded, Event, decode_stored
 from simulator.faults import INFRA_REASON
 from simulator.runner import Runner
 from simulator.store import get_run, iter_events, open_database, run_state
@@ -186,12 +186,13 @@ def kept_history(db: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -
     """
     kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
     rows = db.execute(
-        "select e.payload from events e join conversations c on c.id = e.conversation "
+        "select e.conversation, e.seq, e.kind, e.ts, e.payload from events e "
+        "join conversations c on c.id = e.conversation "
         f"where c.run_id = ? and c.status = 'completed' and e.kind in ({kinds}) "
         "and (? or c.reason is not ?) order by e.rowid",
         [run_id, int(keep_errors), INFRA_REASON],
     )
-    return [decode(payload) for (payload,) in rows]
+    return [decode_stored(*row) for row in rows]
 
 
 class StoreSource:
@@ -228,13 +229,14 @@ class StoreSource:
         kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
         while True:
             rows = db.execute(
-                f"select rowid, payload from events where rowid > ? and kind in ({kinds}) "
+                "select rowid, conversation, seq, kind, ts, payload from events "
+                f"where rowid > ? and kind in ({kinds}) "
                 "and conversation >= ? and conversation < ? order by rowid limit ?",
                 [self._after, run_id + "/", run_id + "0", READ_CHUNK],
             ).fetchall()
             if rows:
                 self._after = rows[-1][0]
-                read.extend(decode(payload) for _, payload in rows)
+                read.extend(decode_stored(*row[1:]) for row in rows)
             if len(rows) < READ_CHUNK:
                 break
         row = db.execute("select * from runs where id = ?", [run_id])

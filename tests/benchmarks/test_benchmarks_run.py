@@ -40,3 +40,15 @@ def test_backends_benchmark_quick() -> None:
     for row in rows:
         assert row["conversations"] >= 55 and row["model_calls"] > row["conversations"]
         assert row["reasons"] == "user_stop"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_grid_scale_benchmark_quick() -> None:
+    rows = json.loads(run("grid_scale.py", "--quick", "--json"))
+    assert [r["cells"] for r in rows] == [100, 1000, 5000]
+    for row in rows:
+        assert 100 <= row["conversations"] == row["reported"] < 200  # stopped after 100
+        assert row["first_s"] > 0 and row["rss_run_mb"] > 0 and row["rss_report_mb"] > 0
+        assert row["bytes_per_conv"] > 1000 and row["dry_run_s"] > 0
+    assert rows[0]["ratio"] == dict.fromkeys(rows[0]["ratio"], 1.0)

@@ -136,12 +136,12 @@ def test_a_key_in_a_run_file_is_sealed_and_asked_for_again(
     _, config = configure_run(parser.parse_args(["run", "--config", str(path)]), run)
     assert config.agent_options["openai/x"]["api_key"] == "sk-file-SECRET"  # in memory only
     with pytest.raises(RuntimeError, match="must be sealed"):
-        encode_order(WorkOrder(config, "run-1", [0], 1))
+        encode_order(WorkOrder(config, "run-1", 0, 1, 1))
     sealed = seal_keys(config)
     env = sealed.agent_options["openai/x"]["api_key_env"]
     assert environ_key(env) == "sk-file-SECRET" and env not in os.environ
     assert worker_environment() == {**os.environ, env: "sk-file-SECRET"}
-    assert b"sk-file-SECRET" not in encode_order(WorkOrder(sealed, "run-1", [0], 1))
+    assert b"sk-file-SECRET" not in encode_order(WorkOrder(sealed, "run-1", 0, 1, 1))
     assert b"sk-file-SECRET" not in msgspec.json.encode(sealed)
     assert sealed.agent_options["openai/x"]["base_url"] == "http://127.0.0.1:9/v1"
 

@@ -102,13 +102,22 @@ def fault(*args: str, code: int = 1, env: dict[str, str] | None = None) -> str:
 
 
 def counts(db: Path) -> tuple[int, int, int]:
-    """(conversations, distinct cells, completed) of the file's only run."""
+    """(conversations, distinct cells, completed) of the file's only run.
+
+    Rows exist for admitted conversations only; no stored event lacks its conversation's row
+    and the run's row holds the whole grid's size (``GRID_CELLS`` or ``SMALL_CELLS``).
+    """
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     row = conn.execute(
         "select count(*), count(distinct cell), coalesce(sum(status = 'completed'), 0) "
         "from conversations"
     ).fetchone()
+    orphans = conn.execute(
+        "select count(*) from events where conversation not in (select id from conversations)"
+    ).fetchone()[0]
+    run = conn.execute("select cells from runs").fetchone()  # None: not created yet
     conn.close()
+    assert orphans == 0 and (run is None or run[0] in (GRID_CELLS, SMALL_CELLS))
     return tuple(row)
 
 
@@ -146,8 +155,9 @@ SLOW = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "late
 def stopped_mid_run(db: Path, cause: str) -> tuple[str, str]:
     """Run the grid slowly on ``db`` until the disk fails it; (run id, stored status).
 
-    The fault is one line naming ``cause`` with the stored count and how to resume; every cell
-    is registered, some but not all are stored, and no conversation's events have a gap.
+    The fault is one line naming ``cause`` with the stored count and how to resume; every
+    admitted conversation is registered once, some but not all are stored, and no
+    conversation's events have a gap.
     """
     line = fault("run", *GRID, *SLOW, "--db", str(db), "--quiet")
     run_id, status = stored_status(db)
@@ -156,7 +166,7 @@ def stopped_mid_run(db: Path, cause: str) -> tuple[str, str]:
         f"tau-sim: error: --db {db}: {cause}; {done} of {GRID_CELLS} conversations are stored; "
         f"resume with: tau-sim run --resume {run_id} --db {db}"
     )
-    assert total == cells == GRID_CELLS and 0 < done < GRID_CELLS and gap_free(db)
+    assert done <= total == cells <= GRID_CELLS and 0 < done < GRID_CELLS and gap_free(db)
     return run_id, status
 
 

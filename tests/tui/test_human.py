@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import msgspec
 import pytest
 
 from simulator.cli import _config_from_settings
+from simulator.events import Event, decode_stored, kind_of
 from simulator.grid import decode_config
 from simulator.registry import get_domain
 from simulator.runner import Player
@@ -70,10 +72,15 @@ async def say_line(pilot: Any, screen: HumanScreen, line: str) -> None:
 def stored(db: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     data = open_database(db, readonly=True)
     row = next(data.query("select * from conversations"))
-    events = [
-        json.loads(r["payload"]) for r in data.query("select payload from events order by rowid")
-    ]
+    rows = data.execute("select conversation, seq, kind, ts, payload from events order by rowid")
+    events = [every_field(decode_stored(*r)) for r in rows]
     return row, events
+
+
+def every_field(event: Event) -> dict[str, Any]:
+    """An event as a dict with its kind and every field, defaults included."""
+    fields = {f: msgspec.to_builtins(getattr(event, f)) for f in type(event).__struct_fields__}
+    return {"kind": kind_of(event), **fields}
 
 
 async def test_typing_raising_and_abandoning_are_stored(tmp_path: Path) -> None:
