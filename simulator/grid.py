@@ -33,6 +33,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
     (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
     ``task_split``: the domains' task split the tasks were drawn from (``--task-split``).
+    ``judge``: the model that checks natural-language assertions (``--judge``; None: they stay
+    not evaluated), with its merged options in ``judge_options``.
     """
 
     domains: list[str] = msgspec.field(default_factory=lambda: ["retail"])
@@ -54,6 +56,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_error_share: float = 0.1
     agent_options: dict[str, dict[str, Any]] = {}
     user_options: dict[str, dict[str, Any]] = {}
+    judge: str | None = None
+    judge_options: dict[str, Any] = {}
 
 
 class Cell(msgspec.Struct, frozen=True):

@@ -43,6 +43,7 @@ from simulator.evaluation import make_evaluator
 from simulator.events import ConversationEnded
 from simulator.faults import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
 from simulator.grid import Cell, RunConfig, grid, grid_size, task_set_hash
+from simulator.judging import AssertionJudge
 from simulator.keys import seal_keys
 from simulator.models.capacity import fit_connections
 from simulator.registry import (
@@ -362,6 +363,7 @@ class Player:
         self.evaluators = {name: make_evaluator(d) for name, d in self.domains.items()}
         self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
+        self.judge = make_judge(config)
         self.connection_notes = fit_connections(
             {"--agent-arg": self.agent_providers, "--user-arg": self.user_providers},
             config.concurrency,
@@ -397,8 +399,9 @@ class Player:
 
     @property
     def providers(self) -> list[Any]:
-        """Every model and user provider of the run."""
-        return [*self.agent_providers.values(), *self.user_providers.values()]
+        """Every model and user provider of the run (and the judge's model)."""
+        judge = [self.judge.provider] if self.judge is not None else []
+        return [*self.agent_providers.values(), *self.user_providers.values(), *judge]
 
     def conversation_id(self, cell: Cell) -> str:
         """The id of a cell's conversation (stable across resumes)."""
@@ -455,7 +458,18 @@ class Player:
             bus,
             self.config.limits,
             evaluator=self.evaluators[task.domain],
+            judge=self.judge,
         )
+
+
+def make_judge(config: RunConfig) -> AssertionJudge | None:
+    """The run's judge of natural-language assertions (``--judge``), or None."""
+    if config.judge is None:
+        return None
+    try:
+        return AssertionJudge(config.judge, config.judge_options)
+    except OptionError as exc:
+        raise UsageError(f"--judge-arg: {exc}") from None
 
 
 class Runner:
