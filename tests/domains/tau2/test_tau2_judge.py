@@ -128,7 +128,7 @@ def test_a_judge_that_fails_is_an_infrastructure_error(
         reason, detail, reward, failure = conn.execute(
             "select reason, detail, reward, failure from conversations"
         ).fetchone()
-    assert reason == "infra_error" and detail.startswith(f"judge: [{kind}")
+    assert reason == "infra_error" and detail.startswith(f"judge: [{kind}"), detail
     assert reward == 0.0 and failure == "infra_error"  # the measuring's fault, not the agent's
 
 
@@ -191,13 +191,14 @@ def test_bad_judge_input_is_one_line_and_unused_judge_is_said(
     assert "judge openai/j: unused, no task of this run has natural-language assertions" in (
         capsys.readouterr().out
     )
+    # a subprocess: reading a task file replaces the tasks of the (cached) domain in process
     tasks = nl_task_file(tmp_path / "tasks.json")
-    plan = [
+    plan = run(
         *("run", "--domain", "tau2/airline", "--tasks-file", str(tasks), "--user", "openai/u"),
         *("--dry-run", "--judge", "openai/j", "--json"),
-    ]
-    assert main(plan) == 0
-    assert json.loads(capsys.readouterr().out)["judge"] == {
+    )
+    assert plan.returncode == 0, plan.stderr
+    assert json.loads(plan.stdout)["judge"] == {
         "model": "openai/j",
         "tasks_with_assertions": 2,
         "tasks_scored": 2,
