@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 
 from tests.domains.tau2.needs import require_tau2
@@ -19,6 +20,7 @@ require_tau2("tau2.evaluator.evaluator")
 
 from tau2.data_model.simulation import Results  # noqa: E402
 
+from simulator.assertions import assertion_line, assertion_report  # noqa: E402
 from simulator.events import AssertionJudged, ConversationEnded  # noqa: E402
 from simulator.judging import decode_verdicts, judge_prompt  # noqa: E402
 from simulator.registry import get_domain  # noqa: E402
@@ -93,6 +95,14 @@ def test_verdicts_decide_the_reward_and_rescore_export_and_their_judge_agree(
         assert all(r[4] > 0 and r[5] > 0 for r in rows)  # the judge's calls are in the costs
         assert len(judged) == 5 and all(j["judge"] == "openai/judge" for j in judged)
 
+        report = run("report", run_id, "--db", str(db), "--json")
+        assert report.returncode == 0, report.stderr
+        assert json.loads(report.stdout)["assertions"] == {
+            "conversations_judged": 2,
+            "assertions_judged": 5,
+            "assertions_met": 4,
+            "conversations_not_evaluated": 0,
+        }
         rescored = run("rescore", run_id, "--db", str(db), "--json")
         assert rescored.returncode == 0, rescored.stderr
         result = json.loads(rescored.stdout)
@@ -151,6 +161,10 @@ def test_without_a_judge_nl_assertions_are_not_evaluated_never_passed() -> None:
     assert ended.reward == 0.0 and ended.breakdown is not None
     assert ended.breakdown.not_evaluated == ["NL_ASSERTION"]
     assert not any(isinstance(e, AssertionJudged) for e in events)
+    row = {"status": "completed", "breakdown": msgspec.json.encode(ended.breakdown).decode()}
+    section = assertion_report([row])
+    assert section is not None and section["conversations_not_evaluated"] == 1
+    assert "not judged (no --judge): scored 0, never passed" in (assertion_line(section) or "")
 
 
 def test_the_judges_answer_is_decoded_strictly() -> None:
