@@ -169,6 +169,7 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         metavar="KEY=VALUE",
         help="user option, repeatable (the keys of each kind: `tau-sim models`; default none)",
     )
+    _add_judge_options(run)
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
@@ -269,6 +270,22 @@ def parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     return parser, run
 
 
+def _add_judge_options(run: argparse.ArgumentParser) -> None:
+    """``--judge MODEL`` and ``--judge-arg``: the model that checks natural-language assertions."""
+    run.add_argument(
+        "--judge",
+        metavar="PROVIDER/MODEL",
+        help="model that judges the tasks' natural-language assertions (τ²-bench's "
+        "nl_assertions; default none: they stay not evaluated)",
+    )
+    run.add_argument(
+        "--judge-arg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="judge model option, repeatable (base_url=..., price_in=...; see `tau-sim models`)",
+    )
+
+
 def _add_interval_options(parser: argparse.ArgumentParser) -> None:
     """``--resamples``: the bootstrap draws behind every interval (``report``, ``compare``)."""
     from simulator.stats import MAX_RESAMPLES, MIN_RESAMPLES, RESAMPLES
@@ -331,6 +348,7 @@ _NOT_SETTINGS = (
     "keep_errors",
     "agent_arg",
     "user_arg",
+    "judge_arg",
     "help",
     "dry_run",
 )
@@ -570,6 +588,7 @@ def _config_from_settings(
     run_file: RunFile | None,
     agent_args: dict[str, Any],
     user_args: dict[str, Any],
+    judge_args: dict[str, Any] | None = None,
 ) -> RunConfig:
     """The ``RunConfig`` of merged run settings: what is not set keeps ``RunConfig``'s default.
 
@@ -642,6 +661,7 @@ def _config_from_settings(
         for name in fields.get("users", defaults.users)
     }
     check_users(domains, fields.get("users", defaults.users))
+    fields.update(_judge_fields(settings, run_file, judge_args or {}))
     return RunConfig(**fields)
 
 
@@ -661,6 +681,23 @@ def _ray_address(value: Any) -> str | None:
     """``--ray``'s value as stored: ``local``, an address, or None for ``none`` (not on Ray)."""
     text = str(value).strip()
     return None if text.lower() == "none" else text or "local"
+
+
+def _judge_fields(
+    settings: dict[str, Any], run_file: RunFile | None, judge_args: dict[str, Any]
+) -> dict[str, Any]:
+    """``judge`` and ``judge_options`` of a run: ``[models."NAME"]``, then ``--judge-arg``."""
+    from simulator.judging import check_judge_name
+    from simulator.models.options import merge
+
+    judge = settings.get("judge")
+    if judge is None:
+        if judge_args:
+            raise UsageError("--judge-arg: options for a judge, but no --judge is given")
+        return {}
+    check_judge_name(judge)
+    table = run_file.models.get(judge) if run_file is not None else None
+    return {"judge": judge, "judge_options": merge(table, judge_args)}
 
 
 def _buildable_domains(names: list[str]) -> list[Domain]:
@@ -723,6 +760,7 @@ def configure_run(
         run_file,
         parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
         parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
+        parse_key_values(getattr(args, "judge_arg", []), "--judge-arg"),
     )
     return settings, config
 
@@ -738,12 +776,17 @@ def _resume_keys(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
     keys = {
         flag: parse_key_values(getattr(args, dest, []), flag)
-        for flag, dest in (("--agent-arg", "agent_arg"), ("--user-arg", "user_arg"))
+        for flag, dest in (
+            ("--agent-arg", "agent_arg"),
+            ("--user-arg", "user_arg"),
+            ("--judge-arg", "judge_arg"),
+        )
     }
     extra = [
         _flag(dest)
         for dest in vars(args)
-        if dest not in RESUME_OPTIONS and dest not in ("command", "resume", "agent_arg", "user_arg")
+        if dest not in RESUME_OPTIONS
+        and dest not in ("command", "resume", "agent_arg", "user_arg", "judge_arg")
     ]
     extra += [
         f"{flag} {key}" for flag, given in keys.items() for key in given if key not in KEY_OPTIONS
@@ -785,7 +828,9 @@ def _resume_config(
         changes["ray"] = _ray_address(changes["ray"])
     if changes:
         config = msgspec.structs.replace(config, **changes)
-    config = reattach_keys(config, run["id"], keys["--agent-arg"], keys["--user-arg"])
+    config = reattach_keys(
+        config, run["id"], keys["--agent-arg"], keys["--user-arg"], keys.get("--judge-arg")
+    )
     return config, run["id"]
 
 
@@ -1164,7 +1209,7 @@ def _ctrl_c_raises() -> Iterator[None]:
 
 def _dry_run(player: Any, *, as_json: bool) -> int:
     """Print what a run would play: its size and an estimate of its model calls; store nothing."""
-    from simulator.estimate import dry_run_plan
+    from simulator.estimate import dry_run_plan, judge_line
 
     plan = dry_run_plan(player)
     if as_json:
@@ -1183,6 +1228,9 @@ def _dry_run(player: Any, *, as_json: bool) -> int:
         f"{plan['user_calls']} user calls ({plan['model_calls']} in all; scripted roles "
         "make no model calls)"
     )
+    judge = judge_line(plan["judge"])
+    if judge is not None:
+        print(judge)
     print("nothing was stored")
     return 0
 

@@ -10,6 +10,10 @@ any other ``ModelError`` with ``model_error``, anything else with ``error``.
 A conversation whose deadline passes while the agent's or the user's model call is still out
 has waited on an endpoint: ``infra_error`` too (``timeout`` is left for a conversation in which
 nobody was waiting on a model).
+With a judge (``simulator.judging``), a conversation that ended well and whose task has
+natural-language assertions has them judged after the final state; the verdicts and the judge's
+usage are published before ``ConversationEnded``. A judge that gives no verdict ends the
+conversation with ``infra_error`` (detail ``"judge: [<kind>] ..."``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from simulator.evaluation import EVIDENCE, Evaluator, final_reward, make_evaluat
 from simulator.events import ConversationEnded, ConversationStarted
 from simulator.failures import FAILURE_EVIDENCE, diagnose_task
 from simulator.faults import infra_detail
-from simulator.referee import Limits, Referee, TerminationReason
+from simulator.judging import AssertionJudge, JudgeFailed
+from simulator.referee import SUCCESSFUL_ENDINGS, Limits, Referee, TerminationReason
 from simulator.roles import Agent, UserSimulator
 
 log = logging.getLogger(__name__)
@@ -42,10 +47,12 @@ async def run_conversation(
     limits: Limits,
     *,
     evaluator: Evaluator | None = None,
+    judge: AssertionJudge | None = None,
 ) -> ConversationEnded:
     """Play one conversation to its end and publish ``ConversationEnded`` with the reward.
 
-    ``evaluator`` (one per run, it caches gold states) defaults to a fresh one for the domain.
+    ``evaluator`` (one per run, it caches gold states) defaults to a fresh one for the domain;
+    ``judge`` checks the task's natural-language assertions (``Evaluator.assertions``).
     """
     domain = ctx.domain
     referee = Referee(limits, domain.toolkit.endings)
@@ -120,16 +127,29 @@ async def run_conversation(
                 detail = f"no end after {limits.timeout_s:g} s" if timed_out else ""
                 channel.end(TerminationReason.TIMEOUT, detail)
         reason = referee.reason or TerminationReason.ERROR
+        detail = referee.detail
 
         await env_actor.publish_state()
         evaluator = evaluator or make_evaluator(domain)
+        assertions = evaluator.assertions(ctx.task) if judge is not None else []
+        if judge is not None and assertions and reason.value in SUCCESSFUL_ENDINGS:
+            try:
+                verdicts, usages = await judge.judge(ctx.conversation_id, channel.kept, assertions)
+            except JudgeFailed as exc:
+                verdicts, usages = [], exc.usages
+                reason = TerminationReason.INFRA_ERROR
+                detail = f"judge: [{exc.kind}] {exc}"
+            for usage in usages:
+                await channel.publish(usage, final=True)
+            for verdict in verdicts:
+                await channel.publish(verdict, final=True)
         score, breakdown = evaluator.evaluate(ctx.task, channel.kept)
         reward = final_reward(reason, score)
         failure = diagnose_task(
             evaluator,
             ctx.task,
             reason=reason.value,
-            detail=referee.detail,
+            detail=detail,
             reward=reward,
             breakdown=breakdown,
             events=channel.kept,
@@ -139,7 +159,7 @@ async def run_conversation(
             reason=reason.value,
             reward=reward,
             breakdown=breakdown,
-            detail=referee.detail,
+            detail=detail,
             turns=referee.steps,
             tool_calls=referee.tool_calls,
             questions=referee.questions,

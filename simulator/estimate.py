@@ -4,6 +4,9 @@ The estimate reads each task's gold path: an agent makes one call per gold actio
 user turn; a user makes one call per turn, taken as the opening, one per authentication slot
 and a closing one. Real conversations wander (an emotional user takes more turns), so it is a
 lower-end estimate, not a promise. Scripted agents and users make no model calls.
+With ``--judge``, the judge makes (at least) one call per conversation whose task has
+natural-language assertions and that ends well; a run without any leaves the judge unused,
+and the plan says so.
 """
 
 from __future__ import annotations
@@ -57,6 +60,38 @@ def dry_run_plan(player: Player) -> dict[str, Any]:
         "agent_calls": agent_calls,
         "user_calls": user_calls,
         "model_calls": agent_calls + user_calls,
+        "judge": judge_plan(player),
         "estimate": "from the gold path lengths: calls per gold action and per user turn",
         "stored": False,
     }
+
+
+def judge_plan(player: Player) -> dict[str, Any] | None:
+    """The judge's share of the run: tasks with assertions, how many count, calls at most."""
+    config = player.config
+    if config.judge is None:
+        return None
+    tasks = [player.tasks[t] for t in config.tasks]
+    judged = [t for t in tasks if player.evaluators[t.domain].assertions(t)]
+    scored = [t for t in judged if player.evaluators[t.domain].scores_assertions(t)]
+    per_task = grid_size(config) // max(len(tasks), 1)
+    return {
+        "model": config.judge,
+        "tasks_with_assertions": len(judged),
+        "tasks_scored": len(scored),
+        "calls": len(judged) * per_task,
+        "unused": not judged,
+    }
+
+
+def judge_line(plan: dict[str, Any] | None) -> str | None:
+    """The dry run's line about the judge (None: no ``--judge``)."""
+    if plan is None:
+        return None
+    if plan["unused"]:
+        return f"judge {plan['model']}: unused, no task of this run has natural-language assertions"
+    return (
+        f"judge {plan['model']}: {plan['tasks_with_assertions']} tasks have natural-language "
+        f"assertions ({plan['tasks_scored']} count them in their reward); about "
+        f"{plan['calls']} judge calls at most (one per conversation that ends well)"
+    )

@@ -21,6 +21,7 @@ import msgspec
 
 from simulator.events import (
     AgentMessage,
+    AssertionJudged,
     ChangedRecord,
     EnvironmentState,
     Event,
@@ -37,7 +38,7 @@ _SPACE = re.compile(r"\s+")
 _encoder = msgspec.json.Encoder()
 _plain = msgspec.json.Decoder()
 
-EVIDENCE = (AgentMessage, EnvironmentState, UserToolCall)
+EVIDENCE = (AgentMessage, EnvironmentState, UserToolCall, AssertionJudged)
 """The kinds of event the evaluator reads (a conversation keeps these for its verdict)."""
 
 
@@ -130,6 +131,18 @@ class Evaluator:
         state = GoldState(db.state_hash(), before, writers)
         self._gold[task.id] = (task, state)
         return state
+
+    def assertions(self, task: Task) -> list[str]:
+        """The task's natural-language assertions, which only a judge model can check.
+
+        Our own tasks have none; a domain with its own evaluator may list some (τ²-bench's
+        ``nl_assertions``).
+        """
+        return []
+
+    def scores_assertions(self, task: Task) -> bool:
+        """Whether the judge's verdicts on ``task``'s assertions enter its reward."""
+        return False
 
     def gold_hash(self, task: Task) -> str:
         """State hash after replaying the gold write actions on a fresh database (cached)."""

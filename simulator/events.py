@@ -18,6 +18,8 @@ class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
 
     A domain with its own reward basis (τ²-bench's) names it in ``reward_basis``, the score of
     each part in ``checks`` and the parts it could not evaluate (no judge) in ``not_evaluated``.
+    ``judged`` holds each natural-language assertion a judge model checked, and whether it was
+    met (``AssertionJudged`` events; ``tau-sim run --judge``).
     """
 
     db_match: bool
@@ -28,6 +30,7 @@ class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
     reward_basis: list[str] = []
     checks: dict[str, float] = {}
     not_evaluated: list[str] = []
+    judged: dict[str, bool] = {}
 
 
 class EventBase(
@@ -133,6 +136,19 @@ class ModelUsage(EventBase, frozen=True, tag="model_usage"):
     tokens_cached: int = 0
 
 
+class AssertionJudged(EventBase, frozen=True, tag="assertion_judged"):
+    """A judge model's verdict on one natural-language assertion of the task, with its reason.
+
+    Published after the conversation ended (``tau-sim run --judge MODEL``), before
+    ``ConversationEnded``; the evaluator reads it, so ``rescore`` scores it the same way.
+    """
+
+    judge: str
+    assertion: str
+    met: bool
+    reason: str = ""
+
+
 class ChangedRecord(msgspec.Struct, frozen=True, gc=False):
     """One record that differs from the domain's base database (``record`` None: deleted).
 
@@ -181,6 +197,7 @@ Event = (
     | EmotionUpdate
     | ModelUsage
     | EnvironmentState
+    | AssertionJudged
     | ConversationEnded
 )
 
@@ -195,6 +212,7 @@ EVENT_TYPES: tuple[type[EventBase], ...] = (
     EmotionUpdate,
     ModelUsage,
     EnvironmentState,
+    AssertionJudged,
     ConversationEnded,
 )
 

@@ -36,6 +36,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     ``ray``: the Ray cluster the run's ``workers`` actors play on (``--ray``,
     ``simulator.rayshards``): None not on Ray, ``local`` a cluster the run starts, else the
     address of a running cluster.
+    ``judge``: the model that checks natural-language assertions (``--judge``; None: they stay
+    not evaluated), with its merged options in ``judge_options``.
     """
 
     domains: list[str] = msgspec.field(default_factory=lambda: ["retail"])
@@ -58,6 +60,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_error_share: float = 0.1
     agent_options: dict[str, dict[str, Any]] = {}
     user_options: dict[str, dict[str, Any]] = {}
+    judge: str | None = None
+    judge_options: dict[str, Any] = {}
 
 
 class Cell(msgspec.Struct, frozen=True):

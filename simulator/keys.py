@@ -64,9 +64,12 @@ def seal_keys(config: RunConfig) -> RunConfig:
     """
     agents = {name: _seal(opts) for name, opts in config.agent_options.items()}
     users = {name: _seal(opts) for name, opts in config.user_options.items()}
-    if agents == config.agent_options and users == config.user_options:
+    judge = _seal(config.judge_options)
+    if (agents, users, judge) == (config.agent_options, config.user_options, config.judge_options):
         return config
-    return msgspec.structs.replace(config, agent_options=agents, user_options=users)
+    return msgspec.structs.replace(
+        config, agent_options=agents, user_options=users, judge_options=judge
+    )
 
 
 def reattach_keys(
@@ -74,11 +77,13 @@ def reattach_keys(
     run_id: str,
     agent_keys: Mapping[str, Any],
     user_keys: Mapping[str, Any],
+    judge_keys: Mapping[str, Any] | None = None,
 ) -> RunConfig:
     """A stored config whose sealed keys are found again: in the environment or given anew.
 
     ``agent_keys``/``user_keys`` are ``api_key``/``api_key_env`` from ``--agent-arg`` and
-    ``--user-arg``; they apply to every model of their role that needs its key again.
+    ``--user-arg``; they apply to every model of their role that needs its key again;
+    ``judge_keys`` (``--judge-arg``) to the run's judge.
 
     Raises:
         UsageError: a model needs its literal key again and none was given.
@@ -103,4 +108,10 @@ def reattach_keys(
 
     agents = fix(config.agent_options, agent_keys, "--agent-arg")
     users = fix(config.user_options, user_keys, "--user-arg")
-    return seal_keys(msgspec.structs.replace(config, agent_options=agents, user_options=users))
+    judge = config.judge_options
+    if config.judge is not None:
+        judge = fix({config.judge: judge}, judge_keys or {}, "--judge-arg")[config.judge]
+    config = msgspec.structs.replace(
+        config, agent_options=agents, user_options=users, judge_options=judge
+    )
+    return seal_keys(config)

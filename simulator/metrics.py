@@ -351,11 +351,20 @@ def labelled_effect(
 
 
 def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The report's ``cost`` (tokens and dollars per role) and ``failures`` (reasons) sections."""
+    """The report's ``cost``, ``failures`` and ``assertions`` sections.
+
+    Tokens and dollars per role, failure reasons, and the natural-language assertions judged
+    (None in a run without any).
+    """
+    from simulator.assertions import assertion_report
     from simulator.costs import cost_report
     from simulator.failures import failure_report
 
-    return {"cost": cost_report(rows), "failures": failure_report(rows)}
+    return {
+        "cost": cost_report(rows),
+        "failures": failure_report(rows),
+        "assertions": assertion_report(rows),
+    }
 
 
 def intensity_label(value: float) -> str:

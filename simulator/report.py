@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from simulator.assertions import assertion_line
 from simulator.conditions import DEFAULT_LEVEL
 from simulator.domain import Domain
 from simulator.metrics import GROUP_FIELDS, LEVEL_FIELDS
@@ -108,6 +109,9 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         console.print(interval_line(report), markup=False)
     if infra:
         console.print(infra_note(report), markup=False)
+    assertions = assertion_line(report.get("assertions"))
+    if assertions is not None:
+        console.print(assertions, markup=False)
     if report.get("calibration_agents"):
         console.print(
             f"note: {', '.join(report['calibration_agents'])} read each task's answer key: "

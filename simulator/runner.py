@@ -61,6 +61,7 @@ from simulator.grid import (
     pending,
     task_set_hash,
 )
+from simulator.judging import AssertionJudge
 from simulator.keys import seal_keys
 from simulator.models.capacity import fit_connections
 from simulator.rayshards import RayShards, check_run, cluster
@@ -381,6 +382,7 @@ class Player:
         self.evaluators = {name: make_evaluator(d) for name, d in self.domains.items()}
         self.tasks_hash = task_set_hash(tasks)
         self.agent_providers, self.user_providers = make_providers(config)
+        self.judge = make_judge(config)
         self.connection_notes = fit_connections(
             {"--agent-arg": self.agent_providers, "--user-arg": self.user_providers},
             config.concurrency,
@@ -416,8 +418,9 @@ class Player:
 
     @property
     def providers(self) -> list[Any]:
-        """Every model and user provider of the run."""
-        return [*self.agent_providers.values(), *self.user_providers.values()]
+        """Every model and user provider of the run (and the judge's model)."""
+        judge = [self.judge.provider] if self.judge is not None else []
+        return [*self.agent_providers.values(), *self.user_providers.values(), *judge]
 
     def conversation_id(self, cell: Cell) -> str:
         """The id of a cell's conversation (stable across resumes)."""
@@ -480,7 +483,18 @@ class Player:
             bus,
             self.config.limits,
             evaluator=self.evaluators[task.domain],
+            judge=self.judge,
         )
+
+
+def make_judge(config: RunConfig) -> AssertionJudge | None:
+    """The run's judge of natural-language assertions (``--judge``), or None."""
+    if config.judge is None:
+        return None
+    try:
+        return AssertionJudge(config.judge, config.judge_options)
+    except OptionError as exc:
+        raise UsageError(f"--judge-arg: {exc}") from None
 
 
 class Runner:

@@ -11,6 +11,12 @@ dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a 
 Where the domain gives the user tools of its own (its phone: ``UserView.tools``), the model
 gets them as tools: a turn of tool calls runs them (the agent never sees them), and the model
 is asked again with their results; after ``MAX_TOOL_ROUNDS`` rounds in a row it must write.
+
+The JSON mode request carries the reply's schema (``REPLY_SCHEMA``), which endpoints that take
+one (llama.cpp, ``json_schema=true``) turn into a grammar. A model with a known, small context
+window (``context_tokens``; by default the provider's ``context_window``, e.g. the local model's
+``n_ctx``) gets the system prompt and the most recent messages that fit (``fit_context``), so a
+long conversation never outgrows the window.
 """
 
 from __future__ import annotations
@@ -61,7 +67,27 @@ _REASON_WORDS: tuple[tuple[str, str], ...] = (
     ("repeat", "procedural friction"),
     ("circl", "procedural friction"),
 )
-_JSON_MODE = {"type": "json_object"}
+REPLY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "message": {"type": "string"},
+        "intensity": {"type": "number"},
+        "dissatisfaction": {"type": "number"},
+        "ends": {"enum": [None, "STOP", "UNSATISFIED"]},
+        "reason": {"enum": [None, *REASONS]},
+    },
+    "required": ["message", "intensity", "dissatisfaction", "ends", "reason"],
+}
+"""The user's answer as a JSON schema (sent where the endpoint takes one: ``json_schema``)."""
+_JSON_MODE = {"type": "json_object", "schema": REPLY_SCHEMA}
+CHARS_PER_TOKEN = 3
+"""A conservative estimate of a message's tokens: its characters over this (English is ~4)."""
+REPLY_RESERVE = 1024
+"""Tokens of ``context_tokens`` kept free for the chat template and the answer."""
+_LEFT_OUT = (
+    "(You are connected to a customer-service agent; the earliest messages of the conversation "
+    "are left out here. Go on with your next message.)"
+)
 _KICKOFF = "(You are now connected to a customer-service agent. Write your first message.)"
 _REPAIR = (
     "(Your last answer was not the JSON object asked for. Answer again with exactly one JSON "
@@ -80,9 +106,13 @@ class LLMUserOptions(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         repair: ask once more when an answer is neither the JSON asked for nor a usable text.
+        context_tokens: the model's context window in tokens; the prompt keeps the system
+            message and the most recent messages that fit in it less ``REPLY_RESERVE``
+            (default: the model provider's ``context_window`` where it has one, else no limit).
     """
 
     repair: bool = True
+    context_tokens: int | None = None
 
 
 class Reply(msgspec.Struct, frozen=True):
@@ -288,6 +318,39 @@ def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
     return out
 
 
+def _tokens(message: ChatMessage) -> int:
+    text = message.content or ""
+    calls = sum(len(str(c.arguments)) + len(c.name) for c in message.tool_calls or [])
+    return (len(text) + calls) // CHARS_PER_TOKEN + 4
+
+
+def fit_context(
+    system: ChatMessage, flipped: list[ChatMessage], context_tokens: int | None
+) -> list[ChatMessage]:
+    """``system`` and the flipped transcript, or its most recent part that fits the window.
+
+    ``flipped`` starts with the kickoff; when older messages must go, the kickoff is replaced by
+    a note saying so. The last message always stays. The size of a message is estimated from
+    its characters (``CHARS_PER_TOKEN``), the system prompt's included.
+    """
+    if context_tokens is None:
+        return [system, *flipped]
+    budget = context_tokens - REPLY_RESERVE - _tokens(system)
+    if sum(map(_tokens, flipped)) <= budget:
+        return [system, *flipped]
+    note = ChatMessage(role="user", content=_LEFT_OUT)
+    budget -= _tokens(note)
+    kept: list[ChatMessage] = []
+    for message in reversed(flipped[1:]):
+        budget -= _tokens(message)
+        if budget < 0 and kept:
+            break
+        kept.append(message)
+    while len(kept) > 1 and kept[-1].role == "tool":  # a tool result never opens the history
+        kept.pop()
+    return [system, note, *reversed(kept)]
+
+
 def _add(a: Usage, b: Usage) -> Usage:
     cost = (
         None if a.cost_usd is None and b.cost_usd is None else (a.cost_usd or 0) + (b.cost_usd or 0)
@@ -311,10 +374,18 @@ class LLMUser:
         repair: ask once more when an answer is neither the JSON asked for nor a usable text.
     """
 
-    def __init__(self, model: ChatModel, view: UserView, *, repair: bool = True) -> None:
+    def __init__(
+        self,
+        model: ChatModel,
+        view: UserView,
+        *,
+        repair: bool = True,
+        context_tokens: int | None = None,
+    ) -> None:
         self.profile = profile_of(view)
         self.model = model
         self.repair = repair
+        self.context_tokens = context_tokens
         self.system = ChatMessage(role="system", content=system_prompt(view, self.profile))
         self.tools = list(view.tools)
         self.intensity = self.profile.intensity
@@ -322,7 +393,7 @@ class LLMUser:
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
         """Write the next user message and report the emotional state."""
-        messages = [self.system, *flip(transcript)]
+        messages = fit_context(self.system, flip(transcript), self.context_tokens)
         tools = self.tools if _tool_rounds(transcript) < MAX_TOOL_ROUNDS else []
         response = await self.model.chat(messages, tools, response_format=_JSON_MODE)
         usage = response.usage
@@ -382,11 +453,13 @@ class LLMUserProvider(ModelBacked):
         options = convert_options({k: v for k, v in args.items() if k in own}, LLMUserOptions, name)
         self.repair = options.repair
         self.model_provider: ModelProvider = make_model_provider(name, model_args, flag="--user")
+        window = getattr(self.model_provider, "context_window", None)
+        self.context_tokens: int | None = options.context_tokens or window
 
     def for_conversation(self, view: UserView) -> LLMUser:
         """A fresh LLM user for one conversation."""
         model = self.model_provider.for_conversation(view.conversation_id, "user")
-        return LLMUser(model, view, repair=self.repair)
+        return LLMUser(model, view, repair=self.repair, context_tokens=self.context_tokens)
 
 
 @USERS.register("llm")

@@ -9,8 +9,16 @@
   without commas (their rule);
 - ACTION: each gold action matched by a tool call of the agent or the user (their
   ``compare_args``);
-- NL_ASSERTION: needs a judge; without one the task is reported in ``not_evaluated`` and scores
-  0, never a silent pass.
+- NL_ASSERTION: each of the task's ``nl_assertions`` judged met by the judge model
+  (``AssertionJudged`` events, ``tau-sim run --judge``; a task without any scores 1.0, as
+  theirs). Without a verdict for each, the task is reported in ``not_evaluated`` and scores 0,
+  never a silent pass.
+
+With a judge, every task that has ``nl_assertions`` is judged (their ``all_with_nl_assertions``
+evaluation): the verdicts are in the breakdown's ``judged``, but only a task whose basis holds
+NL_ASSERTION multiplies them into its reward. None of the tasks their package ships does
+(airline's 50 and retail's 8 with assertions count DB and COMMUNICATE); a τ²-format task file
+may.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from tau2.data_model.tasks import RewardType
 from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
 from simulator.domain import Action, Domain, Task
 from simulator.evaluation import Evaluator, GoldState, final_state, record_value
-from simulator.events import AgentMessage, Event, RewardBreakdown, UserToolCall
+from simulator.events import AgentMessage, AssertionJudged, Event, RewardBreakdown, UserToolCall
 
 
 class Tau2Evaluator(Evaluator):
@@ -35,6 +43,16 @@ class Tau2Evaluator(Evaluator):
         base = domain.base
         assert isinstance(base, Tau2Base)
         self.tau2_base = base
+
+    def assertions(self, task: Task) -> list[str]:
+        """The task's ``nl_assertions`` (what a judge checks)."""
+        criteria = self.tau2_base.initial[task.id].evaluation_criteria
+        return list(criteria.nl_assertions or []) if criteria is not None else []
+
+    def scores_assertions(self, task: Task) -> bool:
+        """Whether NL_ASSERTION is in the task's reward basis."""
+        criteria = self.tau2_base.initial[task.id].evaluation_criteria
+        return criteria is not None and RewardType.NL_ASSERTION in criteria.reward_basis
 
     def gold_state(self, task: Task) -> GoldState:
         """The state after every gold action on a fresh copy (failing ones skipped; cached)."""
@@ -85,8 +103,14 @@ class Tau2Evaluator(Evaluator):
             checks["COMMUNICATE"] = 0.0 if missing else 1.0
         if RewardType.ACTION.value in basis:
             checks["ACTION"] = self._actions(task, events)
+        nl = self.assertions(task)
+        verdicts = {e.assertion: e.met for e in events if isinstance(e, AssertionJudged)}
+        judged = {a: verdicts[a] for a in nl if a in verdicts}
         if RewardType.NL_ASSERTION.value in basis:
-            not_evaluated.append("NL_ASSERTION")
+            if len(judged) < len(nl):
+                not_evaluated.append("NL_ASSERTION")
+            else:
+                checks["NL_ASSERTION"] = 1.0 if all(judged.values()) else 0.0
         score = 0.0 if not_evaluated else 1.0
         for value in checks.values():
             score *= value
@@ -99,6 +123,7 @@ class Tau2Evaluator(Evaluator):
             reward_basis=basis,
             checks=checks,
             not_evaluated=not_evaluated,
+            judged=judged,
         )
 
     def _assertions(self, task: Task, changes: Iterable[Any]) -> float:

@@ -31,6 +31,7 @@ from tau2.data_model.simulation import (
     CommunicateCheck,
     DBCheck,
     Info,
+    NLAssertionCheck,
     Results,
     RewardInfo,
     SimulationRun,
@@ -133,11 +134,15 @@ def messages_of(events: Sequence[ev.Event]) -> list[Message]:
 
 
 def reward_info_of(
-    ended: ev.ConversationEnded, started: ev.ConversationStarted, infos: Sequence[str]
+    ended: ev.ConversationEnded,
+    started: ev.ConversationStarted,
+    infos: Sequence[str],
+    judged: Sequence[ev.AssertionJudged] = (),
 ) -> RewardInfo:
     """Their ``RewardInfo`` from our verdict (our extra fields under ``info["tau_sim"]``).
 
-    ``infos`` are the task's ``communicate_info`` texts.
+    ``infos`` are the task's ``communicate_info`` texts; ``judged`` the judge's verdicts on its
+    natural-language assertions (their ``nl_assertions``; None where nothing was judged).
     """
     b = ended.breakdown
     extra: dict[str, Any] = {
@@ -163,6 +168,11 @@ def reward_info_of(
             CommunicateCheck(info=o, met=o not in b.missing_outputs, justification="")
             for o in infos
         ],
+        nl_assertions=[
+            NLAssertionCheck(nl_assertion=j.assertion, met=j.met, justification=j.reason)
+            for j in judged
+        ]
+        or None,
         reward_basis=[RewardType(x) for x in b.reward_basis] or None,
         reward_breakdown={RewardType(k): v for k, v in b.checks.items()} or None,
         info={"tau_sim": extra},
@@ -173,14 +183,24 @@ def simulation_of(
     domain: Domain,
     events: Sequence[ev.Event],
     costs: tuple[float | None, float | None] = (None, None),
+    judge_cost: float | None = None,
 ) -> SimulationRun:
-    """Their ``SimulationRun`` of one finished conversation of ``domain``, from its events."""
+    """Their ``SimulationRun`` of one finished conversation of ``domain``, from its events.
+
+    ``costs`` are the agent's and the user's dollars; the judge's (their format has no field
+    for it) go under ``info["tau_sim"]["judge_cost"]``.
+    """
     started = next(e for e in events if isinstance(e, ev.ConversationStarted))
     ended = next(e for e in reversed(events) if isinstance(e, ev.ConversationEnded))
     base = domain.base
     assert isinstance(base, Tau2Base)
     criteria = base.initial[started.task_id].evaluation_criteria
     infos = list(criteria.communicate_info or []) if criteria is not None else []
+    reward_info = reward_info_of(
+        ended, started, infos, [e for e in events if isinstance(e, ev.AssertionJudged)]
+    )
+    if reward_info.info is not None:
+        reward_info.info["tau_sim"]["judge_cost"] = judge_cost
     return SimulationRun(
         id=started.conversation,
         task_id=original_id(domain.name, started.task_id),
@@ -191,7 +211,7 @@ def simulation_of(
         termination_reason=termination_of(ended.reason, ended.detail),
         agent_cost=costs[0],
         user_cost=costs[1],
-        reward_info=reward_info_of(ended, started, infos),
+        reward_info=reward_info,
         messages=messages_of(events),
         trial=started.trial,
         seed=started.seed,
@@ -236,7 +256,7 @@ def export_tau2(db: sqlite_utils.Database, run_id: str, out: str) -> int:
     if config.tasks_file and domain.task_reader is not None:
         domain.task_reader(Path(config.tasks_file))
     rows = db.query(
-        "select id, agent_cost_usd, user_cost_usd from conversations "
+        "select id, agent_cost_usd, user_cost_usd, judge_cost_usd from conversations "
         "where run_id = ? and status = 'completed' order by cell",
         [run["id"]],
     )
@@ -245,6 +265,7 @@ def export_tau2(db: sqlite_utils.Database, run_id: str, out: str) -> int:
             domain,
             list(iter_events(db, row["id"])),
             (row["agent_cost_usd"], row["user_cost_usd"]),
+            row["judge_cost_usd"],
         )
         for row in rows
     ]

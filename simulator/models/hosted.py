@@ -124,6 +124,9 @@ class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
         stop: stop sequences.
         extra_body: more JSON fields for each request (server-specific options).
         json_mode: send ``response_format`` when a caller asks for JSON (where supported).
+        json_schema: send the caller's JSON schema inside ``response_format`` too (the
+            ``schema`` key llama.cpp's server turns into a grammar: a small model then writes
+            exactly the fields asked for); off by default, as other APIs refuse the key.
         timeout: seconds one attempt may take (the SDK's ``timeout``).
         max_retries: retries after the first attempt (the SDK's ``max_retries``).
         max_connections: requests in flight per endpoint, shared by all conversations (unset:
@@ -145,6 +148,7 @@ class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
     stop: list[str] | None = None
     extra_body: dict[str, Any] | None = None
     json_mode: bool = True
+    json_schema: bool = False
     timeout: float = 120.0
     max_retries: int = 6
     max_connections: int | msgspec.UnsetType = msgspec.UNSET

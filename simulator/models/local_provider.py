@@ -56,6 +56,10 @@ LOCAL_MODELS: dict[str, LocalModel] = {
 }
 
 
+LOCAL_MAX_TOKENS = 512
+"""The default ``max_tokens`` of a local model's answer (``--user-arg max_tokens=N`` changes it)."""
+
+
 def _require(module: str, name: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise UsageError(f"{name}: the Python package {module!r} is missing; {INSTALL_HINT}")
@@ -135,7 +139,8 @@ def make_local_provider(model: str, args: dict[str, Any]) -> ServerModelProvider
     shared among the replicas), ``n_ctx`` (default 8192), ``extra`` (more server flags) and the
     launcher's ``startup_timeout`` (60 s), ``stop_grace``, ``max_restarts``, ``log_dir``; the
     rest go to the OpenAI-compatible client, whose defaults here are ``max_connections=1``,
-    ``timeout=600`` and ``tool_choice=auto``.
+    ``timeout=600``, ``tool_choice=auto``, ``max_tokens=512`` and ``json_schema=true``. The
+    provider's ``context_window`` is ``n_ctx`` (the LLM user keeps its prompt inside it).
 
     Raises:
         UsageError: an unknown local model, or the ``local`` extra is not installed.
@@ -155,6 +160,12 @@ def make_local_provider(model: str, args: dict[str, Any]) -> ServerModelProvider
     client_args.setdefault("timeout", 600.0)
     # llama.cpp's chatml-function-calling handler ignores the tools unless tool_choice is sent.
     client_args.setdefault("tool_choice", "auto")
+    # Unbounded, a small model can write until its context is full (a looping answer that then
+    # fills every later prompt); a schema makes its JSON answers hold exactly the fields asked.
+    client_args.setdefault("max_tokens", LOCAL_MAX_TOKENS)
+    client_args.setdefault("json_schema", True)
     # llama_cpp.server has no /health; /v1/models answers once the weights are loaded.
     pool = ReplicaPool(servers, options.launch_options(health_paths=("/v1/models",)))
-    return ServerModelProvider(name, pool, openai_model(name, model, pool, client_args))
+    return ServerModelProvider(
+        name, pool, openai_model(name, model, pool, client_args), context_window=options.n_ctx
+    )

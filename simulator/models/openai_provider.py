@@ -239,6 +239,8 @@ class OpenAIChatModel(HostedChatModel):
         if tools:
             body["tools"] = self._tools(tools)
         if response_format is not None and self.options.json_mode:
+            if not self.options.json_schema:
+                response_format = {k: v for k, v in response_format.items() if k != "schema"}
             body["response_format"] = response_format
         body.update(self._sampling)
         body["messages"] = to_openai_messages(messages)  # last: the part that grows

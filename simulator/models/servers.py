@@ -51,6 +51,8 @@ class ServerModelProvider:
         pool: the servers (a ``ReplicaPool`` to start, or a ``StaticPool`` of fixed URLs).
         model: the chat model that sends its requests through ``pool``.
         preflight: checks run on entering, before anything is spawned (missing executables).
+        context_window: the model's context in tokens, where the provider knows it (callers
+            such as the LLM user keep their prompts inside it); None: unknown.
     """
 
     def __init__(
@@ -59,10 +61,13 @@ class ServerModelProvider:
         pool: Pool,
         model: ChatModel,
         preflight: Callable[[], None] | None = None,
+        *,
+        context_window: int | None = None,
     ) -> None:
         self.name = name
         self.pool = pool
         self.model = model
+        self.context_window = context_window
         self._preflight = preflight
 
     @property

@@ -4,6 +4,7 @@ import pytest
 from simulator.events import (
     EVENT_TYPES,
     AgentMessage,
+    AssertionJudged,
     ChangedRecord,
     ConversationEnded,
     ConversationStarted,
@@ -72,6 +73,13 @@ SAMPLES = [
             ChangedRecord("orders", "#W1", {"status": "cancelled", "items": [1, 2]}),
             ChangedRecord("users", "u9", None),
         ],
+    ),
+    AssertionJudged(
+        conversation="c",
+        judge="openai/judge",
+        assertion="The agent refuses the refund.",
+        met=False,
+        reason="it refunded",
     ),
     ConversationEnded(
         conversation="c",

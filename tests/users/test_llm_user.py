@@ -15,7 +15,15 @@ from simulator.registry import USERS
 from simulator.roles import EMPTY_TURN, STOP, UNSATISFIED
 from tests.simulator.models.wire import ScriptServer, oa_message
 from tests.simulator.toy import toy_domain
-from users.llm import LLMUser, canonical_reason, flip, make_llm_user, parse_reply
+from users.llm import (
+    REPLY_RESERVE,
+    REPLY_SCHEMA,
+    LLMUser,
+    canonical_reason,
+    flip,
+    make_llm_user,
+    parse_reply,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -169,7 +177,7 @@ async def test_turns_report_state_and_end() -> None:
     assert first.model == "test/canned" and first.usage == Usage(tokens_in=10, tokens_out=5)
     sent, response_format = model.calls[0]
     assert sent[0].role == "system" and sent[-1].role == "user"
-    assert response_format == {"type": "json_object"}
+    assert response_format == {"type": "json_object", "schema": REPLY_SCHEMA}
 
     transcript = [
         ChatMessage("user", first.text),
@@ -217,3 +225,25 @@ async def test_through_the_openai_provider(monkeypatch: pytest.MonkeyPatch) -> N
         assert body["response_format"] == {"type": "json_object"}
         assert body["temperature"] == 1.0
         assert "annoyed" not in msgspec.json.encode(turn).decode()
+
+
+async def test_a_long_conversation_is_cut_to_the_latest_messages_that_fit_the_window() -> None:
+    reply = json.dumps({"message": "Go on.", "intensity": 0.5, "dissatisfaction": 0.1})
+    transcript = []
+    for i in range(60):
+        transcript += [
+            ChatMessage("user", f"customer {i}: " + "x" * 300),
+            ChatMessage("assistant", f"agent {i}: " + "y" * 300),
+        ]
+    model = CannedModel(reply, reply)
+    await LLMUser(model, user_view(context()), context_tokens=3000).respond(transcript)
+    sent = model.calls[0][0]
+    assert sent[0].role == "system" and "left out" in (sent[1].content or "")
+    assert sent[-1].content == transcript[-1].content  # the agent's last message, as "user"
+    kept = [m.content for m in sent[2:]]
+    assert kept == [m.content for m in transcript[-len(kept) :]]  # the latest, in order
+    chars = sum(len(m.content or "") for m in sent)
+    assert chars / 3 + 4 * len(sent) <= 3000 - REPLY_RESERVE
+    assert 3 < len(sent) < 40
+    await LLMUser(model, user_view(context())).respond(transcript)  # no window: everything
+    assert len(model.calls[1][0]) == 2 + len(transcript)

@@ -19,7 +19,11 @@ REASON = (
 
 
 def require_tau2(module: str = "tau2.environment.environment") -> None:
-    """Import ``module`` of τ²-bench, or skip the calling test module where it is missing."""
+    """Import ``module`` of τ²-bench, or skip the calling test module where it is missing.
+
+    litellm (their evaluator imports it) is kept from fetching its price table at import.
+    """
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     if os.environ.get("TAU_SIM_REQUIRE_TAU2"):
         importlib.import_module(module)
     else:

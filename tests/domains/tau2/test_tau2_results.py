@@ -14,7 +14,7 @@ import pytest
 
 from tests.domains.tau2.needs import require_tau2
 
-require_tau2("tau2.data_model.simulation")
+require_tau2("tau2.evaluator.evaluator")
 
 from tau2.data_model.simulation import Results, SimulationRun  # noqa: E402
 

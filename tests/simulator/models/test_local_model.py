@@ -293,3 +293,44 @@ def test_cli_run_with_the_local_model_stores_real_usage(tmp_path: Path) -> None:
         check=True,
     )
     assert json.loads(report.stdout)["completed"] == 2
+
+
+@needs_llama
+@pytest.mark.local_model
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_the_llm_user_keeps_a_long_conversation_in_the_window_and_answers_its_json(
+    tmp_path: Path,
+) -> None:
+    """A conversation far longer than n_ctx: the user's prompt is cut to fit, the answer is the
+    JSON of the reply's schema (llama.cpp's grammar) and at most ``max_tokens`` long."""
+    from simulator.context import ConversationContext, user_view
+    from simulator.registry import get_domain
+    from users.llm import make_llm_user
+
+    domain = get_domain("retail")
+    ctx = ConversationContext(
+        conversation_id="c",
+        run_id="r",
+        task=domain.tasks[0],
+        domain=domain,
+        emotion="frustration",
+        intensity=0.9,
+        trial=0,
+        seed=0,
+    )
+    provider = make_llm_user(
+        "local/smollm2-135m",
+        {"n_ctx": 2048, "temperature": 0, "max_tokens": 96, "log_dir": str(tmp_path)},
+    )
+    assert provider.context_tokens == 2048  # the local model's window, by default
+    transcript = [
+        ChatMessage(role=role, content=f"{role} message {i}: " + "please check the order " * 20)
+        for i in range(40)
+        for role in ("user", "assistant")
+    ]  # about 9,000 tokens: four times the window
+    async with provider:
+        turn = await provider.for_conversation(user_view(ctx)).respond(transcript)
+    assert turn.usage is not None and 0 < turn.usage.tokens_in < 2048
+    assert turn.usage.tokens_out <= 96 * 2  # a repair may ask once more
+    assert turn.state is not None and "unstructured_reply" not in turn.state.triggers

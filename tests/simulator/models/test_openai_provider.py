@@ -255,8 +255,17 @@ async def test_json_mode_is_sent_when_asked(server: ScriptServer) -> None:
     plain = model_for(server, json_mode=False)
     await plain.chat([ChatMessage("user", "hi")], [], response_format={"type": "json_object"})
     assert "response_format" not in server.bodies()[-1]
+    # a schema goes only where the endpoint takes one (llama.cpp: json_schema=true)
+    schema = {"type": "json_object", "schema": {"type": "object"}}
+    server.then(oa_message('{"message": "hi"}'), oa_message('{"message": "hi"}'))
+    await model.chat([ChatMessage("user", "hi")], [], response_format=schema)
+    assert server.bodies()[-1]["response_format"] == {"type": "json_object"}
+    with_schema = model_for(server, json_schema=True)
+    await with_schema.chat([ChatMessage("user", "hi")], [], response_format=schema)
+    assert server.bodies()[-1]["response_format"] == schema
     await model.aclose()
     await plain.aclose()
+    await with_schema.aclose()
 
 
 async def test_in_flight_requests_are_capped_per_endpoint(server: ScriptServer) -> None:
