@@ -8,14 +8,14 @@ many conversations had assertions nobody judged.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 NL_ASSERTION = "NL_ASSERTION"
 
 
-def assertion_report(rows: Sequence[dict[str, Any]]) -> dict[str, int] | None:
-    """Counts over ``rows`` (conversation rows); None when no conversation had assertions."""
+def assertion_report(rows: Iterable[dict[str, Any]]) -> dict[str, int] | None:
+    """Counts over ``rows`` (conversation rows, read once); None when none had assertions."""
     judged = met = conversations = not_evaluated = 0
     for row in rows:
         if row.get("status") != "completed" or not row.get("breakdown"):

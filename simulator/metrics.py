@@ -297,6 +297,7 @@ def run_report(
         report["by_family"] = per_frame(rows, "family", _family, figures)
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
     report.update(cost_and_failures(rows))
+    report["assertions"] = assertions_section(db, run["id"])
     return report
 
 
@@ -351,20 +352,29 @@ def labelled_effect(
 
 
 def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The report's ``cost``, ``failures`` and ``assertions`` sections.
-
-    Tokens and dollars per role, failure reasons, and the natural-language assertions judged
-    (None in a run without any).
-    """
-    from simulator.assertions import assertion_report
+    """The report's ``cost`` and ``failures`` sections: tokens and dollars per role, reasons."""
     from simulator.costs import cost_report
     from simulator.failures import failure_report
 
-    return {
-        "cost": cost_report(rows),
-        "failures": failure_report(rows),
-        "assertions": assertion_report(rows),
-    }
+    return {"cost": cost_report(rows), "failures": failure_report(rows)}
+
+
+def assertions_section(db: sqlite_utils.Database, run_id: str) -> dict[str, int] | None:
+    """The report's ``assertions``: natural-language assertions judged (None: the run had none).
+
+    The verdicts are in each conversation's breakdown, which ``outcome_rows`` leaves out; the
+    rows that may hold one are streamed, so memory stays flat however many there are.
+    """
+    from simulator.assertions import assertion_report
+
+    return assertion_report(
+        db.query(
+            "select status, breakdown from conversations where run_id = ? and "
+            "status = 'completed' and (breakdown like '%\"judged\"%' or "
+            "breakdown like '%NL_ASSERTION%')",
+            [run_id],
+        )
+    )
 
 
 def intensity_label(value: float) -> str:
