@@ -140,10 +140,15 @@ def test_same_seed_same_database_and_task_file(domain: Domain) -> None:
     assert out.stdout == domain.tasks_path.read_bytes()
 
 
-def test_listed_and_described_by_the_cli(domain: Domain) -> None:
-    listed = subprocess.run(
+@pytest.fixture(scope="module")
+def listed() -> str:
+    """What ``tau-sim domains`` prints (one call: it builds every domain, τ²-bench's too)."""
+    return subprocess.run(
         [*TAU_SIM, "domains"], capture_output=True, text=True, check=True, timeout=60
     ).stdout
+
+
+def test_listed_and_described_by_the_cli(domain: Domain, listed: str) -> None:
     assert re.search(rf"│ {domain.name} +│", listed)
     out = subprocess.run(
         [*TAU_SIM, "domains", "show", domain.name, "--json"],
