@@ -59,13 +59,19 @@ def report(db: Path, run_id: str | None = None) -> dict:
     return json.loads(tau_sim(*args).stdout)
 
 
-def test_offline_run_prints_pass_k_and_stores_the_run(tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
-    out = tau_sim("run", *GRID, "--db", str(db), "--quiet")
-    assert "pass^k by emotion" in out.stdout and "pass^2" in out.stdout
+@pytest.fixture(scope="module")
+def grid_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The GRID played once in one process: its database (read, never written) and output."""
+    db = tmp_path_factory.mktemp("grid") / "a.db"
+    return db, tau_sim("run", *GRID, "--db", str(db), "--quiet").stdout
+
+
+def test_offline_run_prints_pass_k_and_stores_the_run(grid_run: tuple[Path, str]) -> None:
+    db, stdout = grid_run
+    assert "pass^k by emotion" in stdout and "pass^2" in stdout
     assert (
         "note: scripted/oracle, scripted/over-asker read each task's answer key: they calibrate "
-        "the harness" in " ".join(out.stdout.split())
+        "the harness" in " ".join(stdout.split())
     )
     data = report(db)
     assert data["calibration_agents"] == ["scripted/oracle", "scripted/over-asker"]
@@ -314,9 +320,8 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     assert data["status"] == "completed" and data["completed"] == SMALL_CELLS
 
 
-def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
-    single, sharded = tmp_path / "one.db", tmp_path / "two.db"
-    tau_sim("run", *GRID, "--db", str(single), "--quiet")
+def test_worker_processes_give_the_same_results(grid_run: tuple[Path, str], tmp_path: Path) -> None:
+    single, sharded = grid_run[0], tmp_path / "two.db"
     tau_sim("run", *GRID, "--workers", "2", "--db", str(sharded), "--quiet")
     a, b = report(single), report(sharded)
     for data in (a, b):
