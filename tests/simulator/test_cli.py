@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -42,6 +43,8 @@ SMALL = [
     "3",
 ]
 SMALL_CELLS = 12
+ALL_AT_ONCE = ["--concurrency", str(SMALL_CELLS)]
+"""For a resume of a slowed ``SMALL`` run: every remaining conversation at once."""
 
 
 def tau_sim(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -56,13 +59,19 @@ def report(db: Path, run_id: str | None = None) -> dict:
     return json.loads(tau_sim(*args).stdout)
 
 
-def test_offline_run_prints_pass_k_and_stores_the_run(tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
-    out = tau_sim("run", *GRID, "--db", str(db), "--quiet")
-    assert "pass^k by emotion" in out.stdout and "pass^2" in out.stdout
+@pytest.fixture(scope="module")
+def grid_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The GRID played once in one process: its database (read, never written) and output."""
+    db = tmp_path_factory.mktemp("grid") / "a.db"
+    return db, tau_sim("run", *GRID, "--db", str(db), "--quiet").stdout
+
+
+def test_offline_run_prints_pass_k_and_stores_the_run(grid_run: tuple[Path, str]) -> None:
+    db, stdout = grid_run
+    assert "pass^k by emotion" in stdout and "pass^2" in stdout
     assert (
         "note: scripted/oracle, scripted/over-asker read each task's answer key: they calibrate "
-        "the harness" in " ".join(out.stdout.split())
+        "the harness" in " ".join(stdout.split())
     )
     data = report(db)
     assert data["calibration_agents"] == ["scripted/oracle", "scripted/over-asker"]
@@ -123,7 +132,7 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None
     conn.close()
     assert status == "running" and unfinished > 0
 
-    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    tau_sim("run", "--resume", run_id, *ALL_AT_ONCE, "--db", str(db), "--quiet")
     conn = sqlite3.connect(db)
     per_cell = conn.execute(
         "select count(*), count(distinct cell), sum(status='completed') from conversations"
@@ -158,10 +167,20 @@ def run_error(*args: str) -> subprocess.CompletedProcess[str]:
     return out
 
 
-@pytest.fixture
-def populated(tmp_path: Path) -> Path:
-    db = tmp_path / "keep.db"
+@pytest.fixture(scope="module")
+def populated_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished ``--tasks 2`` run, closed cleanly; only ever copied."""
+    db = tmp_path_factory.mktemp("populated") / "keep.db"
     tau_sim("run", "--tasks", "2", "--db", str(db), "--quiet")
+    assert not Path(f"{db}-wal").exists()
+    return db
+
+
+@pytest.fixture
+def populated(populated_once: Path, tmp_path: Path) -> Path:
+    """This test's own copy of the finished ``--tasks 2`` run."""
+    db = tmp_path / "keep.db"
+    shutil.copyfile(populated_once, db)
     return db
 
 
@@ -296,14 +315,13 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
     conn.close()
     assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
-    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    tau_sim("run", "--resume", run_id, *ALL_AT_ONCE, "--db", str(db), "--quiet")
     data = report(db, run_id)
     assert data["status"] == "completed" and data["completed"] == SMALL_CELLS
 
 
-def test_worker_processes_give_the_same_results(tmp_path: Path) -> None:
-    single, sharded = tmp_path / "one.db", tmp_path / "two.db"
-    tau_sim("run", *GRID, "--db", str(single), "--quiet")
+def test_worker_processes_give_the_same_results(grid_run: tuple[Path, str], tmp_path: Path) -> None:
+    single, sharded = grid_run[0], tmp_path / "two.db"
     tau_sim("run", *GRID, "--workers", "2", "--db", str(sharded), "--quiet")
     a, b = report(single), report(sharded)
     for data in (a, b):
@@ -334,7 +352,7 @@ def test_interrupted_workers_flush_and_resume(tmp_path: Path) -> None:
     done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
     conn.close()
     assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
-    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    tau_sim("run", "--resume", run_id, *ALL_AT_ONCE, "--db", str(db), "--quiet")
     conn = sqlite3.connect(db)
     assert (
         conn.execute(

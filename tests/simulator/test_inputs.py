@@ -300,11 +300,13 @@ def test_runs_lists_agents_conditions_seed_and_duration(populated: Path) -> None
 
 
 class _Endpoint(http.server.BaseHTTPRequestHandler):
-    """Answers every request with ``server.body``, or never (``server.body`` None)."""
+    """Answers every request with ``server.body``, or never (``server.body`` None: it sets
+    ``server.asked`` and hangs)."""
 
     def _answer(self) -> None:
         body = self.server.body  # type: ignore[attr-defined]
         if body is None:
+            self.server.asked.set()  # type: ignore[attr-defined]
             self.server.hung.wait(30)  # type: ignore[attr-defined]
             return
         self.send_response(200)
@@ -319,20 +321,33 @@ class _Endpoint(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class Endpoints:
+    """Starts endpoints on 127.0.0.1 (``endpoint(body)`` is the base URL of a new one);
+    ``asked`` is set once a hanging one got a request."""
+
+    def __init__(self, start: Callable[[bytes | None], str], asked: threading.Event) -> None:
+        self.start, self.asked = start, asked
+
+    def __call__(self, body: bytes | None) -> str:
+        return self.start(body)
+
+
 @pytest.fixture
-def endpoint() -> Iterator[Callable[[bytes | None], str]]:
+def endpoint() -> Iterator[Endpoints]:
     servers: list[http.server.ThreadingHTTPServer] = []
+    asked = threading.Event()
 
     def start(body: bytes | None) -> str:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
         server.body = body  # type: ignore[attr-defined]
+        server.asked = asked  # type: ignore[attr-defined]
         server.hung = threading.Event()  # type: ignore[attr-defined]
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}/v1"
 
-    yield start
+    yield Endpoints(start, asked)
     for server in servers:
         server.hung.set()  # type: ignore[attr-defined]
         server.shutdown()
@@ -358,7 +373,7 @@ def openai_run(base_url: str, db: Path) -> list[str]:
 
 
 def test_an_endpoint_answering_garbage_in_the_preflight(
-    populated: Path, endpoint: Callable[[bytes | None], str]
+    populated: Path, endpoint: Endpoints
 ) -> None:
     before = digest(populated)
     url = endpoint(b"\x00garbage{")
@@ -379,7 +394,7 @@ def test_an_endpoint_answering_garbage_in_the_preflight(
     ids=["ctrl-c", "ctrl-c twice", "sigterm"],
 )
 def test_a_signal_during_start_up_stores_nothing(
-    populated: Path, endpoint: Callable[[bytes | None], str], signals: tuple[int, ...], code: int
+    populated: Path, endpoint: Endpoints, signals: tuple[int, ...], code: int
 ) -> None:
     """A preflight that hangs; the signal arrives before the run starts (SIGTERM: 128+15)."""
     before = stored(populated)
@@ -391,7 +406,8 @@ def test_a_signal_during_start_up_stores_nothing(
         text=True,
         env={**os.environ, "OPENAI_API_KEY": "k"},
     )
-    time.sleep(2.5)  # imports, task checks and the preflight's request
+    # past the imports and task checks: the preflight's request is in, never answered
+    assert endpoint.asked.wait(60), "the preflight never asked"
     for number in signals:
         proc.send_signal(number)
         time.sleep(0.05)

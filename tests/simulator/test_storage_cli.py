@@ -148,6 +148,14 @@ def comparable(data: dict) -> dict:
     return data
 
 
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The report (less id and status) of the GRID run played once, uninterrupted."""
+    db = tmp_path_factory.mktemp("reference") / "reference.db"
+    tau_sim("run", *GRID, "--db", str(db), "--quiet")
+    return comparable(report(db))
+
+
 SLOW = ["--concurrency", "2", "--agent-arg", "latency=0.02", "--user-arg", "latency=0.02"]
 """Two at a time, 20 ms a call: a run slow enough for a fault to land mid-run."""
 
@@ -179,16 +187,13 @@ def resumed_whole(db: Path, run_id: str, expected: dict) -> None:
     assert comparable(resumed) == expected
 
 
-def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
+def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path, reference: dict) -> None:
     """The disk fills mid-run: exit 1, one line, ``failed`` (or ``stale``); freed, ``--resume``
     completes it.
 
     A ballast file leaves about 1 MB of an 8 MB tmpfs; the run (2 at a time, 20 ms a call)
     fills it after some conversations are stored. Deleting the ballast frees the disk.
     """
-    reference_db = tmp_path / "reference.db"
-    tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
-    expected = comparable(report(reference_db))
     with tmpfs(tmp_path / "disk", "8m") as disk:
         ballast = disk / "ballast"
         ballast.write_bytes(b"\0" * (7 * 2**20))
@@ -198,16 +203,13 @@ def test_a_disk_that_fills_mid_run_then_resume(tmp_path: Path) -> None:
         # boundary it does not, and the row reads ``stale`` (its process is gone): both resume
         assert (status, report(db)["status"]) in {("failed", "failed"), ("running", "stale")}
         ballast.unlink()
-        resumed_whole(db, run_id, expected)
+        resumed_whole(db, run_id, reference)
 
 
-def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path) -> None:
+def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path, reference: dict) -> None:
     """Writes fail with EIO mid-run: exit 1, one line naming the I/O error, nothing half-stored,
     the run ``stale``; once the disk is healed ``--resume`` completes it with the reference report.
     """
-    reference_db = tmp_path / "reference.db"
-    tau_sim("run", *GRID, "--db", str(reference_db), "--quiet")
-    expected = comparable(report(reference_db))
     with failing_disk(tmp_path / "eio", 600_000) as (disk, healed):
         db = disk / "results.db"
         run_id, status = stopped_mid_run(db, "I/O error (disk I/O error)")
@@ -215,7 +217,7 @@ def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path) -> No
         # the failing disk took the final status write too: the row still reads ``running``,
         # and as its process is gone every reader shows it ``stale`` (resumable)
         assert status == "running" and report(db)["status"] == "stale"
-        resumed_whole(db, run_id, expected)
+        resumed_whole(db, run_id, reference)
 
 
 def test_a_read_only_database_is_read_but_never_written(tmp_path: Path) -> None:
@@ -255,7 +257,7 @@ def test_a_read_only_database_is_read_but_never_written(tmp_path: Path) -> None:
         finally:
             remount(folder, "rw")
         run_id, _ = stored_status(crashed)
-        tau_sim("run", "--resume", run_id, "--db", str(crashed), "--quiet")
+        tau_sim("run", "--resume", run_id, "--concurrency", "12", "--db", str(crashed), "--quiet")
         assert counts(crashed) == (SMALL_CELLS,) * 3
 
 
@@ -385,7 +387,9 @@ def test_a_killed_run_reads_stale_and_resumes(tmp_path: Path) -> None:
     assert runs_status(db, patient) == "running"
     time.sleep(1.6)
     assert runs_status(db, env) == "stale"
-    resume = [*TAU_SIM, "run", "--resume", run_id, "--db", str(db), "--quiet"]
+    # every remaining conversation at once: they keep the run's 0.15 s a call
+    resume = [*TAU_SIM, "run", "--resume", run_id, "--concurrency", str(SMALL_CELLS)]
+    resume += ["--db", str(db), "--quiet"]
     subprocess.run(resume, env=env, check=True, capture_output=True, timeout=120)
     assert counts(db) == (SMALL_CELLS,) * 3 and gap_free(db)
     assert report(db)["status"] == "completed"

@@ -56,7 +56,9 @@ def test_human_screen(tmp_path: Path, snap_compare: Any) -> None:
         await my_turn(pilot)
         pilot.app.screen_of.say.cursor_blink = False
         await pilot.press("ctrl+up")
-        await pilot.pause(3)  # the notification goes
+        await pilot.pause(0.2)
+        pilot.app.clear_notifications()  # the screen as it is once the notification went
+        await pilot.pause(0.2)
 
     app = session(tmp_path / "snap.db")
     assert snap_compare(app, terminal_size=(120, 40), run_before=first_reply)
