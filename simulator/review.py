@@ -5,10 +5,10 @@ is shown to a judge model, built like any other model (``make_model_provider``, 
 ``judge``): the dialogue, the tool calls and results, the ending and the rule's reason. The
 judge answers a short free-text diagnosis. It is stored in the ``reviews`` table with the
 call's tokens and dollars, and the conversation's ``judge_*`` columns hold the sum of its
-reviews, so the judge's cost shows in the report beside the agent's and the user's. A
-conversation already reviewed by the same judge is skipped unless ``redo``. Judge calls run
-concurrently (``concurrency``); each review is committed on its own, so an interrupted
-review keeps what it finished.
+reviews plus what a ``run --judge`` spent on it, so the judge's cost shows in the report beside
+the agent's and the user's. A conversation already reviewed by the same judge is skipped
+unless ``redo``. Judge calls run concurrently (``concurrency``); each review is committed on
+its own, so an interrupted review keeps what it finished.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from simulator.chat import ChatMessage, ModelError
 from simulator.errors import UsageError
 from simulator.events import AgentMessage, ToolResult, UserMessage
 from simulator.registry import load_plugins, make_model_provider, split_model_name
-from simulator.store import SIMULATED_BACKENDS, get_run, storage_faults
+from simulator.store import SIMULATED_BACKENDS, get_run, role_usage, storage_faults
 from simulator.transcript import load_transcript
 
 JUDGE = "judge"
@@ -142,19 +142,36 @@ def _to_review(
 
 
 def _store(db: sqlite_utils.Database, path: str, record: dict[str, Any]) -> None:
-    """Store one review and set the conversation's judge columns to the sum of its reviews."""
+    """Store one review and set the conversation's judge columns.
+
+    They become the run's own judge calls (``run --judge``, from the events) plus the sum of
+    the conversation's reviews.
+    """
+    conversation = record["conversation"]
     with storage_faults(path), db.conn:
         db.table("reviews").upsert(record, pk=("conversation", "judge"))
+        tokens_in, tokens_out, cached, cost, unpriced, simulated = role_usage(
+            db, conversation, "judge"
+        )
+        r_in, r_out, r_cached, r_cost, r_unpriced = db.execute(
+            "select sum(tokens_in), sum(tokens_out), sum(tokens_cached), sum(cost_usd), "
+            "sum(unpriced) from reviews where conversation = ?",
+            [conversation],
+        ).fetchone()
+        costs = [c for c in (cost, r_cost) if c is not None]
         db.execute(
-            "update conversations set "
-            "judge_tokens_in = (select sum(tokens_in) from reviews r where r.conversation = id), "
-            "judge_tokens_out = (select sum(tokens_out) from reviews r where r.conversation = id),"
-            " judge_tokens_cached = (select sum(tokens_cached) from reviews r "
-            "where r.conversation = id), "
-            "judge_cost_usd = (select sum(cost_usd) from reviews r where r.conversation = id), "
-            "judge_unpriced = (select sum(unpriced) from reviews r where r.conversation = id), "
-            "judge_simulated = 0 where id = ?",
-            [record["conversation"]],
+            "update conversations set judge_tokens_in = ?, judge_tokens_out = ?, "
+            "judge_tokens_cached = ?, judge_cost_usd = ?, judge_unpriced = ?, "
+            "judge_simulated = ? where id = ?",
+            [
+                tokens_in + (r_in or 0),
+                tokens_out + (r_out or 0),
+                cached + (r_cached or 0),
+                sum(costs) if costs else None,
+                unpriced + (r_unpriced or 0),
+                simulated,
+                conversation,
+            ],
         )
 
 

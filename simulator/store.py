@@ -53,7 +53,8 @@ Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``
 columns of ``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
 ROLES = ("agent", "user", "judge")
-"""The roles whose model calls are accounted apart (the judge's are ``tau-sim review``'s)."""
+"""The roles whose model calls are accounted apart (the judge's: ``run --judge`` and
+``tau-sim review``)."""
 ROLE_FIELDS = {
     "tokens_in": "integer",
     "tokens_out": "integer",
@@ -851,6 +852,19 @@ def _process_gone(pid: int | None, host: str | None) -> bool:
     except PermissionError:  # it exists, owned by someone else
         return False
     return False
+
+
+def role_usage(db: sqlite_utils.Database, conversation: str, role: str) -> tuple[Any, ...]:
+    """One role's model calls of a stored conversation, as its ``ROLE_FIELDS`` columns hold them.
+
+    Summed from the conversation's ``model_usage`` events (tokens in, out and cached, dollars
+    or None when no call was priced, unpriced calls, scripted turns).
+    """
+    counters = _RoleCounters()
+    for event in iter_events(db, conversation):
+        if isinstance(event, ModelUsage) and event.role == role:
+            counters.add(event)
+    return counters.values()
 
 
 def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:

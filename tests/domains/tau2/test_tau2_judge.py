@@ -126,6 +126,29 @@ def test_verdicts_decide_the_reward_and_rescore_export_and_their_judge_agree(
         assert server.their_requests == 2
         assert theirs == {"0": 1.0, "2": 0.0}
 
+        # a later `tau-sim review` adds its calls to the judge's columns, never replaces them
+        reviewed = run(
+            *("review", run_id, "--db", str(db), "--judge", "openai/judge"),
+            *("--judge-arg", f"base_url={server.url}", "--judge-arg", "max_retries=0"),
+            *("--judge-arg", "price_in=1", "--judge-arg", "price_out=2"),
+        )
+        assert reviewed.returncode == 0, reviewed.stderr
+        with sqlite3.connect(db) as conn:
+            reviews = conn.execute(
+                "select conversation, tokens_in, cost_usd from reviews"
+            ).fetchall()
+            after = dict(conn.execute("select id, judge_tokens_in from conversations").fetchall())
+            cost_after = dict(
+                conn.execute("select id, judge_cost_usd from conversations").fetchall()
+            )
+            task_of = dict(conn.execute("select id, task_id from conversations").fetchall())
+        assert reviews, reviewed.stdout  # task 2's failed conversation was reviewed
+        at_run = {r[0]: (r[4], r[5]) for r in rows}
+        for conversation, tokens_in, cost in reviews:
+            run_tokens, run_cost = at_run[task_of[conversation]]
+            assert after[conversation] == run_tokens + tokens_in
+            assert cost_after[conversation] == pytest.approx(run_cost + cost)
+
 
 @pytest.mark.parametrize(("mode", "kind"), [("500", "HTTP 500"), ("garbage", "unreadable verdict")])
 def test_a_judge_that_fails_is_an_infrastructure_error(
