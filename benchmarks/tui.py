@@ -70,7 +70,7 @@ def headless(config: RunConfig, db: Path) -> dict[str, Any]:
     anyio.run(runner.run)
     ended = time.time()
     cpu = time.process_time() - cpu0
-    done = len(store.completed_cells("bench"))
+    done = store.completed_count("bench")
     return {"conversations": done, "run_s": ended - started[0], "cpu_s": cpu}
 
 
@@ -108,7 +108,7 @@ def with_tui(config: RunConfig, db: Path) -> dict[str, Any]:
     assert info.started_at is not None and info.ended_at is not None, (info, app.return_code)
     run_s = info.ended_at - info.started_at
     return {
-        "conversations": len(store.completed_cells("bench")),
+        "conversations": store.completed_count("bench"),
         "run_s": run_s,
         "cpu_s": cpu,
         "screen_updates": app.updates,

@@ -479,8 +479,8 @@ _STARTED_SQL = (
     "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?) "
     "on conflict (id) do update set status = 'running', started_at = excluded.started_at"
 )
-"""A conversation's row, written when it is admitted (its ``ConversationStarted``); a row
-registered before (``register_conversations``) is only marked running."""
+"""A conversation's row, written when it is admitted (its ``ConversationStarted``); a row that
+exists already is only marked running."""
 
 
 ROLE_COLUMN_NAMES = tuple(f"{role}_{name}" for role in ROLES for name in ROLE_FIELDS)
@@ -723,23 +723,6 @@ class Store:
             )
         row = self.db.execute("select status from runs where id = ?", [run_id]).fetchone()
         return str(row[0])
-
-    def register_conversations(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Insert rows of conversations about to start (status ``pending``) ahead of them.
-
-        The runner needs none: the writer writes a conversation's row with its
-        ``ConversationStarted``. Callers that play conversations outside a grid (the TUI's
-        human session) and tests register theirs here.
-        """
-        with storage_faults(self.path), self.db.conn:
-            self.db.table("conversations").insert_all(rows, replace=True)
-
-    def completed_cells(self, run_id: str) -> set[int]:
-        """Grid cells of a run whose conversation completed (a set: for small runs and tests)."""
-        rows = self.db.execute(
-            "select cell from conversations where run_id = ? and status = 'completed'", [run_id]
-        )
-        return {r[0] for r in rows}
 
     def done_cells(self, run_id: str, size: int) -> CellSet:
         """The cells of a run of ``size`` cells whose conversation completed, as a bitmap.

@@ -102,24 +102,6 @@ async def _store_markup_conversation(db: Path) -> None:
     store = Store(db)
     store.create_run("markup", 1, "{}", 1, tasks_hash="")
     cid = "markup/000000"
-    store.register_conversations(
-        [
-            {
-                "id": cid,
-                "run_id": "markup",
-                "cell": 0,
-                "task_id": "t[red]x",
-                "domain": "retail",
-                "agent": "[bold]agent",
-                "user": "scripted",
-                "emotion": "frustration",
-                "intensity": 0.9,
-                "trial": 0,
-                "seed": 1,
-                "status": "pending",
-            }
-        ]
-    )
     call = ToolCallSpec(id="c1", name="find[/]", arguments={"q": "[link=x]y"})
     events = [
         ConversationStarted(
