@@ -95,43 +95,10 @@ _SINGLE = (NEUTRAL, TASK_EMOTION)
 def grid(config: RunConfig) -> Iterator[Cell]:
     """The cells of a run in a fixed order (neutral and ``task`` appear once, at intensity 0).
 
-    Dimension levels vary inside intensity, politeness outermost, then urgency, then trust.
+    Agent outermost, then user, task, condition (emotion, intensity), dimension levels
+    (politeness, then urgency, then trust) and trial innermost; ``cell_at`` makes each.
     """
-    combos = [(p, u, t) for p in config.politeness for u in config.urgency for t in config.trust]
-    index = 0
-    for agent in config.agents:
-        for user in config.users:
-            for task_id in config.tasks:
-                for emotion in config.emotions:
-                    intensities = [0.0] if emotion in _SINGLE else config.intensities
-                    for intensity in intensities:
-                        for politeness, urgency, trust in combos:
-                            for trial in range(config.trials):
-                                seed = conversation_seed(
-                                    config.seed,
-                                    user,
-                                    task_id,
-                                    emotion,
-                                    intensity,
-                                    trial,
-                                    politeness=politeness,
-                                    urgency=urgency,
-                                    trust=trust,
-                                )
-                                yield Cell(
-                                    index,
-                                    agent,
-                                    user,
-                                    task_id,
-                                    emotion,
-                                    intensity,
-                                    trial,
-                                    seed,
-                                    politeness,
-                                    urgency,
-                                    trust,
-                                )
-                                index += 1
+    return pending(config, CellSet(grid_size(config)))
 
 
 def _axes(config: RunConfig) -> tuple[list[tuple[str, float]], list[tuple[Any, Any, Any]]]:

@@ -17,7 +17,6 @@ fault of the measuring, not of the agent; ``--resume`` plays it again).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
 import msgspec
@@ -25,15 +24,9 @@ import msgspec
 from simulator.actors import usage_event
 from simulator.chat import ChatMessage, EndpointError, ModelError
 from simulator.errors import UsageError
-from simulator.events import (
-    AgentMessage,
-    AssertionJudged,
-    Event,
-    ModelUsage,
-    ToolResult,
-    UserMessage,
-)
+from simulator.events import AssertionJudged, Event, ModelUsage
 from simulator.registry import ModelProvider, make_model_provider, split_model_name
+from simulator.transcript import transcript_lines
 
 JUDGE_ROLE = "judge"
 SYSTEM = (
@@ -73,23 +66,6 @@ class _Answer(msgspec.Struct, frozen=True):
 
 
 _answer = msgspec.json.Decoder(_Answer)
-
-
-def transcript_lines(events: Iterable[Event]) -> list[str]:
-    """The conversation as the judge reads it: one line per message, tool call and result."""
-    lines: list[str] = []
-    for event in events:
-        if isinstance(event, UserMessage):
-            lines.append(f"CUSTOMER: {event.text}")
-        elif isinstance(event, AgentMessage):
-            if event.text:
-                lines.append(f"AGENT: {event.text}")
-            for call in event.tool_calls:
-                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
-        elif isinstance(event, ToolResult):
-            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
-            lines.append(f"{mark} {event.name}: {event.content}")
-    return lines
 
 
 def judge_prompt(events: Iterable[Event], assertions: Sequence[str]) -> list[ChatMessage]:

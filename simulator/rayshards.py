@@ -40,7 +40,14 @@ from simulator.errors import UsageError
 from simulator.events import ConversationEnded, Event, decode, encode
 from simulator.grid import CellSet, RunConfig, grid_size
 from simulator.keys import SEALED_PREFIX, worker_environment
-from simulator.shards import Shards, WorkerFailed, WorkOrder, encode_order
+from simulator.shards import (
+    FLUSH_INTERVAL,
+    MAX_BUFFERED,
+    Shards,
+    WorkerFailed,
+    WorkOrder,
+    encode_order,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +57,6 @@ INSTALL = "pip install 'tau-sim[ray]'"
 """The command that installs Ray for ``--ray``."""
 NAMESPACE = "tau-sim"
 """The Ray namespace of the actors (named ``RUN_ID/PART.ATTEMPT``)."""
-FLUSH_INTERVAL = 0.02
-"""Seconds between two batches an actor streams back."""
-MAX_BUFFERED = 8 * 2**20
-"""Bytes of finished conversations an actor holds before its conversations wait."""
 BACKPRESSURE_BATCHES = 16
 """Batches an actor may have streamed ahead of the driver before it pauses."""
 MAX_RESTARTS = 3

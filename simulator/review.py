@@ -13,7 +13,6 @@ its own, so an interrupted review keeps what it finished.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -24,10 +23,9 @@ import sqlite_utils
 
 from simulator.chat import ChatMessage, ModelError
 from simulator.errors import UsageError
-from simulator.events import AgentMessage, ToolResult, UserMessage
 from simulator.registry import load_plugins, make_model_provider, split_model_name
 from simulator.store import SIMULATED_BACKENDS, get_run, role_usage, storage_faults
-from simulator.transcript import load_transcript
+from simulator.transcript import load_transcript, transcript_lines
 
 JUDGE = "judge"
 RESULT_CHARS = 400
@@ -97,17 +95,7 @@ def review_prompt(db: sqlite_utils.Database, conversation: str) -> list[ChatMess
         "",
         "Conversation:",
     ]
-    for event in transcript.events:
-        if isinstance(event, UserMessage):
-            lines.append(f"CUSTOMER: {event.text}")
-        elif isinstance(event, AgentMessage):
-            if event.text:
-                lines.append(f"AGENT: {event.text}")
-            for call in event.tool_calls:
-                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
-        elif isinstance(event, ToolResult):
-            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
-            lines.append(f"{mark} {event.name}: {event.content[:RESULT_CHARS]}")
+    lines += transcript_lines(transcript.events, RESULT_CHARS)
     lines += [
         "",
         f"Ending: {row['reason']}" + (f" ({row['detail']})" if row.get("detail") else ""),

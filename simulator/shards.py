@@ -33,6 +33,10 @@ from simulator.keys import worker_environment
 ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 MAX_LINE = 256 * 2**20
+FLUSH_INTERVAL = 0.02
+"""Seconds between two batches of events a worker process or a Ray actor sends back."""
+MAX_BUFFERED = 8 * 2**20
+"""Bytes of events a worker or an actor holds unsent before its conversations wait."""
 MAX_WORKERS = 256
 """The most worker processes one run may have (``--workers``)."""
 

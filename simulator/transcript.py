@@ -9,6 +9,7 @@ breakdown and the failure reason. Every text from a model, a user or a tool is p
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -40,6 +41,26 @@ class Transcript(msgspec.Struct, frozen=True):
     conversation: dict[str, Any]
     events: list[Event]
     reviews: list[dict[str, Any]] = []
+
+
+def transcript_lines(events: Iterable[Event], result_chars: int | None = None) -> list[str]:
+    """A conversation as a judge model reads it: one line per message, tool call and result.
+
+    ``result_chars`` cuts each tool result to that many characters (None: whole).
+    """
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, UserMessage):
+            lines.append(f"CUSTOMER: {event.text}")
+        elif isinstance(event, AgentMessage):
+            if event.text:
+                lines.append(f"AGENT: {event.text}")
+            for call in event.tool_calls:
+                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
+        elif isinstance(event, ToolResult):
+            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
+            lines.append(f"{mark} {event.name}: {event.content[:result_chars]}")
+    return lines
 
 
 def load_transcript(db: sqlite_utils.Database, conversation_id: str) -> Transcript:

@@ -24,12 +24,10 @@ from simulator.runner import (
     settle_memory,
     until_signal,
 )
-from simulator.shards import WorkOrder
+from simulator.shards import FLUSH_INTERVAL, MAX_BUFFERED, WorkOrder
 
 STDIN_COPY_ENV = "TAU_SIM_WORKER_STDIN_COPY"
 """Debugging and tests: a directory where each worker writes a copy of what it read on stdin."""
-FLUSH_INTERVAL = 0.02
-MAX_BUFFERED = 8 * 2**20
 
 
 class PipeSink:

@@ -21,7 +21,17 @@ import pytest
 from simulator.bus import LiveFeed
 from simulator.events import Event, decode_stored, encode, encode_payload, kind_of
 from simulator.export import export_rows
-from simulator.grid import CellSet, RunConfig, cell_at, cell_index, grid, grid_size, pending
+from simulator.grid import (
+    Cell,
+    CellSet,
+    RunConfig,
+    cell_at,
+    cell_index,
+    conversation_seed,
+    grid,
+    grid_size,
+    pending,
+)
 from simulator.metrics import run_report
 from simulator.registry import get_domain, load_plugins
 from simulator.rescore import rescore_run
@@ -31,6 +41,47 @@ from simulator.store import Store, get_run, iter_events, open_database
 from simulator.transcript import load_transcript, transcript_json
 
 MILLION = 1_000_000
+
+
+def nested_grid(config: RunConfig) -> list[Cell]:
+    """The grid's order written out as nested loops: what ``cell_at`` must compute."""
+    single = ("neutral", "task")
+    combos = [(p, u, t) for p in config.politeness for u in config.urgency for t in config.trust]
+    cells = []
+    for agent in config.agents:
+        for user in config.users:
+            for task_id in config.tasks:
+                for emotion in config.emotions:
+                    for intensity in [0.0] if emotion in single else config.intensities:
+                        for politeness, urgency, trust in combos:
+                            for trial in range(config.trials):
+                                seed = conversation_seed(
+                                    config.seed,
+                                    user,
+                                    task_id,
+                                    emotion,
+                                    intensity,
+                                    trial,
+                                    politeness=politeness,
+                                    urgency=urgency,
+                                    trust=trust,
+                                )
+                                cells.append(
+                                    Cell(
+                                        len(cells),
+                                        agent,
+                                        user,
+                                        task_id,
+                                        emotion,
+                                        intensity,
+                                        trial,
+                                        seed,
+                                        politeness,
+                                        urgency,
+                                        trust,
+                                    )
+                                )
+    return cells
 
 
 def test_cell_at_is_the_grid_cell_of_that_index() -> None:
@@ -45,9 +96,10 @@ def test_cell_at_is_the_grid_cell_of_that_index() -> None:
         trials=3,
         seed=5,
     )
-    cells = list(grid(config))
+    cells = nested_grid(config)
     assert len(cells) == grid_size(config) == 576
     assert [cell_at(config, i) for i in range(len(cells))] == cells
+    assert list(grid(config)) == cells
     with pytest.raises(IndexError, match="cell 576 is outside the grid of 576 cells"):
         cell_at(config, 576)
 
