@@ -7,6 +7,8 @@ turns. Each scenario is a real ``tau-sim`` run (runner, actors, store) with
 ``--agent openai/… --user openai/…`` pointed at that endpoint, in a fresh process so that CPU
 time and RSS are its own. Figures as in ``engine.py``: ``eff`` over the whole batch, ``steady``
 while every slot is busy, client CPU per model call (engine and store included) and peak RSS.
+The process imports the SDK before the run is timed, as it imports the simulator; ``sdk s``
+is that import's wall time (a run pays it once; worker processes pay it inside the run).
 
 The machine's ceiling: with ``cores`` cores, a call costing ``client`` ms of CPU here and
 ``endpoint`` ms in the endpoint's process, no run can exceed ``cores / (client + endpoint)``
@@ -28,6 +30,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +52,19 @@ QUICK = [(64, 0.5, 2), (8, 0.2, 2)]
 def scenario(
     url: str, concurrency: int, latency: float, waves: int, workers: int
 ) -> dict[str, Any]:
-    """One real run against the fake endpoint; returns its figures."""
+    """One real run against the fake endpoint; returns its figures.
+
+    The SDK and its transport are imported before the run is timed, as the simulator's own
+    modules are (a process imports them once, whatever the size of its run); the import's
+    wall time is reported beside the figures (``sdk_import_s``).
+    """
     from simulator.registry import get_domain
+
+    began = time.perf_counter()
+    import aiohttp  # noqa: F401
+    import openai  # noqa: F401
+
+    sdk_import_s = time.perf_counter() - began
 
     tasks, trials = whole_waves([t.id for t in get_domain("retail").tasks], concurrency, waves)
     model = f"openai/latency-{latency}"
@@ -71,7 +85,7 @@ def scenario(
         agent_options={model: dict(args)},
         user_options={model: dict(args)},
     )
-    return measure(config, latency)
+    return measure(config, latency) | {"sdk_import_s": sdk_import_s}
 
 
 def main() -> None:
@@ -171,7 +185,8 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         print(
             f"{'conc':>5} {'lat s':>6} {'convs':>6} {'calls/conv':>10} {'conv/s':>8} "
             f"{'ideal':>8} {'eff':>6} {'steady':>6} {'cpu ms/call':>11} {'endp ms':>8} "
-            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'steady':>6} {'peak RSS MB':>11}"
+            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'steady':>6} {'peak RSS MB':>11} "
+            f"{'sdk s':>6}"
         )
     print(
         f"{r['concurrency']:>5} {r['latency']:>6.1f} {r['conversations']:>6} "
@@ -181,7 +196,7 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         f"{r['endpoint_cpu_ms_per_call']:>8.2f} {r['calls_per_s']:>8.0f} "
         f"{r['ceiling_calls_per_s']:>7.0f} {r['share_of_ceiling']:>7.2f} "
         f"{r['steady_share_of_ceiling']:>6.2f} "
-        f"{r['rss_peak_mb']:>11.0f}",
+        f"{r['rss_peak_mb']:>11.0f} {r['sdk_import_s']:>6.2f}",
         flush=True,
     )
 

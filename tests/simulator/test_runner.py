@@ -11,7 +11,7 @@ from simulator.errors import SchemaVersionError, UsageError
 from simulator.grid import RunConfig, conversation_seed, grid
 from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
-from simulator.runner import Runner, validate
+from simulator.runner import ADMISSION_INTERVAL_S, Runner, validate
 from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config
@@ -68,17 +68,21 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
         intensities=[x / 100 for x in range(64)],
         trials=2,
         concurrency=512,
-        agent_options={"toy/gold": {"latency": "0.05"}},
-        user_options={"patient": {"latency": "0.05"}},
+        agent_options={"toy/gold": {"latency": "0.1"}},
+        user_options={"patient": {"latency": "0.1"}},
     )
     assert sum(1 for _ in grid(cfg)) == 512
     store = play(tmp_path / "c.db", cfg)
     spans = store.db.execute(
-        "select started_at, ended_at from conversations where status='completed'"
+        "select started_at, ended_at from conversations where status='completed' order by cell"
     ).fetchall()
     assert len(spans) == 512
-    # every conversation was admitted at once: the last one started before the first ended
+    # every conversation was admitted in the first wave: the last started before the first ended
     assert max(start for start, _ in spans) < min(end for _, end in spans)
+    # ... one admission interval after another, in the grid's order (the ramp)
+    starts = [start for start, _ in spans]
+    assert starts == sorted(starts)
+    assert starts[-1] - starts[0] >= 511 * ADMISSION_INTERVAL_S - 0.005
 
 
 def test_resume_finishes_without_duplicates(tmp_path) -> None:
