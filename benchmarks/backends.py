@@ -12,9 +12,11 @@ is that import's wall time (a run pays it once; worker processes pay it inside t
 
 The machine's ceiling: with ``cores`` cores, a call costing ``client`` ms of CPU here and
 ``endpoint`` ms in the endpoint's process, no run can exceed ``cores / (client + endpoint)``
-calls/s; ``of ceil`` is the share of it the run reached (calls/s over the ceiling), and the
-``steady`` beside it the same share while every slot is busy (start-up of the worker processes
-and the last conversations' tail left out, as in ``steady`` efficiency).
+calls/s (``ceil/s``); nor can it exceed ``concurrency / latency`` calls/s, every slot always
+waiting on a model. The lower of the two is the run's bound (``bound/s``); ``of bound`` is the
+share of it the run reached (calls/s over the bound), and the ``steady`` beside it the same
+share while every slot is busy (start-up of the worker processes and the last conversations'
+tail left out, as in ``steady`` efficiency).
 
     python benchmarks/backends.py                    # full table
     python benchmarks/backends.py --workers auto     # one worker process per core
@@ -164,19 +166,22 @@ def _cpu_s(process: psutil.Process) -> float:
 
 
 def _with_ceiling(row: dict[str, Any], endpoint_cpu_s: float) -> dict[str, Any]:
-    """``row`` with the endpoint's CPU per call, the machine's ceiling and the share reached."""
+    """``row`` with the endpoint's CPU per call, the machine's ceiling, the run's bound (the
+    lower of the ceiling and ``concurrency / latency``) and the share of the bound reached."""
     cores = auto_workers()
     endpoint_ms = 1000 * endpoint_cpu_s / row["model_calls"]
     per_call_ms = row["cpu_ms_per_call"] + endpoint_ms
     ceiling = 1000 * cores / per_call_ms
+    bound = min(ceiling, row["concurrency"] / row["latency"])
     calls_per_s = row["model_calls"] / row["wall_s"]
     return row | {
         "cores": cores,
         "endpoint_cpu_ms_per_call": endpoint_ms,
         "calls_per_s": calls_per_s,
         "ceiling_calls_per_s": ceiling,
-        "share_of_ceiling": calls_per_s / ceiling,
-        "steady_share_of_ceiling": row["steady_calls_per_s"] / ceiling,
+        "bound_calls_per_s": bound,
+        "share_of_bound": calls_per_s / bound,
+        "steady_share_of_bound": row["steady_calls_per_s"] / bound,
     }
 
 
@@ -185,7 +190,8 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         print(
             f"{'conc':>5} {'lat s':>6} {'convs':>6} {'calls/conv':>10} {'conv/s':>8} "
             f"{'ideal':>8} {'eff':>6} {'steady':>6} {'cpu ms/call':>11} {'endp ms':>8} "
-            f"{'calls/s':>8} {'ceil/s':>7} {'of ceil':>7} {'steady':>6} {'peak RSS MB':>11} "
+            f"{'calls/s':>8} {'ceil/s':>7} {'bound/s':>7} {'of bound':>8} {'steady':>6} "
+            f"{'peak RSS MB':>11} "
             f"{'sdk s':>6}"
         )
     print(
@@ -194,8 +200,8 @@ def _print_row(r: dict[str, Any], header: bool) -> None:
         f"{r['ideal_conv_per_s']:>8.1f} {r['efficiency']:>6.2f} "
         f"{r['steady_efficiency']:>6.2f} {r['cpu_ms_per_call']:>11.2f} "
         f"{r['endpoint_cpu_ms_per_call']:>8.2f} {r['calls_per_s']:>8.0f} "
-        f"{r['ceiling_calls_per_s']:>7.0f} {r['share_of_ceiling']:>7.2f} "
-        f"{r['steady_share_of_ceiling']:>6.2f} "
+        f"{r['ceiling_calls_per_s']:>7.0f} {r['bound_calls_per_s']:>7.0f} "
+        f"{r['share_of_bound']:>8.2f} {r['steady_share_of_bound']:>6.2f} "
         f"{r['rss_peak_mb']:>11.0f} {r['sdk_import_s']:>6.2f}",
         flush=True,
     )

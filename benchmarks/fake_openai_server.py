@@ -75,12 +75,24 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 class HTTPServer:
-    """Serve ``handler`` on 127.0.0.1; use as ``async with HTTPServer(h) as srv: srv.url``."""
+    """Serve ``handler`` on 127.0.0.1; use as ``async with HTTPServer(h) as srv: srv.url``.
 
-    def __init__(self, handler: Handler, host: str = "127.0.0.1", port: int = 0) -> None:
+    Every request is kept in ``requests`` for tests to inspect, unless ``keep_requests`` is
+    False (the benchmark's long-lived endpoint, which would otherwise grow by each body).
+    """
+
+    def __init__(
+        self,
+        handler: Handler,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        keep_requests: bool = True,
+    ) -> None:
         self.handler = handler
         self.host = host
         self.port = port
+        self.keep_requests = keep_requests
         self.requests: list[Request] = []
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
@@ -128,7 +140,8 @@ class HTTPServer:
                 length = int(headers.get("content-length", "0"))
                 body = await reader.readexactly(length) if length else b""
                 request = Request(method, path, headers, body)
-                self.requests.append(request)
+                if self.keep_requests:
+                    self.requests.append(request)
                 response = await self.handler(request)
                 if response.delay:
                     await asyncio.sleep(response.delay)
@@ -231,7 +244,12 @@ def plausible_handler(latency: float, user_turns: int) -> Handler:
 
 
 async def _main(args: argparse.Namespace) -> None:
-    server = HTTPServer(plausible_handler(args.latency, args.user_turns), args.host, args.port)
+    server = HTTPServer(
+        plausible_handler(args.latency, args.user_turns),
+        args.host,
+        args.port,
+        keep_requests=False,
+    )
     await server.start()
     print(f"READY {server.port}", flush=True)
     await asyncio.Event().wait()
