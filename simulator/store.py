@@ -500,7 +500,7 @@ class _Counters:
 
 @dataclass
 class _Batch:
-    events: list[tuple[str, int, str, float, str]] = field(default_factory=list)
+    events: list[tuple[str, int, int, float, str]] = field(default_factory=list)
     started: list[tuple[Any, ...]] = field(default_factory=list)
     ended: list[tuple[Any, ...]] = field(default_factory=list)
 
@@ -628,9 +628,10 @@ class Store:
 
     def _prepare(self, events: Sequence[Event]) -> _Batch:
         batch = _Batch()
+        kinds = self._kinds
         append = batch.events.append
         for ev in events:
-            append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode_payload(ev)))
+            append((ev.conversation, ev.seq, kinds[kind_of(ev)], ev.ts, encode_payload(ev)))
             if isinstance(ev, ModelUsage):
                 self._counters.setdefault(ev.conversation, _Counters()).add(ev)
             elif isinstance(ev, ConversationStarted):
@@ -686,11 +687,10 @@ class Store:
             keys = self._keys
             for row in batch.started:
                 keys[row[0]] = self._key_of(row[0])
-            kinds = self._kinds
             conn.executemany(
                 _EVENT_SQL,
                 [
-                    (keys.get(cid) or self._key_of(cid), seq, kinds[kind], ts, payload)
+                    (keys.get(cid) or self._key_of(cid), seq, kind, ts, payload)
                     for cid, seq, kind, ts, payload in batch.events
                 ],
             )
