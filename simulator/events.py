@@ -16,7 +16,8 @@ from simulator.chat import ToolCallSpec
 class RewardBreakdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """How a conversation's reward was computed (τ-bench semantics, made explicit).
 
-    Fields at their default (empty) are left out of the JSON; decoding puts them back.
+    Fields at their default (empty) are left out of event JSON; decoding puts them back.
+    ``conversations.breakdown`` holds every field (``breakdown_json``).
 
     A domain with its own reward basis (τ²-bench's) names it in ``reward_basis``, the score of
     each part in ``checks`` and the parts it could not evaluate (no judge) in ``not_evaluated``.
@@ -281,6 +282,15 @@ def decode_stored(conversation: str, seq: int, kind: str, ts: float, payload: st
     rest = payload.encode()
     data = columns + (b"}" if rest == b"{}" else b"," + rest[1:])
     return _stored_decoders[kind].decode(data)
+
+
+def breakdown_json(breakdown: RewardBreakdown) -> str:
+    """A breakdown as ``conversations.breakdown`` holds it: every field, empty ones too.
+
+    The column is what SQL readers query (``json_extract(breakdown, '$.not_evaluated')``);
+    only the event's payload leaves the empty fields out.
+    """
+    return _encoder.encode(msgspec.structs.asdict(breakdown)).decode()
 
 
 def kind_of(event: EventBase) -> str:

@@ -49,6 +49,7 @@ from simulator.events import (
     ConversationStarted,
     Event,
     ModelUsage,
+    breakdown_json,
     decode_stored,
     encode_payload,
     kind_of,
@@ -656,7 +657,7 @@ class Store:
                 )
             elif isinstance(ev, ConversationEnded):
                 c = self._counters.pop(ev.conversation, _Counters())
-                breakdown = _json.encode(ev.breakdown).decode() if ev.breakdown else None
+                breakdown = breakdown_json(ev.breakdown) if ev.breakdown else None
                 batch.ended.append(
                     (
                         ev.reason,
