@@ -108,14 +108,34 @@ def test_the_view_shows_every_event_as_written_and_uses_the_indexes(tmp_path: Pa
     assert [k for _, k in keys] == [1, 2]
     conn.execute("vacuum")  # renumbers implicit rowids, never the keys
     assert conn.execute("select id, key from conversations order by key").fetchall() == keys
-    with conn:  # the view takes deletes like the table it replaces
+    with conn:  # the view takes deletes and inserts like the table it replaces
         conn.execute("delete from events where conversation = ?", [keys[0][0]])
-    left = conn.execute("select conversation, count(*) from events group by conversation")
-    assert left.fetchall() == [(keys[1][0], len(events) // 2)]
-    assert conn.execute("select count(*) from event_rows").fetchone()[0] == len(events) // 2
+        conn.execute(
+            "insert into events values (?, 99, 'note', 2.0, '{}')", [keys[1][0]]
+        )  # a kind the file did not know gets its key
+    left = conn.execute("select conversation, count(*), max(seq) from events group by 1")
+    assert left.fetchall() == [(keys[1][0], len(events) // 2 + 1, 99)]
+    assert conn.execute("select count(*) from event_rows").fetchone()[0] == len(events) // 2 + 1
     conn.close()
     version = open_database(path, readonly=True).execute("select value from meta").fetchone()
     assert version[0] == str(SCHEMA_VERSION) == "3"
+
+
+def test_events_without_their_start_get_a_bare_row_and_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "bare.db"
+    store = Store(path)
+    lone = [
+        UserMessage(conversation="elsewhere/000003", seq=0, ts=1.0, text="hello"),
+        UserMessage(conversation="elsewhere/000003", seq=1, ts=2.0, text="again"),
+    ]
+    anyio.run(write, store, lone)
+    store.close_sync()
+    conn = sqlite3.connect(path)
+    row = conn.execute("select run_id, cell, status from conversations").fetchall()
+    assert row == [("elsewhere", 3, "running")]  # unfinished: --resume discards it
+    shown = conn.execute(f"{VIEW_ROWS} order by seq").fetchall()
+    assert shown == [(e.conversation, e.seq, kind_of(e), e.ts, encode_payload(e)) for e in lone]
+    conn.close()
 
 
 def version_2_file(tmp_path: Path) -> tuple[Path, list[tuple[object, ...]], dict[str, object]]:
