@@ -14,10 +14,16 @@ store, and ``tau-sim run --dry-run`` counts the grid. Printed per grid:
 - ``bytes_per_conv``: the store's size over the conversations it holds.
 
 Each figure is also given as a ratio against the first (smallest) grid: the claim is that
-they stay flat. The scripted agents calibrate the harness; they are not benchmark subjects.
+they stay flat. With ``--before BYTES`` (the bytes per conversation an older tau-sim needed
+on the grid played whole, measured with that release: 17,699 for 10^3 cells before issue 14's
+part 4), ``bytes_per_conv`` of each grid played whole is also given as a ratio against it
+(``vs_before``); a stopped grid holds other conversations (the first cells: the first task's
+trials), so it gets none. The run has an id of the form ``tau-sim run`` gives
+(``grid.new_run_id``), so every event's conversation id is as long as in a real run. The
+scripted agents calibrate the harness; they are not benchmark subjects.
 
 Usage: python benchmarks/grid_scale.py [--sizes 1000,100000,1000000] [--stop N] [--quick]
-[--json]
+[--before BYTES] [--json]
 """
 
 from __future__ import annotations
@@ -36,7 +42,6 @@ from typing import Any
 
 TASKS = 50
 """Tasks of the grid (the first 50 retail tasks); the trials make up its size."""
-RUN_ID = "grid"
 FIGURES = ("first_s", "rss_run_mb", "rss_report_mb", "dry_run_s", "bytes_per_conv")
 
 
@@ -50,8 +55,8 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def play(size: int, stop: int, db: Path) -> dict[str, Any]:
-    """Play the grid of ``size`` cells into ``db`` until ``stop`` conversations ended."""
+def play(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
+    """Play the grid of ``size`` cells into ``db`` as ``run_id`` until ``stop`` ended."""
     import anyio
 
     from simulator.bus import LiveFeed
@@ -87,7 +92,7 @@ def play(size: int, stop: int, db: Path) -> dict[str, Any]:
         if ended == stop and runner is not None:
             runner.interrupt()
 
-    runner = Runner(store, config, RUN_ID, create=True, feed=feed, on_end=count)
+    runner = Runner(store, config, run_id, create=True, feed=feed, on_end=count)
     anyio.run(runner.run, backend_options=backend_options())
     wall = time.perf_counter() - t0
     store.close_sync()
@@ -113,7 +118,7 @@ def _size(path: Path) -> int:
     return path.stat().st_size if path.exists() else 0
 
 
-def report(db: Path) -> dict[str, Any]:
+def report(db: Path, run_id: str) -> dict[str, Any]:
     """Compute the stored run's report (as ``tau-sim report`` does) and time it."""
     from simulator.metrics import run_report
     from simulator.registry import load_plugins
@@ -122,7 +127,7 @@ def report(db: Path) -> dict[str, Any]:
     load_plugins()
     t0 = time.perf_counter()
     store = open_database(db, readonly=True)
-    figures = run_report(store, get_run(store, RUN_ID))
+    figures = run_report(store, get_run(store, run_id))
     return {
         "report_s": time.perf_counter() - t0,
         "rss_report_mb": peak_rss_mb(),
@@ -159,18 +164,24 @@ def dry_run(size: int) -> float:
 
 def measure(size: int, stop: int, folder: Path) -> dict[str, Any]:
     """Every figure of one grid size."""
+    from simulator.grid import new_run_id
+
     db = folder / f"grid-{size}.db"
-    row = child("--play", str(size), str(stop), str(db))
-    row.update(child("--report", str(db)))
+    run_id = new_run_id()
+    row = child("--play", str(size), str(stop), str(db), run_id)
+    row.update(child("--report", str(db), run_id))
     row["dry_run_s"] = dry_run(size)
     return row
 
 
-def with_ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each figure also as a ratio against the first row's."""
+def with_ratios(rows: list[dict[str, Any]], before: float | None) -> list[dict[str, Any]]:
+    """Each figure also as a ratio against the first row's (and bytes against ``before``)."""
     base = rows[0]
     for row in rows:
         row["ratio"] = {f: row[f] / base[f] if base[f] else float("nan") for f in FIGURES}
+        if before:
+            whole = row["conversations"] >= row["cells"]
+            row["vs_before"] = row["bytes_per_conv"] / before if whole else None
     return rows
 
 
@@ -178,6 +189,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print(
         f"{'cells':>9} {'stored':>7} {'first_s':>13} {'rss_run_mb':>15} "
         f"{'rss_report_mb':>15} {'dry_run_s':>13} {'bytes/conv':>15} {'report_s':>9}"
+        + (f" {'vs_before':>9}" if "vs_before" in rows[0] else "")
     )
     for r in rows:
         q = r["ratio"]
@@ -188,9 +200,13 @@ def print_table(rows: list[dict[str, Any]]) -> None:
             f"{r['rss_report_mb']:>7.0f} ({q['rss_report_mb']:>4.2f}x) "
             f"{r['dry_run_s']:>6.2f} ({q['dry_run_s']:>4.2f}x) "
             f"{r['bytes_per_conv']:>7.0f} ({q['bytes_per_conv']:>4.2f}x) "
-            f"{r['report_s']:>9.2f}"
+            f"{r['report_s']:>9.2f}" + (f" {_ratio(r['vs_before']):>9}" if "vs_before" in r else "")
         )
     print("scripted/gold agent and scripted user calibrate the harness: not benchmark subjects")
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def main() -> None:
@@ -199,22 +215,30 @@ def main() -> None:
     parser.add_argument("--stop", type=int, default=None, help="conversations per grid")
     parser.add_argument("--quick", action="store_true", help="tiny grids for CI")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--play", nargs=3, metavar=("SIZE", "STOP", "DB"), help=argparse.SUPPRESS)
-    parser.add_argument("--report", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--before",
+        type=float,
+        metavar="BYTES",
+        help="bytes per conversation an older release needed on the played grid",
+    )
+    parser.add_argument(
+        "--play", nargs=4, metavar=("SIZE", "STOP", "DB", "RUN"), help=argparse.SUPPRESS
+    )
+    parser.add_argument("--report", nargs=2, metavar=("DB", "RUN"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.play:
-        size, stop, db = args.play
-        print(json.dumps(play(int(size), int(stop), Path(db))))
+        size, stop, db, run_id = args.play
+        print(json.dumps(play(int(size), int(stop), Path(db), run_id)))
         return
     if args.report:
-        print(json.dumps(report(Path(args.report))))
+        print(json.dumps(report(Path(args.report[0]), args.report[1])))
         return
     sizes = [100, 1000, 5000] if args.quick else [int(s) for s in args.sizes.split(",")]
     if any(s % TASKS or s < TASKS for s in sizes):
         raise SystemExit(f"--sizes: each size must be a positive multiple of {TASKS}")
     stop = args.stop or min(sizes)
     with tempfile.TemporaryDirectory(dir=os.environ.get("GRID_SCALE_TMP")) as tmp:
-        rows = with_ratios([measure(size, stop, Path(tmp)) for size in sizes])
+        rows = with_ratios([measure(size, stop, Path(tmp)) for size in sizes], args.before)
     if args.json:
         print(json.dumps(rows))
     else:

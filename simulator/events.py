@@ -13,8 +13,11 @@ import msgspec
 from simulator.chat import ToolCallSpec
 
 
-class RewardBreakdown(msgspec.Struct, frozen=True, gc=False):
+class RewardBreakdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """How a conversation's reward was computed (τ-bench semantics, made explicit).
+
+    Fields at their default (empty) are left out of event JSON; decoding puts them back.
+    ``conversations.breakdown`` holds every field (``breakdown_json``).
 
     A domain with its own reward basis (τ²-bench's) names it in ``reward_basis``, the score of
     each part in ``checks`` and the parts it could not evaluate (no judge) in ``not_evaluated``.
@@ -121,19 +124,33 @@ class EmotionUpdate(EventBase, frozen=True, tag="emotion_update"):
     triggers: list[str] = []
 
 
+NO_LATENCY = 0.0
+"""``ModelUsage.latency_s`` of a call that took no time (a scripted turn). msgspec leaves a
+float out as a default only when it is this very object, so ``ModelUsage`` puts it in place of
+any zero latency it is built or decoded with."""
+
+
 class ModelUsage(EventBase, frozen=True, tag="model_usage"):
-    """One model call: who made it, tokens, latency, retries and cost when known."""
+    """One model call: who made it, tokens, latency, retries and cost when known.
+
+    A scripted actor's turn is a call without tokens or latency: its zeros are defaults, so
+    the stored JSON leaves them out.
+    """
 
     role: str
     backend: str
     model: str
-    tokens_in: int
-    tokens_out: int
-    latency_s: float
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = NO_LATENCY
     retries: int = 0
     cost_usd: float | None = None
     error: str | None = None
     tokens_cached: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.latency_s:
+            msgspec.structs.force_setattr(self, "latency_s", NO_LATENCY)
 
 
 class AssertionJudged(EventBase, frozen=True, tag="assertion_judged"):
@@ -265,6 +282,15 @@ def decode_stored(conversation: str, seq: int, kind: str, ts: float, payload: st
     rest = payload.encode()
     data = columns + (b"}" if rest == b"{}" else b"," + rest[1:])
     return _stored_decoders[kind].decode(data)
+
+
+def breakdown_json(breakdown: RewardBreakdown) -> str:
+    """A breakdown as ``conversations.breakdown`` holds it: every field, empty ones too.
+
+    The column is what SQL readers query (``json_extract(breakdown, '$.not_evaluated')``);
+    only the event's payload leaves the empty fields out.
+    """
+    return _encoder.encode(msgspec.structs.asdict(breakdown)).decode()
 
 
 def kind_of(event: EventBase) -> str:

@@ -18,11 +18,10 @@ import sqlite_utils
 
 from simulator.errors import UsageError
 from simulator.evaluation import MissingStateError, final_reward, make_evaluator
+from simulator.events import breakdown_json
 from simulator.failures import diagnose_task
 from simulator.grid import RunConfig, decode_config
 from simulator.store import create_rescores_table, get_run, iter_events
-
-_json = msgspec.json.Encoder()
 
 
 class Verdict(msgspec.Struct, frozen=True):
@@ -117,7 +116,7 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
             continue
         except ValueError as exc:  # a gold action that fails now
             raise UsageError(f"{config.tasks_file or task.domain}: {exc}") from None
-        encoded = _json.encode(breakdown).decode()
+        encoded = breakdown_json(breakdown)
         kind, text = (failure.kind, failure.detail) if failure else (None, None)
         if new != old:
             changed.append(Verdict(conversation, task_id, old, new))

@@ -6,7 +6,9 @@ Tracer, Datasette) read while it writes. A conversation's row is written when it
 (from its ``ConversationStarted``, in the batch of its first events), never ahead for the whole
 grid; it is marked completed in the same transaction as its last event, so a crash never leaves
 a completed conversation half-stored. An event's payload holds its own fields only
-(``encode_payload``): its kind, conversation, seq and ts are the row's columns.
+(``encode_payload``): its kind, conversation, seq and ts are the row's columns. Events are kept
+with integer keys for their conversation and kind in ``event_rows`` and read through the view
+``events`` (``simulator.event_rows``).
 
 Storage faults are ``StoreError`` (exit code 1) naming the file and the cause (disk full,
 I/O error, read-only, locked, corrupted); a failed batch is rolled back whole, so what it held
@@ -34,21 +36,32 @@ import msgspec
 import sqlite_utils
 
 from simulator.errors import SchemaVersionError, StoreError, UsageError
+from simulator.event_rows import (
+    NEXT_KEY_SQL,
+    PAGE_SIZE,
+    create_event_rows,
+    has_event_rows,
+    kind_keys,
+    migrate_events,
+)
 from simulator.events import (
     ConversationEnded,
     ConversationStarted,
     Event,
     ModelUsage,
+    breakdown_json,
     decode_stored,
     encode_payload,
     kind_of,
 )
 from simulator.grid import CellSet, cell_index
 
-SCHEMA_VERSION = 2
-"""2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``) and the
-``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own level).
-Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
+SCHEMA_VERSION = 3
+"""3: events in ``event_rows`` with integer conversation and kind keys (``conversations.key``,
+``event_kinds``), read through the view ``events`` (``simulator.event_rows``); new files have
+16 KB pages. 2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``)
+and the ``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own
+level). Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
 (NULL in runs stored before them; readers do not need them), and the ``conversations``
 columns of ``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
@@ -208,6 +221,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             "cost_usd": float,
             "started_at": float,
             "ended_at": float,
+            "key": int,
             **{
                 column: (int if kind == "integer" else float if kind == "float" else str)
                 for column, kind in CONVERSATION_COLUMNS.items()
@@ -217,11 +231,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db.table("conversations").create_index(["run_id", "cell"], unique=True, if_not_exists=True)
-    db.table("events").create(
-        {"conversation": str, "seq": int, "kind": str, "ts": float, "payload": str},
-        pk=("conversation", "seq"),
-        if_not_exists=True,
-    )
+    create_event_rows(db.conn)
     create_rescores_table(db)
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
@@ -242,21 +252,39 @@ def _missing_columns(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     return missing
 
 
-def _add_columns(db: sqlite_utils.Database, *, version: str) -> None:
+def _add_columns(db: sqlite_utils.Database) -> None:
     """Add the missing columns (NULL in stored rows) and mark the file as this version.
 
-        Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
-        has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
-        says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
-    same way.
+    Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
+    has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
+    says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
+    same way. Runs inside the caller's transaction.
     """
-    missing = _missing_columns(db)
-    if not missing and version == str(SCHEMA_VERSION):
+    for table, column, kind in _missing_columns(db):
+        db.execute(f"alter table {table} add column {column} {kind}")
+    db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+
+def _migrate(db: sqlite_utils.Database, *, version: str) -> None:
+    """Bring a file of an older version (or layout) to this one, in one transaction.
+
+    ``_add_columns``, then (versions 1 and 2) ``migrate_events``: the ``events`` table becomes
+    ``event_rows`` and the view. A failure (or a crash) anywhere rolls it all back: the file
+    stays as it was.
+    """
+    moved = has_event_rows(db)
+    if moved and not _missing_columns(db) and version == str(SCHEMA_VERSION):
         return
-    with db.conn:
-        for table, column, kind in missing:
-            db.execute(f"alter table {table} add column {column} {kind}")
-        db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+    conn = db.conn
+    conn.execute("begin immediate")
+    try:
+        _add_columns(db)
+        if not moved:
+            migrate_events(conn)
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
 
 
 def create_rescores_table(db: sqlite_utils.Database) -> None:
@@ -291,8 +319,10 @@ def open_database(
     that is written to is first quick-checked, then a write lock is taken and released, so a
     corrupted or read-only file is refused before a byte changes.
 
-    Older files are migrated in place (``_add_columns``); with ``readonly`` nothing is
-    written: a version-1 file is migrated in a copy in memory instead. A write waits
+    Older files are migrated in place, in one transaction (``_migrate``); with ``readonly``
+    nothing is written: a version-2 file is read as it is (its ``events`` table has the
+    view's columns), a version-1 file gains its missing columns in a copy in memory. New files
+    get ``PAGE_SIZE`` pages. A write waits
     ``busy_timeout`` seconds for another writer's lock (default ``default_busy_timeout()``).
     """
     path = Path(path)
@@ -380,7 +410,7 @@ def _open_schema(
     if "meta" in tables:
         row = db.execute("select value from meta where key = 'schema_version'").fetchone()
         version = row[0] if row else "unknown"
-        if version not in ("1", str(SCHEMA_VERSION)):
+        if version not in ("1", "2", str(SCHEMA_VERSION)):
             raise SchemaVersionError(
                 f"--db: {path} has schema version {version}; this tau-sim reads version "
                 f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"
@@ -393,14 +423,17 @@ def _open_schema(
             db.conn.backup(memory)
             db.conn.close()
             db = sqlite_utils.Database(memory)
-            _add_columns(db, version=version)
+            with db.conn:
+                _add_columns(db)
         return db
+    if not tables:  # before the first page is written: WAL fixes the page size
+        db.execute(f"pragma page_size = {PAGE_SIZE}")
     db.execute("pragma journal_mode = wal")
     db.execute("pragma synchronous = normal")
     db.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
     db.execute("rollback")
     if "meta" in tables:
-        _add_columns(db, version=version)
+        _migrate(db, version=version)
     elif not tables:
         if not create:
             raise UsageError(f"--db: {path} holds no tau-sim data")
@@ -468,19 +501,28 @@ class _Counters:
 
 @dataclass
 class _Batch:
-    events: list[tuple[str, int, str, float, str]] = field(default_factory=list)
+    events: list[tuple[str, int, int, float, str]] = field(default_factory=list)
     started: list[tuple[Any, ...]] = field(default_factory=list)
     ended: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 _STARTED_SQL = (
     "insert into conversations (id, run_id, cell, task_id, domain, agent, user, emotion, "
-    "intensity, trial, seed, politeness, urgency, trust, status, started_at) "
-    "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?) "
+    "intensity, trial, seed, politeness, urgency, trust, status, started_at, key) "
+    f"values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, {NEXT_KEY_SQL}) "
     "on conflict (id) do update set status = 'running', started_at = excluded.started_at"
 )
-"""A conversation's row, written when it is admitted (its ``ConversationStarted``); a row that
-exists already is only marked running."""
+"""A conversation's row, written when it is admitted (its ``ConversationStarted``), with a new
+key; a row that exists already is only marked running (it keeps its key)."""
+_BARE_SQL = (
+    f"insert into conversations (id, run_id, cell, status, key) values (?, ?, ?, 'running', "
+    f"{NEXT_KEY_SQL}) on conflict (id) do nothing"
+)
+"""The row of a conversation whose events come without its ``ConversationStarted``."""
+_EVENT_SQL = (
+    "insert or replace into event_rows (conversation, seq, kind, ts, payload) "
+    "values (?, ?, ?, ?, ?)"
+)
 
 
 ROLE_COLUMN_NAMES = tuple(f"{role}_{name}" for role in ROLES for name in ROLE_FIELDS)
@@ -526,6 +568,9 @@ class Store:
         self._closing = False
         self._counters: dict[str, _Counters] = {}
         self._limiter = anyio.CapacityLimiter(1)
+        self._keys: dict[str, int] = {}
+        with storage_faults(self.path):
+            self._kinds = kind_keys(self.db.conn)
         self.events_written = 0
 
     # -- subscriber side -------------------------------------------------------------------
@@ -584,9 +629,10 @@ class Store:
 
     def _prepare(self, events: Sequence[Event]) -> _Batch:
         batch = _Batch()
+        kinds = self._kinds
         append = batch.events.append
         for ev in events:
-            append((ev.conversation, ev.seq, kind_of(ev), ev.ts, encode_payload(ev)))
+            append((ev.conversation, ev.seq, kinds[kind_of(ev)], ev.ts, encode_payload(ev)))
             if isinstance(ev, ModelUsage):
                 self._counters.setdefault(ev.conversation, _Counters()).add(ev)
             elif isinstance(ev, ConversationStarted):
@@ -611,7 +657,7 @@ class Store:
                 )
             elif isinstance(ev, ConversationEnded):
                 c = self._counters.pop(ev.conversation, _Counters())
-                breakdown = _json.encode(ev.breakdown).decode() if ev.breakdown else None
+                breakdown = breakdown_json(ev.breakdown) if ev.breakdown else None
                 batch.ended.append(
                     (
                         ev.reason,
@@ -639,17 +685,37 @@ class Store:
         beat = self._run_id is not None and now - self._beat_at >= self.heartbeat_interval
         with storage_faults(self.path), conn:
             conn.executemany(_STARTED_SQL, batch.started)
+            keys = self._keys
+            for row in batch.started:
+                keys[row[0]] = self._key_of(row[0])
             conn.executemany(
-                "insert or replace into events (conversation, seq, kind, ts, payload) "
-                "values (?, ?, ?, ?, ?)",
-                batch.events,
+                _EVENT_SQL,
+                [
+                    (keys.get(cid) or self._key_of(cid), seq, kind, ts, payload)
+                    for cid, seq, kind, ts, payload in batch.events
+                ],
             )
             conn.executemany(_ENDED_SQL, batch.ended)
             if beat:
                 conn.execute("update runs set heartbeat_at = ? where id = ?", (now, self._run_id))
         if beat:
             self._beat_at = now
+        for row in batch.ended:
+            self._keys.pop(row[-1], None)
         self.events_written += len(batch.events)
+
+    def _key_of(self, conversation: str) -> int:
+        """The key of a conversation's row (read, cached); a bare row is written if it has none."""
+        conn = self.db.conn
+        found = conn.execute("select key from conversations where id = ?", [conversation])
+        row = found.fetchone()
+        if row is None:
+            run_id = conversation.rpartition("/")[0] or None
+            conn.execute(_BARE_SQL, [conversation, run_id, cell_index(conversation)])
+            row = conn.execute("select key from conversations where id = ?", [conversation])
+            row = row.fetchone()
+        self._keys[conversation] = int(row[0])
+        return int(row[0])
 
     # -- run bookkeeping (called outside the hot path) ---------------------------------------
     def create_run(
@@ -757,8 +823,7 @@ class Store:
                 )
             ]
             for cid in ids:
-                self.db.execute("delete from events where conversation = ?", [cid])
-                self.db.execute("delete from conversations where id = ?", [cid])
+                self._discard(cid)
         return len(ids)
 
     def discard_reason(self, run_id: str, reason: str) -> int:
@@ -776,9 +841,18 @@ class Store:
                 )
             ]
             for cid in ids:
-                self.db.execute("delete from events where conversation = ?", [cid])
-                self.db.execute("delete from conversations where id = ?", [cid])
+                self._discard(cid)
         return len(ids)
+
+    def _discard(self, conversation: str) -> None:
+        """Delete one conversation's events and row (inside the caller's transaction)."""
+        self.db.execute(
+            "delete from event_rows where conversation = "
+            "(select key from conversations where id = ?)",
+            [conversation],
+        )
+        self.db.execute("delete from conversations where id = ?", [conversation])
+        self._keys.pop(conversation, None)
 
     def close_sync(self) -> None:
         """Checkpoint and close the connection."""

@@ -40,7 +40,7 @@ def _trajectories(db: sqlite_utils.Database, ids: list[str]) -> dict[str, list[f
         marks = ",".join("?" * len(part))
         rows = db.execute(
             "select conversation, payload from events where kind = 'emotion_update' "
-            f"and conversation in ({marks}) order by rowid",
+            f"and conversation in ({marks}) order by conversation, seq",
             part,
         )
         for conversation, payload in rows:

@@ -24,6 +24,7 @@ import anyio
 import sqlite_utils
 
 from simulator.bus import LiveFeed
+from simulator.event_rows import ordered_rows
 from simulator.events import ConversationEnded, Event, decode_stored
 from simulator.faults import INFRA_REASON
 from simulator.runner import Runner
@@ -185,10 +186,11 @@ def kept_history(db: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -
     are played again).
     """
     kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
+    r = ordered_rows(db)
+    source = r.source.replace("cross join conversations", "join conversations")
     rows = db.execute(
-        "select e.conversation, e.seq, e.kind, e.ts, e.payload from events e "
-        "join conversations c on c.id = e.conversation "
-        f"where c.run_id = ? and c.status = 'completed' and e.kind in ({kinds}) "
+        f"select {r.columns} from {source} "
+        f"where c.run_id = ? and c.status = 'completed' and {r.kind} in ({kinds}) "
         "and (? or c.reason is not ?) order by e.rowid",
         [run_id, int(keep_errors), INFRA_REASON],
     )
@@ -227,12 +229,13 @@ class StoreSource:
         read: list[Event] = []
         run_id = self.info.run_id
         kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
+        r = ordered_rows(db)
         while True:
             rows = db.execute(
-                "select rowid, conversation, seq, kind, ts, payload from events "
-                f"where rowid > ? and kind in ({kinds}) "
-                "and conversation >= ? and conversation < ? order by rowid limit ?",
-                [self._after, run_id + "/", run_id + "0", READ_CHUNK],
+                f"select e.rowid, {r.columns} from {r.source} "
+                f"where e.rowid > ? and {r.kind} in ({kinds}) and c.run_id = ? "
+                "order by e.rowid limit ?",
+                [self._after, run_id, READ_CHUNK],
             ).fetchall()
             if rows:
                 self._after = rows[-1][0]

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from simulator.store import SCHEMA_VERSION
+from tests.simulator.old_layout import as_version_2
+
 TAU_SIM = [sys.executable, "-m", "simulator.cli"]
 GRID = [
     "--tasks",
@@ -562,6 +565,7 @@ def test_bad_options_and_numbers_are_one_line_errors(populated: Path, args, mess
 
 def test_a_database_of_schema_1_is_migrated_reported_but_not_resumed(populated: Path) -> None:
     reference = report(populated)
+    as_version_2(populated)
     conn = sqlite3.connect(populated)  # what tau-sim wrote before runs had a task-set hash
     with conn:
         conn.execute("alter table runs drop column tasks_hash")
@@ -580,7 +584,7 @@ def test_a_database_of_schema_1_is_migrated_reported_but_not_resumed(populated: 
     assert migrated == reference
     assert [row[1:] for row in stored(populated)[1:]] == kept
     version = sqlite3.connect(populated).execute("select value from meta").fetchone()[0]
-    assert version == "2"
+    assert version == str(SCHEMA_VERSION)
 
 
 def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() -> None:

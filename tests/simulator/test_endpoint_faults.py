@@ -75,7 +75,7 @@ def assert_whole(db: Path) -> None:
         "group by conversation) where n != m + 1"
     ).fetchone()[0]
     orphans = conn.execute(
-        "select count(*) from events where conversation not in (select id from conversations)"
+        "select count(*) from event_rows where conversation not in (select key from conversations)"
     ).fetchone()[0]
     conn.close()
     assert per_cell == (CELLS, CELLS, CELLS, 0)

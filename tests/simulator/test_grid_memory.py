@@ -241,9 +241,9 @@ def test_a_store_written_in_the_previous_format_reads_the_same(tmp_path: Path) -
     old = tmp_path / "old.db"
     shutil.copy(new, old)
     conn = sqlite3.connect(old)
-    rows = conn.execute("select rowid, conversation, seq, kind, ts, payload from events")
-    rewritten = [(old_payload(decode_stored(*row[1:])), row[0]) for row in rows.fetchall()]
-    conn.executemany("update events set payload = ? where rowid = ?", rewritten)
+    rows = conn.execute("select conversation, seq, kind, ts, payload from events")
+    rewritten = [(old_payload(decode_stored(*row)), row[0], row[1]) for row in rows.fetchall()]
+    conn.executemany("update events set payload = ? where conversation = ? and seq = ?", rewritten)
     conn.commit()
     payloads = [p for (p,) in conn.execute("select payload from events")]
     conn.close()

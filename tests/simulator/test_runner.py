@@ -13,6 +13,7 @@ from simulator.metrics import pass_hat_k, run_report
 from simulator.referee import Limits
 from simulator.runner import ADMISSION_INTERVAL_S, Runner, validate
 from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
+from tests.simulator.old_layout import as_version_2
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config
 
@@ -200,6 +201,7 @@ def test_unknown_level_in_a_config_is_a_usage_error() -> None:
 def test_schema_1_database_is_migrated_and_keeps_its_rows(tmp_path) -> None:
     path = tmp_path / "v1.db"
     play(path, config(tasks=["toy-0"], emotions=["neutral"])).close_sync()
+    as_version_2(path)
     conn = sqlite3.connect(path)
     for column in ("politeness", "urgency", "trust"):
         conn.execute(f"alter table conversations drop column {column}")

@@ -113,7 +113,7 @@ def counts(db: Path) -> tuple[int, int, int]:
         "from conversations"
     ).fetchone()
     orphans = conn.execute(
-        "select count(*) from events where conversation not in (select id from conversations)"
+        "select count(*) from event_rows where conversation not in (select key from conversations)"
     ).fetchone()[0]
     run = conn.execute("select cells from runs").fetchone()  # None: not created yet
     conn.close()
@@ -210,7 +210,7 @@ def test_a_disk_failing_mid_run_with_io_errors_then_resume(tmp_path: Path, refer
     """Writes fail with EIO mid-run: exit 1, one line naming the I/O error, nothing half-stored,
     the run ``stale``; once the disk is healed ``--resume`` completes it with the reference report.
     """
-    with failing_disk(tmp_path / "eio", 600_000) as (disk, healed):
+    with failing_disk(tmp_path / "eio", 2_400_000) as (disk, healed):  # 16 KB pages
         db = disk / "results.db"
         run_id, status = stopped_mid_run(db, "I/O error (disk I/O error)")
         healed.touch()

@@ -16,7 +16,7 @@ import pytest
 from simulator.errors import StoreError, UsageError
 from simulator.metrics import run_report
 from simulator.runner import Runner
-from simulator.store import Store, get_run, open_database, run_state
+from simulator.store import SCHEMA_VERSION, Store, get_run, open_database, run_state
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config
 
@@ -49,7 +49,7 @@ def consistent(path: Path) -> tuple[int, int]:
         "group by conversation) where n != m + 1"
     ).fetchone()[0]
     orphans = conn.execute(
-        "select count(*) from events where conversation not in (select id from conversations)"
+        "select count(*) from event_rows where conversation not in (select key from conversations)"
     ).fetchone()[0]
     total = conn.execute("select cells from runs").fetchone()[0]
     conn.close()
@@ -57,7 +57,7 @@ def consistent(path: Path) -> tuple[int, int]:
     return done, left
 
 
-@pytest.mark.parametrize("room", [1, 3, 7, 13])  # the whole run takes 15 pages
+@pytest.mark.parametrize("room", [1, 3, 6, 9])  # the whole run takes 10 pages of 4 KB
 def test_a_full_file_fails_the_run_and_resume_finishes_it(tmp_path: Path, room: int) -> None:
     """The writer's SQLITE_FULL reaches the runner: the run is ``failed``, never ``completed``.
 
@@ -67,7 +67,12 @@ def test_a_full_file_fails_the_run_and_resume_finishes_it(tmp_path: Path, room: 
     """
     expected = reference(tmp_path)
     path = tmp_path / "capped.db"
+    made = sqlite3.connect(path)  # 4 KB pages (a WAL file keeps them): the cap falls mid-run
+    made.execute("pragma page_size = 4096")
+    made.execute("pragma journal_mode = wal")
+    made.close()
     store = Store(path, batch_size=16)
+    assert store.db.execute("pragma page_size").fetchone()[0] == 4096
     pages = store.db.execute("pragma page_count").fetchone()[0]
     store.db.execute(f"pragma max_page_count = {pages + room}")
     runner = Runner(store, config(), "run-1", create=True)
@@ -164,7 +169,7 @@ def test_heartbeat_and_stale_state(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_rows_stored_before_the_heartbeat_are_migrated_in_place(tmp_path: Path) -> None:
-    """A version-2 file without the heartbeat columns keeps schema 2 and every row."""
+    """A file without the heartbeat columns gains them, keeps its schema version and every row."""
     install()
     path = tmp_path / "old.db"
     store = Store(path)
@@ -181,5 +186,5 @@ def test_rows_stored_before_the_heartbeat_are_migrated_in_place(tmp_path: Path) 
     assert "pid" not in reader.table("runs").columns_dict
     writer = open_database(path)
     assert {"heartbeat_at", "pid", "host"} <= set(writer.table("runs").columns_dict)
-    assert writer.execute("select value from meta").fetchone()[0] == "2"
+    assert writer.execute("select value from meta").fetchone()[0] == str(SCHEMA_VERSION)
     assert run_report(writer, get_run(writer, "run-1")) == before

@@ -72,7 +72,7 @@ async def say_line(pilot: Any, screen: HumanScreen, line: str) -> None:
 def stored(db: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     data = open_database(db, readonly=True)
     row = next(data.query("select * from conversations"))
-    rows = data.execute("select conversation, seq, kind, ts, payload from events order by rowid")
+    rows = data.execute("select conversation, seq, kind, ts, payload from events order by seq")
     events = [every_field(decode_stored(*r)) for r in rows]
     return row, events
 
