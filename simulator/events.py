@@ -247,6 +247,11 @@ def decode(data: bytes | str) -> Event:
     return _decoder.decode(data)
 
 
+def decode_lines(data: bytes) -> list[Event]:
+    """Decode newline-delimited events (each ``encode`` and a newline), in order."""
+    return _decoder.decode_lines(data)
+
+
 _BASE_FIELDS = b',"conversation":'
 """Where the fields every event carries begin in its JSON: after every field of its own."""
 _stored_decoders: dict[str, msgspec.json.Decoder[Event]] = {

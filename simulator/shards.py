@@ -17,22 +17,23 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import anyio
 import msgspec
-from anyio.abc import Process
-from anyio.streams.buffered import BufferedByteReceiveStream
+from anyio.abc import ByteReceiveStream, Process
 
 from simulator.bus import Bus
 from simulator.errors import UsageError
-from simulator.events import ConversationEnded, decode
+from simulator.events import ConversationEnded, Event, decode_lines
 from simulator.grid import Cell, CellSet, RunConfig, cell_at, cell_index, grid_size, pending
 from simulator.keys import worker_environment
 
 ProgressCallback = Callable[[Cell, ConversationEnded], None]
 
 MAX_LINE = 256 * 2**20
+READ_SIZE = 2**20
+"""Bytes the driver takes from a worker's pipe at most per read (``event_batches``)."""
 FLUSH_INTERVAL = 0.02
 """Seconds between two batches of events a worker process or a Ray actor sends back."""
 MAX_BUFFERED = 8 * 2**20
@@ -102,6 +103,35 @@ class WorkerFailed(RuntimeError):
     """A worker process ended with an error before finishing its cells."""
 
 
+async def event_batches(stream: ByteReceiveStream) -> AsyncIterator[list[Event]]:
+    """The events a worker writes (one JSON line each), in the batches the pipe delivers.
+
+    Each read takes what the pipe holds and decodes its complete lines at once
+    (``decode_lines``); a line cut by the read waits for its end. A line over ``MAX_LINE``
+    is a ``WorkerFailed``; an unfinished last line (a worker killed mid-write) is dropped.
+    """
+    partial = bytearray()
+    while True:
+        try:
+            chunk = await stream.receive(READ_SIZE)
+        except (anyio.EndOfStream, anyio.BrokenResourceError):
+            return
+        end = chunk.rfind(b"\n") + 1
+        if not end:
+            partial += chunk
+            if len(partial) > MAX_LINE:
+                raise WorkerFailed(f"a worker sent a line over {MAX_LINE} bytes")
+            continue
+        if partial:
+            partial += chunk[:end]
+            lines = bytes(partial)
+            partial = bytearray(chunk[end:])
+        else:
+            lines = chunk[:end]
+            partial += chunk[end:]
+        yield decode_lines(lines)
+
+
 class Shards:
     """Runs the pending cells of one run in ``config.workers`` child processes.
 
@@ -167,21 +197,16 @@ class Shards:
             assert process.stdin is not None and process.stdout is not None
             await process.stdin.send(encode_order(order))
             await process.stdin.aclose()
-            reader = BufferedByteReceiveStream(process.stdout)
             subscribers = self.bus.subscribers
             on_end = self.on_end
-            while True:
-                try:
-                    line = await reader.receive_until(b"\n", MAX_LINE)
-                except (anyio.EndOfStream, anyio.IncompleteRead):
-                    break
-                event = decode(line)
-                for subscriber in subscribers:
-                    await subscriber.deliver(event)
-                if isinstance(event, ConversationEnded):
-                    self.completed += 1
-                    if on_end is not None:
-                        on_end(self._cell_of(event.conversation), event)
+            async for batch in event_batches(process.stdout):
+                for event in batch:
+                    for subscriber in subscribers:
+                        await subscriber.deliver(event)
+                    if isinstance(event, ConversationEnded):
+                        self.completed += 1
+                        if on_end is not None:
+                            on_end(self._cell_of(event.conversation), event)
             code = await process.wait()
         if code != 0 and not self.interrupted:
             raise WorkerFailed(f"worker process {number} exited with status {code}")
