@@ -86,7 +86,7 @@ log = logging.getLogger(__name__)
 
 def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
     """Check names and numbers before anything is stored; ``UsageError`` on the first problem."""
-    load_plugins()
+    load_plugins(config.domains)
     check_numbers(config)
     if not 0.0 <= config.max_error_share <= 1.0:  # also refuses NaN
         raise UsageError(

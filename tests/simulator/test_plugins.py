@@ -1,0 +1,30 @@
+"""Plugin loading: a run imports only the built-in domains it plays, and finds the rest."""
+
+import json
+import subprocess
+import sys
+
+PROBE = """
+import json, sys
+from simulator.registry import DOMAINS, load_plugins
+from simulator.runner import validate
+from simulator.grid import RunConfig
+
+validate(RunConfig(domains=["retail", "tau2/mock"], tasks=["retail-000"]))
+before = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)
+found = DOMAINS.get("insurance").__name__
+after = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)
+print(json.dumps({"before": before, "found": found, "names": DOMAINS.names(), "after": after}))
+"""
+
+
+def test_a_run_imports_only_its_domains_and_a_lookup_imports_the_rest() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=60
+    )
+    seen = json.loads(out.stdout)
+    assert "domains.retail" in seen["before"] and "domains.tau2" in seen["before"]
+    assert "domains.insurance" not in seen["before"] and "domains.airline" not in seen["before"]
+    assert seen["found"] == "insurance"
+    assert "domains.insurance" in seen["after"] and "domains.airline" in seen["after"]
+    assert {"retail", "insurance", "telecom", "airline"} <= set(seen["names"])
