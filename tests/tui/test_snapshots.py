@@ -21,8 +21,19 @@ def _browsing(tmp_path: Path) -> TauSimApp:
 
 
 async def _loaded(pilot: Any) -> None:
+    """Wait until the run is shown and the screen stops changing.
+
+    The tables size their columns when their message queue is idle, after the rows are in;
+    a screenshot taken before that shows cells cut at the headers' widths.
+    """
     await until(pilot, lambda: pilot.app.settled)
-    await pilot.pause(0.2)
+    shot = None
+    for _ in range(40):
+        await pilot.pause(0.1)
+        previous, shot = shot, pilot.app.export_screenshot()
+        if shot == previous:
+            return
+    raise AssertionError("the dashboard kept changing for 4 s")
 
 
 def test_dashboard_of_a_finished_run(tmp_path: Path, snap_compare: Any) -> None:
