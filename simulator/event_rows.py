@@ -131,11 +131,14 @@ class Rows(NamedTuple):
 
     ``columns`` are the view's (conversation id, seq, kind name, ts, payload); ``source``
     names the events ``e`` (``e.rowid``: the order they were stored in) joined to their
-    conversation's row ``c``; ``kind`` is the kind's name as an expression.
+    conversation's row ``c``, the events as the outer loop (``cross join``: a reader of a
+    range of ``e.rowid``); ``joined`` is the same join for the planner to order as it likes
+    (a reader of some conversations' events); ``kind`` is the kind's name as an expression.
     """
 
     columns: str
     source: str
+    joined: str
     kind: str
 
 
@@ -143,11 +146,14 @@ _ROWS = Rows(
     "c.id, e.seq, k.name, e.ts, e.payload",
     "event_rows e cross join conversations c on c.key = e.conversation "
     "cross join event_kinds k on k.key = e.kind",
+    "event_rows e join conversations c on c.key = e.conversation "
+    "join event_kinds k on k.key = e.kind",
     "k.name",
 )
 _OLD_ROWS = Rows(
     "e.conversation, e.seq, e.kind, e.ts, e.payload",
     "events e cross join conversations c on c.id = e.conversation",
+    "events e join conversations c on c.id = e.conversation",
     "e.kind",
 )
 
@@ -156,7 +162,6 @@ def ordered_rows(db: sqlite_utils.Database) -> Rows:
     """How to read ``db``'s events in stored order (``event_rows``, or an older ``events``).
 
     The view has no rowid: readers that take events in the order they were stored, or
-    since the last one they read, use these pieces. ``cross join`` keeps the events the outer
-    loop (a range of ``e.rowid`` is what such a reader asks for).
+    since the last one they read, use these pieces.
     """
     return _ROWS if has_event_rows(db) else _OLD_ROWS

@@ -187,9 +187,8 @@ def kept_history(db: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -
     """
     kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
     r = ordered_rows(db)
-    source = r.source.replace("cross join conversations", "join conversations")
     rows = db.execute(
-        f"select {r.columns} from {source} "
+        f"select {r.columns} from {r.joined} "
         f"where c.run_id = ? and c.status = 'completed' and {r.kind} in ({kinds}) "
         "and (? or c.reason is not ?) order by e.rowid",
         [run_id, int(keep_errors), INFRA_REASON],
