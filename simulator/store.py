@@ -685,9 +685,7 @@ class Store:
         beat = self._run_id is not None and now - self._beat_at >= self.heartbeat_interval
         with storage_faults(self.path), conn:
             conn.executemany(_STARTED_SQL, batch.started)
-            keys = self._keys
-            for row in batch.started:
-                keys[row[0]] = self._key_of(row[0])
+            keys = self._keys  # a conversation's key is read once, at its first events
             conn.executemany(
                 _EVENT_SQL,
                 [

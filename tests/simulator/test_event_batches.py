@@ -17,7 +17,7 @@ for cut in cuts + [len(data)]:
     sys.stdout.buffer.write(data[start:cut])
     sys.stdout.buffer.flush()
     start = cut
-    time.sleep(0.05)
+    time.sleep(0.1)
 """
 
 
