@@ -1,7 +1,7 @@
 """A person playing the agent: the ``human`` agent kind (``tau-sim human --role agent``).
 
 The agent's turns come from a screen through the same ``Desk`` as the human user's
-(``users.human``); the person sees what any agent sees (the policy, the tools, the user's
+(``tau_sim.users.human``); the person sees what any agent sees (the policy, the tools, the user's
 messages and the tool results: an ``AgentView``, never the answer key), so their
 conversations are demonstrations stored and scored like any agent's.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.chat import ChatMessage, ChatResponse
-from simulator.context import AgentView
-from simulator.errors import UsageError
-from simulator.registry import AGENTS, NothingToStart
-from users.human import HUMAN, AgentAsk, Desk
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import AGENTS, NothingToStart
+from tau_sim.simulator.world.views import AgentView
+from tau_sim.users.human import HUMAN, AgentAsk, Desk
 
 
 class HumanAgent:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.chat import ChatMessage, ChatModel, ChatResponse
-from simulator.context import AgentView
-from simulator.registry import AGENTS, ModelBacked, ModelProvider, make_model_provider
+from tau_sim.simulator.core.chat import ChatMessage, ChatModel, ChatResponse
+from tau_sim.simulator.core.registry import AGENTS, ModelBacked, ModelProvider, make_model_provider
+from tau_sim.simulator.world.views import AgentView
 
 
 def system_prompt(view: AgentView) -> str:

@@ -2,7 +2,7 @@
 
 Scripted agents calibrate the harness (the scorer and the user dynamics); they are not what the
 benchmark measures. They read the task's answer key through an ``OracleView`` and phrase their
-texts for the conventions of ``users.dialogue`` (one question per request sentence,
+texts for the conventions of ``tau_sim.users.dialogue`` (one question per request sentence,
 confirmation questions free of slot keywords, "anything else" to close):
 
 - ``gold``: asks in one message for the authentication slots the user has not given yet, runs
@@ -28,11 +28,11 @@ from typing import Any, cast
 
 import msgspec
 
-from agents.cues import refuses, shows_distress
-from simulator.chat import ChatMessage
-from simulator.context import OracleView
-from simulator.domain import Action
-from simulator.slots import InfoSlot
+from tau_sim.agents.cues import refuses, shows_distress
+from tau_sim.simulator.core.chat import ChatMessage
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import InfoSlot
+from tau_sim.simulator.world.views import OracleView
 
 PROFILES = ("gold", "over-asker", "sloppy")
 ALIASES = {"oracle": "gold"}

@@ -1,7 +1,7 @@
 """Scripted agents (``scripted/gold``, ``/over-asker``, ``/sloppy``): calibration, not subjects.
 
 They register as agents (``AGENTS["scripted"]``) and are the only agents handed a task's answer
-key, through ``for_oracle`` (see ``simulator.context.OracleView``); they calibrate the scorer
+key, through ``for_oracle`` (see ``simulator.world.views.OracleView``); they calibrate the scorer
 and the user dynamics and are not what the benchmark measures. ``scripted/oracle`` is kept as an
 alias of ``scripted/gold``. Each conversation gets a ``GoldPolicy`` (``agents.plan``) that answers
 every turn with one step: a text for the user, or exactly one tool call.
@@ -14,12 +14,12 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 
-from agents.plan import ALIASES, PROFILES, Bindings, Call, GoldPolicy
-from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
-from simulator.context import AgentView, OracleView
-from simulator.errors import UsageError
-from simulator.models.options import convert_options
-from simulator.registry import AGENTS, NothingToStart
+from tau_sim.agents.plan import ALIASES, PROFILES, Bindings, Call, GoldPolicy
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import AGENTS, NothingToStart
+from tau_sim.simulator.models.options import convert_options
+from tau_sim.simulator.world.views import AgentView, OracleView
 
 FLAG = "--agent-arg"
 

@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import psutil  # noqa: E402
 from measure import measure, whole_waves  # noqa: E402
 
-from simulator.grid import RunConfig  # noqa: E402
-from simulator.referee import Limits  # noqa: E402
-from simulator.shards import auto_workers, resolve_workers  # noqa: E402
+from tau_sim.simulator.engine.referee import Limits  # noqa: E402
+from tau_sim.simulator.grid.cells import RunConfig  # noqa: E402
+from tau_sim.simulator.run.shards import auto_workers, resolve_workers  # noqa: E402
 
 FULL = [(512, 1.0, 3), (8, 0.2, 4), (128, 0.2, 4), (512, 0.2, 4)]
 QUICK = [(64, 0.5, 2), (8, 0.2, 2)]
@@ -60,7 +60,7 @@ def scenario(
     modules are (a process imports them once, whatever the size of its run); the import's
     wall time is reported beside the figures (``sdk_import_s``).
     """
-    from simulator.registry import get_domain
+    from tau_sim.simulator.core.registry import get_domain
 
     began = time.perf_counter()
     import aiohttp  # noqa: F401

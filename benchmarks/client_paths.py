@@ -29,8 +29,8 @@ async def one_path(url: str, path: str, calls: int, inflight: int) -> tuple[floa
     import msgspec
     import openai
 
-    from simulator.models.openai_provider import _completion, to_openai_tools
-    from simulator.registry import get_domain
+    from tau_sim.simulator.core.registry import get_domain
+    from tau_sim.simulator.models.openai_provider import _completion, to_openai_tools
 
     retail = get_domain("retail")
     mode, transport = path.split("-")

@@ -49,11 +49,11 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the harness's
 
 from measure import measure, whole_waves
 
-from simulator.events import AgentMessage
-from simulator.grid import RunConfig
-from simulator.rayshards import LOCAL, NAMESPACE
-from simulator.referee import Limits
-from simulator.store import Store
+from tau_sim.simulator.core.events import AgentMessage
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.rayshards import LOCAL, NAMESPACE
+from tau_sim.simulator.store.store import Store
 
 USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"
 
@@ -64,7 +64,7 @@ FOLLOWING = "following"
 
 def register_following_user() -> None:
     """Register ``following``: the harness's ``FollowingUser``, each turn after ``latency`` s."""
-    from simulator.registry import USERS, NothingToStart, get_domain
+    from tau_sim.simulator.core.registry import USERS, NothingToStart, get_domain
     from tests.domains.tau2.play import FollowingUser
 
     class Delayed:
@@ -102,7 +102,7 @@ def one_level(
     With ``ray`` the run plays on ``workers`` Ray actors of a local cluster started first
     (its start-up is ``ray_start_s``, outside the run's wall time).
     """
-    from simulator.registry import get_domain
+    from tau_sim.simulator.core.registry import get_domain
 
     user, user_options = "scripted", {"latency": str(latency)}
     if domain.startswith("tau2/"):

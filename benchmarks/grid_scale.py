@@ -59,12 +59,12 @@ def play(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
     """Play the grid of ``size`` cells into ``db`` as ``run_id`` until ``stop`` ended."""
     import anyio
 
-    from simulator.bus import LiveFeed
-    from simulator.events import Event
-    from simulator.grid import RunConfig
-    from simulator.registry import get_domain, load_plugins
-    from simulator.runner import Runner, backend_options
-    from simulator.store import Store
+    from tau_sim.simulator.core.events import Event
+    from tau_sim.simulator.core.registry import get_domain, load_plugins
+    from tau_sim.simulator.engine.bus import LiveFeed
+    from tau_sim.simulator.grid.cells import RunConfig
+    from tau_sim.simulator.run.runner import Runner, backend_options
+    from tau_sim.simulator.store.store import Store
 
     load_plugins()
     tasks = [t.id for t in get_domain("retail").tasks[:TASKS]]
@@ -120,9 +120,9 @@ def _size(path: Path) -> int:
 
 def report(db: Path, run_id: str) -> dict[str, Any]:
     """Compute the stored run's report (as ``tau-sim report`` does) and time it."""
-    from simulator.metrics import run_report
-    from simulator.registry import load_plugins
-    from simulator.store import get_run, open_database
+    from tau_sim.simulator.core.registry import load_plugins
+    from tau_sim.simulator.results.metrics import run_report
+    from tau_sim.simulator.store.store import get_run, open_database
 
     load_plugins()
     t0 = time.perf_counter()
@@ -149,7 +149,15 @@ def dry_run(size: int) -> float:
     """Wall seconds of ``tau-sim run --dry-run`` on the grid (a whole process)."""
     t0 = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "simulator.cli", "run", *grid_args(size), "--dry-run", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "tau_sim.simulator.cli.main",
+            "run",
+            *grid_args(size),
+            "--dry-run",
+            "--json",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -164,7 +172,7 @@ def dry_run(size: int) -> float:
 
 def measure(size: int, stop: int, folder: Path) -> dict[str, Any]:
     """Every figure of one grid size."""
-    from simulator.grid import new_run_id
+    from tau_sim.simulator.grid.cells import new_run_id
 
     db = folder / f"grid-{size}.db"
     run_id = new_run_id()

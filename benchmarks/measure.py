@@ -16,9 +16,9 @@ from typing import Any
 import anyio
 import psutil
 
-from simulator.grid import RunConfig
-from simulator.runner import Runner, backend_options
-from simulator.store import Store
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Runner, backend_options
+from tau_sim.simulator.store.store import Store
 
 
 def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:

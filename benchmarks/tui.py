@@ -32,11 +32,11 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import anyio  # noqa: E402
 
-from simulator.grid import RunConfig  # noqa: E402
-from simulator.referee import Limits  # noqa: E402
-from simulator.registry import get_domain, load_plugins  # noqa: E402
-from simulator.runner import Player, Runner  # noqa: E402
-from simulator.store import Store  # noqa: E402
+from tau_sim.simulator.core.registry import get_domain, load_plugins  # noqa: E402
+from tau_sim.simulator.engine.referee import Limits  # noqa: E402
+from tau_sim.simulator.grid.cells import RunConfig  # noqa: E402
+from tau_sim.simulator.run.runner import Player, Runner  # noqa: E402
+from tau_sim.simulator.store.store import Store  # noqa: E402
 
 
 def bench_config(concurrency: int, latency: float, waves: int) -> RunConfig:
@@ -78,8 +78,8 @@ def with_tui(config: RunConfig, db: Path) -> dict[str, Any]:
     """Play the run inside the TUI (Textual headless mode) and quit once it is over."""
     from textual.worker import Worker
 
-    from tui.app import TauSimApp
-    from tui.launch import live_source
+    from tau_sim.tui.app import TauSimApp
+    from tau_sim.tui.launch import live_source
 
     tick_cpu = [0.0]
 

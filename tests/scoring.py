@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simulator.database import Database
-from simulator.domain import Domain, Task
-from simulator.evaluation import evaluate, state_event
-from simulator.events import AgentMessage, RewardBreakdown
+from tau_sim.simulator.core.events import AgentMessage, RewardBreakdown
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.evaluation import evaluate, state_event
 
 
 def score(

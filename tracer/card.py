@@ -12,10 +12,10 @@ from collections import Counter
 
 import msgspec
 
-from simulator.conditions import NEUTRAL
-from tracer.filtering import Selection
-from tracer.source import Conversation
-from users.emotions import family_of
+from tau_sim.simulator.core.conditions import NEUTRAL
+from tau_sim.tracer.filtering import Selection
+from tau_sim.tracer.source import Conversation
+from tau_sim.users.emotions import family_of
 
 
 class CardFacts(msgspec.Struct, kw_only=True):

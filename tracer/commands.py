@@ -1,6 +1,6 @@
 """The ``tau-sim tracer`` sub-commands: construct, filter, export, stats.
 
-Each takes the parsed arguments of its sub-parser (``simulator.cli``) and returns the exit code;
+Each takes the parsed arguments of its sub-parser (``simulator.cli.main``) and returns the exit code;
 bad input is a ``UsageError`` (one line, exit 2, from the CLI).
 """
 
@@ -16,24 +16,24 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from simulator.domain import dump_tasks
-from simulator.errors import UsageError
-from simulator.registry import get_domain, load_plugins
-from simulator.store import open_database
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.store.store import open_database
+from tau_sim.simulator.world.domain import dump_tasks
 
 
 def construct_command(args: argparse.Namespace) -> int:
     """Sample tasks, optionally paraphrase them, assign emotions; print the counts as JSON."""
-    from tracer.construct import construct
-    from tracer.emotions import parse_distribution
+    from tau_sim.tracer.construct import construct
+    from tau_sim.tracer.emotions import parse_distribution
 
     emotions = parse_distribution(args.emotions) if args.emotions is not None else None
     load_plugins()
     domain = get_domain(args.domain)
     result = construct(domain, args.count, args.seed, emotions)
     if args.writer is not None:
-        from simulator.models.options import parse_key_values
-        from tracer.paraphrase import paraphrase_all
+        from tau_sim.simulator.models.options import parse_key_values
+        from tau_sim.tracer.paraphrase import paraphrase_all
 
         writer_args = parse_key_values(args.writer_arg, "--writer-arg")
         result.rewritten(anyio.run(partial(paraphrase_all, result.tasks, args.writer, writer_args)))
@@ -48,8 +48,8 @@ def construct_command(args: argparse.Namespace) -> int:
 
 def filter_command(args: argparse.Namespace) -> int:
     """Filter runs into a selection file; print kept and dropped counts as JSON."""
-    from tracer.filtering import filter_runs, write_selection
-    from tracer.thresholds import Thresholds
+    from tau_sim.tracer.filtering import filter_runs, write_selection
+    from tau_sim.tracer.thresholds import Thresholds
 
     limits = Thresholds(
         **{name: getattr(args, name) for name in msgspec.structs.asdict(Thresholds())}
@@ -64,8 +64,8 @@ def filter_command(args: argparse.Namespace) -> int:
 
 def export_command(args: argparse.Namespace) -> int:
     """Export a selection as ``train.jsonl`` and ``README.md`` in ``--out``."""
-    from tracer.export import export
-    from tracer.filtering import read_selection
+    from tau_sim.tracer.export import export
+    from tau_sim.tracer.filtering import read_selection
 
     selection = read_selection(Path(args.selection))
     db_path = args.db or selection.db
@@ -84,7 +84,7 @@ def export_command(args: argparse.Namespace) -> int:
 
 def stats_command(args: argparse.Namespace) -> int:
     """Print the balance table of a run (and draw it with ``--plot``)."""
-    from tracer.stats import plot, points, table
+    from tau_sim.tracer.stats import plot, points, table
 
     db = open_database(args.db, readonly=True)
     found = points(db, args.run_id)

@@ -25,9 +25,9 @@ from collections import Counter
 
 import msgspec
 
-from simulator.domain import Domain, Task, check_gold
-from simulator.errors import UsageError
-from tracer.emotions import EmotionDistribution, assign
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.world.domain import Domain, Task, check_gold
+from tau_sim.tracer.emotions import EmotionDistribution, assign
 
 DROP_REASONS: tuple[str, ...] = (
     "sampled",

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from simulator.conditions import DIMENSIONS, NEUTRAL, EmotionSpec, parse_intensity
-from simulator.errors import UsageError
-from users.emotions import FAMILIES, LEAVES, family_of, resolve
+from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL, EmotionSpec, parse_intensity
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.users.emotions import FAMILIES, LEAVES, family_of, resolve
 
 
 class EmotionEntry(msgspec.Struct, frozen=True):

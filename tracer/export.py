@@ -15,11 +15,11 @@ from pathlib import Path
 
 import sqlite_utils
 
-from simulator.errors import UsageError
-from tracer.card import CardFacts, data_card
-from tracer.filtering import Selection
-from tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row
-from tracer.source import Conversation, conversations, open_run
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.tracer.card import CardFacts, data_card
+from tau_sim.tracer.filtering import Selection
+from tau_sim.tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row
+from tau_sim.tracer.source import Conversation, conversations, open_run
 
 DATA_FILE = "train.jsonl"
 

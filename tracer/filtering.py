@@ -16,11 +16,11 @@ from pathlib import Path
 import msgspec
 import sqlite_utils
 
-from simulator.errors import UsageError
-from simulator.referee import TerminationReason
-from tracer.signals import Signals, signals
-from tracer.source import Conversation, conversations, open_run
-from tracer.thresholds import Thresholds
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.tracer.signals import Signals, signals
+from tau_sim.tracer.source import Conversation, conversations, open_run
+from tau_sim.tracer.thresholds import Thresholds
 
 REASONS: tuple[str, ...] = (
     "unfinished",

@@ -17,10 +17,10 @@ from typing import Any
 import anyio
 import msgspec
 
-from simulator.chat import ChatMessage, ModelError
-from simulator.domain import Task, UserScenario
-from simulator.errors import UsageError
-from simulator.registry import load_plugins, make_model_provider, split_model_name
+from tau_sim.simulator.core.chat import ChatMessage, ModelError
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import load_plugins, make_model_provider, split_model_name
+from tau_sim.simulator.world.domain import Task, UserScenario
 
 WRITER = "writer"
 SYSTEM = (

@@ -22,9 +22,9 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from simulator.domain import Domain
-from simulator.events import AgentMessage, ToolResult, UserMessage
-from tracer.source import Conversation
+from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage
+from tau_sim.simulator.world.domain import Domain
+from tau_sim.tracer.source import Conversation
 
 Reasoning = Literal["keep", "drop"]
 FORMATS = ("trl", "sharegpt")

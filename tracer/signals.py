@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import msgspec
 
-from simulator.events import AgentMessage, ToolResult, UserMessage
-from simulator.slots import user_slots
-from tracer.source import Conversation
-from users.dialogue import AgentTextReader
+from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage
+from tau_sim.simulator.world.slots import user_slots
+from tau_sim.tracer.source import Conversation
+from tau_sim.users.dialogue import AgentTextReader
 
 
 class Signals(msgspec.Struct, frozen=True):

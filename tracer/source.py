@@ -1,6 +1,6 @@
 """Stored runs as Tracer reads them: each conversation's row, task, domain and events.
 
-A run's tasks are found the way the runner found them (``simulator.runner.task_pool`` over the
+A run's tasks are found the way the runner found them (``simulator.run.runner.task_pool`` over the
 run's domains and its ``--tasks-file``), so a filter or an export reads a constructed task file
 from the path the run stored.
 """
@@ -13,12 +13,12 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from simulator.domain import Domain, Task
-from simulator.errors import UsageError
-from simulator.events import Event
-from simulator.grid import RunConfig, decode_config
-from simulator.runner import run_domains, task_pool
-from simulator.store import get_run, iter_events
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.events import Event
+from tau_sim.simulator.grid.cells import RunConfig, decode_config
+from tau_sim.simulator.run.runner import run_domains, task_pool
+from tau_sim.simulator.store.store import get_run, iter_events
+from tau_sim.simulator.world.domain import Domain, Task
 
 
 class Conversation(msgspec.Struct):

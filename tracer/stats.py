@@ -1,7 +1,7 @@
 """Tool executions against follow-up questions, and success by that balance: ``tracer stats``.
 
 Per completed conversation: tool executions (tool results the agent received) and follow-up
-questions (agent texts that ask the user something, ``tracer.signals``). The balance is the
+questions (agent texts that ask the user something, ``tau_sim.tracer.signals``). The balance is the
 share of tool executions in both, ``tools / (tools + questions)``; conversations are grouped in
 five bins of it and each bin shows its count, mean tools, mean questions, success rate
 (reward 1.0) and abandonment rate. ``plot`` draws the same as a PNG (matplotlib, the ``plot``
@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from simulator.errors import UsageError
-from tracer.signals import signals
-from tracer.source import conversations, open_run
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.tracer.signals import signals
+from tau_sim.tracer.source import conversations, open_run
 
 BINS: tuple[tuple[float, float], ...] = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0))
 

@@ -20,10 +20,10 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
-from tui.screens import ConversationScreen, DashboardScreen, HelpScreen
-from tui.sources import Source
-from tui.state import RunState
-from tui.widgets import ConversationTable
+from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
+from tau_sim.tui.sources import Source
+from tau_sim.tui.state import RunState
+from tau_sim.tui.widgets import ConversationTable
 
 TICK_S = 0.1
 """How often the screen takes in new events (10 Hz)."""

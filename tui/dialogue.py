@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -29,8 +29,8 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
-from tui.state import status_of
-from tui.widgets import STATUS_STYLES
+from tau_sim.tui.state import status_of
+from tau_sim.tui.widgets import STATUS_STYLES
 
 RESULT_CHARS = 240
 """A tool result longer than this is cut (the store keeps it whole)."""

@@ -2,7 +2,7 @@
 
 The run is an ordinary one (``Runner`` in a worker of the app, through ``LiveSource``), whose
 user (or agent) is the ``human`` kind: each time the engine wants that role's turn, its
-``Desk`` hands the screen an ask (``users.human``), which a worker reads with ``async for``;
+``Desk`` hands the screen an ask (``tau_sim.users.human``), which a worker reads with ``async for``;
 what the person types is the answer. The dialogue comes from the run's live feed, as on the
 dashboard, so what is shown is what is stored.
 
@@ -31,9 +31,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import Worker
 
-from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec
-from simulator.context import AgentView, UserView
-from simulator.events import (
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -42,13 +41,21 @@ from simulator.events import (
     UserToolCall,
     UserToolResult,
 )
-from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from tui.app import TICK_S, TauSimApp, innermost
-from tui.dialogue import RESULT_CHARS, DialogueView, EmotionTrack, Outcome, Turn, describe_start
-from tui.screens import SizedScreen
-from tui.sources import LiveSource
-from users.emotions import clamp, profile_of
-from users.human import AgentAsk, Ask, Desk, UserAsk
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.world.views import AgentView, UserView
+from tau_sim.tui.app import TICK_S, TauSimApp, innermost
+from tau_sim.tui.dialogue import (
+    RESULT_CHARS,
+    DialogueView,
+    EmotionTrack,
+    Outcome,
+    Turn,
+    describe_start,
+)
+from tau_sim.tui.screens import SizedScreen
+from tau_sim.tui.sources import LiveSource
+from tau_sim.users.emotions import clamp, profile_of
+from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
 
 STEP = 0.1
 """How much one key press raises or lowers the intensity being acted."""

@@ -1,6 +1,6 @@
 """Start the TUI: on a run played in this process, or attached to a stored run.
 
-``tau-sim tui`` (``simulator.cli._cmd_tui``) checks its options the way ``tau-sim run`` does,
+``tau-sim tui`` (``simulator.cli.main._cmd_tui``) checks its options the way ``tau-sim run`` does,
 then calls ``play`` or ``attach`` here.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.bus import LiveFeed
-from simulator.grid import RunConfig
-from simulator.runner import Player, Runner
-from simulator.store import Store
-from tui.app import TauSimApp
-from tui.sources import LiveSource, StoreSource, kept_history
+from tau_sim.simulator.engine.bus import LiveFeed
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Player, Runner
+from tau_sim.simulator.store.store import Store
+from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.sources import LiveSource, StoreSource, kept_history
 
 
 @dataclass(slots=True)

@@ -17,10 +17,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from simulator.events import ConversationEnded, ConversationStarted, Event
-from tui.dialogue import DialogueView, EmotionTrack, Outcome, describe_start
-from tui.state import Changes, RunState
-from tui.widgets import (
+from tau_sim.simulator.core.events import ConversationEnded, ConversationStarted, Event
+from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Outcome, describe_start
+from tau_sim.tui.state import Changes, RunState
+from tau_sim.tui.widgets import (
     COLUMNS,
     ConversationTable,
     FilterBar,
@@ -31,7 +31,7 @@ from tui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from tui.sources import RunInfo
+    from tau_sim.tui.sources import RunInfo
 
 MIN_WIDTH, MIN_HEIGHT = 100, 30
 """The smallest terminal the screens are laid out for."""

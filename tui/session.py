@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from simulator.errors import UsageError
-from simulator.grid import RunConfig
-from simulator.runner import Player, run_domains, task_pool
-from simulator.store import Store
-from tui.human import HumanApp
-from tui.launch import Outcome, live_source
-from users.human import HUMAN, Desk
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Player, run_domains, task_pool
+from tau_sim.simulator.store.store import Store
+from tau_sim.tui.human import HumanApp
+from tau_sim.tui.launch import Outcome, live_source
+from tau_sim.users.human import HUMAN, Desk
 
 ROLES = ("user", "agent")
 """What the person plays."""

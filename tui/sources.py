@@ -23,12 +23,12 @@ from typing import Protocol
 import anyio
 import sqlite_utils
 
-from simulator.bus import LiveFeed
-from simulator.event_rows import ordered_rows
-from simulator.events import ConversationEnded, Event, decode_stored
-from simulator.faults import INFRA_REASON
-from simulator.runner import Runner
-from simulator.store import get_run, iter_events, open_database, run_state
+from tau_sim.simulator.core.events import ConversationEnded, Event, decode_stored
+from tau_sim.simulator.core.infra import INFRA_REASON
+from tau_sim.simulator.engine.bus import LiveFeed
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.event_rows import ordered_rows
+from tau_sim.simulator.store.store import get_run, iter_events, open_database, run_state
 
 SHOWN_KINDS = (
     "conversation_started",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -23,10 +23,10 @@ from simulator.events import (
     RewardBreakdown,
     UserMessage,
 )
-from simulator.faults import INFRA_REASONS
-from simulator.metrics import intensity_label, pass_hat_k
-from simulator.outcomes import SUCCESS_EPS
-from simulator.referee import TerminationReason
+from tau_sim.simulator.core.infra import INFRA_REASONS
+from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.simulator.results.counting import SUCCESS_EPS
+from tau_sim.simulator.results.metrics import intensity_label, pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
 STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)

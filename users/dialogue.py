@@ -31,8 +31,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from simulator.slots import InfoSlot
-from simulator.usersteps import UserStep
+from tau_sim.simulator.world.slots import InfoSlot
+from tau_sim.simulator.world.usersteps import UserStep
 
 REQUEST_CUES = (
     "please provide",
@@ -216,7 +216,7 @@ class AgentTextReader:
     """Reads agent texts against one user's known slots and unknown items.
 
     The keyword patterns and the words of the unknown items are prepared once per conversation.
-    ``steps`` are the user's own tools (``simulator.usersteps``), read from requests first.
+    ``steps`` are the user's own tools (``simulator.world.usersteps``), read from requests first.
     """
 
     def __init__(

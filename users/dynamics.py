@@ -44,7 +44,7 @@ from enum import StrEnum
 
 import msgspec
 
-from users.emotions import EmotionProfile, clamp
+from tau_sim.users.emotions import EmotionProfile, clamp
 
 
 class Channel(StrEnum):

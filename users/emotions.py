@@ -52,13 +52,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from simulator.conditions import DIMENSIONS, NEUTRAL
-from simulator.conditions import parse_intensity as parse_condition
-from simulator.errors import UsageError
-from simulator.registry import EMOTIONS
+from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL
+from tau_sim.simulator.core.conditions import parse_intensity as parse_condition
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import EMOTIONS
 
 if TYPE_CHECKING:
-    from simulator.context import UserView
+    from tau_sim.simulator.world.views import UserView
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
 NEGATIVE: frozenset[str] = frozenset({"anger", "fear", "sadness", "disgust"})

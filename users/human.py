@@ -4,8 +4,8 @@ The engine asks a role for its next turn (``UserSimulator.respond``, ``Agent.res
 human role hands that question to a screen through a ``Desk`` (two anyio memory object
 streams: the engine's asks go out on one, the person's answers come back on the other) and
 waits for the answer, so a conversation played by a person runs in the ordinary engine and is
-stored and evaluated like any other. The screen (``tui.human``) receives the asks with
-``async for`` (no polling). ``agents.human`` is the same for a person playing the agent.
+stored and evaluated like any other. The screen (``tau_sim.tui.human``) receives the asks with
+``async for`` (no polling). ``tau_sim.agents.human`` is the same for a person playing the agent.
 
 A desk without a screen would wait forever, so a provider refuses to start unless a screen
 has opened its desk (``Desk.open``): ``tau-sim run --user human`` is a usage error; play it
@@ -20,11 +20,11 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from simulator.chat import ChatMessage, ChatResponse
-from simulator.context import AgentView, UserView
-from simulator.errors import UsageError
-from simulator.registry import USERS, NothingToStart
-from simulator.roles import UserTurn
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import USERS, NothingToStart
+from tau_sim.simulator.core.roles import UserTurn
+from tau_sim.simulator.world.views import AgentView, UserView
 
 HUMAN = "human"
 """The name of the human user kind and agent kind (the store's user or agent column)."""

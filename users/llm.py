@@ -26,11 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, Usage
-from simulator.models.options import convert_options
-from simulator.models.toolargs import first_object
-from simulator.registry import USERS, ModelBacked, make_model_provider
-from simulator.roles import (
+from tau_sim.simulator.core.chat import ChatMessage, Usage
+from tau_sim.simulator.core.registry import USERS, ModelBacked, make_model_provider
+from tau_sim.simulator.core.roles import (
     EMPTY_TURN,
     REPAIRED_REPLY,
     STOP,
@@ -39,12 +37,14 @@ from simulator.roles import (
     EmotionState,
     UserTurn,
 )
-from users.emotions import EmotionProfile, level_name, profile_of
+from tau_sim.simulator.models.options import convert_options
+from tau_sim.simulator.models.toolargs import first_object
+from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
 
 if TYPE_CHECKING:
-    from simulator.chat import ChatModel
-    from simulator.context import UserView
-    from simulator.registry import ModelProvider
+    from tau_sim.simulator.core.chat import ChatModel
+    from tau_sim.simulator.core.registry import ModelProvider
+    from tau_sim.simulator.world.views import UserView
 
 REASONS: tuple[str, ...] = (
     "dismissive tone",

@@ -36,15 +36,15 @@ from typing import Annotated, Any, ClassVar
 import anyio
 import msgspec
 
-from simulator.chat import ChatMessage, ToolCallSpec, Usage
-from simulator.context import UserView
-from simulator.models.options import convert_options
-from simulator.registry import USERS, NothingToStart
-from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from users.dialogue import AgentActs, AgentTextReader
-from users.dynamics import DissatisfactionModel
-from users.emotions import profile_of
-from users.tone import Tone
+from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec, Usage
+from tau_sim.simulator.core.registry import USERS, NothingToStart
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.models.options import convert_options
+from tau_sim.simulator.world.views import UserView
+from tau_sim.users.dialogue import AgentActs, AgentTextReader
+from tau_sim.users.dynamics import DissatisfactionModel
+from tau_sim.users.emotions import profile_of
+from tau_sim.users.tone import Tone
 
 FLAG = "--user-arg"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 
-from users.emotions import EmotionProfile, level_name
+from tau_sim.users.emotions import EmotionProfile, level_name
 
 _Levels = dict[str, list[str]]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from domains.airline.data import (
+from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
     ONE_WAY,
@@ -22,12 +22,12 @@ from domains.airline.data import (
     flight_key,
     net_paid,
 )
-from domains.kit.codes import new_code
-from domains.kit.lookup import code_key, loader
-from domains.kit.payments import PaymentMethod, owned_method
-from domains.kit.payments import check_refund as kit_check_refund
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.domains.kit.codes import new_code
+from tau_sim.domains.kit.lookup import code_key, loader
+from tau_sim.domains.kit.payments import PaymentMethod, owned_method
+from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 
 class FlightChoice(msgspec.Struct, frozen=True):

@@ -12,14 +12,14 @@ from typing import Any
 
 import msgspec
 
-from domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
-from domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
-from domains.kit.codes import CODE_ALPHABET
-from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import Payment, can_pay, money
-from domains.kit.people import Customer, Ids, customers
-from domains.kit.vocab import FIRST_NAMES, LAST_NAMES
-from simulator.database import Base, Index
+from tau_sim.domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
+from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
+from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.payments import Payment, can_pay, money
+from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
+from tau_sim.simulator.world.database import Base, Index
 
 TODAY = dt.date(2026, 5, 15)
 NOW = dt.datetime(2026, 5, 15, 12, 0)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from domains.airline.data import (
+from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
     DELAYED,
@@ -26,8 +26,8 @@ from domains.airline.data import (
     net_paid,
     route_key,
 )
-from domains.airline.network import CABINS
-from domains.airline.rules import (
+from tau_sim.domains.airline.network import CABINS
+from tau_sim.domains.airline.rules import (
     BAG_FEE,
     CANCELLATION_FEE,
     COMPENSATION_CAP,
@@ -37,7 +37,7 @@ from domains.airline.rules import (
     compensation,
     nonfree_bags,
 )
-from domains.airline.scenario import (
+from tau_sim.domains.airline.scenario import (
     CABIN_TEXT,
     UNKNOWN_IDS,
     departure_text,
@@ -47,13 +47,13 @@ from domains.airline.scenario import (
     passengers_text,
     trip_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent, replaced
-from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent, replaced
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 

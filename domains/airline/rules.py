@@ -6,7 +6,7 @@ compute the gold path of each task, and the policy states the same numbers.
 
 from __future__ import annotations
 
-from domains.kit.payments import money
+from tau_sim.domains.kit.payments import money
 
 TIERS: tuple[str, ...] = ("regular", "silver", "gold")
 """Membership tiers, lowest first."""

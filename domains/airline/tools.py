@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.airline.access import (
+from tau_sim.domains.airline.access import (
     FlightChoice,
     check_passengers,
     check_refund,
@@ -31,7 +31,7 @@ from domains.airline.access import (
     segment,
     take_seats,
 )
-from domains.airline.data import (
+from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
     NOW,
@@ -41,11 +41,16 @@ from domains.airline.data import (
     Segment,
     route_key,
 )
-from domains.airline.network import AIRPORTS
-from domains.airline.rules import BAG_FEE, INSURANCE_PRICE, MAX_BAGS_PER_PASSENGER, MAX_COMPENSATION
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import (
+from tau_sim.domains.airline.network import AIRPORTS
+from tau_sim.domains.airline.rules import (
+    BAG_FEE,
+    INSURANCE_PRICE,
+    MAX_BAGS_PER_PASSENGER,
+    MAX_COMPENSATION,
+)
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import (
     charge,
     check_funds,
     credit_refunds,
@@ -53,8 +58,8 @@ from domains.kit.payments import (
     owned_method,
     refunds,
 )
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 Cabin = Literal["basic_economy", "economy", "business"]
 TripType = Literal["one_way", "round_trip"]

@@ -7,11 +7,11 @@ from typing import Any
 
 import msgspec
 
-from domains.banking.data import TODAY, Account, Card, Transaction, User, transaction_id
-from domains.kit.lookup import loader
-from domains.kit.payments import money, money_text
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.domains.banking.data import TODAY, Account, Card, Transaction, User, transaction_id
+from tau_sim.domains.kit.lookup import loader
+from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 load_user = loader("users", "user", User)
 load_account = loader("accounts", "account", Account)

@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-from domains.banking.access import replacement_id, replacement_last_four
-from domains.banking.data import (
+from tau_sim.domains.banking.access import replacement_id, replacement_last_four
+from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     CHECKING,
@@ -27,7 +27,7 @@ from domains.banking.data import (
     dispute_id,
     transaction_id,
 )
-from domains.banking.scenario import (
+from tau_sim.domains.banking.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     account_text,
@@ -36,13 +36,13 @@ from domains.banking.scenario import (
     gold_reads,
     transaction_text,
 )
-from domains.kit.identity import ACCOUNT_PIN
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import balance_text, money, money_text
-from domains.kit.people import address_args, address_text, random_address
-from domains.kit.tasks import ELSEWHERE, CustomerIntent
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.kit.identity import ACCOUNT_PIN
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import balance_text, money, money_text
+from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 _REASONS = ("duplicate charge", "goods not received", "wrong amount")
 _REASON_TEXT = {

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domains.banking.data import CHECKING, Account, Card, Transaction
-from domains.kit.identity import Identity
-from domains.kit.payments import money_text
-from domains.kit.tasks import HINTS as KIT_HINTS
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.banking.data import CHECKING, Account, Card, Transaction
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["account ids", "card ids", "transaction ids"]
 

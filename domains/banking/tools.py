@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.banking.access import (
+from tau_sim.domains.banking.access import (
     account_view,
     check_available,
     check_transfer_limit,
@@ -28,7 +28,7 @@ from domains.banking.access import (
     transactions,
     user_view,
 )
-from domains.banking.data import (
+from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     EXPEDITED_FEE,
@@ -44,12 +44,12 @@ from domains.banking.data import (
     Transaction,
     dispute_id,
 )
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.lookup import load
-from domains.kit.payments import money
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.payments import money
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

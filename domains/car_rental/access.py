@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domains.car_rental.data import (
+from tau_sim.domains.car_rental.data import (
     FIRST_DAY,
     LAST_DAY,
     TODAY,
@@ -22,13 +22,13 @@ from domains.car_rental.data import (
     net_paid,
     rental_days,
 )
-from domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
-from domains.kit.lookup import code_key, loader
-from domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
-from domains.kit.payments import charge as kit_charge
-from domains.kit.payments import check_refund as kit_check_refund
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
+from tau_sim.domains.kit.lookup import code_key, loader
+from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
+from tau_sim.domains.kit.payments import charge as kit_charge
+from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 load_user = loader("users", "user", User)
 load_booking = loader("bookings", "booking", Booking, code_key)

@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 import msgspec
 
-from domains.car_rental.rules import (
+from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     AIRPORT_FACTOR,
     CLASSES,
@@ -24,13 +24,13 @@ from domains.car_rental.rules import (
     daily_cost,
     one_way_fee,
 )
-from domains.kit.codes import CODE_ALPHABET
-from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import can_pay, money
-from domains.kit.payments import net_paid as kit_net_paid
-from domains.kit.people import Customer, Ids, customers
-from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Base, Index
+from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.payments import can_pay, money
+from tau_sim.domains.kit.payments import net_paid as kit_net_paid
+from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world.database import Base, Index
 
 TODAY = dt.date(2026, 6, 10)
 NOW = dt.datetime(2026, 6, 10, 9, 0)

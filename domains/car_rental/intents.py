@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from domains.car_rental.data import (
+from tau_sim.domains.car_rental.data import (
     ACTIVE,
     LAST_DAY,
     LOCATIONS,
@@ -26,7 +26,7 @@ from domains.car_rental.data import (
     net_paid,
     rental_days,
 )
-from domains.car_rental.rules import (
+from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     CLASSES,
     DAMAGE_LIMIT,
@@ -43,7 +43,7 @@ from domains.car_rental.rules import (
     late_fee,
     one_way_fee,
 )
-from domains.car_rental.scenario import (
+from tau_sim.domains.car_rental.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     add_ons_text,
@@ -52,13 +52,13 @@ from domains.car_rental.scenario import (
     gold_reads,
     rental_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent, replaced, swapped
-from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent, replaced, swapped
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 
 def _day(date: str) -> dt.date:

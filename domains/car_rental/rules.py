@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from domains.kit.payments import money
+from tau_sim.domains.kit.payments import money
 
 CLASSES: dict[str, float] = {
     "economy": 42.0,

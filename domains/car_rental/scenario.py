@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domains.car_rental.data import RETURNED, Booking, Driver
-from domains.kit.identity import Identity
-from domains.kit.tasks import HINTS as KIT_HINTS
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.car_rental.data import RETURNED, Booking, Driver
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id"]
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.car_rental.access import (
+from tau_sim.domains.car_rental.access import (
     booking_days,
     booking_view,
     charge,
@@ -34,7 +34,7 @@ from domains.car_rental.access import (
     take_vehicles,
     with_payment,
 )
-from domains.car_rental.data import (
+from tau_sim.domains.car_rental.data import (
     ACTIVE,
     CANCELLED,
     NOW,
@@ -51,7 +51,7 @@ from domains.car_rental.data import (
     availability_key,
     rental_days,
 )
-from domains.car_rental.rules import (
+from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     CLASSES,
     INSURANCE,
@@ -62,13 +62,13 @@ from domains.car_rental.rules import (
     PREMIUM_MIN_AGE,
     daily_cost,
 )
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.codes import new_code
-from domains.kit.lookup import load
-from domains.kit.payments import check_funds, money, owned_method
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.codes import new_code
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.payments import check_funds, money, owned_method
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 VehicleClass = Literal[
     "economy", "compact", "midsize", "fullsize", "suv", "minivan", "premium", "luxury"

@@ -6,11 +6,11 @@ from typing import Any
 
 import msgspec
 
-from domains.food_delivery.data import Order, OrderItem, Promotion, Restaurant, User
-from domains.kit.lookup import code_key, loader
-from domains.kit.payments import money, with_balance
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.domains.food_delivery.data import Order, OrderItem, Promotion, Restaurant, User
+from tau_sim.domains.kit.lookup import code_key, loader
+from tau_sim.domains.kit.payments import money, with_balance
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 
 def order_key(order_id: str) -> str:

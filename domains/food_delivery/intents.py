@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-from domains.food_delivery.data import (
+from tau_sim.domains.food_delivery.data import (
     DELIVERED,
     LATE_MINUTES,
     OUT_FOR_DELIVERY,
@@ -21,7 +21,7 @@ from domains.food_delivery.data import (
     clock,
     priced,
 )
-from domains.food_delivery.rules import (
+from tau_sim.domains.food_delivery.rules import (
     in_claim_window,
     item_refund,
     late_credit,
@@ -29,7 +29,7 @@ from domains.food_delivery.rules import (
     minutes_late,
     promotion_problem,
 )
-from domains.food_delivery.scenario import (
+from tau_sim.domains.food_delivery.scenario import (
     CONFIRM,
     ELSEWHERE,
     REASON_TEXT,
@@ -41,13 +41,13 @@ from domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import picker, record
-from domains.kit.payments import can_pay, money, money_text
-from domains.kit.people import address_args, address_text, random_address
-from domains.kit.tasks import CustomerIntent
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import can_pay, money, money_text
+from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 
 class FoodIntent(CustomerIntent):

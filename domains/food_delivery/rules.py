@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domains.food_delivery.data import (
+from tau_sim.domains.food_delivery.data import (
     CLAIM_WINDOW_DAYS,
     DELIVERED,
     ITEM_REFUND_MONTHLY_CAP,
@@ -24,8 +24,8 @@ from domains.food_delivery.data import (
     Promotion,
     User,
 )
-from domains.kit.calc import minutes_from
-from domains.kit.payments import capped, money, share_of
+from tau_sim.domains.kit.calc import minutes_from
+from tau_sim.domains.kit.payments import capped, money, share_of
 
 
 def in_claim_window(order: Order) -> bool:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domains.food_delivery.data import MenuItem, OrderItem, Restaurant
-from domains.kit.identity import Identity
-from domains.kit.tasks import HINTS as KIT_HINTS
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.food_delivery.data import MenuItem, OrderItem, Restaurant
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["item ids", "restaurant ids", "payment method ids"]
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.food_delivery.access import (
+from tau_sim.domains.food_delivery.access import (
     load_order,
     load_promotion,
     load_restaurant,
@@ -28,7 +28,7 @@ from domains.food_delivery.access import (
     require_status,
     settle,
 )
-from domains.food_delivery.data import (
+from tau_sim.domains.food_delivery.data import (
     CANCELLED,
     DELIVERED,
     OUT_FOR_DELIVERY,
@@ -41,12 +41,12 @@ from domains.food_delivery.data import (
     Restaurant,
     priced,
 )
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import check_funds, money
-from domains.kit.people import new_address
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import check_funds, money
+from tau_sim.domains.kit.people import new_address
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 CHANGEABLE = (PLACED, PREPARING)
 """Statuses in which the database still takes changes: the courier has not picked up yet."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domains.kit.world import register_world
-from simulator.domain import Generation
+from tau_sim.domains.kit.world import register_world
+from tau_sim.simulator.world.domain import Generation
 
 __all__ = ["BASE_SEED", "GENERATION", "hotel"]
 

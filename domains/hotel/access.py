@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from domains.hotel.data import (
+from tau_sim.domains.hotel.data import (
     CONFIRMED,
     LAST_NIGHT,
     TODAY,
@@ -18,14 +18,20 @@ from domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from domains.hotel.properties import Property
-from domains.hotel.rules import MAX_NIGHTS, RATE_PLANS
-from domains.kit.codes import new_code
-from domains.kit.lookup import code_key, loader
-from domains.kit.payments import Payment, PaymentMethod, credit_refunds, owned_method, refunds
-from domains.kit.payments import check_refund as kit_check_refund
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.domains.hotel.properties import Property
+from tau_sim.domains.hotel.rules import MAX_NIGHTS, RATE_PLANS
+from tau_sim.domains.kit.codes import new_code
+from tau_sim.domains.kit.lookup import code_key, loader
+from tau_sim.domains.kit.payments import (
+    Payment,
+    PaymentMethod,
+    credit_refunds,
+    owned_method,
+    refunds,
+)
+from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 load_user = loader("users", "user", Guest)
 load_property = loader("properties", "property", Property, code_key)

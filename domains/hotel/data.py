@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from domains.hotel.properties import PROPERTIES, ROOM_FACTOR, Property
-from domains.hotel.rules import (
+from tau_sim.domains.hotel.properties import PROPERTIES, ROOM_FACTOR, Property
+from tau_sim.domains.hotel.rules import (
     MEMBER,
     MEMBER_TIERS,
     NON_REFUNDABLE,
@@ -24,12 +24,12 @@ from domains.hotel.rules import (
     TIERS,
     plan_price,
 )
-from domains.kit.codes import CODE_ALPHABET
-from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import Payment, can_pay, money
-from domains.kit.payments import net_paid as kit_net_paid
-from domains.kit.people import Customer, Ids, customers
-from simulator.database import Base
+from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.payments import Payment, can_pay, money
+from tau_sim.domains.kit.payments import net_paid as kit_net_paid
+from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.simulator.world.database import Base
 
 TODAY = dt.date(2026, 7, 15)
 NOW = dt.datetime(2026, 7, 15, 12, 0)

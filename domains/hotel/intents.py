@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from domains.hotel.data import (
+from tau_sim.domains.hotel.data import (
     CHECKED_OUT,
     CONFIRMED,
     LAST_NIGHT,
@@ -19,8 +19,8 @@ from domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from domains.hotel.properties import PROPERTIES, Property
-from domains.hotel.rules import (
+from tau_sim.domains.hotel.properties import PROPERTIES, Property
+from tau_sim.domains.hotel.rules import (
     EARN_PER_NIGHT,
     FLEXIBLE,
     GOODWILL_PER_NIGHT,
@@ -35,7 +35,7 @@ from domains.hotel.rules import (
     goodwill_points,
     plan_price,
 )
-from domains.hotel.scenario import (
+from tau_sim.domains.hotel.scenario import (
     CONFIRM,
     PLAN_TEXT,
     REQUEST_TEXT,
@@ -46,12 +46,12 @@ from domains.hotel.scenario import (
     points_text,
     stay_text,
 )
-from domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 _MAX_GUESTS = {"standard": 2, "deluxe": 3, "suite": 4}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domains.kit.payments import money
+from tau_sim.domains.kit.payments import money
 
 TIERS: tuple[str, ...] = ("blue", "silver", "gold")
 """Loyalty tiers, lowest first."""

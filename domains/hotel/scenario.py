@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domains.hotel.data import Reservation
-from domains.hotel.properties import PROPERTIES
-from domains.kit.identity import Identity
-from domains.kit.tasks import HINTS as KIT_HINTS
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.hotel.data import Reservation
+from tau_sim.domains.hotel.properties import PROPERTIES
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id", "property ids"]
 

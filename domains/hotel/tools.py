@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.hotel.access import (
+from tau_sim.domains.hotel.access import (
     check_out_of,
     check_refund,
     load_night,
@@ -33,7 +33,7 @@ from domains.hotel.access import (
     stay,
     take_room,
 )
-from domains.hotel.data import (
+from tau_sim.domains.hotel.data import (
     CANCELLED,
     CHECKED_OUT,
     CONFIRMED,
@@ -42,13 +42,13 @@ from domains.hotel.data import (
     Reservation,
     StayNight,
 )
-from domains.hotel.properties import Property
-from domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import charge, check_funds, money, owned_method
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.hotel.properties import Property
+from tau_sim.domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import charge, check_funds, money, owned_method
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 RoomTypeCode = Literal["standard", "deluxe", "suite"]
 RatePlan = Literal["flexible", "member", "non_refundable"]

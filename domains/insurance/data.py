@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from domains.insurance.catalog import (
+from tau_sim.domains.insurance.catalog import (
     AUTO_MODELS,
     CLAIM_STATUSES,
     ENDORSABLE,
@@ -21,12 +21,12 @@ from domains.insurance.catalog import (
     LOSS_COVERAGE,
     RELATIONSHIPS,
 )
-from domains.kit.calc import days_from
-from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import money
-from domains.kit.people import Address, Customer, Ids, customers, random_address
-from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Base
+from tau_sim.domains.kit.calc import days_from
+from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.payments import money
+from tau_sim.domains.kit.people import Address, Customer, Ids, customers, random_address
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world.database import Base
 
 TODAY = datetime.date(2025, 6, 15)
 """The fixed "today" of the insurance world."""

@@ -9,14 +9,14 @@ from typing import Any
 
 import msgspec
 
-from domains.insurance.access import (
+from tau_sim.domains.insurance.access import (
     cancellation_quote,
     coverage_for,
     days_left,
     driver_charge,
     item_charge,
 )
-from domains.insurance.catalog import (
+from tau_sim.domains.insurance.catalog import (
     FILING_WINDOW_DAYS,
     HUMAN_CLAIM_THRESHOLD,
     ITEM_CATEGORIES,
@@ -25,7 +25,7 @@ from domains.insurance.catalog import (
     NON_HOUSEHOLD,
     RELATIONSHIPS,
 )
-from domains.insurance.data import (
+from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
     HOME,
@@ -39,15 +39,21 @@ from domains.insurance.data import (
     license_number,
     parse_date,
 )
-from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, UNKNOWN_IDS, driver_text, gold_reads
-from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.people import Ids
-from domains.kit.tasks import ELSEWHERE, CustomerIntent
-from domains.kit.vocab import FIRST_NAMES
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.domains.insurance.scenario import (
+    LOSS_TEXT,
+    REASON_TEXT,
+    UNKNOWN_IDS,
+    driver_text,
+    gold_reads,
+)
+from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.people import Ids
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.insurance.access import (
+from tau_sim.domains.insurance.access import (
     CancellationQuote,
     cancellation_quote,
     coverage_for,
@@ -22,8 +22,8 @@ from domains.insurance.access import (
     require_active,
     require_kind,
 )
-from domains.insurance.catalog import MAX_ITEM_VALUE, MIN_DRIVER_AGE
-from domains.insurance.data import (
+from tau_sim.domains.insurance.catalog import MAX_ITEM_VALUE, MIN_DRIVER_AGE
+from tau_sim.domains.insurance.data import (
     AUTO,
     CANCELLED,
     HOME,
@@ -37,11 +37,11 @@ from domains.insurance.data import (
     item_id,
     parse_date,
 )
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import money, owned_method, settle
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import money, owned_method, settle
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 LossType = Literal[
     "collision",

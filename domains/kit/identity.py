@@ -15,11 +15,11 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import load
-from domains.kit.people import Customer
-from simulator.database import Database, Index
-from simulator.domain import Action
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.people import Customer
+from tau_sim.simulator.world.database import Database, Index
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 
 def email_key(email: str) -> str:

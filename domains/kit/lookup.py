@@ -9,8 +9,8 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 R = TypeVar("R")
 

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import msgspec
 
-from domains.kit.vocab import CARD_BRANDS
-from simulator.tools import ToolError
+from tau_sim.domains.kit.vocab import CARD_BRANDS
+from tau_sim.simulator.world.tools import ToolError
 
 if TYPE_CHECKING:
-    from domains.kit.people import Customer, Ids
-    from simulator.database import Database
+    from tau_sim.domains.kit.people import Customer, Ids
+    from tau_sim.simulator.world.database import Database
 
 C = TypeVar("C", bound="Customer")
 

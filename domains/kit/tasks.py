@@ -16,11 +16,11 @@ from typing import Any, ClassVar, Protocol
 
 import msgspec
 
-from domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
-from domains.kit.lookup import record
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task, UserScenario
-from simulator.slots import SlotHint
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
+from tau_sim.domains.kit.lookup import record
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task, UserScenario
+from tau_sim.simulator.world.slots import SlotHint
 
 HINTS: dict[str, SlotHint] = {
     "email": SlotHint(("email", "e-mail"), "your email address"),

@@ -16,13 +16,13 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.calc import days_from, evaluate_expression
-from domains.kit.lookup import load
-from domains.kit.payments import money
-from domains.kit.people import new_address
-from simulator.database import Database
-from simulator.referee import TerminationReason
-from simulator.tools import Tool, ToolError, ToolKind, tool
+from tau_sim.domains.kit.calc import days_from, evaluate_expression
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.payments import money
+from tau_sim.domains.kit.people import new_address
+from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import Tool, ToolError, ToolKind, tool
 
 
 @tool(ToolKind.READ)

@@ -12,9 +12,9 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-from simulator.domain import Domain, Generation
-from simulator.registry import DOMAINS
-from simulator.tools import Toolkit
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.domain import Domain, Generation
+from tau_sim.simulator.world.tools import Toolkit
 
 
 def register_world(

@@ -5,13 +5,21 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from domains.kit.identity import EMAIL, NAME_ZIP
-from domains.kit.lookup import picker, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from domains.kit.people import Customer, address_args, address_text, random_address
-from domains.kit.tasks import ELSEWHERE, CustomerIntent, sum_action
-from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, OrderItem, Product, User
-from domains.retail.scenario import (
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.people import Customer, address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent, sum_action
+from tau_sim.domains.retail.data import (
+    DELIVERED,
+    PENDING,
+    PROCESSED,
+    Order,
+    OrderItem,
+    Product,
+    User,
+)
+from tau_sim.domains.retail.scenario import (
     REASON_TEXT,
     UNKNOWN_IDS,
     gold_reads,
@@ -20,8 +28,8 @@ from domains.retail.scenario import (
     new_item_text,
     options_text,
 )
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 

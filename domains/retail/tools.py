@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import (
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import (
     Payment,
     charge,
     credit_refunds,
@@ -18,8 +18,8 @@ from domains.kit.payments import (
     refunds,
     settle,
 )
-from domains.kit.people import new_address
-from domains.retail.access import (
+from tau_sim.domains.kit.people import new_address
+from tau_sim.domains.retail.access import (
     MODIFIABLE,
     load_order,
     load_product,
@@ -29,7 +29,7 @@ from domains.retail.access import (
     priced_swap,
     require_status,
 )
-from domains.retail.data import (
+from tau_sim.domains.retail.data import (
     CANCELLED,
     DELIVERED,
     EXCHANGE_REQUESTED,
@@ -37,8 +37,8 @@ from domains.retail.data import (
     PENDING,
     RETURN_REQUESTED,
 )
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

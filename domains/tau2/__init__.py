@@ -13,9 +13,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from simulator.domain import Domain
-from simulator.errors import UsageError
-from simulator.registry import DOMAINS, EXPORTS
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS, EXPORTS
+from tau_sim.simulator.world.domain import Domain
 
 NAMES = ("airline", "retail", "telecom", "mock")
 """τ²-bench's domains, registered here as ``tau2/<name>``."""
@@ -41,7 +41,7 @@ def _factory(short: str) -> Callable[[], Domain]:
     @cache
     def factory() -> Domain:
         _require()
-        from domains.tau2.build import build_domain
+        from tau_sim.domains.tau2.build import build_domain
 
         return build_domain(short)
 
@@ -53,7 +53,7 @@ def _factory(short: str) -> Callable[[], Domain]:
 def export_tau2(db: Any, run_id: str, out: str) -> int:
     """``tau-sim export RUN_ID --format tau2``: the run in τ²-bench's results format."""
     _require()
-    from domains.tau2.results import export_tau2 as write
+    from tau_sim.domains.tau2.results import export_tau2 as write
 
     return write(db, run_id, out)
 

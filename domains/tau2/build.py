@@ -5,12 +5,12 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from domains.tau2.adapter import AGENT, USER, Tau2Base, tools_of
-from domains.tau2.evaluation import Tau2Evaluator
-from domains.tau2.tasks import KNOWN_SLOT, check_tools, convert, read_tasks, task_id
-from simulator.domain import Domain, Task
-from simulator.slots import SlotHint
-from simulator.tools import Toolkit
+from tau_sim.domains.tau2.adapter import AGENT, USER, Tau2Base, tools_of
+from tau_sim.domains.tau2.evaluation import Tau2Evaluator
+from tau_sim.domains.tau2.tasks import KNOWN_SLOT, check_tools, convert, read_tasks, task_id
+from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.tools import Toolkit
 
 HINTS = {KNOWN_SLOT: SlotHint(keywords=(), prompt="What you know")}
 """The scenario's one slot (their known-info text), as the LLM user's prompt shows it."""

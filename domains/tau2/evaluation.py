@@ -29,10 +29,16 @@ from typing import Any
 from tau2.data_model.message import ToolCall as Tau2ToolCall
 from tau2.data_model.tasks import RewardType
 
-from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
-from simulator.domain import Action, Domain, Task
-from simulator.evaluation import Evaluator, GoldState, final_state, record_value
-from simulator.events import AgentMessage, AssertionJudged, Event, RewardBreakdown, UserToolCall
+from tau_sim.domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
+from tau_sim.simulator.core.events import (
+    AgentMessage,
+    AssertionJudged,
+    Event,
+    RewardBreakdown,
+    UserToolCall,
+)
+from tau_sim.simulator.world.domain import Action, Domain, Task
+from tau_sim.simulator.world.evaluation import Evaluator, GoldState, final_state, record_value
 
 
 class Tau2Evaluator(Evaluator):

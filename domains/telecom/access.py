@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domains.kit.calc import days_from
-from domains.kit.lookup import loader
-from domains.kit.payments import money
-from domains.telecom.data import (
+from tau_sim.domains.kit.calc import days_from
+from tau_sim.domains.kit.lookup import loader
+from tau_sim.domains.kit.payments import money
+from tau_sim.domains.telecom.data import (
     DISPUTE_WINDOW_DAYS,
     SUSPENDED,
     TODAY,
@@ -18,8 +18,8 @@ from domains.telecom.data import (
     Plan,
     Subscriber,
 )
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 load_user = loader("users", "user", Subscriber)
 load_line = loader("lines", "line", Line)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import msgspec
 
-from domains.telecom.access import load_device
-from domains.telecom.data import APN_DEFAULT, SUSPENDED, Device, Line
-from simulator.database import Database
-from simulator.tools import ToolKind, tool
+from tau_sim.domains.telecom.access import load_device
+from tau_sim.domains.telecom.data import APN_DEFAULT, SUSPENDED, Device, Line
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolKind, tool
 
 
 def _line(db: Database, phone_number: str) -> Line | None:

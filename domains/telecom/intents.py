@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import can_pay, method_text, money, money_text
-from domains.kit.tasks import CustomerIntent
-from domains.telecom.access import days_since
-from domains.telecom.data import (
+from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.telecom.access import days_since
+from tau_sim.domains.telecom.data import (
     ACTIVE,
     APN_DEFAULT,
     CREDIT_CAP,
@@ -31,9 +31,9 @@ from domains.telecom.data import (
     Plan,
     Subscriber,
 )
-from domains.telecom.scenario import MONTHS, UNKNOWN_IDS, line_reads, user_step
-from simulator.database import Database
-from simulator.domain import Action, Domain, Task
+from tau_sim.domains.telecom.scenario import MONTHS, UNKNOWN_IDS, line_reads, user_step
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 _HANDS = (

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domains.kit.identity import Identity
-from domains.kit.tasks import HINTS as KIT_HINTS
-from domains.telecom.data import Line
-from simulator.domain import Action
-from simulator.slots import SlotHint
-from simulator.usersteps import StepHint
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.telecom.data import Line
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.usersteps import StepHint
 
 UNKNOWN_IDS = ["line id", "bill id", "charge id", "payment method id"]
 

@@ -1,7 +1,7 @@
 """The telecom tools the agent calls; each enforces the hard rules of the policy.
 
 The agent cannot see or change the user's phone: those are the user's own tools
-(``domains.telecom.device``).
+(``tau_sim.domains.telecom.device``).
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.payments import money, owned_method, settle
-from domains.telecom.access import (
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.payments import money, owned_method, settle
+from tau_sim.domains.telecom.access import (
     bill_view,
     line_view,
     load_addon,
@@ -26,9 +26,9 @@ from domains.telecom.access import (
     require_active,
     require_dispute_window,
 )
-from domains.telecom.data import ACTIVE, SUSPENDED, Credit
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.domains.telecom.data import ACTIVE, SUSPENDED, Credit
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import loader
-from domains.telehealth.data import (
+from tau_sim.domains.kit.lookup import loader
+from tau_sim.domains.telehealth.data import (
     ACTIVE,
     SCHEDULED,
     Appointment,
@@ -19,8 +19,8 @@ from domains.telehealth.data import (
     Slot,
     hours_until,
 )
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, identity_indexes
-from domains.kit.people import Address, Customer, Ids, Name, customers, random_address
-from domains.kit.vocab import FIRST_NAMES, LAST_NAMES
-from domains.telehealth.catalog import (
+from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.people import Address, Customer, Ids, Name, customers, random_address
+from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
+from tau_sim.domains.telehealth.catalog import (
     IN_PERSON,
     MEDICATIONS,
     PHARMACY_BRANDS,
@@ -24,7 +24,7 @@ from domains.telehealth.catalog import (
     SPECIALTIES,
     VIDEO,
 )
-from simulator.database import Base, Index
+from tau_sim.simulator.world.database import Base, Index
 
 NOW = datetime(2026, 3, 2, 9, 0)
 """The world's fixed "now": notice windows and refill dates are counted from it."""

@@ -6,12 +6,12 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-from domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
-from domains.kit.lookup import pick, picker, record
-from domains.kit.payments import money_text
-from domains.kit.tasks import CustomerIntent
-from domains.telehealth.catalog import LATE_FEES, PLANS
-from domains.telehealth.data import (
+from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.telehealth.catalog import LATE_FEES, PLANS
+from tau_sim.domains.telehealth.data import (
     ACTIVE,
     SCHEDULED,
     TODAY,
@@ -25,7 +25,7 @@ from domains.telehealth.data import (
     hours_until,
     visit_cost,
 )
-from domains.telehealth.scenario import (
+from tau_sim.domains.telehealth.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     gold_reads,
@@ -34,8 +34,8 @@ from domains.telehealth.scenario import (
     time_text,
     visit_text,
 )
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 WRONG_PHONE = "000-555-0100"
 """A number no generated patient has: the target of the unrequested write in ``mistakes``."""

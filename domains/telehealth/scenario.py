@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domains.kit.identity import Identity
-from domains.kit.tasks import HINTS as KIT_HINTS
-from domains.telehealth.catalog import VIDEO
-from domains.telehealth.data import Prescription
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.telehealth.catalog import VIDEO
+from tau_sim.domains.telehealth.data import Prescription
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["provider ids", "slot ids", "prescription ids", "pharmacy ids", "plan ids"]
 

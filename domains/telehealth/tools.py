@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.telehealth.access import (
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.telehealth.access import (
     active,
     appointment_view,
     free_future_slot,
@@ -35,8 +35,8 @@ from domains.telehealth.access import (
     relink,
     upcoming,
 )
-from domains.telehealth.catalog import LATE_FEES
-from domains.telehealth.data import (
+from tau_sim.domains.telehealth.catalog import LATE_FEES
+from tau_sim.domains.telehealth.data import (
     CANCELLED,
     SCHEDULED,
     TODAY,
@@ -46,8 +46,8 @@ from domains.telehealth.data import (
     Plan,
     visit_cost,
 )
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 Specialty = Literal[
     "primary care",

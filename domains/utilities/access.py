@@ -7,11 +7,11 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.lookup import load, loader
-from domains.kit.payments import money, money_text
-from domains.utilities.billing import bill_lines, bill_total, reading_id
-from domains.utilities.data import TODAY
-from domains.utilities.records import (
+from tau_sim.domains.kit.lookup import load, loader
+from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.utilities.billing import bill_lines, bill_total, reading_id
+from tau_sim.domains.utilities.data import TODAY
+from tau_sim.domains.utilities.records import (
     ACTIVE,
     FINAL,
     FIXED,
@@ -23,8 +23,8 @@ from domains.utilities.records import (
     Tariff,
     User,
 )
-from simulator.database import Database
-from simulator.tools import ToolError
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError
 
 load_user = loader("users", "user", User)
 load_account = loader("accounts", "account", Account)

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domains.kit.calc import days_from
-from domains.kit.payments import money
-from domains.utilities.records import ELECTRICITY, ESTIMATED, BillLine, Meter, Reading, Tariff
+from tau_sim.domains.kit.calc import days_from
+from tau_sim.domains.kit.payments import money
+from tau_sim.domains.utilities.records import (
+    ELECTRICITY,
+    ESTIMATED,
+    BillLine,
+    Meter,
+    Reading,
+    Tariff,
+)
 
 
 def reading_id(meter_id: str, n: int) -> str:

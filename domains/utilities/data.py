@@ -12,12 +12,12 @@ from typing import Any
 
 import msgspec
 
-from domains.kit.calc import add_months
-from domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
-from domains.kit.payments import money
-from domains.kit.people import Address, Ids, customers, random_address
-from domains.utilities.billing import bill_lines, bill_total, reading_id
-from domains.utilities.records import (
+from tau_sim.domains.kit.calc import add_months
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
+from tau_sim.domains.kit.payments import money
+from tau_sim.domains.kit.people import Address, Ids, customers, random_address
+from tau_sim.domains.utilities.billing import bill_lines, bill_total, reading_id
+from tau_sim.domains.utilities.records import (
     ACTIVE,
     ACTUAL,
     ELECTRICITY,
@@ -37,7 +37,7 @@ from domains.utilities.records import (
     Tariff,
     User,
 )
-from simulator.database import Base, Index
+from tau_sim.simulator.world.database import Base, Index
 
 TODAY = dt.date(2025, 11, 14)
 """The fixed "today" of the utilities world."""

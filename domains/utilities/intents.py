@@ -10,17 +10,17 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-from domains.kit.lookup import pick, record
-from domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
-from domains.kit.tasks import CustomerIntent, play
-from domains.utilities.billing import reading_id
-from domains.utilities.data import (
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent, play
+from tau_sim.domains.utilities.billing import reading_id
+from tau_sim.domains.utilities.data import (
     PLAN_MAX_MONTHS,
     PLAN_MIN_INSTALMENT,
     PLAN_MIN_MONTHS,
     TODAY,
 )
-from domains.utilities.records import (
+from tau_sim.domains.utilities.records import (
     ACTIVE,
     ELECTRICITY,
     FIXED,
@@ -33,7 +33,7 @@ from domains.utilities.records import (
     Tariff,
     User,
 )
-from domains.utilities.scenario import (
+from tau_sim.domains.utilities.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
     account_text,
@@ -43,8 +43,8 @@ from domains.utilities.scenario import (
     reading_text,
     units_text,
 )
-from simulator.database import Database
-from simulator.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
 
 
 class Supply:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domains.kit.people import Address, Customer
+from tau_sim.domains.kit.people import Address, Customer
 
 ELECTRICITY = "electricity"
 GAS = "gas"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domains.kit.identity import Identity
-from domains.kit.people import Address
-from domains.kit.tasks import HINTS as KIT_HINTS
-from domains.utilities.records import Meter
-from simulator.domain import Action
-from simulator.slots import SlotHint
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.people import Address
+from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.utilities.records import Meter
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.slots import SlotHint
 
 UNKNOWN_IDS = ["account ids", "meter ids", "tariff ids", "premise ids"]
 

@@ -16,12 +16,12 @@ from typing import Any, Literal
 
 import msgspec
 
-from domains.kit import identity
-from domains.kit import tools as kit_tools
-from domains.kit.calc import add_months
-from domains.kit.lookup import load
-from domains.kit.payments import check_funds, money, owned_method, with_balance
-from domains.utilities.access import (
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.calc import add_months
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.payments import check_funds, money, owned_method, with_balance
+from tau_sim.domains.utilities.access import (
     account_view,
     active_account,
     add_reading,
@@ -40,8 +40,8 @@ from domains.utilities.access import (
     readings,
     report_reference,
 )
-from domains.utilities.data import PLAN_SYSTEM_MAX_MONTHS, TODAY, premise_key
-from domains.utilities.records import (
+from tau_sim.domains.utilities.data import PLAN_SYSTEM_MAX_MONTHS, TODAY, premise_key
+from tau_sim.domains.utilities.records import (
     ACTIVE,
     ACTUAL,
     CLOSED,
@@ -56,8 +56,8 @@ from domains.utilities.records import (
     Reading,
     Tariff,
 )
-from simulator.database import Database
-from simulator.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

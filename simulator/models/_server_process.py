@@ -22,7 +22,7 @@ from pathlib import Path
 import anyio
 from anyio.abc import Process
 
-from simulator.errors import UsageError
+from tau_sim.simulator.core.errors import UsageError
 
 # Runs before the server: asks Linux to SIGTERM it when tau-sim dies (even by SIGKILL, when no
 # cleanup code can run), then becomes the server (the setting survives exec).

@@ -21,8 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatResponse, EndpointError, ToolCallSpec, ToolSpec
-from simulator.models.hosted import (
+from tau_sim.simulator.core.chat import (
+    ChatMessage,
+    ChatResponse,
+    EndpointError,
+    ToolCallSpec,
+    ToolSpec,
+)
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
@@ -31,14 +38,13 @@ from simulator.models.hosted import (
     post_json,
     split_connection_args,
 )
-from simulator.models.reasoning import join_reasoning
-from simulator.models.toolargs import parse_arguments
-from simulator.registry import MODELS
+from tau_sim.simulator.models.reasoning import join_reasoning
+from tau_sim.simulator.models.toolargs import parse_arguments
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
 
-    from simulator.chat import EndpointPool
+    from tau_sim.simulator.core.chat import EndpointPool
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 _KEEP_THINKING = 4096  # tool-using turns whose signed thinking blocks are remembered

@@ -1,7 +1,7 @@
 """The in-flight cap of each hosted model against the run's concurrency: fitted, and said.
 
 A run's conversations reach each endpoint through its ``max_connections`` slots
-(``simulator.models.limits``). An endpoint on this machine, or servers a provider launches,
+(``tau_sim.simulator.models.limits``). An endpoint on this machine, or servers a provider launches,
 takes the run's concurrency unless ``max_connections`` is set; a cap still below the
 concurrency is reported in one line (at the run's start and in ``--dry-run``), never silent.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from simulator.models.hosted import HostedChatModel
+from tau_sim.simulator.models.hosted import HostedChatModel
 
 
 def hosted_models(provider: Any) -> Iterator[tuple[HostedChatModel, bool]]:

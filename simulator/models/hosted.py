@@ -54,7 +54,7 @@ from urllib.parse import urlsplit
 import anyio
 import msgspec
 
-from simulator.chat import (
+from tau_sim.simulator.core.chat import (
     ChatMessage,
     ChatResponse,
     EndpointError,
@@ -64,12 +64,12 @@ from simulator.chat import (
     ToolSpec,
     Usage,
 )
-from simulator.errors import UsageError
-from simulator.keys import SEALED_PREFIX
-from simulator.models.limits import connection_slot
-from simulator.models.options import convert_options
-from simulator.models.pricing import cost_usd, price_of
-from simulator.models.sdk import import_sdk, redact, resolve_api_key, short
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.keys import SEALED_PREFIX
+from tau_sim.simulator.models.limits import connection_slot
+from tau_sim.simulator.models.options import convert_options
+from tau_sim.simulator.models.pricing import cost_usd, price_of
+from tau_sim.simulator.models.sdk import import_sdk, redact, resolve_api_key, short
 
 CONNECTIONS_PER_CLIENT = 16
 """Connections one SDK client (one httpx pool) holds at most; more in flight spread over more.

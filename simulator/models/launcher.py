@@ -29,8 +29,8 @@ from typing import Self, TypeVar
 import anyio
 from anyio.abc import Process, TaskGroup, TaskStatus
 
-from simulator.chat import EndpointError
-from simulator.models._server_process import (
+from tau_sim.simulator.core.chat import EndpointError
+from tau_sim.simulator.models._server_process import (
     LaunchError,
     free_port,
     log_tail,

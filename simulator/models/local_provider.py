@@ -18,17 +18,17 @@ from typing import Annotated, Any
 
 import msgspec
 
-from simulator.errors import UsageError
-from simulator.models.launcher import ReplicaPool, ReplicaSpec
-from simulator.models.options import ShellWords
-from simulator.models.servers import (
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.launcher import ReplicaPool, ReplicaSpec
+from tau_sim.simulator.models.options import ShellWords
+from tau_sim.simulator.models.servers import (
     Seconds,
     ServerModelProvider,
     StartupOptions,
     openai_model,
     provider_options,
 )
-from simulator.registry import MODELS
 
 INSTALL_HINT = (
     "install the extra: pip install 'tau-sim[local]' "

@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from simulator.chat import ChatMessage, ChatResponse, EndpointError, ToolCallSpec, ToolSpec
-from simulator.models.hosted import (
+from tau_sim.simulator.core.chat import (
+    ChatMessage,
+    ChatResponse,
+    EndpointError,
+    ToolCallSpec,
+    ToolSpec,
+)
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
     HostedProvider,
@@ -28,14 +35,13 @@ from simulator.models.hosted import (
     post_json,
     split_connection_args,
 )
-from simulator.models.reasoning import join_reasoning, split_think
-from simulator.models.toolargs import dump_arguments, parse_arguments
-from simulator.registry import MODELS
+from tau_sim.simulator.models.reasoning import join_reasoning, split_think
+from tau_sim.simulator.models.toolargs import dump_arguments, parse_arguments
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI
 
-    from simulator.chat import EndpointPool
+    from tau_sim.simulator.core.chat import EndpointPool
 
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -34,7 +34,7 @@ from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
-from simulator.errors import OptionError, UsageError
+from tau_sim.simulator.core.errors import OptionError, UsageError
 
 _S = TypeVar("_S", bound=msgspec.Struct)
 _INT = re.compile(r"[+-]?\d+")

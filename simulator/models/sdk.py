@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from simulator.errors import UsageError
-from simulator.keys import environ_key
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.keys import environ_key
 
 
 def import_sdk(package: str, model: str) -> ModuleType:
@@ -22,7 +22,7 @@ def import_sdk(package: str, model: str) -> ModuleType:
 def resolve_api_key(
     model: str, explicit: str | None, env_var: str, *, required: bool
 ) -> str | None:
-    """The explicit API key, else ``$env_var`` (a sealed key first, see ``simulator.keys``).
+    """The explicit API key, else ``$env_var`` (a sealed key first, see ``simulator.core.keys``).
 
     Missing and required is a ``UsageError``.
     """

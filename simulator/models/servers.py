@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar
 import anyio
 import msgspec
 
-from simulator.errors import OptionError, UsageError
-from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
-from simulator.models.options import CommaList, ShellWords, convert_options
-from simulator.registry import MODELS
+from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
+from tau_sim.simulator.models.options import CommaList, ShellWords, convert_options
 
 if TYPE_CHECKING:
-    from simulator.chat import ChatModel, EndpointPool
+    from tau_sim.simulator.core.chat import ChatModel, EndpointPool
 
 Pool = ReplicaPool | StaticPool
 
@@ -109,7 +109,7 @@ def openai_model(
     ``args`` are the client's options (``temperature``, ``max_tokens``, ``max_connections`` …);
     an unknown one is a ``UsageError``.
     """
-    from simulator.models.openai_provider import OpenAIChatModel
+    from tau_sim.simulator.models.openai_provider import OpenAIChatModel
 
     options = dict(args)
     api_key = options.pop("api_key", None)
@@ -166,7 +166,7 @@ def provider_options(
     is an ``OptionError`` listing every key the provider knows: its own, the launcher's (when
     ``cls`` is a ``StartupOptions``) and the client's.
     """
-    from simulator.models.openai_provider import OpenAIOptions
+    from tau_sim.simulator.models.openai_provider import OpenAIOptions
 
     own = set(cls.__struct_fields__)
     client_keys = {*OpenAIOptions.__struct_fields__, "api_key"}

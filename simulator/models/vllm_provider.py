@@ -16,17 +16,17 @@ from typing import Annotated, Any
 
 import msgspec
 
-from simulator.errors import UsageError
-from simulator.models.launcher import ReplicaPool, ReplicaSpec, StaticPool
-from simulator.models.options import CommaList, ShellWords
-from simulator.models.servers import (
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.launcher import ReplicaPool, ReplicaSpec, StaticPool
+from tau_sim.simulator.models.options import CommaList, ShellWords
+from tau_sim.simulator.models.servers import (
     Seconds,
     ServerModelProvider,
     StartupOptions,
     openai_model,
     provider_options,
 )
-from simulator.registry import MODELS
 
 # (fragment of the lower-cased model name, vLLM --tool-call-parser); the first match wins, so
 # specific names come before the families they contain (Qwen3-Coder before Qwen3, xLAM before

@@ -6,11 +6,7 @@ from typing import Any
 
 import msgspec
 
-from simulator.bus import Bus, LiveFeed
-from simulator.context import ConversationContext, oracle_view, user_view
-from simulator.conversation import run_conversation
-from simulator.domain import Domain, Task
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     EmotionUpdate,
@@ -18,10 +14,14 @@ from simulator.events import (
     ToolCall,
     UserMessage,
 )
-from simulator.referee import Limits
-from simulator.registry import make_agent_provider, make_user_provider
-from simulator.roles import EmotionState
-from simulator.runner import make_agent
+from tau_sim.simulator.core.registry import make_agent_provider, make_user_provider
+from tau_sim.simulator.core.roles import EmotionState
+from tau_sim.simulator.engine.bus import Bus, LiveFeed
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.run.runner import make_agent
+from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.views import ConversationContext, oracle_view, user_view
 
 
 class Outcome(msgspec.Struct):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from simulator.registry import get_domain, make_agent_provider, make_user_provider
+from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
 from tests.agents.dialog import Outcome, play
 
 pytestmark = pytest.mark.anyio

@@ -8,16 +8,22 @@ import anyio
 import msgspec
 import pytest
 
-from agents.llm import LLMAgentProvider, ToolCallingAgent, make_llm_agent, system_prompt
-from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
-from simulator.context import ConversationContext, agent_view
-from simulator.domain import Task
-from simulator.grid import RunConfig
-from simulator.metrics import run_report
-from simulator.models.openai_provider import OpenAIChatModel
-from simulator.registry import AGENTS, MODELS, NothingToStart, get_domain, make_agent_provider
-from simulator.runner import Runner
-from simulator.store import Store, get_run
+from tau_sim.agents.llm import LLMAgentProvider, ToolCallingAgent, make_llm_agent, system_prompt
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec, Usage
+from tau_sim.simulator.core.registry import (
+    AGENTS,
+    MODELS,
+    NothingToStart,
+    get_domain,
+    make_agent_provider,
+)
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.models.openai_provider import OpenAIChatModel
+from tau_sim.simulator.results.metrics import run_report
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import Store, get_run
+from tau_sim.simulator.world.domain import Task
+from tau_sim.simulator.world.views import ConversationContext, agent_view
 from tests.simulator.models.wire import ScriptServer, oa_message
 from tests.simulator.toy import toy_domain
 

@@ -1,11 +1,15 @@
 import pytest
 
-from agents.scripted import ScriptedAgent, ScriptedAgentProvider
-from simulator.chat import ChatMessage
-from simulator.context import agent_view, oracle_view
-from simulator.domain import Task
-from simulator.errors import UsageError
-from simulator.registry import CalibrationAgentProvider, get_domain, make_agent_provider
+from tau_sim.agents.scripted import ScriptedAgent, ScriptedAgentProvider
+from tau_sim.simulator.core.chat import ChatMessage
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import (
+    CalibrationAgentProvider,
+    get_domain,
+    make_agent_provider,
+)
+from tau_sim.simulator.world.domain import Task
+from tau_sim.simulator.world.views import agent_view, oracle_view
 from tests.agents.dialog import context
 from tests.agents.toy_domain import TASKS, gym
 
@@ -83,7 +87,7 @@ async def test_provider_names_and_errors() -> None:
     with pytest.raises(UsageError, match="--agent-arg error_rate"):
         make_agent_provider("scripted/sloppy", {"error_rate": "1.5"})
     with pytest.raises(UsageError, match="--user"):
-        from simulator.registry import make_user_provider
+        from tau_sim.simulator.core.registry import make_user_provider
 
         make_user_provider("scripted/gold", {})
 

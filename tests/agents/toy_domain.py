@@ -7,17 +7,17 @@ from typing import ClassVar
 
 import msgspec
 
-from domains.kit import identity
-from domains.kit.identity import EMAIL, get_user_details, identity_indexes
-from domains.kit.lookup import load
-from domains.kit.payments import PaymentMethod, money_text, with_balance
-from domains.kit.people import Address, Customer, Name
-from domains.kit.tasks import HINTS, CustomerIntent
-from domains.kit.tools import transfer_to_human_agents
-from simulator.database import Base, Database
-from simulator.domain import Action, Domain, Generation, Task
-from simulator.slots import SlotHint
-from simulator.tools import ToolError, ToolKind, Toolkit, tool
+from tau_sim.domains.kit import identity
+from tau_sim.domains.kit.identity import EMAIL, get_user_details, identity_indexes
+from tau_sim.domains.kit.lookup import load
+from tau_sim.domains.kit.payments import PaymentMethod, money_text, with_balance
+from tau_sim.domains.kit.people import Address, Customer, Name
+from tau_sim.domains.kit.tasks import HINTS, CustomerIntent
+from tau_sim.domains.kit.tools import transfer_to_human_agents
+from tau_sim.simulator.world.database import Base, Database
+from tau_sim.simulator.world.domain import Action, Domain, Generation, Task
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.tools import ToolError, ToolKind, Toolkit, tool
 
 
 class Booking(msgspec.Struct, frozen=True):

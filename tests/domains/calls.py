@@ -6,8 +6,8 @@ from typing import Any
 
 import msgspec
 
-from simulator.database import Database
-from simulator.domain import Action, Domain
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain
 
 
 def call(domain: Domain, db: Database, name: str, **arguments: Any) -> tuple[bool, str]:

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from domains.retail import retail as make_retail
-from simulator.domain import Domain
+from tau_sim.domains.retail import retail as make_retail
+from tau_sim.simulator.world.domain import Domain
 
 
 @pytest.fixture(scope="session")

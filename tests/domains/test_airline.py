@@ -14,8 +14,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.airline import airline as make_airline
-from domains.airline.data import (
+from tau_sim.domains.airline import airline as make_airline
+from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
     TODAY,
@@ -25,10 +25,10 @@ from domains.airline.data import (
     flight_key,
     net_paid,
 )
-from domains.airline.rules import compensation, nonfree_bags
-from simulator.database import Database
-from simulator.domain import Domain
-from simulator.registry import DOMAINS
+from tau_sim.domains.airline.rules import compensation, nonfree_bags
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.banking import banking as make_banking
-from domains.banking.data import (
+from tau_sim.domains.banking import banking as make_banking
+from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     DEPOSIT,
@@ -27,9 +27,9 @@ from domains.banking.data import (
     User,
     days_ago,
 )
-from simulator.database import Database
-from simulator.domain import Domain
-from simulator.registry import DOMAINS
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from domains.car_rental import car_rental as make_car_rental
-from domains.car_rental.data import (
+from tau_sim.domains.car_rental import car_rental as make_car_rental
+from tau_sim.domains.car_rental.data import (
     ACTIVE,
     CANCELLED,
     RESERVED,
@@ -27,10 +27,10 @@ from domains.car_rental.data import (
     availability_key,
     net_paid,
 )
-from domains.car_rental.intents import cancellation_refund
-from domains.car_rental.rules import age_on, late_fee
-from simulator.database import Database
-from simulator.domain import Domain
+from tau_sim.domains.car_rental.intents import cancellation_refund
+from tau_sim.domains.car_rental.rules import age_on, late_fee
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------

@@ -22,19 +22,19 @@ import jsonschema
 import msgspec
 import pytest
 
-from simulator import cli
-from simulator.domain import Action, Domain, Task, load_tasks
-from simulator.errors import UsageError
-from simulator.grid import RunConfig
-from simulator.registry import DOMAINS, get_domain, load_plugins
-from simulator.runner import Runner
-from simulator.store import Store
-from simulator.tools import ToolKind
+from tau_sim.simulator.cli import main as cli
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS, get_domain, load_plugins
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
+from tau_sim.simulator.world.tools import ToolKind
 from tests.scoring import score
 
 load_plugins()
 NAMES = [name for name in DOMAINS.names() if "/" not in name]
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture(scope="module", params=NAMES)

@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.food_delivery import food_delivery as make_food_delivery
-from domains.food_delivery.data import (
+from tau_sim.domains.food_delivery import food_delivery as make_food_delivery
+from tau_sim.domains.food_delivery.data import (
     CANCELLED,
     DELIVERED,
     ITEM_REFUND_MONTHLY_CAP,
@@ -25,10 +25,10 @@ from domains.food_delivery.data import (
     Restaurant,
     User,
 )
-from domains.food_delivery.rules import in_claim_window, item_refunds, minutes_late
-from domains.kit.payments import PaymentMethod
-from simulator.database import Database
-from simulator.domain import Domain
+from tau_sim.domains.food_delivery.rules import in_claim_window, item_refunds, minutes_late
+from tau_sim.domains.kit.payments import PaymentMethod
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.hotel import hotel as make_hotel
-from domains.hotel.data import (
+from tau_sim.domains.hotel import hotel as make_hotel
+from tau_sim.domains.hotel.data import (
     CANCELLED,
     CHECKED_IN,
     CHECKED_OUT,
@@ -28,11 +28,11 @@ from domains.hotel.data import (
     net_paid,
     night_key,
 )
-from domains.hotel.intents import cancellation_refund, upgrade_due
-from domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
-from domains.kit.payments import PaymentMethod
-from simulator.database import Database
-from simulator.domain import Domain
+from tau_sim.domains.hotel.intents import cancellation_refund, upgrade_due
+from tau_sim.domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
+from tau_sim.domains.kit.payments import PaymentMethod
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 # ---- helpers ---------------------------------------------------------------------------------

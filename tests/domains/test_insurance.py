@@ -15,21 +15,30 @@ from typing import get_args
 import msgspec
 import pytest
 
-from domains.insurance import insurance as make_insurance
-from domains.insurance.catalog import (
+from tau_sim.domains.insurance import insurance as make_insurance
+from tau_sim.domains.insurance.catalog import (
     CANCEL_REASONS,
     ITEM_CATEGORIES,
     LOSS_COVERAGE,
     NON_HOUSEHOLD,
     RELATIONSHIPS,
 )
-from domains.insurance.data import ACTIVE, AUTO, CANCELLED, EXPIRED, HOME, TODAY, Policy, User
-from domains.insurance.scenario import LOSS_TEXT, REASON_TEXT
-from domains.insurance.tools import CancelReason, Category, LossType, Relationship
-from simulator.database import Database
-from simulator.domain import Domain
-from simulator.registry import DOMAINS
-from simulator.slots import user_slots
+from tau_sim.domains.insurance.data import (
+    ACTIVE,
+    AUTO,
+    CANCELLED,
+    EXPIRED,
+    HOME,
+    TODAY,
+    Policy,
+    User,
+)
+from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT
+from tau_sim.domains.insurance.tools import CancelReason, Category, LossType, Relationship
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world.slots import user_slots
 from tests.domains.calls import ok, refused
 
 

@@ -11,8 +11,8 @@ import anyio
 import msgspec
 import pytest
 
-from agents.llm import ToolCallingAgent
-from domains.kit.identity import (
+from tau_sim.agents.llm import ToolCallingAgent
+from tau_sim.domains.kit.identity import (
     ACCOUNT_PIN,
     EMAIL,
     NAME_ZIP,
@@ -22,20 +22,20 @@ from domains.kit.identity import (
     find_user_id_by_name_zip,
     identity_indexes,
 )
-from domains.kit.people import Customer, Ids, customers, random_address
-from simulator.bus import Bus
-from simulator.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
-from simulator.context import ConversationContext, agent_view, user_view
-from simulator.conversation import run_conversation
-from simulator.database import Base
-from simulator.domain import Domain, dump_tasks
-from simulator.errors import UsageError
-from simulator.grid import RunConfig, grid
-from simulator.referee import Limits, TerminationReason
-from simulator.registry import DOMAINS, make_user_provider
-from simulator.runner import Runner
-from simulator.store import Store
-from simulator.tools import Toolkit
+from tau_sim.domains.kit.people import Customer, Ids, customers, random_address
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS, make_user_provider
+from tau_sim.simulator.engine.bus import Bus
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits, TerminationReason
+from tau_sim.simulator.grid.cells import RunConfig, grid
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world.domain import Domain, dump_tasks
+from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.world.views import ConversationContext, agent_view, user_view
 from tests.agents.toy_domain import gym
 from tests.scoring import score
 

@@ -7,15 +7,15 @@ import datetime
 
 import pytest
 
-from domains.kit import tools as kit_tools
-from domains.kit.calc import add_months, minutes_from
-from domains.kit.codes import CODE_ALPHABET, new_code
-from domains.kit.payments import Payment, capped, check_refund, net_paid, share_of
-from domains.kit.people import Address, Customer, Name
-from domains.kit.tasks import play, replaced, swapped
-from simulator.database import Base
-from simulator.domain import Action, Domain, Task, UserScenario
-from simulator.tools import ToolError, Toolkit
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.calc import add_months, minutes_from
+from tau_sim.domains.kit.codes import CODE_ALPHABET, new_code
+from tau_sim.domains.kit.payments import Payment, capped, check_refund, net_paid, share_of
+from tau_sim.domains.kit.people import Address, Customer, Name
+from tau_sim.domains.kit.tasks import play, replaced, swapped
+from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
+from tau_sim.simulator.world.tools import ToolError, Toolkit
 
 HOME = Address("1 Main Street", "", "Austin", "TX", "USA", "78701")
 

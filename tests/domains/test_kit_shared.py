@@ -8,10 +8,10 @@ import random
 import msgspec
 import pytest
 
-from domains.kit import tools as kit_tools
-from domains.kit.identity import NAME_DOB, find_patient_id_by_name_dob, identity_indexes
-from domains.kit.lookup import code_key, loader, picker
-from domains.kit.payments import (
+from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.identity import NAME_DOB, find_patient_id_by_name_dob, identity_indexes
+from tau_sim.domains.kit.lookup import code_key, loader, picker
+from tau_sim.domains.kit.payments import (
     Payment,
     PaymentMethod,
     balance_text,
@@ -21,11 +21,11 @@ from domains.kit.payments import (
     refunds,
     settle,
 )
-from domains.kit.people import Address, Customer, Name
-from domains.kit.tasks import ELSEWHERE, CustomerIntent
-from simulator.database import Base, Database
-from simulator.domain import Action, Domain, Task, UserScenario
-from simulator.tools import ToolError, Toolkit
+from tau_sim.domains.kit.people import Address, Customer, Name
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
+from tau_sim.simulator.world.database import Base, Database
+from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
+from tau_sim.simulator.world.tools import ToolError, Toolkit
 
 
 class Patient(Customer, frozen=True, omit_defaults=True):

@@ -10,15 +10,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.kit.tasks import ELSEWHERE
-from domains.retail import retail as make_retail
-from domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
-from simulator.database import Base, Database
-from simulator.domain import Action, Domain, Task, load_tasks
-from simulator.errors import UsageError
-from simulator.registry import DOMAINS
-from simulator.slots import user_slots
-from simulator.tools import ToolKind
+from tau_sim.domains.kit.tasks import ELSEWHERE
+from tau_sim.domains.retail import retail as make_retail
+from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.database import Base, Database
+from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
+from tau_sim.simulator.world.slots import user_slots
+from tau_sim.simulator.world.tools import ToolKind
 from tests.domains.calls import call, ok
 from tests.scoring import score
 
@@ -586,7 +586,15 @@ def test_transfer_tasks_end_with_transfer(retail: Domain) -> None:
 
 
 def _generate(*args: str) -> subprocess.CompletedProcess[bytes]:
-    command = [sys.executable, "-m", "simulator.cli", "domains", "generate", "retail", *args]
+    command = [
+        sys.executable,
+        "-m",
+        "tau_sim.simulator.cli.main",
+        "domains",
+        "generate",
+        "retail",
+        *args,
+    ]
     return subprocess.run(command, capture_output=True, check=True, timeout=120)
 
 
@@ -603,7 +611,7 @@ def test_tasks_regenerate_identically(retail: Domain, tmp_path: Path) -> None:
 
 
 def test_generate_refuses_bad_input_in_one_line(retail: Domain) -> None:
-    command = [sys.executable, "-m", "simulator.cli", "domains", "generate"]
+    command = [sys.executable, "-m", "tau_sim.simulator.cli.main", "domains", "generate"]
     for args, message in (
         (["retail", "--count", "0"], "--count must be at least 1 (got 0)"),
         (["narnia"], "unknown domain 'narnia'"),

@@ -20,9 +20,9 @@ import anyio
 import msgspec
 import pytest
 
-from agents.scripted import make_scripted_agent
-from domains.telecom import telecom as make_telecom
-from domains.telecom.data import (
+from tau_sim.agents.scripted import make_scripted_agent
+from tau_sim.domains.telecom import telecom as make_telecom
+from tau_sim.domains.telecom.data import (
     CREDIT_CAP,
     NON_PAYMENT,
     SUSPENDED,
@@ -31,25 +31,25 @@ from domains.telecom.data import (
     Line,
     Subscriber,
 )
-from simulator.bus import Bus
-from simulator.chat import ChatMessage, ChatResponse
-from simulator.context import ConversationContext, agent_view, oracle_view, user_view
-from simulator.conversation import run_conversation
-from simulator.database import Database
-from simulator.domain import Action, Domain, Task
-from simulator.events import UserToolCall, UserToolResult
-from simulator.grid import RunConfig
-from simulator.referee import Limits
-from simulator.runner import Runner
-from simulator.store import Store
-from simulator.tools import Toolkit
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.events import UserToolCall, UserToolResult
+from tau_sim.simulator.engine.bus import Bus
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Action, Domain, Task
+from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.world.views import ConversationContext, agent_view, oracle_view, user_view
+from tau_sim.users.llm import make_llm_user
+from tau_sim.users.scripted import ScriptedUser
 from tests.domains.calls import ok, refused
 from tests.scoring import score
 from tests.simulator.models.wire import ScriptServer, oa_message
-from users.llm import make_llm_user
-from users.scripted import ScriptedUser
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from domains.telehealth import telehealth
-from domains.telehealth.catalog import LATE_FEES, SPECIALTIES
-from domains.telehealth.data import (
+from tau_sim.domains.telehealth import telehealth
+from tau_sim.domains.telehealth.catalog import LATE_FEES, SPECIALTIES
+from tau_sim.domains.telehealth.data import (
     CANCELLED,
     COMPLETED,
     EXPIRED,
@@ -28,8 +28,8 @@ from domains.telehealth.data import (
     Slot,
     hours_until,
 )
-from simulator.database import Database
-from simulator.domain import Domain
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import call, ok, refused
 
 

@@ -7,17 +7,17 @@ from typing import Any
 
 import pytest
 
-from domains.kit.calc import add_months, days_from
-from domains.utilities import utilities as make_utilities
-from domains.utilities.billing import reading_id
-from domains.utilities.data import (
+from tau_sim.domains.kit.calc import add_months, days_from
+from tau_sim.domains.utilities import utilities as make_utilities
+from tau_sim.domains.utilities.billing import reading_id
+from tau_sim.domains.utilities.data import (
     PLAN_MAX_MONTHS,
     PLAN_MIN_INSTALMENT,
     PLAN_MIN_MONTHS,
     PLAN_SYSTEM_MAX_MONTHS,
     TODAY,
 )
-from domains.utilities.records import (
+from tau_sim.domains.utilities.records import (
     ACTIVE,
     CLOSED,
     ELECTRICITY,
@@ -32,9 +32,9 @@ from domains.utilities.records import (
     Tariff,
     User,
 )
-from simulator.database import Database
-from simulator.domain import Domain
-from simulator.registry import DOMAINS
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.world.database import Database
+from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
 
 

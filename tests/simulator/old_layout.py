@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from simulator.events import Event, decode_stored, kind_of
+from tau_sim.simulator.core.events import Event, decode_stored, kind_of
 
 V2_EVENTS = {"conversation": str, "seq": int, "kind": str, "ts": float, "payload": str}
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from simulator.errors import UsageError
-from simulator.models.capacity import fit_connections
-from simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
-from simulator.shards import auto_workers, resolve_workers
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.models.capacity import fit_connections
+from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
+from tau_sim.simulator.run.shards import auto_workers, resolve_workers
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 REMOTE = "http://10.255.255.1/v1"  # never contacted: a dry run and provider objects only
 LOCAL = "http://127.0.0.1:9/v1"
 

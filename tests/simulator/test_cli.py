@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from simulator.store import SCHEMA_VERSION
+from tau_sim.simulator.store.store import SCHEMA_VERSION
 from tests.simulator.old_layout import as_version_2
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 GRID = [
     "--tasks",
     "6",

@@ -5,10 +5,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import users.emotions  # noqa: F401  (registers the taxonomy)
-from simulator.conditions import EmotionSpec, parse_levels, validate_emotion_spec
-from simulator.domain import load_tasks
-from simulator.errors import UsageError
+import tau_sim.users.emotions  # noqa: F401  (registers the taxonomy)
+from tau_sim.simulator.core.conditions import EmotionSpec, parse_levels, validate_emotion_spec
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.world.domain import load_tasks
 from tests.simulator.toy import toy_domain
 
 

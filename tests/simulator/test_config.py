@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.scripted import ScriptedAgentOptions
-from simulator.cli import configure_run, parsers
-from simulator.errors import OptionError
-from simulator.grid import RunConfig
-from simulator.models.options import convert_options, merge
-from simulator.referee import Limits
+from tau_sim.agents.scripted import ScriptedAgentOptions
+from tau_sim.simulator.cli.main import configure_run, parsers
+from tau_sim.simulator.core.errors import OptionError
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.models.options import convert_options, merge
 
 LAYERS = ("run_table", "role", "model", "cli")
 """Least specific first: ``[run]``, ``[agent]``/``[user]``, ``[models."x"]``, the command line."""

@@ -2,11 +2,7 @@
 
 import pytest
 
-from simulator.bus import Bus, LiveFeed
-from simulator.context import ConversationContext, OracleView, oracle_view, user_view
-from simulator.conversation import run_conversation
-from simulator.domain import Task
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     EmotionUpdate,
@@ -16,9 +12,13 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
-from simulator.referee import Limits
-from simulator.registry import USERS, make_agent_provider
-from simulator.runner import make_agent
+from tau_sim.simulator.core.registry import USERS, make_agent_provider
+from tau_sim.simulator.engine.bus import Bus, LiveFeed
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.run.runner import make_agent
+from tau_sim.simulator.world.domain import Task
+from tau_sim.simulator.world.views import ConversationContext, OracleView, oracle_view, user_view
 from tests.simulator.toy import install, toy_domain
 
 pytestmark = pytest.mark.anyio

@@ -18,7 +18,7 @@ import pytest
 
 from tests.simulator.fault_server import CONTEXT_MESSAGE, FaultServer
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 GRID = [
     *("--tasks", "2", "--emotions", "neutral,anger", "--intensities", "high"),
     *("--trials", "2", "--max-steps", "8", "--seed", "1"),

@@ -5,10 +5,10 @@ import gc
 import msgspec
 import pytest
 
-from simulator.domain import Action
-from simulator.evaluation import Evaluator, MissingStateError, evaluate, final_reward
-from simulator.events import AgentMessage, EnvironmentState, decode, encode
-from simulator.referee import Limits
+from tau_sim.simulator.core.events import AgentMessage, EnvironmentState, decode, encode
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.world.domain import Action
+from tau_sim.simulator.world.evaluation import Evaluator, MissingStateError, evaluate, final_reward
 from tests.simulator.test_conversation import play
 from tests.simulator.toy import Counter, toy_domain
 

@@ -5,8 +5,8 @@ import sys
 
 import anyio
 
-from simulator.events import UserMessage, encode
-from simulator.shards import event_batches
+from tau_sim.simulator.core.events import UserMessage, encode
+from tau_sim.simulator.run.shards import event_batches
 
 CHILD = """
 import sys, time

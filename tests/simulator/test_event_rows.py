@@ -14,9 +14,9 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.chat import ToolCallSpec
-from simulator.errors import StoreError
-from simulator.events import (
+from tau_sim.simulator.core.chat import ToolCallSpec
+from tau_sim.simulator.core.errors import StoreError
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -28,11 +28,11 @@ from simulator.events import (
     encode_payload,
     kind_of,
 )
-from simulator.grid import RunConfig, new_run_id
-from simulator.metrics import run_report
-from simulator.registry import get_domain, load_plugins
-from simulator.runner import Runner
-from simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.grid.cells import RunConfig, new_run_id
+from tau_sim.simulator.results.metrics import run_report
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.old_layout import as_version_2, events_as_before
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config

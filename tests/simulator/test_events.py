@@ -1,7 +1,7 @@
 import msgspec
 import pytest
 
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     EVENT_TYPES,
     AgentMessage,
     AssertionJudged,

@@ -2,9 +2,9 @@
 
 from typing import Any
 
-from simulator.chat import EndpointError
-from simulator.faults import error_share, fault_of, infra_detail, share_line
-from simulator.metrics import summarize
+from tau_sim.simulator.core.chat import EndpointError
+from tau_sim.simulator.core.infra import error_share, fault_of, infra_detail, share_line
+from tau_sim.simulator.results.metrics import summarize
 
 
 def row(task: str, trial: int, reason: str, reward: float, detail: str = "") -> dict[str, Any]:
@@ -70,8 +70,8 @@ def test_the_cause_comes_back_from_the_stored_detail() -> None:
 
 
 def test_the_progress_counts_endpoint_errors_apart() -> None:
-    from simulator.events import ConversationEnded
-    from simulator.progress import RunProgress
+    from tau_sim.simulator.core.events import ConversationEnded
+    from tau_sim.simulator.run.progress import RunProgress
 
     progress = RunProgress(enabled=False)
     progress.start(3, 0)

@@ -17,10 +17,10 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.bus import LiveFeed
-from simulator.events import Event, decode_stored, encode, encode_payload, kind_of
-from simulator.export import export_rows
-from simulator.grid import (
+from tau_sim.simulator.core.events import Event, decode_stored, encode, encode_payload, kind_of
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.engine.bus import LiveFeed
+from tau_sim.simulator.grid.cells import (
     Cell,
     CellSet,
     RunConfig,
@@ -31,13 +31,13 @@ from simulator.grid import (
     grid_size,
     pending,
 )
-from simulator.metrics import run_report
-from simulator.registry import get_domain, load_plugins
-from simulator.rescore import rescore_run
-from simulator.runner import Runner
-from simulator.shards import WorkOrder, encode_order
-from simulator.store import Store, get_run, iter_events, open_database
-from simulator.transcript import load_transcript, transcript_json
+from tau_sim.simulator.results.export import export_rows
+from tau_sim.simulator.results.metrics import run_report
+from tau_sim.simulator.results.transcript import load_transcript, transcript_json
+from tau_sim.simulator.run.rescore import rescore_run
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.run.shards import WorkOrder, encode_order
+from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
 
 MILLION = 1_000_000
 
@@ -149,7 +149,7 @@ def test_a_million_cell_grid_starts_at_once_and_stores_what_it_admitted(
     """Nothing is built per cell up front: the first conversation starts once the cells of
     the first slots are made, the store holds rows of admitted conversations only, and the
     run's row holds the grid's size."""
-    from simulator import grid as grid_module
+    from tau_sim.simulator.grid import cells as grid_module
 
     made: list[int] = []
     real_cell_at = grid_module.cell_at
@@ -266,8 +266,8 @@ def test_a_store_written_in_the_previous_format_reads_the_same(tmp_path: Path) -
 def test_encode_payload_round_trips_through_nested_lookalike_keys() -> None:
     """A key named ``conversation`` inside a tool call's arguments or a text that spells one
     does not confuse where the columns begin."""
-    from simulator.chat import ToolCallSpec
-    from simulator.events import AgentMessage, UserMessage
+    from tau_sim.simulator.core.chat import ToolCallSpec
+    from tau_sim.simulator.core.events import AgentMessage, UserMessage
 
     tricky = [
         AgentMessage(
@@ -293,7 +293,7 @@ def test_the_report_aggregated_in_sql_equals_the_row_by_row_one(
 ) -> None:
     """``outcome_rows`` (one weighted row per task, condition and outcome) gives every figure
     the stored rows give, with endpoint errors, model errors, failures and token counts."""
-    from simulator import metrics
+    from tau_sim.simulator.results import metrics
     from tests.simulator.toy import install, toy_config
 
     install()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 RETAIL = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
 
 
@@ -420,8 +420,8 @@ def test_a_signal_during_start_up_stores_nothing(
 
 BROKEN_PLUGIN = """
 import sys
-from simulator import cli
-from simulator.registry import DOMAINS
+from tau_sim.simulator.cli import main as cli
+from tau_sim.simulator.core.registry import DOMAINS
 
 def broken():
     return 1 / 0  # a plugin's own bug

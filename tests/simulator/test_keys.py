@@ -14,15 +14,15 @@ import msgspec
 import pytest
 
 from benchmarks.fake_openai_server import HTTPServer, plausible_handler
-from simulator import keys
-from simulator.cli import configure_run, parsers
-from simulator.errors import UsageError
-from simulator.keys import environ_key, reattach_keys, seal_keys, worker_environment
-from simulator.shards import WorkOrder, encode_order
-from simulator.worker import STDIN_COPY_ENV
+from tau_sim.simulator.core import keys
+from tau_sim.simulator.cli.main import configure_run, parsers
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.keys import environ_key, reattach_keys, seal_keys, worker_environment
+from tau_sim.simulator.run.shards import WorkOrder, encode_order
+from tau_sim.simulator.run.worker import STDIN_COPY_ENV
 
 SECRET = "sk-test-SECRET"
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import sys
 
 PROBE = """
 import json, sys
-from simulator.registry import DOMAINS, load_plugins
-from simulator.runner import validate
-from simulator.grid import RunConfig
+from tau_sim.simulator.core.registry import DOMAINS, load_plugins
+from tau_sim.simulator.run.runner import validate
+from tau_sim.simulator.grid.cells import RunConfig
 
 validate(RunConfig(domains=["retail", "tau2/mock"], tasks=["retail-000"]))
 before = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)
@@ -23,8 +23,13 @@ def test_a_run_imports_only_its_domains_and_a_lookup_imports_the_rest() -> None:
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=60
     )
     seen = json.loads(out.stdout)
-    assert "domains.retail" in seen["before"] and "domains.tau2" in seen["before"]
-    assert "domains.insurance" not in seen["before"] and "domains.airline" not in seen["before"]
+    assert "tau_sim.domains.retail" in seen["before"] and "tau_sim.domains.tau2" in seen["before"]
+    assert (
+        "tau_sim.domains.insurance" not in seen["before"]
+        and "tau_sim.domains.airline" not in seen["before"]
+    )
     assert seen["found"] == "insurance"
-    assert "domains.insurance" in seen["after"] and "domains.airline" in seen["after"]
+    assert (
+        "tau_sim.domains.insurance" in seen["after"] and "tau_sim.domains.airline" in seen["after"]
+    )
     assert {"retail", "insurance", "telecom", "airline"} <= set(seen["names"])

@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from benchmarks.fake_openai_server import Request, Response, completion
-from simulator.events import (
+from tau_sim.simulator.core.events import (
     AgentMessage,
     EmotionUpdate,
     EnvironmentState,
@@ -26,10 +26,10 @@ from simulator.events import (
     RewardBreakdown,
     UserMessage,
 )
-from simulator.failures import Failure, diagnose
-from simulator.roles import EMPTY_TURN
-from simulator.runner import Runner
-from simulator.store import CONVERSATION_COLUMNS, Store
+from tau_sim.simulator.core.roles import EMPTY_TURN
+from tau_sim.simulator.engine.failures import Failure, diagnose
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.store.store import CONVERSATION_COLUMNS, Store
 from tests.simulator.fault_server import FaultServer
 from tests.simulator.test_cli import run_error, tau_sim
 from tests.simulator.toy import install, toy_config

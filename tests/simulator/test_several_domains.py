@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from simulator.grid import RunConfig, decode_config
+from tau_sim.simulator.grid.cells import RunConfig, decode_config
 from tests.simulator.test_cli import report, tau_sim
 
 TWO = ["--domain", "retail,airline", "--tasks", "2", "--emotions", "neutral,anger"]
@@ -52,7 +52,7 @@ def installed_domains() -> list[str]:
     ``all`` stands for these: an imported domain (``tau2/retail``) is named, never implied.
     """
     code = (
-        "from simulator.registry import DOMAINS, load_plugins; "
+        "from tau_sim.simulator.core.registry import DOMAINS, load_plugins; "
         "load_plugins(); print(DOMAINS.names())"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""What a ``tau-sim`` process imports at start-up (``simulator.lean_imports``)."""
+"""What a ``tau-sim`` process imports at start-up (``tau_sim.simulator.core.lean_imports``)."""
 
 import importlib.util
 import subprocess
@@ -6,7 +6,7 @@ import sys
 
 CHECK = """
 import sys
-import simulator.cli
+import tau_sim.simulator.cli.main
 assert "pandas" not in sys.modules and "numpy" not in sys.modules, "sqlite-utils imported them"
 import sqlite_utils
 if {installed}:

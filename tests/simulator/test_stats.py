@@ -9,9 +9,15 @@ from typing import Any
 
 import pytest
 
-from simulator.metrics import run_report, summarize
-from simulator.stats import Bootstrap, pass_at_k, pass_hat_k, task_pass_at_k, task_pass_hat_k
-from simulator.store import get_run, open_database
+from tau_sim.simulator.results.metrics import run_report, summarize
+from tau_sim.simulator.results.stats import (
+    Bootstrap,
+    pass_at_k,
+    pass_hat_k,
+    task_pass_at_k,
+    task_pass_hat_k,
+)
+from tau_sim.simulator.store.store import get_run, open_database
 from tests.simulator.test_cli import report, tau_sim
 from tests.simulator.test_faults import row
 

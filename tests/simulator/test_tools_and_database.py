@@ -1,6 +1,6 @@
 import pytest
 
-from simulator.database import Base, Database, Index
+from tau_sim.simulator.world.database import Base, Database, Index
 from tests.scoring import score
 from tests.simulator.toy import Counter, increment, toy_domain
 
@@ -78,7 +78,7 @@ def test_find_follows_this_copys_writes_and_leaves_other_copies_alone() -> None:
 
 
 def test_a_tool_declares_the_ending_it_causes() -> None:
-    from simulator.referee import TerminationReason
+    from tau_sim.simulator.engine.referee import TerminationReason
 
     kit = toy_domain().toolkit
     assert kit.endings == {"transfer_to_human_agents": TerminationReason.TRANSFER}
@@ -102,8 +102,8 @@ def test_evaluate_needs_state_and_outputs() -> None:
 
 
 def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
-    from simulator.domain import dump_tasks, load_tasks
-    from simulator.errors import UsageError
+    from tau_sim.simulator.core.errors import UsageError
+    from tau_sim.simulator.world.domain import dump_tasks, load_tasks
 
     path = tmp_path / "tasks.jsonl"
     dump_tasks(toy_domain().tasks, path)
@@ -124,11 +124,11 @@ def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
 def test_endings_come_from_declarations_not_names() -> None:
     import msgspec
 
-    from agents.llm import system_prompt
-    from simulator.context import ConversationContext, agent_view
-    from simulator.events import ToolResult
-    from simulator.referee import Limits, Referee, TerminationReason
-    from simulator.tools import Tool, ToolKind, Toolkit
+    from tau_sim.agents.llm import system_prompt
+    from tau_sim.simulator.core.events import ToolResult
+    from tau_sim.simulator.engine.referee import Limits, Referee, TerminationReason
+    from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit
+    from tau_sim.simulator.world.views import ConversationContext, agent_view
 
     hand_off = Tool(lambda db, summary: "ok", ToolKind.READ, "hand_off", TerminationReason.TRANSFER)
     plain = Tool(lambda db, summary: "ok", ToolKind.READ, "transfer_to_human_agents")

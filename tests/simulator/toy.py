@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import msgspec
 
-from simulator.chat import (
+from tau_sim.simulator.core.chat import (
     ChatMessage,
     ChatResponse,
     EndpointError,
@@ -22,15 +22,15 @@ from simulator.chat import (
     ToolCallSpec,
     Usage,
 )
-from simulator.context import AgentView, OracleView, UserView
-from simulator.database import Base, Database
-from simulator.domain import Action, Domain, Task, UserScenario
-from simulator.grid import RunConfig
-from simulator.referee import TerminationReason
-from simulator.registry import AGENTS, DOMAINS, USERS, NothingToStart
-from simulator.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from simulator.slots import SlotHint
-from simulator.tools import ToolError, ToolKind, Toolkit, tool
+from tau_sim.simulator.core.registry import AGENTS, DOMAINS, USERS, NothingToStart
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.world.database import Base, Database
+from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.tools import ToolError, ToolKind, Toolkit, tool
+from tau_sim.simulator.world.views import AgentView, OracleView, UserView
 
 
 class Counter(msgspec.Struct, frozen=True):
@@ -230,7 +230,7 @@ class PatientUsers(NothingToStart):
 
 def install() -> None:
     """Register the toy domain, the ``toy/*`` agents and the ``patient`` user."""
-    from simulator import registry
+    from tau_sim.simulator.core import registry
 
     registry.load_plugins()
     DOMAINS.add("toy", toy_domain)

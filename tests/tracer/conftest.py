@@ -11,7 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 SPEC = "anger:2,fear,helplessness;intensity=low,high"
 
 

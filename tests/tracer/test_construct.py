@@ -7,13 +7,13 @@ from collections import Counter
 import msgspec
 import pytest
 
-from simulator.domain import Action, load_tasks
-from simulator.errors import UsageError
-from simulator.registry import get_domain, load_plugins
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.world.domain import Action, load_tasks
+from tau_sim.tracer.construct import compliant, construct, grounded, signature
+from tau_sim.tracer.emotions import assign, parse_distribution
+from tau_sim.users.emotions import family_of
 from tests.tracer.conftest import Pipeline, tau_sim
-from tracer.construct import compliant, construct, grounded, signature
-from tracer.emotions import assign, parse_distribution
-from users.emotions import family_of
 
 
 @pytest.fixture(scope="module")
@@ -127,8 +127,8 @@ def test_the_runner_plays_each_tasks_own_profile_and_gold_solves_every_task(
 
 
 def test_a_task_without_a_profile_plays_neutral_under_emotions_task(tmp_path) -> None:
-    from simulator.grid import RunConfig, grid, grid_size
-    from simulator.runner import task_condition
+    from tau_sim.simulator.grid.cells import RunConfig, grid, grid_size
+    from tau_sim.simulator.run.runner import task_condition
 
     load_plugins()
     plain = construct(get_domain("retail"), 2, seed=9).tasks

@@ -9,7 +9,7 @@ import datasets
 import jsonschema
 import pytest
 
-from simulator.registry import get_domain, load_plugins
+from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tests.tracer.conftest import Pipeline, tau_sim
 
 
@@ -102,7 +102,7 @@ def test_every_tool_call_validates_against_its_schema(exported: Path) -> None:
 
 def test_the_users_hidden_fields_never_leak(pipeline: Pipeline, exported: Path) -> None:
     load_plugins()
-    from simulator.domain import load_tasks
+    from tau_sim.simulator.world.domain import load_tasks
 
     tasks = load_tasks(pipeline.tasks, get_domain("retail"))
     text = (exported / "train.jsonl").read_text()
@@ -215,10 +215,10 @@ def test_bad_input_is_one_line_exit_2(pipeline: Pipeline, tmp_path: Path) -> Non
 
 
 def test_reasoning_is_kept_only_when_asked() -> None:
-    from simulator.chat import ToolCallSpec
-    from simulator.events import AgentMessage, EmotionUpdate, ToolResult, UserMessage
-    from tracer.sft import messages
-    from tracer.source import Conversation
+    from tau_sim.simulator.core.chat import ToolCallSpec
+    from tau_sim.simulator.core.events import AgentMessage, EmotionUpdate, ToolResult, UserMessage
+    from tau_sim.tracer.sft import messages
+    from tau_sim.tracer.source import Conversation
 
     load_plugins()
     retail = get_domain("retail")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.fake_openai_server import Request, Response, completion
-from simulator.domain import load_tasks
-from simulator.registry import get_domain, load_plugins
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.world.domain import load_tasks
 from tests.simulator.fault_server import FaultServer
 from tests.tracer.conftest import tau_sim
 
@@ -70,8 +70,8 @@ def test_a_paraphrase_that_loses_a_known_value_is_rejected(writer: Writer, tmp_p
 
 
 def test_only_a_json_answer_that_keeps_the_values_replaces_the_template() -> None:
-    from tracer.construct import construct
-    from tracer.paraphrase import accept
+    from tau_sim.tracer.construct import construct
+    from tau_sim.tracer.paraphrase import accept
 
     load_plugins()
     (task,) = construct(get_domain("retail"), 1, seed=4).tasks

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import anyio
 
-from simulator.grid import RunConfig
-from simulator.runner import Player, Runner
-from simulator.store import Store, open_database
-from tui.app import TauSimApp
-from tui.launch import live_source
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run.runner import Player, Runner
+from tau_sim.simulator.store.store import Store, open_database
+from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.launch import live_source
 
 
 def retail(
@@ -85,7 +85,7 @@ async def until(pilot: object, done: object, within: float = 8.0) -> None:
 
 async def opened(pilot: object) -> None:
     """Wait until a conversation screen is on top and shows its events."""
-    from tui.screens import ConversationScreen
+    from tau_sim.tui.screens import ConversationScreen
 
     app = pilot.app  # type: ignore[attr-defined]
     await until(pilot, lambda: isinstance(app.screen, ConversationScreen) and app.screen.shown)

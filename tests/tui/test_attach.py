@@ -13,9 +13,9 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.chat import ToolCallSpec
-from simulator.errors import UsageError
-from simulator.events import (
+from tau_sim.simulator.core.chat import ToolCallSpec
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -24,15 +24,15 @@ from simulator.events import (
     ToolResult,
     UserMessage,
 )
-from simulator.store import Store
+from tau_sim.simulator.store.store import Store
+from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Turn
+from tau_sim.tui.screens import ConversationScreen
+from tau_sim.tui.sources import StoreSource
 from tests.tui.runs import aplayed, opened, played, retail, stored_counts, until
-from tui.app import TauSimApp
-from tui.dialogue import DialogueView, EmotionTrack, Turn
-from tui.screens import ConversationScreen
-from tui.sources import StoreSource
 
 pytestmark = pytest.mark.anyio
-CLI = [sys.executable, "-m", "simulator.cli"]
+CLI = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 async def _source_when_stored(db: Path, within: float = 20.0) -> StoreSource:

@@ -10,15 +10,15 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.grid import RunConfig
-from simulator.metrics import run_report
-from simulator.store import Store, get_run, iter_events, open_database
+from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.results.metrics import run_report
+from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
+from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.dialogue import DialogueView, Outcome, Turn
+from tau_sim.tui.launch import live_source
+from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
+from tau_sim.tui.widgets import RowFilter
 from tests.tui.runs import live_app, opened, retail, stored_counts, until
-from tui.app import TauSimApp
-from tui.dialogue import DialogueView, Outcome, Turn
-from tui.launch import live_source
-from tui.screens import ConversationScreen, DashboardScreen, HelpScreen
-from tui.widgets import RowFilter
 
 pytestmark = pytest.mark.anyio
 
@@ -167,7 +167,9 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     assert 5 <= stored["completed"] < 80
     resume = ["run", "--resume", "tui-run", "--db", str(db), "--quiet", "--json"]
     with anyio.fail_after(60):
-        resumed = await anyio.run_process([sys.executable, "-m", "simulator.cli", *resume])
+        resumed = await anyio.run_process(
+            [sys.executable, "-m", "tau_sim.simulator.cli.main", *resume]
+        )
     assert resumed.returncode == 0, resumed.stderr.decode()
     assert stored_counts(db, "tui-run")["completed"] == 80
 

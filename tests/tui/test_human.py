@@ -13,15 +13,15 @@ import anyio
 import msgspec
 import pytest
 
-from simulator.cli import _config_from_settings
-from simulator.events import Event, decode_stored, kind_of
-from simulator.grid import decode_config
-from simulator.registry import get_domain
-from simulator.runner import Player
-from simulator.store import Store, open_database
+from tau_sim.simulator.cli.main import _config_from_settings
+from tau_sim.simulator.core.events import Event, decode_stored, kind_of
+from tau_sim.simulator.core.registry import get_domain
+from tau_sim.simulator.grid.cells import decode_config
+from tau_sim.simulator.run.runner import Player
+from tau_sim.simulator.store.store import Store, open_database
+from tau_sim.tui.human import CallError, HumanApp, HumanScreen, parse_call, tools_text
+from tau_sim.tui.session import human_settings, make_app
 from tests.tui.runs import until
-from tui.human import CallError, HumanApp, HumanScreen, parse_call, tools_text
-from tui.session import human_settings, make_app
 
 pytestmark = pytest.mark.anyio
 SIZE = (120, 40)
@@ -147,7 +147,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "simulator.cli",
+                "tau_sim.simulator.cli.main",
                 "human",
                 "--db",
                 str(tmp_path / "x.db"),
@@ -176,7 +176,7 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
         await pilot.pause()
         await pilot.press("enter")
         await until(pilot, lambda: app.done)
-    cli = [sys.executable, "-m", "simulator.cli"]
+    cli = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
     same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
     run = [*cli, "run", "--db", str(db), *same, "--intensities", "0.5", "--quiet", "--json"]
     assert (await anyio.run_process(run, check=False)).returncode == 0

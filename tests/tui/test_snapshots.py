@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.sources import StoreSource
 from tests.tui.runs import opened, played, retail, until
-from tui.app import TauSimApp
-from tui.sources import StoreSource
 
 SIZE = (100, 30)  # the smallest layout the screens are made for
 

@@ -10,19 +10,19 @@ import itertools
 
 import pytest
 
-from simulator.bus import Bus, LiveFeed
-from simulator.chat import ChatMessage, ChatResponse
-from simulator.conditions import DIMENSIONS
-from simulator.context import ConversationContext, user_view
-from simulator.conversation import run_conversation
-from simulator.events import ConversationEnded, EmotionUpdate, Event, UserMessage
-from simulator.referee import Limits
-from simulator.roles import STOP, UNSATISFIED
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.conditions import DIMENSIONS
+from tau_sim.simulator.core.events import ConversationEnded, EmotionUpdate, Event, UserMessage
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED
+from tau_sim.simulator.engine.bus import Bus, LiveFeed
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.dialogue import AgentTextReader
+from tau_sim.users.emotions import FAMILIES, LEAVES, EmotionProfile
+from tau_sim.users.scripted import ScriptedUser
+from tau_sim.users.tone import PHRASES
 from tests.simulator.toy import toy_domain
-from users.dialogue import AgentTextReader
-from users.emotions import FAMILIES, LEAVES, EmotionProfile
-from users.scripted import ScriptedUser
-from users.tone import PHRASES
 
 pytestmark = pytest.mark.anyio
 

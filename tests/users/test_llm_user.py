@@ -8,14 +8,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from simulator.chat import ChatMessage, ChatResponse, ToolSpec, Usage
-from simulator.context import ConversationContext, user_view
-from simulator.errors import UsageError
-from simulator.registry import USERS
-from simulator.roles import EMPTY_TURN, STOP, UNSATISFIED
-from tests.simulator.models.wire import ScriptServer, oa_message
-from tests.simulator.toy import toy_domain
-from users.llm import (
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec, Usage
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import USERS
+from tau_sim.simulator.core.roles import EMPTY_TURN, STOP, UNSATISFIED
+from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.llm import (
     REPLY_RESERVE,
     REPLY_SCHEMA,
     LLMUser,
@@ -24,6 +22,8 @@ from users.llm import (
     make_llm_user,
     parse_reply,
 )
+from tests.simulator.models.wire import ScriptServer, oa_message
+from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio
 

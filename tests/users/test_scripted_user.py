@@ -2,16 +2,16 @@ import time
 
 import pytest
 
-from simulator.chat import ChatMessage
-from simulator.context import ConversationContext, user_view
-from simulator.database import Base
-from simulator.domain import Domain, Task, UserScenario
-from simulator.errors import UsageError
-from simulator.registry import make_user_provider
-from simulator.roles import STOP, UNSATISFIED, UserTurn
-from simulator.slots import SlotHint
-from simulator.tools import Toolkit
-from users.scripted import ScriptedUser
+from tau_sim.simulator.core.chat import ChatMessage
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import make_user_provider
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
+from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world.domain import Domain, Task, UserScenario
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.scripted import ScriptedUser
 
 pytestmark = pytest.mark.anyio
 

@@ -1,7 +1,7 @@
 import pytest
 
-from users.dynamics import DissatisfactionModel, Signal, signal_of
-from users.emotions import EmotionProfile
+from tau_sim.users.dynamics import DissatisfactionModel, Signal, signal_of
+from tau_sim.users.emotions import EmotionProfile
 
 
 def model(emotion: str, intensity: float, scale: float = 1.0) -> DissatisfactionModel:

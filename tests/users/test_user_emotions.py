@@ -2,10 +2,10 @@ import math
 
 import pytest
 
-from simulator.conditions import DIMENSIONS
-from simulator.errors import UsageError
-from simulator.registry import resolve_emotion
-from users.emotions import (
+from tau_sim.simulator.core.conditions import DIMENSIONS
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import resolve_emotion
+from tau_sim.users.emotions import (
     ALIASES,
     DEFAULT_LEAF,
     FAMILIES,

@@ -13,8 +13,8 @@ from collections import Counter
 
 import anyio
 
-from simulator.events import ConversationEnded
-from simulator.registry import get_domain
+from tau_sim.simulator.core.events import ConversationEnded
+from tau_sim.simulator.core.registry import get_domain
 from tests.domains.tau2.play import play
 
 

@@ -1,6 +1,6 @@
 """An OpenAI-compatible endpoint on 127.0.0.1 that is the simulated user and a judge at once.
 
-Requests of tau-sim's judge (``simulator.judging.SYSTEM``) and of τ²-bench's own NL-assertion
+Requests of tau-sim's judge (``simulator.engine.judging.SYSTEM``) and of τ²-bench's own NL-assertion
 judge (their prompt asks for ``metExpectation``) get a verdict per assertion by one rule: an
 assertion is met unless it contains one of ``unmet``. Each gets it in its own answer format, so
 both judges hear the same verdicts. ``judge_mode`` ``500`` fails judge requests, ``garbage``
@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from benchmarks.fake_openai_server import Request, Response, completion
-from simulator.judging import SYSTEM
+from tau_sim.simulator.engine.judging import SYSTEM
 from tests.simulator.fault_server import FaultServer
 
 _STATEMENT = re.compile(r"^(\d+)\. (.*)$", re.M)

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.bus import Bus, LiveFeed
-from simulator.chat import ChatMessage, ToolCallSpec
-from simulator.context import ConversationContext, UserView, oracle_view, user_view
-from simulator.conversation import run_conversation
-from simulator.domain import Domain, Task
-from simulator.events import ConversationEnded, Event
-from simulator.referee import Limits
-from simulator.registry import make_agent_provider
-from simulator.roles import STOP, UserTurn
-from simulator.runner import make_agent
+from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec
+from tau_sim.simulator.core.events import ConversationEnded, Event
+from tau_sim.simulator.core.registry import make_agent_provider
+from tau_sim.simulator.core.roles import STOP, UserTurn
+from tau_sim.simulator.engine.bus import Bus, LiveFeed
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.run.runner import make_agent
+from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.views import ConversationContext, UserView, oracle_view, user_view
 
 
 class FollowingUser:

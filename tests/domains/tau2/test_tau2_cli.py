@@ -11,16 +11,14 @@ import pytest
 
 from tests.domains.tau2.needs import REASON, tau2_missing
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 NEEDS_TAU2 = pytest.mark.skipif(tau2_missing(), reason=REASON)
 
 
 def one_line_error(*args: str, prelude: str = "") -> str:
     """The one stderr line of a ``tau-sim`` command that must fail with exit 2."""
     if prelude:
-        code = (
-            f"{prelude}; import sys; from simulator.cli import main; sys.exit(main({list(args)!r}))"
-        )
+        code = f"{prelude}; import sys; from tau_sim.simulator.cli.main import main; sys.exit(main({list(args)!r}))"
         command = [sys.executable, "-c", code]
     else:
         command = [*TAU_SIM, *args]
@@ -101,7 +99,7 @@ def test_domain_names_with_a_slash_and_all() -> None:
 
 def test_all_means_the_built_in_domains_and_the_list_survives_a_missing_extra() -> None:
     code = (
-        "import sys; sys.modules['tau2'] = None; from simulator.cli import main; "
+        "import sys; sys.modules['tau2'] = None; from tau_sim.simulator.cli.main import main; "
         "sys.exit(main(['domains']))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -117,7 +115,7 @@ def test_all_means_the_built_in_domains_and_the_list_survives_a_missing_extra() 
     assert plan.returncode == 0, plan.stderr
     # counted in a fresh process: tests in this one may have registered domains of their own
     count = (
-        "from simulator.registry import DOMAINS, load_plugins; load_plugins(); "
+        "from tau_sim.simulator.core.registry import DOMAINS, load_plugins; load_plugins(); "
         "names = DOMAINS.names(); built_in = [n for n in names if '/' not in n]; "
         "print(len(built_in), len(names))"
     )
@@ -132,8 +130,8 @@ def test_all_means_the_built_in_domains_and_the_list_survives_a_missing_extra() 
 
 @pytest.mark.parametrize("token", ["###TRANSFER###", "###OUT-OF-SCOPE###", "###STOP###"])
 def test_their_stop_tokens_end_the_llm_users_turn(token: str) -> None:
-    from simulator.roles import STOP
-    from users.llm import parse_reply
+    from tau_sim.simulator.core.roles import STOP
+    from tau_sim.users.llm import parse_reply
 
     reply = parse_reply(f"Okay, thanks. {token}", 0.3, 0.2)
     assert reply.ends == STOP and reply.message == "Okay, thanks."

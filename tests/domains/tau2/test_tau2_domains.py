@@ -11,11 +11,11 @@ from tests.domains.tau2.needs import require_tau2
 
 require_tau2("tau2.environment.environment")
 
-from domains.tau2.adapter import Tau2Base, Tau2Database, rebuild  # noqa: E402
-from simulator.domain import Action, Domain  # noqa: E402
-from simulator.evaluation import make_evaluator, state_event  # noqa: E402
-from simulator.events import AgentMessage, ConversationEnded, Event  # noqa: E402
-from simulator.registry import get_domain  # noqa: E402
+from tau_sim.domains.tau2.adapter import Tau2Base, Tau2Database, rebuild  # noqa: E402
+from tau_sim.simulator.core.events import AgentMessage, ConversationEnded, Event  # noqa: E402
+from tau_sim.simulator.core.registry import get_domain  # noqa: E402
+from tau_sim.simulator.world.domain import Action, Domain  # noqa: E402
+from tau_sim.simulator.world.evaluation import make_evaluator, state_event  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 
 

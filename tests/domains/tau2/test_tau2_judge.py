@@ -20,15 +20,15 @@ require_tau2("tau2.evaluator.evaluator")
 
 from tau2.data_model.simulation import Results  # noqa: E402
 
-from simulator.assertions import assertion_line, assertion_report  # noqa: E402
-from simulator.events import AssertionJudged, ConversationEnded  # noqa: E402
-from simulator.judging import decode_verdicts, judge_prompt  # noqa: E402
-from simulator.registry import get_domain  # noqa: E402
+from tau_sim.simulator.core.events import AssertionJudged, ConversationEnded  # noqa: E402
+from tau_sim.simulator.core.registry import get_domain  # noqa: E402
+from tau_sim.simulator.engine.judging import decode_verdicts, judge_prompt  # noqa: E402
+from tau_sim.simulator.results.assertions import assertion_line, assertion_report  # noqa: E402
 from tests.domains.tau2.judge_server import JudgeServer  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 from tests.domains.tau2.theirs import their_judge_at, their_reward  # noqa: E402
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 UNMET = "certificate"
 """The word of airline task 2's fourth assertion ("...offer a certificate of $50."): not met."""
 
@@ -212,7 +212,9 @@ def test_the_judges_answer_is_decoded_strictly() -> None:
 def test_bad_judge_input_is_one_line_and_unused_judge_is_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from simulator.cli import main  # in process: the checks end before anything would start
+    from tau_sim.simulator.cli.main import (
+        main,  # in process: the checks end before anything would start
+    )
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     for args, words in (

@@ -18,16 +18,16 @@ require_tau2("tau2.evaluator.evaluator")
 
 from tau2.data_model.simulation import Results, SimulationRun  # noqa: E402
 
-from domains.tau2.adapter import Tau2Base  # noqa: E402
-from domains.tau2.results import results_of, simulation_of  # noqa: E402
-from simulator.events import ConversationEnded  # noqa: E402
-from simulator.grid import RunConfig  # noqa: E402
-from simulator.registry import get_domain  # noqa: E402
+from tau_sim.domains.tau2.adapter import Tau2Base  # noqa: E402
+from tau_sim.domains.tau2.results import results_of, simulation_of  # noqa: E402
+from tau_sim.simulator.core.events import ConversationEnded  # noqa: E402
+from tau_sim.simulator.core.registry import get_domain  # noqa: E402
+from tau_sim.simulator.grid.cells import RunConfig  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 from tests.domains.tau2.theirs import their_reward  # noqa: E402
 from tests.simulator.fault_server import FaultServer  # noqa: E402
 
-TAU_SIM = [sys.executable, "-m", "simulator.cli"]
+TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.mark.parametrize(("name", "count"), [("retail", 4), ("airline", 2)])

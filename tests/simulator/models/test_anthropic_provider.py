@@ -9,14 +9,20 @@ import anthropic  # noqa: F401  (imported here: its 1.5 s import is not one test
 import pytest
 
 from benchmarks.fake_openai_server import Response
-from simulator.chat import ChatMessage, EndpointError, ModelError, ToolCallSpec, ToolSpec
-from simulator.errors import UsageError
-from simulator.models.anthropic_provider import (
+from tau_sim.simulator.core.chat import (
+    ChatMessage,
+    EndpointError,
+    ModelError,
+    ToolCallSpec,
+    ToolSpec,
+)
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.anthropic_provider import (
     AnthropicChatModel,
     make_anthropic_provider,
     to_anthropic,
 )
-from simulator.registry import MODELS
 from tests.simulator.models.wire import ScriptServer, an_error, an_message
 
 pytestmark = pytest.mark.anyio

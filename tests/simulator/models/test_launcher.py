@@ -17,10 +17,10 @@ import openai
 import psutil
 import pytest
 
-from simulator.chat import ChatMessage, ChatResponse, ModelError
-from simulator.errors import OptionError, UsageError
-from simulator.models._server_process import redact_argv
-from simulator.models.launcher import (
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ModelError
+from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.models._server_process import redact_argv
+from tau_sim.simulator.models.launcher import (
     LaunchError,
     LaunchOptions,
     ReplicaPool,
@@ -28,7 +28,7 @@ from simulator.models.launcher import (
     ReplicaState,
     StaticPool,
 )
-from simulator.models.servers import make_server_provider
+from tau_sim.simulator.models.servers import make_server_provider
 
 pytestmark = pytest.mark.anyio
 
@@ -250,7 +250,7 @@ def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str) -> set[in
         textwrap.dedent(
             f"""
             import asyncio, sys
-            from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec
+            from tau_sim.simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec
 
             async def main():
                 spec = ReplicaSpec(argv=(sys.executable, {TINY!r}, "--port", "{{port}}", {flags}))

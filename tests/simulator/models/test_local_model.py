@@ -12,19 +12,19 @@ import anyio
 import psutil
 import pytest
 
-from simulator.chat import ChatMessage, ChatResponse, ToolSpec
-from simulator.errors import OptionError, UsageError
-from simulator.models import local_provider
-from simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
-from simulator.models.local_provider import (
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec
+from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.models import local_provider
+from tau_sim.simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
+from tau_sim.simulator.models.local_provider import (
     LOCAL_MODELS,
     LocalOptions,
     gguf_path,
     llama_server_spec,
     local_servers,
 )
-from simulator.models.local_provider import make_local_provider as make_local
-from simulator.models.options import convert_options
+from tau_sim.simulator.models.local_provider import make_local_provider as make_local
+from tau_sim.simulator.models.options import convert_options
 
 # CI installs the extra and sets TAU_SIM_REQUIRE_LOCAL=1: there a missing model fails the tests
 needs_llama = pytest.mark.skipif(
@@ -183,7 +183,7 @@ async def test_one_real_chat_with_a_tool(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.anyio
 async def test_two_llama_servers_as_replicas(tmp_path: Path) -> None:
-    from simulator.models.openai_provider import OpenAIChatModel
+    from tau_sim.simulator.models.openai_provider import OpenAIChatModel
 
     gguf = gguf_path(LOCAL_MODELS["smollm2-135m"], "local/smollm2-135m")
     spec = llama_server_spec(
@@ -256,7 +256,7 @@ def test_cli_run_with_the_local_model_stores_real_usage(tmp_path: Path) -> None:
     cmd = [
         sys.executable,
         "-m",
-        "simulator.cli",
+        "tau_sim.simulator.cli.main",
         "run",
         "--agent",
         "local/smollm2-135m",
@@ -287,7 +287,7 @@ def test_cli_run_with_the_local_model_stores_real_usage(tmp_path: Path) -> None:
     assert [r[0] for r in ended] == ["max_steps", "max_steps"]
     conn.close()
     report = subprocess.run(
-        [sys.executable, "-m", "simulator.cli", "report", "--json", "--db", str(db)],
+        [sys.executable, "-m", "tau_sim.simulator.cli.main", "report", "--json", "--db", str(db)],
         capture_output=True,
         text=True,
         check=True,
@@ -304,9 +304,9 @@ async def test_the_llm_user_keeps_a_long_conversation_in_the_window_and_answers_
 ) -> None:
     """A conversation far longer than n_ctx: the user's prompt is cut to fit, the answer is the
     JSON of the reply's schema (llama.cpp's grammar) and at most ``max_tokens`` long."""
-    from simulator.context import ConversationContext, user_view
-    from simulator.registry import get_domain
-    from users.llm import make_llm_user
+    from tau_sim.simulator.core.registry import get_domain
+    from tau_sim.simulator.world.views import ConversationContext, user_view
+    from tau_sim.users.llm import make_llm_user
 
     domain = get_domain("retail")
     ctx = ConversationContext(

@@ -7,13 +7,18 @@ from pathlib import Path
 import anyio
 import pytest
 
-from simulator.errors import UsageError
-from simulator.models.hosted import ClientShards, retries_before
-from simulator.models.limits import connection_slot
-from simulator.models.options import load_config, model_options, parse_key_values, parse_value
-from simulator.models.pricing import cost_usd, price_of
-from simulator.models.reasoning import join_reasoning, split_think
-from simulator.models.toolargs import dump_arguments, parse_arguments
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.models.hosted import ClientShards, retries_before
+from tau_sim.simulator.models.limits import connection_slot
+from tau_sim.simulator.models.options import (
+    load_config,
+    model_options,
+    parse_key_values,
+    parse_value,
+)
+from tau_sim.simulator.models.pricing import cost_usd, price_of
+from tau_sim.simulator.models.reasoning import join_reasoning, split_think
+from tau_sim.simulator.models.toolargs import dump_arguments, parse_arguments
 
 
 def test_client_shards_grow_on_demand_and_pick_the_least_busy() -> None:

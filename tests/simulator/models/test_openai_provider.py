@@ -12,10 +12,10 @@ import anyio
 import pytest
 
 from benchmarks.fake_openai_server import Response
-from simulator.chat import ChatMessage, EndpointError, ModelError, ToolSpec
-from simulator.errors import UsageError
-from simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
-from simulator.registry import MODELS
+from tau_sim.simulator.core.chat import ChatMessage, EndpointError, ModelError, ToolSpec
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
 from tests.simulator.models.wire import ScriptServer, oa_chunk, oa_error, oa_message
 from tests.simulator.toy import toy_domain
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import openai
 import pytest
 
-from simulator.errors import OptionError, UsageError
-from simulator.models.launcher import ReplicaPool, StaticPool
-from simulator.models.openai_provider import OpenAIChatModel
-from simulator.models.servers import ServerModelProvider
-from simulator.models.vllm_provider import (
+from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.models.launcher import ReplicaPool, StaticPool
+from tau_sim.simulator.models.openai_provider import OpenAIChatModel
+from tau_sim.simulator.models.servers import ServerModelProvider
+from tau_sim.simulator.models.vllm_provider import (
     make_vllm_provider,
     reasoning_parser_for,
     tool_parser_for,

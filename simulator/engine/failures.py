@@ -1,0 +1,267 @@
+"""Why a conversation failed: one rule-based reason per failure, from its events alone.
+
+``diagnose`` reads what the conversation's events hold (the ending and its detail, the reward
+breakdown, the user's turns and emotion updates, the agent's tool calls, the tool results and
+the final ``EnvironmentState``) and the task's expected state (``Evaluator.gold_state``), so a
+conversation read back from SQLite gets the same reason it got while it ran (``tau-sim
+rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` order:
+
+- ``infra_error``: an endpoint failed (the ending's detail says which role and why);
+- ``model_error``: the agent's model failed for good; ``user_error``: the user simulator did
+  (its model failed, or it sent an empty or malformed turn: the detail counts those turns,
+  the unstructured answers and the repairs used);
+- ``error``: the harness raised; ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it;
+- ``abandoned``: the user gave up (with the reason the user gave, if any);
+- ``transfer``: a transfer to a human that is not the task's gold ending;
+- ``wrong_write``: the final state differs from the expected one (which gold write is missing
+  or differs, or which extra write happened);
+- ``missing_output``: the state is right, a required output was never said (which);
+- ``unscored``: none of these holds (no breakdown stored): kept visible rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from tau_sim.simulator.core.events import (
+    AgentMessage,
+    EmotionUpdate,
+    Event,
+    RewardBreakdown,
+    ToolResult,
+    UserMessage,
+)
+from tau_sim.simulator.core.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
+from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.simulator.results.counting import SUCCESS_EPS, total, weight
+from tau_sim.simulator.world.evaluation import GoldState, final_state, record_value
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.world.domain import Task
+    from tau_sim.simulator.world.evaluation import Evaluator
+
+FAILURE_KINDS = (
+    "infra_error",
+    "model_error",
+    "user_error",
+    "error",
+    "timeout",
+    "max_steps",
+    "tool_errors",
+    "abandoned",
+    "transfer",
+    "wrong_write",
+    "missing_output",
+    "unscored",
+)
+"""Every failure reason, in the order the rules are tried."""
+FAILURE_EVIDENCE = (UserMessage, EmotionUpdate, ToolResult)
+"""The kinds of event ``diagnose`` reads beyond the evaluator's (a conversation keeps them)."""
+DETAIL_CHARS = 400
+"""The longest stored failure detail (longer ones end with an ellipsis)."""
+_LIMITS = {
+    TerminationReason.TIMEOUT: "timeout",
+    TerminationReason.MAX_STEPS: "max_steps",
+    TerminationReason.TOO_MANY_TOOL_ERRORS: "tool_errors",
+}
+
+
+class Failure(msgspec.Struct, frozen=True):
+    """Why one conversation failed: a ``FAILURE_KINDS`` entry and what exactly."""
+
+    kind: str
+    detail: str = ""
+
+
+def _short(text: str, limit: int = DETAIL_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _call(name: str, arguments: Mapping[str, Any]) -> str:
+    """A tool call as ``name(key=value, ...)``."""
+    return f"{name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})"
+
+
+def _fields(expected: Any, actual: Any) -> str:
+    """The fields two records differ in: ``field: expected X, got Y`` (at most three)."""
+    if actual is None:
+        return "not written"
+    if expected is None:
+        return "not deleted"
+    if not isinstance(expected, dict) or not isinstance(actual, dict):
+        return f"expected {expected!r}, got {actual!r}"
+    names = [k for k in expected.keys() | actual.keys() if expected.get(k) != actual.get(k)]
+    parts = [f"{k}: expected {expected.get(k)!r}, got {actual.get(k)!r}" for k in sorted(names)]
+    return "; ".join(parts[:3]) + (f"; +{len(parts) - 3} more" if len(parts) > 3 else "")
+
+
+def _agent_writer(key: str, events: Sequence[Event]) -> str | None:
+    """The last tool call of the agent whose arguments name ``key``, as ``name(args)``."""
+    found = None
+    for event in events:
+        if isinstance(event, AgentMessage):
+            for call in event.tool_calls:
+                if any(str(v) == key for v in call.arguments.values()):
+                    found = _call(call.name, call.arguments)
+    return found
+
+
+def state_diff(gold: GoldState, events: Sequence[Event]) -> list[str]:
+    """What the final state gets wrong against ``gold``: missing gold writes, then extra ones."""
+    actual = {(c.table, c.key): record_value(c.record) for c in final_state(events).changes}
+    missing: dict[str, list[str]] = {}
+    for key, expected in gold.records.items():
+        if key not in actual or actual[key] != expected:
+            writer = gold.writers.get(key)
+            by = "gold write" + (f" {_call(writer.name, writer.arguments)}" if writer else "")
+            missing.setdefault(by, []).append(
+                f"{key[0]} {key[1]} {_fields(expected, actual.get(key))}"
+            )
+    lines = [f"missing {by}: {', '.join(records)}" for by, records in missing.items()]
+    for key in sorted(actual.keys() - gold.records.keys()):  # sorted: the same in every process
+        agent = _agent_writer(key[1], events)
+        by = f" by {agent}" if agent else ""
+        lines.append(f"extra write{by}: {key[0]} {key[1]}")
+    return lines
+
+
+def _user_trouble(events: Sequence[Event]) -> tuple[int, int, int]:
+    """(empty or malformed user turns, unstructured answers, repairs) of the user simulator."""
+    empty = sum(
+        1
+        for e in events
+        if isinstance(e, UserMessage) and e.ends is None and e.text.strip() in ("", EMPTY_TURN)
+    )
+    triggers = Counter(t for e in events if isinstance(e, EmotionUpdate) for t in e.triggers)
+    return empty, triggers[UNSTRUCTURED_REPLY], triggers[REPAIRED_REPLY]
+
+
+def _abandon_reason(detail: str, events: Sequence[Event]) -> str:
+    updates = [e for e in events if isinstance(e, EmotionUpdate)]
+    reason = updates[-1].reason if updates else ""
+    said = detail.replace("###UNSATISFIED###", "").strip()
+    if reason and said:
+        return f"{reason}: the user said {said!r}"
+    return reason or (f"the user said {said!r}" if said else "the user gave no reason")
+
+
+def _tool_errors(detail: str, events: Sequence[Event]) -> str:
+    failed = Counter(e.name for e in events if isinstance(e, ToolResult) and e.error)
+    names = ", ".join(f"{name} x{n}" for name, n in failed.most_common(3))
+    last = next((e for e in reversed(events) if isinstance(e, ToolResult) and e.error), None)
+    tail = f"; last: {last.content}" if last is not None else ""
+    return f"{detail} ({names}){tail}" if names else detail
+
+
+def diagnose(
+    *,
+    reason: str,
+    detail: str,
+    reward: float,
+    breakdown: RewardBreakdown | None,
+    events: Iterable[Event],
+    gold: GoldState | None,
+    gold_transfer: bool,
+) -> Failure | None:
+    """The reason a conversation failed (None when it earned its full reward).
+
+    ``gold`` is the task's expected state (None: unknown, the diff is left out);
+    ``gold_transfer``: the task's gold path ends with a transfer.
+    """
+    if reward >= 1.0 - SUCCESS_EPS:
+        return None
+    events = list(events)
+    empty, unstructured, repairs = _user_trouble(events)
+    if reason == TerminationReason.INFRA_ERROR:
+        return Failure("infra_error", _short(detail))
+    if reason == TerminationReason.MODEL_ERROR:
+        kind = "user_error" if detail.startswith("user:") else "model_error"
+        return Failure(kind, _short(detail))
+    if empty:
+        return Failure(
+            "user_error",
+            f"{empty} empty or malformed user turns ({unstructured} unstructured answers, "
+            f"{repairs} repairs)",
+        )
+    if reason == TerminationReason.ERROR:
+        return Failure("error", _short(detail))
+    if reason in _LIMITS:
+        text = _tool_errors(detail, events) if reason == "too_many_tool_errors" else detail
+        return Failure(_LIMITS[TerminationReason(reason)], _short(text))
+    if reason == TerminationReason.USER_ABANDONED:
+        return Failure("abandoned", _short(_abandon_reason(detail, events)))
+    if reason == TerminationReason.TRANSFER and not gold_transfer:
+        return Failure("transfer", "transferred to a human; the task's gold path has no transfer")
+    if breakdown is None:
+        return Failure("unscored", "no reward breakdown")
+    if not breakdown.db_match:
+        lines = state_diff(gold, events) if gold is not None else []
+        text = "; ".join(lines) if lines else "the final state differs from the expected one"
+        return Failure("wrong_write", _short(text))
+    if breakdown.missing_outputs:
+        said = ", ".join(repr(o) for o in breakdown.missing_outputs)
+        return Failure("missing_output", _short(f"never said {said}"))
+    return Failure("unscored", "reward below 1 with the state and outputs right")
+
+
+def diagnose_task(
+    evaluator: Evaluator,
+    task: Task,
+    *,
+    reason: str,
+    detail: str,
+    reward: float,
+    breakdown: RewardBreakdown | None,
+    events: Iterable[Event],
+) -> Failure | None:
+    """``diagnose`` with the task's expected state and gold ending from ``evaluator``."""
+    endings = evaluator.domain.toolkit.endings
+    gold_transfer = any(endings.get(a.name) == TerminationReason.TRANSFER for a in task.actions)
+    return diagnose(
+        reason=reason,
+        detail=detail,
+        reward=reward,
+        breakdown=breakdown,
+        events=events,
+        gold=evaluator.gold_state(task),
+        gold_transfer=gold_transfer,
+    )
+
+
+def failure_counts(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """How many completed conversations failed for each reason (``FAILURE_KINDS`` order)."""
+    counts: Counter[str] = Counter()
+    for r in rows:
+        if r["status"] == "completed" and r.get("failure"):
+            counts[str(r.get("failure"))] += weight(r)
+    order = {kind: i for i, kind in enumerate(FAILURE_KINDS)}
+    return dict(sorted(counts.items(), key=lambda item: (order.get(item[0], 99), item[0])))
+
+
+def failure_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Failure reasons of a run's rows: overall, per agent and per condition (emotion, intensity).
+
+    ``failed`` counts the completed conversations without full reward; ``unexplained`` those
+    among them with no stored reason (stored by a tau-sim without failure reasons).
+    """
+    from tau_sim.simulator.results.costs import condition_of
+
+    done = [r for r in rows if r["status"] == "completed"]
+    failed = [r for r in done if (r["reward"] or 0.0) < 1.0 - SUCCESS_EPS]
+    by_agent: dict[str, list[Mapping[str, Any]]] = {}
+    by_condition: dict[str, list[Mapping[str, Any]]] = {}
+    for r in failed:
+        by_agent.setdefault(str(r["agent"]), []).append(r)
+        by_condition.setdefault(condition_of(r), []).append(r)
+    return {
+        "failed": total(failed),
+        "unexplained": total(r for r in failed if not r.get("failure")),
+        "reasons": failure_counts(failed),
+        "by_agent": {k: failure_counts(v) for k, v in sorted(by_agent.items())},
+        "by_condition": {k: failure_counts(v) for k, v in sorted(by_condition.items())},
+    }

@@ -1,0 +1,37 @@
+"""What one stored conversation row counts as: a success, and whether the figures count it.
+
+A row may also stand for several conversations with the same outcome (``metrics.outcome_rows``:
+its ``weight`` is how many, its counters are their sums); a stored row weighs 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from tau_sim.simulator.core.infra import is_infra
+
+SUCCESS_EPS = 1e-6
+WEIGHT = "weight"
+"""The key of a row that stands for several conversations: how many (absent: one)."""
+
+
+def weight(row: Mapping[str, Any]) -> int:
+    """How many conversations ``row`` stands for (1 for a stored row)."""
+    return int(row.get(WEIGHT, 1))
+
+
+def total(rows: Iterable[Mapping[str, Any]]) -> int:
+    """How many conversations ``rows`` stand for."""
+    return sum(weight(r) for r in rows)
+
+
+def is_success(row: dict[str, Any]) -> bool:
+    """A completed conversation whose reward is 1 (within ``SUCCESS_EPS``)."""
+    return row["status"] == "completed" and (row["reward"] or 0.0) >= 1.0 - SUCCESS_EPS
+
+
+def counted(rows: Sequence[dict[str, Any]], *, count_errors: bool = False) -> list[dict[str, Any]]:
+    """Completed rows, less those an endpoint ended (``infra_error``) unless ``count_errors``."""
+    completed = [r for r in rows if r["status"] == "completed"]
+    return completed if count_errors else [r for r in completed if not is_infra(r)]

@@ -1,0 +1,480 @@
+"""Terminal rendering of reports, run lists and domains (rich tables, text escaped)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from tau_sim.simulator.core.conditions import DEFAULT_LEVEL
+from tau_sim.simulator.results.assertions import assertion_line
+from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
+from tau_sim.simulator.world.domain import Domain
+
+
+class _Console(Console):
+    """A console whose closed stdout is a ``BrokenPipeError`` (the CLI's quiet exit 141)."""
+
+    def on_broken_pipe(self) -> None:
+        """Raise instead of rich's own ``SystemExit(1)``, so every command exits alike."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
+def _console() -> Console:
+    """A console for stdout; wide when stdout is not a terminal (logs, CI, pipes)."""
+    return _Console() if sys.stdout.isatty() else _Console(width=160)
+
+
+def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.0%}" if pct else f"{value:.{digits}f}"
+
+
+def render_report(report: dict[str, Any], console: Console | None = None) -> None:
+    """Print a run's report: the condition table, the by-emotion table, the emotion effect.
+
+    Dimensions with a single value (often user and domain) move into the title, except a
+    dimension level that is the leaf's own everywhere (``default``), which is left out. ``n``
+    is what the figures count, ``tasks`` the tasks their intervals resample; an ``infra``
+    column (conversations an endpoint ended) appears when the run has any. Under each figure
+    is its 95% interval (``interval_line`` says how it was made).
+    """
+    console = console or _console()
+    ks = list(report["pass_hat_k"])
+    rows = report["conditions"]
+    dims = GROUP_FIELDS
+    varying = [d for d in dims if len({r[d] for r in rows}) > 1 or d in ("agent", "emotion")]
+    fixed = [
+        f"{d} {rows[0][d]}"
+        for d in dims
+        if d not in varying and rows and rows[0][d] != DEFAULT_LEVEL
+    ]
+    task_counts = {r.get("tasks") for r in rows}
+    show_tasks = len(task_counts) > 1  # else the title says it
+    if len(task_counts) == 1 and None not in task_counts:
+        fixed.append(f"{task_counts.pop()} tasks per row")
+    title = f"run {report['run_id']} ({report['status']})" + (
+        f" — {', '.join(fixed)}" if fixed else ""
+    )
+    table = Table(title=escape(title))
+    infra = bool(report.get("infra_errors"))
+    for column in (
+        *varying,
+        "n",
+        *(["tasks"] if show_tasks else []),
+        *(["infra"] if infra else []),
+    ):
+        table.add_column(column)
+    for k in ks:
+        table.add_column(f"pass^{k}", justify="right")
+    for k in ks[1:]:  # pass@1 is pass^1
+        table.add_column(f"pass@{k}", justify="right")
+    for column in ("success", "abandon", "turns", "tools", "asks"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        cells = [
+            "-" if d == "intensity" and row["emotion"] == "neutral" else escape(str(row[d]))
+            for d in varying
+        ]
+        table.add_row(
+            *cells,
+            str(row["n"]),
+            *([str(row.get("tasks", "-"))] if show_tasks else []),
+            *([str(row["infra_errors"])] if infra else []),
+            *(_figure(row, "pass_hat_k", k) for k in ks),
+            *(_figure(row, "pass_at_k", k) for k in ks[1:]),
+            _figure(row, "success_rate", pct=True),
+            _figure(row, "abandonment_rate", pct=True),
+            _fmt(row["avg_turns"], digits=1),
+            _fmt(row["avg_tool_calls"], digits=1),
+            _fmt(row["avg_questions"], digits=1),
+        )
+    console.print(table)
+    render_by_emotion(report, console)
+    render_emotion_effect(report, console)
+    overall = "  ".join(f"pass^{k} {_inline(report, 'pass_hat_k', k)}" for k in ks)
+    console.print(
+        f"{report['completed']}/{report['conversations']} conversations  {overall}  "
+        f"success {_inline(report, 'success_rate', pct=True)}  "
+        f"abandoned {_inline(report, 'abandonment_rate', pct=True)}",
+        markup=False,
+    )
+    if report.get("intervals"):
+        console.print(interval_line(report), markup=False)
+    if infra:
+        console.print(infra_note(report), markup=False)
+    assertions = assertion_line(report.get("assertions"))
+    if assertions is not None:
+        console.print(assertions, markup=False)
+    if report.get("calibration_agents"):
+        console.print(
+            f"note: {', '.join(report['calibration_agents'])} read each task's answer key: "
+            "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
+            markup=False,
+        )
+
+
+def _span(interval: Sequence[float] | None, pct: bool = False, signed: bool = False) -> str:
+    """An interval as ``.64-.81``, ``64-81%`` or (``signed``) ``-30%..+5%``; "" for none."""
+    if interval is None:
+        return ""
+    low, high = interval
+    if signed:
+        return f"{low:+.0%}..{high:+.0%}"
+    if pct:
+        return f"{low * 100:.0f}-{high:.0%}"
+    return f"{low:.2f}".removeprefix("0") + "-" + f"{high:.2f}".removeprefix("0")
+
+
+def _lookup(figures: dict[str, Any], name: str, k: str | None) -> tuple[Any, Any]:
+    """(point, interval) of one figure of a summary (``k`` for pass^k and pass@k)."""
+    ci = figures.get("ci") or {}
+    if k is None:
+        return figures[name], ci.get(name)
+    return figures[name][k], (ci.get(name) or {}).get(k)
+
+
+def _figure(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
+    """A table cell: the figure, and its interval dimmed on the line below."""
+    value, interval = _lookup(figures, name, k)
+    span = _span(interval, pct)
+    point = _fmt(value, pct=pct)
+    return f"{point}\n[dim]{span}[/dim]" if span else point
+
+
+def _inline(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
+    """A figure with its interval in brackets, for a line of text."""
+    value, interval = _lookup(figures, name, k)
+    span = _span(interval, pct)
+    return f"{_fmt(value, pct=pct)} [{span}]" if span else _fmt(value, pct=pct)
+
+
+def interval_line(report: dict[str, Any]) -> str:
+    """What the intervals under the figures are."""
+    method = report["intervals"]
+    return (
+        f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
+        f"resamples, seed {method['seed']!r}, none under 2 tasks; n = conversations counted"
+    )
+
+
+def render_by_emotion(report: dict[str, Any], console: Console) -> None:
+    """pass^k by emotion (or family, ``report --by-family``), per agent and user model."""
+    key = "family" if "by_family" in report else "emotion"
+    rows = report.get(f"by_{key}", [])
+    ks = list(report["pass_hat_k"])
+    frame = [f for f in ("agent", "user") if len({r[f] for r in rows}) > 1]
+    title = "pass^k by emotion family" if key == "family" else "pass^k by emotion"
+    table = Table(title=title)
+    for column in (*frame, key, "n", "tasks"):
+        table.add_column(column)
+    for k in ks:
+        table.add_column(f"pass^{k}", justify="right")
+    table.add_column("success", justify="right")
+    table.add_column("abandoned", justify="right")
+    for row in rows:
+        table.add_row(
+            *(escape(str(row[f])) for f in (*frame, key)),
+            str(row["n"]),
+            str(row.get("tasks", "-")),
+            *(_figure(row, "pass_hat_k", k) for k in ks),
+            _figure(row, "success_rate", pct=True),
+            _figure(row, "abandonment_rate", pct=True),
+        )
+    console.print(table)
+
+
+def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
+    """Each condition minus neutral (success, paired by task), per agent and user model."""
+    effect = report.get("emotion_effect")
+    if effect is None:
+        return
+    if effect["note"]:
+        console.print(f"emotion effect: {effect['note']}", markup=False)
+        return
+    rows = effect["rows"]
+    shown = [
+        f
+        for f in ("agent", "user", "emotion", "intensity", *LEVEL_FIELDS)
+        if f in ("agent", "emotion") or len({r[f] for r in rows}) > 1
+    ]
+    table = Table(title="emotion effect: success minus neutral (same agent, user, tasks)")
+    for column in (*shown, "tasks"):
+        table.add_column(column)
+    for column in ("neutral", "condition", "effect"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        span = _span(row["ci"], signed=True)
+        delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
+        table.add_row(
+            *(escape(str(row[f])) for f in shown),
+            str(row["tasks"]),
+            _fmt(row["neutral"], pct=True),
+            _fmt(row["condition"], pct=True),
+            f"{delta}\n[dim]{span}[/dim]" if span else delta,
+        )
+    console.print(table)
+
+
+def render_compare(result: dict[str, Any], console: Console | None = None) -> None:
+    """Print a comparison: per condition B minus A with intervals, then the tasks that flip."""
+    console = console or _console()
+    a, b = result["a"], result["b"]
+    conditions = result["conditions"]
+    fields = [f for f in result["paired_by"] if f not in ("task_id", "trial")]
+    shown = [f for f in fields if f in ("emotion",) or len({c[f] for c in conditions}) > 1]
+    title = f"compare: A = {_who(a)}, B = {_who(b)}; B minus A, paired by cell"
+    table = Table(title=escape(title))
+    for column in (*shown, "cells", "tasks"):
+        table.add_column(column)
+    for column in ("success A", "success B", "Δ success", "Δ pass^1", "A only", "B only"):
+        table.add_column(column, justify="right")
+    every = (*conditions, {**dict.fromkeys(shown, ""), **result["overall"], "_all": True})
+    for position, row in enumerate(every):
+        label = [
+            escape(str(row[f])) if not row.get("_all") else ("all" if i == 0 else "")
+            for i, f in enumerate(shown)
+        ]
+        if not row.get("_all") and "intensity" in shown and row["emotion"] == "neutral":
+            label[shown.index("intensity")] = "-"
+        table.add_row(
+            *label,
+            str(row["cells"]),
+            str(row["tasks"]),
+            f"{row['success_a']:.0%}",
+            f"{row['success_b']:.0%}",
+            _delta(row["success_delta"], row["success_ci"]),
+            _delta(row["pass_1_delta"], row["pass_1_ci"]),
+            str(row["a_only"]),
+            str(row["b_only"]),
+            end_section=position == len(conditions) - 1,
+        )
+    console.print(table)
+    for side, words in (("a", "A passes, B fails"), ("b", "B passes, A fails")):
+        flips = result["flips"][side]
+        tasks = ", ".join(flips["tasks"])
+        where = f" on {len(flips['tasks'])} tasks: {tasks}" if flips["cells"] else ""
+        console.print(f"{words}: {flips['cells']} cells{where}", markup=False)
+    left = result["left_out"]
+    if any(left.values()):
+        console.print(
+            f"left out: {left['only_in_a']} cells only in A, {left['only_in_b']} only in B, "
+            f"{left['not_completed']} not completed, {left['infra_errors']} pairs with an "
+            "endpoint error" + ("" if result["count_errors"] else " (--count-errors counts them)"),
+            markup=False,
+        )
+    if result.get("same_task_set") is False:
+        console.print("warning: the two runs have different task sets (tasks_hash)", markup=False)
+    method = result["intervals"]
+    console.print(
+        f"intervals: {method['level']:.0%}, {method['method']}, {method['resamples']} "
+        f"resamples (seed {method['seed']!r})",
+        markup=False,
+    )
+    if result["calibration_agents"]:
+        console.print(
+            f"note: {', '.join(result['calibration_agents'])} read each task's answer key: "
+            "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
+            markup=False,
+        )
+
+
+def _who(side: dict[str, Any]) -> str:
+    agents = ",".join(side["agents"])
+    return side["label"] if side["label"].startswith("agent") else f"{side['label']} ({agents})"
+
+
+def _delta(value: float, interval: Sequence[float] | None) -> str:
+    span = "" if interval is None else f"\n[dim]{interval[0]:+.0%}..{interval[1]:+.0%}[/dim]"
+    return f"{value:+.0%}{span}"
+
+
+def infra_note(report: dict[str, Any]) -> str:
+    """The report's line on conversations an endpoint ended: how many, why, how they count."""
+    causes = ", ".join(f"{cause} x{n}" for cause, n in report["infra_causes"].items())
+    treated = (
+        "counted as failures (--count-errors)"
+        if report["count_errors"]
+        else "left out of pass^k, success and abandonment (--count-errors counts them)"
+    )
+    return f"{report['infra_errors']} conversations hit endpoint errors ({causes}): {treated}"
+
+
+def render_runs(db: Any, console: Console | None = None) -> None:
+    """Print one line per run: id, start, status, agents, conditions, seed, duration, results.
+
+    A ``running`` run whose process is gone reads ``stale``; success and abandonment leave out
+    the conversations that endpoint errors ended (``infra``).
+    """
+    import time
+
+    from tau_sim.simulator.store.store import run_states
+
+    states = run_states(db)
+    console = console or _console()
+    table = Table(title="runs")
+    for column in (
+        "run",
+        "created",
+        "status",
+        "agents",
+        "conditions",
+        "seed",
+        "duration",
+        "cells",
+        "completed",
+        "infra",
+        "success",
+        "abandoned",
+    ):
+        table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
+    counted = "c.status = 'completed' and c.reason != 'infra_error'"  # as the report counts
+    rows = db.query(
+        "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
+        "sum(c.status = 'completed') as completed, "
+        "sum(c.status = 'completed' and c.reason = 'infra_error') as infra, "
+        f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
+        f"avg(case when {counted} then c.abandoned end) as abandoned "
+        "from runs r left join conversations c on c.run_id = r.id "
+        "group by r.id order by r.created_at"
+    )
+    for r in rows:
+        agents, conditions = _run_summary(r["config"])
+        table.add_row(
+            escape(r["id"]),
+            time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
+            escape(states[r["id"]]),
+            escape(agents),
+            escape(conditions),
+            str(r["seed"]),
+            _duration(r["created_at"], r["ended_at"]),
+            str(r["cells"]),
+            str(r["completed"] or 0),
+            str(r["infra"] or 0),
+            _fmt(r["success"], pct=True),
+            _fmt(r["abandoned"], pct=True),
+        )
+    console.print(table)
+
+
+def _run_summary(config_json: str | None) -> tuple[str, str]:
+    """(agents, conditions) of a stored run config, as short text; "?" when unreadable."""
+    import msgspec
+
+    from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION
+
+    try:
+        config = msgspec.json.decode(config_json or "")
+        agents = ",".join(config.get("agents", []))
+        intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
+        emotions = [
+            e if e in (NEUTRAL, TASK_EMOTION) else f"{e}@{intensities}"
+            for e in config.get("emotions", [])
+        ]
+    except (msgspec.DecodeError, AttributeError, TypeError, ValueError):
+        return "?", "?"
+    return agents, " ".join(emotions)
+
+
+def _duration(start: float | None, end: float | None) -> str:
+    """Seconds between start and end as ``1h02m``, ``3m05s`` or ``4.2s``; "-" when not ended."""
+    if start is None or end is None:
+        return "-"
+    seconds = max(end - start, 0.0)
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def render_models(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the model providers, agent kinds and user kinds with their option keys."""
+    console = console or _console()
+    for title, key, what in (
+        ("model providers (--agent/--user PROVIDER/MODEL)", "model_providers", "serves"),
+        ("agent kinds (--agent KIND/NAME; --agent-arg KEY=VALUE)", "agents", "what"),
+        ("user kinds (--user; --user-arg KEY=VALUE)", "users", "what"),
+    ):
+        table = Table(title=title)
+        for column in ("name", "what", "options (default)"):
+            table.add_column(column)
+        for name, entry in catalog[key].items():
+            options = ", ".join(k if v is None else f"{k}={v}" for k, v in entry["options"].items())
+            table.add_row(escape(name), escape(entry[what]), escape(options or "-"))
+        console.print(table)
+
+
+def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> None:
+    """Print the emotion families and leaves, the intensity levels and the dimensions."""
+    console = console or _console()
+    table = Table(title="emotions (--emotions: a leaf, an alias, or a family = its default leaf)")
+    for column in ("family", "leaf", "aliases", "politeness/urgency/trust"):
+        table.add_column(column)
+    for family, entry in catalog["families"].items():
+        for name, leaf in entry["leaves"].items():
+            default = " (default)" if name == entry["default_leaf"] else ""
+            table.add_row(
+                escape(family),
+                escape(name + default),
+                escape(", ".join(leaf["aliases"]) or "-"),
+                f"{leaf['politeness']}/{leaf['urgency']}/{leaf['trust']}",
+            )
+    console.print(table)
+    levels = ", ".join(f"{k}={v:g}" for k, v in catalog["intensities"].items())
+    console.print(f"intensities (--intensities): {levels}, or any number in 0..1", markup=False)
+    for dimension, names in catalog["dimensions"].items():
+        console.print(
+            f"--{dimension}: {', '.join(names)} or {catalog['dimension_default']} (the leaf's own)",
+            markup=False,
+        )
+
+
+def render_domains(domains: list[Domain], console: Console | None = None) -> None:
+    """Print the registered domains with their sizes."""
+    console = console or _console()
+    table = Table(title="domains")
+    for column in ("name", "title", "tools", "user tools", "intents", "tasks"):
+        table.add_column(column)
+    for d in domains:
+        table.add_row(
+            d.name,
+            escape(d.title),
+            str(len(d.toolkit.tools)),
+            str(len(d.user_toolkit.tools)) if d.user_toolkit is not None else "-",
+            str(len(d.intents)),
+            str(len(d.tasks)),
+        )
+    console.print(table)
+
+
+def render_domain(domain: Domain, console: Console | None = None) -> None:
+    """Print a domain's tools (kind, arguments, description), intents and task count."""
+    console = console or _console()
+    console.print(f"[bold]{escape(domain.name)}[/bold] — {escape(domain.title)}")
+    tools = Table(title=f"{len(domain.toolkit.tools)} tools")
+    for column in ("tool", "kind", "arguments", "description"):
+        tools.add_column(column)
+    for tool in domain.toolkit.tools.values():
+        params = tool.spec.parameters
+        required = set(params.get("required", []))
+        args = ", ".join(
+            name + ("" if name in required else "?") for name in params.get("properties", {})
+        )
+        tools.add_row(tool.name, tool.kind.value, escape(args), escape(tool.spec.description))
+    console.print(tools)
+    intents = Table(title=f"{len(domain.intents)} intents")
+    intents.add_column("intent")
+    intents.add_column("description")
+    for intent in domain.intents:
+        intents.add_row(intent.name, escape(intent.description))
+    console.print(intents)
+    where = f" in {domain.tasks_path}" if domain.tasks_path is not None else ""
+    console.print(f"{len(domain.tasks)} benchmark tasks{where}", markup=False)

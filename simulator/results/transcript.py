@@ -1,0 +1,207 @@
+"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
+
+The terminal view styles the user, the agent, tool calls and tool results apart, gives each
+user turn the intensity its ``EmotionUpdate`` reported, and ends with the ending, the reward
+breakdown and the failure reason. Every text from a model, a user or a tool is put in a rich
+``Text`` (never parsed as markup), so ``[bold]`` in a message prints as written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+import sqlite_utils
+from rich.console import Console
+from rich.text import Text
+
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.events import (
+    AgentMessage,
+    ConversationEnded,
+    EmotionUpdate,
+    EnvironmentState,
+    Event,
+    ModelUsage,
+    ToolResult,
+    UserMessage,
+)
+from tau_sim.simulator.core.registry import is_calibration_agent
+from tau_sim.simulator.store.store import iter_events
+
+RESULT_CHARS = 600
+"""The longest tool result the terminal view prints (the JSON view keeps it whole)."""
+
+
+class Transcript(msgspec.Struct, frozen=True):
+    """A stored conversation: its row (``breakdown`` decoded) and its events in order."""
+
+    conversation: dict[str, Any]
+    events: list[Event]
+    reviews: list[dict[str, Any]] = []
+
+
+def transcript_lines(events: Iterable[Event], result_chars: int | None = None) -> list[str]:
+    """A conversation as a judge model reads it: one line per message, tool call and result.
+
+    ``result_chars`` cuts each tool result to that many characters (None: whole).
+    """
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, UserMessage):
+            lines.append(f"CUSTOMER: {event.text}")
+        elif isinstance(event, AgentMessage):
+            if event.text:
+                lines.append(f"AGENT: {event.text}")
+            for call in event.tool_calls:
+                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
+        elif isinstance(event, ToolResult):
+            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
+            lines.append(f"{mark} {event.name}: {event.content[:result_chars]}")
+    return lines
+
+
+def load_transcript(db: sqlite_utils.Database, conversation_id: str) -> Transcript:
+    """The conversation ``conversation_id`` with its events; ``UsageError`` when there is none."""
+    rows = list(db.query("select * from conversations where id = ?", [conversation_id]))
+    if not rows:
+        raise UsageError(
+            f"no conversation {conversation_id!r} in this database "
+            "(conversation ids: `tau-sim export RUN_ID`)"
+        )
+    row = dict(rows[0])
+    if row.get("breakdown"):
+        row["breakdown"] = json.loads(row["breakdown"])
+    reviews: list[dict[str, Any]] = []
+    if "reviews" in db.table_names():
+        reviews = list(
+            db.query(
+                "select judge, diagnosis, reviewed_at from reviews where conversation = ? "
+                "order by reviewed_at",
+                [conversation_id],
+            )
+        )
+    return Transcript(row, list(iter_events(db, conversation_id)), reviews)
+
+
+def transcript_json(transcript: Transcript) -> str:
+    """The ``--json`` form: one object with the conversation row, its events and reviews."""
+    return json.dumps(msgspec.to_builtins(transcript), indent=2, ensure_ascii=False)
+
+
+def _label(name: str, style: str) -> Text:
+    return Text(f"{name:>6} ", style=style)
+
+
+def _args(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, ensure_ascii=False)
+
+
+def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
+    """One event as a styled line (None: not shown)."""
+    if isinstance(event, UserMessage):
+        line = _label("user", "bold cyan") + Text(event.text, style="cyan")
+        if intensity is not None:
+            line += Text(
+                f"  (intensity {intensity.intensity:.2f}, dissatisfaction "
+                f"{intensity.dissatisfaction:.2f}"
+                + (f", {', '.join(intensity.triggers)}" if intensity.triggers else "")
+                + ")",
+                style="dim",
+            )
+        return line
+    if isinstance(event, AgentMessage):
+        line = _label("agent", "bold green")
+        if event.text:
+            line += Text(event.text, style="green")
+        for call in event.tool_calls:
+            line += Text(f"\n{'':>7}-> {call.name}({_args(call.arguments)})", style="yellow")
+        return line
+    if isinstance(event, ToolResult):
+        content = event.content
+        if len(content) > RESULT_CHARS:
+            content = content[:RESULT_CHARS] + f"… ({len(event.content)} characters)"
+        style = "red" if event.error else "magenta"
+        mark = "error" if event.error else "result"
+        return _label("tool", f"bold {style}") + Text(f"{event.name} {mark}: {content}", style)
+    if isinstance(event, EnvironmentState):
+        changed = ", ".join(f"{c.table} {c.key}" for c in event.changes) or "nothing"
+        return _label("env", "bold blue") + Text(f"final state changed: {changed}", "blue")
+    return None
+
+
+def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
+    lines = [
+        Text.assemble(
+            ("ended: ", "bold"),
+            str(row.get("reason") or "-"),
+            (f" ({row['detail']})" if row.get("detail") else "", "dim"),
+            ("  reward ", "bold"),
+            "-" if row.get("reward") is None else f"{row['reward']:g}",
+        )
+    ]
+    breakdown = row.get("breakdown")
+    if isinstance(breakdown, dict):
+        missing = ", ".join(breakdown.get("missing_outputs") or []) or "none"
+        lines.append(
+            Text(
+                f"breakdown: state match {breakdown.get('db_match')}, outputs said "
+                f"{breakdown.get('outputs_communicated', 0):.0%}, missing outputs: {missing}"
+            )
+        )
+    failure = row.get("failure") or (ended.failure if ended else None)
+    if failure:
+        detail = row.get("failure_detail") or (ended.failure_detail if ended else "")
+        lines.append(Text.assemble(("failure: ", "bold red"), (failure, "red"), f" — {detail}"))
+    return lines
+
+
+def render_transcript(transcript: Transcript, console: Console) -> None:
+    """Print the transcript: header, one line per turn, tool call and result, then the ending."""
+    row = transcript.conversation
+    intensity = "" if row["emotion"] == "neutral" else f" {row['intensity']:.2f}"
+    console.print(
+        Text.assemble(
+            (f"conversation {row['id']}", "bold"),
+            f"  run {row['run_id']}  task {row['task_id']} ({row['domain']})",
+            f"\nagent {row['agent']}  user {row['user']}  emotion {row['emotion']}{intensity}",
+            f"  trial {row['trial']}  seed {row['seed']}",
+        )
+    )
+    feeling: EmotionUpdate | None = None
+    ended: ConversationEnded | None = None
+    calls = 0
+    for event in transcript.events:
+        if isinstance(event, EmotionUpdate):
+            feeling = event  # it comes just before the user message it describes
+            continue
+        if isinstance(event, ModelUsage):
+            calls += 1
+            continue
+        if isinstance(event, ConversationEnded):
+            ended = event
+            continue
+        line = _line(event, feeling if isinstance(event, UserMessage) else None)
+        if line is not None:
+            console.print(line)
+        if isinstance(event, UserMessage):
+            feeling = None
+    for line in _ending(row, ended):
+        console.print(line)
+    console.print(Text(f"{calls} model calls", style="dim"))
+    if is_calibration_agent(str(row["agent"])):
+        console.print(
+            Text(
+                f"note: {row['agent']} reads the task's answer key: it calibrates the harness "
+                "and is not a benchmark subject",
+                style="dim",
+            )
+        )
+    for review in transcript.reviews:
+        console.print(
+            Text.assemble(
+                ("review ", "bold"), (f"({review['judge']}): ", "dim"), review["diagnosis"]
+            )
+        )

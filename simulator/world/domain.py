@@ -1,0 +1,369 @@
+"""The domain framework: tasks, intents, the ``Domain`` built by a factory, τ-bench evaluation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+
+from tau_sim.simulator.core.conditions import EmotionSpec, validate_emotion_spec
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.world.database import Base, BaseBuilder, Database
+from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit, ToolOutcome
+from tau_sim.simulator.world.usersteps import StepHint
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.world.evaluation import Evaluator
+
+
+class Action(msgspec.Struct, frozen=True):
+    """One tool call of the gold path.
+
+    A gold action whose tool is one of the domain's user tools (``Domain.user_toolkit``) is a
+    user step: the agent asks the user to perform it and never calls it itself.
+    """
+
+    name: str
+    arguments: dict[str, Any] = {}
+
+
+class UserScenario(msgspec.Struct, frozen=True):
+    """What the simulated user wants and knows; it never contains the gold actions.
+
+    ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
+    them; how an agent asks for each slot is the domain's ``slot_hints`` (see ``simulator.world.slots``).
+    """
+
+    goal: str
+    opening: str
+    known_info: dict[str, str] = {}
+    unknown_info: list[str] = []
+    persona: str = ""
+
+
+class Task(msgspec.Struct, frozen=True):
+    """A benchmark task: the user's scenario and how success is judged.
+
+    ``emotion`` is an optional emotion profile the task carries (checked by ``load_tasks``).
+    """
+
+    id: str
+    domain: str
+    intent: str
+    scenario: UserScenario
+    auth_slots: list[str]
+    actions: list[Action]
+    required_outputs: list[str] = []
+    summary: str = ""
+    emotion: EmotionSpec | None = None
+
+
+class Intent:
+    """A task template: samples the base database and yields a task, or None when it cannot.
+
+    ``forbidden`` marks an intent whose request the policy forbids: its gold path writes
+    nothing and ends in a refusal or a transfer. ``mistakes`` are what a careless agent might
+    do instead of the gold path; the domain suite checks that the tools allow each one and
+    that it scores 0.
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    forbidden: ClassVar[bool] = False
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task grounded in ``db``; the id is assigned by the caller."""
+        raise NotImplementedError
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """Wrong action paths for ``task``: another record, another amount, a forbidden write.
+
+        Each path is a whole sequence of tool calls that succeed on a fresh database (the
+        tools allow them) and that the grader must score 0. None by default.
+        """
+        return []
+
+
+class Generation(msgspec.Struct, frozen=True):
+    """How a domain's checked-in task set is sampled: task count and seed."""
+
+    count: int
+    seed: int
+
+
+class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """A customer-service world, built by a factory: policy, tools, base database and tasks.
+
+    ``build_base`` is called once, on first use; ``task_source`` is the checked-in task file
+    (read on first use) or the tasks themselves. ``intents`` and ``generation`` regenerate the
+    task set (``tau-sim domains generate NAME``); ``slot_hints`` annotate the scenarios' slots
+    for the scripted roles (``simulator.world.slots.user_slots``). ``user_toolkit`` holds the tools only
+    the user can run (their own device; see ``simulator.world.usersteps``), ``user_tool_hints`` how an
+    agent asks for each; no user tool shares a name with an agent tool.
+
+    ``task_splits`` names subsets of the tasks (split name -> task ids, ``--task-split``);
+    ``task_reader`` reads a task file in the domain's own format (default: tau-sim's JSONL);
+    ``free_text_scenarios`` marks scenarios only a model can read (no slots a scripted user
+    could answer from), so the run refuses the scripted user; ``evaluator`` builds the
+    domain's own ``Evaluator`` (its reward semantics) instead of the default one.
+    """
+
+    name: str
+    title: str
+    policy: str
+    toolkit: Toolkit
+    build_base: BaseBuilder
+    task_source: Path | Sequence[Task] = ()
+    intents: Sequence[Intent] = ()
+    generation: Generation | None = None
+    slot_hints: Mapping[str, SlotHint] = {}
+    user_toolkit: Toolkit | None = None
+    user_tool_hints: Mapping[str, StepHint] = {}
+    task_splits: Mapping[str, Sequence[str]] = {}
+    task_reader: Callable[[Path], list[Task]] | None = None
+    free_text_scenarios: bool = False
+    evaluator: Callable[[Domain], Evaluator] | None = None
+
+    def __post_init__(self) -> None:
+        if self.user_toolkit is not None:
+            shared = sorted(set(self.toolkit.tools) & set(self.user_toolkit.tools))
+            if shared:
+                raise ValueError(
+                    f"domain {self.name!r}: user tools share names with agent tools: "
+                    + ", ".join(shared)
+                )
+
+    @classmethod
+    def from_folder(
+        cls,
+        folder: Path,
+        *,
+        name: str,
+        title: str,
+        toolkit: Toolkit,
+        build_base: BaseBuilder,
+        intents: Sequence[Intent] = (),
+        generation: Generation | None = None,
+        slot_hints: Mapping[str, SlotHint] | None = None,
+        user_toolkit: Toolkit | None = None,
+        user_tool_hints: Mapping[str, StepHint] | None = None,
+    ) -> Domain:
+        """A domain whose policy and tasks are ``folder/policy.md`` and ``folder/tasks.jsonl``."""
+        try:
+            policy = (folder / "policy.md").read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot read policy {folder / 'policy.md'}: {exc.strerror}") from None
+        return cls(
+            name=name,
+            title=title,
+            policy=policy,
+            toolkit=toolkit,
+            build_base=build_base,
+            task_source=folder / "tasks.jsonl",
+            intents=intents,
+            generation=generation,
+            slot_hints=dict(slot_hints or {}),
+            user_toolkit=user_toolkit,
+            user_tool_hints=dict(user_tool_hints or {}),
+        )
+
+    @cached_property
+    def base(self) -> Base:
+        """The shared read-only base (built on first use)."""
+        return self.build_base()
+
+    def new_database(self, task: Task | None = None) -> Database:
+        """A fresh copy-on-write database over the shared base (with ``task``'s initial state)."""
+        return self.base.database(None if task is None else task.id)
+
+    @property
+    def tasks_path(self) -> Path | None:
+        """The task file the domain's tasks are read from, if they come from a file."""
+        return self.task_source if isinstance(self.task_source, Path) else None
+
+    @cached_property
+    def tasks(self) -> list[Task]:
+        """The fixed benchmark task set."""
+        if isinstance(self.task_source, Path):
+            return load_tasks(self.task_source, self)
+        return list(self.task_source)
+
+    def intent(self, name: str) -> Intent:
+        """The intent called ``name``."""
+        for intent in self.intents:
+            if intent.name == name:
+                return intent
+        raise KeyError(f"domain {self.name!r} has no intent {name!r}")
+
+    def describe(self) -> dict[str, Any]:
+        """The domain as ``tau-sim domains show --json`` prints it."""
+        user_tools = self.user_toolkit.tools.values() if self.user_toolkit is not None else ()
+        return {
+            "name": self.name,
+            "title": self.title,
+            "tools": [{"name": t.name, "kind": t.kind.value} for t in self.toolkit.tools.values()],
+            "user_tools": [{"name": t.name, "kind": t.kind.value} for t in user_tools],
+            "intents": [
+                {"name": i.name, "description": i.description, "forbidden": i.forbidden}
+                for i in self.intents
+            ],
+            "tasks": len(self.tasks),
+            "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,
+        }
+
+    def tool(self, name: str) -> Tool | None:
+        """The agent tool or user tool called ``name``, or None."""
+        found = self.toolkit.tools.get(name)
+        if found is None and self.user_toolkit is not None:
+            found = self.user_toolkit.tools.get(name)
+        return found
+
+    def is_user_step(self, action: Action) -> bool:
+        """Whether ``action`` calls a user tool (the user performs it, not the agent)."""
+        return self.user_toolkit is not None and action.name in self.user_toolkit.tools
+
+    def call(self, db: Database, action: Action) -> ToolOutcome:
+        """Run ``action`` on ``db`` with the toolkit it belongs to (the agent's or the user's)."""
+        toolkit = self.user_toolkit if self.is_user_step(action) else self.toolkit
+        assert toolkit is not None
+        return toolkit.call(db, action.name, dict(action.arguments))
+
+    def write_actions(self, task: Task) -> list[Action]:
+        """The gold actions that can change the database (the agent's and the user's)."""
+        return [a for a in task.actions if (t := self.tool(a.name)) and t.kind is ToolKind.WRITE]
+
+    def generate_tasks(self, count: int | None = None, seed: int | None = None) -> list[Task]:
+        """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly.
+
+        Without arguments, the domain's ``generation`` defaults: its checked-in task set.
+        """
+        if count is None or seed is None:
+            if self.generation is None:
+                raise UsageError(f"domain {self.name!r} has no generation defaults")
+            count = self.generation.count if count is None else count
+            seed = self.generation.seed if seed is None else seed
+        if not self.intents:
+            raise UsageError(f"domain {self.name!r} has no intents to generate tasks from")
+        rng = random.Random(seed)
+        tasks: list[Task] = []
+        seen: set[bytes] = set()
+        attempts = 0
+        intents = list(self.intents)
+        while len(tasks) < count:
+            intent = intents[len(tasks) % len(intents)]
+            attempts += 1
+            if attempts > count * 200:
+                raise RuntimeError(f"could not sample {count} distinct tasks for {self.name}")
+            task = intent.sample(self, self.new_database(), rng)
+            if task is None:
+                continue
+            key = msgspec.json.encode([task.intent, task.actions, task.scenario.opening])
+            if key in seen:
+                continue
+            db = self.new_database()
+            if any(self.call(db, a).error for a in task.actions):
+                continue
+            seen.add(key)
+            tasks.append(msgspec.structs.replace(task, id=f"{self.name}-{len(tasks):03d}"))
+        return tasks
+
+
+_task_decoder = msgspec.json.Decoder(Task)
+_encoder = msgspec.json.Encoder()
+
+
+def load_tasks(path: Path, domain: Domain | None = None) -> list[Task]:
+    """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field.
+
+    With ``domain``, every task's gold path is checked too (``check_gold``); a domain with its
+    own ``task_reader`` reads the file in its own format instead.
+    """
+    if domain is not None and domain.task_reader is not None:
+        return domain.task_reader(path)
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise UsageError(f"cannot read task file {path}: {exc.strerror}") from None
+    tasks: list[Task] = []
+    ids: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            task = _task_decoder.decode(line)
+        except msgspec.ValidationError as exc:
+            raise UsageError(f"{path}:{number}: invalid task: {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise UsageError(f"{path}:{number}: not valid JSON: {exc}") from None
+        if task.id in ids:
+            raise UsageError(f"{path}:{number}: duplicate task id {task.id!r}")
+        if task.emotion is not None:
+            spec = validate_emotion_spec(task.emotion, f"{path}:{number}")
+            task = msgspec.structs.replace(task, emotion=spec)
+        if domain is not None:
+            check_gold(domain, task, f"{path}:{number}")
+        ids.add(task.id)
+        tasks.append(task)
+    return tasks
+
+
+def check_gold(domain: Domain, task: Task, where: str) -> None:
+    """Check ``task``'s gold actions against ``domain``'s tools and replay them on a fresh database.
+
+    Raises:
+        UsageError: ``where: task ID: ...`` naming a task of another domain, or the action
+            (``actions[i]``) whose tool is unknown, whose argument has the wrong type
+            (``actions[i].arguments.NAME``) or that fails when replayed.
+    """
+    prefix = f"{where}: task {task.id}"
+    if task.domain != domain.name:
+        raise UsageError(f"{prefix}: is for domain {task.domain!r}, not {domain.name!r}")
+    for i, action in enumerate(task.actions):
+        tool = domain.tool(action.name)
+        if tool is None:
+            known = [
+                *domain.toolkit.tools,
+                *(domain.user_toolkit.tools if domain.user_toolkit else ()),
+            ]
+            raise UsageError(
+                f"{prefix}: actions[{i}] {action.name}: unknown tool (known: {', '.join(known)})"
+            )
+        try:
+            msgspec.convert(action.arguments, tool.args_type)
+        except msgspec.ValidationError as exc:
+            message, _, field = str(exc).partition(" - at `$")
+            raise UsageError(
+                f"{prefix}: actions[{i}].arguments{field.rstrip('`')}: {message}"
+            ) from None
+    db = domain.new_database(task)
+    for i, action in enumerate(task.actions):
+        outcome = domain.call(db, action)
+        if outcome.error:
+            raise UsageError(
+                f"{prefix}: actions[{i}] {action.name} fails on a fresh database: {outcome.content}"
+            )
+
+
+def _sorted(value: Any) -> Any:
+    """``value`` with every dict's keys in sorted order (lists keep theirs)."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def encode_task(task: Task) -> bytes:
+    """One task as a JSON line: action arguments in sorted key order, known info as listed."""
+    actions = [Action(a.name, _sorted(a.arguments)) for a in task.actions]
+    return _encoder.encode(msgspec.structs.replace(task, actions=actions)) + b"\n"
+
+
+def dump_tasks(tasks: Sequence[Task], path: Path) -> None:
+    """Write tasks as JSONL (see ``encode_task``)."""
+    path.write_bytes(b"".join(encode_task(t) for t in tasks))

@@ -1,0 +1,61 @@
+"""User-side annotations of a task's facts: how an agent asks for each one, joined on demand.
+
+A task's scenario carries only facts (``known_info``: slot name -> value). How an agent names a
+slot in a question, which words give the question away and whether the agent could have found
+the value with its tools are a domain's vocabulary (``Domain.slot_hints``), read only by the
+scripted user and the scripted agents through ``user_slots``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import msgspec
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.world.domain import Domain, Task
+
+
+class SlotHint(msgspec.Struct, frozen=True):
+    """How an agent asks for one kind of slot.
+
+    ``keywords`` are words an agent uses when it asks for it (matched case-insensitively);
+    ``prompt`` is how an agent names it in a question ("your email address"); ``lookupable``
+    marks information the agent could have found with its tools once the user is authenticated;
+    ``value_keywords``, when set, adds keywords read from the value itself (a variant's option
+    names: "size", "color").
+    """
+
+    keywords: tuple[str, ...]
+    prompt: str
+    lookupable: bool = False
+    value_keywords: Callable[[str], Sequence[str]] | None = None
+
+    @classmethod
+    def default(cls, name: str) -> SlotHint:
+        """The hint of a slot the domain does not annotate: its name in words."""
+        words = name.replace("_", " ")
+        return cls((words,), f"your {words}")
+
+
+class InfoSlot(msgspec.Struct, frozen=True):
+    """A piece of information the user holds, with its hint (see ``SlotHint``)."""
+
+    name: str
+    value: str
+    keywords: list[str]
+    prompt: str
+    lookupable: bool = False
+
+
+def user_slots(domain: Domain, task: Task) -> list[InfoSlot]:
+    """The task's known facts joined with the domain's hints, in the scenario's order."""
+    slots: list[InfoSlot] = []
+    for name, value in task.scenario.known_info.items():
+        hint = domain.slot_hints.get(name) or SlotHint.default(name)
+        keywords = list(hint.keywords)
+        if hint.value_keywords is not None:
+            keywords += [k for k in hint.value_keywords(value) if k not in keywords]
+        slots.append(InfoSlot(name, value, keywords, hint.prompt, hint.lookupable))
+    return slots

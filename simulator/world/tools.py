@@ -1,0 +1,196 @@
+"""Domain tools: a decorator that declares them, derives their schema and validates arguments.
+
+A tool is a plain function whose first parameter is the conversation's database; the other
+parameters are what the model passes. The JSON schema the model sees comes from the signature
+(through msgspec) and the Google-style docstring. Arguments are converted and validated by
+msgspec before the function runs; any exception becomes an error result, never a crash.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from enum import StrEnum
+from typing import Any, get_type_hints
+
+import msgspec
+
+from tau_sim.simulator.core.chat import ToolSpec
+from tau_sim.simulator.engine.referee import TerminationReason
+
+
+class ToolKind(StrEnum):
+    """Whether a tool only reads the database or may change it."""
+
+    READ = "read"
+    WRITE = "write"
+
+
+class ToolError(Exception):
+    """Raised by a tool to tell the agent why its call was refused."""
+
+
+class ToolOutcome(msgspec.Struct, frozen=True):
+    """The text the agent sees and whether the call failed."""
+
+    content: str
+    error: bool = False
+
+
+_ARG_LINE = re.compile(r"^\s{2,}(\w+)(?:\s*\([^)]*\))?:\s*(.*)$")
+_encoder = msgspec.json.Encoder()
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into its description and per-argument texts."""
+    lines = inspect.cleandoc(doc).splitlines()
+    description: list[str] = []
+    args: dict[str, str] = {}
+    section = "description"
+    current: str | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped in ("Args:", "Arguments:"):
+            section = "args"
+            continue
+        if stripped in ("Returns:", "Raises:", "Example:", "Examples:"):
+            section = "other"
+            continue
+        if section == "description":
+            description.append(stripped)
+        elif section == "args":
+            match = _ARG_LINE.match("  " + line if not line.startswith("  ") else line)
+            if match and line.startswith("    ") and not line.startswith("        "):
+                current = match.group(1)
+                args[current] = match.group(2).strip()
+            elif current and stripped:
+                args[current] = f"{args[current]} {stripped}"
+    return " ".join(part for part in description if part).strip(), args
+
+
+class Tool:
+    """One declared tool: its function, kind, the ending it causes, argument type and schema.
+
+    ``ends`` is the termination reason a successful call causes (a transfer to a human ends the
+    conversation with ``TerminationReason.TRANSFER``); None for every other tool.
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        kind: ToolKind,
+        name: str | None = None,
+        ends: TerminationReason | None = None,
+    ) -> None:
+        self.fn = fn
+        self.kind = kind
+        self.ends = ends
+        self.name = name or fn.__name__
+        hints = get_type_hints(fn)
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+        for param in params:
+            annotation = hints.get(param.name, Any)
+            if param.default is inspect.Parameter.empty:
+                fields.append((param.name, annotation))
+            else:
+                fields.append((param.name, annotation, param.default))
+        self.args_type: type[msgspec.Struct] = msgspec.defstruct(
+            f"{self.name}_args", fields, forbid_unknown_fields=True, kw_only=True
+        )
+        description, arg_docs = _parse_docstring(fn.__doc__ or self.name)
+        schema = msgspec.json.schema(self.args_type)
+        parameters = dict(schema["$defs"][self.args_type.__name__])
+        parameters.pop("title", None)
+        properties = {
+            key: {**value, **({"description": arg_docs[key]} if key in arg_docs else {})}
+            for key, value in parameters.get("properties", {}).items()
+        }
+        parameters["properties"] = properties
+        parameters.setdefault("required", [])
+        if "$defs" in schema and len(schema["$defs"]) > 1:
+            parameters["$defs"] = {
+                k: v for k, v in schema["$defs"].items() if k != self.args_type.__name__
+            }
+        self.spec = ToolSpec(name=self.name, description=description, parameters=parameters)
+
+    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Convert and check arguments against the signature; ``ToolError`` names the field."""
+        try:
+            struct = msgspec.convert(arguments, self.args_type)
+        except msgspec.ValidationError as exc:
+            raise ToolError(f"invalid arguments for {self.name}: {exc}") from None
+        return {f: getattr(struct, f) for f in struct.__struct_fields__}
+
+    def __repr__(self) -> str:
+        return f"Tool({self.name!r}, {self.kind.value})"
+
+
+def tool(
+    kind: ToolKind = ToolKind.READ,
+    name: str | None = None,
+    *,
+    ends: TerminationReason | None = None,
+) -> Callable[[Callable[..., Any]], Tool]:
+    """Declare a domain tool.
+
+    ``kind`` says whether it may change the database, ``ends`` which termination reason a
+    successful call causes (None: the conversation goes on).
+    """
+
+    def deco(fn: Callable[..., Any]) -> Tool:
+        return Tool(fn, kind, name, ends)
+
+    return deco
+
+
+def render_result(value: Any) -> str:
+    """The text an agent sees for a tool's return value (strings as they are, the rest as JSON)."""
+    if isinstance(value, str):
+        return value
+    return _encoder.encode(value).decode()
+
+
+class Toolkit:
+    """The tools of one domain, with their specs computed once."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self.tools: dict[str, Tool] = {}
+        for t in tools:
+            if t.name in self.tools:
+                raise ValueError(f"duplicate tool name {t.name!r}")
+            self.tools[t.name] = t
+        self.specs: list[ToolSpec] = [t.spec for t in self.tools.values()]
+        self.endings: dict[str, TerminationReason] = {
+            t.name: t.ends for t in self.tools.values() if t.ends is not None
+        }
+
+    @classmethod
+    def from_module(cls, module: Any) -> Toolkit:
+        """Collect every ``Tool`` defined at the top level of a module, in definition order."""
+        return cls(v for v in vars(module).values() if isinstance(v, Tool))
+
+    def kind(self, name: str) -> ToolKind | None:
+        """The kind of tool ``name``, or None when the domain has no such tool."""
+        t = self.tools.get(name)
+        return t.kind if t else None
+
+    def ends(self, name: str) -> TerminationReason | None:
+        """The termination reason a successful call of tool ``name`` causes, or None."""
+        return self.endings.get(name)
+
+    def call(self, db: Any, name: str, arguments: dict[str, Any] | Any) -> ToolOutcome:
+        """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors."""
+        t = self.tools.get(name)
+        if t is None:
+            return ToolOutcome(f"Error: unknown tool {name!r}", error=True)
+        if not isinstance(arguments, dict):
+            return ToolOutcome(f"Error: arguments of {name} must be a JSON object", error=True)
+        try:
+            kwargs = t.validate(arguments)
+            return ToolOutcome(render_result(t.fn(db, **kwargs)))
+        except ToolError as exc:
+            return ToolOutcome(f"Error: {exc}", error=True)
+        except Exception as exc:  # a buggy tool must not crash the run
+            return ToolOutcome(f"Error: {type(exc).__name__}: {exc}", error=True)
