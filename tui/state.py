@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
+from tau_sim.simulator.core.conditions import intensity_label
+from tau_sim.simulator.core.endings import SUCCESS_EPS, TerminationReason
 from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
@@ -24,9 +26,7 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.infra import INFRA_REASONS
-from tau_sim.simulator.engine.referee import TerminationReason
-from tau_sim.simulator.results.counting import SUCCESS_EPS
-from tau_sim.simulator.results.metrics import intensity_label, pass_hat_k
+from tau_sim.simulator.results.metrics import pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
 STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)

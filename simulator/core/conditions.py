@@ -7,6 +7,8 @@ the three dimensions with their named levels, and the ``EmotionSpec`` a task fil
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
@@ -139,3 +141,9 @@ def validate_emotion_spec(spec: EmotionSpec, where: str) -> EmotionSpec:
         if level is not None:
             check_level(dimension, level, f"{where}: emotion.{dimension}")
     return msgspec.structs.replace(spec, leaf=leaf)
+
+
+def intensity_label(value: float) -> str:
+    """An intensity as reports show it: at least two decimals, every digit it has (0.30, 0.304)."""
+    text = format(Decimal(repr(value)), "f")
+    return text if len(text.partition(".")[2]) > 2 else f"{value:.2f}"

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core.chat import EndpointError
-from tau_sim.simulator.engine.referee import INFRA_ENDINGS, TerminationReason
+from tau_sim.simulator.core.endings import INFRA_ENDINGS, TerminationReason
 
 INFRA_REASON = TerminationReason.INFRA_ERROR.value
 INFRA_REASONS = frozenset(r.value for r in INFRA_ENDINGS)

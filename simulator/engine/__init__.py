@@ -1,1 +1,87 @@
-"""engine"""
+"""One conversation: the bus, the three actors, the referee, the judge and the failure reasons.
+
+``run_conversation`` (``conversation``) is what the runner calls for one grid cell; the rest is the
+machinery it wires together.
+"""
+
+from tau_sim.simulator.engine.actors import (
+    AgentActor,
+    EnvActor,
+    UserActor,
+    usage_event,
+)
+from tau_sim.simulator.engine.bus import (
+    INBOX_SIZE,
+    ROLES,
+    Bus,
+    Channel,
+    Inbox,
+    LiveFeed,
+    Outbox,
+    Subscriber,
+    route,
+)
+from tau_sim.simulator.engine.conversation import (
+    log,
+    run_conversation,
+)
+from tau_sim.simulator.engine.failures import (
+    DETAIL_CHARS,
+    FAILURE_EVIDENCE,
+    FAILURE_KINDS,
+    Failure,
+    diagnose,
+    diagnose_task,
+    state_diff,
+)
+from tau_sim.simulator.engine.judging import (
+    JUDGE_ROLE,
+    SYSTEM,
+    UNREADABLE,
+    AssertionJudge,
+    JudgeFailed,
+    check_judge_name,
+    decode_verdicts,
+    judge_prompt,
+    transcript_lines,
+)
+from tau_sim.simulator.engine.referee import (
+    Limits,
+    Referee,
+)
+
+__all__ = [
+    "DETAIL_CHARS",
+    "FAILURE_EVIDENCE",
+    "FAILURE_KINDS",
+    "INBOX_SIZE",
+    "JUDGE_ROLE",
+    "ROLES",
+    "SYSTEM",
+    "UNREADABLE",
+    "AgentActor",
+    "AssertionJudge",
+    "Bus",
+    "Channel",
+    "EnvActor",
+    "Failure",
+    "Inbox",
+    "JudgeFailed",
+    "Limits",
+    "LiveFeed",
+    "Outbox",
+    "Referee",
+    "Subscriber",
+    "UserActor",
+    "check_judge_name",
+    "decode_verdicts",
+    "diagnose",
+    "diagnose_task",
+    "judge_prompt",
+    "log",
+    "route",
+    "run_conversation",
+    "state_diff",
+    "transcript_lines",
+    "usage_event",
+]

@@ -18,6 +18,7 @@ from typing import Protocol
 
 import msgspec
 
+from tau_sim.simulator.core.endings import TerminationReason
 from tau_sim.simulator.core.events import (
     AgentMessage,
     Event,
@@ -28,7 +29,7 @@ from tau_sim.simulator.core.events import (
     UserToolCall,
     UserToolResult,
 )
-from tau_sim.simulator.engine.referee import Referee, TerminationReason
+from tau_sim.simulator.engine.referee import Referee
 
 AGENT, USER, ENV = "agent", "user", "env"
 ROLES = (AGENT, USER, ENV)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from tau_sim.simulator.core.endings import SUCCESS_EPS, TerminationReason
 from tau_sim.simulator.core.events import (
     AgentMessage,
     EmotionUpdate,
@@ -36,8 +37,6 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
-from tau_sim.simulator.engine.referee import TerminationReason
-from tau_sim.simulator.results.counting import SUCCESS_EPS, total, weight
 from tau_sim.simulator.world.evaluation import GoldState, final_state, record_value
 
 if TYPE_CHECKING:
@@ -231,37 +230,3 @@ def diagnose_task(
         gold=evaluator.gold_state(task),
         gold_transfer=gold_transfer,
     )
-
-
-def failure_counts(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
-    """How many completed conversations failed for each reason (``FAILURE_KINDS`` order)."""
-    counts: Counter[str] = Counter()
-    for r in rows:
-        if r["status"] == "completed" and r.get("failure"):
-            counts[str(r.get("failure"))] += weight(r)
-    order = {kind: i for i, kind in enumerate(FAILURE_KINDS)}
-    return dict(sorted(counts.items(), key=lambda item: (order.get(item[0], 99), item[0])))
-
-
-def failure_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Failure reasons of a run's rows: overall, per agent and per condition (emotion, intensity).
-
-    ``failed`` counts the completed conversations without full reward; ``unexplained`` those
-    among them with no stored reason (stored by a tau-sim without failure reasons).
-    """
-    from tau_sim.simulator.results.costs import condition_of
-
-    done = [r for r in rows if r["status"] == "completed"]
-    failed = [r for r in done if (r["reward"] or 0.0) < 1.0 - SUCCESS_EPS]
-    by_agent: dict[str, list[Mapping[str, Any]]] = {}
-    by_condition: dict[str, list[Mapping[str, Any]]] = {}
-    for r in failed:
-        by_agent.setdefault(str(r["agent"]), []).append(r)
-        by_condition.setdefault(condition_of(r), []).append(r)
-    return {
-        "failed": total(failed),
-        "unexplained": total(r for r in failed if not r.get("failure")),
-        "reasons": failure_counts(failed),
-        "by_agent": {k: failure_counts(v) for k, v in sorted(by_agent.items())},
-        "by_condition": {k: failure_counts(v) for k, v in sorted(by_condition.items())},
-    }

@@ -17,16 +17,23 @@ fault of the measuring, not of the agent; ``--resume`` plays it again).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
 from tau_sim.simulator.core.chat import ChatMessage, EndpointError, ModelError
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.events import AssertionJudged, Event, ModelUsage
+from tau_sim.simulator.core.events import (
+    AgentMessage,
+    AssertionJudged,
+    Event,
+    ModelUsage,
+    ToolResult,
+    UserMessage,
+)
 from tau_sim.simulator.core.registry import ModelProvider, make_model_provider, split_model_name
 from tau_sim.simulator.engine.actors import usage_event
-from tau_sim.simulator.results.transcript import transcript_lines
 
 JUDGE_ROLE = "judge"
 SYSTEM = (
@@ -66,6 +73,26 @@ class _Answer(msgspec.Struct, frozen=True):
 
 
 _answer = msgspec.json.Decoder(_Answer)
+
+
+def transcript_lines(events: Iterable[Event], result_chars: int | None = None) -> list[str]:
+    """A conversation as a judge model reads it: one line per message, tool call and result.
+
+    ``result_chars`` cuts each tool result to that many characters (None: whole).
+    """
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, UserMessage):
+            lines.append(f"CUSTOMER: {event.text}")
+        elif isinstance(event, AgentMessage):
+            if event.text:
+                lines.append(f"AGENT: {event.text}")
+            for call in event.tool_calls:
+                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
+        elif isinstance(event, ToolResult):
+            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
+            lines.append(f"{mark} {event.name}: {event.content[:result_chars]}")
+    return lines
 
 
 def judge_prompt(events: Iterable[Event], assertions: Sequence[str]) -> list[ChatMessage]:

@@ -7,31 +7,12 @@ the referee has a reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 
 import msgspec
 
+from tau_sim.simulator.core.endings import TerminationReason
 from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED
-
-
-class TerminationReason(StrEnum):
-    """Why a conversation ended."""
-
-    USER_STOP = "user_stop"
-    USER_ABANDONED = "user_abandoned"
-    TRANSFER = "transfer"
-    MAX_STEPS = "max_steps"
-    TOO_MANY_TOOL_ERRORS = "too_many_tool_errors"
-    TIMEOUT = "timeout"
-    MODEL_ERROR = "model_error"
-    INFRA_ERROR = "infra_error"
-    ERROR = "error"
-
-
-SUCCESSFUL_ENDINGS = frozenset({TerminationReason.USER_STOP, TerminationReason.TRANSFER})
-INFRA_ENDINGS = frozenset({TerminationReason.INFRA_ERROR})
-"""Endings caused by an endpoint, not by the agent: left out of the figures by default."""
 
 
 class Limits(msgspec.Struct, frozen=True):

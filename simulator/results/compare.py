@@ -4,8 +4,9 @@ A cell is (domain, task, emotion, intensity, politeness, urgency, trust, trial),
 and the user unless each side has one of them (then those are what is compared). Only cells that
 both sides completed are paired; conversations an endpoint ended leave their pair out unless
 ``count_errors`` (as in the report). Deltas are B minus A, with percentile-bootstrap intervals
-over tasks (domain x task id), seeded (``stats.SEED``) like the report's. ``simulator.results.report``'s
-``render_compare`` prints what ``compare_runs`` and ``compare_roles`` return.
+over tasks (domain x task id), seeded (``stats.SEED``) like the report's.
+``simulator.results.report``'s ``render_compare`` prints what ``compare_runs`` and
+``compare_roles`` return.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tau_sim.simulator.results.stats import DIGITS, RESAMPLES, Bootstrap
 from tau_sim.simulator.store.store import get_run
 
 ROLE_FIELDS = ("agent", "user")
-CONDITION_FIELDS = ("domain", "emotion", "intensity", "politeness", "urgency", "trust")
+CELL_FIELDS = ("domain", "emotion", "intensity", "politeness", "urgency", "trust")
 TRIAL_FIELDS = ("task_id", "trial")
 
 Source = tuple[sqlite_utils.Database, str, str]
@@ -60,7 +61,7 @@ def compare_runs(
     result = _compare(
         rows[0],
         rows[1],
-        (*matched, *CONDITION_FIELDS),
+        (*matched, *CELL_FIELDS),
         sides,
         Bootstrap(resamples=resamples),
         count_errors=count_errors,
@@ -100,7 +101,7 @@ def compare_roles(
     return _compare(
         side_rows[0],
         side_rows[1],
-        (other, *CONDITION_FIELDS),
+        (other, *CELL_FIELDS),
         sides,
         Bootstrap(resamples=resamples),
         count_errors=count_errors,
@@ -216,7 +217,7 @@ def _figures(
         cell[1] += pa
         cell[2] += pb
     index: dict[tuple[Any, Any], int] = {}
-    domain_at = width - len(CONDITION_FIELDS)  # the role fields come first
+    domain_at = width - len(CELL_FIELDS)  # the role fields come first
     for key in cells:
         index.setdefault((key[domain_at], key[width]), len(index))
     units = len(index)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tau_sim.simulator.results.counting import weight
+from tau_sim.simulator.results.counting import condition_of, weight
 from tau_sim.simulator.store.store import ROLE_FIELDS, ROLES
 
 PRICINGS = ("priced", "free", "unpriced", "partly priced", "scripted", "no calls")
@@ -65,15 +65,6 @@ def cost_totals(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "pricing": pricing(total_cost, unpriced, simulated),
     }
     return {**roles, "total": total, "conversations": sum(weight(r) for r in rows)}
-
-
-def condition_of(row: Mapping[str, Any]) -> str:
-    """A row's condition as the failure and cost tables name it: ``neutral`` or ``anger 0.90``."""
-    from tau_sim.simulator.results.metrics import intensity_label
-
-    if row["emotion"] == "neutral":
-        return "neutral"
-    return f"{row['emotion']} {intensity_label(float(row['intensity']))}"
 
 
 def cost_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

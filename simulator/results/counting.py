@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from tau_sim.simulator.core.conditions import intensity_label
+from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.infra import is_infra
 
-SUCCESS_EPS = 1e-6
 WEIGHT = "weight"
 """The key of a row that stands for several conversations: how many (absent: one)."""
 
@@ -35,3 +36,10 @@ def counted(rows: Sequence[dict[str, Any]], *, count_errors: bool = False) -> li
     """Completed rows, less those an endpoint ended (``infra_error``) unless ``count_errors``."""
     completed = [r for r in rows if r["status"] == "completed"]
     return completed if count_errors else [r for r in completed if not is_infra(r)]
+
+
+def condition_of(row: Mapping[str, Any]) -> str:
+    """A row's condition as the failure and cost tables name it: ``neutral`` or ``anger 0.90``."""
+    if row["emotion"] == "neutral":
+        return "neutral"
+    return f"{row['emotion']} {intensity_label(float(row['intensity']))}"

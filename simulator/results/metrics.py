@@ -10,23 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal
 from typing import Any
 
 import sqlite_utils
 
-from tau_sim.simulator.core.conditions import NEUTRAL, level_label
+from tau_sim.simulator.core.conditions import NEUTRAL, intensity_label, level_label
+from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.infra import error_share, is_infra
 from tau_sim.simulator.core.registry import emotion_family, is_calibration_agent
-from tau_sim.simulator.results.counting import (
-    SUCCESS_EPS,
-    WEIGHT,
-    counted,
-    is_success,
-    total,
-    weight,
-)
+from tau_sim.simulator.results.counting import WEIGHT, counted, is_success, total, weight
 from tau_sim.simulator.results.effects import emotion_effect
 from tau_sim.simulator.results.stats import (
     RESAMPLES,
@@ -360,8 +353,8 @@ def labelled_effect(
 
 def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The report's ``cost`` and ``failures`` sections: tokens and dollars per role, reasons."""
-    from tau_sim.simulator.engine.failures import failure_report
     from tau_sim.simulator.results.costs import cost_report
+    from tau_sim.simulator.results.reasons import failure_report
 
     return {"cost": cost_report(rows), "failures": failure_report(rows)}
 
@@ -382,12 +375,6 @@ def assertions_section(db: sqlite_utils.Database, run_id: str) -> dict[str, int]
             [run_id],
         )
     )
-
-
-def intensity_label(value: float) -> str:
-    """An intensity as reports show it: at least two decimals, every digit it has (0.30, 0.304)."""
-    text = format(Decimal(repr(value)), "f")
-    return text if len(text.partition(".")[2]) > 2 else f"{value:.2f}"
 
 
 def field_label(field: str, value: Any) -> str:

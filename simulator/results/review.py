@@ -1,14 +1,14 @@
 """An LLM reviewer of failed conversations: ``tau-sim review RUN_ID --judge PROVIDER/MODEL``.
 
-Each failed conversation of a run that has a rule-based failure reason (``simulator.engine.failures``)
-is shown to a judge model, built like any other model (``make_model_provider``, role
-``judge``): the dialogue, the tool calls and results, the ending and the rule's reason. The
-judge answers a short free-text diagnosis. It is stored in the ``reviews`` table with the
-call's tokens and dollars, and the conversation's ``judge_*`` columns hold the sum of its
-reviews plus what a ``run --judge`` spent on it, so the judge's cost shows in the report beside
-the agent's and the user's. A conversation already reviewed by the same judge is skipped
-unless ``redo``. Judge calls run concurrently (``concurrency``); each review is committed on
-its own, so an interrupted review keeps what it finished.
+Each failed conversation of a run that has a rule-based failure reason
+(``simulator.engine.failures``) is shown to a judge model, built like any other model
+(``make_model_provider``, role ``judge``): the dialogue, the tool calls and results, the ending and
+the rule's reason. The judge answers a short free-text diagnosis. It is stored in the ``reviews``
+table with the call's tokens and dollars, and the conversation's ``judge_*`` columns hold the sum of
+its reviews plus what a ``run --judge`` spent on it, so the judge's cost shows in the report beside
+the agent's and the user's. A conversation already reviewed by the same judge is skipped unless
+``redo``. Judge calls run concurrently (``concurrency``); each review is committed on its own, so an
+interrupted review keeps what it finished.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ import sqlite_utils
 from tau_sim.simulator.core.chat import ChatMessage, ModelError
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import load_plugins, make_model_provider, split_model_name
-from tau_sim.simulator.results.transcript import load_transcript, transcript_lines
+from tau_sim.simulator.engine.judging import transcript_lines
+from tau_sim.simulator.results.transcript import load_transcript
 from tau_sim.simulator.store.store import SIMULATED_BACKENDS, get_run, role_usage, storage_faults
 
 JUDGE = "judge"
-RESULT_CHARS = 400
+REVIEW_RESULT_CHARS = 400
 """The longest tool result shown to the judge."""
 SYSTEM = (
     "You review a failed conversation between a customer-service agent (which uses tools) and "
@@ -95,7 +96,7 @@ def review_prompt(db: sqlite_utils.Database, conversation: str) -> list[ChatMess
         "",
         "Conversation:",
     ]
-    lines += transcript_lines(transcript.events, RESULT_CHARS)
+    lines += transcript_lines(transcript.events, REVIEW_RESULT_CHARS)
     lines += [
         "",
         f"Ending: {row['reason']}" + (f" ({row['detail']})" if row.get("detail") else ""),

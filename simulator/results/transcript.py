@@ -9,7 +9,6 @@ breakdown and the failure reason. Every text from a model, a user or a tool is p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -31,7 +30,7 @@ from tau_sim.simulator.core.events import (
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.store.store import iter_events
 
-RESULT_CHARS = 600
+SHOW_RESULT_CHARS = 600
 """The longest tool result the terminal view prints (the JSON view keeps it whole)."""
 
 
@@ -41,26 +40,6 @@ class Transcript(msgspec.Struct, frozen=True):
     conversation: dict[str, Any]
     events: list[Event]
     reviews: list[dict[str, Any]] = []
-
-
-def transcript_lines(events: Iterable[Event], result_chars: int | None = None) -> list[str]:
-    """A conversation as a judge model reads it: one line per message, tool call and result.
-
-    ``result_chars`` cuts each tool result to that many characters (None: whole).
-    """
-    lines: list[str] = []
-    for event in events:
-        if isinstance(event, UserMessage):
-            lines.append(f"CUSTOMER: {event.text}")
-        elif isinstance(event, AgentMessage):
-            if event.text:
-                lines.append(f"AGENT: {event.text}")
-            for call in event.tool_calls:
-                lines.append(f"AGENT CALLS {call.name}({json.dumps(call.arguments)})")
-        elif isinstance(event, ToolResult):
-            mark = "TOOL ERROR" if event.error else "TOOL RESULT"
-            lines.append(f"{mark} {event.name}: {event.content[:result_chars]}")
-    return lines
 
 
 def load_transcript(db: sqlite_utils.Database, conversation_id: str) -> Transcript:
@@ -121,8 +100,8 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
         return line
     if isinstance(event, ToolResult):
         content = event.content
-        if len(content) > RESULT_CHARS:
-            content = content[:RESULT_CHARS] + f"… ({len(event.content)} characters)"
+        if len(content) > SHOW_RESULT_CHARS:
+            content = content[:SHOW_RESULT_CHARS] + f"… ({len(event.content)} characters)"
         style = "red" if event.error else "magenta"
         mark = "error" if event.error else "result"
         return _label("tool", f"bold {style}") + Text(f"{event.name} {mark}: {content}", style)

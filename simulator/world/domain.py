@@ -36,7 +36,8 @@ class UserScenario(msgspec.Struct, frozen=True):
     """What the simulated user wants and knows; it never contains the gold actions.
 
     ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
-    them; how an agent asks for each slot is the domain's ``slot_hints`` (see ``simulator.world.slots``).
+    them; how an agent asks for each slot is the domain's ``slot_hints`` (see
+    ``simulator.world.slots``).
     """
 
     goal: str
@@ -102,9 +103,9 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     ``build_base`` is called once, on first use; ``task_source`` is the checked-in task file
     (read on first use) or the tasks themselves. ``intents`` and ``generation`` regenerate the
     task set (``tau-sim domains generate NAME``); ``slot_hints`` annotate the scenarios' slots
-    for the scripted roles (``simulator.world.slots.user_slots``). ``user_toolkit`` holds the tools only
-    the user can run (their own device; see ``simulator.world.usersteps``), ``user_tool_hints`` how an
-    agent asks for each; no user tool shares a name with an agent tool.
+    for the scripted roles (``simulator.world.slots.user_slots``). ``user_toolkit`` holds the
+    tools only the user can run (their own device; see ``simulator.world.usersteps``),
+    ``user_tool_hints`` how an agent asks for each; no user tool shares a name with an agent tool.
 
     ``task_splits`` names subsets of the tasks (split name -> task ids, ``--task-split``);
     ``task_reader`` reads a task file in the domain's own format (default: tau-sim's JSONL);

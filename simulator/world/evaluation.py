@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from tau_sim.simulator.core.endings import SUCCESSFUL_ENDINGS
 from tau_sim.simulator.core.events import (
     AgentMessage,
     AssertionJudged,
@@ -28,7 +29,6 @@ from tau_sim.simulator.core.events import (
     RewardBreakdown,
     UserToolCall,
 )
-from tau_sim.simulator.engine.referee import SUCCESSFUL_ENDINGS
 
 if TYPE_CHECKING:
     from tau_sim.simulator.world.database import Database

@@ -17,7 +17,7 @@ from typing import Any, get_type_hints
 import msgspec
 
 from tau_sim.simulator.core.chat import ToolSpec
-from tau_sim.simulator.engine.referee import TerminationReason
+from tau_sim.simulator.core.endings import TerminationReason
 
 
 class ToolKind(StrEnum):

@@ -80,9 +80,9 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
 
     ``slots`` are the scenario's known facts joined with the user-side annotations (the words an
     agent uses when it asks for each fact), which only a scripted user needs. ``tools`` are the
-    user's own tools (empty in most domains) and ``steps`` their hints (``simulator.world.usersteps``).
-    ``politeness``,
-    ``urgency`` and ``trust`` are the condition's named levels (None: the leaf's own).
+    user's own tools (empty in most domains) and ``steps`` their hints
+    (``simulator.world.usersteps``). ``politeness``, ``urgency`` and ``trust`` are the
+    condition's named levels (None: the leaf's own).
     """
 
     conversation_id: str

@@ -78,7 +78,7 @@ def test_find_follows_this_copys_writes_and_leaves_other_copies_alone() -> None:
 
 
 def test_a_tool_declares_the_ending_it_causes() -> None:
-    from tau_sim.simulator.engine.referee import TerminationReason
+    from tau_sim.simulator.core.endings import TerminationReason
 
     kit = toy_domain().toolkit
     assert kit.endings == {"transfer_to_human_agents": TerminationReason.TRANSFER}
@@ -125,8 +125,9 @@ def test_endings_come_from_declarations_not_names() -> None:
     import msgspec
 
     from tau_sim.agents.llm import system_prompt
+    from tau_sim.simulator.core.endings import TerminationReason
     from tau_sim.simulator.core.events import ToolResult
-    from tau_sim.simulator.engine.referee import Limits, Referee, TerminationReason
+    from tau_sim.simulator.engine.referee import Limits, Referee
     from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit
     from tau_sim.simulator.world.views import ConversationContext, agent_view
 

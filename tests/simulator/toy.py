@@ -22,9 +22,9 @@ from tau_sim.simulator.core.chat import (
     ToolCallSpec,
     Usage,
 )
+from tau_sim.simulator.core.endings import TerminationReason
 from tau_sim.simulator.core.registry import AGENTS, DOMAINS, USERS, NothingToStart
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
-from tau_sim.simulator.engine.referee import TerminationReason
 from tau_sim.simulator.grid.cells import RunConfig
 from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
