@@ -36,12 +36,13 @@ from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
+    EmotionUpdate,
     Event,
     UserMessage,
     UserToolCall,
     UserToolResult,
 )
-from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
 from tau_sim.simulator.world.views import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost
 from tau_sim.tui.dialogue import (
@@ -389,7 +390,8 @@ class HumanScreen(SizedScreen):
                 raise CallError("you have no tools in this domain: write to the agent")
             call = parse_call(line, ask.view.tools, f"human-{self.calls}")
             return UserTurn(text="", tool_calls=[call], model="human")
-        state = EmotionState(
+        state = EmotionUpdate(
+            conversation=ask.view.conversation_id,
             emotion=ask.view.emotion,
             intensity=round(self.acting, 2),
             dissatisfaction=1.0 if ends == UNSATISFIED else 0.0,

@@ -1,6 +1,6 @@
 """How a simulated user's dissatisfaction and intensity evolve turn by turn (pure, deterministic).
 
-Every agent turn yields *signals* (the triggers of ``EmotionState``, e.g.
+Every agent turn yields *signals* (the triggers of ``EmotionUpdate``, e.g.
 ``lookupable_question:order_id``). A friction signal raises dissatisfaction (clamped to 0..1) by
 
     rise = base x sensitivity x (0.3 + intensity x arousal) x level factor

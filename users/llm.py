@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tau_sim.simulator.core.chat import ChatMessage, Usage
+from tau_sim.simulator.core.events import EmotionUpdate
 from tau_sim.simulator.core.registry import USERS, ModelBacked, make_model_provider
 from tau_sim.simulator.core.roles import (
     EMPTY_TURN,
@@ -34,7 +35,6 @@ from tau_sim.simulator.core.roles import (
     STOP,
     UNSATISFIED,
     UNSTRUCTURED_REPLY,
-    EmotionState,
     UserTurn,
 )
 from tau_sim.simulator.models.options import convert_options
@@ -383,6 +383,7 @@ class LLMUser:
         context_tokens: int | None = None,
     ) -> None:
         self.profile = profile_of(view)
+        self.conversation = view.conversation_id
         self.model = model
         self.repair = repair
         self.context_tokens = context_tokens
@@ -412,7 +413,8 @@ class LLMUser:
         text = reply.message or (EMPTY_TURN if reply.ends is None else "")
         if reply.ends is not None:
             text = f"{text} {reply.ends}".strip()
-        state = EmotionState(
+        state = EmotionUpdate(
+            conversation=self.conversation,
             emotion=self.profile.leaf,
             intensity=round(reply.intensity, 4),
             dissatisfaction=round(reply.dissatisfaction, 4),

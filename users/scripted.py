@@ -37,8 +37,9 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec, Usage
+from tau_sim.simulator.core.events import EmotionUpdate
 from tau_sim.simulator.core.registry import USERS, NothingToStart
-from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
 from tau_sim.simulator.models.options import convert_options
 from tau_sim.simulator.world.views import UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
@@ -100,7 +101,8 @@ class ScriptedUser:
             if self._calls:
                 calls, self._calls = self._calls, []
                 return UserTurn(text="", model=self.model_name, tool_calls=calls)
-        state = EmotionState(
+        state = EmotionUpdate(
+            conversation=self.view.conversation_id,
             emotion=self.profile.leaf,
             intensity=round(self.dynamics.intensity, 4),
             dissatisfaction=round(self.dynamics.dissatisfaction, 4),

@@ -127,7 +127,6 @@ from tau_sim.simulator.core.roles import (
     UNSATISFIED,
     UNSTRUCTURED_REPLY,
     Agent,
-    EmotionState,
     UserSimulator,
     UserTurn,
 )
@@ -174,7 +173,6 @@ __all__ = [
     "ConversationStarted",
     "DomainFactory",
     "EmotionSpec",
-    "EmotionState",
     "EmotionTaxonomy",
     "EmotionUpdate",
     "EndpointError",

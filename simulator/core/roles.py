@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import msgspec
 
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
-
-if TYPE_CHECKING:
-    pass
+from tau_sim.simulator.core.events import EmotionUpdate
 
 STOP = "###STOP###"
 UNSATISFIED = "###UNSATISFIED###"
@@ -21,18 +19,11 @@ REPAIRED_REPLY = "repaired_reply"
 """The trigger of a turn the user's model was asked to answer again (a repair)."""
 
 
-class EmotionState(msgspec.Struct, frozen=True):
-    """The user's emotional state as reported after a turn."""
-
-    emotion: str
-    intensity: float
-    dissatisfaction: float
-    reason: str = ""
-    triggers: list[str] = []
-
-
 class UserTurn(msgspec.Struct, frozen=True):
     """One user message; ``ends`` is ``STOP`` (satisfied) or ``UNSATISFIED`` (abandoned).
+
+    ``state`` is the user's emotional state after the turn, as the event the actor publishes
+    (the bus stamps its ``seq`` and ``ts``).
 
     A turn with ``tool_calls`` runs the user's own tools instead of speaking (``text`` is then
     ignored): the user is asked again once every result is in its transcript.
@@ -40,7 +31,7 @@ class UserTurn(msgspec.Struct, frozen=True):
 
     text: str
     ends: str | None = None
-    state: EmotionState | None = None
+    state: EmotionUpdate | None = None
     model: str = "scripted"
     usage: Usage | None = None
     tool_calls: list[ToolCallSpec] = []

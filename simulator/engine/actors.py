@@ -10,7 +10,6 @@ from __future__ import annotations
 from tau_sim.simulator.core.chat import ChatMessage, Usage
 from tau_sim.simulator.core.events import (
     AgentMessage,
-    EmotionUpdate,
     ModelUsage,
     ToolCall,
     ToolResult,
@@ -150,17 +149,7 @@ class UserActor:
         if turn.usage is not None:
             await publish(usage_event(conversation, USER, turn.model, turn.usage))
         if turn.state is not None:
-            s = turn.state
-            await publish(
-                EmotionUpdate(
-                    conversation=conversation,
-                    emotion=s.emotion,
-                    intensity=s.intensity,
-                    dissatisfaction=s.dissatisfaction,
-                    reason=s.reason,
-                    triggers=list(s.triggers),
-                )
-            )
+            await publish(turn.state)
         if turn.tool_calls:
             calls = list(turn.tool_calls)
             self.transcript.append(ChatMessage(role="user", content=None, tool_calls=calls))

@@ -15,7 +15,6 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.registry import make_agent_provider, make_user_provider
-from tau_sim.simulator.core.roles import EmotionState
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
@@ -31,7 +30,7 @@ class Outcome(msgspec.Struct):
     tool_calls: list[str]
     agent_texts: list[str]
     user_texts: list[str]
-    states: list[EmotionState]
+    states: list[EmotionUpdate]
 
     @property
     def abandoned(self) -> bool:
@@ -100,9 +99,5 @@ async def play(
         tool_calls=[e.call.name for e in events if isinstance(e, ToolCall)],
         agent_texts=[e.text for e in events if isinstance(e, AgentMessage) and e.text],
         user_texts=[e.text for e in events if isinstance(e, UserMessage)],
-        states=[
-            EmotionState(e.emotion, e.intensity, e.dissatisfaction, e.reason, list(e.triggers))
-            for e in events
-            if isinstance(e, EmotionUpdate)
-        ],
+        states=[e for e in events if isinstance(e, EmotionUpdate)],
     )

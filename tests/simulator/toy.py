@@ -23,8 +23,9 @@ from tau_sim.simulator.core.chat import (
     Usage,
 )
 from tau_sim.simulator.core.endings import TerminationReason
+from tau_sim.simulator.core.events import EmotionUpdate
 from tau_sim.simulator.core.registry import AGENTS, DOMAINS, USERS, NothingToStart
-from tau_sim.simulator.core.roles import STOP, UNSATISFIED, EmotionState, UserTurn
+from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
 from tau_sim.simulator.grid.cells import RunConfig
 from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
@@ -213,9 +214,22 @@ class PatientUser:
         if n == 0:
             return UserTurn(self.view.scenario.opening, usage=usage)
         if self.angry:
-            state = EmotionState("frustration", 0.9, 1.0, "procedural friction", ["friction"])
+            state = EmotionUpdate(
+                conversation=self.view.conversation_id,
+                emotion="frustration",
+                intensity=0.9,
+                dissatisfaction=1.0,
+                reason="procedural friction",
+                triggers=["friction"],
+            )
             return UserTurn(f"Forget it. {UNSATISFIED}", UNSATISFIED, state, usage=usage)
-        state = EmotionState(self.view.emotion, self.view.intensity, 0.1, "", ["progress"])
+        state = EmotionUpdate(
+            conversation=self.view.conversation_id,
+            emotion=self.view.emotion,
+            intensity=self.view.intensity,
+            dissatisfaction=0.1,
+            triggers=["progress"],
+        )
         return UserTurn(f"Thanks! {STOP}", STOP, state, usage=usage)
 
 
