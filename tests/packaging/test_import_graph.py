@@ -61,7 +61,9 @@ def test_upward_private_and_long_modules_are_named_and_fail_the_check(tmp_path: 
             "simulator/store/__init__.py": "",
             "simulator/store/high.py": "from tau_sim.tui.app import Z\nY = 2\n" + "#\n" * 600,
             "tui/__init__.py": "",
-            "tui/app.py": "from tau_sim.simulator.core.low import X\nfrom tau_sim.simulator.core import X\n",
+            "tui/app.py": (
+                "from tau_sim.simulator.core.low import X\nfrom tau_sim.simulator.core import X\n"
+            ),
         },
     )
     figures = _graph()["figures"](root)

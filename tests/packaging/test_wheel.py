@@ -33,8 +33,17 @@ def test_the_wheel_holds_every_file_of_the_packages(tmp_path: Path) -> None:
             ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__")
         )
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps"]
-        + ["--wheel-dir", str(tmp_path / "dist"), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
         capture_output=True,
         text=True,
         check=False,
