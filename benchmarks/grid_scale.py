@@ -62,8 +62,8 @@ def play(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
     from tau_sim.simulator.core.events import Event
     from tau_sim.simulator.core.registry import get_domain, load_plugins
     from tau_sim.simulator.engine.bus import LiveFeed
-    from tau_sim.simulator.grid.cells import RunConfig
-    from tau_sim.simulator.run.runner import Runner, backend_options
+    from tau_sim.simulator.grid import RunConfig
+    from tau_sim.simulator.run import Runner, backend_options
     from tau_sim.simulator.store.store import Store
 
     load_plugins()
@@ -172,7 +172,7 @@ def dry_run(size: int) -> float:
 
 def measure(size: int, stop: int, folder: Path) -> dict[str, Any]:
     """Every figure of one grid size."""
-    from tau_sim.simulator.grid.cells import new_run_id
+    from tau_sim.simulator.grid import new_run_id
 
     db = folder / f"grid-{size}.db"
     run_id = new_run_id()

@@ -16,8 +16,8 @@ from typing import Any
 import anyio
 import psutil
 
-from tau_sim.simulator.grid.cells import RunConfig
-from tau_sim.simulator.run.runner import Runner, backend_options
+from tau_sim.simulator.grid import RunConfig
+from tau_sim.simulator.run import Runner, backend_options
 from tau_sim.simulator.store.store import Store
 
 

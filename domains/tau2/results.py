@@ -47,7 +47,7 @@ from tau_sim.domains.tau2.tasks import original_id
 from tau_sim.simulator.core import events as ev
 from tau_sim.simulator.core.endings import TerminationReason as Ending
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.grid.cells import RunConfig, decode_config
+from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.results.export import open_target
 from tau_sim.simulator.store.store import get_run, iter_events
 from tau_sim.simulator.world.domain import Domain

@@ -19,7 +19,7 @@ import msgspec
 
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS
 from tau_sim.simulator.core.errors import StoreError, UsageError
-from tau_sim.simulator.grid.cells import RunConfig, decode_config
+from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.store.store import DEFAULT_DB
 
 if TYPE_CHECKING:
@@ -598,13 +598,13 @@ def _config_from_settings(
     from tau_sim.simulator.core.registry import DOMAINS
     from tau_sim.simulator.engine.referee import Limits
     from tau_sim.simulator.models.options import model_options
-    from tau_sim.simulator.run.runner import (
+    from tau_sim.simulator.run import (
         normalize_emotions,
+        resolve_workers,
         run_domains,
         select_tasks,
         task_pool,
     )
-    from tau_sim.simulator.run.shards import resolve_workers
     from tau_sim.simulator.world.splits import check_users, split_pool
 
     defaults = RunConfig()
@@ -672,7 +672,7 @@ def _config_from_settings(
 
 def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:
     """``--ray [ADDRESS]``: the cluster, and one actor per core unless ``--workers`` is given."""
-    from tau_sim.simulator.run.shards import auto_workers
+    from tau_sim.simulator.run import auto_workers
 
     if settings.get("ray") is None or _ray_address(settings["ray"]) is None:
         return {}
@@ -813,8 +813,8 @@ def _resume_config(
     Raises:
         UsageError: the run is unknown or completed, or a literal API key is needed again.
     """
-    from tau_sim.simulator.core.keys import reattach_keys
-    from tau_sim.simulator.run.shards import resolve_workers
+    from tau_sim.simulator.grid import reattach_keys
+    from tau_sim.simulator.run import resolve_workers
     from tau_sim.simulator.store.store import get_run
 
     run = get_run(store.db, args.resume)
@@ -892,11 +892,9 @@ def _still_running(run: dict[str, Any]) -> str:
 
 
 def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from tau_sim.simulator.core.keys import seal_keys
-    from tau_sim.simulator.grid.cells import new_run_id
+    from tau_sim.simulator.grid import new_run_id, seal_keys
     from tau_sim.simulator.models.options import merge
-    from tau_sim.simulator.run.rayshards import check_run
-    from tau_sim.simulator.run.runner import Player, Runner, backend_options
+    from tau_sim.simulator.run import Player, Runner, backend_options, check_run
     from tau_sim.simulator.store.store import Store
 
     resume = "resume" in args
@@ -924,7 +922,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _dry_run(player, as_json=settings["json"])
         fresh = not Path(settings["db"]).exists()
         store = Store(settings["db"])
-    from tau_sim.simulator.run.progress import RunProgress
+    from tau_sim.simulator.run import RunProgress
 
     progress = RunProgress(enabled=not settings["quiet"] and not settings["json"])
 
@@ -1051,8 +1049,8 @@ def _add_human_parser(sub: Any) -> None:
 
 def _cmd_human(args: argparse.Namespace) -> int:
     """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
-    from tau_sim.simulator.grid.cells import new_run_id
-    from tau_sim.simulator.run.runner import Player
+    from tau_sim.simulator.grid import new_run_id
+    from tau_sim.simulator.run import Player
     from tau_sim.simulator.store.store import Store
     from tau_sim.tui.session import human_settings, make_app, play
 
@@ -1099,9 +1097,8 @@ def _cmd_human(args: argparse.Namespace) -> int:
 
 def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[Any, ...]:
     """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
-    from tau_sim.simulator.core.keys import seal_keys
-    from tau_sim.simulator.grid.cells import new_run_id
-    from tau_sim.simulator.run.runner import Player
+    from tau_sim.simulator.grid import new_run_id, seal_keys
+    from tau_sim.simulator.run import Player
     from tau_sim.simulator.store.store import Store
     from tau_sim.tui.launch import play
 
@@ -1214,7 +1211,7 @@ def _ctrl_c_raises() -> Iterator[None]:
 
 def _dry_run(player: Any, *, as_json: bool) -> int:
     """Print what a run would play: its size and an estimate of its model calls; store nothing."""
-    from tau_sim.simulator.run.estimate import dry_run_plan, judge_line
+    from tau_sim.simulator.run import dry_run_plan, judge_line
 
     plan = dry_run_plan(player)
     if as_json:
@@ -1351,7 +1348,7 @@ def _open_other(path: str) -> Any:
 
 
 def _cmd_rescore(args: argparse.Namespace) -> int:
-    from tau_sim.simulator.run.rescore import render_rescore, rescore_run
+    from tau_sim.simulator.run import render_rescore, rescore_run
     from tau_sim.simulator.store.store import open_database
 
     db = open_database(args.db, create=False, readonly=not args.write)

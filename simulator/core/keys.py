@@ -9,22 +9,15 @@ processes get the sealed keys in their environment (``worker_environment``), so 
 them like any variable. The stored ``runs.config`` and every ``WorkOrder`` hold the name only,
 and no other child process (a model server, say) is given the key.
 
-A resumed run whose key was literal finds its generated variable unset (it lived in the
-process that started the run): ``reattach_keys`` takes the key again from the command line
-or refuses with a one-line error saying how to pass it.
+A run's config is sealed, and a resumed one's keys found again, by ``simulator.grid.keys``
+(``seal_keys``, ``reattach_keys``), which acts on a ``RunConfig`` with ``seal_options``.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Mapping
 from typing import Any
-
-import msgspec
-
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.grid.cells import RunConfig
 
 SEALED_PREFIX = "TAU_SIM_API_KEY_"
 """Prefix of the environment variables that hold sealed literal keys."""
@@ -44,7 +37,12 @@ def worker_environment() -> dict[str, str] | None:
     return {**os.environ, **_sealed} if _sealed else None
 
 
-def _seal(options: dict[str, Any]) -> dict[str, Any]:
+def seal_options(options: dict[str, Any]) -> dict[str, Any]:
+    """One model's ``options`` with its literal ``api_key`` sealed (the same table if none).
+
+    The key is kept in this process under a generated variable name, which replaces it as
+    ``api_key_env``; an empty key is dropped. A run's whole config: ``simulator.grid.keys``.
+    """
     if "api_key" not in options:
         return options
     sealed = dict(options)
@@ -55,63 +53,3 @@ def _seal(options: dict[str, Any]) -> dict[str, Any]:
     _sealed[name] = str(key)
     sealed["api_key_env"] = name
     return sealed
-
-
-def seal_keys(config: RunConfig) -> RunConfig:
-    """``config`` with every literal ``api_key`` sealed: replaced by a variable's name.
-
-    A literal key wins over an ``api_key_env`` given beside it, as it does in the providers.
-    """
-    agents = {name: _seal(opts) for name, opts in config.agent_options.items()}
-    users = {name: _seal(opts) for name, opts in config.user_options.items()}
-    judge = _seal(config.judge_options)
-    if (agents, users, judge) == (config.agent_options, config.user_options, config.judge_options):
-        return config
-    return msgspec.structs.replace(
-        config, agent_options=agents, user_options=users, judge_options=judge
-    )
-
-
-def reattach_keys(
-    config: RunConfig,
-    run_id: str,
-    agent_keys: Mapping[str, Any],
-    user_keys: Mapping[str, Any],
-    judge_keys: Mapping[str, Any] | None = None,
-) -> RunConfig:
-    """A stored config whose sealed keys are found again: in the environment or given anew.
-
-    ``agent_keys``/``user_keys`` are ``api_key``/``api_key_env`` from ``--agent-arg`` and
-    ``--user-arg``; they apply to every model of their role that needs its key again;
-    ``judge_keys`` (``--judge-arg``) to the run's judge.
-
-    Raises:
-        UsageError: a model needs its literal key again and none was given.
-    """
-
-    def fix(
-        table: dict[str, dict[str, Any]], given: Mapping[str, Any], flag: str
-    ) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        for name, options in table.items():
-            env = str(options.get("api_key_env") or "")
-            sealed = env.startswith(SEALED_PREFIX)
-            if sealed and given:
-                options = {k: v for k, v in options.items() if k != "api_key_env"} | dict(given)
-            elif sealed and environ_key(env) is None:
-                raise UsageError(
-                    f"--resume {run_id}: {name} was given a literal api_key, which is never "
-                    f"stored; pass it again: {flag} api_key=... (or {flag} api_key_env=VAR)"
-                )
-            out[name] = options
-        return out
-
-    agents = fix(config.agent_options, agent_keys, "--agent-arg")
-    users = fix(config.user_options, user_keys, "--user-arg")
-    judge = config.judge_options
-    if config.judge is not None:
-        judge = fix({config.judge: judge}, judge_keys or {}, "--judge-arg")[config.judge]
-    config = msgspec.structs.replace(
-        config, agent_options=agents, user_options=users, judge_options=judge
-    )
-    return seal_keys(config)

@@ -1,1 +1,104 @@
-"""run"""
+"""A run: its checks, its player, its worker processes or Ray actors, the run itself, rescoring.
+
+``checks`` validates a run before anything is stored; ``player`` plays cells on one event
+loop; ``orders``, ``processes`` and ``ray_actors`` deal them to worker processes or Ray actors
+(``worker`` is one process's entry, ``python -m tau_sim.simulator.run.worker``, and is not
+imported here); ``runner`` plays a whole run into a store; ``signals`` stops it on Ctrl-C;
+``progress``, ``estimate`` and ``rescore`` show, plan and re-evaluate runs. Code outside
+``simulator.run`` imports these names from here.
+"""
+
+from tau_sim.simulator.run.checks import (
+    MAX_CELLS,
+    MAX_SEED,
+    MAX_TIMEOUT_S,
+    check_numbers,
+    check_unique,
+    make_judge,
+    make_providers,
+    normalize_emotions,
+    run_domains,
+    select_tasks,
+    task_pool,
+    validate,
+)
+from tau_sim.simulator.run.estimate import dry_run_plan, judge_line
+from tau_sim.simulator.run.orders import (
+    STDIN_COPY_ENV,
+    PartFailed,
+    Pool,
+    ProgressCallback,
+    WorkOrder,
+    encode_order,
+)
+from tau_sim.simulator.run.player import (
+    ADMISSION_INTERVAL_S,
+    GC_FIRST_GENERATION,
+    Player,
+    backend_options,
+    make_agent,
+    open_providers,
+    order_player,
+    settle_memory,
+    task_condition,
+)
+from tau_sim.simulator.run.processes import (
+    MAX_WORKERS,
+    ProcessPool,
+    auto_workers,
+    event_batches,
+    resolve_workers,
+)
+from tau_sim.simulator.run.progress import RunProgress
+from tau_sim.simulator.run.ray_actors import INSTALL, LOCAL, NAMESPACE, RayPool, check_run, cluster
+from tau_sim.simulator.run.rescore import render_rescore, rescore_run
+from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.run.signals import until_signal
+
+__all__ = [
+    "ADMISSION_INTERVAL_S",
+    "GC_FIRST_GENERATION",
+    "INSTALL",
+    "LOCAL",
+    "MAX_CELLS",
+    "MAX_SEED",
+    "MAX_TIMEOUT_S",
+    "MAX_WORKERS",
+    "NAMESPACE",
+    "STDIN_COPY_ENV",
+    "PartFailed",
+    "Player",
+    "Pool",
+    "ProcessPool",
+    "ProgressCallback",
+    "RayPool",
+    "RunProgress",
+    "Runner",
+    "WorkOrder",
+    "auto_workers",
+    "backend_options",
+    "check_numbers",
+    "check_run",
+    "check_unique",
+    "cluster",
+    "dry_run_plan",
+    "encode_order",
+    "event_batches",
+    "judge_line",
+    "make_agent",
+    "make_judge",
+    "make_providers",
+    "normalize_emotions",
+    "open_providers",
+    "order_player",
+    "render_rescore",
+    "rescore_run",
+    "resolve_workers",
+    "run_domains",
+    "select_tasks",
+    "settle_memory",
+    "task_condition",
+    "task_pool",
+    "until_signal",
+    "validate",
+]

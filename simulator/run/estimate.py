@@ -18,7 +18,7 @@ from tau_sim.simulator.core.registry import CalibrationAgentProvider
 from tau_sim.simulator.grid.cells import grid_size
 
 if TYPE_CHECKING:
-    from tau_sim.simulator.run.runner import Player
+    from tau_sim.simulator.run.player import Player
     from tau_sim.simulator.world.domain import Task
 
 

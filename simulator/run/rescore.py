@@ -18,8 +18,10 @@ import sqlite_utils
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import breakdown_json
+from tau_sim.simulator.core.registry import load_plugins
 from tau_sim.simulator.engine.failures import diagnose_task
-from tau_sim.simulator.grid.cells import RunConfig, decode_config
+from tau_sim.simulator.grid.config import RunConfig, decode_config
+from tau_sim.simulator.run.checks import run_domains, task_pool
 from tau_sim.simulator.store.store import create_rescores_table, get_run, iter_events
 from tau_sim.simulator.world.evaluation import MissingStateError, final_reward, make_evaluator
 
@@ -73,9 +75,6 @@ def _config(run: dict[str, Any]) -> RunConfig:
 
 def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) -> Rescore:
     """Evaluate every completed conversation of ``run_id`` again; store the result if ``write``."""
-    from tau_sim.simulator.core.registry import load_plugins
-    from tau_sim.simulator.run.runner import run_domains, task_pool
-
     run = get_run(db, run_id)
     config = _config(run)
     load_plugins()

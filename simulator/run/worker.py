@@ -1,7 +1,7 @@
-"""A worker process of a sharded run.
+"""One worker process of a run dealt to ``--workers`` processes (``python -m`` this module).
 
 It plays the cells of a ``WorkOrder`` read from stdin and writes every event to stdout as one
-JSON line (see ``tau_sim.simulator.run.shards``).
+JSON line (see ``simulator.run.processes``, which starts it and reads what it writes).
 """
 
 from __future__ import annotations
@@ -9,25 +9,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 
 import anyio
 
 from tau_sim.simulator.core.events import Event, encode
 from tau_sim.simulator.engine.bus import Bus
-from tau_sim.simulator.grid.cells import Cell
-from tau_sim.simulator.run.runner import (
-    Player,
-    backend_options,
-    open_providers,
-    settle_memory,
-    until_signal,
-)
-from tau_sim.simulator.run.shards import FLUSH_INTERVAL, MAX_BUFFERED, WorkOrder
-
-STDIN_COPY_ENV = "TAU_SIM_WORKER_STDIN_COPY"
-"""Debugging and tests: a directory where each worker writes a copy of what it read on stdin."""
+from tau_sim.simulator.run.orders import FLUSH_INTERVAL, MAX_BUFFERED, STDIN_COPY_ENV, WorkOrder
+from tau_sim.simulator.run.player import backend_options, order_player
+from tau_sim.simulator.run.signals import until_signal
 
 
 class PipeSink:
@@ -84,23 +73,7 @@ class PipeSink:
             view = view[written:]
 
 
-@asynccontextmanager
-async def order_player(order: WorkOrder) -> AsyncIterator[tuple[Player, Iterator[Cell]]]:
-    """The prepared ``Player`` of an order and its cells, its providers open in the block.
-
-    What every shard plays with: a worker process (``work``) and a Ray actor
-    (``simulator.run.rayshards``), each on its own event loop, then ``player.play(cells, ...)``.
-    The cells are made as they are pulled (``WorkOrder.cells``).
-    """
-    player = Player(order.config, order.run_id)
-    cells = order.cells()
-    player.prepare()
-    settle_memory()
-    async with open_providers(player.providers):
-        yield player, cells
-
-
-async def work(order: WorkOrder) -> None:
+async def play_order(order: WorkOrder) -> None:
     """Play the order's cells; SIGINT/SIGTERM stop it after flushing what is finished."""
     sink = PipeSink(sys.stdout.fileno())
     bus = Bus([sink])
@@ -108,7 +81,7 @@ async def work(order: WorkOrder) -> None:
         outer.start_soon(sink.run)
         try:
             async with order_player(order) as (player, cells):
-                await until_signal(lambda: player.play(cells, bus, order.concurrency))
+                await until_signal(lambda: player.play_cells(cells, bus, order.concurrency))
         finally:
             sink.close()
 
@@ -123,7 +96,7 @@ def main() -> None:
         with open(os.path.join(copy_dir, f"worker-{os.getpid()}.stdin"), "wb") as copy:
             copy.write(line)
     order = msgspec.json.decode(line, type=WorkOrder)
-    anyio.run(work, order, backend_options=backend_options())
+    anyio.run(play_order, order, backend_options=backend_options())
 
 
 if __name__ == "__main__":

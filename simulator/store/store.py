@@ -46,7 +46,7 @@ from tau_sim.simulator.core.events import (
     encode_payload,
     kind_of,
 )
-from tau_sim.simulator.grid.cells import CellSet, cell_index
+from tau_sim.simulator.grid import CellSet, cell_index
 from tau_sim.simulator.store.event_rows import (
     NEXT_KEY_SQL,
     PAGE_SIZE,

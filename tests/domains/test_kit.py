@@ -30,8 +30,8 @@ from tau_sim.simulator.core.registry import DOMAINS, make_user_provider
 from tau_sim.simulator.engine.bus import Bus
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
-from tau_sim.simulator.grid.cells import RunConfig, grid
-from tau_sim.simulator.run.runner import Runner
+from tau_sim.simulator.grid import RunConfig, grid
+from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store.store import Store
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Domain, dump_tasks

@@ -14,7 +14,7 @@ import pytest
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.models.capacity import fit_connections
 from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
-from tau_sim.simulator.run.shards import auto_workers, resolve_workers
+from tau_sim.simulator.run import auto_workers, resolve_workers
 
 TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 REMOTE = "http://10.255.255.1/v1"  # never contacted: a dry run and provider objects only

@@ -9,7 +9,7 @@ from tau_sim.agents.scripted import ScriptedAgentOptions
 from tau_sim.simulator.cli.main import configure_run, parsers
 from tau_sim.simulator.core.errors import OptionError
 from tau_sim.simulator.engine.referee import Limits
-from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.models.options import convert_options, merge
 
 LAYERS = ("run_table", "role", "model", "cli")

@@ -16,7 +16,7 @@ from tau_sim.simulator.core.registry import USERS, make_agent_provider
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
-from tau_sim.simulator.run.runner import make_agent
+from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import ConversationContext, OracleView, oracle_view, user_view
 from tests.simulator.toy import install, toy_domain

@@ -6,7 +6,7 @@ import sys
 import anyio
 
 from tau_sim.simulator.core.events import UserMessage, encode
-from tau_sim.simulator.run.shards import event_batches
+from tau_sim.simulator.run import event_batches
 
 CHILD = """
 import sys, time

@@ -71,7 +71,7 @@ def test_the_cause_comes_back_from_the_stored_detail() -> None:
 
 def test_the_progress_counts_endpoint_errors_apart() -> None:
     from tau_sim.simulator.core.events import ConversationEnded
-    from tau_sim.simulator.run.progress import RunProgress
+    from tau_sim.simulator.run import RunProgress
 
     progress = RunProgress(enabled=False)
     progress.start(3, 0)

@@ -20,7 +20,7 @@ import pytest
 from tau_sim.simulator.core.events import Event, decode_stored, encode, encode_payload, kind_of
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.engine.bus import LiveFeed
-from tau_sim.simulator.grid.cells import (
+from tau_sim.simulator.grid import (
     Cell,
     CellSet,
     RunConfig,
@@ -34,9 +34,7 @@ from tau_sim.simulator.grid.cells import (
 from tau_sim.simulator.results.export import export_rows
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.results.transcript import load_transcript, transcript_json
-from tau_sim.simulator.run.rescore import rescore_run
-from tau_sim.simulator.run.runner import Runner
-from tau_sim.simulator.run.shards import WorkOrder, encode_order
+from tau_sim.simulator.run import Runner, WorkOrder, encode_order, rescore_run
 from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
 
 MILLION = 1_000_000

@@ -17,9 +17,9 @@ from benchmarks.fake_openai_server import HTTPServer, plausible_handler
 from tau_sim.simulator.cli.main import configure_run, parsers
 from tau_sim.simulator.core import keys
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.keys import environ_key, reattach_keys, seal_keys, worker_environment
-from tau_sim.simulator.run.shards import WorkOrder, encode_order
-from tau_sim.simulator.run.worker import STDIN_COPY_ENV
+from tau_sim.simulator.core.keys import environ_key, worker_environment
+from tau_sim.simulator.grid import reattach_keys, seal_keys
+from tau_sim.simulator.run import STDIN_COPY_ENV, WorkOrder, encode_order
 
 SECRET = "sk-test-SECRET"
 TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]

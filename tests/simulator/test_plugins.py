@@ -7,8 +7,8 @@ import sys
 PROBE = """
 import json, sys
 from tau_sim.simulator.core.registry import DOMAINS, load_plugins
-from tau_sim.simulator.run.runner import validate
-from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run import validate
+from tau_sim.simulator.grid import RunConfig
 
 validate(RunConfig(domains=["retail", "tau2/mock"], tasks=["retail-000"]))
 before = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)

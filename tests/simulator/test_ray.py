@@ -27,11 +27,9 @@ import pytest
 from tau_sim.simulator.cli.main import configure_run, parsers
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.engine.referee import Limits
-from tau_sim.simulator.grid.cells import RunConfig, decode_config, grid_size
+from tau_sim.simulator.grid import RunConfig, decode_config, grid_size
 from tau_sim.simulator.results.metrics import run_report
-from tau_sim.simulator.run.rayshards import INSTALL, LOCAL, NAMESPACE
-from tau_sim.simulator.run.runner import Runner
-from tau_sim.simulator.run.shards import auto_workers
+from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner, auto_workers
 from tau_sim.simulator.store.store import Store, get_run
 from tests.simulator import test_keys
 from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
@@ -146,7 +144,7 @@ def test_killing_an_actor_mid_run_loses_nothing(
             killed.append(ended.conversation)
             ray.kill(ray.get_actor("run-kill/0.0", namespace=NAMESPACE))
 
-    with caplog.at_level(logging.WARNING, logger="tau_sim.simulator.run.rayshards"):
+    with caplog.at_level(logging.WARNING, logger="tau_sim.simulator.run.ray_actors"):
         store = play(
             tmp_path / "kill.db", config(ray=LOCAL, workers=2), "run-kill", kill_first_actor
         )

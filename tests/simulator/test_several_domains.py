@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tau_sim.simulator.grid.cells import RunConfig, decode_config
+from tau_sim.simulator.grid import RunConfig, decode_config
 from tests.simulator.test_cli import report, tau_sim
 
 TWO = ["--domain", "retail,airline", "--tasks", "2", "--emotions", "neutral,anger"]

@@ -26,7 +26,7 @@ from tau_sim.simulator.core.endings import TerminationReason
 from tau_sim.simulator.core.events import EmotionUpdate
 from tau_sim.simulator.core.registry import AGENTS, DOMAINS, USERS, NothingToStart
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
-from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
 from tau_sim.simulator.world.slots import SlotHint

@@ -127,8 +127,8 @@ def test_the_runner_plays_each_tasks_own_profile_and_gold_solves_every_task(
 
 
 def test_a_task_without_a_profile_plays_neutral_under_emotions_task(tmp_path) -> None:
-    from tau_sim.simulator.grid.cells import RunConfig, grid, grid_size
-    from tau_sim.simulator.run.runner import task_condition
+    from tau_sim.simulator.grid import RunConfig, grid, grid_size
+    from tau_sim.simulator.run import task_condition
 
     load_plugins()
     plain = construct(get_domain("retail"), 2, seed=9).tasks

@@ -10,7 +10,7 @@ import anyio
 import msgspec
 import pytest
 
-from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
 from tau_sim.tui.app import TauSimApp

@@ -18,7 +18,7 @@ from tau_sim.simulator.core.roles import STOP, UserTurn
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
-from tau_sim.simulator.run.runner import make_agent
+from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
 from tau_sim.simulator.world.views import ConversationContext, UserView, oracle_view, user_view
 

@@ -22,7 +22,7 @@ from tau_sim.domains.tau2.adapter import Tau2Base  # noqa: E402
 from tau_sim.domains.tau2.results import results_of, simulation_of  # noqa: E402
 from tau_sim.simulator.core.events import ConversationEnded  # noqa: E402
 from tau_sim.simulator.core.registry import get_domain  # noqa: E402
-from tau_sim.simulator.grid.cells import RunConfig  # noqa: E402
+from tau_sim.simulator.grid import RunConfig  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 from tests.domains.tau2.theirs import their_reward  # noqa: E402
 from tests.simulator.fault_server import FaultServer  # noqa: E402

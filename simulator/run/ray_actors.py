@@ -1,14 +1,14 @@
 """Ray actors for one run (``tau-sim run --ray [ADDRESS]``): the driver stores what they send.
 
-The run's cells are dealt round-robin to ``config.workers`` actors (``PlayerActor``, one CPU
-each), every one playing its ``WorkOrder`` with the worker's own player
-(``tau_sim.simulator.run.worker.order_player``) on its own event loop. An actor streams back, every
-``FLUSH_INTERVAL``, the events of the conversations it has *finished* (``EndedSink``: a
-conversation's events leave the actor only with its ``ConversationEnded``), so the driver,
-the only writer of the store, never receives part of a conversation. An actor that dies
-(``RayActorError``: its process or node gone, ``ray.kill``) has its unfinished cells played
-from scratch on a new actor, up to ``MAX_RESTARTS`` times per part: no cell is stored twice
-and none is lost. Crash safety, ``--resume`` and reports are those of one process.
+The run's cells are dealt round-robin (``RayPool``) to ``config.workers`` actors
+(``PlayerActor``, one CPU each), every one playing its ``WorkOrder`` with a worker process's
+own player (``simulator.run.player.order_player``) on its own event loop. An actor streams
+back, every ``FLUSH_INTERVAL``, the events of the conversations it has *finished*
+(``EndedSink``: a conversation's events leave the actor only with its ``ConversationEnded``),
+so the driver, the only writer of the store, never receives part of a conversation. An actor
+that dies (``RayActorError``: its process or node gone, ``ray.kill``) has its unfinished cells
+played from scratch on a new actor, up to ``MAX_RESTARTS`` times per part: no cell is stored
+twice and none is lost. Crash safety, ``--resume`` and reports are those of one process.
 
 Without an address (``config.ray == LOCAL``) the run starts a local cluster of
 ``config.workers`` CPUs and stops it at the end; sealed API keys (``simulator.core.keys``) reach
@@ -39,15 +39,17 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded, Event, decode, encode
 from tau_sim.simulator.core.keys import SEALED_PREFIX, worker_environment
 from tau_sim.simulator.engine.bus import Bus
-from tau_sim.simulator.grid.cells import CellSet, RunConfig, grid_size
-from tau_sim.simulator.run.shards import (
+from tau_sim.simulator.grid.cells import CellSet, grid_size
+from tau_sim.simulator.grid.config import RunConfig
+from tau_sim.simulator.run.orders import (
     FLUSH_INTERVAL,
     MAX_BUFFERED,
-    Shards,
-    WorkerFailed,
+    PartFailed,
+    Pool,
     WorkOrder,
     encode_order,
 )
+from tau_sim.simulator.run.player import order_player
 
 log = logging.getLogger(__name__)
 
@@ -242,20 +244,18 @@ class PlayerActor:
         self._task: asyncio.Task[int] | None = None
         self._stopping = False
 
-    async def play(self, order_line: bytes) -> AsyncIterator[bytes]:
+    async def stream(self, order_line: bytes) -> AsyncIterator[bytes]:
         """Play the order; yield finished conversations' events every ``FLUSH_INTERVAL``.
 
         After ``stop`` the conversations under way are dropped, the finished ones still sent.
         """
-        from tau_sim.simulator.run.worker import order_player
-
         order = msgspec.json.decode(order_line, type=WorkOrder)
         sink = EndedSink()
         bus = Bus([sink])
 
         async def body() -> int:
             async with order_player(order) as (player, cells):
-                return await player.play(cells, bus, order.concurrency)
+                return await player.play_cells(cells, bus, order.concurrency)
 
         task = self._task = asyncio.ensure_future(body())
         if self._stopping:
@@ -288,11 +288,11 @@ def _actor_class(ray: ModuleType) -> Any:
     return _remote_actor
 
 
-class RayShards(Shards):
+class RayPool(Pool):
     """Runs the cells of one run on ``config.workers`` Ray actors instead of processes.
 
-    ``Shards``' dealing and interface; the cluster is the one ``cluster(config)`` connected
-    this process to.
+    ``Pool``'s dealing and interface, as ``ProcessPool`` has; the cluster is the one
+    ``cluster(config)`` connected this process to.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -308,13 +308,13 @@ class RayShards(Shards):
 
     async def run(self) -> int:
         """Play every part on its own actor; returns the conversations completed."""
-        share = -(-self.config.concurrency // max(self.parts, 1))
+        share = self._share()
         async with anyio.create_task_group() as tg:
             for part in range(self.parts):
-                tg.start_soon(self._part, part, share)
+                tg.start_soon(self._play_part, part, share)
         return self.completed
 
-    async def _part(self, number: int, concurrency: int) -> None:
+    async def _play_part(self, number: int, concurrency: int) -> None:
         """Play one part, on a new actor again (its unfinished cells) whenever one dies.
 
         The part's cells done so far (the run's ``done`` plus what its actors finished) travel
@@ -339,7 +339,7 @@ class RayShards(Shards):
             )
             self.actors[number] = actor
             try:
-                stream = actor.play.options(
+                stream = actor.stream.options(
                     _generator_backpressure_num_objects=BACKPRESSURE_BATCHES
                 ).remote(encode_order(order))
                 async for ref in stream:
@@ -357,14 +357,14 @@ class RayShards(Shards):
             except RayTaskError as exc:
                 if isinstance(exc.cause, UsageError):
                     raise exc.cause from None
-                raise WorkerFailed(f"Ray actor {number} failed: {exc.cause!r}") from None
+                raise PartFailed(f"Ray actor {number} failed: {exc.cause!r}") from None
             finally:
                 self.actors.pop(number, None)
                 ray.kill(actor)
             if left and not self.interrupted:
-                raise WorkerFailed(f"Ray actor {number} ended with {left} cells left")
+                raise PartFailed(f"Ray actor {number} ended with {left} cells left")
             return
-        raise WorkerFailed(
+        raise PartFailed(
             f"Ray actor {number} died {MAX_RESTARTS + 1} times; {left} cells were "
             "not played (resume the run to play them)"
         )

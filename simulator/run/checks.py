@@ -1,0 +1,275 @@
+"""Checking a run before anything is stored: names, numbers, tasks, providers and the judge.
+
+``validate`` refuses a ``RunConfig`` that could not play (``UsageError`` on the first problem);
+``make_providers`` and ``make_judge`` build its models, a bad name or option also a
+``UsageError`` naming its flag. ``task_pool``, ``select_tasks`` and ``normalize_emotions``
+turn the command line's task and emotion lists into the config's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from tau_sim.simulator.core.conditions import (
+    DEFAULT_LEVEL,
+    DIMENSIONS,
+    NEUTRAL,
+    TASK_EMOTION,
+    check_level,
+)
+from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.core.registry import (
+    AgentProvider,
+    CalibrationAgentProvider,
+    UserProvider,
+    get_domain,
+    load_plugins,
+    make_agent_provider,
+    make_user_provider,
+    resolve_emotion,
+)
+from tau_sim.simulator.engine.judging import AssertionJudge
+from tau_sim.simulator.grid.cells import grid_size
+from tau_sim.simulator.grid.config import RunConfig
+from tau_sim.simulator.world.domain import Domain, Task, load_tasks
+
+
+def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
+    """Check names and numbers before anything is stored; ``UsageError`` on the first problem."""
+    load_plugins(config.domains)
+    check_numbers(config)
+    if not 0.0 <= config.max_error_share <= 1.0:  # also refuses NaN
+        raise UsageError(
+            f"--max-error-share must be between 0 and 1 (got {config.max_error_share:g})"
+        )
+    if not config.agents or not config.users or not config.emotions:
+        raise UsageError("--agent, --user and --emotions each need at least one name")
+    for flag, names, options in (
+        ("--agent", config.agents, config.agent_options),
+        ("--user", config.users, config.user_options),
+    ):
+        stray = sorted(set(options) - set(names))
+        if stray:  # options nobody would read: a typo in a model name, not a silent no-op
+            raise UsageError(
+                f"{flag}: options are given for {', '.join(map(repr, stray))}, which the run "
+                f"does not play (it plays {', '.join(names)})"
+            )
+    check_unique(config)
+    for dimension in DIMENSIONS:
+        levels: list[str | None] = getattr(config, dimension)
+        if not levels:
+            raise UsageError(f"--{dimension} needs at least one level")
+        for level in levels:
+            if level is not None:
+                check_level(dimension, level, f"--{dimension}")
+    domains = run_domains(config.domains)
+    available = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
+    tasks = []
+    for task_id in config.tasks:
+        if task_id not in available:
+            where = config.tasks_file or domains_named(config.domains)
+            raise UsageError(f"--tasks: {where} has no task {task_id!r}")
+        tasks.append(available[task_id])
+    if not tasks:
+        raise UsageError("--tasks selects no task")
+    return domains, tasks
+
+
+def run_domains(names: Sequence[str]) -> dict[str, Domain]:
+    """The domains ``names`` by name, each built once; unknown or repeated names are errors."""
+    if not names:
+        raise UsageError("--domain needs at least one domain")
+    domains: dict[str, Domain] = {}
+    for name in names:
+        if name in domains:
+            raise UsageError(f"--domain: {name!r} is given twice")
+        domains[name] = get_domain(name)
+    return domains
+
+
+def domains_named(names: Sequence[str]) -> str:
+    """``domain 'NAME'`` or ``domains A, B``: where a run's tasks come from, in messages."""
+    return f"domain {names[0]!r}" if len(names) == 1 else f"domains {', '.join(names)}"
+
+
+MAX_SEED = 2**63 - 1
+"""The largest run seed (SQLite stores a signed 64-bit integer)."""
+MAX_CELLS = 1_000_000
+"""The most conversations one run may hold (split a larger grid into several runs)."""
+_BOUNDS: tuple[tuple[str, str, int, int], ...] = (
+    ("--concurrency", "concurrency", 1, 100_000),
+    ("--workers", "workers", 1, 256),
+    ("--trials", "trials", 1, MAX_CELLS),
+    ("--seed", "seed", 0, MAX_SEED),
+)
+_LIMIT_BOUNDS: tuple[tuple[str, str, int, int], ...] = (
+    ("--max-steps", "max_steps", 2, 1_000_000),
+    ("--max-tool-errors", "max_tool_errors", 0, 1_000_000),
+)
+MAX_TIMEOUT_S = 1e7
+"""The longest ``--timeout`` in seconds (about four months: a finite stand-in for "none")."""
+
+
+def _check_bound(flag: str, value: int, low: int, high: int) -> None:
+    if value < low:
+        raise UsageError(f"{flag} must be at least {low} (got {value})")
+    if value > high:
+        raise UsageError(f"{flag} must be at most {high} (got {value})")
+
+
+def check_numbers(config: RunConfig) -> None:
+    """Every number of ``config`` within its range, and the grid within ``MAX_CELLS``."""
+    for flag, field, low, high in _BOUNDS:
+        _check_bound(flag, getattr(config, field), low, high)
+    for flag, field, low, high in _LIMIT_BOUNDS:
+        _check_bound(flag, getattr(config.limits, field), low, high)
+    timeout = config.limits.timeout_s
+    if not timeout > 0:  # also true for nan
+        raise UsageError(f"--timeout must be positive (got {timeout:g})")
+    if timeout > MAX_TIMEOUT_S:
+        raise UsageError(f"--timeout must be at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})")
+    size = grid_size(config)
+    if size > MAX_CELLS:
+        raise UsageError(
+            f"the grid holds {size} conversations, more than {MAX_CELLS} per run; "
+            "split it into several runs"
+        )
+
+
+def check_unique(config: RunConfig) -> None:
+    """No grid dimension lists the same entry twice (it would copy cells at the same seed)."""
+    for flag, values in (
+        ("--agent", config.agents),
+        ("--user", config.users),
+        ("--tasks", config.tasks),
+        ("--emotions", config.emotions),
+        ("--intensities", config.intensities),
+        *((f"--{d}", getattr(config, d)) for d in DIMENSIONS),
+    ):
+        seen: set[object] = set()
+        for value in values:
+            if value in seen:
+                shown = DEFAULT_LEVEL if value is None else value
+                raise UsageError(f"{flag}: {shown!r} is given twice; give each entry once")
+            seen.add(value)
+
+
+AnyAgentProvider = AgentProvider | CalibrationAgentProvider
+
+
+def make_providers(
+    config: RunConfig,
+) -> tuple[dict[str, AnyAgentProvider], dict[str, UserProvider]]:
+    """One provider per agent name and per user name; bad names and options are ``UsageError``.
+
+    Each gets its own table of ``agent_options``/``user_options`` (already merged); an option
+    the provider does not know, or a bad value, is an error naming the flag and the key.
+    """
+    agents = {
+        name: _with_flag("--agent-arg", make_agent_provider, name, config.agent_options)
+        for name in config.agents
+    }
+    users = {
+        name: _with_flag("--user-arg", make_user_provider, name, config.user_options)
+        for name in config.users
+    }
+    return agents, users
+
+
+_P = TypeVar("_P")
+
+
+def _with_flag(
+    flag: str,
+    build: Callable[[str, dict[str, Any]], _P],
+    name: str,
+    options: dict[str, dict[str, Any]],
+) -> _P:
+    """``build(name, its options)``, with the option flag named in front of an ``OptionError``.
+
+    Providers that know their role (the scripted ones) name the flag themselves.
+    """
+    try:
+        return build(name, options.get(name, {}))
+    except OptionError as exc:
+        if str(exc).startswith(flag):
+            raise
+        raise UsageError(f"{flag}: {exc}") from None
+
+
+def make_judge(config: RunConfig) -> AssertionJudge | None:
+    """The run's judge of natural-language assertions (``--judge``), or None."""
+    if config.judge is None:
+        return None
+    try:
+        return AssertionJudge(config.judge, config.judge_options)
+    except OptionError as exc:
+        raise UsageError(f"--judge-arg: {exc}") from None
+
+
+def task_pool(domains: Sequence[Domain], tasks_file: str | None) -> list[Task]:
+    """The domains' benchmark tasks in domain order, or the tasks of a JSONL file, gold checked.
+
+    A task file takes exactly one domain: each of its tasks must be for it, name its tools and
+    argument types and have a gold path that replays on a fresh database
+    (``tau_sim.simulator.world.domain.check_gold``). Task ids must be unique across the domains.
+    """
+    if tasks_file is not None:
+        if len(domains) != 1:
+            names = ", ".join(d.name for d in domains)
+            raise UsageError(f"--tasks-file takes one domain (got {len(domains)}: {names})")
+        return load_tasks(Path(tasks_file), domains[0])
+    pool: list[Task] = []
+    owner: dict[str, str] = {}
+    for domain in domains:
+        for task in domain.tasks:
+            if task.id in owner:
+                raise UsageError(
+                    f"--domain: task id {task.id!r} is in both {owner[task.id]!r} and "
+                    f"{domain.name!r}; run them separately"
+                )
+            owner[task.id] = domain.name
+            pool.append(task)
+    return pool
+
+
+def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
+    """``N`` = the first N tasks of each domain; a comma-separated list of ids; None = all."""
+    if spec is None:
+        return [t.id for t in pool]
+    spec = spec.strip()
+    if spec.isdigit():
+        n = int(spec)
+        if n < 1:
+            raise UsageError("--tasks must select at least one task")
+        by_domain: dict[str, list[Task]] = {}
+        for task in pool:
+            by_domain.setdefault(task.domain, []).append(task)
+        selected: list[str] = []
+        for name, tasks in by_domain.items():
+            if n > len(tasks):
+                place = where if len(by_domain) == 1 else f"domain {name!r}"
+                raise UsageError(f"--tasks {n}: {place} has {len(tasks)} tasks")
+            selected.extend(t.id for t in tasks[:n])
+        return selected
+    ids = [t.strip() for t in spec.split(",") if t.strip()]
+    known = {t.id for t in pool}
+    for task_id in ids:
+        if task_id not in known:
+            raise UsageError(f"--tasks: {where} has no task {task_id!r}")
+    return ids
+
+
+def normalize_emotions(names: list[str], *, dedupe: bool = True) -> list[str]:
+    """Canonical leaf names, in order; without duplicates unless ``dedupe`` is False.
+
+    A family name stands for its default leaf; ``task`` (each task's own profile) stays.
+    """
+    out: list[str] = []
+    for name in names:
+        leaf = name if name in (NEUTRAL, TASK_EMOTION) else resolve_emotion(name)
+        if leaf not in out or not dedupe:
+            out.append(leaf)
+    return out
