@@ -11,9 +11,9 @@ from tau_sim.simulator.run import validate
 from tau_sim.simulator.grid import RunConfig
 
 validate(RunConfig(domains=["retail", "tau2/mock"], tasks=["retail-000"]))
-before = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)
+before = sorted(m for m in sys.modules if m.startswith("tau_sim.domains.") and m.count(".") == 2)
 found = DOMAINS.get("insurance").__name__
-after = sorted(m for m in sys.modules if m.startswith("domains.") and m.count(".") == 1)
+after = sorted(m for m in sys.modules if m.startswith("tau_sim.domains.") and m.count(".") == 2)
 print(json.dumps({"before": before, "found": found, "names": DOMAINS.names(), "after": after}))
 """
 
