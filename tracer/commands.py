@@ -18,7 +18,7 @@ import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import get_domain, load_plugins
-from tau_sim.simulator.store.store import open_database
+from tau_sim.simulator.store import open_database
 from tau_sim.simulator.world.domain import dump_tasks
 
 

@@ -24,7 +24,12 @@ import msgspec
 from tau_sim.simulator.core.chat import ChatMessage, EndpointError, ModelError
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import AssertionJudged, Event, ModelUsage
-from tau_sim.simulator.core.registry import ModelProvider, make_model_provider, split_model_name
+from tau_sim.simulator.core.registry import (
+    SIMULATED_BACKENDS,
+    ModelProvider,
+    make_model_provider,
+    split_model_name,
+)
 from tau_sim.simulator.engine.actors import usage_event
 from tau_sim.simulator.results.transcript import transcript_lines
 
@@ -104,8 +109,6 @@ def decode_verdicts(text: str, count: int) -> list[tuple[bool, str]]:
 
 def check_judge_name(name: str) -> None:
     """``UsageError`` unless ``name`` is a model ``PROVIDER/MODEL`` (a scripted one is not)."""
-    from tau_sim.simulator.store.store import SIMULATED_BACKENDS
-
     if "/" not in name or split_model_name(name)[0] in SIMULATED_BACKENDS:
         raise UsageError(f"--judge: expected a model PROVIDER/MODEL, got {name!r}")
 

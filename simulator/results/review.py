@@ -23,9 +23,14 @@ import sqlite_utils
 
 from tau_sim.simulator.core.chat import ChatMessage, ModelError
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import load_plugins, make_model_provider, split_model_name
+from tau_sim.simulator.core.registry import (
+    SIMULATED_BACKENDS,
+    load_plugins,
+    make_model_provider,
+    split_model_name,
+)
 from tau_sim.simulator.results.transcript import load_transcript, transcript_lines
-from tau_sim.simulator.store.store import SIMULATED_BACKENDS, get_run, role_usage, storage_faults
+from tau_sim.simulator.store import get_run, role_usage, storage_faults
 
 JUDGE = "judge"
 RESULT_CHARS = 400

@@ -20,7 +20,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import breakdown_json
 from tau_sim.simulator.engine.failures import diagnose_task
 from tau_sim.simulator.grid.cells import RunConfig, decode_config
-from tau_sim.simulator.store.store import create_rescores_table, get_run, iter_events
+from tau_sim.simulator.store import create_rescores_table, get_run, iter_events
 from tau_sim.simulator.world.evaluation import MissingStateError, final_reward, make_evaluator
 
 

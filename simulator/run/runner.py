@@ -70,7 +70,7 @@ from tau_sim.simulator.grid.cells import (
 from tau_sim.simulator.models.capacity import fit_connections
 from tau_sim.simulator.run.rayshards import RayShards, check_run, cluster
 from tau_sim.simulator.run.shards import ProgressCallback, Shards
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.domain import Domain, Task, load_tasks
 from tau_sim.simulator.world.evaluation import make_evaluator
 from tau_sim.simulator.world.views import (

@@ -31,7 +31,7 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits, TerminationReason
 from tau_sim.simulator.grid.cells import RunConfig, grid
 from tau_sim.simulator.run.runner import Runner
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Domain, dump_tasks
 from tau_sim.simulator.world.tools import Toolkit

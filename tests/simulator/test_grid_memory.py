@@ -37,7 +37,7 @@ from tau_sim.simulator.results.transcript import load_transcript, transcript_jso
 from tau_sim.simulator.run.rescore import rescore_run
 from tau_sim.simulator.run.runner import Runner
 from tau_sim.simulator.run.shards import WorkOrder, encode_order
-from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
+from tau_sim.simulator.store import Store, get_run, iter_events, open_database
 
 MILLION = 1_000_000
 

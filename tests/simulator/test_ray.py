@@ -32,7 +32,7 @@ from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run.rayshards import INSTALL, LOCAL, NAMESPACE
 from tau_sim.simulator.run.runner import Runner
 from tau_sim.simulator.run.shards import auto_workers
-from tau_sim.simulator.store.store import Store, get_run
+from tau_sim.simulator.store import Store, get_run
 from tests.simulator import test_keys
 from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
 from tests.simulator.test_keys import SECRET, HTTPServer
