@@ -44,6 +44,8 @@ from tau_sim.simulator.store.usage import ROLE_COLUMN_NAMES, UsageTally
 
 @dataclass
 class _Batch:
+    """The rows of one commit: events, conversations started, conversations ended."""
+
     events: list[tuple[str, int, int, float, str]] = field(default_factory=list)
     started: list[tuple[Any, ...]] = field(default_factory=list)
     ended: list[tuple[Any, ...]] = field(default_factory=list)
@@ -75,6 +77,7 @@ _ENDED_SQL = (
     + "".join(f"{column} = ?, " for column in ROLE_COLUMN_NAMES)
     + "failure = ?, failure_detail = ?, ended_at = ? where id = ?"
 )
+"""A conversation marked completed, with its ending and its usage (``UsageTally.pop``)."""
 
 
 class Writer:
@@ -170,6 +173,7 @@ class Writer:
         self._wake.set()
 
     def _prepare(self, events: Sequence[Event]) -> _Batch:
+        """The rows of ``events``; model usage is summed per conversation until its end."""
         batch = _Batch()
         kinds = self._kinds
         append = batch.events.append
