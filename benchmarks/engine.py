@@ -53,7 +53,7 @@ from tau_sim.simulator.core.events import AgentMessage
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import LOCAL, NAMESPACE
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 
 USE_UVLOOP = os.environ.get("UVLOOP", "1") == "1"
 

@@ -64,7 +64,7 @@ def play(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
     from tau_sim.simulator.engine.bus import LiveFeed
     from tau_sim.simulator.grid import RunConfig
     from tau_sim.simulator.run import Runner, backend_options
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
 
     load_plugins()
     tasks = [t.id for t in get_domain("retail").tasks[:TASKS]]
@@ -122,7 +122,7 @@ def report(db: Path, run_id: str) -> dict[str, Any]:
     """Compute the stored run's report (as ``tau-sim report`` does) and time it."""
     from tau_sim.simulator.core.registry import load_plugins
     from tau_sim.simulator.results.metrics import run_report
-    from tau_sim.simulator.store.store import get_run, open_database
+    from tau_sim.simulator.store import get_run, open_database
 
     load_plugins()
     t0 = time.perf_counter()

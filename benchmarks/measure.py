@@ -18,7 +18,7 @@ import psutil
 
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Runner, backend_options
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 
 
 def _rss_sampler(stop: threading.Event, peak: list[int]) -> None:

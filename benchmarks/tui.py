@@ -36,7 +36,7 @@ from tau_sim.simulator.core.registry import get_domain, load_plugins  # noqa: E4
 from tau_sim.simulator.engine.referee import Limits  # noqa: E402
 from tau_sim.simulator.grid import RunConfig  # noqa: E402
 from tau_sim.simulator.run import Player, Runner  # noqa: E402
-from tau_sim.simulator.store.store import Store  # noqa: E402
+from tau_sim.simulator.store import Store  # noqa: E402
 
 
 def bench_config(concurrency: int, latency: float, waves: int) -> RunConfig:

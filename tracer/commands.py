@@ -1,7 +1,7 @@
 """The ``tau-sim tracer`` sub-commands: construct, filter, export, stats.
 
-Each takes the parsed arguments of its sub-parser (``simulator.cli.main``) and returns the exit code;
-bad input is a ``UsageError`` (one line, exit 2, from the CLI).
+Each takes the parsed arguments of its sub-parser (``simulator.cli.main``) and returns the exit
+code; bad input is a ``UsageError`` (one line, exit 2, from the CLI).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import get_domain, load_plugins
-from tau_sim.simulator.store.store import open_database
+from tau_sim.simulator.store import open_database
 from tau_sim.simulator.world.domain import dump_tasks
 
 

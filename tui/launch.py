@@ -12,7 +12,7 @@ from pathlib import Path
 from tau_sim.simulator.engine.bus import LiveFeed
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, Runner
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.sources import LiveSource, StoreSource, kept_history
 

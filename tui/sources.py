@@ -27,8 +27,8 @@ from tau_sim.simulator.core.events import ConversationEnded, Event, decode_store
 from tau_sim.simulator.core.infra import INFRA_REASON
 from tau_sim.simulator.engine.bus import LiveFeed
 from tau_sim.simulator.run import Runner
+from tau_sim.simulator.store import get_run, iter_events, open_database, run_state
 from tau_sim.simulator.store.event_rows import ordered_rows
-from tau_sim.simulator.store.store import get_run, iter_events, open_database, run_state
 
 SHOWN_KINDS = (
     "conversation_started",

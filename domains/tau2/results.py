@@ -49,7 +49,7 @@ from tau_sim.simulator.core.endings import TerminationReason as Ending
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.results.export import open_target
-from tau_sim.simulator.store.store import get_run, iter_events
+from tau_sim.simulator.store import get_run, iter_events
 from tau_sim.simulator.world.domain import Domain
 
 TERMINATIONS: dict[str, TerminationReason] = {

@@ -20,11 +20,11 @@ import msgspec
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS
 from tau_sim.simulator.core.errors import StoreError, UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
-from tau_sim.simulator.store.store import DEFAULT_DB
+from tau_sim.simulator.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from tau_sim.simulator.models.options import RunFile
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
     from tau_sim.simulator.world.domain import Domain
 
 EXIT_STORAGE = 1
@@ -561,7 +561,7 @@ def _main(argv: list[str]) -> int:
         print(f"tau-sim: error: {usage}", file=sys.stderr)
         return EXIT_STORAGE if isinstance(usage, StoreError) else EXIT_USAGE
     except sqlite3.Error as exc:  # a read that failed past the checks on opening
-        from tau_sim.simulator.store.store import storage_fault
+        from tau_sim.simulator.store import storage_fault
 
         print(f"tau-sim: error: {storage_fault(args.db, exc)}", file=sys.stderr)
         return EXIT_STORAGE
@@ -815,7 +815,7 @@ def _resume_config(
     """
     from tau_sim.simulator.grid import reattach_keys
     from tau_sim.simulator.run import resolve_workers
-    from tau_sim.simulator.store.store import get_run
+    from tau_sim.simulator.store import get_run
 
     run = get_run(store.db, args.resume)
     _check_resumable(store, run, keep_errors="keep_errors" in args)
@@ -880,7 +880,7 @@ def _still_running(run: dict[str, Any]) -> str:
     """Why a run with a fresh heartbeat cannot be resumed (two writers would play its cells)."""
     import time
 
-    from tau_sim.simulator.store.store import STALE_AFTER_ENV, stale_after
+    from tau_sim.simulator.store import STALE_AFTER_ENV, stale_after
 
     beat = run.get("heartbeat_at") or run["created_at"]
     where = f" (pid {run['pid']} on {run['host']})" if run.get("pid") else ""
@@ -895,7 +895,7 @@ def _cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from tau_sim.simulator.grid import new_run_id, seal_keys
     from tau_sim.simulator.models.options import merge
     from tau_sim.simulator.run import Player, Runner, backend_options, check_run
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
 
     resume = "resume" in args
     if resume:
@@ -1051,7 +1051,7 @@ def _cmd_human(args: argparse.Namespace) -> int:
     """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
     from tau_sim.simulator.grid import new_run_id
     from tau_sim.simulator.run import Player
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
     from tau_sim.tui.session import human_settings, make_app, play
 
     if args.resume:
@@ -1099,7 +1099,7 @@ def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> t
     """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
     from tau_sim.simulator.grid import new_run_id, seal_keys
     from tau_sim.simulator.run import Player
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
     from tau_sim.tui.launch import play
 
     for flag in ("dry_run", "keep_errors"):
@@ -1124,7 +1124,7 @@ def _tui_new_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> t
 def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
     """Check ``--resume`` as ``tau-sim run`` does, then play the rest under the TUI."""
     from tau_sim.simulator.models.options import merge
-    from tau_sim.simulator.store.store import Store
+    from tau_sim.simulator.store import Store
     from tau_sim.tui.launch import play
 
     settings = merge(OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS})
@@ -1249,7 +1249,7 @@ def _print_report(
     from tau_sim.simulator.results.metrics import run_report
     from tau_sim.simulator.results.report import render_report
     from tau_sim.simulator.results.stats import RESAMPLES, check_resamples
-    from tau_sim.simulator.store.store import get_run
+    from tau_sim.simulator.store import get_run
 
     resamples = check_resamples(RESAMPLES if resamples is None else resamples)
     run = get_run(db, run_id)
@@ -1274,7 +1274,7 @@ def _print_breakdowns(report: dict[str, Any]) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
     if args.compare_users:
@@ -1308,7 +1308,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from tau_sim.simulator.results.compare import compare_roles, compare_runs
     from tau_sim.simulator.results.report import render_compare
     from tau_sim.simulator.results.stats import check_resamples
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     resamples = check_resamples(args.resamples)
     role = "agent" if args.agents else "user" if args.users else None
@@ -1339,7 +1339,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _open_other(path: str) -> Any:
     """The file of ``compare``'s RUN_B, read-only; its errors name ``--db-b``."""
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     try:
         return open_database(path, readonly=True)
@@ -1349,7 +1349,7 @@ def _open_other(path: str) -> Any:
 
 def _cmd_rescore(args: argparse.Namespace) -> int:
     from tau_sim.simulator.run import render_rescore, rescore_run
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     db = open_database(args.db, create=False, readonly=not args.write)
     result = rescore_run(db, args.run_id, write=args.write)
@@ -1367,7 +1367,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         render_transcript,
         transcript_json,
     )
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
     transcript = load_transcript(db, args.conversation_id)
@@ -1380,7 +1380,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from tau_sim.simulator.results.export import export_run
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
     count = export_run(db, args.run_id, args.format, args.out)
@@ -1392,7 +1392,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_review(args: argparse.Namespace) -> int:
     from tau_sim.simulator.models.options import parse_key_values
     from tau_sim.simulator.results.review import render_review, review_run
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     judge_args = parse_key_values(args.judge_arg, "--judge-arg")
     db = open_database(args.db, create=False)
@@ -1419,7 +1419,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 def _cmd_runs(args: argparse.Namespace) -> int:
     from tau_sim.simulator.results.report import render_runs
-    from tau_sim.simulator.store.store import open_database
+    from tau_sim.simulator.store import open_database
 
     db = open_database(args.db, readonly=True)
     render_runs(db)

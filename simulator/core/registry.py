@@ -258,6 +258,11 @@ def get_domain(name: str) -> Domain:
     return DOMAINS.get(name)()
 
 
+SIMULATED_BACKENDS = frozenset({"scripted"})
+"""Model providers that are no model (scripted actors): their ``ModelUsage`` counts as
+``simulated``, never unpriced, and they cannot judge (``--judge`` needs a model)."""
+
+
 def split_model_name(name: str) -> tuple[str, str]:
     """Split ``provider/model`` into its parts (``scripted`` alone is allowed)."""
     provider, _, model = name.partition("/")

@@ -32,7 +32,12 @@ from tau_sim.simulator.core.events import (
     ToolResult,
     UserMessage,
 )
-from tau_sim.simulator.core.registry import ModelProvider, make_model_provider, split_model_name
+from tau_sim.simulator.core.registry import (
+    SIMULATED_BACKENDS,
+    ModelProvider,
+    make_model_provider,
+    split_model_name,
+)
 from tau_sim.simulator.engine.actors import usage_event
 
 JUDGE_ROLE = "judge"
@@ -131,8 +136,6 @@ def decode_verdicts(text: str, count: int) -> list[tuple[bool, str]]:
 
 def check_judge_name(name: str) -> None:
     """``UsageError`` unless ``name`` is a model ``PROVIDER/MODEL`` (a scripted one is not)."""
-    from tau_sim.simulator.store.store import SIMULATED_BACKENDS
-
     if "/" not in name or split_model_name(name)[0] in SIMULATED_BACKENDS:
         raise UsageError(f"--judge: expected a model PROVIDER/MODEL, got {name!r}")
 

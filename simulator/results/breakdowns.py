@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tau_sim.simulator.store.store import ROLES
+from tau_sim.simulator.store import ROLES
 
 
 def _dollars(figures: dict[str, Any]) -> str:

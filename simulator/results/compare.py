@@ -23,7 +23,7 @@ from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.counting import is_success
 from tau_sim.simulator.results.metrics import conversation_rows, field_label
 from tau_sim.simulator.results.stats import DIGITS, RESAMPLES, Bootstrap
-from tau_sim.simulator.store.store import get_run
+from tau_sim.simulator.store import get_run
 
 ROLE_FIELDS = ("agent", "user")
 CELL_FIELDS = ("domain", "emotion", "intensity", "politeness", "urgency", "trust")

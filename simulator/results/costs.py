@@ -3,7 +3,7 @@
 Each conversation row holds, per role, its prompt, completion and cached prompt tokens, its
 dollars (NULL when no call of the role had a price) and how many calls of a real model had no
 price (``unpriced``) and how many turns a scripted actor played (``simulated``: no model, no
-tokens, no dollars); see ``simulator.store.store.ROLE_FIELDS``. Sums keep "unpriced" apart from
+tokens, no dollars); see ``simulator.store.usage.ROLE_FIELDS``. Sums keep "unpriced" apart from
 "free": a role whose real calls had no price has cost None (never 0), one priced at 0 costs
 0.0, a scripted one has no cost at all. ``pricing`` names which it is.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.results.counting import condition_of, weight
-from tau_sim.simulator.store.store import ROLE_FIELDS, ROLES
+from tau_sim.simulator.store import ROLE_FIELDS, ROLES
 
 PRICINGS = ("priced", "free", "unpriced", "partly priced", "scripted", "no calls")
 """What a cost figure is: all calls priced, priced at 0, no call priced, some calls unpriced

@@ -20,7 +20,7 @@ import msgspec
 import sqlite_utils
 
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.store.store import ROLE_COLUMN_NAMES, get_run
+from tau_sim.simulator.store import ROLE_COLUMN_NAMES, get_run
 
 FORMATS = ("jsonl", "csv")
 COLUMNS = (

@@ -29,7 +29,7 @@ from tau_sim.simulator.results.stats import (
     task_pass_at_k,
     task_pass_hat_k,
 )
-from tau_sim.simulator.store.store import ROLE_FIELDS, ROLES
+from tau_sim.simulator.store import ROLE_FIELDS, ROLES
 
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
 GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity", *LEVEL_FIELDS)

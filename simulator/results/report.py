@@ -314,7 +314,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     """
     import time
 
-    from tau_sim.simulator.store.store import run_states
+    from tau_sim.simulator.store import run_states
 
     states = run_states(db)
     console = console or _console()

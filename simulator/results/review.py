@@ -23,10 +23,15 @@ import sqlite_utils
 
 from tau_sim.simulator.core.chat import ChatMessage, ModelError
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import load_plugins, make_model_provider, split_model_name
+from tau_sim.simulator.core.registry import (
+    SIMULATED_BACKENDS,
+    load_plugins,
+    make_model_provider,
+    split_model_name,
+)
 from tau_sim.simulator.engine.judging import transcript_lines
 from tau_sim.simulator.results.transcript import load_transcript
-from tau_sim.simulator.store.store import SIMULATED_BACKENDS, get_run, role_usage, storage_faults
+from tau_sim.simulator.store import get_run, role_usage, storage_faults
 
 JUDGE = "judge"
 REVIEW_RESULT_CHARS = 400

@@ -28,7 +28,7 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.registry import is_calibration_agent
-from tau_sim.simulator.store.store import iter_events
+from tau_sim.simulator.store import iter_events
 
 SHOW_RESULT_CHARS = 600
 """The longest tool result the terminal view prints (the JSON view keeps it whole)."""

@@ -29,7 +29,7 @@ from tau_sim.simulator.run.player import Player, open_providers, settle_memory
 from tau_sim.simulator.run.processes import ProcessPool
 from tau_sim.simulator.run.ray_actors import RayPool, check_run, cluster
 from tau_sim.simulator.run.signals import until_signal
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 
 
 class Runner:

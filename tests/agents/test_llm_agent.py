@@ -21,7 +21,7 @@ from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.models.openai_provider import OpenAIChatModel
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import Store, get_run
+from tau_sim.simulator.store import Store, get_run
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import ConversationContext, agent_view
 from tests.simulator.models.wire import ScriptServer, oa_message

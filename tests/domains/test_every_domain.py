@@ -27,7 +27,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS, get_domain, load_plugins
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
 from tau_sim.simulator.world.tools import ToolKind
 from tests.scoring import score

@@ -32,7 +32,7 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, grid
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Domain, dump_tasks
 from tau_sim.simulator.world.tools import Toolkit

@@ -38,7 +38,7 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Action, Domain, Task
 from tau_sim.simulator.world.tools import Toolkit

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tau_sim.simulator.store.store import SCHEMA_VERSION
+from tau_sim.simulator.store import SCHEMA_VERSION
 from tests.simulator.old_layout import as_version_2
 
 TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]

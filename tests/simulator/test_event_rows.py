@@ -32,7 +32,7 @@ from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.grid import RunConfig, new_run_id
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
+from tau_sim.simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.old_layout import as_version_2, events_as_before
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config

@@ -35,7 +35,7 @@ from tau_sim.simulator.results.export import export_rows
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.results.transcript import load_transcript, transcript_json
 from tau_sim.simulator.run import Runner, WorkOrder, encode_order, rescore_run
-from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
+from tau_sim.simulator.store import Store, get_run, iter_events, open_database
 
 MILLION = 1_000_000
 

@@ -11,7 +11,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import AGENTS
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Runner, open_providers
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tests.simulator.toy import StepProvider, install
 
 pytestmark = pytest.mark.anyio

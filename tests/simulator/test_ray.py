@@ -30,7 +30,7 @@ from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, decode_config, grid_size
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner, auto_workers
-from tau_sim.simulator.store.store import Store, get_run
+from tau_sim.simulator.store import Store, get_run
 from tests.simulator import test_keys
 from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
 from tests.simulator.test_keys import SECRET, HTTPServer

@@ -29,7 +29,7 @@ from tau_sim.simulator.core.events import (
 from tau_sim.simulator.core.roles import EMPTY_TURN
 from tau_sim.simulator.engine.failures import Failure, diagnose
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import CONVERSATION_COLUMNS, Store
+from tau_sim.simulator.store import CONVERSATION_COLUMNS, Store
 from tests.simulator.fault_server import FaultServer
 from tests.simulator.test_cli import run_error, tau_sim
 from tests.simulator.toy import install, toy_config

@@ -12,7 +12,7 @@ from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, conversation_seed, grid
 from tau_sim.simulator.results.metrics import pass_hat_k, run_report
 from tau_sim.simulator.run import ADMISSION_INTERVAL_S, Runner, validate
-from tau_sim.simulator.store.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
+from tau_sim.simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.old_layout import as_version_2
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config

@@ -17,7 +17,7 @@ from tau_sim.simulator.results.stats import (
     task_pass_at_k,
     task_pass_hat_k,
 )
-from tau_sim.simulator.store.store import get_run, open_database
+from tau_sim.simulator.store import get_run, open_database
 from tests.simulator.test_cli import report, tau_sim
 from tests.simulator.test_faults import row
 

@@ -16,7 +16,7 @@ import pytest
 from tau_sim.simulator.core.errors import StoreError, UsageError
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store.store import SCHEMA_VERSION, Store, get_run, open_database, run_state
+from tau_sim.simulator.store import SCHEMA_VERSION, Store, get_run, open_database, run_state
 from tests.simulator.toy import install
 from tests.simulator.toy import toy_config as config
 

@@ -9,7 +9,7 @@ import anyio
 
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, Runner
-from tau_sim.simulator.store.store import Store, open_database
+from tau_sim.simulator.store import Store, open_database
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.launch import live_source
 

@@ -24,7 +24,7 @@ from tau_sim.simulator.core.events import (
     ToolResult,
     UserMessage,
 )
-from tau_sim.simulator.store.store import Store
+from tau_sim.simulator.store import Store
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Turn
 from tau_sim.tui.screens import ConversationScreen

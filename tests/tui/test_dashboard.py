@@ -12,7 +12,7 @@ import pytest
 
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.results.metrics import run_report
-from tau_sim.simulator.store.store import Store, get_run, iter_events, open_database
+from tau_sim.simulator.store import Store, get_run, iter_events, open_database
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.dialogue import DialogueView, Outcome, Turn
 from tau_sim.tui.launch import live_source

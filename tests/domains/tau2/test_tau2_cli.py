@@ -18,7 +18,8 @@ NEEDS_TAU2 = pytest.mark.skipif(tau2_missing(), reason=REASON)
 def one_line_error(*args: str, prelude: str = "") -> str:
     """The one stderr line of a ``tau-sim`` command that must fail with exit 2."""
     if prelude:
-        code = f"{prelude}; import sys; from tau_sim.simulator.cli.main import main; sys.exit(main({list(args)!r}))"
+        entry = "from tau_sim.simulator.cli.main import main"
+        code = f"{prelude}; import sys; {entry}; sys.exit(main({list(args)!r}))"
         command = [sys.executable, "-c", code]
     else:
         command = [*TAU_SIM, *args]

@@ -1,0 +1,96 @@
+"""The queries readers of a store use: a run's row and status, a conversation's events and usage.
+
+Reading commands (report, compare, export, review, the TUI, the Tracer) open the file read-only
+(``open_database(..., readonly=True)``) and read it through these; events are read from the
+view ``events``, whatever the file's version (``tau_sim.simulator.store.event_rows``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import sqlite_utils
+
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.events import Event, ModelUsage, decode_stored
+from tau_sim.simulator.store.timeouts import stale_after
+from tau_sim.simulator.store.usage import RoleCounters
+
+
+def get_run(db: sqlite_utils.Database, run_id: str | None) -> dict[str, Any]:
+    """A run row by id, or the latest run; ``UsageError`` when there is none.
+
+    Its ``status`` is what ``run_state`` reads: ``stale`` for a ``running`` run whose
+    process is gone (the stored value stays ``running``).
+    """
+    if run_id is None:
+        rows = list(db.query("select * from runs order by created_at desc limit 1"))
+        if not rows:
+            raise UsageError("no runs in this database (start one with `tau-sim run`)")
+    else:
+        rows = list(db.query("select * from runs where id = ?", [run_id]))
+        if not rows:
+            raise UsageError(f"no run {run_id!r} in this database (see `tau-sim runs`)")
+    return {**rows[0], "status": run_state(rows[0])}
+
+
+def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
+    """A run's status as it stands: the stored one, or ``stale`` for a dead ``running`` run.
+
+    A ``running`` run is ``stale`` when its process is gone (same host, no such pid) or its
+    heartbeat (``runs.heartbeat_at``, else its creation) is older than ``stale_after()``
+    seconds. Rows stored before the heartbeat existed have no pid and no heartbeat.
+    """
+    status = str(run["status"])
+    if status != "running":
+        return status
+    if _process_gone(run.get("pid"), run.get("host")):
+        return "stale"
+    beat = run.get("heartbeat_at") or run["created_at"]
+    return "stale" if (now or time.time()) - beat > stale_after() else "running"
+
+
+def run_states(db: sqlite_utils.Database) -> dict[str, str]:
+    """``run_state`` of every run in the file, by run id (a bad threshold fails even if unused)."""
+    stale_after()
+    return {str(row["id"]): run_state(row) for row in db.query("select * from runs")}
+
+
+def _process_gone(pid: int | None, host: str | None) -> bool:
+    """True when ``pid`` ran on this host and no such process exists now."""
+    if pid is None or pid <= 0 or host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # it exists, owned by someone else
+        return False
+    return False
+
+
+def role_usage(db: sqlite_utils.Database, conversation: str, role: str) -> tuple[Any, ...]:
+    """One role's model calls of a stored conversation, as its ``ROLE_FIELDS`` columns hold them.
+
+    Summed from the conversation's ``model_usage`` events (tokens in, out and cached, dollars
+    or None when no call was priced, unpriced calls, scripted turns).
+    """
+    counters = RoleCounters()
+    for event in iter_events(db, conversation):
+        if isinstance(event, ModelUsage) and event.role == role:
+            counters.add(event)
+    return counters.values()
+
+
+def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
+    """The events of one conversation in order."""
+    for row in db.execute(
+        "select conversation, seq, kind, ts, payload from events where conversation = ? "
+        "order by seq",
+        [conversation],
+    ):
+        yield decode_stored(*row)

@@ -1,0 +1,162 @@
+"""The run lifecycle in the store: ``Store``, the batching writer with a run's bookkeeping.
+
+``Store`` is what the runner holds: the batching writer (``tau_sim.simulator.store.writer``)
+plus the bookkeeping of a run (create, claim for ``--resume``, the cells already done, the
+unfinished ones discarded, its status, finish). The writer's commits carry the run's heartbeat
+(``runs.heartbeat_at``, with the writer's ``pid`` and ``host``), so a run whose process died
+reads ``stale``, not ``running`` (``tau_sim.simulator.store.reads.run_state``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+
+from tau_sim.simulator.grid.cells import CellSet
+from tau_sim.simulator.store.opening import storage_faults
+from tau_sim.simulator.store.writer import Writer
+
+
+class Store(Writer):
+    """The writer side of the database, plus the run bookkeeping the runner needs.
+
+    With ``create=False`` a missing file is a ``UsageError`` and nothing is created. Every
+    write that fails raises a ``StoreError`` naming the file and the cause; the writer's
+    first failure is also kept in ``failure``.
+    """
+
+    def create_run(
+        self, run_id: str, seed: int, config: str, cells: int, *, tasks_hash: str
+    ) -> None:
+        """Record a new run with the hash of its task set (``grid.task_set_hash``)."""
+        with storage_faults(self.path), self.db.conn:
+            self.db.table("runs").insert(
+                {
+                    "id": run_id,
+                    "created_at": time.time(),
+                    "ended_at": None,
+                    "status": "running",
+                    "seed": seed,
+                    "config": config,
+                    "cells": cells,
+                    "tasks_hash": tasks_hash,
+                }
+            )
+
+    def tasks_hash(self, run_id: str) -> str | None:
+        """The task-set hash a run was created with (None: no such run, or a version-1 run)."""
+        row = self.db.execute("select tasks_hash from runs where id = ?", [run_id]).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def set_run_status(self, run_id: str, status: str) -> None:
+        """Mark a run running, completed, interrupted or failed (as told: see ``finish_run``)."""
+        ended = None if status == "running" else time.time()
+        with storage_faults(self.path), self.db.conn:
+            self.db.table("runs").update(run_id, {"status": status, "ended_at": ended})
+
+    def claim_run(self, run_id: str) -> None:
+        """Mark a run ``running`` by this process (pid, host) and beat its heartbeat from now on.
+
+        The writer's commits refresh ``runs.heartbeat_at`` every ``heartbeat_interval``.
+        """
+        now = time.time()
+        with storage_faults(self.path), self.db.conn:
+            self.db.table("runs").update(
+                run_id,
+                {
+                    "status": "running",
+                    "ended_at": None,
+                    "heartbeat_at": now,
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                },
+            )
+        self.beat_for(run_id, now)
+
+    def finish_run(self, run_id: str, status: str) -> str:
+        """Store a run's final status and return it: ``completed`` only if every cell is.
+
+        ``status`` is what the runner saw (``completed``, ``interrupted`` or ``failed``). The
+        stored status is ``completed`` when the file holds as many completed conversations of
+        the run as its stored total of cells (``runs.cells``: rows exist only for admitted
+        conversations, so the count is against the total, never against the rows), whatever
+        ``status`` says; otherwise ``status``, except that ``completed``
+        becomes ``failed``. One statement: the count and the status are read and written in
+        one transaction.
+        """
+        self.stop_beating()
+        fallback = "failed" if status == "completed" else status
+        with storage_faults(self.path), self.db.conn:
+            self.db.execute(
+                "update runs set ended_at = ?, status = case when (select count(*) from "
+                "conversations where run_id = runs.id and status = 'completed') >= cells "
+                "then 'completed' else ? end where id = ?",
+                [time.time(), fallback, run_id],
+            )
+        row = self.db.execute("select status from runs where id = ?", [run_id]).fetchone()
+        return str(row[0])
+
+    def done_cells(self, run_id: str, size: int) -> CellSet:
+        """The cells of a run of ``size`` cells whose conversation completed, as a bitmap.
+
+        One pass over the run's completed rows; what it holds is one bit per cell of the grid.
+        """
+        done = CellSet(size)
+        rows = self.db.execute(
+            "select cell from conversations where run_id = ? and status = 'completed'", [run_id]
+        )
+        for (cell,) in rows:
+            if cell is not None and 0 <= cell < size:
+                done.add(cell)
+        return done
+
+    def completed_count(self, run_id: str) -> int:
+        """How many conversations of a run completed."""
+        row = self.db.execute(
+            "select count(*) from conversations where run_id = ? and status = 'completed'",
+            [run_id],
+        ).fetchone()
+        return int(row[0])
+
+    def discard_unfinished(self, run_id: str) -> int:
+        """Delete conversations of a run that did not complete, with their events."""
+        with storage_faults(self.path), self.db.conn:
+            ids = [
+                r[0]
+                for r in self.db.execute(
+                    "select id from conversations where run_id = ? and status != 'completed'",
+                    [run_id],
+                )
+            ]
+            for cid in ids:
+                self._discard(cid)
+        return len(ids)
+
+    def discard_reason(self, run_id: str, reason: str) -> int:
+        """Delete a run's completed conversations that ended with ``reason``, with their events.
+
+        ``--resume`` plays such cells again (conversations an endpoint ended).
+        """
+        with self.db.conn:
+            ids = [
+                r[0]
+                for r in self.db.execute(
+                    "select id from conversations where run_id = ? and status = 'completed' "
+                    "and reason = ?",
+                    [run_id, reason],
+                )
+            ]
+            for cid in ids:
+                self._discard(cid)
+        return len(ids)
+
+    def _discard(self, conversation: str) -> None:
+        """Delete one conversation's events and row (inside the caller's transaction)."""
+        self.db.execute(
+            "delete from event_rows where conversation = "
+            "(select key from conversations where id = ?)",
+            [conversation],
+        )
+        self.db.execute("delete from conversations where id = ?", [conversation])
+        self.forget(conversation)

@@ -1,0 +1,165 @@
+"""The store's tables and schema version, and the migration of older files to it.
+
+``create_schema`` makes the tables of a new file (``meta``, ``runs``, ``conversations``, the
+events' ``event_rows`` and view from ``tau_sim.simulator.store.event_rows``, ``rescores``);
+``migrate`` brings a file of version 1 or 2 to ``SCHEMA_VERSION`` in one transaction, and
+``add_columns`` gives a file the columns added since (also to a read-only file's copy in memory).
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from tau_sim.simulator.store.event_rows import create_event_rows, has_event_rows, migrate_events
+from tau_sim.simulator.store.usage import ROLE_FIELDS, ROLES
+
+SCHEMA_VERSION = 3
+"""3: events in ``event_rows`` with integer conversation and kind keys (``conversations.key``,
+``event_kinds``), read through the view ``events`` (``simulator.store.event_rows``); new files have
+16 KB pages. 2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``)
+and the ``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own
+level). Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
+(NULL in runs stored before them; readers do not need them), and the ``conversations``
+columns of ``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
+LEVEL_COLUMNS = ("politeness", "urgency", "trust")
+CONVERSATION_COLUMNS = {
+    **{f"{role}_{name}": kind for role in ROLES for name, kind in ROLE_FIELDS.items()},
+    "failure": "text",
+    "failure_detail": "text",
+}
+"""Columns of ``conversations`` that older files may lack, with their SQL types."""
+RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", "host": "text"}
+"""Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    """Create the tables of a new file, marked ``SCHEMA_VERSION`` (in the caller's transaction)."""
+    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db.table("runs").create(
+        {
+            "id": str,
+            "created_at": float,
+            "ended_at": float,
+            "status": str,
+            "seed": int,
+            "config": str,
+            "cells": int,
+            "tasks_hash": str,
+            "heartbeat_at": float,
+            "pid": int,
+            "host": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db.table("conversations").create(
+        {
+            "id": str,
+            "run_id": str,
+            "cell": int,
+            "task_id": str,
+            "domain": str,
+            "agent": str,
+            "user": str,
+            "emotion": str,
+            "intensity": float,
+            "trial": int,
+            "seed": int,
+            "politeness": str,
+            "urgency": str,
+            "trust": str,
+            "status": str,
+            "reason": str,
+            "reward": float,
+            "abandoned": int,
+            "breakdown": str,
+            "detail": str,
+            "turns": int,
+            "tool_calls": int,
+            "questions": int,
+            "model_calls": int,
+            "tokens_in": int,
+            "tokens_out": int,
+            "cost_usd": float,
+            "started_at": float,
+            "ended_at": float,
+            "key": int,
+            **{
+                column: (int if kind == "integer" else float if kind == "float" else str)
+                for column, kind in CONVERSATION_COLUMNS.items()
+            },
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db.table("conversations").create_index(["run_id", "cell"], unique=True, if_not_exists=True)
+    create_event_rows(db.conn)
+    create_rescores_table(db)
+    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def create_rescores_table(db: sqlite_utils.Database) -> None:
+    """The record of ``tau-sim rescore --write`` runs (created on demand in older files)."""
+    db.table("rescores").create(
+        {
+            "id": int,
+            "run_id": str,
+            "rescored_at": float,
+            "rescored": int,
+            "changed": int,
+            "tasks_file": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+
+
+def missing_columns(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
+    """(table, column, type) of every column a version-1 or early version-2 file lacks."""
+    missing = [
+        ("conversations", column, "text")
+        for column in LEVEL_COLUMNS
+        if column not in db.table("conversations").columns_dict
+    ]
+    runs = db.table("runs").columns_dict
+    missing += [("runs", c, kind) for c, kind in RUN_COLUMNS.items() if c not in runs]
+    have = db.table("conversations").columns_dict
+    missing += [
+        ("conversations", c, kind) for c, kind in CONVERSATION_COLUMNS.items() if c not in have
+    ]
+    return missing
+
+
+def add_columns(db: sqlite_utils.Database) -> None:
+    """Add the missing columns (NULL in stored rows) and mark the file as this version.
+
+    Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
+    has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
+    says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
+    same way. Runs inside the caller's transaction.
+    """
+    for table, column, kind in missing_columns(db):
+        db.execute(f"alter table {table} add column {column} {kind}")
+    db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+
+def migrate(db: sqlite_utils.Database, *, version: str) -> None:
+    """Bring a file of an older version (or layout) to this one, in one transaction.
+
+    ``add_columns``, then (versions 1 and 2) ``migrate_events``: the ``events`` table becomes
+    ``event_rows`` and the view. A failure (or a crash) anywhere rolls it all back: the file
+    stays as it was.
+    """
+    moved = has_event_rows(db)
+    if moved and not missing_columns(db) and version == str(SCHEMA_VERSION):
+        return
+    conn = db.conn
+    conn.execute("begin immediate")
+    try:
+        add_columns(db)
+        if not moved:
+            migrate_events(conn)
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
