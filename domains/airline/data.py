@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
+from tau_sim.domains.airline.catalog import CABIN_FACTOR, CABINS, ROUTES
 from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
 from tau_sim.domains.kit.codes import CODE_ALPHABET
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes

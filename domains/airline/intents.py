@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from tau_sim.domains.airline.catalog import CABINS
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
@@ -26,7 +27,6 @@ from tau_sim.domains.airline.data import (
     net_paid,
     route_key,
 )
-from tau_sim.domains.airline.network import CABINS
 from tau_sim.domains.airline.rules import (
     BAG_FEE,
     CANCELLATION_FEE,

@@ -31,6 +31,7 @@ from tau_sim.domains.airline.access import (
     segment,
     take_seats,
 )
+from tau_sim.domains.airline.catalog import AIRPORTS
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
@@ -41,7 +42,6 @@ from tau_sim.domains.airline.data import (
     Segment,
     route_key,
 )
-from tau_sim.domains.airline.network import AIRPORTS
 from tau_sim.domains.airline.rules import (
     BAG_FEE,
     INSURANCE_PRICE,

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.banking.merchants import DEPOSITS, FEES, MERCHANTS
+from tau_sim.domains.banking.catalog import DEPOSITS, FEES, MERCHANTS
 from tau_sim.domains.kit.calc import days_from
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, identity_indexes
 from tau_sim.domains.kit.payments import money

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.food_delivery.menus import CUISINES
+from tau_sim.domains.food_delivery.catalog import CUISINES
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from tau_sim.domains.hotel.catalog import Property
 from tau_sim.domains.hotel.data import (
     CONFIRMED,
     LAST_NIGHT,
@@ -18,7 +19,6 @@ from tau_sim.domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from tau_sim.domains.hotel.properties import Property
 from tau_sim.domains.hotel.rules import MAX_NIGHTS, RATE_PLANS
 from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader

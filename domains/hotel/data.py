@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.hotel.properties import PROPERTIES, ROOM_FACTOR, Property
+from tau_sim.domains.hotel.catalog import PROPERTIES, ROOM_FACTOR, Property
 from tau_sim.domains.hotel.rules import (
     MEMBER,
     MEMBER_TIERS,

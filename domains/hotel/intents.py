@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from tau_sim.domains.hotel.catalog import PROPERTIES, Property
 from tau_sim.domains.hotel.data import (
     CHECKED_OUT,
     CONFIRMED,
@@ -19,7 +20,6 @@ from tau_sim.domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from tau_sim.domains.hotel.properties import PROPERTIES, Property
 from tau_sim.domains.hotel.rules import (
     EARN_PER_NIGHT,
     FLEXIBLE,

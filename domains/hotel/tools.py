@@ -33,6 +33,7 @@ from tau_sim.domains.hotel.access import (
     stay,
     take_room,
 )
+from tau_sim.domains.hotel.catalog import Property
 from tau_sim.domains.hotel.data import (
     CANCELLED,
     CHECKED_OUT,
@@ -42,7 +43,6 @@ from tau_sim.domains.hotel.data import (
     Reservation,
     StayNight,
 )
-from tau_sim.domains.hotel.properties import Property
 from tau_sim.domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools

@@ -12,9 +12,8 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.insurance.catalog import (
-    AUTO_MODELS,
-    CLAIM_STATUSES,
+from tau_sim.domains.insurance.catalog import AUTO_MODELS, CLAIM_STATUSES
+from tau_sim.domains.insurance.rules import (
     ENDORSABLE,
     HOME_EXCLUSIONS,
     ITEM_CATEGORIES,

@@ -16,15 +16,6 @@ from tau_sim.domains.insurance.access import (
     driver_charge,
     item_charge,
 )
-from tau_sim.domains.insurance.catalog import (
-    FILING_WINDOW_DAYS,
-    HUMAN_CLAIM_THRESHOLD,
-    ITEM_CATEGORIES,
-    LOSS_COVERAGE,
-    MIN_DRIVER_AGE,
-    NON_HOUSEHOLD,
-    RELATIONSHIPS,
-)
 from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
@@ -38,6 +29,15 @@ from tau_sim.domains.insurance.data import (
     claim_id,
     license_number,
     parse_date,
+)
+from tau_sim.domains.insurance.rules import (
+    FILING_WINDOW_DAYS,
+    HUMAN_CLAIM_THRESHOLD,
+    ITEM_CATEGORIES,
+    LOSS_COVERAGE,
+    MIN_DRIVER_AGE,
+    NON_HOUSEHOLD,
+    RELATIONSHIPS,
 )
 from tau_sim.domains.insurance.scenario import (
     LOSS_TEXT,

@@ -22,7 +22,6 @@ from tau_sim.domains.insurance.access import (
     require_active,
     require_kind,
 )
-from tau_sim.domains.insurance.catalog import MAX_ITEM_VALUE, MIN_DRIVER_AGE
 from tau_sim.domains.insurance.data import (
     AUTO,
     CANCELLED,
@@ -37,6 +36,7 @@ from tau_sim.domains.insurance.data import (
     item_id,
     parse_date,
 )
+from tau_sim.domains.insurance.rules import MAX_ITEM_VALUE, MIN_DRIVER_AGE
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.payments import money, owned_method, settle
