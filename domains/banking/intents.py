@@ -11,11 +11,8 @@ from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     CHECKING,
-    DISPUTE_WINDOW_DAYS,
     EXPEDITED_FEE,
     FEE,
-    FEE_REVERSAL_CAP,
-    FEE_REVERSAL_PERIOD_DAYS,
     FROZEN,
     SAVINGS,
     Account,
@@ -26,6 +23,11 @@ from tau_sim.domains.banking.data import (
     days_ago,
     dispute_id,
     transaction_id,
+)
+from tau_sim.domains.banking.rules import (
+    DISPUTE_WINDOW_DAYS,
+    FEE_REVERSAL_CAP,
+    FEE_REVERSAL_PERIOD_DAYS,
 )
 from tau_sim.domains.banking.scenario import (
     CONFIRM,

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from tau_sim.domains.food_delivery.data import (
     DELIVERED,
-    LATE_MINUTES,
     OUT_FOR_DELIVERY,
     PLACED,
     PREPARING,
@@ -22,6 +21,7 @@ from tau_sim.domains.food_delivery.data import (
     priced,
 )
 from tau_sim.domains.food_delivery.rules import (
+    LATE_MINUTES,
     in_claim_window,
     item_refund,
     late_credit,

@@ -8,7 +8,6 @@ from tau_sim.domains.kit.calc import days_from
 from tau_sim.domains.kit.lookup import loader
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.telecom.data import (
-    DISPUTE_WINDOW_DAYS,
     SUSPENDED,
     TODAY,
     Addon,
@@ -18,6 +17,7 @@ from tau_sim.domains.telecom.data import (
     Plan,
     Subscriber,
 )
+from tau_sim.domains.telecom.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.tools import ToolError
 

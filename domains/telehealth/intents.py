@@ -10,7 +10,7 @@ from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.domains.telehealth.catalog import LATE_FEES, PLANS
+from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     SCHEDULED,
@@ -25,6 +25,7 @@ from tau_sim.domains.telehealth.data import (
     hours_until,
     visit_cost,
 )
+from tau_sim.domains.telehealth.rules import LATE_FEES
 from tau_sim.domains.telehealth.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
