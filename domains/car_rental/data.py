@@ -20,10 +20,10 @@ from tau_sim.domains.car_rental.rules import (
     CLASSES,
     PREMIUM_CLASSES,
     YOUNG_DRIVER_AGE,
-    age_on,
     daily_cost,
     one_way_fee,
 )
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.codes import CODE_ALPHABET
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import can_pay, money

@@ -157,12 +157,6 @@ def days(start: str, end: str) -> int:
     return days_from(start, end)
 
 
-def age_on(birth_date: str, on: datetime.date = TODAY) -> int:
-    """Age in whole years on ``on``."""
-    born = parse_date(birth_date)
-    return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
-
-
 def claim_id(policy_id: str, number: int) -> str:
     """The id of the ``number``-th claim of a policy, e.g. "CLM-4829301-02"."""
     return f"CLM-{policy_id.split('-')[1]}-{number:02d}"

@@ -9,7 +9,7 @@ from typing import ClassVar
 from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.kit.tasks import CustomerIntent, swap_last
 from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -477,7 +477,7 @@ class ControlledRefillTransfer(TelehealthIntent):
         rx_id = task.actions[-2].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
         refill = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
-        return [*super().mistakes(domain, task), [*task.actions[:-1], refill]]
+        return [*super().mistakes(domain, task), swap_last(task, refill)]
 
 
 class PrivacyRefusal(TelehealthIntent):
