@@ -20,7 +20,7 @@ from tau_sim.domains.kit.payments import Payment, can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
 from tau_sim.domains.kit.people import Customer, Ids, customers
 from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 TODAY = dt.date(2026, 5, 15)
 NOW = dt.datetime(2026, 5, 15, 12, 0)

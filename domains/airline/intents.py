@@ -60,8 +60,7 @@ from tau_sim.domains.kit.payments import (
 )
 from tau_sim.domains.kit.tasks import CustomerIntent, replaced, swap_last
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 

@@ -58,8 +58,7 @@ from tau_sim.domains.kit.payments import (
     owned_method,
     refunds,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 Cabin = Literal["basic_economy", "economy", "business"]
 TripType = Literal["one_way", "round_trip"]

@@ -17,7 +17,7 @@ from tau_sim.domains.kit.calc import days_from
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
-from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world import Base
 
 TODAY = dt.date(2025, 3, 14)
 """The fixed "today" of the banking world."""

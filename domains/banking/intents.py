@@ -43,8 +43,7 @@ from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _REASONS = ("duplicate charge", "goods not received", "wrong amount")
 _REASON_TEXT = {

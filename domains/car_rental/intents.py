@@ -63,8 +63,7 @@ from tau_sim.domains.kit.payments import (
 )
 from tau_sim.domains.kit.tasks import CustomerIntent, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 
 def driver_age(booking: Booking) -> int:

@@ -17,7 +17,7 @@ from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers
 from tau_sim.domains.kit.vocab import CITIES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 NOW = dt.datetime(2025, 6, 20, 19, 30)
 """The fixed "now" of the food-delivery world."""

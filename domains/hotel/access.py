@@ -30,8 +30,7 @@ from tau_sim.domains.kit.payments import (
     refunds,
 )
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", Guest)
 load_property = loader("properties", "property", Property, code_key)

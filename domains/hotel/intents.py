@@ -58,8 +58,7 @@ from tau_sim.domains.kit.payments import (
     money_text,
 )
 from tau_sim.domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _MAX_GUESTS = {"standard": 2, "deluxe": 3, "suite": 4}
 

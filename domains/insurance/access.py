@@ -12,7 +12,7 @@ from tau_sim.domains.insurance.rules import ITEM_CATEGORIES, LOSS_COVERAGE, driv
 from tau_sim.domains.kit.calc import parse_day
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import money
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import ToolError
 
 load_user = loader("users", "user", User)
 load_policy = loader("policies", "policy", Policy, code_key)

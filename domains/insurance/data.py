@@ -25,7 +25,7 @@ from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers, random_address
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world import Base
 
 TODAY = datetime.date(2025, 6, 15)
 """The fixed "today" of the insurance world."""

@@ -40,8 +40,7 @@ from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.payments import money, owned_method, settle
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 LossType = Literal[
     "collision",

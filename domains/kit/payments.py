@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 import msgspec
 
 from tau_sim.domains.kit.vocab import CARD_BRANDS
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import ToolError
 
 if TYPE_CHECKING:
     from tau_sim.domains.kit.people import Customer, Ids
-    from tau_sim.simulator.world.database import Database
+    from tau_sim.simulator.world import Database
 
 C = TypeVar("C", bound="Customer")
 

@@ -18,9 +18,7 @@ import msgspec
 
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
 from tau_sim.domains.kit.lookup import record
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task, UserScenario
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, Database, Domain, Intent, SlotHint, Task, UserScenario
 
 HINTS: dict[str, SlotHint] = {
     "email": SlotHint(("email", "e-mail"), "your email address"),

@@ -21,8 +21,7 @@ from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import new_address
 from tau_sim.simulator.engine.referee import TerminationReason
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import Tool, ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, Tool, ToolError, ToolKind, tool
 
 
 @tool(ToolKind.READ)

@@ -18,8 +18,7 @@ from tau_sim.domains.telecom.data import (
     Subscriber,
 )
 from tau_sim.domains.telecom.rules import DISPUTE_WINDOW_DAYS
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", Subscriber)
 load_line = loader("lines", "line", Line)

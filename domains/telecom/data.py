@@ -15,7 +15,7 @@ import msgspec
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 TODAY = "2025-06-15"
 """The world's fixed today (never the real clock)."""

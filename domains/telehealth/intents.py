@@ -35,8 +35,7 @@ from tau_sim.domains.telehealth.scenario import (
     time_text,
     visit_text,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 WRONG_PHONE = "000-555-0100"
 """A number no generated patient has: the target of the unrequested write in ``mistakes``."""

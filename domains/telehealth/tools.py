@@ -46,8 +46,7 @@ from tau_sim.domains.telehealth.data import (
     visit_cost,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 Specialty = Literal[
     "primary care",

@@ -25,8 +25,7 @@ from tau_sim.domains.utilities.data import (
     bill_total,
     reading_id,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
 load_account = loader("accounts", "account", Account)

@@ -22,7 +22,7 @@ from tau_sim.domains.kit.calc import add_months, days_from
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers, random_address
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 ELECTRICITY = "electricity"
 GAS = "gas"

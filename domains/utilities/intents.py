@@ -39,8 +39,7 @@ from tau_sim.domains.utilities.scenario import (
     reading_text,
     units_text,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 
 class Supply:

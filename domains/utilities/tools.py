@@ -58,8 +58,7 @@ from tau_sim.domains.utilities.data import (
     Tariff,
     premise_key,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 
