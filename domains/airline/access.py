@@ -26,8 +26,7 @@ from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import PaymentMethod, owned_method
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 
 class FlightChoice(msgspec.Struct, frozen=True):

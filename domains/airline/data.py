@@ -12,14 +12,15 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.airline.network import CABIN_FACTOR, CABINS, ROUTES
+from tau_sim.domains.airline.catalog import CABIN_FACTOR, CABINS, ROUTES
 from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
 from tau_sim.domains.kit.codes import CODE_ALPHABET
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, can_pay, money
+from tau_sim.domains.kit.payments import net_paid as kit_net_paid
 from tau_sim.domains.kit.people import Customer, Ids, customers
 from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 TODAY = dt.date(2026, 5, 15)
 NOW = dt.datetime(2026, 5, 15, 12, 0)
@@ -124,12 +125,7 @@ def flight_key(flight_number: str, date: str) -> str:
 
 def net_paid(reservation: Reservation) -> float:
     """Payments minus refunds of a reservation."""
-    return money(
-        sum(
-            p.amount if p.transaction_type == "payment" else -p.amount
-            for p in reservation.payment_history
-        )
-    )
+    return kit_net_paid(reservation.payment_history)
 
 
 def _clock(minutes: int) -> str:

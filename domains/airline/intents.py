@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from tau_sim.domains.airline.catalog import CABINS
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
@@ -26,7 +27,6 @@ from tau_sim.domains.airline.data import (
     net_paid,
     route_key,
 )
-from tau_sim.domains.airline.network import CABINS
 from tau_sim.domains.airline.rules import (
     BAG_FEE,
     CANCELLATION_FEE,
@@ -47,24 +47,29 @@ from tau_sim.domains.airline.scenario import (
     passengers_text,
     trip_text,
 )
+from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import pick, picker, record
-from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import CustomerIntent, replaced
+from tau_sim.domains.kit.payments import (
+    PaymentMethod,
+    card_for,
+    diff_text,
+    method_text,
+    money,
+    money_text,
+)
+from tau_sim.domains.kit.tasks import CustomerIntent, replaced, swap_last
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
-def _day(date: str) -> dt.date:
-    return dt.date.fromisoformat(date)
-
-
 def upcoming(reservation: Reservation) -> bool:
     """Whether the reservation is active and every flight is after today."""
-    return reservation.status == ACTIVE and all(_day(s.date) > TODAY for s in reservation.flights)
+    return reservation.status == ACTIVE and all(
+        iso_day(s.date) > TODAY for s in reservation.flights
+    )
 
 
 def booked_hours_ago(reservation: Reservation) -> float:
@@ -110,21 +115,6 @@ def seats_left(flight: Flight, cabin: str) -> int:
     return 0 if fare is None else fare.seats_left
 
 
-def card_for(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
-    """A payment method that can pay ``amount`` with room to spare (gift cards rarely)."""
-    methods = [m for m in user.payment_methods if can_pay(m, amount * 2 + 200)]
-    return rng.choice(methods) if methods else None
-
-
-def diff_text(amount: float) -> str:
-    """How a price difference reads for the user."""
-    if amount > 0:
-        return f"{money_text(amount)} to pay"
-    if amount < 0:
-        return f"{money_text(-amount)} back"
-    return "no price difference"
-
-
 def expression(prices: list[float], count: int, extra: list[float] | None = None) -> str:
     """A ``calculate`` expression: (sum of prices) * count + extras."""
     inner = " + ".join(f"{p:.2f}" for p in prices)
@@ -144,11 +134,6 @@ class AirlineIntent(CustomerIntent):
 
 
 pick_reservation = picker("reservations", Reservation)
-
-
-def swap_last(task: Task, write: Action) -> list[Action]:
-    """The task's actions with the last one replaced by ``write``."""
-    return [*task.actions[:-1], write]
 
 
 class BookFlight(AirlineIntent):
@@ -277,8 +262,8 @@ def _new_outbound(db: Database, reservation: Reservation, rng: random.Random) ->
     """Another bookable outbound flight, one to three days away from the current one."""
     first = reservation.flights[0]
     shift = rng.choice((-3, -2, -1, 1, 2, 3))
-    day = _day(first.date) + dt.timedelta(days=shift)
-    if len(reservation.flights) > 1 and day >= _day(reservation.flights[1].date):
+    day = iso_day(first.date) + dt.timedelta(days=shift)
+    if len(reservation.flights) > 1 and day >= iso_day(reservation.flights[1].date):
         return None
     options = [
         f
@@ -350,8 +335,8 @@ def _other_flight_mistake(domain: Domain, task: Task, write: Action) -> list[Act
     chosen = write.arguments["flights"][0]
     reservation: Reservation = record(db, "reservations", write.arguments["reservation_id"])
     first = reservation.flights[0]
-    day = _day(chosen["date"])
-    limit = _day(reservation.flights[1].date) if len(reservation.flights) > 1 else LAST_DAY
+    day = iso_day(chosen["date"])
+    limit = iso_day(reservation.flights[1].date) if len(reservation.flights) > 1 else LAST_DAY
     for shift in (0, 1, -1, 2, -2):
         candidates = [
             f
@@ -365,7 +350,7 @@ def _other_flight_mistake(domain: Domain, task: Task, write: Action) -> list[Act
             )
             if (f.flight_number, f.date)
             not in {(chosen["flight_number"], chosen["date"]), (first.flight_number, first.date)}
-            and _day(f.date) < limit
+            and iso_day(f.date) < limit
         ]
         if candidates:
             other = candidates[0]
@@ -931,14 +916,14 @@ class FlightStatusInquiry(AirlineIntent):
 
         def soon(r: Reservation) -> bool:
             return r.status == ACTIVE and any(
-                TODAY <= _day(s.date) <= TODAY + dt.timedelta(days=2) for s in r.flights
+                TODAY <= iso_day(s.date) <= TODAY + dt.timedelta(days=2) for s in r.flights
             )
 
         r = pick_reservation(db, rng, soon)
         if r is None:
             return None
         segment = next(
-            s for s in r.flights if TODAY <= _day(s.date) <= TODAY + dt.timedelta(days=2)
+            s for s in r.flights if TODAY <= iso_day(s.date) <= TODAY + dt.timedelta(days=2)
         )
         flight: Flight = record(db, "flights", flight_key(segment.flight_number, segment.date))
         outputs = [flight.status, flight.departure]

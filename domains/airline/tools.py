@@ -31,6 +31,7 @@ from tau_sim.domains.airline.access import (
     segment,
     take_seats,
 )
+from tau_sim.domains.airline.catalog import AIRPORTS
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
@@ -41,7 +42,6 @@ from tau_sim.domains.airline.data import (
     Segment,
     route_key,
 )
-from tau_sim.domains.airline.network import AIRPORTS
 from tau_sim.domains.airline.rules import (
     BAG_FEE,
     INSURANCE_PRICE,
@@ -58,8 +58,7 @@ from tau_sim.domains.kit.payments import (
     owned_method,
     refunds,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 Cabin = Literal["basic_economy", "economy", "business"]
 TripType = Literal["one_way", "round_trip"]

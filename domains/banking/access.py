@@ -10,8 +10,7 @@ import msgspec
 from tau_sim.domains.banking.data import TODAY, Account, Card, Transaction, User, transaction_id
 from tau_sim.domains.kit.lookup import loader
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
 load_account = loader("accounts", "account", Account)

@@ -12,24 +12,15 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.banking.merchants import DEPOSITS, FEES, MERCHANTS
+from tau_sim.domains.banking.catalog import DEPOSITS, FEES, MERCHANTS
 from tau_sim.domains.kit.calc import days_from
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
-from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world import Base
 
 TODAY = dt.date(2025, 3, 14)
 """The fixed "today" of the banking world."""
-
-DISPUTE_WINDOW_DAYS = 60
-"""A card transaction can be disputed up to this many days after it was posted (policy)."""
-
-FEE_REVERSAL_CAP = 40.0
-"""The largest fee the agent may reverse (policy)."""
-
-FEE_REVERSAL_PERIOD_DAYS = 365
-"""At most one fee reversal per customer in this many days (policy)."""
 
 EXPEDITED_FEE = 25.0
 """What expedited shipping of a replacement card costs (debited from the card's account)."""

@@ -11,11 +11,8 @@ from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     CHECKING,
-    DISPUTE_WINDOW_DAYS,
     EXPEDITED_FEE,
     FEE,
-    FEE_REVERSAL_CAP,
-    FEE_REVERSAL_PERIOD_DAYS,
     FROZEN,
     SAVINGS,
     Account,
@@ -26,6 +23,11 @@ from tau_sim.domains.banking.data import (
     days_ago,
     dispute_id,
     transaction_id,
+)
+from tau_sim.domains.banking.rules import (
+    DISPUTE_WINDOW_DAYS,
+    FEE_REVERSAL_CAP,
+    FEE_REVERSAL_PERIOD_DAYS,
 )
 from tau_sim.domains.banking.scenario import (
     CONFIRM,
@@ -41,8 +43,7 @@ from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _REASONS = ("duplicate charge", "goods not received", "wrong amount")
 _REASON_TEXT = {

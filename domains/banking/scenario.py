@@ -6,8 +6,7 @@ from tau_sim.domains.banking.data import CHECKING, Account, Card, Transaction
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["account ids", "card ids", "transaction ids"]
 

@@ -48,8 +48,7 @@ from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import money
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

@@ -27,8 +27,7 @@ from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
 from tau_sim.domains.kit.payments import charge as kit_charge
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
 load_booking = loader("bookings", "booking", Booking, code_key)

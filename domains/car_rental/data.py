@@ -20,17 +20,17 @@ from tau_sim.domains.car_rental.rules import (
     CLASSES,
     PREMIUM_CLASSES,
     YOUNG_DRIVER_AGE,
-    age_on,
     daily_cost,
     one_way_fee,
 )
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.codes import CODE_ALPHABET
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
 from tau_sim.domains.kit.people import Customer, Ids, customers
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 TODAY = dt.date(2026, 6, 10)
 NOW = dt.datetime(2026, 6, 10, 9, 0)

@@ -38,7 +38,6 @@ from tau_sim.domains.car_rental.rules import (
     PREMIUM_MIN_AGE,
     YOUNG_DRIVER_AGE,
     YOUNG_DRIVER_SURCHARGE,
-    age_on,
     daily_cost,
     late_fee,
     one_way_fee,
@@ -52,27 +51,29 @@ from tau_sim.domains.car_rental.scenario import (
     gold_reads,
     rental_text,
 )
+from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import pick, picker, record
-from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.payments import (
+    PaymentMethod,
+    card_for,
+    method_text,
+    money,
+    money_text,
+)
 from tau_sim.domains.kit.tasks import CustomerIntent, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
-
-
-def _day(date: str) -> dt.date:
-    return dt.date.fromisoformat(date)
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 
 def driver_age(booking: Booking) -> int:
     """The driver's age on the pick-up date."""
-    return age_on(booking.driver.birth_date, _day(booking.pickup_date))
+    return age_on(booking.driver.birth_date, iso_day(booking.pickup_date))
 
 
 def hours_to_pickup(pickup_date: str) -> float:
     """Hours from the world's ``NOW`` to the pick-up time."""
-    pickup = dt.datetime.combine(_day(pickup_date), PICKUP_TIME)
+    pickup = dt.datetime.combine(iso_day(pickup_date), PICKUP_TIME)
     return (pickup - NOW).total_seconds() / 3600
 
 
@@ -85,12 +86,6 @@ def free_every_day(db: Database, location: str, vehicle_class: str, days: list[s
         if free is None or free.available < 1:
             return False
     return True
-
-
-def card_for(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
-    """A payment method that can pay ``amount`` with room to spare."""
-    methods = [m for m in user.payment_methods if can_pay(m, amount * 2 + 200)]
-    return rng.choice(methods) if methods else None
 
 
 def location_text(location: Location) -> str:
@@ -109,7 +104,7 @@ pick_booking = picker("bookings", Booking)
 def changeable(booking: Booking) -> bool:
     """Whether a booking is reserved (pick-up today or later) or on the road."""
     return booking.status == ACTIVE or (
-        booking.status == RESERVED and _day(booking.pickup_date) >= TODAY
+        booking.status == RESERVED and iso_day(booking.pickup_date) >= TODAY
     )
 
 
@@ -262,7 +257,7 @@ class _Extension:
 
     def __init__(self, booking: Booking, extra: int) -> None:
         self.booking = booking
-        self.old_end = _day(booking.return_date)
+        self.old_end = iso_day(booking.return_date)
         self.end = self.old_end + dt.timedelta(days=extra)
         self.days = rental_days(self.old_end, self.end)
         per_day = daily_cost(booking.daily_rate, booking.add_ons, booking.young_driver_surcharge)
@@ -273,7 +268,7 @@ class _Extension:
 
     def fits(self, db: Database) -> bool:
         """Whether the class is free every extra day and the rental stays bookable."""
-        start = _day(self.booking.pickup_date)
+        start = iso_day(self.booking.pickup_date)
         return (
             self.end <= LAST_DAY
             and (self.end - start).days <= 30
@@ -326,10 +321,10 @@ def _other_date_mistake(domain: Domain, task: Task, extend: Action) -> list[Acti
     """The extension made to another return date (one day off) that the tools allow."""
     db = domain.new_database()
     booking: Booking = record(db, "bookings", extend.arguments["booking_id"])
-    end = _day(extend.arguments["new_return_date"])
+    end = iso_day(extend.arguments["new_return_date"])
     for shift in (-1, 1):
         other = end + dt.timedelta(days=shift)
-        check = _Extension(booking, (other - _day(booking.return_date)).days)
+        check = _Extension(booking, (other - iso_day(booking.return_date)).days)
         if check.days and check.fits(db):
             return swapped(task, extend, replaced(extend, new_return_date=other.isoformat()))
     return None
@@ -387,7 +382,7 @@ class ExtendAndAddInsurance(RentalIntent):
             return None
         ext, method = drawn
         b = ext.booking
-        days = (ext.end - _day(b.pickup_date)).days
+        days = (ext.end - iso_day(b.pickup_date)).days
         cover = money(ADD_ONS["collision_damage_waiver"] * days)
         who = self.owner(db, b, rng)
         end = ext.end.isoformat()
@@ -459,7 +454,7 @@ class CancelBooking(RentalIntent):
         late = rng.random() < 0.5
 
         def accept(b: Booking) -> bool:
-            if b.status != RESERVED or _day(b.pickup_date) < TODAY:
+            if b.status != RESERVED or iso_day(b.pickup_date) < TODAY:
                 return False
             return (hours_to_pickup(b.pickup_date) < FREE_CANCELLATION_HOURS) == late
 
@@ -702,7 +697,7 @@ class _Damage:
 
 def _reportable(b: Booking) -> bool:
     recent = TODAY - dt.timedelta(days=3)
-    return b.status == ACTIVE or (b.status == RETURNED and _day(b.return_date) >= recent)
+    return b.status == ACTIVE or (b.status == RETURNED and iso_day(b.return_date) >= recent)
 
 
 def covered(booking: Booking) -> bool:
@@ -868,7 +863,7 @@ class DamageDisputeTransfer(RentalIntent):
 def _upgrades(db: Database, b: Booking, allowed: Callable[[str], bool]) -> list[str]:
     """Classes above the booked one, free every rental day, that ``allowed`` admits."""
     names = list(CLASSES)
-    days = rental_days(_day(b.pickup_date), _day(b.return_date))
+    days = rental_days(iso_day(b.pickup_date), iso_day(b.return_date))
     return [
         c
         for c in names[names.index(b.vehicle_class) + 1 :]
@@ -877,7 +872,7 @@ def _upgrades(db: Database, b: Booking, allowed: Callable[[str], bool]) -> list[
 
 
 def _upgradeable(b: Booking) -> bool:
-    return b.status == RESERVED and _day(b.pickup_date) >= TODAY
+    return b.status == RESERVED and iso_day(b.pickup_date) >= TODAY
 
 
 class UpgradeClass(RentalIntent):

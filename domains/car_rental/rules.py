@@ -71,12 +71,6 @@ PICKUP_TIME = dt.time(10, 0)
 """Pick-ups and returns happen at 10:00 on the booked dates."""
 
 
-def age_on(birth_date: str, day: dt.date) -> int:
-    """A person's age in whole years on ``day``."""
-    born = dt.date.fromisoformat(birth_date)
-    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
-
-
 def one_way_fee(pickup_city: str, pickup: str, return_city: str, returned: str) -> float:
     """The one-way fee of a rental picked up at ``pickup`` and returned at ``returned``."""
     if pickup == returned:

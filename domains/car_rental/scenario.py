@@ -7,8 +7,7 @@ import datetime as dt
 from tau_sim.domains.car_rental.data import RETURNED, Booking, Driver
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id"]
 

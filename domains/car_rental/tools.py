@@ -67,8 +67,7 @@ from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import check_funds, money, owned_method
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 VehicleClass = Literal[
     "economy", "compact", "midsize", "fullsize", "suv", "minivan", "premium", "luxury"

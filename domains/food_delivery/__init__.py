@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tau_sim.domains.kit.world import register_world
-from tau_sim.simulator.world.domain import Generation
+from tau_sim.simulator.world import Generation
 
 __all__ = ["BASE_SEED", "GENERATION", "food_delivery"]
 

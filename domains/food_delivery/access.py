@@ -9,8 +9,7 @@ import msgspec
 from tau_sim.domains.food_delivery.data import Order, OrderItem, Promotion, Restaurant, User
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import money, with_balance
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 
 def order_key(order_id: str) -> str:

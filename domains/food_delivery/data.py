@@ -12,12 +12,12 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.food_delivery.menus import CUISINES
+from tau_sim.domains.food_delivery.catalog import CUISINES
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers
 from tau_sim.domains.kit.vocab import CITIES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 NOW = dt.datetime(2025, 6, 20, 19, 30)
 """The fixed "now" of the food-delivery world."""
@@ -30,23 +30,6 @@ CANCELLED = "cancelled"
 
 SERVICE_FEE_RATE = 0.10
 """The service fee: this share of the subtotal (a database rule, recomputed on every change)."""
-
-ITEM_REFUND_ORDER_SHARE = 0.5
-"""Policy: missing/wrong-item refunds of one order total at most this share of its subtotal."""
-ITEM_REFUND_MONTHLY_CAP = 50.0
-"""Policy: missing/wrong-item refunds of one customer total at most this much per month."""
-LATE_MINUTES = 20
-"""Policy: a delivery this many minutes or more after the promised time is late."""
-VERY_LATE_MINUTES = 45
-"""Policy: a delivery this many minutes or more after the promised time is very late."""
-LATE_CREDIT = 5.0
-"""Policy: the account credit of a late delivery."""
-VERY_LATE_CREDIT = 10.0
-"""Policy: the account credit of a very late delivery."""
-LATE_CREDIT_MONTHLY_CAP = 20.0
-"""Policy: late-delivery credits of one customer total at most this much per month."""
-CLAIM_WINDOW_DAYS = 7
-"""Policy: item refunds and late-delivery credits are given up to this many days after delivery."""
 
 
 class User(Customer, frozen=True, omit_defaults=True):

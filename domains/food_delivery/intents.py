@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from tau_sim.domains.food_delivery.data import (
     DELIVERED,
-    LATE_MINUTES,
     OUT_FOR_DELIVERY,
     PLACED,
     PREPARING,
@@ -22,6 +21,7 @@ from tau_sim.domains.food_delivery.data import (
     priced,
 )
 from tau_sim.domains.food_delivery.rules import (
+    LATE_MINUTES,
     in_claim_window,
     item_refund,
     late_credit,
@@ -46,8 +46,7 @@ from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 
 class FoodIntent(CustomerIntent):

@@ -8,24 +8,33 @@ from __future__ import annotations
 
 import datetime as dt
 
-from tau_sim.domains.food_delivery.data import (
-    CLAIM_WINDOW_DAYS,
-    DELIVERED,
-    ITEM_REFUND_MONTHLY_CAP,
-    ITEM_REFUND_ORDER_SHARE,
-    LATE_CREDIT,
-    LATE_CREDIT_MONTHLY_CAP,
-    LATE_MINUTES,
-    NOW,
-    VERY_LATE_CREDIT,
-    VERY_LATE_MINUTES,
-    Order,
-    OrderItem,
-    Promotion,
-    User,
-)
+from tau_sim.domains.food_delivery.data import DELIVERED, NOW, Order, OrderItem, Promotion, User
 from tau_sim.domains.kit.calc import minutes_from
 from tau_sim.domains.kit.payments import capped, money, share_of
+
+ITEM_REFUND_ORDER_SHARE = 0.5
+"""Policy: missing/wrong-item refunds of one order total at most this share of its subtotal."""
+
+ITEM_REFUND_MONTHLY_CAP = 50.0
+"""Policy: missing/wrong-item refunds of one customer total at most this much per month."""
+
+LATE_MINUTES = 20
+"""Policy: a delivery this many minutes or more after the promised time is late."""
+
+VERY_LATE_MINUTES = 45
+"""Policy: a delivery this many minutes or more after the promised time is very late."""
+
+LATE_CREDIT = 5.0
+"""Policy: the account credit of a late delivery."""
+
+VERY_LATE_CREDIT = 10.0
+"""Policy: the account credit of a very late delivery."""
+
+LATE_CREDIT_MONTHLY_CAP = 20.0
+"""Policy: late-delivery credits of one customer total at most this much per month."""
+
+CLAIM_WINDOW_DAYS = 7
+"""Policy: item refunds and late-delivery credits are given up to this many days after delivery."""
 
 
 def in_claim_window(order: Order) -> bool:

@@ -45,8 +45,7 @@ from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.payments import check_funds, money
 from tau_sim.domains.kit.people import new_address
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 CHANGEABLE = (PLACED, PREPARING)
 """Statuses in which the database still takes changes: the courier has not picked up yet."""

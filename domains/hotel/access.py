@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from tau_sim.domains.hotel.catalog import Property
 from tau_sim.domains.hotel.data import (
     CONFIRMED,
     LAST_NIGHT,
@@ -18,7 +19,6 @@ from tau_sim.domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from tau_sim.domains.hotel.properties import Property
 from tau_sim.domains.hotel.rules import MAX_NIGHTS, RATE_PLANS
 from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader
@@ -30,8 +30,7 @@ from tau_sim.domains.kit.payments import (
     refunds,
 )
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", Guest)
 load_property = loader("properties", "property", Property, code_key)

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.hotel.properties import PROPERTIES, ROOM_FACTOR, Property
+from tau_sim.domains.hotel.catalog import PROPERTIES, ROOM_FACTOR, Property
 from tau_sim.domains.hotel.rules import (
     MEMBER,
     MEMBER_TIERS,
@@ -29,7 +29,7 @@ from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
 from tau_sim.domains.kit.people import Customer, Ids, customers
-from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world import Base
 
 TODAY = dt.date(2026, 7, 15)
 NOW = dt.datetime(2026, 7, 15, 12, 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from tau_sim.domains.hotel.catalog import PROPERTIES, Property
 from tau_sim.domains.hotel.data import (
     CHECKED_OUT,
     CONFIRMED,
@@ -19,7 +20,6 @@ from tau_sim.domains.hotel.data import (
     night_key,
     stay_dates,
 )
-from tau_sim.domains.hotel.properties import PROPERTIES, Property
 from tau_sim.domains.hotel.rules import (
     EARN_PER_NIGHT,
     FLEXIBLE,
@@ -46,23 +46,26 @@ from tau_sim.domains.hotel.scenario import (
     points_text,
     stay_text,
 )
+from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
-from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.payments import (
+    PaymentMethod,
+    card_for,
+    diff_text,
+    method_text,
+    money,
+    money_text,
+)
 from tau_sim.domains.kit.tasks import CustomerIntent, replaced, sum_action, swapped
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _MAX_GUESTS = {"standard": 2, "deluxe": 3, "suite": 4}
 
 
-def _day(date: str) -> dt.date:
-    return dt.date.fromisoformat(date)
-
-
 def upcoming(reservation: Reservation) -> bool:
     """Whether the reservation is confirmed and its stay starts after today."""
-    return reservation.status == CONFIRMED and _day(reservation.check_in) > TODAY
+    return reservation.status == CONFIRMED and iso_day(reservation.check_in) > TODAY
 
 
 def open_nights(
@@ -76,12 +79,6 @@ def open_nights(
             return None
         nights.append(night)
     return nights
-
-
-def card_for(user: Guest, amount: float, rng: random.Random) -> PaymentMethod | None:
-    """A payment method that can pay ``amount`` with room to spare."""
-    methods = [m for m in user.payment_methods if can_pay(m, amount * 2 + 200)]
-    return rng.choice(methods) if methods else None
 
 
 def total_expression(prices: list[float]) -> str:
@@ -293,7 +290,7 @@ def _sample_change(db: Database, rng: random.Random) -> _DateChange | None:
     r = pick_reservation(db, rng, movable)
     if r is None:
         return None
-    start, end = _day(r.check_in), _day(r.check_out)
+    start, end = iso_day(r.check_in), iso_day(r.check_out)
     mode = rng.choice(("shift", "shift", "extend", "shorten"))
     if mode == "shift":
         delta = dt.timedelta(days=rng.choice((-2, -1, 1, 2, 3)))
@@ -319,7 +316,7 @@ def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Acti
     """The change made one day off (the wrong dates booked), when those dates are possible."""
     db = domain.new_database()
     r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
-    start, end = _day(write.arguments["check_in"]), _day(write.arguments["check_out"])
+    start, end = iso_day(write.arguments["check_in"]), iso_day(write.arguments["check_out"])
     for delta in (1, -1):
         shift = dt.timedelta(days=delta)
         if new_dates(db, r, start + shift, end + shift) is not None:
@@ -330,15 +327,6 @@ def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Acti
             )
             return swapped(task, write, wrong)
     return None
-
-
-def diff_text(amount: float) -> str:
-    """How a price difference reads for the guest."""
-    if amount > 0:
-        return f"{money_text(amount)} to pay"
-    if amount < 0:
-        return f"{money_text(-amount)} back"
-    return "no price difference"
 
 
 class ChangeDates(HotelIntent):
@@ -551,7 +539,11 @@ class CancelStay(HotelIntent):
         late = rng.random() < 0.5
 
         def fits(r: Reservation) -> bool:
-            if r.status != CONFIRMED or _day(r.check_in) < TODAY or r.rate_plan == NON_REFUNDABLE:
+            if (
+                r.status != CONFIRMED
+                or iso_day(r.check_in) < TODAY
+                or r.rate_plan == NON_REFUNDABLE
+            ):
                 return False
             if late and len(r.nights) < 2:
                 return False  # keeping the only night refunds nothing: not a task worth asking
@@ -668,7 +660,7 @@ class NonRefundableRefundRefused(HotelIntent):
             lambda r: (
                 r.status == CONFIRMED
                 and r.rate_plan == NON_REFUNDABLE
-                and _day(r.check_in) >= TODAY
+                and iso_day(r.check_in) >= TODAY
             ),
         )
         if r is None:
@@ -712,7 +704,9 @@ class AddSpecialRequest(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(db, rng, lambda r: r.status == CONFIRMED and _day(r.check_in) >= TODAY)
+        r = pick_reservation(
+            db, rng, lambda r: r.status == CONFIRMED and iso_day(r.check_in) >= TODAY
+        )
         if r is None:
             return None
         wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from tau_sim.domains.hotel.catalog import PROPERTIES
 from tau_sim.domains.hotel.data import Reservation
-from tau_sim.domains.hotel.properties import PROPERTIES
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id", "property ids"]
 

@@ -33,6 +33,7 @@ from tau_sim.domains.hotel.access import (
     stay,
     take_room,
 )
+from tau_sim.domains.hotel.catalog import Property
 from tau_sim.domains.hotel.data import (
     CANCELLED,
     CHECKED_OUT,
@@ -42,13 +43,11 @@ from tau_sim.domains.hotel.data import (
     Reservation,
     StayNight,
 )
-from tau_sim.domains.hotel.properties import Property
 from tau_sim.domains.hotel.rules import MAX_GOODWILL, PLAN_FACTOR, ROOM_TYPES, plan_price
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.payments import charge, check_funds, money, owned_method
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 RoomTypeCode = Literal["standard", "deluxe", "suite"]
 RatePlan = Literal["flexible", "member", "non_refundable"]

@@ -7,12 +7,12 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.insurance.catalog import ITEM_CATEGORIES, LOSS_COVERAGE, driver_rate
 from tau_sim.domains.insurance.data import ACTIVE, TODAY, Claim, Policy, User, days, parse_date
+from tau_sim.domains.insurance.rules import ITEM_CATEGORIES, LOSS_COVERAGE, driver_rate
 from tau_sim.domains.kit.calc import parse_day
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import money
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import ToolError
 
 load_user = loader("users", "user", User)
 load_policy = loader("policies", "policy", Policy, code_key)

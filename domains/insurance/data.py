@@ -12,9 +12,8 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.insurance.catalog import (
-    AUTO_MODELS,
-    CLAIM_STATUSES,
+from tau_sim.domains.insurance.catalog import AUTO_MODELS, CLAIM_STATUSES
+from tau_sim.domains.insurance.rules import (
     ENDORSABLE,
     HOME_EXCLUSIONS,
     ITEM_CATEGORIES,
@@ -26,7 +25,7 @@ from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers, random_address
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Base
+from tau_sim.simulator.world import Base
 
 TODAY = datetime.date(2025, 6, 15)
 """The fixed "today" of the insurance world."""
@@ -156,12 +155,6 @@ def parse_date(text: str) -> datetime.date:
 def days(start: str, end: str) -> int:
     """Days from ``start`` to ``end`` (ISO dates)."""
     return days_from(start, end)
-
-
-def age_on(birth_date: str, on: datetime.date = TODAY) -> int:
-    """Age in whole years on ``on``."""
-    born = parse_date(birth_date)
-    return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
 
 
 def claim_id(policy_id: str, number: int) -> str:

@@ -16,15 +16,6 @@ from tau_sim.domains.insurance.access import (
     driver_charge,
     item_charge,
 )
-from tau_sim.domains.insurance.catalog import (
-    FILING_WINDOW_DAYS,
-    HUMAN_CLAIM_THRESHOLD,
-    ITEM_CATEGORIES,
-    LOSS_COVERAGE,
-    MIN_DRIVER_AGE,
-    NON_HOUSEHOLD,
-    RELATIONSHIPS,
-)
 from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
@@ -34,10 +25,18 @@ from tau_sim.domains.insurance.data import (
     Driver,
     Policy,
     User,
-    age_on,
     claim_id,
     license_number,
     parse_date,
+)
+from tau_sim.domains.insurance.rules import (
+    FILING_WINDOW_DAYS,
+    HUMAN_CLAIM_THRESHOLD,
+    ITEM_CATEGORIES,
+    LOSS_COVERAGE,
+    MIN_DRIVER_AGE,
+    NON_HOUSEHOLD,
+    RELATIONSHIPS,
 )
 from tau_sim.domains.insurance.scenario import (
     LOSS_TEXT,
@@ -46,14 +45,14 @@ from tau_sim.domains.insurance.scenario import (
     driver_text,
     gold_reads,
 )
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import Ids
-from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent, swap_last
 from tau_sim.domains.kit.vocab import FIRST_NAMES
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
@@ -336,7 +335,7 @@ class _DriverIntent(InsuranceIntent):
             return None
         user: User = record(db, "users", policy.user_id)
         driver = _new_driver(db, rng, user, rng.choice(relationships))
-        _, charge = driver_charge(policy, age_on(driver.birth_date))
+        _, charge = driver_charge(policy, age_on(driver.birth_date, TODAY))
         return policy, user, driver, charge
 
     def quote(self, policy: Policy, driver: Driver) -> Action:
@@ -856,7 +855,7 @@ class ClaimToHuman(_ClaimIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The claim filed by the agent instead of a human adjuster."""
         injury = task.scenario.known_info["injury"].startswith("yes")
-        return [[*task.actions[:-1], _filed(task, injury)]]
+        return [swap_last(task, _filed(task, injury))]
 
 
 class NonHouseholdDriverRefusal(_DriverIntent):

@@ -5,8 +5,7 @@ from __future__ import annotations
 from tau_sim.domains.insurance.data import Driver
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["user id", "payment method ids"]
 

@@ -22,7 +22,6 @@ from tau_sim.domains.insurance.access import (
     require_active,
     require_kind,
 )
-from tau_sim.domains.insurance.catalog import MAX_ITEM_VALUE, MIN_DRIVER_AGE
 from tau_sim.domains.insurance.data import (
     AUTO,
     CANCELLED,
@@ -32,16 +31,16 @@ from tau_sim.domains.insurance.data import (
     Driver,
     Payment,
     ScheduledItem,
-    age_on,
     claim_id,
     item_id,
     parse_date,
 )
+from tau_sim.domains.insurance.rules import MAX_ITEM_VALUE, MIN_DRIVER_AGE
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.payments import money, owned_method, settle
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 LossType = Literal[
     "collision",
@@ -210,7 +209,7 @@ def _driver_age(birth_date: str) -> int:
     born = date_arg(birth_date, "birth_date")
     if born > TODAY:
         raise ToolError(f"birth_date {birth_date} is in the future")
-    age = age_on(born.isoformat())
+    age = age_on(born.isoformat(), TODAY)
     if age < MIN_DRIVER_AGE:
         raise ToolError(f"a driver must be at least {MIN_DRIVER_AGE} (this one is {age})")
     return age

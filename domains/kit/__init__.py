@@ -3,7 +3,8 @@
 - ``people``: customers (name, address, email, payment methods, account + PIN), unique ids,
   the customer generator and address helpers; ``vocab``: names, cities, streets, card brands.
 - ``payments``: payment methods with balances, funds checks, charges, refunds, caps, how users
-  name them; ``codes``: deterministic record codes; ``calc``: arithmetic, days, months, minutes.
+  name them, ``card_for`` and ``diff_text``; ``codes``: deterministic record codes; ``calc``:
+  arithmetic, dates, days, months, minutes and ages.
 - ``identity``: authentication factors (email, name + zip, account number + PIN), their
   indexes and lookup tools, the identity a task's user proves.
 - ``tools``: ``calculate``, ``days_between`` and ``transfer_to_human_agents`` (which ends the

@@ -1,8 +1,9 @@
 """Arithmetic for the kit tools: safe expressions (``calculate``), day counts (``days_between``).
 
 ``evaluate_expression`` takes numbers, + - * / and parentheses, nothing else; ``parse_day``
-and ``days_from`` read ISO dates (YYYY-MM-DD), ``add_months`` moves a date by calendar months,
-``minutes_from`` counts minutes between ISO timestamps.
+(what a user typed), ``iso_day`` (a record's own date) and ``days_from`` read ISO dates
+(YYYY-MM-DD), ``add_months`` moves a date by calendar months, ``minutes_from`` counts minutes
+between ISO timestamps, ``age_on`` a person's age on a day.
 """
 
 from __future__ import annotations
@@ -55,6 +56,17 @@ def parse_day(text: str, field: str) -> datetime.date:
         return datetime.date.fromisoformat(text.strip())
     except ValueError:
         raise ValueError(f"{field} must be a date as YYYY-MM-DD, got {text!r}") from None
+
+
+def iso_day(date: str) -> datetime.date:
+    """The date of a record's ISO date (YYYY-MM-DD), known to be well formed."""
+    return datetime.date.fromisoformat(date)
+
+
+def age_on(birth_date: str, day: datetime.date) -> int:
+    """A person's age in whole years on ``day`` (``birth_date`` an ISO date)."""
+    born = iso_day(birth_date)
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
 def days_from(start_date: str, end_date: str) -> int:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import hashlib
 
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Upper-case letters and digits without the look-alikes I, O, 0 and 1."""

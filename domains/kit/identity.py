@@ -17,9 +17,7 @@ import msgspec
 
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.people import Customer
-from tau_sim.simulator.world.database import Database, Index
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Action, Database, Index, ToolError, ToolKind, tool
 
 
 def email_key(email: str) -> str:

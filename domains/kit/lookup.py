@@ -9,8 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 R = TypeVar("R")
 

@@ -3,8 +3,9 @@
 ``charge`` charges or refunds one method (a gift card's balance changes at once), ``net_paid``
 sums a payment history, ``check_refund`` refuses a refund above it, ``refunds`` spreads a refund
 over the methods that paid, ``credit_refunds`` books those refunds on gift cards;
-``share_of`` and ``capped`` compute a policy's caps; ``money_text`` and ``balance_text`` are amounts
-as the agent should say them.
+``share_of`` and ``capped`` compute a policy's caps; ``money_text``, ``balance_text`` and
+``diff_text`` are amounts as the agent should say them; ``card_for`` picks the method an
+intent's user pays with.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 import msgspec
 
 from tau_sim.domains.kit.vocab import CARD_BRANDS
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import ToolError
 
 if TYPE_CHECKING:
     from tau_sim.domains.kit.people import Customer, Ids
-    from tau_sim.simulator.world.database import Database
+    from tau_sim.simulator.world import Database
 
 C = TypeVar("C", bound="Customer")
 
@@ -83,6 +84,15 @@ def money_text(amount: float) -> str:
     return f"${amount:,.2f}"
 
 
+def diff_text(amount: float) -> str:
+    """How a price difference reads for the user: "$X to pay", "$X back" or none."""
+    if amount > 0:
+        return f"{money_text(amount)} to pay"
+    if amount < 0:
+        return f"{money_text(-amount)} back"
+    return "no price difference"
+
+
 def balance_text(amount: float) -> str:
     """A signed amount (a balance) as the agent should say it, the sign first: "-$42.10"."""
     return f"-{money_text(-amount)}" if amount < 0 else money_text(amount)
@@ -127,6 +137,16 @@ def with_balance(customer: C, method_id: str, delta: float) -> C:
 def can_pay(method: PaymentMethod, amount: float) -> bool:
     """Whether ``method`` covers ``amount`` (only a gift card's balance can fall short)."""
     return method.source != "gift_card" or amount <= 0 or (method.balance or 0.0) >= amount
+
+
+def card_for(customer: Customer, amount: float, rng: random.Random) -> PaymentMethod | None:
+    """A method of ``customer`` that can pay ``amount`` with room to spare (gift cards rarely).
+
+    For an intent's booking: a gift card qualifies only when its balance covers twice the
+    amount plus 200 dollars, so a later change on the same card still goes through.
+    """
+    methods = [m for m in customer.payment_methods if can_pay(m, amount * 2 + 200)]
+    return rng.choice(methods) if methods else None
 
 
 def check_funds(method: PaymentMethod, amount: float) -> None:

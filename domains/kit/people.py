@@ -10,7 +10,7 @@ import msgspec
 
 from tau_sim.domains.kit.payments import PaymentMethod, payment_methods
 from tau_sim.domains.kit.vocab import CITIES, FIRST_NAMES, LAST_NAMES, STREETS
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import ToolError
 
 
 class Address(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -4,8 +4,8 @@
 assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mistakes most worlds
 share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
 the gold path with its last write's arguments changed (another record, another amount);
-``replaced`` and ``swapped`` build any other wrong write into the gold path, ``play`` runs gold
-writes to read the figures a task requires.
+``replaced``, ``swapped`` and ``swap_last`` build any other wrong write into the gold path,
+``play`` runs gold writes to read the figures a task requires.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ import msgspec
 
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Factor, Identity
 from tau_sim.domains.kit.lookup import record
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task, UserScenario
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, Database, Domain, Intent, SlotHint, Task, UserScenario
 
 HINTS: dict[str, SlotHint] = {
     "email": SlotHint(("email", "e-mail"), "your email address"),
@@ -144,6 +142,11 @@ def replaced(action: Action, **arguments: object) -> Action:
 def swapped(task: Task, old: Action, new: Action) -> list[Action]:
     """The task's gold actions with ``old`` (that very action) replaced by ``new``."""
     return [new if a is old else a for a in task.actions]
+
+
+def swap_last(task: Task, write: Action) -> list[Action]:
+    """The task's gold actions with the last one replaced by ``write``."""
+    return [*task.actions[:-1], write]
 
 
 def play(domain: Domain, db: Database, actions: Sequence[Action]) -> list[Any] | None:

@@ -20,9 +20,8 @@ from tau_sim.domains.kit.calc import days_from, evaluate_expression
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import new_address
-from tau_sim.simulator.core.endings import TerminationReason
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import Tool, ToolError, ToolKind, tool
+from tau_sim.simulator.core import TerminationReason
+from tau_sim.simulator.world import Database, Tool, ToolError, ToolKind, tool
 
 
 @tool(ToolKind.READ)

@@ -12,9 +12,8 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-from tau_sim.simulator.core.registry import DOMAINS
-from tau_sim.simulator.world.domain import Domain, Generation
-from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.core import DOMAINS
+from tau_sim.simulator.world import Domain, Generation, Toolkit
 
 
 def register_world(

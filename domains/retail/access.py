@@ -9,8 +9,7 @@ import msgspec
 from tau_sim.domains.kit.lookup import load, loader
 from tau_sim.domains.kit.payments import PaymentMethod, check_funds, money, owned_method
 from tau_sim.domains.retail.data import ITEMS_MODIFIED, PENDING, Order, OrderItem, Product, User
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 MODIFIABLE = (PENDING, ITEMS_MODIFIED)
 """Statuses of orders that can still be cancelled or modified."""

@@ -12,7 +12,7 @@ from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, money
 from tau_sim.domains.kit.people import Address, Customer, Ids, customers
 from tau_sim.domains.retail.catalog import PRODUCT_TYPES
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 Options = tuple[tuple[str, str], ...]
 """Option name/value pairs of a variant, e.g. (("color", "blue"), ("size", "M"))."""

@@ -28,8 +28,7 @@ from tau_sim.domains.retail.scenario import (
     new_item_text,
     options_text,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 

@@ -37,8 +37,7 @@ from tau_sim.domains.retail.data import (
     PENDING,
     RETURN_REQUESTED,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

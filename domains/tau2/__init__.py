@@ -13,9 +13,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import DOMAINS, EXPORTS
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.core import DOMAINS, EXPORTS, UsageError
+from tau_sim.simulator.world import Domain
 
 NAMES = ("airline", "retail", "telecom", "mock")
 """τ²-bench's domains, registered here as ``tau2/<name>``."""

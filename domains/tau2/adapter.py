@@ -27,9 +27,8 @@ from tau2.data_model.tasks import Task as Tau2Task
 from tau2.environment.environment import Environment
 from tau2.environment.toolkit import ToolType
 
-from tau_sim.simulator.core.chat import ToolSpec
-from tau_sim.simulator.world.database import Base, Database
-from tau_sim.simulator.world.tools import Tool, ToolError, ToolKind
+from tau_sim.simulator.core import ToolSpec
+from tau_sim.simulator.world import Base, Database, Tool, ToolError, ToolKind
 
 EnvFactory = Callable[..., Environment]
 """τ²-bench's ``get_environment(db=..., [user_db=...])`` of one domain."""

@@ -8,9 +8,7 @@ from pathlib import Path
 from tau_sim.domains.tau2.adapter import AGENT, USER, Tau2Base, tools_of
 from tau_sim.domains.tau2.evaluation import Tau2Evaluator
 from tau_sim.domains.tau2.tasks import KNOWN_SLOT, check_tools, convert, read_tasks, task_id
-from tau_sim.simulator.world.domain import Domain, Task
-from tau_sim.simulator.world.slots import SlotHint
-from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.world import Domain, SlotHint, Task, Toolkit
 
 HINTS = {KNOWN_SLOT: SlotHint(keywords=(), prompt="What you know")}
 """The scenario's one slot (their known-info text), as the LLM user's prompt shows it."""

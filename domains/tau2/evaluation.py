@@ -30,15 +30,22 @@ from tau2.data_model.message import ToolCall as Tau2ToolCall
 from tau2.data_model.tasks import RewardType
 
 from tau_sim.domains.tau2.adapter import Tau2Base, Tau2Database, rebuild
-from tau_sim.simulator.core.events import (
+from tau_sim.simulator.core import (
     AgentMessage,
     AssertionJudged,
     Event,
     RewardBreakdown,
     UserToolCall,
 )
-from tau_sim.simulator.world.domain import Action, Domain, Task
-from tau_sim.simulator.world.evaluation import Evaluator, GoldState, final_state, record_value
+from tau_sim.simulator.world import (
+    Action,
+    Domain,
+    Evaluator,
+    GoldState,
+    Task,
+    final_state,
+    record_value,
+)
 
 
 class Tau2Evaluator(Evaluator):

@@ -44,13 +44,13 @@ from tau2.environment.environment import EnvironmentInfo
 
 from tau_sim.domains.tau2.adapter import Tau2Base
 from tau_sim.domains.tau2.tasks import original_id
-from tau_sim.simulator.core import events as ev
-from tau_sim.simulator.core.endings import TerminationReason as Ending
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator import core as ev
+from tau_sim.simulator.core import TerminationReason as Ending
+from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
-from tau_sim.simulator.results.export import open_target
+from tau_sim.simulator.results import open_target
 from tau_sim.simulator.store import get_run, iter_events
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world import Domain
 
 TERMINATIONS: dict[str, TerminationReason] = {
     Ending.USER_STOP.value: TerminationReason.USER_STOP,
@@ -243,7 +243,7 @@ def results_of(domain: Domain, config: RunConfig, simulations: list[SimulationRu
 
 def export_tau2(db: sqlite_utils.Database, run_id: str, out: str) -> int:
     """Write the run (one ``tau2/*`` domain) as their ``Results`` JSON; returns the count."""
-    from tau_sim.simulator.core.registry import get_domain
+    from tau_sim.simulator.core import get_domain
 
     run = get_run(db, run_id)
     config = decode_config(run["config"])

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from tau2.data_model.tasks import StructuredUserInstructions
 from tau2.data_model.tasks import Task as Tau2Task
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.world.domain import Action, Task, UserScenario
+from tau_sim.simulator.core import UsageError
+from tau_sim.simulator.world import Action, Task, UserScenario
 
 KNOWN_SLOT = "known_info"
 """The one scenario slot of a τ²-bench task: what the user knows, as their text says it."""

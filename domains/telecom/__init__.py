@@ -7,7 +7,7 @@ which the agent can only ask the user to run.
 from __future__ import annotations
 
 from tau_sim.domains.kit.world import register_world
-from tau_sim.simulator.world.domain import Generation
+from tau_sim.simulator.world import Generation
 
 __all__ = ["BASE_SEED", "GENERATION", "telecom"]
 

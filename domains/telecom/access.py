@@ -8,7 +8,6 @@ from tau_sim.domains.kit.calc import days_from
 from tau_sim.domains.kit.lookup import loader
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.telecom.data import (
-    DISPUTE_WINDOW_DAYS,
     SUSPENDED,
     TODAY,
     Addon,
@@ -18,8 +17,8 @@ from tau_sim.domains.telecom.data import (
     Plan,
     Subscriber,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.domains.telecom.rules import DISPUTE_WINDOW_DAYS
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", Subscriber)
 load_line = loader("lines", "line", Line)

@@ -15,16 +15,10 @@ import msgspec
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 TODAY = "2025-06-15"
 """The world's fixed today (never the real clock)."""
-DISPUTE_WINDOW_DAYS = 60
-"""A charge can be disputed up to this many days after its bill was issued."""
-CREDIT_CAP = 50.0
-"""The most an agent may credit for one charge; above it a human agent decides."""
-ROAMING_DAY_FEE = 10.0
-"""What a day abroad costs on a plan without roaming included."""
 APN_DEFAULT = "carrier.internet"
 
 ACTIVE = "active"

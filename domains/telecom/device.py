@@ -15,8 +15,7 @@ import msgspec
 
 from tau_sim.domains.telecom.access import load_device
 from tau_sim.domains.telecom.data import APN_DEFAULT, SUSPENDED, Device, Line
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolKind, tool
+from tau_sim.simulator.world import Database, ToolKind, tool
 
 
 def _line(db: Database, phone_number: str) -> Line | None:

@@ -18,11 +18,8 @@ from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import (
     ACTIVE,
     APN_DEFAULT,
-    CREDIT_CAP,
     CUSTOMER_REQUEST,
-    DISPUTE_WINDOW_DAYS,
     NON_PAYMENT,
-    ROAMING_DAY_FEE,
     Addon,
     Bill,
     Charge,
@@ -31,9 +28,9 @@ from tau_sim.domains.telecom.data import (
     Plan,
     Subscriber,
 )
+from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS, ROAMING_DAY_FEE
 from tau_sim.domains.telecom.scenario import MONTHS, UNKNOWN_IDS, line_reads, user_step
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Task
+from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 _HANDS = (

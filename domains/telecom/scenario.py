@@ -5,9 +5,7 @@ from __future__ import annotations
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.telecom.data import Line
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
-from tau_sim.simulator.world.usersteps import StepHint
+from tau_sim.simulator.world import Action, SlotHint, StepHint
 
 UNKNOWN_IDS = ["line id", "bill id", "charge id", "payment method id"]
 

@@ -27,8 +27,7 @@ from tau_sim.domains.telecom.access import (
     require_dispute_window,
 )
 from tau_sim.domains.telecom.data import ACTIVE, SUSPENDED, Credit
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

@@ -18,9 +18,6 @@ SPECIALTIES: dict[str, tuple[float, float]] = {
     "physical therapy": (89.0, 119.0),
 }
 
-LATE_FEES: dict[str, float] = {VIDEO: 35.0, IN_PERSON: 60.0}
-"""The late fee of a visit cancelled or moved less than 24 hours before it starts."""
-
 # (plan id, name, covered specialties, video copay, in-person copay)
 PLANS: tuple[tuple[str, str, tuple[str, ...], float, float], ...] = (
     (

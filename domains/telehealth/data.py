@@ -24,7 +24,7 @@ from tau_sim.domains.telehealth.catalog import (
     SPECIALTIES,
     VIDEO,
 )
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.simulator.world import Base, Index
 
 NOW = datetime(2026, 3, 2, 9, 0)
 """The world's fixed "now": notice windows and refill dates are counted from it."""

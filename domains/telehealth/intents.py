@@ -9,8 +9,8 @@ from typing import ClassVar
 from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.domains.telehealth.catalog import LATE_FEES, PLANS
+from tau_sim.domains.kit.tasks import CustomerIntent, swap_last
+from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     SCHEDULED,
@@ -25,6 +25,7 @@ from tau_sim.domains.telehealth.data import (
     hours_until,
     visit_cost,
 )
+from tau_sim.domains.telehealth.rules import LATE_FEES
 from tau_sim.domains.telehealth.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
@@ -34,8 +35,7 @@ from tau_sim.domains.telehealth.scenario import (
     time_text,
     visit_text,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 WRONG_PHONE = "000-555-0100"
 """A number no generated patient has: the target of the unrequested write in ``mistakes``."""
@@ -476,7 +476,7 @@ class ControlledRefillTransfer(TelehealthIntent):
         rx_id = task.actions[-2].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
         refill = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
-        return [*super().mistakes(domain, task), [*task.actions[:-1], refill]]
+        return [*super().mistakes(domain, task), swap_last(task, refill)]
 
 
 class PrivacyRefusal(TelehealthIntent):

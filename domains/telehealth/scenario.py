@@ -6,8 +6,7 @@ from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.telehealth.catalog import VIDEO
 from tau_sim.domains.telehealth.data import Prescription
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["provider ids", "slot ids", "prescription ids", "pharmacy ids", "plan ids"]
 

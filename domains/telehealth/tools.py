@@ -35,7 +35,6 @@ from tau_sim.domains.telehealth.access import (
     relink,
     upcoming,
 )
-from tau_sim.domains.telehealth.catalog import LATE_FEES
 from tau_sim.domains.telehealth.data import (
     CANCELLED,
     SCHEDULED,
@@ -46,8 +45,8 @@ from tau_sim.domains.telehealth.data import (
     Plan,
     visit_cost,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.domains.telehealth.rules import LATE_FEES
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 Specialty = Literal[
     "primary care",

@@ -9,12 +9,11 @@ import msgspec
 
 from tau_sim.domains.kit.lookup import load, loader
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.utilities.billing import bill_lines, bill_total, reading_id
-from tau_sim.domains.utilities.data import TODAY
-from tau_sim.domains.utilities.records import (
+from tau_sim.domains.utilities.data import (
     ACTIVE,
     FINAL,
     FIXED,
+    TODAY,
     Account,
     Bill,
     Meter,
@@ -22,9 +21,11 @@ from tau_sim.domains.utilities.records import (
     Reading,
     Tariff,
     User,
+    bill_lines,
+    bill_total,
+    reading_id,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError
+from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
 load_account = loader("accounts", "account", Account)

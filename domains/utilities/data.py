@@ -1,53 +1,248 @@
-"""The policy constants of the utilities world and the deterministic generator of its base.
+"""Utilities records (frozen msgspec Structs), bill arithmetic and the deterministic generator.
 
-Every date is an ISO string relative to ``TODAY``, the fixed "today" of the world: tools and
-intents never read the real clock.
+Premises (service addresses) hold the meters; an account is one customer's supply at one
+premise. Readings of a meter are numbered ``{meter_id}-{n:03d}`` from 1 (the oldest) to the
+meter's ``reading_count``. A bill line charges the units between a meter's last billed reading
+and its newest one at the tariff's unit rate, plus the standing charge for every day of the
+period; the bill's total is the sum of its lines, rounded to cents per charge (the kit's
+``calc`` counts the days). Every date is an ISO string relative to ``TODAY``, the fixed "today"
+of the world: tools and intents never read the real clock.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from tau_sim.domains.kit.calc import add_months
+from tau_sim.domains.kit.calc import add_months, days_from
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
-from tau_sim.domains.kit.people import Address, Ids, customers, random_address
-from tau_sim.domains.utilities.billing import bill_lines, bill_total, reading_id
-from tau_sim.domains.utilities.records import (
-    ACTIVE,
-    ACTUAL,
-    ELECTRICITY,
-    ESTIMATED,
-    FINAL,
-    FIXED,
-    GAS,
-    UNITS,
-    VARIABLE,
-    Account,
-    Bill,
-    Meter,
-    Outage,
-    Premise,
-    Rate,
-    Reading,
-    Tariff,
-    User,
-)
-from tau_sim.simulator.world.database import Base, Index
+from tau_sim.domains.kit.people import Address, Customer, Ids, customers, random_address
+from tau_sim.simulator.world import Base, Index
+
+ELECTRICITY = "electricity"
+GAS = "gas"
+UNITS = {ELECTRICITY: "kWh", GAS: "therms"}
+
+ACTIVE = "active"
+CLOSED = "closed"
+
+FIXED = "fixed"
+VARIABLE = "variable"
+
+ACTUAL = "actual"
+ESTIMATED = "estimated"
+FINAL = "final"
+"""Reading kinds: submitted by the customer or an engineer, estimated by us, final at move-out."""
+
+
+class User(Customer, frozen=True, omit_defaults=True):
+    """An energy customer and the ids of their accounts (open and closed)."""
+
+    accounts: tuple[str, ...] = ()
+
+
+class Rate(msgspec.Struct, frozen=True):
+    """The price of one fuel: dollars per unit and dollars per day of supply."""
+
+    unit_rate: float
+    standing_charge: float
+
+
+class Tariff(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A tariff: its prices per fuel; fixed tariffs run ``term_months`` and have an exit fee.
+
+    ``exit_fee`` is charged per fuel when an account leaves the tariff before its fixed term
+    ends. ``available`` is false for tariffs closed to new sign-ups and switches.
+    """
+
+    tariff_id: str
+    name: str
+    kind: str
+    electricity: Rate
+    gas: Rate
+    available: bool
+    term_months: int = 0
+    exit_fee: float = 0.0
+
+
+class Meter(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A meter at a premise; ``billed_reading`` numbers the last reading a bill used."""
+
+    meter_id: str
+    premise_id: str
+    fuel: str
+    serial: str
+    unit: str
+    reading_count: int
+    billed_reading: int
+
+
+class Reading(msgspec.Struct, frozen=True):
+    """One meter reading: cumulative ``value`` in the meter's unit, and how it was taken."""
+
+    reading_id: str
+    meter_id: str
+    date: str
+    value: int
+    kind: str
+
+
+class Premise(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A service address with its meters; ``account_id`` is its open account ("" when vacant)."""
+
+    premise_id: str
+    address: Address
+    meters: tuple[str, ...]
+    account_id: str = ""
+
+
+class Account(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One customer's supply at one premise.
+
+    ``balance`` is what the customer owes (never below zero); ``billed_to`` is the last day
+    billed; ``fixed_until`` is the end of a fixed tariff's term ("" on a variable tariff).
+    Bills are ``{account_id}-B{n:02d}`` and payments ``{account_id}-P{n:02d}`` from 1 to their
+    counts.
+    """
+
+    account_id: str
+    user_id: str
+    premise_id: str
+    status: str
+    tariff_id: str
+    balance: float
+    billed_to: str
+    opened: str
+    bill_count: int
+    fixed_until: str = ""
+    closed: str = ""
+    payment_count: int = 0
+    payment_plan: str = ""
+    paperless: bool = False
+
+
+class BillLine(msgspec.Struct, frozen=True):
+    """One meter's part of a bill: the units between two readings and the standing charge."""
+
+    meter_id: str
+    fuel: str
+    from_value: int
+    to_value: int
+    units: int
+    unit_rate: float
+    energy_charge: float
+    days: int
+    standing_charge: float
+    estimated: bool
+
+
+class Bill(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A bill for ``period_start`` to ``period_end``; ``final`` marks the move-out bill."""
+
+    bill_id: str
+    account_id: str
+    issued: str
+    period_start: str
+    period_end: str
+    lines: tuple[BillLine, ...]
+    total: float
+    final: bool = False
+
+
+class Payment(msgspec.Struct, frozen=True):
+    """A payment towards an account's balance."""
+
+    payment_id: str
+    account_id: str
+    date: str
+    amount: float
+    payment_method_id: str
+
+
+class PaymentPlan(msgspec.Struct, frozen=True):
+    """A balance spread over ``months`` monthly instalments, collected from a payment method."""
+
+    plan_id: str
+    account_id: str
+    amount: float
+    months: int
+    instalment: float
+    payment_method_id: str
+    start: str
+    status: str
+
+
+class Outage(msgspec.Struct, frozen=True):
+    """A known supply outage in a zip code, with the estimated time supply comes back."""
+
+    outage_id: str
+    zip: str
+    fuel: str
+    started: str
+    estimated_restoration: str
+    cause: str
+
+
+class OutageReport(msgspec.Struct, frozen=True):
+    """A customer's report of a supply problem at their premise."""
+
+    reference: str
+    account_id: str
+    premise_id: str
+    fuel: str
+    problem: str
+    date: str
+
+
+def reading_id(meter_id: str, n: int) -> str:
+    """The id of the ``n``-th reading of a meter."""
+    return f"{meter_id}-{n:03d}"
+
+
+def bill_lines(
+    tariff: Tariff,
+    meters: Sequence[tuple[Meter, Reading, int]],
+    start: str,
+    end: str,
+) -> list[BillLine]:
+    """The lines of a bill from ``start`` to ``end``; ``meters``: (meter, newest reading, from).
+
+    ``from`` is the value of the meter's last billed reading.
+    """
+    days = days_from(start, end)
+    lines = []
+    for meter, to, from_value in meters:
+        rate = tariff.electricity if meter.fuel == ELECTRICITY else tariff.gas
+        units = to.value - from_value
+        lines.append(
+            BillLine(
+                meter.meter_id,
+                meter.fuel,
+                from_value,
+                to.value,
+                units,
+                rate.unit_rate,
+                money(units * rate.unit_rate),
+                days,
+                money(days * rate.standing_charge),
+                to.kind == ESTIMATED,
+            )
+        )
+    return lines
+
+
+def bill_total(lines: Sequence[BillLine]) -> float:
+    """The total of a bill: every line's energy and standing charge."""
+    return money(sum(ln.energy_charge + ln.standing_charge for ln in lines))
+
 
 TODAY = dt.date(2025, 11, 14)
 """The fixed "today" of the utilities world."""
-
-PLAN_MIN_MONTHS = 3
-PLAN_MAX_MONTHS = 12
-"""A payment plan spreads the balance over 3 to 12 monthly instalments (policy)."""
-
-PLAN_MIN_INSTALMENT = 25.0
-"""The smallest monthly instalment of a payment plan (policy)."""
 
 PLAN_SYSTEM_MAX_MONTHS = 24
 """The most instalments the billing system can schedule (the tool refuses more)."""

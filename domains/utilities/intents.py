@@ -13,18 +13,12 @@ from typing import ClassVar
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import CustomerIntent, play
-from tau_sim.domains.utilities.billing import reading_id
 from tau_sim.domains.utilities.data import (
-    PLAN_MAX_MONTHS,
-    PLAN_MIN_INSTALMENT,
-    PLAN_MIN_MONTHS,
-    TODAY,
-)
-from tau_sim.domains.utilities.records import (
     ACTIVE,
     ELECTRICITY,
     FIXED,
     GAS,
+    TODAY,
     Account,
     Meter,
     Outage,
@@ -32,7 +26,9 @@ from tau_sim.domains.utilities.records import (
     Reading,
     Tariff,
     User,
+    reading_id,
 )
+from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS, PLAN_MIN_INSTALMENT, PLAN_MIN_MONTHS
 from tau_sim.domains.utilities.scenario import (
     CONFIRM,
     UNKNOWN_IDS,
@@ -43,8 +39,7 @@ from tau_sim.domains.utilities.scenario import (
     reading_text,
     units_text,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Action, Domain, Intent, Task
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 
 class Supply:

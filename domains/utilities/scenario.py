@@ -5,9 +5,8 @@ from __future__ import annotations
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.people import Address
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
-from tau_sim.domains.utilities.records import Meter
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.domains.utilities.data import Meter
+from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["account ids", "meter ids", "tariff ids", "premise ids"]
 

@@ -40,13 +40,14 @@ from tau_sim.domains.utilities.access import (
     readings,
     report_reference,
 )
-from tau_sim.domains.utilities.data import PLAN_SYSTEM_MAX_MONTHS, TODAY, premise_key
-from tau_sim.domains.utilities.records import (
+from tau_sim.domains.utilities.data import (
     ACTIVE,
     ACTUAL,
     CLOSED,
     FINAL,
     FIXED,
+    PLAN_SYSTEM_MAX_MONTHS,
+    TODAY,
     Account,
     Bill,
     Outage,
@@ -55,9 +56,9 @@ from tau_sim.domains.utilities.records import (
     PaymentPlan,
     Reading,
     Tariff,
+    premise_key,
 )
-from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.tools import ToolError, ToolKind, tool
+from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 # ---- read tools -------------------------------------------------------------------------------
 

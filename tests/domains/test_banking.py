@@ -13,11 +13,8 @@ from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
     DEPOSIT,
-    DISPUTE_WINDOW_DAYS,
     EXPEDITED_FEE,
     FEE,
-    FEE_REVERSAL_CAP,
-    FEE_REVERSAL_PERIOD_DAYS,
     FROZEN,
     ORDERED,
     TODAY,
@@ -26,6 +23,11 @@ from tau_sim.domains.banking.data import (
     Transaction,
     User,
     days_ago,
+)
+from tau_sim.domains.banking.rules import (
+    DISPUTE_WINDOW_DAYS,
+    FEE_REVERSAL_CAP,
+    FEE_REVERSAL_PERIOD_DAYS,
 )
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database

@@ -28,7 +28,8 @@ from tau_sim.domains.car_rental.data import (
     net_paid,
 )
 from tau_sim.domains.car_rental.intents import cancellation_refund
-from tau_sim.domains.car_rental.rules import age_on, late_fee
+from tau_sim.domains.car_rental.rules import late_fee
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused

@@ -12,10 +12,6 @@ from tau_sim.domains.food_delivery import food_delivery as make_food_delivery
 from tau_sim.domains.food_delivery.data import (
     CANCELLED,
     DELIVERED,
-    ITEM_REFUND_MONTHLY_CAP,
-    ITEM_REFUND_ORDER_SHARE,
-    LATE_CREDIT_MONTHLY_CAP,
-    LATE_MINUTES,
     OUT_FOR_DELIVERY,
     PLACED,
     PREPARING,
@@ -25,7 +21,15 @@ from tau_sim.domains.food_delivery.data import (
     Restaurant,
     User,
 )
-from tau_sim.domains.food_delivery.rules import in_claim_window, item_refunds, minutes_late
+from tau_sim.domains.food_delivery.rules import (
+    ITEM_REFUND_MONTHLY_CAP,
+    ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT_MONTHLY_CAP,
+    LATE_MINUTES,
+    in_claim_window,
+    item_refunds,
+    minutes_late,
+)
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain

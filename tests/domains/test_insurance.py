@@ -16,13 +16,7 @@ import msgspec
 import pytest
 
 from tau_sim.domains.insurance import insurance as make_insurance
-from tau_sim.domains.insurance.catalog import (
-    CANCEL_REASONS,
-    ITEM_CATEGORIES,
-    LOSS_COVERAGE,
-    NON_HOUSEHOLD,
-    RELATIONSHIPS,
-)
+from tau_sim.domains.insurance.catalog import CANCEL_REASONS
 from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
@@ -32,6 +26,12 @@ from tau_sim.domains.insurance.data import (
     TODAY,
     Policy,
     User,
+)
+from tau_sim.domains.insurance.rules import (
+    ITEM_CATEGORIES,
+    LOSS_COVERAGE,
+    NON_HOUSEHOLD,
+    RELATIONSHIPS,
 )
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT
 from tau_sim.domains.insurance.tools import CancelReason, Category, LossType, Relationship

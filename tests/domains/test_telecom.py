@@ -22,15 +22,8 @@ import pytest
 
 from tau_sim.agents.scripted import make_scripted_agent
 from tau_sim.domains.telecom import telecom as make_telecom
-from tau_sim.domains.telecom.data import (
-    CREDIT_CAP,
-    NON_PAYMENT,
-    SUSPENDED,
-    Bill,
-    Device,
-    Line,
-    Subscriber,
-)
+from tau_sim.domains.telecom.data import NON_PAYMENT, SUSPENDED, Bill, Device, Line, Subscriber
+from tau_sim.domains.telecom.rules import CREDIT_CAP
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
 from tau_sim.simulator.engine.bus import Bus

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from tau_sim.domains.telehealth import telehealth
-from tau_sim.domains.telehealth.catalog import LATE_FEES, SPECIALTIES
+from tau_sim.domains.telehealth.catalog import SPECIALTIES
 from tau_sim.domains.telehealth.data import (
     CANCELLED,
     COMPLETED,
@@ -28,6 +28,7 @@ from tau_sim.domains.telehealth.data import (
     Slot,
     hours_until,
 )
+from tau_sim.domains.telehealth.rules import LATE_FEES
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import call, ok, refused

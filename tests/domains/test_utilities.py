@@ -9,21 +9,15 @@ import pytest
 
 from tau_sim.domains.kit.calc import add_months, days_from
 from tau_sim.domains.utilities import utilities as make_utilities
-from tau_sim.domains.utilities.billing import reading_id
 from tau_sim.domains.utilities.data import (
-    PLAN_MAX_MONTHS,
-    PLAN_MIN_INSTALMENT,
-    PLAN_MIN_MONTHS,
-    PLAN_SYSTEM_MAX_MONTHS,
-    TODAY,
-)
-from tau_sim.domains.utilities.records import (
     ACTIVE,
     CLOSED,
     ELECTRICITY,
     FINAL,
     FIXED,
     GAS,
+    PLAN_SYSTEM_MAX_MONTHS,
+    TODAY,
     VARIABLE,
     Account,
     Meter,
@@ -31,7 +25,9 @@ from tau_sim.domains.utilities.records import (
     Reading,
     Tariff,
     User,
+    reading_id,
 )
+from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS, PLAN_MIN_INSTALMENT, PLAN_MIN_MONTHS
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
