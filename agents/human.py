@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import AGENTS, NothingToStart
-from tau_sim.simulator.world.views import AgentView
+from tau_sim.simulator.core import AGENTS, ChatMessage, ChatResponse, NothingToStart, UsageError
+from tau_sim.simulator.world import AgentView
 from tau_sim.users.human import HUMAN, AgentAsk, Desk
 
 

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_sim.simulator.core.chat import ChatMessage, ChatModel, ChatResponse
-from tau_sim.simulator.core.registry import AGENTS, ModelBacked, ModelProvider, make_model_provider
-from tau_sim.simulator.world.views import AgentView
+from tau_sim.simulator.core import (
+    AGENTS,
+    ChatMessage,
+    ChatModel,
+    ChatResponse,
+    ModelBacked,
+    ModelProvider,
+    make_model_provider,
+)
+from tau_sim.simulator.world import AgentView
 
 
 def system_prompt(view: AgentView) -> str:

@@ -29,10 +29,8 @@ from typing import Any, cast
 import msgspec
 
 from tau_sim.agents.cues import refuses, shows_distress
-from tau_sim.simulator.core.chat import ChatMessage
-from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.slots import InfoSlot
-from tau_sim.simulator.world.views import OracleView
+from tau_sim.simulator.core import ChatMessage
+from tau_sim.simulator.world import Action, InfoSlot, OracleView
 
 PROFILES = ("gold", "over-asker", "sloppy")
 ALIASES = {"oracle": "gold"}

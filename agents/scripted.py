@@ -15,11 +15,17 @@ import anyio
 import msgspec
 
 from tau_sim.agents.plan import ALIASES, PROFILES, Bindings, Call, GoldPolicy
-from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, Usage
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import AGENTS, NothingToStart
-from tau_sim.simulator.models.options import convert_options
-from tau_sim.simulator.world.views import AgentView, OracleView
+from tau_sim.simulator.core import (
+    AGENTS,
+    ChatMessage,
+    ChatResponse,
+    NothingToStart,
+    ToolCallSpec,
+    Usage,
+    UsageError,
+)
+from tau_sim.simulator.models import convert_options
+from tau_sim.simulator.world import AgentView, OracleView
 
 FLAG = "--agent-arg"
 

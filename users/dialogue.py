@@ -31,8 +31,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tau_sim.simulator.world.slots import InfoSlot
-from tau_sim.simulator.world.usersteps import UserStep
+from tau_sim.simulator.world import InfoSlot, UserStep
 
 REQUEST_CUES = (
     "please provide",

@@ -52,13 +52,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL
-from tau_sim.simulator.core.conditions import parse_intensity as parse_condition
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import EMOTIONS
+from tau_sim.simulator.core import DIMENSIONS, EMOTIONS, NEUTRAL, UsageError
+from tau_sim.simulator.core import parse_intensity as parse_condition
 
 if TYPE_CHECKING:
-    from tau_sim.simulator.world.views import UserView
+    from tau_sim.simulator.world import UserView
 
 FAMILIES: tuple[str, ...] = ("anger", "fear", "sadness", "disgust", "enjoyment", "neutral")
 NEGATIVE: frozenset[str] = frozenset({"anger", "fear", "sadness", "disgust"})

@@ -20,11 +20,15 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import USERS, NothingToStart
-from tau_sim.simulator.core.roles import UserTurn
-from tau_sim.simulator.world.views import AgentView, UserView
+from tau_sim.simulator.core import (
+    USERS,
+    ChatMessage,
+    ChatResponse,
+    NothingToStart,
+    UsageError,
+    UserTurn,
+)
+from tau_sim.simulator.world import AgentView, UserView
 
 HUMAN = "human"
 """The name of the human user kind and agent kind (the store's user or agent column)."""

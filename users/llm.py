@@ -26,25 +26,26 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from tau_sim.simulator.core.chat import ChatMessage, Usage
-from tau_sim.simulator.core.events import EmotionUpdate
-from tau_sim.simulator.core.registry import USERS, ModelBacked, make_model_provider
-from tau_sim.simulator.core.roles import (
+from tau_sim.simulator.core import (
     EMPTY_TURN,
     REPAIRED_REPLY,
     STOP,
     UNSATISFIED,
     UNSTRUCTURED_REPLY,
+    USERS,
+    ChatMessage,
+    EmotionUpdate,
+    ModelBacked,
+    Usage,
     UserTurn,
+    make_model_provider,
 )
-from tau_sim.simulator.models.options import convert_options
-from tau_sim.simulator.models.toolargs import first_object
+from tau_sim.simulator.models import convert_options, first_object
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
 
 if TYPE_CHECKING:
-    from tau_sim.simulator.core.chat import ChatModel
-    from tau_sim.simulator.core.registry import ModelProvider
-    from tau_sim.simulator.world.views import UserView
+    from tau_sim.simulator.core import ChatModel, ModelProvider
+    from tau_sim.simulator.world import UserView
 
 REASONS: tuple[str, ...] = (
     "dismissive tone",

@@ -36,12 +36,19 @@ from typing import Annotated, Any, ClassVar
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec, Usage
-from tau_sim.simulator.core.events import EmotionUpdate
-from tau_sim.simulator.core.registry import USERS, NothingToStart
-from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
-from tau_sim.simulator.models.options import convert_options
-from tau_sim.simulator.world.views import UserView
+from tau_sim.simulator.core import (
+    STOP,
+    UNSATISFIED,
+    USERS,
+    ChatMessage,
+    EmotionUpdate,
+    NothingToStart,
+    ToolCallSpec,
+    Usage,
+    UserTurn,
+)
+from tau_sim.simulator.models import convert_options
+from tau_sim.simulator.world import UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
