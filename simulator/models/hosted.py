@@ -44,8 +44,7 @@ import importlib.util
 import math
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping
 from functools import cached_property
 from types import ModuleType, TracebackType
 from typing import Any, ClassVar, Literal, Self
@@ -66,6 +65,7 @@ from tau_sim.simulator.core.chat import (
 )
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.keys import SEALED_PREFIX
+from tau_sim.simulator.models.clients import ClientPool
 from tau_sim.simulator.models.limits import connection_slot
 from tau_sim.simulator.models.options import convert_options
 from tau_sim.simulator.models.pricing import cost_usd, price_of
@@ -234,39 +234,6 @@ def connection_failure(exc: BaseException) -> str | None:
     return None
 
 
-class ClientShards:
-    """The SDK clients of one base URL; a request takes the one with the fewest in flight.
-
-    The first client is made at once; more on demand: a new one only when every client has
-    ``per_client`` requests in flight, up to ``most`` clients; so the number of pools follows
-    the real concurrency.
-    """
-
-    __slots__ = ("busy", "clients", "make", "most", "per_client")
-
-    def __init__(self, make: Callable[[], Any], per_client: int, most: int) -> None:
-        self.make = make
-        self.per_client = per_client
-        self.most = most
-        self.clients: list[Any] = [make()]
-        self.busy: list[int] = [0]
-
-    @contextmanager
-    def pick(self) -> Iterator[Any]:
-        """Hold the least busy client (a new one if all are full) for one request."""
-        busy = self.busy
-        i = busy.index(min(busy))
-        if busy[i] >= self.per_client and len(busy) < self.most:
-            self.clients.append(self.make())
-            busy.append(0)
-            i = len(busy) - 1
-        busy[i] += 1
-        try:
-            yield self.clients[i]
-        finally:
-            busy[i] -= 1
-
-
 class HostedChatModel:
     """A chat model behind SDK clients; subclasses build requests and decode answers.
 
@@ -321,7 +288,7 @@ class HostedChatModel:
         given = self.options.max_connections
         self.connections = self.default_connections if given is msgspec.UNSET else max(1, given)
         """The in-flight cap per endpoint (``max_connections``; see ``fit_concurrency``)."""
-        self._clients: dict[str, ClientShards] = {}
+        self._clients: dict[str, ClientPool] = {}
         self._ssl: Any = None
         self._tools_cache: dict[int, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
 
@@ -389,10 +356,10 @@ class HostedChatModel:
             )
         return sdk.DefaultAioHttpClient
 
-    def shards(self, base_url: str) -> ClientShards:
+    def client_pool(self, base_url: str) -> ClientPool:
         """The SDK clients of ``base_url`` (the first made now, more on demand with httpx)."""
-        shards = self._clients.get(base_url)
-        if shards is None:
+        clients = self._clients.get(base_url)
+        if clients is None:
             sdk = self.sdk
             import httpx2
 
@@ -421,15 +388,15 @@ class HostedChatModel:
                     http_client=http_client,
                 )
 
-            shards = self._clients[base_url] = ClientShards(make, per_client, count)
-        return shards
+            clients = self._clients[base_url] = ClientPool(make, per_client, count)
+        return clients
 
     async def preflight(self) -> None:
         """Check that the endpoint answers and takes the key (list its models, no retries)."""
         if self.base_url is None:
             return  # a pool checks the health of its replicas itself
         sdk = self.sdk
-        first = self.shards(self.base_url).clients[0]
+        first = self.client_pool(self.base_url).clients[0]
         client = first.with_options(timeout=self.options.preflight_timeout, max_retries=0)
         try:
             await client.models.list()
@@ -480,9 +447,9 @@ class HostedChatModel:
         return ChatResponse(message=reply.message, usage=usage)
 
     async def _send(self, send: Send, url: str) -> Reply:
-        shards = self.shards(url)
+        clients = self.client_pool(url)
         async with connection_slot(url, self.connections):
-            with shards.pick() as client:
+            with clients.pick() as client:
                 return await send(client)
 
     def _error(self, exc: Exception) -> ModelError:
@@ -539,9 +506,9 @@ class HostedChatModel:
 
     async def aclose(self) -> None:
         """Close every client."""
-        shards, self._clients = list(self._clients.values()), {}
-        for shard in shards:
-            for client in shard.clients:
+        pools, self._clients = list(self._clients.values()), {}
+        for pool in pools:
+            for client in pool.clients:
                 await client.close()
 
 

@@ -8,7 +8,8 @@ import anyio
 import pytest
 
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.models.hosted import ClientShards, retries_before
+from tau_sim.simulator.models.clients import ClientPool
+from tau_sim.simulator.models.hosted import retries_before
 from tau_sim.simulator.models.limits import connection_slot
 from tau_sim.simulator.models.options import (
     load_config,
@@ -21,24 +22,24 @@ from tau_sim.simulator.models.reasoning import join_reasoning, split_think
 from tau_sim.simulator.models.toolargs import dump_arguments, parse_arguments
 
 
-def test_client_shards_grow_on_demand_and_pick_the_least_busy() -> None:
+def test_client_pool_grows_on_demand_and_picks_the_least_busy() -> None:
     names = iter("abcd")
-    shards = ClientShards(lambda: next(names), per_client=2, most=3)
-    with shards.pick() as first, shards.pick() as second:
+    clients = ClientPool(lambda: next(names), per_client=2, most=3)
+    with clients.pick() as first, clients.pick() as second:
         assert [first, second] == ["a", "a"]
-        with shards.pick() as third, shards.pick() as fourth:
+        with clients.pick() as third, clients.pick() as fourth:
             assert [third, fourth] == ["b", "b"]
-        with shards.pick() as fifth:
+        with clients.pick() as fifth:
             assert fifth == "b"  # the least busy, no new client
-        assert shards.busy == [2, 0]
-    assert shards.busy == [0, 0]
-    holds = [shards.pick() for _ in range(7)]
+        assert clients.busy == [2, 0]
+    assert clients.busy == [0, 0]
+    holds = [clients.pick() for _ in range(7)]
     picked = [hold.__enter__() for hold in holds]
     assert picked == ["a", "b", "a", "b", "c", "c", "a"]  # at most 3: the least busy takes more
-    assert shards.busy == [3, 2, 2]
+    assert clients.busy == [3, 2, 2]
     for hold in holds:
         hold.__exit__(None, None, None)
-    assert shards.clients == ["a", "b", "c"]
+    assert clients.clients == ["a", "b", "c"]
 
 
 def test_retries_before_reads_the_sdk_header() -> None:
