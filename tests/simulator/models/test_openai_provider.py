@@ -312,14 +312,14 @@ async def test_pool_spreads_requests_with_one_client_per_replica(server: ScriptS
         await model.aclose()
 
 
-async def test_many_connections_are_sharded_over_several_httpx_clients(
+async def test_many_connections_are_spread_over_several_httpx_clients(
     server: ScriptServer,
 ) -> None:
     server.hold = 0.1
     server.then(oa_message("ok"))
     model = model_for(server, max_connections=40, http_client="httpx")
-    shards = model.shards(server.url + "/v1")
-    assert (shards.per_client, shards.most, len(shards.clients)) == (14, 3, 1)
+    clients = model.client_pool(server.url + "/v1")
+    assert (clients.per_client, clients.most, len(clients.clients)) == (14, 3, 1)
     seen: list[list[int]] = []
 
     async def one() -> None:
@@ -329,9 +329,9 @@ async def test_many_connections_are_sharded_over_several_httpx_clients(
         for _ in range(100):
             tg.start_soon(one)
         await anyio.sleep(0.05)
-        seen.append(list(shards.busy))
+        seen.append(list(clients.busy))
     assert seen == [[14, 14, 12]]  # at most 14 connections per httpx pool
-    assert shards.busy == [0, 0, 0]
+    assert clients.busy == [0, 0, 0]
     assert server.max_inflight == 40
     await model.aclose()
 
@@ -340,9 +340,9 @@ async def test_aiohttp_client_holds_every_connection_in_one_pool(server: ScriptS
     server.hold = 0.1
     server.then(oa_message("ok"))
     model = model_for(server, max_connections=40)
-    shards = model.shards(server.url + "/v1")
-    assert (shards.per_client, shards.most) == (40, 1)
-    assert type(shards.clients[0]._client).__name__ == "_InstalledAioHttpClient"
+    clients = model.client_pool(server.url + "/v1")
+    assert (clients.per_client, clients.most) == (40, 1)
+    assert type(clients.clients[0]._client).__name__ == "_InstalledAioHttpClient"
 
     async def one() -> None:
         await model.chat([ChatMessage("user", "hi")], [])
@@ -351,7 +351,7 @@ async def test_aiohttp_client_holds_every_connection_in_one_pool(server: ScriptS
         for _ in range(100):
             tg.start_soon(one)
     assert server.max_inflight == 40
-    assert len(shards.clients) == 1
+    assert len(clients.clients) == 1
     await model.aclose()
 
 
