@@ -1,7 +1,7 @@
 """The ``tau-sim tracer`` sub-commands: construct, filter, export, stats.
 
-Each takes the parsed arguments of its sub-parser (``simulator.cli.main``) and returns the exit
-code; bad input is a ``UsageError`` (one line, exit 2, from the CLI).
+Each takes the parsed arguments of its sub-parser (``tracer.cli``) and returns the exit code;
+bad input is a ``UsageError`` (one line, exit 2, from the CLI).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def stats_command(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+SUB_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "construct": construct_command,
     "filter": filter_command,
     "export": export_command,

@@ -1,6 +1,6 @@
 """Start the TUI: on a run played in this process, or attached to a stored run.
 
-``tau-sim tui`` (``simulator.cli.main._cmd_tui``) checks its options the way ``tau-sim run`` does,
+``tau-sim tui`` (``tui.commands.run_tui``) checks its options the way ``tau-sim run`` does,
 then calls ``play`` or ``attach`` here.
 """
 

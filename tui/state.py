@@ -26,7 +26,7 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.infra import INFRA_REASONS
-from tau_sim.simulator.results.metrics import pass_hat_k
+from tau_sim.simulator.results import pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
 STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)

@@ -48,7 +48,7 @@ never abandons.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -177,6 +177,24 @@ class Taxonomy:
     def family(self, name: str) -> str:
         """Family name (see ``family_of``)."""
         return family_of(name)
+
+    def catalog(self) -> dict[str, Any]:
+        """Each family's default leaf and leaves, with their aliases and dimension levels."""
+        families = {}
+        for family in FAMILIES:
+            leaves = {
+                leaf.name: {
+                    "aliases": sorted(a for a, target in ALIASES.items() if target == leaf.name),
+                    "politeness": leaf.politeness,
+                    "urgency": leaf.urgency,
+                    "trust": leaf.trust,
+                }
+                for leaf in LEAVES.values()
+                if (leaf.family == family and leaf.name != NEUTRAL)
+                or family == NEUTRAL == leaf.name
+            }
+            families[family] = {"default_leaf": DEFAULT_LEAF[family], "leaves": leaves}
+        return families
 
 
 EMOTIONS.add("taxonomy", Taxonomy())

@@ -1,1 +1,80 @@
-"""cli"""
+"""The ``tau-sim`` command line: one module per command, and what command plugins share.
+
+``main`` parses and dispatches; ``parser`` holds the built-in commands (``run``, ``report``,
+``compare``, ``rescore``, ``show``, ``export``, ``review``, ``runs``, ``models``, ``emotions``,
+``domains``) and places those of plugins (``core.registry.COMMANDS``). The names below are what
+a plugin's command (``tau-sim tui``, ``human``) needs to configure, resume and end a run the way
+``tau-sim run`` does.
+
+They load on first use (PEP 562 ``__getattr__``): the console script (``entry``) imports this
+package before it takes Ctrl-C, so importing it must load nothing of the CLI yet.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED
+    from tau_sim.simulator.cli.options import Parser, flag
+    from tau_sim.simulator.cli.parser import build_parser, parsers
+    from tau_sim.simulator.cli.report import print_report
+    from tau_sim.simulator.cli.resume import (
+        RESUME_OPTIONS,
+        resume_config,
+        resume_keys,
+        resume_settings,
+    )
+    from tau_sim.simulator.cli.run import error_share_exit, remove_unused
+    from tau_sim.simulator.cli.run_options import add_run_arguments
+    from tau_sim.simulator.cli.settings import OUTPUT_DEFAULTS, config_from_settings, configure_run
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "OUTPUT_DEFAULTS",
+    "RESUME_OPTIONS",
+    "Parser",
+    "add_run_arguments",
+    "build_parser",
+    "config_from_settings",
+    "configure_run",
+    "error_share_exit",
+    "flag",
+    "parsers",
+    "print_report",
+    "remove_unused",
+    "resume_config",
+    "resume_keys",
+    "resume_settings",
+]
+
+_MODULE_OF = {
+    "EXIT_INTERRUPTED": "errors",
+    "OUTPUT_DEFAULTS": "settings",
+    "RESUME_OPTIONS": "resume",
+    "Parser": "options",
+    "add_run_arguments": "run_options",
+    "build_parser": "parser",
+    "config_from_settings": "settings",
+    "configure_run": "settings",
+    "error_share_exit": "run",
+    "flag": "options",
+    "parsers": "parser",
+    "print_report": "report",
+    "remove_unused": "run",
+    "resume_config": "resume",
+    "resume_keys": "resume",
+    "resume_settings": "resume",
+}
+"""Each public name's module in this package."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, its module imported on first use; a sub-module's name is no attribute."""
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

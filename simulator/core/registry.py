@@ -1,14 +1,20 @@
 """Name registries: how the engine finds domains, models, users and emotions without importing them.
 
 One typed ``Registry`` class, one instance per kind of plugin (domains, model providers, users,
-agents, emotion taxonomies). Plugins are modules listed under the ``tau_sim.plugins`` entry
-point group; importing one runs its ``@REGISTRY.register(name)`` decorators.
+agents, emotion taxonomies, CLI commands). Plugins are modules listed under the
+``tau_sim.plugins`` entry point group; importing one runs its ``@REGISTRY.register(name)``
+decorators. The ``tau-sim`` sub-commands of packages built on the simulator (``tui``, ``tracer``)
+are modules of their own group, ``tau_sim.commands`` (``load_commands``), so that building the
+parser imports no domain.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import argparse
+import sys
+from collections.abc import Callable, Collection, Mapping
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar, runtime_checkable
@@ -139,6 +145,34 @@ class EmotionTaxonomy(Protocol):
         """Family of a leaf, alias or family name; ``KeyError`` when unknown."""
         ...
 
+    def catalog(self) -> dict[str, Any]:
+        """Family -> its ``default_leaf`` and ``leaves`` (aliases, dimension levels).
+
+        What ``tau-sim emotions`` lists (``simulator.cli.emotions``).
+        """
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A ``tau-sim`` sub-command: ``tau-sim NAME ...`` parses its options and calls ``run``.
+
+    ``configure`` adds the options to the command's sub-parser; ``run`` takes the parsed
+    arguments and returns the exit code (a ``UsageError`` is one line and exit 2). A command
+    that needs heavy modules (textual) imports them inside ``run``: every ``tau-sim`` call builds
+    the parser of every command.
+    """
+
+    name: str
+    help: str
+    """The line ``tau-sim --help`` shows."""
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    after: str = ""
+    """The command this one follows in ``tau-sim --help`` ("": after all the others)."""
+    parser_options: Mapping[str, Any] = field(default_factory=dict)
+    """More arguments of its sub-parser: ``description``, ``epilog``, ``argument_default``."""
+
 
 ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
@@ -150,6 +184,9 @@ ExportWriter = Callable[[Any, str, str], int]
 _T = TypeVar("_T")
 _imported: set[str] = set()
 """The ``tau_sim.plugins`` entry points imported so far, by name."""
+COMMAND_GROUP = "tau_sim.commands"
+"""The entry point group of the modules that register ``tau-sim`` sub-commands (``COMMANDS``)."""
+_commands_imported: set[str] = set()
 _all_imported = False
 BUILT_IN_DOMAINS = "tau_sim.domains."
 """The package of the built-in domain modules: ``load_plugins(domains)`` skips those not asked."""
@@ -158,9 +195,14 @@ BUILT_IN_DOMAINS = "tau_sim.domains."
 class Registry(Generic[_T]):
     """Plugins of one kind by name: ``@REG.register("name")`` adds one, ``REG.get`` finds it."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, load: Callable[[], None] | None = None) -> None:
         self.kind = kind
         self._entries: dict[str, _T] = {}
+        self._load = load
+        """What imports this kind's plugins: ``load_plugins`` unless given."""
+
+    def _load_all(self) -> None:
+        (self._load or load_plugins)()
 
     def register(self, name: str) -> Callable[[_T], _T]:
         """A decorator that registers its target under ``name`` (a later one replaces it)."""
@@ -181,22 +223,26 @@ class Registry(Generic[_T]):
 
     def __contains__(self, name: object) -> bool:
         if name not in self._entries:
-            load_plugins()
+            self._load_all()
         return name in self._entries
 
     def __getitem__(self, name: str) -> _T:
         if name not in self._entries:
-            load_plugins()
+            self._load_all()
         return self._entries[name]
 
     def names(self) -> list[str]:
         """Every registered name, sorted."""
-        load_plugins()
+        self._load_all()
         return sorted(self._entries)
 
     def values(self) -> list[_T]:
         """Every registered entry, in registration order."""
-        load_plugins()
+        self._load_all()
+        return list(self._entries.values())
+
+    def registered(self) -> list[_T]:
+        """The entries registered so far, in registration order; imports no plugin."""
         return list(self._entries.values())
 
     def get(self, name: str, flag: str = "") -> _T:
@@ -205,7 +251,7 @@ class Registry(Generic[_T]):
         A name not registered yet imports every plugin first (``load_plugins``).
         """
         if name not in self._entries:
-            load_plugins()
+            self._load_all()
         if name not in self._entries:
             known = ", ".join(sorted(self._entries)) or "none"
             where = f"{flag}: " if flag else ""
@@ -219,6 +265,30 @@ USERS: Registry[UserFactory] = Registry("user")
 AGENTS: Registry[AgentFactory] = Registry("agent")
 EMOTIONS: Registry[EmotionTaxonomy] = Registry("emotion taxonomy")
 EXPORTS: Registry[ExportWriter] = Registry("export format")
+
+
+def load_commands() -> None:
+    """Import the modules listed under the ``tau_sim.commands`` entry point group, each once.
+
+    They register the sub-commands of the packages built on the simulator (``COMMANDS``). One
+    that fails to import is left out with a warning on stderr: the other commands still work.
+    """
+    for ep in entry_points(group=COMMAND_GROUP):
+        if ep.name in _commands_imported:
+            continue
+        _commands_imported.add(ep.name)
+        try:
+            ep.load()
+        except ImportError as exc:
+            print(
+                f"tau-sim: warning: the commands of {ep.name!r} ({ep.value}) are left out: "
+                f"{exc}; reinstall with `pip install -e .`",
+                file=sys.stderr,
+            )
+
+
+COMMANDS: Registry[Command] = Registry("command", load=load_commands)
+"""The ``tau-sim`` sub-commands plugins add (the built-in ones are ``simulator.cli.parser``'s)."""
 
 
 def load_plugins(domains: Collection[str] | None = None) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tau_sim.agents.scripted import ScriptedAgentOptions
-from tau_sim.simulator.cli.main import configure_run, parsers
+from tau_sim.simulator.cli import configure_run, parsers
 from tau_sim.simulator.core.errors import OptionError
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig

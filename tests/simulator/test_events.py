@@ -1,6 +1,7 @@
 import msgspec
 import pytest
 
+from tau_sim.simulator.core import ToolCallSpec
 from tau_sim.simulator.core.events import (
     EVENT_TYPES,
     AgentMessage,
@@ -13,7 +14,6 @@ from tau_sim.simulator.core.events import (
     ModelUsage,
     RewardBreakdown,
     ToolCall,
-    ToolCallSpec,
     ToolResult,
     UserMessage,
     UserToolCall,

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from benchmarks.fake_openai_server import HTTPServer, plausible_handler
-from tau_sim.simulator.cli.main import configure_run, parsers
+from tau_sim.simulator.cli import configure_run, parsers
 from tau_sim.simulator.core import keys
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.keys import environ_key, worker_environment

@@ -24,7 +24,7 @@ import anyio
 import msgspec
 import pytest
 
-from tau_sim.simulator.cli.main import configure_run, parsers
+from tau_sim.simulator.cli import configure_run, parsers
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, decode_config, grid_size

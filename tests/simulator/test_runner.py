@@ -10,7 +10,8 @@ import pytest
 from tau_sim.simulator.core.errors import SchemaVersionError, UsageError
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, conversation_seed, grid
-from tau_sim.simulator.results.metrics import pass_hat_k, run_report
+from tau_sim.simulator.results import pass_hat_k
+from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import ADMISSION_INTERVAL_S, Runner, validate
 from tau_sim.simulator.store import SCHEMA_VERSION, Store, get_run, iter_events, open_database
 from tests.simulator.old_layout import as_version_2

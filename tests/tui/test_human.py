@@ -13,7 +13,7 @@ import anyio
 import msgspec
 import pytest
 
-from tau_sim.simulator.cli.main import _config_from_settings
+from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core.events import Event, decode_stored, kind_of
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.grid import decode_config
@@ -42,7 +42,7 @@ def session(
     )
     settings["emotions"] = kw.get("emotions", "anger")
     settings["intensities"] = kw.get("intensities", "0.5")
-    config = _config_from_settings(settings, None, {}, {})
+    config = config_from_settings(settings, None, {}, {})
     player = Player(config, "human-run")
     player.prepare()
     return make_app(Store(db), config, "human-run", player)

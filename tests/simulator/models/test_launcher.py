@@ -19,9 +19,8 @@ import pytest
 
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ModelError
 from tau_sim.simulator.core.errors import OptionError, UsageError
-from tau_sim.simulator.models._server_process import redact_argv
+from tau_sim.simulator.models._server_process import LaunchError, redact_argv
 from tau_sim.simulator.models.launcher import (
-    LaunchError,
     LaunchOptions,
     ReplicaPool,
     ReplicaSpec,

@@ -1,15 +1,20 @@
-"""What ``tau-sim models`` and ``tau-sim emotions`` list: providers, kinds and their option keys.
+"""``tau-sim models``: model providers, agent and user kinds, and the option keys each takes.
 
 Each entry names the option structs a provider or kind checks its options against, so the keys
-listed are the keys it accepts (an unknown one is an error there too).
+listed are the keys it accepts (an unknown one is an error there too). The structs' modules are
+imported by name when the command runs (``importlib``); ``results.report`` (rich) too.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import json
 from typing import Any
 
 import msgspec
+
+from tau_sim.simulator.core.registry import Command
 
 _CONNECTION = ("base_url", "api_key")
 """Keys a hosted client takes besides its option struct (``split_connection_args``)."""
@@ -91,32 +96,26 @@ def models_catalog() -> dict[str, Any]:
     return {"model_providers": models, "agents": kinds(AGENT_KINDS), "users": kinds(USER_KINDS)}
 
 
-def emotions_catalog() -> dict[str, Any]:
-    """Families with their leaves (and aliases), the intensity levels and the dimensions.
+def configure(models: argparse.ArgumentParser) -> None:
+    """The options of ``tau-sim models``."""
+    models.add_argument("--json", action="store_true", help="print one JSON object")
 
-    A bare family name on ``--emotions`` runs the family's default leaf (``default_leaf``).
-    """
-    from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS, LEVELS, NEUTRAL
-    from tau_sim.users.emotions import ALIASES, DEFAULT_LEAF, FAMILIES, LEAVES
 
-    families = {}
-    for family in FAMILIES:
-        leaves = {
-            leaf.name: {
-                "aliases": sorted(a for a, target in ALIASES.items() if target == leaf.name),
-                "politeness": leaf.politeness,
-                "urgency": leaf.urgency,
-                "trust": leaf.trust,
-            }
-            for leaf in LEAVES.values()
-            if (leaf.family == family and leaf.name != NEUTRAL) or family == NEUTRAL == leaf.name
-        }
-        families[family] = {"default_leaf": DEFAULT_LEAF[family], "leaves": leaves}
-    return {
-        "families": families,
-        "family_name_means": "the family's default leaf",
-        "intensities": dict(LEVELS),
-        "intensity_range": [0.0, 1.0],
-        "dimensions": {d: list(levels) for d, levels in DIMENSIONS.items()},
-        "dimension_default": DEFAULT_LEVEL,
-    }
+def run(args: argparse.Namespace) -> int:
+    """Print the catalog of providers and kinds (or ``--json``)."""
+    from tau_sim.simulator.results.report import render_models
+
+    catalog = models_catalog()
+    if args.json:
+        print(json.dumps(catalog, indent=2))
+    else:
+        render_models(catalog)
+    return 0
+
+
+COMMAND = Command(
+    "models",
+    "model providers, agent and user kinds, and the option keys each takes",
+    configure,
+    run,
+)

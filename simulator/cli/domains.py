@@ -1,0 +1,108 @@
+"""``tau-sim domains [list|show|generate]``: list the domains, show one, or sample its tasks.
+
+``results.report`` (rich) and ``world.domain`` are imported when the command runs (a lean
+start-up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.cli.options import Parser
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS, Command, get_domain, load_plugins
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.world.domain import Domain
+
+MAX_GENERATED = 10_000
+"""The most tasks ``domains generate`` samples at once."""
+
+
+def configure(domains: argparse.ArgumentParser) -> None:
+    """The sub-commands of ``tau-sim domains`` and their options."""
+    dsub = domains.add_subparsers(dest="domains_command", parser_class=Parser)
+    dsub.add_parser("list", help="list the domains")
+    show = dsub.add_parser("show", help="tools, intents and task count of a domain")
+    show.add_argument("name")
+    show.add_argument("--json", action="store_true", help="print one JSON object")
+    gen = dsub.add_parser(
+        "generate",
+        help="sample tasks from a domain's intents (JSONL); without options, regenerate its "
+        "checked-in task file",
+    )
+    gen.add_argument("name")
+    gen.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help=f"1..{MAX_GENERATED} tasks (default: the domain's own)",
+    )
+    gen.add_argument("--seed", type=int, default=None, help="default: the domain's own")
+    gen.add_argument(
+        "--out",
+        default=None,
+        help="file to write, - for stdout (default: the domain's task file when --count and "
+        "--seed are not given, else stdout)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """List the domains (the default), show one, or write the tasks it samples."""
+    from tau_sim.simulator.results.report import render_domain, render_domains
+
+    load_plugins()
+    command = args.domains_command or "list"
+    if command == "list":
+        render_domains(_buildable_domains(DOMAINS.names()))
+    elif command == "show" and args.json:
+        print(json.dumps(get_domain(args.name).describe(), indent=2))
+    elif command == "show":
+        render_domain(get_domain(args.name))
+    else:
+        _generate(args)
+    return 0
+
+
+def _generate(args: argparse.Namespace) -> None:
+    """``domains generate``: check the numbers, sample, write to ``--out`` (or the task file)."""
+    from tau_sim.simulator.world.domain import dump_tasks, encode_task
+
+    domain = get_domain(args.name)
+    if args.count is not None and args.count < 1:
+        raise UsageError(f"--count must be at least 1 (got {args.count})")
+    if args.count is not None and args.count > MAX_GENERATED:
+        raise UsageError(f"--count must be at most {MAX_GENERATED} (got {args.count})")
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be in 0..2^63-1 (got {args.seed})")
+    out = args.out
+    if out is None:
+        own = args.count is None and args.seed is None and domain.tasks_path is not None
+        out = str(domain.tasks_path) if own else "-"
+    tasks = domain.generate_tasks(args.count, args.seed)
+    if out == "-":
+        sys.stdout.buffer.write(b"".join(encode_task(t) for t in tasks))
+        sys.stdout.flush()
+    else:
+        try:
+            dump_tasks(tasks, Path(out))
+        except OSError as exc:
+            raise UsageError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _buildable_domains(names: list[str]) -> list[Domain]:
+    """The domains ``names`` that build here; each one that cannot (an extra missing) says why."""
+    built = []
+    for name in names:
+        try:
+            built.append(get_domain(name))
+        except UsageError as exc:
+            print(f"tau-sim: {name}: {exc}", file=sys.stderr)
+    return built
+
+
+COMMAND = Command("domains", "list domains, show one, or regenerate its tasks", configure, run)

@@ -1,0 +1,238 @@
+"""A new run's settings: flags and ``--config run.toml`` merged into one checked ``RunConfig``.
+
+Every ``tau-sim`` call builds the parser, so this module is loaded by each; the modules only a
+run needs (``run.runner``, ``run.shards``, ``world.splits``, ``models.options``,
+``engine.judging``) are imported where used, to keep the start-up of the other commands lean.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from tau_sim.simulator.cli.options import csv
+from tau_sim.simulator.cli.run_options import run_parser
+from tau_sim.simulator.core.conditions import DIMENSIONS, parse_intensity, parse_levels
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.grid.config import RunConfig
+from tau_sim.simulator.store.opening import DEFAULT_DB
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.models.options import RunFile
+
+OUTPUT_DEFAULTS: dict[str, Any] = {
+    "db": DEFAULT_DB,
+    "quiet": False,
+    "json": False,
+    "count_errors": False,
+    "keep_errors": False,
+}
+"""Defaults of the run command's options that are not part of a run (``RunConfig``'s are)."""
+NOT_SETTINGS = (
+    "command",
+    "config",
+    "resume",
+    "keep_errors",
+    "agent_arg",
+    "user_arg",
+    "judge_arg",
+    "help",
+    "dry_run",
+)
+"""Parsed options of ``run`` that are not settings of a run (nor keys of a ``[run]`` table)."""
+
+
+def run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> dict[str, Any]:
+    """The run file's ``[run]`` table, typed like the flags of the same names."""
+    actions = {a.dest: a for a in run._actions}
+    settings: dict[str, Any] = {}
+    for key, value in run_file.run.items():
+        dest = key.replace("-", "_")
+        action = actions.get(dest)
+        if action is None or dest in NOT_SETTINGS:
+            raise UsageError(f"--config {path}: [run] has unknown setting {key!r}")
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        if action.nargs == 0:  # a switch such as --quiet
+            settings[dest] = bool(value)
+            continue
+        try:
+            settings[dest] = action.type(value) if callable(action.type) else str(value)
+        except (TypeError, ValueError, OverflowError):
+            raise UsageError(f"--config {path}: [run] {key} = {value!r} is not valid") from None
+    return settings
+
+
+def configure_run(
+    args: argparse.Namespace, parser: argparse.ArgumentParser | None = None
+) -> tuple[dict[str, Any], RunConfig]:
+    """The one configuration path of a new run: (output settings, ``RunConfig``).
+
+    Layers, the most specific winning (``merge``): ``RunConfig``'s defaults, the run file's
+    ``[run]`` table, the flags given; per model: ``[agent]``/``[user]``, ``[models."NAME"]``,
+    ``--agent-arg``/``--user-arg``. ``parser`` has the run options (it types ``[run]``; default
+    ``run_parser()``).
+    """
+    from tau_sim.simulator.models.options import load_config, merge, parse_key_values
+
+    run_file = load_config(args.config) if "config" in args else None
+    given = {k: v for k, v in vars(args).items() if k not in NOT_SETTINGS}
+    file_settings = run_table(parser or run_parser(), run_file, args.config) if run_file else {}
+    settings = merge(OUTPUT_DEFAULTS, file_settings, given)
+    config = config_from_settings(
+        settings,
+        run_file,
+        parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
+        parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
+        parse_key_values(getattr(args, "judge_arg", []), "--judge-arg"),
+    )
+    return settings, config
+
+
+def config_from_settings(
+    settings: dict[str, Any],
+    run_file: RunFile | None,
+    agent_args: dict[str, Any],
+    user_args: dict[str, Any],
+    judge_args: dict[str, Any] | None = None,
+) -> RunConfig:
+    """The ``RunConfig`` of merged run settings: what is not set keeps ``RunConfig``'s default.
+
+    Each agent's and user's options are merged here, once (``model_options``).
+    """
+    from tau_sim.simulator.models.options import model_options
+    from tau_sim.simulator.run.checks import (
+        normalize_emotions,
+        run_domains,
+        select_tasks,
+        task_pool,
+    )
+    from tau_sim.simulator.run.processes import resolve_workers
+    from tau_sim.simulator.world.splits import check_users, split_pool
+
+    defaults = RunConfig()
+    fields: dict[str, Any] = {
+        key: settings[key]
+        for key in ("trials", "seed", "concurrency", "workers", "max_error_share")
+        if key in settings
+    }
+    if "workers" in fields:
+        fields["workers"] = resolve_workers(fields["workers"])
+    fields |= _ray_fields(settings)
+    if "domain" in settings:
+        names = csv(settings["domain"])
+        fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
+    domains = run_domains(fields.get("domains", defaults.domains))
+    tasks_file = settings.get("tasks_file")
+    pool = task_pool(list(domains.values()), tasks_file)
+    if settings.get("task_split"):
+        pool = split_pool(pool, domains, fields.setdefault("task_split", settings["task_split"]))
+    names = list(domains)
+    where = tasks_file or (f"domain {names[0]!r}" if len(names) == 1 else "the domains")
+    if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
+        unique("--tasks", csv(settings["tasks"]), csv(settings["tasks"]))
+    fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
+    if tasks_file:
+        fields["tasks_file"] = str(Path(tasks_file).resolve())
+    if "agent" in settings:
+        fields["agents"] = unique("--agent", names := csv(settings["agent"]), names)
+    if "user" in settings:
+        fields["users"] = unique("--user", names := csv(settings["user"]), names)
+    if "emotions" in settings:
+        names = csv(settings["emotions"])
+        fields["emotions"] = unique("--emotions", names, normalize_emotions(names, dedupe=False))
+    if "intensities" in settings:
+        names = csv(settings["intensities"])
+        fields["intensities"] = unique("--intensities", names, [parse_intensity(x) for x in names])
+    for dimension in DIMENSIONS:
+        if dimension in settings:
+            names = [n.lower() for n in csv(settings[dimension])]
+            unique(f"--{dimension}", names, names)
+            fields[dimension] = parse_levels(dimension, settings[dimension])
+    limits = {
+        field: settings[dest]
+        for dest, field in (
+            ("max_steps", "max_steps"),
+            ("max_tool_errors", "max_tool_errors"),
+            ("timeout", "timeout_s"),
+        )
+        if dest in settings
+    }
+    if limits:
+        fields["limits"] = Limits(**limits)
+    fields["agent_options"] = {
+        name: model_options(run_file, "agent", name, agent_args)
+        for name in fields.get("agents", defaults.agents)
+    }
+    fields["user_options"] = {
+        name: model_options(run_file, "user", name, user_args)
+        for name in fields.get("users", defaults.users)
+    }
+    check_users(domains, fields.get("users", defaults.users))
+    fields.update(_judge_fields(settings, run_file, judge_args or {}))
+    return RunConfig(**fields)
+
+
+def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:
+    """``--ray [ADDRESS]``: the cluster, and one actor per core unless ``--workers`` is given."""
+    from tau_sim.simulator.run.processes import auto_workers
+
+    if settings.get("ray") is None or ray_address(settings["ray"]) is None:
+        return {}
+    fields: dict[str, Any] = {"ray": ray_address(settings["ray"])}
+    if "workers" not in settings:
+        fields["workers"] = auto_workers()
+    return fields
+
+
+def ray_address(value: Any) -> str | None:
+    """``--ray``'s value as stored: ``local``, an address, or None for ``none`` (not on Ray)."""
+    text = str(value).strip()
+    return None if text.lower() == "none" else text or "local"
+
+
+def _judge_fields(
+    settings: dict[str, Any], run_file: RunFile | None, judge_args: dict[str, Any]
+) -> dict[str, Any]:
+    """``judge`` and ``judge_options`` of a run: ``[models."NAME"]``, then ``--judge-arg``."""
+    from tau_sim.simulator.engine.judging import check_judge_name
+    from tau_sim.simulator.models.options import merge
+
+    judge = settings.get("judge")
+    if judge is None:
+        if judge_args:
+            raise UsageError("--judge-arg: options for a judge, but no --judge is given")
+        return {}
+    check_judge_name(judge)
+    table = run_file.models.get(judge) if run_file is not None else None
+    return {"judge": judge, "judge_options": merge(table, judge_args)}
+
+
+def _all_domains(names: list[str]) -> list[str]:
+    """What ``--domain all`` stands for: the built-in domains (an imported ``x/y`` one is named)."""
+    return [name for name in names if "/" not in name]
+
+
+_V = TypeVar("_V")
+
+
+def unique(flag: str, given: list[str], values: list[_V]) -> list[_V]:
+    """``values`` (what each of ``given`` stands for) if no two are the same; else ``UsageError``.
+
+    A duplicate would play identical cells twice at the same seed and inflate n, so it is
+    rejected rather than merged.
+    """
+    first: dict[Any, str] = {}
+    for text, value in zip(given, values, strict=True):
+        if value in first:
+            same = (
+                f"{text!r} is given twice"
+                if first[value] == text
+                else f"{first[value]!r} and {text!r} are the same entry ({value!r})"
+            )
+            raise UsageError(f"{flag}: {same}; give each entry once")
+        first[value] = text
+    return values

@@ -1,0 +1,79 @@
+"""``tau-sim tracer construct|filter|export|stats``, registered in the CLI's ``COMMANDS``.
+
+Listed under the ``tau_sim.commands`` entry point group: the CLI imports this module to build
+its parser, for every command; what each sub-command runs is in ``tracer.commands``, imported
+only when one runs (it loads ``world.domain`` and the store's readers).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import msgspec
+
+from tau_sim.simulator.core.registry import COMMANDS, Command
+from tau_sim.simulator.store import DEFAULT_DB
+from tau_sim.tracer.thresholds import Thresholds
+
+
+def configure(tracer: argparse.ArgumentParser) -> None:
+    """The sub-commands of ``tau-sim tracer`` and their options."""
+    tsub = tracer.add_subparsers(dest="tracer_command", required=True, parser_class=type(tracer))
+    construct = tsub.add_parser("construct", help="sample grounded, compliant, new tasks")
+    construct.add_argument("--domain", required=True, help="the domain to sample")
+    construct.add_argument("--count", type=int, required=True, help="tasks to keep")
+    construct.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
+    construct.add_argument("--out", required=True, help="task file to write (JSONL)")
+    construct.add_argument(
+        "--emotions",
+        help="profiles to assign, e.g. 'anger:2,fear,helplessness;intensity=low,high;"
+        "politeness=warm,cold' (see tracer/emotions.py); played with `run --emotions task`",
+    )
+    construct.add_argument("--writer", metavar="PROVIDER/MODEL", help="paraphrase with a model")
+    construct.add_argument(
+        "--writer-arg", action="append", default=[], metavar="KEY=VALUE", help="writer option"
+    )
+    filt = tsub.add_parser("filter", help="keep successful, efficient conversations of runs")
+    filt.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="runs to filter")
+    filt.add_argument("--db", default=DEFAULT_DB)
+    filt.add_argument("--out", required=True, help="selection file to write (JSON)")
+    for name, value in msgspec.structs.asdict(Thresholds()).items():
+        filt.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=type(value),
+            default=value,
+            help=f"(default {value})",
+        )
+    export = tsub.add_parser("export", help="write a selection as an SFT dataset folder")
+    export.add_argument("selection", help="selection file of `tau-sim tracer filter`")
+    export.add_argument("--db", help="database (default: the one the selection names)")
+    export.add_argument("--out", required=True, help="folder for train.jsonl and README.md")
+    export.add_argument("--format", default="trl", help="trl (default) or sharegpt")
+    export.add_argument("--reasoning", default="drop", choices=("keep", "drop"))
+    export.add_argument(
+        "--tools-as-string", action="store_true", help="`tools` as a JSON string (datasets < 4.7)"
+    )
+    stats = tsub.add_parser("stats", help="tool executions vs follow-up questions, and success")
+    stats.add_argument("run_id", metavar="RUN_ID")
+    stats.add_argument("--db", default=DEFAULT_DB)
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.add_argument("--plot", metavar="PNG", help="also draw a PNG (extra `plot`)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sub-command given (``tracer.commands``)."""
+    from tau_sim.tracer.commands import SUB_COMMANDS
+
+    return SUB_COMMANDS[args.tracer_command](args)
+
+
+COMMANDS.add(
+    "tracer",
+    Command(
+        "tracer",
+        "construct tasks, filter and export SFT data, stats",
+        configure,
+        run,
+        after="review",
+    ),
+)

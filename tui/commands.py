@@ -1,0 +1,206 @@
+"""The ``tau-sim tui`` and ``tau-sim human`` commands, registered in the CLI's ``COMMANDS``.
+
+Listed under the ``tau_sim.commands`` entry point group: the CLI imports this module to build
+its parser, for every command, so the screens (``tui.launch``, ``tui.session``: textual) are
+imported only when one of these commands runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from argparse import SUPPRESS
+from pathlib import Path
+from typing import Any
+
+from tau_sim.simulator.cli import (
+    EXIT_INTERRUPTED,
+    add_run_arguments,
+    config_from_settings,
+    configure_run,
+    error_share_exit,
+    flag,
+    print_report,
+    remove_unused,
+    resume_config,
+    resume_keys,
+    resume_settings,
+)
+from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import COMMANDS, Command
+from tau_sim.simulator.grid import seal_keys
+from tau_sim.simulator.grid.cells import new_run_id
+from tau_sim.simulator.store import DEFAULT_DB, Store
+
+
+def configure_tui(tui: argparse.ArgumentParser) -> None:
+    """``tau-sim tui``: the options of ``tau-sim run`` and ``--attach``."""
+    add_run_arguments(tui)
+    tui.add_argument(
+        "--attach",
+        nargs="?",
+        const="",
+        metavar="RUN_ID",
+        help="follow a run stored in --db (default: its latest run) instead of starting one; "
+        "a finished run opens for browsing",
+    )
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """``tau-sim tui``: a new run (or ``--resume``) under the TUI, or ``--attach`` to one.
+
+    The exit code and what is printed once the screen closes are those of ``tau-sim run``.
+    """
+    if "attach" in args:
+        extra = [flag(d) for d in vars(args) if d not in ("command", "attach", "db")]
+        if extra:
+            raise UsageError(f"--attach follows a stored run; remove {', '.join(extra)}")
+        from tau_sim.tui.launch import attach
+
+        attach(getattr(args, "db", DEFAULT_DB), args.attach or None)
+        return 0
+    settings, store, run_id, outcome = _tui_resume(args) if "resume" in args else _tui_new_run(args)
+    if outcome.error is not None:
+        raise outcome.error
+    if outcome.interrupted:
+        print(
+            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} "
+            f"--db {settings['db']}",
+            file=sys.stderr,
+        )
+    print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
+    code = EXIT_INTERRUPTED
+    if not outcome.interrupted:
+        code = error_share_exit(store.db, run_id, outcome.config, settings)
+    store.close_sync()
+    return code
+
+
+def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
+    """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
+    from tau_sim.simulator.run import Player
+    from tau_sim.tui.launch import play
+
+    for dest in ("dry_run", "keep_errors"):
+        if dest in args:
+            raise UsageError(f"{flag(dest)} goes with `tau-sim run`, not `tau-sim tui`")
+    settings, config = configure_run(args)
+    run_id = new_run_id()
+    config = seal_keys(config)
+    player = Player(config, run_id)
+    player.prepare()
+    fresh = not Path(settings["db"]).exists()
+    store = Store(settings["db"])
+    outcome = None
+    try:
+        outcome = play(store, config, run_id, player)
+    finally:
+        if fresh and (outcome is None or not outcome.created):
+            remove_unused(store, settings["db"])  # this command made it, stored nothing
+    return settings, store, run_id, outcome
+
+
+def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
+    """Check ``--resume`` as ``tau-sim run`` does, then play the rest under the TUI."""
+    from tau_sim.tui.launch import play
+
+    settings = resume_settings(args)
+    keys = resume_keys(args)
+    store = Store(settings["db"], create=False)
+    config, run_id = resume_config(args, store, keys)
+    outcome = play(store, config, run_id, resume=True, keep_errors=settings["keep_errors"])
+    return settings, store, run_id, outcome
+
+
+def configure_human(human: argparse.ArgumentParser) -> None:
+    """``tau-sim human``: what the person plays, against whom, on which tasks."""
+    human.add_argument("--role", default="user", help="what you play: user (default) or agent")
+    human.add_argument("--agent", help="the agent you face as the user (default scripted/gold)")
+    human.add_argument("--user", help="the user you face as the agent (default scripted)")
+    human.add_argument("--domain", help="the domain (default retail)")
+    human.add_argument(
+        "--task", default="random", help="task id(s), comma-separated, or random (default)"
+    )
+    human.add_argument("--tasks", type=int, default=1, help="how many random tasks (default 1)")
+    human.add_argument("--emotions", help="comma-separated emotions or families (default anger)")
+    human.add_argument("--intensities", help="low,medium,high or numbers in 0..1 (default high)")
+    human.add_argument("--seed", type=int, default=0, help="seed of the draw and the run")
+    human.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default ./{DEFAULT_DB})")
+    human.add_argument("--resume", metavar="RUN_ID", help="finish a session stopped early")
+
+
+def run_human(args: argparse.Namespace) -> int:
+    """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
+    from tau_sim.simulator.run import Player
+    from tau_sim.tui.session import human_settings, make_app, play
+
+    if args.resume:
+        store = Store(args.db, create=False)
+        keys: dict[str, dict[str, Any]] = {"--agent-arg": {}, "--user-arg": {}}
+        config, run_id = resume_config(args, store, keys)
+        outcome: Any = play(make_app(store, config, run_id, resume=True))
+    else:
+        settings = human_settings(
+            args.role,
+            agent=args.agent,
+            user=args.user,
+            domain=args.domain,
+            task=args.task,
+            tasks=args.tasks,
+            seed=args.seed,
+        )
+        settings["emotions"] = args.emotions or "anger"
+        settings["intensities"] = args.intensities or "high"
+        config = config_from_settings(settings, None, {}, {})
+        run_id = new_run_id()
+        player = Player(config, run_id)
+        player.prepare()
+        fresh = not Path(args.db).exists()
+        store = Store(args.db)
+        outcome = None
+        try:
+            outcome = play(make_app(store, config, run_id, player))
+        finally:
+            if fresh and (outcome is None or not outcome.created):
+                remove_unused(store, args.db)
+    if outcome.error is not None:
+        raise outcome.error
+    if outcome.interrupted:
+        print(
+            f"tau-sim: stopped; resume with: tau-sim human --resume {run_id} --db {args.db}",
+            file=sys.stderr,
+        )
+    print_report(store.db, run_id, as_json=False, count_errors=False)
+    store.close_sync()
+    return EXIT_INTERRUPTED if outcome.interrupted else 0
+
+
+COMMANDS.add(
+    "tui",
+    Command(
+        "tui",
+        "start a run with the live terminal UI, or follow a stored one (--attach)",
+        configure_tui,
+        run_tui,
+        after="run",
+        parser_options={
+            "argument_default": SUPPRESS,
+            "description": "Start a run (the options of `tau-sim run`) and watch it live, or "
+            "follow a run another process writes (--attach). Press ? in the UI for its keys.",
+        },
+    ),
+)
+COMMANDS.add(
+    "human",
+    Command(
+        "human",
+        "play the emotional user (or --role agent) yourself; stored and scored like a run",
+        configure_human,
+        run_human,
+        after="tui",
+        parser_options={
+            "description": "A person plays one side of each conversation on a screen; the "
+            "session is one run in --db (`tau-sim report` reads it, --resume finishes it)."
+        },
+    ),
+)
