@@ -12,7 +12,7 @@ from collections import Counter
 
 import msgspec
 
-from tau_sim.simulator.core.conditions import NEUTRAL
+from tau_sim.simulator.core import NEUTRAL
 from tau_sim.tracer.filtering import Selection
 from tau_sim.tracer.source import Conversation
 from tau_sim.users.emotions import family_of

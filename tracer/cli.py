@@ -11,7 +11,7 @@ import argparse
 
 import msgspec
 
-from tau_sim.simulator.core.registry import COMMANDS, Command
+from tau_sim.simulator.core import COMMANDS, Command
 from tau_sim.simulator.store import DEFAULT_DB
 from tau_sim.tracer.thresholds import Thresholds
 

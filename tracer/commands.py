@@ -16,10 +16,9 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.core import UsageError, get_domain, load_plugins
 from tau_sim.simulator.store import open_database
-from tau_sim.simulator.world.domain import dump_tasks
+from tau_sim.simulator.world import dump_tasks
 
 
 def construct_command(args: argparse.Namespace) -> int:
@@ -32,7 +31,7 @@ def construct_command(args: argparse.Namespace) -> int:
     domain = get_domain(args.domain)
     result = construct(domain, args.count, args.seed, emotions)
     if args.writer is not None:
-        from tau_sim.simulator.models.options import parse_key_values
+        from tau_sim.simulator.models import parse_key_values
         from tau_sim.tracer.paraphrase import paraphrase_all
 
         writer_args = parse_key_values(args.writer_arg, "--writer-arg")

@@ -25,8 +25,8 @@ from collections import Counter
 
 import msgspec
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.world.domain import Domain, Task, check_gold
+from tau_sim.simulator.core import UsageError
+from tau_sim.simulator.world import Domain, Task, check_gold
 from tau_sim.tracer.emotions import EmotionDistribution, assign
 
 DROP_REASONS: tuple[str, ...] = (

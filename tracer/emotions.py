@@ -23,8 +23,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL, EmotionSpec, parse_intensity
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import DIMENSIONS, NEUTRAL, EmotionSpec, UsageError, parse_intensity
 from tau_sim.users.emotions import FAMILIES, LEAVES, family_of, resolve
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import UsageError
 from tau_sim.tracer.card import CardFacts, data_card
 from tau_sim.tracer.filtering import Selection
 from tau_sim.tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row

@@ -16,8 +16,7 @@ from pathlib import Path
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core.endings import TerminationReason
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import TerminationReason, UsageError
 from tau_sim.tracer.signals import Signals, signals
 from tau_sim.tracer.source import Conversation, conversations, open_run
 from tau_sim.tracer.thresholds import Thresholds

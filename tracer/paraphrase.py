@@ -17,10 +17,15 @@ from typing import Any
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.chat import ChatMessage, ModelError
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import load_plugins, make_model_provider, split_model_name
-from tau_sim.simulator.world.domain import Task, UserScenario
+from tau_sim.simulator.core import (
+    ChatMessage,
+    ModelError,
+    UsageError,
+    load_plugins,
+    make_model_provider,
+    split_model_name,
+)
+from tau_sim.simulator.world import Task, UserScenario
 
 WRITER = "writer"
 SYSTEM = (

@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.core import AgentMessage, ToolResult, UserMessage
+from tau_sim.simulator.world import Domain
 from tau_sim.tracer.source import Conversation
 
 Reasoning = Literal["keep", "drop"]

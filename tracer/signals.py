@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import msgspec
 
-from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage
-from tau_sim.simulator.world.slots import user_slots
+from tau_sim.simulator.core import AgentMessage, ToolResult, UserMessage
+from tau_sim.simulator.world import user_slots
 from tau_sim.tracer.source import Conversation
 from tau_sim.users.dialogue import AgentTextReader
 

@@ -13,12 +13,11 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.events import Event
+from tau_sim.simulator.core import Event, UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.run import run_domains, task_pool
 from tau_sim.simulator.store import get_run, iter_events
-from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world import Domain, Task
 
 
 class Conversation(msgspec.Struct):

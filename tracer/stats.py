@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import UsageError
 from tau_sim.tracer.signals import signals
 from tau_sim.tracer.source import conversations, open_run
 

@@ -26,10 +26,8 @@ from tau_sim.simulator.cli import (
     resume_keys,
     resume_settings,
 )
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.registry import COMMANDS, Command
-from tau_sim.simulator.grid import seal_keys
-from tau_sim.simulator.grid.cells import new_run_id
+from tau_sim.simulator.core import COMMANDS, Command, UsageError
+from tau_sim.simulator.grid import new_run_id, seal_keys
 from tau_sim.simulator.store import DEFAULT_DB, Store
 
 

@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Sparkline, Static
 
-from tau_sim.simulator.core.events import (
+from tau_sim.simulator.core import (
     AgentMessage,
     ConversationEnded,
     ConversationStarted,

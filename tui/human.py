@@ -31,19 +31,24 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.worker import Worker
 
-from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec
-from tau_sim.simulator.core.events import (
+from tau_sim.simulator.core import (
+    STOP,
+    UNSATISFIED,
     AgentMessage,
+    ChatMessage,
+    ChatResponse,
     ConversationEnded,
     ConversationStarted,
     EmotionUpdate,
     Event,
+    ToolCallSpec,
+    ToolSpec,
     UserMessage,
     UserToolCall,
     UserToolResult,
+    UserTurn,
 )
-from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
-from tau_sim.simulator.world.views import AgentView, UserView
+from tau_sim.simulator.world import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost
 from tau_sim.tui.dialogue import (
     RESULT_CHARS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tau_sim.simulator.engine.bus import LiveFeed
+from tau_sim.simulator.engine import LiveFeed
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, Runner
 from tau_sim.simulator.store import Store

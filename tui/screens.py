@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from tau_sim.simulator.core.events import ConversationEnded, ConversationStarted, Event
+from tau_sim.simulator.core import ConversationEnded, ConversationStarted, Event
 from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Outcome, describe_start
 from tau_sim.tui.state import Changes, RunState
 from tau_sim.tui.widgets import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, run_domains, task_pool
 from tau_sim.simulator.store import Store

@@ -23,12 +23,10 @@ from typing import Protocol
 import anyio
 import sqlite_utils
 
-from tau_sim.simulator.core.events import ConversationEnded, Event, decode_stored
-from tau_sim.simulator.core.infra import INFRA_REASON
-from tau_sim.simulator.engine.bus import LiveFeed
+from tau_sim.simulator.core import INFRA_REASON, ConversationEnded, Event, decode_stored
+from tau_sim.simulator.engine import LiveFeed
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store import get_run, iter_events, open_database, run_state
-from tau_sim.simulator.store.event_rows import ordered_rows
+from tau_sim.simulator.store import get_run, iter_events, open_database, ordered_rows, run_state
 
 SHOWN_KINDS = (
     "conversation_started",

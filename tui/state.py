@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
-from tau_sim.simulator.core.conditions import intensity_label
-from tau_sim.simulator.core.endings import SUCCESS_EPS, TerminationReason
-from tau_sim.simulator.core.events import (
+from tau_sim.simulator.core import (
+    INFRA_REASONS,
+    SUCCESS_EPS,
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -23,9 +23,10 @@ from tau_sim.simulator.core.events import (
     Event,
     ModelUsage,
     RewardBreakdown,
+    TerminationReason,
     UserMessage,
+    intensity_label,
 )
-from tau_sim.simulator.core.infra import INFRA_REASONS
 from tau_sim.simulator.results import pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"

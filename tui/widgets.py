@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from tau_sim.simulator.core.conditions import intensity_label
+from tau_sim.simulator.core import intensity_label
 from tau_sim.tui.sources import RunInfo
 from tau_sim.tui.state import (
     ABANDONED,

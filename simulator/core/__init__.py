@@ -1,8 +1,7 @@
 """The types every layer shares: chat, events, roles, endings, conditions, errors, the registry.
 
 Everything a plugin (an agent, a user, a domain, the TUI, Tracer) needs from the engine's lowest
-layer is named here; modules inside simulator import the module that defines a name. API keys
-(``keys``) are imported from their module: sealing a run's keys needs the run's configuration.
+layer is named here; modules inside ``simulator`` import the module that defines a name.
 """
 
 from tau_sim.simulator.core.chat import (
@@ -84,6 +83,13 @@ from tau_sim.simulator.core.infra import (
     run_error_share,
     share_line,
 )
+from tau_sim.simulator.core.keys import (
+    KEY_OPTIONS,
+    SEALED_PREFIX,
+    environ_key,
+    seal_options,
+    worker_environment,
+)
 from tau_sim.simulator.core.lean_imports import (
     HIDDEN,
     import_sqlite_utils,
@@ -91,14 +97,18 @@ from tau_sim.simulator.core.lean_imports import (
 from tau_sim.simulator.core.registry import (
     AGENTS,
     BUILT_IN_DOMAINS,
+    COMMAND_GROUP,
+    COMMANDS,
     DOMAINS,
     EMOTIONS,
     EXPORTS,
     MODELS,
+    SIMULATED_BACKENDS,
     USERS,
     AgentFactory,
     AgentProvider,
     CalibrationAgentProvider,
+    Command,
     DomainFactory,
     EmotionTaxonomy,
     ExportWriter,
@@ -113,6 +123,7 @@ from tau_sim.simulator.core.registry import (
     emotion_family,
     get_domain,
     is_calibration_agent,
+    load_commands,
     load_plugins,
     make_agent_provider,
     make_model_provider,
@@ -134,6 +145,8 @@ from tau_sim.simulator.core.roles import (
 __all__ = [
     "AGENTS",
     "BUILT_IN_DOMAINS",
+    "COMMANDS",
+    "COMMAND_GROUP",
     "COMPLETED_WITH_ERRORS",
     "DEFAULT_LEVEL",
     "DIMENSIONS",
@@ -147,11 +160,14 @@ __all__ = [
     "INFRA_ENDINGS",
     "INFRA_REASON",
     "INFRA_REASONS",
+    "KEY_OPTIONS",
     "LEVELS",
     "MODELS",
     "NEUTRAL",
     "NO_LATENCY",
     "REPAIRED_REPLY",
+    "SEALED_PREFIX",
+    "SIMULATED_BACKENDS",
     "STOP",
     "SUCCESSFUL_ENDINGS",
     "SUCCESS_EPS",
@@ -169,6 +185,7 @@ __all__ = [
     "ChatMessage",
     "ChatModel",
     "ChatResponse",
+    "Command",
     "ConversationEnded",
     "ConversationStarted",
     "DomainFactory",
@@ -218,6 +235,7 @@ __all__ = [
     "emotion_family",
     "encode",
     "encode_payload",
+    "environ_key",
     "error_share",
     "fault_of",
     "get_domain",
@@ -228,6 +246,7 @@ __all__ = [
     "is_infra",
     "kind_of",
     "level_label",
+    "load_commands",
     "load_plugins",
     "make_agent_provider",
     "make_model_provider",
@@ -236,7 +255,9 @@ __all__ = [
     "parse_levels",
     "resolve_emotion",
     "run_error_share",
+    "seal_options",
     "share_line",
     "split_model_name",
     "validate_emotion_spec",
+    "worker_environment",
 ]

@@ -11,8 +11,11 @@ from tau_sim.simulator.engine.actors import (
     usage_event,
 )
 from tau_sim.simulator.engine.bus import (
+    AGENT,
+    ENV,
     INBOX_SIZE,
     ROLES,
+    USER,
     Bus,
     Channel,
     Inbox,
@@ -51,7 +54,9 @@ from tau_sim.simulator.engine.referee import (
 )
 
 __all__ = [
+    "AGENT",
     "DETAIL_CHARS",
+    "ENV",
     "FAILURE_EVIDENCE",
     "FAILURE_KINDS",
     "INBOX_SIZE",
@@ -59,6 +64,7 @@ __all__ = [
     "ROLES",
     "SYSTEM",
     "UNREADABLE",
+    "USER",
     "AgentActor",
     "AssertionJudge",
     "Bus",
