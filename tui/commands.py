@@ -77,7 +77,7 @@ def run_tui(args: argparse.Namespace) -> int:
 def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
     """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
     from tau_sim.simulator.run import Player
-    from tau_sim.tui.launch import play
+    from tau_sim.tui.launch import watch_run
 
     for dest in ("dry_run", "keep_errors"):
         if dest in args:
@@ -91,7 +91,7 @@ def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
     store = Store(settings["db"])
     outcome = None
     try:
-        outcome = play(store, config, run_id, player)
+        outcome = watch_run(store, config, run_id, player)
     finally:
         if fresh and (outcome is None or not outcome.created):
             remove_unused(store, settings["db"])  # this command made it, stored nothing
@@ -100,13 +100,13 @@ def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
 
 def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
     """Check ``--resume`` as ``tau-sim run`` does, then play the rest under the TUI."""
-    from tau_sim.tui.launch import play
+    from tau_sim.tui.launch import watch_run
 
     settings = resume_settings(args)
     keys = resume_keys(args)
     store = Store(settings["db"], create=False)
     config, run_id = resume_config(args, store, keys)
-    outcome = play(store, config, run_id, resume=True, keep_errors=settings["keep_errors"])
+    outcome = watch_run(store, config, run_id, resume=True, keep_errors=settings["keep_errors"])
     return settings, store, run_id, outcome
 
 
@@ -130,13 +130,13 @@ def configure_human(human: argparse.ArgumentParser) -> None:
 def run_human(args: argparse.Namespace) -> int:
     """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
     from tau_sim.simulator.run import Player
-    from tau_sim.tui.session import human_settings, make_app, play
+    from tau_sim.tui.session import human_settings, make_app, run_session
 
     if args.resume:
         store = Store(args.db, create=False)
         keys: dict[str, dict[str, Any]] = {"--agent-arg": {}, "--user-arg": {}}
         config, run_id = resume_config(args, store, keys)
-        outcome: Any = play(make_app(store, config, run_id, resume=True))
+        outcome: Any = run_session(make_app(store, config, run_id, resume=True))
     else:
         settings = human_settings(
             args.role,
@@ -157,7 +157,7 @@ def run_human(args: argparse.Namespace) -> int:
         store = Store(args.db)
         outcome = None
         try:
-            outcome = play(make_app(store, config, run_id, player))
+            outcome = run_session(make_app(store, config, run_id, player))
         finally:
             if fresh and (outcome is None or not outcome.created):
                 remove_unused(store, args.db)

@@ -470,11 +470,11 @@ class HumanApp(App[None]):
         self.screen_of.total = self.source.runner.total
         self.desk.open()
         self.set_interval(TICK_S, self.tick)
-        self.play()
+        self.follow_run()
         self.read_asks()
 
     @work(exclusive=True, exit_on_error=False, group="run")
-    async def play(self) -> None:
+    async def follow_run(self) -> None:
         """Play the run until it ends."""
         await self.source.follow()
 

@@ -1,7 +1,7 @@
 """Start the TUI: on a run played in this process, or attached to a stored run.
 
 ``tau-sim tui`` (``tui.commands.run_tui``) checks its options the way ``tau-sim run`` does,
-then calls ``play`` or ``attach`` here.
+then calls ``watch_run`` or ``attach`` here.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def live_source(
     return LiveSource(make_runner, run_id, store.path, history=history)
 
 
-def play(
+def watch_run(
     store: Store,
     config: RunConfig,
     run_id: str,

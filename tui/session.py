@@ -110,7 +110,7 @@ def make_app(
     return HumanApp(source, desk_of(source.runner.player, role), role)
 
 
-def play(app: HumanApp) -> Outcome:
+def run_session(app: HumanApp) -> Outcome:
     """Run the screen until the person quits; how the session ended."""
     app.run()
     runner = app.source.runner

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS, LEVELS
+from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS, INTENSITY_LEVELS
 from tau_sim.simulator.core.registry import EMOTIONS, Command, load_plugins
 
 
@@ -26,7 +26,7 @@ def emotions_catalog() -> dict[str, Any]:
     return {
         "families": families,
         "family_name_means": "the family's default leaf",
-        "intensities": dict(LEVELS),
+        "intensities": dict(INTENSITY_LEVELS),
         "intensity_range": [0.0, 1.0],
         "dimensions": {d: list(levels) for d, levels in DIMENSIONS.items()},
         "dimension_default": DEFAULT_LEVEL,

@@ -20,7 +20,7 @@ from tau_sim.simulator.core.chat import (
 from tau_sim.simulator.core.conditions import (
     DEFAULT_LEVEL,
     DIMENSIONS,
-    LEVELS,
+    INTENSITY_LEVELS,
     NEUTRAL,
     TASK_EMOTION,
     EmotionSpec,
@@ -160,8 +160,8 @@ __all__ = [
     "INFRA_ENDINGS",
     "INFRA_REASON",
     "INFRA_REASONS",
+    "INTENSITY_LEVELS",
     "KEY_OPTIONS",
-    "LEVELS",
     "MODELS",
     "NEUTRAL",
     "NO_LATENCY",

@@ -14,7 +14,7 @@ import msgspec
 from tau_sim.simulator.core.errors import UsageError
 
 NEUTRAL = "neutral"
-LEVELS: dict[str, float] = {"low": 0.3, "medium": 0.6, "high": 0.9}
+INTENSITY_LEVELS: dict[str, float] = {"low": 0.3, "medium": 0.6, "high": 0.9}
 
 DIMENSIONS: dict[str, tuple[str, ...]] = {
     "politeness": ("warm", "neutral", "cold"),
@@ -40,8 +40,8 @@ def parse_intensity(text: str | float, flag: str = "--intensities") -> float:
     """``low``/``medium``/``high`` or a number in 0..1; ``UsageError`` names ``flag``."""
     if isinstance(text, str):
         key = text.strip().lower()
-        if key in LEVELS:
-            return LEVELS[key]
+        if key in INTENSITY_LEVELS:
+            return INTENSITY_LEVELS[key]
         try:
             value = float(key)
         except ValueError:

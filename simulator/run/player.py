@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.conditions import LEVELS, NEUTRAL, TASK_EMOTION
+from tau_sim.simulator.core.conditions import INTENSITY_LEVELS, NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded
 from tau_sim.simulator.core.registry import CalibrationAgentProvider, resolve_emotion
@@ -74,7 +74,7 @@ def task_condition(cell: Cell, task: Task) -> Cell:
         leaf, intensity = NEUTRAL, 0.0
     else:
         leaf = resolve_emotion(spec.leaf or spec.family or NEUTRAL)
-        intensity = LEVELS["medium"] if spec.intensity is None else spec.intensity
+        intensity = INTENSITY_LEVELS["medium"] if spec.intensity is None else spec.intensity
     return msgspec.structs.replace(
         cell,
         emotion=leaf,
