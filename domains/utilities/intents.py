@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
-from tau_sim.domains.kit.tasks import CustomerIntent, play
+from tau_sim.domains.kit.tasks import CustomerIntent, replay_actions
 from tau_sim.domains.utilities.data import (
     ACTIVE,
     ELECTRICITY,
@@ -226,7 +226,7 @@ class ReadingAndBill(UtilitiesIntent):
             return None
         writes, known, said = _readings(rng, supply, "submit_meter_reading")
         writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
-        results = play(domain, db, writes)
+        results = replay_actions(domain, db, writes)
         if results is None:
             return None
         bill = results[-1]
@@ -323,7 +323,7 @@ class PayBalance(UtilitiesIntent):
                 "payment_method_id": method.id,
             },
         )
-        results = play(domain, db, [pay])
+        results = replay_actions(domain, db, [pay])
         if results is None:
             return None
         what = "the whole balance" if full else f"{money_text(amount)} now"
@@ -404,7 +404,7 @@ class _Plan(UtilitiesIntent):
                 },
             )
         )
-        results = play(domain, db, writes)
+        results = replay_actions(domain, db, writes)
         if results is None:
             return None
         instalment = results[-1]["instalment"]
@@ -609,7 +609,7 @@ class SwitchTariff(UtilitiesIntent):
             "change_tariff",
             {"account_id": supply.account.account_id, "tariff_id": target.tariff_id},
         )
-        results = play(domain, db, [change])
+        results = replay_actions(domain, db, [change])
         if results is None:
             return None
         fee = results[0]["exit_fee_charged"]
@@ -722,7 +722,7 @@ class MoveOut(UtilitiesIntent):
             return None
         writes, known, said = _readings(rng, supply, "record_final_reading")
         writes.append(Action("close_account", {"account_id": supply.account.account_id}))
-        results = play(domain, db, writes)
+        results = replay_actions(domain, db, writes)
         if results is None:
             return None
         who = self.identity(db, supply.user.user_id, rng)
@@ -778,7 +778,7 @@ class MoveHome(UtilitiesIntent):
                 },
             )
         )
-        results = play(domain, db, writes)
+        results = replay_actions(domain, db, writes)
         if results is None:
             return None
         find = Action(
@@ -848,7 +848,7 @@ class ReportOutage(UtilitiesIntent):
             "report_outage",
             {"account_id": supply.account.account_id, "fuel": meter.fuel, "problem": problem},
         )
-        results = play(domain, db, [report])
+        results = replay_actions(domain, db, [report])
         if results is None:
             return None
         what = {
