@@ -10,6 +10,7 @@
 - ``tools``: ``calculate``, ``days_between`` and ``transfer_to_human_agents`` (which ends the
   conversation); ``address_tool`` and ``profile_tool`` under a domain's own names.
 - ``lookup``: ``load`` / ``loader`` for tools, ``record`` / ``pick`` / ``picker`` for intents.
-- ``tasks``: the task assembler (``CustomerIntent``), the common mistakes, ``play``, and the
-  hints of the standard slots; ``world``: ``register_world``, a domain's one registration call.
+- ``tasks``: the task assembler (``CustomerIntent``), the common mistakes, ``replay_actions``,
+  and the hints of the standard slots; ``world``: ``register_world``, a domain's one
+  registration call.
 """

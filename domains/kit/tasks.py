@@ -5,7 +5,7 @@ assembles the task; its ``stray_write`` and ``last_write_left_out`` are the mist
 share (an unrequested write on the user's profile, the request half done), ``last_write_changed``
 the gold path with its last write's arguments changed (another record, another amount);
 ``replaced``, ``swapped`` and ``swap_last`` build any other wrong write into the gold path,
-``play`` runs gold writes to read the figures a task requires.
+``replay_actions`` runs gold writes to read the figures a task requires.
 """
 
 from __future__ import annotations
@@ -149,10 +149,10 @@ def swap_last(task: Task, write: Action) -> list[Action]:
     return [*task.actions[:-1], write]
 
 
-def play(domain: Domain, db: Database, actions: Sequence[Action]) -> list[Any] | None:
+def replay_actions(domain: Domain, db: Database, actions: Sequence[Action]) -> list[Any] | None:
     """Run ``actions`` on ``db``; their results decoded from JSON, or None when one is refused.
 
-    Intents play the gold writes to read the figures a task requires (a total, a balance).
+    Intents replay the gold writes to read the figures a task requires (a total, a balance).
     """
     results = []
     for action in actions:

@@ -27,7 +27,7 @@ from tau_sim.domains.car_rental.data import (
     availability_key,
     net_paid,
 )
-from tau_sim.domains.car_rental.intents import cancellation_refund
+from tau_sim.domains.car_rental.intents.changes import cancellation_refund
 from tau_sim.domains.car_rental.rules import late_fee
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.simulator.world.database import Database

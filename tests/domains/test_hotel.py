@@ -28,7 +28,8 @@ from tau_sim.domains.hotel.data import (
     net_paid,
     night_key,
 )
-from tau_sim.domains.hotel.intents import cancellation_refund, upgrade_due
+from tau_sim.domains.hotel.intents.cancellations import cancellation_refund
+from tau_sim.domains.hotel.intents.changes import upgrade_due
 from tau_sim.domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.simulator.world.database import Database

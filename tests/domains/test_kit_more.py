@@ -12,7 +12,7 @@ from tau_sim.domains.kit.calc import add_months, minutes_from
 from tau_sim.domains.kit.codes import CODE_ALPHABET, new_code
 from tau_sim.domains.kit.payments import Payment, capped, check_refund, net_paid, share_of
 from tau_sim.domains.kit.people import Address, Customer, Name
-from tau_sim.domains.kit.tasks import play, replaced, swapped
+from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
 from tau_sim.simulator.world.tools import ToolError, Toolkit
@@ -89,11 +89,12 @@ def test_play_decodes_results_and_stops_at_a_refusal() -> None:
             "zip": "89501",
         },
     )
-    results = play(domain, db, [Action("calculate", {"expression": "2 * 3"}), move])
+    results = replay_actions(domain, db, [Action("calculate", {"expression": "2 * 3"}), move])
     assert results is not None
     assert results[0] == 6.0
     assert results[1]["address"]["city"] == "Reno"
     fresh = domain.new_database()
-    assert play(domain, fresh, [Action("calculate", {"expression": "1 / 0"}), move]) is None
+    refused = [Action("calculate", {"expression": "1 / 0"}), move]
+    assert replay_actions(domain, fresh, refused) is None
     user = fresh.get("users", "ana_1")
     assert isinstance(user, Customer) and user.address.city == "Austin"

@@ -1,0 +1,333 @@
+"""Airline intents that cancel a reservation or compensate a disruption."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+
+from tau_sim.domains.airline.data import ACTIVE, CANCELLED, NOW, Flight, Reservation, User, net_paid
+from tau_sim.domains.airline.intents.common import (
+    CONFIRM,
+    AirlineIntent,
+    flights_of,
+    pick_reservation,
+    upcoming,
+)
+from tau_sim.domains.airline.rules import (
+    CANCELLATION_FEE,
+    COMPENSATION_CAP,
+    DELAY_THRESHOLD_MINUTES,
+    FREE_CANCELLATION_HOURS,
+    compensation,
+)
+from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def booked_hours_ago(reservation: Reservation) -> float:
+    """Hours between the booking and the world's ``NOW``."""
+    return (NOW - dt.datetime.fromisoformat(reservation.created_at)).total_seconds() / 3600
+
+
+def airline_cancelled(db: Database, reservation: Reservation) -> Flight | None:
+    """The first flight of the reservation the airline cancelled, or None."""
+    return next((f for f in flights_of(db, reservation) if f.status == CANCELLED), None)
+
+
+def refund_reason(db: Database, r: Reservation) -> str | None:
+    """Why the policy refunds a cancelled reservation in full, or None."""
+    if booked_hours_ago(r) < FREE_CANCELLATION_HOURS:
+        return "booked within the last 24 hours"
+    if airline_cancelled(db, r) is not None:
+        return "a flight was cancelled by the airline"
+    if r.cabin == "business":
+        return "business cabin"
+    if r.insurance:
+        return "travel insurance"
+    return None
+
+
+_REASON_GOAL = {
+    "booked within the last 24 hours": "I booked it only a few hours ago.",
+    "a flight was cancelled by the airline": "I heard one of my flights was cancelled.",
+    "business cabin": "It is a business class booking.",
+    "travel insurance": "I bought travel insurance with it.",
+}
+
+
+class CancelReservation(AirlineIntent):
+    """Cancel an upcoming reservation: a full refund, or the economy refund less the fee."""
+
+    name = "cancel_reservation"
+    description = "The user cancels a reservation; the refund depends on the fare class and why."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        r = pick_reservation(
+            db,
+            rng,
+            lambda r: (
+                upcoming(r) and (r.cabin != "basic_economy" or refund_reason(db, r) is not None)
+            ),
+        )
+        if r is None:
+            return None
+        reason = refund_reason(db, r)
+        paid = net_paid(r)
+        count = len(r.passengers)
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        reads = gold_reads(who, rid) + [
+            Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
+            for s in r.flights
+        ]
+        if reason is None:
+            refund = money(paid - CANCELLATION_FEE * count)
+            reads.append(
+                Action(
+                    "calculate", {"expression": f"{paid:.2f} - {CANCELLATION_FEE:.2f} * {count}"}
+                )
+            )
+            why = "the economy refund less the cancellation fee"
+        else:
+            refund = paid
+            why = reason
+        if refund < 0:
+            return None
+        hint = _REASON_GOAL.get(reason or "", "")
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my reservation {rid} ({trip_text(r)}) completely. {hint} "
+            f"I want to know how much I get back. {CONFIRM}".replace("  ", " "),
+            opening=f"Hi, I want to cancel my reservation {rid}.",
+            known={"reservation_id": rid},
+            actions=[
+                *reads,
+                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": refund}),
+            ],
+            outputs=[money_text(refund)],
+            summary=f"cancel {rid} ({r.cabin}): refund {money_text(refund)} ({why})",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the refund the other rule would give (full vs less the fee)."""
+        write = task.actions[-1]
+        r: Reservation = record(
+            domain.new_database(), "reservations", write.arguments["reservation_id"]
+        )
+        paid = net_paid(r)
+        given = write.arguments["refund_amount"]
+        other = (
+            paid if given != paid else max(0.0, money(paid - CANCELLATION_FEE * len(r.passengers)))
+        )
+        return [
+            *super().mistakes(domain, task),
+            swap_last(task, replaced(write, refund_amount=other)),
+        ]
+
+
+def disrupted(db: Database, r: Reservation) -> Flight | None:
+    """The reservation's first flight delayed past the threshold or cancelled, or None."""
+    for flight in flights_of(db, r):
+        if flight.status == CANCELLED or flight.delay_minutes >= DELAY_THRESHOLD_MINUTES:
+            return flight
+    return None
+
+
+def _compensable(db: Database) -> Callable[[Reservation], bool]:
+    return lambda r: r.status == ACTIVE and not r.compensation and disrupted(db, r) is not None
+
+
+def _disruption_text(flight: Flight) -> str:
+    if flight.status == CANCELLED:
+        return f"flight {flight_text(flight)} was cancelled"
+    return f"flight {flight_text(flight)} was delayed by {flight.delay_minutes} minutes"
+
+
+class DelayCompensation(AirlineIntent):
+    """Compensation for a delayed or cancelled flight: a rate per passenger, capped by tier."""
+
+    name = "delay_compensation"
+    description = "The user asks for compensation for a disrupted flight (rate by tier, capped)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        r = pick_reservation(db, rng, _compensable(db))
+        if r is None:
+            return None
+        flight = disrupted(db, r)
+        assert flight is not None
+        user: User = record(db, "users", r.user_id)
+        count = len(r.passengers)
+        uncapped, due = compensation(user.membership, flight.status == CANCELLED, count)
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My {_disruption_text(flight)} (reservation {rid}). I want the compensation "
+            f"I am entitled to and I want to know the amount. {CONFIRM}",
+            opening=f"Hello, my flight {flight.flight_number} was a disaster and I want "
+            "compensation.",
+            known={
+                "reservation_id": rid,
+                "disrupted_flight": f"{flight.flight_number} on {flight.date}",
+            },
+            actions=[
+                *gold_reads(who, rid),
+                Action(
+                    "get_flight_status",
+                    {"flight_number": flight.flight_number, "date": flight.date},
+                ),
+                Action(
+                    "issue_compensation",
+                    {"reservation_id": rid, "flight_number": flight.flight_number, "amount": due},
+                ),
+            ],
+            outputs=[money_text(due)],
+            summary=f"compensate {rid} ({user.membership}, {count} pax, {flight.status}): "
+            f"{money_text(due)}"
+            + (f" (capped from {money_text(uncapped)})" if uncapped > due else ""),
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the uncapped amount (or, when not capped, another tier's rate)."""
+        write = task.actions[-1]
+        due = write.arguments["amount"]
+        db = domain.new_database()
+        r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
+        user: User = record(db, "users", r.user_id)
+        flight = disrupted(db, r)
+        assert flight is not None
+        uncapped, _ = compensation(user.membership, flight.status == CANCELLED, len(r.passengers))
+        wrong = uncapped if uncapped != due else money(due + 50.0)
+        return [*super().mistakes(domain, task), swap_last(task, replaced(write, amount=wrong))]
+
+
+class CancelBasicEconomyRefused(AirlineIntent):
+    """Cancel a basic economy ticket outside every refund case: refuse, write nothing."""
+
+    name = "basic_economy_cancel_refused"
+    description = "The user wants a refund for a non-refundable basic economy ticket: refuse."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        r = pick_reservation(
+            db,
+            rng,
+            lambda r: upcoming(r) and r.cabin == "basic_economy" and refund_reason(db, r) is None,
+        )
+        if r is None:
+            return None
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my reservation {rid} ({trip_text(r)}) and get my money "
+            "back. If the agent explains it cannot be refunded, I accept it and keep the "
+            "reservation as it is.",
+            opening=f"I need to cancel reservation {rid} and get a refund.",
+            known={"reservation_id": rid},
+            actions=[
+                *gold_reads(who, rid),
+                *(
+                    Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
+                    for s in r.flights
+                ),
+            ],
+            outputs=["non-refundable"],
+            summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The ticket cancelled anyway: with no refund, and with a full refund."""
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        return [
+            [
+                *task.actions,
+                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": amount}),
+            ]
+            for amount in (0.0, net_paid(r))
+        ]
+
+
+class CompensationOverCapTransfer(AirlineIntent):
+    """Demand more compensation than the tier's cap: the agent transfers, pays nothing."""
+
+    name = "compensation_over_cap_transfer"
+    description = "The user insists on compensation above the policy's cap: transfer."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        r = pick_reservation(db, rng, _compensable(db))
+        if r is None:
+            return None
+        flight = disrupted(db, r)
+        assert flight is not None
+        user: User = record(db, "users", r.user_id)
+        cap = COMPENSATION_CAP[user.membership]
+        wanted = money(cap + rng.choice((100.0, 200.0, 250.0)))
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        summary = (
+            f"User {user.user_id} wants {money_text(wanted)} compensation for reservation {rid} "
+            f"({flight.flight_number} {flight.status}); the {user.membership} cap is "
+            f"{money_text(cap)}."
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"My {_disruption_text(flight)} (reservation {rid}). I want {money_text(wanted)} "
+            "in compensation and will not accept less. If the agent offers less, I refuse and "
+            "ask for a human agent.",
+            opening=f"Your airline ruined my trip on flight {flight.flight_number}. I want "
+            f"{money_text(wanted)} in compensation.",
+            known={
+                "reservation_id": rid,
+                "disrupted_flight": f"{flight.flight_number} on {flight.date}",
+                "wanted_amount": money_text(wanted),
+            },
+            actions=[
+                *gold_reads(who, rid),
+                Action(
+                    "get_flight_status",
+                    {"flight_number": flight.flight_number, "date": flight.date},
+                ),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The demanded amount paid, and the capped amount paid (the user refused it)."""
+        *reads, _transfer = task.actions
+        rid = reads[2].arguments["reservation_id"]
+        db = domain.new_database()
+        r: Reservation = record(db, "reservations", rid)
+        user: User = record(db, "users", r.user_id)
+        flight = disrupted(db, r)
+        assert flight is not None
+        wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
+        return [
+            [
+                *reads,
+                Action(
+                    "issue_compensation",
+                    {
+                        "reservation_id": rid,
+                        "flight_number": flight.flight_number,
+                        "amount": amount,
+                    },
+                ),
+            ]
+            for amount in (wanted, COMPENSATION_CAP[user.membership])
+        ]

@@ -1,0 +1,260 @@
+"""Banking intents about a card: freeze, unfreeze, replace."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from tau_sim.domains.banking.access import replacement_id, replacement_last_four
+from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
+from tau_sim.domains.banking.intents.common import BankingIntent, pick_user
+from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def cards_of(db: Database, user: User) -> list[Card]:
+    """The customer's cards."""
+    return [record(db, "cards", c) for c in user.cards]
+
+
+def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, Card] | None:
+    """A customer with a card of ``status``, and one such card (drawn at random)."""
+    user = pick_user(db, rng, lambda u: any(c.status == status for c in cards_of(db, u)))
+    if user is None:
+        return None
+    return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
+
+
+def _card_read(card: Card) -> Action:
+    return Action("get_card_details", {"card_id": card.card_id})
+
+
+class _CardStatusChange(BankingIntent):
+    """A card of ``status`` put through ``verb`` ("freeze" or "unfreeze"); it becomes ``after``."""
+
+    status: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    after: ClassVar[str] = ""
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        raise NotImplementedError
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        raise NotImplementedError
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _card_holder(db, rng, self.status)
+        if picked is None:
+            return None
+        user, card = picked
+        who = self.identity(db, user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"{self.goal(card)} {CONFIRM}",
+            opening=self.opening(rng),
+            known={"card": card_text(card)},
+            actions=[
+                *gold_reads(who, _card_read(card)),
+                Action(f"{self.verb}_card", {"card_id": card.card_id}),
+            ],
+            outputs=[self.after],
+            summary=f"{self.verb} card {card.card_id}",
+        )
+
+
+class FreezeCard(_CardStatusChange):
+    """Freeze a misplaced card for now (no replacement)."""
+
+    name = "freeze_card"
+    description = "The user misplaced a debit card and freezes it for now, without a replacement."
+    status, verb, after = ACTIVE, "freeze", "frozen"
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I can't find {card_text(card)}. I want it frozen for now so nobody can use it, "
+            "but I do not want a replacement: it is probably somewhere at home. "
+            "I want to know the card's status afterwards."
+        )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return rng.choice(
+            [
+                "Hi, I misplaced my debit card and want to block it for now.",
+                "Hello, can you freeze my card? I can't find it.",
+            ]
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, a replacement ordered as well, and another active card frozen."""
+        *reads, freeze = task.actions
+        card_id = freeze.arguments["card_id"]
+        replace = Action(
+            "replace_card", {"card_id": card_id, "reason": "lost", "shipping": "standard"}
+        )
+        paths = [*super().mistakes(domain, task), [*reads, freeze, replace]]
+        db = domain.new_database()
+        card: Card = record(db, "cards", card_id)
+        user: User = record(db, "users", card.user_id)
+        others = [c for c in cards_of(db, user) if c.card_id != card_id and c.status == ACTIVE]
+        if others:
+            paths.append([*reads, Action("freeze_card", {"card_id": others[0].card_id})])
+        return paths
+
+
+class UnfreezeCard(_CardStatusChange):
+    """Unfreeze a card the customer found again."""
+
+    name = "unfreeze_card"
+    description = "The user found a frozen debit card and wants it to work again."
+    status, verb, after = FROZEN, "unfreeze", "active"
+
+    def goal(self, card: Card) -> str:
+        """What the user wants, naming the card."""
+        return (
+            f"I froze {card_text(card)} when I thought I had lost it, but I found it. I want "
+            "it unfrozen so I can use it again; I do not want a new card."
+        )
+
+    def opening(self, rng: random.Random) -> str:
+        """The user's first message."""
+        return "Hi, I found my debit card again. Can you unblock it?"
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a replacement ordered instead of unfreezing."""
+        *reads, unfreeze = task.actions
+        replace = Action(
+            "replace_card",
+            {"card_id": unfreeze.arguments["card_id"], "reason": "lost", "shipping": "standard"},
+        )
+        return [*super().mistakes(domain, task), [*reads, replace]]
+
+
+class _Replacement(BankingIntent):
+    """Order a replacement card; ``problems`` say why (lost and stolen cards are frozen first).
+
+    With ``moved`` the customer has moved: the mailing address is updated before the order.
+    """
+
+    problems: ClassVar[tuple[str, ...]] = ()
+    moved: ClassVar[bool] = False
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _card_holder(db, rng, ACTIVE)
+        if picked is None:
+            return None
+        user, card = picked
+        account: Account = record(db, "accounts", card.account_id)
+        if account.available < EXPEDITED_FEE:  # either speed must be possible
+            return None
+        problem = rng.choice(self.problems)
+        shipping = rng.choice(("standard", "expedited"))
+        who = self.identity(db, user.user_id, rng)
+        new_four = replacement_last_four(replacement_id(card))
+        writes: list[Action] = []
+        known = {"card": card_text(card), "card_problem": problem, "shipping": shipping}
+        moved = ""
+        if self.moved:
+            address = random_address(rng)
+            writes.append(
+                Action(
+                    "update_mailing_address",
+                    {"user_id": user.user_id, **address_args(address)},
+                )
+            )
+            known["new_address"] = address_text(address)
+            moved = " I moved recently, so the new card must go to my new address."
+        if problem != "damaged":
+            writes.append(Action("freeze_card", {"card_id": card.card_id}))
+        writes.append(
+            Action(
+                "replace_card",
+                {"card_id": card.card_id, "reason": problem, "shipping": shipping},
+            )
+        )
+        outputs = [new_four] + ([money_text(EXPEDITED_FEE)] if shipping == "expedited" else [])
+        speed = (
+            "I need it fast and will pay for expedited shipping"
+            if shipping == "expedited"
+            else "Standard free shipping is fine"
+        )
+        happened = {
+            "lost": "I lost it",
+            "stolen": "it was stolen from my bag, but I checked and there are no charges I "
+            "don't recognise",
+            "damaged": "it is cracked and the chip no longer works",
+        }[problem]
+        return self.task(
+            domain,
+            who,
+            goal=f"I need a new card to replace {card_text(card)}: {happened}. {speed}. I want "
+            "to know the last four digits of the new card"
+            + (" and what the shipping costs" if shipping == "expedited" else "")
+            + f".{moved} {CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, I need a replacement debit card, {happened.split(',')[0]}.",
+                    "Hello, I need a new debit card please.",
+                ]
+            ),
+            known=known,
+            actions=[*gold_reads(who, _card_read(card)), *writes],
+            outputs=outputs,
+            summary=f"replace {problem} card {card.card_id} ({shipping})"
+            + (", new mailing address" if self.moved else ""),
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, the other shipping speed, and freezing done wrong."""
+        writes = domain.write_actions(task)
+        reads = [a for a in task.actions if a not in writes]
+        replace = writes[-1]
+        other = "standard" if replace.arguments["shipping"] == "expedited" else "expedited"
+        slower = Action(replace.name, {**replace.arguments, "shipping": other})
+        paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], slower]]
+        freeze = Action("freeze_card", {"card_id": replace.arguments["card_id"]})
+        moving = [w for w in writes if w.name == "update_mailing_address"]
+        if freeze in writes:
+            paths.append([*reads, *moving, replace])  # a lost or stolen card left unfrozen
+        else:
+            paths.append([*reads, *moving, freeze, replace])  # a damaged card frozen for nothing
+        if moving:
+            paths.append([*reads, *[w for w in writes if w not in moving]])  # the old address
+        return paths
+
+
+class ReplaceLostCard(_Replacement):
+    """A lost or stolen card: freeze it, then order a replacement (two writes)."""
+
+    name = "replace_lost_card"
+    description = "The user lost a card (or it was stolen, unused): freeze it and order a new one."
+    problems = ("lost", "stolen")
+
+
+class ReplaceDamagedCard(_Replacement):
+    """A damaged card: order a replacement; the old card is not frozen (it still works)."""
+
+    name = "replace_damaged_card"
+    description = "The user's card is damaged: order a replacement without freezing the old card."
+    problems = ("damaged",)
+
+
+class ReplaceCardAfterMove(_Replacement):
+    """A lost card of a customer who moved: address, freeze, replacement (three writes)."""
+
+    name = "replace_card_after_move"
+    description = (
+        "The user moved and lost a card: update the mailing address, freeze the card and order "
+        "a replacement to the new address (three writes)."
+    )
+    problems = ("lost",)
+    moved = True

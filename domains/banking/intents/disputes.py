@@ -1,0 +1,270 @@
+"""Banking intents that dispute a card purchase, report fraud or ask after a dispute."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from tau_sim.domains.banking.data import (
+    CARD_PURCHASE,
+    Account,
+    Dispute,
+    Transaction,
+    User,
+    days_ago,
+    dispute_id,
+)
+from tau_sim.domains.banking.intents.common import (
+    BankingIntent,
+    checking,
+    history,
+    holder,
+    nameable,
+    pick_user,
+    transactions_read,
+)
+from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
+from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_REASONS = ("duplicate charge", "goods not received", "wrong amount")
+
+
+_REASON_TEXT = {
+    "duplicate charge": "I was charged twice for it",
+    "goods not received": "I paid but never received what I bought",
+    "wrong amount": "I was charged more than the price I agreed to",
+}
+
+
+def card_purchases(
+    db: Database, user: User, accept: Callable[[Transaction], bool]
+) -> list[Transaction]:
+    """The customer's undisputed card purchases that ``accept`` likes, newest first."""
+    return [
+        t
+        for t in history(db, checking(db, user))
+        if t.kind == CARD_PURCHASE and not t.dispute_id and accept(t)
+    ]
+
+
+def in_window(txn: Transaction) -> bool:
+    """Whether the policy's dispute window still covers ``txn``."""
+    return days_ago(txn.date) <= DISPUTE_WINDOW_DAYS
+
+
+def _purchase(
+    db: Database, rng: random.Random, accept: Callable[[Transaction], bool]
+) -> tuple[User, Account, Transaction] | None:
+    """A customer and one of their undisputed card purchases that ``accept`` likes."""
+    user = pick_user(db, rng, lambda u: bool(card_purchases(db, u, accept)))
+    if user is None:
+        return None
+    account = checking(db, user)
+    purchases = card_purchases(db, user, lambda t: True)
+    chosen = [t for t in card_purchases(db, user, accept) if nameable(purchases, t)]
+    if not chosen:
+        return None
+    return user, account, rng.choice(chosen)
+
+
+class DisputeCharge(BankingIntent):
+    """Dispute a recent card purchase (inside the window) for a reason the bank accepts."""
+
+    name = "dispute_charge"
+    description = (
+        "The user disputes a card purchase of the last 60 days (duplicate, not received…)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _purchase(db, rng, in_window)
+        if picked is None:
+            return None
+        user, account, txn = picked
+        reason = rng.choice(_REASONS)
+        who = self.identity(db, user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to dispute {transaction_text(txn)} on {account_text(account)}: "
+            f"{_REASON_TEXT[reason]}. I made the purchase myself. I want the dispute number. "
+            f"{CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, I want to dispute a charge from {txn.description}.",
+                    "Hello, there is a card charge I need to dispute.",
+                ]
+            ),
+            known={"transaction": transaction_text(txn), "dispute_reason": reason},
+            actions=[
+                *gold_reads(who, transactions_read(account)),
+                Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
+            ],
+            outputs=[dispute_id(txn.transaction_id)],
+            summary=f"dispute {txn.transaction_id} ({reason})",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, another reason, and another (neighbouring) card purchase disputed."""
+        *reads, dispute = task.actions
+        args = dispute.arguments
+        other = next(r for r in _REASONS if r != args["reason"])
+        paths = [
+            *super().mistakes(domain, task),
+            [*reads, Action(dispute.name, {**args, "reason": other})],
+        ]
+        db = domain.new_database()
+        txn: Transaction = record(db, "transactions", args["transaction_id"])
+        user = holder(db, txn.account_id)
+        near = [
+            t
+            for t in card_purchases(db, user, lambda t: True)
+            if t.transaction_id != txn.transaction_id
+        ]
+        if near:
+            wrong = {**args, "transaction_id": near[0].transaction_id}
+            paths.append([*reads, Action(dispute.name, wrong)])
+        return paths
+
+
+class DisputeOutsideWindow(BankingIntent):
+    """Dispute a card purchase posted more than 60 days ago: refuse, say when it was posted."""
+
+    name = "dispute_outside_window"
+    description = "The user disputes a card purchase older than 60 days: refuse, no write."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _purchase(db, rng, lambda t: not in_window(t))
+        if picked is None:
+            return None
+        user, account, txn = picked
+        reason = rng.choice(_REASONS)
+        who = self.identity(db, user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to dispute {transaction_text(txn)}: {_REASON_TEXT[reason]}. I made the "
+            "purchase myself. I only just noticed it. If the agent says it is too late, I want "
+            "to know why.",
+            opening=f"Hi, I need to dispute an old charge from {txn.description}.",
+            known={"transaction": transaction_text(txn), "dispute_reason": reason},
+            actions=gold_reads(who, transactions_read(account)),
+            outputs=[txn.date, f"{DISPUTE_WINDOW_DAYS} days"],
+            summary=f"dispute {txn.transaction_id} of {txn.date}: outside the window, refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the dispute filed anyway."""
+        db = domain.new_database()
+        user = holder(db, task.actions[-1].arguments["account_id"])
+        old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
+        said = task.scenario.known_info["transaction"]
+        txn = next(t for t in old if transaction_text(t) == said)
+        dispute = Action(
+            "file_dispute",
+            {
+                "transaction_id": txn.transaction_id,
+                "reason": task.scenario.known_info["dispute_reason"],
+            },
+        )
+        return [*super().mistakes(domain, task), [*task.actions, dispute]]
+
+
+class FraudToHuman(BankingIntent):
+    """Charges the customer did not make: suspected fraud goes to a human, nothing is filed."""
+
+    name = "fraud_transfer"
+    description = "The user reports card charges they did not make: transfer to a human, no write."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _purchase(db, rng, lambda t: days_ago(t.date) <= 10)
+        if picked is None:
+            return None
+        user, account, txn = picked
+        who = self.identity(db, user.user_id, rng)
+        summary = (
+            f"Suspected fraud: customer {user.user_id} did not make card purchase "
+            f"{txn.transaction_id} ({money_text(-txn.amount)} at {txn.description})."
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"There is {transaction_text(txn)} on {account_text(account)} that I did not "
+            "make: someone must have copied my card. I want it sorted out and I want to talk "
+            "to whoever handles fraud.",
+            opening=rng.choice(
+                [
+                    "Hi, there's a charge on my account I never made. I think it's fraud.",
+                    f"Someone used my card at {txn.description}! I didn't make that purchase.",
+                ]
+            ),
+            known={"transaction": transaction_text(txn)},
+            actions=[
+                *gold_reads(who, transactions_read(account)),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"fraud on {txn.transaction_id}: transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the fraud handled as an ordinary dispute."""
+        *reads, transfer = task.actions
+        account_id = reads[-1].arguments["account_id"]
+        db = domain.new_database()
+        user = holder(db, account_id)
+        said = task.scenario.known_info["transaction"]
+        txn = next(
+            t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
+        )
+        dispute = Action(
+            "file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"}
+        )
+        return [*super().mistakes(domain, task), [*reads, dispute, transfer]]
+
+
+class DisputeStatus(BankingIntent):
+    """Ask where an earlier dispute stands (read only)."""
+
+    name = "dispute_status"
+    description = "The user asks the status of a dispute filed earlier (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        status = rng.choice(("open", "refunded", "declined"))
+        dispute: Dispute | None = pick(db, rng, "disputes", lambda d: d.status == status)
+        if dispute is None:
+            return None
+        txn: Transaction = record(db, "transactions", dispute.transaction_id)
+        account: Account = record(db, "accounts", txn.account_id)
+        user: User = record(db, "users", dispute.user_id)
+        purchases = [t for t in history(db, account) if t.kind == CARD_PURCHASE]
+        if not nameable(purchases, txn):
+            return None
+        who = self.identity(db, user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"Some time ago I disputed {transaction_text(txn)}. I want to know where the "
+            "dispute stands and when it was filed. I do not want to change anything.",
+            opening=rng.choice(
+                [
+                    f"Hi, what happened with my dispute about {txn.description}?",
+                    "Hello, I'd like an update on a dispute I filed.",
+                ]
+            ),
+            known={"transaction": transaction_text(txn)},
+            actions=gold_reads(
+                who,
+                transactions_read(account),
+                Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
+            ),
+            outputs=[dispute.status, dispute.filed],
+            summary=f"status of dispute {dispute.dispute_id} ({dispute.status})",
+        )

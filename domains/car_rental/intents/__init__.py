@@ -1,0 +1,46 @@
+"""Car-rental task intents: templates that sample the base database and produce grounded tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
+holds the intents' base class and the booking helpers the themes share; ``bookings``
+books and upgrades (or refuses to, by the driver's age), ``changes`` extends, cancels,
+moves and returns late, ``damage`` reports damage.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.car_rental.intents.bookings import (
+    BookCar,
+    PremiumUnder25Refused,
+    Under21Refused,
+    UpgradeClass,
+)
+from tau_sim.domains.car_rental.intents.changes import (
+    CancelBooking,
+    ChangeReturnLocation,
+    ExtendAndAddInsurance,
+    ExtendRental,
+    LateReturn,
+)
+from tau_sim.domains.car_rental.intents.damage import (
+    DamageDisputeTransfer,
+    LargeDamageTransfer,
+    ReportMinorDamage,
+)
+from tau_sim.simulator.world import Intent
+
+__all__ = ["INTENTS"]
+
+INTENTS: list[Intent] = [
+    BookCar(),
+    ExtendRental(),
+    ExtendAndAddInsurance(),
+    CancelBooking(),
+    ChangeReturnLocation(),
+    LateReturn(),
+    ReportMinorDamage(),
+    UpgradeClass(),
+    PremiumUnder25Refused(),
+    Under21Refused(),
+    LargeDamageTransfer(),
+    DamageDisputeTransfer(),
+]

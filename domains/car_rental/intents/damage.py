@@ -1,0 +1,240 @@
+"""Car-rental intents that report damage to a rented car."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from tau_sim.domains.car_rental.data import ACTIVE, RETURNED, TODAY, Booking, DamageReport
+from tau_sim.domains.car_rental.intents.common import RentalIntent, booking_id_of, pick_booking
+from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
+from tau_sim.domains.car_rental.scenario import CONFIRM, gold_reads, rental_text
+from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_DAMAGES: tuple[tuple[str, str, str], ...] = (
+    ("scratch", "rear", "a long scratch on the rear bumper"),
+    ("scratch", "left_side", "a scratch along the driver's door"),
+    ("dent", "right_side", "a small dent in the passenger door"),
+    ("dent", "front", "a dent in the hood"),
+    ("chipped_windshield", "windshield", "a chip in the windshield"),
+    ("broken_mirror", "left_side", "the left side mirror is cracked"),
+    ("interior_stain", "interior", "a coffee stain on the back seat"),
+    ("flat_tire", "front", "a flat front tire"),
+)
+
+
+_CAUSES: tuple[str, ...] = (
+    "a concrete pillar in a parking garage",
+    "gravel thrown up on the highway",
+    "someone opened a door into it in a parking lot",
+    "I found it after parking on the street overnight",
+    "a pothole on a country road",
+    "a shopping cart rolled into it",
+)
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+class _Damage:
+    """Damage a user reports: type, area, description, cause, photos, estimate."""
+
+    def __init__(self, rng: random.Random, low: int, high: int) -> None:
+        self.damage_type, self.area, self.text = rng.choice(_DAMAGES)
+        self.cause = rng.choice(_CAUSES)
+        self.photos = [f"IMG_{rng.randint(1000, 9999)}.jpg" for _ in range(rng.randint(1, 3))]
+        self.estimate = money(rng.randrange(low, high, 10))
+
+    def known(self) -> dict[str, str]:
+        """The user's known facts about it."""
+        return {
+            "damage": f"{self.text} ({_words(self.damage_type)}, {_words(self.area)})",
+            "cause": self.cause,
+            "photos": " and ".join(self.photos),
+            "estimate": money_text(self.estimate),
+        }
+
+    def report(self, booking: Booking, charge: float) -> Action:
+        """The damage report write."""
+        return Action(
+            "file_damage_report",
+            {
+                "booking_id": booking.booking_id,
+                "damage_type": self.damage_type,
+                "area": self.area,
+                "photos": self.photos,
+                "notes": self.cause,
+                "estimated_cost": self.estimate,
+                "customer_charge": charge,
+            },
+        )
+
+
+def _reportable(b: Booking) -> bool:
+    recent = TODAY - dt.timedelta(days=3)
+    return b.status == ACTIVE or (b.status == RETURNED and iso_day(b.return_date) >= recent)
+
+
+def covered(booking: Booking) -> bool:
+    """Whether the booking carries the collision damage waiver."""
+    return "collision_damage_waiver" in booking.add_ons
+
+
+class ReportMinorDamage(RentalIntent):
+    """Report damage up to $500: filed with the photos; $0 with the waiver, else the estimate."""
+
+    name = "report_minor_damage"
+    description = "The user reports minor damage with photos; the charge depends on the waiver."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        b = pick_booking(db, rng, _reportable)
+        if b is None:
+            return None
+        damage = _Damage(rng, 80, int(DAMAGE_LIMIT) + 1)
+        charge = 0.0 if covered(b) else damage.estimate
+        who = self.owner(db, b, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I need to report damage on {rental_text(b)} (booking {b.booking_id}): "
+            f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
+            f"the branch estimated the repair at {money_text(damage.estimate)}. I want to know "
+            f"how much I will be charged. {CONFIRM}",
+            opening=f"Hi, I need to report some damage on my rental {b.booking_id}.",
+            known={"booking_id": b.booking_id, **damage.known()},
+            actions=[*gold_reads(who, b.booking_id), damage.report(b, charge)],
+            outputs=[money_text(charge)],
+            summary=f"damage on {b.booking_id}, {money_text(damage.estimate)}, "
+            f"{'waiver: $0' if covered(b) else 'no waiver: charged'}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The charge the wrong way round: billed despite the waiver, or waived without it."""
+        write = task.actions[-1]
+        estimate = write.arguments["estimated_cost"]
+        wrong = 0.0 if write.arguments["customer_charge"] else estimate
+        return [
+            *super().mistakes(domain, task),
+            swapped(task, write, replaced(write, customer_charge=wrong)),
+        ]
+
+
+class LargeDamageTransfer(RentalIntent):
+    """Damage estimated above $500: the agent files nothing and transfers to a human."""
+
+    name = "large_damage_transfer"
+    description = "The user reports damage estimated above $500: transfer to a human."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        b = pick_booking(db, rng, _reportable)
+        if b is None:
+            return None
+        damage = _Damage(rng, int(DAMAGE_LIMIT) + 60, 3200)
+        who = self.owner(db, b, rng)
+        summary = (
+            f"User {b.user_id} reports damage on booking {b.booking_id}: {damage.text}, "
+            f"estimated at {money_text(damage.estimate)} (above the $500 limit)."
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I need to report damage on {rental_text(b)} (booking {b.booking_id}): "
+            f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
+            f"the branch estimated the repair at {money_text(damage.estimate)}. I want it "
+            "handled today; if the agent says a specialist must take it, I accept the transfer.",
+            opening=f"Hello, there is damage on my rental car {b.booking_id} and I need to "
+            "report it.",
+            known={"booking_id": b.booking_id, **damage.known()},
+            actions=[
+                *gold_reads(who, b.booking_id),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"damage on {b.booking_id} estimated {money_text(damage.estimate)}: transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The report filed anyway, charged by the waiver rule."""
+        *reads, _transfer = task.actions
+        known = task.scenario.known_info
+        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
+        estimate = float(known["estimate"].lstrip("$").replace(",", ""))
+        damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
+        write = Action(
+            "file_damage_report",
+            {
+                "booking_id": b.booking_id,
+                "damage_type": damage_type.replace(" ", "_"),
+                "area": area.replace(" ", "_"),
+                "photos": known["photos"].split(" and "),
+                "notes": known["cause"],
+                "estimated_cost": estimate,
+                "customer_charge": 0.0 if covered(b) else estimate,
+            },
+        )
+        return [[*reads, write]]
+
+
+class DamageDisputeTransfer(RentalIntent):
+    """The user disputes a damage charge on a returned rental: transfer, waive nothing."""
+
+    name = "damage_dispute_transfer"
+    description = "The user disputes a recorded damage charge: transfer to a human."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def charged(b: Booking) -> bool:
+            return any(
+                record(db, "damage_reports", r).customer_charge > 0 for r in b.damage_reports
+            )
+
+        b = pick_booking(db, rng, charged)
+        if b is None:
+            return None
+        report: DamageReport = next(
+            r
+            for rid in b.damage_reports
+            if (r := record(db, "damage_reports", rid)).customer_charge > 0
+        )
+        who = self.owner(db, b, rng)
+        what = report.damage_type.replace("_", " ")
+        summary = (
+            f"User {b.user_id} disputes damage report {report.report_id} on booking "
+            f"{b.booking_id}: {what}, charged {money_text(report.customer_charge)}."
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"After I returned {rental_text(b)} (booking {b.booking_id}) I was charged "
+            f"{money_text(report.customer_charge)} for a {what} (damage report "
+            f"{report.report_id}). The damage was already there when I picked the car up; I "
+            "want the charge removed. If the agent says a specialist handles disputes, I "
+            "accept the transfer.",
+            opening=f"I was charged for damage I did not cause on rental {b.booking_id}!",
+            known={"booking_id": b.booking_id, "disputed_report": report.report_id},
+            actions=[
+                *gold_reads(who, b.booking_id),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"dispute of {report.report_id} ({money_text(report.customer_charge)}): "
+            "transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The charge waived by the agent."""
+        *reads, _transfer = task.actions
+        known = task.scenario.known_info
+        waive = Action(
+            "waive_damage_charge",
+            {"booking_id": known["booking_id"], "report_id": known["disputed_report"]},
+        )
+        return [[*reads, waive]]

@@ -1,0 +1,49 @@
+"""Food-delivery task intents: templates that sample the base database and produce tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
+the intents' base class and the order helpers the themes share; ``orders`` cancels,
+modifies, tracks and tips orders, ``promotions`` applies codes, ``refunds`` refunds items
+and credits late deliveries.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.food_delivery.intents.orders import (
+    AddOrderItem,
+    CancelOrder,
+    ModifyOrderAddress,
+    ModifyPreparingRefused,
+    OrderStatusInquiry,
+    RaiseTip,
+    RemoveOrderItem,
+)
+from tau_sim.domains.food_delivery.intents.promotions import ApplyPromotion, PromotionRefused
+from tau_sim.domains.food_delivery.intents.refunds import (
+    CourierSafetyTransfer,
+    LateCreditRefused,
+    LateDeliveryCredit,
+    MissingItemAndLateCredit,
+    RefundMissingItem,
+    RefundWrongItemCapped,
+)
+from tau_sim.simulator.world import Intent
+
+__all__ = ["INTENTS"]
+
+INTENTS: list[Intent] = [
+    CancelOrder(),
+    ModifyOrderAddress(),
+    AddOrderItem(),
+    RemoveOrderItem(),
+    ModifyPreparingRefused(),
+    ApplyPromotion(),
+    PromotionRefused(),
+    RefundMissingItem(),
+    RefundWrongItemCapped(),
+    LateDeliveryCredit(),
+    LateCreditRefused(),
+    MissingItemAndLateCredit(),
+    CourierSafetyTransfer(),
+    OrderStatusInquiry(),
+    RaiseTip(),
+]

@@ -1,0 +1,118 @@
+"""Food-delivery intents that apply a promotion code to an order, or refuse it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from tau_sim.domains.food_delivery.data import DELIVERED, PLACED, Order, Promotion, User, priced
+from tau_sim.domains.food_delivery.intents.common import FoodIntent, pick_order, user_of
+from tau_sim.domains.food_delivery.rules import promotion_problem
+from tau_sim.domains.food_delivery.scenario import CONFIRM, gold_reads, order_read
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def first_order(db: Database, user: User) -> bool:
+    """Whether the customer has no delivered order yet (promotions for a first order)."""
+    return all(record(db, "orders", o).status != DELIVERED for o in user.orders)
+
+
+def _promo_task(
+    db: Database, rng: random.Random, want: Callable[[str], bool]
+) -> tuple[Order, Promotion, str] | None:
+    """A placed order without a promotion and a code whose check result ``want`` likes."""
+    order = pick_order(db, rng, lambda o: o.status == PLACED and not o.promo_code)
+    if order is None:
+        return None
+    first = first_order(db, user_of(db, order))
+    promos: list[Promotion] = [record(db, "promotions", c) for c in sorted(db.keys("promotions"))]
+    fits = [(p, promotion_problem(p, order, first)) for p in promos]
+    chosen = [(p, why) for p, why in fits if want(why)]
+    if not chosen:
+        return None
+    promo, why = rng.choice(chosen)
+    return order, promo, why
+
+
+class ApplyPromotion(FoodIntent):
+    """Apply a promotion code whose conditions the order meets; the user learns the new total."""
+
+    name = "apply_promotion"
+    description = "The user applies a valid promotion code to a placed order; new total."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _promo_task(db, rng, lambda why: not why)
+        if picked is None:
+            return None
+        order, promo, _ = picked
+        new = priced(order, order.items, promo)
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I forgot to enter my promotion code {promo.code} when I placed my order {oid}. "
+            f"I want it applied and to know the new total. {CONFIRM}",
+            opening=f"Hi, I forgot to use my promo code on order {oid}. Can you add it?",
+            known={"order_id": oid, "promo_code": promo.code},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action("get_promotion_details", {"code": promo.code}),
+                Action("apply_promotion", {"order_id": oid, "code": promo.code}),
+            ],
+            outputs=[money_text(new.total)],
+            summary=f"apply {promo.code} to {oid}, total {money_text(new.total)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and another code applied."""
+        other = "LUNCH3" if task.actions[-1].arguments["code"] != "LUNCH3" else "SAVE5"
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
+
+
+class PromotionRefused(FoodIntent):
+    """A promotion code the order does not qualify for: refuse and say which condition fails."""
+
+    name = "promotion_refused"
+    description = "The user wants a promo code the order does not qualify for; the agent refuses."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _promo_task(db, rng, bool)
+        if picked is None:
+            return None
+        order, promo, why = picked
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        outputs = {
+            "expired": [promo.expires],
+            "minimum subtotal": [money_text(promo.min_subtotal)],
+            "first order only": ["first order"],
+        }[why]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want the promotion code {promo.code} applied to my order {oid}. If the agent "
+            "says the code cannot be used, I want to know why; I do not want anything else "
+            "changed.",
+            opening=f"Hi, please put the code {promo.code} on my order {oid}.",
+            known={"order_id": oid, "promo_code": promo.code},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action("get_promotion_details", {"code": promo.code}),
+            ],
+            outputs=outputs,
+            summary=f"{promo.code} on {oid}: {why}, refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the code applied anyway (the database takes it)."""
+        known = task.scenario.known_info
+        apply = Action(
+            "apply_promotion", {"order_id": known["order_id"], "code": known["promo_code"]}
+        )
+        return [*super().mistakes(domain, task), [*task.actions, apply]]

@@ -1,0 +1,303 @@
+"""Food-delivery intents that refund items, credit late deliveries or transfer."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from tau_sim.domains.food_delivery.data import Order
+from tau_sim.domains.food_delivery.intents.common import (
+    FoodIntent,
+    order_from,
+    pick_order,
+    restaurant_of,
+    user_of,
+)
+from tau_sim.domains.food_delivery.rules import (
+    LATE_MINUTES,
+    in_claim_window,
+    item_refund,
+    late_credit,
+    late_tier,
+    minutes_late,
+)
+from tau_sim.domains.food_delivery.scenario import (
+    CONFIRM,
+    gold_reads,
+    line_text,
+    order_read,
+    order_text,
+)
+from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def fresh_claim(order: Order) -> bool:
+    """A delivered order in the claim window with nothing refunded or credited yet."""
+    return in_claim_window(order) and not order.refunds
+
+
+# ---- after delivery ---------------------------------------------------------------------------
+
+
+class _ItemRefund(FoodIntent):
+    """A missing or wrong line of a delivered order, refunded within the policy's caps."""
+
+    reason: ClassVar[str] = "missing item"
+    capped: ClassVar[bool] = False
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, fresh_claim)
+        if order is None:
+            return None
+        user = user_of(db, order)
+        line = rng.choice(order.items)
+        amount = item_refund(order, line, user)
+        if amount <= 0 or (amount < line.line_total) != self.capped:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        restaurant = restaurant_of(db, order)
+        what = "was missing from" if self.reason == "missing item" else "was wrong in"
+        write = Action(
+            "refund_order_item",
+            {"order_id": oid, "item_id": line.item_id, "reason": self.reason, "amount": amount},
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"{line_text(line).capitalize()} {what} {order_text(oid, restaurant)}, which was "
+            f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, something {what} my order {oid}.",
+                    f"My delivery from {restaurant.name} came and {line.name} {what} it!",
+                ]
+            ),
+            known={"order_id": oid, "item": line_text(line)},
+            actions=[*gold_reads(who, order_read(oid)), write],
+            outputs=[money_text(amount)],
+            summary=f"{self.reason} {line.name} on {oid}: refund {money_text(amount)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, the full line refunded when a cap applies, another line refunded."""
+        *reads, refund = task.actions
+        order = order_from(domain.new_database(), refund.arguments["order_id"])
+        line = next(i for i in order.items if i.item_id == refund.arguments["item_id"])
+        paths = super().mistakes(domain, task)
+        if line.line_total != refund.arguments["amount"]:
+            full = Action(refund.name, {**refund.arguments, "amount": line.line_total})
+            paths.append([*reads, full])
+        others = [i for i in order.items if i.item_id != line.item_id]
+        if others:
+            amount = min(others[0].line_total, refund.arguments["amount"])
+            other = {**refund.arguments, "item_id": others[0].item_id, "amount": amount}
+            paths.append([*reads, Action(refund.name, other)])
+        return paths
+
+
+class RefundMissingItem(_ItemRefund):
+    """A missing line refunded in full (no cap applies)."""
+
+    name = "refund_missing_item"
+    description = "A dish was missing from a delivered order: refund its price."
+
+
+class RefundWrongItemCapped(_ItemRefund):
+    """A wrong line whose refund a cap (order share or monthly) reduces."""
+
+    name = "refund_wrong_item_capped"
+    description = "A dish was wrong in a delivered order: refund within the order or monthly cap."
+    reason = "wrong item"
+    capped = True
+
+
+def _late(order: Order) -> bool:
+    return fresh_claim(order) and late_tier(order) > 0
+
+
+class LateDeliveryCredit(FoodIntent):
+    """Account credit for a late delivery: by lateness tier, within the monthly cap."""
+
+    name = "late_delivery_credit"
+    description = "A delivery came late: account credit by lateness, within the monthly cap."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, _late)
+        if order is None:
+            return None
+        amount = late_credit(order, user_of(db, order))
+        if amount <= 0:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My order {oid} arrived {minutes_late(order)} minutes after the promised time. "
+            f"I want the credit I am owed for the late delivery and to know how much it is. "
+            f"{CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, my order {oid} was really late.",
+                    "My food showed up way after the time you promised. This is not okay.",
+                ]
+            ),
+            known={"order_id": oid},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount}),
+            ],
+            outputs=[money_text(amount)],
+            summary=f"late delivery of {oid} ({minutes_late(order)} min): {money_text(amount)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the credit of the other tier."""
+        credit = task.actions[-1]
+        amount = credit.arguments["amount"]
+        other = 10.0 if amount != 10.0 else 5.0
+        order = order_from(domain.new_database(), credit.arguments["order_id"])
+        if other > order.total:
+            other = money(amount / 2)
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, amount=other),
+        ]
+
+
+def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
+    """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
+    oid = task.scenario.known_info["order_id"]
+    order = order_from(domain.new_database(), oid)
+    return Action("issue_late_delivery_credit", {"order_id": oid, "amount": min(most, order.total)})
+
+
+class LateCreditRefused(FoodIntent):
+    """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
+
+    name = "late_credit_refused"
+    description = f"A delivery under {LATE_MINUTES} minutes late: no credit, the agent refuses."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: fresh_claim(o) and 0 < minutes_late(o) < LATE_MINUTES)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My order {oid} came later than promised and I want a credit for it. If the "
+            "agent says I do not qualify, I want to know why; I do not want anything else.",
+            opening=f"Hi, my order {oid} was late, I want compensation.",
+            known={"order_id": oid},
+            actions=gold_reads(who, order_read(oid)),
+            outputs=[f"{LATE_MINUTES} minutes"],
+            summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a late credit issued anyway."""
+        credit = _credit_anyway(domain, task, 5.0)
+        return [*super().mistakes(domain, task), [*task.actions, credit]]
+
+
+class MissingItemAndLateCredit(FoodIntent):
+    """Two remedies on one order: a missing line refunded and a late-delivery credit."""
+
+    name = "missing_item_and_late_credit"
+    description = "A late delivery with a dish missing: refund the dish and credit the lateness."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, _late)
+        if order is None:
+            return None
+        user = user_of(db, order)
+        line = rng.choice(order.items)
+        refund = item_refund(order, line, user)
+        credit = late_credit(order, user)
+        if refund <= 0 or credit <= 0:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        restaurant = restaurant_of(db, order)
+        return self.task(
+            domain,
+            who,
+            goal=f"{order_text(oid, restaurant).capitalize()} arrived {minutes_late(order)} "
+            f"minutes late, and {line_text(line)} was missing. I want a refund for the missing "
+            "dish and the credit for the late delivery, and to know both amounts. "
+            f"{CONFIRM}",
+            opening=f"Hi, my order {oid} came late AND something was missing.",
+            known={"order_id": oid, "item": line_text(line)},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action(
+                    "refund_order_item",
+                    {
+                        "order_id": oid,
+                        "item_id": line.item_id,
+                        "reason": "missing item",
+                        "amount": refund,
+                    },
+                ),
+                Action("issue_late_delivery_credit", {"order_id": oid, "amount": credit}),
+            ],
+            outputs=[money_text(refund), money_text(credit)],
+            summary=f"{oid}: refund {line.name} {money_text(refund)} + credit {money_text(credit)}",
+        )
+
+
+class CourierSafetyTransfer(FoodIntent):
+    """A courier safety incident: the policy sends it to a human, nothing is credited."""
+
+    name = "courier_safety_transfer"
+    description = "The user reports a courier safety incident: transfer to a human, no write."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, fresh_claim)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        incident = rng.choice(
+            [
+                "the courier shouted at me and threatened me at my door",
+                "the courier drove onto the sidewalk and nearly hit my child",
+                "the courier tried to force his way into my building",
+            ]
+        )
+        summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
+        return self.task(
+            domain,
+            who,
+            goal=f"When my order {oid} was delivered, {incident}. I want this reported to someone "
+            "who handles safety, not a coupon.",
+            opening=rng.choice(
+                [
+                    f"I need to report your courier for order {oid}. I felt unsafe.",
+                    "Your delivery driver was dangerous today and I want it dealt with.",
+                ]
+            ),
+            known={"order_id": oid, "incident": incident},
+            actions=[
+                *gold_reads(who, order_read(oid)),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"courier safety incident on {oid}: transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a goodwill credit handed out instead of the transfer."""
+        *reads, _ = task.actions
+        credit = _credit_anyway(domain, task, 10.0)
+        return [*super().mistakes(domain, task), [*reads, credit]]

@@ -1,0 +1,36 @@
+"""Hotel task intents: templates that sample the base database and produce grounded tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
+the intents' base class and the reservation helpers the themes share; ``bookings``
+books stays and adds to them, ``changes`` moves dates and upgrades rooms,
+``cancellations`` cancels and compensates.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.hotel.intents.bookings import AddSpecialRequest, BookStay, RedeemPointsNight
+from tau_sim.domains.hotel.intents.cancellations import (
+    BadStayCompensationTransfer,
+    CancellationTermsInquiry,
+    CancelStay,
+    NonRefundableRefundRefused,
+    StayGoodwill,
+)
+from tau_sim.domains.hotel.intents.changes import ChangeDates, ChangeDatesAndRequest, UpgradeRoom
+from tau_sim.simulator.world import Intent
+
+__all__ = ["INTENTS"]
+
+INTENTS: list[Intent] = [
+    BookStay(),
+    ChangeDates(),
+    UpgradeRoom(),
+    CancelStay(),
+    AddSpecialRequest(),
+    RedeemPointsNight(),
+    StayGoodwill(),
+    ChangeDatesAndRequest(),
+    NonRefundableRefundRefused(),
+    BadStayCompensationTransfer(),
+    CancellationTermsInquiry(),
+]

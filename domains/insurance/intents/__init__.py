@@ -1,0 +1,52 @@
+"""Insurance task intents: templates that sample the base database and produce grounded tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
+holds the intents' base class and the policy helpers the themes share; ``claims``
+files, follows and refuses claims, ``drivers`` adds drivers, ``policies`` schedules
+items, pays and cancels.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.insurance.intents.claims import (
+    CancelHomeAndFileAutoClaim,
+    ClaimStatus,
+    ClaimToHuman,
+    CoverageQuestion,
+    ExcludedClaimRefusal,
+    FileClaim,
+    LateClaimRefusal,
+    WithdrawClaim,
+)
+from tau_sim.domains.insurance.intents.drivers import (
+    AddDriver,
+    AddDriverAndPay,
+    NonHouseholdDriverRefusal,
+)
+from tau_sim.domains.insurance.intents.policies import (
+    AddScheduledItem,
+    CancelPolicy,
+    MakePayment,
+    SwitchPaymentAndAddItem,
+)
+from tau_sim.simulator.world import Intent
+
+__all__ = ["INTENTS"]
+
+INTENTS: list[Intent] = [
+    CoverageQuestion(),
+    FileClaim(),
+    ClaimStatus(),
+    WithdrawClaim(),
+    AddDriver(),
+    AddDriverAndPay(),
+    AddScheduledItem(),
+    SwitchPaymentAndAddItem(),
+    CancelPolicy(),
+    MakePayment(),
+    CancelHomeAndFileAutoClaim(),
+    ExcludedClaimRefusal(),
+    LateClaimRefusal(),
+    ClaimToHuman(),
+    NonHouseholdDriverRefusal(),
+]

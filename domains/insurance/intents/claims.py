@@ -1,0 +1,439 @@
+"""Insurance intents about claims: coverage, filing, status, withdrawal, refusals."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from tau_sim.domains.insurance.access import cancellation_quote, coverage_for
+from tau_sim.domains.insurance.data import (
+    ACTIVE,
+    AUTO,
+    HOME,
+    TODAY,
+    Claim,
+    Policy,
+    User,
+    claim_id,
+    parse_date,
+)
+from tau_sim.domains.insurance.intents.common import CONFIRM, InsuranceIntent, pick_policy
+from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD, LOSS_COVERAGE
+from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import method_text, money_text
+from tau_sim.domains.kit.tasks import swap_last
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _losses(policy: Policy, *, excluded: bool) -> list[str]:
+    """The loss types the tools accept on ``policy`` that are (not) excluded by it."""
+    out = []
+    for (kind, loss), coverage in LOSS_COVERAGE.items():
+        if kind != policy.kind or (loss in policy.exclusions) != excluded:
+            continue
+        if policy.coverage(loss) is not None or policy.coverage(coverage) is not None:
+            out.append(loss)
+    return out
+
+
+def _loss_day(policy: Policy, rng: random.Random, low: int, high: int) -> str | None:
+    """A loss date ``low`` to ``high`` days before today inside the policy's term, or None."""
+    earliest = parse_date(policy.start_date)
+    choices = [d for d in range(low, high + 1) if TODAY - datetime.timedelta(days=d) >= earliest]
+    if not choices:
+        return None
+    return (TODAY - datetime.timedelta(days=rng.choice(choices))).isoformat()
+
+
+def _claim_args(
+    policy: Policy, loss: str, loss_date: str, amount: float, injury: bool
+) -> dict[str, object]:
+    return {
+        "policy_id": policy.policy_id,
+        "loss_type": loss,
+        "loss_date": loss_date,
+        "estimated_amount": amount,
+        "injury": injury,
+    }
+
+
+def _claim_known(loss: str, loss_date: str, amount: float, injury: bool) -> dict[str, str]:
+    return {
+        "loss_type": loss,
+        "loss_date": loss_date,
+        "estimated_amount": money_text(amount),
+        "injury": "yes, someone was hurt" if injury else "no, nobody was hurt",
+    }
+
+
+def _deductible(policy: Policy, loss: str) -> float:
+    coverage = policy.coverage(coverage_for(policy, loss))
+    assert coverage is not None
+    return coverage.deductible
+
+
+def _claim_reads(policy: Policy, loss: str, loss_date: str) -> list[Action]:
+    return [
+        Action("check_coverage", {"policy_id": policy.policy_id, "loss_type": loss}),
+        Action("days_between", {"start_date": loss_date, "end_date": TODAY.isoformat()}),
+    ]
+
+
+class _ClaimIntent(InsuranceIntent):
+    """A claim on an active policy: the loss, its date, the estimate (shared sampling)."""
+
+    def covered_claim(
+        self, db: Database, rng: random.Random, kind: str | None = None
+    ) -> tuple[Policy, str, str, float] | None:
+        """A policy, a covered loss type, a date inside the filing window and an estimate."""
+        policy = pick_policy(
+            db, rng, lambda p: p.status == ACTIVE and (kind is None or p.kind == kind)
+        )
+        if policy is None:
+            return None
+        losses = _losses(policy, excluded=False)
+        day = _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        if not losses or day is None:
+            return None
+        return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)
+
+
+class CoverageQuestion(InsuranceIntent):
+    """Ask whether a kind of loss is covered, with the deductible and the limit."""
+
+    name = "coverage_question"
+    description = "The user asks whether a loss is covered and what the deductible and limit are."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else _losses(policy, excluded=False)
+        if policy is None or not losses:
+            return None
+        loss = rng.choice(losses)
+        coverage = policy.coverage(coverage_for(policy, loss))
+        assert coverage is not None
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to know whether my {policy.kind} policy {pid} covers {loss} (for "
+            f"example if {LOSS_TEXT[loss]}), what my deductible would be and up to what limit. "
+            "I do not want to file a claim or change anything.",
+            opening=f"Hi, does my {policy.kind} insurance cover {loss}?",
+            known={"policy_id": pid, "loss_type": loss},
+            actions=[
+                *gold_reads(who, pid),
+                Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
+            ],
+            outputs=[money_text(coverage.deductible), money_text(coverage.limit)],
+            summary=f"{loss} on {pid}: covered, deductible {money_text(coverage.deductible)}",
+        )
+
+
+class FileClaim(_ClaimIntent):
+    """File a covered claim within the filing window; learn the claim number and deductible."""
+
+    name = "file_claim"
+    description = "The user files a covered claim and learns the claim number and deductible."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = self.covered_claim(db, rng)
+        if picked is None:
+            return None
+        policy, loss, day, amount = picked
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        new_id = claim_id(pid, len(policy.claims) + 1)
+        deductible = _deductible(policy, loss)
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
+            f"policy {pid}. The damage is estimated at {money_text(amount)} and nobody was hurt. "
+            f"I want the claim number and my deductible. {CONFIRM}",
+            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.",
+            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            actions=[
+                *gold_reads(who, pid),
+                *_claim_reads(policy, loss, day),
+                Action("file_claim", _claim_args(policy, loss, day, amount, False)),
+            ],
+            outputs=[new_id, money_text(deductible)],
+            summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the claim filed with another estimate."""
+        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, estimated_amount=amount),
+        ]
+
+
+class ClaimStatus(InsuranceIntent):
+    """Ask for the status of a claim (and what was paid on it)."""
+
+    name = "claim_status"
+    description = "The user asks for the status of a claim and any amount paid (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        claim: Claim | None = pick(db, rng, "claims", lambda c: True)
+        if claim is None:
+            return None
+        policy: Policy = record(db, "policies", claim.policy_id)
+        who = self.owner(db, policy, rng)
+        outputs = [claim.status]
+        if claim.paid_amount is not None:
+            outputs.append(money_text(claim.paid_amount))
+        cid = claim.claim_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
+            "its status and, if it was paid, how much. I do not want to change anything.",
+            opening=f"Hi, what is happening with my claim {cid}?",
+            known={"claim_id": cid},
+            actions=[*who.actions, Action("get_claim_details", {"claim_id": cid})],
+            outputs=outputs,
+            summary=f"status of claim {cid} ({claim.status})",
+        )
+
+
+class WithdrawClaim(InsuranceIntent):
+    """Withdraw an open claim (the user settled the damage themselves)."""
+
+    name = "withdraw_claim"
+    description = "The user withdraws a claim that is still submitted or under review."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        claim: Claim | None = pick(
+            db, rng, "claims", lambda c: c.status in ("submitted", "under review")
+        )
+        if claim is None:
+            return None
+        policy: Policy = record(db, "policies", claim.policy_id)
+        who = self.owner(db, policy, rng)
+        cid = claim.claim_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
+            "the repair myself and want the claim withdrawn. I want to hear that it is "
+            f"withdrawn. {CONFIRM}",
+            opening="Hi, I'd like to withdraw a claim I filed.",
+            known={"claim_id": cid},
+            actions=[
+                *who.actions,
+                Action("get_claim_details", {"claim_id": cid}),
+                Action("withdraw_claim", {"claim_id": cid}),
+            ],
+            outputs=["withdrawn"],
+            summary=f"withdraw claim {cid} ({claim.status})",
+        )
+
+
+class CancelHomeAndFileAutoClaim(_ClaimIntent):
+    """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
+
+    name = "cancel_home_and_file_auto_claim"
+    description = "The user cancels a home policy and files a covered claim on an auto policy."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = self.covered_claim(db, rng, AUTO)
+        if picked is None:
+            return None
+        auto, loss, day, amount = picked
+        user: User = record(db, "users", auto.user_id)
+        homes = [
+            h
+            for h in (record(db, "policies", p) for p in user.policies)
+            if h.kind == HOME and h.status == ACTIVE and h.balance_due == 0
+        ]
+        if not homes:
+            return None
+        home: Policy = homes[0]
+        quote = cancellation_quote(home)
+        method = user.payment_method(home.payment_method_id)
+        if method is None or quote.refund <= 0:
+            return None
+        who = self.owner(db, auto, rng)
+        a, h = auto.policy_id, home.policy_id
+        cancel = {
+            "policy_id": h,
+            "reason": "sold the insured property",
+            "refund_payment_method_id": method.id,
+        }
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I sold my house, so I want my home policy {h} cancelled today with "
+            f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
+            f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
+            f"hurt). I want the refund amount and the claim number. {CONFIRM}",
+            opening="Hi, I sold my house and need to cancel its insurance, and I also need to "
+            "file a car claim.",
+            known={
+                "policy_id_1": h,
+                "cancel_reason": "sold the insured property",
+                "payment_method": method_text(method),
+                "policy_id_2": a,
+                **_claim_known(loss, day, amount, False),
+            },
+            actions=[
+                *gold_reads(who, h),
+                Action("quote_cancellation", {"policy_id": h}),
+                Action("cancel_policy", cancel),
+                Action("get_policy_details", {"policy_id": a}),
+                *_claim_reads(auto, loss, day),
+                Action("file_claim", _claim_args(auto, loss, day, amount, False)),
+            ],
+            outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
+            summary=f"cancel {h} and file a {loss} claim on {a}",
+        )
+
+
+class ExcludedClaimRefusal(_ClaimIntent):
+    """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
+
+    name = "excluded_claim_refusal"
+    description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else _losses(policy, excluded=True)
+        day = None if policy is None else _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        if policy is None or not losses or day is None:
+            return None
+        loss = rng.choice(losses)
+        amount = float(rng.randint(6, 120) * 100)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
+            f"policy {pid} for {money_text(amount)}. Nobody was hurt. If the agent says it is "
+            "excluded, I accept that and do not ask for anything else.",
+            opening=f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            actions=[
+                *gold_reads(who, pid),
+                Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
+            ],
+            outputs=["excluded"],
+            summary=f"{loss} claim on {pid}: excluded, refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The excluded claim filed anyway."""
+        return [[*task.actions, _filed(task)]]
+
+
+def _filed(task: Task, injury: bool = False) -> Action:
+    """The claim the user asked for, filed although the policy forbids it."""
+    known = task.scenario.known_info
+    amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
+    pid = known.get("policy_id") or known["policy_id_2"]
+    args = {
+        "policy_id": pid,
+        "loss_type": known["loss_type"],
+        "loss_date": known["loss_date"],
+        "estimated_amount": amount,
+        "injury": injury,
+    }
+    return Action("file_claim", args)
+
+
+class LateClaimRefusal(_ClaimIntent):
+    """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
+
+    name = "late_claim_refusal"
+    description = "The user reports a loss more than 60 days old; the agent refuses the claim."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else _losses(policy, excluded=False)
+        day = None if policy is None else _loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
+        if policy is None or not losses or day is None:
+            return None
+        loss = rng.choice(losses)
+        amount = float(rng.randint(6, 120) * 100)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        late = (TODAY - parse_date(day)).days
+        return self.task(
+            domain,
+            who,
+            goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
+            f"claim on my {policy.kind} policy {pid} for {money_text(amount)}. Nobody was hurt. "
+            "If the agent says it is too late, I accept that and do not ask for anything else.",
+            opening=f"Hi, I'd like to file a claim for something that happened a while ago: "
+            f"{LOSS_TEXT[loss]}.",
+            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            actions=[*gold_reads(who, pid), *_claim_reads(policy, loss, day)],
+            outputs=[f"{late} days"],
+            summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The late claim filed anyway."""
+        return [[*task.actions, _filed(task)]]
+
+
+class ClaimToHuman(_ClaimIntent):
+    """A claim with an injury or above the large-claim threshold: transfer to a human."""
+
+    name = "claim_to_human"
+    description = "An injury claim or one above $25,000: the agent transfers, files nothing."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        injury = rng.random() < 0.5
+        picked = self.covered_claim(db, rng, AUTO if injury else HOME)
+        if picked is None:
+            return None
+        policy, loss, day, amount = picked
+        if injury:
+            loss = "collision"
+            if policy.coverage("collision") is None:
+                return None
+        else:
+            amount = float(rng.randint(30, 90) * 1000)
+            assert amount > HUMAN_CLAIM_THRESHOLD
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
+        summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
+        hurt = "My passenger was hurt and went to the hospital." if injury else "Nobody was hurt."
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
+            f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
+            "handle it, I agree to be transferred.",
+            opening=f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+            known={"policy_id": pid, **_claim_known(loss, day, amount, injury)},
+            actions=[
+                *gold_reads(who, pid),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"{loss} claim on {pid} ({why}): transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The claim filed by the agent instead of a human adjuster."""
+        injury = task.scenario.known_info["injury"].startswith("yes")
+        return [swap_last(task, _filed(task, injury))]

@@ -1,0 +1,245 @@
+"""Insurance intents about a policy: scheduled items, payments, cancellation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from tau_sim.domains.insurance.access import cancellation_quote, days_left, item_charge
+from tau_sim.domains.insurance.data import ACTIVE, HOME, Policy, User
+from tau_sim.domains.insurance.intents.common import (
+    CONFIRM,
+    InsuranceIntent,
+    active,
+    payer,
+    pick_policy,
+)
+from tau_sim.domains.insurance.rules import ITEM_CATEGORIES
+from tau_sim.domains.insurance.scenario import REASON_TEXT, gold_reads
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _item_text(category: str, value: float) -> str:
+    return f"a {category} item appraised at {money_text(value)}"
+
+
+def _home_policy(db: Database, rng: random.Random) -> Policy | None:
+    """An active home policy with at least 10 days left in its term."""
+    policy = pick_policy(db, rng, active(HOME))
+    return None if policy is None or days_left(policy) < 10 else policy
+
+
+class _Scheduling(msgspec.Struct, frozen=True):
+    """An item to schedule on a home policy: category, appraised value, the term's charge."""
+
+    policy_id: str
+    category: str
+    value: float
+    charge: float
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The arguments of the quote and of the write."""
+        return {"policy_id": self.policy_id, "category": self.category, "value": self.value}
+
+    @property
+    def text(self) -> str:
+        """The item as the user names it."""
+        return _item_text(self.category, self.value)
+
+
+def _scheduling(rng: random.Random, policy: Policy) -> _Scheduling:
+    """A random valuable item to schedule on ``policy`` and its charge for the rest of the term."""
+    category = rng.choice(sorted(ITEM_CATEGORIES))
+    value = float(rng.randint(10, 400) * 100)
+    _, charge = item_charge(policy, category, value)
+    return _Scheduling(policy.policy_id, category, value, charge)
+
+
+class AddScheduledItem(InsuranceIntent):
+    """Schedule a valuable item on a home policy; learn the premium change."""
+
+    name = "add_scheduled_item"
+    description = "The user schedules a valuable item on a home policy and learns the new premium."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = _home_policy(db, rng)
+        if policy is None:
+            return None
+        item = _scheduling(rng, policy)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to schedule {item.text} on my home policy {pid}. I "
+            f"want to know how much the premium goes up and the new premium. {CONFIRM}",
+            opening=f"Hi, I want to add my {item.category} to my home insurance.",
+            known={"policy_id": pid, "item": item.text},
+            actions=[
+                *gold_reads(who, pid),
+                Action("quote_scheduled_item", item.args),
+                Action("add_scheduled_item", item.args),
+            ],
+            outputs=[money_text(item.charge), money_text(money(policy.premium + item.charge))],
+            summary=f"schedule {item.category} on {pid}: +{money_text(item.charge)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the item scheduled under another category."""
+        chosen = task.actions[-1].arguments["category"]
+        other = next(c for c in sorted(ITEM_CATEGORIES) if c != chosen)
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, category=other),
+        ]
+
+
+class SwitchPaymentAndAddItem(InsuranceIntent):
+    """Change the payment method on file, then schedule an item (two writes)."""
+
+    name = "switch_payment_and_add_item"
+    description = "The user changes a home policy's payment method and schedules a valuable item."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = _home_policy(db, rng)
+        if policy is None:
+            return None
+        user: User = record(db, "users", policy.user_id)
+        others = [m for m in user.payment_methods if m.id != policy.payment_method_id]
+        if not others:
+            return None
+        method = rng.choice(others)
+        item = _scheduling(rng, policy)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things on my home policy {pid}: I want {method_text(method)} to be the "
+            f"payment method on file from now on, and I want to schedule "
+            f"{item.text}. I want to know the premium increase. {CONFIRM}",
+            opening="Hi, I want to change how I pay for my home insurance and add an item to it.",
+            known={"policy_id": pid, "payment_method": method_text(method), "item": item.text},
+            actions=[
+                *gold_reads(who, pid),
+                Action("quote_scheduled_item", item.args),
+                Action(
+                    "update_policy_payment_method",
+                    {"policy_id": pid, "payment_method_id": method.id},
+                ),
+                Action("add_scheduled_item", item.args),
+            ],
+            outputs=[money_text(item.charge)],
+            summary=f"switch payment of {pid} and schedule {item.category}",
+        )
+
+
+def _refund_method(user: User, policy: Policy, rng: random.Random) -> PaymentMethod | None:
+    gift = [m for m in user.payment_methods if m.source == "gift_card"]
+    if gift and rng.random() < 0.3:
+        return rng.choice(gift)
+    return user.payment_method(policy.payment_method_id)
+
+
+class CancelPolicy(InsuranceIntent):
+    """Cancel an active policy; learn the pro-rated refund and the fee."""
+
+    name = "cancel_policy"
+    description = "The user cancels a policy and learns the pro-rated refund less any fee."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE and p.balance_due == 0)
+        if policy is None:
+            return None
+        user: User = record(db, "users", policy.user_id)
+        method = _refund_method(user, policy, rng)
+        quote = cancellation_quote(policy)
+        if method is None or quote.refund <= 0:
+            return None
+        who = self.owner(db, policy, rng)
+        reason = rng.choice(sorted(REASON_TEXT))
+        pid = policy.policy_id
+        outputs = [money_text(quote.refund)]
+        if quote.cancellation_fee:
+            outputs.append(money_text(quote.cancellation_fee))
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my {policy.kind} policy {pid} today because "
+            f"{REASON_TEXT[reason]}. The refund should go to {method_text(method)}. I want to "
+            f"know how much I get back and whether there is a fee. {CONFIRM}",
+            opening=f"Hi, I want to cancel my {policy.kind} insurance.",
+            known={
+                "policy_id": pid,
+                "cancel_reason": reason,
+                "payment_method": method_text(method),
+            },
+            actions=[
+                *gold_reads(who, pid),
+                Action("quote_cancellation", {"policy_id": pid}),
+                Action(
+                    "cancel_policy",
+                    {"policy_id": pid, "reason": reason, "refund_payment_method_id": method.id},
+                ),
+            ],
+            outputs=outputs,
+            summary=f"cancel {pid}: refund {money_text(quote.refund)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the policy cancelled for another reason."""
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
+
+
+class MakePayment(InsuranceIntent):
+    """Pay the whole balance due on a policy with a chosen payment method."""
+
+    name = "make_payment"
+    description = "The user pays the balance due of a policy with one of their payment methods."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE and p.balance_due > 0)
+        if policy is None:
+            return None
+        user: User = record(db, "users", policy.user_id)
+        balance = policy.balance_due
+        method = payer(user, balance, rng)
+        if method is None:
+            return None
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to pay off the whole balance due on my {policy.kind} policy {pid} with "
+            f"{method_text(method)}. I want to know how much I paid. {CONFIRM}",
+            opening=f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
+            known={"policy_id": pid, "payment_method": method_text(method)},
+            actions=[
+                *gold_reads(who, pid),
+                Action(
+                    "make_payment",
+                    {"policy_id": pid, "payment_method_id": method.id, "amount": balance},
+                ),
+            ],
+            outputs=[money_text(balance)],
+            summary=f"pay {money_text(balance)} on {pid}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and half the balance paid."""
+        half = money(float(task.actions[-1].arguments["amount"]) / 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=half)]

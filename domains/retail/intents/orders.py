@@ -1,0 +1,229 @@
+"""Retail intents about an order before delivery, its status and the default address."""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
+from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED, OrderItem, Product
+from tau_sim.domains.retail.intents.common import CONFIRM, RetailIntent, VariantSwap, pick_order
+from tau_sim.domains.retail.scenario import REASON_TEXT, gold_reads, item_text, options_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+class CancelPendingOrder(RetailIntent):
+    """Cancel a pending order for one of the two accepted reasons."""
+
+    name = "cancel_pending_order"
+    description = "The user cancels a pending order (no longer needed / ordered by mistake)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        reason = rng.choice(sorted(REASON_TEXT))
+        because = REASON_TEXT[reason]
+        oid = order.order_id
+        opening = rng.choice(
+            [
+                f"Hi, I'd like to cancel my order {oid}, {because}.",
+                "Hello, I need to cancel an order please.",
+            ]
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my pending order {oid} because {because}. {CONFIRM}",
+            opening=opening,
+            known={"order_id": oid, "cancel_reason": reason},
+            actions=[
+                *gold_reads(who, oid),
+                Action("cancel_pending_order", {"order_id": oid, "reason": reason}),
+            ],
+            summary=f"cancel pending order {oid} ({reason})",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the order cancelled for the other reason."""
+        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, reason=other),
+        ]
+
+
+class ModifyOrderAddress(RetailIntent):
+    """Ship a pending order to another address."""
+
+    name = "modify_order_address"
+    description = "The user changes the shipping address of a pending order."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        address = random_address(rng)
+        oid = order.order_id
+        write = Action("modify_pending_order_address", {"order_id": oid, **address_args(address)})
+        return self.task(
+            domain,
+            who,
+            goal=f"My order {oid} should go to a different address than the one on it. I only want "
+            f"this order changed, not my default address. {CONFIRM}",
+            opening=f"Hi, I need to change the shipping address on my order {oid}.",
+            known={"order_id": oid, "new_address": address_text(address)},
+            actions=[*gold_reads(who, oid), write],
+            summary=f"ship pending order {oid} to another address",
+        )
+
+
+class ModifyOrderItems(VariantSwap):
+    """Swap an item of a pending order for another variant of the same product."""
+
+    name = "modify_order_items"
+    description = "The user swaps an item of a pending order for another variant (size, color…)."
+    status = PENDING
+    tool = "modify_pending_order_items"
+
+    def texts(
+        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+    ) -> tuple[str, str, str]:
+        """The goal, the opening message and the summary of the task."""
+        return (
+            f"In my pending order {oid} I want {item_text(old)} replaced by the same "
+            f"{product.name} with {options_text(new.options)}. Any price difference should go "
+            f"through {method_text(method)}. Nothing else in the order should change. {CONFIRM}",
+            f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?",
+            f"swap {product.name} in pending order {oid}",
+        )
+
+
+class ChangeOrderPayment(RetailIntent):
+    """Pay a pending order with another payment method."""
+
+    name = "change_order_payment"
+    description = "The user pays a pending order with another of their payment methods."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING and len(o.payment_history) == 1)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        paid = order.payment_history[0]
+        others = [
+            m
+            for m in who.customer.payment_methods
+            if m.id != paid.payment_method_id and can_pay(m, paid.amount)
+        ]
+        if not others:
+            return None
+        method = rng.choice(others)
+        oid = order.order_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to pay my pending order {oid} with {method_text(method)} instead of the "
+            f"payment method I used. {CONFIRM}",
+            opening=f"Hi, can I change how I pay for my order {oid}?",
+            known={"order_id": oid, "payment_method": method_text(method)},
+            actions=[
+                *gold_reads(who, oid),
+                Action(
+                    "modify_pending_order_payment",
+                    {"order_id": oid, "payment_method_id": method.id},
+                ),
+            ],
+            summary=f"pay pending order {oid} with {method.source}",
+        )
+
+
+class UpdateDefaultAddress(RetailIntent):
+    """Change the user's default address."""
+
+    name = "update_default_address"
+    description = "The user moved and updates the default address of the account."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: True)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        address = random_address(rng)
+        write = Action(
+            "modify_user_address", {"user_id": who.customer.user_id, **address_args(address)}
+        )
+        return self.task(
+            domain,
+            who,
+            goal="I just moved and want my account's default address updated. My existing orders "
+            f"do not need to change. {CONFIRM}",
+            opening="Hi, I moved recently and need to update the address on my account.",
+            known={"new_address": address_text(address)},
+            actions=[*who.actions, write],
+            summary=f"update default address of {who.customer.user_id}",
+        )
+
+
+class OrderStatusInquiry(RetailIntent):
+    """Ask where an order is: its status and, once shipped, its tracking number."""
+
+    name = "order_status_inquiry"
+    description = "The user asks for an order's status and tracking number (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status in (PENDING, PROCESSED, DELIVERED))
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        outputs = [order.status, *(t for f in order.fulfillments for t in f.tracking_ids)]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to know the status of my order {oid} and, if it has shipped, its "
+            "tracking number. I do not want to change anything.",
+            opening=f"Hi, where is my order {oid}?",
+            known={"order_id": oid},
+            actions=gold_reads(who, oid),
+            outputs=outputs,
+            summary=f"status of order {oid} ({order.status})",
+        )
+
+
+class CancelShippedOrderTransfer(RetailIntent):
+    """Insist on cancelling an order that has already shipped: outside the policy, so transfer."""
+
+    name = "out_of_policy_transfer"
+    description = "The user insists on cancelling a processed/delivered order; the agent transfers."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status in (PROCESSED, DELIVERED))
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        uid = who.customer.user_id
+        summary = f"User {uid} wants to cancel order {oid}, which is {order.status}."
+        return self.task(
+            domain,
+            who,
+            goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
+            "If the agent says it cannot cancel it, I ask to speak to a human agent.",
+            opening=f"I need to cancel my order {oid} right now.",
+            known={"order_id": oid},
+            actions=[
+                *gold_reads(who, oid),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"cancel {order.status} order {oid}: not allowed, transfer",
+        )

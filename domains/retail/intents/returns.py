@@ -1,0 +1,178 @@
+"""Retail intents about delivered items: returns, exchanges, refunds."""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
+from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, Product, User
+from tau_sim.domains.retail.intents.common import CONFIRM, RetailIntent, VariantSwap, pick_order
+from tau_sim.domains.retail.scenario import (
+    REASON_TEXT,
+    gold_reads,
+    item_text,
+    items_value,
+    options_text,
+)
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _returnable(
+    db: Database, rng: random.Random, at_least: int
+) -> tuple[Order, list[OrderItem]] | None:
+    order = pick_order(db, rng, lambda o: o.status == DELIVERED and len(o.items) >= at_least)
+    if order is None:
+        return None
+    count = rng.randint(at_least, min(2, len(order.items)))
+    return order, rng.sample(order.items, count)
+
+
+class ReturnDeliveredItems(RetailIntent):
+    """Return items of a delivered order, refund to the original method or a gift card."""
+
+    name = "return_delivered_items"
+    description = "The user returns items of a delivered order and learns the refund amount."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _returnable(db, rng, 1)
+        if picked is None:
+            return None
+        order, items = picked
+        who = self.owner(db, order, rng)
+        gift = [m for m in who.customer.payment_methods if m.source == "gift_card"]
+        original = who.customer.payment_method(order.payment_history[0].payment_method_id)
+        method = rng.choice(gift) if gift and rng.random() < 0.3 else original
+        if method is None:
+            return None
+        refund = money(sum(i.price for i in items))
+        oid = order.order_id
+        args = {
+            "order_id": oid,
+            "item_ids": [i.item_id for i in items],
+            "payment_method_id": method.id,
+        }
+        what = " and ".join(item_text(i) for i in items)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to return {what} from my delivered order {oid}, and I want the refund to "
+            f"{method_text(method)}. I want to know how much I will get back. {CONFIRM}",
+            opening=f"Hi, I'd like to return something from an order that was delivered, {oid}.",
+            known={
+                "order_id": oid,
+                "items": items_value(items),
+                "payment_method": method_text(method),
+            },
+            actions=[
+                *gold_reads(who, oid),
+                *sum_action([i.price for i in items]),
+                Action("return_delivered_order_items", args),
+            ],
+            outputs=[money_text(refund)],
+            summary=f"return {len(items)} item(s) of order {oid}, refund {money_text(refund)}",
+        )
+
+
+class ExchangeDeliveredItems(VariantSwap):
+    """Exchange an item of a delivered order for another available variant."""
+
+    name = "exchange_delivered_items"
+    description = "The user exchanges a delivered item for another variant of the same product."
+    status = DELIVERED
+    tool = "exchange_delivered_order_items"
+
+    def texts(
+        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+    ) -> tuple[str, str, str]:
+        """The goal, the opening message and the summary of the task."""
+        return (
+            f"I received my order {oid} and want to exchange {item_text(old)} for the same "
+            f"{product.name} with {options_text(new.options)}. Any price difference should go "
+            f"through {method_text(method)}. {CONFIRM}",
+            f"Hello, I want to exchange the {product.name} I received for a different one.",
+            f"exchange {product.name} of delivered order {oid}",
+        )
+
+
+class RefundAmountInquiry(RetailIntent):
+    """Ask how much returning two items would refund, without returning them yet."""
+
+    name = "refund_amount_inquiry"
+    description = "The user asks what returning two delivered items would refund (needs calculate)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _returnable(db, rng, 2)
+        if picked is None:
+            return None
+        order, items = picked
+        who = self.owner(db, order, rng)
+        refund = money(sum(i.price for i in items))
+        oid = order.order_id
+        what = " and ".join(item_text(i) for i in items)
+        return self.task(
+            domain,
+            who,
+            goal=f"I am thinking about returning {what} from my delivered order {oid}. I only want "
+            "to know how much money I would get back in total; I do not want to return anything "
+            "today.",
+            opening="Hi, how much would I get back if I returned a couple of things from my order?",
+            known={"order_id": oid, "items": items_value(items)},
+            actions=[*gold_reads(who, oid), *sum_action([i.price for i in items])],
+            outputs=[money_text(refund)],
+            summary=f"refund amount for 2 items of order {oid}: {money_text(refund)}",
+        )
+
+
+class CancelAndReturn(RetailIntent):
+    """Two requests in one conversation: cancel a pending order, return an item of another."""
+
+    name = "cancel_and_return"
+    description = "The user cancels one pending order and returns an item of a delivered one."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        pending = pick_order(db, rng, lambda o: o.status == PENDING)
+        if pending is None:
+            return None
+        user: User = record(db, "users", pending.user_id)
+        orders: list[Order] = [record(db, "orders", oid) for oid in user.orders]
+        delivered = [o for o in orders if o.status == DELIVERED]
+        if not delivered:
+            return None
+        order = rng.choice(delivered)
+        item = rng.choice(order.items)
+        method = user.payment_method(order.payment_history[0].payment_method_id)
+        if method is None:
+            return None
+        who = self.identity(db, user.user_id, rng)
+        reason = rng.choice(sorted(REASON_TEXT))
+        a, b = pending.order_id, order.order_id
+        ret = {"order_id": b, "item_ids": [item.item_id], "payment_method_id": method.id}
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I want to cancel my pending order {a} because "
+            f"{REASON_TEXT[reason]}, and I want to return {item_text(item)} from my delivered "
+            f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
+            f"the return. {CONFIRM}",
+            opening=f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
+            known={
+                "order_id_1": a,
+                "cancel_reason": reason,
+                "order_id_2": b,
+                "items": items_value([item]),
+                "payment_method": method_text(method),
+            },
+            actions=[
+                *gold_reads(who, a),
+                Action("cancel_pending_order", {"order_id": a, "reason": reason}),
+                Action("get_order_details", {"order_id": b}),
+                Action("return_delivered_order_items", ret),
+            ],
+            outputs=[money_text(item.price)],
+            summary=f"cancel {a} and return 1 item of {b}",
+        )

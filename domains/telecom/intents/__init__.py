@@ -1,0 +1,43 @@
+"""Telecom task intents: templates that sample the base database and produce grounded tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
+the intents' base class and the line helpers the themes share; ``lines`` changes
+plans, add-ons and a line's status, ``phone`` fixes the phone with the user,
+``billing`` pays and disputes bills.
+
+Three of them (``phone``) need the user's hands on the phone (dual control): the gold
+path holds user steps (calls of the phone's tools, ``domains.telecom.device``) that the
+agent must ask for, and the grader compares the phone's state as well as the account's.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.telecom.intents.billing import (
+    DisputeCharge,
+    DisputeOverCap,
+    PayAndResume,
+    ResumeWithoutPayment,
+)
+from tau_sim.domains.telecom.intents.lines import (
+    AddDataAddon,
+    ChangePlan,
+    ResumeLine,
+    SuspendLostPhone,
+)
+from tau_sim.domains.telecom.intents.phone import FixMobileData, FixNoService, RoamingAbroad
+
+__all__ = ["INTENTS"]
+
+INTENTS = (
+    ChangePlan(),
+    AddDataAddon(),
+    RoamingAbroad(),
+    FixNoService(),
+    FixMobileData(),
+    PayAndResume(),
+    ResumeWithoutPayment(),
+    DisputeCharge(),
+    DisputeOverCap(),
+    SuspendLostPhone(),
+    ResumeLine(),
+)

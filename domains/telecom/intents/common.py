@@ -1,0 +1,46 @@
+"""The telecom intents' base class and the line, plan and phone helpers they share."""
+
+from __future__ import annotations
+
+from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
+from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.telecom.data import Line, Plan
+from tau_sim.domains.telecom.scenario import UNKNOWN_IDS
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
+
+
+def plan_of(db: Database, line: Line) -> Plan:
+    """The plan ``line`` is on."""
+    plan: Plan = record(db, "plans", line.plan_id)
+    return plan
+
+
+def exhausted(db: Database, line: Line) -> bool:
+    """Whether ``line`` used up its plan's data allowance and has no add-on."""
+    plan = plan_of(db, line)
+    return plan.data_gb > 0 and not line.addons and line.data_used_gb >= plan.data_gb
+
+
+class TelecomIntent(CustomerIntent):
+    """A telecom subscriber: email, name + zip, or account number + PIN; knows no record ids."""
+
+    factors = ((EMAIL, 0.4), (NAME_ZIP, 0.3), (ACCOUNT_PIN, 0.3))
+    details_tool = "get_customer_details"
+    unknown_info = UNKNOWN_IDS
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The last write (the agent's or the user's) left out."""
+        return self.last_write_left_out(domain, task)
+
+
+pick_line = picker("lines", Line)
+
+
+def replace_write(task: Task, name: str, **arguments: object) -> list[Action]:
+    """The gold path with write ``name`` given other arguments."""
+    return [
+        Action(a.name, {**a.arguments, **arguments}) if a.name == name else a for a in task.actions
+    ]

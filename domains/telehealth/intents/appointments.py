@@ -1,0 +1,386 @@
+"""Telehealth intents about visits: book, reschedule, cancel, coverage, privacy."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.telehealth.catalog import PLANS
+from tau_sim.domains.telehealth.data import (
+    Appointment,
+    Patient,
+    Plan,
+    Provider,
+    Slot,
+    hours_until,
+    visit_cost,
+)
+from tau_sim.domains.telehealth.intents.common import (
+    NOTICE_HOURS,
+    TelehealthIntent,
+    clashes,
+    free_slots,
+    new_slot,
+    slot_search,
+    upcoming,
+)
+from tau_sim.domains.telehealth.rules import LATE_FEES
+from tau_sim.domains.telehealth.scenario import CONFIRM, gold_reads, time_text, visit_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_appointment = picker("appointments", Appointment)
+
+
+class BookAppointment(TelehealthIntent):
+    """Book a free slot with a named provider; the patient learns what they will pay."""
+
+    name = "book_appointment"
+    description = "The patient books a visit with a provider at a free time and learns the cost."
+
+    def booking(
+        self, db: Database, rng: random.Random, plan: Plan | None = None
+    ) -> tuple[Identity, Provider, Slot, str, float, list[Action]] | None:
+        """The identity, provider, slot, visit type, cost and the search-check-book actions."""
+        slot: Slot | None = pick(
+            db, rng, "slots", lambda s: not s.appointment_id and hours_until(s.start) >= 48
+        )
+        if slot is None:
+            return None
+        provider: Provider = record(db, "providers", slot.provider_id)
+        patient: Patient = record(db, "patients", rng.choice(list(db.keys("patients"))))
+        if clashes(db, patient, slot.start):
+            return None
+        who = self.identity(db, patient.user_id, rng)
+        visit_type = rng.choice(provider.visit_types)
+        if plan is None:
+            plan = record(db, "plans", patient.plan_id) if patient.plan_id else None
+        _, cost = visit_cost(plan, provider.specialty, visit_type)
+        uid, pid = patient.user_id, provider.provider_id
+        actions = [
+            Action("search_providers", {"specialty": provider.specialty}),
+            slot_search(pid, slot),
+            Action(
+                "check_coverage", {"user_id": uid, "provider_id": pid, "visit_type": visit_type}
+            ),
+            Action(
+                "book_appointment",
+                {"user_id": uid, "slot_id": slot.slot_id, "visit_type": visit_type},
+            ),
+        ]
+        return who, provider, slot, visit_type, cost, actions
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        booked = self.booking(db, rng)
+        if booked is None:
+            return None
+        who, provider, slot, visit_type, cost, actions = booked
+        when = time_text(slot.start)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to book {visit_text(visit_type)} with {provider.display_name} "
+            f"({provider.specialty}) on {when}. I want to know how much I will pay for it. "
+            f"{CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, I'd like to book an appointment with {provider.display_name}.",
+                    f"Hello, I need to see a {provider.specialty} provider.",
+                ]
+            ),
+            known={
+                "specialty": provider.specialty,
+                "provider": provider.display_name,
+                "visit_type": visit_text(visit_type),
+                "new_time": when,
+            },
+            actions=[*who.actions, *actions],
+            outputs=[money_text(cost)],
+            summary=f"book {provider.specialty} {visit_type} visit on {when}: {money_text(cost)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and another free hour of the same provider that day."""
+        book = domain.write_actions(task)[-1]
+        db = domain.new_database()
+        slot: Slot = record(db, "slots", book.arguments["slot_id"])
+        others = [
+            s
+            for s in free_slots(db, slot.provider_id, slot.start[:10])
+            if s.slot_id != slot.slot_id
+        ]
+        patient: Patient = record(db, "patients", book.arguments["user_id"])
+        others = [s for s in others if not clashes(db, patient, s.start)]
+        paths = super().mistakes(domain, task)
+        if others:
+            paths.append(self.last_write_changed(domain, task, slot_id=others[0].slot_id))
+        return paths
+
+
+class RescheduleAppointment(TelehealthIntent):
+    """Move an appointment more than 24 hours away to another day: no fee."""
+
+    name = "reschedule_appointment"
+    description = "The patient moves a visit (more than 24 h away) to another free time; no fee."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        appointment = _appointment(db, rng, upcoming(NOTICE_HOURS + 24, 10_000))
+        if appointment is None:
+            return None
+        patient: Patient = record(db, "patients", appointment.user_id)
+        slot = new_slot(db, rng, appointment, patient)
+        if slot is None:
+            return None
+        who = self.identity(db, patient.user_id, rng)
+        aid = appointment.appointment_id
+        when = time_text(slot.start)
+        provider: Provider = record(db, "providers", appointment.provider_id)
+        return self.task(
+            domain,
+            who,
+            goal=f"My appointment {aid} with {provider.display_name} on "
+            f"{time_text(appointment.start)} does not work for me any more. I want to move it to "
+            f"{when} with the same provider. {CONFIRM}",
+            opening=f"Hi, I need to reschedule my appointment {aid}.",
+            known={"appointment_id": aid, "new_time": when},
+            actions=[
+                *gold_reads(who, aid),
+                slot_search(appointment.provider_id, slot),
+                Action(
+                    "reschedule_appointment",
+                    {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
+                ),
+            ],
+            summary=f"move {aid} to {when} (no fee)",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a late fee charged although the notice was long enough."""
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, charge_late_fee=True),
+        ]
+
+
+class _Cancellation(TelehealthIntent):
+    """Cancel an appointment starting between ``hours`` from now: late when under the notice."""
+
+    hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
+    late: ClassVar[bool] = False
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """The user's goal and opening."""
+        raise NotImplementedError
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        appointment = _appointment(db, rng, upcoming(*self.hours))
+        if appointment is None:
+            return None
+        who = self.identity(db, appointment.user_id, rng)
+        aid = appointment.appointment_id
+        fee = LATE_FEES[appointment.visit_type]
+        goal, opening = self.request(appointment, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"{goal} {CONFIRM}",
+            opening=opening,
+            known={"appointment_id": aid},
+            actions=[
+                *gold_reads(who, aid),
+                Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": self.late}),
+            ],
+            outputs=[money_text(fee)] if self.late else [],
+            summary=f"late cancellation of {aid}: fee {money_text(fee)}"
+            if self.late
+            else f"cancel {aid} with enough notice (no fee)",
+        )
+
+
+class CancelAppointment(_Cancellation):
+    """Cancel an appointment more than 24 hours away: no fee."""
+
+    name = "cancel_appointment"
+    description = "The patient cancels a visit more than 24 h away; no fee."
+    hours = (NOTICE_HOURS + 24, 10_000)
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation with notice, nothing rebooked."""
+        aid = appointment.appointment_id
+        goal = (
+            f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
+            "not want to book another one now."
+        )
+        opening = rng.choice(
+            [f"Hi, please cancel my appointment {aid}.", "Hello, I need to cancel an appointment."]
+        )
+        return goal, opening
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a late fee charged although the notice was long enough."""
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, charge_late_fee=True),
+        ]
+
+
+class LateCancellation(_Cancellation):
+    """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
+
+    name = "late_cancellation"
+    description = "The patient cancels a visit less than 24 h away; the late fee applies."
+    hours = (0.5, NOTICE_HOURS)
+    late = True
+
+    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+        """A cancellation today, the fee accepted."""
+        aid = appointment.appointment_id
+        goal = (
+            f"Something came up and I must cancel my appointment {aid} today at "
+            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how "
+            "much it is."
+        )
+        return goal, f"Hi, I can't make my appointment {aid} later today, please cancel it."
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the late fee waived."""
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, charge_late_fee=False),
+        ]
+
+
+class PrivacyRefusal(TelehealthIntent):
+    """Ask about and cancel another patient's appointment: refused for privacy, nothing changes."""
+
+    name = "privacy_refusal"
+    description = "The caller asks about a relative's appointment; refused for privacy."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        theirs = _appointment(db, rng, upcoming(NOTICE_HOURS + 24, 10_000))
+        if theirs is None:
+            return None
+        caller: Patient = record(db, "patients", rng.choice(list(db.keys("patients"))))
+        if caller.user_id == theirs.user_id:
+            return None
+        other: Patient = record(db, "patients", theirs.user_id)
+        who = self.identity(db, caller.user_id, rng)
+        relative = rng.choice(("mother", "father", "brother", "sister", "husband", "wife"))
+        aid = theirs.appointment_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My {relative} {other.full_name} is also a patient here and asked me to check "
+            f"when appointment {aid} is and to cancel it. I do not have their login. If the agent "
+            "refuses because of privacy, I accept it.",
+            opening=f"Hi, I'm calling about my {relative}'s appointment {aid}.",
+            known={"other_patient": other.full_name, "other_appointment_id": aid},
+            actions=list(who.actions),
+            outputs=["privacy"],
+            summary=f"caller asks about {other.user_id}'s appointment {aid}: refused",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic one, and the other patient's appointment cancelled."""
+        aid = task.scenario.known_info["other_appointment_id"]
+        cancel = Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})
+        return [*super().mistakes(domain, task), [*task.actions, cancel]]
+
+
+class CoverageInquiry(TelehealthIntent):
+    """Ask whether the plan covers a visit with a provider and what it would cost."""
+
+    name = "coverage_inquiry"
+    description = (
+        "The patient asks what a visit with a provider would cost them (information only)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        provider: Provider = record(db, "providers", rng.choice(list(db.keys("providers"))))
+        patient: Patient = record(db, "patients", rng.choice(list(db.keys("patients"))))
+        who = self.identity(db, patient.user_id, rng)
+        visit_type = rng.choice(provider.visit_types)
+        plan = record(db, "plans", patient.plan_id) if patient.plan_id else None
+        covered, cost = visit_cost(plan, provider.specialty, visit_type)
+        uid, pid = patient.user_id, provider.provider_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I am thinking about {visit_text(visit_type)} with {provider.display_name} "
+            f"({provider.specialty}). I want to know whether my insurance covers it and how much I "
+            "would pay. I do not want to book anything today.",
+            opening=f"Hi, would my insurance cover a visit with {provider.display_name}?",
+            known={
+                "specialty": provider.specialty,
+                "provider": provider.display_name,
+                "visit_type": visit_text(visit_type),
+            },
+            actions=[
+                *who.actions,
+                Action("search_providers", {"specialty": provider.specialty}),
+                Action(
+                    "check_coverage", {"user_id": uid, "provider_id": pid, "visit_type": visit_type}
+                ),
+            ],
+            outputs=[money_text(cost)],
+            summary=f"{'covered' if covered else 'not covered'} {provider.specialty} {visit_type}: "
+            f"{money_text(cost)}",
+        )
+
+
+class NewInsuranceAndBook(BookAppointment):
+    """Record a new insurance plan, then book a visit that the new plan prices."""
+
+    name = "new_insurance_and_book"
+    description = "The patient records a new insurance plan, then books a visit under it."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        plan_id = rng.choice([p[0] for p in PLANS])
+        plan: Plan = record(db, "plans", plan_id)
+        booked = self.booking(db, rng, plan)
+        if booked is None:
+            return None
+        who, provider, slot, visit_type, cost, actions = booked
+        patient: Patient = record(db, "patients", who.customer.user_id)
+        if patient.plan_id == plan_id:
+            return None
+        member = f"{plan_id[4:7]}{rng.randint(1_000_000, 9_999_999)}"
+        when = time_text(slot.start)
+        update = Action(
+            "update_insurance",
+            {"user_id": patient.user_id, "plan_id": plan_id, "member_id": member},
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I changed insurance: I now have {plan.name}, member ID {member}. I want it on "
+            f"file, and then I want to book {visit_text(visit_type)} with "
+            f"{provider.display_name} ({provider.specialty}) on {when} under the new plan. I want "
+            f"to know what I will pay. {CONFIRM}",
+            opening="Hi, I have new insurance and I'd like to book an appointment.",
+            known={
+                "new_plan": plan.name,
+                "member_id": member,
+                "specialty": provider.specialty,
+                "provider": provider.display_name,
+                "visit_type": visit_text(visit_type),
+                "new_time": when,
+            },
+            actions=[*who.actions, Action("list_insurance_plans"), update, *actions],
+            outputs=[money_text(cost)],
+            summary=f"new plan {plan.name}, then book on {when}: {money_text(cost)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the visit booked without recording the new plan."""
+        update = next(a for a in task.actions if a.name == "update_insurance")
+        return [*super().mistakes(domain, task), [a for a in task.actions if a is not update]]

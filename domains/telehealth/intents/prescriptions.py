@@ -1,0 +1,319 @@
+"""Telehealth intents about prescriptions: refills, renewals, pharmacies."""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.tasks import swap_last
+from tau_sim.domains.telehealth.data import (
+    ACTIVE,
+    TODAY,
+    Appointment,
+    Patient,
+    Pharmacy,
+    Prescription,
+    Provider,
+)
+from tau_sim.domains.telehealth.intents.common import (
+    NOTICE_HOURS,
+    TelehealthIntent,
+    new_slot,
+    slot_search,
+    upcoming,
+)
+from tau_sim.domains.telehealth.scenario import (
+    CONFIRM,
+    gold_reads,
+    medication_text,
+    refills_text,
+    time_text,
+)
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_rx = picker("prescriptions", Prescription)
+
+
+def _refillable(rx: Prescription) -> bool:
+    return (
+        rx.status == ACTIVE
+        and not rx.controlled
+        and rx.refills_left >= 2
+        and rx.earliest_refill <= TODAY
+    )
+
+
+class RefillPrescription(TelehealthIntent):
+    """Refill a prescription that is due, at the pharmacy on file."""
+
+    name = "refill_prescription"
+    description = "The patient refills a due, non-controlled prescription and learns refills left."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(db, rng, _refillable)
+        if rx is None:
+            return None
+        who = self.identity(db, rx.user_id, rng)
+        pharmacy: Pharmacy = record(db, "pharmacies", rx.pharmacy_id)
+        med = medication_text(rx)
+        return self.task(
+            domain,
+            who,
+            goal=f"I am running low on my {med} and want a refill sent to my usual pharmacy, "
+            f"{pharmacy.name}. I want to know how many refills I will have left. {CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, I need a refill of my {rx.medication}.",
+                    "Hello, I need a prescription refill.",
+                ]
+            ),
+            known={"medication": med},
+            actions=[
+                *who.actions,
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
+            ],
+            outputs=[refills_text(rx.refills_left - 1)],
+            summary=f"refill {rx.medication} ({rx.rx_id}), {rx.refills_left - 1} left",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the refill sent to another pharmacy."""
+        last = domain.write_actions(task)[-1]
+        other = next(
+            p for p in domain.base.tables["pharmacies"] if p != last.arguments["pharmacy_id"]
+        )
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, pharmacy_id=other),
+        ]
+
+
+class EarlyRefillRefused(TelehealthIntent):
+    """Ask for a refill before the earliest refill date: refused, the date is stated."""
+
+    name = "early_refill_refused"
+    description = "The patient wants a refill too early; the agent refuses and gives the date."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(
+            db,
+            rng,
+            lambda r: (
+                r.status == ACTIVE
+                and not r.controlled
+                and r.refills_left > 0
+                and r.earliest_refill > TODAY
+            ),
+        )
+        if rx is None:
+            return None
+        who = self.identity(db, rx.user_id, rng)
+        med = medication_text(rx)
+        date = rx.earliest_refill.isoformat()
+        return self.task(
+            domain,
+            who,
+            goal=f"I am going on a trip and want my {med} refilled today. If the agent says it is "
+            "too early, I accept that and want to know the first day I can get the refill.",
+            opening=f"Hi, I'd like to refill my {rx.medication} today before I travel.",
+            known={"medication": med},
+            actions=[*who.actions, Action("get_prescription_details", {"rx_id": rx.rx_id})],
+            outputs=[date],
+            summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the early refill done anyway."""
+        rx: Prescription = record(
+            domain.new_database(), "prescriptions", task.actions[-1].arguments["rx_id"]
+        )
+        refill = Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})
+        return [*super().mistakes(domain, task), [*task.actions, refill]]
+
+
+class ControlledRefillTransfer(TelehealthIntent):
+    """Ask for a refill of a controlled substance: the agent never refills it, it transfers."""
+
+    name = "controlled_refill_transfer"
+    description = "The patient asks to refill a controlled substance; the agent transfers."
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(db, rng, lambda r: r.status == ACTIVE and r.controlled and r.refills_left > 0)
+        if rx is None:
+            return None
+        who = self.identity(db, rx.user_id, rng)
+        med = medication_text(rx)
+        uid = who.customer.user_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
+            "cannot do it, I agree to be transferred to someone who can.",
+            opening=f"Hi, I need my {rx.medication} refilled please.",
+            known={"medication": med},
+            actions=[
+                *who.actions,
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                Action(
+                    "transfer_to_human_agents",
+                    {
+                        "summary": f"Patient {uid} asks for a refill of controlled substance "
+                        f"{rx.medication} ({rx.rx_id})."
+                    },
+                ),
+            ],
+            summary=f"refill of controlled {rx.medication} ({rx.rx_id}): transfer",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic one, and the controlled substance refilled by the agent."""
+        rx_id = task.actions[-2].arguments["rx_id"]
+        rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
+        refill = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
+        return [*super().mistakes(domain, task), swap_last(task, refill)]
+
+
+class RenewalRequest(TelehealthIntent):
+    """A prescription with no refills left: a renewal request goes to the prescriber."""
+
+    name = "renewal_request"
+    description = "The patient wants a refill but none are left; the agent requests a renewal."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(
+            db,
+            rng,
+            lambda r: (
+                r.status == ACTIVE
+                and not r.controlled
+                and r.refills_left == 0
+                and not r.renewal_requested
+            ),
+        )
+        if rx is None:
+            return None
+        who = self.identity(db, rx.user_id, rng)
+        med = medication_text(rx)
+        prescriber: Provider = record(db, "providers", rx.prescriber_id)
+        return self.task(
+            domain,
+            who,
+            goal=f"I need more of my {med}. If there are no refills left, I want my prescriber "
+            f"asked to renew it. {CONFIRM}",
+            opening=f"Hi, I need more {rx.medication}.",
+            known={"medication": med},
+            actions=[
+                *who.actions,
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                Action("request_renewal", {"rx_id": rx.rx_id}),
+            ],
+            outputs=[prescriber.display_name],
+            summary=f"renewal of {rx.medication} ({rx.rx_id}) from {prescriber.display_name}",
+        )
+
+
+class RescheduleAndRefill(TelehealthIntent):
+    """Two requests: move an appointment (no fee) and refill a due prescription."""
+
+    name = "reschedule_and_refill"
+    description = "The patient moves a visit more than 24 h away and refills a due prescription."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(db, rng, _refillable)
+        if rx is None:
+            return None
+        patient: Patient = record(db, "patients", rx.user_id)
+        mine = [record(db, "appointments", a) for a in patient.appointments]
+        movable = [a for a in mine if upcoming(NOTICE_HOURS + 24, 10_000)(a)]
+        if not movable:
+            return None
+        appointment: Appointment = rng.choice(movable)
+        slot = new_slot(db, rng, appointment, patient)
+        if slot is None:
+            return None
+        who = self.identity(db, patient.user_id, rng)
+        aid, when, med = appointment.appointment_id, time_text(slot.start), medication_text(rx)
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I want to move my appointment {aid} to {when} with the same "
+            f"provider, and I want a refill of my {med} sent to my usual pharmacy. I want to know "
+            f"how many refills I will have left. {CONFIRM}",
+            opening=f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
+            known={"appointment_id": aid, "new_time": when, "medication": med},
+            actions=[
+                *gold_reads(who, aid),
+                slot_search(appointment.provider_id, slot),
+                Action(
+                    "reschedule_appointment",
+                    {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
+                ),
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
+            ],
+            outputs=[refills_text(rx.refills_left - 1)],
+            summary=f"move {aid} to {when} and refill {rx.medication}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the move charged a late fee."""
+        move = next(a for a in task.actions if a.name == "reschedule_appointment")
+        wrong = Action(move.name, {**move.arguments, "charge_late_fee": True})
+        return [*super().mistakes(domain, task), [wrong if a is move else a for a in task.actions]]
+
+
+class SwitchPharmacyAndRefill(TelehealthIntent):
+    """Two writes: send a prescription to another pharmacy in the patient's city, then refill it."""
+
+    name = "switch_pharmacy_and_refill"
+    description = "The patient moves a prescription to another pharmacy and refills it there."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        rx = _rx(db, rng, _refillable)
+        if rx is None:
+            return None
+        patient: Patient = record(db, "patients", rx.user_id)
+        city = patient.address.city
+        nearby = [p for p in db.find("pharmacies_by_city", city.lower()) if p != rx.pharmacy_id]
+        if not nearby:
+            return None
+        pharmacy: Pharmacy = record(db, "pharmacies", rng.choice(nearby))
+        who = self.identity(db, patient.user_id, rng)
+        med = medication_text(rx)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want my {med} to go to {pharmacy.name} from now on instead of my current "
+            f"pharmacy, and I want a refill sent there now. I want to know how many refills I "
+            f"will have left. {CONFIRM}",
+            opening=f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
+            known={"medication": med, "new_pharmacy": pharmacy.name},
+            actions=[
+                *who.actions,
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                Action("find_pharmacies", {"city": city}),
+                Action(
+                    "change_prescription_pharmacy",
+                    {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id},
+                ),
+                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
+            ],
+            outputs=[refills_text(rx.refills_left - 1)],
+            summary=f"move {rx.medication} to {pharmacy.pharmacy_id} and refill there",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the refill sent to the old pharmacy with no change."""
+        rx_id = task.actions[-1].arguments["rx_id"]
+        rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
+        old = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
+        return [*super().mistakes(domain, task), [*task.actions[:-3], old]]

@@ -1,0 +1,51 @@
+"""Utilities task intents: templates that sample the base database and produce grounded tasks.
+
+``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
+holds the intents' base class and the supply helpers the themes share; ``bills`` takes
+readings, tells and pays bills and sets up payment plans, ``accounts`` switches tariffs
+and moves homes, ``supply`` handles outages, gas and disconnection.
+
+Figures a task requires (a bill's total, a balance, an instalment) are computed by replaying
+the gold writes on the fresh database ``sample`` receives (the kit's ``replay_actions``),
+so they are what the tools produce.
+"""
+
+from __future__ import annotations
+
+from tau_sim.domains.utilities.intents.accounts import MoveHome, MoveOut, SwitchTariff, WaiveExitFee
+from tau_sim.domains.utilities.intents.bills import (
+    BillInquiry,
+    PayBalance,
+    PaymentPlanSetup,
+    PlanOverLimit,
+    ReadingAndBill,
+    ReadingAndPlan,
+    SubmitReading,
+)
+from tau_sim.domains.utilities.intents.supply import (
+    GasSmell,
+    HardshipDisconnection,
+    KnownOutage,
+    ReportOutage,
+)
+from tau_sim.simulator.world import Intent
+
+__all__ = ["INTENTS"]
+
+INTENTS: list[Intent] = [
+    SubmitReading(),
+    ReadingAndBill(),
+    BillInquiry(),
+    PayBalance(),
+    PaymentPlanSetup(),
+    ReadingAndPlan(),
+    PlanOverLimit(),
+    HardshipDisconnection(),
+    SwitchTariff(),
+    WaiveExitFee(),
+    MoveOut(),
+    MoveHome(),
+    ReportOutage(),
+    KnownOutage(),
+    GasSmell(),
+]

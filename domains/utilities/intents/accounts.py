@@ -1,0 +1,266 @@
+"""Utilities intents about an account: tariff switches, exit fees, moving out and home."""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.utilities.data import FIXED, TODAY, Premise, Tariff
+from tau_sim.domains.utilities.intents.common import (
+    Supply,
+    UtilitiesIntent,
+    account_of,
+    misread_first,
+    pick_opening,
+    pick_supply,
+    readings,
+)
+from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+# ---- tariffs ----------------------------------------------------------------------------------
+
+
+def _targets(db: Database, supply: Supply) -> list[Tariff]:
+    tariffs: list[Tariff] = [record(db, "tariffs", t) for t in db.keys("tariffs")]
+    return [
+        t
+        for t in tariffs
+        if t.available and t.kind == FIXED and t.tariff_id != supply.tariff.tariff_id
+    ]
+
+
+class SwitchTariff(UtilitiesIntent):
+    """Switch to a fixed tariff; an early exit from a fixed term costs its exit fee."""
+
+    name = "switch_tariff"
+    description = (
+        "The user switches to another fixed tariff, paying the exit fee when the current fixed "
+        "term has not ended."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: True)
+        if supply is None:
+            return None
+        target = rng.choice(_targets(db, supply))
+        change = Action(
+            "change_tariff",
+            {"account_id": supply.account.account_id, "tariff_id": target.tariff_id},
+        )
+        results = replay_actions(domain, db, [change])
+        if results is None:
+            return None
+        fee = results[0]["exit_fee_charged"]
+        until = results[0]["account"]["fixed_until"]
+        fee_note = (
+            "I know leaving my current fixed deal early may cost an exit fee; I accept it, "
+            "but I want to know how much it is. "
+            if fee
+            else ""
+        )
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to switch {account_text(supply.premise.address)} to the {target.name} "
+            f"tariff. {fee_note}I want to know until when the new price is fixed. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                f"Hi, I'd like to move to your {target.name} tariff.",
+                "Hello, I want to lock in a fixed energy price.",
+            ),
+            known={**supply.known, "tariff": target.name, "current_tariff": supply.tariff.name},
+            actions=[*gold_reads(who, supply.read(), Action("list_tariffs", {})), change],
+            outputs=([money_text(fee)] if fee else []) + [until],
+            summary=f"switch {supply.account.account_id} to {target.tariff_id}"
+            + (f" (exit fee {money_text(fee)})" if fee else ""),
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and another fixed tariff than the one asked for."""
+        change = task.actions[-1]
+        db = domain.new_database()
+        account = account_of(domain, task)
+        assert account is not None
+        others = [
+            t
+            for t in _targets(db, Supply(db, account))
+            if t.tariff_id != change.arguments["tariff_id"]
+        ]
+        wrong = self.last_write_changed(domain, task, tariff_id=others[0].tariff_id)
+        return [*super().mistakes(domain, task), wrong]
+
+
+class WaiveExitFee(UtilitiesIntent):
+    """Forbidden: switch only if the exit fee is waived; refuse, saying the fee."""
+
+    name = "waive_exit_fee"
+    description = (
+        "The user wants to leave a fixed tariff early only if the exit fee is waived: refused "
+        "(exit fees are never waived), saying the fee."
+    )
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: s.exit_fee > 0)
+        if supply is None:
+            return None
+        target = rng.choice([t for t in _targets(db, supply)])
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to switch {account_text(supply.premise.address)} to the {target.name} "
+            "tariff, but only if you waive the exit fee of my current fixed deal: I won't pay "
+            "it. If the agent refuses to waive it, I want to know how much the fee is and when "
+            "my current fixed term ends, and I keep my current tariff.",
+            opening=pick_opening(
+                rng,
+                f"Hi, I want to move to {target.name}, but I'm not paying any exit fee.",
+                "Hello, can you waive the exit fee if I switch tariffs?",
+            ),
+            known={**supply.known, "tariff": target.name, "current_tariff": supply.tariff.name},
+            actions=gold_reads(who, supply.read()),
+            outputs=[money_text(supply.exit_fee), supply.account.fixed_until],
+            summary=f"waive exit fee on {supply.account.account_id}: refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the switch made anyway (the fee charged)."""
+        db = domain.new_database()
+        name = task.scenario.known_info["tariff"]
+        tariff = next(
+            t for t in (record(db, "tariffs", k) for k in db.keys("tariffs")) if t.name == name
+        )
+        account = account_of(domain, task)
+        assert account is not None
+        switch = Action(
+            "change_tariff", {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
+        )
+        return [*super().mistakes(domain, task), [*task.actions, switch]]
+
+
+# ---- moving -----------------------------------------------------------------------------------
+
+
+class MoveOut(UtilitiesIntent):
+    """Move out: final readings, then close the account (two or three writes)."""
+
+    name = "move_out"
+    description = (
+        "The user moves out: final readings of every meter, then the account is closed with a "
+        "final bill; the user wants the final balance (two or three writes)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: True)
+        if supply is None or supply.account.billed_to >= TODAY.isoformat():
+            return None
+        writes, known, said = readings(rng, supply, "record_final_reading")
+        writes.append(Action("close_account", {"account_id": supply.account.account_id}))
+        results = replay_actions(domain, db, writes)
+        if results is None:
+            return None
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I am moving out of {place_text(supply.premise.address)} today and want "
+            f"{account_text(supply.premise.address)} closed. My final meter readings: "
+            f"{' and '.join(said)}. I want to know the final balance I will owe. I am not "
+            f"moving to an address you supply. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I'm moving out and need to close my energy account.",
+                "Hello, I'm leaving my flat today, what do I need to do about my energy?",
+            ),
+            known={**supply.known, **known},
+            actions=[*gold_reads(who, supply.read()), *writes],
+            outputs=[money_text(results[-1]["balance"])],
+            summary=f"move out of {supply.premise.premise_id}, close {supply.account.account_id}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a final reading misread by a hundred units."""
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
+
+
+class MoveHome(UtilitiesIntent):
+    """Move home: final reading, close the old account, open one at the new premise (3 writes)."""
+
+    name = "move_home"
+    description = (
+        "The user moves to a premise we supply: final reading, close the old account and open "
+        "a new one at the new address on the same tariff (three writes)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: len(s.meters) == 1 and s.tariff.available)
+        if supply is None or supply.account.billed_to >= TODAY.isoformat():
+            return None
+        vacant: Premise | None = pick(db, rng, "premises", lambda p: not p.account_id)
+        if vacant is None:
+            return None
+        writes, known, said = readings(rng, supply, "record_final_reading")
+        writes.append(Action("close_account", {"account_id": supply.account.account_id}))
+        writes.append(
+            Action(
+                "open_account",
+                {
+                    "user_id": supply.user.user_id,
+                    "premise_id": vacant.premise_id,
+                    "tariff_id": supply.tariff.tariff_id,
+                },
+            )
+        )
+        results = replay_actions(domain, db, writes)
+        if results is None:
+            return None
+        find = Action(
+            "find_premise_by_address",
+            {"address1": vacant.address.address1, "zip": vacant.address.zip},
+        )
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I am moving today from {place_text(supply.premise.address)} to "
+            f"{place_text(vacant.address)}. My final reading at the old place is {said[0]}. I want "
+            "the old account closed and a new account opened at the new address on the same "
+            f"tariff I have now ({supply.tariff.name}). I want to know the final balance of the "
+            f"old account and the new account number. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I'm moving house and want to take my energy supply with me.",
+                "Hello, I'm moving today and need my account moved to my new home.",
+            ),
+            known={
+                **supply.known,
+                **known,
+                "new_address": place_text(vacant.address),
+                "current_tariff": supply.tariff.name,
+            },
+            actions=[*gold_reads(who, supply.read(), find), *writes],
+            outputs=[money_text(results[-2]["balance"]), results[-1]["account_id"]],
+            summary=f"move {supply.account.account_id} to {vacant.premise_id}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, the new account on another tariff, and the old one left open."""
+        writes = domain.write_actions(task)
+        reads = [a for a in task.actions if a not in writes]
+        final, close, open_ = writes
+        other = "T-GV" if open_.arguments["tariff_id"] != "T-GV" else "T-SV"
+        elsewhere = Action(open_.name, {**open_.arguments, "tariff_id": other})
+        return [
+            *super().mistakes(domain, task),
+            [*reads, final, close, elsewhere],
+            [*reads, open_],
+        ]

@@ -1,0 +1,385 @@
+"""Utilities intents about readings and bills: submit, bill, pay, payment plans."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.utilities.data import ELECTRICITY, TODAY, Premise, User
+from tau_sim.domains.utilities.intents.common import (
+    UtilitiesIntent,
+    account_of,
+    misread_first,
+    new_value,
+    pick_opening,
+    pick_supply,
+    plannable,
+    readings,
+)
+from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS, PLAN_MIN_INSTALMENT, PLAN_MIN_MONTHS
+from tau_sim.domains.utilities.scenario import (
+    CONFIRM,
+    account_text,
+    gold_reads,
+    meter_text,
+    units_text,
+)
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def payable_methods(user: User, amount: float) -> list[PaymentMethod]:
+    """The customer's payment methods that cover ``amount``."""
+    return [m for m in user.payment_methods if can_pay(m, amount)]
+
+
+# ---- readings and bills -----------------------------------------------------------------------
+
+
+class SubmitReading(UtilitiesIntent):
+    """Submit one meter reading and hear how much was used since the last one."""
+
+    name = "submit_reading"
+    description = (
+        "The user submits a meter reading and asks how many units were used since the last."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: True)
+        if supply is None:
+            return None
+        meter = rng.choice(supply.meters)
+        last = supply.last[meter.meter_id]
+        value = new_value(rng, meter, last)
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to give today's reading of {meter_text(meter)} for "
+            f"{account_text(supply.premise.address)}: it shows {value}. I want to know how many "
+            f"{meter.unit} I used since the previous reading. I do not want a bill now. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I'd like to submit a meter reading.",
+                f"Hello, I have a {meter.fuel} meter reading for you.",
+            ),
+            known={**supply.known, "meter": meter_text(meter), "reading": str(value)},
+            actions=[
+                *gold_reads(who, supply.read()),
+                Action("submit_meter_reading", {"meter_id": meter.meter_id, "value": value}),
+            ],
+            outputs=[units_text(value - last.value, meter.unit)],
+            summary=f"reading {value} on {meter.meter_id}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, a misread value, and a bill issued that nobody asked for."""
+        *reads, submit = task.actions
+        args = submit.arguments
+        misread = Action(submit.name, {**args, "value": args["value"] + 100})
+        paths = [*super().mistakes(domain, task), [*reads, misread]]
+        account = account_of(domain, task)
+        assert account is not None
+        premise: Premise = record(domain.new_database(), "premises", account.premise_id)
+        if len(premise.meters) == 1:
+            bill = Action("create_bill", {"account_id": account.account_id})
+            paths.append([*reads, submit, bill])
+        return paths
+
+
+class ReadingAndBill(UtilitiesIntent):
+    """Submit a reading for every meter, then have a bill issued (two or three writes)."""
+
+    name = "reading_and_bill"
+    description = (
+        "The user submits today's readings of every meter and asks for a bill now, to know its "
+        "total and the new balance (two or three writes)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: s.account.billed_to < TODAY.isoformat())
+        if supply is None:
+            return None
+        writes, known, said = readings(rng, supply, "submit_meter_reading")
+        writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
+        results = replay_actions(domain, db, writes)
+        if results is None:
+            return None
+        bill = results[-1]
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"For {account_text(supply.premise.address)} I read my meters today: "
+            f"{' and '.join(said)}. I want them recorded and a bill issued now from these "
+            f"readings, and I want to know the bill's total and my new balance. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I want to give my meter readings and get a bill based on them.",
+                "Hello, my bills keep being estimated. I have real readings, I want a real bill.",
+            ),
+            known={**supply.known, **known},
+            actions=[*gold_reads(who, supply.read()), *writes],
+            outputs=[money_text(bill["bill"]["total"]), money_text(bill["balance"])],
+            summary=f"readings and bill for {supply.account.account_id}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a reading misread by a hundred units."""
+        return [*super().mistakes(domain, task), misread_first(domain, task)]
+
+
+class BillInquiry(UtilitiesIntent):
+    """Ask about the latest bill: its total and whether it used an estimated reading."""
+
+    name = "bill_inquiry"
+    description = (
+        "The user asks the total of the latest bill and whether it was estimated (read only)."
+    )
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: s.account.bill_count > 0)
+        if supply is None:
+            return None
+        bill_id = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+        bill = record(db, "bills", bill_id)
+        estimated = any(line.estimated for line in bill.lines)
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to understand the latest bill of {account_text(supply.premise.address)}: "
+            "its total, the period it covers and whether it was based on an estimated reading or "
+            "an actual one. I do not want to change anything.",
+            opening=pick_opening(
+                rng,
+                "Hi, I have a question about my latest energy bill.",
+                "Hello, my last bill looks high, can you explain it?",
+            ),
+            known={**supply.known, "bill": "the latest bill"},
+            actions=gold_reads(
+                who, supply.read(), Action("get_bill_details", {"bill_id": bill_id})
+            ),
+            outputs=[
+                money_text(bill.total),
+                bill.period_end,
+                "estimated" if estimated else "actual",
+            ],
+            summary=f"latest bill {bill_id} ({'estimated' if estimated else 'actual'})",
+        )
+
+
+# ---- payments and plans -----------------------------------------------------------------------
+
+
+class PayBalance(UtilitiesIntent):
+    """Pay all or part of the balance with a payment method."""
+
+    name = "pay_balance"
+    description = "The user pays all or part of the balance owed with one of their payment methods."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, lambda s: s.account.balance >= 30)
+        if supply is None:
+            return None
+        balance = supply.account.balance
+        full = rng.random() < 0.5
+        amount = balance if full else float(rng.choice([a for a in (20, 25, 50) if a < balance]))
+        methods = payable_methods(supply.user, amount)
+        if not methods:
+            return None
+        method = rng.choice(methods)
+        pay = Action(
+            "make_payment",
+            {
+                "account_id": supply.account.account_id,
+                "amount": amount,
+                "payment_method_id": method.id,
+            },
+        )
+        results = replay_actions(domain, db, [pay])
+        if results is None:
+            return None
+        what = "the whole balance" if full else f"{money_text(amount)} now"
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to pay {what} on {account_text(supply.premise.address)} with "
+            f"{method_text(method)}, and I want to know what I still owe afterwards. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I'd like to make a payment on my energy account.",
+                "Hello, I want to pay my bill.",
+            ),
+            known={
+                **supply.known,
+                "amount": "the whole balance" if full else money_text(amount),
+                "payment_method": method_text(method),
+            },
+            actions=[*gold_reads(who, supply.read()), pay],
+            outputs=[money_text(results[0]["balance"])],
+            summary=f"pay {money_text(amount)} on {supply.account.account_id} with {method.id}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and ten dollars less than asked."""
+        less = round(task.actions[-1].arguments["amount"] - 10.0, 2)
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=less)]
+
+
+def plan_months(rng: random.Random, balance: float) -> int | None:
+    """A number of months the policy allows for ``balance``, or None."""
+    allowed = [
+        m for m in range(PLAN_MIN_MONTHS, PLAN_MAX_MONTHS + 1) if balance / m >= PLAN_MIN_INSTALMENT
+    ]
+    return rng.choice(allowed) if allowed else None
+
+
+class _Plan(UtilitiesIntent):
+    """A payment plan over the current balance; ``with_reading`` submits a reading first."""
+
+    with_reading: ClassVar[bool] = False
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, plannable)
+        if supply is None:
+            return None
+        months = plan_months(rng, supply.account.balance)
+        if months is None or not supply.user.payment_methods:
+            return None
+        method = rng.choice(supply.user.payment_methods)
+        writes: list[Action] = []
+        known = {**supply.known, "months": str(months), "payment_method": method_text(method)}
+        reading = ""
+        meter = supply.meter(ELECTRICITY)
+        if self.with_reading and meter is not None:
+            value = new_value(rng, meter, supply.last[meter.meter_id])
+            writes.append(
+                Action("submit_meter_reading", {"meter_id": meter.meter_id, "value": value})
+            )
+            known["meter"] = meter_text(meter)
+            known["reading"] = str(value)
+            reading = f" First, I read my electricity meter today: it shows {value}; record it."
+        writes.append(
+            Action(
+                "create_payment_plan",
+                {
+                    "account_id": supply.account.account_id,
+                    "months": months,
+                    "payment_method_id": method.id,
+                },
+            )
+        )
+        results = replay_actions(domain, db, writes)
+        if results is None:
+            return None
+        instalment = results[-1]["instalment"]
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I can't pay the {money_text(supply.account.balance)} I owe on "
+            f"{account_text(supply.premise.address)} in one go.{reading} I want a payment plan "
+            f"over {months} months, paid from {method_text(method)}, and I want to know the "
+            f"monthly instalment. {CONFIRM}",
+            opening=pick_opening(
+                rng,
+                "Hi, I'm struggling to pay my balance at once. Can I pay in instalments?",
+                "Hello, I'd like to set up a payment plan for my energy bill.",
+            ),
+            known=known,
+            actions=[*gold_reads(who, supply.read()), *writes],
+            outputs=[money_text(instalment)],
+            summary=f"{months}-month plan on {supply.account.account_id}"
+            + (" after a reading" if reading else ""),
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and one month more than asked."""
+        writes = domain.write_actions(task)
+        reads = [a for a in task.actions if a not in writes]
+        plan = writes[-1]
+        longer = self.last_write_changed(domain, task, months=plan.arguments["months"] + 1)
+        paths = [*super().mistakes(domain, task), longer]
+        if len(writes) > 1:
+            paths.append([*reads, plan])  # the reading left out
+        return paths
+
+
+class PaymentPlanSetup(_Plan):
+    """A payment plan within the policy's limits."""
+
+    name = "payment_plan"
+    description = "The user spreads the balance over 3 to 12 monthly instalments of at least $25."
+
+
+class ReadingAndPlan(_Plan):
+    """Submit an electricity reading, then set up a payment plan (two writes)."""
+
+    name = "reading_and_plan"
+    description = "The user submits a meter reading and sets up a payment plan (two writes)."
+    with_reading = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task (always with a reading)."""
+        task = super().sample(domain, db, rng)
+        if task is None or len(domain.write_actions(task)) < 2:
+            return None
+        return task
+
+
+class PlanOverLimit(UtilitiesIntent):
+    """Forbidden: a payment plan longer than 12 months; refuse and say the limit."""
+
+    name = "plan_over_limit"
+    description = (
+        "The user wants a payment plan over 18 or 24 months: refused, saying the 12-month limit."
+    )
+    forbidden = True
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        supply = pick_supply(db, rng, plannable)
+        if supply is None or not supply.user.payment_methods:
+            return None
+        months = rng.choice((18, 24))
+        method = rng.choice(supply.user.payment_methods)
+        who = self.identity(db, supply.user.user_id, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I owe {money_text(supply.account.balance)} on "
+            f"{account_text(supply.premise.address)} and want to spread it over {months} months, "
+            f"paid from {method_text(method)}; nothing shorter. If the agent refuses, I want to "
+            "know the longest plan allowed, and I will think about it: I do not want a shorter "
+            "plan today.",
+            opening=f"Hi, can I pay off my energy balance over {months} months?",
+            known={**supply.known, "months": str(months), "payment_method": method_text(method)},
+            actions=gold_reads(who, supply.read()),
+            outputs=[f"{PLAN_MAX_MONTHS} months"],
+            summary=f"{months}-month plan on {supply.account.account_id}: refuse",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, the plan made as asked, and a 12-month plan nobody accepted."""
+        reads = list(task.actions)
+        account = account_of(domain, task)
+        assert account is not None
+        db = domain.new_database()
+        user: User = record(db, "users", account.user_id)
+        said = task.scenario.known_info["payment_method"]
+        method = next(m for m in user.payment_methods if method_text(m) == said)
+        args = {"account_id": account.account_id, "payment_method_id": method.id}
+        asked = Action(
+            "create_payment_plan", {**args, "months": int(task.scenario.known_info["months"])}
+        )
+        capped = Action("create_payment_plan", {**args, "months": PLAN_MAX_MONTHS})
+        return [*super().mistakes(domain, task), [*reads, asked], [*reads, capped]]
