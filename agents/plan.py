@@ -1,7 +1,7 @@
 """The scripted agents' policy: the task's gold path, played closed-loop against the live dialogue.
 
 Scripted agents calibrate the harness (the scorer and the user dynamics); they are not what the
-benchmark measures. They read the task's answer key through an ``OracleView`` and phrase their
+benchmark measures. They read the task's answer key through an ``AnswerKey`` and phrase their
 texts for the conventions of ``tau_sim.users.dialogue`` (one question per request sentence,
 confirmation questions free of slot keywords, "anything else" to close):
 
@@ -30,7 +30,7 @@ import msgspec
 
 from tau_sim.agents.cues import refuses, shows_distress
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, InfoSlot, OracleView
+from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
 
 PROFILES = ("gold", "over-asker", "sloppy")
 ALIASES = {"oracle": "gold"}
@@ -91,12 +91,14 @@ class Mistakes(msgspec.Struct, frozen=True):
     omitted_outputs: frozenset[int] = frozenset()
 
     @classmethod
-    def draw(cls, oracle: OracleView, rng: random.Random, rate: float) -> Mistakes:
+    def draw(cls, answer_key: AnswerKey, rng: random.Random, rate: float) -> Mistakes:
         """Decide every opportunity independently with probability ``rate``."""
-        writes = oracle.writes
+        writes = answer_key.writes
         skip = bool(writes) and rng.random() < rate
         dropped = frozenset(i for i in writes if rng.random() < rate)
-        omitted = frozenset(i for i in range(len(oracle.required_outputs)) if rng.random() < rate)
+        omitted = frozenset(
+            i for i in range(len(answer_key.required_outputs)) if rng.random() < rate
+        )
         return cls(skip, dropped, omitted)
 
 
@@ -163,14 +165,14 @@ class Bindings:
     its live result, so a conversation keeps a few strings, never whole decoded results.
     """
 
-    def __init__(self, oracle: OracleView) -> None:
-        user_values = {slot.value for slot in oracle.known_info}
-        endings = set(oracle.endings)
-        expected = [_parse(r) for r in oracle.results]
+    def __init__(self, answer_key: AnswerKey) -> None:
+        user_values = {slot.value for slot in answer_key.known_info}
+        endings = set(answer_key.endings)
+        expected = [_parse(r) for r in answer_key.results]
         self.leaves: dict[int, list[_Leaf]] = {}
         self.sources: dict[int, set[_Path]] = {}
 
-        for index, action in enumerate(oracle.actions):
+        for index, action in enumerate(answer_key.actions):
             for at, value in _string_leaves(action.arguments, ()):
                 if len(value) < 3 or value in user_values:
                     continue
@@ -241,21 +243,21 @@ class GoldPolicy:
 
     def __init__(
         self,
-        oracle: OracleView,
+        answer_key: AnswerKey,
         *,
         profile: str,
         rng: random.Random | None = None,
         error_rate: float = 0.3,
         bindings: Bindings | None = None,
     ) -> None:
-        self.oracle = oracle
-        self.bindings = bindings or Bindings(oracle)
+        self.answer_key = answer_key
+        self.bindings = bindings or Bindings(answer_key)
         self.profile = profile
         if rng is None and profile != "gold":
             raise ValueError(f"the {profile} profile draws its choices: give it an rng")
         self.rng = rng or _GOLD_DRAWS_NOTHING
         self.mistakes = (
-            Mistakes.draw(oracle, self.rng, error_rate) if profile == "sloppy" else Mistakes()
+            Mistakes.draw(answer_key, self.rng, error_rate) if profile == "sloppy" else Mistakes()
         )
         self.history: list[ChatMessage] = []
         self._steps: list[Step] = []
@@ -316,15 +318,15 @@ class GoldPolicy:
 
     def _missing_auth(self, opening: str) -> list[InfoSlot]:
         said = opening.lower()
-        slots = {s.name: s for s in self.oracle.known_info}
-        wanted = [slots.get(name) for name in self.oracle.auth_slots]
+        slots = {s.name: s for s in self.answer_key.known_info}
+        wanted = [slots.get(name) for name in self.answer_key.auth_slots]
         return [s for s in wanted if s is not None and s.value.lower() not in said]
 
     def _over_asks(self, first: bool, last: bool) -> Iterator[Step]:
         """The over-asker's questions before one lookup."""
         given = self._given
         if first:
-            for slot in self.oracle.known_info:
+            for slot in self.answer_key.known_info:
                 if slot.lookupable:
                     yield Say(f"{self._opener()}Could you tell me {slot.prompt}?")
                     if slot not in given:
@@ -336,37 +338,37 @@ class GoldPolicy:
 
     def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
         """Gold action ``index`` with every id taken from the live result that returned it."""
-        return self.bindings.bind(index, self.oracle.actions[index], live)
+        return self.bindings.bind(index, self.answer_key.actions[index], live)
 
     def _script(self) -> Iterator[Step]:
-        oracle = self.oracle
+        answer_key = self.answer_key
         opening = self._user_texts()[0] if self._user_texts() else ""
         missing = self._missing_auth(opening)
         if missing:
             prompts = _listing([s.prompt for s in missing])
             yield Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
-        known = [s for s in oracle.known_info if s.value.lower() in opening.lower()]
+        known = [s for s in answer_key.known_info if s.value.lower() in opening.lower()]
         self._given = [*missing, *known]
-        endings = set(oracle.endings)
-        writes = oracle.writes
-        steps = oracle.user_steps
+        endings = set(answer_key.endings)
+        writes = answer_key.writes
+        steps = answer_key.user_steps
         reads = [
             i
-            for i in range(len(oracle.actions))
+            for i in range(len(answer_key.actions))
             if i not in endings and i not in writes and i not in steps
         ]
-        lookup_points = reads or (writes[:1] if writes else [len(oracle.actions)])
+        lookup_points = reads or (writes[:1] if writes else [len(answer_key.actions)])
         live: dict[tuple[int, _Path], str] = {}
         transfer: Action | None = None
-        for i, action in enumerate(oracle.actions):
+        for i, action in enumerate(answer_key.actions):
             if self.profile == "over-asker" and i in lookup_points:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
                 transfer = action
                 continue
-            if i in oracle.user_steps:
+            if i in answer_key.user_steps:
                 yield Say(
-                    f"{self._opener()}Could you please {oracle.user_steps[i]} "
+                    f"{self._opener()}Could you please {answer_key.user_steps[i]} "
                     "and tell me what you see?"
                 )
                 continue
@@ -398,10 +400,10 @@ class GoldPolicy:
     def _final(self, transfer: bool) -> str:
         outputs = [
             o
-            for i, o in enumerate(self.oracle.required_outputs)
+            for i, o in enumerate(self.answer_key.required_outputs)
             if i not in self.mistakes.omitted_outputs
         ]
-        done = "All done." if self.oracle.writes else "Here is what I found."
+        done = "All done." if self.answer_key.writes else "Here is what I found."
         details = f" Here are the details: {'; '.join(outputs)}." if outputs else ""
         ending = TRANSFER if transfer else CLOSING_QUESTION
         return f"{self._opener()}{done}{details} {ending}"

@@ -1,7 +1,7 @@
 """Scripted agents (``scripted/gold``, ``/over-asker``, ``/sloppy``): calibration, not subjects.
 
 They register as agents (``AGENTS["scripted"]``) and are the only agents handed a task's answer
-key, through ``for_oracle`` (see ``simulator.world.views.OracleView``); they calibrate the scorer
+key, through ``for_answer_key`` (see ``simulator.world.views.AnswerKey``); they calibrate the scorer
 and the user dynamics and are not what the benchmark measures. ``scripted/oracle`` is kept as an
 alias of ``scripted/gold``. Each conversation gets a ``GoldPolicy`` (``agents.plan``) that answers
 every turn with one step: a text for the user, or exactly one tool call.
@@ -25,7 +25,7 @@ from tau_sim.simulator.core import (
     UsageError,
 )
 from tau_sim.simulator.models import convert_options
-from tau_sim.simulator.world import AgentView, OracleView
+from tau_sim.simulator.world import AgentView, AnswerKey
 
 FLAG = "--agent-arg"
 
@@ -78,20 +78,20 @@ class ScriptedAgentProvider(NothingToStart):
         options = convert_options(args, ScriptedAgentOptions, FLAG)
         self.latency = options.latency
         self.error_rate = options.error_rate
-        # per task (the runner shares one OracleView per task): where each gold call's ids
-        # come from, worked out once; the oracle is kept so its id is never reused
-        self._bindings: dict[int, tuple[OracleView, Bindings]] = {}
+        # per task (the runner shares one AnswerKey per task): where each gold call's ids
+        # come from, worked out once; the answer key is kept so its id is never reused
+        self._bindings: dict[int, tuple[AnswerKey, Bindings]] = {}
 
-    def for_oracle(self, view: AgentView, oracle: OracleView) -> ScriptedAgent:
+    def for_answer_key(self, view: AgentView, answer_key: AnswerKey) -> ScriptedAgent:
         """A fresh scripted agent for one conversation."""
         salt = "oracle" if self.profile == "gold" else self.profile  # seeds of earlier runs
         # the gold profile draws nothing: no generator (2.5 KB of state) per conversation
-        rng = None if self.profile == "gold" else view.rng(f"agent:{salt}:{oracle.task_id}")
-        bindings = self._bindings.get(id(oracle))
-        if bindings is None or bindings[0] is not oracle:
-            bindings = self._bindings[id(oracle)] = (oracle, Bindings(oracle))
+        rng = None if self.profile == "gold" else view.rng(f"agent:{salt}:{answer_key.task_id}")
+        bindings = self._bindings.get(id(answer_key))
+        if bindings is None or bindings[0] is not answer_key:
+            bindings = self._bindings[id(answer_key)] = (answer_key, Bindings(answer_key))
         policy = GoldPolicy(
-            oracle,
+            answer_key,
             profile=self.profile,
             rng=rng,
             error_rate=self.error_rate,

@@ -3,7 +3,7 @@
 Ids are ``tau2-<domain>-<their id>`` (their ids repeat across domains); ``original_id`` gives
 theirs back. A task's gold path is its ``evaluation_criteria.actions`` in order (an action
 requested by the user is a user step; the few that fail on their fresh database, as some
-retail ones do, are skipped by the gold agent's ``OracleView`` as their evaluator skips them);
+retail ones do, are skipped by the gold agent's ``AnswerKey`` as their evaluator skips them);
 its required outputs are ``communicate_info``.
 """
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tau_sim.simulator.core.chat import ChatModel
     from tau_sim.simulator.core.roles import Agent, UserSimulator
     from tau_sim.simulator.world.domain import Domain
-    from tau_sim.simulator.world.views import AgentView, OracleView, UserView
+    from tau_sim.simulator.world.views import AgentView, AnswerKey, UserView
 
 
 class Provider(Protocol):
@@ -90,11 +90,11 @@ class AgentProvider(Provider, Protocol):
 class CalibrationAgentProvider(Provider, Protocol):
     """A scripted agent that calibrates the harness (scorer, user dynamics) from the answer key.
 
-    It is not a benchmark subject. Only providers of this kind are handed an ``OracleView``,
+    It is not a benchmark subject. Only providers of this kind are handed an ``AnswerKey``,
     through their own method, so no other agent can reach one.
     """
 
-    def for_oracle(self, view: AgentView, oracle: OracleView) -> Agent:
+    def for_answer_key(self, view: AgentView, answer_key: AnswerKey) -> Agent:
         """A fresh agent for one conversation, given the task's answer key."""
         ...
 

@@ -38,10 +38,10 @@ from tau_sim.simulator.run.orders import ProgressCallback, WorkOrder
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.evaluation import make_evaluator
 from tau_sim.simulator.world.views import (
+    AnswerKey,
     ConversationContext,
-    OracleView,
     agent_view,
-    oracle_view,
+    answer_key,
     user_view,
 )
 
@@ -117,16 +117,16 @@ def backend_options() -> dict[str, Any]:
 
 
 def make_agent(
-    provider: AnyAgentProvider, ctx: ConversationContext, oracle: Callable[[Task], OracleView]
+    provider: AnyAgentProvider, ctx: ConversationContext, answer_key: Callable[[Task], AnswerKey]
 ) -> Agent:
     """The agent of one conversation, made from its view alone.
 
     Only a calibration agent (a scripted profile) is also handed the task's answer key, which
-    ``oracle`` builds.
+    ``answer_key`` builds.
     """
     view = agent_view(ctx)
     if isinstance(provider, CalibrationAgentProvider):
-        return provider.for_oracle(view, oracle(ctx.task))
+        return provider.for_answer_key(view, answer_key(ctx.task))
     return provider.for_conversation(view)
 
 
@@ -148,14 +148,14 @@ class Player:
             config.workers,
         )
         """One line per endpoint whose in-flight cap is below the run's concurrency."""
-        self._oracles: dict[str, OracleView] = {}
+        self._answer_keys: dict[str, AnswerKey] = {}
 
-    def _oracle(self, task: Task) -> OracleView:
+    def _answer_key(self, task: Task) -> AnswerKey:
         """The answer key of ``task`` for calibration agents (replayed once per task)."""
-        oracle = self._oracles.get(task.id)
-        if oracle is None:
-            oracle = self._oracles[task.id] = oracle_view(self.domains[task.domain], task)
-        return oracle
+        key = self._answer_keys.get(task.id)
+        if key is None:
+            key = self._answer_keys[task.id] = answer_key(self.domains[task.domain], task)
+        return key
 
     def prepare(self) -> None:
         """Do the per-task work before the first conversation.
@@ -173,7 +173,7 @@ class Player:
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
             if calibrating:
-                self._oracle(task)
+                self._answer_key(task)
 
     @property
     def providers(self) -> list[Any]:
@@ -236,7 +236,7 @@ class Player:
             urgency=cell.urgency,
             trust=cell.trust,
         )
-        agent = make_agent(self.agent_providers[cell.agent], ctx, self._oracle)
+        agent = make_agent(self.agent_providers[cell.agent], ctx, self._answer_key)
         user = self.user_providers[cell.user].for_conversation(user_view(ctx))
         return await run_conversation(
             ctx,

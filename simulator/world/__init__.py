@@ -9,7 +9,7 @@
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
 - ``splits``: task splits and which users can play free-text scenarios; ``views``: what the
-  agent, the user and the oracle see.
+  agent and the user see, and the answer key only calibration agents get.
 
 Code outside ``simulator.world`` imports these names from here (domain authors included).
 """
@@ -74,12 +74,12 @@ from tau_sim.simulator.world.usersteps import (
 )
 from tau_sim.simulator.world.views import (
     AgentView,
+    AnswerKey,
     ConversationContext,
-    OracleView,
     UserView,
     agent_view,
+    answer_key,
     ending_tools,
-    oracle_view,
     user_view,
 )
 
@@ -87,6 +87,7 @@ __all__ = [
     "EVIDENCE",
     "Action",
     "AgentView",
+    "AnswerKey",
     "Base",
     "ConversationContext",
     "Database",
@@ -98,7 +99,6 @@ __all__ = [
     "InfoSlot",
     "Intent",
     "MissingStateError",
-    "OracleView",
     "SlotHint",
     "StepHint",
     "Task",
@@ -112,6 +112,7 @@ __all__ = [
     "UserView",
     "agent_texts",
     "agent_view",
+    "answer_key",
     "check_gold",
     "check_users",
     "dump_tasks",
@@ -123,7 +124,6 @@ __all__ = [
     "load_tasks",
     "make_evaluator",
     "normalize_text",
-    "oracle_view",
     "reads_free_text",
     "record_value",
     "render_result",

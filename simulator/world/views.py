@@ -9,7 +9,7 @@ answer key, the domain, the condition). It hands each party only its own view:
 - ``UserView``: the user's scenario (goal, opening, what the user knows and does not know), the
   emotional condition, the user-side slot annotations and the user's own tools (their device,
   where the domain has them). Never the gold path.
-- ``OracleView``: the answer key (gold actions with their expected results, required outputs,
+- ``AnswerKey``: the answer key (gold actions with their expected results, required outputs,
   authentication slots). Only agents that calibrate the harness (the scripted ``gold``,
   ``over-asker`` and ``sloppy`` profiles) receive it, through a method of their own.
 """
@@ -111,7 +111,7 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-class OracleView(msgspec.Struct, frozen=True, kw_only=True):
+class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     """The answer key of one task, for the scripted agents that calibrate the harness.
 
     ``results`` holds what each gold action returns when the gold path is replayed on a fresh
@@ -173,7 +173,7 @@ def user_view(ctx: ConversationContext) -> UserView:
     )
 
 
-def oracle_view(domain: Domain, task: Task) -> OracleView:
+def answer_key(domain: Domain, task: Task) -> AnswerKey:
     """The answer key of ``task``: its gold path replayed once on a fresh database.
 
     A gold action that fails in that replay is left out (the replay goes on without it, as
@@ -192,7 +192,7 @@ def oracle_view(domain: Domain, task: Task) -> OracleView:
     steps = {
         i: step_request(domain, a.name) for i, a in enumerate(actions) if domain.is_user_step(a)
     }
-    return OracleView(
+    return AnswerKey(
         task_id=task.id,
         intent=task.intent,
         actions=actions,

@@ -20,7 +20,7 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
-from tau_sim.simulator.world.views import ConversationContext, oracle_view, user_view
+from tau_sim.simulator.world.views import ConversationContext, answer_key, user_view
 
 
 class Outcome(msgspec.Struct):
@@ -81,7 +81,7 @@ async def play(
     feed = LiveFeed(capacity=100_000)
     returned = await run_conversation(
         ctx,
-        make_agent(agent_provider, ctx, lambda t: oracle_view(domain, t)),
+        make_agent(agent_provider, ctx, lambda t: answer_key(domain, t)),
         agent,
         user_provider.for_conversation(user_view(ctx)),
         user,

@@ -9,7 +9,7 @@ from tau_sim.simulator.core.registry import (
     make_agent_provider,
 )
 from tau_sim.simulator.world.domain import Task
-from tau_sim.simulator.world.views import agent_view, oracle_view
+from tau_sim.simulator.world.views import agent_view, answer_key
 from tests.agents.dialog import context
 from tests.agents.toy_domain import TASKS, gym
 
@@ -21,7 +21,7 @@ DOMAIN = gym()
 def agent(profile: str, task: Task, **args: str) -> ScriptedAgent:
     provider = make_agent_provider(f"scripted/{profile}", dict(args))
     assert isinstance(provider, ScriptedAgentProvider)
-    return provider.for_oracle(agent_view(context(DOMAIN, task)), oracle_view(DOMAIN, task))
+    return provider.for_answer_key(agent_view(context(DOMAIN, task)), answer_key(DOMAIN, task))
 
 
 async def script(
@@ -142,18 +142,18 @@ async def test_gold_stops_without_writing_when_the_user_refuses() -> None:
 async def test_gold_takes_ids_from_live_tool_results() -> None:
     retail = get_domain("retail")
     task = retail.tasks[0]  # find the user by name and zip, then read the user's details
-    oracle = oracle_view(retail, task)
+    key = answer_key(retail, task)
     found, details = task.actions[0], task.actions[1]
     user_id = details.arguments["user_id"]
-    assert found.name.startswith("find_user") and oracle.results[0] == user_id
+    assert found.name.startswith("find_user") and key.results[0] == user_id
     provider = make_agent_provider("scripted/gold", {})
     assert isinstance(provider, ScriptedAgentProvider)
-    model = provider.for_oracle(agent_view(context(retail, task)), oracle)
+    model = provider.for_answer_key(agent_view(context(retail, task)), key)
     turns = await script(model, task, results={found.name: "someone_else_42"})
     read = [m.tool_calls[0] for m in turns if m.tool_calls][1]
     assert read.name == details.name and read.arguments["user_id"] == "someone_else_42"
     # what the user gave (the order id) is still taken from the user, not from a result
-    live = oracle_view(DOMAIN, TASKS[0]).results[1].replace('"B1"', '"B9"')
+    live = answer_key(DOMAIN, TASKS[0]).results[1].replace('"B1"', '"B9"')
     turns = await script(agent("gold", TASKS[0]), TASKS[0], results={"get_booking": live})
     cancel = [m.tool_calls[0] for m in turns if m.tool_calls][-1]
     assert cancel.name == "cancel_booking" and cancel.arguments["booking_id"] == "B1"
@@ -201,8 +201,8 @@ async def test_sloppy_makes_its_mistakes_at_the_error_rate() -> None:
     assert not any("go ahead" in t.lower() for t in texts(always))
     assert "$40.00" not in texts(always)[-1]
     never = await script(agent("sloppy", task, error_rate="0"), task)
-    oracle = await script(agent("gold", task), task)
-    assert [(m.content, m.tool_calls) for m in never] == [(m.content, m.tool_calls) for m in oracle]
+    gold = await script(agent("gold", task), task)
+    assert [(m.content, m.tool_calls) for m in never] == [(m.content, m.tool_calls) for m in gold]
 
 
 async def test_retried_call_gives_the_same_step() -> None:

@@ -35,7 +35,7 @@ from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Action, Domain, Task
 from tau_sim.simulator.world.tools import Toolkit
-from tau_sim.simulator.world.views import ConversationContext, agent_view, oracle_view, user_view
+from tau_sim.simulator.world.views import ConversationContext, agent_view, answer_key, user_view
 from tau_sim.users.llm import make_llm_user
 from tau_sim.users.scripted import ScriptedUser
 from tests.domains.calls import ok, refused
@@ -349,7 +349,7 @@ def test_the_agents_view_never_holds_the_users_tool_calls(domain: Domain) -> Non
     task = a_task(domain, "roaming_abroad")
     ctx = _context(domain, task)
     provider = make_scripted_agent("gold", {})
-    agent = Recording(provider.for_oracle(agent_view(ctx), oracle_view(domain, task)))
+    agent = Recording(provider.for_answer_key(agent_view(ctx), answer_key(domain, task)))
     user = ScriptedUser(user_view(ctx))
     sink = Events()
 

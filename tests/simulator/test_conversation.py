@@ -18,15 +18,15 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Task
-from tau_sim.simulator.world.views import ConversationContext, OracleView, oracle_view, user_view
+from tau_sim.simulator.world.views import AnswerKey, ConversationContext, answer_key, user_view
 from tests.simulator.toy import install, toy_domain
 
 pytestmark = pytest.mark.anyio
 DEFAULT_LIMITS = Limits()
 
 
-def oracle(task: Task) -> OracleView:
-    return oracle_view(toy_domain(), task)
+def key_of(task: Task) -> AnswerKey:
+    return answer_key(toy_domain(), task)
 
 
 async def play(
@@ -48,7 +48,7 @@ async def play(
     toy = make_agent_provider(f"toy/{agent}", {})
     user = USERS["patient"]("patient", {}).for_conversation(user_view(ctx))
     ended = await run_conversation(
-        ctx, make_agent(toy, ctx, oracle), f"toy/{agent}", user, "patient", Bus([feed]), limits
+        ctx, make_agent(toy, ctx, key_of), f"toy/{agent}", user, "patient", Bus([feed]), limits
     )
     return ended, feed.drain()
 
@@ -129,7 +129,7 @@ async def test_timeout() -> None:
     )
     toy = make_agent_provider("toy/gold", {"latency": "5"})
     user = USERS["patient"]("patient", {}).for_conversation(user_view(ctx))
-    agent = make_agent(toy, ctx, oracle)
+    agent = make_agent(toy, ctx, key_of)
     ended = await run_conversation(
         ctx, agent, "toy/gold", user, "patient", Bus(), Limits(timeout_s=0.2)
     )

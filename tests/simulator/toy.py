@@ -2,7 +2,7 @@
 agents/ and users/; these exist so engine tests control every turn).
 
 The ``toy/*`` agents are calibration agents (like ``scripted/gold``): they read the task's answer
-key through an ``OracleView``.
+key through an ``AnswerKey``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
 from tau_sim.simulator.world.slots import SlotHint
 from tau_sim.simulator.world.tools import ToolError, ToolKind, Toolkit, tool
-from tau_sim.simulator.world.views import AgentView, OracleView, UserView
+from tau_sim.simulator.world.views import AgentView, AnswerKey, UserView
 
 
 class Counter(msgspec.Struct, frozen=True):
@@ -107,26 +107,26 @@ def toy_domain() -> Domain:
     )
 
 
-Step = Callable[[OracleView, list[ChatMessage]], ChatMessage]
+Step = Callable[[AnswerKey, list[ChatMessage]], ChatMessage]
 
 
-def gold_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def gold_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     """Plays the task's gold actions one per turn, then states the outputs."""
     done = sum(1 for m in messages if m.role == "tool")
-    actions = oracle.actions
+    actions = answer_key.actions
     if done < len(actions):
         a = actions[done]
         return ChatMessage(
             role="assistant", tool_calls=[ToolCallSpec(f"c{done}", a.name, dict(a.arguments))]
         )
-    return ChatMessage(role="assistant", content=" ".join(oracle.required_outputs) + ".")
+    return ChatMessage(role="assistant", content=" ".join(answer_key.required_outputs) + ".")
 
 
 class StepAgent:
     """An agent whose turns are computed by a function; optional latency or failure."""
 
-    def __init__(self, oracle: OracleView, step: Step, latency: float, fail: str) -> None:
-        self.oracle, self.step, self.latency, self.fail = oracle, step, latency, fail
+    def __init__(self, answer_key: AnswerKey, step: Step, latency: float, fail: str) -> None:
+        self.answer_key, self.step, self.latency, self.fail = answer_key, step, latency, fail
 
     async def respond(self, messages: list[ChatMessage]) -> ChatResponse:
         if self.latency:
@@ -135,7 +135,7 @@ class StepAgent:
             raise EndpointError("connection error: refused", kind="connection error")
         if self.fail:
             raise ModelError("toy model is down (HTTP 500 after 3 retries)")
-        return ChatResponse(self.step(self.oracle, messages), Usage(10, 5, self.latency))
+        return ChatResponse(self.step(self.answer_key, messages), Usage(10, 5, self.latency))
 
 
 class StepProvider(NothingToStart):
@@ -145,31 +145,31 @@ class StepProvider(NothingToStart):
         self.fail = model if model in ("broken", "unreachable") else ""
         self.step: Step = STEPS.get(model, gold_agent)
 
-    def for_oracle(self, view: AgentView, oracle: OracleView) -> StepAgent:
-        return StepAgent(oracle, self.step, self.latency, self.fail)
+    def for_answer_key(self, view: AgentView, answer_key: AnswerKey) -> StepAgent:
+        return StepAgent(answer_key, self.step, self.latency, self.fail)
 
 
-def silent_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def silent_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     return ChatMessage(role="assistant", content="Hmm, tell me more?")
 
 
-def bad_tool_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def bad_tool_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     n = len(messages)
     return ChatMessage(
         role="assistant", tool_calls=[ToolCallSpec(f"c{n}", "increment", {"name": 42})]
     )
 
 
-def transfer_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def transfer_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     return ChatMessage(
         role="assistant",
         tool_calls=[ToolCallSpec("t", "transfer_to_human_agents", {"summary": "help"})],
     )
 
 
-def wrong_counter_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def wrong_counter_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     """The gold path with every write sent to counter b instead of a (a wrong write)."""
-    message = gold_agent(oracle, messages)
+    message = gold_agent(answer_key, messages)
     calls = [
         ToolCallSpec(c.id, c.name, {**c.arguments, "name": "b"}) if c.name == "increment" else c
         for c in message.tool_calls
@@ -177,9 +177,9 @@ def wrong_counter_agent(oracle: OracleView, messages: list[ChatMessage]) -> Chat
     return ChatMessage(role="assistant", content=message.content, tool_calls=calls)
 
 
-def wrong_amount_agent(oracle: OracleView, messages: list[ChatMessage]) -> ChatMessage:
+def wrong_amount_agent(answer_key: AnswerKey, messages: list[ChatMessage]) -> ChatMessage:
     """The gold path with every increment one too large (the right record, a wrong value)."""
-    message = gold_agent(oracle, messages)
+    message = gold_agent(answer_key, messages)
     calls = [
         ToolCallSpec(c.id, c.name, {**c.arguments, "by": c.arguments["by"] + 1})
         if c.name == "increment"

@@ -20,7 +20,7 @@ from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
-from tau_sim.simulator.world.views import ConversationContext, UserView, oracle_view, user_view
+from tau_sim.simulator.world.views import ConversationContext, UserView, answer_key, user_view
 
 
 class FollowingUser:
@@ -69,7 +69,7 @@ async def play(
     feed = LiveFeed(capacity=100_000)
     await run_conversation(
         ctx,
-        make_agent(provider, ctx, lambda t: oracle_view(domain, t)),
+        make_agent(provider, ctx, lambda t: answer_key(domain, t)),
         agent,
         FollowingUser(domain, task, user_view(ctx)),
         "following",
