@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import psutil  # noqa: E402
 from measure import measure, whole_waves  # noqa: E402
 
-from tau_sim.simulator.engine.referee import Limits  # noqa: E402
+from tau_sim.simulator.core.endings import Limits  # noqa: E402
 from tau_sim.simulator.grid import RunConfig  # noqa: E402
 from tau_sim.simulator.run import auto_workers, resolve_workers  # noqa: E402
 

@@ -49,8 +49,8 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the harness's
 
 from measure import measure, whole_waves
 
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import AgentMessage
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import LOCAL, NAMESPACE
 from tau_sim.simulator.store import Store

@@ -32,8 +32,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 import anyio  # noqa: E402
 
+from tau_sim.simulator.core.endings import Limits  # noqa: E402
 from tau_sim.simulator.core.registry import get_domain, load_plugins  # noqa: E402
-from tau_sim.simulator.engine.referee import Limits  # noqa: E402
 from tau_sim.simulator.grid import RunConfig  # noqa: E402
 from tau_sim.simulator.run import Player, Runner  # noqa: E402
 from tau_sim.simulator.store import Store  # noqa: E402

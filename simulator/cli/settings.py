@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tau_sim.simulator.cli.options import csv
 from tau_sim.simulator.cli.run_options import run_parser
 from tau_sim.simulator.core.conditions import DIMENSIONS, parse_intensity, parse_levels
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.store.opening import DEFAULT_DB
 

@@ -35,6 +35,7 @@ from tau_sim.simulator.core.endings import (
     INFRA_ENDINGS,
     SUCCESS_EPS,
     SUCCESSFUL_ENDINGS,
+    Limits,
     TerminationReason,
 )
 from tau_sim.simulator.core.errors import (
@@ -199,6 +200,7 @@ __all__ = [
     "Event",
     "EventBase",
     "ExportWriter",
+    "Limits",
     "ModelBacked",
     "ModelError",
     "ModelFactory",

@@ -1,4 +1,8 @@
-"""How a conversation ends: the named reasons, and which of them count as a success or an outage.
+"""How a conversation ends: the named reasons, which count as a success, and the limits.
+
+``SUCCESSFUL_ENDINGS`` and ``INFRA_ENDINGS`` say which reasons are a success and which an
+outage of an endpoint; ``Limits`` are the steps, tool errors and seconds past which the referee
+ends a conversation.
 
 The referee (``simulator.engine.referee``) picks one reason per conversation; tools declare the
 reason their call ends with (a transfer); the evaluator, the failure reasons, the report and
@@ -8,6 +12,8 @@ the TUI read it back from ``ConversationEnded``.
 from __future__ import annotations
 
 from enum import StrEnum
+
+import msgspec
 
 
 class TerminationReason(StrEnum):
@@ -31,3 +37,11 @@ INFRA_ENDINGS = frozenset({TerminationReason.INFRA_ERROR})
 
 SUCCESS_EPS = 1e-6
 """A reward counts as full (a success) when it is within this of 1."""
+
+
+class Limits(msgspec.Struct, frozen=True):
+    """Per-conversation limits the referee enforces."""
+
+    max_steps: int = 50
+    max_tool_errors: int = 10
+    timeout_s: float = 600.0

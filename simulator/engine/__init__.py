@@ -49,7 +49,6 @@ from tau_sim.simulator.engine.judging import (
     transcript_lines,
 )
 from tau_sim.simulator.engine.referee import (
-    Limits,
     Referee,
 )
 
@@ -73,7 +72,6 @@ __all__ = [
     "Failure",
     "Inbox",
     "JudgeFailed",
-    "Limits",
     "LiveFeed",
     "Outbox",
     "Referee",

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from tau_sim.simulator.core.chat import EndpointError, ModelError, RequestRejected
-from tau_sim.simulator.core.endings import SUCCESSFUL_ENDINGS, TerminationReason
+from tau_sim.simulator.core.endings import SUCCESSFUL_ENDINGS, Limits, TerminationReason
 from tau_sim.simulator.core.events import ConversationEnded, ConversationStarted
 from tau_sim.simulator.core.infra import infra_detail
 from tau_sim.simulator.core.roles import Agent, UserSimulator
@@ -31,7 +31,7 @@ from tau_sim.simulator.engine.actors import AgentActor, EnvActor, UserActor
 from tau_sim.simulator.engine.bus import AGENT, ENV, USER, Bus
 from tau_sim.simulator.engine.failures import FAILURE_EVIDENCE, diagnose_task
 from tau_sim.simulator.engine.judging import AssertionJudge, JudgeFailed
-from tau_sim.simulator.engine.referee import Limits, Referee
+from tau_sim.simulator.engine.referee import Referee
 from tau_sim.simulator.world.evaluation import EVIDENCE, Evaluator, final_reward, make_evaluator
 from tau_sim.simulator.world.views import ConversationContext
 

@@ -8,19 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import msgspec
-
-from tau_sim.simulator.core.endings import TerminationReason
+from tau_sim.simulator.core.endings import Limits, TerminationReason
 from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED
-
-
-class Limits(msgspec.Struct, frozen=True):
-    """Per-conversation limits the referee enforces."""
-
-    max_steps: int = 50
-    max_tool_errors: int = 10
-    timeout_s: float = 600.0
 
 
 class Referee:

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core.conditions import NEUTRAL
-from tau_sim.simulator.engine.referee import Limits
+from tau_sim.simulator.core.endings import Limits
 
 
 class RunConfig(msgspec.Struct, frozen=True, kw_only=True):

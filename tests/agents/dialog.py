@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
@@ -17,7 +18,6 @@ from tau_sim.simulator.core.events import (
 from tau_sim.simulator.core.registry import make_agent_provider, make_user_provider
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
 from tau_sim.simulator.world.views import ConversationContext, answer_key, user_view

@@ -24,12 +24,11 @@ from tau_sim.domains.kit.identity import (
 )
 from tau_sim.domains.kit.people import Customer, Ids, customers, random_address
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
-from tau_sim.simulator.core.endings import TerminationReason
+from tau_sim.simulator.core.endings import Limits, TerminationReason
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS, make_user_provider
 from tau_sim.simulator.engine.bus import Bus
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, grid
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store

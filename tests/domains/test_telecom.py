@@ -25,10 +25,10 @@ from tau_sim.domains.telecom import telecom as make_telecom
 from tau_sim.domains.telecom.data import NON_PAYMENT, SUSPENDED, Bill, Device, Line, Subscriber
 from tau_sim.domains.telecom.rules import CREDIT_CAP
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
 from tau_sim.simulator.engine.bus import Bus
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store

@@ -7,8 +7,8 @@ import pytest
 
 from tau_sim.agents.scripted import ScriptedAgentOptions
 from tau_sim.simulator.cli import configure_run, parsers
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import OptionError
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.models.options import convert_options, merge
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
@@ -15,7 +16,6 @@ from tau_sim.simulator.core.events import (
 from tau_sim.simulator.core.registry import USERS, make_agent_provider
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import AnswerKey, ConversationContext, answer_key, user_view

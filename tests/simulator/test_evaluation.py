@@ -5,8 +5,8 @@ import gc
 import msgspec
 import pytest
 
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import AgentMessage, EnvironmentState, decode, encode
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.world.domain import Action
 from tau_sim.simulator.world.evaluation import Evaluator, MissingStateError, evaluate, final_reward
 from tests.simulator.test_conversation import play

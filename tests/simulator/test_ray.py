@@ -25,8 +25,8 @@ import msgspec
 import pytest
 
 from tau_sim.simulator.cli import configure_run, parsers
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.registry import get_domain
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, decode_config, grid_size
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner, auto_workers

@@ -7,8 +7,8 @@ import anyio
 import msgspec
 import pytest
 
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import SchemaVersionError, UsageError
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.grid import RunConfig, conversation_seed, grid
 from tau_sim.simulator.results import pass_hat_k
 from tau_sim.simulator.results.metrics import run_report

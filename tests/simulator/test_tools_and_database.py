@@ -125,9 +125,9 @@ def test_endings_come_from_declarations_not_names() -> None:
     import msgspec
 
     from tau_sim.agents.llm import system_prompt
-    from tau_sim.simulator.core.endings import TerminationReason
+    from tau_sim.simulator.core.endings import Limits, TerminationReason
     from tau_sim.simulator.core.events import ToolResult
-    from tau_sim.simulator.engine.referee import Limits, Referee
+    from tau_sim.simulator.engine.referee import Referee
     from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit
     from tau_sim.simulator.world.views import ConversationContext, agent_view
 

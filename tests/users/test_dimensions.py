@@ -12,11 +12,11 @@ import pytest
 
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.conditions import DIMENSIONS
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import ConversationEnded, EmotionUpdate, Event, UserMessage
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.world.views import ConversationContext, user_view
 from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.emotions import FAMILIES, LEAVES, EmotionProfile

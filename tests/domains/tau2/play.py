@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import ConversationEnded, Event
 from tau_sim.simulator.core.registry import make_agent_provider
 from tau_sim.simulator.core.roles import STOP, UserTurn
 from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.engine.referee import Limits
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
 from tau_sim.simulator.world.views import ConversationContext, UserView, answer_key, user_view
