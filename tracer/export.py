@@ -24,17 +24,17 @@ from tau_sim.tracer.source import Conversation, conversations, open_run
 DATA_FILE = "train.jsonl"
 
 
-def selected(db: sqlite_utils.Database, selection: Selection) -> Iterator[Conversation]:
+def selected(sqlite: sqlite_utils.Database, selection: Selection) -> Iterator[Conversation]:
     """The kept conversations of every run of ``selection``, run by run, in id order."""
     kept = set(selection.kept)
     for run_id in selection.runs:
-        source = open_run(db, run_id)
+        source = open_run(sqlite, run_id)
         ids = [i for i in selection.kept if i.startswith(f"{run_id}/")]
-        yield from (c for c in conversations(db, source, ids) if c.id in kept)
+        yield from (c for c in conversations(sqlite, source, ids) if c.id in kept)
 
 
 def export(
-    db: sqlite_utils.Database,
+    sqlite: sqlite_utils.Database,
     selection: Selection,
     out: Path,
     *,
@@ -52,7 +52,7 @@ def export(
         )
     facts = CardFacts(selection=selection, fmt=fmt, reasoning=reasoning)
     lines: list[str] = []
-    for conversation in selected(db, selection):
+    for conversation in selected(sqlite, selection):
         if fmt == "trl":
             row = trl_row(conversation, reasoning, tools_as_string)
         else:

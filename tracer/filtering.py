@@ -65,7 +65,7 @@ def verdict(conversation: Conversation, found: Signals, limits: Thresholds) -> s
 
 
 def filter_runs(
-    db: sqlite_utils.Database, db_path: str, run_ids: Sequence[str], limits: Thresholds
+    sqlite: sqlite_utils.Database, db_path: str, run_ids: Sequence[str], limits: Thresholds
 ) -> Selection:
     """The selection of ``run_ids``' conversations that pass ``limits``."""
     if not run_ids:
@@ -76,8 +76,8 @@ def filter_runs(
     kept: list[str] = []
     total = 0
     for run_id in run_ids:
-        source = open_run(db, run_id)
-        for conversation in conversations(db, source):
+        source = open_run(sqlite, run_id)
+        for conversation in conversations(sqlite, source):
             total += 1
             reason = verdict(conversation, signals(conversation), limits)
             if reason is None:

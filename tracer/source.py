@@ -43,9 +43,9 @@ class RunSource(msgspec.Struct):
     tasks: dict[str, Task]
 
 
-def open_run(db: sqlite_utils.Database, run_id: str) -> RunSource:
+def open_run(sqlite: sqlite_utils.Database, run_id: str) -> RunSource:
     """The run ``run_id`` of ``db``; ``UsageError`` when it is unknown or its tasks are gone."""
-    run = get_run(db, run_id)
+    run = get_run(sqlite, run_id)
     config = decode_config(run["config"])
     domains = run_domains(config.domains)
     tasks = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
@@ -53,13 +53,13 @@ def open_run(db: sqlite_utils.Database, run_id: str) -> RunSource:
 
 
 def conversations(
-    db: sqlite_utils.Database, source: RunSource, ids: Sequence[str] | None = None
+    sqlite: sqlite_utils.Database, source: RunSource, ids: Sequence[str] | None = None
 ) -> Iterator[Conversation]:
     """The run's conversations in id order (all, or those of ``ids``), with their events.
 
     A conversation whose task is no longer in the run's task set is a ``UsageError``.
     """
-    rows = db.query("select * from conversations where run_id = ? order by id", [source.run_id])
+    rows = sqlite.query("select * from conversations where run_id = ? order by id", [source.run_id])
     wanted = None if ids is None else set(ids)
     for row in rows:
         if wanted is not None and row["id"] not in wanted:
@@ -71,5 +71,5 @@ def conversations(
                 "which its task set no longer holds"
             )
         yield Conversation(
-            dict(row), task, source.domains[task.domain], list(iter_events(db, row["id"]))
+            dict(row), task, source.domains[task.domain], list(iter_events(sqlite, row["id"]))
         )

@@ -39,11 +39,11 @@ class Point(msgspec.Struct, frozen=True):
         return self.tools / both if both else 1.0
 
 
-def points(db: sqlite_utils.Database, run_id: str) -> list[Point]:
+def points(sqlite: sqlite_utils.Database, run_id: str) -> list[Point]:
     """The completed conversations of ``run_id`` as points."""
-    source = open_run(db, run_id)
+    source = open_run(sqlite, run_id)
     out: list[Point] = []
-    for conversation in conversations(db, source):
+    for conversation in conversations(sqlite, source):
         row = conversation.row
         if row["status"] != "completed":
             continue

@@ -177,15 +177,15 @@ class LiveSource:
         self._reader.close()
 
 
-def kept_history(db: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -> list[Event]:
+def kept_history(sqlite: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -> list[Event]:
     """The shown events of the conversations ``--resume`` keeps.
 
     Those are the completed ones, less those an endpoint ended unless ``keep_errors`` (they
     are played again).
     """
     kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
-    r = ordered_rows(db)
-    rows = db.execute(
+    r = ordered_rows(sqlite)
+    rows = sqlite.execute(
         f"select {r.columns} from {r.joined} "
         f"where c.run_id = ? and c.status = 'completed' and {r.kind} in ({kinds}) "
         "and (? or c.reason is not ?) order by e.rowid",

@@ -71,7 +71,7 @@ def compare_runs(
 
 
 def compare_roles(
-    db: sqlite_utils.Database,
+    sqlite: sqlite_utils.Database,
     run_id: str,
     role: str,
     names: Sequence[str],
@@ -80,8 +80,8 @@ def compare_roles(
     resamples: int = RESAMPLES,
 ) -> dict[str, Any]:
     """Two agents (``role`` "agent") or two user models ("user") of one run, paired by cell."""
-    run = get_run(db, run_id)
-    rows = conversation_rows(db, run_id)
+    run = get_run(sqlite, run_id)
+    rows = conversation_rows(sqlite, run_id)
     present = sorted({str(r[role]) for r in rows})
     name_a, name_b = names
     for name in (name_a, name_b):

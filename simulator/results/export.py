@@ -61,10 +61,10 @@ COLUMNS = (
 _json = msgspec.json.Encoder()
 
 
-def export_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+def export_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
     """The run's conversations in grid order, each with exactly ``COLUMNS``."""
-    run = get_run(db, run_id)
-    rows = db.query("select * from conversations where run_id = ? order by cell", [run["id"]])
+    run = get_run(sqlite, run_id)
+    rows = sqlite.query("select * from conversations where run_id = ? order by cell", [run["id"]])
     out = []
     for row in rows:
         started, ended = row.get("started_at"), row.get("ended_at")
@@ -100,7 +100,7 @@ def open_target(path: str) -> Iterator[IO[str]]:
         yield handle
 
 
-def export_run(db: sqlite_utils.Database, run_id: str, fmt: str, out: str = "-") -> int:
+def export_run(sqlite: sqlite_utils.Database, run_id: str, fmt: str, out: str = "-") -> int:
     """Write the run's rows to ``out`` (``-``: stdout) in ``fmt``; returns the row count.
 
     The rows are read before ``out`` is opened, so an unknown run leaves no file behind. A
@@ -110,10 +110,10 @@ def export_run(db: sqlite_utils.Database, run_id: str, fmt: str, out: str = "-")
         from tau_sim.simulator.core.registry import EXPORTS
 
         if fmt in EXPORTS:
-            return EXPORTS[fmt](db, run_id, out)
+            return EXPORTS[fmt](sqlite, run_id, out)
         known = ", ".join([*FORMATS, *EXPORTS.names()])
         raise UsageError(f"--format: unknown format {fmt!r} (known: {known})")
-    rows = export_rows(db, run_id)
+    rows = export_rows(sqlite, run_id)
     with open_target(out) as handle:
         (write_jsonl if fmt == "jsonl" else write_csv)(rows, handle)
     return len(rows)

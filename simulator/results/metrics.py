@@ -180,9 +180,11 @@ def _count(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
     return dict(out)
 
 
-def conversation_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+def conversation_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
     """Every conversation row of a run, in grid order."""
-    return list(db.query("select * from conversations where run_id = ? order by cell", [run_id]))
+    return list(
+        sqlite.query("select * from conversations where run_id = ? order by cell", [run_id])
+    )
 
 
 _KEY_FIELDS = ("task_id", "domain", "agent", "user", "emotion", "intensity", *LEVEL_FIELDS)
@@ -214,7 +216,7 @@ def _outcome_sql(have: set[str], infra: int) -> str:
     )
 
 
-def outcome_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
     """A run's conversations aggregated in SQL: one row per task, condition and outcome.
 
     Each row stands for ``weight`` conversations with the same task, condition fields,
@@ -228,8 +230,8 @@ def outcome_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]
     from tau_sim.simulator.core.infra import INFRA_REASONS
 
     reasons = sorted(INFRA_REASONS)
-    have = set(db.table("conversations").columns_dict)
-    rows = db.query(_outcome_sql(have, len(reasons)), [1.0 - SUCCESS_EPS, *reasons, run_id])
+    have = set(sqlite.table("conversations").columns_dict)
+    rows = sqlite.query(_outcome_sql(have, len(reasons)), [1.0 - SUCCESS_EPS, *reasons, run_id])
     out = []
     for row in rows:
         row["reward"] = float(row.pop("won"))
@@ -239,7 +241,7 @@ def outcome_rows(db: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]
 
 
 def run_report(
-    db: sqlite_utils.Database,
+    sqlite: sqlite_utils.Database,
     run: dict[str, Any],
     *,
     count_errors: bool = False,
@@ -260,7 +262,7 @@ def run_report(
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``tau_sim.simulator.results.effects``).
     """
-    rows = outcome_rows(db, run["id"])
+    rows = outcome_rows(sqlite, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
     bootstrap = Bootstrap(resamples=resamples)
     report: dict[str, Any] = {
@@ -297,7 +299,7 @@ def run_report(
         report["by_family"] = per_frame(rows, "family", _family, figures)
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
     report.update(cost_and_failures(rows))
-    report["assertions"] = assertions_section(db, run["id"])
+    report["assertions"] = assertions_section(sqlite, run["id"])
     return report
 
 
@@ -359,7 +361,7 @@ def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"cost": cost_report(rows), "failures": failure_report(rows)}
 
 
-def assertions_section(db: sqlite_utils.Database, run_id: str) -> dict[str, int] | None:
+def assertions_section(sqlite: sqlite_utils.Database, run_id: str) -> dict[str, int] | None:
     """The report's ``assertions``: natural-language assertions judged (None: the run had none).
 
     The verdicts are in each conversation's breakdown, which ``outcome_rows`` leaves out; the
@@ -368,7 +370,7 @@ def assertions_section(db: sqlite_utils.Database, run_id: str) -> dict[str, int]
     from tau_sim.simulator.results.assertions import assertion_report
 
     return assertion_report(
-        db.query(
+        sqlite.query(
             "select status, breakdown from conversations where run_id = ? and "
             "status = 'completed' and (breakdown like '%\"judged\"%' or "
             "breakdown like '%NL_ASSERTION%')",

@@ -70,9 +70,9 @@ class ReviewOutcome(msgspec.Struct, frozen=True):
     cost_usd: float | None
 
 
-def create_reviews_table(db: sqlite_utils.Database) -> None:
+def create_reviews_table(sqlite: sqlite_utils.Database) -> None:
     """The judge's diagnoses, one per (conversation, judge), with the call's accounting."""
-    db.table("reviews").create(
+    sqlite.table("reviews").create(
         {
             "conversation": str,
             "judge": str,
@@ -92,9 +92,9 @@ def create_reviews_table(db: sqlite_utils.Database) -> None:
     )
 
 
-def review_prompt(db: sqlite_utils.Database, conversation: str) -> list[ChatMessage]:
+def review_prompt(sqlite: sqlite_utils.Database, conversation: str) -> list[ChatMessage]:
     """The judge's messages for one stored conversation: instructions, then the case."""
-    transcript = load_transcript(db, conversation)
+    transcript = load_transcript(sqlite, conversation)
     row = transcript.conversation
     lines = [
         f"Task {row['task_id']} ({row['domain']}); the customer's emotion: {row['emotion']}.",
@@ -114,11 +114,11 @@ def review_prompt(db: sqlite_utils.Database, conversation: str) -> list[ChatMess
 
 
 def _to_review(
-    db: sqlite_utils.Database, run_id: str, judge: str, redo: bool
+    sqlite: sqlite_utils.Database, run_id: str, judge: str, redo: bool
 ) -> tuple[list[tuple[str, str]], int]:
     failed = [
         (str(r[0]), str(r[1]))
-        for r in db.execute(
+        for r in sqlite.execute(
             "select id, failure from conversations where run_id = ? and status = 'completed' "
             "and failure is not null order by cell",
             [run_id],
@@ -126,7 +126,7 @@ def _to_review(
     ]
     done = {
         str(r[0])
-        for r in db.execute(
+        for r in sqlite.execute(
             "select conversation from reviews where run_id = ? and judge = ?", [run_id, judge]
         )
     }
@@ -135,25 +135,25 @@ def _to_review(
     return [f for f in failed if f[0] not in done], sum(1 for f in failed if f[0] in done)
 
 
-def _store(db: sqlite_utils.Database, path: str, record: dict[str, Any]) -> None:
+def _store(sqlite: sqlite_utils.Database, path: str, record: dict[str, Any]) -> None:
     """Store one review and set the conversation's judge columns.
 
     They become the run's own judge calls (``run --judge``, from the events) plus the sum of
     the conversation's reviews.
     """
     conversation = record["conversation"]
-    with storage_faults(path), db.conn:
-        db.table("reviews").upsert(record, pk=("conversation", "judge"))
+    with storage_faults(path), sqlite.conn:
+        sqlite.table("reviews").upsert(record, pk=("conversation", "judge"))
         tokens_in, tokens_out, cached, cost, unpriced, simulated = role_usage(
-            db, conversation, "judge"
+            sqlite, conversation, "judge"
         )
-        r_in, r_out, r_cached, r_cost, r_unpriced = db.execute(
+        r_in, r_out, r_cached, r_cost, r_unpriced = sqlite.execute(
             "select sum(tokens_in), sum(tokens_out), sum(tokens_cached), sum(cost_usd), "
             "sum(unpriced) from reviews where conversation = ?",
             [conversation],
         ).fetchone()
         costs = [c for c in (cost, r_cost) if c is not None]
-        db.execute(
+        sqlite.execute(
             "update conversations set judge_tokens_in = ?, judge_tokens_out = ?, "
             "judge_tokens_cached = ?, judge_cost_usd = ?, judge_unpriced = ?, "
             "judge_simulated = ? where id = ?",
@@ -170,7 +170,7 @@ def _store(db: sqlite_utils.Database, path: str, record: dict[str, Any]) -> None
 
 
 async def review_run(
-    db: sqlite_utils.Database,
+    sqlite: sqlite_utils.Database,
     path: str,
     run_id: str,
     judge: str,
@@ -187,13 +187,13 @@ async def review_run(
     """
     if not 1 <= concurrency <= 1024:
         raise UsageError(f"--concurrency must be 1..1024 (got {concurrency})")
-    run = get_run(db, run_id)
+    run = get_run(sqlite, run_id)
     if split_model_name(judge)[0] in SIMULATED_BACKENDS or "/" not in judge:
         raise UsageError(f"--judge: expected a model PROVIDER/MODEL, got {judge!r}")
     load_plugins()
     provider = make_model_provider(judge, judge_args, flag="--judge")
-    create_reviews_table(db)
-    todo, already = _to_review(db, run["id"], judge, redo)
+    create_reviews_table(sqlite)
+    todo, already = _to_review(sqlite, run["id"], judge, redo)
     errors: list[str] = []
     totals = _Totals()
     limiter = anyio.CapacityLimiter(concurrency)
@@ -202,13 +202,13 @@ async def review_run(
         async with limiter:
             model = provider.for_conversation(conversation, JUDGE)
             try:
-                response = await model.chat(review_prompt(db, conversation), [])
+                response = await model.chat(review_prompt(sqlite, conversation), [])
             except ModelError as exc:
                 errors.append(f"{conversation}: {exc}")
                 return
         usage = response.usage
         _store(
-            db,
+            sqlite,
             path,
             {
                 "conversation": conversation,

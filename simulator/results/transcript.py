@@ -42,9 +42,9 @@ class Transcript(msgspec.Struct, frozen=True):
     reviews: list[dict[str, Any]] = []
 
 
-def load_transcript(db: sqlite_utils.Database, conversation_id: str) -> Transcript:
+def load_transcript(sqlite: sqlite_utils.Database, conversation_id: str) -> Transcript:
     """The conversation ``conversation_id`` with its events; ``UsageError`` when there is none."""
-    rows = list(db.query("select * from conversations where id = ?", [conversation_id]))
+    rows = list(sqlite.query("select * from conversations where id = ?", [conversation_id]))
     if not rows:
         raise UsageError(
             f"no conversation {conversation_id!r} in this database "
@@ -54,15 +54,15 @@ def load_transcript(db: sqlite_utils.Database, conversation_id: str) -> Transcri
     if row.get("breakdown"):
         row["breakdown"] = json.loads(row["breakdown"])
     reviews: list[dict[str, Any]] = []
-    if "reviews" in db.table_names():
+    if "reviews" in sqlite.table_names():
         reviews = list(
-            db.query(
+            sqlite.query(
                 "select judge, diagnosis, reviewed_at from reviews where conversation = ? "
                 "order by reviewed_at",
                 [conversation_id],
             )
         )
-    return Transcript(row, list(iter_events(db, conversation_id)), reviews)
+    return Transcript(row, list(iter_events(sqlite, conversation_id)), reviews)
 
 
 def transcript_json(transcript: Transcript) -> str:

@@ -33,12 +33,12 @@ def _key(row: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(row[c] for c in CELL)
 
 
-def _trajectories(db: sqlite_utils.Database, ids: list[str]) -> dict[str, list[float]]:
+def _trajectories(sqlite: sqlite_utils.Database, ids: list[str]) -> dict[str, list[float]]:
     found: dict[str, list[float]] = defaultdict(list)
     for chunk in range(0, len(ids), 500):
         part = ids[chunk : chunk + 500]
         marks = ",".join("?" * len(part))
-        rows = db.execute(
+        rows = sqlite.execute(
             "select conversation, payload from events where kind = 'emotion_update' "
             f"and conversation in ({marks}) order by conversation, seq",
             part,
@@ -58,7 +58,7 @@ def _side(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def compare_users(db: sqlite_utils.Database, run_id: str | None = None) -> dict[str, Any]:
+def compare_users(sqlite: sqlite_utils.Database, run_id: str | None = None) -> dict[str, Any]:
     """Human against each simulated user on their shared cells (``run_id``: its human side only).
 
     Raises:
@@ -66,7 +66,7 @@ def compare_users(db: sqlite_utils.Database, run_id: str | None = None) -> dict[
     """
     rows = [
         dict(r)
-        for r in db.query(
+        for r in sqlite.query(
             "select * from conversations where status = 'completed' and reason is not ?",
             [INFRA_REASON],
         )
@@ -87,7 +87,9 @@ def compare_users(db: sqlite_utils.Database, run_id: str | None = None) -> dict[
             "--compare-users: no simulated user played the cells the person played (run the "
             "same agent, tasks and conditions with e.g. --user scripted)"
         )
-    paths = _trajectories(db, [r["id"] for r in human + [x for v in simulated.values() for x in v]])
+    paths = _trajectories(
+        sqlite, [r["id"] for r in human + [x for v in simulated.values() for x in v]]
+    )
     users = []
     for name, sim_rows in sorted(simulated.items()):
         cells = {_key(r) for r in sim_rows}

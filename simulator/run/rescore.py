@@ -73,16 +73,16 @@ def _config(run: dict[str, Any]) -> RunConfig:
         ) from None
 
 
-def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) -> Rescore:
+def rescore_run(sqlite: sqlite_utils.Database, run_id: str, *, write: bool = False) -> Rescore:
     """Evaluate every completed conversation of ``run_id`` again; store the result if ``write``."""
-    run = get_run(db, run_id)
+    run = get_run(sqlite, run_id)
     config = _config(run)
     load_plugins()
     domains = run_domains(config.domains)
     tasks = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
     evaluators = {name: make_evaluator(domain) for name, domain in domains.items()}
-    stored = "failure, failure_detail" if _has_failures(db) else "null, null"
-    rows = db.execute(
+    stored = "failure, failure_detail" if _has_failures(sqlite) else "null, null"
+    rows = sqlite.execute(
         f"select id, task_id, reason, reward, breakdown, detail, {stored} from conversations "
         "where run_id = ? and status = 'completed' order by cell",
         [run["id"]],
@@ -96,7 +96,7 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
         if task is None:
             skipped.append(Skipped(conversation, task_id, "the task set has no such task now"))
             continue
-        events = list(iter_events(db, conversation))
+        events = list(iter_events(sqlite, conversation))
         try:
             evaluator = evaluators[task.domain]
             score, breakdown = evaluator.evaluate(task, events)
@@ -126,14 +126,14 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
         if new != old or encoded != old_breakdown or kind != old_kind or text != old_text:
             updates.append((new, encoded, kind, text, conversation))
     if write:
-        with db.conn:
-            db.conn.executemany(
+        with sqlite.conn:
+            sqlite.conn.executemany(
                 "update conversations set reward = ?, breakdown = ?, failure = ?, "
                 "failure_detail = ? where id = ?",
                 updates,
             )
-            create_rescores_table(db)
-            db.table("rescores").insert(
+            create_rescores_table(sqlite)
+            sqlite.table("rescores").insert(
                 {
                     "run_id": run["id"],
                     "rescored_at": time.time(),
@@ -145,9 +145,9 @@ def rescore_run(db: sqlite_utils.Database, run_id: str, *, write: bool = False) 
     return Rescore(run["id"], len(rows) - len(skipped), changed, skipped, write, failures_changed)
 
 
-def _has_failures(db: sqlite_utils.Database) -> bool:
+def _has_failures(sqlite: sqlite_utils.Database) -> bool:
     """Whether the file has the failure columns (a read-only file stored before them has not)."""
-    return "failure" in db.table("conversations").columns_dict
+    return "failure" in sqlite.table("conversations").columns_dict
 
 
 def render_rescore(result: Rescore) -> str:

@@ -61,9 +61,9 @@ _VIEW = (
 )
 
 
-def has_event_rows(db: sqlite_utils.Database) -> bool:
+def has_event_rows(sqlite: sqlite_utils.Database) -> bool:
     """Whether the file keeps its events in ``event_rows`` (version 3), not an ``events`` table."""
-    row = db.execute("select 1 from sqlite_master where type = 'table' and name = 'event_rows'")
+    row = sqlite.execute("select 1 from sqlite_master where type = 'table' and name = 'event_rows'")
     return row.fetchone() is not None
 
 
@@ -158,10 +158,10 @@ _OLD_ROWS = Rows(
 )
 
 
-def ordered_rows(db: sqlite_utils.Database) -> Rows:
+def ordered_rows(sqlite: sqlite_utils.Database) -> Rows:
     """How to read ``db``'s events in stored order (``event_rows``, or an older ``events``).
 
     The view has no rowid: readers that take events in the order they were stored, or
     since the last one they read, use these pieces.
     """
-    return _ROWS if has_event_rows(db) else _OLD_ROWS
+    return _ROWS if has_event_rows(sqlite) else _OLD_ROWS

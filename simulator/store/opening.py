@@ -169,15 +169,15 @@ def _quick_check(path: Path, conn: sqlite3.Connection) -> None:
 
 
 def _open_schema(
-    path: Path, db: sqlite_utils.Database, *, create: bool, readonly: bool
+    path: Path, sqlite: sqlite_utils.Database, *, create: bool, readonly: bool
 ) -> sqlite_utils.Database:
     """Check tau-sim's tables and version; migrate, create the schema and take a write lock."""
-    tables = set(db.table_names())
+    tables = set(sqlite.table_names())
     if tables and "meta" not in tables:
         raise UsageError(f"--db: {path} is an SQLite file but not a tau-sim database")
     version = str(SCHEMA_VERSION)
     if "meta" in tables:
-        row = db.execute("select value from meta where key = 'schema_version'").fetchone()
+        row = sqlite.execute("select value from meta where key = 'schema_version'").fetchone()
         version = row[0] if row else "unknown"
         if version not in ("1", "2", str(SCHEMA_VERSION)):
             raise SchemaVersionError(
@@ -189,23 +189,23 @@ def _open_schema(
             raise UsageError(f"--db: {path} holds no tau-sim data")
         if version == "1":  # readers need the level columns: migrate a copy, not the file
             memory = sqlite3.connect(":memory:", check_same_thread=False)
-            db.conn.backup(memory)
-            db.conn.close()
-            db = sqlite_utils.Database(memory)
-            with db.conn:
-                add_columns(db)
-        return db
+            sqlite.conn.backup(memory)
+            sqlite.conn.close()
+            sqlite = sqlite_utils.Database(memory)
+            with sqlite.conn:
+                add_columns(sqlite)
+        return sqlite
     if not tables:  # before the first page is written: WAL fixes the page size
-        db.execute(f"pragma page_size = {PAGE_SIZE}")
-    db.execute("pragma journal_mode = wal")
-    db.execute("pragma synchronous = normal")
-    db.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
-    db.execute("rollback")
+        sqlite.execute(f"pragma page_size = {PAGE_SIZE}")
+    sqlite.execute("pragma journal_mode = wal")
+    sqlite.execute("pragma synchronous = normal")
+    sqlite.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
+    sqlite.execute("rollback")
     if "meta" in tables:
-        migrate(db, version=version)
+        migrate(sqlite, version=version)
     elif not tables:
         if not create:
             raise UsageError(f"--db: {path} holds no tau-sim data")
-        with db.conn:
-            create_schema(db)
-    return db
+        with sqlite.conn:
+            create_schema(sqlite)
+    return sqlite

@@ -21,18 +21,18 @@ from tau_sim.simulator.store.timeouts import stale_after
 from tau_sim.simulator.store.usage import RoleCounters
 
 
-def get_run(db: sqlite_utils.Database, run_id: str | None) -> dict[str, Any]:
+def get_run(sqlite: sqlite_utils.Database, run_id: str | None) -> dict[str, Any]:
     """A run row by id, or the latest run; ``UsageError`` when there is none.
 
     Its ``status`` is what ``run_state`` reads: ``stale`` for a ``running`` run whose
     process is gone (the stored value stays ``running``).
     """
     if run_id is None:
-        rows = list(db.query("select * from runs order by created_at desc limit 1"))
+        rows = list(sqlite.query("select * from runs order by created_at desc limit 1"))
         if not rows:
             raise UsageError("no runs in this database (start one with `tau-sim run`)")
     else:
-        rows = list(db.query("select * from runs where id = ?", [run_id]))
+        rows = list(sqlite.query("select * from runs where id = ?", [run_id]))
         if not rows:
             raise UsageError(f"no run {run_id!r} in this database (see `tau-sim runs`)")
     return {**rows[0], "status": run_state(rows[0])}
@@ -54,10 +54,10 @@ def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
     return "stale" if (now or time.time()) - beat > stale_after() else "running"
 
 
-def run_states(db: sqlite_utils.Database) -> dict[str, str]:
+def run_states(sqlite: sqlite_utils.Database) -> dict[str, str]:
     """``run_state`` of every run in the file, by run id (a bad threshold fails even if unused)."""
     stale_after()
-    return {str(row["id"]): run_state(row) for row in db.query("select * from runs")}
+    return {str(row["id"]): run_state(row) for row in sqlite.query("select * from runs")}
 
 
 def _process_gone(pid: int | None, host: str | None) -> bool:
@@ -73,22 +73,22 @@ def _process_gone(pid: int | None, host: str | None) -> bool:
     return False
 
 
-def role_usage(db: sqlite_utils.Database, conversation: str, role: str) -> tuple[Any, ...]:
+def role_usage(sqlite: sqlite_utils.Database, conversation: str, role: str) -> tuple[Any, ...]:
     """One role's model calls of a stored conversation, as its ``ROLE_FIELDS`` columns hold them.
 
     Summed from the conversation's ``model_usage`` events (tokens in, out and cached, dollars
     or None when no call was priced, unpriced calls, scripted turns).
     """
     counters = RoleCounters()
-    for event in iter_events(db, conversation):
+    for event in iter_events(sqlite, conversation):
         if isinstance(event, ModelUsage) and event.role == role:
             counters.add(event)
     return counters.values()
 
 
-def iter_events(db: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
+def iter_events(sqlite: sqlite_utils.Database, conversation: str) -> Iterator[Event]:
     """The events of one conversation in order."""
-    for row in db.execute(
+    for row in sqlite.execute(
         "select conversation, seq, kind, ts, payload from events where conversation = ? "
         "order by seq",
         [conversation],

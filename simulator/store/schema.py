@@ -32,10 +32,10 @@ RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", 
 """Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 
 
-def create_schema(db: sqlite_utils.Database) -> None:
+def create_schema(sqlite: sqlite_utils.Database) -> None:
     """Create the tables of a new file, marked ``SCHEMA_VERSION`` (in the caller's transaction)."""
-    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
-    db.table("runs").create(
+    sqlite.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    sqlite.table("runs").create(
         {
             "id": str,
             "created_at": float,
@@ -52,7 +52,7 @@ def create_schema(db: sqlite_utils.Database) -> None:
         pk="id",
         if_not_exists=True,
     )
-    db.table("conversations").create(
+    sqlite.table("conversations").create(
         {
             "id": str,
             "run_id": str,
@@ -92,15 +92,15 @@ def create_schema(db: sqlite_utils.Database) -> None:
         pk="id",
         if_not_exists=True,
     )
-    db.table("conversations").create_index(["run_id", "cell"], unique=True, if_not_exists=True)
-    create_event_rows(db.conn)
-    create_rescores_table(db)
-    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+    sqlite.table("conversations").create_index(["run_id", "cell"], unique=True, if_not_exists=True)
+    create_event_rows(sqlite.conn)
+    create_rescores_table(sqlite)
+    sqlite.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
-def create_rescores_table(db: sqlite_utils.Database) -> None:
+def create_rescores_table(sqlite: sqlite_utils.Database) -> None:
     """The record of ``tau-sim rescore --write`` runs (created on demand in older files)."""
-    db.table("rescores").create(
+    sqlite.table("rescores").create(
         {
             "id": int,
             "run_id": str,
@@ -114,23 +114,23 @@ def create_rescores_table(db: sqlite_utils.Database) -> None:
     )
 
 
-def missing_columns(db: sqlite_utils.Database) -> list[tuple[str, str, str]]:
+def missing_columns(sqlite: sqlite_utils.Database) -> list[tuple[str, str, str]]:
     """(table, column, type) of every column a version-1 or early version-2 file lacks."""
     missing = [
         ("conversations", column, "text")
         for column in LEVEL_COLUMNS
-        if column not in db.table("conversations").columns_dict
+        if column not in sqlite.table("conversations").columns_dict
     ]
-    runs = db.table("runs").columns_dict
+    runs = sqlite.table("runs").columns_dict
     missing += [("runs", c, kind) for c, kind in RUN_COLUMNS.items() if c not in runs]
-    have = db.table("conversations").columns_dict
+    have = sqlite.table("conversations").columns_dict
     missing += [
         ("conversations", c, kind) for c, kind in CONVERSATION_COLUMNS.items() if c not in have
     ]
     return missing
 
 
-def add_columns(db: sqlite_utils.Database) -> None:
+def add_columns(sqlite: sqlite_utils.Database) -> None:
     """Add the missing columns (NULL in stored rows) and mark the file as this version.
 
     Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
@@ -138,25 +138,25 @@ def add_columns(db: sqlite_utils.Database) -> None:
     says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
     same way. Runs inside the caller's transaction.
     """
-    for table, column, kind in missing_columns(db):
-        db.execute(f"alter table {table} add column {column} {kind}")
-    db.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+    for table, column, kind in missing_columns(sqlite):
+        sqlite.execute(f"alter table {table} add column {column} {kind}")
+    sqlite.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
 
 
-def migrate(db: sqlite_utils.Database, *, version: str) -> None:
+def migrate(sqlite: sqlite_utils.Database, *, version: str) -> None:
     """Bring a file of an older version (or layout) to this one, in one transaction.
 
     ``add_columns``, then (versions 1 and 2) ``migrate_events``: the ``events`` table becomes
     ``event_rows`` and the view. A failure (or a crash) anywhere rolls it all back: the file
     stays as it was.
     """
-    moved = has_event_rows(db)
-    if moved and not missing_columns(db) and version == str(SCHEMA_VERSION):
+    moved = has_event_rows(sqlite)
+    if moved and not missing_columns(sqlite) and version == str(SCHEMA_VERSION):
         return
-    conn = db.conn
+    conn = sqlite.conn
     conn.execute("begin immediate")
     try:
-        add_columns(db)
+        add_columns(sqlite)
         if not moved:
             migrate_events(conn)
     except BaseException:
