@@ -30,8 +30,9 @@ def required(name: str) -> bool:
 def require(name: str, reason: str) -> NoReturn:
     """The calling test (or test module, when called at import) cannot run: ``reason`` says why.
 
-    Skips it, or fails it where ``name`` is required.
+    Skips it, or fails it where ``name`` is required; pytest reports the caller's line.
     """
+    __tracebackhide__ = True
     if required(name):
         pytest.fail(f"{reason} ({switch(name)} is set)", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
@@ -40,6 +41,7 @@ def require(name: str, reason: str) -> NoReturn:
 def import_or_require(module: str, name: str, reason: str) -> ModuleType:
     """Import ``module``; where that fails, ``require(name, reason)`` (``reason`` gets the
     import's error appended)."""
+    __tracebackhide__ = True
     try:
         return importlib.import_module(module)
     except ImportError as exc:

@@ -21,6 +21,7 @@ def require_tau2(module: str = "tau2.environment.environment") -> None:
 
     litellm (their evaluator imports it) is kept from fetching its price table at import.
     """
+    __tracebackhide__ = True
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import_or_require(module, "TAU2", REASON)
 
