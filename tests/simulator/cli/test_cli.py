@@ -528,7 +528,7 @@ def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() 
     # the handler the entry point holds while the CLI imports: one line, exit 130, no traceback
     code = (
         "import os, signal, time\n"
-        "from simulator import entry\n"
+        "from tau_sim.simulator.cli import entry\n"
         "signal.signal(signal.SIGINT, entry._interrupted_while_loading)\n"
         "os.kill(os.getpid(), signal.SIGINT)\n"
         "time.sleep(10)\n"
