@@ -24,7 +24,8 @@ from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store, get_run
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import ConversationContext, agent_view
-from tests.simulator.models.wire import ScriptServer, oa_message
+from tests.helpers.servers import ScriptServer
+from tests.helpers.wire import oa_message
 from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +29,11 @@ from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
 from tau_sim.simulator.world.tools import ToolKind
+from tests.helpers.cli import TAU_SIM
 from tests.scoring import score
 
 load_plugins()
 NAMES = [name for name in DOMAINS.names() if "/" not in name]
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture(scope="module", params=NAMES)

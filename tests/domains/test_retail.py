@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
 from tau_sim.simulator.world.slots import user_slots
 from tau_sim.simulator.world.tools import ToolKind
 from tests.domains.calls import call, ok
+from tests.helpers.cli import TAU_SIM, tau_sim
 from tests.scoring import score
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -586,16 +586,7 @@ def test_transfer_tasks_end_with_transfer(retail: Domain) -> None:
 
 
 def _generate(*args: str) -> subprocess.CompletedProcess[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "tau_sim.simulator.cli.main",
-        "domains",
-        "generate",
-        "retail",
-        *args,
-    ]
-    return subprocess.run(command, capture_output=True, check=True, timeout=120)
+    return tau_sim("domains", "generate", "retail", *args, text=False)
 
 
 def test_tasks_regenerate_identically(retail: Domain, tmp_path: Path) -> None:
@@ -611,7 +602,7 @@ def test_tasks_regenerate_identically(retail: Domain, tmp_path: Path) -> None:
 
 
 def test_generate_refuses_bad_input_in_one_line(retail: Domain) -> None:
-    command = [sys.executable, "-m", "tau_sim.simulator.cli.main", "domains", "generate"]
+    command = [*TAU_SIM, "domains", "generate"]
     for args, message in (
         (["retail", "--count", "0"], "--count must be at least 1 (got 0)"),
         (["narnia"], "unknown domain 'narnia'"),

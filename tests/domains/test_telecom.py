@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +38,10 @@ from tau_sim.simulator.world.views import ConversationContext, agent_view, answe
 from tau_sim.users.llm import make_llm_user
 from tau_sim.users.scripted import ScriptedUser
 from tests.domains.calls import ok, refused
+from tests.helpers.cli import TAU_SIM
+from tests.helpers.servers import ScriptServer
+from tests.helpers.wire import oa_message
 from tests.scoring import score
-from tests.simulator.models.wire import ScriptServer, oa_message
-
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture(scope="module")

@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import msgspec
 import pytest
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
+from tests.helpers import cli
+
 SPEC = "anger:2,fear,helplessness;intensity=low,high"
 
 
-def tau_sim(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120, env=env)
-    assert "Traceback" not in out.stderr, out.stderr
-    return out
+tau_sim = partial(cli.tau_sim, check=False, clean=True)
 
 
 class Pipeline(msgspec.Struct):

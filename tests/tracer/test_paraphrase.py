@@ -12,7 +12,7 @@ import pytest
 from benchmarks.fake_openai_server import Request, Response, completion
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world.domain import load_tasks
-from tests.simulator.fault_server import FaultServer
+from tests.helpers.servers import FaultServer
 from tests.tracer.conftest import tau_sim
 
 

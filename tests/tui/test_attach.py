@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -29,10 +28,10 @@ from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Turn
 from tau_sim.tui.screens import ConversationScreen
 from tau_sim.tui.sources import StoreSource
+from tests.helpers.cli import TAU_SIM
 from tests.tui.runs import aplayed, opened, played, retail, stored_counts, until
 
 pytestmark = pytest.mark.anyio
-CLI = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 async def _source_when_stored(db: Path, within: float = 20.0) -> StoreSource:
@@ -52,7 +51,7 @@ RUN_ARGS += " --agent-arg latency=0.01 --user-arg latency=0.01"  # about 2 s of 
 
 async def test_attach_follows_a_run_written_by_a_subprocess(tmp_path: Path) -> None:
     db = tmp_path / "followed.db"
-    command = [*CLI, "run", *RUN_ARGS.split(), "--db", str(db)]
+    command = [*TAU_SIM, "run", *RUN_ARGS.split(), "--db", str(db)]
     async with await anyio.open_process(command, stdout=subprocess.DEVNULL) as writer:
         source = await _source_when_stored(db)
         app = TauSimApp(source, clock=None)
@@ -190,7 +189,7 @@ def test_attach_errors_are_one_line_exit_2(tmp_path: Path, args: list[str], mess
     played(db, retail(tasks=1, agents=("scripted/gold",), emotions=("neutral",)))
     argv = [a.format(tmp=tmp_path, db=db) for a in args]
     out = subprocess.run(
-        [*CLI, "tui", "--attach", *argv], capture_output=True, text=True, timeout=30
+        [*TAU_SIM, "tui", "--attach", *argv], capture_output=True, text=True, timeout=30
     )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
@@ -209,7 +208,7 @@ def test_attach_errors_are_one_line_exit_2(tmp_path: Path, args: list[str], mess
 def test_tui_run_options_are_checked_like_run(tmp_path: Path, args: list[str], message: str):
     db = tmp_path / "none.db"
     out = subprocess.run(
-        [*CLI, "tui", *args, "--db", str(db)], capture_output=True, text=True, timeout=30
+        [*TAU_SIM, "tui", *args, "--db", str(db)], capture_output=True, text=True, timeout=30
     )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr

@@ -3,7 +3,6 @@ store's counts, lists early terminations, opens conversations, filters, sorts an
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import anyio
@@ -18,6 +17,7 @@ from tau_sim.tui.dialogue import DialogueView, Outcome, Turn
 from tau_sim.tui.launch import live_source
 from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
 from tau_sim.tui.widgets import RowFilter
+from tests.helpers.cli import TAU_SIM
 from tests.tui.runs import live_app, opened, retail, stored_counts, until
 
 pytestmark = pytest.mark.anyio
@@ -167,9 +167,7 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     assert 5 <= stored["completed"] < 80
     resume = ["run", "--resume", "tui-run", "--db", str(db), "--quiet", "--json"]
     with anyio.fail_after(60):
-        resumed = await anyio.run_process(
-            [sys.executable, "-m", "tau_sim.simulator.cli.main", *resume]
-        )
+        resumed = await anyio.run_process([*TAU_SIM, *resume])
     assert resumed.returncode == 0, resumed.stderr.decode()
     assert stored_counts(db, "tui-run")["completed"] == 80
 

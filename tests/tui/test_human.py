@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store, open_database
 from tau_sim.tui.human import CallError, HumanApp, HumanScreen, parse_call, tools_text
 from tau_sim.tui.session import human_settings, make_app
+from tests.helpers.cli import TAU_SIM
 from tests.tui.runs import until
 
 pytestmark = pytest.mark.anyio
@@ -144,15 +144,7 @@ async def test_human_agent_on_the_gold_path_scores_one(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for extra in (["--task", "retail-999"], ["--role", "bogus"]):
         done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "tau_sim.simulator.cli.main",
-                "human",
-                "--db",
-                str(tmp_path / "x.db"),
-                *extra,
-            ],
+            [*TAU_SIM, "human", "--db", str(tmp_path / "x.db"), *extra],
             capture_output=True,
             text=True,
             timeout=60,
@@ -176,7 +168,7 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
         await pilot.pause()
         await pilot.press("enter")
         await until(pilot, lambda: app.done)
-    cli = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
+    cli = TAU_SIM
     same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
     run = [*cli, "run", "--db", str(db), *same, "--intensities", "0.5", "--quiet", "--json"]
     assert (await anyio.run_process(run, check=False)).returncode == 0

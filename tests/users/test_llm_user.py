@@ -22,7 +22,8 @@ from tau_sim.users.llm import (
     make_llm_user,
     parse_reply,
 )
-from tests.simulator.models.wire import ScriptServer, oa_message
+from tests.helpers.servers import ScriptServer
+from tests.helpers.wire import oa_message
 from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio

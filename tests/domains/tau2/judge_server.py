@@ -16,7 +16,7 @@ from typing import Any
 
 from benchmarks.fake_openai_server import Request, Response, completion
 from tau_sim.simulator.engine.judging import SYSTEM
-from tests.simulator.fault_server import FaultServer
+from tests.helpers.servers import FaultServer
 
 _STATEMENT = re.compile(r"^(\d+)\. (.*)$", re.M)
 

@@ -10,24 +10,22 @@ from pathlib import Path
 import pytest
 
 from tests.domains.tau2.needs import REASON, tau2_missing
+from tests.helpers import cli
+from tests.helpers.cli import TAU_SIM
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 NEEDS_TAU2 = pytest.mark.skipif(tau2_missing(), reason=REASON)
 
 
 def one_line_error(*args: str, prelude: str = "") -> str:
     """The one stderr line of a ``tau-sim`` command that must fail with exit 2."""
     if prelude:
-        entry = "from tau_sim.simulator.cli.main import main"
-        code = f"{prelude}; import sys; {entry}; sys.exit(main({list(args)!r}))"
+        main = "import sys; from tau_sim.simulator.cli.main import main"
+        code = f"{prelude}; {main}; sys.exit(main({list(args)!r}))"
         command = [sys.executable, "-c", code]
     else:
         command = [*TAU_SIM, *args]
     out = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 2, out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tau-sim: error:"), out.stderr
-    return lines[0]
+    return cli.one_line_error(out)
 
 
 def test_without_the_extra_the_error_names_the_install_command() -> None:

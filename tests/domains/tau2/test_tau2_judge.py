@@ -7,7 +7,6 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import anyio
@@ -27,8 +26,8 @@ from tau_sim.simulator.results.assertions import assertion_line, assertion_repor
 from tests.domains.tau2.judge_server import JudgeServer  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 from tests.domains.tau2.theirs import their_judge_at, their_reward  # noqa: E402
+from tests.helpers.cli import tau_sim  # noqa: E402
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 UNMET = "certificate"
 """The word of airline task 2's fourth assertion ("...offer a certificate of $50."): not met."""
 
@@ -44,12 +43,9 @@ def nl_task_file(path: Path) -> Path:
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*TAU_SIM, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "OPENAI_API_KEY": "sk-test", **(env or {})},
+    """``tau-sim ARGS`` with a fake OpenAI key (and ``env``) added to the environment."""
+    return tau_sim(
+        *args, check=False, env={**os.environ, "OPENAI_API_KEY": "sk-test", **(env or {})}
     )
 
 

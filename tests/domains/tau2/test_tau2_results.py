@@ -6,7 +6,6 @@ import importlib
 import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import anyio
@@ -25,9 +24,8 @@ from tau_sim.simulator.core.registry import get_domain  # noqa: E402
 from tau_sim.simulator.grid import RunConfig  # noqa: E402
 from tests.domains.tau2.play import play  # noqa: E402
 from tests.domains.tau2.theirs import their_reward  # noqa: E402
-from tests.simulator.fault_server import FaultServer  # noqa: E402
-
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
+from tests.helpers.cli import TAU_SIM  # noqa: E402
+from tests.helpers.servers import FaultServer  # noqa: E402
 
 
 @pytest.mark.parametrize(("name", "count"), [("retail", 4), ("airline", 2)])

@@ -2,7 +2,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.simulator.models.wire import ScriptServer
+from tests.helpers.servers import ScriptServer
 
 
 @pytest.fixture

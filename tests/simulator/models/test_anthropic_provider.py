@@ -23,7 +23,8 @@ from tau_sim.simulator.models.anthropic_provider import (
     make_anthropic_provider,
     to_anthropic,
 )
-from tests.simulator.models.wire import ScriptServer, an_error, an_message
+from tests.helpers.servers import ScriptServer
+from tests.helpers.wire import an_error, an_message
 
 pytestmark = pytest.mark.anyio
 

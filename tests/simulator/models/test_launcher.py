@@ -31,7 +31,7 @@ from tau_sim.simulator.models.servers import make_server_provider
 
 pytestmark = pytest.mark.anyio
 
-TINY = str(Path(__file__).with_name("tiny_server.py"))
+TINY = str(Path(__file__).parents[2] / "helpers" / "tiny_server.py")
 
 
 def tiny_spec(*flags: str) -> ReplicaSpec:

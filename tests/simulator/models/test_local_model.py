@@ -25,10 +25,12 @@ from tau_sim.simulator.models.local_provider import (
 )
 from tau_sim.simulator.models.local_provider import make_local_provider as make_local
 from tau_sim.simulator.models.options import convert_options
+from tests.helpers.cli import TAU_SIM
+from tests.helpers.require import missing
 
 # CI installs the extra and sets TAU_SIM_REQUIRE_LOCAL=1: there a missing model fails the tests
 needs_llama = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None and not os.environ.get("TAU_SIM_REQUIRE_LOCAL"),
+    missing("llama_cpp", "LOCAL"),
     reason="llama-cpp-python is not installed: pip install 'tau-sim[local]'",
 )
 
@@ -250,13 +252,10 @@ def test_cli_run_with_the_local_model_stores_real_usage(tmp_path: Path) -> None:
     import json
     import sqlite3
     import subprocess
-    import sys
 
     db = tmp_path / "local.db"
     cmd = [
-        sys.executable,
-        "-m",
-        "tau_sim.simulator.cli.main",
+        *TAU_SIM,
         "run",
         "--agent",
         "local/smollm2-135m",
@@ -287,7 +286,7 @@ def test_cli_run_with_the_local_model_stores_real_usage(tmp_path: Path) -> None:
     assert [r[0] for r in ended] == ["max_steps", "max_steps"]
     conn.close()
     report = subprocess.run(
-        [sys.executable, "-m", "tau_sim.simulator.cli.main", "report", "--json", "--db", str(db)],
+        [*TAU_SIM, "report", "--json", "--db", str(db)],
         capture_output=True,
         text=True,
         check=True,

@@ -16,7 +16,8 @@ from tau_sim.simulator.core.chat import ChatMessage, EndpointError, ModelError, 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import MODELS
 from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
-from tests.simulator.models.wire import ScriptServer, oa_chunk, oa_error, oa_message
+from tests.helpers.servers import ScriptServer
+from tests.helpers.wire import oa_chunk, oa_error, oa_message
 from tests.simulator.toy import toy_domain
 
 pytestmark = pytest.mark.anyio

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from pathlib import Path
 
 import anyio
@@ -19,6 +18,7 @@ import pytest
 
 from benchmarks.fake_openai_server import HTTPServer, plausible_handler
 from tau_sim.simulator.core.registry import get_domain
+from tests.helpers.cli import TAU_SIM
 
 pytestmark = pytest.mark.anyio
 
@@ -28,7 +28,8 @@ async def agent_bodies(tmp_path: Path) -> list[bytes]:
     async with HTTPServer(plausible_handler(0.0, user_turns=3)) as server:
         url = server.url + "/v1"
         command = [
-            *(sys.executable, "-m", "tau_sim.simulator.cli.main", "run", "--domain", "retail"),
+            *TAU_SIM,
+            *("run", "--domain", "retail"),
             *("--tasks", "2", "--trials", "2", "--concurrency", "1", "--quiet"),
             *("--agent", "openai/m", "--user", "openai/m"),
             *("--agent-arg", f"base_url={url}", "--user-arg", f"base_url={url}"),

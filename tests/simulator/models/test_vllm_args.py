@@ -25,7 +25,7 @@ from tau_sim.simulator.models.vllm_provider import (
     vllm_replicas,
 )
 
-TINY = Path(__file__).with_name("tiny_server.py")
+TINY = Path(__file__).parents[2] / "helpers" / "tiny_server.py"
 
 
 @pytest.mark.parametrize(

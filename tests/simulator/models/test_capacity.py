@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -15,14 +14,13 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.models.capacity import fit_connections
 from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
 from tau_sim.simulator.run import auto_workers, resolve_workers
+from tests.helpers import cli
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 REMOTE = "http://10.255.255.1/v1"  # never contacted: a dry run and provider objects only
 LOCAL = "http://127.0.0.1:9/v1"
 
 
-def tau_sim(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120)
+tau_sim = partial(cli.tau_sim, check=False)
 
 
 def model_args(url: str, *extra: str) -> list[str]:

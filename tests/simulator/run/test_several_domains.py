@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from tau_sim.simulator.grid import RunConfig, decode_config
-from tests.simulator.test_cli import report, tau_sim
+from tests.helpers.cli import report, tau_sim
 
 TWO = ["--domain", "retail,airline", "--tasks", "2", "--emotions", "neutral,anger"]
 

@@ -1,6 +1,6 @@
 """A FUSE file system whose disk starts failing: every write past a byte budget is EIO.
 
-``python -m tests.simulator.eio_fs SOURCE MOUNTPOINT BUDGET HEALED`` mounts SOURCE at MOUNTPOINT
+``python -m tests.helpers.eio_fs SOURCE MOUNTPOINT BUDGET HEALED`` mounts SOURCE at MOUNTPOINT
 (in the foreground, until unmounted) passing every call through to SOURCE, except that once
 BUDGET bytes have been written every further write (but to the ``-shm`` file SQLite maps
 to memory) and fsync fails with ``EIO``: the kernel

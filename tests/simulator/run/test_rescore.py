@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.simulator.test_cli import tau_sim
+from tests.helpers.cli import tau_sim
 
-RETAIL_TASKS = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+RETAIL_TASKS = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
 TASKS = "retail-004,retail-007,retail-008,retail-018"
 
 

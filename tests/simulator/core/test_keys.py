@@ -1,55 +1,36 @@
 """A literal API key is used and leaves no trace: not in the database, output or workers' stdin."""
 
-import asyncio
 import json
 import os
 import sqlite3
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import msgspec
 import pytest
 
-from benchmarks.fake_openai_server import HTTPServer, plausible_handler
+from benchmarks.fake_openai_server import HTTPServer
 from tau_sim.simulator.cli import configure_run, parsers
 from tau_sim.simulator.core import keys
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.keys import environ_key, worker_environment
 from tau_sim.simulator.grid import reattach_keys, seal_keys
 from tau_sim.simulator.run import STDIN_COPY_ENV, WorkOrder, encode_order
+from tests.helpers import cli
+from tests.helpers.servers import plausible_server
 
 SECRET = "sk-test-SECRET"
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 
 
 @pytest.fixture
 def endpoint() -> Iterator[HTTPServer]:
     """An OpenAI-compatible server on 127.0.0.1 (its own event loop in a thread)."""
-    loop = asyncio.new_event_loop()
-    server = HTTPServer(plausible_handler(latency=0.0, user_turns=3))
-    ready = threading.Event()
-
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(server.start())
-        ready.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    yield server
-    asyncio.run_coroutine_threadsafe(server.close(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
-    loop.close()
+    with plausible_server(latency=0.0, user_turns=3) as server:
+        yield server
 
 
-def tau_sim(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*TAU_SIM, *args], capture_output=True, timeout=120, env=env)
+tau_sim = partial(cli.tau_sim, check=False, text=False)
 
 
 def files_of(db: Path) -> list[Path]:

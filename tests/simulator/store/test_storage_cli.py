@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.simulator.test_cli import GRID, SMALL, SMALL_CELLS, TAU_SIM, report, tau_sim
+from tests.helpers.cli import GRID, SMALL, SMALL_CELLS, TAU_SIM, one_line_error, report, tau_sim
+from tests.helpers.require import require
 
 GRID_CELLS = 6 * 2 * 2 * 2
 
@@ -49,14 +50,15 @@ def failing_disk(folder: Path, budget: int) -> Iterator[tuple[Path, Path]]:
     """A FUSE mount at ``folder`` whose writes fail with EIO past ``budget`` bytes.
 
     Yields the mount point and the file whose creation heals the disk (``eio_fs``). Skips,
-    saying why, where FUSE cannot be mounted (no /dev/fuse, no libfuse, no permission).
+    saying why, where FUSE cannot be mounted (no /dev/fuse, no libfuse, no permission); fails
+    instead where ``TAU_SIM_REQUIRE_FUSE`` is set (``tests.helpers.require``).
     """
     if not Path("/dev/fuse").exists():
-        pytest.skip("cannot mount FUSE here: no /dev/fuse")
+        require("FUSE", "cannot mount FUSE here: no /dev/fuse")
     try:
         import mfusepy  # noqa: F401  (loads libfuse)
     except (ImportError, OSError) as exc:
-        pytest.skip(f"cannot mount FUSE here: {exc}")
+        require("FUSE", f"cannot mount FUSE here: {exc}")
     source, mount, healed = folder / "source", folder / "mnt", folder / "healed"
     source.mkdir(parents=True)
     mount.mkdir()
@@ -64,7 +66,7 @@ def failing_disk(folder: Path, budget: int) -> Iterator[tuple[Path, Path]]:
         [
             sys.executable,
             "-m",
-            "tests.simulator.eio_fs",
+            "tests.helpers.eio_fs",
             str(source),
             str(mount),
             str(budget),
@@ -77,7 +79,7 @@ def failing_disk(folder: Path, budget: int) -> Iterator[tuple[Path, Path]]:
     while not os.path.ismount(mount):
         if server.poll() is not None or time.monotonic() > deadline:
             server.kill()
-            pytest.skip(f"cannot mount FUSE here: {server.communicate()[1].strip()[-200:]}")
+            require("FUSE", f"cannot mount FUSE here: {server.communicate()[1].strip()[-200:]}")
         time.sleep(0.05)
     try:
         yield mount, healed
@@ -93,12 +95,7 @@ def remount(folder: Path, options: str) -> None:
 
 def fault(*args: str, code: int = 1, env: dict[str, str] | None = None) -> str:
     """Run tau-sim expecting exit ``code`` and one error line; returns the line."""
-    out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120, env=env)
-    lines = out.stderr.strip().splitlines()
-    assert out.returncode == code, out.stderr
-    assert len(lines) == 1 and lines[0].startswith("tau-sim: error: "), out.stderr
-    assert "Traceback" not in out.stderr
-    return lines[0]
+    return one_line_error(tau_sim(*args, check=False, env=env), code)
 
 
 def counts(db: Path) -> tuple[int, int, int]:

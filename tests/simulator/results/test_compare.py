@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.simulator.test_cli import report, tau_sim
+from tests.helpers.cli import report, tau_sim
 
 GRID = ["--tasks", "6", "--emotions", "neutral,anger", "--intensities", "high", "--seed", "3"]
 CELL = "task_id, emotion, intensity, trial"

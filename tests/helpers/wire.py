@@ -1,65 +1,13 @@
-"""Servers on 127.0.0.1 that speak the OpenAI and Anthropic wire formats, scripted per request."""
+"""Responses in the OpenAI and Anthropic wire formats, for ``servers.ScriptServer`` to send."""
 
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from typing import Any
 
-import anyio
-
-from benchmarks.fake_openai_server import HTTPServer, Request, Response, completion
+from benchmarks.fake_openai_server import Response, completion
 
 _ids = itertools.count()
-
-
-class ScriptServer:
-    """Answers requests from a queue of ``Response``s (the last one repeats); counts in-flight."""
-
-    def __init__(self) -> None:
-        self.script: deque[Response] = deque()
-        self.http = HTTPServer(self._handle)
-        self.inflight = 0
-        self.max_inflight = 0
-        self.hold = 0.0  # seconds every chat request is held (to observe concurrency)
-
-    @property
-    def url(self) -> str:
-        return self.http.url
-
-    @property
-    def requests(self) -> list[Request]:
-        return [r for r in self.http.requests if r.method == "POST"]
-
-    def bodies(self) -> list[Any]:
-        return [r.json() for r in self.requests]
-
-    def then(self, *responses: Response) -> ScriptServer:
-        self.script.extend(responses)
-        return self
-
-    async def _handle(self, request: Request) -> Response:
-        if request.method == "GET":
-            if request.headers.get("authorization") == "Bearer bad-key" or (
-                request.headers.get("x-api-key") == "bad-key"
-            ):
-                return Response.json({"error": {"message": "invalid key"}}, status=401)
-            return Response.json({"object": "list", "data": [], "has_more": False})
-        self.inflight += 1
-        self.max_inflight = max(self.max_inflight, self.inflight)
-        try:
-            if self.hold:
-                await anyio.sleep(self.hold)
-            return self.script.popleft() if len(self.script) > 1 else self.script[0]
-        finally:
-            self.inflight -= 1
-
-    async def __aenter__(self) -> ScriptServer:
-        await self.http.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.http.close()
 
 
 # OpenAI chat completions -----------------------------------------------------------------------

@@ -5,28 +5,27 @@ the quiet exit on a closed stdout.
 """
 
 import hashlib
-import http.server
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
-RETAIL = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+from tests.helpers import cli
+from tests.helpers.cli import TAU_SIM, one_line_error
+from tests.helpers.servers import BodyServers
+
+RETAIL = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
 
 
-def tau_sim(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*TAU_SIM, *args], capture_output=True, text=True, timeout=120, check=False, **kw
-    )
+tau_sim = partial(cli.tau_sim, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +48,6 @@ def stored(db: Path) -> tuple[list[tuple], int]:
     finally:
         conn.close()
     return runs, events
-
-
-def one_line_error(out: subprocess.CompletedProcess[str], code: int = 2) -> str:
-    assert "Traceback" not in out.stderr, out.stderr
-    assert out.returncode == code, out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tau-sim: error:"), out.stderr
-    return lines[0]
 
 
 def task_file(tmp: Path, edit: str) -> Path:
@@ -299,59 +290,10 @@ def test_runs_lists_agents_conditions_seed_and_duration(populated: Path) -> None
     assert "scripted/gold" in text and "completed" in text
 
 
-class _Endpoint(http.server.BaseHTTPRequestHandler):
-    """Answers every request with ``server.body``, or never (``server.body`` None: it sets
-    ``server.asked`` and hangs)."""
-
-    def _answer(self) -> None:
-        body = self.server.body  # type: ignore[attr-defined]
-        if body is None:
-            self.server.asked.set()  # type: ignore[attr-defined]
-            self.server.hung.wait(30)  # type: ignore[attr-defined]
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST = _answer
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class Endpoints:
-    """Starts endpoints on 127.0.0.1 (``endpoint(body)`` is the base URL of a new one);
-    ``asked`` is set once a hanging one got a request."""
-
-    def __init__(self, start: Callable[[bytes | None], str], asked: threading.Event) -> None:
-        self.start, self.asked = start, asked
-
-    def __call__(self, body: bytes | None) -> str:
-        return self.start(body)
-
-
 @pytest.fixture
-def endpoint() -> Iterator[Endpoints]:
-    servers: list[http.server.ThreadingHTTPServer] = []
-    asked = threading.Event()
-
-    def start(body: bytes | None) -> str:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Endpoint)
-        server.body = body  # type: ignore[attr-defined]
-        server.asked = asked  # type: ignore[attr-defined]
-        server.hung = threading.Event()  # type: ignore[attr-defined]
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}/v1"
-
-    yield Endpoints(start, asked)
-    for server in servers:
-        server.hung.set()  # type: ignore[attr-defined]
-        server.shutdown()
-        server.server_close()
+def endpoint() -> Iterator[BodyServers]:
+    with BodyServers() as servers:
+        yield servers
 
 
 def openai_run(base_url: str, db: Path) -> list[str]:
@@ -373,7 +315,7 @@ def openai_run(base_url: str, db: Path) -> list[str]:
 
 
 def test_an_endpoint_answering_garbage_in_the_preflight(
-    populated: Path, endpoint: Endpoints
+    populated: Path, endpoint: BodyServers
 ) -> None:
     before = digest(populated)
     url = endpoint(b"\x00garbage{")
@@ -394,7 +336,7 @@ def test_an_endpoint_answering_garbage_in_the_preflight(
     ids=["ctrl-c", "ctrl-c twice", "sigterm"],
 )
 def test_a_signal_during_start_up_stores_nothing(
-    populated: Path, endpoint: Endpoints, signals: tuple[int, ...], code: int
+    populated: Path, endpoint: BodyServers, signals: tuple[int, ...], code: int
 ) -> None:
     """A preflight that hangs; the signal arrives before the run starts (SIGTERM: 128+15)."""
     before = stored(populated)

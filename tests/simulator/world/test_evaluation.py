@@ -9,7 +9,7 @@ from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import AgentMessage, EnvironmentState, decode, encode
 from tau_sim.simulator.world.domain import Action
 from tau_sim.simulator.world.evaluation import Evaluator, MissingStateError, evaluate, final_reward
-from tests.simulator.test_conversation import play
+from tests.simulator.engine.test_conversation import play
 from tests.simulator.toy import Counter, toy_domain
 
 pytestmark = pytest.mark.anyio

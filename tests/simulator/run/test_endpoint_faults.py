@@ -9,16 +9,15 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.simulator.fault_server import CONTEXT_MESSAGE, FaultServer
+from tests.helpers import cli
+from tests.helpers.servers import CONTEXT_MESSAGE, FaultServer
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 GRID = [
     *("--tasks", "2", "--emotions", "neutral,anger", "--intensities", "high"),
     *("--trials", "2", "--max-steps", "8", "--seed", "1"),
@@ -32,10 +31,7 @@ def agent_args(url: str, *extra: str) -> list[str]:
     return ["--agent", "openai/fake", *(x for o in options for x in ("--agent-arg", o))]
 
 
-def tau_sim(*args: str) -> subprocess.CompletedProcess[str]:
-    out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120)
-    assert "Traceback" not in out.stderr, out.stderr
-    return out
+tau_sim = partial(cli.tau_sim, check=False, clean=True)
 
 
 def report(db: Path, *extra: str) -> dict:

@@ -7,59 +7,23 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tau_sim.simulator.store import SCHEMA_VERSION
+from tests.helpers.cli import (
+    ALL_AT_ONCE,
+    GRID,
+    SMALL,
+    SMALL_CELLS,
+    TAU_SIM,
+    report,
+    run_error,
+    tau_sim,
+    wait_for_completed,
+)
 from tests.simulator.old_layout import as_version_2
-
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
-GRID = [
-    "--tasks",
-    "6",
-    "--agent",
-    "scripted/oracle,scripted/over-asker",
-    "--emotions",
-    "neutral,anger",
-    "--intensities",
-    "high",
-    "--trials",
-    "2",
-    "--seed",
-    "3",
-]
-
-# The interruption tests: the smallest grid that still has conversations finished, in flight
-# and not started when the signal arrives (12 conversations, 2-3 at a time, 50 ms per call).
-SMALL = [
-    "--tasks",
-    "3",
-    "--agent",
-    "scripted/gold,scripted/over-asker",
-    "--emotions",
-    "neutral,anger",
-    "--intensities",
-    "high",
-    "--seed",
-    "3",
-]
-SMALL_CELLS = 12
-ALL_AT_ONCE = ["--concurrency", str(SMALL_CELLS)]
-"""For a resume of a slowed ``SMALL`` run: every remaining conversation at once."""
-
-
-def tau_sim(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    out = subprocess.run([*TAU_SIM, *args], capture_output=True, text=True, timeout=120)
-    if check and out.returncode != 0:
-        raise AssertionError(f"exit {out.returncode}: {out.stderr}")
-    return out
-
-
-def report(db: Path, run_id: str | None = None) -> dict:
-    args = ["report", "--json", "--db", str(db)] + ([run_id] if run_id else [])
-    return json.loads(tau_sim(*args).stdout)
 
 
 @pytest.fixture(scope="module")
@@ -88,27 +52,6 @@ def test_offline_run_prints_pass_k_and_stores_the_run(grid_run: tuple[Path, str]
         assert data["groups"][field]
     runs = tau_sim("runs", "--db", str(db)).stdout
     assert data["run_id"] in runs and "completed" in runs
-
-
-def wait_for_completed(db: Path, at_least: int, timeout: float = 60) -> int:
-    """Poll the run's database until ``at_least`` conversations completed."""
-    deadline = time.time() + timeout
-    done = 0
-    while time.time() < deadline:
-        time.sleep(0.2)
-        if not db.exists():
-            continue
-        try:
-            conn = sqlite3.connect(db, timeout=5)
-            done = conn.execute(
-                "select count(*) from conversations where status='completed'"
-            ).fetchone()[0]
-            conn.close()
-        except sqlite3.OperationalError:
-            continue
-        if done >= at_least:
-            break
-    return done
 
 
 def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None:
@@ -161,15 +104,6 @@ def test_kill_9_then_resume_matches_an_uninterrupted_run(tmp_path: Path) -> None
     assert resumed == reference
 
 
-def run_error(*args: str) -> subprocess.CompletedProcess[str]:
-    out = tau_sim(*args, check=False)
-    assert out.returncode == 2, out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("tau-sim: error:"), out.stderr
-    assert "Traceback" not in out.stderr
-    return out
-
-
 @pytest.fixture(scope="module")
 def populated_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished ``--tasks 2`` run, closed cleanly; only ever copied."""
@@ -220,7 +154,7 @@ def test_bad_input_is_one_line_exit_2_and_keeps_data(populated: Path, args, mess
 
 
 def test_malformed_task_file(populated: Path, tmp_path: Path) -> None:
-    good = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    good = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
     lines = good.read_text().splitlines()[:3]
     lines[1] = lines[1].replace('"auth_slots":[', '"auth_slots":"email", "x":[', 1)
     bad = tmp_path / "bad.jsonl"
@@ -232,7 +166,7 @@ def test_malformed_task_file(populated: Path, tmp_path: Path) -> None:
 
 
 def test_task_file_with_a_leaf_of_another_family(populated: Path, tmp_path: Path) -> None:
-    good = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    good = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
     lines = [json.loads(line) for line in good.read_text().splitlines()[:3]]
     lines[0]["emotion"] = {"family": "anger", "leaf": "irritation", "urgency": "high"}
     lines[2]["emotion"] = {"family": "fear", "leaf": "frustration", "intensity": 0.9}
@@ -490,7 +424,7 @@ def stored(db: Path) -> list[tuple]:
 
 
 def test_resume_refuses_a_changed_task_set(tmp_path: Path) -> None:
-    retail = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    retail = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
     tasks = tmp_path / "tasks.jsonl"
     original = "\n".join(retail.read_text().splitlines()[:3]) + "\n"
     tasks.write_text(original)

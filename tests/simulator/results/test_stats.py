@@ -18,8 +18,8 @@ from tau_sim.simulator.results.stats import (
     task_pass_hat_k,
 )
 from tau_sim.simulator.store import get_run, open_database
-from tests.simulator.test_cli import report, tau_sim
-from tests.simulator.test_faults import row
+from tests.helpers.cli import report, tau_sim
+from tests.simulator.results.test_faults import row
 
 MIXED = [
     "--agent",

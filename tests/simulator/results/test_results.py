@@ -30,8 +30,8 @@ from tau_sim.simulator.core.roles import EMPTY_TURN
 from tau_sim.simulator.engine.failures import Failure, diagnose
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import CONVERSATION_COLUMNS, Store
-from tests.simulator.fault_server import FaultServer
-from tests.simulator.test_cli import run_error, tau_sim
+from tests.helpers.cli import run_error, tau_sim
+from tests.helpers.servers import FaultServer
 from tests.simulator.toy import install, toy_config
 
 SCRIPTED = [
@@ -164,7 +164,7 @@ def test_show_prints_the_transcript_and_the_failure(scripted: Path) -> None:
 
 
 def test_show_escapes_rich_markup_in_messages(tmp_path: Path) -> None:
-    good = Path(__file__).parents[2] / "domains" / "retail" / "tasks.jsonl"
+    good = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
     task = json.loads(good.read_text().splitlines()[0])
     task["scenario"]["opening"] = "Hi [bold]x[/bold] and [red]y[/red], cancel my order."
     tasks = tmp_path / "markup.jsonl"

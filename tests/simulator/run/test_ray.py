@@ -7,7 +7,6 @@ sets ``TAU_SIM_REQUIRE_RAY=1``: there a missing Ray fails these tests instead of
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import shutil
@@ -17,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +31,13 @@ from tau_sim.simulator.grid import RunConfig, decode_config, grid_size
 from tau_sim.simulator.results.metrics import run_report
 from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner, auto_workers
 from tau_sim.simulator.store import Store, get_run
-from tests.simulator import test_keys
-from tests.simulator.test_cli import SMALL, SMALL_CELLS, wait_for_completed
-from tests.simulator.test_keys import SECRET, HTTPServer
+from tests.helpers.cli import SMALL, SMALL_CELLS, TAU_SIM, tau_sim, wait_for_completed
+from tests.helpers.require import import_or_require
+from tests.simulator.core import test_keys
+from tests.simulator.core.test_keys import SECRET, HTTPServer
 
-ray: Any = (
-    importlib.import_module("ray")
-    if os.environ.get("TAU_SIM_REQUIRE_RAY")
-    else pytest.importorskip(
-        "ray", reason=f"Ray is not installed: {INSTALL} (.ci/run installs it)", exc_type=ImportError
-    )
-)
+ray: Any = import_or_require("ray", "RAY", f"Ray is not installed: {INSTALL} (.ci/run installs it)")
 
-TAU_SIM = [sys.executable, "-m", "tau_sim.simulator.cli.main"]
 LATENCY = "0.004"
 """Seconds per scripted model call: long enough for an actor to die with cells unfinished."""
 
@@ -154,10 +148,7 @@ def test_killing_an_actor_mid_run_loses_nothing(
     assert figures(store, "run-kill") == one_process
 
 
-def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*TAU_SIM, *args], capture_output=True, text=True, timeout=120, env=env or os.environ
-    )
+cli = partial(tau_sim, check=False)
 
 
 def test_bad_ray_input_is_one_line_and_stores_nothing(tmp_path: Path) -> None:
