@@ -84,7 +84,10 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
     # ... one admission interval after another, in the grid's order (the ramp)
     starts = [start for start, _ in spans]
     assert starts == sorted(starts)
-    assert starts[-1] - starts[0] >= 511 * ADMISSION_INTERVAL_S - 0.005
+    # the ramp only delays: slot k waits k intervals after the play began, but slot 0's own
+    # start is stamped after the 512 slots were spawned, which a loaded machine stretches (up
+    # to 11 ms seen on 2 busy cores); without the ramp all 512 start within 36-47 ms
+    assert starts[-1] - starts[0] >= 511 * ADMISSION_INTERVAL_S - 0.05
 
 
 def test_resume_finishes_without_duplicates(tmp_path) -> None:
