@@ -208,6 +208,27 @@ def long_modules(root: Path) -> list[str]:
     return found
 
 
+def local_imports(root: Path) -> int:
+    """Imports of the project's own modules made inside a function (they run on first call)."""
+    known = modules(root)
+    count = 0
+    for name, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_nodes(tree)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                if id(node) in skipped:
+                    continue
+                targets = [
+                    _resolve(d.removeprefix(NAMESPACE), known) for d in _named(node, package)
+                ]
+                count += any(t is not None for t in targets)
+    return count
+
+
 def figures(root: Path) -> dict[str, object]:
     """Everything the script reports, as one JSON-ready object."""
     edges = graph(root)
@@ -215,6 +236,7 @@ def figures(root: Path) -> dict[str, object]:
         "modules": len(edges),
         "simulator_modules": sum(1 for m in edges if m.startswith("simulator")),
         "floors": floors(edges),
+        "local_imports": local_imports(root),
         "circles": circles(edges),
         "upward": upward(edges),
         "private": private(edges, edges),
@@ -235,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(
             f"{result['modules']} modules ({result['simulator_modules']} in simulator), "
-            f"{result['floors']} floors"
+            f"{result['floors']} floors, {result['local_imports']} function-local imports of "
+            "its own modules"
         )
         for title in ("circles", "upward", "private", "long"):
             entries = result[title]
