@@ -28,3 +28,7 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, previous)
     return cli_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
