@@ -6,12 +6,11 @@ The families come from the emotion taxonomies of the ``EMOTIONS`` registry; ``re
 
 from __future__ import annotations
 
-import argparse
-import json
 from typing import Any
 
+from tau_sim.simulator.cli.options import catalog_command
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL, DIMENSIONS, INTENSITY_LEVELS
-from tau_sim.simulator.core.registry import EMOTIONS, Command, load_plugins
+from tau_sim.simulator.core.registry import EMOTIONS, load_plugins
 
 
 def emotions_catalog() -> dict[str, Any]:
@@ -33,26 +32,9 @@ def emotions_catalog() -> dict[str, Any]:
     }
 
 
-def configure(emotions: argparse.ArgumentParser) -> None:
-    """The options of ``tau-sim emotions``."""
-    emotions.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Print the emotion catalog (or ``--json``)."""
-    from tau_sim.simulator.results.report import render_emotions
-
-    catalog = emotions_catalog()
-    if args.json:
-        print(json.dumps(catalog, indent=2))
-    else:
-        render_emotions(catalog)
-    return 0
-
-
-COMMAND = Command(
+COMMAND = catalog_command(
     "emotions",
     "emotion families, leaves (aliases), intensity levels and dimensions",
-    configure,
-    run,
+    emotions_catalog,
+    "render_emotions",
 )

@@ -7,14 +7,12 @@ imported by name when the command runs (``importlib``); ``results.report`` (rich
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import json
 from typing import Any
 
 import msgspec
 
-from tau_sim.simulator.core.registry import Command
+from tau_sim.simulator.cli.options import catalog_command
 
 _CONNECTION = ("base_url", "api_key")
 """Keys a hosted client takes besides its option struct (``split_connection_args``)."""
@@ -96,26 +94,9 @@ def models_catalog() -> dict[str, Any]:
     return {"model_providers": models, "agents": kinds(AGENT_KINDS), "users": kinds(USER_KINDS)}
 
 
-def configure(models: argparse.ArgumentParser) -> None:
-    """The options of ``tau-sim models``."""
-    models.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Print the catalog of providers and kinds (or ``--json``)."""
-    from tau_sim.simulator.results.report import render_models
-
-    catalog = models_catalog()
-    if args.json:
-        print(json.dumps(catalog, indent=2))
-    else:
-        render_models(catalog)
-    return 0
-
-
-COMMAND = Command(
+COMMAND = catalog_command(
     "models",
     "model providers, agent and user kinds, and the option keys each takes",
-    configure,
-    run,
+    models_catalog,
+    "render_models",
 )

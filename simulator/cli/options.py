@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import NoReturn
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from tau_sim.simulator.cli.errors import EXIT_USAGE
+from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.results.stats import MAX_RESAMPLES, MIN_RESAMPLES, RESAMPLES
 
 
@@ -68,3 +70,28 @@ def add_interval_options(parser: argparse.ArgumentParser) -> None:
         help=f"bootstrap resamples per 95%% interval, {MIN_RESAMPLES}..{MAX_RESAMPLES} "
         f"(default {RESAMPLES}; from a fixed seed: the same store prints the same intervals)",
     )
+
+
+def catalog_command(
+    name: str, help_line: str, catalog: Callable[[], dict[str, Any]], renderer: str
+) -> Command:
+    """A command that prints ``catalog()`` as tables, or as one JSON object with ``--json``.
+
+    ``renderer`` names the function of ``simulator.results.report`` that draws the tables
+    (rich is imported when the command runs, not when the parser is built).
+    """
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def run(args: argparse.Namespace) -> int:
+        from tau_sim.simulator.results import report
+
+        listing = catalog()
+        if args.json:
+            print(json.dumps(listing, indent=2))
+        else:
+            getattr(report, renderer)(listing)
+        return 0
+
+    return Command(name, help_line, configure, run)
