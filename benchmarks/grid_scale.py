@@ -55,7 +55,7 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def play(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
+def play_grid(size: int, stop: int, db: Path, run_id: str) -> dict[str, Any]:
     """Play the grid of ``size`` cells into ``db`` as ``run_id`` until ``stop`` ended."""
     import anyio
 
@@ -236,7 +236,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.play:
         size, stop, db, run_id = args.play
-        print(json.dumps(play(int(size), int(stop), Path(db), run_id)))
+        print(json.dumps(play_grid(int(size), int(stop), Path(db), run_id)))
         return
     if args.report:
         print(json.dumps(report(Path(args.report[0]), args.report[1])))

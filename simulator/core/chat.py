@@ -48,6 +48,8 @@ class Usage(msgspec.Struct, frozen=True, gc=False):
     reports as read from its prompt cache (0 where it reports none). ``cost_usd`` is None when
     the model has no price (unpriced), never 0 for want of one. Scripted actors make no model
     call: they report no tokens (all 0, cost None) and their backend marks them simulated.
+    The stored record of a call is the ``ModelUsage`` event: these fields, under the same names,
+    with the conversation, the role and the model that made it (``engine.actors.usage_event``).
     """
 
     tokens_in: int = 0

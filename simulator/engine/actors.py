@@ -7,6 +7,8 @@ referee does, and then every inbox stops).
 
 from __future__ import annotations
 
+import msgspec
+
 from tau_sim.simulator.core.chat import ChatMessage, Usage
 from tau_sim.simulator.core.events import (
     AgentMessage,
@@ -26,18 +28,17 @@ from tau_sim.simulator.world.tools import Toolkit
 
 
 def usage_event(conversation: str, role: str, model: str, usage: Usage) -> ModelUsage:
-    """The ModelUsage event of one model call."""
+    """The ModelUsage event of one model call: its ``Usage``, addressed to a conversation and role.
+
+    ``Usage`` is what a model call reports (it knows no conversation); the event carries every
+    one of its fields under the same name, so a field added to one and not the other fails here.
+    """
     return ModelUsage(
         conversation=conversation,
         role=role,
         backend=split_model_name(model)[0],
         model=model,
-        tokens_in=usage.tokens_in,
-        tokens_out=usage.tokens_out,
-        latency_s=usage.latency_s,
-        retries=usage.retries,
-        cost_usd=usage.cost_usd,
-        tokens_cached=usage.tokens_cached,
+        **msgspec.structs.asdict(usage),
     )
 
 

@@ -11,8 +11,8 @@ from tests.domains.tau2.needs import REASON, tau2_missing
 PROBE = """
 import json, sys
 from tau_sim.simulator.core.registry import DOMAINS, load_plugins
-from tau_sim.simulator.run.runner import validate
-from tau_sim.simulator.grid.cells import RunConfig
+from tau_sim.simulator.run import validate
+from tau_sim.simulator.grid import RunConfig
 
 def plugins():
     return sorted(m for m in sys.modules if m.startswith("tau_sim.domains.") and m.count(".") == 2)
