@@ -12,8 +12,9 @@ package before it takes Ctrl-C, so importing it must load nothing of the CLI yet
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
     from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED
@@ -69,12 +70,4 @@ _MODULE_OF = {
 }
 """Each public name's module in this package."""
 
-
-def __getattr__(name: str) -> Any:
-    """A public name, its module imported on first use; a sub-module's name is no attribute."""
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, globals(), _MODULE_OF)

@@ -2,126 +2,229 @@
 
 Every figure is read from the SQLite store (the run's truth), never from memory, so a stored run
 can be reported, compared, exported and reviewed at any later time.
+
+Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
 
-from tau_sim.simulator.results.assertions import (
-    NL_ASSERTION,
-    assertion_line,
-    assertion_report,
-)
-from tau_sim.simulator.results.breakdowns import (
-    render_costs,
-    render_failures,
-)
-from tau_sim.simulator.results.compare import (
-    CELL_FIELDS,
-    ROLE_FIELDS,
-    TRIAL_FIELDS,
-    Source,
-    compare_roles,
-    compare_runs,
-)
-from tau_sim.simulator.results.costs import (
-    PRICINGS,
-    cost_report,
-    cost_totals,
-    pricing,
-    role_totals,
-)
-from tau_sim.simulator.results.counting import (
-    WEIGHT,
-    condition_of,
-    counted,
-    is_success,
-    total,
-    weight,
-)
-from tau_sim.simulator.results.effects import (
-    CONDITION_FIELDS,
-    FRAME_FIELDS,
-    NO_NEUTRAL,
-    emotion_effect,
-)
-from tau_sim.simulator.results.export import (
-    COLUMNS,
-    FORMATS,
-    export_rows,
-    export_run,
-    open_target,
-    write_csv,
-    write_jsonl,
-)
-from tau_sim.simulator.results.metrics import (
-    GROUP_FIELDS,
-    LEVEL_FIELDS,
-    assertions_section,
-    conversation_rows,
-    cost_and_failures,
-    field_label,
-    interval_method,
-    intervals,
-    labelled_effect,
-    outcome_rows,
-    per_frame,
-    run_report,
-    summarize,
-)
-from tau_sim.simulator.results.reasons import (
-    failure_counts,
-    failure_report,
-)
-from tau_sim.simulator.results.report import (
-    infra_note,
-    interval_line,
-    render_by_emotion,
-    render_compare,
-    render_domain,
-    render_domains,
-    render_emotion_effect,
-    render_emotions,
-    render_models,
-    render_report,
-    render_runs,
-)
-from tau_sim.simulator.results.review import (
-    JUDGE,
-    REVIEW_RESULT_CHARS,
-    SYSTEM,
-    ReviewOutcome,
-    create_reviews_table,
-    render_review,
-    review_prompt,
-    review_run,
-)
-from tau_sim.simulator.results.stats import (
-    DIGITS,
-    LEVEL,
-    MAX_RESAMPLES,
-    MIN_RESAMPLES,
-    RESAMPLES,
-    SEED,
-    Bootstrap,
-    Interval,
-    check_resamples,
-    paired_difference,
-    pass_at_k,
-    pass_hat_k,
-    task_pass_at_k,
-    task_pass_hat_k,
-)
-from tau_sim.simulator.results.transcript import (
-    SHOW_RESULT_CHARS,
-    Transcript,
-    load_transcript,
-    render_transcript,
-    transcript_json,
-)
-from tau_sim.simulator.results.usercompare import (
-    CELL,
-    HUMAN,
-    compare_users,
-    print_compare_users,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.core.exports import lazy_names
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.results.assertions import (
+        NL_ASSERTION,
+        assertion_line,
+        assertion_report,
+    )
+    from tau_sim.simulator.results.breakdowns import (
+        render_costs,
+        render_failures,
+    )
+    from tau_sim.simulator.results.compare import (
+        CELL_FIELDS,
+        ROLE_FIELDS,
+        TRIAL_FIELDS,
+        Source,
+        compare_roles,
+        compare_runs,
+    )
+    from tau_sim.simulator.results.costs import (
+        PRICINGS,
+        cost_report,
+        cost_totals,
+        pricing,
+        role_totals,
+    )
+    from tau_sim.simulator.results.counting import (
+        WEIGHT,
+        condition_of,
+        counted,
+        is_success,
+        total,
+        weight,
+    )
+    from tau_sim.simulator.results.effects import (
+        CONDITION_FIELDS,
+        FRAME_FIELDS,
+        NO_NEUTRAL,
+        emotion_effect,
+    )
+    from tau_sim.simulator.results.export import (
+        COLUMNS,
+        FORMATS,
+        export_rows,
+        export_run,
+        open_target,
+        write_csv,
+        write_jsonl,
+    )
+    from tau_sim.simulator.results.metrics import (
+        GROUP_FIELDS,
+        LEVEL_FIELDS,
+        assertions_section,
+        conversation_rows,
+        cost_and_failures,
+        field_label,
+        interval_method,
+        intervals,
+        labelled_effect,
+        outcome_rows,
+        per_frame,
+        run_report,
+        summarize,
+    )
+    from tau_sim.simulator.results.reasons import (
+        failure_counts,
+        failure_report,
+    )
+    from tau_sim.simulator.results.report import (
+        infra_note,
+        interval_line,
+        render_by_emotion,
+        render_compare,
+        render_domain,
+        render_domains,
+        render_emotion_effect,
+        render_emotions,
+        render_models,
+        render_report,
+        render_runs,
+    )
+    from tau_sim.simulator.results.review import (
+        JUDGE,
+        REVIEW_RESULT_CHARS,
+        SYSTEM,
+        ReviewOutcome,
+        create_reviews_table,
+        render_review,
+        review_prompt,
+        review_run,
+    )
+    from tau_sim.simulator.results.stats import (
+        DIGITS,
+        LEVEL,
+        MAX_RESAMPLES,
+        MIN_RESAMPLES,
+        RESAMPLES,
+        SEED,
+        Bootstrap,
+        Interval,
+        check_resamples,
+        paired_difference,
+        pass_at_k,
+        pass_hat_k,
+        task_pass_at_k,
+        task_pass_hat_k,
+    )
+    from tau_sim.simulator.results.transcript import (
+        SHOW_RESULT_CHARS,
+        Transcript,
+        load_transcript,
+        render_transcript,
+        transcript_json,
+    )
+    from tau_sim.simulator.results.usercompare import (
+        CELL,
+        HUMAN,
+        compare_users,
+        print_compare_users,
+    )
+
+MODULE_OF = {
+    "Bootstrap": "stats",
+    "CELL": "usercompare",
+    "CELL_FIELDS": "compare",
+    "COLUMNS": "export",
+    "CONDITION_FIELDS": "effects",
+    "DIGITS": "stats",
+    "FORMATS": "export",
+    "FRAME_FIELDS": "effects",
+    "GROUP_FIELDS": "metrics",
+    "HUMAN": "usercompare",
+    "Interval": "stats",
+    "JUDGE": "review",
+    "LEVEL": "stats",
+    "LEVEL_FIELDS": "metrics",
+    "MAX_RESAMPLES": "stats",
+    "MIN_RESAMPLES": "stats",
+    "NL_ASSERTION": "assertions",
+    "NO_NEUTRAL": "effects",
+    "PRICINGS": "costs",
+    "RESAMPLES": "stats",
+    "REVIEW_RESULT_CHARS": "review",
+    "ROLE_FIELDS": "compare",
+    "ReviewOutcome": "review",
+    "SEED": "stats",
+    "SHOW_RESULT_CHARS": "transcript",
+    "SYSTEM": "review",
+    "Source": "compare",
+    "TRIAL_FIELDS": "compare",
+    "Transcript": "transcript",
+    "WEIGHT": "counting",
+    "assertion_line": "assertions",
+    "assertion_report": "assertions",
+    "assertions_section": "metrics",
+    "check_resamples": "stats",
+    "compare_roles": "compare",
+    "compare_runs": "compare",
+    "compare_users": "usercompare",
+    "condition_of": "counting",
+    "conversation_rows": "metrics",
+    "cost_and_failures": "metrics",
+    "cost_report": "costs",
+    "cost_totals": "costs",
+    "counted": "counting",
+    "create_reviews_table": "review",
+    "emotion_effect": "effects",
+    "export_rows": "export",
+    "export_run": "export",
+    "failure_counts": "reasons",
+    "failure_report": "reasons",
+    "field_label": "metrics",
+    "infra_note": "report",
+    "interval_line": "report",
+    "interval_method": "metrics",
+    "intervals": "metrics",
+    "is_success": "counting",
+    "labelled_effect": "metrics",
+    "load_transcript": "transcript",
+    "open_target": "export",
+    "outcome_rows": "metrics",
+    "paired_difference": "stats",
+    "pass_at_k": "stats",
+    "pass_hat_k": "stats",
+    "per_frame": "metrics",
+    "pricing": "costs",
+    "print_compare_users": "usercompare",
+    "render_by_emotion": "report",
+    "render_compare": "report",
+    "render_costs": "breakdowns",
+    "render_domain": "report",
+    "render_domains": "report",
+    "render_emotion_effect": "report",
+    "render_emotions": "report",
+    "render_failures": "breakdowns",
+    "render_models": "report",
+    "render_report": "report",
+    "render_review": "review",
+    "render_runs": "report",
+    "render_transcript": "transcript",
+    "review_prompt": "review",
+    "review_run": "review",
+    "role_totals": "costs",
+    "run_report": "metrics",
+    "summarize": "metrics",
+    "task_pass_at_k": "stats",
+    "task_pass_hat_k": "stats",
+    "total": "counting",
+    "transcript_json": "transcript",
+    "weight": "counting",
+    "write_csv": "export",
+    "write_jsonl": "export",
+}
+"""The module of this package that defines each public name."""
 
 __all__ = [
     "CELL",
@@ -215,3 +318,5 @@ __all__ = [
     "write_csv",
     "write_jsonl",
 ]
+
+__getattr__ = lazy_names(__name__, globals(), MODULE_OF)

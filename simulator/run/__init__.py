@@ -6,54 +6,131 @@ loop; ``orders``, ``processes`` and ``ray_actors`` deal them to worker processes
 imported here); ``runner`` plays a whole run into a store; ``signals`` stops it on Ctrl-C;
 ``progress``, ``estimate`` and ``rescore`` show, plan and re-evaluate runs. Code outside
 ``simulator.run`` imports these names from here.
+
+Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
 
-from tau_sim.simulator.run.checks import (
-    MAX_CELLS,
-    MAX_SEED,
-    MAX_TIMEOUT_S,
-    check_numbers,
-    check_unique,
-    make_judge,
-    make_providers,
-    normalize_emotions,
-    run_domains,
-    select_tasks,
-    task_pool,
-    validate,
-)
-from tau_sim.simulator.run.estimate import dry_run_plan, judge_line
-from tau_sim.simulator.run.orders import (
-    STDIN_COPY_ENV,
-    PartFailed,
-    Pool,
-    ProgressCallback,
-    WorkOrder,
-    encode_order,
-)
-from tau_sim.simulator.run.player import (
-    ADMISSION_INTERVAL_S,
-    GC_FIRST_GENERATION,
-    Player,
-    backend_options,
-    make_agent,
-    open_providers,
-    order_player,
-    settle_memory,
-    task_condition,
-)
-from tau_sim.simulator.run.processes import (
-    MAX_WORKERS,
-    ProcessPool,
-    auto_workers,
-    event_batches,
-    resolve_workers,
-)
-from tau_sim.simulator.run.progress import RunProgress
-from tau_sim.simulator.run.ray_actors import INSTALL, LOCAL, NAMESPACE, RayPool, check_run, cluster
-from tau_sim.simulator.run.rescore import render_rescore, rescore_run
-from tau_sim.simulator.run.runner import Runner
-from tau_sim.simulator.run.signals import until_signal
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.core.exports import lazy_names
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.run.checks import (
+        MAX_CELLS,
+        MAX_SEED,
+        MAX_TIMEOUT_S,
+        check_numbers,
+        check_unique,
+        make_judge,
+        make_providers,
+        normalize_emotions,
+        run_domains,
+        select_tasks,
+        task_pool,
+        validate,
+    )
+    from tau_sim.simulator.run.estimate import (
+        dry_run_plan,
+        judge_line,
+    )
+    from tau_sim.simulator.run.orders import (
+        STDIN_COPY_ENV,
+        PartFailed,
+        Pool,
+        ProgressCallback,
+        WorkOrder,
+        encode_order,
+    )
+    from tau_sim.simulator.run.player import (
+        ADMISSION_INTERVAL_S,
+        GC_FIRST_GENERATION,
+        Player,
+        backend_options,
+        make_agent,
+        open_providers,
+        order_player,
+        settle_memory,
+        task_condition,
+    )
+    from tau_sim.simulator.run.processes import (
+        MAX_WORKERS,
+        ProcessPool,
+        auto_workers,
+        event_batches,
+        resolve_workers,
+    )
+    from tau_sim.simulator.run.progress import (
+        RunProgress,
+    )
+    from tau_sim.simulator.run.ray_actors import (
+        INSTALL,
+        LOCAL,
+        NAMESPACE,
+        RayPool,
+        check_run,
+        cluster,
+    )
+    from tau_sim.simulator.run.rescore import (
+        render_rescore,
+        rescore_run,
+    )
+    from tau_sim.simulator.run.runner import (
+        Runner,
+    )
+    from tau_sim.simulator.run.signals import (
+        until_signal,
+    )
+
+MODULE_OF = {
+    "ADMISSION_INTERVAL_S": "player",
+    "GC_FIRST_GENERATION": "player",
+    "INSTALL": "ray_actors",
+    "LOCAL": "ray_actors",
+    "MAX_CELLS": "checks",
+    "MAX_SEED": "checks",
+    "MAX_TIMEOUT_S": "checks",
+    "MAX_WORKERS": "processes",
+    "NAMESPACE": "ray_actors",
+    "PartFailed": "orders",
+    "Player": "player",
+    "Pool": "orders",
+    "ProcessPool": "processes",
+    "ProgressCallback": "orders",
+    "RayPool": "ray_actors",
+    "RunProgress": "progress",
+    "Runner": "runner",
+    "STDIN_COPY_ENV": "orders",
+    "WorkOrder": "orders",
+    "auto_workers": "processes",
+    "backend_options": "player",
+    "check_numbers": "checks",
+    "check_run": "ray_actors",
+    "check_unique": "checks",
+    "cluster": "ray_actors",
+    "dry_run_plan": "estimate",
+    "encode_order": "orders",
+    "event_batches": "processes",
+    "judge_line": "estimate",
+    "make_agent": "player",
+    "make_judge": "checks",
+    "make_providers": "checks",
+    "normalize_emotions": "checks",
+    "open_providers": "player",
+    "order_player": "player",
+    "render_rescore": "rescore",
+    "rescore_run": "rescore",
+    "resolve_workers": "processes",
+    "run_domains": "checks",
+    "select_tasks": "checks",
+    "settle_memory": "player",
+    "task_condition": "player",
+    "task_pool": "checks",
+    "until_signal": "signals",
+    "validate": "checks",
+}
+"""The module of this package that defines each public name."""
 
 __all__ = [
     "ADMISSION_INTERVAL_S",
@@ -102,3 +179,5 @@ __all__ = [
     "until_signal",
     "validate",
 ]
+
+__getattr__ = lazy_names(__name__, globals(), MODULE_OF)

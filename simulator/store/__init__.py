@@ -7,32 +7,87 @@ checked, in WAL mode, migrating an older one (``schema``); storage faults are ``
 ``role_usage`` (``reads``); a run's status as it stands is ``run_state`` (``stale`` for a run
 whose process died). Events are kept with integer keys (``event_rows``); per-role model usage is
 summed by ``usage``; the waits are in ``timeouts``.
+
+Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
 
-from tau_sim.simulator.store.event_rows import PAGE_SIZE, ordered_rows
-from tau_sim.simulator.store.opening import (
-    DEFAULT_DB,
-    open_database,
-    storage_fault,
-    storage_faults,
-)
-from tau_sim.simulator.store.reads import get_run, iter_events, role_usage, run_state, run_states
-from tau_sim.simulator.store.runs import Store
-from tau_sim.simulator.store.schema import (
-    CONVERSATION_COLUMNS,
-    LEVEL_COLUMNS,
-    RUN_COLUMNS,
-    SCHEMA_VERSION,
-    create_rescores_table,
-)
-from tau_sim.simulator.store.timeouts import (
-    BUSY_TIMEOUT_ENV,
-    STALE_AFTER_ENV,
-    default_busy_timeout,
-    stale_after,
-)
-from tau_sim.simulator.store.usage import ROLE_COLUMN_NAMES, ROLE_FIELDS, ROLES
-from tau_sim.simulator.store.writer import Writer
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.core.exports import lazy_names
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.store.event_rows import (
+        PAGE_SIZE,
+        ordered_rows,
+    )
+    from tau_sim.simulator.store.opening import (
+        DEFAULT_DB,
+        open_database,
+        storage_fault,
+        storage_faults,
+    )
+    from tau_sim.simulator.store.reads import (
+        get_run,
+        iter_events,
+        role_usage,
+        run_state,
+        run_states,
+    )
+    from tau_sim.simulator.store.runs import (
+        Store,
+    )
+    from tau_sim.simulator.store.schema import (
+        CONVERSATION_COLUMNS,
+        LEVEL_COLUMNS,
+        RUN_COLUMNS,
+        SCHEMA_VERSION,
+        create_rescores_table,
+    )
+    from tau_sim.simulator.store.timeouts import (
+        BUSY_TIMEOUT_ENV,
+        STALE_AFTER_ENV,
+        default_busy_timeout,
+        stale_after,
+    )
+    from tau_sim.simulator.store.usage import (
+        ROLE_COLUMN_NAMES,
+        ROLE_FIELDS,
+        ROLES,
+    )
+    from tau_sim.simulator.store.writer import (
+        Writer,
+    )
+
+MODULE_OF = {
+    "BUSY_TIMEOUT_ENV": "timeouts",
+    "CONVERSATION_COLUMNS": "schema",
+    "DEFAULT_DB": "opening",
+    "LEVEL_COLUMNS": "schema",
+    "PAGE_SIZE": "event_rows",
+    "ROLES": "usage",
+    "ROLE_COLUMN_NAMES": "usage",
+    "ROLE_FIELDS": "usage",
+    "RUN_COLUMNS": "schema",
+    "SCHEMA_VERSION": "schema",
+    "STALE_AFTER_ENV": "timeouts",
+    "Store": "runs",
+    "Writer": "writer",
+    "create_rescores_table": "schema",
+    "default_busy_timeout": "timeouts",
+    "get_run": "reads",
+    "iter_events": "reads",
+    "open_database": "opening",
+    "ordered_rows": "event_rows",
+    "role_usage": "reads",
+    "run_state": "reads",
+    "run_states": "reads",
+    "stale_after": "timeouts",
+    "storage_fault": "opening",
+    "storage_faults": "opening",
+}
+"""The module of this package that defines each public name."""
 
 __all__ = [
     "BUSY_TIMEOUT_ENV",
@@ -61,3 +116,5 @@ __all__ = [
     "storage_fault",
     "storage_faults",
 ]
+
+__getattr__ = lazy_names(__name__, globals(), MODULE_OF)

@@ -12,76 +12,137 @@
   agent and the user see, and the answer key only calibration agents get.
 
 Code outside ``simulator.world`` imports these names from here (domain authors included).
+
+Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
 
 from __future__ import annotations
 
-from tau_sim.simulator.world.database import (
-    Base,
-    Database,
-    Index,
-)
-from tau_sim.simulator.world.domain import (
-    Action,
-    Domain,
-    Generation,
-    Intent,
-    Task,
-    UserScenario,
-    check_gold,
-    dump_tasks,
-    encode_task,
-    load_tasks,
-)
-from tau_sim.simulator.world.evaluation import (
-    EVIDENCE,
-    Evaluator,
-    GoldState,
-    MissingStateError,
-    agent_texts,
-    evaluate,
-    final_reward,
-    final_state,
-    make_evaluator,
-    normalize_text,
-    record_value,
-    state_event,
-)
-from tau_sim.simulator.world.slots import (
-    InfoSlot,
-    SlotHint,
-    user_slots,
-)
-from tau_sim.simulator.world.splits import (
-    check_users,
-    reads_free_text,
-    split_pool,
-)
-from tau_sim.simulator.world.tools import (
-    Tool,
-    ToolError,
-    ToolKind,
-    Toolkit,
-    ToolOutcome,
-    render_result,
-    tool,
-)
-from tau_sim.simulator.world.usersteps import (
-    StepHint,
-    UserStep,
-    step_request,
-    user_steps,
-)
-from tau_sim.simulator.world.views import (
-    AgentView,
-    AnswerKey,
-    ConversationContext,
-    UserView,
-    agent_view,
-    answer_key,
-    ending_tools,
-    user_view,
-)
+from typing import TYPE_CHECKING
+
+from tau_sim.simulator.core.exports import lazy_names
+
+if TYPE_CHECKING:
+    from tau_sim.simulator.world.database import (
+        Base,
+        Database,
+        Index,
+    )
+    from tau_sim.simulator.world.domain import (
+        Action,
+        Domain,
+        Generation,
+        Intent,
+        Task,
+        UserScenario,
+        check_gold,
+        dump_tasks,
+        encode_task,
+        load_tasks,
+    )
+    from tau_sim.simulator.world.evaluation import (
+        EVIDENCE,
+        Evaluator,
+        GoldState,
+        MissingStateError,
+        agent_texts,
+        evaluate,
+        final_reward,
+        final_state,
+        make_evaluator,
+        normalize_text,
+        record_value,
+        state_event,
+    )
+    from tau_sim.simulator.world.slots import (
+        InfoSlot,
+        SlotHint,
+        user_slots,
+    )
+    from tau_sim.simulator.world.splits import (
+        check_users,
+        reads_free_text,
+        split_pool,
+    )
+    from tau_sim.simulator.world.tools import (
+        Tool,
+        ToolError,
+        ToolKind,
+        Toolkit,
+        ToolOutcome,
+        render_result,
+        tool,
+    )
+    from tau_sim.simulator.world.usersteps import (
+        StepHint,
+        UserStep,
+        step_request,
+        user_steps,
+    )
+    from tau_sim.simulator.world.views import (
+        AgentView,
+        AnswerKey,
+        ConversationContext,
+        UserView,
+        agent_view,
+        answer_key,
+        ending_tools,
+        user_view,
+    )
+
+MODULE_OF = {
+    "Action": "domain",
+    "AgentView": "views",
+    "AnswerKey": "views",
+    "Base": "database",
+    "ConversationContext": "views",
+    "Database": "database",
+    "Domain": "domain",
+    "EVIDENCE": "evaluation",
+    "Evaluator": "evaluation",
+    "Generation": "domain",
+    "GoldState": "evaluation",
+    "Index": "database",
+    "InfoSlot": "slots",
+    "Intent": "domain",
+    "MissingStateError": "evaluation",
+    "SlotHint": "slots",
+    "StepHint": "usersteps",
+    "Task": "domain",
+    "Tool": "tools",
+    "ToolError": "tools",
+    "ToolKind": "tools",
+    "ToolOutcome": "tools",
+    "Toolkit": "tools",
+    "UserScenario": "domain",
+    "UserStep": "usersteps",
+    "UserView": "views",
+    "agent_texts": "evaluation",
+    "agent_view": "views",
+    "answer_key": "views",
+    "check_gold": "domain",
+    "check_users": "splits",
+    "dump_tasks": "domain",
+    "encode_task": "domain",
+    "ending_tools": "views",
+    "evaluate": "evaluation",
+    "final_reward": "evaluation",
+    "final_state": "evaluation",
+    "load_tasks": "domain",
+    "make_evaluator": "evaluation",
+    "normalize_text": "evaluation",
+    "reads_free_text": "splits",
+    "record_value": "evaluation",
+    "render_result": "tools",
+    "split_pool": "splits",
+    "state_event": "evaluation",
+    "step_request": "usersteps",
+    "tool": "tools",
+    "user_slots": "slots",
+    "user_steps": "usersteps",
+    "user_view": "views",
+}
+"""The module of this package that defines each public name."""
 
 __all__ = [
     "EVIDENCE",
@@ -135,3 +196,5 @@ __all__ = [
     "user_steps",
     "user_view",
 ]
+
+__getattr__ = lazy_names(__name__, globals(), MODULE_OF)
