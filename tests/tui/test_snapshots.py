@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.screens import HelpScreen
 from tau_sim.tui.sources import StoreSource
 from tests.tui.runs import opened, played, retail, until
 
@@ -27,13 +28,18 @@ async def _loaded(pilot: Any) -> None:
     a screenshot taken before that shows cells cut at the headers' widths.
     """
     await until(pilot, lambda: pilot.app.settled)
+    await _steady(pilot)
+
+
+async def _steady(pilot: Any) -> None:
+    """Wait until two screenshots 0.1 s apart are the same."""
     shot = None
     for _ in range(40):
         await pilot.pause(0.1)
         previous, shot = shot, pilot.app.export_screenshot()
         if shot == previous:
             return
-    raise AssertionError("the dashboard kept changing for 4 s")
+    raise AssertionError("the screen kept changing for 4 s")
 
 
 def test_dashboard_of_a_finished_run(tmp_path: Path, snap_compare: Any) -> None:
@@ -54,9 +60,13 @@ def test_conversation_view(tmp_path: Path, snap_compare: Any) -> None:
 
 
 def test_help(tmp_path: Path, snap_compare: Any) -> None:
-    assert snap_compare(
-        _browsing(tmp_path), terminal_size=SIZE, run_before=_loaded, press=["question_mark"]
-    )
+    async def help_shown(pilot: Any) -> None:
+        await _loaded(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await _steady(pilot)  # a loaded machine took a screenshot before the help was drawn
+
+    assert snap_compare(_browsing(tmp_path), terminal_size=SIZE, run_before=help_shown)
 
 
 def test_human_screen(tmp_path: Path, snap_compare: Any) -> None:
