@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import DataTable
+
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import HelpScreen
 from tau_sim.tui.sources import StoreSource
@@ -28,7 +30,14 @@ async def _loaded(pilot: Any) -> None:
     a screenshot taken before that shows cells cut at the headers' widths.
     """
     await until(pilot, lambda: pilot.app.settled)
+    await until(pilot, lambda: not any(map(_sizing, pilot.app.screen.query(DataTable))))
     await _steady(pilot)
+
+
+def _sizing(table: DataTable[Any]) -> bool:
+    """Whether a table still has rows or cells to measure (it does so when its queue is idle,
+    which on a loaded machine can come after two screenshots 0.1 s apart agreed)."""
+    return bool(table._require_update_dimensions or table._new_rows or table._updated_cells)
 
 
 async def _steady(pilot: Any) -> None:
