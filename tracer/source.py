@@ -1,6 +1,6 @@
 """Stored runs as Tracer reads them: each conversation's row, task, domain and events.
 
-A run's tasks are found the way the runner found them (``simulator.run.runner.task_pool`` over the
+A run's tasks are found the way the runner found them (``simulator.run.checks.task_pool`` over the
 run's domains and its ``--tasks-file``), so a filter or an export reads a constructed task file
 from the path the run stored.
 """

@@ -27,7 +27,7 @@ TASK_EMOTION = "task"
 """The ``--emotions`` entry that plays each task's own emotion profile (``Task.emotion``).
 
 Its cells hold one condition per task (like neutral); the runner turns each into the task's
-profile when it plays the cell (``simulator.run.runner.task_condition``): the profile's leaf (or its
+profile when it plays the cell (``simulator.run.player.task_condition``): the profile's leaf (or its
 family's default leaf), its intensity (``medium`` when unset) and its dimension levels; a task
 without a profile plays neutral.
 """
