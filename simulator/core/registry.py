@@ -294,12 +294,12 @@ COMMANDS: Registry[Command] = Registry("command", load=load_commands)
 def load_plugins(domains: Collection[str] | None = None) -> None:
     """Import the modules listed under the ``tau_sim.plugins`` entry point group, each once.
 
-    With ``domains`` (the domains a run plays, as ``tau-sim run --domain`` names them), a
-    built-in domain module (under ``tau_sim.domains.``) is imported only if it provides one of them: its
+    With ``domains`` (the domains a run plays, as ``tau-sim run --domain`` names them), a built-in
+    domain module (under ``tau_sim.domains.``) is imported only if it provides one of them: its
     entry point is named as the domain, or as the part before the ``/`` (``tau2`` for
-    ``tau2/retail``); every other plugin is imported. A worker process needs no more, and
-    saves importing the other domains (0.12 s of its start). A registry lookup of a name
-    that is not registered yet imports the rest, so a skipped plugin is never missing.
+    ``tau2/retail``); every other plugin is imported. A worker process needs no more, and saves
+    importing the other domains (0.12 s of its start). A registry lookup of a name that is not
+    registered yet imports the rest, so a skipped plugin is never missing.
     """
     global _all_imported
     if _all_imported:
