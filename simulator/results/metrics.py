@@ -61,6 +61,12 @@ def summarize(
     ``n`` is the number of conversations the figures count: the completed ones, less those an
     endpoint ended (``infra_errors``) unless ``count_errors``. With ``bootstrap``, ``tasks``
     and ``ci`` (``intervals``) are added.
+
+    pass^k and pass@k need k counted trials in every cell (a task under one condition) of the
+    rows: ``cells`` is how many cells the rows hold, ``cells_with_k`` how many of them have k
+    counted trials, and a figure whose k some cell lacks is None (so is its interval), never
+    a mean over the cells that happen to have k trials: such a mean rises with k when trials
+    are missing, because the cells an endpoint hit are dropped from the larger k first.
     """
     completed = [r for r in rows if r["status"] == "completed"]
     infra = total(r for r in completed if is_infra(r))
@@ -68,6 +74,9 @@ def summarize(
     cells = _cells(done)
     counts = [(n, c) for n, c in cells.values()]
     n = total(done)
+    planned = len(_cells(rows))
+    with_k = {k: sum(1 for trials, _ in counts if trials >= k) for k in range(1, max_k + 1)}
+    whole = {k for k, covered in with_k.items() if covered == planned}
 
     def mean(field: str) -> float | None:
         return round(sum(r[field] or 0 for r in done) / n, 4) if n else None
@@ -82,13 +91,15 @@ def summarize(
         "success_rate": round(successes / n, 4) if n else None,
         "abandonment_rate": round(abandoned / n, 4) if n else None,
         "pass_hat_k": {
-            str(k): None if (v := pass_hat_k(counts, k)) is None else round(v, 4)
+            str(k): None if k not in whole or (v := pass_hat_k(counts, k)) is None else round(v, 4)
             for k in range(1, max_k + 1)
         },
         "pass_at_k": {
-            str(k): None if (v := pass_at_k(counts, k)) is None else round(v, 4)
+            str(k): None if k not in whole or (v := pass_at_k(counts, k)) is None else round(v, 4)
             for k in range(1, max_k + 1)
         },
+        "cells": planned,
+        "cells_with_k": {str(k): covered for k, covered in with_k.items()},
         "avg_turns": mean("turns"),
         "avg_tool_calls": mean("tool_calls"),
         "avg_questions": mean("questions"),
@@ -96,7 +107,11 @@ def summarize(
         "reasons": dict(sorted(_count(completed).items())),
     }
     if bootstrap is not None:
-        figures.update(intervals(done, cells, max_k, bootstrap))
+        found = intervals(done, cells, max_k, bootstrap)
+        for name in ("pass_hat_k", "pass_at_k"):
+            for k in set(range(1, max_k + 1)) - whole:
+                found["ci"][name][str(k)] = None
+        figures.update(found)
     return figures
 
 

@@ -87,8 +87,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
             str(row["n"]),
             *([str(row.get("tasks", "-"))] if show_tasks else []),
             *([str(row["infra_errors"])] if infra else []),
-            *(_figure(row, "pass_hat_k", k) for k in ks),
-            *(_figure(row, "pass_at_k", k) for k in ks[1:]),
+            *(_pass_k(row, "pass_hat_k", k) for k in ks),
+            *(_pass_k(row, "pass_at_k", k) for k in ks[1:]),
             _figure(row, "success_rate", pct=True),
             _figure(row, "abandonment_rate", pct=True),
             _fmt(row["avg_turns"], digits=1),
@@ -99,8 +99,10 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     render_by_emotion(report, console)
     render_emotion_effect(report, console)
     overall = "  ".join(f"pass^{k} {_inline(report, 'pass_hat_k', k)}" for k in ks)
+    excluded = report["completed"] - report["n"]
+    counted = f" ({report['n']} counted, {excluded} excluded)" if excluded else ""
     console.print(
-        f"{report['completed']}/{report['conversations']} conversations  {overall}  "
+        f"{report['completed']}/{report['conversations']} conversations{counted}  {overall}  "
         f"success {_inline(report, 'success_rate', pct=True)}  "
         f"abandoned {_inline(report, 'abandonment_rate', pct=True)}",
         markup=False,
@@ -109,6 +111,9 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         console.print(interval_line(report), markup=False)
     if infra:
         console.print(infra_note(report), markup=False)
+    missing = missing_trials_line(report)
+    if missing is not None:
+        console.print(missing, markup=False)
     assertions = assertion_line(report.get("assertions"))
     if assertions is not None:
         console.print(assertions, markup=False)
@@ -152,7 +157,39 @@ def _inline(figures: dict[str, Any], name: str, k: str | None = None, pct: bool 
     """A figure with its interval in brackets, for a line of text."""
     value, interval = _lookup(figures, name, k)
     span = _span(interval, pct)
+    if value is None and k is not None and (covered := _short_of_k(figures, k)):
+        return f"- ({covered} tasks with {k} trials)"
     return f"{_fmt(value, pct=pct)} [{span}]" if span else _fmt(value, pct=pct)
+
+
+def _short_of_k(figures: dict[str, Any], k: str) -> str | None:
+    """``a/b`` when only a of the b cells of ``figures`` have k counted trials, else None."""
+    cells = figures.get("cells")
+    covered = figures.get("cells_with_k", {}).get(k)
+    if cells is None or covered is None or covered >= cells:
+        return None
+    return f"{covered}/{cells}"
+
+
+def _pass_k(figures: dict[str, Any], name: str, k: str) -> str:
+    """A pass^k or pass@k cell: the figure, or how many cells have k trials when some do not."""
+    value, _ = _lookup(figures, name, k)
+    covered = _short_of_k(figures, k) if value is None else None
+    return f"-\n[dim]{covered}[/dim]" if covered else _figure(figures, name, k)
+
+
+def missing_trials_line(report: dict[str, Any]) -> str | None:
+    """The report's line on pass^k withheld for missing trials, when the run has any."""
+    rows = [report, *report["conditions"]]
+    short = [k for k in report["pass_hat_k"] if any(_short_of_k(r, k) for r in rows)]
+    if not short:
+        return None
+    return (
+        "pass^k and pass@k need k counted trials in every task (a task under one condition); "
+        "where some task has fewer they are not given and a/b says that a of the b tasks have "
+        f"them (here from pass^{short[0]}): endpoint errors removed those trials, and "
+        f"`tau-sim run --resume {report['run_id']}` plays them again"
+    )
 
 
 def interval_line(report: dict[str, Any]) -> str:
@@ -183,7 +220,7 @@ def render_by_emotion(report: dict[str, Any], console: Console) -> None:
             *(escape(str(row[f])) for f in (*frame, key)),
             str(row["n"]),
             str(row.get("tasks", "-")),
-            *(_figure(row, "pass_hat_k", k) for k in ks),
+            *(_pass_k(row, "pass_hat_k", k) for k in ks),
             _figure(row, "success_rate", pct=True),
             _figure(row, "abandonment_rate", pct=True),
         )

@@ -43,8 +43,10 @@ ROWS = [
 def test_endpoint_errors_are_left_out_unless_counted() -> None:
     figures = summarize(ROWS, 2)
     assert (figures["completed"], figures["infra_errors"], figures["n"]) == (4, 1, 3)
-    # t1 has one counted trial (pass^1 = 1, no pass^2); t2 one of two
-    assert figures["pass_hat_k"] == {"1": 0.75, "2": 0.0}
+    # t1 has one counted trial (pass^1 = 1), t2 one success of two: pass^2 is not given, as
+    # a mean over t2 alone would not be pass^2 of the run's two tasks
+    assert figures["pass_hat_k"] == {"1": 0.75, "2": None}
+    assert (figures["cells"], figures["cells_with_k"]) == (2, {"1": 2, "2": 1})
     assert figures["success_rate"] == round(2 / 3, 4)
     assert figures["abandonment_rate"] == round(1 / 3, 4)
     assert figures["reasons"]["infra_error"] == 1

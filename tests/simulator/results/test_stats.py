@@ -201,9 +201,9 @@ def test_endpoint_errors_stay_out_of_pass_at_k_and_intervals() -> None:
     rows += [row(f"t{t}", trial, "user_stop", 1.0) for t in (2, 3, 4) for trial in (0, 1)]
     figures = summarize(rows, 2, bootstrap=Bootstrap("s"))
     assert (figures["n"], figures["infra_errors"], figures["tasks"]) == (7, 1, 4)
-    assert figures["pass_at_k"] == {"1": 1.0, "2": 1.0}  # t1 has one counted trial
+    assert figures["pass_at_k"] == {"1": 1.0, "2": None}  # t1 has one counted trial
     assert figures["ci"]["success_rate"] == figures["ci"]["pass_at_k"]["1"] == (1.0, 1.0)
-    assert figures["ci"]["pass_hat_k"]["2"] == (1.0, 1.0)
+    assert figures["ci"]["pass_hat_k"]["2"] is None and figures["cells_with_k"]["2"] == 3
     counted = summarize(rows, 2, count_errors=True, bootstrap=Bootstrap("s"))
     assert counted["n"] == 8 and counted["pass_at_k"]["1"] == 0.875
     assert counted["ci"]["success_rate"][0] < 1.0 and counted["ci"]["pass_at_k"]["1"][0] < 1.0
