@@ -127,7 +127,7 @@ def config_from_settings(
         fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
     domains = run_domains(fields.get("domains", defaults.domains))
     tasks_file = settings.get("tasks_file")
-    pool = task_pool(list(domains.values()), tasks_file)
+    pool = task_pool(list(domains.values()), tasks_file, replay=())  # the run replays its own
     if settings.get("task_split"):
         pool = split_pool(pool, domains, fields.setdefault("task_split", settings["task_split"]))
     names = list(domains)

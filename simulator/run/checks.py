@@ -8,7 +8,7 @@ turn the command line's task and emotion lists into the config's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,7 +65,8 @@ def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
             if level is not None:
                 check_level(dimension, level, f"--{dimension}")
     domains = run_domains(config.domains)
-    available = {t.id: t for t in task_pool(list(domains.values()), config.tasks_file)}
+    pool = task_pool(list(domains.values()), config.tasks_file, replay=config.tasks)
+    available = {t.id: t for t in pool}
     tasks = []
     for task_id in config.tasks:
         if task_id not in available:
@@ -209,18 +210,21 @@ def make_judge(config: RunConfig) -> AssertionJudge | None:
         raise UsageError(f"--judge-arg: {exc}") from None
 
 
-def task_pool(domains: Sequence[Domain], tasks_file: str | None) -> list[Task]:
+def task_pool(
+    domains: Sequence[Domain], tasks_file: str | None, *, replay: Collection[str] | None = None
+) -> list[Task]:
     """The domains' benchmark tasks in domain order, or the tasks of a JSONL file, gold checked.
 
-    A task file takes exactly one domain: each of its tasks must be for it, name its tools and
-    argument types and have a gold path that replays on a fresh database
-    (``tau_sim.simulator.world.domain.check_gold``). Task ids must be unique across the domains.
+    A task file takes exactly one domain: each of its tasks must be for it and name its tools
+    and argument types, and each task in ``replay`` (None: all) must have a gold path that
+    replays on a fresh database (``simulator.world.domain.check_gold``). Task ids must be
+    unique across the domains.
     """
     if tasks_file is not None:
         if len(domains) != 1:
             names = ", ".join(d.name for d in domains)
             raise UsageError(f"--tasks-file takes one domain (got {len(domains)}: {names})")
-        return load_tasks(Path(tasks_file), domains[0])
+        return load_tasks(Path(tasks_file), domains[0], replay=replay)
     pool: list[Task] = []
     owner: dict[str, str] = {}
     for domain in domains:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -278,11 +278,16 @@ _task_decoder = msgspec.json.Decoder(Task)
 _encoder = msgspec.json.Encoder()
 
 
-def load_tasks(path: Path, domain: Domain | None = None) -> list[Task]:
+def load_tasks(
+    path: Path, domain: Domain | None = None, *, replay: Collection[str] | None = None
+) -> list[Task]:
     """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field.
 
-    With ``domain``, every task's gold path is checked too (``check_gold``); a domain with its
-    own ``task_reader`` reads the file in its own format instead.
+    With ``domain``, every task's gold actions are checked against its tools, and the gold
+    path of each task in ``replay`` (None: every task) is replayed on a fresh database
+    (``check_gold``): a run replays only the tasks it plays, so ``--tasks 3`` over a file of
+    20,000 tasks costs three replays. A domain with its own ``task_reader`` reads the file in
+    its own format instead.
     """
     if domain is not None and domain.task_reader is not None:
         return domain.task_reader(path)
@@ -307,14 +312,17 @@ def load_tasks(path: Path, domain: Domain | None = None) -> list[Task]:
             spec = validate_emotion_spec(task.emotion, f"{path}:{number}")
             task = msgspec.structs.replace(task, emotion=spec)
         if domain is not None:
-            check_gold(domain, task, f"{path}:{number}")
+            replayed = replay is None or task.id in replay
+            check_gold(domain, task, f"{path}:{number}", replay=replayed)
         ids.add(task.id)
         tasks.append(task)
     return tasks
 
 
-def check_gold(domain: Domain, task: Task, where: str) -> None:
-    """Check ``task``'s gold actions against ``domain``'s tools and replay them on a fresh database.
+def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -> None:
+    """Check ``task``'s gold actions against ``domain``'s tools; with ``replay``, replay them too.
+
+    The replay runs them on a fresh database.
 
     Raises:
         UsageError: ``where: task ID: ...`` naming a task of another domain, or the action
@@ -341,6 +349,8 @@ def check_gold(domain: Domain, task: Task, where: str) -> None:
             raise UsageError(
                 f"{prefix}: actions[{i}].arguments{field.rstrip('`')}: {message}"
             ) from None
+    if not replay:
+        return
     db = domain.new_database(task)
     for i, action in enumerate(task.actions):
         outcome = domain.call(db, action)
