@@ -1,6 +1,6 @@
 """Construct training tasks: sampled from a domain's intents, grounded, compliant and new.
 
-``construct`` samples the domain's intents round-robin (as ``Domain.generate_tasks`` does) and
+``construct`` samples the domain's intents round-robin (like ``Domain.generate_tasks``) and
 keeps a sampled task only when it is
 
 - sampled: the intent returned a task (``sampled`` counts the tries that returned None);
@@ -100,7 +100,7 @@ def construct(
 ) -> Construction:
     """Up to ``count`` new grounded, compliant tasks of ``domain`` (fewer if sampling runs dry).
 
-    Sampling stops after ``count * 200`` tries, as ``Domain.generate_tasks`` does.
+    Sampling stops after ``count * 200`` tries; what was dropped is counted by reason.
     """
     if count < 1:
         raise UsageError(f"--count must be at least 1 (got {count})")

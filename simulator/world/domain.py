@@ -241,7 +241,10 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     def generate_tasks(self, count: int | None = None, seed: int | None = None) -> list[Task]:
         """Sample ``count`` distinct grounded tasks from the intents, round-robin, reproducibly.
 
-        Without arguments, the domain's ``generation`` defaults: its checked-in task set.
+        Without arguments, the domain's ``generation`` defaults: its checked-in task set. An
+        intent that gives no new grounded task in ``EXHAUSTED_AFTER`` tries in a row has given
+        all it has for this seed and leaves the round; when none is left before ``count``, a
+        ``UsageError`` says how many distinct tasks the domain has for the seed.
         """
         if count is None or seed is None:
             if self.generation is None:
@@ -253,26 +256,43 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         rng = random.Random(seed)
         tasks: list[Task] = []
         seen: set[bytes] = set()
-        attempts = 0
-        intents = list(self.intents)
+        live = list(self.intents)
+        misses = 0
         while len(tasks) < count:
-            intent = intents[len(tasks) % len(intents)]
-            attempts += 1
-            if attempts > count * 200:
-                raise RuntimeError(f"could not sample {count} distinct tasks for {self.name}")
-            task = intent.sample(self, self.new_database(), rng)
+            intent = live[len(tasks) % len(live)]
+            task = self._new_task(intent, rng, seen)
             if task is None:
+                misses += 1
+                if misses == EXHAUSTED_AFTER:
+                    live.remove(intent)
+                    misses = 0
+                    if not live:
+                        raise UsageError(
+                            f"domain {self.name!r} has {len(tasks)} distinct tasks for seed "
+                            f"{seed}, not {count}: ask for at most {len(tasks)}"
+                        )
                 continue
-            key = msgspec.json.encode([task.intent, task.actions, task.scenario.opening])
-            if key in seen:
-                continue
-            db = self.new_database()
-            if any(self.call(db, a).error for a in task.actions):
-                continue
-            seen.add(key)
+            misses = 0
             tasks.append(msgspec.structs.replace(task, id=f"{self.name}-{len(tasks):03d}"))
         return tasks
 
+    def _new_task(self, intent: Intent, rng: random.Random, seen: set[bytes]) -> Task | None:
+        """One task ``intent`` samples, if it is new (not in ``seen``) and its gold path runs."""
+        task = intent.sample(self, self.new_database(), rng)
+        if task is None:
+            return None
+        key = msgspec.json.encode([task.intent, task.actions, task.scenario.opening])
+        if key in seen:
+            return None
+        db = self.new_database()
+        if any(self.call(db, a).error for a in task.actions):
+            return None
+        seen.add(key)
+        return task
+
+
+EXHAUSTED_AFTER = 1000
+"""Tries in a row without a new grounded task after which an intent is taken as exhausted."""
 
 _task_decoder = msgspec.json.Decoder(Task)
 _encoder = msgspec.json.Encoder()

@@ -1,0 +1,29 @@
+"""Sampling tasks: an intent that has given all its distinct tasks leaves the round."""
+
+from __future__ import annotations
+
+import pytest
+
+from tau_sim.simulator.core.errors import UsageError
+from tests.agents.toy_domain import gym
+
+
+def test_a_domain_says_how_many_distinct_tasks_it_has_instead_of_looping() -> None:
+    domain = gym()  # one customer, two bookings: few distinct tasks
+    every = domain.generate_tasks(count=3, seed=0)
+    assert [t.id for t in every] == ["gym-000", "gym-001", "gym-002"]
+    with pytest.raises(UsageError) as refused:
+        domain.generate_tasks(count=500, seed=0)
+    message = str(refused.value)
+    assert (
+        message.startswith("domain 'gym' has ") and "distinct tasks for seed 0, not 500" in message
+    )
+    most = int(message.split()[3])
+    assert 3 <= most < 500
+    assert len(domain.generate_tasks(count=most, seed=0)) == most  # the figure it names is true
+
+
+def test_the_same_seed_samples_the_same_tasks_whatever_the_count() -> None:
+    domain = gym()
+    few, more = domain.generate_tasks(count=2, seed=3), domain.generate_tasks(count=3, seed=3)
+    assert more[:2] == few
