@@ -68,7 +68,7 @@ def not_an_object(name: str, parameters: dict[str, Any], text: str) -> str:
 
 
 def _decode_reason(error: str) -> str:
-    """msgspec's decode error in words: "it is cut off", "invalid character (byte 0)"."""
+    """The decode error of msgspec in words: "it ends before ...", "invalid character (byte 0)"."""
     if error == "Input data was truncated":
         return "it ends before the JSON is complete"
     return error.removeprefix("JSON is malformed: ")
@@ -123,7 +123,7 @@ def _field_sentence(parameters: dict[str, Any], arguments: dict[str, Any], error
 
 
 def _steps(path: str) -> list[str | int | None]:
-    """msgspec's path (``.items[0].id``) as steps: a field name, an index, None for a map key."""
+    """A msgspec path (``.items[0].id``) as steps: a field name, an index, None for a map key."""
     out: list[str | int | None] = []
     for step in _STEP.finditer(path):
         out.append(step[1] if step[1] else int(step[2]) if step[2] else None)
@@ -149,12 +149,11 @@ def _value_at(arguments: Any, steps: list[str | int | None]) -> Any:
     """The value the model gave at ``steps``, or ``_MISSING_VALUE`` where it cannot be found."""
     value = arguments
     for step in steps:
-        if isinstance(step, str) and isinstance(value, dict) and step in value:
-            value = value[step]
-        elif isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value):
-            value = value[step]
-        else:
+        in_object = isinstance(step, str) and isinstance(value, dict) and step in value
+        in_array = isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value)
+        if not (in_object or in_array):
             return _MISSING_VALUE
+        value = value[step]
     return value
 
 
@@ -206,7 +205,8 @@ def _json_kind(value: Any) -> str:
 
 def _show(value: Any) -> str:
     """``value`` as JSON, cut to ``VALUE_CUT`` characters."""
-    return _cut(msgspec.json.encode(value).decode() if _encodable(value) else repr(value), VALUE_CUT)
+    text = msgspec.json.encode(value).decode() if _encodable(value) else repr(value)
+    return _cut(text, VALUE_CUT)
 
 
 def _encodable(value: Any) -> bool:

@@ -118,8 +118,11 @@ class Tool:
         self.spec = ToolSpec(name=self.name, description=description, parameters=parameters)
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Convert and check arguments against the signature; ``ToolError`` says, in a plain
-        sentence, which argument is wrong and how (``toolerrors.invalid_arguments``)."""
+        """Convert and check arguments against the signature.
+
+        ``ToolError`` says, in a plain sentence, which argument is wrong and how
+        (``toolerrors.invalid_arguments``).
+        """
         try:
             struct = msgspec.convert(arguments, self.args_type)
         except msgspec.ValidationError as exc:

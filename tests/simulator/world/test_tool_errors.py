@@ -124,7 +124,8 @@ def test_nested_arguments_are_named_by_their_path(changed: dict[str, Any], sente
     db = domain.new_database(domain.tasks[0])
     outcome = domain.toolkit.call(db, "book_reservation", {**BOOKING, **changed})
     assert outcome.error
-    assert outcome.content.startswith(f"Error: invalid arguments for `book_reservation`: {sentence}")
+    prefix = "Error: invalid arguments for `book_reservation`: "
+    assert outcome.content.startswith(prefix + sentence)
 
 
 def test_user_side_tools_say_the_same() -> None:
