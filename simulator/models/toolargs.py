@@ -3,7 +3,8 @@
 Models write bad JSON: code fences, trailing prose, single objects wrapped in lists, a JSON string
 holding the object. What still is an object after light repair is used; anything else is passed
 on as ``{"__raw__": text}``, which the domain toolkit rejects with an error result that the agent
-sees (never a crash), and which is sent back to the model verbatim in later turns.
+sees (never a crash: "arguments of `T` must be a JSON object ...; got a JSON array: ...", built
+in ``simulator.world.toolerrors``), and which is sent back to the model verbatim in later turns.
 """
 
 from __future__ import annotations

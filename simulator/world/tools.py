@@ -3,7 +3,8 @@
 A tool is a plain function whose first parameter is the conversation's database; the other
 parameters are what the model passes. The JSON schema the model sees comes from the signature
 (through msgspec) and the Google-style docstring. Arguments are converted and validated by
-msgspec before the function runs; any exception becomes an error result, never a crash.
+msgspec before the function runs; any exception becomes an error result, never a crash. Bad
+arguments get a plain sentence naming what is wrong (``simulator.world.toolerrors``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import msgspec
 
 from tau_sim.simulator.core.chat import ToolSpec
 from tau_sim.simulator.core.endings import TerminationReason
+from tau_sim.simulator.world.toolerrors import invalid_arguments, not_an_object, raw_text
 
 
 class ToolKind(StrEnum):
@@ -116,11 +118,16 @@ class Tool:
         self.spec = ToolSpec(name=self.name, description=description, parameters=parameters)
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Convert and check arguments against the signature; ``ToolError`` names the field."""
+        """Convert and check arguments against the signature.
+
+        ``ToolError`` says, in a plain sentence, which argument is wrong and how
+        (``toolerrors.invalid_arguments``).
+        """
         try:
             struct = msgspec.convert(arguments, self.args_type)
         except msgspec.ValidationError as exc:
-            raise ToolError(f"invalid arguments for {self.name}: {exc}") from None
+            parameters = self.spec.parameters
+            raise ToolError(invalid_arguments(self.name, parameters, arguments, exc)) from None
         return {f: getattr(struct, f) for f in struct.__struct_fields__}
 
     def __repr__(self) -> str:
@@ -181,12 +188,17 @@ class Toolkit:
         return self.endings.get(name)
 
     def call(self, db: Any, name: str, arguments: dict[str, Any] | Any) -> ToolOutcome:
-        """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors."""
+        """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors.
+
+        Arguments that are not an object (not a dict, or the model's text kept under
+        ``models.RAW``) are refused before the tool sees them, for every tool.
+        """
         t = self.tools.get(name)
         if t is None:
             return ToolOutcome(f"Error: unknown tool {name!r}", error=True)
-        if not isinstance(arguments, dict):
-            return ToolOutcome(f"Error: arguments of {name} must be a JSON object", error=True)
+        text = raw_text(arguments)
+        if text is not None:
+            return ToolOutcome(f"Error: {not_an_object(name, t.spec.parameters, text)}", error=True)
         try:
             kwargs = t.validate(arguments)
             return ToolOutcome(render_result(t.fn(db, **kwargs)))

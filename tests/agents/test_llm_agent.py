@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from typing import Any
 
 import anyio
 import msgspec
 import pytest
 
+from benchmarks.fake_openai_server import HTTPServer, Request, Response
 from tau_sim.agents.llm import LLMAgentProvider, ToolCallingAgent, make_llm_agent, system_prompt
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from tau_sim.simulator.core.registry import (
@@ -24,7 +27,8 @@ from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store, get_run
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import ConversationContext, agent_view
-from tests.helpers.servers import ScriptServer
+from tests.helpers import cli
+from tests.helpers.servers import InThread, ScriptServer
 from tests.helpers.wire import oa_message
 from tests.simulator.toy import toy_domain
 
@@ -176,3 +180,49 @@ def test_no_model_provider_or_agent_prompt_ever_sees_the_answer_key(tmp_path) ->
     # and the user model did see its scenario
     goals = {m[0].content for m in user_calls}
     assert all(any(t.scenario.goal in (g or "") for g in goals) for t in tasks)
+
+
+def test_an_agent_told_its_arguments_are_not_an_object_fixes_them(tmp_path) -> None:
+    """The real ``tau-sim run``: an LLM agent (OpenAI provider, a test endpoint) first sends a
+    list as a tool's arguments, reads "must be a JSON object" in its tool message, then sends
+    the object and gets the order; the stored call keeps the model's text as it was."""
+    task = get_domain("retail").tasks[0]
+    order = next(a for a in task.actions if a.name == "get_order_details").arguments["order_id"]
+    bad, good = json.dumps([order]), json.dumps({"order_id": order})
+
+    async def agent(request: Request) -> Response:
+        if request.method == "GET":  # the preflight's model list
+            return Response.json({"object": "list", "data": []})
+        tools = [m for m in request.json()["messages"] if m["role"] == "tool"]
+        if not tools:
+            return oa_message(tool_calls=[("get_order_details", bad)])
+        if len(tools) == 1 and "must be a JSON object" in tools[0]["content"]:
+            return oa_message(tool_calls=[("get_order_details", good)])
+        return oa_message(f"Order {order} is {'found' if len(tools) == 2 else 'unknown'}.")
+
+    db = tmp_path / "fix.db"
+    with InThread(HTTPServer(agent)) as server:
+        cli.tau_sim(
+            *("run", "--domain", "retail", "--tasks", task.id, "--trials", "1"),
+            *("--emotions", "neutral", "--max-steps", "8", "--db", str(db), "--quiet"),
+            *("--agent", "openai/m", "--agent-arg", f"base_url={server.url}/v1"),
+            *("--agent-arg", "max_retries=0"),
+            clean=True,
+        )
+        chats = [r.json() for r in server.requests if r.method == "POST"]
+    told = [[m["content"] for m in b["messages"] if m["role"] == "tool"] for b in chats]
+    assert told[1] == [
+        "Error: arguments of `get_order_details` must be a JSON object (the tool takes: "
+        f"order_id); got a JSON array: {bad}"
+    ]
+    assert f'"order_id":"{order}"' in told[2][1] and not told[2][1].startswith("Error")
+    conn = sqlite3.connect(db)
+    rows = conn.execute(
+        "select kind, payload from events where kind in ('tool_call', 'tool_result') order by seq"
+    ).fetchall()
+    conn.close()
+    events = [(kind, json.loads(payload)) for kind, payload in rows]
+    assert [kind for kind, _ in events[:4]] == ["tool_call", "tool_result"] * 2
+    assert events[0][1]["call"]["arguments"] == {"__raw__": bad}  # stored as the model wrote it
+    assert [e.get("error", False) for _, e in events[1:4:2]] == [True, False]
+    assert events[1][1]["content"] == told[1][0]

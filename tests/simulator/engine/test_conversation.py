@@ -99,7 +99,7 @@ async def test_too_many_tool_errors() -> None:
     ended, events = await play(agent="bad-tool", limits=Limits(max_tool_errors=3))
     assert ended.reason == "too_many_tool_errors"
     errors = [e for e in events if isinstance(e, ToolResult) and e.error]
-    assert len(errors) == 4 and "Expected `str`, got `int`" in errors[0].content
+    assert len(errors) == 4 and "`name` must be a string, got 42" in errors[0].content
 
 
 async def test_model_error_ends_with_reason() -> None:

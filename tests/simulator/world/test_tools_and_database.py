@@ -24,7 +24,7 @@ def test_bad_arguments_become_error_results_not_exceptions() -> None:
     db = domain.new_database()
     kit = domain.toolkit
     wrong_type = kit.call(db, "increment", {"name": 1})
-    assert wrong_type.error and "Expected `str`, got `int`" in wrong_type.content
+    assert wrong_type.error and "`name` must be a string, got 1" in wrong_type.content
     assert kit.call(db, "increment", {"name": "a", "zzz": 1}).error
     assert kit.call(db, "increment", "not-a-dict").error
     assert kit.call(db, "explode", {}).content == "Error: unknown tool 'explode'"
