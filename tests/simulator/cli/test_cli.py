@@ -528,7 +528,7 @@ def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() 
     # the handler the entry point holds while the CLI imports: one line, exit 130, no traceback
     code = (
         "import os, signal, time\n"
-        "from tau_sim.simulator.cli import entry\n"
+        "from tau_sim import entry\n"
         "signal.signal(signal.SIGINT, entry._interrupted_while_loading)\n"
         "os.kill(os.getpid(), signal.SIGINT)\n"
         "time.sleep(10)\n"
@@ -536,3 +536,7 @@ def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 130
     assert out.stderr == "tau-sim: interrupted while starting; nothing was stored\n"
+    # the console script takes Ctrl-C before any module of the project's is imported
+    probe = "import sys, tau_sim.entry; print(sorted(m for m in sys.modules if 'tau_sim.' in m))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "['tau_sim.entry']"

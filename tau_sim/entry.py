@@ -1,8 +1,9 @@
 """The ``tau-sim`` console script's first code: Ctrl-C while the CLI loads exits 130 quietly.
 
 Importing the CLI and its libraries takes a few tenths of a second; a Ctrl-C then would print
-Python's traceback. This module imports nothing heavy: it takes SIGINT, loads the CLI, gives the
-signal back, and runs it.
+Python's traceback. This module sits in the ``tau_sim`` package itself, whose ``__init__``
+imports nothing, so the console script runs no project code before it: it takes SIGINT, loads
+the CLI (``simulator`` and sqlite-utils with it), gives the signal back, and runs it.
 """
 
 from __future__ import annotations
