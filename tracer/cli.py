@@ -24,6 +24,7 @@ def configure(tracer: argparse.ArgumentParser) -> None:
     construct.add_argument("--count", type=int, required=True, help="tasks to keep")
     construct.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     construct.add_argument("--out", required=True, help="task file to write (JSONL)")
+    construct.add_argument("--force", action="store_true", help="replace an existing --out file")
     construct.add_argument(
         "--emotions",
         help="profiles to assign, e.g. 'anger:2,fear,helplessness;intensity=low,high;"
@@ -37,6 +38,7 @@ def configure(tracer: argparse.ArgumentParser) -> None:
     filt.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="runs to filter")
     filt.add_argument("--db", default=DEFAULT_DB)
     filt.add_argument("--out", required=True, help="selection file to write (JSON)")
+    filt.add_argument("--force", action="store_true", help="replace an existing --out file")
     for name, value in msgspec.structs.asdict(Thresholds()).items():
         filt.add_argument(
             f"--{name.replace('_', '-')}",
@@ -48,6 +50,9 @@ def configure(tracer: argparse.ArgumentParser) -> None:
     export.add_argument("selection", help="selection file of `tau-sim tracer filter`")
     export.add_argument("--db", help="database (default: the one the selection names)")
     export.add_argument("--out", required=True, help="folder for train.jsonl and README.md")
+    export.add_argument(
+        "--force", action="store_true", help="replace the dataset files already in --out"
+    )
     export.add_argument("--format", default="trl", help="trl (default) or sharegpt")
     export.add_argument("--reasoning", default="drop", choices=("keep", "drop"))
     export.add_argument(

@@ -1,7 +1,9 @@
 """The ``tau-sim tracer`` sub-commands: construct, filter, export, stats.
 
 Each takes the parsed arguments of its sub-parser (``tracer.cli``) and returns the exit code;
-bad input is a ``UsageError`` (one line, exit 2, from the CLI).
+bad input is a ``UsageError`` (one line, exit 2, from the CLI). Every ``--out`` is written whole
+or not at all and an existing one is replaced only with ``--force`` (``store.outputs``),
+checked before the work starts.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from tau_sim.simulator.core import UsageError, get_domain, load_plugins
-from tau_sim.simulator.store import open_database
-from tau_sim.simulator.world import dump_tasks
+from tau_sim.simulator.core import get_domain, load_plugins
+from tau_sim.simulator.store import check_output, open_database, write_outputs
+from tau_sim.simulator.world import encode_task
 
 
 def construct_command(args: argparse.Namespace) -> int:
@@ -27,6 +29,8 @@ def construct_command(args: argparse.Namespace) -> int:
     from tau_sim.tracer.emotions import parse_distribution
 
     emotions = parse_distribution(args.emotions) if args.emotions is not None else None
+    out = Path(args.out)
+    check_output(out, force=args.force)  # before sampling and paraphrasing
     load_plugins()
     domain = get_domain(args.domain)
     result = construct(domain, args.count, args.seed, emotions)
@@ -36,11 +40,7 @@ def construct_command(args: argparse.Namespace) -> int:
 
         writer_args = parse_key_values(args.writer_arg, "--writer-arg")
         result.rewritten(anyio.run(partial(paraphrase_all, result.tasks, args.writer, writer_args)))
-    out = Path(args.out)
-    try:
-        dump_tasks(result.tasks, out)
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
+    write_outputs({out: b"".join(encode_task(t) for t in result.tasks)}, force=args.force)
     print(json.dumps({**result.summary(), "out": str(out)}, sort_keys=True))
     return 0
 
@@ -53,9 +53,10 @@ def filter_command(args: argparse.Namespace) -> int:
     limits = Thresholds(
         **{name: getattr(args, name) for name in msgspec.structs.asdict(Thresholds())}
     )
+    check_output(Path(args.out), force=args.force)
     db = open_database(args.db, readonly=True)
     selection = filter_runs(db, args.db, args.run_ids, limits)
-    write_selection(selection, Path(args.out))
+    write_selection(selection, Path(args.out), force=args.force)
     report = {"kept": len(selection.kept), "total": selection.total, "dropped": selection.dropped}
     print(json.dumps(report, sort_keys=True))
     return 0
@@ -63,9 +64,10 @@ def filter_command(args: argparse.Namespace) -> int:
 
 def export_command(args: argparse.Namespace) -> int:
     """Export a selection as ``train.jsonl`` and ``README.md`` in ``--out``."""
-    from tau_sim.tracer.export import export
+    from tau_sim.tracer.export import check_dataset, export
     from tau_sim.tracer.filtering import read_selection
 
+    check_dataset(Path(args.out), force=args.force)
     selection = read_selection(Path(args.selection))
     db_path = args.db or selection.db
     db = open_database(db_path, readonly=True)
@@ -76,6 +78,7 @@ def export_command(args: argparse.Namespace) -> int:
         fmt=args.format,
         reasoning=args.reasoning,
         tools_as_string=args.tools_as_string,
+        force=args.force,
     )
     print(f"{count} conversations written to {args.out}", file=sys.stderr)
     return 0

@@ -16,12 +16,14 @@ from pathlib import Path
 import sqlite_utils
 
 from tau_sim.simulator.core import UsageError
+from tau_sim.simulator.store import check_output, write_outputs
 from tau_sim.tracer.card import CardFacts, data_card
 from tau_sim.tracer.filtering import Selection
 from tau_sim.tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row
 from tau_sim.tracer.source import Conversation, conversations, open_run
 
 DATA_FILE = "train.jsonl"
+CARD_FILE = "README.md"
 
 
 def selected(sqlite: sqlite_utils.Database, selection: Selection) -> Iterator[Conversation]:
@@ -41,10 +43,17 @@ def export(
     fmt: str = "trl",
     reasoning: Reasoning = "drop",
     tools_as_string: bool = False,
+    force: bool = False,
 ) -> int:
-    """Write ``out/train.jsonl`` and ``out/README.md``; returns the number of rows."""
+    """Write ``out/train.jsonl`` and ``out/README.md``; returns the number of rows.
+
+    Both files are written whole before either replaces a file (``store.write_outputs``); a
+    folder that already holds a dataset (either file not empty, or a symbolic link) is refused
+    unless ``force``, and a missing folder is created.
+    """
     if fmt not in FORMATS:
         raise UsageError(f"--format {fmt!r}: use {' or '.join(FORMATS)}")
+    check_dataset(out, force=force)
     if not selection.kept:
         raise UsageError(
             f"tracer export: the selection keeps no conversation (of {selection.total}); "
@@ -64,10 +73,17 @@ def export(
             f"tracer export: {len(selection.kept) - len(lines)} selected conversations are no "
             f"longer in {selection.db}"
         )
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / DATA_FILE).write_text("".join(lines), encoding="utf-8")
-        (out / "README.md").write_text(data_card(facts), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot write: {exc.strerror}") from None
+    files = {
+        out / DATA_FILE: "".join(lines).encode(),
+        out / CARD_FILE: data_card(facts).encode(),
+    }
+    write_outputs(files, force=force, make_folders=True)
     return len(lines)
+
+
+def check_dataset(out: Path, *, force: bool = False) -> None:
+    """``UsageError`` where ``out`` is a file, or holds a dataset not to be replaced (``force``)."""
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is not a folder")
+    for name in (DATA_FILE, CARD_FILE):
+        check_output(out / name, force=force, folder_needed=False)

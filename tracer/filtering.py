@@ -17,6 +17,7 @@ import msgspec
 import sqlite_utils
 
 from tau_sim.simulator.core import TerminationReason, UsageError
+from tau_sim.simulator.store import write_outputs
 from tau_sim.tracer.signals import Signals, signals
 from tau_sim.tracer.source import Conversation, conversations, open_run
 from tau_sim.tracer.thresholds import Thresholds
@@ -94,12 +95,12 @@ def filter_runs(
     )
 
 
-def write_selection(selection: Selection, path: Path) -> None:
-    """Write ``selection`` as one JSON object (a trailing newline)."""
-    try:
-        path.write_bytes(msgspec.json.format(msgspec.json.encode(selection)) + b"\n")
-    except OSError as exc:
-        raise UsageError(f"--out {path}: cannot write: {exc.strerror}") from None
+def write_selection(selection: Selection, path: Path, *, force: bool = False) -> None:
+    """Write ``selection`` as one JSON object (a trailing newline), whole or not at all.
+
+    An existing file is replaced only with ``force`` (``store.write_outputs``).
+    """
+    write_outputs({path: msgspec.json.format(msgspec.json.encode(selection)) + b"\n"}, force=force)
 
 
 def read_selection(path: Path) -> Selection:

@@ -49,12 +49,15 @@ def _factory(short: str) -> Callable[[], Domain]:
     return factory
 
 
-def export_tau2(db: Any, run_id: str, out: str) -> int:
-    """``tau-sim export RUN_ID --format tau2``: the run in τ²-bench's results format."""
+def export_tau2(db: Any, run_id: str, out: str, force: bool = False) -> int:
+    """``tau-sim export RUN_ID --format tau2``: the run in τ²-bench's results format.
+
+    An existing ``out`` is replaced only with ``force``.
+    """
     _require()
     from tau_sim.domains.tau2.results import export_tau2 as write
 
-    return write(db, run_id, out)
+    return write(db, run_id, out, force)
 
 
 for _short in NAMES:

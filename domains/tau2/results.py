@@ -241,8 +241,12 @@ def results_of(domain: Domain, config: RunConfig, simulations: list[SimulationRu
     )
 
 
-def export_tau2(db: sqlite_utils.Database, run_id: str, out: str) -> int:
-    """Write the run (one ``tau2/*`` domain) as their ``Results`` JSON; returns the count."""
+def export_tau2(db: sqlite_utils.Database, run_id: str, out: str, force: bool = False) -> int:
+    """Write the run (one ``tau2/*`` domain) as their ``Results`` JSON; returns the count.
+
+    ``out`` is written whole or not at all, an existing file only with ``force``
+    (``open_target``).
+    """
     from tau_sim.simulator.core import get_domain
 
     run = get_run(db, run_id)
@@ -270,6 +274,6 @@ def export_tau2(db: sqlite_utils.Database, run_id: str, out: str) -> int:
         for row in rows
     ]
     text = results_of(domain, config, simulations).model_dump_json(indent=2)
-    with open_target(out) as handle:
+    with open_target(out, force=force) as handle:
         handle.write(text + "\n")
     return len(simulations)

@@ -18,12 +18,15 @@ def configure(export: argparse.ArgumentParser) -> None:
         "--format", default="jsonl", help="jsonl (default), csv or tau2 (τ²-bench's results)"
     )
     export.add_argument("--out", default="-", help="file to write (default -: stdout)")
+    export.add_argument(
+        "--force", action="store_true", help="replace an existing --out file (or symbolic link)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the rows of a run to ``--out`` (stdout by default)."""
+    """Write the rows of a run to ``--out`` (stdout by default), whole or not at all."""
     db = open_database(args.db, readonly=True)
-    count = export_run(db, args.run_id, args.format, args.out)
+    count = export_run(db, args.run_id, args.format, args.out, force=args.force)
     if args.out != "-":
         print(f"{count} conversations written to {args.out}", file=sys.stderr)
     return 0

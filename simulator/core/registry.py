@@ -178,8 +178,10 @@ ModelFactory = Callable[[str, dict[str, Any]], ModelProvider]
 UserFactory = Callable[[str, dict[str, Any]], UserProvider]
 AgentFactory = Callable[[str, dict[str, Any]], AgentProvider | CalibrationAgentProvider]
 DomainFactory = Callable[[], "Domain"]
-ExportWriter = Callable[[Any, str, str], int]
-"""Writes a stored run in another benchmark's format: (store, run id, out path) -> count."""
+ExportWriter = Callable[[Any, str, str, bool], int]
+"""Writes a stored run in another benchmark's format: (store, run id, out path, force) -> count.
+
+It writes through ``results.open_target`` (``force``: replace an existing file)."""
 
 _T = TypeVar("_T")
 _imported: set[str] = set()

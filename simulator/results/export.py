@@ -12,15 +12,14 @@ from __future__ import annotations
 import csv
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
-from pathlib import Path
+from contextlib import contextmanager
 from typing import IO, Any
 
 import msgspec
 import sqlite_utils
 
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.store import ROLE_COLUMN_NAMES, get_run
+from tau_sim.simulator.store import ROLE_COLUMN_NAMES, atomic_output, get_run
 
 FORMATS = ("jsonl", "csv")
 COLUMNS = (
@@ -87,33 +86,42 @@ def write_csv(rows: Sequence[dict[str, Any]], out: IO[str]) -> None:
 
 
 @contextmanager
-def open_target(path: str) -> Iterator[IO[str]]:
-    """``path`` opened for writing (``-``: stdout); one that cannot be written is a usage error."""
+def open_target(path: str, *, force: bool = False) -> Iterator[IO[str]]:
+    """``path`` opened for writing (``-``: stdout), replaced only when complete.
+
+    A file is written whole or not at all (``store.atomic_output``): an existing file or
+    symbolic link is refused unless ``force``, a path that cannot be written is a one-line
+    error, and a failed write leaves the previous file and no temporary file.
+    """
     if path == "-":
         yield sys.stdout
         return
-    with ExitStack() as stack:
-        try:
-            handle = stack.enter_context(Path(path).open("w", encoding="utf-8", newline=""))
-        except OSError as exc:
-            raise UsageError(f"--out {path}: cannot write ({exc.strerror or exc})") from None
+    with atomic_output(path, force=force) as handle:
         yield handle
 
 
-def export_run(sqlite: sqlite_utils.Database, run_id: str, fmt: str, out: str = "-") -> int:
+def export_run(
+    sqlite: sqlite_utils.Database,
+    run_id: str,
+    fmt: str,
+    out: str = "-",
+    *,
+    force: bool = False,
+) -> int:
     """Write the run's rows to ``out`` (``-``: stdout) in ``fmt``; returns the row count.
 
-    The rows are read before ``out`` is opened, so an unknown run leaves no file behind. A
-    format a plugin registered in ``EXPORTS`` (``tau2``: τ²-bench's results) writes itself.
+    The rows are read before ``out`` is opened, so an unknown run leaves no file behind; an
+    existing ``out`` is replaced only with ``force`` (``open_target``). A format a plugin
+    registered in ``EXPORTS`` (``tau2``: τ²-bench's results) writes itself.
     """
     if fmt not in FORMATS:
         from tau_sim.simulator.core.registry import EXPORTS
 
         if fmt in EXPORTS:
-            return EXPORTS[fmt](sqlite, run_id, out)
+            return EXPORTS[fmt](sqlite, run_id, out, force)
         known = ", ".join([*FORMATS, *EXPORTS.names()])
         raise UsageError(f"--format: unknown format {fmt!r} (known: {known})")
     rows = export_rows(sqlite, run_id)
-    with open_target(out) as handle:
+    with open_target(out, force=force) as handle:
         (write_jsonl if fmt == "jsonl" else write_csv)(rows, handle)
     return len(rows)

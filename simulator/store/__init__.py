@@ -6,7 +6,9 @@ checked, in WAL mode, migrating an older one (``schema``); storage faults are ``
 (exit code 1) naming the file and the cause. Readers use ``get_run``, ``iter_events`` and
 ``role_usage`` (``reads``); a run's status as it stands is ``run_state`` (``stale`` for a run
 whose process died). Events are kept with integer keys (``event_rows``); per-role model usage is
-summed by ``usage``; the waits are in ``timeouts``.
+summed by ``usage``; the waits are in ``timeouts``. Files written for the user (exports,
+selections, dataset folders) are written whole or not at all by ``atomic_output`` and
+``write_outputs`` (``outputs``).
 
 Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
@@ -27,6 +29,12 @@ if TYPE_CHECKING:
         open_database,
         storage_fault,
         storage_faults,
+    )
+    from tau_sim.simulator.store.outputs import (
+        atomic_output,
+        check_output,
+        output_fault,
+        write_outputs,
     )
     from tau_sim.simulator.store.reads import (
         get_run,
@@ -74,18 +82,22 @@ MODULE_OF = {
     "STALE_AFTER_ENV": "timeouts",
     "Store": "runs",
     "Writer": "writer",
+    "atomic_output": "outputs",
+    "check_output": "outputs",
     "create_rescores_table": "schema",
     "default_busy_timeout": "timeouts",
     "get_run": "reads",
     "iter_events": "reads",
     "open_database": "opening",
     "ordered_rows": "event_rows",
+    "output_fault": "outputs",
     "role_usage": "reads",
     "run_state": "reads",
     "run_states": "reads",
     "stale_after": "timeouts",
     "storage_fault": "opening",
     "storage_faults": "opening",
+    "write_outputs": "outputs",
 }
 """The module of this package that defines each public name."""
 
@@ -103,18 +115,22 @@ __all__ = [
     "STALE_AFTER_ENV",
     "Store",
     "Writer",
+    "atomic_output",
+    "check_output",
     "create_rescores_table",
     "default_busy_timeout",
     "get_run",
     "iter_events",
     "open_database",
     "ordered_rows",
+    "output_fault",
     "role_usage",
     "run_state",
     "run_states",
     "stale_after",
     "storage_fault",
     "storage_faults",
+    "write_outputs",
 ]
 
 __getattr__ = lazy_names(__name__, globals(), MODULE_OF)

@@ -51,7 +51,7 @@ def test_every_threshold_is_a_flag(pipeline: Pipeline, tmp_path: Path) -> None:
     assert report["kept"] == pipeline.filtered["kept"] + dropped["reliance"] + dropped["redundant"]
     tight = tau_sim(
         *("tracer", "filter", pipeline.run_id, "--db", str(pipeline.db), "--out", str(out)),
-        *("--max-turns", "2"),
+        *("--max-turns", "2", "--force"),
     )
     assert json.loads(tight.stdout)["dropped"]["turns"] == pipeline.filtered["kept"]
 

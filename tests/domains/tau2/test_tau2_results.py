@@ -98,3 +98,13 @@ def test_exported_run_reads_back_in_their_model_with_their_rewards(tmp_path: Pat
             their_reward("retail", by_id[simulation.task_id], simulation) == stored[simulation.id]
         )
     assert sorted(stored.values()) == [0.0, 0.0, 1.0, 1.0]  # sloppy fails, gold passes
+    # the file is written whole (``results.open_target``): not over itself without --force
+    again = [*TAU_SIM, "export", run_id, "--db", str(db), "--format", "tau2", "--out", str(out)]
+    before = out.read_bytes()
+    refused = subprocess.run(again, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and f"--out {out} already exists" in refused.stderr
+    assert out.read_bytes() == before
+    forced = subprocess.run([*again, "--force"], capture_output=True, text=True, timeout=120)
+    assert forced.returncode == 0, forced.stderr
+    assert len(Results.load(out).simulations) == 4
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

@@ -22,27 +22,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import GRID, SMALL, SMALL_CELLS, TAU_SIM, one_line_error, report, tau_sim
+from tests.helpers.disks import tmpfs
 from tests.helpers.require import require
 
 GRID_CELLS = 6 * 2 * 2 * 2
-
-
-@contextmanager
-def tmpfs(folder: Path, size: str) -> Iterator[Path]:
-    """A tmpfs of ``size`` mounted at ``folder`` for the block (unmounted afterwards)."""
-    folder.mkdir()
-    out = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-        capture_output=True,
-        text=True,
-    )
-    if out.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {out.stderr.strip() or out.returncode}")
-    try:
-        yield folder
-    finally:
-        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(folder)], check=True)
 
 
 @contextmanager
