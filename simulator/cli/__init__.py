@@ -6,8 +6,8 @@
 a plugin's command (``tau-sim tui``, ``human``) needs to configure, resume and end a run the way
 ``tau-sim run`` does.
 
-They load on first use (PEP 562 ``__getattr__``): the console script (``tau_sim.entry``) imports
-this package before it takes Ctrl-C, so importing it must load nothing of the CLI yet.
+They load on first use (PEP 562 ``__getattr__``): importing this package loads none of the
+modules it names, so a command imports only what it uses.
 """
 
 from __future__ import annotations
