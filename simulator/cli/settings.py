@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -80,8 +81,7 @@ def file_value(action: argparse.Action, value: Any, where: str) -> Any:
     """
 
     def refused(expected: str) -> UsageError:
-        shown = json.dumps(value, default=str, ensure_ascii=False)
-        return UsageError(f"{where}: expected {expected}, got {shown}")
+        return UsageError(f"{where}: expected {expected}, got {_toml(value)}")
 
     if action.nargs == 0:  # a switch such as --quiet
         if not isinstance(value, bool):
@@ -129,6 +129,21 @@ def _file_list(dest: str, value: Any, refused: Callable[[str], UsageError]) -> s
     if not csv(text):
         raise refused(expected)
     return text
+
+
+def _toml(value: Any) -> str:
+    """``value`` as TOML writes it (``true``, ``inf``, ``"2"``, ``[0.5, "high"]``), for errors."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)  # int, float, dates and times
 
 
 def _is_int(value: Any) -> bool:

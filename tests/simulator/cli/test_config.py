@@ -106,6 +106,10 @@ BAD_RUN_FILES: list[tuple[str, str]] = [
     ("[run]\ntimeout = true", "[run] timeout: expected a number, got true"),
     ("[run]\nquiet = 1", "[run] quiet: expected true or false, got 1"),
     (
+        "[run]\nintensities = [0.5, nan, true]",
+        "[run] intensities: expected a non-empty list of levels or numbers, got [0.5, nan, true]",
+    ),
+    (
         '[run]\nemotions = ["anger"]\nintensities = []',
         "[run] intensities: expected a non-empty list of levels or numbers, got []",
     ),
