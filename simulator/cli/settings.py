@@ -94,7 +94,7 @@ def file_value(action: argparse.Action, value: Any, where: str) -> Any:
     if action.type is float:
         if not (_is_int(value) or isinstance(value, float)):
             raise refused("a number")
-        return float(value)
+        return float(value) if abs(value) < 1e308 else (math.inf if value > 0 else -math.inf)
     if action.type is workers_arg:
         if _is_int(value):
             return value
