@@ -8,10 +8,13 @@ run needs (``run.runner``, ``run.shards``, ``world.splits``, ``models.options``,
 from __future__ import annotations
 
 import argparse
+import json
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tau_sim.simulator.cli.options import csv
+from tau_sim.simulator.cli.options import csv, workers_arg
 from tau_sim.simulator.cli.run_options import run_parser
 from tau_sim.simulator.core.conditions import DIMENSIONS, parse_intensity, parse_levels
 from tau_sim.simulator.core.endings import Limits
@@ -45,8 +48,20 @@ NOT_SETTINGS = (
 """Parsed options of ``run`` that are not settings of a run (nor keys of a ``[run]`` table)."""
 
 
+LIST_SETTINGS = frozenset(
+    {"domain", "tasks", "agent", "user", "emotions", "intensities", *DIMENSIONS}
+)
+"""Settings that are comma-separated lists: in ``[run]``, a TOML list or one such string."""
+
+
 def run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> dict[str, Any]:
-    """The run file's ``[run]`` table, typed like the flags of the same names."""
+    """The run file's ``[run]`` table, each value checked against its flag's type.
+
+    TOML values keep their types: an integer setting takes an integer (not 2.9, 2.0 or
+    ``true``), a number one an integer or a float (not a bool), a switch ``true`` or ``false``,
+    a list setting a non-empty list or comma-separated string, any other a non-empty string.
+    A wrong one is a ``UsageError`` naming the file and the key (``file_value``).
+    """
     actions = {a.dest: a for a in run._actions}
     settings: dict[str, Any] = {}
     for key, value in run_file.run.items():
@@ -54,16 +69,97 @@ def run_table(run: argparse.ArgumentParser, run_file: RunFile, path: str) -> dic
         action = actions.get(dest)
         if action is None or dest in NOT_SETTINGS:
             raise UsageError(f"--config {path}: [run] has unknown setting {key!r}")
-        if isinstance(value, list):
-            value = ",".join(str(v) for v in value)
-        if action.nargs == 0:  # a switch such as --quiet
-            settings[dest] = bool(value)
-            continue
-        try:
-            settings[dest] = action.type(value) if callable(action.type) else str(value)
-        except (TypeError, ValueError, OverflowError):
-            raise UsageError(f"--config {path}: [run] {key} = {value!r} is not valid") from None
+        settings[dest] = file_value(action, value, f"--config {path}: [run] {key}")
     return settings
+
+
+def file_value(action: argparse.Action, value: Any, where: str) -> Any:
+    """A ``[run]`` value as its flag ``action`` would give it, or a ``UsageError`` at ``where``.
+
+    Nothing is coerced: ``trials = 2.9`` is refused, not played as 2 trials. A list becomes
+    the comma-separated string its flag takes.
+    """
+
+    def refused(expected: str) -> UsageError:
+        return UsageError(f"{where}: expected {expected}, got {_toml(value)}")
+
+    if action.nargs == 0:  # a switch such as --quiet
+        if not isinstance(value, bool):
+            raise refused("true or false")
+        return value
+    if action.type is int:
+        if not _is_int(value):
+            raise refused("an integer")
+        return value
+    if action.type is float:
+        if not (_is_int(value) or isinstance(value, float)):
+            raise refused("a number")
+        return float(value) if abs(value) < 1e308 else (math.inf if value > 0 else -math.inf)
+    if action.type is workers_arg:
+        if _is_int(value):
+            return value
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        raise refused('an integer or "auto"')
+    if action.dest in LIST_SETTINGS:
+        return _file_list(action.dest, value, refused)
+    if not isinstance(value, str) or not value.strip():
+        raise refused("a non-empty string")
+    return value
+
+
+def _file_list(dest: str, value: Any, refused: Callable[[str], UsageError]) -> str:
+    """A list setting of ``[run]`` as one comma-separated string; empty or mistyped: refused.
+
+    ``tasks`` also takes a count (``tasks = 5``), ``intensities`` numbers as well as names.
+    """
+    if dest == "tasks" and _is_int(value):
+        return str(value)
+    numbers = dest == "intensities"
+    expected = {
+        "tasks": "a task count or a non-empty list of task ids",
+        "intensities": "a non-empty list of levels or numbers",
+    }.get(dest, "a non-empty list of names")
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+    if items is None or not all(
+        isinstance(v, str) or (numbers and (_is_int(v) or isinstance(v, float))) for v in items
+    ):
+        raise refused(expected)
+    text = ",".join(str(v) for v in items)
+    if not csv(text):
+        raise refused(expected)
+    return text
+
+
+def _toml(value: Any) -> str:
+    """``value`` as TOML writes it (``true``, ``inf``, ``"2"``, ``[0.5, "high"]``), for errors."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)  # int, float, dates and times
+
+
+def _is_int(value: Any) -> bool:
+    """An integer, not a bool (TOML's ``true`` is not 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def listed(flag: str, text: str) -> list[str]:
+    """The entries of a comma-separated ``flag`` value; none (``""``, ``","``) is a ``UsageError``.
+
+    An empty list would leave a grid of no conversations (or a dimension silently dropped).
+    """
+    names = csv(text)
+    if not names:
+        raise UsageError(f"{flag}: {text!r} lists nothing; give at least one entry")
+    return names
 
 
 def configure_run(
@@ -133,19 +229,19 @@ def config_from_settings(
     names = list(domains)
     where = tasks_file or (f"domain {names[0]!r}" if len(names) == 1 else "the domains")
     if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
-        unique("--tasks", csv(settings["tasks"]), csv(settings["tasks"]))
+        unique("--tasks", ids := listed("--tasks", settings["tasks"]), ids)
     fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
     if tasks_file:
         fields["tasks_file"] = str(Path(tasks_file).resolve())
     if "agent" in settings:
-        fields["agents"] = unique("--agent", names := csv(settings["agent"]), names)
+        fields["agents"] = unique("--agent", names := listed("--agent", settings["agent"]), names)
     if "user" in settings:
-        fields["users"] = unique("--user", names := csv(settings["user"]), names)
+        fields["users"] = unique("--user", names := listed("--user", settings["user"]), names)
     if "emotions" in settings:
-        names = csv(settings["emotions"])
+        names = listed("--emotions", settings["emotions"])
         fields["emotions"] = unique("--emotions", names, normalize_emotions(names, dedupe=False))
     if "intensities" in settings:
-        names = csv(settings["intensities"])
+        names = listed("--intensities", settings["intensities"])
         fields["intensities"] = unique("--intensities", names, [parse_intensity(x) for x in names])
     for dimension in DIMENSIONS:
         if dimension in settings:

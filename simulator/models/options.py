@@ -87,7 +87,9 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
 
     ``where`` is a flag (``--agent-arg``: errors read ``--agent-arg key=value: why``) or a
     model name (``openai/m: invalid option key=value: why``). Values may be typed (TOML) or
-    strings (command line): ``"0.5"`` becomes a float. A ``CommaList`` or ``ShellWords`` field
+    strings (command line): ``"0.5"`` becomes a float. Typed values are converted strictly:
+    an integer option refuses 2.9 and 2.0, a number or a bool refuses ``true`` and 1, a string
+    option takes text only. A ``CommaList`` or ``ShellWords`` field
     takes a list or one string that is split into words. Unknown keys are refused
     (``temprature`` is a typo, not an option to ignore); the value of a secret key is never
     repeated in an error.
@@ -110,7 +112,7 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
         elif field.type in (str, str | None) and isinstance(args[key], str):
             typed[key] = args[key]  # strings stay strings where the field wants text (URLs)
     try:
-        return msgspec.convert(typed, cls, strict=False)
+        return msgspec.convert(typed, cls, strict=True)
     except msgspec.ValidationError as exc:
         reason, _, path = str(exc).partition(" - at `$.")
         key = path.split("`")[0].split(".")[0].split("[")[0]

@@ -132,6 +132,11 @@ def check_numbers(config: RunConfig) -> None:
     if timeout > MAX_TIMEOUT_S:
         raise UsageError(f"--timeout must be at most {MAX_TIMEOUT_S:g} seconds (got {timeout:g})")
     size = grid_size(config)
+    if size == 0:  # an empty list: a run of no conversations would be stored as completed
+        raise UsageError(
+            f"the grid holds no conversations: {_empty_list(config)} lists nothing; "
+            "give at least one entry"
+        )
     if size > MAX_CELLS:
         raise UsageError(
             f"the grid holds {size} conversations, more than {MAX_CELLS} per run; "
@@ -139,16 +144,26 @@ def check_numbers(config: RunConfig) -> None:
         )
 
 
-def check_unique(config: RunConfig) -> None:
-    """No grid dimension lists the same entry twice (it would copy cells at the same seed)."""
-    for flag, values in (
+def _empty_list(config: RunConfig) -> str:
+    """The flag of the first empty grid dimension of ``config`` (one of them is)."""
+    return next(flag for flag, values in _grid_lists(config) if not values)
+
+
+def _grid_lists(config: RunConfig) -> tuple[tuple[str, Sequence[object]], ...]:
+    """Each grid dimension of ``config`` with the flag that sets it."""
+    return (
         ("--agent", config.agents),
         ("--user", config.users),
         ("--tasks", config.tasks),
         ("--emotions", config.emotions),
         ("--intensities", config.intensities),
         *((f"--{d}", getattr(config, d)) for d in DIMENSIONS),
-    ):
+    )
+
+
+def check_unique(config: RunConfig) -> None:
+    """No grid dimension lists the same entry twice (it would copy cells at the same seed)."""
+    for flag, values in _grid_lists(config):
         seen: set[object] = set()
         for value in values:
             if value in seen:

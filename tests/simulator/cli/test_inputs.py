@@ -153,7 +153,10 @@ def test_binary_and_non_utf8_files_are_one_line_errors(populated: Path, tmp_path
     huge = tmp_path / "huge.toml"
     huge.write_text("[run]\ntrials = 1e309\n")
     line = one_line_error(tau_sim("run", "--config", str(huge), "--db", str(populated)))
-    assert f"--config {huge}: [run] trials = inf is not valid" in line
+    assert f"--config {huge}: [run] trials: expected an integer, got inf" in line
+    huge.write_text(f"[run]\ntimeout = 1{'0' * 400}\n")  # an integer too large for a float
+    line = one_line_error(tau_sim("run", "--config", str(huge), "--db", str(populated)))
+    assert "--timeout must be at most 1e+07 seconds (got inf)" in line
     line = one_line_error(tau_sim("report", "--db", str(binary)))
     assert "is not a tau-sim database" in line
     assert digest(populated) == before
