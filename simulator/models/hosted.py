@@ -69,7 +69,6 @@ from tau_sim.simulator.core.chat import (
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.keys import SEALED_PREFIX
 from tau_sim.simulator.models.clients import ClientPool
-from tau_sim.simulator.models.deadline import deadline_client
 from tau_sim.simulator.models.limits import connection_slot
 from tau_sim.simulator.models.options import convert_options
 from tau_sim.simulator.models.pricing import cost_usd, price_of
@@ -370,7 +369,9 @@ class HostedChatModel:
         clients = self._clients.get(base_url)
         if clients is None:
             sdk = self.sdk
-            import httpx2
+            import httpx2  # with the SDK, not at import
+
+            from tau_sim.simulator.models.deadline import deadline_client
 
             opts = self.options
             http_class = deadline_client(self.http_client_class())
