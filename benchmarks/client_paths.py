@@ -7,6 +7,7 @@ warm-up, and the CPU this process spends is divided by the calls.
 
     python benchmarks/client_paths.py                  # all four paths
     python benchmarks/client_paths.py --calls 5000
+    python benchmarks/client_paths.py --deadline       # the HTTP client tau-sim uses
 """
 
 from __future__ import annotations
@@ -23,13 +24,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PATHS = ("post-aiohttp", "typed-aiohttp", "post-httpx", "typed-httpx")
 
 
-async def one_path(url: str, path: str, calls: int, inflight: int) -> tuple[float, float]:
-    """(client CPU ms per call, calls per second) of one path."""
+async def one_path(
+    url: str, path: str, calls: int, inflight: int, deadline: bool = False
+) -> tuple[float, float]:
+    """(client CPU ms per call, calls per second) of one path (``deadline``: as tau-sim sends,
+    each attempt bounded by ``timeout`` as a whole)."""
     import httpx2
     import msgspec
     import openai
 
     from tau_sim.simulator.core.registry import get_domain
+    from tau_sim.simulator.models.deadline import deadline_client
     from tau_sim.simulator.models.openai_provider import _completion, to_openai_tools
 
     retail = get_domain("retail")
@@ -39,6 +44,8 @@ async def one_path(url: str, path: str, calls: int, inflight: int) -> tuple[floa
     http_class = (
         openai.DefaultAioHttpClient if transport == "aiohttp" else openai.DefaultAsyncHttpxClient
     )
+    if deadline:
+        http_class = deadline_client(http_class)
     client = openai.AsyncOpenAI(
         api_key="EMPTY",
         base_url=url,
@@ -81,6 +88,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--inflight", type=int, default=256)
     parser.add_argument("--paths", default=",".join(PATHS), help=f"some of {', '.join(PATHS)}")
+    parser.add_argument(
+        "--deadline", action="store_true", help="bound each attempt as tau-sim does (timeout=)"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     import uvloop
@@ -94,7 +104,7 @@ def main() -> None:
         assert server.stdout is not None
         url = f"http://127.0.0.1:{int(server.stdout.readline().split()[1])}/v1"
         for path in args.paths.split(","):
-            ms, rate = uvloop.run(one_path(url, path, args.calls, args.inflight))
+            ms, rate = uvloop.run(one_path(url, path, args.calls, args.inflight, args.deadline))
             print(f"{path:14} {ms:5.2f} ms client CPU per call  {rate:6.0f} calls/s", flush=True)
     finally:
         server.terminate()

@@ -1,7 +1,8 @@
 """A tiny OpenAI-compatible HTTP endpoint on asyncio streams, for benchmarks and tests.
 
 It speaks just enough HTTP/1.1 (keep-alive, Content-Length bodies) to serve the ``openai`` and
-``anthropic`` SDKs. ``HTTPServer`` runs any async handler (tests script it per request); the
+``anthropic`` SDKs; a ``Response`` with ``trickle`` sends its headers at once and its body in
+``pieces`` parts that far apart (a slow stream, or a slow non-streamed body). ``HTTPServer`` runs any async handler (tests script it per request); the
 ``plausible`` handler answers chat completions after a fixed latency: an agent request (one with
 tools) gets a tool call, then a text once the tool result is in; a user request (no tools) gets
 the JSON the LLM user reports, ending with STOP after ``user_turns`` turns.
@@ -58,6 +59,8 @@ class Response:
     content_type: str = "application/json"
     delay: float = 0.0
     drop: bool = False  # close the connection without answering
+    trickle: float = 0.0  # headers at once, then the body in ``pieces`` parts this far apart
+    pieces: int = 20
 
     @classmethod
     def json(cls, obj: Any, status: int = 200, **kw: Any) -> Response:
@@ -148,20 +151,33 @@ class HTTPServer:
                 if response.drop:
                     return
                 extra = "".join(f"{k}: {v}\r\n" for k, v in response.headers.items())
-                writer.write(
-                    (
-                        f"HTTP/1.1 {response.status} {_REASONS.get(response.status, 'Status')}\r\n"
-                        f"content-type: {response.content_type}\r\n"
-                        f"content-length: {len(response.body)}\r\n{extra}\r\n"
-                    ).encode()
-                    + response.body
-                )
+                head_bytes = (
+                    f"HTTP/1.1 {response.status} {_REASONS.get(response.status, 'Status')}\r\n"
+                    f"content-type: {response.content_type}\r\n"
+                    f"content-length: {len(response.body)}\r\n{extra}\r\n"
+                ).encode()
+                if response.trickle:
+                    await _trickle(writer, head_bytes, response)
+                    continue
+                writer.write(head_bytes + response.body)
                 await writer.drain()
         except (ConnectionError, asyncio.CancelledError):
             return
         finally:
             self._writers.discard(writer)
             writer.close()
+
+
+async def _trickle(writer: asyncio.StreamWriter, head: bytes, response: Response) -> None:
+    """Send ``head`` at once, then the body in ``response.pieces`` parts ``trickle`` s apart."""
+    writer.write(head)
+    await writer.drain()
+    body, pieces = response.body, max(1, response.pieces)
+    size = -(-len(body) // pieces)
+    for start in range(0, len(body), size):
+        await asyncio.sleep(response.trickle)
+        writer.write(body[start : start + size])
+        await writer.drain()
 
 
 # ---- the plausible completion handler used by the benchmark ---------------------------------

@@ -26,7 +26,9 @@ Retries are the SDK's own: ``max_retries`` retries 408/409/429/5xx, timeouts and
 errors with exponential backoff and jitter, honouring ``retry-after-ms`` / ``Retry-After``. The
 retries a call took come from the request the SDK sent last (its ``x-stainless-retry-count``
 header), so ``Usage.retries`` stays exact, and a call that gives up says after how many attempts.
-``timeout`` is the SDK's per-attempt timeout.
+``timeout`` bounds each attempt as a whole, headers and body, streamed or not: the SDKs' own
+timeouts are per read, so a server trickling its answer would never trip them
+(``deadline.deadline_client``); an attempt that runs out is a timeout the SDK retries.
 
 With aiohttp each base URL (each replica of a pool) gets one SDK client whose connector holds up
 to ``max_connections`` connections. With httpx it gets a few SDK clients, each capped at
@@ -43,6 +45,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
+import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cached_property
@@ -127,7 +130,7 @@ class HostedOptions(msgspec.Struct, frozen=True, kw_only=True):
         json_schema: send the caller's JSON schema inside ``response_format`` too (the
             ``schema`` key llama.cpp's server turns into a grammar: a small model then writes
             exactly the fields asked for); off by default, as other APIs refuse the key.
-        timeout: seconds one attempt may take (the SDK's ``timeout``).
+        timeout: seconds one attempt may take in all, headers and body (see ``deadline``).
         max_retries: retries after the first attempt (the SDK's ``max_retries``).
         max_connections: requests in flight per endpoint, shared by all conversations (unset:
             the run's concurrency for an endpoint on this machine, else the provider's
@@ -210,6 +213,11 @@ def retries_before(request: Any) -> int:
         return int(request.headers.get("x-stainless-retry-count", "0"))
     except (AttributeError, RuntimeError, ValueError):
         return 0
+
+
+def retry_delay(retries_taken: int) -> float:
+    """Seconds before the next attempt: the SDKs' backoff (0.5 s doubling to 8 s, less 0-25 %)."""
+    return min(0.5 * 2.0 ** min(retries_taken, 16), 8.0) * (1 - 0.25 * random.random())
 
 
 def connection_failure(exc: BaseException) -> str | None:
@@ -361,10 +369,12 @@ class HostedChatModel:
         clients = self._clients.get(base_url)
         if clients is None:
             sdk = self.sdk
-            import httpx2
+            import httpx2  # with the SDK, not at import
+
+            from tau_sim.simulator.models.deadline import deadline_client
 
             opts = self.options
-            http_class = self.http_client_class()
+            http_class = deadline_client(self.http_client_class())
             connections = self.connections
             count = (
                 1
@@ -452,8 +462,11 @@ class HostedChatModel:
             with clients.pick() as client:
                 return await send(client)
 
-    def _error(self, exc: Exception) -> ModelError:
+    def _error(self, exc: Exception, earlier: int = 0) -> ModelError:
         """The error of a failed call: what failed, after how many attempts, no secrets.
+
+        The attempts are the SDK's count of the request it sent last, plus ``earlier`` ones
+        played outside the SDK (streams cut off midway).
 
         Failures of the endpoint are ``EndpointError``s; a request the endpoint rejects as
         invalid (``REJECTED_STATUSES``: a conversation too long for the context window) is a
@@ -489,7 +502,7 @@ class HostedChatModel:
             return ModelError(f"{type(exc).__name__}: {redact(short(str(exc)), self._api_key)}")
         if isinstance(exc, sdk.APIStatusError) and exc.status_code in REJECTED_STATUSES:
             return RequestRejected(detail, kind=kind)
-        attempts = retries_before(request) + 1
+        attempts = earlier + retries_before(request) + 1
         if attempts > 1:
             return EndpointError(f"gave up after {attempts} attempts: {detail}", kind=kind)
         return EndpointError(detail, kind=kind)

@@ -7,7 +7,8 @@ messages last: every request of a conversation starts with the bytes of the one 
 its closing ``]}``), and conversations of one domain share the bytes up to the end of the system
 policy, so servers' prefix caches hit. ``stream=true`` uses the SDK's streaming API
 (``chat.completions.with_raw_response.create``) and assembles the deltas, tool-call deltas
-included.
+included; a stream cut off after its headers (its attempt's ``timeout`` ran out, the connection
+dropped) is played again up to ``max_retries``, as the SDK retries what fails before them.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import msgspec
 
 from tau_sim.simulator.core.chat import (
     ChatMessage,
     ChatResponse,
     EndpointError,
+    ModelError,
     ToolCallSpec,
     ToolSpec,
 )
@@ -33,6 +36,7 @@ from tau_sim.simulator.models.hosted import (
     Reply,
     empty_body,
     post_json,
+    retry_delay,
     split_connection_args,
 )
 from tau_sim.simulator.models.reasoning import join_reasoning, split_think
@@ -272,14 +276,41 @@ class OpenAIChatModel(HostedChatModel):
         return Reply(message, usage.prompt_tokens, usage.completion_tokens, retries, usage.cached)
 
     async def _stream(self, client: AsyncOpenAI, body: dict[str, Any]) -> Reply:
+        """Stream the answer; a stream that times out or breaks midway is played again.
+
+        The SDK retries a stream until its headers come; what fails after them (the attempt's
+        ``timeout`` running out, a dropped connection) is retried here, up to ``max_retries``
+        in all, with the SDK's backoff.
+        """
         request = dict(body, stream=True)
         if self.options.stream_usage:
             request["stream_options"] = {"include_usage": True}
         extra = {k: request.pop(k) for k in self.options.extra_body or () if k in request}
         if extra:
             request["extra_body"] = extra
-        raw: Any = await client.chat.completions.with_raw_response.create(**request)
-        stream = raw.parse()
+        sdk = self.sdk
+        before = 0  # attempts played before this call of the SDK
+        while True:
+            left = self.options.max_retries - before
+            attempt = client if before == 0 else client.with_options(max_retries=left)
+            raw: Any = None
+            try:
+                raw = await attempt.chat.completions.with_raw_response.create(**request)
+                reply = await self._assemble(raw.parse())
+            except ModelError:
+                raise
+            except Exception as exc:
+                taken = before + (0 if raw is None else raw.retries_taken)
+                cut = raw is not None and isinstance(exc, sdk.APIConnectionError)  # timeouts too
+                if not cut or taken >= self.options.max_retries:
+                    raise self._error(exc, earlier=before) from None
+                await anyio.sleep(retry_delay(taken))
+                before = taken + 1
+                continue
+            return msgspec.structs.replace(reply, retries=before + raw.retries_taken)
+
+    async def _assemble(self, stream: Any) -> Reply:
+        """The reply of a stream of chunks: text, reasoning and tool-call deltas joined."""
         content: list[str] = []
         reasoning: list[str] = []
         calls: dict[int, list[Any]] = {}  # index -> [id, name, argument parts]
@@ -311,7 +342,7 @@ class OpenAIChatModel(HostedChatModel):
                                 slot[2].append(tc.function.arguments)
         parts = [(c[0], c[1], "".join(c[2])) for _, c in sorted(calls.items())]
         message = assistant_message("".join(content) or None, "".join(reasoning) or None, parts)
-        return Reply(message, tokens_in, tokens_out, raw.retries_taken, cached)
+        return Reply(message, tokens_in, tokens_out, 0, cached)
 
 
 @MODELS.register("openai")

@@ -19,8 +19,10 @@ chat completions answer by ``mode``:
 - ``429`` / ``500``: an error status (``429-echo``: its message repeats the API key);
   ``invalid-json``: a body that is not JSON; ``empty``: ``{}``; ``no-choices``: a completion
   without choices; ``drop``: the connection is closed with nothing sent; ``slow``: the answer
-  comes after 5 s; ``400-context``: HTTP 400, the conversation is too long for the context
-  window (a rejected request: the model's limit, not the endpoint's fault);
+  comes after 5 s; ``trickle``: the headers at once, then the plausible answer's body in 20
+  parts 0.3 s apart (6 s; SSE chunks when the request asks for a stream); ``400-context``:
+  HTTP 400, the conversation is too long for the context window (a rejected request: the
+  model's limit, not the endpoint's fault);
 - ``unknown-tool``: the model calls a tool the domain does not have; ``bad-tool-json``: the
   tool call's arguments are not JSON (both the agent model's own faults).
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import http.server
+import json
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -47,6 +50,7 @@ from benchmarks.fake_openai_server import (
     plausible,
     plausible_handler,
 )
+from tests.helpers.wire import oa_chunk
 
 MODES = (
     "ok",
@@ -58,6 +62,7 @@ MODES = (
     "no-choices",
     "drop",
     "slow",
+    "trickle",
     "400-context",
 )
 CONTEXT_MESSAGE = "This model's maximum context length is 8192 tokens; your messages have 9001"
@@ -72,6 +77,22 @@ def _tool_call(name: str, arguments: str) -> Response:
     call = {"id": "call_x", "type": "function", "function": {"name": name, "arguments": arguments}}
     message = {"role": "assistant", "content": None, "tool_calls": [call]}
     return Response.json(completion(message, 9, 9))
+
+
+def trickled(answer: dict[str, Any], stream: bool) -> Response:
+    """``answer`` (a chat.completion) sent slowly: headers at once, then 20 parts 0.3 s apart;
+    as SSE chunks (text in pieces, each tool call, then the usage) where ``stream``."""
+    if not stream:
+        return Response(body=json.dumps(answer).encode(), trickle=0.3, pieces=20)
+    message, usage = answer["choices"][0]["message"], answer["usage"]
+    text = message.get("content") or ""
+    step = max(1, -(-len(text) // 16))
+    chunks = [oa_chunk({"role": "assistant"})]
+    chunks += [oa_chunk({"content": text[i : i + step]}) for i in range(0, len(text), step)]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        chunks.append(oa_chunk({"tool_calls": [{"index": index, **call}]}))
+    chunks.append(oa_chunk({}, usage=(usage["prompt_tokens"], usage["completion_tokens"])))
+    return Response.sse(chunks, trickle=0.3, pieces=20)
 
 
 class InThread:
@@ -143,6 +164,8 @@ class FaultServer:
             return Response(drop=True)
         if mode == "slow":
             return Response(body=b"{}", delay=5.0)
+        if mode == "trickle":
+            return trickled(plausible(body, user_turns=3), bool(body.get("stream")))
         if mode == "unknown-tool" and body.get("tools"):
             return _tool_call("launch_rocket", '{"target": "moon"}')
         if mode == "bad-tool-json" and body.get("tools"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import anthropic  # noqa: F401  (imported here: its 1.5 s import is not one test's time)
@@ -153,6 +154,27 @@ async def test_timeout_is_a_model_error(server: ScriptServer) -> None:
     model = model_for(server, timeout=0.2, max_retries=0)
     with pytest.raises(ModelError, match=r"no answer within 0\.2 s"):
         await model.chat([ChatMessage("user", "hi")], [])
+    await model.aclose()
+
+
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+async def test_timeout_bounds_a_trickled_answer_as_a_whole(
+    server: ScriptServer, transport: str
+) -> None:
+    """Headers at once, then the body in 20 parts 0.3 s apart: the attempt still ends at 1 s."""
+    answer = an_message([{"type": "text", "text": "slow but whole"}])
+    server.then(Response(body=answer.body, trickle=0.3, pieces=20))
+    model = model_for(server, timeout=1, max_retries=1, http_client=transport)
+    start = time.perf_counter()
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], [])
+    took = time.perf_counter() - start
+    assert (info.value.kind, str(info.value)) == (
+        "timeout",
+        "gave up after 2 attempts: no answer within 1 s",
+    )
+    assert len(server.requests) == 2  # the SDK retried the attempt that ran out
+    assert took < 6, took  # two attempts of 1 s and a backoff; the body alone takes 6 s
     await model.aclose()
 
 

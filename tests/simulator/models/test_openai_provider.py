@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import openai
 import pytest
 
 from benchmarks.fake_openai_server import Response
@@ -344,7 +345,7 @@ async def test_aiohttp_client_holds_every_connection_in_one_pool(server: ScriptS
     model = model_for(server, max_connections=40)
     clients = model.client_pool(server.url + "/v1")
     assert (clients.per_client, clients.most) == (40, 1)
-    assert type(clients.clients[0]._client).__name__ == "_InstalledAioHttpClient"
+    assert isinstance(clients.clients[0]._client, openai.DefaultAioHttpClient)
 
     async def one() -> None:
         await model.chat([ChatMessage("user", "hi")], [])
@@ -491,3 +492,67 @@ async def test_cached_prompt_tokens_are_reported(server: ScriptServer, stream: b
     usage = (await model.chat([ChatMessage("user", "hello")], [])).usage
     await model.aclose()
     assert (usage.tokens_in, usage.tokens_cached, usage.tokens_out) == (80, 64, 4)
+
+
+def trickled(stream: bool) -> Response:
+    """An answer whose headers come at once and whose body takes 6 s: 20 parts 0.3 s apart."""
+    if stream:
+        chunks = [oa_chunk({"content": f"w{i} "}) for i in range(19)] + [oa_chunk({}, (5, 19))]
+        return Response.sse(chunks, trickle=0.3, pieces=20)
+    answer = oa_message("slow but whole")
+    return Response(body=answer.body, trickle=0.3, pieces=20)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+async def test_timeout_bounds_a_trickled_answer_as_a_whole(
+    server: ScriptServer, stream: bool, transport: str
+) -> None:
+    """Every read of the body comes within ``timeout``; the attempt as a whole still ends then."""
+    server.then(trickled(stream))
+    model = model_for(server, timeout=1, max_retries=0, stream=stream, http_client=transport)
+    start = time.perf_counter()
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], [])
+    took = time.perf_counter() - start
+    assert (info.value.kind, str(info.value)) == ("timeout", "no answer within 1 s")
+    assert len(server.requests) == 1
+    assert took < 4, took  # the body alone takes 6 s
+    await model.aclose()
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_attempt_that_runs_out_is_retried(server: ScriptServer, stream: bool) -> None:
+    server.then(trickled(stream), trickled(stream))
+    model = model_for(server, timeout=0.5, max_retries=1, stream=stream)
+    with pytest.raises(EndpointError) as info:
+        await model.chat([ChatMessage("user", "hi")], [])
+    assert (info.value.kind, str(info.value)) == (
+        "timeout",
+        "gave up after 2 attempts: no answer within 0.5 s",
+    )
+    assert len(server.requests) == 2
+    fast = Response.sse([oa_chunk({"content": "hi"}), oa_chunk({}, (3, 1))]) if stream else None
+    server.script.clear()
+    server.then(trickled(stream), fast or oa_message("hi"))
+    response = await model.chat([ChatMessage("user", "hi")], [])
+    assert (response.message.content, response.usage.retries) == ("hi", 1)
+    assert len(server.requests) == 4
+    await model.aclose()
+
+
+async def test_a_cut_stream_counts_with_the_sdks_own_retries(server: ScriptServer) -> None:
+    """A 503 (the SDK retries it), then a stream that runs out (retried here): 3 attempts."""
+    busy = oa_error(503, retry_after_ms="10")
+    server.then(busy, trickled(True), trickled(True))
+    model = model_for(server, timeout=0.5, max_retries=2, stream=True)
+    with pytest.raises(EndpointError, match=r"^gave up after 3 attempts: no answer within 0.5 s$"):
+        await model.chat([ChatMessage("user", "hi")], [])
+    assert len(server.requests) == 3
+    server.script.clear()
+    fast = Response.sse([oa_chunk({"content": "hi"}), oa_chunk({}, (3, 1))])
+    server.then(trickled(True), busy, fast)
+    response = await model.chat([ChatMessage("user", "hi")], [])
+    assert (response.message.content, response.usage.retries) == ("hi", 2)
+    assert len(server.requests) == 6
+    await model.aclose()

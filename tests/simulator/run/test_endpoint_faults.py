@@ -368,3 +368,28 @@ def test_a_hanging_endpoint_past_the_conversation_deadline_is_an_endpoint_error(
     out = tau_sim("run", "--resume", run_id_of(db), "--db", str(db), "--quiet")
     assert out.returncode == 0, out.stderr
     assert_whole(db)
+
+
+@pytest.mark.parametrize("stream", ["false", "true"])
+def test_timeout_bounds_a_trickled_answer_as_a_whole(
+    endpoint: FaultServer, tmp_path: Path, stream: str
+) -> None:
+    """Headers at once, then the body in 20 parts 0.3 s apart (6 s): every read comes in time,
+    yet ``timeout=1`` ends the attempt after 1 s, streamed or not, as any timeout."""
+    db = tmp_path / "trickle.db"
+    endpoint.mode = "trickle"
+    args = [a.replace("timeout=0.5", "timeout=1") for a in agent_args(endpoint.url)]
+    args += ["--agent-arg", f"stream={stream}"]
+    out = tau_sim("run", *GRID, *args, "--db", str(db), "--quiet")
+    assert out.returncode == 3, out.stderr
+    rows = stored(db)
+    assert len(rows) == CELLS
+    for _cell, status, reason, detail in rows:
+        assert (status, reason) == ("completed", "infra_error")
+        assert detail == "agent: [timeout] no answer within 1 s", detail
+    assert endpoint.chat_requests == CELLS  # each conversation's first request, not retried
+    conn = sqlite3.connect(db)
+    longest = conn.execute("select max(ended_at - started_at) from conversations").fetchone()[0]
+    conn.close()
+    assert longest < 4, longest  # the answer alone takes 6 s
+    assert report(db)["infra_causes"] == {"timeout": CELLS}
