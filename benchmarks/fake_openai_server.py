@@ -2,10 +2,11 @@
 
 It speaks just enough HTTP/1.1 (keep-alive, Content-Length bodies) to serve the ``openai`` and
 ``anthropic`` SDKs; a ``Response`` with ``trickle`` sends its headers at once and its body in
-``pieces`` parts that far apart (a slow stream, or a slow non-streamed body). ``HTTPServer`` runs any async handler (tests script it per request); the
-``plausible`` handler answers chat completions after a fixed latency: an agent request (one with
-tools) gets a tool call, then a text once the tool result is in; a user request (no tools) gets
-the JSON the LLM user reports, ending with STOP after ``user_turns`` turns.
+``pieces`` parts that far apart (a slow stream, or a slow non-streamed body). ``HTTPServer`` runs
+any async handler (tests script it per request); the ``plausible`` handler answers chat completions
+after a fixed latency: an agent request (one with tools) gets a tool call, then a text once the tool
+result is in; a user request (no tools) gets the JSON the LLM user reports, ending with STOP after
+``user_turns`` turns.
 
     python benchmarks/fake_openai_server.py --latency 1.0 --port 8765
 
