@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,7 +109,9 @@ def open_database(
     try:
         with storage_faults(path):
             _quick_check(path, conn)
-            db = _open_schema(path, sqlite_utils.Database(conn), create=create, readonly=readonly)
+            db = _open_schema(
+                path, sqlite_utils.Database(conn), create=create, readonly=readonly, wait=wait
+            )
     except BaseException:
         conn.close()
         raise
@@ -169,21 +172,16 @@ def _quick_check(path: Path, conn: sqlite3.Connection) -> None:
 
 
 def _open_schema(
-    path: Path, sqlite: sqlite_utils.Database, *, create: bool, readonly: bool
+    path: Path, sqlite: sqlite_utils.Database, *, create: bool, readonly: bool, wait: float
 ) -> sqlite_utils.Database:
-    """Check tau-sim's tables and version; migrate, create the schema and take a write lock."""
-    tables = set(sqlite.table_names())
-    if tables and "meta" not in tables:
-        raise UsageError(f"--db: {path} is an SQLite file but not a tau-sim database")
-    version = str(SCHEMA_VERSION)
-    if "meta" in tables:
-        row = sqlite.execute("select value from meta where key = 'schema_version'").fetchone()
-        version = row[0] if row else "unknown"
-        if version not in ("1", "2", str(SCHEMA_VERSION)):
-            raise SchemaVersionError(
-                f"--db: {path} has schema version {version}; this tau-sim reads version "
-                f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"
-            )
+    """Check tau-sim's tables and version; migrate, create the schema and take a write lock.
+
+    A new file's schema is created inside one ``BEGIN IMMEDIATE`` transaction, and the tables
+    are looked at again once that lock is held: of several processes opening the same new file
+    at once, one creates it and the others wait on its lock (``busy_timeout``), then find the
+    finished schema; none sees a half-made one.
+    """
+    tables, version = _tau_sim_tables(path, sqlite)
     if readonly:
         if not tables:
             raise UsageError(f"--db: {path} holds no tau-sim data")
@@ -197,15 +195,60 @@ def _open_schema(
         return sqlite
     if not tables:  # before the first page is written: WAL fixes the page size
         sqlite.execute(f"pragma page_size = {PAGE_SIZE}")
-    sqlite.execute("pragma journal_mode = wal")
+    _journal_in_wal(sqlite.conn, wait=wait)
     sqlite.execute("pragma synchronous = normal")
     sqlite.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
-    sqlite.execute("rollback")
-    if "meta" in tables:
-        migrate(sqlite, version=version)
-    elif not tables:
-        if not create:
-            raise UsageError(f"--db: {path} holds no tau-sim data")
-        with sqlite.conn:
+    try:
+        if not tables:  # another process may have created it meanwhile: look again, locked
+            tables, version = _tau_sim_tables(path, sqlite)
+        if not tables:
+            if not create:
+                raise UsageError(f"--db: {path} holds no tau-sim data")
             create_schema(sqlite)
+            sqlite.execute("commit")
+            return sqlite
+    finally:
+        sqlite.rollback()  # nothing to keep (after a commit there is no transaction left)
+    migrate(sqlite, version=version)
     return sqlite
+
+
+def _journal_in_wal(conn: sqlite3.Connection, *, wait: float) -> None:
+    """Put the file in WAL mode, waiting up to ``wait`` seconds while another opener holds it.
+
+    Turning a new file's rollback journal into WAL needs every other connection gone and, unlike
+    a write, SQLite does not wait on the busy timeout for that: it answers "database is locked"
+    at once. Several processes opening the same new file collide there, so the pragma is tried
+    again (every 10 ms) until it succeeds, usually because another opener has just done it.
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            conn.execute("pragma journal_mode = wal").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.01)
+
+
+def _tau_sim_tables(path: Path, sqlite: sqlite_utils.Database) -> tuple[set[str], str]:
+    """The file's tables and schema version (this one for an empty file), or a ``UsageError``.
+
+    Tables without ``meta`` are another program's; a ``meta`` without a version this tau-sim
+    reads (1, 2 or ``SCHEMA_VERSION``) is a ``SchemaVersionError``.
+    """
+    tables = set(sqlite.table_names())
+    if tables and "meta" not in tables:
+        raise UsageError(f"--db: {path} is an SQLite file but not a tau-sim database")
+    if "meta" not in tables:
+        return tables, str(SCHEMA_VERSION)
+    row = sqlite.execute("select value from meta where key = 'schema_version'").fetchone()
+    version = row[0] if row else "unknown"
+    if version not in ("1", "2", str(SCHEMA_VERSION)):
+        raise SchemaVersionError(
+            f"--db: {path} has schema version {version}; this tau-sim reads version "
+            f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"
+        )
+    return tables, version
