@@ -1,4 +1,4 @@
-"""One conversation drawn as a dialogue: the widgets a conversation screen is built from.
+r"""One conversation drawn as a dialogue: the widgets a conversation screen is built from.
 
 ``DialogueView`` takes events one by one (``add_event``) and appends what each says: the
 user's and the agent's messages, tool calls and their results, each with its own CSS class
@@ -6,7 +6,10 @@ user's and the agent's messages, tool calls and their results, each with its own
 draws the user's intensity and dissatisfaction turn by turn; ``Outcome`` shows how the
 conversation ended. They know nothing of where the events come from, so a screen where a
 person plays one side reuses them. Every text is a ``rich.text.Text``: markup in a message
-shows literally.
+shows literally, and what came from a model, a user or the store passes through
+``core.escapes.visible`` (Textual itself drops only BEL, BS, VT, FF and CR): NUL, ESC, a
+bidirectional override or a zero-width space shows as its escape (``\x1b``, ``\u202e``),
+never raw.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tau_sim.simulator.core import (
     ToolCall,
     ToolResult,
     UserMessage,
+    visible,
 )
 from tau_sim.tui.state import status_of
 from tau_sim.tui.widgets import STATUS_STYLES
@@ -70,23 +74,23 @@ class DialogueView(VerticalScroll):
         """The dialogue entry of one event (None: not part of the dialogue)."""
         if isinstance(event, UserMessage):
             text = Text("user  ", style="bold")
-            text.append(event.text)
+            text.append(visible(event.text))
             return Turn(text, classes="user")
         if isinstance(event, AgentMessage):
             if not event.text:
                 return None  # its tool calls come as ToolCall events
             text = Text("agent ", style="bold")
-            text.append(event.text)
+            text.append(visible(event.text))
             return Turn(text, classes="agent")
         if isinstance(event, ToolCall):
             text = Text("call  ", style="bold")
-            text.append(event.call.name, style="bold")
-            text.append(f"({_arguments(event.call.arguments)})")
+            text.append(visible(event.call.name), style="bold")
+            text.append(visible(f"({_arguments(event.call.arguments)})"))
             return Turn(text, classes="tool-call")
         if isinstance(event, ToolResult):
             text = Text("error " if event.error else "result", style="bold")
             text.append(" ")
-            text.append(_cut(event.content, RESULT_CHARS))
+            text.append(visible(_cut(event.content, RESULT_CHARS)))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
         return None
 
@@ -127,7 +131,7 @@ class EmotionTrack(Widget):
         text = Text(f"{name} ", style="bold")
         text.append(f"{values[0]:.2f} -> {values[-1]:.2f} (max {max(values):.2f})")
         if reason:
-            text.append(f"  {reason}", style="italic")
+            text.append(visible(f"  {reason}"), style="italic")
         return text
 
 
@@ -138,12 +142,13 @@ class Outcome(Static):
         """Draw the ending."""
         status = status_of(ended)
         text = Text("ended ", style="bold")
-        text.append(ended.reason.replace("_", " "), style=STATUS_STYLES.get(status, "bold"))
+        reason = visible(ended.reason.replace("_", " "))
+        text.append(reason, style=STATUS_STYLES.get(status, "bold"))
         text.append(f"  reward {ended.reward:.2f}", style="bold")
         text.append(f"  turns {ended.turns}  tool calls {ended.tool_calls}")
         if ended.detail:
             text.append("\ndetail ", style="bold")
-            text.append(_cut(ended.detail, 300))
+            text.append(visible(_cut(ended.detail, 300)))
         b = ended.breakdown
         if b is not None:
             text.append("\nbreakdown ", style="bold")
@@ -151,7 +156,7 @@ class Outcome(Static):
             text.append(f" (expected {b.expected_hash[:8]}, got {b.actual_hash[:8]})")
             text.append(f"; outputs said {b.outputs_communicated:.0%}")
             if b.missing_outputs:
-                text.append("; missing: " + ", ".join(b.missing_outputs))
+                text.append(visible("; missing: " + ", ".join(b.missing_outputs)))
         self.update(text)
         self.add_class("-ended")
 
@@ -159,10 +164,10 @@ class Outcome(Static):
 def describe_start(started: ConversationStarted) -> Text:
     """A conversation's line of facts: agent, user, task and condition."""
     text = Text()
-    text.append(started.agent, style="bold")
-    text.append(f" serving {started.user} on {started.domain} task ")
-    text.append(started.task_id, style="bold")
-    text.append(f"  emotion {started.emotion}")
+    text.append(visible(started.agent), style="bold")
+    text.append(visible(f" serving {started.user} on {started.domain} task "))
+    text.append(visible(started.task_id), style="bold")
+    text.append(visible(f"  emotion {started.emotion}"))
     if started.emotion != "neutral":
         text.append(f" at {started.intensity:.2f}")
     levels = [
@@ -175,6 +180,6 @@ def describe_start(started: ConversationStarted) -> Text:
         if value is not None
     ]
     if levels:
-        text.append("  " + ", ".join(levels))
+        text.append(visible("  " + ", ".join(levels)))
     text.append(f"  trial {started.trial}")
     return text

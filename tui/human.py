@@ -47,6 +47,7 @@ from tau_sim.simulator.core import (
     UserToolCall,
     UserToolResult,
     UserTurn,
+    visible,
 )
 from tau_sim.simulator.world import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost
@@ -171,12 +172,12 @@ class HumanDialogue(DialogueView):
         """An entry for a user-tool call or result too."""
         if isinstance(event, UserToolCall):
             text = Text("phone ", style="bold")
-            text.append(event.call.name, style="bold")
-            text.append(f"({json.dumps(event.call.arguments, ensure_ascii=False)})")
+            text.append(visible(event.call.name), style="bold")
+            text.append(visible(f"({json.dumps(event.call.arguments, ensure_ascii=False)})"))
             return Turn(text, classes="tool-call")
         if isinstance(event, UserToolResult):
             text = Text("error " if event.error else "shows ", style="bold")
-            text.append(event.content[:RESULT_CHARS])
+            text.append(visible(event.content[:RESULT_CHARS]))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
         return DialogueView.turn_of(event)
 

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from tau_sim.simulator.core import ConversationEnded, ConversationStarted, Event
+from tau_sim.simulator.core import ConversationEnded, ConversationStarted, Event, visible
 from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Outcome, describe_start
 from tau_sim.tui.state import Changes, RunState
 from tau_sim.tui.widgets import (
@@ -164,7 +164,7 @@ class ConversationScreen(SizedScreen):
         """The widget's parts."""
         yield self.too_small_notice()
         with Vertical(classes="main"):
-            yield Static(Text(self.conversation, style="bold"), id="conversation-title")
+            yield Static(Text(visible(self.conversation), style="bold"), id="conversation-title")
             yield self.facts
             yield self.track
             yield self.dialogue

@@ -3,7 +3,7 @@
 Each widget is handed the ``RunState`` and the ``Changes`` of one tick of the app's timer
 (``show``): updates are coalesced there, never one refresh per event. Text from the run (task
 ids, model names, what a user said) is put in ``rich.text.Text`` objects, never parsed as
-markup.
+markup, with its control and format characters escaped (``core.escapes.visible``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
-from tau_sim.simulator.core import intensity_label
+from tau_sim.simulator.core import intensity_label, visible
 from tau_sim.tui.sources import RunInfo
 from tau_sim.tui.state import (
     ABANDONED,
@@ -164,15 +164,15 @@ def _sort_value(summary: ConversationSummary, column: str) -> object:
 def row_cells(summary: ConversationSummary) -> list[object]:
     """The table's cells of one conversation (text objects: never parsed as markup)."""
     return [
-        Text(summary.short_id, style="dim"),
+        Text(visible(summary.short_id), style="dim"),
         Text(summary.status, style=STATUS_STYLES.get(summary.status, "")),
-        Text(summary.agent),
-        Text(summary.emotion),
+        Text(visible(summary.agent)),
+        Text(visible(summary.emotion)),
         intensity_bar(summary.intensity),
         Text(str(summary.turns), justify="right"),
         Text(str(summary.tool_calls), justify="right"),
-        Text(summary.task_id),
-        Text(summary.domain),
+        Text(visible(summary.task_id)),
+        Text(visible(summary.domain)),
     ]
 
 
@@ -348,18 +348,19 @@ class Terminations(OptionList):
         options = []
         for summary in changes.terminations:
             prompt = Text()
-            prompt.append(summary.short_id, style="dim")
-            prompt.append(f"  {summary.agent}  {summary.emotion}")
+            prompt.append(visible(summary.short_id), style="dim")
+            prompt.append(visible(f"  {summary.agent}  {summary.emotion}"))
             if summary.emotion != "neutral":
                 prompt.append(f" {summary.condition_intensity:.2f}")
             prompt.append("\n  ")
             prompt.append(
-                summary.reason.replace("_", " "), style=STATUS_STYLES.get(summary.status, "")
+                visible(summary.reason.replace("_", " ")),
+                style=STATUS_STYLES.get(summary.status, ""),
             )
             why = summary.feeling or summary.detail
             if why:
                 prompt.append(": ")
-                prompt.append(why[:80], style="italic")
+                prompt.append(visible(why[:80]), style="italic")
             options.append(Option(prompt, id=summary.id))
         if options:
             self.add_options(options)
@@ -395,11 +396,11 @@ class SuccessGrid(DataTable[object]):
             short = short_names(self._agents)
             self.add_column("condition", key="condition")
             for agent in self._agents:
-                label = Text(short[agent])  # a str label would be parsed as markup
+                label = Text(visible(short[agent]))  # a str label would be parsed as markup
                 self.add_column(label, key=agent)
         for emotion, intensity in sorted(state.grid):
             cells = state.grid[(emotion, intensity)]
-            row: list[object] = [Text(grid_label(emotion, intensity))]
+            row: list[object] = [Text(visible(grid_label(emotion, intensity)))]
             for agent in self._agents:
                 count = cells.get(agent)
                 if count is None or not count.n:

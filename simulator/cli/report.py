@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.cli.options import add_interval_options
+from tau_sim.simulator.core.escapes import json_visible
 from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.results.stats import RESAMPLES, check_resamples
 from tau_sim.simulator.store.opening import DEFAULT_DB, open_database
@@ -106,7 +107,7 @@ def _compare_users(db: Any, args: argparse.Namespace) -> int:
 
     result = compare_users(db, args.run_id)
     if args.json:
-        sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+        sys.stdout.write(json_visible(msgspec.json.encode(result).decode()) + "\n")
     else:
         print_compare_users(result, Console())
     return 0

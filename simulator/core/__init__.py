@@ -44,6 +44,7 @@ from tau_sim.simulator.core.errors import (
     StoreError,
     UsageError,
 )
+from tau_sim.simulator.core.escapes import json_visible, visible
 from tau_sim.simulator.core.events import (
     EVENT_TYPES,
     NO_LATENCY,
@@ -246,6 +247,7 @@ __all__ = [
     "intensity_label",
     "is_calibration_agent",
     "is_infra",
+    "json_visible",
     "kind_of",
     "level_label",
     "load_commands",
@@ -261,5 +263,6 @@ __all__ = [
     "share_line",
     "split_model_name",
     "validate_emotion_spec",
+    "visible",
     "worker_environment",
 ]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from tau_sim.simulator.results.report import cell
 from tau_sim.simulator.store import ROLES
 
 
@@ -40,7 +40,7 @@ def render_costs(report: dict[str, Any], console: Console) -> None:
             f"{f['tokens_in']} / {f['tokens_out']} / {f['tokens_cached']}\n{_dollars(f)}"
             for f in (figures[role] for role in (*ROLES, "total"))
         ]
-        table.add_row(escape(name), *cells)
+        table.add_row(cell(name), *cells)
     console.print(table)
 
 
@@ -54,12 +54,12 @@ def render_failures(report: dict[str, Any], console: Console) -> None:
     table = Table(title=f"why {failures['failed']} conversations failed")
     table.add_column("scope")
     for reason in reasons:
-        table.add_column(escape(reason), justify="right")
+        table.add_column(cell(reason), justify="right")
     scopes = [(f"agent {k}", v) for k, v in failures["by_agent"].items()]
     scopes += list(failures["by_condition"].items())
     scopes.append(("all", failures["reasons"]))
     for name, counts in scopes:
-        table.add_row(escape(name), *(str(counts.get(reason, 0)) for reason in reasons))
+        table.add_row(cell(name), *(str(counts.get(reason, 0)) for reason in reasons))
     console.print(table)
     if failures["unexplained"]:
         console.print(

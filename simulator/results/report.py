@@ -11,9 +11,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL
+from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.results.assertions import assertion_line
 from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
 from tau_sim.simulator.world.domain import Domain
+
+
+def cell(text: str) -> str:
+    """``text`` (a stored name, id, reason) for rich markup, printed as stored.
+
+    Controls and format characters are escaped (``core.escapes.visible``), then markup's ``[``.
+    """
+    return escape(visible(text))
 
 
 class _Console(Console):
@@ -62,7 +71,7 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     title = f"run {report['run_id']} ({report['status']})" + (
         f" — {', '.join(fixed)}" if fixed else ""
     )
-    table = Table(title=escape(title))
+    table = Table(title=cell(title))
     infra = bool(report.get("infra_errors"))
     for column in (
         *varying,
@@ -79,7 +88,7 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         table.add_column(column, justify="right")
     for row in rows:
         cells = [
-            "-" if d == "intensity" and row["emotion"] == "neutral" else escape(str(row[d]))
+            "-" if d == "intensity" and row["emotion"] == "neutral" else cell(str(row[d]))
             for d in varying
         ]
         table.add_row(
@@ -119,7 +128,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         console.print(assertions, markup=False)
     if report.get("calibration_agents"):
         console.print(
-            f"note: {', '.join(report['calibration_agents'])} read each task's answer key: "
+            f"note: {visible(', '.join(report['calibration_agents']))} read each task's answer "
+            "key: "
             "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
             markup=False,
         )
@@ -217,7 +227,7 @@ def render_by_emotion(report: dict[str, Any], console: Console) -> None:
     table.add_column("abandoned", justify="right")
     for row in rows:
         table.add_row(
-            *(escape(str(row[f])) for f in (*frame, key)),
+            *(cell(str(row[f])) for f in (*frame, key)),
             str(row["n"]),
             str(row.get("tasks", "-")),
             *(_pass_k(row, "pass_hat_k", k) for k in ks),
@@ -233,7 +243,7 @@ def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
     if effect is None:
         return
     if effect["note"]:
-        console.print(f"emotion effect: {effect['note']}", markup=False)
+        console.print(visible(f"emotion effect: {effect['note']}"), markup=False)
         return
     rows = effect["rows"]
     shown = [
@@ -250,7 +260,7 @@ def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
         span = _span(row["ci"], signed=True)
         delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
         table.add_row(
-            *(escape(str(row[f])) for f in shown),
+            *(cell(str(row[f])) for f in shown),
             str(row["tasks"]),
             _fmt(row["neutral"], pct=True),
             _fmt(row["condition"], pct=True),
@@ -267,7 +277,7 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
     fields = [f for f in result["paired_by"] if f not in ("task_id", "trial")]
     shown = [f for f in fields if f in ("emotion",) or len({c[f] for c in conditions}) > 1]
     title = f"compare: A = {_who(a)}, B = {_who(b)}; B minus A, paired by cell"
-    table = Table(title=escape(title))
+    table = Table(title=cell(title))
     for column in (*shown, "cells", "tasks"):
         table.add_column(column)
     for column in ("success A", "success B", "Δ success", "Δ pass^1", "A only", "B only"):
@@ -275,7 +285,7 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
     every = (*conditions, {**dict.fromkeys(shown, ""), **result["overall"], "_all": True})
     for position, row in enumerate(every):
         label = [
-            escape(str(row[f])) if not row.get("_all") else ("all" if i == 0 else "")
+            cell(str(row[f])) if not row.get("_all") else ("all" if i == 0 else "")
             for i, f in enumerate(shown)
         ]
         if not row.get("_all") and "intensity" in shown and row["emotion"] == "neutral":
@@ -295,7 +305,7 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
     console.print(table)
     for side, words in (("a", "A passes, B fails"), ("b", "B passes, A fails")):
         flips = result["flips"][side]
-        tasks = ", ".join(flips["tasks"])
+        tasks = visible(", ".join(flips["tasks"]))
         where = f" on {len(flips['tasks'])} tasks: {tasks}" if flips["cells"] else ""
         console.print(f"{words}: {flips['cells']} cells{where}", markup=False)
     left = result["left_out"]
@@ -316,7 +326,8 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
     )
     if result["calibration_agents"]:
         console.print(
-            f"note: {', '.join(result['calibration_agents'])} read each task's answer key: "
+            f"note: {visible(', '.join(result['calibration_agents']))} read each task's answer "
+            "key: "
             "they calibrate the harness (scorer, user dynamics) and are not benchmark subjects",
             markup=False,
         )
@@ -384,11 +395,11 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     for r in rows:
         agents, conditions = _run_summary(r["config"])
         table.add_row(
-            escape(r["id"]),
+            cell(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
-            escape(states[r["id"]]),
-            escape(agents),
-            escape(conditions),
+            cell(states[r["id"]]),
+            cell(agents),
+            cell(conditions),
             str(r["seed"]),
             _duration(r["created_at"], r["ended_at"]),
             str(r["cells"]),
@@ -445,7 +456,7 @@ def render_models(catalog: dict[str, Any], console: Console | None = None) -> No
             table.add_column(column)
         for name, entry in catalog[key].items():
             options = ", ".join(k if v is None else f"{k}={v}" for k, v in entry["options"].items())
-            table.add_row(escape(name), escape(entry[what]), escape(options or "-"))
+            table.add_row(cell(name), cell(entry[what]), cell(options or "-"))
         console.print(table)
 
 
@@ -459,9 +470,9 @@ def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> 
         for name, leaf in entry["leaves"].items():
             default = " (default)" if name == entry["default_leaf"] else ""
             table.add_row(
-                escape(family),
-                escape(name + default),
-                escape(", ".join(leaf["aliases"]) or "-"),
+                cell(family),
+                cell(name + default),
+                cell(", ".join(leaf["aliases"]) or "-"),
                 f"{leaf['politeness']}/{leaf['urgency']}/{leaf['trust']}",
             )
     console.print(table)
@@ -483,7 +494,7 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
     for d in domains:
         table.add_row(
             d.name,
-            escape(d.title),
+            cell(d.title),
             str(len(d.toolkit.tools)),
             str(len(d.user_toolkit.tools)) if d.user_toolkit is not None else "-",
             str(len(d.intents)),
@@ -495,7 +506,7 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
 def render_domain(domain: Domain, console: Console | None = None) -> None:
     """Print a domain's tools (kind, arguments, description), intents and task count."""
     console = console or _console()
-    console.print(f"[bold]{escape(domain.name)}[/bold] — {escape(domain.title)}")
+    console.print(f"[bold]{cell(domain.name)}[/bold] — {cell(domain.title)}")
     tools = Table(title=f"{len(domain.toolkit.tools)} tools")
     for column in ("tool", "kind", "arguments", "description"):
         tools.add_column(column)
@@ -505,13 +516,13 @@ def render_domain(domain: Domain, console: Console | None = None) -> None:
         args = ", ".join(
             name + ("" if name in required else "?") for name in params.get("properties", {})
         )
-        tools.add_row(tool.name, tool.kind.value, escape(args), escape(tool.spec.description))
+        tools.add_row(tool.name, tool.kind.value, cell(args), cell(tool.spec.description))
     console.print(tools)
     intents = Table(title=f"{len(domain.intents)} intents")
     intents.add_column("intent")
     intents.add_column("description")
     for intent in domain.intents:
-        intents.add_row(intent.name, escape(intent.description))
+        intents.add_row(intent.name, cell(intent.description))
     console.print(intents)
     where = f" in {domain.tasks_path}" if domain.tasks_path is not None else ""
     console.print(f"{len(domain.tasks)} benchmark tasks{where}", markup=False)

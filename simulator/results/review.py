@@ -23,6 +23,7 @@ import sqlite_utils
 
 from tau_sim.simulator.core.chat import ChatMessage, ModelError
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.core.registry import (
     SIMULATED_BACKENDS,
     load_plugins,
@@ -244,7 +245,7 @@ async def review_run(
 
 
 def render_review(outcome: ReviewOutcome) -> str:
-    """The lines ``tau-sim review`` prints."""
+    """The lines ``tau-sim review`` prints (the judge's and the errors' words made visible)."""
     cost = "unpriced" if outcome.cost_usd is None else f"${outcome.cost_usd:.4f}"
     lines = [
         f"run {outcome.run_id}: {outcome.reviewed} failed conversations reviewed by "
@@ -255,4 +256,4 @@ def render_review(outcome: ReviewOutcome) -> str:
         lines.append(f"{len(outcome.errors)} not reviewed (the judge's model failed):")
         lines += [f"  {e}" for e in outcome.errors]
     lines.append("diagnoses: `tau-sim show CONVERSATION_ID` or the `reviews` table")
-    return "\n".join(lines)
+    return visible("\n".join(lines))

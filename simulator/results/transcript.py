@@ -1,9 +1,14 @@
-"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
+r"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
 
 The terminal view styles the user, the agent, tool calls and tool results apart, gives each
 user turn the intensity its ``EmotionUpdate`` reported, and ends with the ending, the reward
 breakdown and the failure reason. Every text from a model, a user or a tool is put in a rich
-``Text`` (never parsed as markup), so ``[bold]`` in a message prints as written.
+``Text`` (never parsed as markup), so ``[bold]`` in a message prints as written, and every
+stored text is passed through ``core.escapes.visible`` first: NUL, ESC, a bidirectional
+override or a zero-width space prints as its escape (``\x00``, ``\x1b``, ``\u202e``,
+``\u200b``), never raw. The ``--json`` form writes those characters as JSON escapes
+(``json_visible``): the same text once decoded, but no raw control or bidirectional character
+on the terminal.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.escapes import json_visible, visible
 from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
@@ -67,11 +73,16 @@ def load_transcript(sqlite: sqlite_utils.Database, conversation_id: str) -> Tran
 
 def transcript_json(transcript: Transcript) -> str:
     """The ``--json`` form: one object with the conversation row, its events and reviews."""
-    return json.dumps(msgspec.to_builtins(transcript), indent=2, ensure_ascii=False)
+    return json_visible(json.dumps(msgspec.to_builtins(transcript), indent=2, ensure_ascii=False))
 
 
 def _label(name: str, style: str) -> Text:
     return Text(f"{name:>6} ", style=style)
+
+
+def _text(text: object, style: str = "") -> Text:
+    """A stored text as a rich ``Text``: no markup, control and format characters escaped."""
+    return Text(visible(str(text)), style=style)
 
 
 def _args(arguments: dict[str, Any]) -> str:
@@ -81,22 +92,24 @@ def _args(arguments: dict[str, Any]) -> str:
 def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
     """One event as a styled line (None: not shown)."""
     if isinstance(event, UserMessage):
-        line = _label("user", "bold cyan") + Text(event.text, style="cyan")
+        line = _label("user", "bold cyan") + _text(event.text, "cyan")
         if intensity is not None:
-            line += Text(
+            line += _text(
                 f"  (intensity {intensity.intensity:.2f}, dissatisfaction "
                 f"{intensity.dissatisfaction:.2f}"
                 + (f", {', '.join(intensity.triggers)}" if intensity.triggers else "")
                 + ")",
-                style="dim",
+                "dim",
             )
         return line
     if isinstance(event, AgentMessage):
         line = _label("agent", "bold green")
         if event.text:
-            line += Text(event.text, style="green")
+            line += _text(event.text, "green")
         for call in event.tool_calls:
-            line += Text(f"\n{'':>7}-> {call.name}({_args(call.arguments)})", style="yellow")
+            line += Text(f"\n{'':>7}-> ", "yellow") + _text(
+                f"{call.name}({_args(call.arguments)})", "yellow"
+            )
         return line
     if isinstance(event, ToolResult):
         content = event.content
@@ -104,10 +117,10 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
             content = content[:SHOW_RESULT_CHARS] + f"… ({len(event.content)} characters)"
         style = "red" if event.error else "magenta"
         mark = "error" if event.error else "result"
-        return _label("tool", f"bold {style}") + Text(f"{event.name} {mark}: {content}", style)
+        return _label("tool", f"bold {style}") + _text(f"{event.name} {mark}: {content}", style)
     if isinstance(event, EnvironmentState):
         changed = ", ".join(f"{c.table} {c.key}" for c in event.changes) or "nothing"
-        return _label("env", "bold blue") + Text(f"final state changed: {changed}", "blue")
+        return _label("env", "bold blue") + _text(f"final state changed: {changed}", "blue")
     return None
 
 
@@ -115,8 +128,8 @@ def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
     lines = [
         Text.assemble(
             ("ended: ", "bold"),
-            str(row.get("reason") or "-"),
-            (f" ({row['detail']})" if row.get("detail") else "", "dim"),
+            visible(str(row.get("reason") or "-")),
+            (visible(f" ({row['detail']})") if row.get("detail") else "", "dim"),
             ("  reward ", "bold"),
             "-" if row.get("reward") is None else f"{row['reward']:g}",
         )
@@ -125,7 +138,7 @@ def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
     if isinstance(breakdown, dict):
         missing = ", ".join(breakdown.get("missing_outputs") or []) or "none"
         lines.append(
-            Text(
+            _text(
                 f"breakdown: state match {breakdown.get('db_match')}, outputs said "
                 f"{breakdown.get('outputs_communicated', 0):.0%}, missing outputs: {missing}"
             )
@@ -133,7 +146,11 @@ def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
     failure = row.get("failure") or (ended.failure if ended else None)
     if failure:
         detail = row.get("failure_detail") or (ended.failure_detail if ended else "")
-        lines.append(Text.assemble(("failure: ", "bold red"), (failure, "red"), f" — {detail}"))
+        lines.append(
+            Text.assemble(
+                ("failure: ", "bold red"), (visible(failure), "red"), visible(f" — {detail}")
+            )
+        )
     return lines
 
 
@@ -143,9 +160,10 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
     intensity = "" if row["emotion"] == "neutral" else f" {row['intensity']:.2f}"
     console.print(
         Text.assemble(
-            (f"conversation {row['id']}", "bold"),
-            f"  run {row['run_id']}  task {row['task_id']} ({row['domain']})",
-            f"\nagent {row['agent']}  user {row['user']}  emotion {row['emotion']}{intensity}",
+            (visible(f"conversation {row['id']}"), "bold"),
+            visible(f"  run {row['run_id']}  task {row['task_id']} ({row['domain']})"),
+            visible(f"\nagent {row['agent']}  user {row['user']}  emotion {row['emotion']}")
+            + intensity,
             f"  trial {row['trial']}  seed {row['seed']}",
         )
     )
@@ -172,15 +190,17 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
     console.print(Text(f"{calls} model calls", style="dim"))
     if is_calibration_agent(str(row["agent"])):
         console.print(
-            Text(
+            _text(
                 f"note: {row['agent']} reads the task's answer key: it calibrates the harness "
                 "and is not a benchmark subject",
-                style="dim",
+                "dim",
             )
         )
     for review in transcript.reviews:
         console.print(
             Text.assemble(
-                ("review ", "bold"), (f"({review['judge']}): ", "dim"), review["diagnosis"]
+                ("review ", "bold"),
+                (visible(f"({review['judge']}): "), "dim"),
+                visible(str(review["diagnosis"])),
             )
         )

@@ -22,8 +22,10 @@ from rich.console import Console
 from rich.table import Table
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.core.infra import INFRA_REASON
 from tau_sim.simulator.results.counting import is_success
+from tau_sim.simulator.results.report import cell as table_cell
 
 HUMAN = "human"
 CELL = ("agent", "domain", "task_id", "emotion", "intensity", "politeness", "urgency", "trust")
@@ -139,7 +141,7 @@ def print_compare_users(result: dict[str, Any], console: Console) -> None:
         for side in ("human", "simulated"):
             figures = entry[side]
             table.add_row(
-                HUMAN if side == "human" else entry["user"],
+                HUMAN if side == "human" else table_cell(entry["user"]),
                 str(entry["cells"]),
                 str(figures["n"]),
                 _pct(figures["success_rate"]),
@@ -151,4 +153,5 @@ def print_compare_users(result: dict[str, Any], console: Console) -> None:
     for entry in result["users"]:
         turns = ", ".join(f"{t['turn']}: {t['mean_abs_difference']:.2f}" for t in entry["by_turn"])
         if turns:
-            console.print(f"intensity |{entry['user']} - human| by turn: {turns}", markup=False)
+            user = visible(entry["user"])
+            console.print(f"intensity |{user} - human| by turn: {turns}", markup=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import subprocess
 import time
+import unicodedata
 from pathlib import Path
 
 import anyio
@@ -174,6 +175,84 @@ async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
     ):
         assert literal in shown, literal
     assert "[bold]agent" in dashboard and "t[red]x" in dashboard
+
+
+HIDDEN = "\x00 \x1b[31mred \u202eevil \u200bgap"
+"""NUL, ESC with a colour, a right-to-left override and a zero-width space."""
+SHOWN = r"\x00 \x1b[31mred \u202eevil \u200bgap"
+
+
+async def _store_hidden_conversation(db: Path) -> None:
+    store = Store(db)
+    store.create_run("hidden", 1, "{}", 1, tasks_hash="")
+    cid = "hidden/000000"
+    call = ToolCallSpec(id="c1", name="find", arguments={"q": HIDDEN})
+    events = [
+        ConversationStarted(
+            conversation=cid,
+            run_id="hidden",
+            task_id="t\u202ex",
+            domain="retail",
+            agent="agent\x1b[0m",
+            user="scripted",
+            emotion="neutral",
+            intensity=0.0,
+            trial=0,
+            seed=1,
+        ),
+        UserMessage(conversation=cid, text=f"user says {HIDDEN}"),
+        AgentMessage(conversation=cid, tool_calls=[call]),
+        ToolCall(conversation=cid, call=call),
+        ToolResult(conversation=cid, call_id="c1", name="find", content=f"found {HIDDEN}"),
+        AgentMessage(conversation=cid, text=f"agent says {HIDDEN}"),
+        ConversationEnded(
+            conversation=cid,
+            reason="user_stop",
+            reward=0.0,
+            detail=f"why {HIDDEN}",
+            turns=2,
+            tool_calls=1,
+        ),
+    ]
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(store.run_writer)
+        for seq, event in enumerate(events):
+            store.offer(msgspec.structs.replace(event, seq=seq, ts=1.0))
+        await store.close()
+    store.finish_run("hidden", "completed")
+    store.close_sync()
+
+
+def _raw(text: str) -> list[str]:
+    """The control and format characters (but newline) in ``text``, as code points."""
+    hidden = ("Cc", "Cf", "Zl", "Zp")
+    return [f"U+{ord(c):04X}" for c in text if c != "\n" and unicodedata.category(c) in hidden]
+
+
+async def test_control_and_bidi_characters_show_escaped(tmp_path: Path) -> None:
+    db = tmp_path / "hidden.db"
+    await _store_hidden_conversation(db)
+    app = TauSimApp(StoreSource(db, "hidden"), clock=None)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await until(pilot, lambda: app.settled)
+        await pilot.pause(0.1)
+        table = app.dashboard.table
+        cells = [str(c) for c in table.get_row_at(0)]
+        table.focus()
+        await pilot.press("enter")
+        await opened(pilot)
+        assert isinstance(app.screen, ConversationScreen)
+        turns = [str(t.render()) for t in app.screen.query_one(DialogueView).query(Turn)]
+        outcome = str(app.screen.outcome.render())
+    assert r"agent\x1b[0m" in cells and r"t\u202ex" in cells
+    assert turns == [
+        f"user  user says {SHOWN}",
+        r'call  find({"q": "\u0000 \u001b[31mred \u202eevil \u200bgap"})',  # JSON's escapes
+        f"result found {SHOWN}",
+        f"agent agent says {SHOWN}",
+    ]
+    assert f"detail why {SHOWN}" in outcome
+    assert _raw("".join(cells + turns) + outcome) == []
 
 
 @pytest.mark.parametrize(
