@@ -106,8 +106,8 @@ class TauSimApp(App[None]):
 
     def tick(self) -> None:
         """Take in the source's new events and show what changed."""
-        if not self.dashboard.ready:
-            return
+        if not self.dashboard.ready or not self.screen_stack:
+            return  # not shown yet, or the app is closing (its timer may fire once more)
         self._ticks += 1
         done = self.done
         info = self.source.info
