@@ -8,10 +8,12 @@ import subprocess
 import time
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import anyio
 import msgspec
 import pytest
+from textual.widgets import DataTable
 
 from tau_sim.simulator.core.chat import ToolCallSpec
 from tau_sim.simulator.core.errors import UsageError
@@ -149,13 +151,18 @@ async def _store_markup_conversation(db: Path) -> None:
     store.close_sync()
 
 
+def _sizing(table: DataTable[Any]) -> bool:
+    """Whether a table still has rows or cells to measure (it does so once its queue is idle)."""
+    return bool(table._require_update_dimensions or table._new_rows or table._updated_cells)
+
+
 async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
     db = tmp_path / "markup.db"
     await _store_markup_conversation(db)
     app = TauSimApp(StoreSource(db, "markup"), clock=None)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.settled)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: not any(map(_sizing, app.screen.query(DataTable))))
         dashboard = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         app.dashboard.table.focus()
         await pilot.press("enter")
