@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import anyio
+from textual.widgets import DataTable
 
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, Runner
@@ -90,3 +92,15 @@ async def opened(pilot: object) -> None:
     app = pilot.app  # type: ignore[attr-defined]
     await until(pilot, lambda: isinstance(app.screen, ConversationScreen) and app.screen.shown)
     await pilot.pause(0.1)  # type: ignore[attr-defined]
+
+
+def tables_sized(pilot: Any) -> bool:
+    """Whether no table on the screen has rows or cells left to measure.
+
+    A ``DataTable`` sizes its columns when its message queue is idle; on a loaded machine that
+    can come after two screenshots 0.1 s apart agreed.
+    """
+    return not any(
+        table._require_update_dimensions or table._new_rows or table._updated_cells
+        for table in pilot.app.screen.query(DataTable)
+    )

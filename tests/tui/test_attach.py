@@ -8,12 +8,10 @@ import subprocess
 import time
 import unicodedata
 from pathlib import Path
-from typing import Any
 
 import anyio
 import msgspec
 import pytest
-from textual.widgets import DataTable
 
 from tau_sim.simulator.core.chat import ToolCallSpec
 from tau_sim.simulator.core.errors import UsageError
@@ -32,7 +30,7 @@ from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Turn
 from tau_sim.tui.screens import ConversationScreen
 from tau_sim.tui.sources import StoreSource
 from tests.helpers.cli import TAU_SIM
-from tests.tui.runs import aplayed, opened, played, retail, stored_counts, until
+from tests.tui.runs import aplayed, opened, played, retail, stored_counts, tables_sized, until
 
 pytestmark = pytest.mark.anyio
 
@@ -151,18 +149,13 @@ async def _store_markup_conversation(db: Path) -> None:
     store.close_sync()
 
 
-def _sizing(table: DataTable[Any]) -> bool:
-    """Whether a table still has rows or cells to measure (it does so once its queue is idle)."""
-    return bool(table._require_update_dimensions or table._new_rows or table._updated_cells)
-
-
 async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
     db = tmp_path / "markup.db"
     await _store_markup_conversation(db)
     app = TauSimApp(StoreSource(db, "markup"), clock=None)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.settled)
-        await until(pilot, lambda: not any(map(_sizing, app.screen.query(DataTable))))
+        await until(pilot, lambda: tables_sized(pilot))
         dashboard = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         app.dashboard.table.focus()
         await pilot.press("enter")

@@ -7,12 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable
-
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import HelpScreen
 from tau_sim.tui.sources import StoreSource
-from tests.tui.runs import opened, played, retail, until
+from tests.tui.runs import opened, played, retail, tables_sized, until
 
 SIZE = (100, 30)  # the smallest layout the screens are made for
 
@@ -30,14 +28,8 @@ async def _loaded(pilot: Any) -> None:
     a screenshot taken before that shows cells cut at the headers' widths.
     """
     await until(pilot, lambda: pilot.app.settled)
-    await until(pilot, lambda: not any(map(_sizing, pilot.app.screen.query(DataTable))))
+    await until(pilot, lambda: tables_sized(pilot))
     await _steady(pilot)
-
-
-def _sizing(table: DataTable[Any]) -> bool:
-    """Whether a table still has rows or cells to measure (it does so when its queue is idle,
-    which on a loaded machine can come after two screenshots 0.1 s apart agreed)."""
-    return bool(table._require_update_dimensions or table._new_rows or table._updated_cells)
 
 
 async def _steady(pilot: Any) -> None:
