@@ -233,6 +233,8 @@ class HumanScreen(SizedScreen):
         """Conversations started on this screen."""
         self.total: int | str = "?"
         """The session's conversations (the app sets it)."""
+        self._waiting: list[Event] | None = []
+        """Events handed in before the screen was mounted (None once they are shown)."""
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
@@ -256,8 +258,24 @@ class HumanScreen(SizedScreen):
             return self.role == "user"
         return True
 
+    def on_mount(self) -> None:
+        """Show what arrived before the screen was mounted, once it has been laid out."""
+        super().on_mount()
+        self.call_after_refresh(self._mounted)
+
+    def _mounted(self) -> None:
+        waiting, self._waiting = self._waiting or [], None
+        self.show_events(waiting)
+
     def show_events(self, events: list[Event]) -> None:
-        """Show the feed's new events: a new conversation clears the screen first."""
+        """Show the feed's new events: a new conversation clears the screen first.
+
+        Events that arrive before the screen is mounted are kept and shown once it is (the app
+        starts the run from its own ``on_mount``, which can come first on a loaded machine).
+        """
+        if self._waiting is not None:
+            self._waiting += events
+            return
         for index, event in enumerate(events):
             if isinstance(event, ConversationStarted):
                 self._start(event)
