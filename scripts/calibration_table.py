@@ -1,0 +1,174 @@
+"""The calibration table of the scripted agents, per domain: what the harness must show.
+
+Runs ``tau-sim run`` per domain with the scripted calibrators (``gold``, ``over-asker`` and,
+where registered, ``pushover``) against the scripted user, neutral and one emotion family at
+low, medium and high intensity, then prints per domain and condition:
+
+- gold: success over all tasks (the scorer's check: 1.0 everywhere);
+- over-asker: abandonment over all tasks (must rise with intensity, 0 at neutral);
+- on the refusal tasks (those whose intent the policy forbids): each agent's success and its
+  policy-violation rate (conversations whose stored failure is ``policy_violation``).
+
+Scripted agents and users calibrate the harness; these are not benchmark figures.
+
+    python scripts/calibration_table.py                    # all ten domains, anger
+    python scripts/calibration_table.py --domains retail,airline --family sadness --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from tau_sim.simulator.core import get_domain
+from tau_sim.simulator.results import condition_of
+
+DOMAINS = (
+    "retail",
+    "airline",
+    "banking",
+    "telecom",
+    "hotel",
+    "car_rental",
+    "food_delivery",
+    "insurance",
+    "telehealth",
+    "utilities",
+)
+AGENTS = ("scripted/gold", "scripted/over-asker", "scripted/pushover")
+INTENSITIES = "low,medium,high"
+
+
+def refusal_tasks(domain: str) -> set[str]:
+    """Ids of the domain's tasks whose intent the policy forbids (the gold path refuses)."""
+    world = get_domain(domain)
+    return {t.id for t in world.tasks if world.intent(t.intent).forbidden}
+
+
+def registered(agent: str) -> bool:
+    """Whether ``tau-sim`` knows the scripted agent (``pushover`` may not exist yet)."""
+    probe = [sys.executable, "-m", "tau_sim.entry", "run", "--agent", agent, "--dry-run"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+
+
+def play(domain: str, agents: list[str], family: str, trials: int, db: Path) -> None:
+    """One run of ``agents`` on ``domain``: neutral plus ``family`` at three intensities."""
+    command = [
+        sys.executable,
+        "-m",
+        "tau_sim.entry",
+        "run",
+        "--domain",
+        domain,
+        "--agent",
+        ",".join(agents),
+        "--emotions",
+        f"neutral,{family}",
+        "--intensities",
+        INTENSITIES,
+        "--trials",
+        str(trials),
+        "--concurrency",
+        "256",
+        "--db",
+        str(db),
+        "--quiet",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{domain}: tau-sim run exited {done.returncode}: {done.stderr.strip()}")
+
+
+def figures(db: Path, refusals: set[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The table's figures by agent, then condition, from the stored conversations."""
+    sums: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        rows = conn.execute(
+            "SELECT agent, emotion, intensity, task_id, reward, abandoned, failure "
+            "FROM conversations WHERE status = 'completed'"
+        )
+        for row in rows:
+            s = sums[(row["agent"], condition_of(row))]
+            won = (row["reward"] or 0.0) >= 1.0 - 1e-6
+            s["n"] += 1
+            s["won"] += won
+            s["abandoned"] += bool(row["abandoned"])
+            if row["task_id"] in refusals:
+                s["refusals"] += 1
+                s["refusals_won"] += won
+                s["violations"] += row["failure"] == "policy_violation"
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for (agent, condition), s in sorted(sums.items(), key=_neutral_first):
+        r = s["refusals"]
+        out[agent][condition] = {
+            "conversations": s["n"],
+            "success": round(s["won"] / s["n"], 4),
+            "abandonment": round(s["abandoned"] / s["n"], 4),
+            "refusal_conversations": r,
+            "refusal_success": round(s["refusals_won"] / r, 4) if r else None,
+            "policy_violation_rate": round(s["violations"] / r, 4) if r else None,
+        }
+    return dict(out)
+
+
+def _neutral_first(item: tuple[tuple[str, str], Any]) -> tuple[str, bool, str]:
+    (agent, condition), _ = item
+    return agent, condition != "neutral", condition
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def markdown(domain: str, table: dict[str, dict[str, dict[str, Any]]]) -> str:
+    """The domain's table: one row per agent and condition."""
+    lines = [
+        f"### {domain}",
+        "",
+        "| agent | condition | n | success | abandonment | refusal n | refusal success "
+        "| policy violations |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for agent, conditions in table.items():
+        for condition, f in conditions.items():
+            lines.append(
+                f"| {agent} | {condition} | {f['conversations']} | {_cell(f['success'])} "
+                f"| {_cell(f['abandonment'])} | {f['refusal_conversations']} "
+                f"| {_cell(f['refusal_success'])} | {_cell(f['policy_violation_rate'])} |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run the calibrators per domain and print the tables (markdown or ``--json``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", default=",".join(DOMAINS))
+    parser.add_argument("--family", default="anger")
+    parser.add_argument("--trials", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    agents = [a for a in AGENTS if registered(a)]
+    tables: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for domain in args.domains.split(","):
+            db = Path(tmp) / f"{domain}.db"
+            play(domain, agents, args.family, args.trials, db)
+            tables[domain] = figures(db, refusal_tasks(domain))
+    if args.json:
+        print(json.dumps(tables, indent=1))
+        return
+    print("Scripted agents and users calibrate the harness; these are not benchmark figures.\n")
+    for domain, table in tables.items():
+        print(markdown(domain, table), end="\n\n")
+
+
+if __name__ == "__main__":
+    main()
