@@ -150,7 +150,7 @@ BAD_OPTIONS: list[tuple[list[str], str, str]] = [
     (
         [],
         '[models."scripted/gold"]\nlatncy = 1',
-        '--config FILE: [models."scripted/gold"] has unknown option \'latncy\' '
+        "--config FILE: [models.\"scripted/gold\"] has unknown option 'latncy' "
         "(known: error_rate, latency)",
     ),
     (
@@ -161,8 +161,7 @@ BAD_OPTIONS: list[tuple[list[str], str, str]] = [
     (
         ["--judge", "openai/j"],
         '[models."openai/j"]\nprice_in = "cheap"',
-        '--config FILE: [models."openai/j"] price_in = "cheap": Expected `float | null`, got '
-        "`str`",
+        '--config FILE: [models."openai/j"] price_in = "cheap": Expected `float | null`, got `str`',
     ),
     # the command line's value is the one in force: the error names the flag
     (
