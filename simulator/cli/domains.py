@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tau_sim.simulator.cli.options import Parser
@@ -82,7 +81,7 @@ def _generate(args: argparse.Namespace) -> None:
     ``--force``. Without ``--out``, ``--count`` and ``--seed`` the domain's own task file is
     regenerated in place, ``--force`` or not: that is what the command is for.
     """
-    from tau_sim.simulator.store.outputs import check_output, write_outputs
+    from tau_sim.simulator.store.outputs import atomic_output, check_output
     from tau_sim.simulator.world.domain import encode_task
 
     domain = get_domain(args.name)
@@ -107,8 +106,9 @@ def _generate(args: argparse.Namespace) -> None:
     if out == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
-    else:
-        write_outputs({Path(out): data}, force=force)
+    else:  # a device or FIFO (/dev/null) is written in place, never replaced
+        with atomic_output(out, force=force) as handle:
+            handle.write(data.decode("utf-8"))
 
 
 def _buildable_domains(names: list[str]) -> list[Domain]:

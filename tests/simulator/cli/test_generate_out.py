@@ -6,6 +6,7 @@ Real CLI subprocesses and real files; the full disk is a small tmpfs mount
 
 from __future__ import annotations
 
+import os
 import subprocess
 from functools import partial
 from pathlib import Path
@@ -36,6 +37,8 @@ def test_an_existing_out_is_refused_without_force_and_replaced_with_it(tmp_path:
     five = out.read_bytes()
     assert len(five.splitlines()) == 5 and five.startswith(three)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tasks.jsonl"]  # no temporary file
+    done = generate("--count", "2", "--out", os.devnull)  # a device: written, never replaced
+    assert done.returncode == 0 and not done.stderr, done.stderr
 
 
 def test_a_full_disk_keeps_the_previous_task_file(tmp_path: Path) -> None:
