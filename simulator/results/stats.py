@@ -92,7 +92,8 @@ class Bootstrap:
         """The resamples of ``units`` tasks, one at a time: lists of indices in 0..units-1."""
         rng = random.Random(f"{self.seed}:{units}")
         # random.choices(range(units), k=units), without a Python step per index: the same
-        # floor(random() * units) of the same generator (tests/simulator/results/test_stats.py)
+        # floor(random() * units) of the same generator (tests/simulator/results/
+        # test_report_memory.py holds them equal)
         scale = float(units).__mul__
         for _ in range(self.resamples):
             yield list(map(floor, map(scale, starmap(rng.random, repeat((), units)))))
