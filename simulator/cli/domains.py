@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tau_sim.simulator.cli.options import Parser
@@ -47,7 +46,13 @@ def configure(domains: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         help="file to write, - for stdout (default: the domain's task file when --count and "
-        "--seed are not given, else stdout)",
+        "--seed are not given, else stdout); an existing file needs --force",
+    )
+    gen.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing --out file (the domain's own task file, regenerated without "
+        "--out, needs none)",
     )
 
 
@@ -69,8 +74,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> None:
-    """``domains generate``: check the numbers, sample, write to ``--out`` (or the task file)."""
-    from tau_sim.simulator.world.domain import dump_tasks, encode_task
+    """``domains generate``: check the numbers, sample, write to ``--out`` (or the task file).
+
+    The file is written whole or not at all (``store.outputs``: a temporary file renamed into
+    place, the old file intact on a full disk); an existing ``--out`` is refused without
+    ``--force``. Without ``--out``, ``--count`` and ``--seed`` the domain's own task file is
+    regenerated in place, ``--force`` or not: that is what the command is for.
+    """
+    from tau_sim.simulator.store.outputs import atomic_output, check_output
+    from tau_sim.simulator.world.domain import encode_task
 
     domain = get_domain(args.name)
     if args.count is not None and args.count < 1:
@@ -83,15 +95,20 @@ def _generate(args: argparse.Namespace) -> None:
     if out is None:
         own = args.count is None and args.seed is None and domain.tasks_path is not None
         out = str(domain.tasks_path) if own else "-"
-    tasks = domain.generate_tasks(args.count, args.seed)
-    if out == "-":
-        sys.stdout.buffer.write(b"".join(encode_task(t) for t in tasks))
-        sys.stdout.flush()
+        # the documented regeneration of the checked-in file replaces it without --force
+        force = args.force or own
     else:
-        try:
-            dump_tasks(tasks, Path(out))
-        except OSError as exc:
-            raise UsageError(f"--out: cannot write {out}: {exc.strerror or exc}") from None
+        force = args.force
+        if out != "-":  # refused before sampling, which takes seconds for 10,000 tasks
+            check_output(out, force=force)
+    tasks = domain.generate_tasks(args.count, args.seed)
+    data = b"".join(encode_task(t) for t in tasks)
+    if out == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:  # a device or FIFO (/dev/null) is written in place, never replaced
+        with atomic_output(out, force=force) as handle:
+            handle.write(data.decode("utf-8"))
 
 
 def _buildable_domains(names: list[str]) -> list[Domain]:

@@ -24,8 +24,8 @@ from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, usage_error
 from tau_sim.simulator.cli.report import print_report
 from tau_sim.simulator.cli.resume import resume_config, resume_keys, resume_settings
 from tau_sim.simulator.cli.run_options import add_run_arguments
-from tau_sim.simulator.cli.settings import configure_run
-from tau_sim.simulator.core.errors import StoreError, UsageError
+from tau_sim.simulator.cli.settings import configure_run, file_option_error
+from tau_sim.simulator.core.errors import OptionError, StoreError, UsageError
 from tau_sim.simulator.core.infra import EXIT_ENDPOINT_ERRORS, run_error_share, share_line
 from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.grid.cells import new_run_id
@@ -59,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
         run_id = new_run_id()
         # everything is checked (and gold paths replayed) before the store is opened
         config = seal_keys(config)
-        player = Player(config, run_id)
+        try:
+            player = Player(config, run_id)
+        except OptionError as exc:
+            raise file_option_error(exc, args) from None
         _check_auto_workers(settings, player)
         check_run(config, player.providers)
         player.prepare()

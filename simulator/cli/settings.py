@@ -18,7 +18,7 @@ from tau_sim.simulator.cli.options import csv, workers_arg
 from tau_sim.simulator.cli.run_options import run_parser
 from tau_sim.simulator.core.conditions import DIMENSIONS, parse_intensity, parse_levels
 from tau_sim.simulator.core.endings import Limits
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.errors import OptionError, UsageError
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.store.opening import DEFAULT_DB
@@ -186,6 +186,41 @@ def configure_run(
         parse_key_values(getattr(args, "judge_arg", []), "--judge-arg"),
     )
     return settings, config
+
+
+ARG_FLAGS = {"--agent-arg": ("agent_arg", "agent"), "--user-arg": ("user_arg", "user")}
+"""Per-model option flags: (their ``args`` name, their role's run-file table); the judge's
+options come only from ``[models."NAME"]`` and ``--judge-arg``."""
+
+
+def file_option_error(exc: OptionError, args: argparse.Namespace) -> UsageError:
+    """``exc`` naming the run file, the table and the key when a ``--config`` table set the key.
+
+    A model's option is set by ``[agent]``/``[user]``, then ``[models."NAME"]``, then the flag
+    (``model_options``); an error about a key the flag did not give names the most specific
+    table that did: ``--config run.toml: [agent] latency = "fast": Expected `float`, got
+    `str``` or ``--config run.toml: [models."scripted/gold"] has unknown option 'latncy'
+    (known: ...)``. Any other error is returned as it is.
+    """
+    from tau_sim.simulator.models.options import SECRET_KEYS, load_config, parse_key_values
+
+    if "config" not in args or exc.key is None or exc.flag is None or exc.model is None:
+        return exc
+    dest, role = ARG_FLAGS.get(exc.flag, ("judge_arg", None))
+    if exc.key in parse_key_values(getattr(args, dest, []), exc.flag):
+        return exc
+    run_file = load_config(args.config)
+    tables = [(f'[models."{exc.model}"]', run_file.models.get(exc.model) or {})]
+    if role is not None:
+        tables.append((f"[{role}]", getattr(run_file, role)))
+    for label, table in tables:
+        if exc.key in table:
+            where = f"--config {args.config}: {label}"
+            if exc.reason.startswith("unknown option"):
+                return UsageError(f"{where} has {exc.reason}")
+            value = "***" if exc.key in SECRET_KEYS else _toml(table[exc.key])
+            return UsageError(f"{where} {exc.key} = {value}: {exc.reason}")
+    return exc
 
 
 def config_from_settings(

@@ -10,7 +10,19 @@ class SchemaVersionError(UsageError):
 
 
 class OptionError(UsageError):
-    """A model or user option that is unknown or has an invalid value."""
+    """A model or user option that is unknown or has an invalid value.
+
+    Where one key is at fault, ``key`` names it and ``reason`` says what is wrong with it;
+    whoever builds the model sets ``flag`` (``--agent-arg``, ``--user-arg``, ``--judge-arg``)
+    and ``model``, so that the CLI can name the run-file table that set the key instead.
+    """
+
+    def __init__(self, message: str, key: str | None = None, reason: str = "") -> None:
+        super().__init__(message)
+        self.key = key
+        self.reason = reason
+        self.flag: str | None = None
+        self.model: str | None = None
 
 
 class StoreError(Exception):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -49,7 +49,7 @@ def fault_of(detail: str | None) -> str:
     return kind if role == "agent" else f"{role} {kind}"
 
 
-def is_infra(row: dict[str, Any]) -> bool:
+def is_infra(row: Mapping[str, Any]) -> bool:
     """Whether a conversation row completed with an infrastructure ending."""
     return row["status"] == "completed" and row["reason"] in INFRA_REASONS
 
@@ -67,7 +67,7 @@ class ErrorShare(msgspec.Struct, frozen=True):
         return self.errors / self.conversations if self.conversations else 0.0
 
 
-def error_share(rows: Iterable[dict[str, Any]]) -> ErrorShare:
+def error_share(rows: Iterable[Mapping[str, Any]]) -> ErrorShare:
     """The endpoint errors among conversation rows (those of one run)."""
     total = 0
     causes: Counter[str] = Counter()

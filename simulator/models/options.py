@@ -97,7 +97,8 @@ def convert_options(args: Mapping[str, Any], cls: type[_S], where: str) -> _S:
     known = sorted(cls.__struct_fields__)
     for key in args:
         if key not in cls.__struct_fields__:
-            raise OptionError(f"{where}: unknown option {key!r} (known: {', '.join(known)})")
+            reason = f"unknown option {key!r} (known: {', '.join(known)})"
+            raise OptionError(f"{where}: {reason}", key, reason)
     typed = {k: parse_value(v) if isinstance(v, str) else v for k, v in args.items()}
     for field in msgspec.structs.fields(cls):
         key = field.name
@@ -125,8 +126,8 @@ def _invalid(where: str, key: str, given: Any, reason: str) -> OptionError:
     """The one-line error of a bad value: ``where key=value: reason`` (secrets masked)."""
     value = "***" if key in SECRET_KEYS else repr(given)
     if where.startswith("--"):  # a flag: reads like the command line that set it
-        return OptionError(f"{where} {key}={value}: {reason}")
-    return OptionError(f"{where}: invalid option {key}={value}: {reason}")
+        return OptionError(f"{where} {key}={value}: {reason}", key, reason)
+    return OptionError(f"{where}: invalid option {key}={value}: {reason}", key, reason)
 
 
 def _split_mode(hint: Any) -> str | None:

@@ -178,7 +178,8 @@ def provider_options(
             if launcher:
                 known.append("launcher: " + ", ".join(sorted(launcher)))
             known.append("client: " + ", ".join(sorted(client_keys)))
-            raise OptionError(f"{name}: unknown option {key!r} (known: {'; '.join(known)})")
+            reason = f"unknown option {key!r} (known: {'; '.join(known)})"
+            raise OptionError(f"{name}: {reason}", key, reason)
     options = convert_options({k: v for k, v in args.items() if k in own}, cls, name)
     return options, client
 

@@ -9,7 +9,7 @@ the mean of those differences, with a bootstrap interval over the paired tasks.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL
@@ -27,7 +27,7 @@ _Tasks = dict[tuple[str, str], list[int]]
 
 
 def emotion_effect(
-    rows: Sequence[dict[str, Any]], bootstrap: Bootstrap, *, count_errors: bool = False
+    rows: Sequence[Mapping[str, Any]], bootstrap: Bootstrap, *, count_errors: bool = False
 ) -> dict[str, Any]:
     """The paired effect of every emotional condition against neutral, per agent and user.
 

@@ -9,7 +9,8 @@ and abandonment rate gets its 95% interval over tasks (``ci``) and ``tasks`` (th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from sys import intern
 from typing import Any
 
 import sqlite_utils
@@ -19,7 +20,14 @@ from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.infra import error_share, is_infra
 from tau_sim.simulator.core.registry import emotion_family, is_calibration_agent
-from tau_sim.simulator.results.counting import WEIGHT, counted, is_success, total, weight
+from tau_sim.simulator.results.counting import (
+    WEIGHT,
+    OutcomeRow,
+    counted,
+    is_success,
+    total,
+    weight,
+)
 from tau_sim.simulator.results.effects import emotion_effect
 from tau_sim.simulator.results.stats import (
     RESAMPLES,
@@ -34,12 +42,14 @@ from tau_sim.simulator.store import ROLE_FIELDS, ROLES
 LEVEL_FIELDS = ("politeness", "urgency", "trust")
 GROUP_FIELDS = ("agent", "user", "domain", "emotion", "intensity", *LEVEL_FIELDS)
 """The fields of a condition: one row of the condition table (a NULL level reads ``default``)."""
+Row = Mapping[str, Any]
+"""A conversation row, stored (a dict) or aggregated (``outcome_rows``' ``OutcomeRow``)."""
 
 
 __all__ = ["pass_at_k", "pass_hat_k", "run_report", "summarize"]
 
 
-def _cells(done: Sequence[dict[str, Any]]) -> dict[tuple[Any, ...], list[int]]:
+def _cells(done: Sequence[Row]) -> dict[tuple[Any, ...], list[int]]:
     """(n trials, c successes) of each cell: one task id under one condition."""
     per_cell: dict[tuple[Any, ...], list[int]] = defaultdict(lambda: [0, 0])
     for r in done:
@@ -50,7 +60,7 @@ def _cells(done: Sequence[dict[str, Any]]) -> dict[tuple[Any, ...], list[int]]:
 
 
 def summarize(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Row],
     max_k: int,
     *,
     count_errors: bool = False,
@@ -115,7 +125,7 @@ def summarize(
     return figures
 
 
-def _mean_tokens(rows: Sequence[dict[str, Any]]) -> float | None:
+def _mean_tokens(rows: Sequence[Row]) -> float | None:
     """Mean tokens (in + out) of the conversations that spent any; None when none did.
 
     Scripted actors report no tokens, so a scripted run has no figure here rather than a 0
@@ -134,7 +144,7 @@ def _mean_tokens(rows: Sequence[dict[str, Any]]) -> float | None:
 
 
 def intervals(
-    done: Sequence[dict[str, Any]],
+    done: Sequence[Row],
     cells: dict[tuple[Any, ...], list[int]],
     max_k: int,
     bootstrap: Bootstrap,
@@ -187,7 +197,7 @@ def intervals(
     }
 
 
-def _count(rows: Iterable[dict[str, Any]]) -> dict[str, int]:
+def _count(rows: Iterable[Row]) -> dict[str, int]:
     """Conversations per ending reason."""
     out: dict[str, int] = defaultdict(int)
     for r in rows:
@@ -220,18 +230,18 @@ def _outcome_sql(have: set[str], infra: int) -> str:
         "case when status = 'completed' and coalesce(reward, 0.0) >= ? then 1 else 0 end "
         "as won, case when status = 'completed' and reason in "
         f"({', '.join('?' * infra)}) then detail end as infra_detail, "
-        f"count(*) as {WEIGHT}, max(trial) as trial, min(cell) as first_cell, "
+        f"count(*) as {WEIGHT}, max(trial) as trial, "
         + "".join(f"sum(coalesce({c}, 0)) as {c}, " for c in _SUMMED)
         + "".join(f"sum(coalesce({col(c)}, 0)) as {c}, " for c in role_sums)
         + "".join(f"sum({col(f'{r}_cost_usd')}) as {r}_cost_usd, " for r in ROLES)
         + f"sum({spent} > 0) as spent, sum(case when {spent} > 0 then {spent} end) "
         "as spent_tokens from conversations where run_id = ? "
         f"group by {key}, status, reason, {col('failure')}, won, infra_detail "
-        "order by first_cell"
+        "order by min(cell)"
     )
 
 
-def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[dict[str, Any]]:
+def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[OutcomeRow]:
     """A run's conversations aggregated in SQL: one row per task, condition and outcome.
 
     Each row stands for ``weight`` conversations with the same task, condition fields,
@@ -240,18 +250,25 @@ def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[dict[str, A
     and dollars per role) are their sums, ``trial`` the highest, ``spent`` / ``spent_tokens``
     the conversations that spent tokens and how many. Rows come in the order of their first
     cell, so every figure of the report is what the stored rows give, and what the report
-    holds grows with the tasks and conditions, not with the conversations.
+    holds grows with the tasks and conditions, not with the conversations: an ``OutcomeRow``
+    of about 400 bytes a row, its repeated names (agent, emotion, reason, ...) held once.
     """
     from tau_sim.simulator.core.infra import INFRA_REASONS
 
     reasons = sorted(INFRA_REASONS)
     have = set(sqlite.table("conversations").columns_dict)
-    rows = sqlite.query(_outcome_sql(have, len(reasons)), [1.0 - SUCCESS_EPS, *reasons, run_id])
+    sql = _outcome_sql(have, len(reasons))
+    cursor = sqlite.execute(sql, [1.0 - SUCCESS_EPS, *reasons, run_id])
+    columns = [c[0] for c in cursor.description]
+    renamed = {"won": "reward", "infra_detail": "detail"}
+    names = {renamed.get(c, c): i for i, c in enumerate(columns)}
+    won = columns.index("won")
     out = []
-    for row in rows:
-        row["reward"] = float(row.pop("won"))
-        row["detail"] = row.pop("infra_detail")
-        out.append(row)
+    for values in cursor:
+        # one object per distinct name (agent, emotion, reason, ...), not one per row
+        row = [intern(v) if type(v) is str else v for v in values]
+        row[won] = float(row[won])
+        out.append(OutcomeRow(names, tuple(row)))
     return out
 
 
@@ -288,7 +305,7 @@ def run_report(
         "intervals": interval_method(bootstrap),
     }
 
-    def figures(subset: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def figures(subset: Sequence[Row]) -> dict[str, Any]:
         return summarize(subset, max_k, count_errors=count_errors, bootstrap=bootstrap)
 
     report.update(figures(rows))
@@ -298,12 +315,12 @@ def run_report(
     report["calibration_agents"] = [a for a in agents if is_calibration_agent(a)]
     groups: dict[str, dict[str, Any]] = {}
     for field in GROUP_FIELDS:
-        buckets: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        buckets: dict[str, list[Row]] = defaultdict(list)
         for r in rows:
             buckets[field_label(field, r[field])].append(r)
         groups[field] = {k: figures(v) for k, v in sorted(buckets.items())}
     report["groups"] = groups
-    table: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    table: dict[tuple[str, ...], list[Row]] = defaultdict(list)
     for r in rows:
         table[tuple(field_label(field, r[field]) for field in GROUP_FIELDS)].append(r)
     report["conditions"] = [
@@ -329,16 +346,16 @@ def interval_method(bootstrap: Bootstrap) -> dict[str, Any]:
 
 
 def per_frame(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Row],
     name: str,
-    key: Callable[[dict[str, Any]], str],
-    figures: Callable[[Sequence[dict[str, Any]]], dict[str, Any]],
+    key: Callable[[Row], str],
+    figures: Callable[[Sequence[Row]], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Figures per agent, user model and ``key(row)`` (stored as ``name``), never pooled.
 
     Rows are sorted by agent, user, then neutral first and the other values by name.
     """
-    buckets: dict[tuple[str, str, bool, str], list[dict[str, Any]]] = defaultdict(list)
+    buckets: dict[tuple[str, str, bool, str], list[Row]] = defaultdict(list)
     for r in rows:
         value = key(r)
         buckets[(str(r["agent"]), str(r["user"]), value != NEUTRAL, value)].append(r)
@@ -348,7 +365,7 @@ def per_frame(
     ]
 
 
-def _family(row: dict[str, Any]) -> str:
+def _family(row: Row) -> str:
     """The emotion family of a row's leaf; the leaf itself when no taxonomy knows it."""
     try:
         return emotion_family(str(row["emotion"]))
@@ -357,7 +374,7 @@ def _family(row: dict[str, Any]) -> str:
 
 
 def labelled_effect(
-    rows: Sequence[dict[str, Any]], bootstrap: Bootstrap, *, count_errors: bool = False
+    rows: Sequence[Row], bootstrap: Bootstrap, *, count_errors: bool = False
 ) -> dict[str, Any]:
     """``emotion_effect`` with its condition fields labelled as the condition table's are."""
     effect = emotion_effect(rows, bootstrap, count_errors=count_errors)
@@ -368,7 +385,7 @@ def labelled_effect(
     return effect
 
 
-def cost_and_failures(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def cost_and_failures(rows: Sequence[Row]) -> dict[str, Any]:
     """The report's ``cost`` and ``failures`` sections: tokens and dollars per role, reasons."""
     from tau_sim.simulator.results.costs import cost_report
     from tau_sim.simulator.results.reasons import failure_report

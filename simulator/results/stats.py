@@ -8,9 +8,12 @@ indices and the statistic of a resample is the same ratio over the tasks drawn.
 
 from __future__ import annotations
 
+import hashlib
 import random
-from collections.abc import Iterable, Sequence
-from math import comb
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat, starmap
+from math import comb, floor
 
 from tau_sim.simulator.core.errors import UsageError
 
@@ -70,24 +73,30 @@ class Bootstrap:
     """Seeded percentile bootstrap over tasks: the same seed and data give the same intervals.
 
     The draws (``resamples`` lists of task indices, with replacement) depend only on the seed
-    and the number of tasks, and are made once per number of tasks, so every statistic of one
-    report over the same tasks is resampled alike. Fewer than two tasks give no interval: a
-    resample of one task says nothing about how tasks vary.
+    and the number of tasks, so every statistic of one report over the same number of tasks is
+    resampled alike. They are drawn again for each call, one resample at a time, never kept:
+    all of them would be ``resamples`` x tasks integers (850 MB for 10,000 tasks). What a call
+    found is kept under a digest of its statistics, so a report's many equal summaries (a run
+    with one condition has the same figures overall, per group and per condition) are
+    resampled once. Fewer than two tasks give no interval: a resample of one task says nothing
+    about how tasks vary.
     """
 
     def __init__(self, seed: str = SEED, resamples: int = RESAMPLES, level: float = LEVEL) -> None:
         self.seed = seed
         self.resamples = resamples
         self.level = level
-        self._draws: dict[int, list[list[int]]] = {}
+        self._found: dict[bytes, list[Interval | None]] = {}
 
-    def draws(self, units: int) -> list[list[int]]:
-        """The resamples of ``units`` tasks: lists of indices in 0..units-1."""
-        if units not in self._draws:
-            rng = random.Random(f"{self.seed}:{units}")
-            population = range(units)
-            self._draws[units] = [rng.choices(population, k=units) for _ in range(self.resamples)]
-        return self._draws[units]
+    def draws(self, units: int) -> Iterator[list[int]]:
+        """The resamples of ``units`` tasks, one at a time: lists of indices in 0..units-1."""
+        rng = random.Random(f"{self.seed}:{units}")
+        # random.choices(range(units), k=units), without a Python step per index: the same
+        # floor(random() * units) of the same generator (tests/simulator/results/
+        # test_report_memory.py holds them equal)
+        scale = float(units).__mul__
+        for _ in range(self.resamples):
+            yield list(map(floor, map(scale, starmap(rng.random, repeat((), units)))))
 
     def ratios(
         self, statistics: Sequence[tuple[Sequence[float], Sequence[float]]]
@@ -99,23 +108,30 @@ class Bootstrap:
         """
         if not statistics or len(statistics[0][0]) < 2:
             return [None] * len(statistics)
+        digest = _digest(statistics)
+        if digest not in self._found:
+            self._found[digest] = self._resample(statistics)
+        return list(self._found[digest])
+
+    def _resample(
+        self, statistics: Sequence[tuple[Sequence[float], Sequence[float]]]
+    ) -> list[Interval | None]:
+        """``ratios`` computed: every column summed over each resample as it is drawn."""
         units = len(statistics[0][0])
-        draws = self.draws(units)
-        sums: dict[tuple[float, ...], list[float]] = {}
-
-        def resampled(values: Sequence[float]) -> list[float]:
-            key = tuple(values)
-            if key not in sums:  # equal columns (a shared denominator, say) are summed once
-                if min(key) == max(key):  # every resample sums to the same
-                    sums[key] = [key[0] * units] * len(draws)
-                else:
-                    get = key.__getitem__
-                    sums[key] = [sum(map(get, idx)) for idx in draws]
-            return sums[key]
-
+        columns = {tuple(values) for pair in statistics for values in pair}
+        # equal columns (a shared denominator, say) are summed once; a constant one needs no draw
+        sums = {c: [c[0] * units] * self.resamples for c in columns if min(c) == max(c)}
+        varying = [c for c in columns if c not in sums]
+        for c in varying:
+            sums[c] = []
+        if varying:
+            getters = [(sums[c].append, c.__getitem__) for c in varying]
+            for idx in self.draws(units):
+                for append, get in getters:
+                    append(sum(map(get, idx)))
         out: list[Interval | None] = []
         for numerator, denominator in statistics:
-            nums, dens = resampled(numerator), resampled(denominator)
+            nums, dens = sums[tuple(numerator)], sums[tuple(denominator)]
             out.append(self.interval([a / b for a, b in zip(nums, dens, strict=True) if b > 0]))
         return out
 
@@ -133,6 +149,16 @@ class Bootstrap:
             round(_quantile(values, tail), DIGITS),
             round(_quantile(values, 1.0 - tail), DIGITS),
         )
+
+
+def _digest(statistics: Sequence[tuple[Sequence[float], Sequence[float]]]) -> bytes:
+    """A fingerprint of a call's statistics (their values, in order), for ``Bootstrap._found``."""
+    h = hashlib.blake2b(digest_size=16)
+    for pair in statistics:
+        for values in pair:
+            h.update(len(values).to_bytes(8, "little"))
+            h.update(array("d", values).tobytes())
+    return h.digest()
 
 
 def _quantile(ordered: Sequence[float], q: float) -> float:

@@ -205,14 +205,21 @@ def _with_flag(
 ) -> _P:
     """``build(name, its options)``, with the option flag named in front of an ``OptionError``.
 
-    Providers that know their role (the scripted ones) name the flag themselves.
+    Providers that know their role (the scripted ones) name the flag themselves. The error
+    raised carries ``flag`` and ``model`` (``OptionError``) for the CLI to say where a run
+    file set the key.
     """
     try:
         return build(name, options.get(name, {}))
     except OptionError as exc:
-        if str(exc).startswith(flag):
-            raise
-        raise UsageError(f"{flag}: {exc}") from None
+        raise _located(exc, flag, name) from None
+
+
+def _located(exc: OptionError, flag: str, model: str) -> OptionError:
+    """``exc`` with ``flag`` in front (unless it names it already), its flag and model set."""
+    error = exc if str(exc).startswith(flag) else OptionError(f"{flag}: {exc}", exc.key, exc.reason)
+    error.flag, error.model = flag, model
+    return error
 
 
 def make_judge(config: RunConfig) -> AssertionJudge | None:
@@ -222,7 +229,7 @@ def make_judge(config: RunConfig) -> AssertionJudge | None:
     try:
         return AssertionJudge(config.judge, config.judge_options)
     except OptionError as exc:
-        raise UsageError(f"--judge-arg: {exc}") from None
+        raise _located(exc, "--judge-arg", config.judge) from None
 
 
 def task_pool(

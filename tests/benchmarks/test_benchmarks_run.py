@@ -54,3 +54,12 @@ def test_grid_scale_benchmark_quick() -> None:
         assert row["first_s"] > 0 and row["rss_run_mb"] > 0 and row["rss_report_mb"] > 0
         assert row["bytes_per_conv"] > 1000 and row["dry_run_s"] > 0
     assert rows[0]["ratio"] == dict.fromkeys(rows[0]["ratio"], 1.0)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_report_memory_benchmark_at_tiny_sizes() -> None:
+    rows = json.loads(run("report_memory.py", "--tasks", "5,20", "--json"))
+    assert [r["tasks"] for r in rows] == [5, 20]
+    assert all(r["rss_report_mb"] > 0 and r["report_s"] > 0 for r in rows)
+    assert rows[0]["ratio"] == {"rss_report_mb": 1.0, "report_s": 1.0}

@@ -118,28 +118,56 @@ BAD_RUN_FILES: list[tuple[str, str]] = [
     ("[run]\ntasks = []", "[run] tasks: expected a task count or a non-empty list of task ids"),
     ('[run]\njudge = ""', '[run] judge: expected a non-empty string, got ""'),
 ]
-# (arguments of `run`, the run file or None, the one error line after ``tau-sim: error: ``).
-# Per-model options are converted strictly by each provider's typed struct.
+# (arguments of `run`, the run file, the one error line after ``tau-sim: error: ``, where
+# FILE stands for the run file's path). Per-model options are converted strictly by each
+# provider's typed struct; an error names the run file, the table and the key that set them.
 BAD_OPTIONS: list[tuple[list[str], str, str]] = [
     (
         ["--agent", "openai/m"],
         '[models."openai/m"]\nmax_retries = 2.9',
-        "openai/m: invalid option max_retries=2.9: Expected `int`, got `float`",
+        '--config FILE: [models."openai/m"] max_retries = 2.9: Expected `int`, got `float`',
     ),
     (
         ["--agent", "openai/m"],
         '[models."openai/m"]\nmax_retries = 2.0',
-        "openai/m: invalid option max_retries=2.0: Expected `int`, got `float`",
+        '--config FILE: [models."openai/m"] max_retries = 2.0: Expected `int`, got `float`',
     ),
     (
         ["--agent", "openai/m"],
         "[agent]\njson_mode = 1",
-        "openai/m: invalid option json_mode=1: Expected `bool`, got `int`",
+        "--config FILE: [agent] json_mode = 1: Expected `bool`, got `int`",
     ),
     (
         [],
         "[agent]\nlatency = true",
-        "--agent-arg latency=True: Expected `float`, got `bool`",
+        "--config FILE: [agent] latency = true: Expected `float`, got `bool`",
+    ),
+    (
+        [],
+        '[agent]\nlatency = 0.1\n[models."scripted/gold"]\nlatency = "soon"',
+        '--config FILE: [models."scripted/gold"] latency = "soon": Expected `float`, got `str`',
+    ),
+    (
+        [],
+        '[models."scripted/gold"]\nlatncy = 1',
+        "--config FILE: [models.\"scripted/gold\"] has unknown option 'latncy' "
+        "(known: error_rate, latency)",
+    ),
+    (
+        [],
+        "[user]\nthreshold_scale = [2]",
+        "--config FILE: [user] threshold_scale = [2]: Expected `float`, got `array`",
+    ),
+    (
+        ["--judge", "openai/j"],
+        '[models."openai/j"]\nprice_in = "cheap"',
+        '--config FILE: [models."openai/j"] price_in = "cheap": Expected `float | null`, got `str`',
+    ),
+    # the command line's value is the one in force: the error names the flag
+    (
+        ["--agent-arg", "latency=soon"],
+        "[agent]\nlatency = true",
+        "--agent-arg latency='soon': Expected `float`, got `str`",
     ),
 ]
 # (arguments of `run`, the error): an empty comma list is refused, naming its flag.
@@ -200,7 +228,7 @@ def test_model_options_are_converted_strictly(
     one_run: Path, tmp_path: Path, args: list[str], toml: str, message: str
 ) -> None:
     line = refused(one_run, tmp_path, args, toml)
-    assert line.endswith(message), line
+    assert line == message.replace("FILE", str(tmp_path / "run.toml")), line
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,7 @@ def test_bootstrap_is_seeded_and_needs_two_tasks() -> None:
     first = Bootstrap("run-x").mean(values)
     assert first == Bootstrap("run-x").mean(values)
     assert first is not None and first[0] <= sum(values) / 6 <= first[1]
-    assert Bootstrap("run-y").draws(6) != Bootstrap("run-x").draws(6)
+    assert list(Bootstrap("run-y").draws(6)) != list(Bootstrap("run-x").draws(6))
     assert Bootstrap("run-x").mean([0.4]) is None  # one task: nothing to resample
     assert Bootstrap("run-x").mean([0.4, 0.4]) == (0.4, 0.4)
 
