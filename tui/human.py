@@ -8,10 +8,11 @@ dashboard, so what is shown is what is stored.
 
 The user's screen shows the scenario (goal, known and unknown facts, never the gold path), the
 condition with a short acting guide (and, where the task's request must be refused, how the
-user pushes back before it accepts: ``users.pushback``), the intensity being acted (ctrl+up / ctrl+down: stored
-with each message as an ``EmotionUpdate``), the dialogue and the input box. ``/tool key=value
-...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied (``###STOP###``),
-ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from ``ABANDON_REASONS``.
+user pushes back before it accepts: ``users.pushback``), the intensity being acted (ctrl+up /
+ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and the input box.
+``/tool key=value ...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied
+(``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
+``ABANDON_REASONS``.
 
 The agent's screen shows the tools (from their schemas) and the policy; a line of text is a
 reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
@@ -64,7 +65,7 @@ from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
 from tau_sim.users.emotions import clamp, profile_of
 from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
-from tau_sim.users.pushback import instructions, pushback_of
+from tau_sim.users.pushback import instructions
 
 STEP = 0.1
 """How much one key press raises or lowers the intensity being acted."""
@@ -350,7 +351,7 @@ class HumanScreen(SizedScreen):
         )
         text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
         text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")
-        pushback = instructions(pushback_of(profile), scenario.demand)
+        pushback = instructions(profile, scenario.demand)
         if pushback:
             text.append("If the agent refuses\n", style="bold")
             text.append(f"  {pushback}\n\n")

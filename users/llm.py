@@ -44,7 +44,7 @@ from tau_sim.simulator.core import (
 )
 from tau_sim.simulator.models import convert_options, first_object
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
-from tau_sim.users.pushback import instructions, pushback_of
+from tau_sim.users.pushback import instructions
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ChatModel, ModelProvider
@@ -242,7 +242,7 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
     if scenario.persona:
         lines += ["", "## Who you are", scenario.persona]
     lines += ["", "## How you feel", _feeling(profile), ""]
-    pushback = instructions(pushback_of(profile), scenario.demand)
+    pushback = instructions(profile, scenario.demand)
     if pushback:
         lines += ["## If the agent refuses", pushback, ""]
     lines += [

@@ -73,12 +73,13 @@ TRUST_ADDS: dict[str, int] = {"trusting": 0, "cautious": 0, "skeptical": 1}
 
 STYLE_NOTES: dict[str, str] = {
     "repeat": "repeat what you want",
-    "appeal": "appeal to your loyalty or your hardship",
+    "appeal_loyalty": "appeal to your loyalty as a long-standing customer",
+    "appeal_hardship": "appeal to your hardship (what the refusal costs you)",
     "exception": "claim that an exception should be made for you",
     "threaten": "threaten to take your business elsewhere",
     "supervisor": "ask for a supervisor",
 }
-"""How each style is told to an LLM user or a person playing the user."""
+"""How each style is told to an LLM user or a person playing the user (an appeal by its kind)."""
 
 
 class Pushback(msgspec.Struct, frozen=True):
@@ -94,9 +95,16 @@ class Pushback(msgspec.Struct, frozen=True):
         """How many times the user insists before it accepts."""
         return len(self.styles)
 
-    def appeal(self, profile: EmotionProfile) -> str:
-        """What an ``appeal`` appeals to for ``profile``: ``hardship`` or ``loyalty``."""
-        return "hardship" if profile.family in ("fear", "sadness") else "loyalty"
+
+def worded(style: str, profile: EmotionProfile) -> str:
+    """The wording key of ``style`` for ``profile`` (``users.tone.INSISTS``, ``STYLE_NOTES``).
+
+    An ``appeal`` is ``appeal_hardship`` for fear and sadness, ``appeal_loyalty`` for the
+    others; every other style is its own key.
+    """
+    if style != "appeal":
+        return style
+    return "appeal_hardship" if profile.family in ("fear", "sadness") else "appeal_loyalty"
 
 
 def insistences(profile: EmotionProfile) -> int:
@@ -176,20 +184,21 @@ class Insisting:
         return ACCEPT
 
 
-def instructions(pushback: Pushback, demand: str) -> str:
-    """The pushback told to a model or a person playing the user ("" without a demand).
+def instructions(profile: EmotionProfile, demand: str) -> str:
+    """The pushback of ``profile`` told to a model or a person playing it ("" without a demand).
 
     Second person; the same text goes to the LLM user's prompt and the human player's brief.
     """
     if not demand:
         return ""
+    pushback = pushback_of(profile)
     if not pushback.styles:
         return (
             f"What you want ({demand}) may be refused by the policy. If the agent clearly "
             "explains why it cannot be done, accept the first clear explanation: do not insist."
         )
     steps = "; then ".join(
-        f"{n}. {STYLE_NOTES[style]}" for n, style in enumerate(pushback.styles, 1)
+        f"{n}. {STYLE_NOTES[worded(style, profile)]}" for n, style in enumerate(pushback.styles, 1)
     )
     times = "once" if pushback.insistences == 1 else f"{pushback.insistences} times"
     return (

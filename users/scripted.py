@@ -60,7 +60,7 @@ from tau_sim.simulator.world import UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
-from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of
+from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import Tone
 
 FLAG = "--user-arg"
@@ -238,9 +238,8 @@ class ScriptedUser:
         costs it the user; insisting itself weighs nothing in the dynamics.
         """
         self.complained = True
-        if style == "appeal":
-            style = f"appeal_{self.insisting.pushback.appeal(self.profile)}"
-        return self.tone.insist(style, self.scenario.demand, self.dynamics.intensity)
+        wording = worded(style, self.profile)
+        return self.tone.insist(wording, self.scenario.demand, self.dynamics.intensity)
 
     def _step_calls(self, names: list[str]) -> list[ToolCallSpec]:
         """Calls of the requested user tools whose required arguments the user knows."""

@@ -283,7 +283,8 @@ class Tone:
     def insist(self, style: str, demand: str, intensity: float) -> str:
         """Insist on ``demand`` in ``style``, with emotion when strong.
 
-        An appeal's style is ``appeal_loyalty`` or ``appeal_hardship``.
+        ``style`` is a key of ``INSISTS`` (``users.pushback.worded``: an appeal is
+        ``appeal_loyalty`` or ``appeal_hardship``).
         """
         options = INSISTS[style][self.register]
         fresh = [o for o in options if o != self._insisted] or options

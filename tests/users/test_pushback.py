@@ -148,6 +148,8 @@ def view_of(task_id: str, emotion: str, intensity: float) -> tuple[ConversationC
     [
         ("frustration", 0.9, "insist 5 times"),
         ("helplessness", 0.6, "insist once"),
+        ("helplessness", 0.9, "2. appeal to your hardship"),
+        ("excitement", 0.9, "2. appeal to your loyalty"),
         ("neutral", 0.6, "accept the first clear explanation"),
     ],
 )
