@@ -140,13 +140,20 @@ async def test_holding_firm_courteously_keeps_the_user_dismissively_loses_it() -
     assert any(insists(t) for t in texts)  # it pushed back before it gave up
 
 
-def test_a_cli_run_stores_each_insistence_in_sqlite(tmp_path: Path) -> None:
+def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
+    tmp_path: Path,
+) -> None:
+    """Every task with a demand in the ten domains, neutral and three leaves at high intensity:
+    gold scores 1.0 in each, the user insists its count where gold refuses and never where it
+    transfers, and each insistence is an ``insisted:`` trigger in the store."""
     db = tmp_path / "pushback.db"
-    tasks = "airline-006,hotel-008"
+    tasks = {t.id: t for name in NAMES for t in get_domain(name).tasks if t.scenario.demand}
+    transfers = {t.id for name in NAMES for t in forbidden_tasks(get_domain(name), True)}
+    emotions = ("neutral", "frustration", "excitement", "helplessness")
     tau_sim(
-        *("run", "--domain", "airline,hotel", "--tasks", tasks, "--agent", "scripted/gold"),
-        *("--emotions", "neutral,frustration,excitement", "--intensities", "high"),
-        *("--db", str(db), "--quiet"),
+        *("run", "--domain", ",".join(NAMES), "--tasks", ",".join(tasks)),
+        *("--agent", "scripted/gold", "--emotions", ",".join(emotions), "--intensities", "high"),
+        *("--db", str(db), "--quiet", "--concurrency", "64"),
     )
     rows = sqlite3.connect(db).execute(
         "select c.task_id, c.emotion, c.reward, c.reason, count(t.value) from conversations c "
@@ -155,11 +162,14 @@ def test_a_cli_run_stores_each_insistence_in_sqlite(tmp_path: Path) -> None:
         "group by c.id"
     )
     got = {(task, emotion): (reward, reason, n) for task, emotion, reward, reason, n in rows}
-    assert set(got) == {
-        (t, e) for t in tasks.split(",") for e in ("neutral", "frustration", "excitement")
-    }
+    assert set(got) == {(t, e) for t in tasks for e in emotions}
     for (task, emotion), (reward, reason, n) in got.items():
+        if task in transfers:
+            assert (reward, reason, n) == (1.0, "transfer", 0), (task, emotion)
+            continue
         expected = pushback_of(EmotionProfile.of(emotion, 0.9)).insistences
         assert (reward, reason, n) == (1.0, "user_stop", expected), (task, emotion)
-    assert {n for (_t, e), (_r, _s, n) in got.items() if e == "neutral"} == {0}
-    assert {n for (_t, e), (_r, _s, n) in got.items() if e == "frustration"} == {5}
+    refusals = [
+        n for (t, e), (_r, _s, n) in got.items() if e == "frustration" and t not in transfers
+    ]
+    assert len(refusals) >= 90 and set(refusals) == {5}
