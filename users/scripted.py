@@ -31,10 +31,12 @@ neutral users never emit ``dismissive`` or ``ignored_cue``.
 Where the scenario has a ``demand`` (the right answer is a refusal), the user pushes back
 (``users.pushback``): while the demand is pending, an agent text that refuses it or closes
 without doing it, and asks nothing, gets an insistence instead of the closing (trigger
-``insisted:STYLE``, worded by ``Tone.insist``; that turn's ``progress`` is dropped), as many
-times as the profile's pushback says; then the user accepts ("Alright, I understand.") and
-closes as before. A neutral user accepts at once. This path is apart from answering the
-agent's questions: a text that asks for a slot, a step or a confirmation is answered as usual.
+``insisted:STYLE``, worded by ``Tone.insist``), as many times as the profile's pushback says;
+then the user accepts ("Alright, I understand.") and closes as before. A neutral user accepts
+at once. The first refusal counts as progress as it did; the same refusal again after an
+insistence does not, and answering an insistence without an acknowledgement is
+``dismissive``. This path is apart from answering the agent's questions: a text that asks for
+a slot, a step or a confirmation is answered as usual.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class ScriptedUser:
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
+        self.pushed = False  # whether the user's last message insisted on its demand
         self.doubted = False
         self.last: UserTurn | None = None
         # the reply held back while the user's own tool calls run: parts, triggers, reason
@@ -142,7 +145,7 @@ class ScriptedUser:
         triggers: list[str] = []
         complaints: list[str] = []
         if self.profile.wants_acknowledgement and not acts.acknowledged:
-            if self.agent_turns == 1:
+            if self.agent_turns == 1 or self.pushed:
                 triggers.append("dismissive")
             elif self.complained:
                 triggers.append("ignored_cue")
@@ -175,10 +178,12 @@ class ScriptedUser:
         self.agent_turns += 1
         acts = self.reader.read(text)
         triggers, complaints = self._triggers(acts)
+        answering, self.pushed = self.pushed, False
         pushback = self.insisting.react(acts)
         insisting = pushback not in ("", ACCEPT)
-        if insisting:  # a refusal or a closing the user turns down is no progress to it
-            triggers = [t for t in triggers if t != "progress"]
+        if insisting:
+            if answering:  # the same refusal again, after the user insisted: no progress to it
+                triggers = [t for t in triggers if t != "progress"]
             triggers.append(f"insisted:{pushback}")
         change = self.dynamics.apply(triggers)
         intensity = self.dynamics.intensity
@@ -233,11 +238,11 @@ class ScriptedUser:
     def _insist(self, style: str) -> str:
         """Turn down the agent's refusal or closing: insist on the demand in ``style``.
 
-        Insisting counts as a complaint: an agent that answers it without acknowledging the
-        user's feeling ignores a cue (``ignored_cue``), which is how holding firm dismissively
-        costs it the user; insisting itself weighs nothing in the dynamics.
+        Insisting itself weighs nothing in the dynamics. An agent that answers it without
+        acknowledging the user's feeling is dismissive (``dismissive``, for the negative
+        families), which is how holding firm curtly can cost it the user.
         """
-        self.complained = True
+        self.pushed = True
         wording = worded(style, self.profile)
         return self.tone.insist(wording, self.scenario.demand, self.dynamics.intensity)
 

@@ -127,6 +127,12 @@ async def hold_firm(refusal: str) -> tuple[ConversationEnded, list[EmotionUpdate
     return ended, states, [e.text for e in events if isinstance(e, UserMessage)]
 
 
+def pushed_back(states: list[EmotionUpdate]) -> list[EmotionUpdate]:
+    """The user's states after its first insistence."""
+    first = next(i for i, s in enumerate(states) if any("insisted:" in t for t in s.triggers))
+    return states[first + 1 :]
+
+
 async def test_holding_firm_courteously_keeps_the_user_dismissively_loses_it() -> None:
     courteous, kept, _ = await hold_firm(
         "I'm sorry, I understand this is frustrating. The ticket is non-refundable, so I "
@@ -136,8 +142,15 @@ async def test_holding_firm_courteously_keeps_the_user_dismissively_loses_it() -
     assert courteous.reason == "user_stop"
     assert sum(1 for s in kept for t in s.triggers if t.startswith("insisted:")) == 5
     assert curt.reason == "user_abandoned"
-    assert any("ignored_cue" in s.triggers for s in lost)
+    after_lost, after_kept = pushed_back(lost), pushed_back(kept)
+    assert after_lost and all("dismissive" in s.triggers for s in after_lost)  # every curt answer
+    assert after_kept and not any("dismissive" in s.triggers for s in after_kept)
     assert any(insists(t) for t in texts)  # it pushed back before it gave up
+    # the same refusals, acknowledged: dissatisfaction never rises once the user insists
+    insisting = [
+        s.dissatisfaction for s in kept if any(t.startswith("insisted:") for t in s.triggers)
+    ]
+    assert insisting == sorted(insisting, reverse=True)
 
 
 def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
