@@ -13,6 +13,9 @@ confirmation questions free of slot keywords, "anything else" to close):
   it (found by where it sits in the gold result), a refused confirmation stops it before any
   write, a failed gold call is reported to the user and ends the plan, and it apologises when
   the user's words show distress (``agents.cues``), not because of the experimental condition.
+  It holds firm: a user who insists after its last text (a refusal it was told to give) gets
+  the refusal again, acknowledged and with its reason and outputs (``_hold_firm``), never the
+  forbidden write.
 - ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
   its tools could find, and sometimes asks again for something the user already gave.
 - ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
@@ -28,7 +31,7 @@ from typing import Any, cast
 
 import msgspec
 
-from tau_sim.agents.cues import refuses, shows_distress
+from tau_sim.agents.cues import insists, refuses, shows_distress
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
 
@@ -41,6 +44,10 @@ CLOSING_QUESTION = "Is there anything else I can help you with?"
 TRANSFER = "I'm going to transfer you to a human agent who can help with this. Please hold on."
 NO_CHANGES = "Understood, I will not make any changes."
 GOODBYE = "Thank you for contacting us. Have a great day!"
+HOLD_FIRM = (
+    "I understand how important this is to you, and I'm sorry I can't give you a different "
+    "answer. Our policy does not allow it, and I am not able to make an exception."
+)
 
 
 class Say(msgspec.Struct, frozen=True):
@@ -280,7 +287,7 @@ class GoldPolicy:
         while len(self._steps) <= index:
             step = next(self._script_iter, None)
             if step is None:
-                return Say(GOODBYE)
+                return self._hold_firm() or Say(GOODBYE)
             self._steps.append(step)
         return self._steps[index]
 
@@ -396,6 +403,24 @@ class GoldPolicy:
         yield Say(self._final(transfer is not None))
         if transfer is not None:
             yield Call(transfer)
+
+    def _hold_firm(self) -> Say | None:
+        """Re-explain, courteously, a refusal the user insists on (None: it does not insist).
+
+        After the script's last text, a user message that insists (``agents.cues.insists``)
+        gets neither the goodbye nor the request: the agent acknowledges, restates that the
+        policy does not allow it, repeats the required outputs it gave and asks whether there
+        is anything else, as often as the user insists.
+        """
+        if not insists(self._last_user_text()):
+            return None
+        outputs = [
+            o
+            for i, o in enumerate(self.answer_key.required_outputs)
+            if i not in self.mistakes.omitted_outputs
+        ]
+        details = f" To restate the details: {'; '.join(outputs)}." if outputs else ""
+        return Say(f"{HOLD_FIRM}{details} {CLOSING_QUESTION}")
 
     def _final(self, transfer: bool) -> str:
         outputs = [

@@ -7,10 +7,12 @@ what the person types is the answer. The dialogue comes from the run's live feed
 dashboard, so what is shown is what is stored.
 
 The user's screen shows the scenario (goal, known and unknown facts, never the gold path), the
-condition with a short acting guide, the intensity being acted (ctrl+up / ctrl+down: stored
-with each message as an ``EmotionUpdate``), the dialogue and the input box. ``/tool key=value
-...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied (``###STOP###``),
-ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from ``ABANDON_REASONS``.
+condition with a short acting guide (and, where the task's request must be refused, how the
+user pushes back before it accepts: ``users.pushback``), the intensity being acted (ctrl+up /
+ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and the input box.
+``/tool key=value ...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied
+(``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
+``ABANDON_REASONS``.
 
 The agent's screen shows the tools (from their schemas) and the policy; a line of text is a
 reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
@@ -63,6 +65,7 @@ from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
 from tau_sim.users.emotions import clamp, profile_of
 from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
+from tau_sim.users.pushback import instructions
 
 STEP = 0.1
 """How much one key press raises or lowers the intensity being acted."""
@@ -366,6 +369,10 @@ class HumanScreen(SizedScreen):
         )
         text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
         text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")
+        pushback = instructions(profile, scenario.demand)
+        if pushback:
+            text.append("If the agent refuses\n", style="bold")
+            text.append(f"  {pushback}\n\n")
         text.append("Keys\n", style="bold")
         text.append("  ctrl+up/down intensity, ctrl+s satisfied, ctrl+b abandon\n")
         if view.tools:

@@ -21,6 +21,9 @@ so that these rules read them right):
 - A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
   the user sees ends the agent's turn, an announced lookup was not done in that turn.
 - Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
+- Refusal cues ("cannot", "can't", "unable to", "not able to", "not eligible", "non-refundable",
+  "policy does not allow" …) in any sentence make the text a *refusal*: the agent turns down
+  what the user asked (a user with a demand insists on it, ``users.pushback``).
 """
 
 from __future__ import annotations
@@ -117,6 +120,31 @@ DELAY_CUES = (
     "bear with me",
     "please wait",
 )
+REFUSAL_CUES = (
+    "cannot",
+    "can't",
+    "can not",
+    "unable to",
+    "not able to",
+    "won't be able",
+    "will not be able",
+    "not eligible",
+    "ineligible",
+    "non-refundable",
+    "nonrefundable",
+    "not refundable",
+    "policy does not allow",
+    "policy doesn't allow",
+    "not allowed",
+    "not permitted",
+    "not possible",
+    "do not qualify",
+    "does not qualify",
+    "doesn't qualify",
+    "don't qualify",
+    "i'm afraid",
+    "i am afraid",
+)
 TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -190,6 +218,7 @@ class AgentActs(msgspec.Struct):
     done: bool = False
     detailed: bool = False
     steps: list[str] = []
+    refused: bool = False
 
     @property
     def unbacked(self) -> bool:
@@ -235,6 +264,7 @@ class AgentTextReader:
         acts.acknowledged = has_cue(text.lower(), ACK_CUES)
         acts.detailed = bool(_DETAIL.search(text))
         for sentence in sentences(text):
+            acts.refused = acts.refused or has_cue(sentence, REFUSAL_CUES)
             if has_cue(sentence, TRANSFER_CUES):
                 acts.transfer = True
             if has_cue(sentence, COMPLETION_CUES):

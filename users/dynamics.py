@@ -33,7 +33,8 @@ whatever the threshold scale and the levels.
 
 The levels are the profile's and stay fixed for the conversation (intensity changes do not move
 them). The abandonment reason is the ``WEIGHTS`` reason with the largest summed rise (a sad
-user's "dismissive tone" reads "emotional neglect"). Triggers of unknown kinds change nothing;
+user's "dismissive tone" reads "emotional neglect"). Triggers of unknown kinds change nothing
+(the scripted user's ``insisted:STYLE`` and ``user_step:NAME`` are recorded, not weighed);
 dissatisfaction and intensity are rounded to 6 decimals after each turn.
 """
 

@@ -2,7 +2,9 @@
 
 The model is prompted with the task's scenario (goal, what the user knows and does not know,
 persona; never the gold actions or the outputs the agent must give) and with the emotion profile
-(family, leaf, intensity, politeness, urgency, trust). Roles are flipped: the agent's texts are
+(family, leaf, intensity, politeness, urgency, trust) and, where the scenario has a demand the
+policy refuses, the pushback that profile plays (``users.pushback``: how many times it insists,
+in which styles, before it accepts). Roles are flipped: the agent's texts are
 the model's "user" messages and its own earlier messages are its "assistant" turns. Each turn it
 answers one JSON object (JSON mode where the backend has one) with its message, intensity,
 dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a reason);
@@ -42,6 +44,7 @@ from tau_sim.simulator.core import (
 )
 from tau_sim.simulator.models import convert_options, first_object
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
+from tau_sim.users.pushback import instructions
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ChatModel, ModelProvider
@@ -239,6 +242,9 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
     if scenario.persona:
         lines += ["", "## Who you are", scenario.persona]
     lines += ["", "## How you feel", _feeling(profile), ""]
+    pushback = instructions(profile, scenario.demand)
+    if pushback:
+        lines += ["## If the agent refuses", pushback, ""]
     lines += [
         "## How the conversation goes",
         "- Your first message opens with your request in your own words, for example: "

@@ -27,6 +27,16 @@ The three dimensions of the profile change what it does, not only how it words i
 
 Only the negative families (anger, fear, sadness, disgust) expect an acknowledgement: enjoyment and
 neutral users never emit ``dismissive`` or ``ignored_cue``.
+
+Where the scenario has a ``demand`` (the right answer is a refusal), the user pushes back
+(``users.pushback``): while the demand is pending, an agent text that refuses it or closes
+without doing it, and asks nothing, gets an insistence instead of the closing (trigger
+``insisted:STYLE``, worded by ``Tone.insist``), as many times as the profile's pushback says;
+then the user accepts ("Alright, I understand.") and closes as before. A neutral user accepts
+at once. The first refusal counts as progress as it did; the same refusal again after an
+insistence does not, and answering an insistence without an acknowledgement is
+``dismissive``. This path is apart from answering the agent's questions: a text that asks for
+a slot, a step or a confirmation is answered as usual.
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ from tau_sim.simulator.world import UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
+from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import Tone
 
 FLAG = "--user-arg"
@@ -84,9 +95,11 @@ class ScriptedUser:
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
         self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
+        self.insisting = Insisting(self.scenario.demand, pushback_of(self.profile))
         self.given: set[str] = set()
         self.agent_turns = 0
         self.complained = False
+        self.pushed = False  # whether the user's last message insisted on its demand
         self.doubted = False
         self.last: UserTurn | None = None
         # the reply held back while the user's own tool calls run: parts, triggers, reason
@@ -132,7 +145,7 @@ class ScriptedUser:
         triggers: list[str] = []
         complaints: list[str] = []
         if self.profile.wants_acknowledgement and not acts.acknowledged:
-            if self.agent_turns == 1:
+            if self.agent_turns == 1 or self.pushed:
                 triggers.append("dismissive")
             elif self.complained:
                 triggers.append("ignored_cue")
@@ -165,6 +178,13 @@ class ScriptedUser:
         self.agent_turns += 1
         acts = self.reader.read(text)
         triggers, complaints = self._triggers(acts)
+        answering, self.pushed = self.pushed, False
+        pushback = self.insisting.react(acts)
+        insisting = pushback not in ("", ACCEPT)
+        if insisting:
+            if answering:  # the same refusal again, after the user insisted: no progress to it
+                triggers = [t for t in triggers if t != "progress"]
+            triggers.append(f"insisted:{pushback}")
         change = self.dynamics.apply(triggers)
         intensity = self.dynamics.intensity
         reason = self.dynamics.reason if change > 0 else ("progress" if change < 0 else "")
@@ -172,10 +192,15 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
+        if insisting:
+            return self._insist(pushback), None, triggers, reason
         doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
         if acts.completion and not (acts.asked or acts.steps or acts.confirmation or doubt):
-            return f"{self.tone.closing()} {STOP}", STOP, triggers, reason
+            closing = self.tone.closing()
+            if pushback == ACCEPT and self.insisting.used:
+                closing = f"{self.tone.accept()} {closing}"
+            return f"{closing} {STOP}", STOP, triggers, reason
         parts: list[str] = []
         if doubt:
             parts.append(self.tone.phrase("doubt"))
@@ -194,6 +219,8 @@ class ScriptedUser:
             parts.append(self.tone.phrase("transfer"))
         if acts.announced and not parts:
             parts.append(self.tone.wait())
+        if pushback == ACCEPT and not parts:
+            parts.append(self.tone.accept())
         calls = self._step_calls(acts.steps)
         if len(calls) < len(acts.steps) and not facts:
             parts.append(self.tone.phrase("unclear"))
@@ -207,6 +234,17 @@ class ScriptedUser:
             self._held = (parts, triggers, reason)
             return "", None, triggers, reason
         return " ".join(parts), None, triggers, reason
+
+    def _insist(self, style: str) -> str:
+        """Turn down the agent's refusal or closing: insist on the demand in ``style``.
+
+        Insisting itself weighs nothing in the dynamics. An agent that answers it without
+        acknowledging the user's feeling is dismissive (``dismissive``, for the negative
+        families), which is how holding firm curtly can cost it the user.
+        """
+        self.pushed = True
+        wording = worded(style, self.profile)
+        return self.tone.insist(wording, self.scenario.demand, self.dynamics.intensity)
 
     def _step_calls(self, names: list[str]) -> list[ToolCallSpec]:
         """Calls of the requested user tools whose required arguments the user knows."""

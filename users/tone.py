@@ -4,7 +4,8 @@ The content of a message (slot values, yes/no, markers) never depends on the ton
 around it do. Emotional colour comes from the family and the intensity level (``leads`` and
 ``tails``); the politeness level (warm, neutral, cold) chooses the wording of every phrase; the
 urgency level chooses what the user says while it waits (``WAITING``). Choices among variants use
-the user's seeded random generator, so a seed always yields the same wording.
+the user's seeded random generator, so a seed always yields the same wording. ``INSISTS`` words
+the user's insisting on a refused demand (``users.pushback``), ``ACCEPTS`` its giving in.
 """
 
 from __future__ import annotations
@@ -130,6 +131,54 @@ PHRASES: dict[str, _Polite] = {
     },
 }
 
+INSISTS: dict[str, _Polite] = {
+    "repeat": {
+        "warm": [
+            "I understand, but I'd still really like {x}. Is there really nothing you can do?",
+            "Sorry to insist, but I still want {x}.",
+        ],
+        "neutral": ["I still want {x}. Please do it.", "I insist: I still want {x}."],
+        "cold": ["No. I still want {x}. Do it.", "That's not good enough. I still want {x}."],
+    },
+    "appeal_loyalty": {
+        "warm": ["I've been a loyal customer for years. Please, I still want {x}."],
+        "neutral": ["I've been a loyal customer for years; that must count. I still want {x}."],
+        "cold": [
+            "I've been a loyal customer for years and this is how you treat me? I still want {x}."
+        ],
+    },
+    "appeal_hardship": {
+        "warm": ["Please, things are really hard for me right now. I still want {x}."],
+        "neutral": ["This is a real hardship for me. I still want {x}."],
+        "cold": ["Do you have any idea how hard this is for me? I still want {x}."],
+    },
+    "exception": {
+        "warm": ["Couldn't you make an exception, just this once? I still want {x}."],
+        "neutral": ["Surely you can make an exception in my case. I still want {x}."],
+        "cold": ["That rule shouldn't apply to me. Make an exception: I still want {x}."],
+    },
+    "threaten": {
+        "warm": ["I'm sorry, but if I don't get {x}, I'll have to take my business elsewhere."],
+        "neutral": ["If I don't get {x}, I'll take my business elsewhere."],
+        "cold": ["I still want {x}, or I'm taking my business elsewhere."],
+    },
+    "supervisor": {
+        "warm": ["I'd like to speak to a supervisor, please. I still want {x}."],
+        "neutral": ["Then let me speak to a supervisor. I still want {x}."],
+        "cold": ["Get me a supervisor. I still want {x}."],
+    },
+}
+"""How the user insists on its demand ``{x}``, by style (``users.pushback``; an appeal is to
+loyalty or hardship) and politeness. Every phrase says "I still want" (what
+``agents.cues.insists`` reads) and names the style's own words (exception, supervisor …)."""
+
+ACCEPTS: dict[str, list[str]] = {
+    "warm": ["Okay, I understand. Thank you for explaining.", "Alright, I understand, thanks."],
+    "neutral": ["Alright, I understand.", "Okay, I see."],
+    "cold": ["Whatever. I get it.", "I get it."],
+}
+"""What the user says when it accepts a refusal it insisted on, by politeness."""
+
 WAITING: dict[str, list[str]] = {
     "low": ["No rush, take your time.", "Sure, I can wait."],
     "moderate": ["Okay, I'll wait.", "Alright, let me know what you find."],
@@ -190,6 +239,7 @@ class Tone:
     def __init__(self, profile: EmotionProfile, rng: random.Random) -> None:
         self.profile = profile
         self.rng = rng
+        self._insisted = ""  # the last insisting phrase: the next one is worded otherwise
 
     @property
     def register(self) -> str:
@@ -229,6 +279,23 @@ class Tone:
         lines = [self.phrase(kind) for kind in kinds]
         lead = self.lead(intensity) if level_name(intensity) != "low" else ""
         return _join(lead, *lines)
+
+    def insist(self, style: str, demand: str, intensity: float) -> str:
+        """Insist on ``demand`` in ``style``, with emotion when strong.
+
+        ``style`` is a key of ``INSISTS`` (``users.pushback.worded``: an appeal is
+        ``appeal_loyalty`` or ``appeal_hardship``).
+        """
+        options = INSISTS[style][self.register]
+        fresh = [o for o in options if o != self._insisted] or options
+        self._insisted = self._pick(fresh)
+        line = self._insisted.format(x=demand)
+        lead = self.lead(intensity) if level_name(intensity) != "low" else ""
+        return _join(lead, line)
+
+    def accept(self) -> str:
+        """Accepting a refusal after insisting (the caller may add the closing)."""
+        return self._pick(ACCEPTS[self.register])
 
     def closing(self) -> str:
         """The satisfied last message (the caller appends the marker)."""

@@ -88,13 +88,22 @@ class CustomerIntent(Intent):
         actions: list[Action],
         outputs: list[str] | None = None,
         summary: str,
+        demand: str = "",
     ) -> Task:
-        """Assemble a task (identity slots first, then ``known``); the caller assigns the id."""
+        """Assemble a task (identity slots first, then ``known``); the caller assigns the id.
+
+        ``demand`` is what the user insists on before it accepts a refusal (what it wants, as
+        in "I still want {demand}"): a ``forbidden`` intent must give one (``ValueError``
+        otherwise), since the right answer to its request is a refusal or a transfer.
+        """
+        if self.forbidden and not demand.strip():
+            raise ValueError(f"intent {self.name!r} is forbidden: give the user's demand")
         scenario = UserScenario(
             goal=f"I am {who.full_name}. {goal} {who.note}",
             opening=opening,
             known_info={**who.known, **known},
             unknown_info=[*who.unknown, *self.unknown_info],
+            demand=demand.strip(),
         )
         return Task(
             id="",

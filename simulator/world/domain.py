@@ -37,7 +37,11 @@ class UserScenario(msgspec.Struct, frozen=True):
 
     ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
     them; how an agent asks for each slot is the domain's ``slot_hints`` (see
-    ``simulator.world.slots``).
+    ``simulator.world.slots``). ``demand`` is what the user insists on where the right answer
+    is a refusal (a forbidden intent's request, said as what the user wants: "my reservation
+    DMER6T cancelled with my money back"); empty where nothing must be refused. How many times
+    and how the user insists is its emotion profile's (``tau_sim.users.pushback``), not the
+    task's.
     """
 
     goal: str
@@ -45,6 +49,7 @@ class UserScenario(msgspec.Struct, frozen=True):
     known_info: dict[str, str] = {}
     unknown_info: list[str] = []
     persona: str = ""
+    demand: str = ""
 
 
 class Task(msgspec.Struct, frozen=True):

@@ -9,7 +9,13 @@ import msgspec
 import pytest
 
 from tau_sim.domains.kit import tools as kit_tools
-from tau_sim.domains.kit.identity import NAME_DOB, find_patient_id_by_name_dob, identity_indexes
+from tau_sim.domains.kit.identity import (
+    EMAIL,
+    NAME_DOB,
+    Identity,
+    find_patient_id_by_name_dob,
+    identity_indexes,
+)
 from tau_sim.domains.kit.lookup import code_key, loader, picker
 from tau_sim.domains.kit.payments import (
     Payment,
@@ -168,3 +174,32 @@ def test_customer_intent_mistakes_build_on_the_gold_path() -> None:
     assert changed[2].arguments["zip"] == "00000" and changed[3] == task.actions[3]
     reads_only = msgspec.structs.replace(task, actions=[lookup, profile])
     assert intent.last_write_left_out(domain, reads_only) == []
+
+
+class _Refused(CustomerIntent):
+    name = "refused"
+    forbidden = True
+
+
+def test_a_forbidden_intent_must_say_what_the_user_insists_on() -> None:
+    domain = Domain(
+        name="t", title="t", policy="", toolkit=Toolkit([]), build_base=lambda: Base({})
+    )
+    who = Identity(_ana(_db()), EMAIL, "get_user_details")
+
+    def task(intent: CustomerIntent, demand: str = "") -> Task:
+        return intent.task(
+            domain,
+            who,
+            goal="I want it.",
+            opening="Hi.",
+            known={},
+            actions=[],
+            summary="s",
+            demand=demand,
+        )
+
+    with pytest.raises(ValueError, match="'refused' is forbidden: give the user's demand"):
+        task(_Refused())
+    assert task(_Refused(), " my money back ").scenario.demand == "my money back"
+    assert task(CustomerIntent()).scenario.demand == ""

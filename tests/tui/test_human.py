@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import msgspec
 import pytest
+from rich.text import Text
 
 from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core.events import Event, decode_stored, kind_of
@@ -271,3 +272,32 @@ def test_tool_command_lines_follow_the_schemas() -> None:
     assert (
         "/cancel_pending_order order_id=string reason=no longer needed|ordered by mistake" in text
     )
+
+
+async def test_the_brief_of_a_refusal_task_shows_how_to_push_back(tmp_path: Path) -> None:
+    app = session(
+        tmp_path / "human.db",
+        task="airline-006",
+        domain="airline",
+        intensities="0.9",
+        emotions="frustration",
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        brief = screen.brief.content
+        assert isinstance(brief, Text)
+        told = brief.plain
+        assert "If the agent refuses" in told and "insist 5 times" in told
+        assert "claim that an exception should be made" in told and "ask for a supervisor" in told
+        assert "my reservation" in told and "cancelled with my money back" in told
+
+
+async def test_a_neutral_player_is_told_to_accept_the_first_clear_explanation(
+    tmp_path: Path,
+) -> None:
+    app = session(tmp_path / "human.db", task="airline-006", domain="airline", emotions="neutral")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        brief = screen.brief.content
+        assert isinstance(brief, Text)
+        assert "accept the first clear explanation" in brief.plain

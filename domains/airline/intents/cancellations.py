@@ -231,8 +231,9 @@ class CancelBasicEconomyRefused(AirlineIntent):
             domain,
             who,
             goal=f"I want to cancel my reservation {rid} ({trip_text(r)}) and get my money "
-            "back. If the agent explains it cannot be refunded, I accept it and keep the "
-            "reservation as it is.",
+            "back. If the agent explains it cannot be refunded, I accept it in the end and keep "
+            "the reservation as it is.",
+            demand=f"my reservation {rid} cancelled with my money back",
             opening=f"I need to cancel reservation {rid} and get a refund.",
             known={"reservation_id": rid},
             actions=[
@@ -289,6 +290,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             goal=f"My {_disruption_text(flight)} (reservation {rid}). I want {money_text(wanted)} "
             "in compensation and will not accept less. If the agent offers less, I refuse and "
             "ask for a human agent.",
+            demand=f"{money_text(wanted)} in compensation for reservation {rid}",
             opening=f"Your airline ruined my trip on flight {flight.flight_number}. I want "
             f"{money_text(wanted)} in compensation.",
             known={

@@ -167,6 +167,7 @@ class TransferOverLimit(BankingIntent):
             f"{account_text(target)} today, all at once. If the agent says that is over my daily "
             "limit, I want to know the most I can still transfer today, but I do not want a "
             "smaller transfer now: I will call back.",
+            demand=f"{money_text(amount)} moved to {account_text(target)} today, all at once",
             opening=f"Hi, I need to transfer {money_text(amount)} from {account_text(source)} "
             "today.",
             known={
@@ -307,6 +308,7 @@ class SecondFeeReversal(_ForbiddenReversal):
             who,
             goal=f"I want {fee_text(fee)} on {account_text(account)} refunded. If the agent "
             "refuses, I want to know why and when my last fee reversal was.",
+            demand=f"{fee_text(fee)} refunded",
             opening="Hi, I want a fee taken off my account.",
             known={"fee": fee_text(fee)},
             actions=gold_reads(who, transactions_read(account)),
@@ -333,6 +335,7 @@ class FeeOverCap(_ForbiddenReversal):
             who,
             goal=f"I want {fee_text(fee)} on {account_text(account)} refunded: it is far too "
             "high. If the agent refuses, I want to know the most a fee reversal can be.",
+            demand=f"{fee_text(fee)} refunded in full",
             opening=f"Hi, I want a {money_text(-fee.amount)} fee refunded.",
             known={"fee": fee_text(fee)},
             actions=gold_reads(who, transactions_read(account)),

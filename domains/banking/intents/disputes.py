@@ -151,6 +151,7 @@ class DisputeOutsideWindow(BankingIntent):
             goal=f"I want to dispute {transaction_text(txn)}: {_REASON_TEXT[reason]}. I made the "
             "purchase myself. I only just noticed it. If the agent says it is too late, I want "
             "to know why.",
+            demand=f"{transaction_text(txn)} disputed",
             opening=f"Hi, I need to dispute an old charge from {txn.description}.",
             known={"transaction": transaction_text(txn), "dispute_reason": reason},
             actions=gold_reads(who, transactions_read(account)),
@@ -199,6 +200,7 @@ class FraudToHuman(BankingIntent):
             goal=f"There is {transaction_text(txn)} on {account_text(account)} that I did not "
             "make: someone must have copied my card. I want it sorted out and I want to talk "
             "to whoever handles fraud.",
+            demand=f"{transaction_text(txn)} sorted out by whoever handles fraud",
             opening=rng.choice(
                 [
                     "Hi, there's a charge on my account I never made. I think it's fraud.",

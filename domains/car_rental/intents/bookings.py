@@ -306,8 +306,9 @@ class PremiumUnder25Refused(RentalIntent):
             who,
             goal=f"I want to upgrade booking {b.booking_id} ({rental_text(b)}) to a {target} "
             f"car, paid with {method_text(method)}. The driver, {b.driver.first_name}, will be "
-            f"{age} at pick-up. If the agent explains the rule, I accept it and keep the "
-            "booking as it is.",
+            f"{age} at pick-up. If the agent explains the rule, I accept it in the end and keep "
+            "the booking as it is.",
+            demand=f"booking {b.booking_id} upgraded to a {target} car",
             opening=f"Hi, I want to treat myself to a {target} car on booking {b.booking_id}.",
             known={
                 "booking_id": b.booking_id,
@@ -375,7 +376,8 @@ class Under21Refused(RentalIntent):
             f"{driver.first_name}, who will drive it (born {driver.birth_date}, license "
             f"{driver.license_number}), picked up at {location_text(pickup)} on {start} and "
             f"returned there on {end}, paid with {method_text(method)}. If the agent explains "
-            "the age rule, I accept it and book nothing.",
+            "the age rule, I accept it in the end and book nothing.",
+            demand=f"a {vehicle_class} car booked for my {relation} {driver.first_name}",
             opening=f"Hi, I'd like to book a car for my {relation}.",
             known={
                 "pickup_location": location_text(pickup),

@@ -150,6 +150,7 @@ class LargeDamageTransfer(RentalIntent):
             f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
             f"the branch estimated the repair at {money_text(damage.estimate)}. I want it "
             "handled today; if the agent says a specialist must take it, I accept the transfer.",
+            demand=f"the damage on booking {b.booking_id} handled today",
             opening=f"Hello, there is damage on my rental car {b.booking_id} and I need to "
             "report it.",
             known={"booking_id": b.booking_id, **damage.known()},
@@ -219,6 +220,7 @@ class DamageDisputeTransfer(RentalIntent):
             f"{report.report_id}). The damage was already there when I picked the car up; I "
             "want the charge removed. If the agent says a specialist handles disputes, I "
             "accept the transfer.",
+            demand=f"the {money_text(report.customer_charge)} damage charge removed",
             opening=f"I was charged for damage I did not cause on rental {b.booking_id}!",
             known={"booking_id": b.booking_id, "disputed_report": report.report_id},
             actions=[

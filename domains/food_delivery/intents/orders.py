@@ -266,6 +266,7 @@ class ModifyPreparingRefused(FoodIntent):
             goal=f"I want {order_text(oid, restaurant)} {wish}. I do not want to cancel it. If "
             "the agent says it cannot be changed, I want to know why, and then I keep the order "
             "as it is.",
+            demand=f"{order_text(oid, restaurant)} {wish}",
             opening=opening,
             known=known,
             actions=gold_reads(who, order_read(oid)),

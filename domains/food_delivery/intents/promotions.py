@@ -99,6 +99,7 @@ class PromotionRefused(FoodIntent):
             goal=f"I want the promotion code {promo.code} applied to my order {oid}. If the agent "
             "says the code cannot be used, I want to know why; I do not want anything else "
             "changed.",
+            demand=f"the promotion code {promo.code} applied to my order {oid}",
             opening=f"Hi, please put the code {promo.code} on my order {oid}.",
             known={"order_id": oid, "promo_code": promo.code},
             actions=[

@@ -195,6 +195,7 @@ class LateCreditRefused(FoodIntent):
             who,
             goal=f"My order {oid} came later than promised and I want a credit for it. If the "
             "agent says I do not qualify, I want to know why; I do not want anything else.",
+            demand=f"a credit for my late order {oid}",
             opening=f"Hi, my order {oid} was late, I want compensation.",
             known={"order_id": oid},
             actions=gold_reads(who, order_read(oid)),
@@ -282,6 +283,7 @@ class CourierSafetyTransfer(FoodIntent):
             who,
             goal=f"When my order {oid} was delivered, {incident}. I want this reported to someone "
             "who handles safety, not a coupon.",
+            demand="this reported to someone who handles safety",
             opening=rng.choice(
                 [
                     f"I need to report your courier for order {oid}. I felt unsafe.",

@@ -175,8 +175,9 @@ class NonRefundableRefundRefused(HotelIntent):
             domain,
             who,
             goal=f"My plans changed: I want to cancel reservation {rid} ({stay_text(r)}) and get "
-            "my money back. If the agent explains it cannot be refunded, I accept it and keep "
-            "the reservation as it is.",
+            "my money back. If the agent explains it cannot be refunded, I accept it in the end "
+            "and keep the reservation as it is.",
+            demand=f"reservation {rid} cancelled with my money back",
             opening=f"I need to cancel reservation {rid} and get a refund.",
             known={"reservation_id": rid},
             actions=gold_reads(who, rid),
@@ -284,6 +285,7 @@ class BadStayCompensationTransfer(HotelIntent):
             goal=f"During {stay_text(r)} (reservation {rid}) {complaint}. I want "
             f"{money_text(wanted)} refunded and will not accept points or anything "
             "else. If the agent offers less, I refuse and ask for a human agent.",
+            demand=f"{money_text(wanted)} refunded for reservation {rid}",
             opening=f"Your hotel ruined my stay. I want {money_text(wanted)} back for "
             f"reservation {rid}.",
             known={

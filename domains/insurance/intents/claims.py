@@ -323,7 +323,8 @@ class ExcludedClaimRefusal(_ClaimIntent):
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
             f"policy {pid} for {money_text(amount)}. Nobody was hurt. If the agent says it is "
-            "excluded, I accept that and do not ask for anything else.",
+            "excluded, I accept that in the end and do not ask for anything else.",
+            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
             known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
             actions=[
@@ -378,7 +379,8 @@ class LateClaimRefusal(_ClaimIntent):
             who,
             goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
             f"claim on my {policy.kind} policy {pid} for {money_text(amount)}. Nobody was hurt. "
-            "If the agent says it is too late, I accept that and do not ask for anything else.",
+            "If the agent says it is too late, I accept that in the end and ask for nothing else.",
+            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I'd like to file a claim for something that happened a while ago: "
             f"{LOSS_TEXT[loss]}.",
             known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
@@ -424,6 +426,7 @@ class ClaimToHuman(_ClaimIntent):
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
             "handle it, I agree to be transferred.",
+            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
             known={"policy_id": pid, **_claim_known(loss, day, amount, injury)},
             actions=[

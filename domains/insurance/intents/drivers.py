@@ -184,7 +184,8 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             who,
             goal=f"I want to add {driver_text(driver)} as a driver on my auto policy {pid}; they "
             "do not live with me. If the agent says only household members can be added, I "
-            "accept that and do not ask for anything else.",
+            "accept that in the end and do not ask for anything else.",
+            demand=f"{driver.first_name} {driver.last_name} added as a driver on my policy {pid}",
             opening=f"Hi, can I add my {driver.relationship} as a driver on my car insurance?",
             known={"policy_id": pid, "new_driver": driver_text(driver)},
             actions=gold_reads(who, pid),

@@ -219,6 +219,7 @@ class CancelShippedOrderTransfer(RetailIntent):
             who,
             goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
+            demand=f"my order {oid} cancelled with my money back",
             opening=f"I need to cancel my order {oid} right now.",
             known={"order_id": oid},
             actions=[

@@ -116,7 +116,8 @@ class ResumeWithoutPayment(_NonPayment):
             who,
             goal=f"My line {phone} was suspended. I can't pay the overdue bill until next week "
             "but I want the line turned back on right now anyway. I want to know how much I "
-            "owe. If the agent refuses, accept it.",
+            "owe. If the agent refuses, accept it in the end.",
+            demand=f"my line {phone} turned back on right now",
             opening=rng.choice(
                 [
                     f"Hi, please turn my line {phone} back on, I'll pay next week.",
@@ -253,6 +254,7 @@ class DisputeOverCap(_Dispute):
             domain,
             who,
             goal=f"{goal} If the agent transfers you to a human agent, accept it.",
+            demand=f"the {money_text(charge.amount)} charge credited",
             opening=opening,
             known=known,
             actions=[

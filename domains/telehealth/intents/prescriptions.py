@@ -118,7 +118,9 @@ class EarlyRefillRefused(TelehealthIntent):
             domain,
             who,
             goal=f"I am going on a trip and want my {med} refilled today. If the agent says it is "
-            "too early, I accept that and want to know the first day I can get the refill.",
+            "too early, I accept that in the end and want to know the first day I can get the "
+            "refill.",
+            demand=f"my {med} refilled today",
             opening=f"Hi, I'd like to refill my {rx.medication} today before I travel.",
             known={"medication": med},
             actions=[*who.actions, Action("get_prescription_details", {"rx_id": rx.rx_id})],
@@ -155,6 +157,7 @@ class ControlledRefillTransfer(TelehealthIntent):
             who,
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
             "cannot do it, I agree to be transferred to someone who can.",
+            demand=f"my {med} refilled",
             opening=f"Hi, I need my {rx.medication} refilled please.",
             known={"medication": med},
             actions=[

@@ -119,6 +119,7 @@ class WaiveExitFee(UtilitiesIntent):
             "tariff, but only if you waive the exit fee of my current fixed deal: I won't pay "
             "it. If the agent refuses to waive it, I want to know how much the fee is and when "
             "my current fixed term ends, and I keep my current tariff.",
+            demand="the exit fee of my current fixed deal waived",
             opening=pick_opening(
                 rng,
                 f"Hi, I want to move to {target.name}, but I'm not paying any exit fee.",

@@ -361,6 +361,7 @@ class PlanOverLimit(UtilitiesIntent):
             f"paid from {method_text(method)}; nothing shorter. If the agent refuses, I want to "
             "know the longest plan allowed, and I will think about it: I do not want a shorter "
             "plan today.",
+            demand=f"my balance spread over {months} months",
             opening=f"Hi, can I pay off my energy balance over {months} months?",
             known={**supply.known, "months": str(months), "payment_method": method_text(method)},
             actions=gold_reads(who, supply.read()),

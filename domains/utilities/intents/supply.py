@@ -58,6 +58,7 @@ class HardshipDisconnection(UtilitiesIntent):
             f"{account_text(supply.premise.address)} and {situation}. I am scared my supply will "
             "be cut off and want to know whether you will disconnect me. I want to talk to "
             "someone who can help with my situation.",
+            demand="someone who can help with my situation",
             opening=pick_opening(
                 rng,
                 "Hi, are you going to cut off my power? I can't pay right now.",
@@ -236,6 +237,7 @@ class GasSmell(UtilitiesIntent):
             goal=f"There is a strong smell of gas in the kitchen at "
             f"{place_text(supply.premise.address)} and the gas seems weak. I want it reported "
             "as a supply problem and someone to look at it.",
+            demand="someone sent out to look at the gas problem",
             opening=pick_opening(
                 rng,
                 "Hi, I can smell gas in my kitchen and the hob barely lights.",

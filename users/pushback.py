@@ -1,0 +1,209 @@
+"""How a user pushes back on a refusal: how many times it insists, and how, by its profile.
+
+Where the right answer is a refusal (a task whose scenario has a ``demand``: its request, or a
+part of it, must be turned down) the user insists before it accepts. ``pushback_of`` is a pure
+function of the emotion profile:
+
+    insistences = intensity base + leaf adjustment + urgency + trust   (limited to 0..5)
+
+- intensity base, by intensity level: low 1, medium 2, high 3 (times the leaf's arousal,
+  rounded, so a leaf without arousal has none);
+- leaf adjustment (``LEAF_ADJUSTMENT``): argumentativeness and desperation +1 (one disputes,
+  the other cannot afford a no); the sadness family -1 (resigned) and the enjoyment family
+  -1 (forgiving); 0 for the others;
+- urgency: high +1, low or moderate 0;
+- trust: skeptical +1 (does not believe the rule applies), cautious or trusting 0.
+
+Neutral (the control condition) has none, whatever its levels: it accepts the first clear
+explanation. At each level of intensity (the profile's own levels, as ``EmotionProfile.of``
+moves them) this gives (intensity 0.3, 0.6 and 0.9):
+
+    =================  ===  ======  ====
+    leaf               low  medium  high
+    =================  ===  ======  ====
+    neutral             0     0      0
+    frustration         1     3      5
+    argumentativeness   2     4      5
+    anxiety             1     3      5
+    desperation         2     4      5
+    helplessness        0     1      4
+    hopelessness        0     2      4
+    repugnance          1     3      5
+    excitement          0     1      3
+    peace               0     1      2
+    =================  ===  ======  ====
+
+(``tests/users/test_pushback.py`` pins this table.) The styles, in the order the user escalates
+through them (``STYLES``): ``repeat`` the demand, ``appeal`` to loyalty or hardship, claim an
+``exception``, ``threaten`` to leave, ask for a ``supervisor``. A profile draws on those that
+fit it (its repertoire):
+
+- ``repeat``: always, and first;
+- ``appeal``: the fear, sadness and enjoyment families, or a warm user (hardship for fear and
+  sadness, loyalty for the others);
+- ``exception``: a cautious or skeptical user, or an argumentative one;
+- ``threaten``: anger or disgust at medium or high intensity, or a cold user;
+- ``supervisor``: high urgency or skeptical trust.
+
+The sequence of ``insistences`` styles is the repertoire cut to that length; where there are
+more insistences than styles the extra ones repeat the demand right after the first, so the
+strongest style stays last.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from tau_sim.users.dialogue import AgentActs
+from tau_sim.users.emotions import EmotionProfile, level_name
+
+STYLES: tuple[str, ...] = ("repeat", "appeal", "exception", "threaten", "supervisor")
+"""The ways of insisting, from the mildest to the strongest."""
+
+MAX_INSISTENCES = 5
+INTENSITY_BASE: dict[str, int] = {"low": 1, "medium": 2, "high": 3}
+LEAF_ADJUSTMENT: dict[str, int] = {
+    "argumentativeness": 1,
+    "desperation": 1,
+    **{family: -1 for family in ("sadness", "enjoyment")},
+}
+"""Adjustments by leaf name, else by family name (a leaf's entry wins)."""
+URGENCY_ADDS: dict[str, int] = {"low": 0, "moderate": 0, "high": 1}
+TRUST_ADDS: dict[str, int] = {"trusting": 0, "cautious": 0, "skeptical": 1}
+
+STYLE_NOTES: dict[str, str] = {
+    "repeat": "repeat what you want",
+    "appeal_loyalty": "appeal to your loyalty as a long-standing customer",
+    "appeal_hardship": "appeal to your hardship (what the refusal costs you)",
+    "exception": "claim that an exception should be made for you",
+    "threaten": "threaten to take your business elsewhere",
+    "supervisor": "ask for a supervisor",
+}
+"""How each style is told to an LLM user or a person playing the user (an appeal by its kind)."""
+
+
+class Pushback(msgspec.Struct, frozen=True):
+    """How one user insists on its demand before it accepts a refusal.
+
+    ``styles`` has one entry per insistence, in order (empty: it accepts at once).
+    """
+
+    styles: tuple[str, ...] = ()
+
+    @property
+    def insistences(self) -> int:
+        """How many times the user insists before it accepts."""
+        return len(self.styles)
+
+
+def worded(style: str, profile: EmotionProfile) -> str:
+    """The wording key of ``style`` for ``profile`` (``users.tone.INSISTS``, ``STYLE_NOTES``).
+
+    An ``appeal`` is ``appeal_hardship`` for fear and sadness, ``appeal_loyalty`` for the
+    others; every other style is its own key.
+    """
+    if style != "appeal":
+        return style
+    return "appeal_hardship" if profile.family in ("fear", "sadness") else "appeal_loyalty"
+
+
+def insistences(profile: EmotionProfile) -> int:
+    """How many times a user of ``profile`` insists (see the module docstring's table)."""
+    spec = profile.spec
+    if not spec.arousal:
+        return 0
+    base = round(INTENSITY_BASE[level_name(profile.intensity)] * spec.arousal)
+    adjust = LEAF_ADJUSTMENT.get(profile.leaf, LEAF_ADJUSTMENT.get(profile.family, 0))
+    count = base + adjust + URGENCY_ADDS[profile.urgency] + TRUST_ADDS[profile.trust]
+    return max(0, min(MAX_INSISTENCES, count))
+
+
+def repertoire(profile: EmotionProfile) -> tuple[str, ...]:
+    """The styles that fit ``profile``, in escalation order (``repeat`` always first)."""
+    strong = level_name(profile.intensity) != "low"
+    fits = {
+        "repeat": True,
+        "appeal": profile.family in ("fear", "sadness", "enjoyment")
+        or profile.politeness == "warm",
+        "exception": profile.trust != "trusting" or profile.leaf == "argumentativeness",
+        "threaten": (profile.family in ("anger", "disgust") and strong)
+        or profile.politeness == "cold",
+        "supervisor": profile.urgency == "high" or profile.trust == "skeptical",
+    }
+    return tuple(style for style in STYLES if fits[style])
+
+
+def pushback_of(profile: EmotionProfile) -> Pushback:
+    """How a user of ``profile`` pushes back: its insistences' styles, in order."""
+    count = insistences(profile)
+    if count == 0:
+        return Pushback()
+    styles = repertoire(profile)
+    if count <= len(styles):
+        return Pushback(styles[:count])
+    extra = count - len(styles)
+    return Pushback((styles[0],) * (1 + extra) + styles[1:])
+
+
+ACCEPT = "accept"
+"""What ``Insisting.react`` answers when the user's insistences are spent."""
+
+
+class Insisting:
+    """Where one user's pushback on its demand stands, agent text by agent text.
+
+    The demand is *pending* until the agent grants it (a text that says an action was done
+    and refuses nothing), hands the user to a human (a transfer) or the user accepts a
+    refusal. While it is pending, a text that refuses (a refusal cue) or closes (a completion
+    cue) without asking the user anything or for a confirmation is turned down: the user
+    insists in the next style of its pushback, and once they are spent it accepts.
+    """
+
+    def __init__(self, demand: str, pushback: Pushback) -> None:
+        self.demand = demand
+        self.pushback = pushback
+        self.used = 0
+        self.settled = not demand
+
+    def react(self, acts: AgentActs) -> str:
+        """This text's answer: a style to insist in, ``ACCEPT``, or "" (nothing to push back on)."""
+        if self.settled:
+            return ""
+        if (acts.done and not acts.refused) or acts.transfer:
+            self.settled = True
+            return ""
+        if acts.asked or acts.steps or acts.confirmation:
+            return ""
+        if not (acts.refused or acts.completion):
+            return ""
+        if self.used < self.pushback.insistences:
+            style = self.pushback.styles[self.used]
+            self.used += 1
+            return style
+        self.settled = True
+        return ACCEPT
+
+
+def instructions(profile: EmotionProfile, demand: str) -> str:
+    """The pushback of ``profile`` told to a model or a person playing it ("" without a demand).
+
+    Second person; the same text goes to the LLM user's prompt and the human player's brief.
+    """
+    if not demand:
+        return ""
+    pushback = pushback_of(profile)
+    if not pushback.styles:
+        return (
+            f"What you want ({demand}) may be refused by the policy. If the agent clearly "
+            "explains why it cannot be done, accept the first clear explanation: do not insist."
+        )
+    steps = "; then ".join(
+        f"{n}. {STYLE_NOTES[worded(style, profile)]}" for n, style in enumerate(pushback.styles, 1)
+    )
+    times = "once" if pushback.insistences == 1 else f"{pushback.insistences} times"
+    return (
+        f"What you want ({demand}) may be refused by the policy. If the agent refuses it, or "
+        f"closes without doing it, do not accept at once: insist {times}, one message each, in "
+        f"this order: {steps}. Only after that accept the refusal and end the conversation "
+        "satisfied if the agent stayed courteous. If the agent does it after all, accept that."
+    )
