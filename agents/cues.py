@@ -1,8 +1,15 @@
-"""What a scripted agent reads in the user's text: emotional cues and refusals.
+"""What a scripted agent reads in the user's text: emotional cues, refusals and insistence.
 
 The scripted agents answer what the user *says*, never the experimental condition they were
 not told: an agent apologises when the user's words show distress (anger, fear, sadness,
 disgust, impatience) and stops before a write when the user turns down a confirmation.
+
+``distress_level`` grades the same reading: 0 calm, 1 distressed (a cue of ``shows_distress``),
+2 very distressed or threatening (a strong cue: "ridiculous", "panicking", "can't deal with
+this anymore", "disgrace" …; a threat: a supervisor, a lawyer, taking the business elsewhere;
+shouting: "!!", or a word in capitals in a sentence that ends with "!"; or a cue in such a
+sentence). ``insists`` reads a reply to a refusal: a message that neither ends the
+conversation nor accepts.
 """
 
 from __future__ import annotations
@@ -29,6 +36,37 @@ _DISTRESS = re.compile(
     re.IGNORECASE,
 )
 
+_STRONG = re.compile(
+    r"|".join(
+        (
+            r"\b(ridiculous|unbelievable|outrageous|unacceptable|absurd|pathetic|disgrace)",
+            r"\b(furious|livid|fed up|sick of|hate|worst|useless|incompetent|what a joke)",
+            r"\b(terrified|panick?ing|panic|really scared|oh god|desperate|hopeless)",
+            r"\b(can't deal|cannot deal|anymore|completely lost|nothing ever|everything is going)",
+            r"\b(can't believe|cannot believe|right now|immediately)",
+        )
+    ),
+    re.IGNORECASE,
+)
+_THREAT = re.compile(
+    r"\b(supervisor|manager|lawyer|legal action|sue|court|regulator|ombudsman|complaint|"
+    r"report you|bad review|elsewhere|take my business|switch to another|close my account|"
+    r"cancel my account|never (again|use)|last time)\b",
+    re.IGNORECASE,
+)
+_CAPITALS = re.compile(r"\b[A-Z]{4,}\b")
+_EXCLAIMED = re.compile(r"[^.!?]*!")
+_ENDS = ("###STOP###", "###UNSATISFIED###", "###TRANSFER###")
+_ACCEPTS = re.compile(
+    r"\b(ok|okay|alright|all right|i understand|understood|i see|fine|fair enough|got it|"
+    r"makes sense|no problem|thanks|thank you|that's all|that's it|i accept)\b",
+    re.IGNORECASE,
+)
+_PRESSES = re.compile(
+    r"\b(but|still|insist|demand|not acceptable|unacceptable|refuse|won't accept|"
+    r"will not accept|not good enough|not okay|not ok|not fine)\b",
+    re.IGNORECASE,
+)
 _AGREES = re.compile(r"^\W*(yes|yeah|yep|sure|ok|okay|correct|right)\b|go ahead|proceed", re.I)
 _REFUSES = re.compile(
     r"\b(no|nope|don't|do not|not now|not yet|stop|wait|never mind|cancel that|hold on)\b",
@@ -46,3 +84,24 @@ def refuses(text: str) -> bool:
     if _AGREES.search(text):
         return False
     return _REFUSES.search(text) is not None
+
+
+def distress_level(text: str) -> int:
+    """How distressed the text reads: 0 calm, 1 distressed, 2 very distressed or threatening."""
+    if "!!" in text or _STRONG.search(text) or _THREAT.search(text):
+        return 2
+    for sentence in _EXCLAIMED.findall(text):
+        if shows_distress(sentence) or _CAPITALS.search(sentence):
+            return 2
+    return 1 if shows_distress(text) else 0
+
+
+def insists(text: str) -> bool:
+    """Whether a reply to the agent's refusal presses on: it neither ends nor accepts.
+
+    It ends with ``###STOP###`` or ``###UNSATISFIED###``; it accepts with "okay", "I
+    understand", "fine", thanks … unless it also presses ("but", "still", "I insist" …).
+    """
+    if any(marker in text for marker in _ENDS):
+        return False
+    return not (_ACCEPTS.search(text) and not _PRESSES.search(text))
