@@ -8,9 +8,9 @@ with the ending, the reward breakdown and the failure reason. Every text from a 
 or a tool is put in a rich ``Text`` (never parsed as markup), so ``[bold]`` in a message
 prints as written, and every stored text is passed through ``core.escapes.visible`` first:
 NUL, ESC, a bidirectional override or a zero-width space prints as its escape (``\x00``,
-``\x1b``, ``\u202e``, ``\u200b``), never raw. The ``--json`` form writes those characters as JSON escapes
-(``json_visible``): the same text once decoded, but no raw control or bidirectional character
-on the terminal.
+``\x1b``, ``\u202e``, ``\u200b``), never raw. The ``--json`` form writes those characters as
+JSON escapes (``json_visible``): the same text once decoded, but no raw control or
+bidirectional character on the terminal.
 """
 
 from __future__ import annotations
