@@ -107,7 +107,7 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
                 "dim",
             )
             if perceived:
-                line += _text(f"  perceived: {', '.join(perceived)}", "bold yellow")
+                line += Text(f"\n{'':>7}") + _text(f"perceived: {', '.join(perceived)}", "yellow")
         return line
     if isinstance(event, AgentMessage):
         line = _label("agent", "bold green")
