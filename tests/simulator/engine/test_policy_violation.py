@@ -6,6 +6,7 @@ evaluator replays the gold path and the task's violations on a fresh one.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from tau_sim.simulator.core.registry import get_domain, load_plugins
@@ -61,3 +62,14 @@ def test_a_task_without_violations_never_gets_one(airline: Domain) -> None:
     wrong = Action(cancel.name, {**cancel.arguments, "refund_amount": 1.0})
     assert failure_after(airline, task, [*reads, wrong], "max_steps")[0] == "max_steps"
     assert failure_after(airline, task, [*reads, wrong], "user_stop")[0] == "wrong_write"
+
+
+def test_a_hand_written_task_the_intent_cannot_read_has_no_known_violation(
+    airline: Domain,
+) -> None:
+    task = next(t for t in airline.tasks if t.intent == "compensation_over_cap_transfer")
+    assert airline.violations(task)
+    bare = msgspec.structs.replace(
+        task, scenario=msgspec.structs.replace(task.scenario, known_info={})
+    )
+    assert airline.violations(bare) == []  # its wanted amount is gone: nothing to read, no crash
