@@ -48,7 +48,7 @@ def refusal_tasks(run: Mapping[str, Any]) -> set[tuple[str, str]]:
     except msgspec.DecodeError as exc:
         where = f"run {run['id']}"
         raise UsageError(f"{where}: its stored configuration is unreadable: {exc}") from None
-    load_plugins()
+    load_plugins(config.domains)
     domains = run_domains(config.domains)
     return {
         (task.domain, task.id)
