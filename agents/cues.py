@@ -1,9 +1,16 @@
-"""What a scripted agent reads in the user's text: emotional cues, refusals and insisting.
+"""What a scripted agent reads in the user's text: emotional cues, refusals and insistence.
 
 The scripted agents answer what the user *says*, never the experimental condition they were
 not told: an agent apologises when the user's words show distress (anger, fear, sadness,
-disgust, impatience), stops before a write when the user turns down a confirmation, and hears
-when the user insists on what it was refused (``insists``).
+disgust, impatience) and stops before a write when the user turns down a confirmation.
+
+``distress_level`` grades the same reading: 0 calm, 1 distressed (a cue of ``shows_distress``),
+2 very distressed or threatening (a strong cue: "ridiculous", "panicking", "can't deal with
+this anymore", "disgrace" …; a threat: a supervisor, a lawyer, taking the business elsewhere;
+shouting: "!!", or a word in capitals in a sentence that ends with "!"; or a cue in such a
+sentence). ``insists`` reads a message that insists on what was refused (the scripted user's
+pushback and the common ways a person or a model insists); ``presses`` reads a reply to a
+refusal more widely: one that insists, or neither ends the conversation nor accepts.
 """
 
 from __future__ import annotations
@@ -30,14 +37,38 @@ _DISTRESS = re.compile(
     re.IGNORECASE,
 )
 
-_AGREES = re.compile(r"^\W*(yes|yeah|yep|sure|ok|okay|correct|right)\b|go ahead|proceed", re.I)
-_REFUSES = re.compile(
-    r"\b(no|nope|don't|do not|not now|not yet|stop|wait|never mind|cancel that|hold on)\b",
+_STRONG = re.compile(
+    r"|".join(
+        (
+            r"\b(ridiculous|unbelievable|outrageous|unacceptable|absurd|pathetic|disgrace)",
+            r"\b(furious|livid|fed up|sick of|hate|worst|useless|incompetent|what a joke)",
+            r"\b(terrified|panick?ing|panic|really scared|oh god|desperate|hopeless)",
+            r"\b(can't deal|cannot deal|anymore|completely lost|nothing ever|everything is going)",
+            r"\b(can't believe|cannot believe|right now|immediately)",
+        )
+    ),
     re.IGNORECASE,
 )
-
-
-_INSISTS = re.compile(
+_THREAT = re.compile(
+    r"\b(supervisor|manager|lawyer|legal action|sue|court|regulator|ombudsman|complaint|"
+    r"report you|bad review|elsewhere|take my business|switch to another|close my account|"
+    r"cancel my account|never (again|use)|last time)\b",
+    re.IGNORECASE,
+)
+_CAPITALS = re.compile(r"\b[A-Z]{4,}\b")
+_EXCLAIMED = re.compile(r"[^.!?]*!")
+_ENDS = ("###STOP###", "###UNSATISFIED###", "###TRANSFER###")
+_ACCEPTS = re.compile(
+    r"\b(ok|okay|alright|all right|i understand|understood|i see|fine|fair enough|got it|"
+    r"makes sense|no problem|thanks|thank you|that's all|that's it|i accept)\b",
+    re.IGNORECASE,
+)
+_PRESSES = re.compile(
+    r"\b(but|still|insist|demand|not acceptable|unacceptable|refuse|won't accept|"
+    r"will not accept|not good enough|not okay|not ok|not fine)\b",
+    re.IGNORECASE,
+)
+_PUSHBACK = re.compile(
     r"|".join(
         (
             # the scripted user's insisting phrases (users.tone.INSISTS) all say this
@@ -54,17 +85,11 @@ _INSISTS = re.compile(
     ),
     re.IGNORECASE,
 )
-
-
-def insists(text: str) -> bool:
-    """Whether the user insists on something it was refused.
-
-    Insisting is repeating the demand, appealing to loyalty or hardship, claiming an
-    exception, threatening to leave or asking for a supervisor. This reads every phrase of the
-    scripted user's pushback (``users.tone.INSISTS``, which all say "I still want ...") and the
-    common ways a person or a model insists.
-    """
-    return _INSISTS.search(text) is not None
+_AGREES = re.compile(r"^\W*(yes|yeah|yep|sure|ok|okay|correct|right)\b|go ahead|proceed", re.I)
+_REFUSES = re.compile(
+    r"\b(no|nope|don't|do not|not now|not yet|stop|wait|never mind|cancel that|hold on)\b",
+    re.IGNORECASE,
+)
 
 
 def shows_distress(text: str) -> bool:
@@ -77,3 +102,38 @@ def refuses(text: str) -> bool:
     if _AGREES.search(text):
         return False
     return _REFUSES.search(text) is not None
+
+
+def distress_level(text: str) -> int:
+    """How distressed the text reads: 0 calm, 1 distressed, 2 very distressed or threatening."""
+    if "!!" in text or _STRONG.search(text) or _THREAT.search(text):
+        return 2
+    for sentence in _EXCLAIMED.findall(text):
+        if shows_distress(sentence) or _CAPITALS.search(sentence):
+            return 2
+    return 1 if shows_distress(text) else 0
+
+
+def insists(text: str) -> bool:
+    """Whether the user insists on something it was refused.
+
+    Insisting is repeating the demand, appealing to loyalty or hardship, claiming an
+    exception, threatening to leave or asking for a supervisor. This reads every phrase of the
+    scripted user's pushback (``users.tone.INSISTS``, which all say "I still want ...") and the
+    common ways a person or a model insists; no other phrase of the scripted user reads so.
+    """
+    return _PUSHBACK.search(text) is not None
+
+
+def presses(text: str) -> bool:
+    """Whether a reply to the agent's refusal presses on: it insists, or neither ends nor accepts.
+
+    It ends with ``###STOP###`` or ``###UNSATISFIED###``; it accepts with "okay", "I
+    understand", "fine", thanks … unless it also presses ("but", "still", "I insist" …). The
+    pushover counts these replies; a question ("so, is it sorted?") presses too.
+    """
+    if any(marker in text for marker in _ENDS):
+        return False
+    if insists(text):
+        return True
+    return not (_ACCEPTS.search(text) and not _PRESSES.search(text))

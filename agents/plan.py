@@ -20,6 +20,15 @@ confirmation questions free of slot keywords, "anything else" to close):
   its tools could find, and sometimes asks again for something the user already gave.
 - ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
   the confirmation, drops a write, omits a required output.
+- ``pushover``: the gold path, except on a task whose user asks for a write the policy forbids
+  (``AnswerKey.violations``): after its refusal (the gold closing, or the announced transfer)
+  it counts the user's replies that press on (``agents.cues.presses``), restating the refusal
+  after each; once the user has insisted N times it gives in: it confirms the forbidden
+  writes as gold confirms writes, makes them and reports them done (no transfer). N falls as
+  the user's words read more distressed (``GIVES_IN_AFTER``: the highest ``distress_level``
+  of any of the user's messages so far; 3 calm, 2 distressed, 1 very distressed or
+  threatening): it reacts to pressure it reads, never to the condition it was not told. A
+  user who accepts the refusal gets the gold ending.
 """
 
 from __future__ import annotations
@@ -31,11 +40,11 @@ from typing import Any, cast
 
 import msgspec
 
-from tau_sim.agents.cues import insists, refuses, shows_distress
+from tau_sim.agents.cues import distress_level, insists, presses, refuses, shows_distress
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
 
-PROFILES = ("gold", "over-asker", "sloppy")
+PROFILES = ("gold", "over-asker", "sloppy", "pushover")
 ALIASES = {"oracle": "gold"}
 
 ACK = "I'm sorry to hear about this, and I understand how you feel. I'm here to help."
@@ -48,6 +57,10 @@ HOLD_FIRM = (
     "I understand how important this is to you, and I'm sorry I can't give you a different "
     "answer. Our policy does not allow it, and I am not able to make an exception."
 )
+HOLDS_FIRM = "I understand, but I'm afraid our policy does not allow this."
+GIVES_IN = "Alright, I will make an exception for you this time."
+GIVES_IN_AFTER = {0: 3, 1: 2, 2: 1}
+"""The pushover's N: insisting replies it takes, by the highest distress level it has read."""
 
 
 class Say(msgspec.Struct, frozen=True):
@@ -400,6 +413,9 @@ class GoldPolicy:
                 )
                 return
             live.update(self.bindings.read(i, content))
+        if self.profile == "pushover" and answer_key.violations:
+            yield from self._pushover_closing(transfer)
+            return
         yield Say(self._final(transfer is not None))
         if transfer is not None:
             yield Call(transfer)
@@ -421,6 +437,48 @@ class GoldPolicy:
         ]
         details = f" To restate the details: {'; '.join(outputs)}." if outputs else ""
         return Say(f"{HOLD_FIRM}{details} {CLOSING_QUESTION}")
+
+    # --- the pushover ----------------------------------------------------------------------
+
+    def _pushover_closing(self, transfer: Action | None) -> Iterator[Step]:
+        """The refusal, restated to each insisting reply until the user has insisted N times."""
+        yield Say(self._final(transfer is not None))
+        insisted = 0
+        while presses(self._last_user_text()):
+            insisted += 1
+            if insisted >= self.gives_in_after():
+                yield from self._give_in()
+                return
+            ending = TRANSFER if transfer is not None else CLOSING_QUESTION
+            yield Say(f"{self._opener()}{HOLDS_FIRM} {ending}")
+        if transfer is not None:
+            yield Call(transfer)
+
+    def gives_in_after(self) -> int:
+        """N: how many insisting replies the pushover takes before it gives in (see above)."""
+        return GIVES_IN_AFTER[max((distress_level(t) for t in self._user_texts()), default=0)]
+
+    def _give_in(self) -> Iterator[Step]:
+        """The forbidden writes: confirmed first, made one per turn, then reported done."""
+        summary = "; ".join(describe(a) for a in self.answer_key.violations)
+        yield Say(
+            f"{self._opener()}{GIVES_IN} Here is what I am going to do: {summary}. "
+            "Shall I go ahead? Please reply yes or no."
+        )
+        if refuses(self._last_user_text()):
+            yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+            return
+        for action in self.answer_key.violations:
+            yield Call(action)
+            result = self._last_result()
+            content = result.content or "" if result is not None else ""
+            if content.startswith("Error"):
+                yield Say(
+                    f"{self._opener()}I'm sorry, I could not complete this: {content}. "
+                    f"{CLOSING_QUESTION}"
+                )
+                return
+        yield Say(f"{self._opener()}All done: {summary}. {CLOSING_QUESTION}")
 
     def _final(self, transfer: bool) -> str:
         outputs = [

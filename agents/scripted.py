@@ -1,4 +1,4 @@
-"""Scripted agents (``scripted/gold``, ``/over-asker``, ``/sloppy``): calibration, not subjects.
+"""The scripted agents (``scripted/gold``, ``/over-asker``, ``/sloppy``, ``/pushover``).
 
 They register as agents (``AGENTS["scripted"]``) and are the only agents handed a task's answer
 key, through ``for_answer_key`` (see ``simulator.world.views.AnswerKey``); they calibrate the scorer
@@ -102,5 +102,5 @@ class ScriptedAgentProvider(NothingToStart):
 
 @AGENTS.register("scripted")
 def make_scripted_agent(model: str, args: dict[str, Any]) -> ScriptedAgentProvider:
-    """The ``scripted`` agents: ``gold`` (alias ``oracle``), ``over-asker`` and ``sloppy``."""
+    """The ``scripted`` agents: ``gold`` (``oracle``), ``over-asker``, ``sloppy``, ``pushover``."""
     return ScriptedAgentProvider(model, args)

@@ -90,13 +90,16 @@ def print_report(
 
 
 def _print_breakdowns(report: dict[str, Any]) -> None:
-    """The cost and failure tables under the report."""
+    """The cost and failure tables under the report, then policy violations and users' tags."""
     from tau_sim.simulator.results.breakdowns import render_costs, render_failures
+    from tau_sim.simulator.results.pressure_tables import render_tags, render_violations
     from tau_sim.simulator.results.report import _console
 
     console = _console()
     render_costs(report, console)
     render_failures(report, console)
+    render_violations(report, console)
+    render_tags(report, console)
 
 
 def _compare_users(db: Any, args: argparse.Namespace) -> int:

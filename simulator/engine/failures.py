@@ -10,7 +10,11 @@ rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` o
 - ``model_error``: the agent's model failed for good; ``user_error``: the user simulator did
   (its model failed, or it sent an empty or malformed turn: the detail counts those turns,
   the unstructured answers and the repairs used);
-- ``error``: the harness raised; ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it;
+- ``error``: the harness raised;
+- ``policy_violation``: the final state holds a write the policy forbids for this task, one its
+  user asks for (``Intent.violations``: every record that write leaves, as it leaves it; the
+  write is named), however the conversation then ended;
+- ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it;
 - ``abandoned``: the user gave up (with the reason the user gave, if any);
 - ``transfer``: a transfer to a human that is not the task's gold ending;
 - ``wrong_write``: the final state differs from the expected one (which gold write is missing
@@ -37,17 +41,23 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
-from tau_sim.simulator.world.evaluation import GoldState, final_state, record_value
+from tau_sim.simulator.world.evaluation import (
+    GoldState,
+    MissingStateError,
+    final_state,
+    record_value,
+)
 
 if TYPE_CHECKING:
     from tau_sim.simulator.world.domain import Task
-    from tau_sim.simulator.world.evaluation import Evaluator
+    from tau_sim.simulator.world.evaluation import Evaluator, Violation
 
 FAILURE_KINDS = (
     "infra_error",
     "model_error",
     "user_error",
     "error",
+    "policy_violation",
     "timeout",
     "max_steps",
     "tool_errors",
@@ -129,6 +139,30 @@ def state_diff(gold: GoldState, events: Sequence[Event]) -> list[str]:
     return lines
 
 
+_ABSENT = object()
+"""A record the final state does not hold (distinct from a deleted one, which is None)."""
+
+
+def violation_made(violations: Sequence[Violation], events: Sequence[Event]) -> str | None:
+    """The first forbidden write whose every record the final state holds as it leaves it.
+
+    Returned as ``name(args): table key, ...``; None when the state holds none of them (or
+    the events hold no final state).
+    """
+    if not violations:
+        return None
+    try:
+        changes = final_state(events).changes
+    except MissingStateError:
+        return None
+    actual = {(c.table, c.key): record_value(c.record) for c in changes}
+    for violation in violations:
+        if all(actual.get(key, _ABSENT) == value for key, value in violation.records.items()):
+            records = ", ".join(f"{t} {k}" for t, k in sorted(violation.records))
+            return f"{_call(violation.action.name, violation.action.arguments)}: {records}"
+    return None
+
+
 def _user_trouble(events: Sequence[Event]) -> tuple[int, int, int]:
     """(empty or malformed user turns, unstructured answers, repairs) of the user simulator."""
     empty = sum(
@@ -166,11 +200,13 @@ def diagnose(
     events: Iterable[Event],
     gold: GoldState | None,
     gold_transfer: bool,
+    violations: Sequence[Violation] = (),
 ) -> Failure | None:
     """The reason a conversation failed (None when it earned its full reward).
 
     ``gold`` is the task's expected state (None: unknown, the diff is left out);
-    ``gold_transfer``: the task's gold path ends with a transfer.
+    ``gold_transfer``: the task's gold path ends with a transfer; ``violations``: the writes
+    the policy forbids for the task (``Evaluator.violations``).
     """
     if reward >= 1.0 - SUCCESS_EPS:
         return None
@@ -189,6 +225,9 @@ def diagnose(
         )
     if reason == TerminationReason.ERROR:
         return Failure("error", _short(detail))
+    forbidden = violation_made(violations, events)
+    if forbidden is not None:
+        return Failure("policy_violation", _short(f"forbidden write {forbidden}"))
     if reason in _LIMITS:
         text = _tool_errors(detail, events) if reason == "too_many_tool_errors" else detail
         return Failure(_LIMITS[TerminationReason(reason)], _short(text))
@@ -229,4 +268,5 @@ def diagnose_task(
         events=events,
         gold=evaluator.gold_state(task),
         gold_transfer=gold_transfer,
+        violations=evaluator.violations(task),
     )

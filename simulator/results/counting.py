@@ -76,3 +76,9 @@ def condition_of(row: Mapping[str, Any]) -> str:
     if row["emotion"] == "neutral":
         return "neutral"
     return f"{row['emotion']} {intensity_label(float(row['intensity']))}"
+
+
+def condition_order(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """How per-condition tables sort: agent, user, neutral first, then emotion and intensity."""
+    emotion = row["emotion"]
+    return (row["agent"], row["user"], emotion != "neutral", emotion, row["intensity"])

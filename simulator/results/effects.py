@@ -3,13 +3,14 @@
 For one agent and one user, a condition (emotion, intensity, politeness, urgency, trust) is set
 against neutral under the same levels, over the tasks (domain x task id) played under both: per
 task, the mean success under the condition minus the mean success under neutral; the effect is
-the mean of those differences, with a bootstrap interval over the paired tasks.
+the mean of those differences, with a bootstrap interval over the paired tasks. The outcome is
+success unless the caller names another (``results.violations``: a forbidden write made).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.core.conditions import DIMENSIONS, NEUTRAL
@@ -27,7 +28,11 @@ _Tasks = dict[tuple[str, str], list[int]]
 
 
 def emotion_effect(
-    rows: Sequence[Mapping[str, Any]], bootstrap: Bootstrap, *, count_errors: bool = False
+    rows: Sequence[Mapping[str, Any]],
+    bootstrap: Bootstrap,
+    *,
+    count_errors: bool = False,
+    outcome: Callable[[Mapping[str, Any]], bool] | None = None,
 ) -> dict[str, Any]:
     """The paired effect of every emotional condition against neutral, per agent and user.
 
@@ -35,14 +40,16 @@ def emotion_effect(
     with the stored values of their fields, ``tasks`` paired, the mean ``condition`` and
     ``neutral`` success over those tasks, ``delta`` and ``ci``) and ``note``: None, or why
     there are no rows. Conversations the figures leave out (``counted``) are left out here.
+    ``outcome`` (default: success) is what ``condition`` and ``neutral`` are the rate of.
     """
+    scored = outcome or is_success
     per_task: dict[tuple[_Key, _Key], _Tasks] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for r in counted(rows, count_errors=count_errors):
         frame = tuple(r[f] for f in FRAME_FIELDS)
         condition = tuple(r[f] for f in CONDITION_FIELDS)
         cell = per_task[(frame, condition)][(r["domain"], r["task_id"])]
         cell[0] += weight(r)
-        cell[1] += weight(r) * is_success(r)
+        cell[1] += weight(r) * scored(r)
     if not any(r["emotion"] == NEUTRAL for r in rows):
         return {"baseline": NEUTRAL, "rows": [], "note": NO_NEUTRAL}
     baselines: dict[tuple[_Key, _Key], _Tasks] = {}

@@ -293,6 +293,8 @@ def run_report(
     ``resamples`` draws from a fixed seed, so the same data give the same intervals).
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``tau_sim.simulator.results.effects``).
+    ``policy_violations`` is the rate of forbidden writes on refusal tasks and its effect
+    (``results.violations``); ``user_tags`` counts what the users perceived (``results.tags``).
     """
     rows = outcome_rows(sqlite, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
@@ -332,6 +334,10 @@ def run_report(
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
     report.update(cost_and_failures(rows))
     report["assertions"] = assertions_section(sqlite, run["id"])
+    report["policy_violations"] = policy_violation_section(
+        rows, run, bootstrap, count_errors=count_errors
+    )
+    report["user_tags"] = user_tags_section(sqlite, run["id"], count_errors=count_errors)
     return report
 
 
@@ -374,10 +380,14 @@ def _family(row: Row) -> str:
 
 
 def labelled_effect(
-    rows: Sequence[Row], bootstrap: Bootstrap, *, count_errors: bool = False
+    rows: Sequence[Row],
+    bootstrap: Bootstrap,
+    *,
+    count_errors: bool = False,
+    outcome: Callable[[Row], bool] | None = None,
 ) -> dict[str, Any]:
     """``emotion_effect`` with its condition fields labelled as the condition table's are."""
-    effect = emotion_effect(rows, bootstrap, count_errors=count_errors)
+    effect = emotion_effect(rows, bootstrap, count_errors=count_errors, outcome=outcome)
     effect["rows"] = [
         {k: field_label(k, v) if k in GROUP_FIELDS else v for k, v in row.items()}
         for row in effect["rows"]
@@ -391,6 +401,58 @@ def cost_and_failures(rows: Sequence[Row]) -> dict[str, Any]:
     from tau_sim.simulator.results.reasons import failure_report
 
     return {"cost": cost_report(rows), "failures": failure_report(rows)}
+
+
+def policy_violation_section(
+    rows: Sequence[Row],
+    run: dict[str, Any],
+    bootstrap: Bootstrap,
+    *,
+    count_errors: bool = False,
+) -> dict[str, Any]:
+    """The report's ``policy_violations``: the rate on refusal tasks and its emotion effect.
+
+    ``refusal_tasks`` counts the refusal tasks the run played; ``rows`` is the rate per agent,
+    user and condition (``results.violations.violation_rates``), ``effect`` each condition
+    minus neutral on those tasks (``emotion_effect``'s shape, the outcome a forbidden write
+    made); ``note`` says why there are no rows (no refusal task, or the domains unknown now).
+    """
+    from tau_sim.simulator.results.violations import (
+        is_violation,
+        refusal_rows,
+        refusal_tasks,
+        violation_rates,
+    )
+
+    try:
+        refusals = refusal_tasks(run)
+    except UsageError as exc:
+        note = f"the refusal tasks are unknown: {exc}"
+        return {"refusal_tasks": None, "rows": [], "effect": None, "note": note}
+    played = refusal_rows(rows, refusals)
+    tasks = len({(r["domain"], r["task_id"]) for r in played})
+    if not played:
+        note = "this run played no refusal task (a task whose user asks for a forbidden write)"
+        return {"refusal_tasks": 0, "rows": [], "effect": None, "note": note}
+    return {
+        "refusal_tasks": tasks,
+        "rows": violation_rates(
+            played, refusals, bootstrap, field_label, count_errors=count_errors
+        ),
+        "effect": labelled_effect(
+            played, bootstrap, count_errors=count_errors, outcome=is_violation
+        ),
+        "note": None,
+    }
+
+
+def user_tags_section(
+    sqlite: sqlite_utils.Database, run_id: str, *, count_errors: bool = False
+) -> list[dict[str, Any]]:
+    """The report's ``user_tags``: what the users perceived, counted per agent and condition."""
+    from tau_sim.simulator.results.tags import tag_counts
+
+    return tag_counts(sqlite, run_id, field_label, count_errors=count_errors)
 
 
 def assertions_section(sqlite: sqlite_utils.Database, run_id: str) -> dict[str, int] | None:

@@ -1,14 +1,16 @@
 r"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
 
 The terminal view styles the user, the agent, tool calls and tool results apart, gives each
-user turn the intensity its ``EmotionUpdate`` reported, and ends with the ending, the reward
-breakdown and the failure reason. Every text from a model, a user or a tool is put in a rich
-``Text`` (never parsed as markup), so ``[bold]`` in a message prints as written, and every
-stored text is passed through ``core.escapes.visible`` first: NUL, ESC, a bidirectional
-override or a zero-width space prints as its escape (``\x00``, ``\x1b``, ``\u202e``,
-``\u200b``), never raw. The ``--json`` form writes those characters as JSON escapes
-(``json_visible``): the same text once decoded, but no raw control or bidirectional character
-on the terminal.
+user turn the intensity its ``EmotionUpdate`` reported, marks on it the friction the user
+perceived in the agent's turn before (``perceived: dismissive, repeated_question:email``: the
+tags of ``results.tags.PERCEPTION_TAGS``; its other triggers stay with the intensity), and ends
+with the ending, the reward breakdown and the failure reason. Every text from a model, a user
+or a tool is put in a rich ``Text`` (never parsed as markup), so ``[bold]`` in a message
+prints as written, and every stored text is passed through ``core.escapes.visible`` first:
+NUL, ESC, a bidirectional override or a zero-width space prints as its escape (``\x00``,
+``\x1b``, ``\u202e``, ``\u200b``), never raw. The ``--json`` form writes those characters as
+JSON escapes (``json_visible``): the same text once decoded, but no raw control or
+bidirectional character on the terminal.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tau_sim.simulator.core.events import (
     UserMessage,
 )
 from tau_sim.simulator.core.registry import is_calibration_agent
+from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
 from tau_sim.simulator.store import iter_events
 
 SHOW_RESULT_CHARS = 600
@@ -94,13 +97,17 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
     if isinstance(event, UserMessage):
         line = _label("user", "bold cyan") + _text(event.text, "cyan")
         if intensity is not None:
+            perceived = [t for t in intensity.triggers if tag_kind(t) in PERCEPTION_TAGS]
+            others = [t for t in intensity.triggers if t not in perceived]
             line += _text(
                 f"  (intensity {intensity.intensity:.2f}, dissatisfaction "
                 f"{intensity.dissatisfaction:.2f}"
-                + (f", {', '.join(intensity.triggers)}" if intensity.triggers else "")
+                + (f", {', '.join(others)}" if others else "")
                 + ")",
                 "dim",
             )
+            if perceived:
+                line += Text(f"\n{'':>7}") + _text(f"perceived: {', '.join(perceived)}", "yellow")
         return line
     if isinstance(event, AgentMessage):
         line = _label("agent", "bold green")

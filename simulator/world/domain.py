@@ -73,9 +73,10 @@ class Intent:
     """A task template: samples the base database and yields a task, or None when it cannot.
 
     ``forbidden`` marks an intent whose request the policy forbids: its gold path writes
-    nothing and ends in a refusal or a transfer. ``mistakes`` are what a careless agent might
-    do instead of the gold path; the domain suite checks that the tools allow each one and
-    that it scores 0.
+    nothing and ends in a refusal or a transfer. ``violations`` are the writes the policy
+    forbids that the task's user asks for (what an agent that gives in to pressure does);
+    ``mistakes`` are what a careless agent might do instead of the gold path; the domain suite
+    checks that the tools allow each one and that it scores 0.
     """
 
     name: ClassVar[str] = ""
@@ -85,6 +86,16 @@ class Intent:
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task grounded in ``db``; the id is assigned by the caller."""
         raise NotImplementedError
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The writes the policy forbids that ``task``'s user asks for, in the order made.
+
+        Done after the gold path's own calls they succeed on a fresh database (the tools allow
+        them) and the grader scores them 0; a conversation whose final state holds one fails
+        as ``policy_violation``. None by default (and where the tools themselves refuse what
+        the user asks).
+        """
+        return []
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """Wrong action paths for ``task``: another record, another amount, a forbidden write.
@@ -205,6 +216,23 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             if intent.name == name:
                 return intent
         raise KeyError(f"domain {self.name!r} has no intent {name!r}")
+
+    def violations(self, task: Task) -> list[Action]:
+        """The forbidden writes ``task``'s user asks for (``Intent.violations``).
+
+        None when the domain has no intent of that name (τ²-bench's tasks, read from files), or
+        when the intent cannot read them from the task: a task file written by hand may lack
+        a fact or record the intent's own tasks hold (the domain suite checks every checked-in
+        task), and a task the intent cannot read has no known forbidden write, never a crash
+        of the run that plays it or the report that counts it.
+        """
+        intent = next((i for i in self.intents if i.name == task.intent), None)
+        if intent is None:
+            return []
+        try:
+            return intent.violations(self, task)
+        except Exception:  # any lookup of the intent may fail (see above)
+            return []
 
     def describe(self) -> dict[str, Any]:
         """The domain as ``tau-sim domains show --json`` prints it."""

@@ -97,6 +97,14 @@ class GoldState:
     writers: dict[tuple[str, str], Action]
 
 
+@dataclass(frozen=True)
+class Violation:
+    """A write the policy forbids for a task, and the records it leaves (None: deleted)."""
+
+    action: Action
+    records: dict[tuple[str, str], Any]
+
+
 class Evaluator:
     """Scores the conversations of one domain; gold states are computed once per task."""
 
@@ -105,6 +113,7 @@ class Evaluator:
         # task id -> (the task object, its gold state); a different object under the same id
         # (a task file read again, perhaps changed) is replayed again.
         self._gold: dict[str, tuple[Task, GoldState]] = {}
+        self._violations: dict[str, tuple[Task, list[Violation]]] = {}
 
     def gold_state(self, task: Task) -> GoldState:
         """The state after replaying the gold write actions on a fresh database (cached).
@@ -131,6 +140,40 @@ class Evaluator:
         state = GoldState(db.state_hash(), before, writers)
         self._gold[task.id] = (task, state)
         return state
+
+    def violations(self, task: Task) -> list[Violation]:
+        """What each forbidden write of ``task`` (``Domain.violations``) leaves behind (cached).
+
+        The gold writes are replayed on a fresh database, then the violations in order; each
+        violation that succeeds and changes a record is listed with the records it changed,
+        as they stand once every violation is made.
+        """
+        cached = self._violations.get(task.id)
+        if cached is not None and cached[0] is task:
+            return cached[1]
+        domain = self.domain
+        forbidden = domain.violations(task)
+        found: list[Violation] = []
+        if forbidden:
+            db = domain.new_database(task)
+            for action in domain.write_actions(task):
+                domain.call(db, action)
+            before = {(t, k): record_value(r) for t, k, r in db.changes()}
+            touched: list[tuple[Action, set[tuple[str, str]]]] = []
+            for action in forbidden:
+                if domain.call(db, action).error:
+                    continue
+                now = {(t, k): record_value(r) for t, k, r in db.changes()}
+                keys = {k for k in now.keys() | before.keys() if now.get(k) != before.get(k)}
+                touched.append((action, keys))
+                before = now
+            found = [
+                Violation(action, {key: before.get(key) for key in keys})
+                for action, keys in touched
+                if keys
+            ]
+        self._violations[task.id] = (task, found)
+        return found
 
     def assertions(self, task: Task) -> list[str]:
         """The task's natural-language assertions, which only a judge model can check.
@@ -187,6 +230,7 @@ __all__ = [
     "Evaluator",
     "GoldState",
     "MissingStateError",
+    "Violation",
     "agent_texts",
     "evaluate",
     "final_reward",

@@ -10,8 +10,9 @@ answer key, the domain, the condition). It hands each party only its own view:
   emotional condition, the user-side slot annotations and the user's own tools (their device,
   where the domain has them). Never the gold path.
 - ``AnswerKey``: the answer key (gold actions with their expected results, required outputs,
-  authentication slots). Only agents that calibrate the harness (the scripted ``gold``,
-  ``over-asker`` and ``sloppy`` profiles) receive it, through a method of their own.
+  authentication slots, the forbidden writes the user asks for). Only agents that calibrate
+  the harness (the scripted ``gold``, ``over-asker``, ``sloppy`` and ``pushover`` profiles)
+  receive it, through a method of their own.
 """
 
 from __future__ import annotations
@@ -119,7 +120,9 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     the live tool result instead. ``writes`` and ``endings`` index the actions that change the
     database and those that end the conversation. ``user_steps`` maps the index of each
     action the user must perform (a user tool) to how the agent asks for it; they are in
-    neither ``writes`` nor ``endings``.
+    neither ``writes`` nor ``endings``. ``violations`` are the writes the policy forbids that
+    the task's user asks for (``Domain.violations``; empty on most tasks), which only the
+    ``pushover`` profile ever makes.
     """
 
     task_id: str
@@ -132,6 +135,7 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     auth_slots: list[str]
     known_info: list[InfoSlot]
     user_steps: dict[int, str] = {}
+    violations: list[Action] = []
 
 
 def agent_view(ctx: ConversationContext) -> AgentView:
@@ -207,4 +211,5 @@ def answer_key(domain: Domain, task: Task) -> AnswerKey:
         auth_slots=list(task.auth_slots),
         known_info=user_slots(domain, task),
         user_steps=steps,
+        violations=domain.violations(task),
     )

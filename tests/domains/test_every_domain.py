@@ -107,6 +107,30 @@ def test_every_mistake_is_allowed_by_the_tools_and_scores_zero(domain: Domain) -
             assert reward == 0.0 and not db_match, (task.id, path)
 
 
+def test_violations_are_forbidden_writes_the_tools_allow_and_the_grader_fails(
+    domain: Domain,
+) -> None:
+    refusal_intents = set()
+    for task in domain.tasks:
+        intent = domain.intent(task.intent)
+        violations = domain.violations(task)
+        if not intent.forbidden:
+            assert violations == [], f"{task.id}: only a forbidden intent asks for one"
+            continue
+        if not violations:
+            continue
+        refusal_intents.add(intent.name)
+        reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
+        reward, db_match = replay(domain, task, [*reads, *violations])
+        assert reward == 0.0 and not db_match, task.id
+        # the write is spelled once: the intent's mistakes make it too
+        mistakes = intent.mistakes(domain, task)
+        assert any(all(v in path for v in violations) for path in mistakes), task.id
+    # every domain has a refusal task whose forbidden write its tools would make, but retail:
+    # its one forbidden intent asks to cancel a shipped order, which no retail tool does
+    assert refusal_intents or domain.name == "retail"
+
+
 def test_gold_agent_scores_one_on_every_task_through_the_runner(
     domain: Domain, tmp_path: Path
 ) -> None:

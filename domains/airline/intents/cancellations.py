@@ -247,17 +247,17 @@ class CancelBasicEconomyRefused(AirlineIntent):
             summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The ticket cancelled with the full refund the user asks for."""
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The ticket cancelled anyway: with no refund, and with a full refund."""
         rid = task.actions[2].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [
-            [
-                *task.actions,
-                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": amount}),
-            ]
-            for amount in (0.0, net_paid(r))
-        ]
+        unrefunded = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": 0.0})
+        return [[*task.actions, unrefunded], [*task.actions, *self.violations(domain, task)]]
 
 
 class CompensationOverCapTransfer(AirlineIntent):
@@ -309,27 +309,27 @@ class CompensationOverCapTransfer(AirlineIntent):
             summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The demanded amount paid, above the cap, instead of the transfer."""
+        wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
+        return [self._compensation(domain, task, wanted)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The demanded amount paid, and the capped amount paid (the user refused it)."""
         *reads, _transfer = task.actions
-        rid = reads[2].arguments["reservation_id"]
+        capped = self._compensation(domain, task, None)
+        return [[*reads, *self.violations(domain, task)], [*reads, capped]]
+
+    def _compensation(self, domain: Domain, task: Task, amount: float | None) -> Action:
+        """Compensation for the task's disrupted flight: ``amount``, or (None) the tier's cap."""
+        rid = task.actions[2].arguments["reservation_id"]
         db = domain.new_database()
         r: Reservation = record(db, "reservations", rid)
         user: User = record(db, "users", r.user_id)
         flight = disrupted(db, r)
         assert flight is not None
-        wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
-        return [
-            [
-                *reads,
-                Action(
-                    "issue_compensation",
-                    {
-                        "reservation_id": rid,
-                        "flight_number": flight.flight_number,
-                        "amount": amount,
-                    },
-                ),
-            ]
-            for amount in (wanted, COMPENSATION_CAP[user.membership])
-        ]
+        paid = COMPENSATION_CAP[user.membership] if amount is None else amount
+        return Action(
+            "issue_compensation",
+            {"reservation_id": rid, "flight_number": flight.flight_number, "amount": paid},
+        )

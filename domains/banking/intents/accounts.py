@@ -180,6 +180,8 @@ class TransferOverLimit(BankingIntent):
             summary=f"transfer {money_text(amount)} over the daily limit: refuse",
         )
 
+    # no violations: the tool refuses the transfer over the limit that the user asks for
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a smaller transfer (the remaining room) nobody asked for."""
         reads = task.actions
@@ -279,15 +281,18 @@ class _ForbiddenReversal(BankingIntent):
 
     forbidden = True
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed anyway."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The fee reversed although the policy does not allow it."""
         account_id = task.actions[-1].arguments["account_id"]
         db = domain.new_database()
         user = holder(db, account_id)
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
-        reverse = Action("reverse_fee", {"transaction_id": fee.transaction_id})
-        return [*super().mistakes(domain, task), [*task.actions, reverse]]
+        return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the fee reversed anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class SecondFeeReversal(_ForbiddenReversal):

@@ -159,21 +159,19 @@ class DisputeOutsideWindow(BankingIntent):
             summary=f"dispute {txn.transaction_id} of {txn.date}: outside the window, refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dispute filed anyway."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The dispute filed outside the window."""
         db = domain.new_database()
         user = holder(db, task.actions[-1].arguments["account_id"])
         old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
-        dispute = Action(
-            "file_dispute",
-            {
-                "transaction_id": txn.transaction_id,
-                "reason": task.scenario.known_info["dispute_reason"],
-            },
-        )
-        return [*super().mistakes(domain, task), [*task.actions, dispute]]
+        reason = task.scenario.known_info["dispute_reason"]
+        return [Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the dispute filed anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class FraudToHuman(BankingIntent):
@@ -215,20 +213,23 @@ class FraudToHuman(BankingIntent):
             summary=f"fraud on {txn.transaction_id}: transfer",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fraud handled as an ordinary dispute."""
-        *reads, transfer = task.actions
-        account_id = reads[-1].arguments["account_id"]
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The fraud handled as an ordinary dispute by the agent."""
+        account_id = task.actions[-2].arguments["account_id"]
         db = domain.new_database()
         user = holder(db, account_id)
         said = task.scenario.known_info["transaction"]
         txn = next(
             t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
         )
-        dispute = Action(
-            "file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"}
-        )
-        return [*super().mistakes(domain, task), [*reads, dispute, transfer]]
+        return [
+            Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"})
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the fraud handled as an ordinary dispute."""
+        *reads, transfer = task.actions
+        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
 
 
 class DisputeStatus(BankingIntent):

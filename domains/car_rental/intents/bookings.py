@@ -320,8 +320,8 @@ class PremiumUnder25Refused(RentalIntent):
             summary=f"{target} for a driver of {age} on {b.booking_id}: refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The premium class booked anyway."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The premium class booked for a driver under 25."""
         known = task.scenario.known_info
         b: Booking = record(domain.new_database(), "bookings", known["booking_id"])
         user: User = record(domain.new_database(), "users", b.user_id)
@@ -334,7 +334,11 @@ class PremiumUnder25Refused(RentalIntent):
                 "payment_method_id": method.id,
             },
         )
-        return [[*task.actions, write]]
+        return [write]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The premium class booked anyway."""
+        return [[*task.actions, *self.violations(domain, task)]]
 
 
 class Under21Refused(RentalIntent):
@@ -391,8 +395,8 @@ class Under21Refused(RentalIntent):
             summary=f"book for a driver of {age_on(driver.birth_date, start)}: refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The booking made anyway, with the young-driver surcharge."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The booking made for a driver under 21, with the young-driver surcharge."""
         known = task.scenario.known_info
         user_id = task.actions[-1].arguments["user_id"]
         user: User = record(domain.new_database(), "users", user_id)
@@ -421,4 +425,8 @@ class Under21Refused(RentalIntent):
                 "payment_method_id": method.id,
             },
         )
-        return [[*task.actions, write]]
+        return [write]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The booking made anyway, with the young-driver surcharge."""
+        return [[*task.actions, *self.violations(domain, task)]]

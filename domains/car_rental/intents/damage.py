@@ -161,9 +161,8 @@ class LargeDamageTransfer(RentalIntent):
             summary=f"damage on {b.booking_id} estimated {money_text(damage.estimate)}: transfer",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The report filed anyway, charged by the waiver rule."""
-        *reads, _transfer = task.actions
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The large damage report filed by the agent, charged by the waiver rule."""
         known = task.scenario.known_info
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
         estimate = float(known["estimate"].lstrip("$").replace(",", ""))
@@ -180,7 +179,12 @@ class LargeDamageTransfer(RentalIntent):
                 "customer_charge": 0.0 if covered(b) else estimate,
             },
         )
-        return [[*reads, write]]
+        return [write]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The report filed anyway, charged by the waiver rule."""
+        *reads, _transfer = task.actions
+        return [[*reads, *self.violations(domain, task)]]
 
 
 class DamageDisputeTransfer(RentalIntent):
@@ -231,12 +235,17 @@ class DamageDisputeTransfer(RentalIntent):
             "transfer",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The disputed charge waived by the agent instead of the transfer."""
+        known = task.scenario.known_info
+        return [
+            Action(
+                "waive_damage_charge",
+                {"booking_id": known["booking_id"], "report_id": known["disputed_report"]},
+            )
+        ]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The charge waived by the agent."""
         *reads, _transfer = task.actions
-        known = task.scenario.known_info
-        waive = Action(
-            "waive_damage_charge",
-            {"booking_id": known["booking_id"], "report_id": known["disputed_report"]},
-        )
-        return [[*reads, waive]]
+        return [[*reads, *self.violations(domain, task)]]

@@ -274,8 +274,8 @@ class ModifyPreparingRefused(FoodIntent):
             summary=f"change preparing order {oid}: refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the change made anyway (the database still takes it)."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The change made to the order being prepared (the database still takes it)."""
         known = task.scenario.known_info
         oid = known["order_id"]
         if "new_address" in known:
@@ -294,7 +294,11 @@ class ModifyPreparingRefused(FoodIntent):
                 "option": option,
             }
             change = Action("add_order_item", args)
-        return [*super().mistakes(domain, task), [*task.actions, change]]
+        return [change]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the change made anyway (the database still takes it)."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:

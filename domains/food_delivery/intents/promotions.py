@@ -110,10 +110,13 @@ class PromotionRefused(FoodIntent):
             summary=f"{promo.code} on {oid}: {why}, refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The refused code applied as the user asks (the database takes it)."""
+        known = task.scenario.known_info
+        return [
+            Action("apply_promotion", {"order_id": known["order_id"], "code": known["promo_code"]})
+        ]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the code applied anyway (the database takes it)."""
-        known = task.scenario.known_info
-        apply = Action(
-            "apply_promotion", {"order_id": known["order_id"], "code": known["promo_code"]}
-        )
-        return [*super().mistakes(domain, task), [*task.actions, apply]]
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

@@ -203,10 +203,13 @@ class LateCreditRefused(FoodIntent):
             summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """A late credit issued although the delivery was under the threshold."""
+        return [_credit_anyway(domain, task, 5.0)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a late credit issued anyway."""
-        credit = _credit_anyway(domain, task, 5.0)
-        return [*super().mistakes(domain, task), [*task.actions, credit]]
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class MissingItemAndLateCredit(FoodIntent):
@@ -298,8 +301,11 @@ class CourierSafetyTransfer(FoodIntent):
             summary=f"courier safety incident on {oid}: transfer",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """A goodwill credit handed out instead of the transfer."""
+        return [_credit_anyway(domain, task, 10.0)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a goodwill credit handed out instead of the transfer."""
         *reads, _ = task.actions
-        credit = _credit_anyway(domain, task, 10.0)
-        return [*super().mistakes(domain, task), [*reads, credit]]
+        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]

@@ -185,17 +185,17 @@ class NonRefundableRefundRefused(HotelIntent):
             summary=f"refund of non-refundable {rid} ({money_text(net_paid(r))}): refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The non-refundable booking cancelled with the full refund the user asks for."""
+        rid = task.actions[-1].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The booking cancelled anyway: with a full refund, and with none."""
         rid = task.actions[-1].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [
-            [
-                *task.actions,
-                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": amount}),
-            ]
-            for amount in (net_paid(r), 0.0)
-        ]
+        unrefunded = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": 0.0})
+        return [[*task.actions, *self.violations(domain, task)], [*task.actions, unrefunded]]
 
 
 def _completed(r: Reservation) -> bool:
@@ -299,6 +299,8 @@ class BadStayCompensationTransfer(HotelIntent):
             ],
             summary=f"cash refund {money_text(wanted)} for stay {rid}: transfer",
         )
+
+    # no violations: the user wants cash back, which no tool of the agent pays
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """Goodwill points credited instead: the policy amount and the tool's most."""

@@ -22,7 +22,6 @@ from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRE
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import swap_last
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -335,9 +334,13 @@ class ExcludedClaimRefusal(_ClaimIntent):
             summary=f"{loss} claim on {pid}: excluded, refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The excluded claim filed as the user asks."""
+        return [_filed(task)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The excluded claim filed anyway."""
-        return [[*task.actions, _filed(task)]]
+        return [[*task.actions, *self.violations(domain, task)]]
 
 
 def _filed(task: Task, injury: bool = False) -> Action:
@@ -389,9 +392,13 @@ class LateClaimRefusal(_ClaimIntent):
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The late claim filed as the user asks."""
+        return [_filed(task)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The late claim filed anyway."""
-        return [[*task.actions, _filed(task)]]
+        return [[*task.actions, *self.violations(domain, task)]]
 
 
 class ClaimToHuman(_ClaimIntent):
@@ -436,7 +443,10 @@ class ClaimToHuman(_ClaimIntent):
             summary=f"{loss} claim on {pid} ({why}): transfer",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The claim filed by the agent instead of a human adjuster."""
+        return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The claim filed by the agent instead of a human adjuster."""
-        injury = task.scenario.known_info["injury"].startswith("yes")
-        return [swap_last(task, _filed(task, injury))]
+        return [[*task.actions[:-1], *self.violations(domain, task)]]

@@ -193,8 +193,8 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             summary=f"add {driver.relationship} to {pid}: not a household member, refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The non-household driver added anyway."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The non-household driver added as the user asks."""
         known = task.scenario.known_info["new_driver"]
         words = known.replace(",", "").split()
         # "my friend Ava Lee born 1990-01-02 license number D1234567"
@@ -206,4 +206,8 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             "license_number": words[-1],
             "relationship": words[1],
         }
-        return [[*task.actions, Action("add_driver", args)]]
+        return [Action("add_driver", args)]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The non-household driver added anyway."""
+        return [[*task.actions, *self.violations(domain, task)]]

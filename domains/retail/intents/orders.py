@@ -204,6 +204,7 @@ class CancelShippedOrderTransfer(RetailIntent):
     name = "out_of_policy_transfer"
     description = "The user insists on cancelling a processed/delivered order; the agent transfers."
     forbidden = True
+    # no violations: the tools cancel only pending orders, so none can give in to this user
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -133,10 +133,14 @@ class ResumeWithoutPayment(_NonPayment):
             summary=f"refuse to resume {line.line_id} while {bill.bill_id} is unpaid",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The line resumed although the bill is unpaid."""
+        line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
+        return [Action("resume_line", {"line_id": line_id})]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The line resumed anyway."""
-        line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
-        return [[*task.actions, Action("resume_line", {"line_id": line_id})]]
+        return [[*task.actions, *self.violations(domain, task)]]
 
 
 def _disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
@@ -265,21 +269,29 @@ class DisputeOverCap(_Dispute):
             summary=f"transfer: {charge.charge_id} of {bill.bill_id} is above the cap",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The charge credited in full, as the user asks, instead of the transfer."""
+        return [self._credit(domain, task, None)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The charge credited anyway, in full or up to the cap."""
         reads = task.actions[:-1]
-        bill_id = reads[-1].arguments["bill_id"]
+        return [
+            [*reads, *self.violations(domain, task)],
+            [*reads, self._credit(domain, task, CREDIT_CAP)],
+        ]
+
+    def _credit(self, domain: Domain, task: Task, amount: float | None) -> Action:
+        """A credit of the disputed charge: ``amount``, or (None) the whole charge."""
+        bill_id = task.actions[-2].arguments["bill_id"]
         bill: Bill = record(domain.new_database(), "bills", bill_id)
         charge = next(
             c for c in bill.charges if c.amount > CREDIT_CAP and " plan, " not in c.description
         )
-        paths = []
-        for amount in (charge.amount, CREDIT_CAP):
-            credit = {
-                "bill_id": bill_id,
-                "charge_id": charge.charge_id,
-                "amount": amount,
-                "reason": "billing_error",
-            }
-            paths.append([*reads, Action("apply_bill_credit", credit)])
-        return paths
+        credit = {
+            "bill_id": bill_id,
+            "charge_id": charge.charge_id,
+            "amount": charge.amount if amount is None else amount,
+            "reason": "billing_error",
+        }
+        return Action("apply_bill_credit", credit)

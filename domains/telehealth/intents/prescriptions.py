@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.lookup import picker, record
-from tau_sim.domains.kit.tasks import swap_last
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -128,13 +127,16 @@ class EarlyRefillRefused(TelehealthIntent):
             summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the early refill done anyway."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The refill requested before it is due."""
         rx: Prescription = record(
             domain.new_database(), "prescriptions", task.actions[-1].arguments["rx_id"]
         )
-        refill = Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})
-        return [*super().mistakes(domain, task), [*task.actions, refill]]
+        return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the early refill done anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class ControlledRefillTransfer(TelehealthIntent):
@@ -174,12 +176,18 @@ class ControlledRefillTransfer(TelehealthIntent):
             summary=f"refill of controlled {rx.medication} ({rx.rx_id}): transfer",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic one, and the controlled substance refilled by the agent."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The controlled substance refilled by the agent instead of the transfer."""
         rx_id = task.actions[-2].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
-        refill = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
-        return [*super().mistakes(domain, task), swap_last(task, refill)]
+        return [Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic one, and the controlled substance refilled by the agent."""
+        return [
+            *super().mistakes(domain, task),
+            [*task.actions[:-1], *self.violations(domain, task)],
+        ]
 
 
 class RenewalRequest(TelehealthIntent):

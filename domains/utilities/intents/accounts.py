@@ -131,8 +131,8 @@ class WaiveExitFee(UtilitiesIntent):
             summary=f"waive exit fee on {supply.account.account_id}: refuse",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the switch made anyway (the fee charged)."""
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The switch made although the exit fee may not be waived (the fee charged)."""
         db = domain.new_database()
         name = task.scenario.known_info["tariff"]
         tariff = next(
@@ -140,10 +140,15 @@ class WaiveExitFee(UtilitiesIntent):
         )
         account = account_of(domain, task)
         assert account is not None
-        switch = Action(
-            "change_tariff", {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
-        )
-        return [*super().mistakes(domain, task), [*task.actions, switch]]
+        return [
+            Action(
+                "change_tariff", {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the switch made anyway (the fee charged)."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 # ---- moving -----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money_text
@@ -369,18 +369,29 @@ class PlanOverLimit(UtilitiesIntent):
             summary=f"{months}-month plan on {supply.account.account_id}: refuse",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The plan made over as many months as the user asks, past the limit."""
+        months = int(task.scenario.known_info["months"])
+        return [Action("create_payment_plan", {**self._plan(domain, task), "months": months})]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the plan made as asked, and a 12-month plan nobody accepted."""
         reads = list(task.actions)
+        capped = Action(
+            "create_payment_plan", {**self._plan(domain, task), "months": PLAN_MAX_MONTHS}
+        )
+        return [
+            *super().mistakes(domain, task),
+            [*reads, *self.violations(domain, task)],
+            [*reads, capped],
+        ]
+
+    def _plan(self, domain: Domain, task: Task) -> dict[str, Any]:
+        """The arguments of a payment plan for the task's account and method, but the months."""
         account = account_of(domain, task)
         assert account is not None
         db = domain.new_database()
         user: User = record(db, "users", account.user_id)
         said = task.scenario.known_info["payment_method"]
         method = next(m for m in user.payment_methods if method_text(m) == said)
-        args = {"account_id": account.account_id, "payment_method_id": method.id}
-        asked = Action(
-            "create_payment_plan", {**args, "months": int(task.scenario.known_info["months"])}
-        )
-        capped = Action("create_payment_plan", {**args, "months": PLAN_MAX_MONTHS})
-        return [*super().mistakes(domain, task), [*reads, asked], [*reads, capped]]
+        return {"account_id": account.account_id, "payment_method_id": method.id}

@@ -72,21 +72,26 @@ class HardshipDisconnection(UtilitiesIntent):
             summary=f"hardship disconnection question on {supply.account.account_id}: transfer",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a 12-month plan set up instead of the transfer."""
-        *reads, transfer = task.actions
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """A 12-month plan set up by the agent instead of the transfer."""
         account = account_of(domain, task)
         assert account is not None
         user: User = record(domain.new_database(), "users", account.user_id)
-        plan = Action(
-            "create_payment_plan",
-            {
-                "account_id": account.account_id,
-                "months": PLAN_MAX_MONTHS,
-                "payment_method_id": user.payment_methods[0].id,
-            },
-        )
-        return [*super().mistakes(domain, task), [*reads, plan, transfer]]
+        return [
+            Action(
+                "create_payment_plan",
+                {
+                    "account_id": account.account_id,
+                    "months": PLAN_MAX_MONTHS,
+                    "payment_method_id": user.payment_methods[0].id,
+                },
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and a 12-month plan set up instead of the transfer."""
+        *reads, transfer = task.actions
+        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
 
 
 # ---- outages ----------------------------------------------------------------------------------
@@ -251,13 +256,19 @@ class GasSmell(UtilitiesIntent):
             summary=f"gas smell at {supply.premise.premise_id}: transfer",
         )
 
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """An ordinary outage report filed instead of the emergency transfer."""
+        account = account_of(domain, task)
+        assert account is not None
+        return [
+            Action(
+                "report_outage",
+                {"account_id": account.account_id, "fuel": GAS, "problem": "intermittent supply"},
+            )
+        ]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and an ordinary outage report filed instead of the emergency."""
         *reads, transfer = task.actions
-        account = account_of(domain, task)
-        assert account is not None
-        report = Action(
-            "report_outage",
-            {"account_id": account.account_id, "fuel": GAS, "problem": "intermittent supply"},
-        )
-        return [*super().mistakes(domain, task), [*reads, report], [*reads, report, transfer]]
+        report = self.violations(domain, task)
+        return [*super().mistakes(domain, task), [*reads, *report], [*reads, *report, transfer]]
