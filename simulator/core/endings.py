@@ -45,8 +45,8 @@ REPEATED_USER_TURNS = 6
 (compared casefolded, without punctuation and spacing) this many times in a row: a user
 simulator stuck in a loop. A stuck model repeats until ``max_steps`` (50 messages: 25 user
 turns), which this ends after 11. The scripted user answers an agent that keeps asking for what
-it does not know with one of two phrasings each time: over 54,000 conversations (every shipped
-domain, the scripted gold, over-asker and sloppy agents, six emotions, two intensities) it sent
+it does not know with one of two phrasings each time: over 65,000 conversations (every shipped
+domain, the scripted gold, over-asker and sloppy agents, six emotions, three intensities) it sent
 one line at most 4 times in a row, so 6 leaves it a margin."""
 
 
