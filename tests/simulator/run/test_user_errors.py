@@ -106,8 +106,8 @@ def endpoint(server: FaultServer) -> Iterator[FaultServer]:
 
 
 @pytest.fixture(scope="module")
-def reference(server: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The report of the grid played against the healthy user endpoint."""
+def reference_db(server: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The grid played against the healthy user endpoint."""
     server.mode = "ok"
     db = tmp_path_factory.mktemp("reference") / "ref.db"
     out = tau_sim("run", *GRID, *user_args(server.url), "--db", str(db), "--quiet")
@@ -115,7 +115,13 @@ def reference(server: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> 
     data = report(db)
     assert (data["status"], data["n"], data["user_errors"]) == ("completed", CELLS, 0)
     assert data["pass_hat_k"]["1"] is not None
-    return without_id(data)
+    return db
+
+
+@pytest.fixture(scope="module")
+def reference(reference_db: Path) -> dict:
+    """The report of ``reference_db``."""
+    return without_id(report(reference_db))
 
 
 @pytest.fixture
@@ -219,7 +225,7 @@ def test_a_user_repeating_one_line_ends_as_user_error_long_before_max_steps(
 
 
 def test_keep_errors_keeps_user_errors_and_resume_replays_them_without_duplicates(
-    blank_run: tuple[Path, str], endpoint: FaultServer, reference: dict
+    blank_run: tuple[Path, str], endpoint: FaultServer, reference: dict, reference_db: Path
 ) -> None:
     db, run_id = blank_run
     out = tau_sim("run", "--resume", run_id, "--keep-errors", "--db", str(db))
@@ -242,6 +248,17 @@ def test_keep_errors_keeps_user_errors_and_resume_replays_them_without_duplicate
     assert after[:5] + after[6:] == before[:5] + before[6:]  # kept as they were
     assert after[5][1:3] == ("completed", "user_stop")
     assert report(db)["user_errors"] == CELLS - 1
+    # compare leaves a pair with a user error out, as the report leaves the conversation out
+    both = [run_id_of(reference_db), run_id, "--db", str(reference_db), "--db-b", str(db)]
+    out = tau_sim("compare", *both, "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["left_out"] == {
+        "only_in_a": 0,
+        "only_in_b": 0,
+        "not_completed": 0,
+        "infra_errors": 0,
+        "user_errors": CELLS - 1,
+    }
 
     out = tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
     assert out.returncode == 0 and out.stderr == "", out.stderr
