@@ -382,7 +382,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
 
     A ``running`` run whose process is gone reads ``stale``; success and abandonment leave out
     the conversations that endpoint errors ended (``infra``) and those the user simulator ended
-    (``user err``).
+    (``user err``, a column shown when some run has any).
     """
     import time
 
@@ -390,6 +390,21 @@ def render_runs(db: Any, console: Console | None = None) -> None:
 
     states = run_states(db)
     console = console or _console()
+    excluded = ", ".join(f"'{reason}'" for reason in sorted(EXCLUDED_REASONS))
+    counted = f"c.status = 'completed' and c.reason not in ({excluded})"  # as the report counts
+    rows = list(
+        db.query(
+            "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
+            "sum(c.status = 'completed') as completed, "
+            f"sum(c.status = 'completed' and c.reason = '{INFRA_REASON}') as infra, "
+            f"sum(c.status = 'completed' and c.reason = '{USER_ERROR_REASON}') as user_errors, "
+            f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
+            f"avg(case when {counted} then c.abandoned end) as abandoned "
+            "from runs r left join conversations c on c.run_id = r.id "
+            "group by r.id order by r.created_at"
+        )
+    )
+    user_errors = any(r["user_errors"] for r in rows)
     table = Table(title="runs")
     for column in (
         "run",
@@ -402,23 +417,11 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "cells",
         "completed",
         "infra",
-        "user err",
+        *(["user err"] if user_errors else []),
         "success",
         "abandoned",
     ):
         table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
-    excluded = ", ".join(f"'{reason}'" for reason in sorted(EXCLUDED_REASONS))
-    counted = f"c.status = 'completed' and c.reason not in ({excluded})"  # as the report counts
-    rows = db.query(
-        "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
-        "sum(c.status = 'completed') as completed, "
-        f"sum(c.status = 'completed' and c.reason = '{INFRA_REASON}') as infra, "
-        f"sum(c.status = 'completed' and c.reason = '{USER_ERROR_REASON}') as user_errors, "
-        f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
-        f"avg(case when {counted} then c.abandoned end) as abandoned "
-        "from runs r left join conversations c on c.run_id = r.id "
-        "group by r.id order by r.created_at"
-    )
     for r in rows:
         agents, conditions = _run_summary(r["config"])
         table.add_row(
@@ -432,7 +435,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
             str(r["cells"]),
             str(r["completed"] or 0),
             str(r["infra"] or 0),
-            str(r["user_errors"] or 0),
+            *([str(r["user_errors"] or 0)] if user_errors else []),
             _fmt(r["success"], pct=True),
             _fmt(r["abandoned"], pct=True),
         )

@@ -294,6 +294,7 @@ def test_the_scripted_user_never_ends_as_a_user_error(tmp_path: Path) -> None:
     assert "user_error" not in data["reasons"]
     text = tau_sim("report", "--db", str(db)).stdout
     assert "user err" not in text and "user-simulator" not in text
+    assert "user err" not in tau_sim("runs", "--db", str(db)).stdout
 
 
 def test_the_scripted_users_longest_repetition_stays_under_the_limit(tmp_path: Path) -> None:
