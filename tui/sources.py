@@ -23,7 +23,13 @@ from typing import Protocol
 import anyio
 import sqlite_utils
 
-from tau_sim.simulator.core import INFRA_REASON, ConversationEnded, Event, decode_stored
+from tau_sim.simulator.core import (
+    INFRA_REASON,
+    USER_ERROR_REASON,
+    ConversationEnded,
+    Event,
+    decode_stored,
+)
 from tau_sim.simulator.engine import LiveFeed
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import get_run, iter_events, open_database, ordered_rows, run_state
@@ -180,16 +186,16 @@ class LiveSource:
 def kept_history(sqlite: sqlite_utils.Database, run_id: str, *, keep_errors: bool) -> list[Event]:
     """The shown events of the conversations ``--resume`` keeps.
 
-    Those are the completed ones, less those an endpoint ended unless ``keep_errors`` (they
-    are played again).
+    Those are the completed ones, less those an endpoint or the user simulator ended unless
+    ``keep_errors`` (they are played again).
     """
     kinds = ",".join(f"'{k}'" for k in SHOWN_KINDS)
     r = ordered_rows(sqlite)
     rows = sqlite.execute(
         f"select {r.columns} from {r.joined} "
         f"where c.run_id = ? and c.status = 'completed' and {r.kind} in ({kinds}) "
-        "and (? or c.reason is not ?) order by e.rowid",
-        [run_id, int(keep_errors), INFRA_REASON],
+        "and (? or (c.reason is not ? and c.reason is not ?)) order by e.rowid",
+        [run_id, int(keep_errors), INFRA_REASON, USER_ERROR_REASON],
     )
     return [decode_stored(*row) for row in rows]
 

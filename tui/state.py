@@ -2,10 +2,10 @@
 
 ``RunState.apply`` takes events in the order a conversation published them (the live feed
 in-process, the store's events when attached) and keeps one ``ConversationSummary`` per
-conversation, the run's counts (the same rules as ``tau-sim report``: endpoint errors are left
-out of the rates), pass^1, the early terminations and a success grid per emotion x intensity x
-agent. Widgets read it on a timer and ask ``take_changes`` what changed since the last time,
-so a burst of thousands of events costs one screen update.
+conversation, the run's counts (the same rules as ``tau-sim report``: endpoint and
+user-simulator errors are left out of the rates), pass^1, the early terminations and a success
+grid per emotion x intensity x agent. Widgets read it on a timer and ask ``take_changes`` what
+changed since the last time, so a burst of thousands of events costs one screen update.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 
 from tau_sim.simulator.core import (
-    INFRA_REASONS,
+    EXCLUDED_REASONS,
     SUCCESS_EPS,
+    USER_ERROR_REASON,
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -32,7 +33,7 @@ from tau_sim.simulator.results import pass_hat_k
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
 STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)
 """What the status column shows and the status filter matches."""
-_ERROR_REASONS = INFRA_REASONS | {
+_ERROR_REASONS = EXCLUDED_REASONS | {
     TerminationReason.MODEL_ERROR.value,
     TerminationReason.ERROR.value,
 }
@@ -112,6 +113,7 @@ class RunState:
         self.successes = 0
         self.abandoned = 0
         self.errors = 0
+        self.user_errors = 0
         self.events_seen = 0
         self.terminations: list[ConversationSummary] = []
         self.grid: dict[tuple[str, float], dict[str, Cellcount]] = defaultdict(dict)
@@ -135,7 +137,7 @@ class RunState:
 
     @property
     def success_rate(self) -> float | None:
-        """Successes over finished conversations, endpoint errors left out."""
+        """Successes over finished conversations, endpoint and user-simulator errors left out."""
         return self.successes / self.finished if self.finished else None
 
     @property
@@ -231,8 +233,9 @@ class RunState:
             self._finished_events[summary.id] = events
             while len(self._finished_events) > KEPT_FINISHED:
                 self._finished_events.popitem(last=False)
-        if ended.reason in INFRA_REASONS:
-            self.errors += 1
+        if ended.reason in EXCLUDED_REASONS:  # left out of the rates, as the report leaves them
+            self.errors += ended.reason != USER_ERROR_REASON
+            self.user_errors += ended.reason == USER_ERROR_REASON
         else:
             success = summary.status == PASSED
             self.finished += 1

@@ -112,6 +112,8 @@ class RunSummary(Widget):
         figures.append(str(state.abandoned), "bold red" if state.abandoned else "bold")
         if state.errors:
             figures.append(f"  endpoint errors {state.errors}", "magenta")
+        if state.user_errors:
+            figures.append(f"  user-simulator errors {state.user_errors}", "magenta")
         self.figures.update(figures, layout=False)
 
     def _timing(

@@ -29,7 +29,8 @@ def configure(report: argparse.ArgumentParser) -> None:
     report.add_argument(
         "--count-errors",
         action="store_true",
-        help="count conversations ended by endpoint errors as failures (default: left out)",
+        help="count conversations ended by endpoint or user-simulator errors as failures "
+        "(default: left out)",
     )
     add_interval_options(report)
     report.add_argument(

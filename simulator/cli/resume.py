@@ -112,17 +112,18 @@ def _check_resumable(store: Store, run: dict[str, Any], *, keep_errors: bool) ->
     """Refuse to resume a run with nothing left to play.
 
     A completed run (``completed`` or ``completed_with_errors``) is resumed only to play again
-    the conversations endpoint errors ended, so not with ``--keep-errors`` nor without any.
+    the conversations endpoint or user-simulator errors ended, so not with ``--keep-errors``
+    nor without any.
     """
     if run["status"] not in ("completed", COMPLETED_WITH_ERRORS):
         return
-    errors = run_error_share(store.db, run["id"]).errors
-    if not errors:
+    share = run_error_share(store.db, run["id"])
+    if not share.excluded:
         raise UsageError(f"--resume: run {run['id']} is already completed")
     if keep_errors:
         raise UsageError(
-            f"--resume: run {run['id']} is completed and --keep-errors keeps its {errors} "
-            "conversations ended by endpoint errors: nothing to play"
+            f"--resume: run {run['id']} is completed and --keep-errors keeps its "
+            f"{share.excluded} conversations ended by {share.what}: nothing to play"
         )
 
 

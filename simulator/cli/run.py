@@ -126,19 +126,21 @@ COMMAND = Command(
         "argument_default": SUPPRESS,
         "epilog": "exit codes: 0 done; 2 bad input (nothing stored); 3 more than "
         "--max-error-share of the conversations hit endpoint errors (HTTP errors, timeouts, "
-        "dropped connections, malformed bodies: results exclude them, --resume plays them "
-        "again); 130 interrupted",
+        "dropped connections, malformed bodies) or user-simulator errors (empty turns, the "
+        "same message over and over): results exclude them, --resume plays them again; 130 "
+        "interrupted",
     },
 )
 
 
 def error_share_exit(db: Any, run_id: str, config: RunConfig, settings: dict[str, Any]) -> int:
-    """Exit code 3 (and the summary on stderr) when too many conversations hit endpoint errors.
+    """Exit code 3 (and the summary on stderr) when too many conversations hit errors.
 
-    A smaller share is reported on stderr as a warning, with exit code 0.
+    Those are endpoint and user-simulator errors. A smaller share is reported on stderr as a
+    warning, with exit code 0.
     """
     share = run_error_share(db, run_id)
-    if not share.errors:
+    if not share.excluded:
         return 0
     resume = f"tau-sim run --resume {run_id} --db {settings['db']}"
     line = share_line(share, resume, counted=settings["count_errors"])

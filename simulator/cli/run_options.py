@@ -97,19 +97,19 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
         type=float,
         metavar="SHARE",
         help="exit with code 3 when more than this share (0..1) of the conversations hit "
-        f"endpoint errors (default {_D.max_error_share:g})",
+        f"endpoint or user-simulator errors (default {_D.max_error_share:g})",
     )
     run.add_argument(
         "--count-errors",
         action="store_true",
-        help="count conversations ended by endpoint errors as failures in the printed report "
-        "(default: left out of pass^k, success and abandonment)",
+        help="count conversations ended by endpoint or user-simulator errors as failures in "
+        "the printed report (default: left out of pass^k, success and abandonment)",
     )
     run.add_argument(
         "--keep-errors",
         action="store_true",
-        help="with --resume: keep conversations ended by endpoint errors instead of playing "
-        "them again",
+        help="with --resume: keep conversations ended by endpoint or user-simulator errors "
+        "instead of playing them again",
     )
     run.add_argument(
         "--agent-arg",
@@ -127,9 +127,9 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--resume",
         metavar="RUN_ID",
-        help="finish an interrupted run and play again the conversations endpoint errors ended "
-        "(takes only --concurrency, --workers, --ray, --max-error-share, --keep-errors and output "
-        "options)",
+        help="finish an interrupted run and play again the conversations endpoint or "
+        "user-simulator errors ended (takes only --concurrency, --workers, --ray, "
+        "--max-error-share, --keep-errors and output options)",
     )
     run.add_argument(
         "--config",

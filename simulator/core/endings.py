@@ -1,8 +1,9 @@
 """How a conversation ends: the named reasons, which count as a success, and the limits.
 
-``SUCCESSFUL_ENDINGS`` and ``INFRA_ENDINGS`` say which reasons are a success and which an
-outage of an endpoint; ``Limits`` are the steps, tool errors and seconds past which the referee
-ends a conversation.
+``SUCCESSFUL_ENDINGS``, ``INFRA_ENDINGS`` and ``USER_ERROR_ENDINGS`` say which reasons are a
+success, an outage of an endpoint and a failure of the user simulator; ``Limits`` are the steps,
+tool errors and seconds past which the referee ends a conversation, ``REPEATED_USER_TURNS`` the
+same user message in a row that ends it as the user simulator's failure.
 
 The referee (``simulator.engine.referee``) picks one reason per conversation; tools declare the
 reason their call ends with (a transfer); the evaluator, the failure reasons, the report and
@@ -27,12 +28,26 @@ class TerminationReason(StrEnum):
     TIMEOUT = "timeout"
     MODEL_ERROR = "model_error"
     INFRA_ERROR = "infra_error"
+    USER_ERROR = "user_error"
     ERROR = "error"
 
 
 SUCCESSFUL_ENDINGS = frozenset({TerminationReason.USER_STOP, TerminationReason.TRANSFER})
 INFRA_ENDINGS = frozenset({TerminationReason.INFRA_ERROR})
 """Endings caused by an endpoint, not by the agent: left out of the figures by default."""
+USER_ERROR_ENDINGS = frozenset({TerminationReason.USER_ERROR})
+"""Endings caused by the user simulator (an empty or unusable turn, a loop), not by the agent:
+left out of the figures by default, like ``INFRA_ENDINGS``."""
+EXCLUDED_ENDINGS = INFRA_ENDINGS | USER_ERROR_ENDINGS
+"""Every ending that says nothing about the agent: what the figures leave out by default."""
+REPEATED_USER_TURNS = 6
+"""The referee ends a conversation with ``user_error`` once the user has sent the same message
+(compared casefolded, without punctuation and spacing) this many times in a row: a user
+simulator stuck in a loop. A stuck model repeats until ``max_steps`` (50 messages: 25 user
+turns), which this ends after 11. The scripted user answers an agent that keeps asking for what
+it does not know with one of two phrasings each time: over 65,000 conversations (every shipped
+domain, the scripted gold, over-asker and sloppy agents, six emotions, three intensities) it sent
+one line at most 4 times in a row, so 6 leaves it a margin."""
 
 
 SUCCESS_EPS = 1e-6

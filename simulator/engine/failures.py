@@ -8,8 +8,10 @@ rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` o
 
 - ``infra_error``: an endpoint failed (the ending's detail says which role and why);
 - ``model_error``: the agent's model failed for good; ``user_error``: the user simulator did
-  (its model failed, or it sent an empty or malformed turn: the detail counts those turns,
-  the unstructured answers and the repairs used);
+  (its model failed, the referee ended the conversation for an empty turn or for the same
+  message over and over (the ``user_error`` ending: the detail quotes the repeated message),
+  or it sent an empty or malformed turn: the detail counts those turns, the unstructured
+  answers and the repairs used);
 - ``error``: the harness raised;
 - ``policy_violation``: the final state holds a write the policy forbids for this task, one its
   user asks for (``Intent.violations``: every record that write leaves, as it leaves it; the
@@ -40,6 +42,7 @@ from tau_sim.simulator.core.events import (
     ToolResult,
     UserMessage,
 )
+from tau_sim.simulator.core.infra import REPEATED_USER_TURN, user_fault_of
 from tau_sim.simulator.core.roles import EMPTY_TURN, REPAIRED_REPLY, UNSTRUCTURED_REPLY
 from tau_sim.simulator.world.evaluation import (
     GoldState,
@@ -174,6 +177,14 @@ def _user_trouble(events: Sequence[Event]) -> tuple[int, int, int]:
     return empty, triggers[UNSTRUCTURED_REPLY], triggers[REPAIRED_REPLY]
 
 
+def _user_error(detail: str, events: Sequence[Event], unstructured: int, repairs: int) -> str:
+    """The failure detail of a ``user_error`` ending: the repeated message, or the repairs."""
+    if user_fault_of(detail) == REPEATED_USER_TURN:
+        last = next((e.text for e in reversed(events) if isinstance(e, UserMessage)), "")
+        return f"{detail}: {last!r}"
+    return f"{detail} ({unstructured} unstructured answers, {repairs} repairs)"
+
+
 def _abandon_reason(detail: str, events: Sequence[Event]) -> str:
     updates = [e for e in events if isinstance(e, EmotionUpdate)]
     reason = updates[-1].reason if updates else ""
@@ -217,6 +228,8 @@ def diagnose(
     if reason == TerminationReason.MODEL_ERROR:
         kind = "user_error" if detail.startswith("user:") else "model_error"
         return Failure(kind, _short(detail))
+    if reason == TerminationReason.USER_ERROR:
+        return Failure("user_error", _short(_user_error(detail, events, unstructured, repairs)))
     if empty:
         return Failure(
             "user_error",

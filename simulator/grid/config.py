@@ -20,8 +20,9 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     fills only what the command line or the run file set (``simulator.models.options.merge``).
     ``agent_options`` and ``user_options`` hold each model's merged options by name; an
     ``api_key`` among them never reaches the store or a worker (``simulator.grid.keys``).
-    ``max_error_share``: the share of conversations (0..1) that may end with endpoint errors
-    before ``tau-sim run`` exits with code 3 (``tau_sim.simulator.core.infra``).
+    ``max_error_share``: the share of conversations (0..1) that may end with endpoint or
+    user-simulator errors before ``tau-sim run`` exits with code 3
+    (``tau_sim.simulator.core.infra``).
     ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
     (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
     ``task_split``: the domains' task split the tasks were drawn from (``--task-split``).

@@ -1,10 +1,10 @@
 """Paired comparison of two sides (two runs, or two agents or users of one run) by grid cell.
 
-A cell is (domain, task, emotion, intensity, politeness, urgency, trust, trial), plus the agent
-and the user unless each side has one of them (then those are what is compared). Only cells that
-both sides completed are paired; conversations an endpoint ended leave their pair out unless
-``count_errors`` (as in the report). Deltas are B minus A, with percentile-bootstrap intervals
-over tasks (domain x task id), seeded (``stats.SEED``) like the report's.
+A cell is (domain, task, emotion, intensity, politeness, urgency, trust, trial), plus the agent and
+the user unless each side has one of them (then those are what is compared). Only cells that both
+sides completed are paired; conversations an endpoint or the user simulator ended leave their pair
+out unless ``count_errors`` (as in the report). Deltas are B minus A, with percentile-bootstrap
+intervals over tasks (domain x task id), seeded (``stats.SEED``) like the report's.
 ``simulator.results.report``'s ``render_compare`` prints what ``compare_runs`` and
 ``compare_roles`` return.
 """
@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.infra import is_infra
+from tau_sim.simulator.core.infra import is_excluded, is_infra
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.counting import is_success
 from tau_sim.simulator.results.metrics import conversation_rows, field_label
@@ -144,13 +144,16 @@ def _compare(
     pairs = [
         (key, done_a[key], done_b[key])
         for key in common
-        if count_errors or not (is_infra(done_a[key]) or is_infra(done_b[key]))
+        if count_errors or not (is_excluded(done_a[key]) or is_excluded(done_b[key]))
     ]
     if not pairs:
         raise UsageError(
-            "compare: every common cell has an endpoint error on one side (--count-errors "
-            "counts them as failures)"
+            "compare: every common cell has an endpoint or user-simulator error on one side "
+            "(--count-errors counts them as failures)"
         )
+    paired = {key for key, _a, _b in pairs}
+    dropped = [key for key in common if key not in paired]
+    infra = sum(1 for key in dropped if is_infra(done_a[key]) or is_infra(done_b[key]))
     width = len(condition_fields)
     groups: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], bool, bool]]] = defaultdict(list)
     for key, a, b in pairs:
@@ -170,7 +173,8 @@ def _compare(
             "only_in_a": sum(1 for key in done_a if key not in done_b),
             "only_in_b": sum(1 for key in done_b if key not in done_a),
             "not_completed": sum(r["status"] != "completed" for r in (*rows_a, *rows_b)),
-            "infra_errors": len(common) - len(pairs),
+            "infra_errors": infra,
+            "user_errors": len(dropped) - infra,
         },
         "count_errors": count_errors,
         "intervals": {

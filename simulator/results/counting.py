@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from tau_sim.simulator.core.conditions import intensity_label
 from tau_sim.simulator.core.endings import SUCCESS_EPS
-from tau_sim.simulator.core.infra import is_infra
+from tau_sim.simulator.core.infra import is_excluded
 
 WEIGHT = "weight"
 """The key of a row that stands for several conversations: how many (absent: one)."""
@@ -66,9 +66,13 @@ def is_success(row: Mapping[str, Any]) -> bool:
 
 
 def counted(rows: Sequence[_Row], *, count_errors: bool = False) -> list[_Row]:
-    """Completed rows, less those an endpoint ended (``infra_error``) unless ``count_errors``."""
+    """Completed rows, less those ``core.infra.EXCLUDED_REASONS`` ended unless ``count_errors``.
+
+    Those are the conversations an endpoint (``infra_error``) or the user simulator
+    (``user_error``) ended.
+    """
     completed = [r for r in rows if r["status"] == "completed"]
-    return completed if count_errors else [r for r in completed if not is_infra(r)]
+    return completed if count_errors else [r for r in completed if not is_excluded(r)]
 
 
 def condition_of(row: Mapping[str, Any]) -> str:

@@ -1,9 +1,11 @@
 """Figures computed from the store: pass^k, pass@k, success, abandonment, effort, with intervals.
 
-Conversations an endpoint ended (``infra_error``) say nothing about the agent: they are counted
-in ``infra_errors`` and left out of every figure (``n`` is what the figures count), unless
-``count_errors`` puts them back as failures. Given a ``Bootstrap``, every pass^k, pass@k, success
-and abandonment rate gets its 95% interval over tasks (``ci``) and ``tasks`` (the tasks resampled).
+Conversations an endpoint ended (``infra_error``) or the user simulator ended (``user_error``: an
+empty or unusable turn, the same message over and over) say nothing about the agent: they are
+counted in ``infra_errors`` and ``user_errors`` and left out of every figure (``n`` is what the
+figures count), unless ``count_errors`` puts them back as failures (both kinds). Given a
+``Bootstrap``, every pass^k, pass@k, success and abandonment rate gets its 95% interval over tasks
+(``ci``) and ``tasks`` (the tasks resampled).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sqlite_utils
 from tau_sim.simulator.core.conditions import NEUTRAL, intensity_label, level_label
 from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.infra import error_share, is_infra
+from tau_sim.simulator.core.infra import error_share, is_infra, is_user_error
 from tau_sim.simulator.core.registry import emotion_family, is_calibration_agent
 from tau_sim.simulator.results.counting import (
     WEIGHT,
@@ -69,7 +71,8 @@ def summarize(
     """Figures of a set of conversation rows; a task is one task id under one condition.
 
     ``n`` is the number of conversations the figures count: the completed ones, less those an
-    endpoint ended (``infra_errors``) unless ``count_errors``. With ``bootstrap``, ``tasks``
+    endpoint ended (``infra_errors``) and those the user simulator ended (``user_errors``)
+    unless ``count_errors``. With ``bootstrap``, ``tasks``
     and ``ci`` (``intervals``) are added.
 
     pass^k and pass@k need k counted trials in every cell (a task under one condition) of the
@@ -80,6 +83,7 @@ def summarize(
     """
     completed = [r for r in rows if r["status"] == "completed"]
     infra = total(r for r in completed if is_infra(r))
+    user_errors = total(r for r in completed if is_user_error(r))
     done = counted(rows, count_errors=count_errors)
     cells = _cells(done)
     counts = [(n, c) for n, c in cells.values()]
@@ -97,6 +101,7 @@ def summarize(
         "conversations": total(rows),
         "completed": total(completed),
         "infra_errors": infra,
+        "user_errors": user_errors,
         "n": n,
         "success_rate": round(successes / n, 4) if n else None,
         "abandonment_rate": round(abandoned / n, 4) if n else None,
@@ -244,18 +249,19 @@ def _outcome_sql(have: set[str], infra: int) -> str:
 def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[OutcomeRow]:
     """A run's conversations aggregated in SQL: one row per task, condition and outcome.
 
-    Each row stands for ``weight`` conversations with the same task, condition fields,
-    status, ending reason, failure reason, success (``reward`` is 1.0 or 0.0) and, for an
-    endpoint error, the same ``detail``; its counters (turns, tool calls, questions, tokens
-    and dollars per role) are their sums, ``trial`` the highest, ``spent`` / ``spent_tokens``
-    the conversations that spent tokens and how many. Rows come in the order of their first
-    cell, so every figure of the report is what the stored rows give, and what the report
-    holds grows with the tasks and conditions, not with the conversations: an ``OutcomeRow``
-    of about 400 bytes a row, its repeated names (agent, emotion, reason, ...) held once.
+    Each row stands for ``weight`` conversations with the same task, condition fields, status,
+    ending reason, failure reason, success (``reward`` is 1.0 or 0.0) and, for an endpoint or
+    user-simulator error, the same ``detail`` (whose kind the report counts); its counters
+    (turns, tool calls, questions, tokens and dollars per role) are their sums, ``trial`` the
+    highest, ``spent`` / ``spent_tokens`` the conversations that spent tokens and how many. Rows
+    come in the order of their first cell, so every figure of the report is what the stored rows
+    give, and what the report holds grows with the tasks and conditions, not with the
+    conversations: an ``OutcomeRow`` of about 400 bytes a row, its repeated names (agent,
+    emotion, reason, ...) held once.
     """
-    from tau_sim.simulator.core.infra import INFRA_REASONS
+    from tau_sim.simulator.core.infra import EXCLUDED_REASONS
 
-    reasons = sorted(INFRA_REASONS)
+    reasons = sorted(EXCLUDED_REASONS)
     have = set(sqlite.table("conversations").columns_dict)
     sql = _outcome_sql(have, len(reasons))
     cursor = sqlite.execute(sql, [1.0 - SUCCESS_EPS, *reasons, run_id])
@@ -286,8 +292,9 @@ def run_report(
     once it is admitted, so a run stopped early has rows for fewer cells; inside the groups and
     conditions it counts the stored rows.
 
-    ``count_errors``: conversations ended by endpoint errors count as failures (by default
-    they are left out; ``infra_causes`` says what they hit). ``calibration_agents`` names the
+    ``count_errors``: conversations ended by endpoint or user-simulator errors count as
+    failures (by default they are left out; ``infra_causes`` and ``user_error_causes`` say
+    what they hit). ``calibration_agents`` names the
     agents that read the answer key (scripted): their figures check the harness, they are not
     benchmark results. Every figure has its interval (``intervals`` says how they were made:
     ``resamples`` draws from a fixed seed, so the same data give the same intervals).
@@ -299,11 +306,13 @@ def run_report(
     rows = outcome_rows(sqlite, run["id"])
     max_k = max((r["trial"] for r in rows), default=0) + 1
     bootstrap = Bootstrap(resamples=resamples)
+    share = error_share(rows)
     report: dict[str, Any] = {
         "run_id": run["id"],
         "status": run["status"],
         "count_errors": count_errors,
-        "infra_causes": error_share(rows).causes,
+        "infra_causes": share.causes,
+        "user_error_causes": share.user_causes,
         "intervals": interval_method(bootstrap),
     }
 

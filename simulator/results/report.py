@@ -12,6 +12,7 @@ from rich.table import Table
 
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL
 from tau_sim.simulator.core.escapes import visible
+from tau_sim.simulator.core.infra import EXCLUDED_REASONS, INFRA_REASON, USER_ERROR_REASON
 from tau_sim.simulator.results.assertions import assertion_line
 from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
 from tau_sim.simulator.world.domain import Domain
@@ -51,7 +52,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     Dimensions with a single value (often user and domain) move into the title, except a
     dimension level that is the leaf's own everywhere (``default``), which is left out. ``n``
     is what the figures count, ``tasks`` the tasks their intervals resample; an ``infra``
-    column (conversations an endpoint ended) appears when the run has any. Under each figure
+    column (conversations an endpoint ended) and a ``user err`` column (conversations the user
+    simulator ended) appear when the run has any. Under each figure
     is its 95% interval (``interval_line`` says how it was made).
     """
     console = console or _console()
@@ -73,11 +75,13 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     )
     table = Table(title=cell(title))
     infra = bool(report.get("infra_errors"))
+    user_errors = bool(report.get("user_errors"))
     for column in (
         *varying,
         "n",
         *(["tasks"] if show_tasks else []),
         *(["infra"] if infra else []),
+        *(["user err"] if user_errors else []),
     ):
         table.add_column(column)
     for k in ks:
@@ -96,6 +100,7 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
             str(row["n"]),
             *([str(row.get("tasks", "-"))] if show_tasks else []),
             *([str(row["infra_errors"])] if infra else []),
+            *([str(row["user_errors"])] if user_errors else []),
             *(_pass_k(row, "pass_hat_k", k) for k in ks),
             *(_pass_k(row, "pass_at_k", k) for k in ks[1:]),
             _figure(row, "success_rate", pct=True),
@@ -120,6 +125,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         console.print(interval_line(report), markup=False)
     if infra:
         console.print(infra_note(report), markup=False)
+    if user_errors:
+        console.print(user_error_note(report), markup=False)
     missing = missing_trials_line(report)
     if missing is not None:
         console.print(missing, markup=False)
@@ -197,7 +204,8 @@ def missing_trials_line(report: dict[str, Any]) -> str | None:
     return (
         "pass^k and pass@k need k counted trials in every task (a task under one condition); "
         "where some task has fewer they are not given and a/b says that a of the b tasks have "
-        f"them (here from pass^{short[0]}): endpoint errors removed those trials, and "
+        f"them (here from pass^{short[0]}): endpoint or user-simulator errors removed those "
+        "trials, and "
         f"`tau-sim run --resume {report['run_id']}` plays them again"
     )
 
@@ -313,7 +321,8 @@ def render_compare(result: dict[str, Any], console: Console | None = None) -> No
         console.print(
             f"left out: {left['only_in_a']} cells only in A, {left['only_in_b']} only in B, "
             f"{left['not_completed']} not completed, {left['infra_errors']} pairs with an "
-            "endpoint error" + ("" if result["count_errors"] else " (--count-errors counts them)"),
+            f"endpoint error, {left.get('user_errors', 0)} with a user-simulator error"
+            + ("" if result["count_errors"] else " (--count-errors counts them)"),
             markup=False,
         )
     if result.get("same_task_set") is False:
@@ -343,22 +352,37 @@ def _delta(value: float, interval: Sequence[float] | None) -> str:
     return f"{value:+.0%}{span}"
 
 
+def _how_counted(report: dict[str, Any]) -> str:
+    """How the report counts the conversations it could leave out (``--count-errors``)."""
+    if report["count_errors"]:
+        return "counted as failures (--count-errors)"
+    return "left out of pass^k, success and abandonment (--count-errors counts them)"
+
+
 def infra_note(report: dict[str, Any]) -> str:
     """The report's line on conversations an endpoint ended: how many, why, how they count."""
     causes = ", ".join(f"{cause} x{n}" for cause, n in report["infra_causes"].items())
-    treated = (
-        "counted as failures (--count-errors)"
-        if report["count_errors"]
-        else "left out of pass^k, success and abandonment (--count-errors counts them)"
+    return (
+        f"{report['infra_errors']} conversations hit endpoint errors ({causes}): "
+        f"{_how_counted(report)}"
     )
-    return f"{report['infra_errors']} conversations hit endpoint errors ({causes}): {treated}"
+
+
+def user_error_note(report: dict[str, Any]) -> str:
+    """The report's line on conversations the user simulator ended: how many, why, how counted."""
+    causes = ", ".join(f"{cause} x{n}" for cause, n in report["user_error_causes"].items())
+    return (
+        f"{report['user_errors']} conversations hit user-simulator errors ({causes}): "
+        f"{_how_counted(report)}"
+    )
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
     """Print one line per run: id, start, status, agents, conditions, seed, duration, results.
 
     A ``running`` run whose process is gone reads ``stale``; success and abandonment leave out
-    the conversations that endpoint errors ended (``infra``).
+    the conversations that endpoint errors ended (``infra``) and those the user simulator ended
+    (``user err``, a column shown when some run has any).
     """
     import time
 
@@ -366,6 +390,21 @@ def render_runs(db: Any, console: Console | None = None) -> None:
 
     states = run_states(db)
     console = console or _console()
+    excluded = ", ".join(f"'{reason}'" for reason in sorted(EXCLUDED_REASONS))
+    counted = f"c.status = 'completed' and c.reason not in ({excluded})"  # as the report counts
+    rows = list(
+        db.query(
+            "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
+            "sum(c.status = 'completed') as completed, "
+            f"sum(c.status = 'completed' and c.reason = '{INFRA_REASON}') as infra, "
+            f"sum(c.status = 'completed' and c.reason = '{USER_ERROR_REASON}') as user_errors, "
+            f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
+            f"avg(case when {counted} then c.abandoned end) as abandoned "
+            "from runs r left join conversations c on c.run_id = r.id "
+            "group by r.id order by r.created_at"
+        )
+    )
+    user_errors = any(r["user_errors"] for r in rows)
     table = Table(title="runs")
     for column in (
         "run",
@@ -378,20 +417,11 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "cells",
         "completed",
         "infra",
+        *(["user err"] if user_errors else []),
         "success",
         "abandoned",
     ):
         table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
-    counted = "c.status = 'completed' and c.reason != 'infra_error'"  # as the report counts
-    rows = db.query(
-        "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
-        "sum(c.status = 'completed') as completed, "
-        "sum(c.status = 'completed' and c.reason = 'infra_error') as infra, "
-        f"avg(case when {counted} then c.reward >= 1.0 end) as success, "
-        f"avg(case when {counted} then c.abandoned end) as abandoned "
-        "from runs r left join conversations c on c.run_id = r.id "
-        "group by r.id order by r.created_at"
-    )
     for r in rows:
         agents, conditions = _run_summary(r["config"])
         table.add_row(
@@ -405,6 +435,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
             str(r["cells"]),
             str(r["completed"] or 0),
             str(r["infra"] or 0),
+            *([str(r["user_errors"] or 0)] if user_errors else []),
             _fmt(r["success"], pct=True),
             _fmt(r["abandoned"], pct=True),
         )

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.escapes import visible
-from tau_sim.simulator.core.infra import INFRA_REASON
+from tau_sim.simulator.core.infra import INFRA_REASON, USER_ERROR_REASON
 from tau_sim.simulator.results.counting import is_success
 from tau_sim.simulator.results.report import cell as table_cell
 
@@ -69,8 +69,9 @@ def compare_users(sqlite: sqlite_utils.Database, run_id: str | None = None) -> d
     rows = [
         dict(r)
         for r in sqlite.query(
-            "select * from conversations where status = 'completed' and reason is not ?",
-            [INFRA_REASON],
+            "select * from conversations where status = 'completed' and reason is not ? "
+            "and reason is not ?",
+            [INFRA_REASON, USER_ERROR_REASON],
         )
     ]
     human = [r for r in rows if r["user"] == HUMAN and (run_id is None or r["run_id"] == run_id)]

@@ -1,7 +1,8 @@
 """A progress bar for ``tau-sim run`` (rich, on stderr), with live success and abandonment.
 
-Conversations an endpoint ended are counted apart (``endpoint errors N``) and left out of the
-rates, as the report leaves them out.
+Conversations an endpoint ended are counted apart (``endpoint errors N``), those the user
+simulator ended too (``user-simulator errors N``), and both are left out of the rates, as the
+report leaves them out.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tau_sim.simulator.core.events import ConversationEnded
-from tau_sim.simulator.core.infra import INFRA_REASONS
+from tau_sim.simulator.core.infra import INFRA_REASONS, USER_ERROR_REASONS
 
 
 class RunProgress:
@@ -22,6 +23,7 @@ class RunProgress:
         self.successes = 0
         self.abandoned = 0
         self.infra_errors = 0
+        self.user_errors = 0
         self._progress: Progress | None = None
         if enabled:
             self._progress = Progress(
@@ -53,6 +55,8 @@ class RunProgress:
         self.done += 1
         if ended.reason in INFRA_REASONS:
             self.infra_errors += 1
+        elif ended.reason in USER_ERROR_REASONS:
+            self.user_errors += 1
         else:
             self.finished += 1
             self.successes += ended.reward >= 1.0
@@ -64,4 +68,6 @@ class RunProgress:
             )
             if self.infra_errors:
                 stats += f"  endpoint errors {self.infra_errors}"
+            if self.user_errors:
+                stats += f"  user-simulator errors {self.user_errors}"
             self._progress.update(self._task, completed=self.done, stats=stats.strip())

@@ -18,7 +18,7 @@ import msgspec
 from anyio.abc import TaskGroup
 
 from tau_sim.simulator.core.errors import StoreError, UsageError
-from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, INFRA_REASON, run_error_share
+from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, EXCLUDED_REASONS, run_error_share
 from tau_sim.simulator.engine.bus import Bus, LiveFeed, Subscriber
 from tau_sim.simulator.grid.cells import Cell, CellSet, grid_size, pending
 from tau_sim.simulator.grid.config import RunConfig
@@ -43,9 +43,10 @@ class Runner:
     API keys in ``config`` are sealed into the environment first (``simulator.grid.keys``), so
     neither the stored config nor a worker's order holds one.
 
-    A resume plays again the cells whose conversation an endpoint ended (``infra_error``: their
-    conversations and events are deleted first), unless ``keep_errors``. A run that ends with
-    such conversations stored is ``completed_with_errors``, not ``completed``.
+    A resume plays again the cells whose conversation an endpoint or the user simulator ended
+    (``infra_error``, ``user_error``: their conversations and events are deleted first), unless
+    ``keep_errors``. A run that ends with such conversations stored is
+    ``completed_with_errors``, not ``completed``.
 
     ``player`` is one already made (and prepared) for the same sealed ``config``: the CLI
     checks a new run that way before it opens the store.
@@ -183,7 +184,7 @@ class Runner:
                 f"--db {self.store.path}: {missing} of {self.total} conversations were not "
                 "stored although the run ended cleanly"
             )
-        if self.status == "completed" and run_error_share(self.store.db, self.run_id).errors:
+        if self.status == "completed" and run_error_share(self.store.db, self.run_id).excluded:
             self.store.set_run_status(self.run_id, COMPLETED_WITH_ERRORS)
             self.status = COMPLETED_WITH_ERRORS
         return completed
@@ -203,7 +204,8 @@ class Runner:
         """
         self.store.discard_unfinished(self.run_id)
         if not self.create and not self.keep_errors:
-            self.store.discard_reason(self.run_id, INFRA_REASON)
+            for reason in sorted(EXCLUDED_REASONS):
+                self.store.discard_reason(self.run_id, reason)
         done = self.done_cells()
         if self.on_start is not None:
             self.on_start(len(done))

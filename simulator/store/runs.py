@@ -136,7 +136,8 @@ class Store(Writer):
     def discard_reason(self, run_id: str, reason: str) -> int:
         """Delete a run's completed conversations that ended with ``reason``, with their events.
 
-        ``--resume`` plays such cells again (conversations an endpoint ended).
+        ``--resume`` plays such cells again (conversations an endpoint or the user simulator
+        ended).
         """
         with self.db.conn:
             ids = [

@@ -24,7 +24,10 @@ chat completions answer by ``mode``:
   HTTP 400, the conversation is too long for the context window (a rejected request: the
   model's limit, not the endpoint's fault);
 - ``unknown-tool``: the model calls a tool the domain does not have; ``bad-tool-json``: the
-  tool call's arguments are not JSON (both the agent model's own faults).
+  tool call's arguments are not JSON (both the agent model's own faults);
+- ``blank``: a well-formed completion whose message is empty (no text, no tool call), and
+  ``loop``: the plausible user that never ends, writing its opening line forever (both the
+  user model's own faults: an LLM user played on this endpoint fails, its endpoint does not).
 
 ``fail_first`` makes the first N chat requests answer 429 whatever the mode.
 """
@@ -64,6 +67,8 @@ MODES = (
     "slow",
     "trickle",
     "400-context",
+    "blank",
+    "loop",
 )
 CONTEXT_MESSAGE = "This model's maximum context length is 8192 tokens; your messages have 9001"
 AGENT_FAULTS = ("unknown-tool", "bad-tool-json")
@@ -170,6 +175,10 @@ class FaultServer:
             return _tool_call("launch_rocket", '{"target": "moon"}')
         if mode == "bad-tool-json" and body.get("tools"):
             return _tool_call(body["tools"][0]["function"]["name"], '{"order_id": ')
+        if mode == "blank":
+            return Response.json(completion({"role": "assistant", "content": ""}, 9, 0))
+        if mode == "loop":
+            return Response.json(plausible(body, user_turns=10**9))
         return Response.json(plausible(body, user_turns=3))
 
     def __enter__(self) -> FaultServer:

@@ -1,9 +1,18 @@
-"""Endpoint errors in the figures: left out of pass^k, success and abandonment by default."""
+"""Endpoint and user-simulator errors in the figures: left out of pass^k, success and
+abandonment by default, counted apart."""
 
 from typing import Any
 
 from tau_sim.simulator.core.chat import EndpointError
-from tau_sim.simulator.core.infra import error_share, fault_of, infra_detail, share_line
+from tau_sim.simulator.core.infra import (
+    EMPTY_USER_TURN,
+    REPEATED_USER_TURN,
+    error_share,
+    fault_of,
+    infra_detail,
+    share_line,
+    user_error_detail,
+)
 from tau_sim.simulator.results.metrics import summarize
 
 
@@ -83,3 +92,39 @@ def test_the_progress_counts_endpoint_errors_apart() -> None:
         )
     assert (progress.done, progress.finished, progress.infra_errors) == (3, 2, 1)
     assert (progress.successes, progress.abandoned) == (1, 1)
+
+
+LOOPED = user_error_detail(REPEATED_USER_TURN, "the user simulator sent the same message 6 times")
+SILENT = user_error_detail(EMPTY_USER_TURN, "the user simulator sent no usable message")
+
+
+def test_user_simulator_errors_are_left_out_and_counted_apart_from_endpoint_errors() -> None:
+    rows = [*ROWS, row("t2", 2, "user_error", 0.0, LOOPED), row("t1", 2, "user_error", 0.0, SILENT)]
+    figures = summarize(rows, 2)
+    assert (figures["completed"], figures["n"]) == (6, 3)
+    assert (figures["infra_errors"], figures["user_errors"]) == (1, 2)
+    assert figures["pass_hat_k"] == {"1": 0.75, "2": None}  # as without the user errors
+    counted = summarize(rows, 2, count_errors=True)  # both kinds back, as failures
+    assert (counted["n"], counted["user_errors"]) == (6, 2)
+    assert counted["success_rate"] == round(2 / 6, 4)
+    share = error_share(rows)
+    assert (share.errors, share.user_errors, share.excluded, share.conversations) == (1, 2, 3, 6)
+    assert share.user_causes == {"repeated turn": 1, "empty turn": 1}
+    assert share_line(share, "RESUME") == (
+        "3 of 6 conversations (50%) hit endpoint errors (HTTP 429 rate limit x1) or "
+        "user-simulator errors (repeated turn x1, empty turn x1); results exclude them; "
+        "resume with: RESUME"
+    )
+
+
+def test_the_progress_counts_user_simulator_errors_apart() -> None:
+    from tau_sim.simulator.core.events import ConversationEnded
+    from tau_sim.simulator.run import RunProgress
+
+    progress = RunProgress(enabled=False)
+    progress.start(3, 0)
+    for reason, reward in (("user_stop", 1.0), ("user_error", 0.0), ("infra_error", 0.0)):
+        progress.conversation_ended(
+            None, ConversationEnded(conversation="c", reason=reason, reward=reward)
+        )
+    assert (progress.finished, progress.infra_errors, progress.user_errors) == (1, 1, 1)
