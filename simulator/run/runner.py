@@ -28,7 +28,7 @@ from tau_sim.simulator.run.orders import ProgressCallback
 from tau_sim.simulator.run.player import Player, open_providers, settle_memory
 from tau_sim.simulator.run.processes import ProcessPool
 from tau_sim.simulator.run.ray_actors import RayPool, check_run, cluster
-from tau_sim.simulator.run.signals import until_signal
+from tau_sim.simulator.run.signals import defer_signals, until_signal
 from tau_sim.simulator.store import Store
 
 
@@ -159,6 +159,7 @@ class Runner:
         self.created = False
         try:
             async with anyio.create_task_group() as outer, open_providers(providers):
+                defer_signals()  # from here a signal ends the run `interrupted`
                 if self.create:
                     config_json = msgspec.json.encode(self.config).decode()
                     self.store.create_run(
