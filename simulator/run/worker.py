@@ -138,7 +138,8 @@ async def _cancel_when_set(event: anyio.Event, scope: anyio.CancelScope) -> None
 def main() -> None:
     """Entry point of ``python -m tau_sim.simulator.run.worker``.
 
-    Exits 0, quietly, once its parent is gone, whatever is left unsent.
+    Exits 0, quietly, once its parent is gone (before its whole order came, too), whatever is
+    left unsent.
     """
     import msgspec
 
@@ -148,6 +149,8 @@ def main() -> None:
     if copy_dir:
         with open(os.path.join(copy_dir, f"worker-{os.getpid()}.stdin"), "wb") as copy:
             copy.write(line)
+    if not line.endswith(b"\n"):
+        return  # the end of stdin before the order's end: the parent is gone
     order = msgspec.json.decode(line, type=WorkOrder)
     anyio.run(play_order, order, sys.stdin.fileno(), backend_options=backend_options())
     ignore_signals()

@@ -9,7 +9,9 @@ signals themselves are sent back to back.
 from __future__ import annotations
 
 import os
+import pty
 import re
+import select
 import signal
 import sqlite3
 import subprocess
@@ -54,6 +56,19 @@ def stored(db: Path) -> tuple[str, str, int]:
     count = int(done.fetchone()[0])
     conn.close()
     return run_id, status, count
+
+
+def completed_now(db: Path) -> int:
+    """Completed conversations in ``db`` now (0 while the file or its tables do not exist)."""
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            done = conn.execute("select count(*) from conversations where status = 'completed'")
+            return int(done.fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return 0
 
 
 def check_interrupted(proc: subprocess.Popen[str], db: Path, err: str, by: str = "") -> str:
@@ -151,6 +166,9 @@ def test_workers_exit_quietly_when_their_parent_is_killed(tmp_path: Path) -> Non
     # the workers share the parent's stderr: it ends once the last of them has exited
     _out, err = proc.communicate(timeout=ENDS_WITHIN)
     assert err == ""
+    deadline = time.time() + ENDS_WITHIN  # a process closes its files a moment before it ends
+    while time.time() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.05)
     assert not [pid for pid in workers if alive(pid)]
 
 
@@ -163,13 +181,35 @@ def test_a_run_killed_right_after_its_row_is_resumed_at_once(tmp_path: Path) -> 
     while row is None and time.time() < deadline:
         try:
             conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-            row = conn.execute("select id from runs").fetchone()
+            row = conn.execute("select id, pid from runs").fetchone()
             conn.close()
         except sqlite3.OperationalError:  # no file or no table yet
             time.sleep(0.002)
     assert row is not None and proc.poll() is None
+    assert row[1] == proc.pid  # the row names its process from the start
     proc.kill()
     proc.communicate(timeout=ENDS_WITHIN)
     assert stored(db)[1] == "running" and report(db)["status"] == "stale"
     tau_sim("run", "--resume", row[0], *ALL_AT_ONCE, "--db", str(db), "--quiet", clean=True)
     assert stored(db)[1:] == ("completed", SMALL_CELLS)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_closed_terminal_interrupts_the_run(tmp_path: Path, workers: str) -> None:
+    """The run on a terminal (a pty, its progress bar drawn) that is closed: the kernel's
+    SIGHUP ends it ``interrupted`` at once, though nothing can be written any more."""
+    db = tmp_path / "tty.db"
+    command = [*TAU_SIM, "run", *SMALL, *SLOW, "--workers", workers, "--db", str(db)]
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: its controlling terminal is the pty
+        os.execv(command[0], command)
+    shown = b""
+    deadline = time.time() + ENDS_WITHIN
+    while time.time() < deadline and (b"/12" not in shown or completed_now(db) < 2):
+        if select.select([terminal], [], [], 0.05)[0]:
+            shown += os.read(terminal, 65536)  # its progress bar: "  2/12" and so on
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert b"Traceback" not in shown and b"/12" in shown  # the bar was drawn
+    assert stored(db)[1] == "interrupted" and report(db)["status"] == "interrupted"
