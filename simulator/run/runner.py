@@ -143,7 +143,8 @@ class Runner:
         (``StoreError``, from the writer or the bookkeeping) stops the run; the run is then
         marked ``failed`` if the file still takes that write, else it stays ``running`` and
         reads ``stale`` once its heartbeat is old. A clean play that leaves cells unfinished
-        is a ``StoreError`` too.
+        is a ``StoreError`` too. Once the providers are open, SIGINT, SIGTERM and SIGHUP stop
+        the play and the run ends ``interrupted`` (``defer_signals``, ``until_signal``).
         """
         providers = self.player.providers
         if self.config.workers > 1 or self.config.ray is not None:
