@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sqlite3
 import sys
 from argparse import SUPPRESS
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, usage_error
+from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, leaves, usage_error
 from tau_sim.simulator.cli.report import print_report
 from tau_sim.simulator.cli.resume import resume_config, resume_keys, resume_settings
 from tau_sim.simulator.cli.run_options import add_run_arguments
@@ -38,14 +38,32 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play a new run (or ``--resume`` one) and print its report; the exit code says how it went."""
+    """Play a new run (or ``--resume`` one) and print its report; the exit code says how it went.
+
+    SIGINT, SIGTERM and SIGHUP are taken before the store is opened and held until the process
+    exits (``run.signals``): before the run's row is written the first one stops the start-up
+    (nothing stored, ``main`` says so); after, it ends the run ``interrupted`` with what is
+    stored (``_interrupted``), and the others change nothing.
+    """
+    from tau_sim.simulator.run.signals import ignore_signals
+
+    try:
+        return _run(args)
+    finally:
+        ignore_signals()  # if held: the process exits, a signal has nothing left to stop
+
+
+def _run(args: argparse.Namespace) -> int:
+    """``run`` but for what becomes of the signals once it returns."""
     from tau_sim.simulator.run.player import Player, backend_options
     from tau_sim.simulator.run.progress import RunProgress
     from tau_sim.simulator.run.ray_actors import check_run
     from tau_sim.simulator.run.runner import Runner
+    from tau_sim.simulator.run.signals import hold_signals
 
     resume = "resume" in args
     if resume:
+        hold_signals(start_up=True)
         settings = resume_settings(args)
         keys = resume_keys(args)
         store = Store(settings["db"], create=False)
@@ -68,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         player.prepare()
         if getattr(args, "dry_run", False):
             return _dry_run(player, as_json=settings["json"])
+        hold_signals(start_up=True)
         fresh = not Path(settings["db"]).exists()
         store = Store(settings["db"])
     progress = RunProgress(enabled=not settings["quiet"] and not settings["json"])
@@ -90,11 +109,14 @@ def run(args: argparse.Namespace) -> int:
         )
         for note in runner.player.connection_notes:
             print(note, file=sys.stderr)
-        with _ctrl_c_raises():
-            anyio.run(runner.run, backend_options=backend_options())
+        anyio.run(runner.run, backend_options=backend_options())
     except BaseException as exc:
         if fresh and (runner is None or not runner.created):
             remove_unused(store, settings["db"])  # this command made it and stored nothing
+        if isinstance(exc, BaseExceptionGroup) and any(
+            isinstance(leaf, KeyboardInterrupt) for leaf in leaves(exc)
+        ):
+            raise KeyboardInterrupt from None  # a signal in the start-up, in one of its tasks
         fault = usage_error(exc) if isinstance(exc, StoreError | BaseExceptionGroup) else None
         if runner is None or not isinstance(fault, StoreError) or not runner.created:
             raise
@@ -102,19 +124,44 @@ def run(args: argparse.Namespace) -> int:
             _stopped_by_fault(fault, store, runner.total, run_id, settings["db"])
         ) from None
     finally:
-        progress.stop()
-    code = EXIT_INTERRUPTED if runner.interrupted else 0
+        with suppress(OSError):  # a terminal gone with SIGHUP: the run's outcome goes on
+            progress.stop()
     if runner.interrupted:
+        code = _interrupted(store, runner, settings)
+    else:
+        print_report(
+            store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"]
+        )
+        code = error_share_exit(store.db, run_id, runner.config, settings)
+        store.close_sync()
+    return code
+
+
+def _interrupted(store: Store, runner: Runner, settings: dict[str, Any]) -> int:
+    """Say how many conversations an interrupted run stored (read back) and how to go on.
+
+    Then the report of what is stored; exit 130. A terminal that is gone (SIGHUP) takes no
+    output: it is dropped, the run stays stored as ``interrupted``.
+    """
+    from tau_sim.simulator.run.signals import stop_signal
+
+    stored = store.completed_count(runner.run_id)
+    received = stop_signal()
+    by = f" by {signal.Signals(received).name}" if received not in (None, signal.SIGINT) else ""
+    try:
         print(
-            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} "
-            f"--db {settings['db']}",
+            f"tau-sim: interrupted{by}; {stored} of {runner.total} conversations are stored; "
+            f"resume with: tau-sim run --resume {runner.run_id} --db {settings['db']}",
             file=sys.stderr,
         )
-    print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
-    if not runner.interrupted:
-        code = error_share_exit(store.db, run_id, runner.config, settings)
+        print_report(
+            store.db, runner.run_id, as_json=settings["json"], count_errors=settings["count_errors"]
+        )
+        sys.stdout.flush()
+    except OSError:
+        _silence_output()
     store.close_sync()
-    return code
+    return EXIT_INTERRUPTED
 
 
 COMMAND = Command(
@@ -128,7 +175,8 @@ COMMAND = Command(
         "--max-error-share of the conversations hit endpoint errors (HTTP errors, timeouts, "
         "dropped connections, malformed bodies) or user-simulator errors (empty turns, the "
         "same message over and over): results exclude them, --resume plays them again; 130 "
-        "interrupted",
+        "interrupted (Ctrl-C, SIGTERM or SIGHUP: what finished is stored, the run is "
+        "interrupted and --resume goes on)",
     },
 )
 
@@ -186,31 +234,15 @@ def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, 
     return f"{fault}; {stored}resume with: tau-sim run --resume {run_id} --db {db}"
 
 
-@contextmanager
-def _ctrl_c_raises() -> Iterator[None]:
-    """Ctrl-C raises ``KeyboardInterrupt`` wherever the start-up is (a preflight, a launch).
-
-    asyncio's own handler would cancel the main task instead, which a client in its preflight
-    may report as a timeout; once the run has started, ``until_signal`` takes the signals.
-    """
-    fired = False
-
-    def interrupt(signum: int, frame: object) -> None:
-        nonlocal fired
-        fired = True
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing
-        raise KeyboardInterrupt
-
+def _silence_output() -> None:
+    """Point stdout and stderr at /dev/null: their terminal is gone, later writes must not fail."""
     try:
-        previous = signal.signal(signal.SIGINT, interrupt)
-    except ValueError:  # not the main thread: leave the signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        if not fired:
-            signal.signal(signal.SIGINT, previous)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _dry_run(player: Any, *, as_json: bool) -> int:

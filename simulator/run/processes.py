@@ -5,21 +5,23 @@ cells are dealt round-robin to ``--workers`` processes (``python -m
 tau_sim.simulator.run.worker``), each playing one part of the grid (``simulator.run.orders``).
 A process gets its ``WorkOrder`` on stdin and streams its events back on stdout, one msgspec
 JSON line each (JSON escapes newlines inside strings). The parent is the only writer of the
-store, so crash safety and ``--resume`` are unchanged. ``--workers auto`` is one worker per
+store, so crash safety and ``--resume`` are unchanged. Each process runs in a session of its
+own (a terminal's Ctrl-C and hang-up reach only the parent) and plays while its stdin stays
+open: the parent closes it to stop the run, and a parent that dies closes it too, so no worker
+outlives it (``simulator.run.worker``). ``--workers auto`` is one worker per
 core this process may use (``auto_workers``).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-from anyio.abc import ByteReceiveStream, Process
+from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded, Event, decode_lines
@@ -90,13 +92,12 @@ class ProcessPool(Pool):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.processes: list[Process] = []
+        self._stopping = anyio.Event()
 
     def interrupt(self) -> None:
-        """Ask every worker to stop after sending what it has finished."""
+        """Ask every worker to stop after sending what it has finished (its stdin is closed)."""
         self.interrupted = True
-        for process in self.processes:
-            if process.returncode is None:
-                process.send_signal(signal.SIGINT)
+        self._stopping.set()
 
     async def run(self) -> int:
         """Play every part in its own process; returns the conversations completed."""
@@ -115,23 +116,35 @@ class ProcessPool(Pool):
             stdout=subprocess.PIPE,
             stderr=None,
             env=worker_environment(),
+            start_new_session=True,
         ) as process:
             self.processes.append(process)
-            if self.interrupted:
-                process.send_signal(signal.SIGINT)
-            assert process.stdin is not None and process.stdout is not None
-            await process.stdin.send(encode_order(order))
-            await process.stdin.aclose()
-            subscribers = self.bus.subscribers
-            on_end = self.on_end
-            async for batch in event_batches(process.stdout):
-                for event in batch:
-                    for subscriber in subscribers:
-                        await subscriber.deliver(event)
-                    if isinstance(event, ConversationEnded):
-                        self.completed += 1
-                        if on_end is not None:
-                            on_end(self._cell_of(event.conversation), event)
+            stdin, stdout = process.stdin, process.stdout
+            assert stdin is not None and stdout is not None
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._stop_part, stdin, encode_order(order))
+                subscribers = self.bus.subscribers
+                on_end = self.on_end
+                async for batch in event_batches(stdout):
+                    for event in batch:
+                        for subscriber in subscribers:
+                            await subscriber.deliver(event)
+                        if isinstance(event, ConversationEnded):
+                            self.completed += 1
+                            if on_end is not None:
+                                on_end(self._cell_of(event.conversation), event)
+                tg.cancel_scope.cancel()
             code = await process.wait()
         if code != 0 and not self.interrupted:
             raise PartFailed(f"worker process {number} exited with status {code}")
+
+    async def _stop_part(self, stdin: ByteSendStream, order: bytes) -> None:
+        """Send a worker its order, then close its stdin once the run is interrupted."""
+        try:
+            await stdin.send(order)
+            await self._stopping.wait()
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return  # the worker is gone already: its exit status tells why
+        finally:
+            with anyio.CancelScope(shield=True):
+                await stdin.aclose()

@@ -28,7 +28,7 @@ from tau_sim.simulator.run.orders import ProgressCallback
 from tau_sim.simulator.run.player import Player, open_providers, settle_memory
 from tau_sim.simulator.run.processes import ProcessPool
 from tau_sim.simulator.run.ray_actors import RayPool, check_run, cluster
-from tau_sim.simulator.run.signals import until_signal
+from tau_sim.simulator.run.signals import defer_signals, until_signal
 from tau_sim.simulator.store import Store
 
 
@@ -144,7 +144,8 @@ class Runner:
         (``StoreError``, from the writer or the bookkeeping) stops the run; the run is then
         marked ``failed`` if the file still takes that write, else it stays ``running`` and
         reads ``stale`` once its heartbeat is old. A clean play that leaves cells unfinished
-        is a ``StoreError`` too.
+        is a ``StoreError`` too. Once the providers are open, SIGINT, SIGTERM and SIGHUP stop
+        the play and the run ends ``interrupted`` (``defer_signals``, ``until_signal``).
         """
         providers = self.player.providers
         if self.config.workers > 1 or self.config.ray is not None:
@@ -160,6 +161,7 @@ class Runner:
         self.created = False
         try:
             async with anyio.create_task_group() as outer, open_providers(providers):
+                defer_signals()  # from here a signal ends the run `interrupted`
                 if self.create:
                     config_json = msgspec.json.encode(self.config).decode()
                     self.store.create_run(

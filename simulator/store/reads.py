@@ -43,11 +43,15 @@ def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
 
     A ``running`` run is ``stale`` when its process is gone (same host, no such pid) or its
     heartbeat (``runs.heartbeat_at``, else its creation) is older than ``stale_after()``
-    seconds. Rows stored before the heartbeat existed have no pid and no heartbeat.
+    seconds. A ``running`` row with neither a pid nor a heartbeat is ``stale`` at once: no
+    live process is known to write it (a run's row names its process from the start; rows
+    stored before the heartbeat existed have neither).
     """
     status = str(run["status"])
     if status != "running":
         return status
+    if run.get("pid") is None and run.get("heartbeat_at") is None:
+        return "stale"
     if _process_gone(run.get("pid"), run.get("host")):
         return "stale"
     beat = run.get("heartbeat_at") or run["created_at"]

@@ -29,7 +29,11 @@ class Store(Writer):
     def create_run(
         self, run_id: str, seed: int, config: str, cells: int, *, tasks_hash: str
     ) -> None:
-        """Record a new run with the hash of its task set (``grid.task_set_hash``)."""
+        """Record a new run with the hash of its task set (``grid.task_set_hash``).
+
+        The row names this process (``pid``, ``host``) from the start, so a process killed
+        before its first heartbeat leaves a run that reads ``stale`` at once.
+        """
         with storage_faults(self.path), self.db.conn:
             self.db.table("runs").insert(
                 {
@@ -41,6 +45,8 @@ class Store(Writer):
                     "config": config,
                     "cells": cells,
                     "tasks_hash": tasks_hash,
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
                 }
             )
 

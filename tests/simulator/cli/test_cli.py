@@ -245,13 +245,16 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "interrupted; resume with: tau-sim run --resume" in err
     assert "Traceback" not in err
     conn = sqlite3.connect(db)
     run_id, status = conn.execute("select id, status from runs").fetchone()
     done = conn.execute("select count(*) from conversations where status='completed'").fetchone()
     conn.close()
     assert status == "interrupted" and 0 < done[0] < SMALL_CELLS
+    assert err == (
+        f"tau-sim: interrupted; {done[0]} of {SMALL_CELLS} conversations are stored; "
+        f"resume with: tau-sim run --resume {run_id} --db {db}\n"
+    )
     tau_sim("run", "--resume", run_id, *ALL_AT_ONCE, "--db", str(db), "--quiet")
     data = report(db, run_id)
     assert data["status"] == "completed" and data["completed"] == SMALL_CELLS

@@ -163,6 +163,9 @@ def test_heartbeat_and_stale_state(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("TAU_SIM_STALE_AFTER", "60")
     assert run_state({**live, "pid": 2**22 + 1}, now) == "stale"  # above Linux's pid_max
     assert run_state({**live, "pid": 2**22 + 1, "host": "elsewhere"}, now) == "running"
+    # no process known to write it (a row of a tau-sim before the heartbeat): stale at once
+    assert run_state({**live, "pid": None, "host": None, "heartbeat_at": None}, now) == "stale"
+    assert run_state({**live, "heartbeat_at": None, "created_at": now}, now) == "running"
     monkeypatch.setenv("TAU_SIM_STALE_AFTER", "soon")
     with pytest.raises(UsageError, match="TAU_SIM_STALE_AFTER='soon': expected a positive"):
         run_state(live, now)
