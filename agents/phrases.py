@@ -65,8 +65,8 @@ ACKNOWLEDGEMENTS: dict[str, dict[str, tuple[str, ...]]] = {
             "I'm sorry it's been a rough time. I'm here to help with this.",
         ),
         "high": (
-            "I'm really sorry things are so hard right now. I'm here to help, and I'll take care of "
-            "this for you.",
+            "I'm really sorry things are so hard right now. I'm here to help, and I'll take care "
+            "of this for you.",
             "That must be overwhelming, and I'm so sorry. I'll handle this for you.",
             "I'm so sorry you're dealing with all of this. I'm here to help, one thing at a time.",
         ),
