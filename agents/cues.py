@@ -1,10 +1,12 @@
 """What a scripted agent reads in the user's text: emotional cues, refusals and insistence.
 
 The scripted agents answer what the user *says*, never the experimental condition they were
-not told: an agent apologises when the user's words show distress (anger, fear, sadness,
-disgust, impatience) and stops before a write when the user turns down a confirmation.
+not told: an agent acknowledges the feeling the user's words show (``feeling``: the family,
+anger, fear, sadness or disgust, and how strongly: low, medium or high), apologises when they
+show distress (``shows_distress``) and stops before a write when the user turns down a
+confirmation (``refuses``).
 
-``distress_level`` grades the same reading: 0 calm, 1 distressed (a cue of ``shows_distress``),
+``distress_level`` grades the distress: 0 calm, 1 distressed (a cue of ``shows_distress``),
 2 very distressed or threatening (a strong cue: "ridiculous", "panicking", "can't deal with
 this anymore", "disgrace" …; a threat: a supervisor, a lawyer, taking the business elsewhere;
 shouting: "!!", or a word in capitals in a sentence that ends with "!"; or a cue in such a
@@ -16,6 +18,8 @@ refusal more widely: one that insists, or neither ends the conversation nor acce
 from __future__ import annotations
 
 import re
+
+import msgspec
 
 _DISTRESS = re.compile(
     r"|".join(
@@ -137,3 +141,55 @@ def presses(text: str) -> bool:
     if insists(text):
         return True
     return not (_ACCEPTS.search(text) and not _PRESSES.search(text))
+
+
+_FEELINGS: dict[str, dict[str, str]] = {
+    "anger": {
+        "high": r"ridiculous|unbelievable|unacceptable|outrageous|furious|!!|immediately"
+        r"|right now",
+        "medium": r"seriously|come on|annoy|irritat|frustrat|need (this|it) fixed|quickly",
+        "low": r"\bhm+\b|okay, look|sorted out",
+    },
+    "fear": {
+        "high": r"scared|panic|terrif|oh god|please tell me",
+        "medium": r"nervous|worried|anxious|oh no|be a problem",
+        "low": r"\bum+\b|i hope (that's|this is|it's) (okay|ok|fine)",
+    },
+    "sadness": {
+        "high": r"can't deal|cannot deal|going wrong|completely lost|nothing ever|hopeless",
+        "medium": r"\bsigh\b|hard time|rough (week|day|time)|what else to do|upset",
+        "low": r"^\W*(oh|well)\.|appreciate the help",
+    },
+    "disgust": {
+        "high": r"pathetic|a joke|disgrace|can't believe|cannot believe|disgust",
+        "medium": r"sloppy|honestly|expected better|a mess",
+        "low": r"\bugh\b|^\W*really\.|get it over with",
+    },
+}
+"""Per family and level, the words that show the feeling (a higher level is read first)."""
+
+LEVELS = ("high", "medium", "low")
+_READERS = [
+    (family, level, re.compile(patterns[level], re.IGNORECASE))
+    for level in LEVELS
+    for family, patterns in _FEELINGS.items()
+]
+
+
+class Feeling(msgspec.Struct, frozen=True):
+    """The feeling a text shows: its family and how strongly (``low``, ``medium``, ``high``)."""
+
+    family: str
+    level: str
+
+
+def feeling(text: str) -> Feeling | None:
+    """The strongest feeling the text's words show (None: none of anger, fear, sadness, disgust).
+
+    Levels are read from the strongest down, so "Unbelievable! ... I'd like this sorted out"
+    reads as high anger; at one level the families are read in ``_FEELINGS``' order.
+    """
+    for family, level, pattern in _READERS:
+        if pattern.search(text):
+            return Feeling(family, level)
+    return None

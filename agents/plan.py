@@ -40,15 +40,19 @@ from typing import Any, cast
 
 import msgspec
 
-from tau_sim.agents.cues import distress_level, insists, presses, refuses, shows_distress
+from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
+from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
 
 PROFILES = ("gold", "over-asker", "sloppy", "pushover")
 ALIASES = {"oracle": "gold"}
 
-ACK = "I'm sorry to hear about this, and I understand how you feel. I'm here to help."
-GREETING = "Thanks for reaching out."
+ACKS = (
+    "I'm sorry to hear about this, and I understand how you feel. I'm here to help.",
+    "I'm sorry about this; I understand, and I'm here to help.",
+)
+"""Acknowledgements of distress the words show without a feeling ``feeling`` can name."""
 CLOSING_QUESTION = "Is there anything else I can help you with?"
 TRANSFER = "I'm going to transfer you to a human agent who can help with this. Please hold on."
 NO_CHANGES = "Understood, I will not make any changes."
@@ -61,6 +65,8 @@ HOLDS_FIRM = "I understand, but I'm afraid our policy does not allow this."
 GIVES_IN = "Alright, I will make an exception for you this time."
 GIVES_IN_AFTER = {0: 3, 1: 2, 2: 1}
 """The pushover's N: insisting replies it takes, by the highest distress level it has read."""
+FOLLOW_UPS = 3
+"""How many messages after its final text a scripted agent answers before it says goodbye."""
 
 
 class Say(msgspec.Struct, frozen=True):
@@ -285,6 +291,8 @@ class GoldPolicy:
         self._acked = False
         self._given: list[InfoSlot] = []
         self._repeated = False
+        self._done: list[Action] = []
+        """The calls made so far, as made (ids taken from the live results)."""
 
     def step(self, history: list[ChatMessage]) -> Step:
         """The step after ``history`` (user, assistant and tool messages, no system prompt)."""
@@ -320,19 +328,26 @@ class GoldPolicy:
         return None
 
     def _opener(self) -> str:
-        """How a text starts: an apology when the user's words show distress, else a greeting.
+        """How a text starts: an acknowledgement of the feeling the user's words show.
 
-        The first text always opens with one of the two; later texts apologise again only when
-        the user's latest message shows distress.
+        The acknowledgement fits the family and level the words show (``agents.phrases``); a
+        text whose words show distress but no nameable feeling gets a general apology. The
+        first text reads every user message so far and opens with a greeting when none shows
+        anything; later texts acknowledge again only what the user's latest message shows.
+        Wording varies with the task and the turn, drawing no random numbers.
         """
-        distressed = shows_distress(self._last_user_text()) or (
-            not self._acked and any(shows_distress(t) for t in self._user_texts())
-        )
         first = not self._acked
         self._acked = True
-        if distressed:
-            return f"{ACK} "
-        return f"{GREETING} " if first else ""
+        texts = self._user_texts() if first else [self._last_user_text()]
+        turn = sum(1 for m in self.history if m.role == "assistant")
+        keys = (self.answer_key.task_id, turn)
+        for text in reversed(texts):
+            shown = feeling(text)
+            if shown is not None:
+                return f"{acknowledgement(shown, *keys)} "
+            if shows_distress(text):
+                return f"{pick(ACKS, *keys)} "
+        return f"{pick(GREETINGS, self.answer_key.task_id)} " if first else ""
 
     # --- the script ----------------------------------------------------------------------
 
@@ -403,7 +418,9 @@ class GoldPolicy:
                     return
             if i in self.mistakes.dropped_writes:
                 continue
-            yield Call(self._bind(i, live))
+            call = self._bind(i, live)
+            self._done.append(call)
+            yield Call(call)
             result = self._last_result()
             content = result.content or "" if result is not None else ""
             if content.startswith("Error"):
@@ -419,6 +436,8 @@ class GoldPolicy:
         yield Say(self._final(transfer is not None))
         if transfer is not None:
             yield Call(transfer)
+            return
+        yield from self._follow_ups()
 
     def _hold_firm(self) -> Say | None:
         """Re-explain, courteously, a refusal the user insists on (None: it does not insist).
@@ -453,6 +472,8 @@ class GoldPolicy:
             yield Say(f"{self._opener()}{HOLDS_FIRM} {ending}")
         if transfer is not None:
             yield Call(transfer)
+            return
+        yield from self._follow_ups()
 
     def gives_in_after(self) -> int:
         """N: how many insisting replies the pushover takes before it gives in (see above)."""
@@ -480,13 +501,50 @@ class GoldPolicy:
                 return
         yield Say(f"{self._opener()}All done: {summary}. {CLOSING_QUESTION}")
 
-    def _final(self, transfer: bool) -> str:
+    def _outcome(self) -> str:
+        """What was done or found, with the details that back it (ids, amounts, outputs).
+
+        Writes are named with their arguments ("has been done: cancel order (order id: …)"); a
+        conversation without writes names the last record it looked at. The required outputs
+        the profile states follow.
+        """
         outputs = [
             o
             for i, o in enumerate(self.answer_key.required_outputs)
             if i not in self.mistakes.omitted_outputs
         ]
-        done = "All done." if self.answer_key.writes else "Here is what I found."
+        written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
+        writes = [a for a in self._done if a.name in written]
+        checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
+        if writes:
+            done = f"This has been done: {'; '.join(describe(a) for a in writes)}."
+        elif self.answer_key.writes:
+            done = "All done."  # the sloppy profile dropped every write, and claims it anyway
+        elif checked:
+            done = f"Here is what I found, having checked {describe(checked[-1])}."
+        else:
+            done = "Here is what I found."
         details = f" Here are the details: {'; '.join(outputs)}." if outputs else ""
+        return f"{done}{details}"
+
+    def _final(self, transfer: bool) -> str:
         ending = TRANSFER if transfer else CLOSING_QUESTION
-        return f"{self._opener()}{done}{details} {ending}"
+        return f"{self._opener()}{self._outcome()} {ending}"
+
+    def _follow_ups(self) -> Iterator[Step]:
+        """Answers to what the user says after the final text, instead of a bare goodbye.
+
+        A user who insists on what was refused gets the refusal again (``_hold_firm``); a
+        question ("did it actually go through?") the outcome and its details again; anything
+        else the closing question. After ``FOLLOW_UPS`` of them the agent holds firm to a user
+        who still insists and says goodbye to anyone else (``step``'s answer once the script is
+        spent).
+        """
+        for _ in range(FOLLOW_UPS):
+            held = self._hold_firm()
+            if held is not None:
+                yield held
+            elif "?" in self._last_user_text():
+                yield Say(f"{self._opener()}Yes. {self._outcome()} {CLOSING_QUESTION}")
+            else:
+                yield Say(f"{self._opener()}{CLOSING_QUESTION}")

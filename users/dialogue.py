@@ -17,7 +17,8 @@ so that these rules read them right):
   "successfully" …) and transfer cues ("transfer you") are read in statements.
 - A progress statement is a *claim* (``done`` when it says an action was carried out: "has
   been", "successfully" …, rather than "I found"); the text *backs* its claims when it states a
-  detail anywhere (a digit, an id such as ``#W1``, an amount such as ``$5``).
+  detail anywhere (a digit, an id such as ``#W1`` or a code in capitals such as ``RLZUYL``, an
+  amount such as ``$5``).
 - A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
   the user sees ends the agent's turn, an announced lookup was not done in that turn.
 - Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
@@ -149,7 +150,7 @@ TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human repre
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9]+")
-_DETAIL = re.compile(r"[0-9#$€£]")
+_DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
 
 
 def sentences(text: str) -> list[str]:

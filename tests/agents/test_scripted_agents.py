@@ -1,5 +1,6 @@
 import pytest
 
+from tau_sim.agents.phrases import ACKNOWLEDGEMENTS, GREETINGS
 from tau_sim.agents.scripted import ScriptedAgent, ScriptedAgentProvider
 from tau_sim.simulator.core.chat import ChatMessage
 from tau_sim.simulator.core.errors import UsageError
@@ -10,12 +11,14 @@ from tau_sim.simulator.core.registry import (
 )
 from tau_sim.simulator.world.domain import Task
 from tau_sim.simulator.world.views import agent_view, answer_key
+from tau_sim.users.dialogue import AgentTextReader
 from tests.agents.dialog import context
 from tests.agents.toy_domain import TASKS, gym
 
 pytestmark = pytest.mark.anyio
 
 DOMAIN = gym()
+READER = AgentTextReader([])
 
 
 def agent(profile: str, task: Task, **args: str) -> ScriptedAgent:
@@ -116,12 +119,13 @@ async def test_gold_apologises_from_the_users_words_and_skips_given_slots() -> N
     task = TASKS[0]
     upset = "This is ridiculous! I want to cancel my gym booking."
     said = texts(await script(agent("gold", task), task, opening=upset))
-    assert "sorry" in said[0].lower()
+    assert said[0].startswith(ACKNOWLEDGEMENTS["anger"]["high"])
     calm = texts(await script(agent("gold", task), task))
-    assert "sorry" not in calm[0].lower() and calm[0].startswith("Thanks")
-    # later texts apologise again only after a distressed reply
+    assert calm[0].startswith(GREETINGS) and not READER.read(calm[0]).acknowledged
+    # later texts acknowledge again only after a reply whose words show a feeling
     fed_up = await script(agent("gold", task), task, reply="Ugh, I'm fed up with this.")
-    assert all("sorry" in t.lower() for t in texts(fed_up)[1:])
+    assert all(READER.read(t).acknowledged for t in texts(fed_up)[1:])
+    assert not any(READER.read(t).acknowledged for t in calm[1:])
     given = Task(**{**{f: getattr(task, f) for f in task.__struct_fields__}, "id": "given"})
     history = [ChatMessage(role="user", content="Hi, I am ana@example.com and want to cancel.")]
     model = agent("gold", given)
