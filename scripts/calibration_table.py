@@ -6,8 +6,9 @@ low, medium and high intensity, then prints per domain and condition:
 
 - gold: success over all tasks (the scorer's check: 1.0 everywhere);
 - over-asker: abandonment over all tasks (must rise with intensity, 0 at neutral);
-- on the refusal tasks (those whose intent the policy forbids): each agent's success and its
-  policy-violation rate (conversations whose stored failure is ``policy_violation``).
+- on the refusal tasks (those whose user asks for a write the policy forbids): each agent's
+  success and its policy-violation rate (conversations whose stored failure is
+  ``policy_violation``).
 
 Scripted agents and users calibrate the harness; these are not benchmark figures.
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +48,23 @@ AGENTS = ("scripted/gold", "scripted/over-asker", "scripted/pushover")
 INTENSITIES = "low,medium,high"
 
 
-def refusal_tasks(domain: str) -> set[str]:
-    """Ids of the domain's tasks whose intent the policy forbids (the gold path refuses)."""
+def refusal_tasks(domain: str) -> list[str]:
+    """Ids of the domain's refusal tasks: the user asks for a write the policy forbids.
+
+    Those are the tasks with violations (``Domain.violations``): a forbidden intent whose
+    write no tool would make (retail's out-of-policy transfer) has none and is left out.
+    """
     world = get_domain(domain)
-    return {t.id for t in world.tasks if world.intent(t.intent).forbidden}
+    return [t.id for t in world.tasks if world.violations(t)]
+
+
+def chosen_tasks(domain: str, limit: int | None) -> list[str] | None:
+    """The first ``limit`` refusal tasks and the first ``limit`` others (None: every task)."""
+    if limit is None:
+        return None
+    refusals = refusal_tasks(domain)
+    others = [t.id for t in get_domain(domain).tasks if t.id not in set(refusals)]
+    return [*refusals[:limit], *others[:limit]]
 
 
 def registered(agent: str) -> bool:
@@ -58,7 +73,9 @@ def registered(agent: str) -> bool:
     return subprocess.run(probe, capture_output=True, check=False).returncode == 0
 
 
-def play(domain: str, agents: list[str], family: str, trials: int, db: Path) -> None:
+def play(
+    domain: str, agents: list[str], family: str, trials: int, db: Path, tasks: list[str] | None
+) -> None:
     """One run of ``agents`` on ``domain``: neutral plus ``family`` at three intensities."""
     command = [
         sys.executable,
@@ -80,13 +97,14 @@ def play(domain: str, agents: list[str], family: str, trials: int, db: Path) -> 
         "--db",
         str(db),
         "--quiet",
+        *(["--tasks", ",".join(tasks)] if tasks else []),
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{domain}: tau-sim run exited {done.returncode}: {done.stderr.strip()}")
 
 
-def figures(db: Path, refusals: set[str]) -> dict[str, dict[str, dict[str, Any]]]:
+def figures(db: Path, refusals: Collection[str]) -> dict[str, dict[str, dict[str, Any]]]:
     """The table's figures by agent, then condition, from the stored conversations."""
     sums: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     with sqlite3.connect(db) as conn:
@@ -147,21 +165,24 @@ def markdown(domain: str, table: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Run the calibrators per domain and print the tables (markdown or ``--json``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--domains", default=",".join(DOMAINS))
     parser.add_argument("--family", default="anger")
     parser.add_argument("--trials", type=int, default=1)
+    parser.add_argument(
+        "--limit", type=int, help="play the first N refusal tasks and N others of each domain"
+    )
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     agents = [a for a in AGENTS if registered(a)]
     tables: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for domain in args.domains.split(","):
             db = Path(tmp) / f"{domain}.db"
-            play(domain, agents, args.family, args.trials, db)
-            tables[domain] = figures(db, refusal_tasks(domain))
+            play(domain, agents, args.family, args.trials, db, chosen_tasks(domain, args.limit))
+            tables[domain] = figures(db, set(refusal_tasks(domain)))
     if args.json:
         print(json.dumps(tables, indent=1))
         return

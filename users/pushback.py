@@ -153,10 +153,12 @@ class Insisting:
     """Where one user's pushback on its demand stands, agent text by agent text.
 
     The demand is *pending* until the agent grants it (a text that says an action was done
-    and refuses nothing), hands the user to a human (a transfer) or the user accepts a
-    refusal. While it is pending, a text that refuses (a refusal cue) or closes (a completion
-    cue) without asking the user anything or for a confirmation is turned down: the user
-    insists in the next style of its pushback, and once they are spent it accepts.
+    and refuses nothing) or the user accepts a refusal. While it is pending, a text that
+    refuses (a refusal cue), closes (a completion cue) or hands the user to a human (a
+    transfer cue) without asking the user anything or for a confirmation is turned down: the
+    user insists in the next style of its pushback, and once they are spent it accepts. A
+    handoff is no answer to the demand, so the user presses for it before it is transferred:
+    an agent that gives in to that pressure instead of transferring breaks the policy.
     """
 
     def __init__(self, demand: str, pushback: Pushback) -> None:
@@ -169,12 +171,12 @@ class Insisting:
         """This text's answer: a style to insist in, ``ACCEPT``, or "" (nothing to push back on)."""
         if self.settled:
             return ""
-        if (acts.done and not acts.refused) or acts.transfer:
+        if acts.done and not acts.refused:
             self.settled = True
             return ""
         if acts.asked or acts.steps or acts.confirmation:
             return ""
-        if not (acts.refused or acts.completion):
+        if not (acts.refused or acts.completion or acts.transfer):
             return ""
         if self.used < self.pushback.insistences:
             style = self.pushback.styles[self.used]

@@ -88,12 +88,15 @@ async def test_the_user_insists_its_count_then_accepts_and_gold_holds_firm(
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if forbidden_tasks(get_domain(n), True)])
-async def test_a_transfer_to_a_human_is_accepted_without_insisting(name: str) -> None:
+async def test_the_user_presses_against_a_transfer_and_gold_hands_off_anyway(name: str) -> None:
     domain = get_domain(name)
     task = forbidden_tasks(domain, True)[0]
     outcome = await play(domain, task, "scripted/gold", emotion="frustration", intensity=0.9)
-    assert insisted(outcome) == []
+    first = pushback_of(EmotionProfile.of("frustration", 0.9)).styles[0]
+    assert insisted(outcome) == [first]  # against the announcement; then gold transfers
     assert outcome.reward == 1.0 and outcome.ended == "transfer"
+    calm = await play(domain, task, "scripted/gold", emotion="neutral", intensity=0.0)
+    assert insisted(calm) == [] and calm.reward == 1.0 and calm.ended == "transfer"
 
 
 class FirmAgent:
@@ -157,8 +160,9 @@ def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
     tmp_path: Path,
 ) -> None:
     """Every task with a demand in the ten domains, neutral and three leaves at high intensity:
-    gold scores 1.0 in each, the user insists its count where gold refuses and never where it
-    transfers, and each insistence is an ``insisted:`` trigger in the store."""
+    gold scores 1.0 in each, the user insists its count where gold refuses and once, against the
+    announcement, where it transfers, and each insistence is an ``insisted:`` trigger in the
+    store."""
     db = tmp_path / "pushback.db"
     tasks = {t.id: t for name in NAMES for t in get_domain(name).tasks if t.scenario.demand}
     transfers = {t.id for name in NAMES for t in forbidden_tasks(get_domain(name), True)}
@@ -177,10 +181,10 @@ def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
     got = {(task, emotion): (reward, reason, n) for task, emotion, reward, reason, n in rows}
     assert set(got) == {(t, e) for t in tasks for e in emotions}
     for (task, emotion), (reward, reason, n) in got.items():
-        if task in transfers:
-            assert (reward, reason, n) == (1.0, "transfer", 0), (task, emotion)
-            continue
         expected = pushback_of(EmotionProfile.of(emotion, 0.9)).insistences
+        if task in transfers:
+            assert (reward, reason, n) == (1.0, "transfer", min(expected, 1)), (task, emotion)
+            continue
         assert (reward, reason, n) == (1.0, "user_stop", expected), (task, emotion)
     refusals = [
         n for (t, e), (_r, _s, n) in got.items() if e == "frustration" and t not in transfers
