@@ -30,7 +30,14 @@ import msgspec
 
 from tau_sim.agents.cues import refuses, shows_distress
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
+from tau_sim.simulator.world import (
+    Action,
+    AnswerKey,
+    Heard,
+    InfoSlot,
+    is_expression,
+    string_arguments,
+)
 
 PROFILES = ("gold", "over-asker", "sloppy")
 ALIASES = {"oracle": "gold"}
@@ -336,6 +343,45 @@ class GoldPolicy:
             self._repeated = True
             yield Say(f"{self._opener()}Could you give me {slot.prompt} again?")
 
+    def _heard(self) -> Heard:
+        """What the user said and the tools returned so far in this conversation."""
+        heard = Heard()
+        for message in self.history:
+            if message.role in ("user", "tool"):
+                heard.add(message.content or "")
+        return heard
+
+    def _held_facts(self, actions: list[Action]) -> list[InfoSlot]:
+        """The slots the user holds that ``actions`` need and nobody has said yet.
+
+        A string argument not heard so far is a fact the user must tell: the slot whose value
+        holds it (as whole words; a slot the tools cannot find first) is asked for.
+        """
+        heard = self._heard()
+        slots = sorted(self.answer_key.known_info, key=lambda s: s.lookupable)
+        wanted: list[InfoSlot] = []
+        for action in actions:
+            for _path, value in string_arguments(action.arguments):
+                if is_expression(value) or heard.said(value):
+                    continue
+                for slot in slots:
+                    if slot in wanted:
+                        break
+                    holder = Heard()
+                    holder.add(slot.value)
+                    if holder.said(value):
+                        wanted.append(slot)
+                        break
+        return wanted
+
+    def _ask_held(self, actions: list[Action]) -> Iterator[Step]:
+        """One question for every fact the user holds that ``actions`` need, if any."""
+        wanted = self._held_facts(actions)
+        if wanted:
+            prompts = _listing([s.prompt for s in wanted])
+            yield Say(f"{self._opener()}Could you please tell me {prompts}?")
+            self._given.extend(s for s in wanted if s not in self._given)
+
     def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
         """Gold action ``index`` with every id taken from the live result that returned it."""
         return self.bindings.bind(index, self.answer_key.actions[index], live)
@@ -372,6 +418,10 @@ class GoldPolicy:
                     "and tell me what you see?"
                 )
                 continue
+            if writes and i == writes[0]:
+                yield from self._ask_held([self._bind(w, live) for w in writes])
+            elif i not in writes:
+                yield from self._ask_held([self._bind(i, live)])
             if writes and i == writes[0] and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in writes)
                 yield Say(
