@@ -365,12 +365,11 @@ class GoldPolicy:
                 if is_expression(value) or heard.said(value):
                     continue
                 for slot in slots:
-                    if slot in wanted:
-                        break
                     holder = Heard()
                     holder.add(slot.value)
                     if holder.said(value):
-                        wanted.append(slot)
+                        if slot not in wanted:
+                            wanted.append(slot)
                         break
         return wanted
 

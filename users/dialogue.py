@@ -153,14 +153,19 @@ def _asked(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> se
     """Names of the slots a request sentence names (``patterns``: keyword pattern, slot name).
 
     A keyword right after another slot's keyword is that slot's head noun, not a question of its
-    own: "your email address" asks for the email, not for an address.
+    own: "your email address" asks for the email, not for an address; nor is a keyword inside a
+    longer keyword of another slot ("damage" in "how the damage happened").
     """
     spans = [(m.start(), m.end(), name) for p, name in patterns for m in p.finditer(sentence)]
     named: set[str] = set()
-    for start, _end, name in spans:
+    for start, end, name in spans:
         if not any(
-            other != name and end <= start and not sentence[end:start].strip()
-            for _s, end, other in spans
+            other != name
+            and (
+                (e <= start and not sentence[e:start].strip())
+                or (s <= start and end <= e and e - s > end - start)
+            )
+            for s, e, other in spans
         ):
             named.add(name)
     return named
