@@ -375,6 +375,8 @@ class GoldPolicy:
 
     def _ask_held(self, actions: list[Action]) -> Iterator[Step]:
         """One question for every fact the user holds that ``actions`` need, if any."""
+        if not self.answer_key.slotted_facts:
+            return
         wanted = self._held_facts(actions)
         if wanted:
             prompts = _listing([s.prompt for s in wanted])

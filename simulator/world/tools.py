@@ -80,6 +80,8 @@ class Tool:
     state no fact, so ``told.untold`` does not look for them earlier in the dialogue.
     """
 
+    composed: frozenset[str] = frozenset()
+
     def __init__(
         self,
         fn: Callable[..., Any],

@@ -119,7 +119,9 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     the live tool result instead. ``writes`` and ``endings`` index the actions that change the
     database and those that end the conversation. ``user_steps`` maps the index of each
     action the user must perform (a user tool) to how the agent asks for it; they are in
-    neither ``writes`` nor ``endings``.
+    neither ``writes`` nor ``endings``. ``slotted_facts`` says whether the facts the user holds
+    are slots a scripted agent can ask for by name (False for free-text scenarios, τ²-bench's:
+    their one slot is the whole text, so the gold agent asks only for authentication there).
     """
 
     task_id: str
@@ -132,6 +134,7 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     auth_slots: list[str]
     known_info: list[InfoSlot]
     user_steps: dict[int, str] = {}
+    slotted_facts: bool = True
 
 
 def agent_view(ctx: ConversationContext) -> AgentView:
@@ -207,4 +210,5 @@ def answer_key(domain: Domain, task: Task) -> AnswerKey:
         auth_slots=list(task.auth_slots),
         known_info=user_slots(domain, task),
         user_steps=steps,
+        slotted_facts=not domain.free_text_scenarios,
     )
