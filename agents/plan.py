@@ -163,6 +163,63 @@ def _string_leaves(value: Any, at: _Path) -> Iterator[tuple[_Path, str]]:
         yield at, value
 
 
+def _facts(tree: Any) -> set[str]:
+    """The normalised strings and numbers of a record (three characters or more)."""
+    out: set[str] = set()
+    if isinstance(tree, dict):
+        for item in tree.values():
+            out |= _facts(item)
+    elif isinstance(tree, list):
+        for item in tree:
+            out |= _facts(item)
+    elif isinstance(tree, str | int | float) and not isinstance(tree, bool):
+        text = tree if isinstance(tree, str) else f"{tree}"
+        if len(text) >= 3:
+            out.add(text)
+    return out
+
+
+def _picked(tree: Any, path: _Path, details: Any) -> tuple[Any, list[Any]] | None:
+    """The record a gold id was picked from and its siblings, where a list offered several.
+
+    The id sits at ``path`` in ``tree``; the first list on the way holds the candidates. A
+    list of bare ids says nothing about them: the record is then ``details``, what the call
+    taking the id returned, and there are no siblings to tell it from.
+    """
+    current = tree
+    for key in path:
+        if isinstance(current, list) and isinstance(key, int):
+            if len(current) < 2:
+                return None
+            record = current[key]
+            if isinstance(record, str):
+                return (details, []) if isinstance(details, dict) else None
+            return record, [c for n, c in enumerate(current) if n != key]
+        if not isinstance(current, dict):
+            return None
+        current = current[key]
+    return None
+
+
+def identifying(slots: list[InfoSlot], record: Any, siblings: list[Any]) -> str | None:
+    """The slot whose value names the most facts of ``record`` no sibling shares, if any.
+
+    Ties go to the longer value (the fuller description: "my debit card ending in 8389").
+    """
+    shared: set[str] = set()
+    for sibling in siblings:
+        shared |= _facts(sibling)
+    facts = _facts(record) - shared
+    best: tuple[int, int, str] | None = None
+    for slot in slots:
+        heard = Heard()
+        heard.add(slot.value)
+        score = sum(heard.said(f) for f in facts)
+        if score and (best is None or (score, len(slot.value)) > best[:2]):
+            best = (score, len(slot.value), slot.name)
+    return best[2] if best else None
+
+
 class Bindings:
     """Where the ids of a task's gold calls come from, worked out once per task.
 
@@ -170,6 +227,11 @@ class Bindings:
     sits in the gold result of an earlier action is listed with those sources: (action, path in
     its result). ``sources`` holds, per action, the result paths a conversation must read from
     its live result, so a conversation keeps a few strings, never whole decoded results.
+
+    ``which`` holds, per action, the slots that say which record the user means where an id it
+    needs was picked from a list of several candidates (cards, lines, payment methods...): the
+    slot whose value names the most facts of the picked record that its siblings do not share
+    (``identifying``).
     """
 
     def __init__(self, answer_key: AnswerKey) -> None:
@@ -178,6 +240,9 @@ class Bindings:
         expected = [_parse(r) for r in answer_key.results]
         self.leaves: dict[int, list[_Leaf]] = {}
         self.sources: dict[int, set[_Path]] = {}
+        self.which: dict[int, list[str]] = {}
+        auth = set(answer_key.auth_slots)
+        candidates = [s for s in answer_key.known_info if s.name not in auth]
 
         for index, action in enumerate(answer_key.actions):
             for at, value in _string_leaves(action.arguments, ()):
@@ -192,6 +257,10 @@ class Bindings:
                     self.leaves.setdefault(index, []).append((at, found))
                     for j, path in found:
                         self.sources.setdefault(j, set()).add(path)
+                    picked = _picked(expected[found[0][0]], found[0][1], expected[index])
+                    slot = identifying(candidates, *picked) if picked else None
+                    if slot is not None and slot not in self.which.get(index, []):
+                        self.which.setdefault(index, []).append(slot)
 
     def read(self, index: int, content: str) -> dict[tuple[int, _Path], str]:
         """The values a later call needs from action ``index``'s live result ``content``."""
@@ -373,14 +442,40 @@ class GoldPolicy:
                         break
         return wanted
 
-    def _ask_held(self, actions: list[Action]) -> Iterator[Step]:
-        """One question for every fact the user holds that ``actions`` need, if any."""
+    def _unsaid(self, names: list[str]) -> list[InfoSlot]:
+        """The slots called ``names`` the user has neither been asked for nor said."""
+        said = Heard()
+        for text in self._user_texts():
+            said.add(text)
+        slots = {s.name: s for s in self.answer_key.known_info}
+        return [
+            slot
+            for name in names
+            if (slot := slots.get(name)) is not None
+            and slot not in self._given
+            and not said.said(slot.value)
+        ]
+
+    def _ask_held(self, indexes: list[int], live: dict[tuple[int, _Path], str]) -> Iterator[Step]:
+        """One question for what gold actions ``indexes`` need from the user, if anything.
+
+        That is every fact the user holds that the calls need and nobody has said, and, where
+        an id was picked among several candidates, the slot that says which one the user
+        means (phrased as a choice, so it is not taken for a question the tools could answer).
+        """
         if not self.answer_key.slotted_facts:
             return
-        wanted = self._held_facts(actions)
+        held = self._held_facts([self._bind(i, live) for i in indexes])
+        which = [
+            s
+            for s in self._unsaid([n for i in indexes for n in self.bindings.which.get(i, [])])
+            if s not in held
+        ]
+        wanted = [*held, *which]
         if wanted:
             prompts = _listing([s.prompt for s in wanted])
-            yield Say(f"{self._opener()}Could you please tell me {prompts}?")
+            choice = ", so that I know which one you mean" if which else ""
+            yield Say(f"{self._opener()}Could you please tell me {prompts}{choice}?")
             self._given.extend(s for s in wanted if s not in self._given)
 
     def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
@@ -420,9 +515,9 @@ class GoldPolicy:
                 )
                 continue
             if writes and i == writes[0]:
-                yield from self._ask_held([self._bind(w, live) for w in writes])
+                yield from self._ask_held(writes, live)
             elif i not in writes:
-                yield from self._ask_held([self._bind(i, live)])
+                yield from self._ask_held([i], live)
             if writes and i == writes[0] and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in writes)
                 yield Say(

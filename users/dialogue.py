@@ -9,7 +9,9 @@ so that these rules read them right):
   toggle airplane mode on your phone?") asks the user to run that tool; step keywords are read
   first, and a sentence that names one is read for nothing else.
 - A request naming a keyword of a known-info slot asks for that slot (keywords win over every
-  other reading, so "could you confirm your email?" asks for the email).
+  other reading, so "could you confirm your email?" asks for the email); with a choice cue
+  ("which one" …) it asks the user to choose among records the agent found, which its tools
+  could not have done for it.
 - Otherwise a request with a confirmation cue ("confirm", "proceed", "shall I", "go ahead" …) is a
   confirmation question; with a completion cue ("anything else" …) it closes the request; naming
   something the user does not know it is an unknown question; anything else is unclear.
@@ -117,6 +119,9 @@ DELAY_CUES = (
     "bear with me",
     "please wait",
 )
+CHOICE_CUES = ("which one", "which of")
+"""A request naming a slot with one of these asks the user to choose among records the agent
+found (which card, which line): not a question its tools could have answered."""
 TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -184,6 +189,7 @@ class AgentActs(msgspec.Struct):
     """What one agent text does, as the scripted user reads it."""
 
     asked: list[str] = []
+    chosen: list[str] = []
     confirmation: bool = False
     completion: bool = False
     transfer: bool = False
@@ -257,6 +263,8 @@ class AgentTextReader:
             named = _asked(sentence, self.patterns)
             if named:
                 acts.asked.extend(n for n in self.order if n in named and n not in acts.asked)
+                if has_cue(sentence, CHOICE_CUES):
+                    acts.chosen.extend(n for n in named if n not in acts.chosen)
             elif has_cue(sentence, CONFIRM_CUES):
                 acts.confirmation = True
             else:

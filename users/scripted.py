@@ -141,7 +141,7 @@ class ScriptedUser:
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
-            elif slot is not None and slot.lookupable:
+            elif slot is not None and slot.lookupable and name not in acts.chosen:
                 triggers.append(f"lookupable_question:{name}")
                 complaints.append("lookupable")
             else:
