@@ -11,7 +11,8 @@ is not checked either. The empty string says nothing and is skipped, and so are 
 tool declares ``composed`` (the agent's own words, a summary for a human: ``Toolkit.composed``).
 
 What the user's own tools returned (their device) is not something the agent saw: only what the
-user then said counts.
+user then said counts. What the agent was handed before the dialogue (its policy: "today is
+2025-06-15") is passed as ``given`` and counts as said.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserM
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 _EXPRESSION = re.compile(r"[0-9.\s()+\-*/%]+")
-_OPERATOR = re.compile(r"[+*/%()]|\d\s*-\s*\d")
+_OPERATOR = re.compile(r"[+*/%()]|\s-\s")
 
 
 class Untold(msgspec.Struct, frozen=True):
@@ -84,14 +85,19 @@ class Heard:
 
 
 def untold(
-    events: Iterable[Event], composed: Mapping[str, frozenset[str]] | None = None
+    events: Iterable[Event],
+    composed: Mapping[str, frozenset[str]] | None = None,
+    given: Iterable[str] = (),
 ) -> list[Untold]:
     """Every string argument of an agent tool call that appears nowhere earlier (module doc).
 
-    ``composed`` maps a tool to its parameters in the agent's own words (skipped).
+    ``composed`` maps a tool to its parameters in the agent's own words (skipped); ``given``
+    are the texts the agent starts with (the domain's policy).
     """
     own = composed or {}
     heard = Heard()
+    for text in given:
+        heard.add(text)
     found: list[Untold] = []
     index = 0
     for event in events:
