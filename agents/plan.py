@@ -8,10 +8,15 @@ confirmation questions free of slot keywords, "anything else" to close):
 - ``gold``: asks in one message for the authentication slots the user has not given yet, runs
   the gold actions one per turn, summarises the writes and asks for confirmation before the
   first one, then states every required output and asks whether there is anything else; a gold
-  transfer is announced in a text and called last. It is closed-loop where the gold path
-  allows it: an id a later call needs is taken from the live result of the call that returned
-  it (found by where it sits in the gold result), a refused confirmation stops it before any
-  write, a failed gold call is reported to the user and ends the plan, and it apologises when
+  transfer is announced in a text and called last. Facts are told, not known: before a call
+  (before the confirmation, for the writes) it asks in one question for every fact the user
+  holds that the call needs and nobody has said yet (a string argument no user message or tool
+  result holds, found in the slot whose value holds it), and, where an id was picked among
+  several candidates, for the slot that says which one (``Bindings.which``), phrased as a
+  choice. It is closed-loop where the gold path allows it: an id a later call needs is taken
+  from the live result of the call that returned it (found by where it sits in the gold
+  result, ``agents.bindings``), a refused confirmation stops it before any write, a failed
+  gold call is reported to the user and ends the plan, and it apologises when
   the user's words show distress (``agents.cues``), not because of the experimental condition.
 - ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
   its tools could find, and sometimes asks again for something the user already gave.
@@ -28,6 +33,7 @@ from typing import Any, cast
 
 import msgspec
 
+from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import refuses, shows_distress
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -107,201 +113,6 @@ class Mistakes(msgspec.Struct, frozen=True):
             i for i in range(len(answer_key.required_outputs)) if rng.random() < rate
         )
         return cls(skip, dropped, omitted)
-
-
-_Path = tuple[str | int, ...]
-
-
-def _parse(text: str) -> Any:
-    try:
-        return msgspec.json.decode(text)
-    except msgspec.DecodeError:
-        return text
-
-
-def locate(tree: Any, value: Any) -> _Path | None:
-    """The first path (keys and indexes) at which ``value`` sits in a decoded JSON ``tree``."""
-    if tree == value and not isinstance(tree, dict | list):
-        return ()
-    if isinstance(tree, dict):
-        items: list[tuple[str | int, Any]] = list(tree.items())
-    elif isinstance(tree, list):
-        items = list(enumerate(tree))
-    else:
-        return None
-    for key, child in items:
-        found = locate(child, value)
-        if found is not None:
-            return (key, *found)
-    return None
-
-
-def follow(tree: Any, path: _Path) -> Any:
-    """The value at ``path`` in ``tree``; ``KeyError`` when the live tree has no such place."""
-    for key in path:
-        if isinstance(tree, list) and isinstance(key, int) and 0 <= key < len(tree):
-            tree = tree[key]
-            continue
-        if not (isinstance(tree, dict) and isinstance(key, str) and key in tree):
-            raise KeyError(key)
-        tree = tree[key]
-    return tree
-
-
-_Leaf = tuple[_Path, list[tuple[int, _Path]]]
-
-
-def _string_leaves(value: Any, at: _Path) -> Iterator[tuple[_Path, str]]:
-    """(path, string) for every string inside nested lists and dicts."""
-    if isinstance(value, list):
-        for n, item in enumerate(value):
-            yield from _string_leaves(item, (*at, n))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _string_leaves(item, (*at, key))
-    elif isinstance(value, str):
-        yield at, value
-
-
-def _facts(tree: Any) -> set[str]:
-    """The normalised strings and numbers of a record (three characters or more)."""
-    out: set[str] = set()
-    if isinstance(tree, dict):
-        for item in tree.values():
-            out |= _facts(item)
-    elif isinstance(tree, list):
-        for item in tree:
-            out |= _facts(item)
-    elif isinstance(tree, str | int | float) and not isinstance(tree, bool):
-        text = tree if isinstance(tree, str) else f"{tree}"
-        if len(text) >= 3:
-            out.add(text)
-    return out
-
-
-def _picked(tree: Any, path: _Path, details: Any) -> tuple[Any, list[Any]] | None:
-    """The record a gold id was picked from and its siblings, where a list offered several.
-
-    The id sits at ``path`` in ``tree``; the first list on the way holds the candidates. A
-    list of bare ids says nothing about them: the record is then ``details``, what the call
-    taking the id returned, and there are no siblings to tell it from.
-    """
-    current = tree
-    for key in path:
-        if isinstance(current, list) and isinstance(key, int):
-            if len(current) < 2:
-                return None
-            record = current[key]
-            if isinstance(record, str):
-                return (details, []) if isinstance(details, dict) else None
-            return record, [c for n, c in enumerate(current) if n != key]
-        if not isinstance(current, dict):
-            return None
-        current = current[key]
-    return None
-
-
-def identifying(slots: list[InfoSlot], record: Any, siblings: list[Any]) -> str | None:
-    """The slot whose value names the most facts of ``record`` no sibling shares, if any.
-
-    Ties go to the longer value (the fuller description: "my debit card ending in 8389").
-    """
-    shared: set[str] = set()
-    for sibling in siblings:
-        shared |= _facts(sibling)
-    facts = _facts(record) - shared
-    best: tuple[int, int, str] | None = None
-    for slot in slots:
-        heard = Heard()
-        heard.add(slot.value)
-        score = sum(heard.said(f) for f in facts)
-        if score and (best is None or (score, len(slot.value)) > best[:2]):
-            best = (score, len(slot.value), slot.name)
-    return best[2] if best else None
-
-
-class Bindings:
-    """Where the ids of a task's gold calls come from, worked out once per task.
-
-    For every gold action, each string argument (an id, not a value the user gives) that also
-    sits in the gold result of an earlier action is listed with those sources: (action, path in
-    its result). ``sources`` holds, per action, the result paths a conversation must read from
-    its live result, so a conversation keeps a few strings, never whole decoded results.
-
-    ``which`` holds, per action, the slots that say which record the user means where an id it
-    needs was picked from a list of several candidates (cards, lines, payment methods...): the
-    slot whose value names the most facts of the picked record that its siblings do not share
-    (``identifying``).
-    """
-
-    def __init__(self, answer_key: AnswerKey) -> None:
-        user_values = {slot.value for slot in answer_key.known_info}
-        endings = set(answer_key.endings)
-        expected = [_parse(r) for r in answer_key.results]
-        self.leaves: dict[int, list[_Leaf]] = {}
-        self.sources: dict[int, set[_Path]] = {}
-        self.which: dict[int, list[str]] = {}
-        auth = set(answer_key.auth_slots)
-        candidates = [s for s in answer_key.known_info if s.name not in auth]
-
-        for index, action in enumerate(answer_key.actions):
-            for at, value in _string_leaves(action.arguments, ()):
-                if len(value) < 3 or value in user_values:
-                    continue
-                found = [
-                    (j, path)
-                    for j in range(index)
-                    if j not in endings and (path := locate(expected[j], value)) is not None
-                ]
-                if found:
-                    self.leaves.setdefault(index, []).append((at, found))
-                    for j, path in found:
-                        self.sources.setdefault(j, set()).add(path)
-                    picked = _picked(expected[found[0][0]], found[0][1], expected[index])
-                    slot = identifying(candidates, *picked) if picked else None
-                    if slot is not None and slot not in self.which.get(index, []):
-                        self.which.setdefault(index, []).append(slot)
-
-    def read(self, index: int, content: str) -> dict[tuple[int, _Path], str]:
-        """The values a later call needs from action ``index``'s live result ``content``."""
-        paths = self.sources.get(index)
-        if not paths:
-            return {}
-        tree = _parse(content)
-        out: dict[tuple[int, _Path], str] = {}
-        for path in paths:
-            try:
-                value = follow(tree, path)
-            except KeyError:
-                continue
-            if isinstance(value, str):
-                out[(index, path)] = value
-        return out
-
-    def bind(self, index: int, action: Action, live: dict[tuple[int, _Path], str]) -> Action:
-        """``action`` (gold action ``index``) with each id taken from the first live source."""
-        leaves = self.leaves.get(index)
-        if not leaves:
-            return action
-        arguments: Any = None
-        for at, found in leaves:
-            value = next((live[src] for src in found if src in live), None)
-            if value is None:
-                continue
-            if arguments is None:  # copy only when a live id differs from the gold one
-                current: Any = action.arguments
-                for key in at:
-                    current = current[key]
-                if current == value:
-                    continue
-                arguments = msgspec.json.decode(msgspec.json.encode(action.arguments))
-            parent = arguments
-            for key in at[:-1]:
-                parent = parent[key]
-            parent[at[-1]] = value
-        if arguments is None:
-            return action
-        return Action(action.name, arguments)
 
 
 _GOLD_DRAWS_NOTHING = random.Random(0)
@@ -456,7 +267,7 @@ class GoldPolicy:
             and not said.said(slot.value)
         ]
 
-    def _ask_held(self, indexes: list[int], live: dict[tuple[int, _Path], str]) -> Iterator[Step]:
+    def _ask_held(self, indexes: list[int], live: dict[tuple[int, Path], str]) -> Iterator[Step]:
         """One question for what gold actions ``indexes`` need from the user, if anything.
 
         That is every fact the user holds that the calls need and nobody has said, and, where
@@ -478,7 +289,7 @@ class GoldPolicy:
             yield Say(f"{self._opener()}Could you please tell me {prompts}{choice}?")
             self._given.extend(s for s in wanted if s not in self._given)
 
-    def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
+    def _bind(self, index: int, live: dict[tuple[int, Path], str]) -> Action:
         """Gold action ``index`` with every id taken from the live result that returned it."""
         return self.bindings.bind(index, self.answer_key.actions[index], live)
 
@@ -500,7 +311,7 @@ class GoldPolicy:
             if i not in endings and i not in writes and i not in steps
         ]
         lookup_points = reads or (writes[:1] if writes else [len(answer_key.actions)])
-        live: dict[tuple[int, _Path], str] = {}
+        live: dict[tuple[int, Path], str] = {}
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
             if self.profile == "over-asker" and i in lookup_points:

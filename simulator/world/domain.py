@@ -37,7 +37,9 @@ class UserScenario(msgspec.Struct, frozen=True):
 
     ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
     them; how an agent asks for each slot is the domain's ``slot_hints`` (see
-    ``simulator.world.slots``).
+    ``simulator.world.slots``). Facts are told, not known: the user volunteers the facts its
+    ``opening`` states (``volunteered``) and gives each of the others only when an agent asks
+    for it, so an agent that needs one must ask.
     """
 
     goal: str
@@ -45,6 +47,13 @@ class UserScenario(msgspec.Struct, frozen=True):
     known_info: dict[str, str] = {}
     unknown_info: list[str] = []
     persona: str = ""
+
+    def volunteered(self) -> list[str]:
+        """The names of the known facts the opening states (its value in it, any case)."""
+        opening = self.opening.lower()
+        return [
+            name for name, value in self.known_info.items() if value and value.lower() in opening
+        ]
 
 
 class Task(msgspec.Struct, frozen=True):

@@ -12,9 +12,9 @@ from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     EmotionUpdate,
+    Event,
     RewardBreakdown,
     ToolCall,
-    Event,
     UserMessage,
 )
 from tau_sim.simulator.core.registry import make_agent_provider, make_user_provider

@@ -21,7 +21,7 @@ import anyio
 import msgspec
 import pytest
 
-from tau_sim.agents.plan import Bindings
+from tau_sim.agents.bindings import Bindings
 from tau_sim.simulator.core.events import AgentMessage, UserMessage
 from tau_sim.simulator.core.registry import (
     DOMAINS,
@@ -79,9 +79,10 @@ async def play_all(domain: Domain, tasks: list[Task], emotion: str, intensity: f
         if outcome.reward != 1.0:
             failures.append(f"{task.id}: reward {outcome.reward} ({outcome.ended})")
         failures += [f"{task.id}: untold {u}" for u in untold_in(domain, outcome)]
-        failures += [f"{task.id}: never asked which {s} for {c}" for c, s in unsaid_choices(
-            domain, task, outcome
-        )]
+        failures += [
+            f"{task.id}: never asked which {s} for {c}"
+            for c, s in unsaid_choices(domain, task, outcome)
+        ]
     assert not failures, "\n".join(failures[:20])
 
 
