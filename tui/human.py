@@ -331,7 +331,7 @@ class HumanScreen(SizedScreen):
         text.append(scenario.goal + "\n\n")
         if scenario.known_info:
             text.append("You know ", style="bold")
-            text.append("(tell each only when the agent asks for it)\n", style="dim")
+            text.append("(give each when asked)\n", style="dim")
             for name, value in scenario.known_info.items():
                 text.append(f"  {name.replace('_', ' ')}: ", style="dim")
                 text.append(f"{value}\n")
