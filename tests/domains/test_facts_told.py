@@ -112,6 +112,7 @@ def test_a_clairvoyant_gold_agent_is_caught() -> None:
     )
     assert outcome.reward == 1.0  # the answer key is right: only how it was known is wrong
     found = untold_in(domain, outcome)
+    # ("book_reservation", "trip_type") passes: "one_way" is in the policy the agent reads
     assert {(u.call, u.path) for u in found} >= {
         ("search_direct_flights", "date"),
         ("book_reservation", "passengers[1].first_name"),
@@ -121,7 +122,26 @@ def test_a_clairvoyant_gold_agent_is_caught() -> None:
     for slot in key.known_info:
         held.add(slot.value)
     assert all(held.said(u.value) for u in found)  # each one is a value of the answer key
-    # "one_way" is in the airline policy the agent reads, so its trip type passes unasked
     # the same conversation played by the gold agent that asks is clean
     told = anyio.run(lambda: play(domain, task, "scripted/gold", max_steps=60))
     assert told.reward == 1.0 and untold_in(domain, told) == []
+
+
+def test_a_gold_agent_that_never_asks_which_card_is_caught() -> None:
+    """The user has several cards; the clairvoyant agent picks the right one unasked."""
+    domain = get_domain("banking")
+    task = next(t for t in domain.tasks if t.id == "banking-001")
+    key = answer_key(domain, task)
+    clairvoyant = msgspec.structs.replace(key, slotted_facts=False)
+    outcome = anyio.run(
+        lambda: play(domain, task, "scripted/gold", key=lambda _: clairvoyant, max_steps=60)
+    )
+    assert outcome.reward == 1.0 and untold_in(domain, outcome) == []  # every id was in a result
+    assert unsaid_choices(domain, task, outcome) == [
+        ("get_card_details", "card"),
+        ("unfreeze_card", "card"),
+    ]
+    told = anyio.run(lambda: play(domain, task, "scripted/gold", max_steps=60))
+    assert unsaid_choices(domain, task, told) == []
+    assert any("which one" in text for text in told.agent_texts)
+    assert not any(t.startswith("lookupable_question") for t in told.triggers)
