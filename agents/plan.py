@@ -8,10 +8,15 @@ confirmation questions free of slot keywords, "anything else" to close):
 - ``gold``: asks in one message for the authentication slots the user has not given yet, runs
   the gold actions one per turn, summarises the writes and asks for confirmation before the
   first one, then states every required output and asks whether there is anything else; a gold
-  transfer is announced in a text and called last. It is closed-loop where the gold path
-  allows it: an id a later call needs is taken from the live result of the call that returned
-  it (found by where it sits in the gold result), a refused confirmation stops it before any
-  write, a failed gold call is reported to the user and ends the plan, and it apologises when
+  transfer is announced in a text and called last. Facts are told, not known: before a call
+  (before the confirmation, for the writes) it asks in one question for every fact the user
+  holds that the call needs and nobody has said yet (a string argument no user message or tool
+  result holds, found in the slot whose value holds it), and, where an id was picked among
+  several candidates, for the slot that says which one (``Bindings.which``), phrased as a
+  choice. It is closed-loop where the gold path allows it: an id a later call needs is taken
+  from the live result of the call that returned it (found by where it sits in the gold
+  result, ``agents.bindings``), a refused confirmation stops it before any write, a failed
+  gold call is reported to the user and ends the plan, and it apologises when
   the user's words show distress (``agents.cues``), not because of the experimental condition.
   It holds firm: a user who insists after its last text (a refusal it was told to give) gets
   the refusal again, acknowledged and with its reason and outputs (``_hold_firm``), never the
@@ -40,10 +45,18 @@ from typing import Any, cast
 
 import msgspec
 
+from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, AnswerKey, InfoSlot
+from tau_sim.simulator.world import (
+    Action,
+    AnswerKey,
+    Heard,
+    InfoSlot,
+    is_expression,
+    string_arguments,
+)
 
 PROFILES = ("gold", "over-asker", "sloppy", "pushover")
 ALIASES = {"oracle": "gold"}
@@ -126,132 +139,6 @@ class Mistakes(msgspec.Struct, frozen=True):
             i for i in range(len(answer_key.required_outputs)) if rng.random() < rate
         )
         return cls(skip, dropped, omitted)
-
-
-_Path = tuple[str | int, ...]
-
-
-def _parse(text: str) -> Any:
-    try:
-        return msgspec.json.decode(text)
-    except msgspec.DecodeError:
-        return text
-
-
-def locate(tree: Any, value: Any) -> _Path | None:
-    """The first path (keys and indexes) at which ``value`` sits in a decoded JSON ``tree``."""
-    if tree == value and not isinstance(tree, dict | list):
-        return ()
-    if isinstance(tree, dict):
-        items: list[tuple[str | int, Any]] = list(tree.items())
-    elif isinstance(tree, list):
-        items = list(enumerate(tree))
-    else:
-        return None
-    for key, child in items:
-        found = locate(child, value)
-        if found is not None:
-            return (key, *found)
-    return None
-
-
-def follow(tree: Any, path: _Path) -> Any:
-    """The value at ``path`` in ``tree``; ``KeyError`` when the live tree has no such place."""
-    for key in path:
-        if isinstance(tree, list) and isinstance(key, int) and 0 <= key < len(tree):
-            tree = tree[key]
-            continue
-        if not (isinstance(tree, dict) and isinstance(key, str) and key in tree):
-            raise KeyError(key)
-        tree = tree[key]
-    return tree
-
-
-_Leaf = tuple[_Path, list[tuple[int, _Path]]]
-
-
-def _string_leaves(value: Any, at: _Path) -> Iterator[tuple[_Path, str]]:
-    """(path, string) for every string inside nested lists and dicts."""
-    if isinstance(value, list):
-        for n, item in enumerate(value):
-            yield from _string_leaves(item, (*at, n))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _string_leaves(item, (*at, key))
-    elif isinstance(value, str):
-        yield at, value
-
-
-class Bindings:
-    """Where the ids of a task's gold calls come from, worked out once per task.
-
-    For every gold action, each string argument (an id, not a value the user gives) that also
-    sits in the gold result of an earlier action is listed with those sources: (action, path in
-    its result). ``sources`` holds, per action, the result paths a conversation must read from
-    its live result, so a conversation keeps a few strings, never whole decoded results.
-    """
-
-    def __init__(self, answer_key: AnswerKey) -> None:
-        user_values = {slot.value for slot in answer_key.known_info}
-        endings = set(answer_key.endings)
-        expected = [_parse(r) for r in answer_key.results]
-        self.leaves: dict[int, list[_Leaf]] = {}
-        self.sources: dict[int, set[_Path]] = {}
-
-        for index, action in enumerate(answer_key.actions):
-            for at, value in _string_leaves(action.arguments, ()):
-                if len(value) < 3 or value in user_values:
-                    continue
-                found = [
-                    (j, path)
-                    for j in range(index)
-                    if j not in endings and (path := locate(expected[j], value)) is not None
-                ]
-                if found:
-                    self.leaves.setdefault(index, []).append((at, found))
-                    for j, path in found:
-                        self.sources.setdefault(j, set()).add(path)
-
-    def read(self, index: int, content: str) -> dict[tuple[int, _Path], str]:
-        """The values a later call needs from action ``index``'s live result ``content``."""
-        paths = self.sources.get(index)
-        if not paths:
-            return {}
-        tree = _parse(content)
-        out: dict[tuple[int, _Path], str] = {}
-        for path in paths:
-            try:
-                value = follow(tree, path)
-            except KeyError:
-                continue
-            if isinstance(value, str):
-                out[(index, path)] = value
-        return out
-
-    def bind(self, index: int, action: Action, live: dict[tuple[int, _Path], str]) -> Action:
-        """``action`` (gold action ``index``) with each id taken from the first live source."""
-        leaves = self.leaves.get(index)
-        if not leaves:
-            return action
-        arguments: Any = None
-        for at, found in leaves:
-            value = next((live[src] for src in found if src in live), None)
-            if value is None:
-                continue
-            if arguments is None:  # copy only when a live id differs from the gold one
-                current: Any = action.arguments
-                for key in at:
-                    current = current[key]
-                if current == value:
-                    continue
-                arguments = msgspec.json.decode(msgspec.json.encode(action.arguments))
-            parent = arguments
-            for key in at[:-1]:
-                parent = parent[key]
-            parent[at[-1]] = value
-        if arguments is None:
-            return action
-        return Action(action.name, arguments)
 
 
 _GOLD_DRAWS_NOTHING = random.Random(0)
@@ -371,7 +258,73 @@ class GoldPolicy:
             self._repeated = True
             yield Say(f"{self._opener()}Could you give me {slot.prompt} again?")
 
-    def _bind(self, index: int, live: dict[tuple[int, _Path], str]) -> Action:
+    def _heard(self) -> Heard:
+        """What the user said and the tools returned so far in this conversation."""
+        heard = Heard()
+        for message in self.history:
+            if message.role in ("user", "tool"):
+                heard.add(message.content or "")
+        return heard
+
+    def _held_facts(self, actions: list[Action]) -> list[InfoSlot]:
+        """The slots the user holds that ``actions`` need and nobody has said yet.
+
+        A string argument not heard so far is a fact the user must tell: the slot whose value
+        holds it (as whole words; a slot the tools cannot find first) is asked for.
+        """
+        heard = self._heard()
+        slots = sorted(self.answer_key.known_info, key=lambda s: s.lookupable)
+        wanted: list[InfoSlot] = []
+        for action in actions:
+            for _path, value in string_arguments(action.arguments):
+                if is_expression(value) or heard.said(value):
+                    continue
+                for slot in slots:
+                    holder = Heard()
+                    holder.add(slot.value)
+                    if holder.said(value):
+                        if slot not in wanted:
+                            wanted.append(slot)
+                        break
+        return wanted
+
+    def _unsaid(self, names: list[str]) -> list[InfoSlot]:
+        """The slots called ``names`` the user has neither been asked for nor said."""
+        said = Heard()
+        for text in self._user_texts():
+            said.add(text)
+        slots = {s.name: s for s in self.answer_key.known_info}
+        return [
+            slot
+            for name in names
+            if (slot := slots.get(name)) is not None
+            and slot not in self._given
+            and not said.said(slot.value)
+        ]
+
+    def _ask_held(self, indexes: list[int], live: dict[tuple[int, Path], str]) -> Iterator[Step]:
+        """One question for what gold actions ``indexes`` need from the user, if anything.
+
+        That is every fact the user holds that the calls need and nobody has said, and, where
+        an id was picked among several candidates, the slot that says which one the user
+        means (phrased as a choice, so it is not taken for a question the tools could answer).
+        """
+        if not self.answer_key.slotted_facts:
+            return
+        held = self._held_facts([self._bind(i, live) for i in indexes])
+        which = [
+            s
+            for s in self._unsaid([n for i in indexes for n in self.bindings.which.get(i, [])])
+            if s not in held
+        ]
+        wanted = [*held, *which]
+        if wanted:
+            prompts = _listing([s.prompt for s in wanted])
+            choice = ", so that I know which one you mean" if which else ""
+            yield Say(f"{self._opener()}Could you please tell me {prompts}{choice}?")
+            self._given.extend(s for s in wanted if s not in self._given)
+
+    def _bind(self, index: int, live: dict[tuple[int, Path], str]) -> Action:
         """Gold action ``index`` with every id taken from the live result that returned it."""
         return self.bindings.bind(index, self.answer_key.actions[index], live)
 
@@ -393,7 +346,7 @@ class GoldPolicy:
             if i not in endings and i not in writes and i not in steps
         ]
         lookup_points = reads or (writes[:1] if writes else [len(answer_key.actions)])
-        live: dict[tuple[int, _Path], str] = {}
+        live: dict[tuple[int, Path], str] = {}
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
             if self.profile == "over-asker" and i in lookup_points:
@@ -407,6 +360,10 @@ class GoldPolicy:
                     "and tell me what you see?"
                 )
                 continue
+            if writes and i == writes[0]:
+                yield from self._ask_held(writes, live)
+            elif i not in writes:
+                yield from self._ask_held([i], live)
             if writes and i == writes[0] and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in writes)
                 yield Say(

@@ -14,7 +14,8 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 
-from tau_sim.agents.plan import ALIASES, PROFILES, Bindings, Call, GoldPolicy
+from tau_sim.agents.bindings import Bindings
+from tau_sim.agents.plan import ALIASES, PROFILES, Call, GoldPolicy
 from tau_sim.simulator.core import (
     AGENTS,
     ChatMessage,

@@ -2,7 +2,9 @@
 
 - ``reliance``: what agent questions (texts without tool calls that ask something) ask the user
   for that a tool could have given: a slot the domain marks lookupable (``SlotHint.lookupable``)
-  or an item of the scenario's ``unknown_info`` (ids the user does not hold; the tools do).
+  or an item of the scenario's ``unknown_info`` (ids the user does not hold; the tools do). A
+  choice question ("which one": the agent found several records and asks which the user means)
+  is not reliance.
 - ``redundant``: agent questions for a slot the agent had already asked for.
 - ``questions``: agent texts without tool calls that ask something (the referee's count).
 - ``tool_calls`` / ``tool_errors``: tool executions and those that failed.
@@ -53,7 +55,7 @@ def signals(conversation: Conversation) -> Signals:
             acts = reader.read(event.text)
             reliance += len(acts.unknown)
             for slot in acts.asked:
-                reliance += slot in lookupable
+                reliance += slot in lookupable and slot not in acts.chosen
                 redundant += slot in asked
                 asked.add(slot)
     return Signals(turns, tool_calls, tool_errors, questions, reliance, redundant)

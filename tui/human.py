@@ -351,7 +351,8 @@ class HumanScreen(SizedScreen):
         text.append("Goal\n", style="bold")
         text.append(scenario.goal + "\n\n")
         if scenario.known_info:
-            text.append("You know\n", style="bold")
+            text.append("You know ", style="bold")
+            text.append("(give each when asked)\n", style="dim")
             for name, value in scenario.known_info.items():
                 text.append(f"  {name.replace('_', ' ')}: ", style="dim")
                 text.append(f"{value}\n")

@@ -9,7 +9,9 @@ so that these rules read them right):
   toggle airplane mode on your phone?") asks the user to run that tool; step keywords are read
   first, and a sentence that names one is read for nothing else.
 - A request naming a keyword of a known-info slot asks for that slot (keywords win over every
-  other reading, so "could you confirm your email?" asks for the email).
+  other reading, so "could you confirm your email?" asks for the email); with a choice cue
+  ("which one" …) it asks the user to choose among records the agent found, which its tools
+  could not have done for it.
 - Otherwise a request with a confirmation cue ("confirm", "proceed", "shall I", "go ahead" …) is a
   confirmation question; with a completion cue ("anything else" …) it closes the request; naming
   something the user does not know it is an unknown question; anything else is unclear.
@@ -146,6 +148,9 @@ REFUSAL_CUES = (
     "i'm afraid",
     "i am afraid",
 )
+CHOICE_CUES = ("which one", "which of")
+"""A request naming a slot with one of these asks the user to choose among records the agent
+found (which card, which line): not a question its tools could have answered."""
 TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -182,14 +187,19 @@ def _asked(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> se
     """Names of the slots a request sentence names (``patterns``: keyword pattern, slot name).
 
     A keyword right after another slot's keyword is that slot's head noun, not a question of its
-    own: "your email address" asks for the email, not for an address.
+    own: "your email address" asks for the email, not for an address; nor is a keyword inside a
+    longer keyword of another slot ("damage" in "how the damage happened").
     """
     spans = [(m.start(), m.end(), name) for p, name in patterns for m in p.finditer(sentence)]
     named: set[str] = set()
-    for start, _end, name in spans:
+    for start, end, name in spans:
         if not any(
-            other != name and end <= start and not sentence[end:start].strip()
-            for _s, end, other in spans
+            other != name
+            and (
+                (e <= start and not sentence[e:start].strip())
+                or (s <= start and end <= e and e - s > end - start)
+            )
+            for s, e, other in spans
         ):
             named.add(name)
     return named
@@ -208,6 +218,7 @@ class AgentActs(msgspec.Struct):
     """What one agent text does, as the scripted user reads it."""
 
     asked: list[str] = []
+    chosen: list[str] = []
     confirmation: bool = False
     completion: bool = False
     transfer: bool = False
@@ -283,6 +294,8 @@ class AgentTextReader:
             named = _asked(sentence, self.patterns)
             if named:
                 acts.asked.extend(n for n in self.order if n in named and n not in acts.asked)
+                if has_cue(sentence, CHOICE_CUES):
+                    acts.chosen.extend(n for n in named if n not in acts.chosen)
             elif has_cue(sentence, CONFIRM_CUES):
                 acts.confirmation = True
             else:

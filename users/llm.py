@@ -221,7 +221,10 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
         scenario.goal,
         "",
         "## What you know",
-        "Give a piece of this only when the agent asks for it or needs it; never all at once.",
+        "Your opening states only what it says. Give each of these facts only when the agent "
+        "asks for it (several at once when one question asks for several), as written here; "
+        "never offer the others unasked. When the agent asks which one you mean (a card, an "
+        "order, a line), answer with the fact here that says which.",
         known or "- (nothing in particular)",
     ]
     if unknown:

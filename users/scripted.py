@@ -1,7 +1,9 @@
 """The scripted emotional user: rule-based replies in an emotion's tone, deterministic per seed.
 
-The user opens with the scenario's opening, then reads each agent text with
-``users.dialogue.AgentTextReader``: it gives the values of the known-info slots it is asked for,
+The user opens with the scenario's opening (which volunteers some facts: ``volunteered``), then
+reads each agent text with ``users.dialogue.AgentTextReader``: it gives the values of the
+known-info slots it is asked for (several when one question names several; a choice question,
+"which one", is not taken for one the agent's tools could answer),
 says "yes" to confirmation questions, says it does not know what it does not know, and closes with
 ``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
@@ -135,9 +137,7 @@ class ScriptedUser:
 
     def _opening(self) -> tuple[str, None, list[str], str]:
         opening = self.scenario.opening
-        for slot in self.view.slots:
-            if slot.value and slot.value.lower() in opening.lower():
-                self.given.add(slot.name)
+        self.given.update(self.scenario.volunteered())
         return self.tone.opening(opening, self.dynamics.intensity), None, ["opening"], ""
 
     def _triggers(self, acts: AgentActs) -> tuple[list[str], list[str]]:
@@ -154,7 +154,7 @@ class ScriptedUser:
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
-            elif slot is not None and slot.lookupable:
+            elif slot is not None and slot.lookupable and name not in acts.chosen:
                 triggers.append(f"lookupable_question:{name}")
                 complaints.append("lookupable")
             else:

@@ -63,6 +63,9 @@ HINTS: dict[str, SlotHint] = {
     "destination": SlotHint(
         ("destination", "flying to", "arrival airport", "where to"), "your destination airport"
     ),
+    "trip_type": SlotHint(
+        ("trip type", "one-way or round", "round trip or one-way"), "your trip type"
+    ),
     "travel_dates": SlotHint(
         ("travel date", "departure date", "return date", "which date", "what date", "which day"),
         "your travel dates",

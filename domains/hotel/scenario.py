@@ -23,8 +23,8 @@ PLAN_TEXT = {
 }
 
 REQUEST_TEXT = {
-    "late_checkout": "a late check-out",
-    "early_checkin": "an early check-in",
+    "late_checkout": "a late checkout",
+    "early_checkin": "an early checkin",
     "crib": "a crib in the room",
     "accessible_room": "an accessible room",
     "quiet_room": "a quiet room away from the elevator",

@@ -52,7 +52,7 @@ def days_between(db: Database, start_date: str, end_date: str) -> int:
         raise ToolError(str(exc)) from None
 
 
-@tool(ToolKind.READ, ends=TerminationReason.TRANSFER)
+@tool(ToolKind.READ, ends=TerminationReason.TRANSFER, composed=("summary",))
 def transfer_to_human_agents(db: Database, summary: str) -> str:
     """Transfer the user to a human agent, with a summary of the issue.
 

@@ -8,6 +8,7 @@
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
+- ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known).
 - ``splits``: task splits and which users can play free-text scenarios; ``views``: what the
   agent and the user see, and the answer key only calibration agents get.
 
@@ -65,6 +66,13 @@ if TYPE_CHECKING:
         reads_free_text,
         split_pool,
     )
+    from tau_sim.simulator.world.told import (
+        Heard,
+        Untold,
+        is_expression,
+        string_arguments,
+        untold,
+    )
     from tau_sim.simulator.world.tools import (
         Tool,
         ToolError,
@@ -103,6 +111,7 @@ MODULE_OF = {
     "Evaluator": "evaluation",
     "Generation": "domain",
     "GoldState": "evaluation",
+    "Heard": "told",
     "Index": "database",
     "InfoSlot": "slots",
     "Intent": "domain",
@@ -115,6 +124,7 @@ MODULE_OF = {
     "ToolKind": "tools",
     "ToolOutcome": "tools",
     "Toolkit": "tools",
+    "Untold": "told",
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
@@ -130,6 +140,7 @@ MODULE_OF = {
     "evaluate": "evaluation",
     "final_reward": "evaluation",
     "final_state": "evaluation",
+    "is_expression": "told",
     "load_tasks": "domain",
     "make_evaluator": "evaluation",
     "normalize_text": "evaluation",
@@ -139,7 +150,9 @@ MODULE_OF = {
     "split_pool": "splits",
     "state_event": "evaluation",
     "step_request": "usersteps",
+    "string_arguments": "told",
     "tool": "tools",
+    "untold": "told",
     "user_slots": "slots",
     "user_steps": "usersteps",
     "user_view": "views",
@@ -158,6 +171,7 @@ __all__ = [
     "Evaluator",
     "Generation",
     "GoldState",
+    "Heard",
     "Index",
     "InfoSlot",
     "Intent",
@@ -170,6 +184,7 @@ __all__ = [
     "ToolKind",
     "ToolOutcome",
     "Toolkit",
+    "Untold",
     "UserScenario",
     "UserStep",
     "UserView",
@@ -185,6 +200,7 @@ __all__ = [
     "evaluate",
     "final_reward",
     "final_state",
+    "is_expression",
     "load_tasks",
     "make_evaluator",
     "normalize_text",
@@ -194,7 +210,9 @@ __all__ = [
     "split_pool",
     "state_event",
     "step_request",
+    "string_arguments",
     "tool",
+    "untold",
     "user_slots",
     "user_steps",
     "user_view",

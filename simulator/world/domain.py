@@ -37,11 +37,13 @@ class UserScenario(msgspec.Struct, frozen=True):
 
     ``known_info`` maps slot names to the values the user holds, in the order the scenario lists
     them; how an agent asks for each slot is the domain's ``slot_hints`` (see
-    ``simulator.world.slots``). ``demand`` is what the user insists on where the right answer
-    is a refusal (a forbidden intent's request, said as what the user wants: "my reservation
-    DMER6T cancelled with my money back"); empty where nothing must be refused. How many times
-    and how the user insists is its emotion profile's (``tau_sim.users.pushback``), not the
-    task's.
+    ``simulator.world.slots``). Facts are told, not known: the user volunteers the facts its
+    ``opening`` states (``volunteered``) and gives each of the others only when an agent asks
+    for it, so an agent that needs one must ask. ``demand`` is what the user insists on where
+    the right answer is a refusal (a forbidden intent's request, said as what the user wants:
+    "my reservation DMER6T cancelled with my money back"); empty where nothing must be
+    refused. How many times and how the user insists is its emotion profile's
+    (``tau_sim.users.pushback``), not the task's.
     """
 
     goal: str
@@ -50,6 +52,13 @@ class UserScenario(msgspec.Struct, frozen=True):
     unknown_info: list[str] = []
     persona: str = ""
     demand: str = ""
+
+    def volunteered(self) -> list[str]:
+        """The names of the known facts the opening states (its value in it, any case)."""
+        opening = self.opening.lower()
+        return [
+            name for name, value in self.known_info.items() if value and value.lower() in opening
+        ]
 
 
 class Task(msgspec.Struct, frozen=True):

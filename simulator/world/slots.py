@@ -50,12 +50,20 @@ class InfoSlot(msgspec.Struct, frozen=True):
 
 
 def user_slots(domain: Domain, task: Task) -> list[InfoSlot]:
-    """The task's known facts joined with the domain's hints, in the scenario's order."""
+    """The task's known facts joined with the domain's hints, in the scenario's order.
+
+    A prompt that names none of its slot's keywords ("the code", "how the damage happened")
+    becomes a keyword itself, so that a question phrased as the scripted agents phrase it
+    ("could you tell me the code?") is understood as asking for that slot.
+    """
     slots: list[InfoSlot] = []
     for name, value in task.scenario.known_info.items():
         hint = domain.slot_hints.get(name) or SlotHint.default(name)
         keywords = list(hint.keywords)
         if hint.value_keywords is not None:
             keywords += [k for k in hint.value_keywords(value) if k not in keywords]
+        prompt = hint.prompt.lower()
+        if not any(k.lower().strip() in prompt for k in keywords):
+            keywords.append(prompt)
         slots.append(InfoSlot(name, value, keywords, hint.prompt, hint.lookupable))
     return slots

@@ -75,8 +75,12 @@ class Tool:
     """One declared tool: its function, kind, the ending it causes, argument type and schema.
 
     ``ends`` is the termination reason a successful call causes (a transfer to a human ends the
-    conversation with ``TerminationReason.TRANSFER``); None for every other tool.
+    conversation with ``TerminationReason.TRANSFER``); None for every other tool. ``composed``
+    names the parameters the agent fills in its own words (a summary for a human agent): they
+    state no fact, so ``told.untold`` does not look for them earlier in the dialogue.
     """
+
+    composed: frozenset[str] = frozenset()
 
     def __init__(
         self,
@@ -84,10 +88,12 @@ class Tool:
         kind: ToolKind,
         name: str | None = None,
         ends: TerminationReason | None = None,
+        composed: tuple[str, ...] = (),
     ) -> None:
         self.fn = fn
         self.kind = kind
         self.ends = ends
+        self.composed = frozenset(composed)
         self.name = name or fn.__name__
         hints = get_type_hints(fn)
         params = list(inspect.signature(fn).parameters.values())[1:]
@@ -139,15 +145,17 @@ def tool(
     name: str | None = None,
     *,
     ends: TerminationReason | None = None,
+    composed: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Tool]:
     """Declare a domain tool.
 
     ``kind`` says whether it may change the database, ``ends`` which termination reason a
-    successful call causes (None: the conversation goes on).
+    successful call causes (None: the conversation goes on), ``composed`` which parameters the
+    agent writes in its own words (see ``Tool``).
     """
 
     def deco(fn: Callable[..., Any]) -> Tool:
-        return Tool(fn, kind, name, ends)
+        return Tool(fn, kind, name, ends, composed)
 
     return deco
 
@@ -171,6 +179,9 @@ class Toolkit:
         self.specs: list[ToolSpec] = [t.spec for t in self.tools.values()]
         self.endings: dict[str, TerminationReason] = {
             t.name: t.ends for t in self.tools.values() if t.ends is not None
+        }
+        self.composed: dict[str, frozenset[str]] = {
+            t.name: t.composed for t in self.tools.values() if t.composed
         }
 
     @classmethod

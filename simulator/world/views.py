@@ -122,7 +122,9 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     action the user must perform (a user tool) to how the agent asks for it; they are in
     neither ``writes`` nor ``endings``. ``violations`` are the writes the policy forbids that
     the task's user asks for (``Domain.violations``; empty on most tasks), which only the
-    ``pushover`` profile ever makes.
+    ``pushover`` profile ever makes. ``slotted_facts`` says whether the facts the user holds
+    are slots a scripted agent can ask for by name (False for free-text scenarios, τ²-bench's:
+    their one slot is the whole text, so the gold agent asks only for authentication there).
     """
 
     task_id: str
@@ -136,6 +138,7 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     known_info: list[InfoSlot]
     user_steps: dict[int, str] = {}
     violations: list[Action] = []
+    slotted_facts: bool = True
 
 
 def agent_view(ctx: ConversationContext) -> AgentView:
@@ -212,4 +215,5 @@ def answer_key(domain: Domain, task: Task) -> AnswerKey:
         known_info=user_slots(domain, task),
         user_steps=steps,
         violations=domain.violations(task),
+        slotted_facts=not domain.free_text_scenarios,
     )

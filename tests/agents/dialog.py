@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -11,6 +12,7 @@ from tau_sim.simulator.core.events import (
     AgentMessage,
     ConversationEnded,
     EmotionUpdate,
+    Event,
     RewardBreakdown,
     ToolCall,
     UserMessage,
@@ -20,7 +22,7 @@ from tau_sim.simulator.engine.bus import Bus, LiveFeed
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.run import make_agent
 from tau_sim.simulator.world.domain import Domain, Task
-from tau_sim.simulator.world.views import ConversationContext, answer_key, user_view
+from tau_sim.simulator.world.views import AnswerKey, ConversationContext, answer_key, user_view
 
 
 class Outcome(msgspec.Struct):
@@ -31,6 +33,7 @@ class Outcome(msgspec.Struct):
     agent_texts: list[str]
     user_texts: list[str]
     states: list[EmotionUpdate]
+    events: list[Event] = []
 
     @property
     def abandoned(self) -> bool:
@@ -68,10 +71,12 @@ async def play(
     user: str = "scripted",
     max_steps: int = 30,
     providers: tuple[Any, Any] | None = None,
+    key: Callable[[Task], AnswerKey] | None = None,
 ) -> Outcome:
     """One conversation of ``agent`` (a ``--agent`` name) with ``user``, as the runner plays it.
 
-    ``providers`` (agent, user) are built from the names unless given (a run builds them once).
+    ``providers`` (agent, user) are built from the names unless given (a run builds them once);
+    ``key`` hands a calibration agent its answer key (default: the task's own).
     """
     ctx = context(domain, task, emotion, intensity, seed)
     agent_provider, user_provider = providers or (
@@ -81,7 +86,7 @@ async def play(
     feed = LiveFeed(capacity=100_000)
     returned = await run_conversation(
         ctx,
-        make_agent(agent_provider, ctx, lambda t: answer_key(domain, t)),
+        make_agent(agent_provider, ctx, key or (lambda t: answer_key(domain, t))),
         agent,
         user_provider.for_conversation(user_view(ctx)),
         user,
@@ -100,4 +105,5 @@ async def play(
         agent_texts=[e.text for e in events if isinstance(e, AgentMessage) and e.text],
         user_texts=[e.text for e in events if isinstance(e, UserMessage)],
         states=[e for e in events if isinstance(e, EmotionUpdate)],
+        events=list(events),
     )

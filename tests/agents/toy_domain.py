@@ -95,7 +95,9 @@ class CancelBooking(GymIntent):
     name, booking_id, description = "cancel_booking", "B1", "Cancel a booking, learn the refund."
     goal = "Cancel booking {b.booking_id} because I moved away."
     opening = "Hi, I want to cancel my gym booking."
-    extra: ClassVar[dict[str, str]] = {"reason": "I moved away"}
+    # the booking id and the reason only the user holds (no tool lists a customer's bookings);
+    # the gift card is on the profile the tools read, for the over-asker to ask for anyway
+    extra: ClassVar[dict[str, str]] = {"reason": "I moved away", "payment_method": "my gift card"}
 
     def gold(self, b: Booking) -> list[Action]:
         cancel = {"booking_id": b.booking_id, "reason": "I moved away"}
@@ -138,7 +140,7 @@ def gym() -> Domain:
         generation=Generation(count=3, seed=0),
         slot_hints={
             **HINTS,
-            "booking_id": SlotHint(("booking id", "booking number"), "your booking ID", True),
+            "booking_id": SlotHint(("booking id", "booking number"), "your booking ID"),
             "reason": SlotHint(("reason", "why"), "the reason for cancelling"),
         },
     )

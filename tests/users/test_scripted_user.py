@@ -1,5 +1,6 @@
 import time
 
+import msgspec
 import pytest
 
 from tau_sim.simulator.core.chat import ChatMessage
@@ -8,9 +9,10 @@ from tau_sim.simulator.core.registry import make_user_provider
 from tau_sim.simulator.core.roles import STOP, UNSATISFIED, UserTurn
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Domain, Task, UserScenario
-from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.slots import SlotHint, user_slots
 from tau_sim.simulator.world.tools import Toolkit
 from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.scripted import ScriptedUser
 
 pytestmark = pytest.mark.anyio
@@ -233,3 +235,47 @@ async def test_provider_arguments_and_latency() -> None:
         make_user_provider("scripted", {"threshold_scale": "-1"})
     with pytest.raises(UsageError, match="hunger"):
         provider.for_conversation(user_view(ctx("hunger")))
+
+
+async def test_a_choice_among_records_the_agent_found_is_no_lookup_question() -> None:
+    c = await chat("anger", 0.3)
+    turn = await c.say(
+        "I'm sorry for the trouble. Could you please tell me the items, so that I know which "
+        "one you mean?"
+    )
+    assert turn.state is not None and "the Lamp" in turn.text
+    assert "question:items" in turn.state.triggers
+    assert not any(t.startswith("lookupable_question") for t in turn.state.triggers)
+
+
+async def test_several_facts_asked_in_one_question_are_all_given() -> None:
+    c = await chat()
+    turn = await c.say("Could you please tell me the new address and the reason?")
+    assert "1 Main St" in turn.text and "no longer needed" in turn.text
+    assert turn.state is not None
+    assert turn.state.triggers[:2] == ["question:new_address", "question:reason"]
+
+
+def test_the_opening_volunteers_the_facts_it_states() -> None:
+    assert TASK.scenario.volunteered() == ["order_id"]
+
+
+def test_a_prompt_without_its_keywords_is_a_keyword_and_a_longer_keyword_wins() -> None:
+    scenario = UserScenario(
+        goal="",
+        opening="",
+        known_info={"promo_code": "LUNCH3", "damage": "a chip", "cause": "a pillar"},
+    )
+    domain = msgspec.structs.replace(
+        DOMAIN,
+        slot_hints={
+            "promo_code": SlotHint(("promo", "coupon"), "the code"),
+            "damage": SlotHint(("damage",), "the damage"),
+            "cause": SlotHint(("cause",), "how the damage happened"),
+        },
+    )
+    slots = user_slots(domain, msgspec.structs.replace(TASK, scenario=scenario))
+    reader = AgentTextReader(slots)
+    assert reader.read("Could you please tell me the code?").asked == ["promo_code"]
+    assert reader.read("Could you please tell me how the damage happened?").asked == ["cause"]
+    assert reader.read("Could you please tell me the damage?").asked == ["damage"]

@@ -142,6 +142,7 @@ class BookFlight(AirlineIntent):
             known={
                 "origin": out.origin,
                 "destination": out.destination,
+                "trip_type": "round trip" if trip == ROUND_TRIP else "one-way",
                 "travel_dates": dates,
                 "flight": picked,
                 "cabin": CABIN_TEXT[cabin],

@@ -71,8 +71,9 @@ class _ItemRefund(FoodIntent):
             f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
             opening=rng.choice(
                 [
-                    f"Hi, something {what} my order {oid}.",
-                    f"My delivery from {restaurant.name} came and {line.name} {what} it!",
+                    f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
+                    f"My delivery from {restaurant.name} came and {line.name} {what} it! "
+                    f"That's a {self.reason}.",
                 ]
             ),
             known={"order_id": oid, "item": line_text(line)},
@@ -239,7 +240,7 @@ class MissingItemAndLateCredit(FoodIntent):
             f"minutes late, and {line_text(line)} was missing. I want a refund for the missing "
             "dish and the credit for the late delivery, and to know both amounts. "
             f"{CONFIRM}",
-            opening=f"Hi, my order {oid} came late AND something was missing.",
+            opening=f"Hi, my order {oid} came late AND there's a missing item.",
             known={"order_id": oid, "item": line_text(line)},
             actions=[
                 *gold_reads(who, order_read(oid)),

@@ -226,7 +226,7 @@ class WithdrawClaim(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
             "the repair myself and want the claim withdrawn. I want to hear that it is "
             f"withdrawn. {CONFIRM}",
-            opening="Hi, I'd like to withdraw a claim I filed.",
+            opening=f"Hi, I'd like to withdraw my claim {cid}.",
             known={"claim_id": cid},
             actions=[
                 *who.actions,

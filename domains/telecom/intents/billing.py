@@ -15,9 +15,9 @@ from tau_sim.domains.telecom.scenario import MONTHS, line_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 REASONS = {
-    "unrecognized_charge": "I don't recognize it",
-    "service_not_received": "I never got that service",
-    "billing_error": "it was billed by mistake",
+    "unrecognized_charge": "it is an unrecognized charge, I don't recognize it",
+    "service_not_received": "service not received: I never got that service",
+    "billing_error": "it is a billing error, it was billed by mistake",
 }
 
 

@@ -186,8 +186,9 @@ class SuspendLostPhone(_LineChange):
             f"I lost my phone with the number {phone}; I want its line suspended so nobody "
             "can use it.",
             [
-                f"Hi, I lost my phone, the number is {phone}. Please block the line.",
-                "Hello, I lost my phone and need the line suspended.",
+                f"Hi, I lost my phone, the number is {phone}. Please block the line: it's a "
+                "lost device.",
+                "Hello, I lost my phone and need the line suspended as a lost device.",
             ],
         )
 

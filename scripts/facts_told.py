@@ -1,0 +1,103 @@
+"""How often a scripted agent's tool calls use a fact nobody told it, per domain and condition.
+
+Plays every task of the given domains (default: the ten built-in ones) with a scripted agent
+(default ``scripted/gold``) against the scripted user, neutral and angry at 0.9, through the
+engine, and prints per domain and condition the conversations, those with a string argument
+that no earlier user message, tool result or the policy holds (``told.untold``; ``--strict``
+leaves the policy out), the successes and the abandoned ones. Scripted agents calibrate the
+harness: these figures check the harness, not a model.
+
+    PYTHONPATH=$PWD python scripts/facts_told.py [--agent NAME] [--strict] [DOMAIN ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+
+from tau_sim.simulator.core.endings import Limits
+from tau_sim.simulator.core.events import ConversationEnded
+from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
+from tau_sim.simulator.engine.bus import Bus, LiveFeed
+from tau_sim.simulator.engine.conversation import run_conversation
+from tau_sim.simulator.run import make_agent
+from tau_sim.simulator.world import (
+    AnswerKey,
+    ConversationContext,
+    Task,
+    answer_key,
+    untold,
+    user_view,
+)
+
+DOMAINS = [
+    *("retail", "airline", "banking", "telecom", "telehealth", "insurance", "hotel"),
+    *("car_rental", "food_delivery", "utilities"),
+]
+CONDITIONS = (("neutral", 0.6), ("anger", 0.9))
+
+
+def _key(keys: dict[str, AnswerKey], task: Task) -> AnswerKey:
+    return keys[task.id]
+
+
+async def measure(agent: str, names: list[str], strict: bool) -> None:
+    """Print one line per domain and condition, then the total."""
+    agents, users = make_agent_provider(agent, {}), make_user_provider("scripted", {})
+    total = [0, 0, 0]
+    for name in names:
+        domain = get_domain(name)
+        keys = {t.id: answer_key(domain, t) for t in domain.tasks}
+        given = [] if strict else [domain.policy]
+        for emotion, intensity in CONDITIONS:
+            n = bad = ok = abandoned = 0
+            for task in domain.tasks:
+                ctx = ConversationContext(
+                    conversation_id=f"{task.id}-{emotion}",
+                    run_id="facts",
+                    task=task,
+                    domain=domain,
+                    emotion=emotion,
+                    intensity=intensity,
+                    trial=0,
+                    seed=0,
+                )
+                feed = LiveFeed(capacity=100_000)
+                await run_conversation(
+                    ctx,
+                    make_agent(agents, ctx, functools.partial(_key, keys)),
+                    agent,
+                    users.for_conversation(user_view(ctx)),
+                    "scripted",
+                    Bus([feed]),
+                    Limits(max_steps=60, timeout_s=30),
+                )
+                events = feed.drain()
+                ended = events[-1]
+                assert isinstance(ended, ConversationEnded)
+                n += 1
+                bad += bool(untold(events, domain.toolkit.composed, given))
+                ok += ended.reward == 1.0
+                abandoned += ended.reason == "user_abandoned"
+            total = [total[0] + n, total[1] + bad, total[2] + ok]
+            print(
+                f"{name:14} {emotion:8} {n:4} conversations, untold {bad:4} "
+                f"({100 * bad / n:5.1f} %), success {ok:4}, abandoned {abandoned:4}"
+            )
+    n, bad, ok = total
+    print(f"{'all':23} {n:4} conversations, untold {bad:4} ({100 * bad / n:5.1f} %), success {ok}")
+
+
+def main() -> None:
+    """Parse the arguments and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("domains", nargs="*", default=list(DOMAINS))
+    parser.add_argument("--agent", default="scripted/gold")
+    parser.add_argument("--strict", action="store_true", help="the policy counts as unsaid")
+    args = parser.parse_args()
+    asyncio.run(measure(args.agent, args.domains, args.strict))
+
+
+if __name__ == "__main__":
+    main()
