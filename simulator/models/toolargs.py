@@ -43,9 +43,13 @@ def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
 
 
 def first_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` (the whole text, or inside fences or prose), or None."""
+    """The first JSON object in ``text`` (the whole text, or inside fences or prose), or None.
+
+    Control characters inside its strings are taken as they are: a small model's raw line
+    break in a message is still its message.
+    """
     start = text.find("{")
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)
     while start != -1:
         try:
             value: dict[str, Any] = decoder.raw_decode(text, start)[0]  # "{" starts an object

@@ -43,6 +43,8 @@ def refusal_tasks(run: Mapping[str, Any]) -> set[tuple[str, str]]:
     The run's stored configuration names its domains and task file; the domains' plugins must
     be installed to tell (as for ``tau-sim rescore``).
     """
+    if not run.get("config"):
+        raise UsageError(f"run {run['id']}: no configuration is stored with it")
     try:
         config = decode_config(run["config"])
     except msgspec.DecodeError as exc:

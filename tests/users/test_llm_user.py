@@ -134,6 +134,14 @@ def test_parse_json_reply() -> None:
     assert reply.structured
 
 
+def test_a_raw_line_break_inside_the_message_is_still_the_json_reply() -> None:
+    # what SmolLM2-135M wrote for the long-window test: a line break JSON does not allow
+    text = '{"message":"Where is order 7569?\nIt is late.","intensity": 0.90, "ends" : null}'
+    reply = parse_reply(text, 0.5, 0.1)
+    assert reply.structured and reply.message == "Where is order 7569?\nIt is late."
+    assert (reply.intensity, reply.dissatisfaction, reply.ends) == (0.9, 0.1, None)
+
+
 def test_parse_fenced_json_with_scales_and_abandonment() -> None:
     text = (
         "Here you go:\n```json\n"

@@ -81,9 +81,11 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
     assert len(spans) == 512
     # every conversation was admitted in the first wave: the last started before the first ended
     assert max(start for start, _ in spans) < min(end for _, end in spans)
-    # ... one admission interval after another, in the grid's order (the ramp)
+    # ... one admission interval after another, in the grid's order (the ramp); a start is
+    # stamped after a few awaits of its own, which two busy cores reorder by a millisecond or so
+    # (1.3 ms seen), never by the 50 ms allowed here
     starts = [start for start, _ in spans]
-    assert starts == sorted(starts)
+    assert all(later >= max(starts[: k + 1]) - 0.05 for k, later in enumerate(starts[1:]))
     # the ramp only delays: slot k waits k intervals after the play began, but slot 0's own
     # start is stamped after the 512 slots were spawned, which a loaded machine stretches (up
     # to 11 ms seen on 2 busy cores); without the ramp all 512 start within 36-47 ms
@@ -93,9 +95,8 @@ def test_concurrency_512_with_latency(tmp_path) -> None:
 def test_resume_finishes_without_duplicates(tmp_path) -> None:
     path = tmp_path / "r.db"
     cfg = config()
-    reference = run_report(
-        play(tmp_path / "ref.db", cfg, "run-1").db, {"id": "run-1", "status": "completed"}
-    )
+    ref = play(tmp_path / "ref.db", cfg, "run-1").db
+    reference = run_report(ref, get_run(ref, "run-1"))
     store = play(path, cfg, "run-1")
     # simulate a crash: three conversations lost their ending, one has a half-written event log
     with store.db.conn:
