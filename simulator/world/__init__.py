@@ -3,8 +3,9 @@
 - ``tools``: ``Tool``, the ``tool`` decorator, ``ToolKind``, ``ToolError``, ``Toolkit``.
 - ``database``: ``Base`` (a domain's shared read-only tables and indexes), ``Database`` (a
   conversation's copy-on-write copy), ``Index``.
-- ``domain``: ``Domain``, ``Task``, ``Action``, ``UserScenario``, ``Intent``, ``Generation`` and
-  the task files (``load_tasks``, ``dump_tasks``, ``check_gold``, ``encode_task``).
+- ``domain``: ``Domain``, ``Task`` (its ``Tier``, ``TIERS``), ``Action``, ``UserScenario``,
+  ``Intent``, ``Generation`` and the task files (``load_tasks``, ``dump_tasks``, ``check_gold``,
+  ``encode_task``).
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
@@ -30,11 +31,13 @@ if TYPE_CHECKING:
         Index,
     )
     from tau_sim.simulator.world.domain import (
+        TIERS,
         Action,
         Domain,
         Generation,
         Intent,
         Task,
+        Tier,
         UserScenario,
         check_gold,
         dump_tasks,
@@ -118,7 +121,9 @@ MODULE_OF = {
     "MissingStateError": "evaluation",
     "SlotHint": "slots",
     "StepHint": "usersteps",
+    "TIERS": "domain",
     "Task": "domain",
+    "Tier": "domain",
     "Tool": "tools",
     "ToolError": "tools",
     "ToolKind": "tools",
@@ -161,6 +166,7 @@ MODULE_OF = {
 
 __all__ = [
     "EVIDENCE",
+    "TIERS",
     "Action",
     "AgentView",
     "AnswerKey",
@@ -179,6 +185,7 @@ __all__ = [
     "SlotHint",
     "StepHint",
     "Task",
+    "Tier",
     "Tool",
     "ToolError",
     "ToolKind",
