@@ -267,6 +267,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                 for i in self.intents
             ],
             "tasks": len(self.tasks),
+            "tiers": {tier: sum(t.tier == tier for t in self.tasks) for tier in TIERS},
             "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,
         }
 
