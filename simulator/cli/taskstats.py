@@ -37,6 +37,7 @@ COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
     ("if", lambda s: _pct(s.conditional)),
     ("mixed", lambda s: _pct(s.mixed)),
     ("refuse", lambda s: _count(s.refusals)),
+    ("forb wr", lambda s: _count(s.forbidden_writes)),
     ("rules", lambda s: _count(s.refusal_rules)),
     ("dual", lambda s: _pct(s.dual_control)),
 )
@@ -47,8 +48,8 @@ LEGEND = (
     "share with that many writes; seq/t, open/t: distinct tool sequences and openings (names, "
     "ids and numbers masked) per task; id open, id any: share whose opening (any: or goal or "
     "known facts) states a record id the gold path uses; if: goals with an if; mixed: an "
-    "allowed write beside a forbidden one; refuse: tasks with a forbidden write asked for; "
-    "rules: policy refusal rules some task tests; dual: gold paths with user-side steps"
+    "allowed write beside a forbidden one; refuse: tasks with a request to refuse; forb wr: "
+    "those whose forbidden write the tools allow; rules: policy refusal rules some task tests; dual: gold paths with user-side steps"
 )
 """What the headers stand for (``TaskStats`` defines each figure)."""
 
@@ -67,10 +68,13 @@ def render_task_stats(
         table.add_row(cell(s.domain), *(write(s) for _, write in COLUMNS))
     console.print(table)
     console.print(LEGEND, markup=False)
-    reasons: dict[tuple[str, str], list[str]] = {}
+    by_figure: dict[tuple[str, str], list[str]] = {}
     for s in figures:
         for figure, why in s.not_computed.items():
-            reasons.setdefault((figure, why), []).append(s.domain)
-    for (figure, why), names in reasons.items():
+            by_figure.setdefault((figure, why), []).append(s.domain)
+    lines: dict[tuple[str, str], list[str]] = {}
+    for (figure, why), names in by_figure.items():
         where = "every domain" if len(names) == len(figures) else ", ".join(names)
-        console.print(f"{figure}: not computed for {where}: {why}", markup=False)
+        lines.setdefault((where, why), []).append(figure)
+    for (where, why), names in lines.items():
+        console.print(f"{', '.join(names)}: not computed for {where}: {why}", markup=False)

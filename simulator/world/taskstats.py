@@ -53,8 +53,11 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     ``id_in_scenario``: whose opening, goal or known facts state one. ``conditional``: share
     of tasks with a goal sentence holding the word "if". ``mixed``: share of tasks with a
     forbidden write the user asks for (``Domain.violations``) and a gold write beside it;
-    ``refusals``: tasks with a forbidden write the user asks for; ``refusal_rules``: the
-    policy's refusal rules some task tests (None until policies carry rule ids).
+    ``refusals``: tasks where some request must be refused (an intent the policy forbids, or a
+    forbidden write the user asks for); ``forbidden_writes``: those of them whose forbidden
+    write the tools would allow (``Domain.violations``: what a pushover does; where the tools
+    themselves refuse, there is none); ``refusal_rules``: the policy's refusal rules some task
+    tests (None until policies carry rule ids).
     ``dual_control``: share of tasks whose gold path has a user step (``Domain.is_user_step``).
     """
 
@@ -72,6 +75,7 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     conditional: float | None
     mixed: float | None
     refusals: int | None
+    forbidden_writes: int | None
     refusal_rules: int | None
     dual_control: float | None
     not_computed: dict[str, str]
@@ -87,12 +91,14 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
     not_computed = {"refusal_rules": RULES_NOT_YET}
     mixed: float | None = None
     refusals: int | None = None
+    forbidden_writes: int | None = None
     if domain.intents:
-        forbidden = [bool(domain.violations(t)) for t in tasks]
-        refusals = sum(forbidden)
-        mixed = _share(sum(f and w > 0 for f, w in zip(forbidden, writes, strict=True)), n)
+        asked = [bool(domain.violations(t)) for t in tasks]
+        forbidden_writes = sum(asked)
+        refusals = sum(a or _refused(domain, t) for a, t in zip(asked, tasks, strict=True))
+        mixed = _share(sum(a and w > 0 for a, w in zip(asked, writes, strict=True)), n)
     else:
-        not_computed |= {"mixed": NO_INTENTS, "refusals": NO_INTENTS}
+        not_computed |= {name: NO_INTENTS for name in ("mixed", "refusals", "forbidden_writes")}
     return TaskStats(
         domain=domain.name,
         tasks=n,
@@ -108,6 +114,7 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
         conditional=_share(sum(is_conditional(t) for t in tasks), n),
         mixed=mixed,
         refusals=refusals,
+        forbidden_writes=forbidden_writes,
         refusal_rules=None,
         dual_control=_share(sum(any(map(domain.is_user_step, t.actions)) for t in tasks), n),
         not_computed=not_computed,
@@ -146,6 +153,12 @@ def record_ids(task: Task) -> list[str]:
 def is_conditional(task: Task) -> bool:
     """Whether a sentence of ``task``'s goal holds the word "if"."""
     return any(_IF.search(s) for s in _SENTENCE.split(task.scenario.goal))
+
+
+def _refused(domain: Domain, task: Task) -> bool:
+    """Whether ``task``'s intent is one the policy forbids (its answer is a refusal)."""
+    intent = next((i for i in domain.intents if i.name == task.intent), None)
+    return intent is not None and intent.forbidden
 
 
 def _states_id(task: Task, text: str) -> bool:
