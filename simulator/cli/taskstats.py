@@ -49,7 +49,8 @@ LEGEND = (
     "ids and numbers masked) per task; id open, id any: share whose opening (any: or goal or "
     "known facts) states a record id the gold path uses; if: goals with an if; mixed: an "
     "allowed write beside a forbidden one; refuse: tasks with a request to refuse; forb wr: "
-    "those whose forbidden write the tools allow; rules: policy refusal rules some task tests; dual: gold paths with user-side steps"
+    "those whose forbidden write the tools allow; rules: policy refusal rules some task "
+    "tests; dual: gold paths with user-side steps"
 )
 """What the headers stand for (``TaskStats`` defines each figure)."""
 
