@@ -68,6 +68,9 @@ mixed requests and long horizons (``tau-sim run --tier``)."""
 TIERS: tuple[Tier, ...] = ("base", "hard")
 """The tiers, in the order tables list them."""
 
+DEFAULT_TIER: Tier = "base"
+"""The tier of a task that names none (every task written before tasks had tiers)."""
+
 
 class Task(msgspec.Struct, frozen=True):
     """A benchmark task: the user's scenario and how success is judged.
@@ -86,7 +89,7 @@ class Task(msgspec.Struct, frozen=True):
     required_outputs: list[str] = []
     summary: str = ""
     emotion: EmotionSpec | None = None
-    tier: Tier = "base"
+    tier: Tier = DEFAULT_TIER
 
 
 class Intent:
