@@ -103,3 +103,20 @@ def test_domains_show_counts_tiers() -> None:
     shown = json.loads(tau_sim("domains", "show", "retail", "--json").stdout)
     assert shown["tiers"] == {"base": shown["tasks"], "hard": 0}
     assert f"{shown['tasks']} base, 0 hard" in tau_sim("domains", "show", "retail").stdout
+
+
+def test_resume_finishes_the_tier_it_was_started_with(mixed: Path, tmp_path: Path) -> None:
+    ids = _ids(mixed)
+    db = tmp_path / "t.db"
+    grid = ("--tasks-file", str(mixed), "--tier", "hard", "--trials", "2", "--quiet")
+    tau_sim("run", *grid, "--db", str(db))
+    conn = sqlite3.connect(db)
+    (run_id,) = conn.execute("select id from runs").fetchone()
+    with conn:  # made to look crashed: one conversation lost its ending
+        conn.execute("update runs set status = 'interrupted'")
+        conn.execute("update conversations set status = 'running' where cell = 1")
+    conn.close()
+    tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    tasks, tier = _stored(db)
+    assert tier == "hard" and sorted(tasks) == sorted(ids[i] for i in HARD for _ in range(2))
+    assert report(db)["tier"] == "hard" and report(db)["status"] == "completed"
