@@ -1,4 +1,6 @@
-"""``tau-sim domains [list|show|generate]``: list the domains, show one, or sample its tasks.
+"""``tau-sim domains [list|show|stats|generate]``: list, show, measure or sample domains.
+
+``stats`` measures the domains' tasks (``world.taskstats``); ``generate`` samples a domain's.
 
 ``results.report`` (rich) and ``world.domain`` are imported when the command runs (a lean
 start-up).
@@ -29,6 +31,20 @@ def configure(domains: argparse.ArgumentParser) -> None:
     show = dsub.add_parser("show", help="tools, intents and task count of a domain")
     show.add_argument("name")
     show.add_argument("--json", action="store_true", help="print one JSON object")
+    stats = dsub.add_parser(
+        "stats",
+        help="how hard the domains' tasks are: writes, gold length, variety, id handing, "
+        "conditional goals, mixed requests, refusals, dual control",
+    )
+    stats.add_argument(
+        "names", nargs="*", metavar="DOMAIN", help="domains to measure (default: every one)"
+    )
+    stats.add_argument(
+        "--tier",
+        default="all",
+        help="measure only the tasks of one tier: base, hard or all (the default)",
+    )
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
     gen = dsub.add_parser(
         "generate",
         help="sample tasks from a domain's intents (JSONL); without options, regenerate its "
@@ -68,9 +84,34 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(get_domain(args.name).describe(), indent=2))
     elif command == "show":
         render_domain(get_domain(args.name))
+    elif command == "stats":
+        _stats(args)
     else:
         _generate(args)
     return 0
+
+
+def _stats(args: argparse.Namespace) -> None:
+    """``domains stats``: the figures of each domain named (default: every one that builds)."""
+    import msgspec
+
+    from tau_sim.simulator.cli.taskstats import render_task_stats
+    from tau_sim.simulator.world.splits import ALL_TIERS, check_tier
+    from tau_sim.simulator.world.taskstats import task_stats
+
+    tier = check_tier(args.tier)
+    domains = (
+        [get_domain(name) for name in dict.fromkeys(args.names)]
+        if args.names
+        else _buildable_domains(DOMAINS.names())
+    )
+    figures = [
+        task_stats(d, [t for t in d.tasks if tier == ALL_TIERS or t.tier == tier]) for d in domains
+    ]
+    if args.json:
+        print(json.dumps({"tier": tier, "domains": msgspec.to_builtins(figures)}, indent=2))
+    else:
+        render_task_stats(figures, tier)
 
 
 def _generate(args: argparse.Namespace) -> None:

@@ -36,6 +36,11 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
         "--tasks-file", help="run the tasks of a JSONL file instead (default: the domain's own)"
     )
     run.add_argument(
+        "--tier",
+        help="play only the tasks of this tier: base, hard or all (default "
+        f"{_D.tier}); --tasks N then takes the first N of the tier",
+    )
+    run.add_argument(
         "--task-split",
         help="play only the tasks of this split of the domain (τ²-bench's train, test, base)",
     )

@@ -242,7 +242,13 @@ def config_from_settings(
         task_pool,
     )
     from tau_sim.simulator.run.processes import resolve_workers
-    from tau_sim.simulator.world.splits import check_users, split_pool
+    from tau_sim.simulator.world.splits import (
+        ALL_TIERS,
+        check_tier,
+        check_users,
+        split_pool,
+        tier_pool,
+    )
 
     defaults = RunConfig()
     fields: dict[str, Any] = {
@@ -263,6 +269,11 @@ def config_from_settings(
         pool = split_pool(pool, domains, fields.setdefault("task_split", settings["task_split"]))
     names = list(domains)
     where = tasks_file or (f"domain {names[0]!r}" if len(names) == 1 else "the domains")
+    if "tier" in settings:
+        fields["tier"] = tier = check_tier(settings["tier"])
+        pool = tier_pool(pool, tier, where)
+        if tier != ALL_TIERS:
+            where = f"the {tier} tasks of {where}"
     if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
         unique("--tasks", ids := listed("--tasks", settings["tasks"]), ids)
     fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)

@@ -26,6 +26,8 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     ``domains``: the domains the run plays, in order; ``tasks`` the ids of its tasks across them
     (unique in the run), each played in its own domain; ``tasks_file`` only with one domain.
     ``task_split``: the domains' task split the tasks were drawn from (``--task-split``).
+    ``tier``: the tier the tasks were drawn from (``--tier``: ``base``, ``hard`` or ``all``);
+    ``tasks`` already holds only that tier's, so a resumed run plays what the new one chose.
     ``ray``: the Ray cluster the run's ``workers`` actors play on (``--ray``,
     ``simulator.run.ray_actors``): None not on Ray, ``local`` a cluster the run starts, else the
     address of a running cluster.
@@ -37,6 +39,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     tasks: list[str] = []
     tasks_file: str | None = None
     task_split: str | None = None
+    tier: str = "all"
     agents: list[str] = msgspec.field(default_factory=lambda: ["scripted/gold"])
     users: list[str] = msgspec.field(default_factory=lambda: ["scripted"])
     emotions: list[str] = msgspec.field(default_factory=lambda: [NEUTRAL])

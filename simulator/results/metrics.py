@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from sys import intern
 from typing import Any
 
+import msgspec
 import sqlite_utils
 
 from tau_sim.simulator.core.conditions import NEUTRAL, intensity_label, level_label
@@ -298,6 +299,7 @@ def run_report(
     agents that read the answer key (scripted): their figures check the harness, they are not
     benchmark results. Every figure has its interval (``intervals`` says how they were made:
     ``resamples`` draws from a fixed seed, so the same data give the same intervals).
+    ``tier`` is the tier the run's tasks were drawn from (``--tier``).
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``tau_sim.simulator.results.effects``).
     ``policy_violations`` is the rate of forbidden writes on refusal tasks and its effect
@@ -314,6 +316,7 @@ def run_report(
         "infra_causes": share.causes,
         "user_error_causes": share.user_causes,
         "intervals": interval_method(bootstrap),
+        "tier": run_tier(run),
     }
 
     def figures(subset: Sequence[Row]) -> dict[str, Any]:
@@ -348,6 +351,19 @@ def run_report(
     )
     report["user_tags"] = user_tags_section(sqlite, run["id"], count_errors=count_errors)
     return report
+
+
+def run_tier(run: Mapping[str, Any]) -> str:
+    """The tier a stored run drew its tasks from (``RunConfig.tier``).
+
+    ``all`` when its configuration names none (a run stored before tiers) or is unreadable.
+    """
+    try:
+        config = msgspec.json.decode(run.get("config") or "{}")
+    except msgspec.DecodeError:
+        return "all"
+    tier = config.get("tier", "all") if isinstance(config, dict) else "all"
+    return str(tier)
 
 
 def interval_method(bootstrap: Bootstrap) -> dict[str, Any]:

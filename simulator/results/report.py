@@ -15,7 +15,7 @@ from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.core.infra import EXCLUDED_REASONS, INFRA_REASON, USER_ERROR_REASON
 from tau_sim.simulator.results.assertions import assertion_line
 from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world.domain import TIERS, Domain
 
 
 def cell(text: str) -> str:
@@ -66,6 +66,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         for d in dims
         if d not in varying and rows and rows[0][d] != DEFAULT_LEVEL
     ]
+    if report.get("tier", "all") != "all":
+        fixed.append(f"{report['tier']} tier")
     task_counts = {r.get("tasks") for r in rows}
     show_tasks = len(task_counts) > 1  # else the title says it
     if len(task_counts) == 1 and None not in task_counts:
@@ -535,7 +537,7 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
 
 
 def render_domain(domain: Domain, console: Console | None = None) -> None:
-    """Print a domain's tools (kind, arguments, description), intents and task count."""
+    """Print a domain's tools (kind, arguments, description), intents and tasks per tier."""
     console = console or _console()
     console.print(f"[bold]{cell(domain.name)}[/bold] — {cell(domain.title)}")
     tools = Table(title=f"{len(domain.toolkit.tools)} tools")
@@ -556,4 +558,5 @@ def render_domain(domain: Domain, console: Console | None = None) -> None:
         intents.add_row(intent.name, cell(intent.description))
     console.print(intents)
     where = f" in {domain.tasks_path}" if domain.tasks_path is not None else ""
-    console.print(f"{len(domain.tasks)} benchmark tasks{where}", markup=False)
+    tiers = ", ".join(f"{sum(t.tier == tier for t in domain.tasks)} {tier}" for tier in TIERS)
+    console.print(f"{len(domain.tasks)} benchmark tasks ({tiers}){where}", markup=False)

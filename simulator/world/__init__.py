@@ -3,14 +3,17 @@
 - ``tools``: ``Tool``, the ``tool`` decorator, ``ToolKind``, ``ToolError``, ``Toolkit``.
 - ``database``: ``Base`` (a domain's shared read-only tables and indexes), ``Database`` (a
   conversation's copy-on-write copy), ``Index``.
-- ``domain``: ``Domain``, ``Task``, ``Action``, ``UserScenario``, ``Intent``, ``Generation`` and
-  the task files (``load_tasks``, ``dump_tasks``, ``check_gold``, ``encode_task``).
+- ``domain``: ``Domain``, ``Task`` (``Tier``, ``TIERS``, ``DEFAULT_TIER``), ``Action``,
+  ``UserScenario``, ``Intent``, ``Generation`` and the task files (``load_tasks``,
+  ``dump_tasks``, ``check_gold``, ``encode_task``).
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
 - ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known).
-- ``splits``: task splits and which users can play free-text scenarios; ``views``: what the
-  agent and the user see, and the answer key only calibration agents get.
+- ``taskstats``: ``task_stats``, ``TaskStats`` (how hard a task set is: ``domains stats``).
+- ``splits``: tiers and task splits (``check_tier``, ``tier_pool``, ``split_pool``) and which
+  users can play free-text scenarios; ``views``: what the agent and the user see, and the
+  answer key only calibration agents get.
 
 Code outside ``simulator.world`` imports these names from here (domain authors included).
 
@@ -30,11 +33,14 @@ if TYPE_CHECKING:
         Index,
     )
     from tau_sim.simulator.world.domain import (
+        DEFAULT_TIER,
+        TIERS,
         Action,
         Domain,
         Generation,
         Intent,
         Task,
+        Tier,
         UserScenario,
         check_gold,
         dump_tasks,
@@ -62,9 +68,15 @@ if TYPE_CHECKING:
         user_slots,
     )
     from tau_sim.simulator.world.splits import (
+        check_tier,
         check_users,
         reads_free_text,
         split_pool,
+        tier_pool,
+    )
+    from tau_sim.simulator.world.taskstats import (
+        TaskStats,
+        task_stats,
     )
     from tau_sim.simulator.world.told import (
         Heard,
@@ -100,6 +112,11 @@ if TYPE_CHECKING:
     )
 
 MODULE_OF = {
+    "tier_pool": "splits",
+    "check_tier": "splits",
+    "task_stats": "taskstats",
+    "TaskStats": "taskstats",
+    "DEFAULT_TIER": "domain",
     "Action": "domain",
     "AgentView": "views",
     "AnswerKey": "views",
@@ -118,7 +135,9 @@ MODULE_OF = {
     "MissingStateError": "evaluation",
     "SlotHint": "slots",
     "StepHint": "usersteps",
+    "TIERS": "domain",
     "Task": "domain",
+    "Tier": "domain",
     "Tool": "tools",
     "ToolError": "tools",
     "ToolKind": "tools",
@@ -160,7 +179,9 @@ MODULE_OF = {
 """The module of this package that defines each public name."""
 
 __all__ = [
+    "DEFAULT_TIER",
     "EVIDENCE",
+    "TIERS",
     "Action",
     "AgentView",
     "AnswerKey",
@@ -179,6 +200,8 @@ __all__ = [
     "SlotHint",
     "StepHint",
     "Task",
+    "TaskStats",
+    "Tier",
     "Tool",
     "ToolError",
     "ToolKind",
@@ -193,6 +216,7 @@ __all__ = [
     "agent_view",
     "answer_key",
     "check_gold",
+    "check_tier",
     "check_users",
     "dump_tasks",
     "encode_task",
@@ -211,6 +235,8 @@ __all__ = [
     "state_event",
     "step_request",
     "string_arguments",
+    "task_stats",
+    "tier_pool",
     "tool",
     "untold",
     "user_slots",

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
@@ -61,10 +61,23 @@ class UserScenario(msgspec.Struct, frozen=True):
         ]
 
 
+Tier = Literal["base", "hard"]
+"""A task's tier: ``base`` checks the policy's everyday paths, ``hard`` is search, choice,
+mixed requests and long horizons (``tau-sim run --tier``)."""
+
+TIERS: tuple[Tier, ...] = ("base", "hard")
+"""The tiers, in the order tables list them."""
+
+DEFAULT_TIER: Tier = "base"
+"""The tier of a task that names none (every task written before tasks had tiers)."""
+
+
 class Task(msgspec.Struct, frozen=True):
     """A benchmark task: the user's scenario and how success is judged.
 
     ``emotion`` is an optional emotion profile the task carries (checked by ``load_tasks``).
+    ``tier`` is ``base`` or ``hard`` (a task file written before tiers reads as ``base``; any
+    other value is refused by ``load_tasks`` with the file, line and field).
     """
 
     id: str
@@ -76,6 +89,7 @@ class Task(msgspec.Struct, frozen=True):
     required_outputs: list[str] = []
     summary: str = ""
     emotion: EmotionSpec | None = None
+    tier: Tier = DEFAULT_TIER
 
 
 class Intent:
@@ -256,6 +270,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                 for i in self.intents
             ],
             "tasks": len(self.tasks),
+            "tiers": {tier: sum(t.tier == tier for t in self.tasks) for tier in TIERS},
             "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,
         }
 
@@ -365,6 +380,11 @@ def load_tasks(
         try:
             task = _task_decoder.decode(line)
         except msgspec.ValidationError as exc:
+            if str(exc).endswith("`$.tier`"):
+                raise UsageError(
+                    f"{path}:{number}: tier: {_tier_value(line)} is not a tier "
+                    f"(one of {', '.join(TIERS)})"
+                ) from None
             raise UsageError(f"{path}:{number}: invalid task: {exc}") from None
         except msgspec.DecodeError as exc:
             raise UsageError(f"{path}:{number}: not valid JSON: {exc}") from None
@@ -379,6 +399,12 @@ def load_tasks(
         ids.add(task.id)
         tasks.append(task)
     return tasks
+
+
+def _tier_value(line: bytes) -> str:
+    """The ``tier`` a task line gives, as JSON (the line is an object: it failed on its tier)."""
+    fields = msgspec.json.decode(line)
+    return _encoder.encode(fields.get("tier") if isinstance(fields, dict) else None).decode()
 
 
 def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -> None:

@@ -1,5 +1,6 @@
-"""Run-level checks for domains built from other benchmarks: task splits and who can play them.
+"""Run-level subsets of the tasks (tiers, splits) and who can play a domain's scenarios.
 
+``--tier base|hard|all`` keeps the tasks of one tier (``Task.tier``; ``all`` keeps every one).
 ``--task-split NAME`` keeps the tasks a domain lists under that split (``Domain.task_splits``,
 e.g. τ²-bench's ``split_tasks.json``); a domain whose scenarios are free text
 (``Domain.free_text_scenarios``) refuses users that cannot read them (a user provider with
@@ -12,7 +13,31 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.domain import TIERS, Domain, Task
+
+ALL_TIERS = "all"
+"""``--tier all``: every task, whatever its tier (the default)."""
+
+TIER_CHOICES = (*TIERS, ALL_TIERS)
+"""What ``--tier`` takes."""
+
+
+def check_tier(value: str, flag: str = "--tier") -> str:
+    """``value`` as a ``--tier`` (any case, stripped); anything else is a ``UsageError``."""
+    tier = str(value).strip().lower()
+    if tier not in TIER_CHOICES:
+        raise UsageError(f"{flag} must be one of {', '.join(TIER_CHOICES)} (got {value!r})")
+    return tier
+
+
+def tier_pool(pool: list[Task], tier: str, where: str) -> list[Task]:
+    """The tasks of ``pool`` of tier ``tier`` (``all``: every one); none is a ``UsageError``."""
+    if tier == ALL_TIERS:
+        return pool
+    kept = [t for t in pool if t.tier == tier]
+    if not kept:
+        raise UsageError(f"--tier {tier}: {where} has no {tier} tasks ({len(pool)} in all)")
+    return kept
 
 
 def split_pool(pool: list[Task], domains: Mapping[str, Domain], split: str) -> list[Task]:
