@@ -125,6 +125,9 @@ def test_caps_and_rebalancing_by_condition(pipeline: Pipeline, tmp_path: Path) -
     assert set(per_cell.values()) == {cells["after_min"]}
     bad = tau_sim(*base, "--force", "--cell-by", "mood")
     assert bad.returncode == 2 and "--cell-by: 'mood'" in bad.stderr
+    zero = tau_sim(*base, "--force", "--cap-per-cell", "0")
+    assert zero.returncode == 2 and "--cap-per-cell 0" in zero.stderr
+    assert "Traceback" not in bad.stderr + zero.stderr
 
 
 def conversations_rows(pipeline: Pipeline) -> dict[str, dict[str, Any]]:
