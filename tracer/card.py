@@ -2,7 +2,8 @@
 
 YAML front matter (license, task categories, tags, size category, the ``train`` split's data
 file), then the summary, the row format, the counts by domain, emotion family, emotion leaf and
-intensity, the filter's thresholds and drop counts, and the source runs and models. Nothing in
+intensity, the filter's thresholds, drop and flag counts, the balance over cells, and the
+source runs and models. Nothing in
 it depends on the time of the export.
 """
 
@@ -24,6 +25,8 @@ class CardFacts(msgspec.Struct, kw_only=True):
     selection: Selection
     fmt: str
     reasoning: str
+    arguments_as_string: bool = False
+    call_ids: str = "stored"
     domains: Counter[str] = msgspec.field(default_factory=Counter)
     families: Counter[str] = msgspec.field(default_factory=Counter)
     emotions: Counter[str] = msgspec.field(default_factory=Counter)
@@ -61,13 +64,32 @@ def data_card(facts: CardFacts) -> str:
     rows = sum(facts.domains.values())
     selection = facts.selection
     limits = selection.thresholds
+    arguments = "JSON strings" if facts.arguments_as_string else "JSON objects"
+    ids = "as stored" if facts.call_ids == "stored" else "as 9 letters and digits (Mistral's)"
     layout = (
-        "`messages` (system = the domain policy, user, assistant with `tool_calls`, tool) and "
-        "`tools` (JSON-schema function definitions), as TRL's `SFTTrainer` reads them"
+        "`messages` (system = the system prompt the agent was sent: a preamble, then the domain "
+        "policy; user; assistant with `tool_calls`, each with its `id` and its `arguments` as "
+        f"{arguments}; tool with the `tool_call_id` it answers) and `tools` (JSON-schema "
+        f"function definitions), as TRL's `SFTTrainer` reads them. Call ids {ids}"
         if facts.fmt == "trl"
         else "ShareGPT: `system`, `conversations` (human, gpt, function_call, observation) and "
         "`tools` as a JSON string"
     )
+    cells = selection.cells
+    rule = selection.balance
+    balance = [
+        f"Cells: {' x '.join(rule.by)}; cap per cell: "
+        f"{'none' if rule.cap is None else rule.cap}; evened out: {'yes' if rule.even else 'no'}"
+        f" (seed {rule.seed}).",
+        "",
+    ]
+    if cells is not None:
+        balance += [
+            f"{cells.cells} cells held {cells.before_min} to {cells.before_max} conversations "
+            f"that passed the filters, and keep {cells.after_min} to {cells.after_max}; "
+            f"{cells.cut} were cut.",
+            "",
+        ]
     lines = [
         "---",
         "license: apache-2.0",
@@ -111,11 +133,23 @@ def data_card(facts: CardFacts) -> str:
         "## Filters",
         "",
         f"Kept {len(selection.kept)} of {selection.total} conversations: completed, not "
-        f"abandoned, reward >= {limits.min_reward:g}, at most {limits.max_reliance} questions "
-        f"for information a tool could give, at most {limits.max_redundant} repeated questions, "
-        f"at most {limits.max_turns} turns, at most {limits.max_tool_errors} tool errors.",
+        f"abandoned, reward >= {limits.min_reward:g}; grounded (at most "
+        f"{limits.max_ungrounded_arguments} tool-call arguments and "
+        f"{limits.max_ungrounded_facts} stated ids, amounts or dates that nobody in the "
+        f"dialogue gave); at most {limits.max_reliance} questions for information a tool could "
+        f"give, {limits.max_redundant} questions for what the user had already given, "
+        f"{limits.max_unanswered} user questions left unanswered; the user's tags at most "
+        f"{limits.max_dismissive} dismissive, {limits.max_ignored_cue} ignored cues, "
+        f"{limits.max_repeated_question} repeated questions, {limits.max_unbacked_claim} "
+        f"unbacked claims; at most {limits.max_turns} turns and {limits.max_tool_errors} tool "
+        "errors. Each dropped conversation counts under its first failed check; `flagged` "
+        "counts every conversation a check fails.",
         "",
         *_table("dropped for", Counter(selection.dropped)),
+        *_table("flagged for", Counter(selection.flagged)),
+        "## Balance",
+        "",
+        *balance,
         "## Source",
         "",
         "Runs: " + ", ".join(f"`{r}`" for r in selection.runs) + ".",

@@ -46,6 +46,17 @@ def configure(tracer: argparse.ArgumentParser) -> None:
             default=value,
             help=f"(default {value})",
         )
+    filt.add_argument(
+        "--cell-by",
+        default="condition,task,agent",
+        help="what a balance cell is, of agent, task, condition, domain, emotion, intensity, user "
+        "(default condition,task,agent)",
+    )
+    filt.add_argument("--cap-per-cell", type=int, help="keep at most N conversations per cell")
+    filt.add_argument(
+        "--rebalance", action="store_true", help="cut every cell to the smallest cell's count"
+    )
+    filt.add_argument("--balance-seed", type=int, default=0, help="which ones a cut keeps")
     export = tsub.add_parser("export", help="write a selection as an SFT dataset folder")
     export.add_argument("selection", help="selection file of `tau-sim tracer filter`")
     export.add_argument("--db", help="database (default: the one the selection names)")
@@ -57,6 +68,17 @@ def configure(tracer: argparse.ArgumentParser) -> None:
     export.add_argument("--reasoning", default="drop", choices=("keep", "drop"))
     export.add_argument(
         "--tools-as-string", action="store_true", help="`tools` as a JSON string (datasets < 4.7)"
+    )
+    export.add_argument(
+        "--arguments-as-string",
+        action="store_true",
+        help="each tool call's `arguments` as a JSON string (datasets < 4.7)",
+    )
+    export.add_argument(
+        "--call-ids",
+        default="stored",
+        choices=("stored", "mistral"),
+        help="tool-call ids as stored (default) or as 9 letters and digits (Mistral's tokenizer)",
     )
     stats = tsub.add_parser("stats", help="tool executions vs follow-up questions, and success")
     stats.add_argument("run_id", metavar="RUN_ID")

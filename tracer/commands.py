@@ -47,17 +47,33 @@ def construct_command(args: argparse.Namespace) -> int:
 
 def filter_command(args: argparse.Namespace) -> int:
     """Filter runs into a selection file; print kept and dropped counts as JSON."""
+    from tau_sim.simulator.core import UsageError
+    from tau_sim.tracer.balance import parse_cell_keys
     from tau_sim.tracer.filtering import filter_runs, write_selection
-    from tau_sim.tracer.thresholds import Thresholds
+    from tau_sim.tracer.thresholds import Balance, Thresholds
 
     limits = Thresholds(
         **{name: getattr(args, name) for name in msgspec.structs.asdict(Thresholds())}
     )
+    if args.cap_per_cell is not None and args.cap_per_cell < 1:
+        raise UsageError(f"--cap-per-cell {args.cap_per_cell}: give a positive number")
+    rule = Balance(
+        by=parse_cell_keys(args.cell_by),
+        cap=args.cap_per_cell,
+        even=args.rebalance,
+        seed=args.balance_seed,
+    )
     check_output(Path(args.out), force=args.force)
     db = open_database(args.db, readonly=True)
-    selection = filter_runs(db, args.db, args.run_ids, limits)
+    selection = filter_runs(db, args.db, args.run_ids, limits, rule)
     write_selection(selection, Path(args.out), force=args.force)
-    report = {"kept": len(selection.kept), "total": selection.total, "dropped": selection.dropped}
+    report = {
+        "kept": len(selection.kept),
+        "total": selection.total,
+        "dropped": selection.dropped,
+        "flagged": selection.flagged,
+        "cells": msgspec.to_builtins(selection.cells),
+    }
     print(json.dumps(report, sort_keys=True))
     return 0
 
@@ -78,6 +94,8 @@ def export_command(args: argparse.Namespace) -> int:
         fmt=args.format,
         reasoning=args.reasoning,
         tools_as_string=args.tools_as_string,
+        arguments_as_string=args.arguments_as_string,
+        call_ids=args.call_ids,
         force=args.force,
     )
     print(f"{count} conversations written to {args.out}", file=sys.stderr)

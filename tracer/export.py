@@ -19,7 +19,7 @@ from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.store import check_output, write_outputs
 from tau_sim.tracer.card import CardFacts, data_card
 from tau_sim.tracer.filtering import Selection
-from tau_sim.tracer.sft import FORMATS, Reasoning, sharegpt_row, trl_row
+from tau_sim.tracer.sft import FORMATS, CallIds, Reasoning, sharegpt_row, trl_row
 from tau_sim.tracer.source import Conversation, conversations, open_run
 
 DATA_FILE = "train.jsonl"
@@ -43,6 +43,8 @@ def export(
     fmt: str = "trl",
     reasoning: Reasoning = "drop",
     tools_as_string: bool = False,
+    arguments_as_string: bool = False,
+    call_ids: CallIds = "stored",
     force: bool = False,
 ) -> int:
     """Write ``out/train.jsonl`` and ``out/README.md``; returns the number of rows.
@@ -59,11 +61,23 @@ def export(
             f"tracer export: the selection keeps no conversation (of {selection.total}); "
             "loosen the filter's thresholds"
         )
-    facts = CardFacts(selection=selection, fmt=fmt, reasoning=reasoning)
+    facts = CardFacts(
+        selection=selection,
+        fmt=fmt,
+        reasoning=reasoning,
+        arguments_as_string=arguments_as_string,
+        call_ids=call_ids,
+    )
     lines: list[str] = []
     for conversation in selected(sqlite, selection):
         if fmt == "trl":
-            row = trl_row(conversation, reasoning, tools_as_string)
+            row = trl_row(
+                conversation,
+                reasoning,
+                tools_as_string,
+                arguments_as_string=arguments_as_string,
+                call_ids=call_ids,
+            )
         else:
             row = sharegpt_row(conversation, reasoning)
         lines.append(json.dumps(row, ensure_ascii=False) + "\n")

@@ -17,7 +17,7 @@ from tau_sim.simulator.core import Event, UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.run import run_domains, task_pool
 from tau_sim.simulator.store import get_run, iter_events
-from tau_sim.simulator.world import Domain, Task
+from tau_sim.simulator.world import ConversationContext, Domain, Task, agent_view
 
 
 class Conversation(msgspec.Struct):
@@ -32,6 +32,28 @@ class Conversation(msgspec.Struct):
     def id(self) -> str:
         """The conversation id."""
         return str(self.row["id"])
+
+    def system_prompt(self) -> str:
+        """The system prompt the tool-calling agent is sent in this conversation.
+
+        The runner's own ``agent_view`` of it, worded by ``agents.llm.system_prompt`` (a preamble,
+        then the domain policy): the text an LLM agent of the run was sent, byte for byte.
+        Scripted agents read no prompt; their rows carry the one a model would have had.
+        """
+        from tau_sim.agents.llm import system_prompt
+
+        row = self.row
+        ctx = ConversationContext(
+            conversation_id=self.id,
+            run_id=str(row["run_id"]),
+            task=self.task,
+            domain=self.domain,
+            emotion=str(row["emotion"]),
+            intensity=float(row["intensity"]),
+            trial=int(row["trial"]),
+            seed=int(row["seed"] or 0),
+        )
+        return system_prompt(agent_view(ctx))
 
 
 class RunSource(msgspec.Struct):

@@ -118,6 +118,7 @@ if TYPE_CHECKING:
         task_pass_at_k,
         task_pass_hat_k,
     )
+    from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
     from tau_sim.simulator.results.transcript import (
         SHOW_RESULT_CHARS,
         Transcript,
@@ -151,6 +152,7 @@ MODULE_OF = {
     "MIN_RESAMPLES": "stats",
     "NL_ASSERTION": "assertions",
     "NO_NEUTRAL": "effects",
+    "PERCEPTION_TAGS": "tags",
     "PRICINGS": "costs",
     "RESAMPLES": "stats",
     "REVIEW_RESULT_CHARS": "review",
@@ -197,6 +199,7 @@ MODULE_OF = {
     "pass_hat_k": "stats",
     "per_frame": "metrics",
     "pricing": "costs",
+    "tag_kind": "tags",
     "print_compare_users": "usercompare",
     "render_by_emotion": "report",
     "render_compare": "report",
@@ -243,6 +246,7 @@ __all__ = [
     "MIN_RESAMPLES",
     "NL_ASSERTION",
     "NO_NEUTRAL",
+    "PERCEPTION_TAGS",
     "PRICINGS",
     "RESAMPLES",
     "REVIEW_RESULT_CHARS",
@@ -310,6 +314,7 @@ __all__ = [
     "role_totals",
     "run_report",
     "summarize",
+    "tag_kind",
     "task_pass_at_k",
     "task_pass_hat_k",
     "total",

@@ -1,9 +1,9 @@
 """Skip a test where an optional dependency is missing, or fail it where CI requires that one.
 
 Each optional dependency has a switch, ``TAU_SIM_REQUIRE_<NAME>`` (``RAY``, ``TAU2``, ``LOCAL``,
-``FUSE``, ``TMPFS``): .ci/run installs the dependency and sets the switch, so there a missing
-dependency fails the tests that need it instead of skipping them silently. Elsewhere (only
-``.[test]`` installed) those tests skip, saying what to install.
+``FUSE``, ``TMPFS``, ``TEMPLATES``): .ci/run installs the dependency and sets the switch, so
+there a missing dependency fails the tests that need it instead of skipping them silently.
+Elsewhere (only ``.[test]`` installed) those tests skip, saying what to install.
 """
 
 from __future__ import annotations
