@@ -11,14 +11,16 @@ conversations are stored, the run is marked ``interrupted`` and ``--resume`` goe
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
 
 from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
 from tau_sim.tui.sources import Source
@@ -41,6 +43,41 @@ def innermost(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
+
+
+class CrashingApp(Protocol):
+    """What ``stop_on_crash`` needs of an app: its source, its flags and Textual's own fields."""
+
+    source: Source
+    done: bool
+    crash: BaseException | None
+    _quitting: bool
+    _exception: Exception | None
+    _exception_event: asyncio.Event
+
+    def exit(self, result: None = None, return_code: int = 0) -> None:
+        """Textual's ``App.exit``."""
+        ...
+
+
+def stop_on_crash(app: CrashingApp, error: Exception) -> None:
+    """Keep the first unhandled ``error`` in ``app.crash`` and stop the run, then exit 1.
+
+    A run played here is stopped as quitting stops it (it ends ``interrupted``, resumable) and
+    the app exits once its worker has ended; a followed or finished run exits at once. The
+    command prints the error as one line (no traceback). Under ``run_test`` the error is
+    raised again when the test's app closes, as Textual does.
+    """
+    if app.crash is None:
+        app.crash = error.error if isinstance(error, WorkerFailed) else error
+        if app._exception is None:  # what run_test raises again (Textual's own bookkeeping)
+            app._exception = error
+            app._exception_event.set()
+    if app.done or app.source.attached or not app.source.started:
+        app.exit(return_code=1)
+    elif not app._quitting:
+        app._quitting = True
+        app.source.stop()
 
 
 class TauSimApp(App[None]):
@@ -69,6 +106,8 @@ class TauSimApp(App[None]):
         """What stopped the worker that plays or follows the run, if anything did."""
         self.settled = False
         """Whether the run is over and the screen shows all of it."""
+        self.crash: BaseException | None = None
+        """An error the app itself did not handle (the run is stopped, the app exits 1)."""
         self._quitting = False
         self._ticks = 0
 
@@ -102,7 +141,15 @@ class TauSimApp(App[None]):
             message = f"the run stopped: {innermost(error)}"
             self.notify(message, severity="error", timeout=30, markup=False)
         if self._quitting:
-            self.exit()
+            self.exit(return_code=1 if self.crash else 0)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error no handler caught: stop the run played here, then exit 1 (``stop_on_crash``).
+
+        Textual's own handling closes the app at once with a Rich traceback, which cancels the
+        run's worker and leaves the run ``failed``; here the run ends ``interrupted`` instead.
+        """
+        stop_on_crash(self, error)
 
     def tick(self) -> None:
         """Take in the source's new events and show what changed."""

@@ -52,7 +52,7 @@ from tau_sim.simulator.core import (
     visible,
 )
 from tau_sim.simulator.world import AgentView, UserView
-from tau_sim.tui.app import TICK_S, TauSimApp, innermost
+from tau_sim.tui.app import TICK_S, TauSimApp, innermost, stop_on_crash
 from tau_sim.tui.dialogue import (
     RESULT_CHARS,
     DialogueView,
@@ -236,8 +236,7 @@ class HumanScreen(SizedScreen):
         """Conversations started on this screen."""
         self.total: int | str = "?"
         """The session's conversations (the app sets it)."""
-        self._waiting: list[Event] | None = []
-        """Events handed in before the screen was mounted (None once they are shown)."""
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
@@ -261,24 +260,24 @@ class HumanScreen(SizedScreen):
             return self.role == "user"
         return True
 
+    @property
+    def ready(self) -> bool:
+        """Whether the screen is mounted and laid out (the app starts the run only then)."""
+        return self._ready
+
     def on_mount(self) -> None:
-        """Show what arrived before the screen was mounted, once it has been laid out."""
+        """Start the run once the screen has been laid out (its first events need the dialogue)."""
         super().on_mount()
         self.call_after_refresh(self._mounted)
 
     def _mounted(self) -> None:
-        waiting, self._waiting = self._waiting or [], None
-        self.show_events(waiting)
+        self._ready = True
+        app = self.app
+        assert isinstance(app, HumanApp)
+        app.start_run()
 
     def show_events(self, events: list[Event]) -> None:
-        """Show the feed's new events: a new conversation clears the screen first.
-
-        Events that arrive before the screen is mounted are kept and shown once it is (the app
-        starts the run from its own ``on_mount``, which can come first on a loaded machine).
-        """
-        if self._waiting is not None:
-            self._waiting += events
-            return
+        """Show the feed's new events: a new conversation clears the screen first."""
         for index, event in enumerate(events):
             if isinstance(event, ConversationStarted):
                 self._start(event)
@@ -485,6 +484,8 @@ class HumanApp(App[None]):
         self.screen_of = HumanScreen(role)
         self.done = False
         self.error: BaseException | None = None
+        self.crash: BaseException | None = None
+        """An error the app itself did not handle (the run is stopped, the app exits 1)."""
         self._quitting = False
 
     def get_default_screen(self) -> HumanScreen:
@@ -492,9 +493,18 @@ class HumanApp(App[None]):
         return self.screen_of
 
     def on_mount(self) -> None:
-        """Open the desk, play the run, read the asks, show the feed."""
+        """Set up once mounted; the screen starts the run once it is laid out (``start_run``)."""
         self.theme = "textual-dark"
         self.screen_of.total = self.source.runner.total
+
+    def start_run(self) -> None:
+        """Open the desk, play the run, read the asks, show the feed (the screen is ready).
+
+        Started from the screen's mount, never before it, whatever the machine's load: in the
+        agent role the user speaks first, and its message needs the mounted dialogue.
+        """
+        if self.source.started or self.crash is not None:
+            return
         self.desk.open()
         self.set_interval(TICK_S, self.tick)
         self.follow_run()
@@ -530,7 +540,11 @@ class HumanApp(App[None]):
         elif not self._quitting:
             self.notify("the session is over: every conversation is stored (ctrl+q quits)")
         if self._quitting:
-            self.exit()
+            self.exit(return_code=1 if self.crash else 0)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error no handler caught: stop the run, then exit 1 (``app.stop_on_crash``)."""
+        stop_on_crash(self, error)
 
     def action_toggle_theme(self) -> None:
         """Switch between Textual's light and dark themes."""

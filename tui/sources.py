@@ -74,6 +74,8 @@ class Source(Protocol):
     """True when another process plays the run (quitting leaves it alone)."""
     error: BaseException | None
     """What stopped the run played here (raised again once the app has exited)."""
+    started: bool
+    """Whether ``follow`` has been called (a run played here may then be running)."""
 
     def drain(self) -> list[Event]:
         """Events received since the last drain."""
@@ -141,6 +143,7 @@ class LiveSource:
         self.runner = make_runner(self.feed, self._started)
         self.info = RunInfo(run_id, self.runner.total, "starting")
         self.error: BaseException | None = None
+        self.started = False
         self._reader = _Reader(db_path)
         self._history = history
         self._resumed = history is not None
@@ -160,6 +163,7 @@ class LiveSource:
 
     async def follow(self) -> None:
         """Play the run; its final status (or the error that stopped it) is kept."""
+        self.started = True
         try:
             await self.runner.run()
         except Exception as exc:  # shown, then raised again once the app has exited
@@ -205,6 +209,7 @@ class StoreSource:
 
     attached = True
     error: BaseException | None = None
+    started = False
 
     def __init__(self, db_path: str | Path, run_id: str | None) -> None:
         """Open the store and find the run (``UsageError``: no such file, no such run)."""
@@ -260,6 +265,7 @@ class StoreSource:
 
     async def follow(self) -> None:
         """Poll until the run is no longer written, then read what is left once more."""
+        self.started = True
         while True:
             was_finished = self.finished
             # a busy file (a checkpoint in the way) is read again at the next poll
