@@ -161,12 +161,17 @@ class Outcome(Static):
         self.add_class("-ended")
 
 
-def describe_start(started: ConversationStarted) -> Text:
-    """A conversation's line of facts: agent, user, task and condition."""
+def describe_start(started: ConversationStarted, *, condition: bool = True) -> Text:
+    """A conversation's line of facts: agent, user, task and (unless not ``condition``) the
+    user's condition, which the agent player is never shown.
+    """
     text = Text()
     text.append(visible(started.agent), style="bold")
     text.append(visible(f" serving {started.user} on {started.domain} task "))
     text.append(visible(started.task_id), style="bold")
+    if not condition:
+        text.append(f"  trial {started.trial}")
+        return text
     text.append(visible(f"  emotion {started.emotion}"))
     if started.emotion != "neutral":
         text.append(f" at {started.intensity:.2f}")

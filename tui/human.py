@@ -14,8 +14,10 @@ ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and t
 (``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
 ``ABANDON_REASONS``.
 
-The agent's screen shows the tools (from their schemas) and the policy; a line of text is a
-reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
+The agent's screen shows what an agent is given and nothing of the user's condition: the tools
+(from their schemas), the policy rendered as Markdown, and the tool results whole and
+pretty-printed in a scrollable dialogue; a line of text is a reply, ``/tool key=value ...``
+(or ``/tool {json}``) a tool call.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.worker import Worker
 
 from tau_sim.simulator.core import (
@@ -44,6 +46,7 @@ from tau_sim.simulator.core import (
     EmotionUpdate,
     Event,
     ToolCallSpec,
+    ToolResult,
     ToolSpec,
     UserMessage,
     UserToolCall,
@@ -167,11 +170,29 @@ def tools_text(tools: list[ToolSpec]) -> Text:
     return text
 
 
-class HumanDialogue(DialogueView):
-    """The dialogue as the person's role sees it (the user's own tools shown too)."""
+def pretty(content: str) -> str:
+    """A tool result as the agent player reads it: JSON indented, anything else as it is."""
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return content
+    if not isinstance(value, dict | list):
+        return content
+    return json.dumps(value, ensure_ascii=False, indent=2)
 
-    @staticmethod
-    def turn_of(event: Event) -> Turn | None:
+
+class HumanDialogue(DialogueView):
+    """The dialogue as the person's role sees it (the user's own tools shown too).
+
+    With ``whole_results`` (the agent player, who must read ids and amounts) a tool result is
+    shown whole and pretty-printed; otherwise it is cut at ``RESULT_CHARS``.
+    """
+
+    def __init__(self, *, whole_results: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.whole_results = whole_results
+
+    def turn_of(self, event: Event) -> Turn | None:  # type: ignore[override]
         """An entry for a user-tool call or result too."""
         if isinstance(event, UserToolCall):
             text = Text("phone ", style="bold")
@@ -181,6 +202,11 @@ class HumanDialogue(DialogueView):
         if isinstance(event, UserToolResult):
             text = Text("error " if event.error else "shows ", style="bold")
             text.append(visible(event.content[:RESULT_CHARS]))
+            return Turn(text, classes="tool-error" if event.error else "tool-result")
+        if isinstance(event, ToolResult) and self.whole_results:
+            text = Text("error" if event.error else "result", style="bold")
+            text.append("\n")
+            text.append(visible(pretty(event.content)))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
         return DialogueView.turn_of(event)
 
@@ -222,8 +248,11 @@ class HumanScreen(SizedScreen):
             Text("waiting for the conversation", style="italic"), id="human-title"
         )
         self.brief = Static(id="human-brief")
+        self.policy = Markdown(id="human-policy")
+        """The agent player's policy, rendered as Markdown (shown from the first ask on)."""
+        self._policy_shown: str | None = None
         self.track = EmotionTrack(id="emotion")
-        self.dialogue = HumanDialogue(id="dialogue")
+        self.dialogue = HumanDialogue(whole_results=role == "agent", id="dialogue")
         self.outcome = Outcome(Text("in progress", style="italic"), id="outcome")
         self.say = Input(placeholder="wait for your turn", id="say", disabled=True)
         self.ask: Ask | None = None
@@ -246,6 +275,8 @@ class HumanScreen(SizedScreen):
             with Horizontal(id="human-body"):
                 with VerticalScroll(id="human-side"):
                     yield self.brief
+                    if self.role == "agent":
+                        yield self.policy
                 with Vertical(id="human-talk"):
                     if self.role == "user":
                         yield self.track
@@ -268,6 +299,7 @@ class HumanScreen(SizedScreen):
     def on_mount(self) -> None:
         """Start the run once the screen has been laid out (its first events need the dialogue)."""
         super().on_mount()
+        self.set_class(self.role == "agent", "-agent")
         self.call_after_refresh(self._mounted)
 
     def _mounted(self) -> None:
@@ -305,7 +337,7 @@ class HumanScreen(SizedScreen):
         self.conversation = started.conversation
         self.started += 1
         title = Text(f"{self.started}/{self.total} ", style="bold")
-        title.append_text(describe_start(started))
+        title.append_text(describe_start(started, condition=self.role == "user"))
         self.title_line.update(title)
         self.dialogue.remove_children()
         self.outcome.remove_class("-ended")
@@ -335,6 +367,9 @@ class HumanScreen(SizedScreen):
         )
         if ask is not None:
             self.brief.update(self._brief(ask))
+            if isinstance(ask, AgentAsk) and self._policy_shown != ask.view.policy:
+                self._policy_shown = ask.view.policy
+                self.policy.update(ask.view.policy)
             self.say.focus()
 
     def _brief(self, ask: Ask) -> Text:
@@ -386,8 +421,7 @@ class HumanScreen(SizedScreen):
         text.append(f"{view.title}\n\n")
         text.append("Tools\n", style="bold")
         text.append(tools_text(view.tools))
-        text.append("\nPolicy\n", style="bold")
-        text.append(view.policy)
+        text.append("\nPolicy", style="bold")
         return text
 
     @on(Input.Submitted, "#say")
