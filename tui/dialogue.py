@@ -162,8 +162,9 @@ class Outcome(Static):
 
 
 def describe_start(started: ConversationStarted, *, condition: bool = True) -> Text:
-    """A conversation's line of facts: agent, user, task and (unless not ``condition``) the
-    user's condition, which the agent player is never shown.
+    """A conversation's line of facts: agent, user, task and the user's condition.
+
+    ``condition`` False leaves the condition out (the agent player never sees it).
     """
     text = Text()
     text.append(visible(started.agent), style="bold")
