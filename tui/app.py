@@ -164,6 +164,8 @@ class TauSimApp(App[None]):
         events = self.source.drain()
         if events:
             self.state.apply(events)
+        if info.status == "stale" and self.state.live:
+            self.state.orphan()
         changes = self.state.take_changes()
         changed = bool(changes.conversations or changes.terminations or changes.grid)
         table = done or self._ticks % TABLE_EVERY == 0

@@ -64,6 +64,8 @@ class RunInfo:
     already_done: int = 0
     kept: int = 0
     """Finished conversations shown from the store before this process played any (resume)."""
+    db: str | None = None
+    """The store a followed run is in (for the resume hint; None: played here)."""
 
 
 class Source(Protocol):
@@ -215,21 +217,40 @@ class StoreSource:
         """Open the store and find the run (``UsageError``: no such file, no such run)."""
         self._reader = _Reader(db_path)
         run = get_run(self._reader.db, run_id)
-        self.info = RunInfo(str(run["id"]), int(run["cells"]), str(run["status"]))
-        self._refresh(run)
+        self.info = RunInfo(str(run["id"]), int(run["cells"]), str(run["status"]), db=str(db_path))
         self._after = 0
+        self._refresh(run)
         self._pending: list[Event] = []
         self.reads = 0
 
     def _refresh(self, run: dict[str, object]) -> None:
-        self.info.status = run_state(run)
+        """Take in the run's row: a stale run's time stops at its last heartbeat.
+
+        A stale run written again (a ``--resume`` elsewhere deleted its unfinished
+        conversations and plays them again) is read on from the last event of its completed
+        conversations: SQLite may give the new events the rowids of the deleted ones.
+        """
+        was, now = self.info.status, run_state(run)
+        self.info.status = now
         self.info.started_at = run.get("created_at")  # type: ignore[assignment]
         self.info.ended_at = run.get("ended_at")  # type: ignore[assignment]
+        if now == "stale":
+            self.info.ended_at = run.get("heartbeat_at") or self.info.started_at  # type: ignore[assignment]
+        elif was == "stale" and now == "running":
+            self._after = min(self._after, self._last_kept_rowid())
+
+    def _last_kept_rowid(self) -> int:
+        r = ordered_rows(self._reader.db)
+        row = self._reader.db.execute(
+            f"select max(e.rowid) from {r.joined} where c.run_id = ? and c.status = 'completed'",
+            [self.info.run_id],
+        ).fetchone()
+        return int(row[0] or 0)
 
     @property
     def finished(self) -> bool:
-        """Whether nobody writes the run any more."""
-        return self.info.status not in ("running",)
+        """Whether nobody writes the run any more (a stale one may be resumed: it is watched)."""
+        return self.info.status not in ("running", "stale")
 
     def read_once(self) -> list[Event]:
         """Read the run's row and the events stored since the last read (a worker thread)."""

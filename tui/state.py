@@ -31,7 +31,9 @@ from tau_sim.simulator.core import (
 from tau_sim.simulator.results import pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
-STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)
+STALE = "stale"
+"""A conversation that was live when its run's process died (``--resume`` plays it again)."""
+STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR, STALE)
 """What the status column shows and the status filter matches."""
 _ERROR_REASONS = EXCLUDED_REASONS | {
     TerminationReason.MODEL_ERROR.value,
@@ -198,6 +200,18 @@ class RunState:
             elif isinstance(event, ConversationEnded):
                 self._end(summary, event)
             self._dirty[cid] = summary
+
+    def orphan(self) -> None:
+        """The run's process is gone: its live conversations are ``stale``, none is live.
+
+        A ``--resume`` started elsewhere plays their cells again from the start (a new
+        ``ConversationStarted`` of the same id makes the conversation live again).
+        """
+        for cid in list(self._live_events):
+            summary = self.conversations[cid]
+            summary.status = STALE
+            self._dirty[cid] = summary
+        self._live_events.clear()
 
     def _start(self, event: ConversationStarted) -> None:
         summary = ConversationSummary(

@@ -26,6 +26,7 @@ from tau_sim.tui.state import (
     FAILED,
     LIVE,
     PASSED,
+    STALE,
     Changes,
     ConversationSummary,
     RunState,
@@ -39,6 +40,7 @@ STATUS_STYLES = {
     FAILED: "yellow",
     ABANDONED: "bold red",
     ERROR: "magenta",
+    STALE: "dim",
 }
 
 
@@ -70,6 +72,10 @@ def duration(seconds: float | None) -> str:
     return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
+RESUMABLE = {"stale": "its process is gone", "interrupted": "stopped early"}
+"""Statuses of a followed run that another ``--resume`` can finish, and what they mean."""
+
+
 class RunSummary(Widget):
     """Run progress (done / total, rate, elapsed, ETA) and the live rates."""
 
@@ -92,6 +98,9 @@ class RunSummary(Widget):
         title = Text.assemble(
             ("run ", "bold"), (info.run_id, "bold"), "  ", (info.status, "italic")
         )
+        if info.status in RESUMABLE and info.db is not None:
+            title.append(f"  {RESUMABLE[info.status]}: resume with ", style="yellow")
+            title.append(f"tau-sim run --resume {info.run_id} --db {info.db}", style="bold")
         self.title_line.update(title, layout=False)
         bar = self.bar
         total = info.total if info.total is not None else state.total
@@ -127,7 +136,7 @@ class RunSummary(Widget):
         played = state.ended - info.kept  # what ended since the start, not what was kept
         rate = played / elapsed if elapsed > 0 and played > 0 else None
         eta = None
-        if total is not None and rate:
+        if total is not None and rate and info.status == "running":
             eta = (total - state.done) / rate
         return elapsed, rate, eta
 
