@@ -351,11 +351,14 @@ class FilterBar(Input):
 class Terminations(OptionList):
     """Conversations that ended early (abandoned, step or tool-error limits, errors).
 
-    Two lines each: who and under which condition, then the ending and why.
+    Two lines each: who and under which condition, then the ending and why. The list follows
+    the newest while it is scrolled to its end and nothing is highlighted; scrolled up (or
+    with an entry highlighted) it stays where the person put it.
     """
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
+        follow = self.highlighted is None and self.scroll_y >= self.max_scroll_y
         options = []
         for summary in changes.terminations:
             prompt = Text()
@@ -376,6 +379,8 @@ class Terminations(OptionList):
         if options:
             self.add_options(options)
             self.border_subtitle = f"{self.option_count} so far"
+            if follow:
+                self.scroll_end(animate=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the selected conversation."""
