@@ -1,7 +1,8 @@
 r"""One conversation drawn as a dialogue: the widgets a conversation screen is built from.
 
 ``DialogueView`` takes events one by one (``add_event``) and appends what each says: the
-user's and the agent's messages, tool calls and their results, each with its own CSS class
+user's and the agent's messages, tool calls and their results, the user's own device (phone)
+calls and what they showed, each with its own CSS class
 (``.user``, ``.agent``, ``.tool-call``, ``.tool-result``, ``.tool-error``); ``EmotionTrack``
 draws the user's intensity and dissatisfaction turn by turn; ``Outcome`` shows how the
 conversation ended. They know nothing of where the events come from, so a screen where a
@@ -31,6 +32,8 @@ from tau_sim.simulator.core import (
     ToolCall,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
     visible,
 )
 from tau_sim.tui.state import status_of
@@ -90,6 +93,15 @@ class DialogueView(VerticalScroll):
         if isinstance(event, ToolResult):
             text = Text("error " if event.error else "result", style="bold")
             text.append(" ")
+            text.append(visible(_cut(event.content, RESULT_CHARS)))
+            return Turn(text, classes="tool-error" if event.error else "tool-result")
+        if isinstance(event, UserToolCall):
+            text = Text("phone ", style="bold")
+            text.append(visible(event.call.name), style="bold")
+            text.append(visible(f"({_arguments(event.call.arguments)})"))
+            return Turn(text, classes="tool-call")
+        if isinstance(event, UserToolResult):
+            text = Text("error " if event.error else "shows ", style="bold")
             text.append(visible(_cut(event.content, RESULT_CHARS)))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
         return None

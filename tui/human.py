@@ -57,7 +57,6 @@ from tau_sim.simulator.core import (
 from tau_sim.simulator.world import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost, stop_on_crash
 from tau_sim.tui.dialogue import (
-    RESULT_CHARS,
     DialogueView,
     EmotionTrack,
     Outcome,
@@ -182,7 +181,7 @@ def pretty(content: str) -> str:
 
 
 class HumanDialogue(DialogueView):
-    """The dialogue as the person's role sees it (the user's own tools shown too).
+    """The dialogue as the person's role sees it.
 
     With ``whole_results`` (the agent player, who must read ids and amounts) a tool result is
     shown whole and pretty-printed; otherwise it is cut at ``RESULT_CHARS``.
@@ -193,16 +192,7 @@ class HumanDialogue(DialogueView):
         self.whole_results = whole_results
 
     def turn_of(self, event: Event) -> Turn | None:  # type: ignore[override]
-        """An entry for a user-tool call or result too."""
-        if isinstance(event, UserToolCall):
-            text = Text("phone ", style="bold")
-            text.append(visible(event.call.name), style="bold")
-            text.append(visible(f"({json.dumps(event.call.arguments, ensure_ascii=False)})"))
-            return Turn(text, classes="tool-call")
-        if isinstance(event, UserToolResult):
-            text = Text("error " if event.error else "shows ", style="bold")
-            text.append(visible(event.content[:RESULT_CHARS]))
-            return Turn(text, classes="tool-error" if event.error else "tool-result")
+        """The dialogue's entry, a tool result whole with ``whole_results``."""
         if isinstance(event, ToolResult) and self.whole_results:
             text = Text("error" if event.error else "result", style="bold")
             text.append("\n")

@@ -40,6 +40,8 @@ SHOWN_KINDS = (
     "agent_message",
     "tool_call",
     "tool_result",
+    "user_tool_call",
+    "user_tool_result",
     "emotion_update",
     "conversation_ended",
 )

@@ -1,6 +1,7 @@
 r"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
 
-The terminal view styles the user, the agent, tool calls and tool results apart, gives each
+The terminal view styles the user, the agent, tool calls and tool results apart (the user's
+own device calls and what they showed as ``phone`` lines), gives each
 user turn the intensity its ``EmotionUpdate`` reported, marks on it the friction the user
 perceived in the agent's turn before (``perceived: dismissive, repeated_question:email``: the
 tags of ``results.tags.PERCEPTION_TAGS``; its other triggers stay with the intensity), and ends
@@ -34,6 +35,8 @@ from tau_sim.simulator.core.events import (
     ModelUsage,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
 )
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
@@ -92,6 +95,12 @@ def _args(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, ensure_ascii=False)
 
 
+def _cut(content: str) -> str:
+    if len(content) <= SHOW_RESULT_CHARS:
+        return content
+    return content[:SHOW_RESULT_CHARS] + f"… ({len(content)} characters)"
+
+
 def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
     """One event as a styled line (None: not shown)."""
     if isinstance(event, UserMessage):
@@ -119,12 +128,19 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
             )
         return line
     if isinstance(event, ToolResult):
-        content = event.content
-        if len(content) > SHOW_RESULT_CHARS:
-            content = content[:SHOW_RESULT_CHARS] + f"… ({len(event.content)} characters)"
+        content = _cut(event.content)
         style = "red" if event.error else "magenta"
         mark = "error" if event.error else "result"
         return _label("tool", f"bold {style}") + _text(f"{event.name} {mark}: {content}", style)
+    if isinstance(event, UserToolCall):
+        return _label("phone", "bold cyan") + _text(
+            f"{event.call.name}({_args(event.call.arguments)})", "cyan"
+        )
+    if isinstance(event, UserToolResult):
+        style = "red" if event.error else "cyan"
+        mark = "error" if event.error else "shows"
+        content = _cut(event.content)
+        return _label("phone", f"bold {style}") + _text(f"{event.name} {mark}: {content}", style)
     if isinstance(event, EnvironmentState):
         changed = ", ".join(f"{c.table} {c.key}" for c in event.changes) or "nothing"
         return _label("env", "bold blue") + _text(f"final state changed: {changed}", "blue")
