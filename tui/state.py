@@ -25,7 +25,9 @@ from tau_sim.simulator.core import (
     ModelUsage,
     RewardBreakdown,
     TerminationReason,
+    UsageError,
     UserMessage,
+    emotion_family,
     intensity_label,
 )
 from tau_sim.simulator.results import pass_hat_k
@@ -66,6 +68,8 @@ class ConversationSummary:
     condition_intensity: float
     intensity: float
     trial: int = 0
+    family: str = ""
+    """The emotion's family (``anger`` for ``frustration``; the emotion itself if unknown)."""
     levels: tuple[str | None, str | None, str | None] = (None, None, None)
     turns: int = 0
     tool_calls: int = 0
@@ -224,6 +228,7 @@ class RunState:
             condition_intensity=event.intensity,
             intensity=event.intensity,
             trial=event.trial,
+            family=_family(event.emotion),
             levels=(event.politeness, event.urgency, event.trust),
         )
         self.conversations[event.conversation] = summary
@@ -271,6 +276,13 @@ class RunState:
         if ended.reason not in _NORMAL_ENDINGS:
             self.terminations.append(summary)
             self._changes.terminations.append(summary)
+
+
+def _family(emotion: str) -> str:
+    try:
+        return emotion_family(emotion)
+    except UsageError:  # an emotion no taxonomy knows (a stored run of another version)
+        return emotion
 
 
 def grid_label(emotion: str, intensity: float) -> str:

@@ -8,7 +8,7 @@ markup, with its control and format characters escaped (``core.escapes.visible``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, ProgressBar, Static
+from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
 from tau_sim.simulator.core import intensity_label, visible
@@ -27,6 +28,7 @@ from tau_sim.tui.state import (
     LIVE,
     PASSED,
     STALE,
+    STATUSES,
     Changes,
     ConversationSummary,
     RunState,
@@ -189,7 +191,10 @@ def row_cells(summary: ConversationSummary) -> list[object]:
 
 @dataclass(frozen=True, slots=True)
 class RowFilter:
-    """``field:value`` terms (a substring of that field) and bare words (of any field)."""
+    """``field:value`` terms (a substring of that field) and bare words (of any field).
+
+    ``emotion:`` matches the emotion's family too (``emotion:anger`` finds ``frustration``).
+    """
 
     terms: tuple[tuple[str | None, str], ...] = ()
 
@@ -205,22 +210,41 @@ class RowFilter:
                 terms.append((None, word))
         return cls(tuple(terms))
 
+    @staticmethod
+    def _fields(summary: ConversationSummary) -> dict[str, tuple[str, ...]]:
+        return {
+            "agent": (summary.agent,),
+            "domain": (summary.domain,),
+            "emotion": (summary.emotion, summary.family),
+            "status": (summary.status,),
+            "task": (summary.task_id,),
+        }
+
+    @classmethod
+    def _term_matches(cls, name: str | None, value: str, summary: ConversationSummary) -> bool:
+        fields = cls._fields(summary)
+        values = [v for vs in fields.values() for v in vs] if name is None else fields[name]
+        return any(value in v.lower() for v in values)
+
     def matches(self, summary: ConversationSummary) -> bool:
         """Whether every term matches the conversation."""
-        fields = {
-            "agent": summary.agent,
-            "domain": summary.domain,
-            "emotion": summary.emotion,
-            "status": summary.status,
-            "task": summary.task_id,
-        }
+        return all(self._term_matches(name, value, summary) for name, value in self.terms)
+
+    def unmatched(self, summaries: Iterable[ConversationSummary]) -> str | None:
+        """A one-line notice naming the first term no conversation matches (None: all match).
+
+        A ``status:`` value none of ``STATUSES`` holds is named as such, with the statuses.
+        """
+        summaries = list(summaries)
         for name, value in self.terms:
-            if name is None:
-                if not any(value in v.lower() for v in fields.values()):
-                    return False
-            elif value not in fields[name].lower():
-                return False
-        return True
+            if not value:
+                continue
+            if name == "status" and not any(value in status for status in STATUSES):
+                return f"status:{value} is no status (one of {', '.join(STATUSES)})"
+            if not any(self._term_matches(name, value, s) for s in summaries):
+                term = f"{name}:{value}" if name else value
+                return f"no conversation matches {term}"
+        return None
 
 
 class ConversationTable(DataTable[object]):
@@ -305,13 +329,23 @@ class ConversationTable(DataTable[object]):
         if self.sort_column is not None:
             self._sort()
 
-    def sort_by(self, column: str) -> None:
-        """Sort by ``column``; the same column again reverses the order."""
-        if self.sort_column == column:
+    def sort_by(self, column: str, *, reverse: bool | None = None) -> None:
+        """Sort by ``column``; the same column again reverses the order (or as ``reverse``).
+
+        The sorted column's header shows the order: ``▲`` ascending, ``▼`` descending.
+        """
+        if reverse is not None:
+            self.sort_column, self.sort_reverse = column, reverse
+        elif self.sort_column == column:
             self.sort_reverse = not self.sort_reverse
         else:
             self.sort_column, self.sort_reverse = column, False
         self._sort()
+        for key, label in COLUMNS:
+            mark = (" ▼" if self.sort_reverse else " ▲") if key == column else ""
+            self.columns[ColumnKey(key)].label = Text(label + mark)
+        self._require_update_dimensions = True  # the marked header may be wider
+        self.refresh()
 
     def _sort(self) -> None:
         column = self.sort_column
@@ -342,8 +376,8 @@ class FilterBar(Input):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
             compact=True,
-            placeholder="/ filter: agent:NAME domain:NAME emotion:NAME status:live|passed|"
-            "failed|abandoned|error|WORD",
+            placeholder="/ filter: agent:NAME emotion:NAME|FAMILY "
+            "status:live|passed|failed|abandoned|error|stale|WORD",
             **kwargs,  # type: ignore[arg-type]
         )
 

@@ -4,9 +4,12 @@ terminations follow the newest, the filter says what it cannot read, the sort is
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.widgets import Input, Static
 
+from tau_sim.simulator.core import resolve_emotion
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.sources import StoreSource
 from tests.tui.runs import aplayed, live_app, retail, until
@@ -41,3 +44,52 @@ async def test_a_finished_runs_terminations_open_at_the_newest(tmp_path: Path) -
         await until(pilot, lambda: panel.max_scroll_y > 0)
         await until(pilot, lambda: panel.scroll_y == panel.max_scroll_y)
         assert panel.border_subtitle == f"{app.state.abandoned} so far"
+
+
+async def type_filter(pilot: Any, text: str) -> None:
+    await pilot.press("slash")
+    pilot.app.dashboard.query_one("#filter", Input).value = ""
+    for key in text:
+        await pilot.press({":": "colon", " ": "space"}.get(key, key))
+    await pilot.press("enter")
+
+
+async def test_filter_by_family_unknown_values_and_the_sort_mark(tmp_path: Path) -> None:
+    db = tmp_path / "anger.db"
+    anger = resolve_emotion("anger")  # what `--emotions anger` plays: the family's default leaf
+    app = live_app(db, retail(tasks=3, agents=("scripted/gold",), emotions=(anger, "neutral")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.settled)
+        table = app.dashboard.table
+        notice = app.dashboard.query_one("#filter-notice", Static)
+        leaves = {s.emotion for s in app.state.conversations.values()} - {"neutral"}
+        assert leaves and "anger" not in leaves  # the rows name the leaf, not the family
+
+        await type_filter(pilot, "emotion:anger")
+        await until(pilot, lambda: table.row_count == 3)
+        assert {str(table.get_row_at(i)[3]) for i in range(3)} == leaves
+        assert not notice.has_class("-shown")
+
+        await type_filter(pilot, "status:bogus")
+        await until(pilot, lambda: notice.has_class("-shown"))
+        assert table.row_count == 0
+        said = str(notice.render())
+        assert "status:bogus is no status" in said and "passed" in said and "\n" not in said
+        await type_filter(pilot, "task:retail-999")
+        await until(
+            pilot, lambda: "no conversation matches task:retail-999" in str(notice.render())
+        )
+        await pilot.press("escape")
+        await until(pilot, lambda: not notice.has_class("-shown") and table.row_count == 6)
+
+        await pilot.press("s", "s")  # id, then turns... the second column: status
+        await until(pilot, lambda: table.sort_column == "status")
+        labels = {str(c.label) for c in table.columns.values()}
+        assert "status ▲" in labels and "# ▲" not in labels
+        before = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        await pilot.press("S")
+        await until(pilot, lambda: table.sort_reverse)
+        assert "status ▼" in {str(c.label) for c in table.columns.values()}
+        after = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        statuses = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
+        assert statuses == sorted(statuses, reverse=True) and sorted(after) == sorted(before)
