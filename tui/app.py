@@ -48,12 +48,20 @@ def innermost(exc: BaseException) -> BaseException:
 class CrashingApp(Protocol):
     """What ``stop_on_crash`` needs of an app: its source, its flags and Textual's own fields."""
 
-    source: Source
     done: bool
     crash: BaseException | None
     _quitting: bool
     _exception: Exception | None
-    _exception_event: asyncio.Event
+
+    @property
+    def source(self) -> Source:
+        """The run shown."""
+        ...
+
+    @property
+    def _exception_event(self) -> asyncio.Event:
+        """Textual's: set once an error closes the app (``run_test`` waits on it)."""
+        ...
 
     def exit(self, result: None = None, return_code: int = 0) -> None:
         """Textual's ``App.exit``."""
