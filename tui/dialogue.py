@@ -126,6 +126,15 @@ class EmotionTrack(Widget):
         yield self.dissatisfaction_label
         yield self.dissatisfaction_line
 
+    def clear(self) -> None:
+        """Forget every value (a new conversation starts)."""
+        self.intensity.clear()
+        self.dissatisfaction.clear()
+        self.intensity_line.data = []
+        self.dissatisfaction_line.data = []
+        self.intensity_label.update("")
+        self.dissatisfaction_label.update("")
+
     def add_events(self, events: list[Event]) -> None:
         """Take the emotion updates among ``events``."""
         updates = [e for e in events if isinstance(e, EmotionUpdate)]

@@ -139,7 +139,7 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
     if rest and (not keys or rest[: keys[0].start()].strip()):
         raise CallError(f"{name}: write key=value ... or a JSON object, not {rest!r}")
     arguments = {}
-    for key, after in zip(keys, [*keys[1:], None], strict=True):
+    for key, after in zip(keys, [*keys[1:], None][: len(keys)], strict=True):
         field = key.group(1)
         if field not in properties:
             raise CallError(f"{name}: no argument {field!r} (takes {', '.join(properties)})")
@@ -256,6 +256,8 @@ class HumanScreen(SizedScreen):
         self.total: int | str = "?"
         """The session's conversations (the app sets it)."""
         self._ready = False
+        self.last_ending: Text | None = None
+        """How the conversation before this one ended (shown while the next is in progress)."""
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
@@ -299,9 +301,14 @@ class HumanScreen(SizedScreen):
         app.start_run()
 
     def show_events(self, events: list[Event]) -> None:
-        """Show the feed's new events: a new conversation clears the screen first."""
+        """Show the feed's new events: a new conversation clears the screen first.
+
+        What came before it in the batch (the last one's ending) is shown before it clears.
+        """
         for index, event in enumerate(events):
             if isinstance(event, ConversationStarted):
+                if index:
+                    self.show_events(events[:index])
                 self._start(event)
                 self.show_events(events[index + 1 :])
                 return
@@ -312,6 +319,11 @@ class HumanScreen(SizedScreen):
             if isinstance(event, ConversationEnded):
                 self.outcome.show(event)
                 self._turn(None)
+                self.last_ending = Text(
+                    f"  (conversation {self.started} ended {event.reason.replace('_', ' ')}, "
+                    f"reward {event.reward:.2f})",
+                    style="dim",
+                )
                 self.notify(
                     f"conversation {self.started} ended: {event.reason.replace('_', ' ')}, "
                     f"reward {event.reward:.2f}",
@@ -331,11 +343,26 @@ class HumanScreen(SizedScreen):
         self.title_line.update(title)
         self.dialogue.remove_children()
         self.outcome.remove_class("-ended")
-        self.outcome.update(Text("in progress", style="italic"))
-        if self.role == "user":
-            self.track.intensity.clear()
-            self.track.dissatisfaction.clear()
+        progress = Text("in progress", style="italic")
+        if self.last_ending is not None:
+            progress.append_text(self.last_ending)
+        self.outcome.update(progress)
+        self.track.clear()
         self.acting = started.intensity
+
+    def session_over(self) -> None:
+        """Every conversation has ended: the input says so (it stays closed)."""
+        self._turn(None)
+        self.say.placeholder = "the session is over: every conversation is stored (ctrl+q quits)"
+
+    def too_small_notice(self) -> Static:
+        """The notice of this command and its quit key (the input is closed meanwhile)."""
+        return self.small_notice("tau-sim human", "ctrl+q")
+
+    def fit(self, width: int, height: int) -> None:
+        """Hide the content below the minimum size, and close the hidden input meanwhile."""
+        super().fit(width, height)
+        self.say.disabled = self.too_small or self.ask is None
 
     def take(self, ask: Ask) -> None:
         """It is the person's turn: show what they need and open the input."""
@@ -345,7 +372,7 @@ class HumanScreen(SizedScreen):
 
     def _turn(self, ask: Ask | None) -> None:
         self.ask = ask
-        self.say.disabled = ask is None
+        self.say.disabled = ask is None or self.too_small
         self.say.placeholder = (
             "wait for your turn"
             if ask is None
@@ -563,6 +590,7 @@ class HumanApp(App[None]):
             self.notify(f"the run stopped: {innermost(self.error)}", severity="error", markup=False)
         elif not self._quitting:
             self.notify("the session is over: every conversation is stored (ctrl+q quits)")
+            self.screen_of.session_over()
         if self._quitting:
             self.exit(return_code=1 if self.crash else 0)
 

@@ -42,11 +42,21 @@ class SizedScreen(Screen[None]):
 
     def too_small_notice(self) -> Static:
         """The notice shown instead of the content when the terminal is too small."""
+        return self.small_notice("tau-sim tui", "q")
+
+    @staticmethod
+    def small_notice(command: str, quit_key: str) -> Static:
+        """The too-small notice of ``command``, whose ``quit_key`` quits."""
         return Static(
-            f"The terminal is too small: tau-sim tui needs at least {MIN_WIDTH}x{MIN_HEIGHT} "
-            "(press q to quit).",
+            f"The terminal is too small: {command} needs at least {MIN_WIDTH}x{MIN_HEIGHT} "
+            f"(press {quit_key} to quit).",
             classes="too-small",
         )
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the content is hidden for the terminal's size."""
+        return self.has_class("-too-small")
 
     def on_resize(self, event: events.Resize) -> None:
         """Hide or show the content for the new size."""

@@ -121,6 +121,8 @@ class RunSummary(Widget):
         figures.append("-" if pass_1 is None else f"{pass_1:.3f}", "bold")
         figures.append("  abandoned ")
         figures.append(str(state.abandoned), "bold red" if state.abandoned else "bold")
+        if state.finished:  # the share of the finished, as the headless bar shows it
+            figures.append(f" ({percent(state.abandoned / state.finished)})")
         if state.errors:
             figures.append(f"  endpoint errors {state.errors}", "magenta")
         if state.user_errors:

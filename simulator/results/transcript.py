@@ -42,6 +42,8 @@ from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
 from tau_sim.simulator.store import iter_events
 
+NO_MODEL_BACKENDS = ("scripted", "human")
+"""Backends of turns no model made (a scripted actor's, a person's): not counted as calls."""
 SHOW_RESULT_CHARS = 600
 """The longest tool result the terminal view prints (the JSON view keeps it whole)."""
 
@@ -192,13 +194,16 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
     )
     feeling: EmotionUpdate | None = None
     ended: ConversationEnded | None = None
-    calls = 0
+    calls = turns = 0
     for event in transcript.events:
         if isinstance(event, EmotionUpdate):
             feeling = event  # it comes just before the user message it describes
             continue
         if isinstance(event, ModelUsage):
-            calls += 1
+            if event.backend in NO_MODEL_BACKENDS:
+                turns += 1
+            else:
+                calls += 1
             continue
         if isinstance(event, ConversationEnded):
             ended = event
@@ -210,7 +215,8 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
             feeling = None
     for line in _ending(row, ended):
         console.print(line)
-    console.print(Text(f"{calls} model calls", style="dim"))
+    played = f", {turns} turns scripted or typed by a person" if turns else ""
+    console.print(Text(f"{calls} model calls{played}", style="dim"))
     if is_calibration_agent(str(row["agent"])):
         console.print(
             _text(
