@@ -27,6 +27,8 @@ from tau_sim.tui.sources import Source
 from tau_sim.tui.state import RunState
 from tau_sim.tui.widgets import ConversationTable
 
+QUIT_ARMED_S = 5.0
+"""Seconds a first ``q`` on a run played here waits for the second that stops it."""
 TICK_S = 0.1
 """How often the screen takes in new events (10 Hz)."""
 CLOCK_EVERY = 10
@@ -96,7 +98,7 @@ class TauSimApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("t", "toggle_theme", "Theme"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "confirm_quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
@@ -117,6 +119,7 @@ class TauSimApp(App[None]):
         self.crash: BaseException | None = None
         """An error the app itself did not handle (the run is stopped, the app exits 1)."""
         self._quitting = False
+        self._quit_armed = False
         self._ticks = 0
 
         self.dashboard = DashboardScreen(self.state, clock)
@@ -210,6 +213,21 @@ class TauSimApp(App[None]):
     def action_toggle_theme(self) -> None:
         """Switch between Textual's light and dark themes."""
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    async def action_confirm_quit(self) -> None:
+        """``q``: quit; a run played here stops only on a second ``q`` (ctrl+c: at once)."""
+        if self.done or self.source.attached or self._quit_armed:
+            await self.action_quit()
+            return
+        self._quit_armed = True
+        self.notify(
+            "press q again to stop the run (what finished is kept; --resume goes on)",
+            timeout=QUIT_ARMED_S,
+        )
+        self.set_timer(QUIT_ARMED_S, self._disarm_quit)
+
+    def _disarm_quit(self) -> None:
+        self._quit_armed = False
 
     async def action_quit(self) -> None:
         """Quit (q, ctrl+c, ctrl+q, the palette); a run played here stops first.

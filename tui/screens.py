@@ -246,8 +246,9 @@ HELP = """\
 [b]everywhere[/b]
   ?                      this help
   t                      light / dark theme
-  q / ctrl+c             quit; a run started here stops first, is marked
-                         interrupted and goes on with tau-sim run --resume
+  q / ctrl+c             quit; a run started here stops first (q twice, ctrl+c
+                         at once), is marked interrupted and goes on with
+                         tau-sim run --resume
 """
 
 

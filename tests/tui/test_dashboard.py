@@ -156,6 +156,8 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
+        await pilot.press("q")  # the first asks for a second
+        assert not app.source.runner._stop_requested and not app.done
         await pilot.press("q")
         await until(pilot, lambda: app.settled)
     assert app.source.runner.interrupted
