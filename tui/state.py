@@ -235,6 +235,10 @@ class RunState:
         self._live_events[event.conversation] = []
         if event.agent not in self.agents:
             self.agents.append(event.agent)
+        condition = (event.emotion, event.intensity)
+        if condition not in self.grid:  # its row shows from its first start ("-" till an end)
+            self.grid[condition] = {}
+            self._changes.grid = True
 
     def _end(self, summary: ConversationSummary, ended: ConversationEnded) -> None:
         if summary.status != LIVE:  # the same conversation read twice: count it once

@@ -93,3 +93,20 @@ async def test_filter_by_family_unknown_values_and_the_sort_mark(tmp_path: Path)
         after = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         statuses = [str(table.get_row_at(i)[1]) for i in range(table.row_count)]
         assert statuses == sorted(statuses, reverse=True) and sorted(after) == sorted(before)
+
+
+async def test_the_success_grid_shows_every_agent_and_condition_from_the_first_start(
+    tmp_path: Path,
+) -> None:
+    """Before any conversation has ended the grid has its rows and columns, each cell ``-``."""
+    config = retail(tasks=2, concurrency=8, latency=1.0)  # every turn takes a second
+    app = live_app(tmp_path / "grid.db", config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        grid = app.dashboard.grid
+        await until(pilot, lambda: app.state.live == 8 and grid.row_count == 2)
+        assert app.state.ended == 0  # the first end is several turns away
+        assert len(grid.columns) == 3  # condition, gold, over-asker
+        cells = {str(grid.get_row_at(i)[j]) for i in range(2) for j in (1, 2)}
+        assert cells == {"-"}
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: app.settled, within=30)
