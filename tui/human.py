@@ -124,7 +124,7 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
     name, _, rest = line.removeprefix("/").strip().partition(" ")
     tool = next((t for t in tools if t.name == name), None)
     if tool is None:
-        raise CallError(f"no tool {name!r}: the tools are listed on the left")
+        raise CallError(f"no tool {name!r} (tools: {', '.join(t.name for t in tools)})")
     rest = rest.strip()
     if rest.startswith("{"):
         try:
@@ -395,41 +395,46 @@ class HumanScreen(SizedScreen):
         return self._user_brief(ask.view)
 
     def _user_brief(self, view: UserView) -> Text:
+        """The user's brief: the goal and how to act first, then the phone, facts and keys.
+
+        What a person needs at every turn (the goal, the condition, the intensity being acted,
+        the phone's tools) comes before what is read once, so it is in view at 120x40.
+        """
         profile = profile_of(view)
         scenario = view.scenario
-        text = Text("You are the customer\n", style="bold")
-        text.append(f"{view.domain_title}, task {view.task_id}\n\n")
+        text = Text("You are the customer ", style="bold")
+        text.append(f"({view.domain_title}, task {view.task_id})\n")
         text.append("Goal\n", style="bold")
-        text.append(scenario.goal + "\n\n")
+        text.append(scenario.goal + "\n")
+        text.append("Act ", style="bold")
+        text.append(f"{profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
+        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})", style="bold")
+        text.append("  ctrl+up/down\n", style="dim")
+        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n")
+        text.append(
+            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
+        )
+        pushback = instructions(profile, scenario.demand)
+        if pushback:
+            text.append("If the agent refuses\n", style="bold")
+            text.append(f"  {pushback}\n")
+        if view.tools:
+            text.append("Your phone\n", style="bold")
+            text.append(tools_text(view.tools))
         if scenario.known_info:
             text.append("You know ", style="bold")
             text.append("(give each when asked)\n", style="dim")
             for name, value in scenario.known_info.items():
                 text.append(f"  {name.replace('_', ' ')}: ", style="dim")
                 text.append(f"{value}\n")
-            text.append("\n")
         if scenario.unknown_info:
             text.append("You do not know\n", style="bold")
-            text.append("  " + ", ".join(scenario.unknown_info) + "\n\n")
+            text.append("  " + ", ".join(scenario.unknown_info) + "\n")
         if scenario.opening:
             text.append("You might open with\n", style="bold")
-            text.append(f"  {scenario.opening}\n\n")
-        text.append("Act\n", style="bold")
-        text.append(f"  {profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
-        text.append(
-            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
-        )
-        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
-        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")
-        pushback = instructions(profile, scenario.demand)
-        if pushback:
-            text.append("If the agent refuses\n", style="bold")
-            text.append(f"  {pushback}\n\n")
-        text.append("Keys\n", style="bold")
-        text.append("  ctrl+up/down intensity, ctrl+s satisfied, ctrl+b abandon\n")
-        if view.tools:
-            text.append("\nYour phone\n", style="bold")
-            text.append(tools_text(view.tools))
+            text.append(f"  {scenario.opening}\n")
+        text.append("Keys ", style="bold")
+        text.append("ctrl+s satisfied, ctrl+b abandon, ctrl+q stop (resumable)")
         return text
 
     @staticmethod

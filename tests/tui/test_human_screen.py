@@ -3,13 +3,14 @@ command short of an argument: the real app (Pilot) on a real SQLite file."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
 
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.tui.dialogue import Turn
-from tau_sim.tui.human import parse_call
+from tau_sim.tui.human import CallError, parse_call
 from tests.helpers.cli import tau_sim
 from tests.tui.runs import until
 from tests.tui.test_human import SIZE, my_turn, say, say_line, session
@@ -75,5 +76,20 @@ async def test_too_small_a_terminal_closes_the_input_and_names_the_command(
         assert screen.ask is not None  # nothing was sent
         await pilot.resize_terminal(*SIZE)
         await until(pilot, lambda: not screen.too_small and not screen.say.disabled)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.done)
+
+
+async def test_at_120x40_the_acting_and_the_phone_are_in_view(tmp_path: Path) -> None:
+    """What the person needs at every turn is on the screen, not below the fold."""
+    app = session(tmp_path / "fold.db", task="telecom-002", domain="telecom")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        await pilot.pause(0.2)
+        shown = html.unescape(app.export_screenshot()).replace("\xa0", " ")
+        for words in ("acting now", "Your phone", "/check_status_bar", "/toggle_airplane_mode"):
+            assert words.replace(" ", "") in shown.replace(" ", ""), words
+        with pytest.raises(CallError, match=r"no tool 'nope' \(tools: check_status_bar"):
+            parse_call("/nope", screen.ask.view.tools, "c")  # type: ignore[union-attr]
         await pilot.press("ctrl+q")
         await until(pilot, lambda: app.done)
