@@ -10,7 +10,7 @@ import pytest
 
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.tui.dialogue import Turn
-from tau_sim.tui.human import CallError, parse_call
+from tau_sim.tui.tool_lines import CallError, parse_call
 from tests.helpers.cli import tau_sim
 from tests.tui.runs import until
 from tests.tui.test_human import SIZE, my_turn, say, say_line, session
