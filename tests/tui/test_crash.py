@@ -15,7 +15,9 @@ from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.store import Store, open_database
 from tau_sim.tui.launch import crash_line
 from tau_sim.tui.session import make_app, run_session
-from tests.tui.runs import until
+from tau_sim.tui.sources import RunInfo
+from tau_sim.tui.state import Changes
+from tests.tui.runs import live_app, retail, stored_counts, until
 from tests.tui.test_human import SIZE, my_turn, session
 
 pytestmark = pytest.mark.anyio
@@ -94,3 +96,21 @@ def test_a_crashed_session_resumes(tmp_path: Path) -> None:
 
     anyio.run(resumed)
     assert status(db) == "interrupted"
+
+
+def test_a_crash_of_the_dashboard_stops_its_run_resumable(tmp_path: Path) -> None:
+    db = tmp_path / "dash.db"
+    app = live_app(db, retail(tasks=10, trials=2, latency=0.05))  # 80 conversations, some s
+    show = app.dashboard.show
+
+    def broken(info: RunInfo, changes: Changes, *, table: bool = True) -> None:
+        if app.state.ended:
+            raise Boom("the dashboard broke")
+        show(info, changes, table=table)
+
+    app.dashboard.show = broken  # type: ignore[method-assign]
+    app.run(headless=True, size=(120, 40))
+    assert isinstance(app.crash, Boom) and app.return_code == 1
+    assert app.source.runner.interrupted
+    assert status(db) == "interrupted"
+    assert 1 <= stored_counts(db, "tui-run")["completed"] < 80
