@@ -11,20 +11,24 @@ conversations are stored, the run is marked ``interrupted`` and ``--resume`` goe
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from textual import work
 from textual.app import App
 from textual.binding import Binding
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerFailed, WorkerState
 
 from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
 from tau_sim.tui.sources import Source
 from tau_sim.tui.state import RunState
 from tau_sim.tui.widgets import ConversationTable
 
+QUIT_ARMED_S = 5.0
+"""Seconds a first ``q`` on a run played here waits for the second that stops it."""
 TICK_S = 0.1
 """How often the screen takes in new events (10 Hz)."""
 CLOCK_EVERY = 10
@@ -43,6 +47,49 @@ def innermost(exc: BaseException) -> BaseException:
     return exc
 
 
+class CrashingApp(Protocol):
+    """What ``stop_on_crash`` needs of an app: its source, its flags and Textual's own fields."""
+
+    done: bool
+    crash: BaseException | None
+    _quitting: bool
+    _exception: Exception | None
+
+    @property
+    def source(self) -> Source:
+        """The run shown."""
+        ...
+
+    @property
+    def _exception_event(self) -> asyncio.Event:
+        """Textual's: set once an error closes the app (``run_test`` waits on it)."""
+        ...
+
+    def exit(self, result: None = None, return_code: int = 0) -> None:
+        """Textual's ``App.exit``."""
+        ...
+
+
+def stop_on_crash(app: CrashingApp, error: Exception) -> None:
+    """Keep the first unhandled ``error`` in ``app.crash`` and stop the run, then exit 1.
+
+    A run played here is stopped as quitting stops it (it ends ``interrupted``, resumable) and
+    the app exits once its worker has ended; a followed or finished run exits at once. The
+    command prints the error as one line (no traceback). Under ``run_test`` the error is
+    raised again when the test's app closes, as Textual does.
+    """
+    if app.crash is None:
+        app.crash = error.error if isinstance(error, WorkerFailed) else error
+        if app._exception is None:  # what run_test raises again (Textual's own bookkeeping)
+            app._exception = error
+            app._exception_event.set()
+    if app.done or app.source.attached or not app.source.started:
+        app.exit(return_code=1)
+    elif not app._quitting:
+        app._quitting = True
+        app.source.stop()
+
+
 class TauSimApp(App[None]):
     """The live dashboard of one run."""
 
@@ -51,7 +98,7 @@ class TauSimApp(App[None]):
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
         Binding("t", "toggle_theme", "Theme"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "confirm_quit", "Quit"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
@@ -69,7 +116,10 @@ class TauSimApp(App[None]):
         """What stopped the worker that plays or follows the run, if anything did."""
         self.settled = False
         """Whether the run is over and the screen shows all of it."""
+        self.crash: BaseException | None = None
+        """An error the app itself did not handle (the run is stopped, the app exits 1)."""
         self._quitting = False
+        self._quit_armed = False
         self._ticks = 0
 
         self.dashboard = DashboardScreen(self.state, clock)
@@ -102,7 +152,15 @@ class TauSimApp(App[None]):
             message = f"the run stopped: {innermost(error)}"
             self.notify(message, severity="error", timeout=30, markup=False)
         if self._quitting:
-            self.exit()
+            self.exit(return_code=1 if self.crash else 0)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error no handler caught: stop the run played here, then exit 1 (``stop_on_crash``).
+
+        Textual's own handling closes the app at once with a Rich traceback, which cancels the
+        run's worker and leaves the run ``failed``; here the run ends ``interrupted`` instead.
+        """
+        stop_on_crash(self, error)
 
     def tick(self) -> None:
         """Take in the source's new events and show what changed."""
@@ -117,6 +175,8 @@ class TauSimApp(App[None]):
         events = self.source.drain()
         if events:
             self.state.apply(events)
+        if info.status == "stale" and self.state.live:
+            self.state.orphan()
         changes = self.state.take_changes()
         changed = bool(changes.conversations or changes.terminations or changes.grid)
         table = done or self._ticks % TABLE_EVERY == 0
@@ -153,6 +213,21 @@ class TauSimApp(App[None]):
     def action_toggle_theme(self) -> None:
         """Switch between Textual's light and dark themes."""
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    async def action_confirm_quit(self) -> None:
+        """``q``: quit; a run played here stops only on a second ``q`` (ctrl+c: at once)."""
+        if self.done or self.source.attached or self._quit_armed:
+            await self.action_quit()
+            return
+        self._quit_armed = True
+        self.notify(
+            "press q again to stop the run (what finished is kept; --resume goes on)",
+            timeout=QUIT_ARMED_S,
+        )
+        self.set_timer(QUIT_ARMED_S, self._disarm_quit)
+
+    def _disarm_quit(self) -> None:
+        self._quit_armed = False
 
     async def action_quit(self) -> None:
         """Quit (q, ctrl+c, ctrl+q, the palette); a run played here stops first.

@@ -53,11 +53,21 @@ def run_tui(args: argparse.Namespace) -> int:
         extra = [flag(d) for d in vars(args) if d not in ("command", "attach", "db")]
         if extra:
             raise UsageError(f"--attach follows a stored run; remove {', '.join(extra)}")
-        from tau_sim.tui.launch import attach
+        from tau_sim.tui.launch import attach, crash_line
 
-        attach(getattr(args, "db", DEFAULT_DB), args.attach or None)
+        attached = attach(getattr(args, "db", DEFAULT_DB), args.attach or None)
+        if attached.crash is not None:
+            print(crash_line(attached.crash, None), file=sys.stderr)
+            return 1
         return 0
+    from tau_sim.tui.launch import crash_line
+
     settings, store, run_id, outcome = _tui_resume(args) if "resume" in args else _tui_new_run(args)
+    if outcome.crash is not None:
+        resume = f"tau-sim tui --resume {run_id} --db {settings['db']}" if outcome.created else None
+        print(crash_line(outcome.crash, resume), file=sys.stderr)
+        store.close_sync()
+        return 1
     if outcome.error is not None:
         raise outcome.error
     if outcome.interrupted:
@@ -161,6 +171,13 @@ def run_human(args: argparse.Namespace) -> int:
         finally:
             if fresh and (outcome is None or not outcome.created):
                 remove_unused(store, args.db)
+    if outcome.crash is not None:
+        from tau_sim.tui.launch import crash_line
+
+        resume = f"tau-sim human --resume {run_id} --db {args.db}" if outcome.created else None
+        print(crash_line(outcome.crash, resume), file=sys.stderr)
+        store.close_sync()
+        return 1
     if outcome.error is not None:
         raise outcome.error
     if outcome.interrupted:

@@ -1,7 +1,8 @@
 r"""One conversation drawn as a dialogue: the widgets a conversation screen is built from.
 
 ``DialogueView`` takes events one by one (``add_event``) and appends what each says: the
-user's and the agent's messages, tool calls and their results, each with its own CSS class
+user's and the agent's messages, tool calls and their results, the user's own device (phone)
+calls and what they showed, each with its own CSS class
 (``.user``, ``.agent``, ``.tool-call``, ``.tool-result``, ``.tool-error``); ``EmotionTrack``
 draws the user's intensity and dissatisfaction turn by turn; ``Outcome`` shows how the
 conversation ended. They know nothing of where the events come from, so a screen where a
@@ -31,6 +32,8 @@ from tau_sim.simulator.core import (
     ToolCall,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
     visible,
 )
 from tau_sim.tui.state import status_of
@@ -92,6 +95,15 @@ class DialogueView(VerticalScroll):
             text.append(" ")
             text.append(visible(_cut(event.content, RESULT_CHARS)))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
+        if isinstance(event, UserToolCall):
+            text = Text("phone ", style="bold")
+            text.append(visible(event.call.name), style="bold")
+            text.append(visible(f"({_arguments(event.call.arguments)})"))
+            return Turn(text, classes="tool-call")
+        if isinstance(event, UserToolResult):
+            text = Text("error " if event.error else "shows ", style="bold")
+            text.append(visible(_cut(event.content, RESULT_CHARS)))
+            return Turn(text, classes="tool-error" if event.error else "tool-result")
         return None
 
 
@@ -113,6 +125,15 @@ class EmotionTrack(Widget):
         yield self.intensity_line
         yield self.dissatisfaction_label
         yield self.dissatisfaction_line
+
+    def clear(self) -> None:
+        """Forget every value (a new conversation starts)."""
+        self.intensity.clear()
+        self.dissatisfaction.clear()
+        self.intensity_line.data = []
+        self.dissatisfaction_line.data = []
+        self.intensity_label.update("")
+        self.dissatisfaction_label.update("")
 
     def add_events(self, events: list[Event]) -> None:
         """Take the emotion updates among ``events``."""
@@ -161,12 +182,18 @@ class Outcome(Static):
         self.add_class("-ended")
 
 
-def describe_start(started: ConversationStarted) -> Text:
-    """A conversation's line of facts: agent, user, task and condition."""
+def describe_start(started: ConversationStarted, *, condition: bool = True) -> Text:
+    """A conversation's line of facts: agent, user, task and the user's condition.
+
+    ``condition`` False leaves the condition out (the agent player never sees it).
+    """
     text = Text()
     text.append(visible(started.agent), style="bold")
     text.append(visible(f" serving {started.user} on {started.domain} task "))
     text.append(visible(started.task_id), style="bold")
+    if not condition:
+        text.append(f"  trial {started.trial}")
+        return text
     text.append(visible(f"  emotion {started.emotion}"))
     if started.emotion != "neutral":
         text.append(f" at {started.intensity:.2f}")

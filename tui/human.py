@@ -14,14 +14,15 @@ ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and t
 (``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
 ``ABANDON_REASONS``.
 
-The agent's screen shows the tools (from their schemas) and the policy; a line of text is a
-reply, ``/tool key=value ...`` (or ``/tool {json}``) a tool call.
+The agent's screen shows what an agent is given and nothing of the user's condition: the tools
+(from their schemas), the policy rendered as Markdown, and the tool results whole and
+pretty-printed in a scrollable dialogue; a line of text is a reply, ``/tool key=value ...``
+(or ``/tool {json}``) a tool call.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from rich.text import Text
@@ -30,7 +31,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Footer, Input, Markdown, OptionList, Static
 from textual.worker import Worker
 
 from tau_sim.simulator.core import (
@@ -43,8 +44,7 @@ from tau_sim.simulator.core import (
     ConversationStarted,
     EmotionUpdate,
     Event,
-    ToolCallSpec,
-    ToolSpec,
+    ToolResult,
     UserMessage,
     UserToolCall,
     UserToolResult,
@@ -52,9 +52,8 @@ from tau_sim.simulator.core import (
     visible,
 )
 from tau_sim.simulator.world import AgentView, UserView
-from tau_sim.tui.app import TICK_S, TauSimApp, innermost
+from tau_sim.tui.app import TICK_S, TauSimApp, innermost, stop_on_crash
 from tau_sim.tui.dialogue import (
-    RESULT_CHARS,
     DialogueView,
     EmotionTrack,
     Outcome,
@@ -63,6 +62,7 @@ from tau_sim.tui.dialogue import (
 )
 from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
+from tau_sim.tui.tool_lines import CallError, parse_call, tools_text
 from tau_sim.users.emotions import clamp, profile_of
 from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
 from tau_sim.users.pushback import instructions
@@ -94,93 +94,34 @@ def _words(intensity: float) -> str:
     return next(word for top, word in INTENSITY_WORDS if intensity < top)
 
 
-class CallError(ValueError):
-    """A tool command line that does not name a tool or whose arguments do not parse."""
-
-
-def _value(text: str, schema: dict[str, Any]) -> Any:
-    kind = schema.get("type")
-    if kind in ("integer", "number", "boolean", "array", "object") or "anyOf" in schema:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            if kind in ("integer", "number", "boolean"):
-                raise CallError(f"{text!r} is not a {kind}") from None
-    return text
-
-
-_KEY = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=")
-
-
-def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
-    """The tool call of a command line ``/name key=value ...`` or ``/name {json}``.
-
-    A value runs to the next `` key=`` (so it may hold spaces: ``reason=ordered by mistake``);
-    values are read by the tool's schema: numbers, booleans, lists and objects as JSON, the
-    rest as text (quote nothing). The tool validates the arguments itself when it runs.
-    """
-    name, _, rest = line.removeprefix("/").strip().partition(" ")
-    tool = next((t for t in tools if t.name == name), None)
-    if tool is None:
-        raise CallError(f"no tool {name!r}: the tools are listed on the left")
-    rest = rest.strip()
-    if rest.startswith("{"):
-        try:
-            arguments = json.loads(rest)
-        except json.JSONDecodeError as exc:
-            raise CallError(f"{name}: arguments are not a JSON object ({exc.msg})") from None
-        if not isinstance(arguments, dict):
-            raise CallError(f"{name}: arguments are not a JSON object")
-        return ToolCallSpec(call_id, name, arguments)
-    properties: dict[str, Any] = tool.parameters.get("properties", {})
-    keys = list(_KEY.finditer(rest))
-    if rest and (not keys or rest[: keys[0].start()].strip()):
-        raise CallError(f"{name}: write key=value ... or a JSON object, not {rest!r}")
-    arguments = {}
-    for key, after in zip(keys, [*keys[1:], None], strict=True):
-        field = key.group(1)
-        if field not in properties:
-            raise CallError(f"{name}: no argument {field!r} (takes {', '.join(properties)})")
-        text = rest[key.end() : after.start() if after else len(rest)].strip()
-        arguments[field] = _value(text, properties[field])
-    return ToolCallSpec(call_id, name, arguments)
-
-
-def _kind(schema: dict[str, Any]) -> str:
-    if "enum" in schema:
-        return "|".join(map(str, schema["enum"]))
-    if schema.get("type") == "array":
-        return "[...]"
-    return str(schema.get("type", "value"))
-
-
-def tools_text(tools: list[ToolSpec]) -> Text:
-    """The tools as command lines: ``/name key=type ...`` (required keys in bold), one a line."""
-    text = Text()
-    for tool in tools:
-        text.append(f"/{tool.name}", style="bold")
-        properties: dict[str, Any] = tool.parameters.get("properties", {})
-        required = set(tool.parameters.get("required", []))
-        for key, schema in properties.items():
-            text.append(f" {key}={_kind(schema)}", style="bold" if key in required else "dim")
-        text.append("\n")
-    return text
+def pretty(content: str) -> str:
+    """A tool result as the agent player reads it: JSON indented, anything else as it is."""
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return content
+    if not isinstance(value, dict | list):
+        return content
+    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 class HumanDialogue(DialogueView):
-    """The dialogue as the person's role sees it (the user's own tools shown too)."""
+    """The dialogue as the person's role sees it.
 
-    @staticmethod
-    def turn_of(event: Event) -> Turn | None:
-        """An entry for a user-tool call or result too."""
-        if isinstance(event, UserToolCall):
-            text = Text("phone ", style="bold")
-            text.append(visible(event.call.name), style="bold")
-            text.append(visible(f"({json.dumps(event.call.arguments, ensure_ascii=False)})"))
-            return Turn(text, classes="tool-call")
-        if isinstance(event, UserToolResult):
-            text = Text("error " if event.error else "shows ", style="bold")
-            text.append(visible(event.content[:RESULT_CHARS]))
+    With ``whole_results`` (the agent player, who must read ids and amounts) a tool result is
+    shown whole and pretty-printed; otherwise it is cut at ``RESULT_CHARS``.
+    """
+
+    def __init__(self, *, whole_results: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.whole_results = whole_results
+
+    def turn_of(self, event: Event) -> Turn | None:  # type: ignore[override]
+        """The dialogue's entry, a tool result whole with ``whole_results``."""
+        if isinstance(event, ToolResult) and self.whole_results:
+            text = Text("error" if event.error else "result", style="bold")
+            text.append("\n")
+            text.append(visible(pretty(event.content)))
             return Turn(text, classes="tool-error" if event.error else "tool-result")
         return DialogueView.turn_of(event)
 
@@ -222,8 +163,11 @@ class HumanScreen(SizedScreen):
             Text("waiting for the conversation", style="italic"), id="human-title"
         )
         self.brief = Static(id="human-brief")
+        self.policy = Markdown(id="human-policy")
+        """The agent player's policy, rendered as Markdown (shown from the first ask on)."""
+        self._policy_shown: str | None = None
         self.track = EmotionTrack(id="emotion")
-        self.dialogue = HumanDialogue(id="dialogue")
+        self.dialogue = HumanDialogue(whole_results=role == "agent", id="dialogue")
         self.outcome = Outcome(Text("in progress", style="italic"), id="outcome")
         self.say = Input(placeholder="wait for your turn", id="say", disabled=True)
         self.ask: Ask | None = None
@@ -236,8 +180,9 @@ class HumanScreen(SizedScreen):
         """Conversations started on this screen."""
         self.total: int | str = "?"
         """The session's conversations (the app sets it)."""
-        self._waiting: list[Event] | None = []
-        """Events handed in before the screen was mounted (None once they are shown)."""
+        self._ready = False
+        self.last_ending: Text | None = None
+        """How the conversation before this one ended (shown while the next is in progress)."""
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""
@@ -247,6 +192,8 @@ class HumanScreen(SizedScreen):
             with Horizontal(id="human-body"):
                 with VerticalScroll(id="human-side"):
                     yield self.brief
+                    if self.role == "agent":
+                        yield self.policy
                 with Vertical(id="human-talk"):
                     if self.role == "user":
                         yield self.track
@@ -261,26 +208,32 @@ class HumanScreen(SizedScreen):
             return self.role == "user"
         return True
 
+    @property
+    def ready(self) -> bool:
+        """Whether the screen is mounted and laid out (the app starts the run only then)."""
+        return self._ready
+
     def on_mount(self) -> None:
-        """Show what arrived before the screen was mounted, once it has been laid out."""
+        """Start the run once the screen has been laid out (its first events need the dialogue)."""
         super().on_mount()
+        self.set_class(self.role == "agent", "-agent")
         self.call_after_refresh(self._mounted)
 
     def _mounted(self) -> None:
-        waiting, self._waiting = self._waiting or [], None
-        self.show_events(waiting)
+        self._ready = True
+        app = self.app
+        assert isinstance(app, HumanApp)
+        app.start_run()
 
     def show_events(self, events: list[Event]) -> None:
         """Show the feed's new events: a new conversation clears the screen first.
 
-        Events that arrive before the screen is mounted are kept and shown once it is (the app
-        starts the run from its own ``on_mount``, which can come first on a loaded machine).
+        What came before it in the batch (the last one's ending) is shown before it clears.
         """
-        if self._waiting is not None:
-            self._waiting += events
-            return
         for index, event in enumerate(events):
             if isinstance(event, ConversationStarted):
+                if index:
+                    self.show_events(events[:index])
                 self._start(event)
                 self.show_events(events[index + 1 :])
                 return
@@ -291,6 +244,11 @@ class HumanScreen(SizedScreen):
             if isinstance(event, ConversationEnded):
                 self.outcome.show(event)
                 self._turn(None)
+                self.last_ending = Text(
+                    f"  (conversation {self.started} ended {event.reason.replace('_', ' ')}, "
+                    f"reward {event.reward:.2f})",
+                    style="dim",
+                )
                 self.notify(
                     f"conversation {self.started} ended: {event.reason.replace('_', ' ')}, "
                     f"reward {event.reward:.2f}",
@@ -306,15 +264,30 @@ class HumanScreen(SizedScreen):
         self.conversation = started.conversation
         self.started += 1
         title = Text(f"{self.started}/{self.total} ", style="bold")
-        title.append_text(describe_start(started))
+        title.append_text(describe_start(started, condition=self.role == "user"))
         self.title_line.update(title)
         self.dialogue.remove_children()
         self.outcome.remove_class("-ended")
-        self.outcome.update(Text("in progress", style="italic"))
-        if self.role == "user":
-            self.track.intensity.clear()
-            self.track.dissatisfaction.clear()
+        progress = Text("in progress", style="italic")
+        if self.last_ending is not None:
+            progress.append_text(self.last_ending)
+        self.outcome.update(progress)
+        self.track.clear()
         self.acting = started.intensity
+
+    def session_over(self) -> None:
+        """Every conversation has ended: the input says so (it stays closed)."""
+        self._turn(None)
+        self.say.placeholder = "the session is over: every conversation is stored (ctrl+q quits)"
+
+    def too_small_notice(self) -> Static:
+        """The notice of this command and its quit key (the input is closed meanwhile)."""
+        return self.small_notice("tau-sim human", "ctrl+q")
+
+    def fit(self, width: int, height: int) -> None:
+        """Hide the content below the minimum size, and close the hidden input meanwhile."""
+        super().fit(width, height)
+        self.say.disabled = self.too_small or self.ask is None
 
     def take(self, ask: Ask) -> None:
         """It is the person's turn: show what they need and open the input."""
@@ -324,7 +297,7 @@ class HumanScreen(SizedScreen):
 
     def _turn(self, ask: Ask | None) -> None:
         self.ask = ask
-        self.say.disabled = ask is None
+        self.say.disabled = ask is None or self.too_small
         self.say.placeholder = (
             "wait for your turn"
             if ask is None
@@ -336,6 +309,9 @@ class HumanScreen(SizedScreen):
         )
         if ask is not None:
             self.brief.update(self._brief(ask))
+            if isinstance(ask, AgentAsk) and self._policy_shown != ask.view.policy:
+                self._policy_shown = ask.view.policy
+                self.policy.update(ask.view.policy)
             self.say.focus()
 
     def _brief(self, ask: Ask) -> Text:
@@ -344,41 +320,46 @@ class HumanScreen(SizedScreen):
         return self._user_brief(ask.view)
 
     def _user_brief(self, view: UserView) -> Text:
+        """The user's brief: the goal and how to act first, then the phone, facts and keys.
+
+        What a person needs at every turn (the goal, the condition, the intensity being acted,
+        the phone's tools) comes before what is read once, so it is in view at 120x40.
+        """
         profile = profile_of(view)
         scenario = view.scenario
-        text = Text("You are the customer\n", style="bold")
-        text.append(f"{view.domain_title}, task {view.task_id}\n\n")
+        text = Text("You are the customer ", style="bold")
+        text.append(f"({view.domain_title}, task {view.task_id})\n")
         text.append("Goal\n", style="bold")
-        text.append(scenario.goal + "\n\n")
+        text.append(scenario.goal + "\n")
+        text.append("Act ", style="bold")
+        text.append(f"{profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
+        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})", style="bold")
+        text.append("  ctrl+up/down\n", style="dim")
+        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n")
+        text.append(
+            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
+        )
+        pushback = instructions(profile, scenario.demand)
+        if pushback:
+            text.append("If the agent refuses\n", style="bold")
+            text.append(f"  {pushback}\n")
+        if view.tools:
+            text.append("Your phone\n", style="bold")
+            text.append(tools_text(view.tools))
         if scenario.known_info:
             text.append("You know ", style="bold")
             text.append("(give each when asked)\n", style="dim")
             for name, value in scenario.known_info.items():
                 text.append(f"  {name.replace('_', ' ')}: ", style="dim")
                 text.append(f"{value}\n")
-            text.append("\n")
         if scenario.unknown_info:
             text.append("You do not know\n", style="bold")
-            text.append("  " + ", ".join(scenario.unknown_info) + "\n\n")
+            text.append("  " + ", ".join(scenario.unknown_info) + "\n")
         if scenario.opening:
             text.append("You might open with\n", style="bold")
-            text.append(f"  {scenario.opening}\n\n")
-        text.append("Act\n", style="bold")
-        text.append(f"  {profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
-        text.append(
-            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
-        )
-        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})\n", style="bold")
-        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n\n")
-        pushback = instructions(profile, scenario.demand)
-        if pushback:
-            text.append("If the agent refuses\n", style="bold")
-            text.append(f"  {pushback}\n\n")
-        text.append("Keys\n", style="bold")
-        text.append("  ctrl+up/down intensity, ctrl+s satisfied, ctrl+b abandon\n")
-        if view.tools:
-            text.append("\nYour phone\n", style="bold")
-            text.append(tools_text(view.tools))
+            text.append(f"  {scenario.opening}\n")
+        text.append("Keys ", style="bold")
+        text.append("ctrl+s satisfied, ctrl+b abandon, ctrl+q stop (resumable)")
         return text
 
     @staticmethod
@@ -387,8 +368,7 @@ class HumanScreen(SizedScreen):
         text.append(f"{view.title}\n\n")
         text.append("Tools\n", style="bold")
         text.append(tools_text(view.tools))
-        text.append("\nPolicy\n", style="bold")
-        text.append(view.policy)
+        text.append("\nPolicy", style="bold")
         return text
 
     @on(Input.Submitted, "#say")
@@ -485,6 +465,8 @@ class HumanApp(App[None]):
         self.screen_of = HumanScreen(role)
         self.done = False
         self.error: BaseException | None = None
+        self.crash: BaseException | None = None
+        """An error the app itself did not handle (the run is stopped, the app exits 1)."""
         self._quitting = False
 
     def get_default_screen(self) -> HumanScreen:
@@ -492,9 +474,18 @@ class HumanApp(App[None]):
         return self.screen_of
 
     def on_mount(self) -> None:
-        """Open the desk, play the run, read the asks, show the feed."""
+        """Set up once mounted; the screen starts the run once it is laid out (``start_run``)."""
         self.theme = "textual-dark"
         self.screen_of.total = self.source.runner.total
+
+    def start_run(self) -> None:
+        """Open the desk, play the run, read the asks, show the feed (the screen is ready).
+
+        Started from the screen's mount, never before it, whatever the machine's load: in the
+        agent role the user speaks first, and its message needs the mounted dialogue.
+        """
+        if self.source.started or self.crash is not None:
+            return
         self.desk.open()
         self.set_interval(TICK_S, self.tick)
         self.follow_run()
@@ -529,8 +520,13 @@ class HumanApp(App[None]):
             self.notify(f"the run stopped: {innermost(self.error)}", severity="error", markup=False)
         elif not self._quitting:
             self.notify("the session is over: every conversation is stored (ctrl+q quits)")
+            self.screen_of.session_over()
         if self._quitting:
-            self.exit()
+            self.exit(return_code=1 if self.crash else 0)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An error no handler caught: stop the run, then exit 1 (``app.stop_on_crash``)."""
+        stop_on_crash(self, error)
 
     def action_toggle_theme(self) -> None:
         """Switch between Textual's light and dark themes."""

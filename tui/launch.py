@@ -13,7 +13,7 @@ from tau_sim.simulator.engine import LiveFeed
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, Runner
 from tau_sim.simulator.store import Store
-from tau_sim.tui.app import TauSimApp
+from tau_sim.tui.app import TauSimApp, innermost
 from tau_sim.tui.sources import LiveSource, StoreSource, kept_history
 
 
@@ -28,6 +28,8 @@ class Outcome:
     error: BaseException | None = None
     config: RunConfig | None = None
     """The run's config as played (keys sealed)."""
+    crash: BaseException | None = None
+    """An error of the screen itself (the run was stopped and is resumable)."""
 
 
 def live_source(
@@ -72,7 +74,8 @@ def watch_run(
 ) -> Outcome:
     """Play a new run (or ``resume`` a stored one) under the TUI until the person quits."""
     source = live_source(store, config, run_id, player, resume=resume, keep_errors=keep_errors)
-    TauSimApp(source).run()
+    app = TauSimApp(source)
+    app.run()
     runner = source.runner
     return Outcome(
         run_id,
@@ -81,11 +84,20 @@ def watch_run(
         runner.created,
         source.error,
         runner.config,
+        app.crash,
     )
 
 
 def attach(db: str | Path, run_id: str | None) -> Outcome:
     """Follow (or browse) a stored run; ``UsageError``: no such database or run."""
     source = StoreSource(db, run_id)
-    TauSimApp(source).run()
-    return Outcome(source.info.run_id, source.info.status, False, False)
+    app = TauSimApp(source)
+    app.run()
+    return Outcome(source.info.run_id, source.info.status, False, False, crash=app.crash)
+
+
+def crash_line(crash: BaseException, resume: str | None) -> str:
+    """The one line a command prints when its screen failed (``resume``: the command to go on)."""
+    line = f"tau-sim: the screen failed: {type(crash).__name__}: {innermost(crash)}"
+    line = " ".join(line.split())
+    return f"{line}; resume with: {resume}" if resume else line

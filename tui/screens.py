@@ -42,11 +42,21 @@ class SizedScreen(Screen[None]):
 
     def too_small_notice(self) -> Static:
         """The notice shown instead of the content when the terminal is too small."""
+        return self.small_notice("tau-sim tui", "q")
+
+    @staticmethod
+    def small_notice(command: str, quit_key: str) -> Static:
+        """The too-small notice of ``command``, whose ``quit_key`` quits."""
         return Static(
-            f"The terminal is too small: tau-sim tui needs at least {MIN_WIDTH}x{MIN_HEIGHT} "
-            "(press q to quit).",
+            f"The terminal is too small: {command} needs at least {MIN_WIDTH}x{MIN_HEIGHT} "
+            f"(press {quit_key} to quit).",
             classes="too-small",
         )
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the content is hidden for the terminal's size."""
+        return self.has_class("-too-small")
 
     def on_resize(self, event: events.Resize) -> None:
         """Hide or show the content for the new size."""
@@ -67,6 +77,7 @@ class DashboardScreen(SizedScreen):
     BINDINGS = [
         Binding("slash,f", "filter", "Filter"),
         Binding("s", "sort", "Sort"),
+        Binding("S", "reverse_sort", "Reverse", show=False),
         Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
 
@@ -84,6 +95,7 @@ class DashboardScreen(SizedScreen):
         with Vertical(classes="main"):
             yield RunSummary(self.clock, id="summary")
             yield FilterBar(id="filter")
+            yield Static(id="filter-notice")
             table = ConversationTable(id="conversations")
             table.border_title = "conversations"
             yield table
@@ -126,6 +138,7 @@ class DashboardScreen(SizedScreen):
         if bar.value:
             bar.value = ""
             self.query_one(ConversationTable).refilter(RowFilter(), self.state)
+            self._notice(None)
         self.query_one(ConversationTable).focus()
 
     def action_sort(self) -> None:
@@ -133,12 +146,25 @@ class DashboardScreen(SizedScreen):
         table = self.query_one(ConversationTable)
         keys = [key for key, _ in COLUMNS]
         current = table.sort_column
-        table.sort_by(keys[(keys.index(current) + 1) % len(keys)] if current else keys[0])
-        self.notify(f"sorted by {table.sort_column}", timeout=1.5)
+        column = keys[(keys.index(current) + 1) % len(keys)] if current else keys[0]
+        table.sort_by(column, reverse=False)
+        self.notify(f"sorted by {table.sort_column} (S reverses)", timeout=1.5)
+
+    def action_reverse_sort(self) -> None:
+        """Reverse the order of the sorted column (by ``#`` when none is)."""
+        table = self.query_one(ConversationTable)
+        table.sort_by(table.sort_column or COLUMNS[0][0], reverse=not table.sort_reverse)
 
     def on_input_changed(self, event: FilterBar.Changed) -> None:
-        """Filter the table as the filter is typed."""
-        self.query_one(ConversationTable).refilter(RowFilter.parse(event.value), self.state)
+        """Filter the table as the filter is typed; a term nothing matches is named below it."""
+        row_filter = RowFilter.parse(event.value)
+        self.query_one(ConversationTable).refilter(row_filter, self.state)
+        self._notice(row_filter.unmatched(self.state.conversations.values()))
+
+    def _notice(self, text: str | None) -> None:
+        notice = self.query_one("#filter-notice", Static)
+        notice.update(Text(visible(text or ""), style="yellow"))
+        notice.set_class(text is not None, "-shown")
 
     def on_input_submitted(self, event: FilterBar.Submitted) -> None:
         """Go back to the table."""
@@ -207,9 +233,11 @@ HELP = """\
   up/down, page up/down  move in the table
   enter / click          open the conversation
   / or f                 filter: agent:NAME domain:NAME emotion:NAME
-                         status:live|passed|failed|abandoned|error, or a word
+                         status:live|passed|failed|abandoned|error|stale,
+                         or a word; emotion:FAMILY matches its emotions too
   escape                 clear the filter
-  s                      sort by the next column (again: reverse)
+  s                      sort by the next column (ascending; ▲/▼ marks it)
+  S                      reverse the order
   click a header         sort by that column (again: reverse)
 
 [b]conversation[/b]
@@ -218,8 +246,9 @@ HELP = """\
 [b]everywhere[/b]
   ?                      this help
   t                      light / dark theme
-  q / ctrl+c             quit; a run started here stops first, is marked
-                         interrupted and goes on with tau-sim run --resume
+  q / ctrl+c             quit; a run started here stops first (q twice, ctrl+c
+                         at once), is marked interrupted and goes on with
+                         tau-sim run --resume
 """
 
 

@@ -110,9 +110,9 @@ def make_app(
     return HumanApp(source, desk_of(source.runner.player, role), role)
 
 
-def run_session(app: HumanApp) -> Outcome:
-    """Run the screen until the person quits; how the session ended."""
-    app.run()
+def run_session(app: HumanApp, *, headless: bool = False) -> Outcome:
+    """Run the screen until the person quits; how the session ended (``headless``: tests)."""
+    app.run(headless=headless)
     runner = app.source.runner
     return Outcome(
         runner.run_id,
@@ -121,4 +121,5 @@ def run_session(app: HumanApp) -> Outcome:
         runner.created,
         app.source.error,
         runner.config,
+        app.crash,
     )

@@ -40,6 +40,8 @@ SHOWN_KINDS = (
     "agent_message",
     "tool_call",
     "tool_result",
+    "user_tool_call",
+    "user_tool_result",
     "emotion_update",
     "conversation_ended",
 )
@@ -64,6 +66,8 @@ class RunInfo:
     already_done: int = 0
     kept: int = 0
     """Finished conversations shown from the store before this process played any (resume)."""
+    db: str | None = None
+    """The store a followed run is in (for the resume hint; None: played here)."""
 
 
 class Source(Protocol):
@@ -74,6 +78,8 @@ class Source(Protocol):
     """True when another process plays the run (quitting leaves it alone)."""
     error: BaseException | None
     """What stopped the run played here (raised again once the app has exited)."""
+    started: bool
+    """Whether ``follow`` has been called (a run played here may then be running)."""
 
     def drain(self) -> list[Event]:
         """Events received since the last drain."""
@@ -141,6 +147,7 @@ class LiveSource:
         self.runner = make_runner(self.feed, self._started)
         self.info = RunInfo(run_id, self.runner.total, "starting")
         self.error: BaseException | None = None
+        self.started = False
         self._reader = _Reader(db_path)
         self._history = history
         self._resumed = history is not None
@@ -160,6 +167,7 @@ class LiveSource:
 
     async def follow(self) -> None:
         """Play the run; its final status (or the error that stopped it) is kept."""
+        self.started = True
         try:
             await self.runner.run()
         except Exception as exc:  # shown, then raised again once the app has exited
@@ -205,26 +213,46 @@ class StoreSource:
 
     attached = True
     error: BaseException | None = None
+    started = False
 
     def __init__(self, db_path: str | Path, run_id: str | None) -> None:
         """Open the store and find the run (``UsageError``: no such file, no such run)."""
         self._reader = _Reader(db_path)
         run = get_run(self._reader.db, run_id)
-        self.info = RunInfo(str(run["id"]), int(run["cells"]), str(run["status"]))
-        self._refresh(run)
+        self.info = RunInfo(str(run["id"]), int(run["cells"]), str(run["status"]), db=str(db_path))
         self._after = 0
+        self._refresh(run)
         self._pending: list[Event] = []
         self.reads = 0
 
     def _refresh(self, run: dict[str, object]) -> None:
-        self.info.status = run_state(run)
+        """Take in the run's row: a stale run's time stops at its last heartbeat.
+
+        A stale run written again (a ``--resume`` elsewhere deleted its unfinished
+        conversations and plays them again) is read on from the last event of its completed
+        conversations: SQLite may give the new events the rowids of the deleted ones.
+        """
+        was, now = self.info.status, run_state(run)
+        self.info.status = now
         self.info.started_at = run.get("created_at")  # type: ignore[assignment]
         self.info.ended_at = run.get("ended_at")  # type: ignore[assignment]
+        if now == "stale":
+            self.info.ended_at = run.get("heartbeat_at") or self.info.started_at  # type: ignore[assignment]
+        elif was == "stale" and now == "running":
+            self._after = min(self._after, self._last_kept_rowid())
+
+    def _last_kept_rowid(self) -> int:
+        r = ordered_rows(self._reader.db)
+        row = self._reader.db.execute(
+            f"select max(e.rowid) from {r.joined} where c.run_id = ? and c.status = 'completed'",
+            [self.info.run_id],
+        ).fetchone()
+        return int(row[0] or 0)
 
     @property
     def finished(self) -> bool:
-        """Whether nobody writes the run any more."""
-        return self.info.status not in ("running",)
+        """Whether nobody writes the run any more (a stale one may be resumed: it is watched)."""
+        return self.info.status not in ("running", "stale")
 
     def read_once(self) -> list[Event]:
         """Read the run's row and the events stored since the last read (a worker thread)."""
@@ -260,6 +288,7 @@ class StoreSource:
 
     async def follow(self) -> None:
         """Poll until the run is no longer written, then read what is left once more."""
+        self.started = True
         while True:
             was_finished = self.finished
             # a busy file (a checkpoint in the way) is read again at the next poll

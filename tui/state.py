@@ -25,13 +25,17 @@ from tau_sim.simulator.core import (
     ModelUsage,
     RewardBreakdown,
     TerminationReason,
+    UsageError,
     UserMessage,
+    emotion_family,
     intensity_label,
 )
 from tau_sim.simulator.results import pass_hat_k
 
 LIVE, PASSED, FAILED, ABANDONED, ERROR = "live", "passed", "failed", "abandoned", "error"
-STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR)
+STALE = "stale"
+"""A conversation that was live when its run's process died (``--resume`` plays it again)."""
+STATUSES = (LIVE, PASSED, FAILED, ABANDONED, ERROR, STALE)
 """What the status column shows and the status filter matches."""
 _ERROR_REASONS = EXCLUDED_REASONS | {
     TerminationReason.MODEL_ERROR.value,
@@ -64,6 +68,8 @@ class ConversationSummary:
     condition_intensity: float
     intensity: float
     trial: int = 0
+    family: str = ""
+    """The emotion's family (``anger`` for ``frustration``; the emotion itself if unknown)."""
     levels: tuple[str | None, str | None, str | None] = (None, None, None)
     turns: int = 0
     tool_calls: int = 0
@@ -199,6 +205,18 @@ class RunState:
                 self._end(summary, event)
             self._dirty[cid] = summary
 
+    def orphan(self) -> None:
+        """The run's process is gone: its live conversations are ``stale``, none is live.
+
+        A ``--resume`` started elsewhere plays their cells again from the start (a new
+        ``ConversationStarted`` of the same id makes the conversation live again).
+        """
+        for cid in list(self._live_events):
+            summary = self.conversations[cid]
+            summary.status = STALE
+            self._dirty[cid] = summary
+        self._live_events.clear()
+
     def _start(self, event: ConversationStarted) -> None:
         summary = ConversationSummary(
             id=event.conversation,
@@ -210,12 +228,17 @@ class RunState:
             condition_intensity=event.intensity,
             intensity=event.intensity,
             trial=event.trial,
+            family=_family(event.emotion),
             levels=(event.politeness, event.urgency, event.trust),
         )
         self.conversations[event.conversation] = summary
         self._live_events[event.conversation] = []
         if event.agent not in self.agents:
             self.agents.append(event.agent)
+        condition = (event.emotion, event.intensity)
+        if condition not in self.grid:  # its row shows from its first start ("-" till an end)
+            self.grid[condition] = {}
+            self._changes.grid = True
 
     def _end(self, summary: ConversationSummary, ended: ConversationEnded) -> None:
         if summary.status != LIVE:  # the same conversation read twice: count it once
@@ -257,6 +280,13 @@ class RunState:
         if ended.reason not in _NORMAL_ENDINGS:
             self.terminations.append(summary)
             self._changes.terminations.append(summary)
+
+
+def _family(emotion: str) -> str:
+    try:
+        return emotion_family(emotion)
+    except UsageError:  # an emotion no taxonomy knows (a stored run of another version)
+        return emotion
 
 
 def grid_label(emotion: str, intensity: float) -> str:

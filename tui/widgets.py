@@ -8,7 +8,7 @@ markup, with its control and format characters escaped (``core.escapes.visible``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, OptionList, ProgressBar, Static
+from textual.widgets.data_table import ColumnKey
 from textual.widgets.option_list import Option
 
 from tau_sim.simulator.core import intensity_label, visible
@@ -26,6 +27,8 @@ from tau_sim.tui.state import (
     FAILED,
     LIVE,
     PASSED,
+    STALE,
+    STATUSES,
     Changes,
     ConversationSummary,
     RunState,
@@ -39,6 +42,7 @@ STATUS_STYLES = {
     FAILED: "yellow",
     ABANDONED: "bold red",
     ERROR: "magenta",
+    STALE: "dim",
 }
 
 
@@ -70,6 +74,10 @@ def duration(seconds: float | None) -> str:
     return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
+RESUMABLE = {"stale": "its process is gone", "interrupted": "stopped early"}
+"""Statuses of a followed run that another ``--resume`` can finish, and what they mean."""
+
+
 class RunSummary(Widget):
     """Run progress (done / total, rate, elapsed, ETA) and the live rates."""
 
@@ -92,6 +100,9 @@ class RunSummary(Widget):
         title = Text.assemble(
             ("run ", "bold"), (info.run_id, "bold"), "  ", (info.status, "italic")
         )
+        if info.status in RESUMABLE and info.db is not None:
+            title.append(f"  {RESUMABLE[info.status]}: resume with ", style="yellow")
+            title.append(f"tau-sim run --resume {info.run_id} --db {info.db}", style="bold")
         self.title_line.update(title, layout=False)
         bar = self.bar
         total = info.total if info.total is not None else state.total
@@ -110,6 +121,8 @@ class RunSummary(Widget):
         figures.append("-" if pass_1 is None else f"{pass_1:.3f}", "bold")
         figures.append("  abandoned ")
         figures.append(str(state.abandoned), "bold red" if state.abandoned else "bold")
+        if state.finished:  # the share of the finished, as the headless bar shows it
+            figures.append(f" ({percent(state.abandoned / state.finished)})")
         if state.errors:
             figures.append(f"  endpoint errors {state.errors}", "magenta")
         if state.user_errors:
@@ -127,7 +140,7 @@ class RunSummary(Widget):
         played = state.ended - info.kept  # what ended since the start, not what was kept
         rate = played / elapsed if elapsed > 0 and played > 0 else None
         eta = None
-        if total is not None and rate:
+        if total is not None and rate and info.status == "running":
             eta = (total - state.done) / rate
         return elapsed, rate, eta
 
@@ -180,7 +193,10 @@ def row_cells(summary: ConversationSummary) -> list[object]:
 
 @dataclass(frozen=True, slots=True)
 class RowFilter:
-    """``field:value`` terms (a substring of that field) and bare words (of any field)."""
+    """``field:value`` terms (a substring of that field) and bare words (of any field).
+
+    ``emotion:`` matches the emotion's family too (``emotion:anger`` finds ``frustration``).
+    """
 
     terms: tuple[tuple[str | None, str], ...] = ()
 
@@ -196,22 +212,41 @@ class RowFilter:
                 terms.append((None, word))
         return cls(tuple(terms))
 
+    @staticmethod
+    def _fields(summary: ConversationSummary) -> dict[str, tuple[str, ...]]:
+        return {
+            "agent": (summary.agent,),
+            "domain": (summary.domain,),
+            "emotion": (summary.emotion, summary.family),
+            "status": (summary.status,),
+            "task": (summary.task_id,),
+        }
+
+    @classmethod
+    def _term_matches(cls, name: str | None, value: str, summary: ConversationSummary) -> bool:
+        fields = cls._fields(summary)
+        values = [v for vs in fields.values() for v in vs] if name is None else fields[name]
+        return any(value in v.lower() for v in values)
+
     def matches(self, summary: ConversationSummary) -> bool:
         """Whether every term matches the conversation."""
-        fields = {
-            "agent": summary.agent,
-            "domain": summary.domain,
-            "emotion": summary.emotion,
-            "status": summary.status,
-            "task": summary.task_id,
-        }
+        return all(self._term_matches(name, value, summary) for name, value in self.terms)
+
+    def unmatched(self, summaries: Iterable[ConversationSummary]) -> str | None:
+        """A one-line notice naming the first term no conversation matches (None: all match).
+
+        A ``status:`` value none of ``STATUSES`` holds is named as such, with the statuses.
+        """
+        summaries = list(summaries)
         for name, value in self.terms:
-            if name is None:
-                if not any(value in v.lower() for v in fields.values()):
-                    return False
-            elif value not in fields[name].lower():
-                return False
-        return True
+            if not value:
+                continue
+            if name == "status" and not any(value in status for status in STATUSES):
+                return f"status:{value} is no status (one of {', '.join(STATUSES)})"
+            if not any(self._term_matches(name, value, s) for s in summaries):
+                term = f"{name}:{value}" if name else value
+                return f"no conversation matches {term}"
+        return None
 
 
 class ConversationTable(DataTable[object]):
@@ -296,13 +331,23 @@ class ConversationTable(DataTable[object]):
         if self.sort_column is not None:
             self._sort()
 
-    def sort_by(self, column: str) -> None:
-        """Sort by ``column``; the same column again reverses the order."""
-        if self.sort_column == column:
+    def sort_by(self, column: str, *, reverse: bool | None = None) -> None:
+        """Sort by ``column``; the same column again reverses the order (or as ``reverse``).
+
+        The sorted column's header shows the order: ``▲`` ascending, ``▼`` descending.
+        """
+        if reverse is not None:
+            self.sort_column, self.sort_reverse = column, reverse
+        elif self.sort_column == column:
             self.sort_reverse = not self.sort_reverse
         else:
             self.sort_column, self.sort_reverse = column, False
         self._sort()
+        for key, label in COLUMNS:
+            mark = (" ▼" if self.sort_reverse else " ▲") if key == column else ""
+            self.columns[ColumnKey(key)].label = Text(label + mark)
+        self._require_update_dimensions = True  # the marked header may be wider
+        self.refresh()
 
     def _sort(self) -> None:
         column = self.sort_column
@@ -333,8 +378,8 @@ class FilterBar(Input):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
             compact=True,
-            placeholder="/ filter: agent:NAME domain:NAME emotion:NAME status:live|passed|"
-            "failed|abandoned|error|WORD",
+            placeholder="/ filter: agent:NAME emotion:NAME|FAMILY "
+            "status:live|passed|failed|abandoned|error|stale|WORD",
             **kwargs,  # type: ignore[arg-type]
         )
 
@@ -342,11 +387,14 @@ class FilterBar(Input):
 class Terminations(OptionList):
     """Conversations that ended early (abandoned, step or tool-error limits, errors).
 
-    Two lines each: who and under which condition, then the ending and why.
+    Two lines each: who and under which condition, then the ending and why. The list follows
+    the newest while it is scrolled to its end and nothing is highlighted; scrolled up (or
+    with an entry highlighted) it stays where the person put it.
     """
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
+        follow = self.highlighted is None and self.scroll_y >= self.max_scroll_y
         options = []
         for summary in changes.terminations:
             prompt = Text()
@@ -367,6 +415,8 @@ class Terminations(OptionList):
         if options:
             self.add_options(options)
             self.border_subtitle = f"{self.option_count} so far"
+            if follow:
+                self.scroll_end(animate=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the selected conversation."""

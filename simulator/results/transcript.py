@@ -1,6 +1,7 @@
 r"""One stored conversation as a transcript: ``tau-sim show CONVERSATION_ID [--json]``.
 
-The terminal view styles the user, the agent, tool calls and tool results apart, gives each
+The terminal view styles the user, the agent, tool calls and tool results apart (the user's
+own device calls and what they showed as ``phone`` lines), gives each
 user turn the intensity its ``EmotionUpdate`` reported, marks on it the friction the user
 perceived in the agent's turn before (``perceived: dismissive, repeated_question:email``: the
 tags of ``results.tags.PERCEPTION_TAGS``; its other triggers stay with the intensity), and ends
@@ -34,11 +35,15 @@ from tau_sim.simulator.core.events import (
     ModelUsage,
     ToolResult,
     UserMessage,
+    UserToolCall,
+    UserToolResult,
 )
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
 from tau_sim.simulator.store import iter_events
 
+NO_MODEL_BACKENDS = ("scripted", "human")
+"""Backends of turns no model made (a scripted actor's, a person's): not counted as calls."""
 SHOW_RESULT_CHARS = 600
 """The longest tool result the terminal view prints (the JSON view keeps it whole)."""
 
@@ -92,6 +97,12 @@ def _args(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, ensure_ascii=False)
 
 
+def _cut(content: str) -> str:
+    if len(content) <= SHOW_RESULT_CHARS:
+        return content
+    return content[:SHOW_RESULT_CHARS] + f"… ({len(content)} characters)"
+
+
 def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
     """One event as a styled line (None: not shown)."""
     if isinstance(event, UserMessage):
@@ -119,12 +130,19 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
             )
         return line
     if isinstance(event, ToolResult):
-        content = event.content
-        if len(content) > SHOW_RESULT_CHARS:
-            content = content[:SHOW_RESULT_CHARS] + f"… ({len(event.content)} characters)"
+        content = _cut(event.content)
         style = "red" if event.error else "magenta"
         mark = "error" if event.error else "result"
         return _label("tool", f"bold {style}") + _text(f"{event.name} {mark}: {content}", style)
+    if isinstance(event, UserToolCall):
+        return _label("phone", "bold cyan") + _text(
+            f"{event.call.name}({_args(event.call.arguments)})", "cyan"
+        )
+    if isinstance(event, UserToolResult):
+        style = "red" if event.error else "cyan"
+        mark = "error" if event.error else "shows"
+        content = _cut(event.content)
+        return _label("phone", f"bold {style}") + _text(f"{event.name} {mark}: {content}", style)
     if isinstance(event, EnvironmentState):
         changed = ", ".join(f"{c.table} {c.key}" for c in event.changes) or "nothing"
         return _label("env", "bold blue") + _text(f"final state changed: {changed}", "blue")
@@ -176,13 +194,16 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
     )
     feeling: EmotionUpdate | None = None
     ended: ConversationEnded | None = None
-    calls = 0
+    calls = turns = 0
     for event in transcript.events:
         if isinstance(event, EmotionUpdate):
             feeling = event  # it comes just before the user message it describes
             continue
         if isinstance(event, ModelUsage):
-            calls += 1
+            if event.backend in NO_MODEL_BACKENDS:
+                turns += 1
+            else:
+                calls += 1
             continue
         if isinstance(event, ConversationEnded):
             ended = event
@@ -194,7 +215,8 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
             feeling = None
     for line in _ending(row, ended):
         console.print(line)
-    console.print(Text(f"{calls} model calls", style="dim"))
+    played = f", {turns} turns scripted or typed by a person" if turns else ""
+    console.print(Text(f"{calls} model calls{played}", style="dim"))
     if is_calibration_agent(str(row["agent"])):
         console.print(
             _text(

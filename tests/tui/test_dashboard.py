@@ -152,10 +152,12 @@ async def test_filter_and_sort(tmp_path: Path) -> None:
 
 async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> None:
     db = tmp_path / "quit.db"
-    config = retail(tasks=10, trials=2, concurrency=8, latency=0.01)  # 80, about 1.5 s
+    config = retail(tasks=10, trials=2, concurrency=8, latency=0.05)  # 80, several s
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
+        await pilot.press("q")  # the first asks for a second
+        assert not app.source.runner._stop_requested and not app.done
         await pilot.press("q")
         await until(pilot, lambda: app.settled)
     assert app.source.runner.interrupted
@@ -195,7 +197,7 @@ async def test_help_theme_and_a_terminal_too_small(tmp_path: Path) -> None:
 
 async def test_resume_under_the_tui_shows_the_kept_conversations(tmp_path: Path) -> None:
     db = tmp_path / "resume.db"
-    config = retail(tasks=10, trials=2, concurrency=8, latency=0.01)  # 80, about 1.5 s
+    config = retail(tasks=10, trials=2, concurrency=8, latency=0.05)  # 80, several s
     app = live_app(db, config)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)

@@ -97,3 +97,22 @@ def test_human_screen(tmp_path: Path, snap_compare: Any) -> None:
 
     app = session(tmp_path / "snap.db")
     assert snap_compare(app, terminal_size=(120, 40), run_before=first_reply)
+
+
+def test_human_agent_screen(tmp_path: Path, snap_compare: Any) -> None:
+    """The agent player after looking the order up: the whole result, the policy as Markdown."""
+    from tests.tui.test_human import my_turn, say_line, session
+
+    async def order_read(pilot: Any) -> None:
+        for line in (
+            "/find_user_id_by_name_zip first_name=Samuel last_name=Nguyen zip=77034",
+            "/get_order_details order_id=#W4803757",
+        ):
+            await say_line(pilot, await my_turn(pilot), line)
+        screen = await my_turn(pilot)
+        screen.say.cursor_blink = False
+        await until(pilot, lambda: len(screen.policy.children) > 1)
+        await _steady(pilot)
+
+    app = session(tmp_path / "snap.db", role="agent")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=order_read)
