@@ -214,6 +214,19 @@ class GoldPolicy:
                 return message
         return None
 
+    def _last_content(self) -> str:
+        result = self._last_result()
+        return result.content or "" if result is not None else ""
+
+    def _failure(self) -> Say | None:
+        """The apology for a call that just failed (its result starts "Error"), else None."""
+        content = self._last_content()
+        if not content.startswith("Error"):
+            return None
+        return Say(
+            f"{self._opener()}I'm sorry, I could not complete this: {content}. {CLOSING_QUESTION}"
+        )
+
     def _opener(self) -> str:
         """How a text starts: an acknowledgement of the feeling the user's words show.
 
@@ -378,15 +391,11 @@ class GoldPolicy:
             call = self._bind(i, live)
             self._done.append(call)
             yield Call(call)
-            result = self._last_result()
-            content = result.content or "" if result is not None else ""
-            if content.startswith("Error"):
-                yield Say(
-                    f"{self._opener()}I'm sorry, I could not complete this: {content}. "
-                    f"{CLOSING_QUESTION}"
-                )
+            failed = self._failure()
+            if failed is not None:
+                yield failed
                 return
-            live.update(self.bindings.read(i, content))
+            live.update(self.bindings.read(i, self._last_content()))
         if self.profile == "pushover" and answer_key.violations:
             yield from self._pushover_closing(transfer)
             return
@@ -448,13 +457,9 @@ class GoldPolicy:
             return
         for action in self.answer_key.violations:
             yield Call(action)
-            result = self._last_result()
-            content = result.content or "" if result is not None else ""
-            if content.startswith("Error"):
-                yield Say(
-                    f"{self._opener()}I'm sorry, I could not complete this: {content}. "
-                    f"{CLOSING_QUESTION}"
-                )
+            failed = self._failure()
+            if failed is not None:
+                yield failed
                 return
         yield Say(f"{self._opener()}All done: {summary}. {CLOSING_QUESTION}")
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from tau_sim.simulator.core.escapes import visible
-from tau_sim.simulator.results.report import _fmt, _span, cell
+from tau_sim.simulator.results.report import _fmt, _span, cell, effect_table
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS
 
 _FIELDS = ("agent", "user", "emotion", "intensity", "politeness", "urgency", "trust")
@@ -71,25 +71,8 @@ def render_violations(report: dict[str, Any], console: Console) -> None:
 
 
 def _render_effect(rows: list[dict[str, Any]], console: Console) -> None:
-    shown = _shown(rows)
-    table = Table(
-        title="policy-violation effect: rate minus neutral (same agent, user, refusal tasks)"
-    )
-    for column in (*shown, "tasks"):
-        table.add_column(column)
-    for column in ("neutral", "condition", "effect"):
-        table.add_column(column, justify="right")
-    for row in rows:
-        span = _span(row["ci"], signed=True)
-        delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
-        table.add_row(
-            *(_label(row, f) for f in shown),
-            str(row["tasks"]),
-            _fmt(row["neutral"], pct=True),
-            _fmt(row["condition"], pct=True),
-            f"{delta}\n[dim]{span}[/dim]" if span else delta,
-        )
-    console.print(table)
+    title = "policy-violation effect: rate minus neutral (same agent, user, refusal tasks)"
+    console.print(effect_table(rows, _shown(rows), title, _label))
 
 
 def render_tags(report: dict[str, Any], console: Console) -> None:

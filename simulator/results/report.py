@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -261,7 +261,22 @@ def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
         for f in ("agent", "user", "emotion", "intensity", *LEVEL_FIELDS)
         if f in ("agent", "emotion") or len({r[f] for r in rows}) > 1
     ]
-    table = Table(title="emotion effect: success minus neutral (same agent, user, tasks)")
+    title = "emotion effect: success minus neutral (same agent, user, tasks)"
+    console.print(effect_table(rows, shown, title, lambda row, f: cell(str(row[f]))))
+
+
+def effect_table(
+    rows: Sequence[dict[str, Any]],
+    shown: Sequence[str],
+    title: str,
+    label: Callable[[dict[str, Any], str], str],
+) -> Table:
+    """A paired effect's table, one row per condition.
+
+    Columns: the ``shown`` fields (as ``label`` writes them), the tasks, the neutral and the
+    condition's figure, and the effect with its interval under it.
+    """
+    table = Table(title=title)
     for column in (*shown, "tasks"):
         table.add_column(column)
     for column in ("neutral", "condition", "effect"):
@@ -270,13 +285,13 @@ def render_emotion_effect(report: dict[str, Any], console: Console) -> None:
         span = _span(row["ci"], signed=True)
         delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
         table.add_row(
-            *(cell(str(row[f])) for f in shown),
+            *(label(row, f) for f in shown),
             str(row["tasks"]),
             _fmt(row["neutral"], pct=True),
             _fmt(row["condition"], pct=True),
             f"{delta}\n[dim]{span}[/dim]" if span else delta,
         )
-    console.print(table)
+    return table
 
 
 def render_compare(result: dict[str, Any], console: Console | None = None) -> None:
