@@ -18,6 +18,7 @@ and exits with the server's exit status (128 + the signal where a signal ended i
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import select
@@ -62,10 +63,8 @@ def _group_members(pgid: int) -> list[int]:
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
     for pid in _group_members(pgid):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, sig)
-        except OSError:
-            pass
 
 
 def _stop(server: subprocess.Popen[bytes], grace_s: float) -> int:

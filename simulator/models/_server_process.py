@@ -2,7 +2,8 @@
 
 The launcher (``launcher.py``) builds replicas and balancing on top of these helpers. Every
 spawned process group is also remembered in a module-level set so that an ``atexit`` hook can
-kill whatever a crashed event loop failed to stop.
+kill whatever a crashed event loop failed to stop; on Linux a guard (``_server_guard.py``)
+stops the server when tau-sim dies without running any code (``kill -9``).
 """
 
 from __future__ import annotations

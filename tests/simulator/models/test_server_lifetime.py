@@ -72,7 +72,8 @@ def fake_vllm(tmp_path: Path, *flags: str) -> Path:
     fake = tmp_path / "vllm"
     joined = " ".join(flags)
     fake.write_text(
-        f'#!/bin/sh\n[ "$1" = serve ] || exit 2\nshift 2\nexec {sys.executable} {TINY} "$@" {joined}\n'
+        '#!/bin/sh\n[ "$1" = serve ] || exit 2\nshift 2\n'
+        f'exec {sys.executable} {TINY} "$@" {joined}\n'
     )
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     return fake
