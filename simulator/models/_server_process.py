@@ -2,7 +2,8 @@
 
 The launcher (``launcher.py``) builds replicas and balancing on top of these helpers. Every
 spawned process group is also remembered in a module-level set so that an ``atexit`` hook can
-kill whatever a crashed event loop failed to stop.
+kill whatever a crashed event loop failed to stop; on Linux a guard (``_server_guard.py``)
+stops the server when tau-sim dies without running any code (``kill -9``).
 """
 
 from __future__ import annotations
@@ -24,15 +25,9 @@ from anyio.abc import Process
 
 from tau_sim.simulator.core.errors import UsageError
 
-# Runs before the server: asks Linux to SIGTERM it when tau-sim dies (even by SIGKILL, when no
-# cleanup code can run), then becomes the server (the setting survives exec).
-_PARENT_DEATH_TRAMPOLINE = (
-    "import ctypes, os, signal, sys\n"
-    "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"  # 1 = PR_SET_PDEATHSIG
-    "if os.getppid() != int(sys.argv[1]):\n"
-    "    sys.exit(1)\n"  # tau-sim died before the prctl
-    "os.execvp(sys.argv[2], sys.argv[2:])\n"
-)
+# On Linux every server runs under a guard (``_server_guard.py``, run by path with the stdlib
+# only) that ends it once tau-sim is gone, however tau-sim ended.
+_GUARD = Path(__file__).with_name("_server_guard.py")
 _SECRET_WORDS = frozenset({"key", "apikey", "token", "secret", "password"})
 _LIVE_GROUPS: set[int] = set()
 
@@ -83,26 +78,32 @@ def log_tail(path: Path, max_lines: int = 30, max_bytes: int = 8192) -> str:
     return "\n".join(lines[-max_lines:])
 
 
-async def spawn(argv: Sequence[str], env: Mapping[str, str], log_path: Path) -> Process:
+async def spawn(
+    argv: Sequence[str], env: Mapping[str, str], log_path: Path, grace_s: float = 10.0
+) -> Process:
     """Start ``argv`` in a new session (its own process group), output appended to ``log_path``.
 
     The spawn is shielded from cancellation: a process that was forked is always returned, so
-    the caller can always stop it. On Linux the server also gets SIGTERM if tau-sim dies.
+    the caller can always stop it. On Linux the process returned is the server's guard
+    (``_server_guard``, the group's leader): its stdin is a pipe only this process writes to,
+    so once tau-sim is gone (``kill -9`` too) the guard SIGTERMs the group, waits ``grace_s``
+    and SIGKILLs what is left; the server itself dies with its guard.
     """
     if shutil.which(argv[0]) is None:
         raise LaunchError(f"cannot start {argv[0]!r}: no such executable")
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **env}
     command = list(argv)
     if sys.platform == "linux":
-        trampoline = [sys.executable, "-I", "-S", "-c", _PARENT_DEATH_TRAMPOLINE, str(os.getpid())]
-        command = [*trampoline, *command]
+        guard = [sys.executable, "-I", "-S", str(_GUARD), f"{grace_s:g}", "--"]
+        command = [*guard, *command]
     with anyio.CancelScope(shield=True), log_path.open("ab") as log:
         log.write(f"=== tau-sim: {' '.join(redact_argv(argv))}\n".encode())
         log.flush()
         try:
             process = await anyio.open_process(
                 command,
-                stdin=subprocess.DEVNULL,
+                # the guard's pipe, kept open until the process is stopped (closed with it)
+                stdin=subprocess.PIPE if sys.platform == "linux" else subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env=full_env,

@@ -318,7 +318,9 @@ class ReplicaPool:
         log.info(
             "%s: starting on port %d: %s", replica.label, replica.port, " ".join(redact_argv(argv))
         )
-        replica.process = await spawn(argv, replica.spec.env, replica.log_path)
+        replica.process = await spawn(
+            argv, replica.spec.env, replica.log_path, self.options.stop_grace_s
+        )
         try:
             await self._wait_healthy(replica)
         except LaunchError:

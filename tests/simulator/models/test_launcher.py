@@ -95,7 +95,7 @@ async def test_two_replicas_share_load_and_leave_nothing(tmp_path: Path) -> None
     pool = ReplicaPool([tiny_spec("--delay", "0.3", "--spawn-child")] * 2, options(tmp_path))
     async with pool:
         pids = tree_pids(pool)
-        assert len(pids) == 4  # two servers, each with a sleeping child
+        assert len(pids) == 6  # two guards, each with its server and its sleeping child
         ports = {s.url.split(":")[2].split("/")[0] for s in pool.status()}
         assert len(ports) == 2
         replies: list[str] = []
@@ -226,7 +226,7 @@ async def test_an_error_in_the_block_stops_servers_and_propagates_as_is(tmp_path
         async with ReplicaPool([tiny_spec("--spawn-child")] * 2, options(tmp_path)) as pool:
             pids = tree_pids(pool)
             raise KeyError("from the block")
-    assert len(pids) == 4
+    assert len(pids) == 6  # two guards, two servers, two children
     await wait_all_gone(pids)
 
 
@@ -294,14 +294,14 @@ def wait_gone_blocking(pids: set[int]) -> bool:
 
 def test_ctrl_c_in_asyncio_run_leaves_no_server(tmp_path: Path) -> None:
     pids = run_pool_in_child(tmp_path, signal.SIGINT, '"--spawn-child"')
-    assert len(pids) == 4
+    assert len(pids) == 6  # two guards, two servers, two children
     assert wait_gone_blocking(pids)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="parent-death signal is Linux-only")
 def test_servers_die_with_a_killed_tau_sim(tmp_path: Path) -> None:
     pids = run_pool_in_child(tmp_path, signal.SIGKILL, "")  # no cleanup code runs at all
-    assert len(pids) == 2
+    assert len(pids) == 4  # two guards, two servers
     assert wait_gone_blocking(pids)
 
 
