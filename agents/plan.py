@@ -55,6 +55,8 @@ from tau_sim.simulator.world import (
     Heard,
     InfoSlot,
     is_expression,
+    number_arguments,
+    number_forms,
     string_arguments,
 )
 
@@ -283,22 +285,28 @@ class GoldPolicy:
         """The slots the user holds that ``actions`` need and nobody has said yet.
 
         A string argument not heard so far is a fact the user must tell: the slot whose value
-        holds it (as whole words; a slot the tools cannot find first) is asked for.
+        holds it (as whole words; a slot the tools cannot find first) is asked for. So is an
+        amount or count the user holds (a slot whose value states the number: "$100.00" for a
+        transfer of 100.0) that nobody has said; a number no slot states is the agent's own
+        (found in a result or worked out), not the user's to tell.
         """
         heard = self._heard()
         slots = sorted(self.answer_key.known_info, key=lambda s: s.lookupable)
+        holders: list[tuple[InfoSlot, Heard]] = []
+        for slot in slots:
+            holder = Heard()
+            holder.add(slot.value)
+            holders.append((slot, holder))
         wanted: list[InfoSlot] = []
         for action in actions:
-            for _path, value in string_arguments(action.arguments):
-                if is_expression(value) or heard.said(value):
+            forms = [[value] for _path, value in string_arguments(action.arguments)]
+            forms += [number_forms(n) for _path, n in number_arguments(action.arguments)]
+            for said in forms:
+                if any(is_expression(f) or heard.said(f) for f in said):
                     continue
-                for slot in slots:
-                    holder = Heard()
-                    holder.add(slot.value)
-                    if holder.said(value):
-                        if slot not in wanted:
-                            wanted.append(slot)
-                        break
+                holding = next((s for s, h in holders if any(h.said(f) for f in said)), None)
+                if holding is not None and holding not in wanted:
+                    wanted.append(holding)
         return wanted
 
     def _unsaid(self, names: list[str]) -> list[InfoSlot]:

@@ -65,6 +65,23 @@ def string_arguments(arguments: Any, at: str = "") -> Iterator[tuple[str, str]]:
         yield at, arguments
 
 
+def number_arguments(arguments: Any, at: str = "") -> Iterator[tuple[str, float]]:
+    """(path, value) for every number inside nested argument lists and objects (not booleans)."""
+    if isinstance(arguments, dict):
+        for key, item in arguments.items():
+            yield from number_arguments(item, f"{at}.{key}" if at else str(key))
+    elif isinstance(arguments, list):
+        for n, item in enumerate(arguments):
+            yield from number_arguments(item, f"{at}[{n}]")
+    elif isinstance(arguments, int | float) and not isinstance(arguments, bool):
+        yield at, float(arguments)
+
+
+def number_forms(number: float) -> list[str]:
+    """How a person writes ``number``: ``100.00`` and ``100`` for 100.0, ``12.50``, ``12.5``."""
+    return list(dict.fromkeys((f"{number:.2f}", f"{number:g}")))
+
+
 class Heard:
     """What an agent has been told so far: the user's texts and its tool results, normalised."""
 

@@ -1,5 +1,7 @@
 """Facts are told, not known: every string argument of a gold tool call was said before it.
 
+So was every amount or count of a call that the user holds (a known-info slot states it).
+
 Over every task of every built-in domain, under a neutral user and a high-intensity angry one,
 the scripted gold agent plays the scripted user through the engine, and ``told.untold`` finds no
 string argument of any tool call that is in no earlier user message and no earlier tool result
@@ -22,7 +24,7 @@ import msgspec
 import pytest
 
 from tau_sim.agents.bindings import Bindings
-from tau_sim.simulator.core.events import AgentMessage, UserMessage
+from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage
 from tau_sim.simulator.core.registry import (
     DOMAINS,
     get_domain,
@@ -30,7 +32,16 @@ from tau_sim.simulator.core.registry import (
     make_agent_provider,
     make_user_provider,
 )
-from tau_sim.simulator.world import Domain, Heard, Task, Untold, answer_key, untold
+from tau_sim.simulator.world import (
+    Domain,
+    Heard,
+    Task,
+    Untold,
+    answer_key,
+    number_arguments,
+    number_forms,
+    untold,
+)
 from tau_sim.tracer.construct import construct
 from tests.agents.dialog import Outcome, play
 
@@ -63,6 +74,35 @@ def unsaid_choices(domain: Domain, task: Task, outcome: Outcome) -> list[tuple[s
     return missing
 
 
+def unsaid_numbers(domain: Domain, task: Task, outcome: Outcome) -> list[tuple[str, float]]:
+    """(tool, number) where a call used an amount or count the user holds before anyone said it.
+
+    A number counts as the user's when a known-info slot states it ("$100.00" for 100.0); said
+    means in an earlier user message, tool result or the policy, in any of its written forms.
+    """
+    holders = []
+    for slot in task.scenario.known_info.values():
+        holder = Heard()
+        holder.add(slot)
+        holders.append(holder)
+    heard = Heard()
+    heard.add(domain.policy)
+    missing: list[tuple[str, float]] = []
+    for event in outcome.events:
+        if isinstance(event, UserMessage):
+            heard.add(event.text)
+        elif isinstance(event, ToolResult):
+            heard.add(event.content)
+        elif isinstance(event, AgentMessage):
+            for call in event.tool_calls:
+                for _path, number in number_arguments(call.arguments):
+                    forms = number_forms(number)
+                    held = any(h.said(f) for h in holders for f in forms)
+                    if held and not any(heard.said(f) for f in forms):
+                        missing.append((call.name, number))
+    return missing
+
+
 async def play_all(domain: Domain, tasks: list[Task], emotion: str, intensity: float) -> None:
     providers = (make_agent_provider("scripted/gold", {}), make_user_provider("scripted", {}))
     failures: list[str] = []
@@ -82,6 +122,10 @@ async def play_all(domain: Domain, tasks: list[Task], emotion: str, intensity: f
         failures += [
             f"{task.id}: never asked which {s} for {c}"
             for c, s in unsaid_choices(domain, task, outcome)
+        ]
+        failures += [
+            f"{task.id}: {c} used {n} the user holds but never said"
+            for c, n in unsaid_numbers(domain, task, outcome)
         ]
     assert not failures, "\n".join(failures[:20])
 
