@@ -211,7 +211,8 @@ async def test_resume_under_the_tui_shows_the_kept_conversations(tmp_path: Path)
     stored = msgspec.json.decode(run["config"], type=RunConfig)
     resumed = TauSimApp(live_source(store, stored, "tui-run", resume=True), clock=None)
     async with resumed.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: resumed.settled)
+        # the rest of the run plays here: ~75 conversations of 0.05 s turns, 9 s seen under load
+        await until(pilot, lambda: resumed.settled, within=120)
         rows = resumed.dashboard.table.row_count
     final = stored_counts(db, "tui-run")
     assert final["completed"] == rows == resumed.state.done == 80
