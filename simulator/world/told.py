@@ -53,28 +53,30 @@ def is_expression(value: str) -> bool:
     return bool(_EXPRESSION.fullmatch(value)) and bool(_OPERATOR.search(value))
 
 
-def string_arguments(arguments: Any, at: str = "") -> Iterator[tuple[str, str]]:
-    """(path, value) for every string inside nested argument lists and objects."""
+def argument_leaves(arguments: Any, at: str = "") -> Iterator[tuple[str, Any]]:
+    """(path, value) for every value inside nested argument lists and objects."""
     if isinstance(arguments, dict):
         for key, item in arguments.items():
-            yield from string_arguments(item, f"{at}.{key}" if at else str(key))
+            yield from argument_leaves(item, f"{at}.{key}" if at else str(key))
     elif isinstance(arguments, list):
         for n, item in enumerate(arguments):
-            yield from string_arguments(item, f"{at}[{n}]")
-    elif isinstance(arguments, str):
+            yield from argument_leaves(item, f"{at}[{n}]")
+    else:
         yield at, arguments
 
 
-def number_arguments(arguments: Any, at: str = "") -> Iterator[tuple[str, float]]:
+def string_arguments(arguments: Any) -> Iterator[tuple[str, str]]:
+    """(path, value) for every string inside nested argument lists and objects."""
+    return ((at, v) for at, v in argument_leaves(arguments) if isinstance(v, str))
+
+
+def number_arguments(arguments: Any) -> Iterator[tuple[str, float]]:
     """(path, value) for every number inside nested argument lists and objects (not booleans)."""
-    if isinstance(arguments, dict):
-        for key, item in arguments.items():
-            yield from number_arguments(item, f"{at}.{key}" if at else str(key))
-    elif isinstance(arguments, list):
-        for n, item in enumerate(arguments):
-            yield from number_arguments(item, f"{at}[{n}]")
-    elif isinstance(arguments, int | float) and not isinstance(arguments, bool):
-        yield at, float(arguments)
+    return (
+        (at, float(v))
+        for at, v in argument_leaves(arguments)
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    )
 
 
 def number_forms(number: float) -> list[str]:
