@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
-from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -76,19 +75,6 @@ def assert_whole(db: Path) -> None:
     conn.close()
     assert per_cell == (CELLS, CELLS, CELLS, 0)
     assert gaps == 0 and orphans == 0
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FaultServer]:
-    with FaultServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def endpoint(server: FaultServer) -> Iterator[FaultServer]:
-    server.mode, server.fail_first, server.chat_requests = "ok", 0, 0
-    yield server
-    server.mode, server.fail_first = "ok", 0
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from functools import partial
 from itertools import groupby
 from pathlib import Path
@@ -90,19 +89,6 @@ def assert_whole(db: Path) -> None:
         "select count(*) from event_rows where conversation not in (select key from conversations)",
     )
     assert per_cell == (CELLS, CELLS, CELLS, 0) and orphans == 0
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[FaultServer]:
-    with FaultServer() as srv:
-        yield srv
-
-
-@pytest.fixture
-def endpoint(server: FaultServer) -> Iterator[FaultServer]:
-    server.mode, server.fail_first, server.chat_requests = "ok", 0, 0
-    yield server
-    server.mode = "ok"
 
 
 @pytest.fixture(scope="module")
