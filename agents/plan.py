@@ -10,17 +10,19 @@ confirmation questions free of slot keywords, "anything else" to close):
   first one, then states every required output and asks whether there is anything else; a gold
   transfer is announced in a text and called last. Facts are told, not known: before a call
   (before the confirmation, for the writes) it asks in one question for every fact the user
-  holds that the call needs and nobody has said yet (a string argument no user message or tool
-  result holds, found in the slot whose value holds it), and, where an id was picked among
+  holds that the call needs and nobody has said yet (a string argument, or an amount or count,
+  no user message or tool result holds, found in the slot whose value holds it), and, where
+  an id was picked among
   several candidates, for the slot that says which one (``Bindings.which``), phrased as a
   choice. It is closed-loop where the gold path allows it: an id a later call needs is taken
   from the live result of the call that returned it (found by where it sits in the gold
   result, ``agents.bindings``), a refused confirmation stops it before any write, a failed
-  gold call is reported to the user and ends the plan, and it apologises when
-  the user's words show distress (``agents.cues``), not because of the experimental condition.
-  It holds firm: a user who insists after its last text (a refusal it was told to give) gets
-  the refusal again, acknowledged and with its reason and outputs (``_hold_firm``), never the
-  forbidden write.
+  gold call is reported to the user and ends the plan. It acknowledges the feeling the user's
+  words show, in words that fit its family and level (``agents.cues.feeling``,
+  ``agents.phrases``), never because of the experimental condition. Its final text backs what
+  it says with the details (the writes with their arguments, the outputs); after it, a question
+  gets the outcome again and a user who insists on a refusal gets the refusal again,
+  acknowledged and with its outputs (``_hold_firm``), never the forbidden write.
 - ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
   its tools could find, and sometimes asks again for something the user already gave.
 - ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
