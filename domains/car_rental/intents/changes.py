@@ -10,7 +10,6 @@ from tau_sim.domains.car_rental.data import (
     ACTIVE,
     LAST_DAY,
     LOCATIONS,
-    NOW,
     RESERVED,
     TODAY,
     Booking,
@@ -22,8 +21,10 @@ from tau_sim.domains.car_rental.data import (
 from tau_sim.domains.car_rental.intents.common import (
     RentalIntent,
     booking_id_of,
+    cancellation_refund,
     cost_expression,
     free_every_day,
+    hours_to_pickup,
     location_text,
     pick_booking,
 )
@@ -31,7 +32,6 @@ from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     FREE_CANCELLATION_HOURS,
     LATE_FEE_PER_HOUR,
-    PICKUP_TIME,
     daily_cost,
     late_fee,
     one_way_fee,
@@ -42,12 +42,6 @@ from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def hours_to_pickup(pickup_date: str) -> float:
-    """Hours from the world's ``NOW`` to the pick-up time."""
-    pickup = dt.datetime.combine(iso_day(pickup_date), PICKUP_TIME)
-    return (pickup - NOW).total_seconds() / 3600
 
 
 def changeable(booking: Booking) -> bool:
@@ -238,14 +232,6 @@ class ExtendAndAddInsurance(RentalIntent):
         if other:
             paths.append(other)
         return paths
-
-
-def cancellation_refund(booking: Booking) -> tuple[float, bool]:
-    """(refund due, whether the late-cancellation fee applies) of cancelling ``booking`` now."""
-    paid = net_paid(booking)
-    if hours_to_pickup(booking.pickup_date) >= FREE_CANCELLATION_HOURS:
-        return paid, False
-    return money(paid - booking.daily_rate), True
 
 
 class CancelBooking(RentalIntent):
