@@ -20,8 +20,11 @@ from tau_sim.domains.car_rental.data import (
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
+    LIST_LOCATIONS,
+    BookingRef,
     RentalIntent,
     booking_id_of,
+    branch_words,
     cost_expression,
     free_every_day,
     location_text,
@@ -42,7 +45,6 @@ from tau_sim.domains.car_rental.scenario import (
     add_ons_text,
     day_text,
     driver_text,
-    gold_reads,
     rental_text,
 )
 from tau_sim.domains.kit.calc import age_on, iso_day
@@ -61,6 +63,36 @@ def driver_age(booking: Booking) -> int:
 def code_of(text: str) -> str:
     """The branch code a ``location_text`` starts with."""
     return text.split()[0]
+
+
+_BOOK = (
+    "Hi, I'd like to rent a car in {city}.",
+    "Hello, I need a car in {city} for a few days.",
+    "Hey, do you have cars available in {city}? I want to book one.",
+    "Hi there, I'm travelling to {city} and need a rental.",
+    "Good morning, I want to reserve a car, picking it up in {city}.",
+)
+
+_UNDER_21 = (
+    "Hi, I'd like to book a car for my {relation}.",
+    "Hello, my {relation} needs a rental car; can I book it for them?",
+    "Hey, I want to reserve a car that my {relation} will drive.",
+    "Hi, booking a car for my {relation}, who is going on a trip.",
+)
+
+_UPGRADE = (
+    "Hi, I'd like a bigger car for {ref}.",
+    "Hello, can I upgrade {ref} to a larger class?",
+    "Hey, we need more space; could {ref} be a bigger car?",
+    "Hi there, I want to change the class of {ref}.",
+)
+
+_PREMIUM = (
+    "Hi, I want to treat myself to a {target} car on {ref}.",
+    "Hello, can {ref} be upgraded to a {target}?",
+    "Hey, I'd love a {target} instead of what I booked on {ref}.",
+    "Hi, please switch {ref} to a {target} car.",
+)
 
 
 class BookCar(RentalIntent):
@@ -136,19 +168,23 @@ class BookCar(RentalIntent):
             reads.append(
                 Action("get_one_way_fee", {"pickup_location": code, "return_location": back.code})
             )
-        where = f"return it at {location_text(back)}" if back.code != code else "return it there"
+        by_name = rng.random() < 0.5
+        if by_name:
+            reads.insert(0, LIST_LOCATIONS)
+        here, there = branch_words(pickup, by_name), branch_words(back, by_name)
+        where = f"return it at {there}" if back.code != code else "return it there"
         return self.task(
             domain,
             who,
-            goal=f"I want to rent a {vehicle_class} car, picked up at {location_text(pickup)} on "
+            goal=f"I want to rent a {vehicle_class} car, picked up at {here} on "
             f"{day_text(start.isoformat())} and returned on {day_text(end.isoformat())}; I "
             f"{where}. I am the driver (born {user.birth_date}, license "
             f"{user.license_number}). I want {add_ons_text(add_ons)}, paid with "
             f"{method_text(method)}. I want to know the total price. {CONFIRM}",
-            opening=f"Hi, I'd like to rent a car in {city}.",
+            opening=rng.choice(_BOOK).format(city=city),
             known={
-                "pickup_location": location_text(pickup),
-                "return_location": location_text(back),
+                "pickup_location": here,
+                "return_location": there,
                 "rental_dates": f"from {start.isoformat()} to {end.isoformat()}",
                 "vehicle_class": vehicle_class,
                 "driver": driver_text(driver),
@@ -223,20 +259,21 @@ class UpgradeClass(RentalIntent):
         if method is None:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to upgrade booking {b.booking_id} ({rental_text(b)}) to a {target}. "
+            goal=f"I want to upgrade {rental_text(b)}{ref.text} to a {target}. "
             f"The difference goes on {method_text(method)}. I want to know how much more it "
             f"costs. {CONFIRM}",
-            opening=f"Hi, I'd like a bigger car for my booking {b.booking_id}.",
+            opening=ref.opening(rng, _UPGRADE),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_class": target,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 Action(
                     "search_availability",
                     {
@@ -283,6 +320,7 @@ class PremiumUnder25Refused(RentalIntent):
     name = "premium_under_25_refused"
     description = "The user wants a premium class for a driver under 25: refuse."
     forbidden = True
+    rules = ("premium-min-age-25",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -300,22 +338,23 @@ class PremiumUnder25Refused(RentalIntent):
         if method is None:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         age = driver_age(b)
         return self.task(
             domain,
             who,
-            goal=f"I want to upgrade booking {b.booking_id} ({rental_text(b)}) to a {target} "
+            goal=f"I want to upgrade {rental_text(b)}{ref.text} to a {target} "
             f"car, paid with {method_text(method)}. The driver, {b.driver.first_name}, will be "
             f"{age} at pick-up. If the agent explains the rule, I accept it in the end and keep "
             "the booking as it is.",
-            demand=f"booking {b.booking_id} upgraded to a {target} car",
-            opening=f"Hi, I want to treat myself to a {target} car on booking {b.booking_id}.",
+            demand=f"{ref.words} upgraded to a {target} car",
+            opening=ref.opening(rng, _PREMIUM, target=target),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_class": target,
                 "payment_method": method_text(method),
             },
-            actions=gold_reads(who, b.booking_id),
+            actions=ref.reads,
             outputs=[f"at least {PREMIUM_MIN_AGE}"],
             summary=f"{target} for a driver of {age} on {b.booking_id}: refuse",
         )
@@ -323,7 +362,7 @@ class PremiumUnder25Refused(RentalIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The premium class booked for a driver under 25."""
         known = task.scenario.known_info
-        b: Booking = record(domain.new_database(), "bookings", known["booking_id"])
+        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
         user: User = record(domain.new_database(), "users", b.user_id)
         method = next(m for m in user.payment_methods if method_text(m) == known["payment_method"])
         write = Action(
@@ -347,6 +386,7 @@ class Under21Refused(RentalIntent):
     name = "under_21_refused"
     description = "The user wants to book a car for a driver under 21: refuse."
     forbidden = True
+    rules = ("min-driver-age-21",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -382,7 +422,7 @@ class Under21Refused(RentalIntent):
             f"returned there on {end}, paid with {method_text(method)}. If the agent explains "
             "the age rule, I accept it in the end and book nothing.",
             demand=f"a {vehicle_class} car booked for my {relation} {driver.first_name}",
-            opening=f"Hi, I'd like to book a car for my {relation}.",
+            opening=rng.choice(_UNDER_21).format(relation=relation),
             known={
                 "pickup_location": location_text(pickup),
                 "rental_dates": f"from {start.isoformat()} to {end.isoformat()}",

@@ -19,13 +19,15 @@ from tau_sim.domains.car_rental.data import (
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
+    LIST_LOCATIONS,
+    BookingRef,
     RentalIntent,
     booking_id_of,
+    branch_words,
     cancellation_refund,
     cost_expression,
     free_every_day,
     hours_to_pickup,
-    location_text,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import (
@@ -36,7 +38,7 @@ from tau_sim.domains.car_rental.rules import (
     late_fee,
     one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, gold_reads, rental_text
+from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
@@ -49,6 +51,42 @@ def changeable(booking: Booking) -> bool:
     return booking.status == ACTIVE or (
         booking.status == RESERVED and iso_day(booking.pickup_date) >= TODAY
     )
+
+
+_EXTEND = (
+    "Hi, I need to keep {ref} longer.",
+    "Hello, can I extend {ref}? A few more days.",
+    "Hey, my trip got longer; I want to hold on to {ref}.",
+    "Good morning, I'd like more days on {ref}, please.",
+)
+
+_EXTEND_COVER = (
+    "Hello, I want to extend {ref} and add damage cover.",
+    "Hi, two things on {ref}: more days and insurance.",
+    "Hey, can I keep {ref} longer and get it insured?",
+    "Hi there, I need extra days on {ref}, plus the damage waiver.",
+)
+
+_CANCEL = (
+    "Hi, I need to cancel {ref}.",
+    "Hello, please cancel {ref}; plans changed.",
+    "Hey, I won't need {ref} any more. How much do I get back?",
+    "Hi, I'd like to call off {ref}.",
+)
+
+_RETURN = (
+    "Hi, can I drop {ref} off somewhere else?",
+    "Hello, I'd like to return {ref} at a different branch.",
+    "Hey, is it possible to change where I hand back {ref}?",
+    "Hi, I need a different drop-off branch for {ref}.",
+)
+
+_LATE = (
+    "Hi, I'm going to be late returning {ref} today.",
+    "Hello, I'm stuck in traffic and {ref} will come back late.",
+    "Hey, I can't make the 10:00 return for {ref}.",
+    "Hi, heads up: {ref} will be a few hours late today.",
+)
 
 
 class _Extension:
@@ -143,20 +181,21 @@ class ExtendRental(RentalIntent):
         ext, method = drawn
         b = ext.booking
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         end = ext.end.isoformat()
         return self.task(
             domain,
             who,
-            goal=f"I want to keep {rental_text(b)} (booking {b.booking_id}) until "
+            goal=f"I want to keep {rental_text(b)}{ref.text} until "
             f"{day_text(end)}, paid with {method_text(method)}. I want to know what the extra "
             f"days cost. {CONFIRM}",
-            opening=f"Hi, I need to keep my rental car longer, booking {b.booking_id}.",
+            opening=ref.opening(rng, _EXTEND),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_return_date": end,
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, b.booking_id), *ext.actions(method)],
+            actions=[*ref.reads, *ext.actions(method)],
             outputs=[money_text(ext.cost)],
             summary=f"extend {b.booking_id} to {end} ({len(ext.days)} day(s)): "
             f"{money_text(ext.cost)}",
@@ -184,23 +223,38 @@ class ExtendAndAddInsurance(RentalIntent):
         days = (ext.end - iso_day(b.pickup_date)).days
         cover = money(ADD_ONS["collision_damage_waiver"] * days)
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         end = ext.end.isoformat()
+        both = "liability_protection" not in b.add_ons and rng.random() < 0.5
+        liability = money(ADD_ONS["liability_protection"] * days)
+        extra = [
+            Action("calculate", {"expression": f"{ADD_ONS['liability_protection']:.2f} * {days}"}),
+            Action(
+                "add_insurance",
+                {
+                    "booking_id": b.booking_id,
+                    "coverage": "liability_protection",
+                    "payment_method_id": method.id,
+                },
+            ),
+        ]
+        wanted = "the collision damage waiver" + (" and liability protection" if both else "")
         return self.task(
             domain,
             who,
-            goal=f"Two things for booking {b.booking_id} ({rental_text(b)}): first keep the car "
-            f"until {day_text(end)}, then add the collision damage waiver for the whole "
-            f"rental. Everything is paid with {method_text(method)}. I want to know what the "
-            f"extension and the waiver each cost. {CONFIRM}",
-            opening=f"Hello, I want to extend rental {b.booking_id} and add damage cover.",
+            goal=f"For {rental_text(b)}{ref.text}: first keep the car until {day_text(end)}, "
+            f"then add {wanted} for the whole rental. Everything is paid with "
+            f"{method_text(method)}. I want to know what the extension and the cover each "
+            f"cost. {CONFIRM}",
+            opening=ref.opening(rng, _EXTEND_COVER),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_return_date": end,
-                "coverage": "the collision damage waiver",
+                "coverage": wanted,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 *ext.actions(method),
                 Action(
                     "calculate",
@@ -214,18 +268,25 @@ class ExtendAndAddInsurance(RentalIntent):
                         "payment_method_id": method.id,
                     },
                 ),
+                *(extra if both else []),
             ],
-            outputs=[money_text(ext.cost), money_text(cover)],
+            outputs=[
+                money_text(ext.cost),
+                money_text(cover),
+                *([money_text(liability)] if both else []),
+            ],
             summary=f"extend {b.booking_id} to {end} ({money_text(ext.cost)}) and add the "
-            f"waiver for {days} days ({money_text(cover)})",
+            f"waiver for {days} days ({money_text(cover)})"
+            + (f" and liability ({money_text(liability)})" if both else ""),
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The waiver forgotten, liability protection added instead, the extension one day off."""
-        cover = task.actions[-1]
+        """The cover forgotten, liability protection instead, the extension one day off."""
+        covers = [a for a in task.actions if a.name == "add_insurance"]
+        cover = covers[0]
         paths = super().mistakes(domain, task)
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        if "liability_protection" not in b.add_ons:
+        if "liability_protection" not in b.add_ons and len(covers) == 1:
             paths.append(swapped(task, cover, replaced(cover, coverage="liability_protection")))
         extend = next(a for a in task.actions if a.name == "extend_booking")
         other = _other_date_mistake(domain, task, extend)
@@ -256,15 +317,16 @@ class CancelBooking(RentalIntent):
         if refund <= 0:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel booking {b.booking_id} ({rental_text(b)}) and I want to "
+            goal=f"I want to cancel {rental_text(b)}{ref.text} and I want to "
             f"know how much I get back. {CONFIRM}",
-            opening=f"Hi, I need to cancel my car rental {b.booking_id}.",
-            known={"booking_id": b.booking_id},
+            opening=ref.opening(rng, _CANCEL),
+            known=ref.known,
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 *(
                     [Action("calculate", {"expression": f"{net_paid(b):.2f} - {b.daily_rate:.2f}"})]
                     if fee
@@ -312,22 +374,26 @@ class ChangeReturnLocation(RentalIntent):
         if method is None:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         paying = difference > 0
+        by_name = rng.random() < 0.5
+        there = branch_words(new, by_name)
         return self.task(
             domain,
             who,
-            goal=f"For booking {b.booking_id} ({rental_text(b)}) I want to return the car at "
-            f"{location_text(new)} instead of {b.return_location}. Any difference goes to "
+            goal=f"For {rental_text(b)}{ref.text} I want to return the car at "
+            f"{there} instead of {b.return_location}. Any difference goes to "
             f"{method_text(method)}. I want to know how much I "
             f"{'pay' if paying else 'get back'}. {CONFIRM}",
-            opening=f"Hi, can I drop my rental car {b.booking_id} off somewhere else?",
+            opening=ref.opening(rng, _RETURN),
             known={
-                "booking_id": b.booking_id,
-                "new_return_location": location_text(new),
+                **ref.known,
+                "new_return_location": there,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
+                *([LIST_LOCATIONS] if by_name else []),
                 Action(
                     "get_one_way_fee",
                     {"pickup_location": b.pickup_location, "return_location": new.code},
@@ -383,20 +449,21 @@ class LateReturn(RentalIntent):
         if method is None:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I cannot bring back {rental_text(b)} (booking {b.booking_id}) at 10:00 today: "
+            goal=f"I cannot bring back {rental_text(b)}{ref.text} at 10:00 today: "
             f"I will be {hours} hour(s) late. I do not want to extend by a day. The late fee "
             f"goes on {method_text(method)} and I want to know how much it is. {CONFIRM}",
-            opening=f"Hi, I'm going to be late returning my rental car {b.booking_id} today.",
+            opening=ref.opening(rng, _LATE),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "hours_late": f"{hours} hour(s) late",
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
                 Action(
                     "record_late_return",

@@ -29,13 +29,13 @@ from tau_sim.domains.car_rental.rules import (
     YOUNG_DRIVER_SURCHARGE,
     one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS
+from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Action, Database, Domain, Task, Tier
 
 
 def free_every_day(db: Database, location: str, vehicle_class: str, days: list[str]) -> bool:
@@ -54,12 +54,42 @@ def location_text(location: Location) -> str:
     return f"{location.code} ({location.name})"
 
 
+def branch_words(location: Location, by_name: bool) -> str:
+    """A branch as a user names it: code and name, or (``by_name``) its name only."""
+    return f"the {location.name} branch" if by_name else location_text(location)
+
+
+LIST_LOCATIONS = Action("list_locations", {})
+"""The read that finds a branch's code when the user names the branch only."""
+
+
 pick_booking = picker("bookings", Booking)
 
 
 def booking_id_of(task: Task) -> str:
-    """The booking a task is about (its known ``booking_id``)."""
-    return task.scenario.known_info["booking_id"]
+    """The booking a task is about (the first booking its gold path reads)."""
+    return next(
+        str(a.arguments["booking_id"]) for a in task.actions if a.name == "get_booking_details"
+    )
+
+
+class BookingRef:
+    """How a base task's user names its booking: by its code, or by class, branch and dates.
+
+    Without the code the agent lists the user's bookings and picks the one described.
+    """
+
+    def __init__(self, db: Database, b: Booking, who: Identity, rng: random.Random) -> None:
+        self.knows = rng.random() < 0.6
+        self.text = f" (booking {b.booking_id})" if self.knows else ""
+        self.words = f"my rental {b.booking_id}" if self.knows else "my rental"
+        self.known = {"booking_id": b.booking_id} if self.knows else {"rental": rental_text(b)}
+        read = Action("get_booking_details", {"booking_id": b.booking_id})
+        self.reads = [*who.actions, read] if self.knows else search_reads(who, b.booking_id)
+
+    def opening(self, rng: random.Random, templates: tuple[str, ...], **words: str) -> str:
+        """One of ``templates`` with ``{ref}`` the booking as the user names it."""
+        return rng.choice(templates).format(ref=self.words, **words)
 
 
 def hours_to_pickup(pickup_date: str) -> float:
@@ -100,27 +130,27 @@ def cost_expression(
 
 # ---- the hard tier: users who describe their bookings instead of naming them ------------------
 
-HARD = "hard"
+HARD: Tier = "hard"
 """The tier of the intents whose users describe records, mix requests or claim what is not so."""
 
 
 def city_of(db: Database, code: str) -> str:
     """The city of the branch ``code``."""
-    location: Location = db.get("locations", code)
+    location: Location = record(db, "locations", code)
     return location.city
 
 
 def bookings_of(db: Database, user_id: str) -> list[Booking]:
     """The user's bookings in the order of their profile."""
-    user: User = db.get("users", user_id)
-    return [db.get("bookings", code) for code in user.bookings]
+    user: User = record(db, "users", user_id)
+    return [record(db, "bookings", code) for code in user.bookings]
 
 
 _DESCRIPTIONS = (
     "the {cls} for my {city} trip, picked up on {start}",
     "my {city} rental, the {cls} from {start} to {end}",
     "the {cls} I {get} at {code} on {start}",
-    "the car for the {city} trip starting {start} (a {cls})",
+    "the car from {code} for the trip starting {start} (a {cls})",
 )
 
 
@@ -147,19 +177,26 @@ def describe(db: Database, booking: Booking, rng: random.Random) -> str | None:
     )
 
 
-def search_reads(who: Identity, *booking_ids: str) -> list[Action]:
+def search_reads(who: Identity, *booking_ids: str, locate: bool = False) -> list[Action]:
     """The search: the user found, their bookings listed, the profile, the bookings meant.
 
     The profile (payment methods) is read after the list, so each booking code the gold path
     uses comes from the list, where the description tells it from the user's other bookings.
+    ``locate``: the user names a city, not a branch code, so the branches are listed too.
     """
     lookup, profile = who.actions
     return [
         lookup,
         Action("list_user_bookings", {"user_id": who.customer.user_id}),
+        *([LIST_LOCATIONS] if locate else []),
         *(Action("get_booking_details", {"booking_id": b}) for b in booking_ids),
         profile,
     ]
+
+
+def by_city(words: str, *bookings: Booking) -> bool:
+    """Whether a description names a booking's city but not its branch code."""
+    return any(b.pickup_location not in words for b in bookings)
 
 
 def card(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:

@@ -11,12 +11,24 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from tau_sim.domains.car_rental.data import RESERVED, RETURNED, TODAY, Booking, DamageReport, User
+from tau_sim.domains.car_rental.data import (
+    RESERVED,
+    RETURNED,
+    TODAY,
+    Booking,
+    DamageReport,
+    User,
+    net_paid,
+)
 from tau_sim.domains.car_rental.intents.common import (
     COVER_TEXT,
     HARD,
+    LIST_LOCATIONS,
     RentalIntent,
+    booking_id_of,
     bookings_of,
+    branch_words,
+    by_city,
     cancellation_refund,
     card,
     describe,
@@ -25,7 +37,6 @@ from tau_sim.domains.car_rental.intents.common import (
     fee_actions,
     free_every_day,
     hours_to_pickup,
-    location_text,
     missing_cover,
     one_way_change,
     search_reads,
@@ -41,7 +52,7 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import method_text, money, money_text, net_paid
+from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -65,8 +76,10 @@ _YOUNG_OPENINGS = (
 
 
 class YoungDriverPremiumClaim(RentalIntent):
-    """Extend, insure and move the return of a booking; the premium upgrade for a driver under 25
-    is refused although the user claims the driver is 25 already (the birth date says not)."""
+    """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
+
+    The user claims the driver is 25 already; the birth date on the booking says not.
+    """
 
     name = "young_driver_premium_claim"
     description = (
@@ -106,6 +119,9 @@ class YoungDriverPremiumClaim(RentalIntent):
         if not premium or not extension_fits(db, b, b.vehicle_class, b.return_date, end):
             return None
         target = rng.choice(premium)
+        by_name = rng.random() < 0.5
+        there = branch_words(branch, by_name)
+        named = [LIST_LOCATIONS] if by_name and not by_city(words, b) else []
         coverage = missing_cover(b)
         assert coverage is not None
         who = self.owner(db, b, rng)
@@ -120,7 +136,7 @@ class YoungDriverPremiumClaim(RentalIntent):
             who,
             goal=f"For {words} I want four things: keep it {extra} more day(s), until "
             f"{day_text(end)}; add {COVER_TEXT[coverage]} for the whole rental; return it at "
-            f"{location_text(branch)}; and upgrade it to a {target}. The driver is "
+            f"{there}; and upgrade it to a {target}. The driver is "
             f"{'me' if self_driving else b.driver.first_name}; {claim}, so the premium class "
             f"is fine. Everything goes on {method_text(method)}. I do not know the booking "
             f"code. If the agent shows the driver is under 25, I accept it in the end and keep "
@@ -131,21 +147,27 @@ class YoungDriverPremiumClaim(RentalIntent):
                 "rental": words,
                 "new_return_date": end,
                 "coverage": COVER_TEXT[coverage],
-                "new_return_location": location_text(branch),
+                "new_return_location": there,
                 "new_class": target,
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, b.booking_id),
+                *search_reads(who, b.booking_id, locate=by_city(words, b)),
                 *extend_actions(b, end, method, b.daily_rate),
                 Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total}"}),
                 Action(
                     "add_insurance",
-                    {"booking_id": b.booking_id, "coverage": coverage, "payment_method_id": method.id},
+                    {
+                        "booking_id": b.booking_id,
+                        "coverage": coverage,
+                        "payment_method_id": method.id,
+                    },
                 ),
+                *named,
                 *fee_actions(b, branch, method),
             ],
             outputs=[
+                "not eligible",
                 f"at least {PREMIUM_MIN_AGE}",
                 b.driver.birth_date,
                 money_text(ext_cost),
@@ -184,8 +206,10 @@ _WAIVER_OPENINGS = (
 
 
 class WaiverClaimDisproven(RentalIntent):
-    """The user says a charged rental carried the collision damage waiver; its record shows
-    it did not: the charge stands, nothing is waived, no transfer."""
+    """A damage charge disputed for a waiver the booking does not carry: the charge stands.
+
+    Nothing is waived and nobody is transferred: the booking's add-ons disprove the claim.
+    """
 
     name = "waiver_claim_disproven"
     description = (
@@ -204,7 +228,9 @@ class WaiverClaimDisproven(RentalIntent):
             return (
                 b.status == RETURNED
                 and "collision_damage_waiver" not in b.add_ons
-                and any(record(db, "damage_reports", r).customer_charge > 0 for r in b.damage_reports)
+                and any(
+                    record(db, "damage_reports", r).customer_charge > 0 for r in b.damage_reports
+                )
             )
 
         user = user_with(db, rng, lambda bs: any(charged(b) for b in bs))
@@ -233,7 +259,7 @@ class WaiverClaimDisproven(RentalIntent):
             demand=f"the {charge} damage charge removed",
             opening=rng.choice(_WAIVER_OPENINGS).format(city=city, what=what),
             known={"rental": words, "damage_charge": f"{charge} for a {what}"},
-            actions=search_reads(who, b.booking_id),
+            actions=search_reads(who, b.booking_id, locate=by_city(words, b)),
             outputs=["no collision damage waiver", charge],
             summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "
             f"{report.report_id} stands",
@@ -241,7 +267,7 @@ class WaiverClaimDisproven(RentalIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The charge waived on the user's word."""
-        booking_id = task.actions[2].arguments["booking_id"]
+        booking_id = booking_id_of(task)
         b: Booking = record(domain.new_database(), "bookings", booking_id)
         db = domain.new_database()
         rid = next(r for r in b.damage_reports if record(db, "damage_reports", r).customer_charge)
@@ -261,8 +287,10 @@ _LATE_OPENINGS = (
 
 
 class LateCancellationClaim(RentalIntent):
-    """The user wants a full refund, saying the pick-up is days away; it is within 48 hours.
-    The user keeps the booking rather than lose a day's rate: nothing is cancelled."""
+    """A full refund asked for a pick-up "days away" that is within 48 hours: nothing cancelled.
+
+    The user keeps the booking rather than lose a day's rate.
+    """
 
     name = "late_cancellation_claim"
     description = (
@@ -313,7 +341,7 @@ class LateCancellationClaim(RentalIntent):
             opening=rng.choice(_LATE_OPENINGS).format(city=city),
             known={"rental": words},
             actions=[
-                *search_reads(who, b.booking_id),
+                *search_reads(who, b.booking_id, locate=by_city(words, b)),
                 Action("calculate", {"expression": f"{net_paid(b):.2f} - {b.daily_rate:.2f}"}),
             ],
             outputs=[b.pickup_date, money_text(refund)],
@@ -323,7 +351,7 @@ class LateCancellationClaim(RentalIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The late cancellation refunded in full."""
-        booking_id = task.actions[2].arguments["booking_id"]
+        booking_id = booking_id_of(task)
         b: Booking = record(domain.new_database(), "bookings", booking_id)
         return [Action("cancel_booking", {"booking_id": booking_id, "refund_amount": net_paid(b)})]
 

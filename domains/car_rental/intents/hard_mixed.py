@@ -23,12 +23,14 @@ from tau_sim.domains.car_rental.data import (
     Location,
     User,
     availability_key,
+    net_paid,
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
     HARD,
     RentalIntent,
     bookings_of,
+    by_city,
     cancellation_refund,
     card,
     cost_expression,
@@ -48,7 +50,7 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.lookup import pick, record
-from tau_sim.domains.kit.payments import method_text, money, money_text, net_paid
+from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -88,7 +90,9 @@ class CancelMineAndFriends(RentalIntent):
             db,
             rng,
             "bookings",
-            lambda b: _cancellable(b) and b.user_id != user.user_id and cancellation_refund(b)[0] > 0,
+            lambda b: (
+                _cancellable(b) and b.user_id != user.user_id and cancellation_refund(b)[0] > 0
+            ),
         )
         words = describe(db, mine, rng)
         refund, fee = cancellation_refund(mine)
@@ -109,7 +113,7 @@ class CancelMineAndFriends(RentalIntent):
             opening=rng.choice(_FRIEND_OPENINGS).format(city=city, friend=name),
             known={"rental": words, "friend_booking": theirs.booking_id},
             actions=[
-                *search_reads(who, mine.booking_id),
+                *search_reads(who, mine.booking_id, locate=by_city(words, mine)),
                 Action("get_booking_details", {"booking_id": theirs.booking_id}),
                 *(
                     [
@@ -123,7 +127,7 @@ class CancelMineAndFriends(RentalIntent):
                 ),
                 Action("cancel_booking", {"booking_id": mine.booking_id, "refund_amount": refund}),
             ],
-            outputs=[money_text(refund), "account holder"],
+            outputs=[money_text(refund), "cannot cancel"],
             summary=f"cancel {mine.booking_id} (described, {money_text(refund)} back); "
             f"{theirs.booking_id} of {friend.user_id} refused",
         )
@@ -133,7 +137,9 @@ class CancelMineAndFriends(RentalIntent):
         code = task.scenario.known_info["friend_booking"]
         b: Booking = record(domain.new_database(), "bookings", code)
         return [
-            Action("cancel_booking", {"booking_id": code, "refund_amount": cancellation_refund(b)[0]})
+            Action(
+                "cancel_booking", {"booking_id": code, "refund_amount": cancellation_refund(b)[0]}
+            )
         ]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -213,7 +219,7 @@ class LateReturnAndBigDamage(RentalIntent):
                 "estimate": money_text(estimate),
             },
             actions=[
-                *search_reads(who, b.booking_id),
+                *search_reads(who, b.booking_id, locate=by_city(words, b)),
                 Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
                 Action(
                     "record_late_return",
@@ -226,7 +232,7 @@ class LateReturnAndBigDamage(RentalIntent):
                 ),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
-            outputs=[money_text(due)],
+            outputs=[money_text(due), "cannot file"],
             summary=f"{b.booking_id} (described) {hours} h late: {money_text(due)}; damage "
             f"{money_text(estimate)}: transfer",
         )
@@ -330,7 +336,9 @@ class BookForMeNotKid(RentalIntent):
         actions = [
             *who.actions,
             Action("search_availability", {"location": code, **span}),
-            Action("calculate", {"expression": cost_expression(rates[wanted], [], False, len(days))}),
+            Action(
+                "calculate", {"expression": cost_expression(rates[wanted], [], False, len(days))}
+            ),
         ]
         if chosen != wanted:
             actions.append(
@@ -376,7 +384,7 @@ class BookForMeNotKid(RentalIntent):
                 "payment_method": method_text(method),
             },
             actions=actions,
-            outputs=[money_text(total[chosen]), f"at least {MIN_AGE}"],
+            outputs=[money_text(total[chosen]), "cannot book", f"at least {MIN_AGE}"],
             summary=f"book {chosen} at {code} {start}..{end} for {user.user_id} "
             f"({wanted} {money_text(total[wanted])} vs {money_text(limit)}); {kid} refused",
         )
@@ -394,9 +402,7 @@ class BookForMeNotKid(RentalIntent):
             "birth_date": born.removeprefix("born "),
             "license_number": lic.removeprefix("license "),
         }
-        return [
-            replaced(book, driver=driver, vehicle_class=fallback, young_driver_surcharge=True)
-        ]
+        return [replaced(book, driver=driver, vehicle_class=fallback, young_driver_surcharge=True)]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The child's car booked too, and the price limit ignored."""

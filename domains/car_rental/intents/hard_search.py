@@ -21,8 +21,11 @@ from tau_sim.domains.car_rental.data import (
 from tau_sim.domains.car_rental.intents.common import (
     COVER_TEXT,
     HARD,
+    LIST_LOCATIONS,
     RentalIntent,
     bookings_of,
+    branch_words,
+    by_city,
     cancellation_refund,
     card,
     changeable_now,
@@ -31,7 +34,6 @@ from tau_sim.domains.car_rental.intents.common import (
     extension_fits,
     fee_actions,
     free_every_day,
-    location_text,
     missing_cover,
     one_way_change,
     search_reads,
@@ -89,7 +91,7 @@ class ExtendDescribedRental(RentalIntent):
         over = cost_full > limit
         end = one if over else full
         who = self.owner(db, b, rng)
-        actions = search_reads(who, b.booking_id)
+        actions = search_reads(who, b.booking_id, locate=by_city(words, b))
         ext = extend_actions(b, full, method, b.daily_rate)
         actions += ext[:2]
         if over:
@@ -198,7 +200,7 @@ class TripOverhaul(RentalIntent):
         who = self.owner(db, b, rng)
         upgrade = money((rate - b.daily_rate) * b.days)
         actions = [
-            *search_reads(who, b.booking_id),
+            *search_reads(who, b.booking_id, locate=by_city(words, b)),
             Action(
                 "search_availability",
                 {
@@ -233,6 +235,10 @@ class TripOverhaul(RentalIntent):
         ]
         outputs.append(money_text(ADD_ONS[coverage] * total_days))
         later_at = len(actions)
+        by_name = rng.random() < 0.5
+        there = branch_words(new_branch, by_name)
+        if by_name and not by_city(words, b):
+            actions.append(LIST_LOCATIONS)
         actions += fee_actions(b, new_branch, method)
         outputs.append(money_text(abs(fee_difference)))
         city = location.city
@@ -241,7 +247,7 @@ class TripOverhaul(RentalIntent):
             "rental": words,
             "new_class": target,
             "coverage": COVER_TEXT[coverage],
-            "new_return_location": location_text(new_branch),
+            "new_return_location": there,
             "payment_method": method_text(method),
         }
         if extra:
@@ -260,8 +266,8 @@ class TripOverhaul(RentalIntent):
             summary=f"{b.booking_id} (described): {b.vehicle_class} -> {target}"
             f"{f', +{extra} day(s)' if extra else ''}, {coverage}; later return at "
             f"{new_branch.code} ({'+' if fee_difference > 0 else ''}{fee_difference:.2f})",
-            later=f"Oh, and while I have you: could I also return the car at "
-            f"{location_text(new_branch)} instead? Same payment method for any difference.",
+            later=f"Oh, and while I have you: could I also return the car at {there} instead? "
+            "Same payment method for any difference.",
             later_at=later_at,
         )
 
@@ -315,8 +321,10 @@ class TwoTripsReworked(RentalIntent):
         if user is None:
             return None
         mine = bookings_of(db, user.user_id)
-        x = rng.choice([b for b in mine if cancellable(b)])
-        y = rng.choice([b for b in mine if extendable(b) and b.booking_id != x.booking_id])
+        pairs = [
+            (x, y) for x in mine for y in mine if cancellable(x) and extendable(y) and x is not y
+        ]
+        x, y = rng.choice(pairs)
         words_x, words_y, method = describe(db, x, rng), describe(db, y, rng), card(user, 0, rng)
         if words_x is None or words_y is None or method is None:
             return None
@@ -376,7 +384,7 @@ class TwoTripsReworked(RentalIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, x.booking_id, y.booking_id),
+                *search_reads(who, x.booking_id, y.booking_id, locate=by_city(both, x, y)),
                 *cancel,
                 *extend_actions(y, end, method, y.daily_rate),
                 *cover,
