@@ -33,8 +33,7 @@ from tau_sim.domains.telecom.device_settings import (
     toggle_vpn,
     toggle_wifi_calling,
 )
-from tau_sim.domains.telecom.faults import service
-from tau_sim.domains.telecom.screen import changed, line_of, on_off, put, status_text, switch
+from tau_sim.domains.telecom.screen import changed, on_off, put, service_of, status_text, switch
 from tau_sim.simulator.world import Database, ToolKind, tool
 
 __all__ = [
@@ -210,7 +209,7 @@ def run_speed_test(db: Database, phone_number: str) -> str:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
     device = load_device(db, phone_number)
-    got = service(device, line_of(db, phone_number))
+    got = service_of(db, device)
     if not got.data:
         return "The speed test says: 'No internet connection'."
     if not got.fast:
@@ -226,7 +225,7 @@ def make_test_call(db: Database, phone_number: str) -> str:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
     device = load_device(db, phone_number)
-    got = service(device, line_of(db, phone_number))
+    got = service_of(db, device)
     if not got.calls_out:
         return "The call fails: the screen says 'Call failed'."
     if not got.calls_in:
@@ -242,6 +241,6 @@ def send_test_picture_message(db: Database, phone_number: str) -> str:
         phone_number: Your phone's number, e.g. "206-555-0142".
     """
     device = load_device(db, phone_number)
-    if service(device, line_of(db, phone_number)).mms:
+    if service_of(db, device).mms:
         return "The picture message is sent and arrives a few seconds later."
     return "The picture message is not sent: the screen says 'Message not sent'."

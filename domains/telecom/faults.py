@@ -56,11 +56,11 @@ FAULTS: tuple[Fault, ...] = (
 """The faults, in the order the troubleshooting manual checks them."""
 
 SYMPTOMS: dict[str, str] = {
-    "service": "has no signal at all",
-    "data": "has signal but the mobile internet does not work",
-    "slow": "has mobile internet that is painfully slow",
-    "messages": "cannot send or receive picture messages",
-    "calls": "has trouble with calls: they drop at home, fail, or never ring",
+    "service": "keeps losing its signal completely",
+    "data": "often has no mobile internet",
+    "slow": "has painfully slow mobile internet whenever it works",
+    "messages": "won't send or receive picture messages",
+    "calls": "has trouble with calls (they drop at home, fail, or never ring)",
 }
 """How a user says each symptom, in the manual's order (after "my phone ...")."""
 
@@ -92,8 +92,11 @@ class Service(msgspec.Struct, frozen=True):
     calls_in: bool
 
 
-def service(device: Device, line: Line | None) -> Service:
-    """The service ``device`` gets on ``line`` (None: a number the carrier does not know)."""
+def service(device: Device, line: Line | None, used_up: bool = False) -> Service:
+    """The service ``device`` gets on ``line`` (None: a number the carrier does not know).
+
+    ``used_up``: the line has used up its data allowance this cycle (no mobile internet).
+    """
     active = line is not None and line.status != SUSPENDED
     roaming = not device.abroad or (line is not None and line.roaming_enabled)
     signal = (
@@ -110,6 +113,7 @@ def service(device: Device, line: Line | None) -> Service:
         and (not device.abroad or device.data_roaming)
         and device.apn == APN_DEFAULT
         and not device.vpn
+        and not used_up
     )
     calls_out = signal and not device.update_pending and (device.wifi_calling or not device.weak_home)
     return Service(

@@ -42,6 +42,14 @@ HINTS: dict[str, SlotHint] = {
         ("reason", "why"),
         "why you dispute the charge",
     ),
+    "plan_charge": SlotHint(
+        ("plan charge", "plan fee", "monthly charge"),
+        "the plan charge you also dispute",
+    ),
+    "line_description": SlotHint(
+        ("which one", "which of your lines", "line is it", "which phone", "describe the line"),
+        "which of your lines it is",
+    ),
     "country": SlotHint(
         ("which country", "what country", "where are you", "destination"),
         "the country you are in",

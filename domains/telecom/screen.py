@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import msgspec
 
-from tau_sim.domains.telecom.access import load_device
+from tau_sim.domains.telecom.access import data_limit, load_device
 from tau_sim.domains.telecom.data import Device, Line
-from tau_sim.domains.telecom.faults import service
+from tau_sim.domains.telecom.faults import Service, service
 from tau_sim.simulator.world import Database
 
 
@@ -19,6 +19,14 @@ def line_of(db: Database, phone_number: str) -> Line | None:
     keys = db.find("lines_by_phone", phone_number.strip())
     line = db.get("lines", keys[0]) if keys else None
     return line if isinstance(line, Line) else None
+
+
+def service_of(db: Database, device: Device) -> Service:
+    """The service ``device`` gets on its line (none beyond signal once its data is used up)."""
+    line = line_of(db, device.phone_number)
+    limit = data_limit(db, line) if line is not None else 0.0
+    used_up = bool(limit) and line is not None and line.data_used_gb >= limit
+    return service(device, line, used_up)
 
 
 def on_off(flag: bool) -> str:
@@ -37,10 +45,11 @@ def status_text(db: Database, device: Device) -> str:
         return "The status bar shows 'Emergency calls only'."
     if device.abroad and not line.roaming_enabled:
         return "The status bar shows 'Emergency calls only' and an R for roaming."
-    if not service(device, line).signal:
+    got = service_of(db, device)
+    if not got.signal:
         return "The status bar shows 'No service' and no signal bars."
     network = "4 signal bars" + (" with an R for roaming" if device.abroad else "")
-    if service(device, line).data:
+    if got.data:
         return f"The status bar shows {network} and the 5G data icon."
     return f"The status bar shows {network} but no data icon."
 

@@ -15,7 +15,8 @@ from tau_sim.domains.telecom.intents.common import (
     plan_of,
     replace_write,
 )
-from tau_sim.domains.telecom.scenario import line_reads
+from tau_sim.domains.telecom.intents.troubleshoot import HANDS
+from tau_sim.domains.telecom.scenario import line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -44,6 +45,8 @@ class ChangePlan(TelecomIntent):
                 [
                     f"Hi, I'd like to switch my line {phone} to the {new.name} plan.",
                     "Hello, I want to change the plan on one of my lines.",
+                    f"Can you move {phone} onto {new.name}?",
+                    "Hi, I think I'm on the wrong plan and want to switch.",
                 ]
             ),
             known={"phone_number": phone, "new_plan": new.name, "current_plan": current.name},
@@ -94,11 +97,13 @@ class AddDataAddon(TelecomIntent):
             domain,
             who,
             goal=f"My line {phone} ran out of data. I want the {addon.name} and to pay it with "
-            f"{method_text(method)}. {CONFIRM}",
+            f"{method_text(method)}. {CONFIRM} {HANDS}",
             opening=rng.choice(
                 [
                     f"Hi, my line {phone} has run out of data, can I buy more?",
                     "Hello, I used up all my data this month and need more.",
+                    f"My data ran out on {phone}. I'd like an add-on.",
+                    "Hi, I need extra data for this month, I've hit my limit.",
                 ]
             ),
             known={
@@ -117,6 +122,7 @@ class AddDataAddon(TelecomIntent):
                         "payment_method_id": method.id,
                     },
                 ),
+                user_step("run_speed_test", line),
             ],
             outputs=[money_text(addon.price)],
             summary=f"add {addon.addon_id} to line {line.line_id} paid with {method.id}",
@@ -124,7 +130,7 @@ class AddDataAddon(TelecomIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and another add-on bought instead."""
-        addon = task.actions[-1].arguments["addon_id"]
+        addon = domain.write_actions(task)[-1].arguments["addon_id"]
         other = next(a for a in domain.base.tables["addons"] if a != addon)
         return [
             *super().mistakes(domain, task),
@@ -151,6 +157,10 @@ class _LineChange(TelecomIntent):
         """The write and the task's summary."""
         raise NotImplementedError
 
+    def after(self, line: Line) -> list[Action]:
+        """The user steps that re-check the phone after the write (none by default)."""
+        return []
+
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         line = pick_line(db, rng, self.wanted)
@@ -162,10 +172,10 @@ class _LineChange(TelecomIntent):
         return self.task(
             domain,
             who,
-            goal=f"{goal} {CONFIRM}",
+            goal=f"{goal} {CONFIRM}" + (f" {HANDS}" if self.after(line) else ""),
             opening=rng.choice(openings),
             known=self.known(db, line),
-            actions=[*line_reads(who, line), write],
+            actions=[*line_reads(who, line), write, *self.after(line)],
             summary=summary,
         )
 
@@ -189,6 +199,8 @@ class SuspendLostPhone(_LineChange):
                 f"Hi, I lost my phone, the number is {phone}. Please block the line: it's a "
                 "lost device.",
                 "Hello, I lost my phone and need the line suspended as a lost device.",
+                f"My phone {phone} is gone, I think it was stolen. Block it please.",
+                "Hi, I can't find my phone anywhere, can you suspend its line?",
             ],
         )
 
@@ -222,6 +234,8 @@ class ResumeLine(_LineChange):
             [
                 f"Hi, I'd like to reactivate my line {phone}.",
                 "Hello, I want to turn a suspended line of mine back on.",
+                f"I paused my line {phone} a while back; please switch it on again.",
+                "Hi, I'm back from a long trip and want my suspended line working.",
             ],
         )
 
@@ -234,9 +248,13 @@ class ResumeLine(_LineChange):
         write = Action("resume_line", {"line_id": line.line_id})
         return write, f"resume {line.line_id} (suspended at the customer's request)"
 
+    def after(self, line: Line) -> list[Action]:
+        """The status bar read once the line is back."""
+        return [user_step("check_status_bar", line)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and an unrequested roaming change on the resumed line."""
-        line_id = task.actions[-1].arguments["line_id"]
+        line_id = domain.write_actions(task)[-1].arguments["line_id"]
         line: Line = record(domain.new_database(), "lines", line_id)
         extra = "disable_roaming" if line.roaming_enabled else "enable_roaming"
         return [
