@@ -115,7 +115,9 @@ def service(device: Device, line: Line | None, used_up: bool = False) -> Service
         and not device.vpn
         and not used_up
     )
-    calls_out = signal and not device.update_pending and (device.wifi_calling or not device.weak_home)
+    calls_out = (
+        signal and not device.update_pending and (device.wifi_calling or not device.weak_home)
+    )
     return Service(
         signal=signal,
         data=data,

@@ -91,7 +91,12 @@ STEP_HINTS: dict[str, StepHint] = {
         "set the network back to automatic (5G/4G/3G)",
     ),
     "check_mobile_data": StepHint(
-        ("mobile data settings", "mobile data switch", "check mobile data", "check the mobile data"),
+        (
+            "mobile data settings",
+            "mobile data switch",
+            "check mobile data",
+            "check the mobile data",
+        ),
         "open the mobile data settings and read both of their switches",
     ),
     "toggle_mobile_data": StepHint(

@@ -10,8 +10,8 @@ from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import NON_PAYMENT, Bill, Charge, Line, Subscriber
 from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, pick_line, replace_write
-from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS
 from tau_sim.domains.telecom.intents.troubleshoot import HANDS
+from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS
 from tau_sim.domains.telecom.scenario import MONTHS, line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

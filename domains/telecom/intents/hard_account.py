@@ -19,7 +19,7 @@ from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, plan_
 from tau_sim.domains.telecom.scenario import MONTHS, line_reads
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
-NOT_DISPUTABLE = "not disputable"
+NOT_DISPUTABLE = "cannot be disputed"
 """What the refusal of a plan charge's credit must say."""
 
 

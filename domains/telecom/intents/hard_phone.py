@@ -240,7 +240,9 @@ class TroubleshootWithCredit(_Troubleshoot):
 
 def _with(task: Task, goal: str, opening_text: str, demand: str) -> Task:
     """``task`` with the user's credit demand added and the refusal's reason required."""
-    scenario = msgspec.structs.replace(task.scenario, goal=goal, opening=opening_text, demand=demand)
+    scenario = msgspec.structs.replace(
+        task.scenario, goal=goal, opening=opening_text, demand=demand
+    )
     return msgspec.structs.replace(task, scenario=scenario, required_outputs=[NOT_OURS])
 
 
@@ -286,7 +288,11 @@ class TroubleshootIfUsedUp(_Troubleshoot):
             Action("list_data_addons", {}),
             Action(
                 "add_data_addon",
-                {"line_id": line.line_id, "addon_id": addon.addon_id, "payment_method_id": method.id},
+                {
+                    "line_id": line.line_id,
+                    "addon_id": addon.addon_id,
+                    "payment_method_id": method.id,
+                },
             ),
         ]
         reported = symptom_text(faults, ("data",))
@@ -317,9 +323,13 @@ class TroubleshootIfUsedUp(_Troubleshoot):
         """The condition ignored (the add-on left out, or bought unneeded); a fault unfixed."""
         bought = [a for a in task.actions if a.name == "add_data_addon"]
         if bought:
-            ignored = [a for a in task.actions if a.name not in ("add_data_addon", "list_data_addons")]
+            ignored = [
+                a for a in task.actions if a.name not in ("add_data_addon", "list_data_addons")
+            ]
         else:
-            line_id = next(a.arguments["line_id"] for a in task.actions if a.name == "get_line_details")
+            line_id = next(
+                a.arguments["line_id"] for a in task.actions if a.name == "get_line_details"
+            )
             user = domain.base.tables["users"][domain.base.tables["lines"][line_id].user_id]
             method = next(m for m in user.payment_methods if can_pay(m, 10.0))
             purchase = Action(

@@ -10,8 +10,8 @@ from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telecom.data import ACTIVE, Device, Line
 from tau_sim.domains.telecom.faults import faults_of
 from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, exhausted, pick_line
-from tau_sim.domains.telecom.rules import ROAMING_DAY_FEE
 from tau_sim.domains.telecom.intents.troubleshoot import manual_steps, skip_one
+from tau_sim.domains.telecom.rules import ROAMING_DAY_FEE
 from tau_sim.domains.telecom.scenario import line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
