@@ -121,8 +121,8 @@ class Bill(msgspec.Struct, frozen=True, omit_defaults=True):
 class Device(msgspec.Struct, frozen=True):
     """The phone of a line, as only its user can see it: radios, APN, SIM, settings, apps.
 
-    ``weak_home`` is where the phone is used (weak indoor coverage, where calls need Wi-Fi
-    calling); every other field is a setting the user can read and change.
+    ``abroad`` is where the phone is; every other field is a setting or a part the user can
+    read and change. Calls at home need Wi-Fi calling (the carrier's indoor coverage is weak).
     """
 
     phone_number: str
@@ -139,8 +139,7 @@ class Device(msgspec.Struct, frozen=True):
     data_saver: bool = False
     battery_saver: bool = False
     mms_permission: bool = True
-    wifi_calling: bool = False
-    weak_home: bool = False
+    wifi_calling: bool = True
     call_forwarding: bool = False
     update_pending: bool = False
 
@@ -307,7 +306,7 @@ BREAKS: dict[str, Callable[[Device], Device]] = {
     "data_saver_on": lambda d: msgspec.structs.replace(d, data_saver=True),
     "battery_saver_on": lambda d: msgspec.structs.replace(d, battery_saver=True),
     "mms_denied": lambda d: msgspec.structs.replace(d, mms_permission=False),
-    "wifi_calling_off": lambda d: msgspec.structs.replace(d, weak_home=True),
+    "wifi_calling_off": lambda d: msgspec.structs.replace(d, wifi_calling=False),
     "call_forwarding_on": lambda d: msgspec.structs.replace(d, call_forwarding=True),
     "update_pending": lambda d: msgspec.structs.replace(d, update_pending=True),
 }

@@ -47,7 +47,7 @@ FAULTS: tuple[Fault, ...] = (
     Fault("mms_denied", "messages", "check_app_permissions", "grant_messaging_permissions",
           lambda d: not d.mms_permission),
     Fault("wifi_calling_off", "calls", "check_wifi_calling", "toggle_wifi_calling",
-          lambda d: d.weak_home and not d.wifi_calling),
+          lambda d: not d.wifi_calling),
     Fault("call_forwarding_on", "calls", "check_call_forwarding", "toggle_call_forwarding",
           lambda d: d.call_forwarding),
     Fault("update_pending", "calls", "check_software_update", "install_software_update",
@@ -115,9 +115,7 @@ def service(device: Device, line: Line | None, used_up: bool = False) -> Service
         and not device.vpn
         and not used_up
     )
-    calls_out = (
-        signal and not device.update_pending and (device.wifi_calling or not device.weak_home)
-    )
+    calls_out = signal and not device.update_pending and device.wifi_calling
     return Service(
         signal=signal,
         data=data,
