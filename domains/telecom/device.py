@@ -15,43 +15,11 @@ from __future__ import annotations
 
 import msgspec
 
+from tau_sim.domains.telecom import device_settings as _settings
 from tau_sim.domains.telecom.access import load_device
 from tau_sim.domains.telecom.data import APN_DEFAULT, NETWORK_AUTO
-from tau_sim.domains.telecom.device_settings import (
-    check_app_permissions,
-    check_battery_saver,
-    check_call_forwarding,
-    check_data_saver,
-    check_software_update,
-    check_vpn,
-    check_wifi_calling,
-    grant_messaging_permissions,
-    install_software_update,
-    toggle_battery_saver,
-    toggle_call_forwarding,
-    toggle_data_saver,
-    toggle_vpn,
-    toggle_wifi_calling,
-)
 from tau_sim.domains.telecom.screen import changed, on_off, put, service_of, status_text, switch
 from tau_sim.simulator.world import Database, ToolKind, tool
-
-__all__ = [
-    "check_app_permissions",
-    "check_battery_saver",
-    "check_call_forwarding",
-    "check_data_saver",
-    "check_software_update",
-    "check_vpn",
-    "check_wifi_calling",
-    "grant_messaging_permissions",
-    "install_software_update",
-    "toggle_battery_saver",
-    "toggle_call_forwarding",
-    "toggle_data_saver",
-    "toggle_vpn",
-    "toggle_wifi_calling",
-]
 
 
 @tool(ToolKind.READ)
@@ -244,3 +212,21 @@ def send_test_picture_message(db: Database, phone_number: str) -> str:
     if service_of(db, device).mms:
         return "The picture message is sent and arrives a few seconds later."
     return "The picture message is not sent: the screen says 'Message not sent'."
+
+
+# The settings' tools come after the radios' (the toolkit, and a person's phone panel, list
+# the tools in this module's order).
+check_vpn = _settings.check_vpn
+toggle_vpn = _settings.toggle_vpn
+check_data_saver = _settings.check_data_saver
+toggle_data_saver = _settings.toggle_data_saver
+check_battery_saver = _settings.check_battery_saver
+toggle_battery_saver = _settings.toggle_battery_saver
+check_app_permissions = _settings.check_app_permissions
+grant_messaging_permissions = _settings.grant_messaging_permissions
+check_wifi_calling = _settings.check_wifi_calling
+toggle_wifi_calling = _settings.toggle_wifi_calling
+check_call_forwarding = _settings.check_call_forwarding
+toggle_call_forwarding = _settings.toggle_call_forwarding
+check_software_update = _settings.check_software_update
+install_software_update = _settings.install_software_update

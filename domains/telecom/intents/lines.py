@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.data import ACTIVE, CUSTOMER_REQUEST, Addon, Line, Plan, Subscriber
 from tau_sim.domains.telecom.intents.common import (
     CONFIRM,
@@ -36,11 +36,15 @@ class ChangePlan(TelecomIntent):
         new = rng.choice(plans)
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
+        compare = rng.random() < 0.5
+        high, low = sorted((new.monthly_price, current.monthly_price), reverse=True)
+        difference = [Action("calculate", {"expression": f"{high:.2f} - {low:.2f}"})]
+        asked = " and how much the monthly price differs from my current plan" if compare else ""
         return self.task(
             domain,
             who,
             goal=f"I want the line {phone} moved from {current.name} to the {new.name} plan and "
-            f"to know its monthly price. {CONFIRM}",
+            f"to know its monthly price{asked}. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I'd like to switch my line {phone} to the {new.name} plan.",
@@ -53,15 +57,19 @@ class ChangePlan(TelecomIntent):
             actions=[
                 *line_reads(who, line),
                 Action("list_plans", {}),
+                *(difference if compare else []),
                 Action("change_plan", {"line_id": line.line_id, "plan_id": new.plan_id}),
             ],
-            outputs=[money_text(new.monthly_price)],
+            outputs=[
+                money_text(new.monthly_price),
+                *([money_text(money(high - low))] if compare else []),
+            ],
             summary=f"move line {line.line_id} to {new.plan_id}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and the line moved to yet another plan."""
-        change = task.actions[-1]
+        change = domain.write_actions(task)[-1]
         line: Line = record(domain.new_database(), "lines", change.arguments["line_id"])
         others = [
             p.plan_id
