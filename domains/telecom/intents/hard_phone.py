@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-import msgspec
-
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
@@ -82,16 +80,23 @@ class _Troubleshoot(TelecomIntent):
         faults = line_faults(db, line)
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
+        wish, asks, demand, outputs = self.besides(rng)
         return self.task(
             domain,
             who,
-            goal=f"My phone {phone} {symptom_text(faults)}. I want all of it working again. "
-            f"{HANDS}",
-            opening=opening(rng, phone, faults),
+            goal=f"My phone {phone} {symptom_text(faults)}. I want all of it working "
+            f"again{wish}. {HANDS}",
+            opening=opening(rng, phone, faults) + asks,
             known={"phone_number": phone},
             actions=[*line_reads(who, line), *manual_steps(line, faults)],
+            outputs=outputs,
             summary=f"fix {', '.join(f.name for f in faults)} on the phone of {line.line_id}",
+            demand=demand,
         )
+
+    def besides(self, rng: random.Random) -> tuple[str, str, str, list[str]]:
+        """What the user wants besides the fix: goal and opening words, demand, outputs."""
+        return "", "", "", []
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """Each fault left unfixed; the restart left out where one is needed."""
@@ -197,24 +202,16 @@ class TroubleshootWithCredit(_Troubleshoot):
     rules = ("no-credit-for-phone-settings",)
     counts = (2, 3)
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        task = super().sample(domain, db, rng)
-        if task is None:
-            return None
+    def besides(self, rng: random.Random) -> tuple[str, str, str, list[str]]:
+        """A credit of the June bill for the days without service (refused: the phone's fault)."""
         demand = "a credit on my June bill for the days my phone did not work"
-        scenario = task.scenario
-        goal = scenario.goal.replace(
-            " I want all of it working again.",
-            f" I want all of it working again, and {demand}.",
-        )
-        opening_text = scenario.opening + rng.choice(
+        asks = rng.choice(
             (
                 " And I want money back for the days it didn't work.",
                 " I also expect a credit on my bill for this.",
             )
         )
-        return _with(task, goal, opening_text, demand)
+        return f", and {demand}", asks, demand, [NOT_OURS]
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """A credit of the line's June plan charge for service not received."""
@@ -236,14 +233,6 @@ class TroubleshootWithCredit(_Troubleshoot):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The credit given as well; each fault left unfixed."""
         return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
-
-
-def _with(task: Task, goal: str, opening_text: str, demand: str) -> Task:
-    """``task`` with the user's credit demand added and the refusal's reason required."""
-    scenario = msgspec.structs.replace(
-        task.scenario, goal=goal, opening=opening_text, demand=demand
-    )
-    return msgspec.structs.replace(task, scenario=scenario, required_outputs=[NOT_OURS])
 
 
 class TroubleshootIfUsedUp(_Troubleshoot):
