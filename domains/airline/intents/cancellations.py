@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.airline.data import ACTIVE, CANCELLED, NOW, Flight, Reservation, User, net_paid
+from tau_sim.domains.airline.data import ACTIVE, CANCELLED, Flight, Reservation, User, net_paid
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     flights_of,
     pick_reservation,
+    refund_reason,
     upcoming,
 )
 from tau_sim.domains.airline.rules import (
     CANCELLATION_FEE,
     COMPENSATION_CAP,
     DELAY_THRESHOLD_MINUTES,
-    FREE_CANCELLATION_HOURS,
     compensation,
 )
 from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
@@ -26,30 +25,6 @@ from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swap_last
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def booked_hours_ago(reservation: Reservation) -> float:
-    """Hours between the booking and the world's ``NOW``."""
-    return (NOW - dt.datetime.fromisoformat(reservation.created_at)).total_seconds() / 3600
-
-
-def airline_cancelled(db: Database, reservation: Reservation) -> Flight | None:
-    """The first flight of the reservation the airline cancelled, or None."""
-    return next((f for f in flights_of(db, reservation) if f.status == CANCELLED), None)
-
-
-def refund_reason(db: Database, r: Reservation) -> str | None:
-    """Why the policy refunds a cancelled reservation in full, or None."""
-    if booked_hours_ago(r) < FREE_CANCELLATION_HOURS:
-        return "booked within the last 24 hours"
-    if airline_cancelled(db, r) is not None:
-        return "a flight was cancelled by the airline"
-    if r.cabin == "business":
-        return "business cabin"
-    if r.insurance:
-        return "travel insurance"
-    return None
-
 
 _REASON_GOAL = {
     "booked within the last 24 hours": "I booked it only a few hours ago.",
