@@ -12,6 +12,7 @@ from tau_sim.domains.airline.intents.common import (
     AirlineIntent,
     bookable,
     flights_of,
+    opening,
     pick_reservation,
     price_of,
     upcoming,
@@ -168,7 +169,13 @@ class ChangeFlight(AirlineIntent):
             f"{flight_text(r.flights[0])} to flight {departure_text(new)}, same cabin. Any "
             f"price difference goes through {method_text(change.method)}. I want to know how "
             f"much I pay or get back. {CONFIRM}",
-            opening=f"Hi, I need to change the date of my flight, reservation {rid}.",
+            opening=opening(
+                rng,
+                f"I need to change the date of my flight, reservation {rid}.",
+                f"Can I move my outbound flight on {rid} to another day?",
+                f"My plans changed: the first flight of {rid} has to move.",
+                f"I'd like a different departure date for reservation {rid}.",
+            ),
             known={
                 "reservation_id": rid,
                 "flight": departure_text(new),
@@ -221,7 +228,12 @@ class UpgradeCabin(AirlineIntent):
             goal=f"I want to upgrade every flight of reservation {rid} ({trip_text(r)}) from "
             f"{CABIN_TEXT[r.cabin]} to {CABIN_TEXT[cabin]}, paid with {method_text(method)}. "
             f"I want to know how much the upgrade costs. {CONFIRM}",
-            opening=f"Hello, I'd like to upgrade my reservation {rid} to {CABIN_TEXT[cabin]}.",
+            opening=opening(
+                rng,
+                f"I'd like to upgrade my reservation {rid} to {CABIN_TEXT[cabin]}.",
+                f"How much to move {rid} up to {CABIN_TEXT[cabin]}? I want to do it.",
+                f"Please put reservation {rid} in {CABIN_TEXT[cabin]}.",
+            ),
             known={
                 "reservation_id": rid,
                 "new_cabin": CABIN_TEXT[cabin],
@@ -315,7 +327,12 @@ class AddBaggage(AirlineIntent):
             goal=f"I want to add {added} checked bag(s) to my reservation {rid} "
             f"({trip_text(r)}), paid with {method_text(method)} if there is a fee. I want to "
             f"know the fee. {CONFIRM}",
-            opening=f"Hi, I need to add {added} more bag(s) to my reservation {rid}.",
+            opening=opening(
+                rng,
+                f"I need to add {added} more bag(s) to my reservation {rid}.",
+                f"Can I check {added} extra bag(s) on {rid}?",
+                f"We're bringing more luggage: {added} bag(s) on booking {rid}, please.",
+            ),
             known={
                 "reservation_id": rid,
                 "bags": f"{added} more checked bag(s)",
@@ -363,7 +380,12 @@ class ChangeFlightAndAddBag(AirlineIntent):
             f"{flight_text(r.flights[0])} to flight {departure_text(new)}, and add {added} "
             f"checked bag(s). Everything is paid with {method_text(change.method)}. I want to "
             f"know the price difference and the bag fee. {CONFIRM}",
-            opening=f"Hi, I want to change my flight on reservation {rid} and add luggage.",
+            opening=opening(
+                rng,
+                f"I want to change my flight on reservation {rid} and add luggage.",
+                f"Two things on {rid}: a new flight and extra bags.",
+                f"Could you move my flight on {rid} and add some checked bags?",
+            ),
             known={
                 "reservation_id": rid,
                 "flight": departure_text(new),
