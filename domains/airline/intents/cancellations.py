@@ -13,11 +13,14 @@ from tau_sim.domains.airline.intents.common import (
     opening,
     pick_reservation,
     refund_reason,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import (
     CANCELLATION_FEE,
+    CANCELLED_RATE,
     COMPENSATION_CAP,
+    DELAY_RATE,
     DELAY_THRESHOLD_MINUTES,
     compensation,
 )
@@ -131,6 +134,14 @@ def _disruption_text(flight: Flight) -> str:
     return f"flight {flight_text(flight)} was delayed by {flight.delay_minutes} minutes"
 
 
+def rate_check(tier: str, flight: Flight, count: int) -> list[Action]:
+    """The ``calculate`` of the uncapped compensation when several passengers travel."""
+    if count < 2:
+        return []
+    rate = (CANCELLED_RATE if flight.status == CANCELLED else DELAY_RATE)[tier]
+    return [Action("calculate", {"expression": f"{rate:.2f} * {count}"})]
+
+
 class DelayCompensation(AirlineIntent):
     """Compensation for a delayed or cancelled flight: a rate per passenger, capped by tier."""
 
@@ -167,10 +178,8 @@ class DelayCompensation(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                Action(
-                    "get_flight_status",
-                    {"flight_number": flight.flight_number, "date": flight.date},
-                ),
+                *statuses(r),
+                *rate_check(user.membership, flight, count),
                 Action(
                     "issue_compensation",
                     {"reservation_id": rid, "flight_number": flight.flight_number, "amount": due},
@@ -300,10 +309,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                Action(
-                    "get_flight_status",
-                    {"flight_number": flight.flight_number, "date": flight.date},
-                ),
+                *statuses(r),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",

@@ -11,10 +11,12 @@ from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     bookable,
+    fee_check,
     flights_of,
     opening,
     pick_reservation,
     price_of,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import BAG_FEE, nonfree_bags
@@ -183,6 +185,7 @@ class ChangeFlight(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
+                *statuses(r),
                 *change.actions,
             ],
             outputs=[money_text(abs(change.difference))],
@@ -338,7 +341,7 @@ class AddBaggage(AirlineIntent):
                 "bags": f"{added} more checked bag(s)",
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, rid), write],
+            actions=[*gold_reads(who, rid), *statuses(r), *fee_check(fee), write],
             outputs=[money_text(fee)],
             summary=f"add {added} bag(s) to {rid} ({user.membership}, {r.cabin}): "
             f"{money_text(fee)}",
@@ -395,6 +398,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             actions=[
                 *gold_reads(who, rid),
                 *change.actions,
+                *fee_check(fee),
                 bags,
             ],
             outputs=[money_text(abs(change.difference)), money_text(fee)],
@@ -412,7 +416,8 @@ class ChangeFlightAndAddBag(AirlineIntent):
         wrong = _all_bags_charged(task, bags, r)
         if wrong:
             paths.append(wrong)
-        other = _other_flight_mistake(domain, task, task.actions[-2])
+        change = next(a for a in task.actions if a.name == "change_reservation_flights")
+        other = _other_flight_mistake(domain, task, change)
         if other:
             paths.append(other)
         return paths

@@ -16,7 +16,7 @@ from tau_sim.domains.airline.data import (
     flight_key,
     route_key,
 )
-from tau_sim.domains.airline.rules import FREE_CANCELLATION_HOURS
+from tau_sim.domains.airline.rules import BAG_FEE, FREE_CANCELLATION_HOURS
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
@@ -111,3 +111,18 @@ def opening(rng: random.Random, *wordings: str) -> str:
     if word not in ("I", "I'm", "I'd", "I've", "I'll") and not word.isupper():
         text = text[0].lower() + text[1:]
     return f"{greeting} {text}"
+
+
+def statuses(reservation: Reservation) -> list[Action]:
+    """A ``get_flight_status`` read of every flight of ``reservation`` (has any departed?)."""
+    return [
+        Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
+        for s in reservation.flights
+    ]
+
+
+def fee_check(fee: float) -> list[Action]:
+    """The ``calculate`` of a bag fee (none when the bags are free)."""
+    if not fee:
+        return []
+    return [Action("calculate", {"expression": f"{BAG_FEE:.2f} * {round(fee / BAG_FEE)}"})]

@@ -10,7 +10,14 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.airline.data import Reservation, User
-from tau_sim.domains.airline.intents.common import CONFIRM, opening, pick_reservation, upcoming
+from tau_sim.domains.airline.intents.common import (
+    CONFIRM,
+    fee_check,
+    opening,
+    pick_reservation,
+    statuses,
+    upcoming,
+)
 from tau_sim.domains.airline.intents.finding import (
     SearchIntent,
     describe,
@@ -59,7 +66,13 @@ class ChangeWithLaterExtras(SearchIntent):
         fix_write, wrong, fixed = fix
         name = f"{wrong.first_name} {wrong.last_name}"
         who = self.owner(db, r, rng)
-        before = [*search_reads(who, db, r.user_id), move.search, move.calculate, move.write]
+        before = [
+            *search_reads(who, db, r.user_id),
+            *statuses(r),
+            move.search,
+            move.calculate,
+            move.write,
+        ]
         flight = f"the {move.new.departure} departure on {move.new.date}"
         return self.task(
             domain,
@@ -89,7 +102,7 @@ class ChangeWithLaterExtras(SearchIntent):
                 "bags": f"{added} more checked bag(s)",
                 "corrected_passenger": passenger_text(fixed),
             },
-            actions=[*before, bag_action, fix_write],
+            actions=[*before, *fee_check(fee), bag_action, fix_write],
             outputs=[money_text(abs(move.difference)), money_text(fee)],
             summary=f"move {r.reservation_id} ({diff_text(move.difference)}); later +{added} "
             f"bag(s) ({money_text(fee)}) and the dob of {name}",
@@ -97,8 +110,8 @@ class ChangeWithLaterExtras(SearchIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the later need left out (only the flight moved)."""
-        later = [a for a in task.actions[-2:]]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a not in later]]
+        assert task.later_at is not None
+        return [*super().mistakes(domain, task), task.actions[: task.later_at]]
 
 
 class MoveBagBetweenTrips(SearchIntent):
@@ -152,7 +165,12 @@ class MoveBagBetweenTrips(SearchIntent):
                 "bags": "1 more checked bag",
                 "payment_method": method_text(method),
             },
-            actions=[*search_reads(who, db, source.user_id), write],
+            actions=[
+                *search_reads(who, db, source.user_id),
+                *statuses(target),
+                *fee_check(fee),
+                write,
+            ],
             outputs=[money_text(fee), "removed"],
             summary=f"bag off {source.reservation_id}: refused (never removed); bag on "
             f"{target.reservation_id}: {money_text(fee)}",

@@ -12,9 +12,11 @@ import random
 from tau_sim.domains.airline.data import Reservation, User, net_paid, route_key
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
+    fee_check,
     opening,
     pick_reservation,
     refund_reason,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
@@ -39,13 +41,6 @@ from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _NEXT_CABIN = {"basic_economy": "economy", "economy": "business"}
-
-
-def _statuses(r: Reservation) -> list[Action]:
-    return [
-        Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-        for s in r.flights
-    ]
 
 
 class ChangeAndBasicRefundRefused(SearchIntent):
@@ -108,9 +103,10 @@ class ChangeAndBasicRefundRefused(SearchIntent):
             },
             actions=[
                 *search_reads(who, db, a.user_id),
-                *_statuses(b),
+                *statuses(b),
                 move.search,
                 move.calculate,
+                *fee_check(bags_a[1] + bags_b[1]),
                 move.write,
                 bags_a[0],
                 bags_b[0],
@@ -279,8 +275,9 @@ class FamilyFixWithRefusals(SearchIntent):
             },
             actions=[
                 *search_reads(who, db, r.user_id),
-                *_statuses(r),
+                *statuses(r),
                 calc,
+                *fee_check(bags[1]),
                 fix_write,
                 cabin_write,
                 bags[0],

@@ -12,9 +12,9 @@ import random
 from tau_sim.domains.airline.data import Reservation, User, route_key
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
-    flights_of,
     opening,
     pick_reservation,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
@@ -38,13 +38,6 @@ from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _NEXT_CABIN = {"basic_economy": "economy", "economy": "business"}
-
-
-def _statuses(db: Database, r: Reservation) -> list[Action]:
-    return [
-        Action("get_flight_status", {"flight_number": f.flight_number, "date": f.date})
-        for f in flights_of(db, r)
-    ]
 
 
 class SearchChangeFlight(SearchIntent):
@@ -100,6 +93,7 @@ class SearchChangeFlight(SearchIntent):
             known={"trip": text, "flight": condition, "payment_method": method_text(method)},
             actions=[
                 *search_reads(who, db, r.user_id),
+                *statuses(r),
                 first.search,
                 first.calculate,
                 *([move.calculate] if over else []),
@@ -181,7 +175,7 @@ class FamilyTripOverhaul(SearchIntent):
         bag_action, fee = bags
         fix_write, wrong, fixed = fix
         who = self.owner(db, r, rng)
-        reads = [*search_reads(who, db, r.user_id), *_statuses(db, r)]
+        reads = [*search_reads(who, db, r.user_id), *statuses(r)]
         known = {"trip": text, "corrected_passenger": passenger_text(fixed)}
         outputs = []
         steps: list[Action] = []
