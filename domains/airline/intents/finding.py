@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from tau_sim.domains.airline.catalog import AIRPORTS
-from tau_sim.domains.airline.data import Reservation, User
+from tau_sim.domains.airline.data import Flight, Reservation, Segment, User
 from tau_sim.domains.airline.intents.common import AirlineIntent
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import Identity
@@ -38,7 +38,7 @@ def reservations_of(db: Database, user_id: str) -> list[Reservation]:
 
 def _by_destination(r: Reservation) -> str:
     city = AIRPORTS.get(r.destination, r.destination)
-    return f"my trip to {city} ({r.destination})"
+    return f"my trip to {city} ({r.destination}) leaving {r.flights[0].date}"
 
 
 def _by_companion(r: Reservation, owner: User) -> str | None:
@@ -50,7 +50,7 @@ def _by_companion(r: Reservation, owner: User) -> str | None:
     if not others:
         return None
     p = others[0]
-    return f"the trip with {p.first_name} {p.last_name}"
+    return f"the trip with {p.first_name} {p.last_name} to {r.destination}"
 
 
 def _by_departure(r: Reservation) -> str:
@@ -63,8 +63,8 @@ def _matches(kind: str, r: Reservation, other: Reservation, owner: User) -> bool
     if kind == "destination":
         return r.destination in (other.destination, other.origin)
     if kind == "companion":
-        text = _by_companion(r, owner)
-        return any(text == f"the trip with {p.first_name} {p.last_name}" for p in other.passengers)
+        names = {(p.first_name, p.last_name) for p in other.passengers}
+        return any((p.first_name, p.last_name) in names for p in r.passengers)
     first, theirs = r.flights[0], other.flights
     return any(
         (s.origin, s.destination, s.date) == (first.origin, first.destination, first.date)
@@ -96,13 +96,19 @@ def searchable(db: Database, r: Reservation) -> bool:
     return 2 <= count <= MAX_READ
 
 
-def search_reads(who: Identity, db: Database, user_id: str) -> list[Action]:
-    """Authentication, the profile and every reservation of it, in the profile's order."""
+def search_reads(who: Identity, db: Database, *targets: Reservation) -> list[Action]:
+    """Authentication, the profile and every reservation of it, the ones meant read last.
+
+    The others are read in the profile's order, then ``targets`` (the agent keeps reading
+    until it has found what the user described).
+    """
+    meant = [t.reservation_id for t in targets]
+    codes = [r.reservation_id for r in reservations_of(db, targets[0].user_id)]
     return [
         *who.actions,
         *(
-            Action("get_reservation_details", {"reservation_id": r.reservation_id})
-            for r in reservations_of(db, user_id)
+            Action("get_reservation_details", {"reservation_id": code})
+            for code in [*(c for c in codes if c not in meant), *meant]
         ),
     ]
 
@@ -115,3 +121,14 @@ def reservation_read(actions: list[Action], index: int = 0) -> str:
         if a.name != "get_reservation_details" and "reservation_id" in a.arguments
     ]
     return str(codes[index])
+
+
+def unique_flight(db: Database, r: Reservation, flight: Segment | Flight) -> bool:
+    """Whether no other reservation of ``r``'s owner flies ``flight``'s route on its date."""
+    leg = (flight.origin, flight.destination, flight.date)
+    return not any(
+        (s.origin, s.destination, s.date) == leg
+        for o in reservations_of(db, r.user_id)
+        if o.reservation_id != r.reservation_id
+        for s in o.flights
+    )

@@ -32,6 +32,7 @@ from tau_sim.domains.airline.intents.finding import (
     describe,
     search_reads,
     searchable,
+    unique_flight,
 )
 from tau_sim.domains.airline.rules import DELAY_THRESHOLD_MINUTES, compensation
 from tau_sim.domains.airline.scenario import gold_reads
@@ -72,16 +73,16 @@ class DisprovenDelayCompensation(SearchIntent):
         if r is None:
             return None
         flight = _short_delay(db, r)
-        text = describe(db, r, rng)
-        if text is None or flight is None:
-            return None
+        assert flight is not None
         claimed = f"my flight from {flight.origin} to {flight.destination} on {flight.date}"
+        if not unique_flight(db, r, flight):
+            return None
         hours = rng.choice(("three", "four", "five"))
         who = self.owner(db, r, rng)
         return self.task(
             domain,
             who,
-            goal=f"I do not know the reservation code of {text}. I say {claimed} was delayed "
+            goal=f"I do not know the reservation code. I say {claimed} was delayed "
             f"by about {hours} hours and I want the compensation for it. If the agent shows "
             "me what the record says, I accept it in the end.",
             demand=f"compensation for the delay of {claimed}",
@@ -91,8 +92,8 @@ class DisprovenDelayCompensation(SearchIntent):
                 f"I sat at the gate for {hours} hours on {claimed}. What do I get for that?",
                 f"I'm owed compensation: {claimed} was delayed by {hours} hours.",
             ),
-            known={"trip": text, "disrupted_flight": claimed},
-            actions=[*search_reads(who, db, r.user_id), _status(flight)],
+            known={"trip": claimed, "disrupted_flight": claimed},
+            actions=[*search_reads(who, db, r), _status(flight)],
             outputs=[f"{flight.delay_minutes} minutes"],
             summary=f"{flight.flight_number} on {flight.date} of {r.reservation_id} was "
             f"{flight.delay_minutes} minutes late (under {DELAY_THRESHOLD_MINUTES}): refuse",
@@ -170,7 +171,7 @@ class DisprovenCancelledRefund(SearchIntent):
                 f"Since the airline cancelled {said}, I expect my money back for {text}.",
             ),
             known={"trip": text, "disrupted_flight": said},
-            actions=[*search_reads(who, db, r.user_id), *(_status(f) for f in flights)],
+            actions=[*search_reads(who, db, r), *(_status(f) for f in flights)],
             outputs=["non-refundable", claimed.status],
             summary=f"basic economy {r.reservation_id}: {claimed.flight_number} is "
             f"{claimed.status}, not cancelled; no refund",

@@ -67,7 +67,7 @@ class ChangeWithLaterExtras(SearchIntent):
         name = f"{wrong.first_name} {wrong.last_name}"
         who = self.owner(db, r, rng)
         before = [
-            *search_reads(who, db, r.user_id),
+            *search_reads(who, db, r),
             *statuses(r),
             move.search,
             move.calculate,
@@ -166,7 +166,7 @@ class MoveBagBetweenTrips(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, source.user_id),
+                *search_reads(who, db, source, target),
                 *statuses(target),
                 *fee_check(fee),
                 write,

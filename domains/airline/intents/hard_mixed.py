@@ -98,11 +98,11 @@ class ChangeAndBasicRefundRefused(SearchIntent):
                 "trip": moving,
                 "other_trip": refunding,
                 "flight": flight,
-                "bags": f"{added} more checked bag(s) on {moving}, 1 on {refunding}",
+                "bags": f"{added} more checked bag(s) on the trip I move, 1 on the one I cancel",
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, a.user_id),
+                *search_reads(who, db, a, b),
                 *statuses(b),
                 move.search,
                 move.calculate,
@@ -183,7 +183,7 @@ class BasicBagsChangeRefused(SearchIntent):
                 "flight": flight,
                 "payment_method": method_text(method),
             },
-            actions=[*search_reads(who, db, r.user_id), bags[0]],
+            actions=[*search_reads(who, db, r), bags[0]],
             outputs=[money_text(bags[1]), "basic economy"],
             summary=f"+{added} bag(s) on basic economy {r.reservation_id} ({money_text(bags[1])});"
             f" move to {move.new.flight_number} refused",
@@ -274,7 +274,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, r.user_id),
+                *search_reads(who, db, r),
                 *statuses(r),
                 calc,
                 *fee_check(bags[1]),

@@ -92,7 +92,7 @@ class SearchChangeFlight(SearchIntent):
             ),
             known={"trip": text, "flight": condition, "payment_method": method_text(method)},
             actions=[
-                *search_reads(who, db, r.user_id),
+                *search_reads(who, db, r),
                 *statuses(r),
                 first.search,
                 first.calculate,
@@ -175,7 +175,7 @@ class FamilyTripOverhaul(SearchIntent):
         bag_action, fee = bags
         fix_write, wrong, fixed = fix
         who = self.owner(db, r, rng)
-        reads = [*search_reads(who, db, r.user_id), *statuses(r)]
+        reads = [*search_reads(who, db, r), *statuses(r)]
         known = {"trip": text, "corrected_passenger": passenger_text(fixed)}
         outputs = []
         steps: list[Action] = []
