@@ -171,7 +171,7 @@ class MoveBagBetweenTrips(SearchIntent):
                 *fee_check(fee),
                 write,
             ],
-            outputs=[money_text(fee), "removed"],
+            outputs=[money_text(fee), "cannot be removed"],
             summary=f"bag off {source.reservation_id}: refused (never removed); bag on "
             f"{target.reservation_id}: {money_text(fee)}",
         )

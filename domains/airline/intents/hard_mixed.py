@@ -184,7 +184,7 @@ class BasicBagsChangeRefused(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[*search_reads(who, db, r), bags[0]],
-            outputs=[money_text(bags[1]), "basic economy"],
+            outputs=[money_text(bags[1]), "cannot be changed"],
             summary=f"+{added} bag(s) on basic economy {r.reservation_id} ({money_text(bags[1])});"
             f" move to {move.new.flight_number} refused",
         )
@@ -282,7 +282,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 cabin_write,
                 bags[0],
             ],
-            outputs=[money_text(abs(difference)), money_text(bags[1]), "insurance"],
+            outputs=[money_text(abs(difference)), money_text(bags[1]), "cannot be added"],
             summary=f"{r.reservation_id}: dob, {r.cabin} -> {cabin}, +{added} bag(s); "
             f"{extra} and insurance refused",
         )
