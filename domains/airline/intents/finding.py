@@ -113,16 +113,6 @@ def search_reads(who: Identity, db: Database, *targets: Reservation) -> list[Act
     ]
 
 
-def reservation_read(actions: list[Action], index: int = 0) -> str:
-    """The code of the ``index``-th reservation an intent's gold path writes to (or reads)."""
-    codes = [
-        a.arguments["reservation_id"]
-        for a in actions
-        if a.name != "get_reservation_details" and "reservation_id" in a.arguments
-    ]
-    return str(codes[index])
-
-
 def unique_flight(db: Database, r: Reservation, flight: Segment | Flight) -> bool:
     """Whether no other reservation of ``r``'s owner flies ``flight``'s route on its date."""
     leg = (flight.origin, flight.destination, flight.date)

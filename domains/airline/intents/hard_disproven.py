@@ -45,6 +45,13 @@ def _status(flight: Flight) -> Action:
     return Action("get_flight_status", {"flight_number": flight.flight_number, "date": flight.date})
 
 
+def meant(db: Database, task: Task) -> Reservation:
+    """The reservation the user described: the last one the gold path reads."""
+    read = [a for a in task.actions if a.name == "get_reservation_details"][-1]
+    found: Reservation = record(db, "reservations", read.arguments["reservation_id"])
+    return found
+
+
 def _short_delay(db: Database, r: Reservation) -> Flight | None:
     """A flown flight of ``r`` late by less than the threshold, when none of ``r`` qualifies."""
     if r.status != ACTIVE or r.compensation:
@@ -104,15 +111,7 @@ class DisprovenDelayCompensation(SearchIntent):
         status = task.actions[-1]
         db = domain.new_database()
         number = status.arguments["flight_number"]
-        r = next(
-            x
-            for a in task.actions
-            if a.name == "get_reservation_details"
-            and (x := record(db, "reservations", a.arguments["reservation_id"]))
-            and any(
-                s.flight_number == number and s.date == status.arguments["date"] for s in x.flights
-            )
-        )
+        r = meant(db, task)
         user: User = record(db, "users", r.user_id)
         _, due = compensation(user.membership, False, len(r.passengers))
         return [
@@ -179,17 +178,8 @@ class DisprovenCancelledRefund(SearchIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The trip cancelled with everything paid refunded."""
-        number = task.actions[-1].arguments["flight_number"]
         db = domain.new_database()
-        r = next(
-            x
-            for a in task.actions
-            if a.name == "get_reservation_details"
-            and (x := record(db, "reservations", a.arguments["reservation_id"]))
-            and any(s.flight_number == number for s in x.flights)
-            and x.cabin == "basic_economy"
-            and upcoming(x)
-        )
+        r = meant(db, task)
         refund = net_paid(r)
         return [
             Action(

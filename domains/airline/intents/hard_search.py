@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Reservation, User, route_key
+from tau_sim.domains.airline.data import Flight, Reservation, User, route_key
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
+    fee_check,
     opening,
     pick_reservation,
     statuses,
@@ -30,7 +31,6 @@ from tau_sim.domains.airline.intents.moves import (
     corrected,
     outbound_options,
 )
-from tau_sim.domains.airline.rules import BAG_FEE
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, method_text, money_text
@@ -109,28 +109,21 @@ class SearchChangeFlight(SearchIntent):
         """The generic ones, and the flight the condition did not pick (the limit ignored)."""
         write = task.actions[-1]
         db = domain.new_database()
-        search = next(a for a in task.actions if a.name == "search_direct_flights")
-        keys = db.find("routes", _route(search))
-        flights = [record(db, "flights", k) for k in keys]
+        search = next(a for a in task.actions if a.name == "search_direct_flights").arguments
+        keys = db.find("routes", route_key(search["origin"], search["destination"], search["date"]))
         chosen = write.arguments["flights"][0]["flight_number"]
-        paths = super().mistakes(domain, task)
-        for flight in flights:
-            if flight.flight_number == chosen:
-                continue
-            r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
-            fare = flight.fare(r.cabin)
-            if fare is None or fare.seats_left < len(r.passengers) or flight.status == "cancelled":
-                continue
-            flights_arg = [{"flight_number": flight.flight_number, "date": flight.date}]
-            flights_arg += write.arguments["flights"][1:]
-            paths.append(swapped(task, write, replaced(write, flights=flights_arg)))
-            break
-        return paths
-
-
-def _route(search: Action) -> str:
-    a = search.arguments
-    return route_key(a["origin"], a["destination"], a["date"])
+        wanted = task.scenario.known_info["flight"]  # names both departures of the condition
+        other: Flight = next(
+            f
+            for k in keys
+            if (f := record(db, "flights", k)).flight_number != chosen and f.departure in wanted
+        )
+        flights = [{"flight_number": other.flight_number, "date": other.date}]
+        flights += write.arguments["flights"][1:]
+        return [
+            *super().mistakes(domain, task),
+            swapped(task, write, replaced(write, flights=flights)),
+        ]
 
 
 class FamilyTripOverhaul(SearchIntent):
@@ -178,14 +171,12 @@ class FamilyTripOverhaul(SearchIntent):
         reads = [*search_reads(who, db, r), *statuses(r)]
         known = {"trip": text, "corrected_passenger": passenger_text(fixed)}
         outputs = []
-        steps: list[Action] = []
         if move:
             reads += [move.search, move.calculate]
             known["flight"] = f"the {move.new.departure} departure on {move.new.date}"
             outputs.append(money_text(abs(move.difference)))
         reads.append(cabin_calc)
-        if fee:
-            reads.append(Action("calculate", {"expression": f"{BAG_FEE:.2f} * {fee / BAG_FEE:g}"}))
+        reads += fee_check(fee)
         steps = [fix_write, *([move.write] if move else []), cabin_write, bag_action]
         outputs += [money_text(abs(cabin_diff)), money_text(fee)]
         known |= {
