@@ -28,6 +28,7 @@ from tau_sim.domains.airline.intents.common import (
     opening,
     pick_reservation,
     price_of,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, nonfree_bags
@@ -272,6 +273,7 @@ class CorrectPassengerBirthDate(AirlineIntent):
             known={"reservation_id": rid, "corrected_passenger": passenger_text(fixed)},
             actions=[
                 *gold_reads(who, rid),
+                *statuses(r),
                 Action(
                     "update_reservation_passengers",
                     {

@@ -310,6 +310,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             actions=[
                 *gold_reads(who, rid),
                 *statuses(r),
+                *rate_check(user.membership, flight, len(r.passengers)),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",

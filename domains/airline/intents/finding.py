@@ -55,7 +55,8 @@ def _by_companion(r: Reservation, owner: User) -> str | None:
 
 def _by_departure(r: Reservation) -> str:
     first = r.flights[0]
-    return f"my flight from {first.origin} to {first.destination} on {first.date}"
+    leg = f"{first.origin} to {first.destination} on {first.date}"
+    return f"my trip that starts with the flight from {leg}"
 
 
 def _matches(kind: str, r: Reservation, other: Reservation, owner: User) -> bool:

@@ -25,6 +25,7 @@ from tau_sim.domains.airline.intents.common import (
     opening,
     pick_reservation,
     refund_reason,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
@@ -216,7 +217,11 @@ class DepartedTodayCancel(AirlineIntent):
         r = pick_reservation(
             db,
             rng,
-            lambda r: r.status == ACTIVE and departed_today(flights_of(db, r)[0]),
+            lambda r: (
+                r.status == ACTIVE
+                and departed_today(flights_of(db, r)[0])
+                and (r.cabin != "basic_economy" or refund_reason(db, r) is not None)
+            ),
         )
         if r is None:
             return None
@@ -238,7 +243,7 @@ class DepartedTodayCancel(AirlineIntent):
                 f"I won't be flying today. Cancel booking {rid} before the flight leaves.",
             ),
             known={"reservation_id": rid},
-            actions=[*gold_reads(who, rid), _status(flight)],
+            actions=[*gold_reads(who, rid), *statuses(r)],
             outputs=[flight.departure],
             summary=f"{rid}: {flight.flight_number} left at {flight.departure} today; "
             "no cancellation after departure",
