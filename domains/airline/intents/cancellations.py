@@ -178,7 +178,7 @@ class DelayCompensation(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                *statuses(r),
+                *statuses(r, flight),
                 *rate_check(user.membership, flight, count),
                 Action(
                     "issue_compensation",
@@ -309,7 +309,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                *statuses(r),
+                *statuses(r, flight),
                 *rate_check(user.membership, flight, len(r.passengers)),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],

@@ -113,12 +113,18 @@ def opening(rng: random.Random, *wordings: str) -> str:
     return f"{greeting} {text}"
 
 
-def statuses(reservation: Reservation) -> list[Action]:
-    """A ``get_flight_status`` read of every flight of ``reservation`` (has any departed?)."""
-    return [
-        Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
+def statuses(reservation: Reservation, first: Flight | None = None) -> list[Action]:
+    """A ``get_flight_status`` read of every flight of ``reservation`` (has any departed?).
+
+    ``first``, the flight the user named, is read first.
+    """
+    named = [] if first is None else [(first.flight_number, first.date)]
+    legs = named + [
+        (s.flight_number, s.date)
         for s in reservation.flights
+        if (s.flight_number, s.date) not in named
     ]
+    return [Action("get_flight_status", {"flight_number": n, "date": d}) for n, d in legs]
 
 
 def fee_check(fee: float) -> list[Action]:
