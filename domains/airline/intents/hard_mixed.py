@@ -258,7 +258,8 @@ class FamilyFixWithRefusals(SearchIntent):
             f"another traveller, travel insurance added, every flight moved to "
             f"{CABIN_TEXT[cabin]} and {added} checked bag(s) added, paid with "
             f"{method_text(method)}. If the agent cannot add {extra} or the insurance, I want "
-            f"the rest done anyway. I want to know each amount. {CONFIRM}",
+            f"the rest done anyway, and I do not want a separate booking for {extra}. I want to "
+            f"know each amount. {CONFIRM}",
             demand=f"{extra} added to {text} with travel insurance",
             opening=opening(
                 rng,
