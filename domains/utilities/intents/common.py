@@ -141,14 +141,16 @@ def pick_among(
 def describe(rng: random.Random, supply: Supply, others: list[Supply]) -> str:
     """How a customer with several accounts names one: a fact of it the others do not share.
 
-    The tariff, the city or a gas supply when only this account has it, else the street.
+    The tariff, the city or a gas supply when only this account has it, else the street. Each
+    names the electricity supply, which every account has, so the agent asks which account is
+    meant before reading the first.
     """
     address = supply.premise.address
-    ways = [f"the account at {address.address1}"]
+    ways = [f"the electricity account at {address.address1}"]
     if all(o.tariff.tariff_id != supply.tariff.tariff_id for o in others):
-        ways.append(f"the account that is on the {supply.tariff.name} tariff")
+        ways.append(f"the electricity account on the {supply.tariff.name} tariff")
     if all(o.premise.address.city != address.city for o in others):
-        ways.append(f"the account of my place in {address.city}")
+        ways.append(f"the electricity account of my place in {address.city}")
     if supply.meter(GAS) is not None and all(o.meter(GAS) is None for o in others):
         ways.append("the account that has a gas supply as well as electricity")
     return rng.choice(ways)

@@ -80,6 +80,18 @@ class ReadingClaimMatches(UtilitiesIntent):
         if bill is None or picked is None:
             return None
         meter, line = picked
+        reads = [
+            supply.read(),
+            bill_read(bill),
+            Action("get_meter_readings", {"meter_id": meter.meter_id}),
+        ]
+        outputs = [str(line.to_value), "actual"]
+        charged = ""
+        if rng.random() < 0.5:
+            expression = f"{line.to_value} - {line.from_value}"
+            reads.append(Action("calculate", {"expression": expression}))
+            outputs.append(units_text(line.units, meter.unit))
+            charged = f" I also want to know how many {meter.unit} the bill charged me for."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
@@ -87,8 +99,8 @@ class ReadingClaimMatches(UtilitiesIntent):
             goal=f"My latest bill for {account_text(supply.premise.address)} is far too high: "
             f"the {meter.fuel} reading on it must be wrong. When I last read the {meter.fuel} "
             f"meter, on {bill.period_end}, it showed {line.to_value}. I want the bill's reading "
-            "disputed. If the agent shows the bill used exactly my reading, I want to hear how "
-            "that reading was taken.",
+            "disputed, and your reading history checked. If the agent shows the bill used "
+            f"exactly my reading, I want to hear how that reading was taken.{charged}",
             demand="the reading on my bill disputed",
             opening=pick_opening(
                 rng,
@@ -104,14 +116,14 @@ class ReadingClaimMatches(UtilitiesIntent):
                 "meter": f"my {meter.fuel} meter",
                 "reading": str(line.to_value),
             },
-            actions=gold_reads(who, supply.read(), bill_read(bill)),
-            outputs=[str(line.to_value), "actual"],
+            actions=gold_reads(who, *reads),
+            outputs=outputs,
             summary=f"reading on {bill.bill_id} called wrong, matches {line.to_value}: refuse",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The dispute opened although the bill used the customer's own reading."""
-        bill_id = task.actions[-1].arguments["bill_id"]
+        bill_id = next(a for a in task.actions if a.name == "get_bill_details").arguments["bill_id"]
         db = domain.new_database()
         bill: Bill = record(db, "bills", bill_id)
         value = int(task.scenario.known_info["reading"])
@@ -256,6 +268,12 @@ class OutageCreditNotOnFile(UtilitiesIntent):
         if when is None:
             return None
         hours = rng.choice(("most of the day", "the whole evening", "about fifteen hours"))
+        zip_code = supply.premise.address.zip
+        reads = [supply.read(), Action("get_outage_history", {"zip": zip_code})]
+        now = ""
+        if rng.random() < 0.5:
+            reads.append(Action("get_area_outages", {"zip": zip_code}))
+            now = " I also want to know whether there is an outage in my area right now."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
@@ -263,7 +281,7 @@ class OutageCreditNotOnFile(UtilitiesIntent):
             goal=f"The power was off at {place_text(supply.premise.address)} on {when}, for "
             f"{hours}. I want the outage credit on {account_text(supply.premise.address)} for "
             "that day. If the agent says there was no outage, I want to hear what the records "
-            "show for that day.",
+            f"show for that day.{now}",
             demand=f"the outage credit for {when}",
             opening=pick_opening(
                 rng,
@@ -274,11 +292,7 @@ class OutageCreditNotOnFile(UtilitiesIntent):
                 "Good morning, I'd like to claim for a day without power.",
             ),
             known={**supply.known, "date": when, "fuel": ELECTRICITY},
-            actions=gold_reads(
-                who,
-                supply.read(),
-                Action("get_outage_history", {"zip": supply.premise.address.zip}),
-            ),
+            actions=gold_reads(who, *reads),
             outputs=["no outage"],
             summary=f"outage credit for {when} at {supply.premise.premise_id}, none on file",
         )

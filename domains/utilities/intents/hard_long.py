@@ -213,6 +213,12 @@ class BillPayAutopay(UtilitiesIntent):
             return None
         known["amount"] = f"at most {money_text(cap)}"
         known["payment_method"] = method_text(method)
+        paperless = ""
+        if len(supply.meters) == 1 and not supply.account.paperless and rng.random() < 0.5:
+            tail.append(Action("set_paperless_billing", {"account_id": account_id, "enabled": True}))
+            paperless = " I also want paperless billing on that account."
+            if replay_actions(domain, db, tail[-1:]) is None:
+                return None
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
@@ -222,8 +228,8 @@ class BillPayAutopay(UtilitiesIntent):
             "me how much I used on each meter since the last reading. Record them and issue a "
             f"bill now. Then I pay from {method_text(method)}: if the new balance is more than "
             f"{money_text(cap)}, I pay {money_text(cap)}; if not, all of it. Then I want "
-            f"autopay on that account from the same method, and to know what I still owe. "
-            f"{CONFIRM}",
+            f"autopay on that account from the same method, and to know what I still owe."
+            f"{paperless} {CONFIRM}",
             opening=pick_opening(
                 rng,
                 "Hi, I'd like to sort out my energy account properly today.",
@@ -243,10 +249,11 @@ class BillPayAutopay(UtilitiesIntent):
         dollars less paid."""
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
-        pay, autopay = writes[-2:]
+        at = next(n for n, a in enumerate(writes) if a.name == "make_payment")
+        pay, after = writes[at], writes[at + 1 :]
         paths = [*super().mistakes(domain, task), misread_first(domain, task)]
-        paths.append([*reads, *writes[:-2], autopay])
+        paths.append([*reads, *writes[:at], *after])
         cut = round(pay.arguments["amount"] - 10.0, 2)
         if cut > 0:
-            paths.append([*reads, *writes[:-2], replaced(pay, amount=cut), autopay])
+            paths.append([*reads, *writes[:at], replaced(pay, amount=cut), *after])
         return paths

@@ -1,8 +1,9 @@
-"""Hard utilities intents that mix an allowed request with one the policy refuses.
+"""Hard utilities intents where part of the request is refused and the rest is done.
 
-A payment plan beside a late-fee waiver given less than 12 months ago, two outage days of which
-only one lasted 12 hours, a plan over more months than the $25 instalment allows (then the
-longest allowed), a switch "free" because the customer believes the fixed term is over.
+A payment plan beside a late-fee waiver given less than 12 months ago and two outage days of
+which only one lasted 12 hours (mixed), a plan over more months than the $25 instalment allows
+(then the longest allowed), a switch "free" because the customer believes the fixed term is
+over (the records disprove it).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import method_text, money_text
+from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, PastOutage, Tariff
 from tau_sim.domains.utilities.intents.common import (
@@ -62,19 +63,35 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
         if supply is None or not supply.user.payment_methods:
             return None
         balance = supply.account.balance
-        months = rng.choice([m for m in range(3, longest_plan(balance) + 1)])
         method = rng.choice(supply.user.payment_methods)
-        plan = _plan(supply, months, method.id)
-        results = replay_actions(domain, db, [plan])
+        writes: list[Action] = []
+        down = ""
+        paying: dict[str, str] = {}
+        if balance >= 125 and can_pay(method, 50.0) and rng.random() < 0.5:
+            paid = float(rng.choice((25, 50)))
+            args = {"account_id": supply.account.account_id, "amount": paid}
+            writes.append(Action("make_payment", {**args, "payment_method_id": method.id}))
+            down = f" I pay {money_text(paid)} of it now with the same method, before the plan."
+            balance = money(balance - paid)
+            paying["amount"] = money_text(paid)
+        months = rng.choice([m for m in range(3, longest_plan(balance) + 1)])
+        writes.append(_plan(supply, months, method.id))
+        results = replay_actions(domain, db, writes)
         if results is None:
             return None
+        latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+        reads = [supply.read(), Action("get_bill_details", {"bill_id": latest})]
+        if not down and rng.random() < 0.5:
+            reads.append(Action("calculate", {"expression": f"{balance} / {months}"}))
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
             who,
-            goal=f"I owe {money_text(balance)} on {account_text(supply.premise.address)}, late "
-            "fee included. I want the late fee waived, and the balance spread over a payment "
-            f"plan of {months} months from {method_text(method)}. If the fee cannot be waived, "
+            goal=f"I owe {money_text(supply.account.balance)} on "
+            f"{account_text(supply.premise.address)}, late fee included: I paid my last bill "
+            "late. I want to know that bill's total, I want the late fee waived, and the "
+            f"balance spread over a payment plan of {months} months from "
+            f"{method_text(method)}.{down} If the fee cannot be waived, "
             "I still want the plan on the whole balance, and I want to know why the fee stays "
             f"and the monthly instalment. {CONFIRM}",
             demand="the late fee waived",
@@ -90,10 +107,15 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
                 **supply.known,
                 "months": str(months),
                 "payment_method": method_text(method),
+                **paying,
             },
-            actions=[*gold_reads(who, supply.read()), plan],
-            outputs=[money_text(results[0]["instalment"]), supply.account.late_fee_waived],
-            summary=f"{months}-month plan on {supply.account.account_id}, waiver refused "
+            actions=[*gold_reads(who, *reads), *writes],
+            outputs=[
+                money_text(results[-1]["instalment"]),
+                supply.account.late_fee_waived,
+                money_text(record(db, "bills", latest).total),
+            ],
+            summary=f"{months}-month plan on {supply.account.account_id}{' after a payment' if down else ''}, waiver refused "
             f"(last {supply.account.late_fee_waived})",
         )
 
@@ -155,6 +177,12 @@ class OutageCreditsMixed(UtilitiesIntent):
         if results is None:
             return None
         first, second = sorted((long, short), key=lambda o: o.started)
+        zip_code = supply.premise.address.zip
+        reads = [supply.read(), Action("get_outage_history", {"zip": zip_code})]
+        now = ""
+        if rng.random() < 0.5:
+            reads.append(Action("get_area_outages", {"zip": zip_code}))
+            now = " I also want to know whether there is an outage in my area right now."
         said = [f"{FUEL_WORDS[o.fuel]} was off on {o.started[:10]}" for o in (first, second)]
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
@@ -163,7 +191,7 @@ class OutageCreditsMixed(UtilitiesIntent):
             goal=f"At {place_text(supply.premise.address)} {said[0]}, and {said[1]}. I want the "
             f"outage credit for both days on {account_text(supply.premise.address)}. If one of "
             "them does not qualify, I want to know why, and the credit for the other one. I "
-            f"want to know my new balance. {CONFIRM}",
+            f"want to know my new balance.{now} {CONFIRM}",
             demand=f"the outage credit for {short.started[:10]} as well",
             opening=pick_opening(
                 rng,
@@ -178,14 +206,7 @@ class OutageCreditsMixed(UtilitiesIntent):
                 "date": f"{first.started[:10]} and {second.started[:10]}",
                 "fuel": " and ".join(sorted({first.fuel, second.fuel})),
             },
-            actions=[
-                *gold_reads(
-                    who,
-                    supply.read(),
-                    Action("get_outage_history", {"zip": supply.premise.address.zip}),
-                ),
-                credit,
-            ],
+            actions=[*gold_reads(who, *reads), credit],
             outputs=[money_text(results[0]["balance"]), f"{short.hours} hours"],
             summary=f"credits on {supply.account.account_id}: {long.outage_id} "
             f"({long.hours} h) yes, {short.outage_id} ({short.hours} h) no",
@@ -212,16 +233,20 @@ class OutageCreditsMixed(UtilitiesIntent):
 
 
 class PlanMinInstalment(UtilitiesIntent):
-    """Mixed: a plan over more months than a $25 instalment allows; the longest allowed instead."""
+    """A plan over more months than a $25 instalment allows: refused, the longest one instead.
+
+    Not ``mixed``: an account has one plan, so the refused plan cannot follow the allowed one
+    (the tools would refuse it); the plan as asked is one of its mistakes.
+    """
 
     name = "plan_min_instalment"
     description = (
         "The user wants a plan over more months than the $25 minimum instalment allows: "
-        "refused, and if so the user takes the longest plan allowed (mixed, conditional)."
+        "refused, and if so the user takes the longest plan allowed (conditional)."
     )
     tier = "hard"
     rules = ("plan-min-instalment",)
-    challenges = frozenset({"mixed", "conditional"})
+    challenges = frozenset({"conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -240,14 +265,24 @@ class PlanMinInstalment(UtilitiesIntent):
         results = replay_actions(domain, db, [plan])
         if results is None:
             return None
-        divide = Action("calculate", {"expression": f"{balance} / {PLAN_MIN_INSTALMENT}"})
+        reads = [
+            supply.read(),
+            Action("calculate", {"expression": f"{balance} / {PLAN_MIN_INSTALMENT}"}),
+        ]
+        outputs = [f"{longest} months", money_text(results[0]["instalment"])]
+        latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+        first_bill = ""
+        if supply.account.bill_count and rng.random() < 0.5:
+            reads.append(Action("get_bill_details", {"bill_id": latest}))
+            outputs.append(money_text(record(db, "bills", latest).total))
+            first_bill = " I also want to know the total of my latest bill."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
             who,
             goal=f"I owe {money_text(balance)} on {account_text(supply.premise.address)} and "
             f"want it spread over {asked} months, paid from {method_text(method)}, to keep the "
-            "instalments small. If that many months is not allowed, set the plan up over the "
+            f"instalments small.{first_bill} If that many months is not allowed, set the plan up over the "
             "most months you can allow instead, and tell me how many months and the monthly "
             f"instalment. {CONFIRM}",
             demand=f"my balance spread over {asked} months",
@@ -264,21 +299,18 @@ class PlanMinInstalment(UtilitiesIntent):
                 "months": str(asked),
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, supply.read(), divide), plan],
-            outputs=[f"{longest} months", money_text(results[0]["instalment"])],
+            actions=[*gold_reads(who, *reads), plan],
+            outputs=outputs,
             summary=f"{asked}-month plan on {money_text(balance)} refused, {longest} made",
         )
 
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The plan over the months asked, its instalment under $25."""
-        plan = task.actions[-1]
-        return [replaced(plan, months=int(task.scenario.known_info["months"]))]
-
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the plan as asked, and a shorter plan than the longest allowed."""
+        """The generic ones, the plan as asked (instalments under $25), and a shorter plan than
+        the longest allowed."""
         *reads, plan = task.actions
+        asked = replaced(plan, months=int(task.scenario.known_info["months"]))
         shorter = replaced(plan, months=plan.arguments["months"] - 1)
-        paths = [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]
+        paths = [*super().mistakes(domain, task), [*reads, asked]]
         if plan.arguments["months"] > 3:
             paths.append([*reads, shorter])
         return paths
@@ -310,9 +342,9 @@ class FixedTermClaim(UtilitiesIntent):
         if supply is None:
             return None
         target = rng.choice(_fixed_targets(db, supply))
-        reads = [supply.read()]
+        reads = [supply.read(), Action("list_tariffs", {})]
         if rng.random() < 0.5:
-            reads.append(Action("get_tariff_details", {"tariff_id": supply.tariff.tariff_id}))
+            reads.insert(1, Action("get_tariff_details", {"tariff_id": supply.tariff.tariff_id}))
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,

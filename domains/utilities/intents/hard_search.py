@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
 from tau_sim.domains.utilities.data import TODAY
@@ -76,14 +77,22 @@ class PayDescribedAccount(UtilitiesIntent):
             return None
         others = [s for s in supplies if s is not supply]
         which = describe(rng, supply, others)
+        reads = read_all(supplies)
+        outputs = [money_text(results[0]["balance"])]
+        latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+        asks_bill = ""
+        if supply.account.bill_count and rng.random() < 0.5:
+            reads.append(Action("get_bill_details", {"bill_id": latest}))
+            outputs.append(money_text(record(db, "bills", latest).total))
+            asks_bill = " Before paying I want to know the total of the latest bill there."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
             who,
             goal=f"I have {len(supplies)} accounts with you and I want to pay on {which}, with "
             f"{method_text(method)}. If its balance is more than {money_text(cap)}, I pay "
-            f"{money_text(cap)} today; if it is {money_text(cap)} or less, I pay all of it. I "
-            f"want to know what I still owe there afterwards. {CONFIRM}",
+            f"{money_text(cap)} today; if it is {money_text(cap)} or less, I pay all of it."
+            f"{asks_bill} I want to know what I still owe there afterwards. {CONFIRM}",
             opening=pick_opening(
                 rng,
                 "Hi, I want to make a payment on one of my energy accounts.",
@@ -97,8 +106,8 @@ class PayDescribedAccount(UtilitiesIntent):
                 "amount": f"at most {money_text(cap)}",
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, *read_all(supplies)), pay],
-            outputs=[money_text(results[0]["balance"])],
+            actions=[*gold_reads(who, *reads), pay],
+            outputs=outputs,
             summary=f"pay {money_text(amount)} of {money_text(balance)} on "
             f"{supply.account.account_id} (cap {money_text(cap)})",
         )
@@ -144,13 +153,21 @@ class BillDescribedAccount(UtilitiesIntent):
             return None
         bill = results[-1]
         which = describe(rng, supply, [s for s in supplies if s is not supply])
+        reads = read_all(supplies)
+        outputs = [money_text(bill["bill"]["total"]), money_text(bill["balance"])]
+        rates = ""
+        if rng.random() < 0.5:
+            reads.append(Action("get_tariff_details", {"tariff_id": supply.tariff.tariff_id}))
+            outputs.append(f"{supply.tariff.electricity.unit_rate}")
+            rates = " I also want to know that account's electricity unit rate."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
             who,
             goal=f"I have {len(supplies)} accounts with you. For {which} I read the meters "
             f"today: {' and '.join(said)}. I want them recorded and a bill issued there now, "
-            f"and I want to know the bill's total and that account's new balance. {CONFIRM}",
+            f"and I want to know the bill's total and that account's new balance.{rates} "
+            f"{CONFIRM}",
             opening=pick_opening(
                 rng,
                 "Hi, I've got readings for one of my properties and I'd like a bill for it.",
@@ -160,8 +177,8 @@ class BillDescribedAccount(UtilitiesIntent):
                 "Hello, my estimated bills are wrong at one of my homes; I have readings now.",
             ),
             known={**known, "account": which},
-            actions=[*gold_reads(who, *read_all(supplies)), *writes],
-            outputs=[money_text(bill["bill"]["total"]), money_text(bill["balance"])],
+            actions=[*gold_reads(who, *reads), *writes],
+            outputs=outputs,
             summary=f"readings and bill on {supply.account.account_id} of {len(supplies)}",
         )
 
