@@ -481,7 +481,9 @@ def _past_outages(rng: random.Random, premises: dict[str, Premise]) -> dict[str,
         for offset in sorted(rng.sample(range(3, HISTORY_DAYS - 5), rng.randint(1, 3))):
             outage_id = f"OUT-{rng.randint(100000, 999999)}"
             hours = rng.choice((2, 3, 4, 5, 6, 8, 9, 10, 14, 16, 18, 20, 26, 30))
-            start = dt.datetime.combine(TODAY - dt.timedelta(days=offset), dt.time(rng.randint(0, 9)))
+            start = dt.datetime.combine(
+                TODAY - dt.timedelta(days=offset), dt.time(rng.randint(0, 9))
+            )
             fuel = rng.choices((ELECTRICITY, GAS), (75, 25))[0]
             past[outage_id] = PastOutage(
                 outage_id,

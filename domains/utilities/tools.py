@@ -19,10 +19,10 @@ import msgspec
 
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
-from tau_sim.domains.utilities import billing
 from tau_sim.domains.kit.calc import add_months
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import check_funds, money, owned_method, with_balance
+from tau_sim.domains.utilities import billing
 from tau_sim.domains.utilities.access import (
     account_view,
     active_account,

@@ -238,7 +238,7 @@ class MoveOut(UtilitiesIntent):
 
 
 class MoveHome(UtilitiesIntent):
-    """Move home: final readings, close the old account, open one at the new premise (3-4 writes)."""
+    """Move home: final readings, close the old account, open one at the new premise."""
 
     name = "move_home"
     description = (

@@ -69,7 +69,9 @@ class SubmitReading(UtilitiesIntent):
             gas_value = new_value(rng, gas, gas_last)
             expression = f"{gas_value} - {gas_last.value}"
             reads.append(Action("calculate", {"expression": expression}))
-            submit.append(Action("submit_meter_reading", {"meter_id": gas.meter_id, "value": gas_value}))
+            submit.append(
+                Action("submit_meter_reading", {"meter_id": gas.meter_id, "value": gas_value})
+            )
             known["gas_reading"] = str(gas_value)
             wants += f"I also give my gas reading: {gas_value}; I want the therms used too. "
             outputs.append(units_text(gas_value - gas_last.value, gas.unit))
@@ -97,8 +99,7 @@ class SubmitReading(UtilitiesIntent):
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, a misread value, and a bill issued that nobody asked for (every
-        meter read)."""
+        """The generic ones, a misread value, a bill nobody asked for (every meter read)."""
         *reads, submit = task.actions
         args = submit.arguments
         misread = Action(submit.name, {**args, "value": args["value"] + 100})

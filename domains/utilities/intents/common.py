@@ -10,8 +10,8 @@ from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.domains.utilities.data import (
     ACTIVE,
     ELECTRICITY,
-    GAS,
     FIXED,
+    GAS,
     TODAY,
     Account,
     Meter,

@@ -33,7 +33,9 @@ def latest_bill(db: Database, supply: Supply) -> Bill | None:
     """The account's newest bill, if it has one."""
     if supply.account.bill_count < 1:
         return None
-    bill: Bill = record(db, "bills", f"{supply.account.account_id}-B{supply.account.bill_count:02d}")
+    bill: Bill = record(
+        db, "bills", f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+    )
     return bill
 
 

@@ -67,7 +67,10 @@ class MoveService(UtilitiesIntent):
             return None
         reads = [
             supply.read(),
-            Action("find_premise_by_address", {"address1": vacant.address.address1, "zip": vacant.address.zip}),
+            Action(
+                "find_premise_by_address",
+                {"address1": vacant.address.address1, "zip": vacant.address.zip},
+            ),
         ]
         tariff = supply.tariff
         if rng.random() < 0.5:
@@ -77,7 +80,9 @@ class MoveService(UtilitiesIntent):
         writes, said = [], []
         for meter in supply.meters:
             value = new_value(rng, meter, supply.last[meter.meter_id])
-            writes.append(Action("record_final_reading", {"meter_id": meter.meter_id, "value": value}))
+            writes.append(
+                Action("record_final_reading", {"meter_id": meter.meter_id, "value": value})
+            )
             said.append((meter, value))
         old_id = supply.account.account_id
         writes.append(Action("close_account", {"account_id": old_id}))
@@ -111,8 +116,7 @@ class MoveService(UtilitiesIntent):
             "I want the old account's final balance moved onto the new account, so I pay it "
             "there, and I want to know what the new account then owes."
             if moving
-            else "I will pay the old account's final balance myself; I want to know how much it "
-            "is."
+            else "I will pay the old account's final balance myself; I want to know how much it is."
         )
         same = "the same tariff I have now" if tariff == supply.tariff else "a new tariff"
         who = self.identity(db, supply.user.user_id, rng)
@@ -147,8 +151,7 @@ class MoveService(UtilitiesIntent):
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones (the later need left out), the new account on another tariff, the
-        balance not moved."""
+        """The generic ones (later need left out), another tariff, the balance not moved."""
         opening = next(a for a in task.actions if a.name == "open_account")
         other = "T-GV" if opening.arguments["tariff_id"] != "T-GV" else "T-SV"
         paths = [
@@ -190,7 +193,9 @@ class BillPayAutopay(UtilitiesIntent):
             value = new_value(rng, meter, last)
             reads.append(Action("get_meter_readings", {"meter_id": meter.meter_id}))
             reads.append(Action("calculate", {"expression": f"{value} - {last.value}"}))
-            writes.append(Action("submit_meter_reading", {"meter_id": meter.meter_id, "value": value}))
+            writes.append(
+                Action("submit_meter_reading", {"meter_id": meter.meter_id, "value": value})
+            )
             known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
             said.append(reading_text(meter, value))
             units.append(units_text(value - last.value, meter.unit))
@@ -215,7 +220,9 @@ class BillPayAutopay(UtilitiesIntent):
         known["payment_method"] = method_text(method)
         paperless = ""
         if len(supply.meters) == 1 and not supply.account.paperless and rng.random() < 0.5:
-            tail.append(Action("set_paperless_billing", {"account_id": account_id, "enabled": True}))
+            tail.append(
+                Action("set_paperless_billing", {"account_id": account_id, "enabled": True})
+            )
             paperless = " I also want paperless billing on that account."
             if replay_actions(domain, db, tail[-1:]) is None:
                 return None
@@ -240,13 +247,16 @@ class BillPayAutopay(UtilitiesIntent):
             ),
             known=known,
             actions=[*gold_reads(who, *reads), *writes, *tail],
-            outputs=[*units, money_text(billed[-1]["bill"]["total"]), money_text(paid[0]["balance"])],
+            outputs=[
+                *units,
+                money_text(billed[-1]["bill"]["total"]),
+                money_text(paid[0]["balance"]),
+            ],
             summary=f"readings, bill, {money_text(amount)} paid, autopay on {account_id}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones (autopay left out), a misread reading, the payment left out, ten
-        dollars less paid."""
+        """The generic ones (no autopay), a misread reading, no payment, $10 less paid."""
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
         at = next(n for n, a in enumerate(writes) if a.name == "make_payment")

@@ -112,11 +112,13 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
             actions=[*gold_reads(who, *reads), *writes],
             outputs=[
                 money_text(results[-1]["instalment"]),
+                "cannot be waived",
                 supply.account.late_fee_waived,
                 money_text(record(db, "bills", latest).total),
             ],
-            summary=f"{months}-month plan on {supply.account.account_id}{' after a payment' if down else ''}, waiver refused "
-            f"(last {supply.account.late_fee_waived})",
+            summary=f"{months}-month plan on {supply.account.account_id}"
+            + (" after a payment" if down else "")
+            + f", waiver refused (last {supply.account.late_fee_waived})",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
@@ -207,7 +209,11 @@ class OutageCreditsMixed(UtilitiesIntent):
                 "fuel": " and ".join(sorted({first.fuel, second.fuel})),
             },
             actions=[*gold_reads(who, *reads), credit],
-            outputs=[money_text(results[0]["balance"]), f"{short.hours} hours"],
+            outputs=[
+                money_text(results[0]["balance"]),
+                "does not qualify",
+                f"{short.hours} hours",
+            ],
             summary=f"credits on {supply.account.account_id}: {long.outage_id} "
             f"({long.hours} h) yes, {short.outage_id} ({short.hours} h) no",
         )
@@ -227,7 +233,7 @@ class OutageCreditsMixed(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, both credits given, and only the short one given."""
-        *reads, credit = task.actions
+        *reads, _credit = task.actions
         short = self.violations(domain, task)
         return [*super().mistakes(domain, task), [*task.actions, *short], [*reads, *short]]
 
@@ -282,9 +288,9 @@ class PlanMinInstalment(UtilitiesIntent):
             who,
             goal=f"I owe {money_text(balance)} on {account_text(supply.premise.address)} and "
             f"want it spread over {asked} months, paid from {method_text(method)}, to keep the "
-            f"instalments small.{first_bill} If that many months is not allowed, set the plan up over the "
-            "most months you can allow instead, and tell me how many months and the monthly "
-            f"instalment. {CONFIRM}",
+            f"instalments small.{first_bill} If that many months is not allowed, set the plan "
+            "up over the most months you can allow instead, and tell me how many months and "
+            f"the monthly instalment. {CONFIRM}",
             demand=f"my balance spread over {asked} months",
             opening=pick_opening(
                 rng,
@@ -305,8 +311,7 @@ class PlanMinInstalment(UtilitiesIntent):
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the plan as asked (instalments under $25), and a shorter plan than
-        the longest allowed."""
+        """The generic ones, the plan as asked (instalments under $25), a shorter plan."""
         *reads, plan = task.actions
         asked = replaced(plan, months=int(task.scenario.known_info["months"]))
         shorter = replaced(plan, months=plan.arguments["months"] - 1)

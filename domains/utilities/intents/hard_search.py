@@ -12,7 +12,7 @@ import random
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
-from tau_sim.domains.utilities.data import TODAY
+from tau_sim.domains.utilities.data import TODAY, Account
 from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
@@ -33,9 +33,14 @@ CAPS = (50.0, 75.0, 100.0, 150.0, 200.0)
 
 def _other(supplies: list[Action], target: str) -> str:
     """The id of an account read on the gold path that is not ``target``."""
-    return next(
-        a.arguments["account_id"] for a in supplies if a.arguments["account_id"] != target
-    )
+    ids: list[str] = [a.arguments["account_id"] for a in supplies]
+    return next(i for i in ids if i != target)
+
+
+def _supply(db: Database, account_id: str) -> Supply:
+    """The account ``account_id`` of ``db`` as a ``Supply``."""
+    account: Account = record(db, "accounts", account_id)
+    return Supply(db, account)
 
 
 class PayDescribedAccount(UtilitiesIntent):
@@ -118,12 +123,12 @@ class PayDescribedAccount(UtilitiesIntent):
         reads_of = [a for a in reads if a.name == "get_account_details"]
         other = _other(reads_of, pay.arguments["account_id"])
         db = domain.new_database()
-        balance = Supply(db, db.get("accounts", other)).account.balance
+        balance = _supply(db, other).account.balance
         paths = [*super().mistakes(domain, task)]
         if balance > 0:
             amount = min(pay.arguments["amount"], balance)
             paths.append([*reads, replaced(pay, account_id=other, amount=amount)])
-        full = Supply(db, db.get("accounts", pay.arguments["account_id"])).account.balance
+        full = _supply(db, pay.arguments["account_id"]).account.balance
         if full != pay.arguments["amount"]:
             paths.append([*reads, replaced(pay, amount=full)])
         return paths
@@ -189,7 +194,7 @@ class BillDescribedAccount(UtilitiesIntent):
         target = writes[-1].arguments["account_id"]
         other_id = _other([a for a in reads if a.name == "get_account_details"], target)
         db = domain.new_database()
-        other = Supply(db, db.get("accounts", other_id))
+        other = _supply(db, other_id)
         paths = [*super().mistakes(domain, task), misread_first(domain, task)]
         if other.account.billed_to < TODAY.isoformat():
             rng = random.Random(other_id)

@@ -145,7 +145,9 @@ class ReportOutage(UtilitiesIntent):
         zip_code = supply.premise.address.zip
         reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
         outputs = [r["reference"] for r in results]
-        past = sorted(record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code))
+        past = sorted(
+            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
+        )
         before = ""
         if past and rng.random() < 0.5:
             reads.append(Action("get_outage_history", {"zip": zip_code}))
@@ -206,7 +208,9 @@ class KnownOutage(UtilitiesIntent):
         zip_code = supply.premise.address.zip
         reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
         outputs = [outage.outage_id, outage.estimated_restoration.split("T")[1]]
-        past = sorted(record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code))
+        past = sorted(
+            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
+        )
         before = ""
         if past and rng.random() < 0.5:
             reads.append(Action("get_outage_history", {"zip": zip_code}))
