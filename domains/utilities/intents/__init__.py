@@ -2,7 +2,7 @@
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
 holds the intents' base class and the supply helpers the themes share; ``bills`` takes
-readings, tells and pays bills and sets up payment plans, ``accounts`` switches tariffs
+readings, tells and pays bills, ``plans`` sets up payment plans, ``accounts`` switches tariffs
 and moves homes, ``supply`` handles outages, gas and disconnection. The hard tier:
 ``hard_search`` (one of several accounts, described), ``hard_disputes`` (readings and outage
 days the records check), ``hard_mixed`` (an allowed request beside a refused one) and
@@ -19,10 +19,7 @@ from tau_sim.domains.utilities.intents.accounts import MoveHome, MoveOut, Switch
 from tau_sim.domains.utilities.intents.bills import (
     BillInquiry,
     PayBalance,
-    PaymentPlanSetup,
-    PlanOverLimit,
     ReadingAndBill,
-    ReadingAndPlan,
     SubmitReading,
 )
 from tau_sim.domains.utilities.intents.hard_disputes import (
@@ -38,6 +35,11 @@ from tau_sim.domains.utilities.intents.hard_mixed import (
     PlanMinInstalment,
 )
 from tau_sim.domains.utilities.intents.hard_search import BillDescribedAccount, PayDescribedAccount
+from tau_sim.domains.utilities.intents.plans import (
+    PaymentPlanSetup,
+    PlanOverLimit,
+    ReadingAndPlan,
+)
 from tau_sim.domains.utilities.intents.supply import (
     GasSmell,
     HardshipDisconnection,
