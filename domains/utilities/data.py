@@ -6,8 +6,9 @@ meter's ``reading_count``. A bill line charges the units between a meter's last 
 and its newest one at the tariff's unit rate, plus the standing charge for every day of the
 period; the bill's total is the sum of its lines, rounded to cents per charge (the kit's
 ``calc`` counts the days). Some accounts carry a late fee (some had one waived before), and
-the outage history holds the outages of the last 90 days that are over, with their hours. Every date is an ISO string relative to ``TODAY``, the fixed "today"
-of the world: tools and intents never read the real clock.
+the outage history holds the outages of the last 90 days that are over, with their hours.
+Every date is an ISO string relative to ``TODAY``, the fixed "today" of the world: tools and
+intents never read the real clock.
 """
 
 from __future__ import annotations

@@ -178,6 +178,10 @@ class DisputeOrReading(UtilitiesIntent):
         lower = rng.random() < 0.5 and line.units > span[1]
         value = line.to_value + (-1 if lower else 1) * rng.randint(*span)
         reads = [supply.read(), bill_read(bill)]
+        history = ""
+        if rng.random() < 0.5:
+            reads.append(Action("get_meter_readings", {"meter_id": meter.meter_id}))
+            history = " I want you to look at the readings you have on file for that meter too."
         if lower:
             write = Action(
                 "dispute_bill",
@@ -196,7 +200,7 @@ class DisputeOrReading(UtilitiesIntent):
             f"{meter.fuel} reading. My {meter.fuel} meter shows {value} today. If your estimate "
             "is higher than what my meter shows, I want the bill disputed and the dispute's "
             "reference. If it is not, I want my reading recorded and to know how many "
-            f"{meter.unit} I used since your estimate. {CONFIRM}",
+            f"{meter.unit} I used since your estimate.{history} {CONFIRM}",
             opening=pick_opening(
                 rng,
                 "Hi, my last bill was estimated and I don't trust the estimate.",

@@ -38,13 +38,17 @@ def autopay_methods(user: User) -> list[PaymentMethod]:
 
 
 class MoveService(UtilitiesIntent):
-    """Move service: final readings, close, open, the balance moved, then autopay (later)."""
+    """Move service: final readings, close, open, the balance moved, autopay; one of them later.
+
+    One meter: the balance is moved as asked, autopay comes up later; two meters (five writes
+    already): the balance transfer is the need raised later.
+    """
 
     name = "move_service"
     description = (
         "The user moves to an address we supply: final readings, the old account closed, a new "
-        "one opened, the old balance moved over (one meter), and autopay on the new account "
-        "asked for later in the conversation (long, later)."
+        "one opened, the old balance moved over and (one meter) autopay on the new account; the "
+        "last need is raised later in the conversation (long, later)."
     )
     tier = "hard"
     challenges = frozenset({"long", "later"})
@@ -92,31 +96,39 @@ class MoveService(UtilitiesIntent):
         if results is None:
             return None
         new_id = results[-1]["account_id"]
-        final_balance = results[-2]["balance"]
-        moving = len(supply.meters) == 1 and final_balance > 0
-        if moving:
-            writes.append(
-                Action("transfer_balance", {"from_account_id": old_id, "to_account_id": new_id})
-            )
+        if results[-2]["balance"] <= 0:
+            return None
+        writes.append(
+            Action("transfer_balance", {"from_account_id": old_id, "to_account_id": new_id})
+        )
         method = rng.choice(autopay_methods(supply.user))
-        writes.append(Action("set_autopay", {"account_id": new_id, "payment_method_id": method.id}))
+        dual = len(supply.meters) > 1
+        if not dual:  # five writes at most: a second meter leaves no room for autopay
+            autopay = {"account_id": new_id, "payment_method_id": method.id}
+            writes.append(Action("set_autopay", autopay))
         tail = replay_actions(domain, db, writes[len(results) :])
         if tail is None:
             return None
-        owed = money_text(tail[0]["balance"] if moving else final_balance)
+        owed = money_text(tail[0]["balance"])
         known = {
             **supply.known,
             "new_address": place_text(vacant.address),
             "tariff": tariff.name,
-            "payment_method": method_text(method),
         }
+        if not dual:
+            known["payment_method"] = method_text(method)
         for meter, value in said:
             known["reading" if meter.fuel == ELECTRICITY else "gas_reading"] = str(value)
-        transfer = (
+        moving = (
             "I want the old account's final balance moved onto the new account, so I pay it "
             "there, and I want to know what the new account then owes."
-            if moving
-            else "I will pay the old account's final balance myself; I want to know how much it is."
+        )
+        later = (
+            "Oh, and while I have you, could you also move the old account's final balance onto "
+            "the new account? I'd like to pay it all there. What will the new account owe then?"
+            if dual
+            else "Oh, and while I have you, could you also set up autopay on the new account, "
+            f"paid from {method_text(method)}?"
         )
         same = "the same tariff I have now" if tariff == supply.tariff else "a new tariff"
         who = self.identity(db, supply.user.user_id, rng)
@@ -128,8 +140,9 @@ class MoveService(UtilitiesIntent):
             f"{place_text(vacant.address)}. My final readings at the old place: "
             f"{' and '.join(reading_text(m, v) for m, v in said)}. I want "
             f"{account_text(supply.premise.address)} closed and a new account opened at the "
-            f"new address on {same}, the {tariff.name} tariff. {transfer} I want the new "
-            f"account number. {CONFIRM}",
+            f"new address on {same}, the {tariff.name} tariff."
+            + ("" if dual else f" {moving}")
+            + f" I want the new account number. {CONFIRM}",
             opening=pick_opening(
                 rng,
                 "Hi, I'm moving house today and need my energy moved with me.",
@@ -142,11 +155,9 @@ class MoveService(UtilitiesIntent):
             known=known,
             actions=actions,
             outputs=[new_id, owed],
-            summary=f"move {old_id} to {vacant.premise_id} on {tariff.tariff_id}"
-            + (", balance moved" if moving else "")
-            + ", autopay later",
-            later="Oh, and while I have you, could you also set up autopay on the new account, "
-            f"paid from {method_text(method)}?",
+            summary=f"move {old_id} to {vacant.premise_id} on {tariff.tariff_id}, then "
+            + ("the balance moved (later)" if dual else "the balance moved, autopay (later)"),
+            later=later,
             later_at=len(actions) - 1,
         )
 

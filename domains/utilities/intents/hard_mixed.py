@@ -13,7 +13,7 @@ import random
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
-from tau_sim.domains.utilities.data import FIXED, PastOutage, Tariff
+from tau_sim.domains.utilities.data import FIXED, OUTAGE_CREDIT, PastOutage, Tariff
 from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
@@ -166,7 +166,8 @@ class OutageCreditsMixed(UtilitiesIntent):
         def fits(s: Supply) -> bool:
             hours = {o.hours >= CREDIT_MIN_HOURS for o in _on_file(db, s)}
             days = {o.started[:10] for o in _on_file(db, s)}
-            return hours == {True, False} and len(days) == len(_on_file(db, s))
+            enough = s.account.balance >= OUTAGE_CREDIT
+            return enough and hours == {True, False} and len(days) == len(_on_file(db, s))
 
         supply = pick_supply(db, rng, fits)
         if supply is None:
