@@ -30,7 +30,7 @@ from tau_sim.domains.car_rental.rules import (
     one_way_fee,
 )
 from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
-from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, money
@@ -104,6 +104,11 @@ def cancellation_refund(booking: Booking) -> tuple[float, bool]:
     if hours_to_pickup(booking.pickup_date) >= FREE_CANCELLATION_HOURS:
         return paid, False
     return money(paid - booking.daily_rate), True
+
+
+def driver_age(booking: Booking) -> int:
+    """The driver's age on the pick-up date."""
+    return age_on(booking.driver.birth_date, iso_day(booking.pickup_date))
 
 
 class RentalIntent(CustomerIntent):

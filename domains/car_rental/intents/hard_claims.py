@@ -32,6 +32,7 @@ from tau_sim.domains.car_rental.intents.common import (
     cancellation_refund,
     card,
     describe,
+    driver_age,
     extend_actions,
     extension_fits,
     fee_actions,
@@ -50,15 +51,11 @@ from tau_sim.domains.car_rental.rules import (
     daily_cost,
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
-from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _driver_age(b: Booking) -> int:
-    return age_on(b.driver.birth_date, iso_day(b.pickup_date))
 
 
 def _method_of(domain: Domain, user_id: str, text: str) -> str:
@@ -97,7 +94,7 @@ class YoungDriverPremiumClaim(RentalIntent):
             return (
                 b.status == RESERVED
                 and iso_day(b.pickup_date) >= TODAY
-                and 21 <= _driver_age(b) < PREMIUM_MIN_AGE
+                and 21 <= driver_age(b) < PREMIUM_MIN_AGE
                 and missing_cover(b) is not None
             )
 
@@ -174,7 +171,7 @@ class YoungDriverPremiumClaim(RentalIntent):
                 money_text(cover_cost),
                 money_text(abs(difference)),
             ],
-            summary=f"{b.booking_id} (described, driver {_driver_age(b)}): +{extra} day(s), "
+            summary=f"{b.booking_id} (described, driver {driver_age(b)}): +{extra} day(s), "
             f"{coverage}, return at {branch.code}; {target} refused",
         )
 
