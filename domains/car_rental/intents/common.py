@@ -139,6 +139,11 @@ HARD: Tier = "hard"
 """The tier of the intents whose users describe records, mix requests or claim what is not so."""
 
 
+def a_or_an(word: str) -> str:
+    """``word`` with its indefinite article: "an economy", "a compact"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def city_of(db: Database, code: str) -> str:
     """The city of the branch ``code``."""
     location: Location = record(db, "locations", code)
@@ -155,7 +160,7 @@ _DESCRIPTIONS = (
     "the {cls} for my {city} trip, picked up on {start}",
     "my {city} rental, the {cls} from {start} to {end}",
     "the {cls} I {get} at {code} on {start}",
-    "the car from {code} for the trip starting {start} (a {cls})",
+    "the car from {code} for the trip starting {start} ({a_cls})",
 )
 
 
@@ -174,6 +179,7 @@ def describe(db: Database, booking: Booking, rng: random.Random) -> str | None:
     past = booking.status in (ACTIVE, RETURNED)
     return rng.choice(_DESCRIPTIONS).format(
         cls=booking.vehicle_class,
+        a_cls=a_or_an(booking.vehicle_class),
         city=city,
         start=booking.pickup_date,
         end=booking.return_date,

@@ -9,6 +9,7 @@ from tau_sim.domains.car_rental.data import ACTIVE, RETURNED, TODAY, Booking, Da
 from tau_sim.domains.car_rental.intents.common import (
     BookingRef,
     RentalIntent,
+    a_or_an,
     booking_id_of,
     pick_booking,
 )
@@ -251,7 +252,7 @@ class DamageDisputeTransfer(RentalIntent):
             domain,
             who,
             goal=f"After I returned {rental_text(b)}{ref.text} I was charged "
-            f"{money_text(report.customer_charge)} for a {what} (damage report "
+            f"{money_text(report.customer_charge)} for {a_or_an(what)} (damage report "
             f"{report.report_id}). The damage was already there when I picked the car up; I "
             "want the charge removed. If the agent says a specialist handles disputes, I "
             "accept the transfer.",

@@ -25,6 +25,7 @@ from tau_sim.domains.car_rental.intents.common import (
     HARD,
     LIST_LOCATIONS,
     RentalIntent,
+    a_or_an,
     booking_id_of,
     bookings_of,
     branch_words,
@@ -198,7 +199,7 @@ _WAIVER_OPENINGS = (
     "Hi, I was billed for damage on a car I rented from you and I had full cover!",
     "Hello, there's a damage charge from my {city} rental that shouldn't be there.",
     "I want a damage charge taken off. I paid for the waiver on that rental.",
-    "Hi, why was I charged for a {what}? I had the damage waiver.",
+    "Hi, why was I charged for {what}? I had the damage waiver.",
 )
 
 
@@ -242,20 +243,20 @@ class WaiverClaimDisproven(RentalIntent):
             for rid in b.damage_reports
             if (r := record(db, "damage_reports", rid)).customer_charge > 0
         )
-        what = report.damage_type.replace("_", " ")
+        what = a_or_an(report.damage_type.replace("_", " "))
         who = self.owner(db, b, rng)
         city = record(db, "locations", b.pickup_location).city
         charge = money_text(report.customer_charge)
         return self.task(
             domain,
             who,
-            goal=f"After I returned {words} I was charged {charge} for a {what}. I had the "
+            goal=f"After I returned {words} I was charged {charge} for {what}. I had the "
             "collision damage waiver on that rental, so the charge must be removed. I do not "
             "know the booking code or the report number. If the agent shows the booking has no "
             "waiver, I accept it in the end.",
             demand=f"the {charge} damage charge removed",
             opening=rng.choice(_WAIVER_OPENINGS).format(city=city, what=what),
-            known={"rental": words, "damage_charge": f"{charge} for a {what}"},
+            known={"rental": words, "damage_charge": f"{charge} for {what}"},
             actions=search_reads(who, b.booking_id, locate=by_city(words, b)),
             outputs=["no collision damage waiver", charge],
             summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "

@@ -29,6 +29,7 @@ from tau_sim.domains.car_rental.data import (
 from tau_sim.domains.car_rental.intents.common import (
     HARD,
     RentalIntent,
+    a_or_an,
     bookings_of,
     by_city,
     cancellation_refund,
@@ -369,8 +370,9 @@ class BookForMeNotKid(RentalIntent):
             goal=f"I want two cars picked up at {location_text(pickup)} on "
             f"{day_text(start.isoformat())} and returned there on {day_text(end.isoformat())}, "
             f"no add-ons, paid with {method_text(method)}. One is for me (I drive; my details "
-            f"are on my profile): a {wanted}, but if it costs more than {money_text(limit)} in "
-            f"all, a {fallback} instead. The other, a {fallback}, is for my {kid} "
+            f"are on my profile): {a_or_an(wanted)}, but if it costs more than "
+            f"{money_text(limit)} in all, {a_or_an(fallback)} instead. The other, "
+            f"{a_or_an(fallback)}, is for my {kid} "
             f"{second.first_name}, who drives it. If the agent refuses my {kid}'s car, I accept "
             f"it in the end and book only mine. {CONFIRM}",
             demand=f"the second car booked for my {kid} {second.first_name}",

@@ -99,7 +99,7 @@ class NeverCleanedClaim(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"During {words} the room was never cleaned, not once. I want the goodwill "
+            goal=f"About {words}: the room was never cleaned, not once. I want the goodwill "
             "points the hotel gives for a bad stay. I do not know the reservation code. If the "
             "agent shows the hotel's record says the room was cleaned, I accept it in the end.",
             demand="goodwill points for the room that was never cleaned",
