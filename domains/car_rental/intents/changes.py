@@ -196,7 +196,7 @@ class ExtendAndAddInsurance(RentalIntent):
         who = self.owner(db, b, rng)
         ref = BookingRef(db, b, who, rng)
         end = ext.end.isoformat()
-        both = "liability_protection" not in b.add_ons and rng.random() < 0.5
+        both = "liability_protection" not in b.add_ons and rng.random() < 0.65
         liability = money(ADD_ONS["liability_protection"] * days)
         extra = [
             Action("calculate", {"expression": f"{ADD_ONS['liability_protection']:.2f} * {days}"}),
