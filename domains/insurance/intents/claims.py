@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import random
 
 from tau_sim.domains.insurance.access import cancellation_quote, coverage_for
@@ -17,66 +16,22 @@ from tau_sim.domains.insurance.data import (
     claim_id,
     parse_date,
 )
-from tau_sim.domains.insurance.intents.common import CONFIRM, InsuranceIntent, pick_policy
-from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD, LOSS_COVERAGE
+from tau_sim.domains.insurance.intents.common import (
+    CONFIRM,
+    InsuranceIntent,
+    claim_args,
+    claim_known,
+    claim_reads,
+    deductible,
+    loss_day,
+    loss_types,
+    pick_policy,
+)
+from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _losses(policy: Policy, *, excluded: bool) -> list[str]:
-    """The loss types the tools accept on ``policy`` that are (not) excluded by it."""
-    out = []
-    for (kind, loss), coverage in LOSS_COVERAGE.items():
-        if kind != policy.kind or (loss in policy.exclusions) != excluded:
-            continue
-        if policy.coverage(loss) is not None or policy.coverage(coverage) is not None:
-            out.append(loss)
-    return out
-
-
-def _loss_day(policy: Policy, rng: random.Random, low: int, high: int) -> str | None:
-    """A loss date ``low`` to ``high`` days before today inside the policy's term, or None."""
-    earliest = parse_date(policy.start_date)
-    choices = [d for d in range(low, high + 1) if TODAY - datetime.timedelta(days=d) >= earliest]
-    if not choices:
-        return None
-    return (TODAY - datetime.timedelta(days=rng.choice(choices))).isoformat()
-
-
-def _claim_args(
-    policy: Policy, loss: str, loss_date: str, amount: float, injury: bool
-) -> dict[str, object]:
-    return {
-        "policy_id": policy.policy_id,
-        "loss_type": loss,
-        "loss_date": loss_date,
-        "estimated_amount": amount,
-        "injury": injury,
-    }
-
-
-def _claim_known(loss: str, loss_date: str, amount: float, injury: bool) -> dict[str, str]:
-    return {
-        "loss_type": loss,
-        "loss_date": loss_date,
-        "estimated_amount": money_text(amount),
-        "injury": "yes, someone was hurt" if injury else "no, nobody was hurt",
-    }
-
-
-def _deductible(policy: Policy, loss: str) -> float:
-    coverage = policy.coverage(coverage_for(policy, loss))
-    assert coverage is not None
-    return coverage.deductible
-
-
-def _claim_reads(policy: Policy, loss: str, loss_date: str) -> list[Action]:
-    return [
-        Action("check_coverage", {"policy_id": policy.policy_id, "loss_type": loss}),
-        Action("days_between", {"start_date": loss_date, "end_date": TODAY.isoformat()}),
-    ]
 
 
 class _ClaimIntent(InsuranceIntent):
@@ -91,8 +46,8 @@ class _ClaimIntent(InsuranceIntent):
         )
         if policy is None:
             return None
-        losses = _losses(policy, excluded=False)
-        day = _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        losses = loss_types(policy, excluded=False)
+        day = loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
         if not losses or day is None:
             return None
         return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)
@@ -107,7 +62,7 @@ class CoverageQuestion(InsuranceIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=False)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
         if policy is None or not losses:
             return None
         loss = rng.choice(losses)
@@ -147,7 +102,7 @@ class FileClaim(_ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_id = claim_id(pid, len(policy.claims) + 1)
-        deductible = _deductible(policy, loss)
+        owed = deductible(policy, loss)
         return self.task(
             domain,
             who,
@@ -155,13 +110,13 @@ class FileClaim(_ClaimIntent):
             f"policy {pid}. The damage is estimated at {money_text(amount)} and nobody was hurt. "
             f"I want the claim number and my deductible. {CONFIRM}",
             opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
             actions=[
                 *gold_reads(who, pid),
-                *_claim_reads(policy, loss, day),
-                Action("file_claim", _claim_args(policy, loss, day, amount, False)),
+                *claim_reads(policy, loss, day),
+                Action("file_claim", claim_args(policy, loss, day, amount, False)),
             ],
-            outputs=[new_id, money_text(deductible)],
+            outputs=[new_id, money_text(owed)],
             summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
         )
 
@@ -284,15 +239,15 @@ class CancelHomeAndFileAutoClaim(_ClaimIntent):
                 "cancel_reason": "sold the insured property",
                 "payment_method": method_text(method),
                 "policy_id_2": a,
-                **_claim_known(loss, day, amount, False),
+                **claim_known(loss, day, amount, False),
             },
             actions=[
                 *gold_reads(who, h),
                 Action("quote_cancellation", {"policy_id": h}),
                 Action("cancel_policy", cancel),
                 Action("get_policy_details", {"policy_id": a}),
-                *_claim_reads(auto, loss, day),
-                Action("file_claim", _claim_args(auto, loss, day, amount, False)),
+                *claim_reads(auto, loss, day),
+                Action("file_claim", claim_args(auto, loss, day, amount, False)),
             ],
             outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
             summary=f"cancel {h} and file a {loss} claim on {a}",
@@ -309,8 +264,8 @@ class ExcludedClaimRefusal(_ClaimIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=True)
-        day = None if policy is None else _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        losses = [] if policy is None else loss_types(policy, excluded=True)
+        day = None if policy is None else loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
         if policy is None or not losses or day is None:
             return None
         loss = rng.choice(losses)
@@ -325,7 +280,7 @@ class ExcludedClaimRefusal(_ClaimIntent):
             "excluded, I accept that in the end and do not ask for anything else.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
             actions=[
                 *gold_reads(who, pid),
                 Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
@@ -368,8 +323,8 @@ class LateClaimRefusal(_ClaimIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=False)
-        day = None if policy is None else _loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
+        day = None if policy is None else loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
         if policy is None or not losses or day is None:
             return None
         loss = rng.choice(losses)
@@ -386,8 +341,8 @@ class LateClaimRefusal(_ClaimIntent):
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I'd like to file a claim for something that happened a while ago: "
             f"{LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
-            actions=[*gold_reads(who, pid), *_claim_reads(policy, loss, day)],
+            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
+            actions=[*gold_reads(who, pid), *claim_reads(policy, loss, day)],
             outputs=[f"{late} days"],
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
@@ -435,7 +390,7 @@ class ClaimToHuman(_ClaimIntent):
             "handle it, I agree to be transferred.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, injury)},
+            known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
             actions=[
                 *gold_reads(who, pid),
                 Action("transfer_to_human_agents", {"summary": summary}),
