@@ -3,7 +3,9 @@
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
 holds the intents' base class and the policy helpers the themes share; ``claims``
 files, follows and refuses claims, ``drivers`` adds drivers, ``policies`` schedules
-items, pays and cancels.
+items, pays and cancels. The hard tier: ``hard_claims`` (claims and policies the user
+describes or misremembers), ``hard_mixed`` (several losses or drivers, one part refused) and
+``hard_long`` (three or four writes with a condition).
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ from tau_sim.domains.insurance.intents.drivers import (
     AddDriver,
     AddDriverAndPay,
     NonHouseholdDriverRefusal,
+)
+from tau_sim.domains.insurance.intents.hard_claims import (
+    DescribedClaimStatus,
+    DescribedClaimWithdrawal,
+    DisprovenCoverage,
+    DisprovenForeignClaim,
+    DisprovenPayment,
+    ExpiredPolicyClaim,
+)
+from tau_sim.domains.insurance.intents.hard_long import HouseholdUpdate, ScheduleCollection
+from tau_sim.domains.insurance.intents.hard_mixed import (
+    DriversAndFriend,
+    RecentAndLateClaims,
+    StormClaims,
 )
 from tau_sim.domains.insurance.intents.policies import (
     AddScheduledItem,
@@ -49,4 +65,15 @@ INTENTS: list[Intent] = [
     LateClaimRefusal(),
     ClaimToHuman(),
     NonHouseholdDriverRefusal(),
+    DescribedClaimWithdrawal(),
+    DescribedClaimStatus(),
+    DisprovenForeignClaim(),
+    DisprovenCoverage(),
+    ExpiredPolicyClaim(),
+    DisprovenPayment(),
+    StormClaims(),
+    DriversAndFriend(),
+    RecentAndLateClaims(),
+    HouseholdUpdate(),
+    ScheduleCollection(),
 ]

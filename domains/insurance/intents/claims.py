@@ -19,6 +19,7 @@ from tau_sim.domains.insurance.data import (
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
     InsuranceIntent,
+    PolicyRef,
     claim_args,
     claim_known,
     claim_reads,
@@ -66,24 +67,40 @@ class CoverageQuestion(InsuranceIntent):
         if policy is None or not losses:
             return None
         loss = rng.choice(losses)
-        coverage = policy.coverage(coverage_for(policy, loss))
-        assert coverage is not None
+        checked = [loss]
+        others = [x for x in losses if x != loss and x not in loss and loss not in x]
+        if others and rng.random() < 0.5:
+            checked.append(rng.choice(others))
+        asked = " and ".join(checked)
+        outputs = []
+        for x in checked:
+            coverage = policy.coverage(coverage_for(policy, x))
+            assert coverage is not None
+            outputs += [money_text(coverage.deductible), money_text(coverage.limit)]
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, does my {policy.kind} insurance cover {loss}?",
+                f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
+                f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to know whether my {policy.kind} policy {pid} covers {loss} (for "
+            goal=f"I want to know whether my {ref.text} covers {asked} (for "
             f"example if {LOSS_TEXT[loss]}), what my deductible would be and up to what limit. "
             "I do not want to file a claim or change anything.",
-            opening=f"Hi, does my {policy.kind} insurance cover {loss}?",
-            known={"policy_id": pid, "loss_type": loss},
+            opening=opening,
+            known={**ref.known, "loss_type": asked},
             actions=[
-                *gold_reads(who, pid),
-                Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
+                *gold_reads(who, *ref.reads),
+                *(Action("check_coverage", {"policy_id": pid, "loss_type": x}) for x in checked),
             ],
-            outputs=[money_text(coverage.deductible), money_text(coverage.limit)],
-            summary=f"{loss} on {pid}: covered, deductible {money_text(coverage.deductible)}",
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"{asked} on {pid}: covered, deductibles and limits {', '.join(outputs)}",
         )
 
 
@@ -103,16 +120,17 @@ class FileClaim(_ClaimIntent):
         pid = policy.policy_id
         new_id = claim_id(pid, len(policy.claims) + 1)
         owed = deductible(policy, loss)
+        ref = PolicyRef(db, policy, rng)
         return self.task(
             domain,
             who,
-            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
-            f"policy {pid}. The damage is estimated at {money_text(amount)} and nobody was hurt. "
-            f"I want the claim number and my deductible. {CONFIRM}",
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text}. The "
+            f"damage is estimated at {money_text(amount)} and nobody was hurt. I want the claim "
+            f"number and my deductible. {CONFIRM}",
             opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
+            known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 *claim_reads(policy, loss, day),
                 Action("file_claim", claim_args(policy, loss, day, amount, False)),
             ],
@@ -142,20 +160,39 @@ class ClaimStatus(InsuranceIntent):
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
         who = self.owner(db, policy, rng)
-        outputs = [claim.status]
-        if claim.paid_amount is not None:
-            outputs.append(money_text(claim.paid_amount))
+        asked = [claim]
+        others = [record(db, "claims", c) for c in policy.claims if c != claim.claim_id]
+        if others and rng.random() < 0.6:
+            asked.append(others[0])
+        outputs = []
+        for c in asked:
+            outputs.append(c.status)
+            if c.paid_amount is not None:
+                outputs.append(money_text(c.paid_amount))
         cid = claim.claim_id
+        ids = " and ".join(c.claim_id for c in asked)
+        also = ""
+        if len(asked) > 1:
+            also = f" I also want the same for my other claim {asked[1].claim_id}."
         return self.task(
             domain,
             who,
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
-            "its status and, if it was paid, how much. I do not want to change anything.",
-            opening=f"Hi, what is happening with my claim {cid}?",
-            known={"claim_id": cid},
-            actions=[*who.actions, Action("get_claim_details", {"claim_id": cid})],
-            outputs=outputs,
-            summary=f"status of claim {cid} ({claim.status})",
+            f"its status and, if it was paid, how much.{also} I do not want to change anything.",
+            opening=rng.choice(
+                (
+                    f"Hi, what is happening with my claim {cid}?",
+                    f"Hello, could you check where claim {cid} stands?",
+                    f"I'm still waiting to hear about claim {cid}. Any news?",
+                )
+            ),
+            known={"claim_id": ids},
+            actions=[
+                *who.actions,
+                *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in asked),
+            ],
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"status of claim {ids} ({', '.join(c.status for c in asked)})",
         )
 
 
@@ -181,7 +218,13 @@ class WithdrawClaim(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
             "the repair myself and want the claim withdrawn. I want to hear that it is "
             f"withdrawn. {CONFIRM}",
-            opening=f"Hi, I'd like to withdraw my claim {cid}.",
+            opening=rng.choice(
+                (
+                    f"Hi, I'd like to withdraw my claim {cid}.",
+                    f"Hello, please cancel claim {cid}, I paid for the repair myself.",
+                    f"I don't need claim {cid} anymore. Can you close it?",
+                )
+            ),
             known={"claim_id": cid},
             actions=[
                 *who.actions,
@@ -232,8 +275,14 @@ class CancelHomeAndFileAutoClaim(_ClaimIntent):
             f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
             f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
             f"hurt). I want the refund amount and the claim number. {CONFIRM}",
-            opening="Hi, I sold my house and need to cancel its insurance, and I also need to "
-            "file a car claim.",
+            opening=rng.choice(
+                (
+                    "Hi, I sold my house and need to cancel its insurance, and I also need to "
+                    "file a car claim.",
+                    "Hello, two things: my home policy has to go, and my car needs a claim.",
+                    f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
+                )
+            ),
             known={
                 "policy_id_1": h,
                 "cancel_reason": "sold the insured property",
@@ -260,6 +309,7 @@ class ExcludedClaimRefusal(_ClaimIntent):
     name = "excluded_claim_refusal"
     description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
     forbidden = True
+    rules = ("excluded-loss",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -272,17 +322,25 @@ class ExcludedClaimRefusal(_ClaimIntent):
         amount = float(rng.randint(6, 120) * 100)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+                f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
+                f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
-            f"policy {pid} for {money_text(amount)}. Nobody was hurt. If the agent says it is "
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text} for "
+            f"{money_text(amount)}. Nobody was hurt. If the agent says it is "
             "excluded, I accept that in the end and do not ask for anything else.",
-            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
             ],
             outputs=["excluded"],
@@ -302,7 +360,8 @@ def _filed(task: Task, injury: bool = False) -> Action:
     """The claim the user asked for, filed although the policy forbids it."""
     known = task.scenario.known_info
     amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-    pid = known.get("policy_id") or known["policy_id_2"]
+    checked = [a.arguments["policy_id"] for a in task.actions if a.name == "check_coverage"]
+    pid = known.get("policy_id") or known.get("policy_id_2") or checked[0]
     args = {
         "policy_id": pid,
         "loss_type": known["loss_type"],
@@ -319,6 +378,7 @@ class LateClaimRefusal(_ClaimIntent):
     name = "late_claim_refusal"
     description = "The user reports a loss more than 60 days old; the agent refuses the claim."
     forbidden = True
+    rules = ("filing-window",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -332,17 +392,25 @@ class LateClaimRefusal(_ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                "Hi, I'd like to file a claim for something that happened a while ago: "
+                f"{LOSS_TEXT[loss]}.",
+                f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
+                f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
+            )
+        )
         return self.task(
             domain,
             who,
             goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
-            f"claim on my {policy.kind} policy {pid} for {money_text(amount)}. Nobody was hurt. "
+            f"claim on my {ref.text} for {money_text(amount)}. Nobody was hurt. "
             "If the agent says it is too late, I accept that in the end and ask for nothing else.",
-            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I'd like to file a claim for something that happened a while ago: "
-            f"{LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **claim_known(loss, day, amount, False)},
-            actions=[*gold_reads(who, pid), *claim_reads(policy, loss, day)],
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
+            actions=[*gold_reads(who, *ref.reads), *claim_reads(policy, loss, day)],
             outputs=[f"{late} days"],
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
@@ -362,6 +430,7 @@ class ClaimToHuman(_ClaimIntent):
     name = "claim_to_human"
     description = "An injury claim or one above $25,000: the agent transfers, files nothing."
     forbidden = True
+    rules = ("injury-to-human", "large-claim-to-human")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -389,7 +458,13 @@ class ClaimToHuman(_ClaimIntent):
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
             "handle it, I agree to be transferred.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+            opening=rng.choice(
+                (
+                    f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+                    f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
+                    f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
+                )
+            ),
             known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
             actions=[
                 *gold_reads(who, pid),

@@ -7,22 +7,32 @@ import random
 from collections.abc import Callable
 
 from tau_sim.domains.insurance.access import coverage_for
-from tau_sim.domains.insurance.data import ACTIVE, TODAY, Policy, User, parse_date
-from tau_sim.domains.insurance.rules import LOSS_COVERAGE
+from tau_sim.domains.insurance.data import (
+    ACTIVE,
+    TODAY,
+    Driver,
+    Policy,
+    User,
+    license_number,
+    parse_date,
+)
+from tau_sim.domains.insurance.rules import LOSS_COVERAGE, MIN_DRIVER_AGE
 from tau_sim.domains.insurance.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
-from tau_sim.domains.kit.lookup import picker
+from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, money_text
+from tau_sim.domains.kit.people import Ids
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
-from tau_sim.simulator.world import Action, Domain, Task
+from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.simulator.world import Action, Database, Domain, Task
 
 CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 class InsuranceIntent(CustomerIntent):
-    """A policyholder: email (50%), name + zip (30%) or account number + PIN; never knows ids."""
+    """A policyholder: email (40%), name + zip (30%) or account number + PIN; never knows ids."""
 
-    factors = ((EMAIL, 0.5), (NAME_ZIP, 0.3), (ACCOUNT_PIN, 0.2))
+    factors = ((EMAIL, 0.4), (NAME_ZIP, 0.3), (ACCOUNT_PIN, 0.3))
     unknown_info = UNKNOWN_IDS
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -103,3 +113,58 @@ def claim_reads(policy: Policy, loss: str, loss_date: str) -> list[Action]:
         Action("check_coverage", {"policy_id": policy.policy_id, "loss_type": loss}),
         Action("days_between", {"start_date": loss_date, "end_date": TODAY.isoformat()}),
     ]
+
+
+def new_driver(db: Database, rng: random.Random, user: User, relationship: str) -> Driver:
+    """A household member to add, with a fresh license number (drawn from ``rng``)."""
+    ids = Ids(rng)
+    for _, policy in db.items("policies"):
+        if policy.user_id == user.user_id:
+            ids.used.update(d.license_number[1:] for d in policy.drivers)
+    low = MIN_DRIVER_AGE if relationship == "child" else 18
+    high = 30 if relationship == "child" else 80
+    born = TODAY.year - rng.randint(low, high)
+    birth = datetime.date(born, rng.randint(1, 12), rng.randint(1, 28))
+    if birth > TODAY.replace(year=born):  # not yet had this year's birthday: a year younger
+        birth = birth.replace(year=born - 1)
+    return Driver(
+        rng.choice(FIRST_NAMES),
+        user.name.last_name,
+        birth.isoformat(),
+        license_number(rng, ids),
+        relationship,
+    )
+
+
+def driver_args(policy: Policy, driver: Driver) -> dict[str, object]:
+    """The arguments of ``add_driver`` for ``driver`` on ``policy``."""
+    return {
+        "policy_id": policy.policy_id,
+        "first_name": driver.first_name,
+        "last_name": driver.last_name,
+        "birth_date": driver.birth_date,
+        "license_number": driver.license_number,
+        "relationship": driver.relationship,
+    }
+
+
+class PolicyRef:
+    """How a user refers to one of their policies: by number, or as "my home policy".
+
+    A user whose other policies are of another kind may leave the number out (``rng``, four
+    times in five): the gold path then reads every policy they hold to find it.
+    """
+
+    def __init__(self, db: Database, policy: Policy, rng: random.Random) -> None:
+        user: User = record(db, "users", policy.user_id)
+        kinds = [record(db, "policies", p).kind for p in user.policies]
+        described = len(kinds) > 1 and kinds.count(policy.kind) == 1 and rng.random() < 0.8
+        self.policy_id = policy.policy_id
+        self.known = (
+            {"which_policy": f"my {policy.kind} policy"}
+            if described
+            else {"policy_id": policy.policy_id}
+        )
+        number = "" if described else f" {policy.policy_id}"
+        self.text = f"{policy.kind} policy{number}"
+        self.reads = list(user.policies) if described else [policy.policy_id]

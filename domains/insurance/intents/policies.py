@@ -12,6 +12,7 @@ from tau_sim.domains.insurance.data import ACTIVE, HOME, Policy, User
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
     InsuranceIntent,
+    PolicyRef,
     active,
     payer,
     pick_policy,
@@ -74,15 +75,23 @@ class AddScheduledItem(InsuranceIntent):
         item = _scheduling(rng, policy)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I want to add my {item.category} to my home insurance.",
+                f"Hello, I just had my {item.category} appraised and want it insured.",
+                "Can I schedule a valuable item on my home policy?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to schedule {item.text} on my home policy {pid}. I "
+            goal=f"I want to schedule {item.text} on my {ref.text}. I "
             f"want to know how much the premium goes up and the new premium. {CONFIRM}",
-            opening=f"Hi, I want to add my {item.category} to my home insurance.",
-            known={"policy_id": pid, "item": item.text},
+            opening=opening,
+            known={**ref.known, "item": item.text},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_scheduled_item", item.args),
                 Action("add_scheduled_item", item.args),
             ],
@@ -119,16 +128,24 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
         item = _scheduling(rng, policy)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
         return self.task(
             domain,
             who,
-            goal=f"Two things on my home policy {pid}: I want {method_text(method)} to be the "
+            goal=f"Two things on my {ref.text}: I want {method_text(method)} to be the "
             f"payment method on file from now on, and I want to schedule "
             f"{item.text}. I want to know the premium increase. {CONFIRM}",
-            opening="Hi, I want to change how I pay for my home insurance and add an item to it.",
-            known={"policy_id": pid, "payment_method": method_text(method), "item": item.text},
+            opening=rng.choice(
+                (
+                    "Hi, I want to change how I pay for my home insurance and add an item to it.",
+                    f"Hello, I'd like to pay my home policy differently and insure my "
+                    f"{item.category}.",
+                    "Two changes to my home policy, please: the payment method and a new item.",
+                )
+            ),
+            known={**ref.known, "payment_method": method_text(method), "item": item.text},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_scheduled_item", item.args),
                 Action(
                     "update_policy_payment_method",
@@ -170,20 +187,28 @@ class CancelPolicy(InsuranceIntent):
         outputs = [money_text(quote.refund)]
         if quote.cancellation_fee:
             outputs.append(money_text(quote.cancellation_fee))
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I want to cancel my {policy.kind} insurance.",
+                f"Hello, {REASON_TEXT[reason]}, so please cancel my {policy.kind} policy.",
+                f"I'd like to end my {policy.kind} policy today. What do I get back?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel my {policy.kind} policy {pid} today because "
+            goal=f"I want to cancel my {ref.text} today because "
             f"{REASON_TEXT[reason]}. The refund should go to {method_text(method)}. I want to "
             f"know how much I get back and whether there is a fee. {CONFIRM}",
-            opening=f"Hi, I want to cancel my {policy.kind} insurance.",
+            opening=opening,
             known={
-                "policy_id": pid,
+                **ref.known,
                 "cancel_reason": reason,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_cancellation", {"policy_id": pid}),
                 Action(
                     "cancel_policy",
@@ -221,25 +246,48 @@ class MakePayment(InsuranceIntent):
             return None
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
+                f"Hello, I want to clear the balance on my {policy.kind} insurance.",
+                f"Can I pay off my {policy.kind} policy today?",
+            )
+        )
+        halved = rng.random() < 0.4 and money(balance / 2) > 0
+        share = "half of the balance due" if halved else "the whole balance due"
+        amount = money(balance / 2) if halved else balance
+        half = [Action("calculate", {"expression": f"{balance:.2f} / 2"})] if halved else []
         return self.task(
             domain,
             who,
-            goal=f"I want to pay off the whole balance due on my {policy.kind} policy {pid} with "
+            goal=f"I want to pay {share} on my {ref.text} today with "
             f"{method_text(method)}. I want to know how much I paid. {CONFIRM}",
-            opening=f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
-            known={"policy_id": pid, "payment_method": method_text(method)},
+            opening=opening,
+            known={**ref.known, "payment_method": method_text(method)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
+                *half,
                 Action(
                     "make_payment",
-                    {"policy_id": pid, "payment_method_id": method.id, "amount": balance},
+                    {"policy_id": pid, "payment_method_id": method.id, "amount": amount},
                 ),
             ],
-            outputs=[money_text(balance)],
-            summary=f"pay {money_text(balance)} on {pid}",
+            outputs=[money_text(amount)],
+            summary=f"pay {money_text(amount)} of {money_text(balance)} on {pid}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and half the balance paid."""
-        half = money(float(task.actions[-1].arguments["amount"]) / 2)
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=half)]
+        """The generic ones, and the other share paid (half instead of all, or all)."""
+        paid = float(task.actions[-1].arguments["amount"])
+        halved = any(a.name == "calculate" for a in task.actions)
+        other = money(paid / 2)
+        if halved:
+            policy = record(
+                domain.new_database(), "policies", task.actions[-1].arguments["policy_id"]
+            )
+            other = policy.balance_due
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, amount=other),
+        ]
