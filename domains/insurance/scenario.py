@@ -31,13 +31,13 @@ CLAIM_TEXT: dict[str, str] = {
     "theft": "the theft",
     "vandalism": "the vandalism",
     "hail": "the hail damage",
-    "glass": "the cracked windshield",
-    "animal collision": "hitting a deer",
+    "glass": "the cracked windshield glass",
+    "animal collision": "the animal collision with a deer",
     "flood": "the flood damage",
-    "mechanical breakdown": "the engine breakdown",
+    "mechanical breakdown": "the mechanical breakdown",
     "fire": "the fire",
     "wind": "the wind damage to the roof",
-    "water damage": "the burst pipe",
+    "water damage": "the water damage from a burst pipe",
     "earthquake": "the earthquake damage",
     "mold": "the mold in the basement",
 }
@@ -87,18 +87,15 @@ HINTS: dict[str, SlotHint] = {
     "item": SlotHint(("item", "apprais", "category", "what is it worth"), "the item and its value"),
     "amount": SlotHint(("how much would you like", "amount"), "the amount to pay"),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
-    "claim": SlotHint(("which claim", "claim you mean"), "which claim you mean"),
+    "claim": SlotHint(("which claim", "claim you mean"), "which claim you mean", True),
     "which_policy": SlotHint(
-        ("which of your policies", "policy you mean"), "which policy you mean"
+        ("which of your policies", "policy you mean"), "which policy you mean", True
     ),
-    "recent_loss": SlotHint(("recent loss", "newer loss", "recent one"), "the recent loss"),
-    "old_loss": SlotHint(("older loss", "earlier loss", "older one"), "the older loss"),
-    "home_loss": SlotHint(
-        ("damage to the house", "house damage", "roof"), "the damage to the house"
+    "storm_damage": SlotHint(
+        ("what the storm", "storm damage", "damaged"), "what the storm damaged"
     ),
-    "car_loss": SlotHint(("damage to the car", "car damage"), "the damage to the car"),
-    "glass_loss": SlotHint(("windshield", "glass"), "the windshield damage"),
-    "flood_loss": SlotHint(("flood", "basement"), "the flood damage in the basement"),
+    "losses": SlotHint(("losses", "each loss", "what happened"), "the losses and their dates"),
+    "policies": SlotHint(("which policies", "policies you mean"), "which policies you mean"),
     "storm_date": SlotHint(
         ("date of the storm", "storm date", "when the storm"), "the date of the storm"
     ),

@@ -93,7 +93,7 @@ class CoverageQuestion(InsuranceIntent):
             goal=f"I want to know whether my {ref.text} covers {asked} (for "
             f"example if {LOSS_TEXT[loss]}), what my deductible would be and up to what limit. "
             "I do not want to file a claim or change anything.",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, "loss_type": asked},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -127,7 +127,7 @@ class FileClaim(_ClaimIntent):
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text}. The "
             f"damage is estimated at {money_text(amount)} and nobody was hurt. I want the claim "
             f"number and my deductible. {CONFIRM}",
-            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.",
+            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.{ref.say}",
             known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -337,7 +337,7 @@ class ExcludedClaimRefusal(_ClaimIntent):
             f"{money_text(amount)}. Nobody was hurt. If the agent says it is "
             "excluded, I accept that in the end and do not ask for anything else.",
             demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -408,7 +408,7 @@ class LateClaimRefusal(_ClaimIntent):
             f"claim on my {ref.text} for {money_text(amount)}. Nobody was hurt. "
             "If the agent says it is too late, I accept that in the end and ask for nothing else.",
             demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[*gold_reads(who, *ref.reads), *claim_reads(policy, loss, day)],
             outputs=[f"{late} days"],

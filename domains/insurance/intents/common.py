@@ -148,23 +148,39 @@ def driver_args(policy: Policy, driver: Driver) -> dict[str, object]:
     }
 
 
-class PolicyRef:
-    """How a user refers to one of their policies: by number, or as "my home policy".
+def policy_label(policy: Policy) -> str:
+    """A policy as its holder names it: "car policy for the Toyota Camry", "home policy for ..."."""
+    if policy.vehicle is not None:
+        car = policy.vehicle
+        return f"car policy for the {car.year} {car.make} {car.model}"
+    if policy.property_address is not None:
+        where = policy.property_address
+        return f"home policy for {where.address1}, {where.city}"
+    return f"{policy.kind} policy"
 
-    A user whose other policies are of another kind may leave the number out (``rng``, four
-    times in five): the gold path then reads every policy they hold to find it.
+
+class PolicyRef:
+    """How a user refers to one of their policies: by number, or by what it insures.
+
+    A user whose other policy is of another kind may leave the number out (``rng``, four
+    times in five) and say which one they mean ("my home policy for 12 Oak Street, not my car
+    policy for the Toyota Camry", in the opening: ``say``): the gold path then reads every
+    policy they hold.
     """
 
     def __init__(self, db: Database, policy: Policy, rng: random.Random) -> None:
         user: User = record(db, "users", policy.user_id)
-        kinds = [record(db, "policies", p).kind for p in user.policies]
-        described = len(kinds) > 1 and kinds.count(policy.kind) == 1 and rng.random() < 0.8
+        held = [record(db, "policies", p) for p in user.policies]
+        others = [p for p in held if p.policy_id != policy.policy_id]
+        described = len(others) == 1 and others[0].kind != policy.kind and rng.random() < 0.8
         self.policy_id = policy.policy_id
-        self.known = (
-            {"which_policy": f"my {policy.kind} policy"}
-            if described
-            else {"policy_id": policy.policy_id}
-        )
+        if described:
+            which = f"my {policy_label(policy)}, not my {policy_label(others[0])}"
+            self.known = {"which_policy": which}
+            self.say = f" I mean {which}."
+        else:
+            self.known = {"policy_id": policy.policy_id}
+            self.say = ""
         number = "" if described else f" {policy.policy_id}"
         self.text = f"{policy.kind} policy{number}"
         self.reads = list(user.policies) if described else [policy.policy_id]

@@ -85,7 +85,7 @@ class AddDriver(_DriverIntent):
             who,
             goal=f"I want to add {driver_text(driver)} as a driver on my {ref.text}. I want "
             f"to know how much my premium goes up and what the new premium is. {CONFIRM}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, "new_driver": driver_text(driver)},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -130,7 +130,8 @@ class AddDriverAndPay(_DriverIntent):
                     "want to settle up.",
                     "I'd like to add someone to my auto policy and pay it all off today.",
                 )
-            ),
+            )
+            + ref.say,
             known={
                 **ref.known,
                 "new_driver": driver_text(driver),

@@ -32,35 +32,24 @@ OPEN = ("submitted", "under review")
 """The claim statuses that may still be withdrawn."""
 
 
-def policies_of(db: Database, user: User) -> list[Policy]:
-    """The user's policies, in the order their profile lists them."""
-    return [record(db, "policies", p) for p in user.policies]
-
-
-def claims_of(db: Database, user: User) -> list[Claim]:
-    """Every claim on the user's policies, policy by policy."""
-    return [record(db, "claims", c) for p in policies_of(db, user) for c in p.claims]
-
-
-def policy_reads(db: Database, user: User) -> list[Action]:
-    """The gold reads of every policy the user holds (the candidates)."""
-    return [Action("get_policy_details", {"policy_id": p}) for p in user.policies]
-
-
-def described_claim(db: Database, rng: random.Random) -> tuple[Claim, User, list[Claim]] | None:
-    """A claim its owner can name by its loss type alone, among two or more claims on file."""
+def described_claim(db: Database, rng: random.Random) -> tuple[Claim, Policy, list[Claim]] | None:
+    """A claim its owner can name by its loss type alone, among two or more on its policy."""
     claim: Claim | None = pick(db, rng, "claims", lambda c: True)
     if claim is None:
         return None
-    user: User = record(db, "users", record(db, "policies", claim.policy_id).user_id)
-    owned = claims_of(db, user)
+    policy: Policy = record(db, "policies", claim.policy_id)
+    owned = [record(db, "claims", c) for c in policy.claims]
     if len(owned) < 2 or [c.loss_type for c in owned].count(claim.loss_type) != 1:
         return None
-    return claim, user, owned
+    return claim, policy, owned
 
 
-def _claim_slot(claim: Claim) -> str:
-    return f"the {claim.loss_type} claim for the loss of {claim.loss_date}"
+def _claim_reads(policy: Policy, owned: list[Claim]) -> list[Action]:
+    """The policy holding the claims, then each claim on it (the candidates)."""
+    return [
+        Action("get_policy_details", {"policy_id": policy.policy_id}),
+        *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in owned),
+    ]
 
 
 class DescribedClaimWithdrawal(InsuranceIntent):
@@ -77,8 +66,8 @@ class DescribedClaimWithdrawal(InsuranceIntent):
         found = described_claim(db, rng)
         if found is None:
             return None
-        claim, user, owned = found
-        who = self.identity(db, user.user_id, rng)
+        claim, policy, owned = found
+        who = self.owner(db, policy, rng)
         what = CLAIM_TEXT[claim.loss_type]
         opening = rng.choice(
             (
@@ -87,11 +76,7 @@ class DescribedClaimWithdrawal(InsuranceIntent):
                 f"I don't need my claim for {what} anymore, can you withdraw it?",
             )
         )
-        reads = [
-            *who.actions,
-            *policy_reads(db, user),
-            *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in owned),
-        ]
+        reads = [*who.actions, *_claim_reads(policy, owned)]
         withdrawable = claim.status in OPEN
         writes = [Action("withdraw_claim", {"claim_id": claim.claim_id})] if withdrawable else []
         return self.task(
@@ -102,7 +87,7 @@ class DescribedClaimWithdrawal(InsuranceIntent):
             "If the agent says it can no longer be withdrawn, I want to know its status and "
             f"accept that. {CONFIRM}",
             opening=opening,
-            known={"claim": _claim_slot(claim)},
+            known={"claim": what},
             actions=[*reads, *writes],
             outputs=["withdrawn"] if withdrawable else [claim.status],
             summary=f"withdraw the {claim.loss_type} claim {claim.claim_id} ({claim.status})",
@@ -118,7 +103,7 @@ class DescribedClaimWithdrawal(InsuranceIntent):
             if a.name == "get_claim_details"
         ]
         meant = task.scenario.known_info["claim"]
-        others = [c for c in read if _claim_slot(c) != meant and c.status in OPEN]
+        others = [c for c in read if CLAIM_TEXT[c.loss_type] != meant and c.status in OPEN]
         if others:
             wrong = Action("withdraw_claim", {"claim_id": others[0].claim_id})
             kept = [a for a in task.actions if a.name != "withdraw_claim"]
@@ -139,8 +124,8 @@ class DescribedClaimStatus(InsuranceIntent):
         found = described_claim(db, rng)
         if found is None:
             return None
-        claim, user, owned = found
-        policy: Policy = record(db, "policies", claim.policy_id)
+        claim, policy, owned = found
+        user: User = record(db, "users", policy.user_id)
         others = [m for m in user.payment_methods if m.id != policy.payment_method_id]
         if policy.status != ACTIVE or not others:
             return None
@@ -157,11 +142,7 @@ class DescribedClaimStatus(InsuranceIntent):
         outputs = [claim.status]
         if claim.paid_amount is not None:
             outputs.append(money_text(claim.paid_amount))
-        reads = [
-            *who.actions,
-            *policy_reads(db, user),
-            *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in owned),
-        ]
+        reads = [*who.actions, *_claim_reads(policy, owned)]
         switch = Action(
             "update_policy_payment_method",
             {"policy_id": policy.policy_id, "payment_method_id": method.id},
@@ -173,7 +154,7 @@ class DescribedClaimStatus(InsuranceIntent):
             "know its status and, if it was paid, how much. I do not know its claim number. "
             f"{CONFIRM}",
             opening=opening,
-            known={"claim": _claim_slot(claim), "payment_method": method_text(method)},
+            known={"claim": what, "payment_method": method_text(method)},
             actions=[*reads, switch],
             outputs=outputs,
             summary=f"status of the {claim.loss_type} claim {claim.claim_id}, then switch payment",
@@ -276,7 +257,7 @@ class DisprovenCoverage(InsuranceIntent):
             known={"which_policy": "my home policy", **claim_known(loss, day, amount, False)},
             actions=[
                 *who.actions,
-                *policy_reads(db, user),
+                Action("get_policy_details", {"policy_id": home.policy_id}),
                 Action("check_coverage", {"policy_id": home.policy_id, "loss_type": loss}),
             ],
             outputs=["excluded"],
@@ -382,7 +363,10 @@ class DisprovenPayment(InsuranceIntent):
         user: User = record(db, "users", policy.user_id)
         method = rng.choice(user.payment_methods)
         balance = money_text(policy.balance_due)
-        day = (TODAY - datetime.timedelta(days=rng.randint(3, 20))).isoformat()
+        since = (TODAY - max(parse_date(p.date) for p in policy.payments)).days
+        if since < 4:
+            return None
+        day = (TODAY - datetime.timedelta(days=rng.randint(2, min(20, since - 1)))).isoformat()
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
@@ -402,7 +386,7 @@ class DisprovenPayment(InsuranceIntent):
             "marked as paid. If the agent shows me that no such payment is on file, I accept "
             "that in the end and will check with my bank; I do not want to pay again today.",
             demand=f"my payment of {balance} credited to my {ref.text}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, "claimed_payment": paid},
             actions=[
                 *who.actions,

@@ -17,6 +17,7 @@ from tau_sim.domains.insurance.intents.common import (
     driver_args,
     new_driver,
     pick_policy,
+    policy_label,
 )
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text
@@ -110,6 +111,7 @@ class HouseholdUpdate(InsuranceIntent):
             f"I want to know the premium increases. {CONFIRM}",
             opening=opening,
             known={
+                "policies": f"my {policy_label(auto)} and my {policy_label(home)}",
                 "new_driver": driver_text(driver),
                 "item": _item_text(category, value),
                 "payment_method": method_text(method),

@@ -99,15 +99,14 @@ class StormClaims(InsuranceIntent):
             else "car"
         )
         address = home.property_address.address1 if home.property_address else "my address"
+        damage = [
+            _storm_text(f"wind tore up the roof of my home at {address}", roof),
+            _storm_text(f"hail dented my {car}", hail),
+            *([_storm_text("the windshield glass cracked", glass)] if windshield else []),
+            _storm_text("flood water filled the basement", flood),
+        ]
         known = {
-            "home_loss": _storm_text(f"wind tore up the roof of my home at {address}", roof),
-            "car_loss": _storm_text(f"hail dented my {car}", hail),
-            "flood_loss": _storm_text("flood water filled the basement", flood),
-            **(
-                {"glass_loss": _storm_text("the windshield glass cracked", glass)}
-                if windshield
-                else {}
-            ),
+            "storm_damage": "; ".join(damage),
             "storm_date": day,
             "injury": "no, nobody was hurt",
             "payment_method": method_text(method),
@@ -135,7 +134,6 @@ class StormClaims(InsuranceIntent):
                 "update_policy_payment_method", {"policy_id": a, "payment_method_id": method.id}
             ),
         ]
-        damage = [v for k, v in known.items() if k.endswith("_loss")]
         opening = rng.choice(
             (
                 "Hi, a storm damaged my house and my car, and my basement flooded. I need to "
@@ -170,7 +168,8 @@ class StormClaims(InsuranceIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The excluded flood filed on the home policy as the user asks."""
         wind = next(a for a in task.actions if a.name == "file_claim")
-        flood = _amount(task.scenario.known_info["flood_loss"])
+        parts = task.scenario.known_info["storm_damage"].split("; ")
+        flood = _amount(next(p for p in parts if p.startswith("flood")))
         return [replaced(wind, loss_type="flood", estimated_amount=flood)]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -325,8 +324,8 @@ class RecentAndLateClaims(InsuranceIntent):
         pid = policy.policy_id
         known = {
             "policy_id": pid,
-            "recent_loss": loss_text(recent, recent_day, money_text(amounts[0])),
-            "old_loss": loss_text(old, old_day, money_text(amounts[1])),
+            "losses": f"{loss_text(recent, recent_day, money_text(amounts[0]))}; and "
+            f"{loss_text(old, old_day, money_text(amounts[1]))}",
             "injury": "no, nobody was hurt",
         }
         opening = rng.choice(
@@ -340,7 +339,7 @@ class RecentAndLateClaims(InsuranceIntent):
             domain,
             who,
             goal=f"I want two claims filed on my {policy.kind} policy {pid}: "
-            f"{known['recent_loss']}; and {known['old_loss']}, which I never reported. Nobody "
+            f"{known['losses']} (that one I never reported). Nobody "
             "was hurt either time. I want the claim numbers and the deductible. If the agent "
             f"says the older one is too late to claim, I accept that in the end. {CONFIRM}",
             demand=f"the {old} claim of {old_day} filed too",
@@ -363,7 +362,7 @@ class RecentAndLateClaims(InsuranceIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The late claim filed as the user asks."""
-        old = task.scenario.known_info["old_loss"]
+        old = task.scenario.known_info["losses"].split("; and ")[1]
         loss, day = old.split(" (")[0], old.split(") on ")[1].split(",")[0]
         filed = next(a for a in task.actions if a.name == "file_claim")
         return [replaced(filed, loss_type=loss, loss_date=day, estimated_amount=_amount(old))]

@@ -88,7 +88,7 @@ class AddScheduledItem(InsuranceIntent):
             who,
             goal=f"I want to schedule {item.text} on my {ref.text}. I "
             f"want to know how much the premium goes up and the new premium. {CONFIRM}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, "item": item.text},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -142,7 +142,8 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
                     f"{item.category}.",
                     "Two changes to my home policy, please: the payment method and a new item.",
                 )
-            ),
+            )
+            + ref.say,
             known={**ref.known, "payment_method": method_text(method), "item": item.text},
             actions=[
                 *gold_reads(who, *ref.reads),
@@ -201,7 +202,7 @@ class CancelPolicy(InsuranceIntent):
             goal=f"I want to cancel my {ref.text} today because "
             f"{REASON_TEXT[reason]}. The refund should go to {method_text(method)}. I want to "
             f"know how much I get back and whether there is a fee. {CONFIRM}",
-            opening=opening,
+            opening=opening + ref.say,
             known={
                 **ref.known,
                 "cancel_reason": reason,
@@ -263,7 +264,7 @@ class MakePayment(InsuranceIntent):
             who,
             goal=f"I want to pay {share} on my {ref.text} today with "
             f"{method_text(method)}. I want to know how much I paid. {CONFIRM}",
-            opening=opening,
+            opening=opening + ref.say,
             known={**ref.known, "payment_method": method_text(method)},
             actions=[
                 *gold_reads(who, *ref.reads),
