@@ -2,8 +2,8 @@
 
 Each user asks for several things at once: the gold path makes the writes the policy allows
 (claims inside the filing window and covered, household drivers, the payment) and refuses the
-other (the excluded flood, the loss reported too late, the friend), saying why; the storm's user
-raises a new need mid-conversation.
+other (the excluded flood, the loss reported too late, the friend), saying why and that it
+"cannot be filed" or "cannot be added"; the storm's user raises a new need mid-conversation.
 """
 
 from __future__ import annotations
@@ -157,6 +157,7 @@ class StormClaims(InsuranceIntent):
                 claim_id(h, len(home.claims) + 1),
                 *(claim_id(a, len(auto.claims) + n) for n in range(1, len(car_losses) + 1)),
                 "excluded",
+                "cannot be filed",
                 money_text(total),
             ],
             summary=f"storm: wind on {h}, hail on {a}, flood refused; then switch {a}'s payment",
@@ -274,7 +275,12 @@ class DriversAndFriend(InsuranceIntent):
                 *(on_file if switch else []),
                 Action("make_payment", pay),
             ],
-            outputs=[money_text(money(sum(charges))), money_text(balance), "household"],
+            outputs=[
+                money_text(money(sum(charges))),
+                money_text(balance),
+                "household",
+                "cannot be added",
+            ],
             summary=f"add {kin[0]} and {kin[1]} to {pid}, pay {money_text(balance)}; refuse friend",
         )
 
@@ -356,6 +362,7 @@ class RecentAndLateClaims(InsuranceIntent):
                 claim_id(pid, len(policy.claims) + 1),
                 money_text(deductible(policy, recent)),
                 f"{late} days",
+                "cannot be filed",
             ],
             summary=f"file {recent} on {pid}; refuse {old} {late} days after the loss",
         )
