@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -54,6 +54,12 @@ def a_policy(db: Database, accept: Callable[[Policy], bool]) -> Policy:
     raise AssertionError("no such policy")
 
 
+def got(db: Database, table: str, key: str) -> Any:
+    value = db.get(table, key)
+    assert value is not None, key
+    return value
+
+
 def holder(db: Database, policy: Policy) -> User:
     user = db.get("users", policy.user_id)
     assert user is not None
@@ -93,9 +99,9 @@ def test_every_policy_lies_on_the_users_and_its_claims_on_the_policy(insurance: 
     db = insurance.new_database()
     for uid, user in db.items("users"):
         for pid in user.policies:
-            assert holder(db, db.get("policies", pid)).user_id == uid
+            assert holder(db, got(db, "policies", pid)).user_id == uid
     for cid, claim in db.items("claims"):
-        policy = db.get("policies", claim.policy_id)
+        policy = got(db, "policies", claim.policy_id)
         assert cid in policy.claims
         assert policy.start_date <= claim.loss_date <= TODAY.isoformat()
 
@@ -151,7 +157,7 @@ def test_a_claim_needs_an_active_policy_whose_term_covers_the_loss(insurance: Do
     assert claim["status"] == "submitted" and claim["coverage"] in ("dwelling", "fire")
     coverage = policy.coverage(claim["coverage"])
     assert coverage is not None and claim["deductible"] == coverage.deductible
-    assert db.get("policies", policy.policy_id).claims[-1] == claim["claim_id"]
+    assert got(db, "policies", policy.policy_id).claims[-1] == claim["claim_id"]
     refused(
         insurance,
         db,
@@ -540,7 +546,7 @@ def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
             late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
             assert late > 60 and task.required_outputs == [f"{late} days"]
         elif task.intent == "excluded_claim_refusal":
-            checked = db.get("policies", task.actions[-1].arguments["policy_id"])
+            checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
             assert known["loss_type"] in checked.exclusions
         elif task.intent == "claim_to_human":
             amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
@@ -581,9 +587,9 @@ def test_a_claim_on_someone_elses_policy_could_be_withdrawn_but_is_refused(
 ) -> None:
     for task in tasks_of(insurance, "disproven_foreign_claim"):
         db = insurance.new_database()
-        claim = db.get("claims", task.scenario.known_info["claim_id"])
+        claim = got(db, "claims", task.scenario.known_info["claim_id"])
         caller = task.actions[1].arguments["user_id"]
-        assert claim.policy_id not in db.get("users", caller).policies
+        assert claim.policy_id not in got(db, "users", caller).policies
         assert not insurance.write_actions(task) and task.required_outputs == ["belong"]
         # the tools do not check ownership: the pushover's write goes through
         assert ok(insurance, db, "withdraw_claim", claim_id=claim.claim_id)["status"] == "withdrawn"
@@ -593,7 +599,7 @@ def test_a_claim_on_a_policy_no_longer_active_is_refused_by_the_tools(insurance:
     for task in tasks_of(insurance, "expired_policy_claim"):
         db = insurance.new_database()
         known = task.scenario.known_info
-        policy = db.get("policies", known["policy_id"])
+        policy = got(db, "policies", known["policy_id"])
         assert policy.status != ACTIVE and task.required_outputs == [policy.status]
         args = {
             "policy_id": policy.policy_id,
@@ -621,7 +627,7 @@ def test_a_claim_on_a_policy_no_longer_active_is_refused_by_the_tools(insurance:
 def test_a_payment_the_history_lacks_is_not_counted(insurance: Domain) -> None:
     db = insurance.new_database()
     for task in tasks_of(insurance, "disproven_payment"):
-        read = [db.get("policies", a.arguments["policy_id"]) for a in task.actions[2:]]
+        read = [got(db, "policies", a.arguments["policy_id"]) for a in task.actions[2:]]
         owed = [p for p in read if f"${p.balance_due:,.2f}" == task.required_outputs[0]]
         assert owed and owed[0].balance_due > 0
         claimed = task.scenario.known_info["claimed_payment"]
@@ -634,7 +640,7 @@ def test_disproven_coverage_and_the_storms_flood_are_excluded_losses(insurance: 
     db = insurance.new_database()
     for task in [*tasks_of(insurance, "disproven_coverage"), *tasks_of(insurance, "storm_claims")]:
         (filed,) = insurance.violations(task)
-        policy = db.get("policies", filed.arguments["policy_id"])
+        policy = got(db, "policies", filed.arguments["policy_id"])
         assert filed.arguments["loss_type"] in policy.exclusions
         checks = [a for a in task.actions if a.name == "check_coverage"]
         excluded = [
@@ -686,7 +692,7 @@ def test_described_claims_are_named_by_what_happened_among_several(insurance: Do
     for name in ("described_claim_withdrawal", "described_claim_status"):
         for task in tasks_of(insurance, name):
             read = [
-                db.get("claims", a.arguments["claim_id"])
+                got(db, "claims", a.arguments["claim_id"])
                 for a in task.actions
                 if a.name == "get_claim_details"
             ]
