@@ -1,17 +1,17 @@
 """Insurance task intents: templates that sample the base database and produce grounded tasks.
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
-holds the intents' base class and the policy helpers the themes share; ``claims``
-files, follows and refuses claims, ``drivers`` adds drivers, ``policies`` schedules
-items, pays and cancels. The hard tier: ``hard_claims`` (claims and policies the user
-describes or misremembers), ``hard_mixed`` (several losses or drivers, one part refused) and
-``hard_long`` (three or four writes with a condition).
+holds the intents' base classes and the policy, claim and driver helpers the themes share;
+``claims`` files, follows and refuses claims, ``drivers`` adds drivers, ``policies``
+schedules items, pays and cancels (a home policy beside an auto claim). The hard tier:
+``hard_claims`` (claims and policies the user describes or misremembers), ``hard_mixed``
+(several losses or drivers, one part refused) and ``hard_long`` (three or four writes with a
+condition).
 """
 
 from __future__ import annotations
 
 from tau_sim.domains.insurance.intents.claims import (
-    CancelHomeAndFileAutoClaim,
     ClaimStatus,
     ClaimToHuman,
     CoverageQuestion,
@@ -41,6 +41,7 @@ from tau_sim.domains.insurance.intents.hard_mixed import (
 )
 from tau_sim.domains.insurance.intents.policies import (
     AddScheduledItem,
+    CancelHomeAndFileAutoClaim,
     CancelPolicy,
     MakePayment,
     SwitchPaymentAndAddItem,

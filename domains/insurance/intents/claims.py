@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.insurance.access import cancellation_quote, coverage_for
+from tau_sim.domains.insurance.access import coverage_for
 from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
@@ -12,12 +12,12 @@ from tau_sim.domains.insurance.data import (
     TODAY,
     Claim,
     Policy,
-    User,
     claim_id,
     parse_date,
 )
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
+    ClaimIntent,
     InsuranceIntent,
     PolicyRef,
     claim_args,
@@ -31,31 +31,12 @@ from tau_sim.domains.insurance.intents.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import pick, record
-from tau_sim.domains.kit.payments import method_text, money_text
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class _ClaimIntent(InsuranceIntent):
-    """A claim on an active policy: the loss, its date, the estimate (shared sampling)."""
-
-    def covered_claim(
-        self, db: Database, rng: random.Random, kind: str | None = None
-    ) -> tuple[Policy, str, str, float] | None:
-        """A policy, a covered loss type, a date inside the filing window and an estimate."""
-        policy = pick_policy(
-            db, rng, lambda p: p.status == ACTIVE and (kind is None or p.kind == kind)
-        )
-        if policy is None:
-            return None
-        losses = loss_types(policy, excluded=False)
-        day = loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
-        if not losses or day is None:
-            return None
-        return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)
-
-
 class CoverageQuestion(InsuranceIntent):
-    """Ask whether a kind of loss is covered, with the deductible and the limit."""
+    """Ask whether one or two kinds of loss are covered, with the deductibles and the limits."""
 
     name = "coverage_question"
     description = "The user asks whether a loss is covered and what the deductible and limit are."
@@ -104,7 +85,7 @@ class CoverageQuestion(InsuranceIntent):
         )
 
 
-class FileClaim(_ClaimIntent):
+class FileClaim(ClaimIntent):
     """File a covered claim within the filing window; learn the claim number and deductible."""
 
     name = "file_claim"
@@ -148,7 +129,7 @@ class FileClaim(_ClaimIntent):
 
 
 class ClaimStatus(InsuranceIntent):
-    """Ask for the status of a claim (and what was paid on it)."""
+    """Ask for the status of a claim, or of two on one policy (and what was paid on them)."""
 
     name = "claim_status"
     description = "The user asks for the status of a claim and any amount paid (information only)."
@@ -236,74 +217,7 @@ class WithdrawClaim(InsuranceIntent):
         )
 
 
-class CancelHomeAndFileAutoClaim(_ClaimIntent):
-    """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
-
-    name = "cancel_home_and_file_auto_claim"
-    description = "The user cancels a home policy and files a covered claim on an auto policy."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = self.covered_claim(db, rng, AUTO)
-        if picked is None:
-            return None
-        auto, loss, day, amount = picked
-        user: User = record(db, "users", auto.user_id)
-        homes = [
-            h
-            for h in (record(db, "policies", p) for p in user.policies)
-            if h.kind == HOME and h.status == ACTIVE and h.balance_due == 0
-        ]
-        if not homes:
-            return None
-        home: Policy = homes[0]
-        quote = cancellation_quote(home)
-        method = user.payment_method(home.payment_method_id)
-        if method is None or quote.refund <= 0:
-            return None
-        who = self.owner(db, auto, rng)
-        a, h = auto.policy_id, home.policy_id
-        cancel = {
-            "policy_id": h,
-            "reason": "sold the insured property",
-            "refund_payment_method_id": method.id,
-        }
-        return self.task(
-            domain,
-            who,
-            goal=f"Two things: I sold my house, so I want my home policy {h} cancelled today with "
-            f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
-            f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
-            f"hurt). I want the refund amount and the claim number. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I sold my house and need to cancel its insurance, and I also need to "
-                    "file a car claim.",
-                    "Hello, two things: my home policy has to go, and my car needs a claim.",
-                    f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
-                )
-            ),
-            known={
-                "policy_id_1": h,
-                "cancel_reason": "sold the insured property",
-                "payment_method": method_text(method),
-                "policy_id_2": a,
-                **claim_known(loss, day, amount, False),
-            },
-            actions=[
-                *gold_reads(who, h),
-                Action("quote_cancellation", {"policy_id": h}),
-                Action("cancel_policy", cancel),
-                Action("get_policy_details", {"policy_id": a}),
-                *claim_reads(auto, loss, day),
-                Action("file_claim", claim_args(auto, loss, day, amount, False)),
-            ],
-            outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
-            summary=f"cancel {h} and file a {loss} claim on {a}",
-        )
-
-
-class ExcludedClaimRefusal(_ClaimIntent):
+class ExcludedClaimRefusal(ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
@@ -372,7 +286,7 @@ def _filed(task: Task, injury: bool = False) -> Action:
     return Action("file_claim", args)
 
 
-class LateClaimRefusal(_ClaimIntent):
+class LateClaimRefusal(ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
@@ -424,7 +338,7 @@ class LateClaimRefusal(_ClaimIntent):
         return [[*task.actions, *self.violations(domain, task)]]
 
 
-class ClaimToHuman(_ClaimIntent):
+class ClaimToHuman(ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"

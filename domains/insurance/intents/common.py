@@ -16,7 +16,7 @@ from tau_sim.domains.insurance.data import (
     license_number,
     parse_date,
 )
-from tau_sim.domains.insurance.rules import LOSS_COVERAGE, MIN_DRIVER_AGE
+from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, LOSS_COVERAGE, MIN_DRIVER_AGE
 from tau_sim.domains.insurance.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import picker, record
@@ -184,3 +184,22 @@ class PolicyRef:
         number = "" if described else f" {policy.policy_id}"
         self.text = f"{policy.kind} policy{number}"
         self.reads = list(user.policies) if described else [policy.policy_id]
+
+
+class ClaimIntent(InsuranceIntent):
+    """A claim on an active policy: the loss, its date, the estimate (shared sampling)."""
+
+    def covered_claim(
+        self, db: Database, rng: random.Random, kind: str | None = None
+    ) -> tuple[Policy, str, str, float] | None:
+        """A policy, a covered loss type, a date inside the filing window and an estimate."""
+        policy = pick_policy(
+            db, rng, lambda p: p.status == ACTIVE and (kind is None or p.kind == kind)
+        )
+        if policy is None:
+            return None
+        losses = loss_types(policy, excluded=False)
+        day = loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        if not losses or day is None:
+            return None
+        return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)

@@ -1,4 +1,4 @@
-"""Insurance intents about a policy: scheduled items, payments, cancellation."""
+"""Insurance intents about a policy: scheduled items, payments, cancellation (with a claim)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,21 @@ from typing import Any
 import msgspec
 
 from tau_sim.domains.insurance.access import cancellation_quote, days_left, item_charge
-from tau_sim.domains.insurance.data import ACTIVE, HOME, Policy, User
+from tau_sim.domains.insurance.data import ACTIVE, AUTO, HOME, Policy, User, claim_id
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
+    ClaimIntent,
     InsuranceIntent,
     PolicyRef,
     active,
+    claim_args,
+    claim_known,
+    claim_reads,
     payer,
     pick_policy,
 )
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES
-from tau_sim.domains.insurance.scenario import REASON_TEXT, gold_reads
+from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -230,10 +234,10 @@ class CancelPolicy(InsuranceIntent):
 
 
 class MakePayment(InsuranceIntent):
-    """Pay the whole balance due on a policy with a chosen payment method."""
+    """Pay the whole balance due on a policy, or half of it, with a chosen payment method."""
 
     name = "make_payment"
-    description = "The user pays the balance due of a policy with one of their payment methods."
+    description = "The user pays all or half the balance due of a policy with one of their methods."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -292,3 +296,70 @@ class MakePayment(InsuranceIntent):
             *super().mistakes(domain, task),
             self.last_write_changed(domain, task, amount=other),
         ]
+
+
+class CancelHomeAndFileAutoClaim(ClaimIntent):
+    """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
+
+    name = "cancel_home_and_file_auto_claim"
+    description = "The user cancels a home policy and files a covered claim on an auto policy."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = self.covered_claim(db, rng, AUTO)
+        if picked is None:
+            return None
+        auto, loss, day, amount = picked
+        user: User = record(db, "users", auto.user_id)
+        homes = [
+            h
+            for h in (record(db, "policies", p) for p in user.policies)
+            if h.kind == HOME and h.status == ACTIVE and h.balance_due == 0
+        ]
+        if not homes:
+            return None
+        home: Policy = homes[0]
+        quote = cancellation_quote(home)
+        method = user.payment_method(home.payment_method_id)
+        if method is None or quote.refund <= 0:
+            return None
+        who = self.owner(db, auto, rng)
+        a, h = auto.policy_id, home.policy_id
+        cancel = {
+            "policy_id": h,
+            "reason": "sold the insured property",
+            "refund_payment_method_id": method.id,
+        }
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I sold my house, so I want my home policy {h} cancelled today with "
+            f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
+            f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
+            f"hurt). I want the refund amount and the claim number. {CONFIRM}",
+            opening=rng.choice(
+                (
+                    "Hi, I sold my house and need to cancel its insurance, and I also need to "
+                    "file a car claim.",
+                    "Hello, two things: my home policy has to go, and my car needs a claim.",
+                    f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
+                )
+            ),
+            known={
+                "policy_id_1": h,
+                "cancel_reason": "sold the insured property",
+                "payment_method": method_text(method),
+                "policy_id_2": a,
+                **claim_known(loss, day, amount, False),
+            },
+            actions=[
+                *gold_reads(who, h),
+                Action("quote_cancellation", {"policy_id": h}),
+                Action("cancel_policy", cancel),
+                Action("get_policy_details", {"policy_id": a}),
+                *claim_reads(auto, loss, day),
+                Action("file_claim", claim_args(auto, loss, day, amount, False)),
+            ],
+            outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
+            summary=f"cancel {h} and file a {loss} claim on {a}",
+        )
