@@ -576,6 +576,7 @@ def test_the_policy_marks_each_refusal_rule_and_every_hard_intent_names_its_tier
         "withdraw-open-only",
         "household-only",
         "unrecorded-payment",
+        "no-backdating",
     }
     hard = [t for t in insurance.tasks if t.tier == "hard"]
     assert len(hard) >= 0.4 * len(insurance.tasks)
@@ -704,3 +705,47 @@ def test_described_claims_are_named_by_what_happened_among_several(insurance: Do
             withdrawn = [a for a in task.actions if a.name == "withdraw_claim"]
             if name == "described_claim_withdrawal":
                 assert bool(withdrawn) == (meant[0].status in ("submitted", "under review"))
+
+
+def test_coverage_is_never_backdated_the_tools_refuse_a_loss_before_the_start(
+    insurance: Domain,
+) -> None:
+    for task in tasks_of(insurance, "backdated_coverage"):
+        db = insurance.new_database()
+        known = task.scenario.known_info
+        read = [got(db, "policies", a.arguments["policy_id"]) for a in task.actions[2:]]
+        (policy,) = [p for p in read if p.start_date == task.required_outputs[0]]
+        assert known["loss_date"] < policy.start_date <= TODAY.isoformat()
+        args = {
+            "policy_id": policy.policy_id,
+            "loss_type": known["loss_type"],
+            "estimated_amount": 100.0,
+            "injury": False,
+        }
+        refused(
+            insurance,
+            db,
+            "file_claim",
+            "outside the policy term",
+            loss_date=known["loss_date"],
+            **args,
+        )
+        assert (
+            ok(insurance, db, "file_claim", loss_date=policy.start_date, **args)["status"]
+            == "submitted"
+        )
+
+
+def test_one_payment_method_pays_each_balance_due_and_only_those(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for task in tasks_of(insurance, "one_payment_method"):
+        switched = [a for a in task.actions if a.name == "update_policy_payment_method"]
+        paid = [a for a in task.actions if a.name == "make_payment"]
+        assert len(switched) == 2 and 3 <= len(switched) + len(paid) <= 4
+        for action in switched:
+            policy = got(db, "policies", action.arguments["policy_id"])
+            owes = policy.balance_due > 0
+            payment = [a for a in paid if a.arguments["policy_id"] == policy.policy_id]
+            assert bool(payment) == owes
+            if owes:
+                assert payment[0].arguments["amount"] == policy.balance_due

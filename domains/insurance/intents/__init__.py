@@ -5,8 +5,9 @@ holds the intents' base classes and the policy, claim and driver helpers the the
 ``claims`` files, follows and refuses claims, ``drivers`` adds drivers, ``policies``
 schedules items, pays and cancels (a home policy beside an auto claim). The hard tier:
 ``hard_claims`` (claims and policies the user describes or misremembers), ``hard_mixed``
-(several losses or drivers, one part refused) and ``hard_long`` (three or four writes with a
-condition).
+(several losses or drivers, one part refused), ``hard_long`` (three or four writes with a
+condition) and ``hard_policies`` (a start date the user wants moved, one payment method for two
+policies).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from tau_sim.domains.insurance.intents.hard_mixed import (
     RecentAndLateClaims,
     StormClaims,
 )
+from tau_sim.domains.insurance.intents.hard_policies import BackdatedCoverage, OnePaymentMethod
 from tau_sim.domains.insurance.intents.policies import (
     AddScheduledItem,
     CancelHomeAndFileAutoClaim,
@@ -77,4 +79,6 @@ INTENTS: list[Intent] = [
     RecentAndLateClaims(),
     HouseholdUpdate(),
     ScheduleCollection(),
+    BackdatedCoverage(),
+    OnePaymentMethod(),
 ]
