@@ -8,6 +8,8 @@ from tau_sim.domains.retail.data import Options, OrderItem
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["item ids", "product ids", "payment method ids"]
+ORDER_IDS = "order number"
+"""What a user who describes their orders by item does not know."""
 
 REASON_TEXT = {
     "no longer needed": "I no longer need it",
@@ -68,6 +70,26 @@ HINTS: dict[str, SlotHint] = {
         "the new address",
     ),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
+    # orders the user describes by an item instead of an id (one slot per role in a task)
+    "order_desc": SlotHint(("which order", "what order", "order you mean"), "which order you mean"),
+    "return_order": SlotHint(("order to return", "return from"), "which order to return from"),
+    "exchange_order": SlotHint(
+        ("order to exchange", "exchange from"), "which order to exchange from"
+    ),
+    "exchange_order_2": SlotHint(("second order", "other order"), "the second order"),
+    "cancel_order": SlotHint(("order to cancel", "cancel which"), "which order to cancel"),
+    "ship_order": SlotHint(("order to ship", "order to send"), "which order to ship elsewhere"),
+    "exchange_items": SlotHint(
+        ("items to exchange", "item to exchange", "exchange which"), "the items to exchange"
+    ),
+    "new_items": SlotHint(
+        ("new items", "new variants", "which variants", "prefer"), "the variants you want instead"
+    ),
+    "exchange_method": SlotHint(
+        ("price difference", "pay the difference", "charge the difference"),
+        "the payment method for the price difference",
+        True,
+    ),
 }
 """The kit's standard slots plus the orders, items, variants, addresses and reasons of retail."""
 
@@ -80,3 +102,9 @@ def items_value(items: list[OrderItem]) -> str:
 def gold_reads(identity: Identity, *order_ids: str) -> list[Action]:
     """Authentication, the user's profile and the orders concerned."""
     return [*identity.actions, *(Action("get_order_details", {"order_id": o}) for o in order_ids)]
+
+
+def order_phrase(item: OrderItem, status: str = "") -> str:
+    """An order as a user describes it by one of its items, e.g. "the order with the Hoodie"."""
+    kind = f"{status} " if status else ""
+    return f"the {kind}order with the {item.name}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import ClassVar
 
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
@@ -10,7 +11,8 @@ from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import Customer
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
-from tau_sim.domains.retail.data import Order, OrderItem, Product
+from tau_sim.domains.retail.data import DELIVERED, TODAY, Order, OrderItem, Product, User
+from tau_sim.domains.retail.rules import in_window
 from tau_sim.domains.retail.scenario import UNKNOWN_IDS, gold_reads, items_value, new_item_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -76,7 +78,9 @@ class VariantSwap(RetailIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        order = pick_order(db, rng, lambda o: o.status == self.status)
+        order = pick_order(
+            db, rng, lambda o: o.status == self.status and (o.status != DELIVERED or in_window(o))
+        )
         swap = None if order is None else _swap(db, order, rng)
         if order is None or swap is None:
             return None
@@ -111,3 +115,107 @@ class VariantSwap(RetailIntent):
             ],
             summary=summary,
         )
+
+
+def orders_of(db: Database, user_id: str) -> list[Order]:
+    """The user's orders, in the order their profile lists them."""
+    user: User = record(db, "users", user_id)
+    return [record(db, "orders", oid) for oid in user.orders]
+
+
+def pick_user(
+    db: Database, rng: random.Random, accept: Callable[[list[Order]], bool]
+) -> tuple[User, list[Order]] | None:
+    """A random user whose orders ``accept`` takes, with those orders (None after 300 tries)."""
+    keys = sorted(db.keys("users"))
+    for _ in range(300):
+        user: User = record(db, "users", rng.choice(keys))
+        orders = orders_of(db, user.user_id)
+        if accept(orders):
+            return user, orders
+    return None
+
+
+def telling_items(order: Order, others: list[Order]) -> list[OrderItem]:
+    """The items of ``order`` whose product no other of the user's orders holds."""
+    elsewhere = {i.name for o in others if o.order_id != order.order_id for i in o.items}
+    return [i for i in order.items if i.name not in elsewhere]
+
+
+def search_reads(orders: list[Order], *targets: Order) -> list[Action]:
+    """The reads of an agent that looks through the user's orders until it has every target."""
+    ids = [o.order_id for o in orders]
+    last = max(ids.index(t.order_id) for t in targets)
+    return [Action("get_order_details", {"order_id": o}) for o in ids[: last + 1]]
+
+
+def window_check(order: Order) -> Action:
+    """The ``days_between`` call that tells whether a delivered order is still in its window."""
+    return Action(
+        "days_between", {"start_date": order.delivered_on, "end_date": TODAY.isoformat()}
+    )
+
+
+def in_window_delivered(order: Order) -> bool:
+    """A delivered order still within the return and exchange window."""
+    return order.status == DELIVERED and in_window(order)
+
+
+def late_delivered(order: Order) -> bool:
+    """A delivered order past the return and exchange window."""
+    return order.status == DELIVERED and not in_window(order)
+
+
+def original_method(user: Customer, order: Order) -> PaymentMethod | None:
+    """The method that paid ``order``."""
+    return user.payment_method(order.payment_history[0].payment_method_id)
+
+
+def return_action(order: Order, items: list[OrderItem], method: PaymentMethod) -> Action:
+    """The return of ``items`` of ``order``, refunded to ``method``."""
+    return Action(
+        "return_delivered_order_items",
+        {
+            "order_id": order.order_id,
+            "item_ids": [i.item_id for i in items],
+            "payment_method_id": method.id,
+        },
+    )
+
+
+def swap_for(db: Database, item: OrderItem, rng: random.Random) -> OrderItem | None:
+    """Another available variant of ``item``'s product, as an order item, or None."""
+    product: Product = record(db, "products", item.product_id)
+    others = [v for v in product.variants if v.available and v.item_id != item.item_id]
+    if not others:
+        return None
+    v = rng.choice(others)
+    return OrderItem(v.item_id, product.product_id, product.name, v.options, v.price)
+
+
+def difference_action(pairs: list[tuple[OrderItem, OrderItem]]) -> Action:
+    """The ``calculate`` call of an exchange's price difference (new prices minus old ones)."""
+    new = " + ".join(f"{n.price:.2f}" for _, n in pairs)
+    old = " - ".join(f"{o.price:.2f}" for o, _ in pairs)
+    return Action("calculate", {"expression": f"{new} - {old}"})
+
+
+def other_branch(domain: Domain, task: Task) -> list[Action]:
+    """The gold path with its last write, an exchange or a return, turned into the other one.
+
+    What an agent that ignores the user's condition does: the return of the item the gold
+    path exchanges, or its exchange (for the product's first other available variant).
+    """
+    last = task.actions[-1]
+    args = last.arguments
+    if last.name == "exchange_delivered_order_items":
+        keep = ("order_id", "item_ids", "payment_method_id")
+        other = Action("return_delivered_order_items", {k: args[k] for k in keep})
+    else:
+        db = domain.new_database()
+        order: Order = record(db, "orders", args["order_id"])
+        item = next(i for i in order.items if i.item_id == args["item_ids"][0])
+        product: Product = record(db, "products", item.product_id)
+        variant = next(v for v in product.variants if v.available and v.item_id != item.item_id)
+        other = Action("exchange_delivered_order_items", {**args, "new_item_ids": [variant.item_id]})
+    return [*task.actions[:-1], other]

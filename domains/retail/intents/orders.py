@@ -31,6 +31,8 @@ class CancelPendingOrder(RetailIntent):
             [
                 f"Hi, I'd like to cancel my order {oid}, {because}.",
                 "Hello, I need to cancel an order please.",
+                f"Please cancel {oid} for me.",
+                f"Hey, {because}, so I want to cancel my order.",
             ]
         )
         return self.task(
@@ -75,7 +77,13 @@ class ModifyOrderAddress(RetailIntent):
             who,
             goal=f"My order {oid} should go to a different address than the one on it. I only want "
             f"this order changed, not my default address. {CONFIRM}",
-            opening=f"Hi, I need to change the shipping address on my order {oid}.",
+            opening=rng.choice(
+                [
+                    f"Hi, I need to change the shipping address on my order {oid}.",
+                    "Hello, can one of my orders be shipped to a different address?",
+                    f"Order {oid} has to go somewhere else, can you update where it ships?",
+                ]
+            ),
             known={"order_id": oid, "new_address": address_text(address)},
             actions=[*gold_reads(who, oid), write],
             summary=f"ship pending order {oid} to another address",
@@ -98,7 +106,9 @@ class ModifyOrderItems(VariantSwap):
             f"In my pending order {oid} I want {item_text(old)} replaced by the same "
             f"{product.name} with {options_text(new.options)}. Any price difference should go "
             f"through {method_text(method)}. Nothing else in the order should change. {CONFIRM}",
-            f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?",
+            f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?"
+            if int(oid[-1]) % 2
+            else f"Hello, before my order {oid} ships, I need a different {product.name}.",
             f"swap {product.name} in pending order {oid}",
         )
 
@@ -130,7 +140,13 @@ class ChangeOrderPayment(RetailIntent):
             who,
             goal=f"I want to pay my pending order {oid} with {method_text(method)} instead of the "
             f"payment method I used. {CONFIRM}",
-            opening=f"Hi, can I change how I pay for my order {oid}?",
+            opening=rng.choice(
+                [
+                    f"Hi, can I change how I pay for my order {oid}?",
+                    "Hello, I'd like to use a different payment method for an order.",
+                    f"I want to switch the card on order {oid}, please.",
+                ]
+            ),
             known={"order_id": oid, "payment_method": method_text(method)},
             actions=[
                 *gold_reads(who, oid),
@@ -164,7 +180,13 @@ class UpdateDefaultAddress(RetailIntent):
             who,
             goal="I just moved and want my account's default address updated. My existing orders "
             f"do not need to change. {CONFIRM}",
-            opening="Hi, I moved recently and need to update the address on my account.",
+            opening=rng.choice(
+                [
+                    "Hi, I moved recently and need to update the address on my account.",
+                    "Hello, please change the default address on my profile.",
+                    "I have a new home address, can you put it on my account?",
+                ]
+            ),
             known={"new_address": address_text(address)},
             actions=[*who.actions, write],
             summary=f"update default address of {who.customer.user_id}",
@@ -190,7 +212,13 @@ class OrderStatusInquiry(RetailIntent):
             who,
             goal=f"I want to know the status of my order {oid} and, if it has shipped, its "
             "tracking number. I do not want to change anything.",
-            opening=f"Hi, where is my order {oid}?",
+            opening=rng.choice(
+                [
+                    f"Hi, where is my order {oid}?",
+                    "Hello, could you check on one of my orders for me?",
+                    f"Has {oid} shipped yet? I'd like the tracking number if so.",
+                ]
+            ),
             known={"order_id": oid},
             actions=gold_reads(who, oid),
             outputs=outputs,
@@ -204,6 +232,7 @@ class CancelShippedOrderTransfer(RetailIntent):
     name = "out_of_policy_transfer"
     description = "The user insists on cancelling a processed/delivered order; the agent transfers."
     forbidden = True
+    rules = ("no-cancel-after-processing",)
     # no violations: the tools cancel only pending orders, so none can give in to this user
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -221,7 +250,13 @@ class CancelShippedOrderTransfer(RetailIntent):
             goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
             demand=f"my order {oid} cancelled with my money back",
-            opening=f"I need to cancel my order {oid} right now.",
+            opening=rng.choice(
+                [
+                    f"I need to cancel my order {oid} right now.",
+                    "Hi, I want to cancel an order I placed, I don't want it anymore.",
+                    f"Cancel {oid} please, I changed my mind about it.",
+                ]
+            ),
             known={"order_id": oid},
             actions=[
                 *gold_reads(who, oid),
@@ -229,3 +264,60 @@ class CancelShippedOrderTransfer(RetailIntent):
             ],
             summary=f"cancel {order.status} order {oid}: not allowed, transfer",
         )
+
+
+OTHER_REASONS = (
+    "I found it cheaper somewhere else",
+    "the delivery estimate is too slow for me",
+    "I want to pay less with a coupon I just got",
+)
+"""Reasons for cancelling that the policy does not accept."""
+
+
+class CancelForOtherReason(RetailIntent):
+    """Cancel a pending order for a reason the policy does not accept: refused."""
+
+    name = "cancel_for_other_reason"
+    description = (
+        "The user wants a pending order cancelled for a reason other than the two accepted; "
+        "the agent refuses and names the accepted reasons."
+    )
+    forbidden = True
+    rules = ("cancel-reasons",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, lambda o: o.status == PENDING)
+        if order is None:
+            return None
+        who = self.owner(db, order, rng)
+        because = rng.choice(OTHER_REASONS)
+        oid = order.order_id
+        opening = rng.choice(
+            [
+                f"Hi, please cancel order {oid}, {because}.",
+                f"Hello, I want to cancel my order {oid}.",
+                f"Cancel {oid} for me please, {because}.",
+            ]
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want my pending order {oid} cancelled because {because}. That is my only "
+            "reason: I still need the item and did not order it by mistake.",
+            demand=f"order {oid} cancelled",
+            opening=opening,
+            known={"order_id": oid, "cancel_reason": because},
+            actions=gold_reads(who, oid),
+            outputs=["no longer needed"],
+            summary=f"cancel {oid} because {because}: not an accepted reason, refuse",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The order cancelled under an accepted reason the user never gave."""
+        oid = task.scenario.known_info["order_id"]
+        return [Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The order cancelled anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

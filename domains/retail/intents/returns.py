@@ -8,7 +8,14 @@ from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.domains.kit.tasks import sum_action
 from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, Product, User
-from tau_sim.domains.retail.intents.common import CONFIRM, RetailIntent, VariantSwap, pick_order
+from tau_sim.domains.retail.intents.common import (
+    CONFIRM,
+    RetailIntent,
+    VariantSwap,
+    in_window_delivered,
+    pick_order,
+)
+from tau_sim.domains.retail.rules import returnable
 from tau_sim.domains.retail.scenario import (
     REASON_TEXT,
     gold_reads,
@@ -22,11 +29,16 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 def _returnable(
     db: Database, rng: random.Random, at_least: int
 ) -> tuple[Order, list[OrderItem]] | None:
-    order = pick_order(db, rng, lambda o: o.status == DELIVERED and len(o.items) >= at_least)
+    order = pick_order(
+        db,
+        rng,
+        lambda o: in_window_delivered(o) and len([i for i in o.items if returnable(i)]) >= at_least,
+    )
     if order is None:
         return None
-    count = rng.randint(at_least, min(2, len(order.items)))
-    return order, rng.sample(order.items, count)
+    items = [i for i in order.items if returnable(i)]
+    count = rng.randint(at_least, min(2, len(items)))
+    return order, rng.sample(items, count)
 
 
 class ReturnDeliveredItems(RetailIntent):
@@ -60,7 +72,13 @@ class ReturnDeliveredItems(RetailIntent):
             who,
             goal=f"I want to return {what} from my delivered order {oid}, and I want the refund to "
             f"{method_text(method)}. I want to know how much I will get back. {CONFIRM}",
-            opening=f"Hi, I'd like to return something from an order that was delivered, {oid}.",
+            opening=rng.choice(
+                [
+                    f"Hi, I'd like to return something from an order that was delivered, {oid}.",
+                    f"Hello, I want to send back part of order {oid}.",
+                    "Hi, I need to return an item I received.",
+                ]
+            ),
             known={
                 "order_id": oid,
                 "items": items_value(items),
@@ -92,7 +110,9 @@ class ExchangeDeliveredItems(VariantSwap):
             f"I received my order {oid} and want to exchange {item_text(old)} for the same "
             f"{product.name} with {options_text(new.options)}. Any price difference should go "
             f"through {method_text(method)}. {CONFIRM}",
-            f"Hello, I want to exchange the {product.name} I received for a different one.",
+            f"Hello, I want to exchange the {product.name} I received for a different one."
+            if int(oid[-1]) % 2
+            else f"Hi, the {product.name} from order {oid} doesn't work for me, can I swap it?",
             f"exchange {product.name} of delivered order {oid}",
         )
 
@@ -119,7 +139,13 @@ class RefundAmountInquiry(RetailIntent):
             goal=f"I am thinking about returning {what} from my delivered order {oid}. I only want "
             "to know how much money I would get back in total; I do not want to return anything "
             "today.",
-            opening="Hi, how much would I get back if I returned a couple of things from my order?",
+            opening=rng.choice(
+                [
+                    "Hi, how much would I get back if I returned a couple of things from my order?",
+                    f"Hello, what refund would returning two items of {oid} give me?",
+                    "Quick question about a possible return: what would the refund be?",
+                ]
+            ),
             known={"order_id": oid, "items": items_value(items)},
             actions=[*gold_reads(who, oid), *sum_action([i.price for i in items])],
             outputs=[money_text(refund)],
@@ -140,11 +166,11 @@ class CancelAndReturn(RetailIntent):
             return None
         user: User = record(db, "users", pending.user_id)
         orders: list[Order] = [record(db, "orders", oid) for oid in user.orders]
-        delivered = [o for o in orders if o.status == DELIVERED]
+        delivered = [o for o in orders if in_window_delivered(o) and any(map(returnable, o.items))]
         if not delivered:
             return None
         order = rng.choice(delivered)
-        item = rng.choice(order.items)
+        item = rng.choice([i for i in order.items if returnable(i)])
         method = user.payment_method(order.payment_history[0].payment_method_id)
         if method is None:
             return None
@@ -159,7 +185,13 @@ class CancelAndReturn(RetailIntent):
             f"{REASON_TEXT[reason]}, and I want to return {item_text(item)} from my delivered "
             f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
             f"the return. {CONFIRM}",
-            opening=f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
+            opening=rng.choice(
+                [
+                    f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
+                    f"Hello, please cancel {a}. I also have a return on {b}.",
+                    "Hi, I need a cancellation and a return today.",
+                ]
+            ),
             known={
                 "order_id_1": a,
                 "cancel_reason": reason,
@@ -175,4 +207,48 @@ class CancelAndReturn(RetailIntent):
             ],
             outputs=[money_text(item.price)],
             summary=f"cancel {a} and return 1 item of {b}",
+        )
+
+
+class ExchangeForOtherProduct(RetailIntent):
+    """Exchange a delivered item for another product type: the tools refuse it, so does the agent."""
+
+    name = "exchange_for_other_product"
+    description = (
+        "The user wants a delivered item exchanged for a different product type; only variants "
+        "of the same product can be exchanged, so the agent refuses (a return is possible)."
+    )
+    forbidden = True
+    rules = ("same-product-only",)
+    # no violations: the exchange tool takes only variants of the same product
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(db, rng, in_window_delivered)
+        if order is None:
+            return None
+        item = rng.choice(order.items)
+        products: list[Product] = [record(db, "products", p) for p in sorted(db.keys("products"))]
+        other = rng.choice([p for p in products if p.product_id != item.product_id])
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        opening = rng.choice(
+            [
+                f"Hi, can I exchange the {item.name} from order {oid} for a {other.name}?",
+                f"Hello, I'd like to swap my {item.name} for a {other.name} instead.",
+                f"I got a {item.name} in order {oid} but I really want a {other.name}. Can we "
+                "exchange it?",
+            ]
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to exchange {item_text(item)} from my delivered order {oid} for a "
+            f"{other.name}, paying or getting back the difference. I do not want a return.",
+            demand=f"the {item.name} exchanged for a {other.name}",
+            opening=opening,
+            known={"order_id": oid, "items": items_value([item])},
+            actions=gold_reads(who, oid),
+            outputs=["same product"],
+            summary=f"exchange a {item.name} of {oid} for a {other.name}: refuse",
         )
