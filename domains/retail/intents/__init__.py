@@ -10,23 +10,6 @@ records disprove) and ``hard_long`` (three or four writes).
 
 from __future__ import annotations
 
-from tau_sim.domains.retail.intents.orders import (
-    CancelPendingOrder,
-    CancelForOtherReason,
-    CancelShippedOrderTransfer,
-    ChangeOrderPayment,
-    ModifyOrderAddress,
-    ModifyOrderItems,
-    OrderStatusInquiry,
-    UpdateDefaultAddress,
-)
-from tau_sim.domains.retail.intents.returns import (
-    CancelAndReturn,
-    ExchangeDeliveredItems,
-    ExchangeForOtherProduct,
-    RefundAmountInquiry,
-    ReturnDeliveredItems,
-)
 from tau_sim.domains.retail.intents.hard_long import (
     ConditionalMoveAndExchange,
     LongAddressReturnCancel,
@@ -42,6 +25,23 @@ from tau_sim.domains.retail.intents.hard_search import (
     ConditionalExchangeOrReturn,
     LaterCancelReturnAndMore,
     SearchReturnByItem,
+)
+from tau_sim.domains.retail.intents.orders import (
+    CancelForOtherReason,
+    CancelPendingOrder,
+    CancelShippedOrderTransfer,
+    ChangeOrderPayment,
+    ModifyOrderAddress,
+    ModifyOrderItems,
+    OrderStatusInquiry,
+    UpdateDefaultAddress,
+)
+from tau_sim.domains.retail.intents.returns import (
+    CancelAndReturn,
+    ExchangeDeliveredItems,
+    ExchangeForOtherProduct,
+    RefundAmountInquiry,
+    ReturnDeliveredItems,
 )
 from tau_sim.simulator.world import Intent
 

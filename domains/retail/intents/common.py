@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+import msgspec
+
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import Customer
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.domains.retail.data import DELIVERED, TODAY, Order, OrderItem, Product, User
 from tau_sim.domains.retail.rules import in_window
-from tau_sim.domains.retail.scenario import UNKNOWN_IDS, gold_reads, items_value, new_item_text
+from tau_sim.domains.retail.scenario import (
+    ORDER_IDS,
+    UNKNOWN_IDS,
+    items_value,
+    new_item_text,
+    order_phrase,
+)
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
@@ -24,6 +32,16 @@ class RetailIntent(CustomerIntent):
 
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
+
+    def task(self, domain: Domain, who: Identity, **kwargs: Any) -> Task:
+        """The kit's task; a user who describes their order knows no order number."""
+        task = super().task(domain, who, **kwargs)
+        scenario = task.scenario
+        if "order_desc" in scenario.known_info and ORDER_IDS not in scenario.unknown_info:
+            unknown = [*scenario.unknown_info, ORDER_IDS]
+            scenario = msgspec.structs.replace(scenario, unknown_info=unknown)
+            task = msgspec.structs.replace(task, scenario=scenario)
+        return task
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
@@ -71,9 +89,18 @@ class VariantSwap(RetailIntent):
     tool: ClassVar[str]
 
     def texts(
-        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+        self,
+        oid: str,
+        ref: str,
+        old: OrderItem,
+        product: Product,
+        new: OrderItem,
+        method: PaymentMethod,
     ) -> tuple[str, str, str]:
-        """The goal, the opening message and the summary of the task."""
+        """The goal, the opening message and the summary of the task.
+
+        ``ref`` names the order as the user does ("order #W1234567", "order with the Hoodie").
+        """
         raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -96,20 +123,23 @@ class VariantSwap(RetailIntent):
             "new_item_ids": [new.item_id],
             "payment_method_id": method.id,
         }
-        goal, opening, summary = self.texts(oid, old, product, new, method)
+        at = locate(db, order, rng, 0.4)
+        goal, opening, summary = self.texts(oid, at.ref, old, product, new, method)
         return self.task(
             domain,
             who,
             goal=goal,
             opening=opening,
             known={
-                "order_id": oid,
+                **at.known,
                 "items": items_value([old]),
                 "new_item": new_item_text(new.options, product.name),
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, oid),
+                *who.actions,
+                *at.reads,
+                *([window_check(order)] if order.status == DELIVERED else []),
                 Action("get_product_details", {"product_id": product.product_id}),
                 Action(self.tool, args),
             ],
@@ -151,9 +181,7 @@ def search_reads(orders: list[Order], *targets: Order) -> list[Action]:
 
 def window_check(order: Order) -> Action:
     """The ``days_between`` call that tells whether a delivered order is still in its window."""
-    return Action(
-        "days_between", {"start_date": order.delivered_on, "end_date": TODAY.isoformat()}
-    )
+    return Action("days_between", {"start_date": order.delivered_on, "end_date": TODAY.isoformat()})
 
 
 def in_window_delivered(order: Order) -> bool:
@@ -217,5 +245,36 @@ def other_branch(domain: Domain, task: Task) -> list[Action]:
         item = next(i for i in order.items if i.item_id == args["item_ids"][0])
         product: Product = record(db, "products", item.product_id)
         variant = next(v for v in product.variants if v.available and v.item_id != item.item_id)
-        other = Action("exchange_delivered_order_items", {**args, "new_item_ids": [variant.item_id]})
+        other = Action(
+            "exchange_delivered_order_items", {**args, "new_item_ids": [variant.item_id]}
+        )
     return [*task.actions[:-1], other]
+
+
+class Located(NamedTuple):
+    """How a user refers to one order, the slots that go with it and the reads that find it."""
+
+    ref: str
+    known: dict[str, str]
+    reads: list[Action]
+
+
+def locate(db: Database, order: Order, rng: random.Random, share: float = 0.4) -> Located:
+    """The order by its id, or (``share`` of the time) described by an item among several.
+
+    A described order is "order with the Hoodie": its gold reads go through the user's orders
+    until they reach it; an order given by id is "order #W1234567", read at once.
+    """
+    orders = orders_of(db, order.user_id)
+    told = telling_items(order, orders)
+    if len(orders) >= 2 and told and rng.random() < share:
+        item = rng.choice(told)
+        return Located(
+            f"order with the {item.name}",
+            {"order_desc": order_phrase(item)},
+            search_reads(orders, order),
+        )
+    oid = order.order_id
+    return Located(
+        f"order {oid}", {"order_id": oid}, [Action("get_order_details", {"order_id": oid})]
+    )

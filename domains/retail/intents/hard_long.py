@@ -10,11 +10,10 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import sum_action, swap_last
-from tau_sim.domains.retail.data import PENDING, Order, OrderItem, User
+from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
     RetailIntent,
@@ -76,7 +75,9 @@ def _wrong_cancel(domain: Domain, task: Task) -> list[list[Action]]:
     moved = next((a for a in task.actions if a.name == "modify_pending_order_address"), None)
     if cancel is None or moved is None:
         return []
-    wrong = Action("cancel_pending_order", {**cancel.arguments, **{"order_id": moved.arguments["order_id"]}})
+    wrong = Action(
+        "cancel_pending_order", {**cancel.arguments, **{"order_id": moved.arguments["order_id"]}}
+    )
     return [[wrong if a is cancel else a for a in task.actions]]
 
 
@@ -235,9 +236,7 @@ class LongExchangeTwoOrders(LongIntent):
             "exchange_order": order_phrase(pairs_a[0][0]),
             "exchange_order_2": order_phrase(pairs_b[0][0]),
             "exchange_items": items_value([o for o, _ in pairs_a + pairs_b]),
-            "new_items": "; ".join(
-                new_item_text(n.options, n.name) for _, n in pairs_a + pairs_b
-            ),
+            "new_items": "; ".join(new_item_text(n.options, n.name) for _, n in pairs_a + pairs_b),
             "payment_method": method_text(method),
         }
         reads = search_reads(orders, first, second)

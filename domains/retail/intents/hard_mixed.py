@@ -98,7 +98,9 @@ class MixedReturnWindow(HardRetailIntent):
             return None
         user, orders = found
         told = _told(orders)
-        recent, ok = rng.choice([(o, i) for o, i in told if in_window_delivered(o) and returnable(i)])
+        recent, ok = rng.choice(
+            [(o, i) for o, i in told if in_window_delivered(o) and returnable(i)]
+        )
         late, refused = rng.choice([(o, i) for o, i in told if late_delivered(o) and returnable(i)])
         method = original_method(user, recent)
         if method is None or original_method(user, late) is None:

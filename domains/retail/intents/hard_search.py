@@ -34,7 +34,6 @@ from tau_sim.domains.retail.scenario import (
     ORDER_IDS,
     REASON_TEXT,
     UNKNOWN_IDS,
-    gold_reads,
     item_text,
     items_value,
     new_item_text,
@@ -243,7 +242,9 @@ class LaterCancelReturnAndMore(SearchIntent):
         if found is None:
             return None
         user, orders = found
-        pending = rng.choice([o for o in orders if o.status == PENDING and telling_items(o, orders)])
+        pending = rng.choice(
+            [o for o in orders if o.status == PENDING and telling_items(o, orders)]
+        )
         delivered = rng.choice(_described(orders))
         p_item = rng.choice(telling_items(pending, orders))
         d_item = rng.choice([i for i in telling_items(delivered, orders) if returnable(i)])

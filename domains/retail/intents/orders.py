@@ -7,8 +7,14 @@ import random
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED, OrderItem, Product
-from tau_sim.domains.retail.intents.common import CONFIRM, RetailIntent, VariantSwap, pick_order
-from tau_sim.domains.retail.scenario import REASON_TEXT, gold_reads, item_text, options_text
+from tau_sim.domains.retail.intents.common import (
+    CONFIRM,
+    RetailIntent,
+    VariantSwap,
+    locate,
+    pick_order,
+)
+from tau_sim.domains.retail.scenario import REASON_TEXT, item_text, options_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -27,22 +33,24 @@ class CancelPendingOrder(RetailIntent):
         reason = rng.choice(sorted(REASON_TEXT))
         because = REASON_TEXT[reason]
         oid = order.order_id
+        at = locate(db, order, rng)
         opening = rng.choice(
             [
-                f"Hi, I'd like to cancel my order {oid}, {because}.",
+                f"Hi, I'd like to cancel my {at.ref}, {because}.",
                 "Hello, I need to cancel an order please.",
-                f"Please cancel {oid} for me.",
+                f"Please cancel my {at.ref} for me.",
                 f"Hey, {because}, so I want to cancel my order.",
             ]
         )
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel my pending order {oid} because {because}. {CONFIRM}",
+            goal=f"I want to cancel my pending {at.ref} because {because}. {CONFIRM}",
             opening=opening,
-            known={"order_id": oid, "cancel_reason": reason},
+            known={**at.known, "cancel_reason": reason},
             actions=[
-                *gold_reads(who, oid),
+                *who.actions,
+                *at.reads,
                 Action("cancel_pending_order", {"order_id": oid, "reason": reason}),
             ],
             summary=f"cancel pending order {oid} ({reason})",
@@ -71,21 +79,22 @@ class ModifyOrderAddress(RetailIntent):
         who = self.owner(db, order, rng)
         address = random_address(rng)
         oid = order.order_id
+        at = locate(db, order, rng)
         write = Action("modify_pending_order_address", {"order_id": oid, **address_args(address)})
         return self.task(
             domain,
             who,
-            goal=f"My order {oid} should go to a different address than the one on it. I only want "
+            goal=f"My {at.ref} should go to a different address than the one on it. I only want "
             f"this order changed, not my default address. {CONFIRM}",
             opening=rng.choice(
                 [
-                    f"Hi, I need to change the shipping address on my order {oid}.",
+                    f"Hi, I need to change the shipping address on my {at.ref}.",
                     "Hello, can one of my orders be shipped to a different address?",
-                    f"Order {oid} has to go somewhere else, can you update where it ships?",
+                    f"My {at.ref} has to go somewhere else, can you update where it ships?",
                 ]
             ),
-            known={"order_id": oid, "new_address": address_text(address)},
-            actions=[*gold_reads(who, oid), write],
+            known={**at.known, "new_address": address_text(address)},
+            actions=[*who.actions, *at.reads, write],
             summary=f"ship pending order {oid} to another address",
         )
 
@@ -99,16 +108,22 @@ class ModifyOrderItems(VariantSwap):
     tool = "modify_pending_order_items"
 
     def texts(
-        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+        self,
+        oid: str,
+        ref: str,
+        old: OrderItem,
+        product: Product,
+        new: OrderItem,
+        method: PaymentMethod,
     ) -> tuple[str, str, str]:
-        """The goal, the opening message and the summary of the task."""
+        """The goal, the opening message and the summary (``ref``: the order as said)."""
         return (
-            f"In my pending order {oid} I want {item_text(old)} replaced by the same "
+            f"In my pending {ref} I want {item_text(old)} replaced by the same "
             f"{product.name} with {options_text(new.options)}. Any price difference should go "
             f"through {method_text(method)}. Nothing else in the order should change. {CONFIRM}",
             f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?"
-            if int(oid[-1]) % 2
-            else f"Hello, before my order {oid} ships, I need a different {product.name}.",
+            if len(ref) % 2
+            else f"Hello, before my {ref} ships, I need a different {product.name}.",
             f"swap {product.name} in pending order {oid}",
         )
 
@@ -135,21 +150,23 @@ class ChangeOrderPayment(RetailIntent):
             return None
         method = rng.choice(others)
         oid = order.order_id
+        at = locate(db, order, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to pay my pending order {oid} with {method_text(method)} instead of the "
+            goal=f"I want to pay my pending {at.ref} with {method_text(method)} instead of the "
             f"payment method I used. {CONFIRM}",
             opening=rng.choice(
                 [
-                    f"Hi, can I change how I pay for my order {oid}?",
+                    f"Hi, can I change how I pay for my {at.ref}?",
                     "Hello, I'd like to use a different payment method for an order.",
-                    f"I want to switch the card on order {oid}, please.",
+                    f"I want to switch the card on my {at.ref}, please.",
                 ]
             ),
-            known={"order_id": oid, "payment_method": method_text(method)},
+            known={**at.known, "payment_method": method_text(method)},
             actions=[
-                *gold_reads(who, oid),
+                *who.actions,
+                *at.reads,
                 Action(
                     "modify_pending_order_payment",
                     {"order_id": oid, "payment_method_id": method.id},
@@ -206,21 +223,22 @@ class OrderStatusInquiry(RetailIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
+        at = locate(db, order, rng)
         outputs = [order.status, *(t for f in order.fulfillments for t in f.tracking_ids)]
         return self.task(
             domain,
             who,
-            goal=f"I want to know the status of my order {oid} and, if it has shipped, its "
+            goal=f"I want to know the status of my {at.ref} and, if it has shipped, its "
             "tracking number. I do not want to change anything.",
             opening=rng.choice(
                 [
-                    f"Hi, where is my order {oid}?",
+                    f"Hi, where is my {at.ref}?",
                     "Hello, could you check on one of my orders for me?",
-                    f"Has {oid} shipped yet? I'd like the tracking number if so.",
+                    f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
                 ]
             ),
-            known={"order_id": oid},
-            actions=gold_reads(who, oid),
+            known=at.known,
+            actions=[*who.actions, *at.reads],
             outputs=outputs,
             summary=f"status of order {oid} ({order.status})",
         )
@@ -243,23 +261,25 @@ class CancelShippedOrderTransfer(RetailIntent):
         who = self.owner(db, order, rng)
         oid = order.order_id
         uid = who.customer.user_id
+        at = locate(db, order, rng)
         summary = f"User {uid} wants to cancel order {oid}, which is {order.status}."
         return self.task(
             domain,
             who,
-            goal=f"I want my order {oid} cancelled and my money back, not a return or an exchange. "
+            goal=f"I want my {at.ref} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
-            demand=f"my order {oid} cancelled with my money back",
+            demand=f"my {at.ref} cancelled with my money back",
             opening=rng.choice(
                 [
-                    f"I need to cancel my order {oid} right now.",
+                    f"I need to cancel my {at.ref} right now.",
                     "Hi, I want to cancel an order I placed, I don't want it anymore.",
-                    f"Cancel {oid} please, I changed my mind about it.",
+                    f"Cancel my {at.ref} please, I changed my mind about it.",
                 ]
             ),
-            known={"order_id": oid},
+            known=at.known,
             actions=[
-                *gold_reads(who, oid),
+                *who.actions,
+                *at.reads,
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"cancel {order.status} order {oid}: not allowed, transfer",
@@ -293,29 +313,30 @@ class CancelForOtherReason(RetailIntent):
         who = self.owner(db, order, rng)
         because = rng.choice(OTHER_REASONS)
         oid = order.order_id
+        at = locate(db, order, rng)
         opening = rng.choice(
             [
-                f"Hi, please cancel order {oid}, {because}.",
-                f"Hello, I want to cancel my order {oid}.",
-                f"Cancel {oid} for me please, {because}.",
+                f"Hi, please cancel my {at.ref}, {because}.",
+                f"Hello, I want to cancel my {at.ref}.",
+                f"Cancel my {at.ref} for me please, {because}.",
             ]
         )
         return self.task(
             domain,
             who,
-            goal=f"I want my pending order {oid} cancelled because {because}. That is my only "
+            goal=f"I want my pending {at.ref} cancelled because {because}. That is my only "
             "reason: I still need the item and did not order it by mistake.",
-            demand=f"order {oid} cancelled",
+            demand=f"my {at.ref} cancelled",
             opening=opening,
-            known={"order_id": oid, "cancel_reason": because},
-            actions=gold_reads(who, oid),
+            known={**at.known, "cancel_reason": because},
+            actions=[*who.actions, *at.reads],
             outputs=["no longer needed"],
             summary=f"cancel {oid} because {because}: not an accepted reason, refuse",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The order cancelled under an accepted reason the user never gave."""
-        oid = task.scenario.known_info["order_id"]
+        oid = task.actions[-1].arguments["order_id"]
         return [Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

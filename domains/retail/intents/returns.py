@@ -13,7 +13,9 @@ from tau_sim.domains.retail.intents.common import (
     RetailIntent,
     VariantSwap,
     in_window_delivered,
+    locate,
     pick_order,
+    window_check,
 )
 from tau_sim.domains.retail.rules import returnable
 from tau_sim.domains.retail.scenario import (
@@ -67,25 +69,28 @@ class ReturnDeliveredItems(RetailIntent):
             "payment_method_id": method.id,
         }
         what = " and ".join(item_text(i) for i in items)
+        at = locate(db, order, rng, 0.3)
         return self.task(
             domain,
             who,
-            goal=f"I want to return {what} from my delivered order {oid}, and I want the refund to "
+            goal=f"I want to return {what} from my delivered {at.ref}, and I want the refund to "
             f"{method_text(method)}. I want to know how much I will get back. {CONFIRM}",
             opening=rng.choice(
                 [
-                    f"Hi, I'd like to return something from an order that was delivered, {oid}.",
-                    f"Hello, I want to send back part of order {oid}.",
+                    f"Hi, I'd like to return something from a delivered {at.ref}.",
+                    f"Hello, I want to send back part of my {at.ref}.",
                     "Hi, I need to return an item I received.",
                 ]
             ),
             known={
-                "order_id": oid,
+                **at.known,
                 "items": items_value(items),
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, oid),
+                *who.actions,
+                *at.reads,
+                window_check(order),
                 *sum_action([i.price for i in items]),
                 Action("return_delivered_order_items", args),
             ],
@@ -103,16 +108,22 @@ class ExchangeDeliveredItems(VariantSwap):
     tool = "exchange_delivered_order_items"
 
     def texts(
-        self, oid: str, old: OrderItem, product: Product, new: OrderItem, method: PaymentMethod
+        self,
+        oid: str,
+        ref: str,
+        old: OrderItem,
+        product: Product,
+        new: OrderItem,
+        method: PaymentMethod,
     ) -> tuple[str, str, str]:
-        """The goal, the opening message and the summary of the task."""
+        """The goal, the opening message and the summary (``ref``: the order as said)."""
         return (
-            f"I received my order {oid} and want to exchange {item_text(old)} for the same "
+            f"I received my {ref} and want to exchange {item_text(old)} for the same "
             f"{product.name} with {options_text(new.options)}. Any price difference should go "
             f"through {method_text(method)}. {CONFIRM}",
             f"Hello, I want to exchange the {product.name} I received for a different one."
-            if int(oid[-1]) % 2
-            else f"Hi, the {product.name} from order {oid} doesn't work for me, can I swap it?",
+            if len(ref) % 2
+            else f"Hi, the {product.name} from my {ref} doesn't work for me, can I swap it?",
             f"exchange {product.name} of delivered order {oid}",
         )
 
@@ -133,21 +144,22 @@ class RefundAmountInquiry(RetailIntent):
         refund = money(sum(i.price for i in items))
         oid = order.order_id
         what = " and ".join(item_text(i) for i in items)
+        at = locate(db, order, rng, 0.5)
         return self.task(
             domain,
             who,
-            goal=f"I am thinking about returning {what} from my delivered order {oid}. I only want "
+            goal=f"I am thinking about returning {what} from my delivered {at.ref}. I only want "
             "to know how much money I would get back in total; I do not want to return anything "
             "today.",
             opening=rng.choice(
                 [
                     "Hi, how much would I get back if I returned a couple of things from my order?",
-                    f"Hello, what refund would returning two items of {oid} give me?",
+                    f"Hello, what refund would returning two items of my {at.ref} give me?",
                     "Quick question about a possible return: what would the refund be?",
                 ]
             ),
-            known={"order_id": oid, "items": items_value(items)},
-            actions=[*gold_reads(who, oid), *sum_action([i.price for i in items])],
+            known={**at.known, "items": items_value(items)},
+            actions=[*who.actions, *at.reads, *sum_action([i.price for i in items])],
             outputs=[money_text(refund)],
             summary=f"refund amount for 2 items of order {oid}: {money_text(refund)}",
         )
@@ -203,6 +215,7 @@ class CancelAndReturn(RetailIntent):
                 *gold_reads(who, a),
                 Action("cancel_pending_order", {"order_id": a, "reason": reason}),
                 Action("get_order_details", {"order_id": b}),
+                window_check(order),
                 Action("return_delivered_order_items", ret),
             ],
             outputs=[money_text(item.price)],
@@ -211,7 +224,7 @@ class CancelAndReturn(RetailIntent):
 
 
 class ExchangeForOtherProduct(RetailIntent):
-    """Exchange a delivered item for another product type: the tools refuse it, so does the agent."""
+    """Exchange a delivered item for another product type: refused (the tools refuse it too)."""
 
     name = "exchange_for_other_product"
     description = (
