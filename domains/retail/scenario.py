@@ -104,7 +104,19 @@ def gold_reads(identity: Identity, *order_ids: str) -> list[Action]:
     return [*identity.actions, *(Action("get_order_details", {"order_id": o}) for o in order_ids)]
 
 
-def order_phrase(item: OrderItem, status: str = "") -> str:
-    """An order as a user describes it by one of its items, e.g. "the order with the Hoodie"."""
+def order_phrase(items: OrderItem | list[OrderItem], status: str = "") -> str:
+    """An order as a user describes it by items, "the order with the Hoodie (color: grey)"."""
     kind = f"{status} " if status else ""
-    return f"the {kind}order with the {item.name}"
+    listed = items if isinstance(items, list) else [items]
+    return f"the {kind}order with {items_value(listed)}"
+
+
+DESCRIBING = (
+    "order_desc",
+    "return_order",
+    "exchange_order",
+    "exchange_order_2",
+    "cancel_order",
+    "ship_order",
+)
+"""The slots in which a user describes an order instead of giving its number."""

@@ -127,6 +127,7 @@ REQUIRED = {
     "get_product_details": ["product_id"],
     "list_all_product_types": [],
     "calculate": ["expression"],
+    "days_between": ["start_date", "end_date"],
     "transfer_to_human_agents": ["summary"],
     "cancel_pending_order": ["order_id", "reason"],
     "modify_pending_order_address": [

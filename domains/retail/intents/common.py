@@ -16,11 +16,11 @@ from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.domains.retail.data import DELIVERED, TODAY, Order, OrderItem, Product, User
 from tau_sim.domains.retail.rules import in_window
 from tau_sim.domains.retail.scenario import (
+    DESCRIBING,
     ORDER_IDS,
     UNKNOWN_IDS,
     items_value,
     new_item_text,
-    order_phrase,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -34,10 +34,20 @@ class RetailIntent(CustomerIntent):
     unknown_info = UNKNOWN_IDS
 
     def task(self, domain: Domain, who: Identity, **kwargs: Any) -> Task:
-        """The kit's task; a user who describes their order knows no order number."""
+        """The kit's task; a user who describes orders knows no order number and says them.
+
+        The opening states every description the user holds that it does not already hold,
+        so the agent hears which orders are meant before it reads any.
+        """
+        known: dict[str, str] = kwargs["known"]
+        described = [v for k, v in known.items() if k in DESCRIBING]
+        opening: str = kwargs["opening"]
+        missing = [v for v in described if v.lower() not in opening.lower()]
+        if missing:
+            kwargs["opening"] = f"{opening} It's about {' and '.join(missing)}."
         task = super().task(domain, who, **kwargs)
         scenario = task.scenario
-        if "order_desc" in scenario.known_info and ORDER_IDS not in scenario.unknown_info:
+        if described and ORDER_IDS not in scenario.unknown_info:
             unknown = [*scenario.unknown_info, ORDER_IDS]
             scenario = msgspec.structs.replace(scenario, unknown_info=unknown)
             task = msgspec.structs.replace(task, scenario=scenario)
@@ -123,7 +133,7 @@ class VariantSwap(RetailIntent):
             "new_item_ids": [new.item_id],
             "payment_method_id": method.id,
         }
-        at = locate(db, order, rng, 0.4)
+        at = locate(db, order, rng, 0.4, [old])
         goal, opening, summary = self.texts(oid, at.ref, old, product, new, method)
         return self.task(
             domain,
@@ -259,21 +269,28 @@ class Located(NamedTuple):
     reads: list[Action]
 
 
-def locate(db: Database, order: Order, rng: random.Random, share: float = 0.4) -> Located:
-    """The order by its id, or (``share`` of the time) described by an item among several.
+def locate(
+    db: Database,
+    order: Order,
+    rng: random.Random,
+    share: float = 0.4,
+    items: list[OrderItem] | None = None,
+) -> Located:
+    """The order by its id, or (``share`` of the time) described by its items among several.
 
-    A described order is "order with the Hoodie": its gold reads go through the user's orders
-    until they reach it; an order given by id is "order #W1234567", read at once.
+    A described order is "order with the Hoodie (color: grey, size: M)" (``items``, when one
+    of them is in no other order of the user, else one such item): its gold reads go through
+    the user's orders until they reach it. An order given by id is "order #W1234567".
     """
     orders = orders_of(db, order.user_id)
     told = telling_items(order, orders)
+    if items is not None:
+        told = items if any(i in told for i in items) else []
+    elif told:
+        told = [rng.choice(told)]
     if len(orders) >= 2 and told and rng.random() < share:
-        item = rng.choice(told)
-        return Located(
-            f"order with the {item.name}",
-            {"order_desc": order_phrase(item)},
-            search_reads(orders, order),
-        )
+        ref = f"order with {items_value(told)}"
+        return Located(ref, {"order_desc": ref}, search_reads(orders, order))
     oid = order.order_id
     return Located(
         f"order {oid}", {"order_id": oid}, [Action("get_order_details", {"order_id": oid})]

@@ -146,7 +146,7 @@ class LongAddressReturnCancel(LongIntent):
             known={
                 "ship_order": order_phrase(s_item, "pending"),
                 "new_address": address_text(address),
-                "return_order": order_phrase(items[0]),
+                "return_order": order_phrase(items),
                 "items": items_value(items),
                 "payment_method": method_text(method),
                 "cancel_order": order_phrase(c_item, "pending"),
@@ -233,10 +233,10 @@ class LongExchangeTwoOrders(LongIntent):
         who = self.identity(db, user.user_id, rng)
         pending = _pending(orders)
         known = {
-            "exchange_order": order_phrase(pairs_a[0][0]),
-            "exchange_order_2": order_phrase(pairs_b[0][0]),
-            "exchange_items": items_value([o for o, _ in pairs_a + pairs_b]),
-            "new_items": "; ".join(new_item_text(n.options, n.name) for _, n in pairs_a + pairs_b),
+            "exchange_order": order_phrase([o for o, _ in pairs_a]),
+            "exchange_order_2": order_phrase([o for o, _ in pairs_b]),
+            # options only: the descriptions above name the items (they say which order)
+            "new_items": "; then ".join(options_text(n.options) for _, n in pairs_a + pairs_b),
             "payment_method": method_text(method),
         }
         reads = search_reads(orders, first, second)

@@ -116,7 +116,7 @@ class SearchReturnByItem(SearchIntent):
             f"{method_text(method)}, and I want to know how much I will get back. {CONFIRM}",
             opening=opening,
             known={
-                "order_desc": order_phrase(telling),
+                "order_desc": order_phrase(items),
                 "items": items_value(items),
                 "payment_method": method_text(method),
             },

@@ -69,7 +69,7 @@ class ReturnDeliveredItems(RetailIntent):
             "payment_method_id": method.id,
         }
         what = " and ".join(item_text(i) for i in items)
-        at = locate(db, order, rng, 0.3)
+        at = locate(db, order, rng, 0.3, items)
         return self.task(
             domain,
             who,
@@ -144,7 +144,7 @@ class RefundAmountInquiry(RetailIntent):
         refund = money(sum(i.price for i in items))
         oid = order.order_id
         what = " and ".join(item_text(i) for i in items)
-        at = locate(db, order, rng, 0.5)
+        at = locate(db, order, rng, 0.5, items)
         return self.task(
             domain,
             who,
