@@ -79,16 +79,12 @@ HINTS: dict[str, SlotHint] = {
     "exchange_order_2": SlotHint(("second order", "other order"), "the second order"),
     "cancel_order": SlotHint(("order to cancel", "cancel which"), "which order to cancel"),
     "ship_order": SlotHint(("order to ship", "order to send"), "which order to ship elsewhere"),
-    "exchange_items": SlotHint(
-        ("items to exchange", "item to exchange", "exchange which"), "the items to exchange"
+    "refused_items": SlotHint(
+        ("other item", "second item", "other product"), "the other item you want to return"
     ),
     "new_items": SlotHint(
-        ("new items", "new variants", "which variants", "prefer"), "the variants you want instead"
-    ),
-    "exchange_method": SlotHint(
-        ("price difference", "pay the difference", "charge the difference"),
-        "the payment method for the price difference",
-        True,
+        ("new items", "new variants", "which variants", "which options"),
+        "the variants you want instead",
     ),
 }
 """The kit's standard slots plus the orders, items, variants, addresses and reasons of retail."""
