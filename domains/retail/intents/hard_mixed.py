@@ -28,7 +28,7 @@ from tau_sim.domains.retail.intents.common import (
     telling_items,
     window_check,
 )
-from tau_sim.domains.retail.rules import RETURN_WINDOW_DAYS, returnable
+from tau_sim.domains.retail.rules import returnable
 from tau_sim.domains.retail.scenario import (
     ORDER_IDS,
     REASON_TEXT,
@@ -42,7 +42,8 @@ from tau_sim.domains.retail.scenario import (
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-WINDOW = f"{RETURN_WINDOW_DAYS} days"
+NOT_ELIGIBLE = "not eligible"
+"""What the agent says of the refused part of a mixed request (the item is not eligible)."""
 
 
 def _told(orders: list[Order]) -> list[tuple[Order, OrderItem]]:
@@ -137,7 +138,7 @@ class MixedReturnWindow(HardRetailIntent):
                 window_check(late),
                 return_action(recent, [ok], method),
             ],
-            outputs=[money_text(ok.price), late.delivered_on],
+            outputs=[money_text(ok.price), late.delivered_on, NOT_ELIGIBLE],
             summary=f"return the {ok.name} of {recent.order_id}; refuse the {refused.name} of "
             f"{late.order_id}, delivered {late.delivered_on}",
         )
@@ -188,7 +189,7 @@ class MixedFinalSale(HardRetailIntent):
         who = self.identity(db, user.user_id, rng)
         known = {"order_desc": f"{order_phrase(item)}, and {order_phrase(ok)}"}
         checks = [window_check(final)]
-        outputs = ["final sale"]
+        outputs = ["final sale", NOT_ELIGIBLE]
         if other.status == PENDING:
             reason = rng.choice(sorted(REASON_TEXT))
             known["cancel_reason"] = reason
