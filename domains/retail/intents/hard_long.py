@@ -39,7 +39,7 @@ from tau_sim.domains.retail.scenario import (
     options_text,
     order_phrase,
 )
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 
 class LongIntent(RetailIntent):
@@ -89,7 +89,7 @@ class LongAddressReturnCancel(LongIntent):
         "The user redirects one pending order, returns items of a delivered order and cancels "
         "another pending order, all described by item (sometimes the default address too)."
     )
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "long"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -211,7 +211,7 @@ class LongExchangeTwoOrders(LongIntent):
         "The user exchanges items in two delivered orders (described by item), then cancels "
         "a pending order or changes the default address."
     )
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "long"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -308,7 +308,7 @@ class ConditionalMoveAndExchange(LongIntent):
         "a delivered order is exchanged unless the exchange costs more than their limit, "
         "in which case it is returned."
     )
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "conditional", "long"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "conditional", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

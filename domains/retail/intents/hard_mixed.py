@@ -40,7 +40,7 @@ from tau_sim.domains.retail.scenario import (
     options_text,
     order_phrase,
 )
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 NOT_ELIGIBLE = "not eligible"
 """What the agent says of the refused part of a mixed request (the item is not eligible)."""
@@ -83,7 +83,7 @@ class MixedReturnWindow(HardRetailIntent):
         "30 days ago: the first is returned, the second refused."
     )
     rules = ("return-window",)
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "mixed"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "mixed"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -161,7 +161,7 @@ class MixedFinalSale(HardRetailIntent):
         "another item or cancels a pending order (done)."
     )
     rules = ("final-sale",)
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "mixed"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "mixed"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -244,7 +244,7 @@ class DisprovenLateDelivery(HardRetailIntent):
     )
     forbidden = True
     rules = ("return-window",)
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "disproven"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "disproven"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -341,7 +341,7 @@ class NotYourOrder(HardRetailIntent):
     )
     forbidden = True
     rules = ("own-orders-only",)
-    challenges: ClassVar[frozenset[str]] = frozenset({"disproven"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"disproven"})
     unknown_info = UNKNOWN_IDS
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

@@ -40,7 +40,7 @@ from tau_sim.domains.retail.scenario import (
     options_text,
     order_phrase,
 )
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 
 class SearchIntent(RetailIntent):
@@ -81,7 +81,7 @@ class SearchReturnByItem(SearchIntent):
 
     name = "search_return_by_item"
     description = "The user returns 'the speaker' from one of several delivered orders (no id)."
-    challenges: ClassVar[frozenset[str]] = frozenset({"search"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -146,7 +146,7 @@ class ConditionalExchangeOrReturn(SearchIntent):
         "The user exchanges an item of a described order, or returns it if the exchange costs "
         "more than their limit (calculate decides)."
     )
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "conditional"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -234,7 +234,7 @@ class LaterCancelReturnAndMore(SearchIntent):
         "The user cancels one order and returns an item of another (both described), then "
         "raises a new need: the default address, or another pending order's address."
     )
-    challenges: ClassVar[frozenset[str]] = frozenset({"search", "later", "long"})
+    challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "later", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
