@@ -221,6 +221,12 @@ def return_action(order: Order, items: list[OrderItem], method: PaymentMethod) -
     )
 
 
+def can_swap(db: Database, item: OrderItem) -> bool:
+    """Whether ``item``'s product has another available variant."""
+    product: Product = record(db, "products", item.product_id)
+    return any(v.available and v.item_id != item.item_id for v in product.variants)
+
+
 def swap_for(db: Database, item: OrderItem, rng: random.Random) -> OrderItem | None:
     """Another available variant of ``item``'s product, as an order item, or None."""
     product: Product = record(db, "products", item.product_id)

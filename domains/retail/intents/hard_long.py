@@ -17,6 +17,7 @@ from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
     RetailIntent,
+    can_swap,
     difference_action,
     in_window_delivered,
     original_method,
@@ -61,11 +62,11 @@ def _returnable(orders: list[Order]) -> list[Order]:
     ]
 
 
-def _swappable(db: Database, orders: list[Order], rng: random.Random) -> list[Order]:
+def _swappable(db: Database, orders: list[Order]) -> list[Order]:
     return [
         o
         for o in orders
-        if in_window_delivered(o) and any(swap_for(db, i, rng) for i in telling_items(o, orders))
+        if in_window_delivered(o) and any(can_swap(db, i) for i in telling_items(o, orders))
     ]
 
 
@@ -215,11 +216,11 @@ class LongExchangeTwoOrders(LongIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        found = pick_user(db, rng, lambda os: len(_swappable(db, os, random.Random(0))) >= 2)
+        found = pick_user(db, rng, lambda os: len(_swappable(db, os)) >= 2)
         if found is None:
             return None
         user, orders = found
-        first, second = rng.sample(_swappable(db, orders, rng), 2)
+        first, second = rng.sample(_swappable(db, orders), 2)
         pairs_a = _exchange(db, first, orders, rng, rng.choice([1, 2]))
         pairs_b = _exchange(db, second, orders, rng, 1)
         if not pairs_a or not pairs_b:
