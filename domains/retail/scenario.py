@@ -33,9 +33,12 @@ def new_item_text(options: Options, product: str) -> str:
 
 
 def option_names(new_item: str) -> list[str]:
-    """The option names of a ``new_item_text`` ("size", "color"): they name the slot too."""
-    _, _, options = new_item.partition(" with ")
-    return [part.split(": ", 1)[0] for part in options.split(", ")]
+    """The option names of ``new_item_text``s ("size", "color"; "; " between several)."""
+    names: list[str] = []
+    for one in new_item.split("; "):
+        _, _, options = one.partition(" with ")
+        names += [n for p in options.split(", ") if (n := p.split(": ", 1)[0]) not in names]
+    return names
 
 
 _ORDER = SlotHint(("order id", "order number", "order #"), "your order ID", True)

@@ -516,7 +516,11 @@ def test_another_customers_order_is_the_agents_to_refuse(retail: Domain) -> None
 
 
 def test_every_refusal_intent_names_its_rule_and_pushover_write(retail: Domain) -> None:
-    tool_refused = {"out_of_policy_transfer", "exchange_for_other_product"}
+    tool_refused = {
+        "out_of_policy_transfer",
+        "exchange_for_other_product",
+        "refund_to_another_card",
+    }
     marked = set(re.findall(r"\[rule ([a-z0-9-]+)\]", retail.policy))
     assert marked == {r for i in retail.intents for r in i.rules}
     for task in retail.tasks:

@@ -41,6 +41,7 @@ from tau_sim.domains.retail.intents.returns import (
     ExchangeDeliveredItems,
     ExchangeForOtherProduct,
     RefundAmountInquiry,
+    RefundToAnotherCard,
     ReturnDeliveredItems,
 )
 from tau_sim.simulator.world import Intent
@@ -61,6 +62,7 @@ INTENTS: list[Intent] = [
     CancelAndReturn(),
     CancelForOtherReason(),
     ExchangeForOtherProduct(),
+    RefundToAnotherCard(),
     SearchReturnByItem(),
     ConditionalExchangeOrReturn(),
     LaterCancelReturnAndMore(),

@@ -133,7 +133,7 @@ class VariantSwap(RetailIntent):
             "new_item_ids": [new.item_id],
             "payment_method_id": method.id,
         }
-        at = locate(db, order, rng, 0.4, [old])
+        at = locate(db, order, rng, items=[old])
         goal, opening, summary = self.texts(oid, at.ref, old, product, new, method)
         return self.task(
             domain,
@@ -279,7 +279,7 @@ def locate(
     db: Database,
     order: Order,
     rng: random.Random,
-    share: float = 0.4,
+    share: float = 0.6,
     items: list[OrderItem] | None = None,
 ) -> Located:
     """The order by its id, or (``share`` of the time) described by its items among several.

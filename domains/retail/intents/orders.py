@@ -12,6 +12,7 @@ from tau_sim.domains.retail.intents.common import (
     RetailIntent,
     VariantSwap,
     locate,
+    orders_of,
     pick_order,
 )
 from tau_sim.domains.retail.scenario import REASON_TEXT, item_text, options_text
@@ -192,11 +193,28 @@ class UpdateDefaultAddress(RetailIntent):
         write = Action(
             "modify_user_address", {"user_id": who.customer.user_id, **address_args(address)}
         )
+        known = {"new_address": address_text(address)}
+        actions = [*who.actions, write]
+        orders = "My existing orders do not need to change."
+        if order.status in (PENDING, PROCESSED) and rng.random() < 0.5:
+            # the condition decides: only a pending order can still be redirected
+            oid = order.order_id
+            known["order_id"] = oid
+            orders = (
+                f"If my order {oid} has not shipped yet, it should go to the new address too; "
+                "if it has, leave it as it is."
+            )
+            actions = [*who.actions, Action("get_order_details", {"order_id": oid}), write]
+            if order.status == PENDING:
+                actions.append(
+                    Action(
+                        "modify_pending_order_address", {"order_id": oid, **address_args(address)}
+                    )
+                )
         return self.task(
             domain,
             who,
-            goal="I just moved and want my account's default address updated. My existing orders "
-            f"do not need to change. {CONFIRM}",
+            goal=f"I just moved and want my account's default address updated. {orders} {CONFIRM}",
             opening=rng.choice(
                 [
                     "Hi, I moved recently and need to update the address on my account.",
@@ -204,8 +222,8 @@ class UpdateDefaultAddress(RetailIntent):
                     "I have a new home address, can you put it on my account?",
                 ]
             ),
-            known={"new_address": address_text(address)},
-            actions=[*who.actions, write],
+            known=known,
+            actions=actions,
             summary=f"update default address of {who.customer.user_id}",
         )
 
@@ -224,12 +242,31 @@ class OrderStatusInquiry(RetailIntent):
         who = self.owner(db, order, rng)
         oid = order.order_id
         at = locate(db, order, rng)
-        outputs = [order.status, *(t for f in order.fulfillments for t in f.tracking_ids)]
+        tracked = [order]
+        known = dict(at.known)
+        reads = list(at.reads)
+        also = ""
+        others = [
+            o
+            for o in orders_of(db, order.user_id)
+            if o.status in (PENDING, PROCESSED, DELIVERED) and o.order_id != oid
+        ]
+        if others and rng.random() < 0.4:  # a second order asked about by its number
+            second = rng.choice(others)
+            tracked.append(second)
+            known["order_id_2"] = second.order_id
+            read = Action("get_order_details", {"order_id": second.order_id})
+            reads += [] if read in reads else [read]
+            also = f" I also want the same for my order {second.order_id}."
+        outputs = [
+            *dict.fromkeys(o.status for o in tracked),
+            *(t for o in tracked for f in o.fulfillments for t in f.tracking_ids),
+        ]
         return self.task(
             domain,
             who,
             goal=f"I want to know the status of my {at.ref} and, if it has shipped, its "
-            "tracking number. I do not want to change anything.",
+            f"tracking number.{also} I do not want to change anything.",
             opening=rng.choice(
                 [
                     f"Hi, where is my {at.ref}?",
@@ -237,10 +274,10 @@ class OrderStatusInquiry(RetailIntent):
                     f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
                 ]
             ),
-            known=at.known,
-            actions=[*who.actions, *at.reads],
+            known=known,
+            actions=[*who.actions, *reads],
             outputs=outputs,
-            summary=f"status of order {oid} ({order.status})",
+            summary=f"status of {' and '.join(o.order_id for o in tracked)}",
         )
 
 

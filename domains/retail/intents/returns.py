@@ -182,19 +182,25 @@ class CancelAndReturn(RetailIntent):
         if not delivered:
             return None
         order = rng.choice(delivered)
-        item = rng.choice([i for i in order.items if returnable(i)])
+        allowed = [i for i in order.items if returnable(i)]
+        items = rng.sample(allowed, rng.randint(1, min(2, len(allowed))))
         method = user.payment_method(order.payment_history[0].payment_method_id)
         if method is None:
             return None
         who = self.identity(db, user.user_id, rng)
         reason = rng.choice(sorted(REASON_TEXT))
         a, b = pending.order_id, order.order_id
-        ret = {"order_id": b, "item_ids": [item.item_id], "payment_method_id": method.id}
+        ret = {
+            "order_id": b,
+            "item_ids": [i.item_id for i in items],
+            "payment_method_id": method.id,
+        }
+        refund = money(sum(i.price for i in items))
         return self.task(
             domain,
             who,
             goal=f"Two things: I want to cancel my pending order {a} because "
-            f"{REASON_TEXT[reason]}, and I want to return {item_text(item)} from my delivered "
+            f"{REASON_TEXT[reason]}, and I want to return {items_value(items)} from my delivered "
             f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
             f"the return. {CONFIRM}",
             opening=rng.choice(
@@ -208,7 +214,7 @@ class CancelAndReturn(RetailIntent):
                 "order_id_1": a,
                 "cancel_reason": reason,
                 "order_id_2": b,
-                "items": items_value([item]),
+                "items": items_value(items),
                 "payment_method": method_text(method),
             },
             actions=[
@@ -216,10 +222,11 @@ class CancelAndReturn(RetailIntent):
                 Action("cancel_pending_order", {"order_id": a, "reason": reason}),
                 Action("get_order_details", {"order_id": b}),
                 window_check(order),
+                *sum_action([i.price for i in items]),
                 Action("return_delivered_order_items", ret),
             ],
-            outputs=[money_text(item.price)],
-            summary=f"cancel {a} and return 1 item of {b}",
+            outputs=[money_text(refund)],
+            summary=f"cancel {a} and return {len(items)} item(s) of {b}",
         )
 
 
@@ -261,7 +268,59 @@ class ExchangeForOtherProduct(RetailIntent):
             demand=f"the {item.name} exchanged for a {other.name}",
             opening=opening,
             known={"order_id": oid, "items": items_value([item])},
-            actions=gold_reads(who, oid),
+            actions=[
+                *gold_reads(who, oid),
+                Action("get_product_details", {"product_id": item.product_id}),
+            ],
             outputs=["same product"],
             summary=f"exchange a {item.name} of {oid} for a {other.name}: refuse",
+        )
+
+
+class RefundToAnotherCard(RetailIntent):
+    """Return an item with the refund to a card that did not pay: refused (the tools refuse too)."""
+
+    name = "refund_to_another_card"
+    description = (
+        "The user wants a return refunded to a credit card that did not pay for the order; "
+        "refunds go only to the original method or a gift card, so the agent refuses."
+    )
+    forbidden = True
+    rules = ("refund-to-payer",)
+    # no violations: the return tool refuses a refund method that did not pay
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _returnable(db, rng, 1)
+        if picked is None:
+            return None
+        order, items = picked
+        who = self.owner(db, order, rng)
+        paid = order.payment_history[0].payment_method_id
+        cards = [m for m in who.customer.payment_methods if m.source == "credit_card"]
+        others = [m for m in cards if m.id != paid]
+        if not others:
+            return None
+        card = rng.choice(others)
+        at = locate(db, order, rng, items=items)
+        opening = rng.choice(
+            [
+                f"Hi, I want to return something from my {at.ref} and get the money on "
+                f"{method_text(card)}.",
+                f"Hello, please refund a return from my {at.ref} to {method_text(card)}.",
+                "Hi, I'm returning an item, but the refund has to go to a different card.",
+            ]
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to return {items_value(items)} from my delivered {at.ref}, and the "
+            f"refund must go to {method_text(card)}, not to the method I paid with and not to a "
+            "gift card.",
+            demand=f"the refund on {method_text(card)}",
+            opening=opening,
+            known={**at.known, "items": items_value(items), "payment_method": method_text(card)},
+            actions=[*who.actions, *at.reads, window_check(order)],
+            outputs=["original payment method"],
+            summary=f"refund a return of {order.order_id} to {card.id}, which did not pay: refuse",
         )
