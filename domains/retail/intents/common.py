@@ -19,8 +19,10 @@ from tau_sim.domains.retail.scenario import (
     DESCRIBING,
     ORDER_IDS,
     UNKNOWN_IDS,
+    item_text,
     items_value,
     new_item_text,
+    options_text,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -75,21 +77,30 @@ def _method_for(
     return rng.choice(candidates) if candidates else None
 
 
-def _swap(
-    db: Database, order: Order, rng: random.Random
-) -> tuple[OrderItem, Product, OrderItem] | None:
-    """An item of ``order`` and another available variant of its product."""
+Swap = tuple[OrderItem, Product, OrderItem]
+"""An item, its product and the other variant of it the user wants."""
+
+
+def _swaps(db: Database, order: Order, rng: random.Random, count: int) -> list[Swap]:
+    """Up to ``count`` items of ``order`` (distinct products), each with another variant."""
+    swaps: list[Swap] = []
     for item in rng.sample(order.items, len(order.items)):
         product: Product = record(db, "products", item.product_id)
         others = [v for v in product.variants if v.available and v.item_id != item.item_id]
-        if others:
+        if others and all(p.product_id != product.product_id for _, p, _ in swaps):
             v = rng.choice(others)
-            return (
-                item,
-                product,
-                OrderItem(v.item_id, product.product_id, product.name, v.options, v.price),
-            )
-    return None
+            new = OrderItem(v.item_id, product.product_id, product.name, v.options, v.price)
+            swaps.append((item, product, new))
+        if len(swaps) == count:
+            break
+    return swaps
+
+
+def swaps_text(swaps: list[Swap], verb: str) -> str:
+    """The swaps as the user asks for them: "the Hoodie (...) replaced by one with ..."."""
+    return " and ".join(
+        f"{item_text(o)} {verb} one with {options_text(n.options)}" for o, _, n in swaps
+    )
 
 
 class VariantSwap(RetailIntent):
@@ -99,13 +110,7 @@ class VariantSwap(RetailIntent):
     tool: ClassVar[str]
 
     def texts(
-        self,
-        oid: str,
-        ref: str,
-        old: OrderItem,
-        product: Product,
-        new: OrderItem,
-        method: PaymentMethod,
+        self, oid: str, ref: str, swaps: list[Swap], method: PaymentMethod
     ) -> tuple[str, str, str]:
         """The goal, the opening message and the summary of the task.
 
@@ -118,23 +123,24 @@ class VariantSwap(RetailIntent):
         order = pick_order(
             db, rng, lambda o: o.status == self.status and (o.status != DELIVERED or in_window(o))
         )
-        swap = None if order is None else _swap(db, order, rng)
-        if order is None or swap is None:
+        swaps = [] if order is None else _swaps(db, order, rng, rng.choice([1, 1, 2]))
+        if order is None or not swaps:
             return None
-        old, product, new = swap
         who = self.owner(db, order, rng)
-        method = _method_for(who.customer, order, new.price - old.price, rng)
+        difference = sum(n.price - o.price for o, _, n in swaps)
+        method = _method_for(who.customer, order, difference, rng)
         if method is None:
             return None
         oid = order.order_id
         args = {
             "order_id": oid,
-            "item_ids": [old.item_id],
-            "new_item_ids": [new.item_id],
+            "item_ids": [o.item_id for o, _, _ in swaps],
+            "new_item_ids": [n.item_id for _, _, n in swaps],
             "payment_method_id": method.id,
         }
-        at = locate(db, order, rng, items=[old])
-        goal, opening, summary = self.texts(oid, at.ref, old, product, new, method)
+        olds = [o for o, _, _ in swaps]
+        at = locate(db, order, rng, items=olds)
+        goal, opening, summary = self.texts(oid, at.ref, swaps, method)
         return self.task(
             domain,
             who,
@@ -142,15 +148,16 @@ class VariantSwap(RetailIntent):
             opening=opening,
             known={
                 **at.known,
-                "items": items_value([old]),
-                "new_item": new_item_text(new.options, product.name),
+                "items": items_value(olds),
+                "new_item": "; ".join(new_item_text(n.options, p.name) for _, p, n in swaps),
                 "payment_method": method_text(method),
             },
             actions=[
                 *who.actions,
                 *at.reads,
                 *([window_check(order)] if order.status == DELIVERED else []),
-                Action("get_product_details", {"product_id": product.product_id}),
+                *(Action("get_product_details", {"product_id": p.product_id}) for _, p, _ in swaps),
+                *([difference_action([(o, n) for o, _, n in swaps])] if len(swaps) > 1 else []),
                 Action(self.tool, args),
             ],
             summary=summary,

@@ -6,16 +6,18 @@ import random
 
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED, OrderItem, Product
+from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
     RetailIntent,
+    Swap,
     VariantSwap,
     locate,
     orders_of,
     pick_order,
+    swaps_text,
 )
-from tau_sim.domains.retail.scenario import REASON_TEXT, item_text, options_text
+from tau_sim.domains.retail.scenario import REASON_TEXT
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -109,19 +111,14 @@ class ModifyOrderItems(VariantSwap):
     tool = "modify_pending_order_items"
 
     def texts(
-        self,
-        oid: str,
-        ref: str,
-        old: OrderItem,
-        product: Product,
-        new: OrderItem,
-        method: PaymentMethod,
+        self, oid: str, ref: str, swaps: list[Swap], method: PaymentMethod
     ) -> tuple[str, str, str]:
         """The goal, the opening message and the summary (``ref``: the order as said)."""
+        product = swaps[0][1]
         return (
-            f"In my pending {ref} I want {item_text(old)} replaced by the same "
-            f"{product.name} with {options_text(new.options)}. Any price difference should go "
-            f"through {method_text(method)}. Nothing else in the order should change. {CONFIRM}",
+            f"In my pending {ref} I want {swaps_text(swaps, 'replaced by')} (same products). "
+            f"Any price difference should go through {method_text(method)}. Nothing else in "
+            f"the order should change. {CONFIRM}",
             f"Hi, I ordered a {product.name} but picked the wrong option. Can I change it?"
             if len(ref) % 2
             else f"Hello, before my {ref} ships, I need a different {product.name}.",

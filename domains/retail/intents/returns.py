@@ -11,10 +11,12 @@ from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, Pr
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
     RetailIntent,
+    Swap,
     VariantSwap,
     in_window_delivered,
     locate,
     pick_order,
+    swaps_text,
     window_check,
 )
 from tau_sim.domains.retail.rules import returnable
@@ -23,7 +25,6 @@ from tau_sim.domains.retail.scenario import (
     gold_reads,
     item_text,
     items_value,
-    options_text,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -108,19 +109,14 @@ class ExchangeDeliveredItems(VariantSwap):
     tool = "exchange_delivered_order_items"
 
     def texts(
-        self,
-        oid: str,
-        ref: str,
-        old: OrderItem,
-        product: Product,
-        new: OrderItem,
-        method: PaymentMethod,
+        self, oid: str, ref: str, swaps: list[Swap], method: PaymentMethod
     ) -> tuple[str, str, str]:
         """The goal, the opening message and the summary (``ref``: the order as said)."""
+        product = swaps[0][1]
         return (
-            f"I received my {ref} and want to exchange {item_text(old)} for the same "
-            f"{product.name} with {options_text(new.options)}. Any price difference should go "
-            f"through {method_text(method)}. {CONFIRM}",
+            f"I received my {ref} and want to exchange {swaps_text(swaps, 'for')} (same "
+            f"products). Any price difference should go through {method_text(method)}. "
+            f"{CONFIRM}",
             f"Hello, I want to exchange the {product.name} I received for a different one."
             if len(ref) % 2
             else f"Hi, the {product.name} from my {ref} doesn't work for me, can I swap it?",
