@@ -347,11 +347,8 @@ class GoldPolicy:
         if not self.answer_key.slotted_facts:
             return
         held = self._held_facts([self._bind(i, live) for i in indexes])
-        which = [
-            s
-            for s in self._unsaid([n for i in indexes for n in self.bindings.which.get(i, [])])
-            if s not in held
-        ]
+        names = dict.fromkeys(n for i in indexes for n in self.bindings.which.get(i, []))
+        which = [s for s in self._unsaid(list(names)) if s not in held]
         wanted = [*held, *which]
         if wanted:
             prompts = _listing([s.prompt for s in wanted])
