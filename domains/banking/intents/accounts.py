@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.banking.data import FEE, SAVINGS, Account, Transaction, User, days_ago
+from tau_sim.domains.banking.data import FEE, Account, Transaction, User, days_ago
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
     accounts_of,
@@ -14,6 +14,7 @@ from tau_sim.domains.banking.intents.common import (
     holder,
     nameable,
     pick_user,
+    savings,
     transactions_read,
 )
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP, FEE_REVERSAL_PERIOD_DAYS
@@ -21,11 +22,6 @@ from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, go
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def savings(db: Database, user: User) -> Account | None:
-    """The customer's savings account, if any."""
-    return next((a for a in accounts_of(db, user) if a.kind == SAVINGS), None)
 
 
 def may_reverse(user: User) -> bool:

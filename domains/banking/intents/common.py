@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from tau_sim.domains.banking.data import CHECKING, Account, Transaction, User, transaction_id
+import datetime as dt
+import random
+from collections.abc import Callable
+
+from tau_sim.domains.banking.catalog import SUBSCRIPTIONS
+from tau_sim.domains.banking.data import (
+    CARD_PURCHASE,
+    CHECKING,
+    SAVINGS,
+    Account,
+    Transaction,
+    User,
+    days_ago,
+    transaction_id,
+)
+from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import ACCOUNT_PIN
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_SUBSCRIPTIONS = frozenset(name for name, _ in SUBSCRIPTIONS)
 
 
 class BankingIntent(CustomerIntent):
@@ -63,3 +80,53 @@ def holder(db: Database, account_id: str) -> User:
 def transactions_read(account: Account) -> Action:
     """The read of ``account``'s transactions."""
     return Action("get_account_transactions", {"account_id": account.account_id})
+
+
+def savings(db: Database, user: User) -> Account | None:
+    """The customer's savings account, if any."""
+    return next((a for a in accounts_of(db, user) if a.kind == SAVINGS), None)
+
+
+def is_subscription(txn: Transaction) -> bool:
+    """Whether ``txn`` is a monthly subscription charge (the customer set it up)."""
+    return txn.description in _SUBSCRIPTIONS
+
+
+def in_window(txn: Transaction) -> bool:
+    """Whether the policy's dispute window still covers ``txn``."""
+    return days_ago(txn.date) <= DISPUTE_WINDOW_DAYS
+
+
+def card_purchases(
+    db: Database, user: User, accept: Callable[[Transaction], bool]
+) -> list[Transaction]:
+    """The customer's undisputed one-off card purchases that ``accept`` likes, newest first.
+
+    Subscription charges are left out: the customer set them up (see ``is_subscription``).
+    """
+    return [
+        t
+        for t in history(db, checking(db, user))
+        if t.kind == CARD_PURCHASE and not t.dispute_id and not is_subscription(t) and accept(t)
+    ]
+
+
+def describe(txn: Transaction) -> str:
+    """A charge as a customer remembers it, no amount: "the Target charge on Friday 2025-03-07"."""
+    weekday = dt.date.fromisoformat(txn.date).strftime("%A")
+    return f"the {txn.description} charge on {weekday} {txn.date}"
+
+
+def listing(texts: list[str]) -> str:
+    """``texts`` joined as a sentence lists them: "a, b and c"."""
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def one_of(rng: random.Random, *wordings: str) -> str:
+    """One of several wordings of the same message, drawn by ``rng``."""
+    return rng.choice(wordings)
+
+
+def find_described(txns: list[Transaction], said: str) -> list[Transaction]:
+    """The transactions of ``txns`` whose description (``describe``) the text ``said`` holds."""
+    return [t for t in txns if describe(t) in said]

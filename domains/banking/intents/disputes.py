@@ -16,9 +16,11 @@ from tau_sim.domains.banking.data import (
 )
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
+    card_purchases,
     checking,
     history,
     holder,
+    in_window,
     nameable,
     pick_user,
     transactions_read,
@@ -37,22 +39,6 @@ _REASON_TEXT = {
     "goods not received": "I paid but never received what I bought",
     "wrong amount": "I was charged more than the price I agreed to",
 }
-
-
-def card_purchases(
-    db: Database, user: User, accept: Callable[[Transaction], bool]
-) -> list[Transaction]:
-    """The customer's undisputed card purchases that ``accept`` likes, newest first."""
-    return [
-        t
-        for t in history(db, checking(db, user))
-        if t.kind == CARD_PURCHASE and not t.dispute_id and accept(t)
-    ]
-
-
-def in_window(txn: Transaction) -> bool:
-    """Whether the policy's dispute window still covers ``txn``."""
-    return days_ago(txn.date) <= DISPUTE_WINDOW_DAYS
 
 
 def _purchase(
