@@ -5,42 +5,25 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.banking.data import FEE, Account, Transaction, User, days_ago
+from tau_sim.domains.banking.data import Account, Transaction, User
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
+    account_read,
     accounts_of,
     checking,
-    history,
     holder,
+    may_reverse,
     nameable,
+    open_fees,
     pick_user,
     savings,
     transactions_read,
 )
-from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP, FEE_REVERSAL_PERIOD_DAYS
+from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def may_reverse(user: User) -> bool:
-    """Whether the policy allows the customer a fee reversal today (none in the last 12 months)."""
-    return not user.last_fee_reversal or days_ago(user.last_fee_reversal) > (
-        FEE_REVERSAL_PERIOD_DAYS
-    )
-
-
-def open_fees(db: Database, user: User, accept: Callable[[Transaction], bool]) -> list[Transaction]:
-    """The customer's unreversed checking fees that ``accept`` likes, newest first."""
-    return [
-        t for t in history(db, checking(db, user)) if t.kind == FEE and not t.reversed and accept(t)
-    ]
-
-
-def _account_read(account: Account) -> Action:
-    return Action("get_account_details", {"account_id": account.account_id})
-
 
 # ---- transfers --------------------------------------------------------------------------------
 
@@ -103,7 +86,7 @@ class TransferFunds(BankingIntent):
                 "to_account": account_text(target),
             },
             actions=[
-                *gold_reads(who, _account_read(source)),
+                *gold_reads(who, account_read(source)),
                 Action("transfer_between_accounts", args),
             ],
             outputs=[balance_text(after)],
@@ -140,6 +123,7 @@ class TransferOverLimit(BankingIntent):
     name = "transfer_over_daily_limit"
     description = "The user asks for a transfer above the remaining daily limit: refuse, no write."
     forbidden = True
+    rules = ("daily-transfer-limit",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -171,7 +155,7 @@ class TransferOverLimit(BankingIntent):
                 "from_account": account_text(source),
                 "to_account": account_text(target),
             },
-            actions=gold_reads(who, _account_read(source)),
+            actions=gold_reads(who, account_read(source)),
             outputs=[money_text(source.transfer_room)],
             summary=f"transfer {money_text(amount)} over the daily limit: refuse",
         )
@@ -296,6 +280,7 @@ class SecondFeeReversal(_ForbiddenReversal):
 
     name = "second_fee_reversal"
     description = "The user wants a fee reversed but had one in the last 12 months: refuse."
+    rules = ("fee-reversal-yearly",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -323,6 +308,7 @@ class FeeOverCap(_ForbiddenReversal):
 
     name = "fee_over_cap"
     description = "The user wants a fee above the $40.00 reversal cap reversed: refuse."
+    rules = ("fee-reversal-cap",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -429,7 +415,7 @@ class BalanceInquiry(BankingIntent):
                 ]
             ),
             known={"account": account_text(account)},
-            actions=gold_reads(who, _account_read(account)),
+            actions=gold_reads(who, account_read(account)),
             outputs=[balance_text(account.balance), money_text(account.transfer_room)],
             summary=f"balance of {account.account_id}",
         )

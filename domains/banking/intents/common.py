@@ -10,6 +10,7 @@ from tau_sim.domains.banking.catalog import SUBSCRIPTIONS
 from tau_sim.domains.banking.data import (
     CARD_PURCHASE,
     CHECKING,
+    FEE,
     SAVINGS,
     Account,
     Transaction,
@@ -17,7 +18,7 @@ from tau_sim.domains.banking.data import (
     days_ago,
     transaction_id,
 )
-from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
+from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS, FEE_REVERSAL_PERIOD_DAYS
 from tau_sim.domains.banking.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import ACCOUNT_PIN
 from tau_sim.domains.kit.lookup import picker, record
@@ -130,3 +131,22 @@ def one_of(rng: random.Random, *wordings: str) -> str:
 def find_described(txns: list[Transaction], said: str) -> list[Transaction]:
     """The transactions of ``txns`` whose description (``describe``) the text ``said`` holds."""
     return [t for t in txns if describe(t) in said]
+
+
+def may_reverse(user: User) -> bool:
+    """Whether the policy allows the customer a fee reversal today (none in the last 12 months)."""
+    return not user.last_fee_reversal or days_ago(user.last_fee_reversal) > (
+        FEE_REVERSAL_PERIOD_DAYS
+    )
+
+
+def open_fees(db: Database, user: User, accept: Callable[[Transaction], bool]) -> list[Transaction]:
+    """The customer's unreversed checking fees that ``accept`` likes, newest first."""
+    return [
+        t for t in history(db, checking(db, user)) if t.kind == FEE and not t.reversed and accept(t)
+    ]
+
+
+def account_read(account: Account) -> Action:
+    """The read of ``account``'s details (balance, available, transfer room)."""
+    return Action("get_account_details", {"account_id": account.account_id})

@@ -122,6 +122,7 @@ class DisputeOutsideWindow(BankingIntent):
     name = "dispute_outside_window"
     description = "The user disputes a card purchase older than 60 days: refuse, no write."
     forbidden = True
+    rules = ("dispute-window",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -166,6 +167,7 @@ class FraudToHuman(BankingIntent):
     name = "fraud_transfer"
     description = "The user reports card charges they did not make: transfer to a human, no write."
     forbidden = True
+    rules = ("fraud-to-human",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

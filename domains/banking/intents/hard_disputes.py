@@ -1,5 +1,8 @@
-"""Hard banking intents about card charges: several disputed at once, one past the window beside
-allowed ones, a dispute that may already exist, and claims the statement disproves.
+"""Hard banking intents about card charges: several disputed, one too old, claims disproven.
+
+Several charges disputed at once, one past the window beside allowed ones, a dispute that may
+already exist, and claims the statement disproves (a subscription called unauthorised, a
+"double" charge posted once).
 
 The users name charges by merchant and day, never by amount or id ("the Target charge on Friday
 2025-03-07"), among the dozens of purchases on their checking account.
@@ -25,7 +28,6 @@ from tau_sim.domains.banking.intents.common import (
     describe,
     find_described,
     history,
-    holder,
     in_window,
     is_subscription,
     listing,
@@ -129,7 +131,7 @@ class DisputeSeveral(BankingIntent):
             opening=one_of(
                 rng,
                 f"Hi, I have {count} charges on my debit card I need to dispute.",
-                "Hello, several card purchases on my statement are wrong and I want to dispute them.",
+                "Hello, several card purchases on my statement are wrong; I want to dispute them.",
                 f"I need to open disputes for a few charges, {charges[0].description} among them.",
                 "Hey, can you help me dispute some purchases? There are a few of them.",
             ),
@@ -166,8 +168,10 @@ class DisputeSeveral(BankingIntent):
 
 
 class DisputeBesideExpired(BankingIntent):
-    """Dispute two or three recent purchases and one past the 60-day window: file the recent ones,
-    refuse the old one and say when it was posted."""
+    """Dispute recent purchases and one past the 60-day window.
+
+    The recent ones are filed; the old one is refused, saying when it was posted.
+    """
 
     name = "dispute_beside_expired"
     description = (
@@ -206,7 +210,7 @@ class DisputeBesideExpired(BankingIntent):
                 rng,
                 f"Hi, I need to dispute {len(charges)} card charges.",
                 "Hello, I went through my statement and want to dispute some purchases.",
-                f"Hi there, a few charges are wrong, {old.description} among them. Can you dispute them?",
+                f"Hi, a few charges are wrong, {old.description} among them. Can you dispute them?",
                 "I'd like to file disputes on several purchases, please.",
             ),
             known={"transaction": named, "dispute_reason": reason},
@@ -322,8 +326,11 @@ def _subscribers(db: Database, user: User) -> list[tuple[Transaction, Transactio
 
 
 class RecurringNotFraud(BankingIntent):
-    """A charge the customer calls unauthorised is their own monthly subscription: no dispute, no
-    fraud transfer; say since when it is charged. Then a later question about a balance."""
+    """An "unauthorised" charge that is the customer's own monthly subscription: refuse.
+
+    No dispute and no fraud transfer; the agent says since when it is charged. Then the user
+    asks a balance (a later need).
+    """
 
     name = "recurring_charge_claimed_fraud"
     description = (
