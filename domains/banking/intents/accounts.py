@@ -14,11 +14,13 @@ from tau_sim.domains.banking.intents.common import (
     holder,
     may_reverse,
     nameable,
+    one_of,
     open_fees,
     pick_user,
     savings,
     transactions_read,
 )
+from tau_sim.domains.banking.intents.side import side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -68,28 +70,32 @@ class TransferFunds(BankingIntent):
             "amount": amount,
         }
         after = money(target.balance + amount)
+        side = side_question(db, user, rng, ("account",), statement=False)
+        reads = [account_read(source), *side.actions]
+        if rng.random() < 0.4:
+            reads.insert(1, account_read(target))
         return self.task(
             domain,
             who,
             goal=f"I want to move {money_text(amount)} from {account_text(source)} to "
             f"{account_text(target)}, and I want to know the new balance of "
-            f"{account_text(target)}. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to transfer {money_text(amount)} between my accounts.",
-                    "Hello, I need to move some money between my accounts.",
-                ]
+            f"{account_text(target)}.{side.goal} {CONFIRM}",
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to transfer {money_text(amount)} between my accounts.",
+                "Hello, I need to move some money between my accounts.",
+                f"Can you move {money_text(amount)} from {account_text(source)} for me?",
+                f"Hi, I want to put {money_text(amount)} into {account_text(target)}.",
+                "Hey, quick transfer between my checking and savings please.",
             ),
             known={
                 "amount": money_text(amount),
                 "from_account": account_text(source),
                 "to_account": account_text(target),
+                **side.known,
             },
-            actions=[
-                *gold_reads(who, account_read(source)),
-                Action("transfer_between_accounts", args),
-            ],
-            outputs=[balance_text(after)],
+            actions=[*gold_reads(who, *reads), Action("transfer_between_accounts", args)],
+            outputs=[balance_text(after), *side.outputs],
             summary=f"transfer {money_text(amount)} {source.kind} -> {target.kind}",
         )
 
@@ -140,23 +146,32 @@ class TransferOverLimit(BankingIntent):
         if amount <= source.transfer_room:
             return None
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, ("account",), statement=False)
         return self.task(
             domain,
             who,
             goal=f"I want to move {money_text(amount)} from {account_text(source)} to "
-            f"{account_text(target)} today, all at once. If the agent says that is over my daily "
+            f"{account_text(target)} today, all at once.{side.goal} If the agent says that is "
+            "over my daily "
             "limit, I want to know the most I can still transfer today, but I do not want a "
             "smaller transfer now: I will call back.",
             demand=f"{money_text(amount)} moved to {account_text(target)} today, all at once",
-            opening=f"Hi, I need to transfer {money_text(amount)} from {account_text(source)} "
-            "today.",
+            opening=one_of(
+                rng,
+                f"Hi, I need to transfer {money_text(amount)} from {account_text(source)} today.",
+                f"Hello, please move {money_text(amount)} to {account_text(target)} right now.",
+                "I have a big transfer to make between my accounts today.",
+                f"Can I send {money_text(amount)} from one of my accounts to the other today?",
+                "Hi, I need to move a large sum between my own accounts, all in one go.",
+            ),
             known={
                 "amount": money_text(amount),
                 "from_account": account_text(source),
                 "to_account": account_text(target),
+                **side.known,
             },
-            actions=gold_reads(who, account_read(source)),
-            outputs=[money_text(source.transfer_room)],
+            actions=gold_reads(who, account_read(source), *side.actions),
+            outputs=[money_text(source.transfer_room), *side.outputs],
             summary=f"transfer {money_text(amount)} over the daily limit: refuse",
         )
 
@@ -165,7 +180,9 @@ class TransferOverLimit(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a smaller transfer (the remaining room) nobody asked for."""
         reads = task.actions
-        account_id = reads[-1].arguments["account_id"]
+        account_id = next(a for a in reads if a.name == "get_account_details").arguments[
+            "account_id"
+        ]
         db = domain.new_database()
         source: Account = record(db, "accounts", account_id)
         user: User = record(db, "users", source.user_id)
@@ -218,24 +235,27 @@ class ReverseFee(BankingIntent):
         user, account, fee = picked
         who = self.identity(db, user.user_id, rng)
         after = money(account.balance - fee.amount)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I was charged {fee_text(fee)} on {account_text(account)} and I think it is "
-            "unfair; I want it refunded. I want to know my balance afterwards. "
+            f"unfair; I want it refunded. I want to know my balance afterwards.{side.goal} "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can you refund a fee I was charged on {fee.date}?",
-                    "Hello, I got hit with a fee and I'd like it reversed.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can you refund a fee I was charged on {fee.date}?",
+                "Hello, I got hit with a fee and I'd like it reversed.",
+                f"There's a {fee.description.lower()} on my account that I want taken off.",
+                "Hi, I'd like to ask for a courtesy refund of a fee.",
+                "Hey, the bank charged me a fee and I don't think it's fair.",
             ),
-            known={"fee": fee_text(fee)},
+            known={"fee": fee_text(fee), **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account)),
+                *gold_reads(who, transactions_read(account), *side.actions),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
             ],
-            outputs=[money_text(-fee.amount), balance_text(after)],
+            outputs=[money_text(-fee.amount), balance_text(after), *side.outputs],
             summary=f"reverse fee {fee.transaction_id} ({money_text(-fee.amount)})",
         )
 
@@ -263,9 +283,8 @@ class _ForbiddenReversal(BankingIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fee reversed although the policy does not allow it."""
-        account_id = task.actions[-1].arguments["account_id"]
         db = domain.new_database()
-        user = holder(db, account_id)
+        user: User = record(db, "users", self.profile_user(task))
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
         return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
@@ -289,16 +308,25 @@ class SecondFeeReversal(_ForbiddenReversal):
             return None
         user, account, fee = picked
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded. If the agent "
+            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded.{side.goal} "
+            "If the agent "
             "refuses, I want to know why and when my last fee reversal was.",
             demand=f"{fee_text(fee)} refunded",
-            opening="Hi, I want a fee taken off my account.",
-            known={"fee": fee_text(fee)},
-            actions=gold_reads(who, transactions_read(account)),
-            outputs=[user.last_fee_reversal],
+            opening=one_of(
+                rng,
+                "Hi, I want a fee taken off my account.",
+                f"Hello, please refund the {fee.description.lower()} I was charged.",
+                "I was charged a fee I shouldn't have been. Can you reverse it?",
+                "Hi, I'd like a fee credited back to my checking account.",
+                f"Why did I get a {fee.description.lower()}? I want it refunded.",
+            ),
+            known={"fee": fee_text(fee), **side.known},
+            actions=gold_reads(who, transactions_read(account), *side.actions),
+            outputs=[user.last_fee_reversal, *side.outputs],
             summary=f"reverse fee {fee.transaction_id}: last reversal {user.last_fee_reversal}",
         )
 
@@ -317,16 +345,25 @@ class FeeOverCap(_ForbiddenReversal):
             return None
         user, account, fee = picked
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I want {fee_text(fee)} on {account_text(account)} refunded: it is far too "
-            "high. If the agent refuses, I want to know the most a fee reversal can be.",
+            f"high.{side.goal} If the agent refuses, I want to know the most a fee reversal "
+            "can be.",
             demand=f"{fee_text(fee)} refunded in full",
-            opening=f"Hi, I want a {money_text(-fee.amount)} fee refunded.",
-            known={"fee": fee_text(fee)},
-            actions=gold_reads(who, transactions_read(account)),
-            outputs=[money_text(FEE_REVERSAL_CAP)],
+            opening=one_of(
+                rng,
+                f"Hi, I want a {money_text(-fee.amount)} fee refunded.",
+                f"Hello, that {fee.description.lower()} was outrageous. I want it back.",
+                "I was charged a big fee and I'd like it reversed, please.",
+                "Hi, can you credit back a fee on my checking account?",
+                f"The {money_text(-fee.amount)} you charged me is way too much. Refund it.",
+            ),
+            known={"fee": fee_text(fee), **side.known},
+            actions=gold_reads(who, transactions_read(account), *side.actions),
+            outputs=[money_text(FEE_REVERSAL_CAP), *side.outputs],
             summary=f"reverse fee {fee.transaction_id}: above the cap, refuse",
         )
 
@@ -352,6 +389,10 @@ class CoverOverdraft(BankingIntent):
             return None
         who = self.identity(db, user.user_id, rng)
         after = money(account.balance + amount - fee.amount)
+        side = side_question(db, user, rng, ("account",))
+        reads = [transactions_read(account), *side.actions]
+        if rng.random() < 0.5:
+            reads.insert(0, account_read(source))
         move = {
             "from_account_id": source.account_id,
             "to_account_id": account.account_id,
@@ -362,20 +403,28 @@ class CoverOverdraft(BankingIntent):
             who,
             goal=f"My checking account is overdrawn. I want to move {money_text(amount)} from my "
             f"savings account into it, and I want {fee_text(fee)} refunded. I want to know my "
-            f"checking balance after both. {CONFIRM}",
-            opening="Hi, my checking account went negative and I got an overdraft fee.",
+            f"checking balance after both.{side.goal} {CONFIRM}",
+            opening=one_of(
+                rng,
+                "Hi, my checking account went negative and I got an overdraft fee.",
+                "Hello, I'm overdrawn and I want to fix it from my savings.",
+                "I got an overdraft fee. Can you help me cover the shortfall?",
+                "Hi, my checking is in the red; I'd like to move savings over and lose the fee.",
+                "Hey, I overdrew my account by accident and got charged for it.",
+            ),
             known={
                 "amount": money_text(amount),
                 "from_account": "my savings account",
                 "to_account": "my checking account",
                 "fee": fee_text(fee),
+                **side.known,
             },
             actions=[
-                *gold_reads(who, transactions_read(account)),
+                *gold_reads(who, *reads),
                 Action("transfer_between_accounts", move),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
             ],
-            outputs=[balance_text(after)],
+            outputs=[balance_text(after), *side.outputs],
             summary=f"cover overdraft with {money_text(amount)} and reverse {fee.transaction_id}",
         )
 
@@ -403,19 +452,26 @@ class BalanceInquiry(BankingIntent):
             return None
         account = rng.choice(accounts_of(db, user))
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, ("account",), statement=False)
         return self.task(
             domain,
             who,
             goal=f"I want to know the current balance of {account_text(account)} and how much I "
-            "can still transfer out of it today. I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, what's the balance on {account_text(account)}?",
-                    "Hello, I have a question about one of my accounts.",
-                ]
+            f"can still transfer out of it today.{side.goal} I do not want to change anything.",
+            opening=one_of(
+                rng,
+                f"Hi, what's the balance on {account_text(account)}?",
+                "Hello, I have a question about one of my accounts.",
+                f"How much money do I have in {account_text(account)}?",
+                "Hi, I just want to check where my account stands.",
+                "Could you tell me my balance and my transfer limit for today?",
             ),
-            known={"account": account_text(account)},
-            actions=gold_reads(who, account_read(account)),
-            outputs=[balance_text(account.balance), money_text(account.transfer_room)],
+            known={"account": account_text(account), **side.known},
+            actions=gold_reads(who, account_read(account), *side.actions),
+            outputs=[
+                balance_text(account.balance),
+                money_text(account.transfer_room),
+                *side.outputs,
+            ],
             summary=f"balance of {account.account_id}",
         )

@@ -36,6 +36,7 @@ from tau_sim.domains.banking.intents.common import (
     pick_user,
     transactions_read,
 )
+from tau_sim.domains.banking.intents.side import side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -117,6 +118,7 @@ class DisputeSeveral(BankingIntent):
         total = sum(-t.amount for t in charges)
         asks_total = rng.random() < 0.5
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         named = listing([describe(t) for t in charges])
         why = "; ".join(
             f"{t.description}: {_WHY[r]}" for t, r in zip(charges, reasons, strict=True)
@@ -127,7 +129,7 @@ class DisputeSeveral(BankingIntent):
             goal=f"I want to dispute {count} card charges on my checking account: {named} "
             f"({why}). I made the purchases myself. I want the dispute numbers"
             + (" and the total amount under dispute" if asks_total else "")
-            + f". {CONFIRM}",
+            + f".{side.goal} {CONFIRM}",
             opening=one_of(
                 rng,
                 f"Hi, I have {count} charges on my debit card I need to dispute.",
@@ -135,14 +137,19 @@ class DisputeSeveral(BankingIntent):
                 f"I need to open disputes for a few charges, {charges[0].description} among them.",
                 "Hey, can you help me dispute some purchases? There are a few of them.",
             ),
-            known={"transaction": named, "dispute_reason": _reasons_text(charges, reasons)},
+            known={
+                "transaction": named,
+                "dispute_reason": _reasons_text(charges, reasons),
+                **side.known,
+            },
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user))),
+                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
                 *(_dispute(t, r) for t, r in zip(charges, reasons, strict=True)),
                 *(sum_action([-t.amount for t in charges]) if asks_total else []),
             ],
             outputs=[dispute_id(t.transaction_id) for t in charges]
-            + ([money_text(total)] if asks_total else []),
+            + ([money_text(total)] if asks_total else [])
+            + side.outputs,
             summary=f"dispute {count} charges: " + ", ".join(t.transaction_id for t in charges),
         )
 
@@ -168,23 +175,23 @@ class DisputeSeveral(BankingIntent):
 
 
 class DisputeBesideExpired(BankingIntent):
-    """Dispute recent purchases and one past the 60-day window.
+    """Dispute three recent purchases and one past the 60-day window.
 
-    The recent ones are filed; the old one is refused, saying when it was posted.
+    The recent ones are filed (three writes); the old one is refused, saying when it was posted.
     """
 
     name = "dispute_beside_expired"
     description = (
-        "The user disputes recent purchases and one older than 60 days: the recent ones are "
-        "filed, the old one refused (mixed)."
+        "The user disputes three recent purchases and one older than 60 days: the recent ones "
+        "are filed, the old one refused (mixed, 3 writes)."
     )
     tier = "hard"
     rules = ("dispute-window",)
-    challenges = frozenset({"search", "mixed"})
+    challenges = frozenset({"search", "mixed", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        count = rng.choice((2, 3))
+        count = 3
         user = pick_user(
             db,
             rng,
@@ -199,12 +206,13 @@ class DisputeBesideExpired(BankingIntent):
         charges = [*recent, old]
         rng.shuffle(charges)
         named = listing([describe(t) for t in charges])
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I want to dispute these charges on my checking account: {named}. For all of "
             f"them {_WHY[reason]}, and I made the purchases myself. I want the dispute numbers. "
-            f"If one of them cannot be disputed, I want to know why. {CONFIRM}",
+            f"If one of them cannot be disputed, I want to know why.{side.goal} {CONFIRM}",
             demand=f"{describe(old)} disputed as well",
             opening=one_of(
                 rng,
@@ -213,13 +221,13 @@ class DisputeBesideExpired(BankingIntent):
                 f"Hi, a few charges are wrong, {old.description} among them. Can you dispute them?",
                 "I'd like to file disputes on several purchases, please.",
             ),
-            known={"transaction": named, "dispute_reason": reason},
+            known={"transaction": named, "dispute_reason": reason, **side.known},
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user))),
+                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
                 *(_dispute(t, reason) for t in charges if t is not old),
             ],
             outputs=[dispute_id(t.transaction_id) for t in recent]
-            + [old.date, f"{DISPUTE_WINDOW_DAYS} days"],
+            + [old.date, f"{DISPUTE_WINDOW_DAYS} days", *side.outputs],
             summary=f"dispute {count} recent charges, refuse {old.transaction_id} of {old.date}",
         )
 
@@ -272,7 +280,8 @@ class DisputeUnlessFiled(BankingIntent):
         txn = rng.choice(candidates(user))
         reason = rng.choice(_REASONS)
         who = self.identity(db, user.user_id, rng)
-        reads = gold_reads(who, transactions_read(checking(db, user)))
+        side = side_question(db, user, rng)
+        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
         if filed:
             dispute: Dispute = record(db, "disputes", txn.dispute_id)
             actions = [*reads, Action("get_dispute_details", {"dispute_id": dispute.dispute_id})]
@@ -286,7 +295,7 @@ class DisputeUnlessFiled(BankingIntent):
             goal=f"I want to dispute {describe(txn)} on my checking account: {_WHY[reason]}. I "
             "made the purchase myself. I may have disputed it already: if it is already "
             "disputed, I do not want a new dispute, I want to know the status of that dispute "
-            f"and when it was filed. Otherwise I want the dispute number. {CONFIRM}",
+            f"and when it was filed. Otherwise I want the dispute number.{side.goal} {CONFIRM}",
             opening=one_of(
                 rng,
                 f"Hi, I want to dispute a charge from {txn.description}, unless I already did.",
@@ -294,9 +303,9 @@ class DisputeUnlessFiled(BankingIntent):
                 f"There's a {txn.description} charge I want to dispute.",
                 "Hi, I need help with a card charge I may have reported already.",
             ),
-            known={"transaction": describe(txn), "dispute_reason": reason},
+            known={"transaction": describe(txn), "dispute_reason": reason, **side.known},
             actions=actions,
-            outputs=outputs,
+            outputs=[*outputs, *side.outputs],
             summary=f"{txn.transaction_id}: "
             + ("already disputed, tell its status" if filed else f"dispute ({reason})"),
         )
@@ -351,13 +360,14 @@ class RecurringNotFraud(BankingIntent):
         who = self.identity(db, user.user_id, rng)
         need, account, balance = _balance_later(db, user, rng)
         said = f"{describe(latest)} of {money_text(-latest.amount)}"
-        reads = gold_reads(who, transactions_read(checking(db, user)))
+        side = side_question(db, user, rng, ("account",))
+        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
         return self.task(
             domain,
             who,
             goal=f"There is {said} on my checking account that I never authorised: I do not "
             f"remember signing up for {latest.description}. I want it disputed and my money "
-            "back. If the agent says it is not fraud, I want to know why.",
+            f"back. If the agent says it is not fraud, I want to know why.{side.goal}",
             demand=f"the {latest.description} charge disputed and refunded",
             opening=one_of(
                 rng,
@@ -366,9 +376,9 @@ class RecurringNotFraud(BankingIntent):
                 f"Someone signed me up for {latest.description}, I never approved that charge.",
                 "I found an unauthorised charge on my debit card and I want my money back.",
             ),
-            known={"transaction": said, "account": account_text(account)},
+            known={"transaction": said, "account": account_text(account), **side.known},
             actions=[*reads, Action("get_account_details", {"account_id": account.account_id})],
-            outputs=[first.date, balance],
+            outputs=[first.date, balance, *side.outputs],
             summary=f"{latest.transaction_id}: monthly {latest.description} since {first.date}",
             later=need,
             later_at=len(reads),
@@ -421,10 +431,11 @@ class DuplicateNotOnFile(BankingIntent):
             return None
         txn = rng.choice(_single(db, user))
         who = self.identity(db, user.user_id, rng)
-        reads = gold_reads(who, transactions_read(checking(db, user)))
+        side = side_question(db, user, rng, ("account",))
+        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
         need, later_at = "", None
-        known = {"transaction": describe(txn), "dispute_reason": "duplicate charge"}
-        outputs = [money_text(-txn.amount)]
+        known = {"transaction": describe(txn), "dispute_reason": "duplicate charge", **side.known}
+        outputs = [money_text(-txn.amount), *side.outputs]
         actions = list(reads)
         if rng.random() < 0.4:
             need, account, balance = _balance_later(db, user, rng)
@@ -437,7 +448,7 @@ class DuplicateNotOnFile(BankingIntent):
             who,
             goal=f"I was charged twice for {describe(txn)} on my checking account: I paid once "
             "but I am sure I saw it twice. I want the duplicate disputed. If the agent says "
-            "there is only one charge, I want to know its amount.",
+            f"there is only one charge, I want to know its amount.{side.goal}",
             demand=f"the duplicate of {describe(txn)} disputed",
             opening=one_of(
                 rng,

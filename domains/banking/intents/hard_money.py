@@ -26,6 +26,7 @@ from tau_sim.domains.banking.intents.common import (
     savings,
     transactions_read,
 )
+from tau_sim.domains.banking.intents.side import side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -101,6 +102,7 @@ class OneOfTwoFees(BankingIntent):
         after = money(account.balance - first.amount)
         adds = rng.random() < 0.5
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         work = (
             [Action("calculate", {"expression": f"{account.balance:.2f} + {-first.amount:.2f}"})]
             if adds
@@ -111,7 +113,7 @@ class OneOfTwoFees(BankingIntent):
             who,
             goal=f"I want {fee_text(first)} and {fee_text(second)} on my checking account "
             f"refunded. If only one of them can be refunded, I want {fee_text(first)} refunded. "
-            f"I want to know my balance afterwards. {CONFIRM}",
+            f"I want to know my balance afterwards.{side.goal} {CONFIRM}",
             demand=f"{fee_text(second)} refunded as well",
             opening=one_of(
                 rng,
@@ -121,13 +123,13 @@ class OneOfTwoFees(BankingIntent):
                 "Can you take them off?",
                 "Hey, two fees hit my checking account and I think both are unfair.",
             ),
-            known={"fee": f"{fee_text(first)} and {fee_text(second)}"},
+            known={"fee": f"{fee_text(first)} and {fee_text(second)}", **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account)),
+                *gold_reads(who, transactions_read(account), *side.actions),
                 _reverse(first),
                 *work,
             ],
-            outputs=[money_text(-first.amount), balance_text(after)],
+            outputs=[money_text(-first.amount), balance_text(after), *side.outputs],
             summary=f"reverse {first.transaction_id}, refuse {second.transaction_id}",
         )
 
@@ -187,13 +189,15 @@ class CapBesideTransfer(BankingIntent):
             reads.reverse()
         if rng.random() < 0.4:
             reads.append(account_read(chk))
+        side = side_question(db, user, rng, ("account",))
+        reads += side.actions
         return self.task(
             domain,
             who,
             goal=f"I want {money_text(amount)} moved from my savings account to my checking "
             f"account, and {fee_text(fee)} on my checking account refunded: it is too high. I "
             "want my checking balance afterwards. If the fee cannot be refunded, I want to know "
-            f"the most a fee reversal can be. {CONFIRM}",
+            f"the most a fee reversal can be.{side.goal} {CONFIRM}",
             demand=f"{fee_text(fee)} refunded in full",
             opening=one_of(
                 rng,
@@ -208,9 +212,14 @@ class CapBesideTransfer(BankingIntent):
                 "from_account": account_text(sav),
                 "to_account": account_text(chk),
                 "fee": fee_text(fee),
+                **side.known,
             },
             actions=[*gold_reads(who, *reads), _transfer(sav, chk, amount)],
-            outputs=[money_text(FEE_REVERSAL_CAP), balance_text(money(chk.balance + amount))],
+            outputs=[
+                money_text(FEE_REVERSAL_CAP),
+                balance_text(money(chk.balance + amount)),
+                *side.outputs,
+            ],
             summary=f"transfer {money_text(amount)}, refuse {fee.transaction_id} over the cap",
         )
 
@@ -254,13 +263,14 @@ class DisputeBesideSecondReversal(BankingIntent):
         txn = rng.choice(charges(user))
         reason = rng.choice(("duplicate charge", "goods not received", "wrong amount"))
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I want to dispute {describe(txn)} on my checking account ({reason}; I made "
             f"the purchase myself), and I want {fee_text(fee)} refunded. I want the dispute "
             "number. If the fee cannot be refunded, I want to know when my last fee reversal "
-            f"was. {CONFIRM}",
+            f"was.{side.goal} {CONFIRM}",
             demand=f"{fee_text(fee)} refunded",
             opening=one_of(
                 rng,
@@ -269,12 +279,17 @@ class DisputeBesideSecondReversal(BankingIntent):
                 "Hi, two things on my checking account: a wrong purchase and an unfair fee.",
                 f"There's a bad charge from {txn.description} and a fee I want reversed.",
             ),
-            known={"transaction": describe(txn), "dispute_reason": reason, "fee": fee_text(fee)},
+            known={
+                "transaction": describe(txn),
+                "dispute_reason": reason,
+                "fee": fee_text(fee),
+                **side.known,
+            },
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user))),
+                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
                 Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
             ],
-            outputs=[dispute_id(txn.transaction_id), user.last_fee_reversal],
+            outputs=[dispute_id(txn.transaction_id), user.last_fee_reversal, *side.outputs],
             summary=f"dispute {txn.transaction_id}; refuse {fee.transaction_id} "
             f"(last reversal {user.last_fee_reversal})",
         )
@@ -325,6 +340,8 @@ class TopUpIfLow(BankingIntent):
         reads = [account_read(chk), account_read(sav)]
         if not low and rng.random() < 0.5:
             reads = reads[:1]  # the sweep needs only checking's figures
+        side = side_question(db, user, rng, ("account",), statement=False)
+        reads += side.actions
         who = self.identity(db, user.user_id, rng)
         return self.task(
             domain,
@@ -332,7 +349,7 @@ class TopUpIfLow(BankingIntent):
             goal=f"If the balance of my checking account is below {money_text(threshold)}, I "
             f"want {money_text(top_up)} moved from my savings account into it. If it is not, I "
             f"want {money_text(sweep)} moved from my checking account into my savings account "
-            f"instead. I want to know my new checking balance. {CONFIRM}",
+            f"instead. I want to know my new checking balance.{side.goal} {CONFIRM}",
             opening=one_of(
                 rng,
                 "Hi, can you check my checking balance and move money depending on it?",
@@ -345,9 +362,10 @@ class TopUpIfLow(BankingIntent):
                 "threshold": money_text(threshold),
                 "amount": money_text(top_up),
                 "other_amount": money_text(sweep),
+                **side.known,
             },
             actions=[*gold_reads(who, *reads), move],
-            outputs=[balance_text(after)],
+            outputs=[balance_text(after), *side.outputs],
             summary=f"checking {money_text(chk.balance)} vs {money_text(threshold)}: "
             + ("top up from savings" if low else "sweep into savings"),
         )
@@ -415,6 +433,8 @@ class TransferOrTheMost(BankingIntent):
         if not by_limit and (fallback <= 0 or fallback == wanted):
             return None
         reads = [account_read(source)] + ([account_read(target)] if rng.random() < 0.3 else [])
+        side = side_question(db, user, rng, ("account",), statement=False)
+        reads += side.actions
         if not over:
             moved, outputs, work = wanted, [], []
         elif by_limit:
@@ -424,7 +444,7 @@ class TransferOrTheMost(BankingIntent):
         else:
             moved, outputs, work = fallback, [money_text(source.available)], []
         after = money(target.balance + moved)
-        outputs.append(balance_text(after))
+        outputs += [balance_text(after), *side.outputs]
         if by_limit:
             condition = (
                 "If that is more than I can still transfer today, I want the most I can "
@@ -442,13 +462,14 @@ class TransferOrTheMost(BankingIntent):
         }
         if not by_limit:
             known["other_amount"] = money_text(fallback)
+        known.update(side.known)
         who = self.identity(db, user.user_id, rng)
         return self.task(
             domain,
             who,
             goal=f"I want {money_text(wanted)} moved from {account_text(source)} to "
             f"{account_text(target)} today. {condition} I want the new balance of "
-            f"{account_text(target)}. {CONFIRM}",
+            f"{account_text(target)}.{side.goal} {CONFIRM}",
             opening=one_of(
                 rng,
                 f"Hi, I want to move {money_text(wanted)} from {account_text(source)}.",
