@@ -12,6 +12,7 @@ from tau_sim.domains.banking.intents.common import (
     accounts_of,
     checking,
     holder,
+    looked_up,
     may_reverse,
     nameable,
     one_of,
@@ -25,6 +26,7 @@ from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
+from tau_sim.domains.kit.tasks import swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- transfers --------------------------------------------------------------------------------
@@ -72,8 +74,7 @@ class TransferFunds(BankingIntent):
         after = money(target.balance + amount)
         side = side_question(db, user, rng, ("account",), statement=False)
         reads = [account_read(source), *side.actions]
-        if rng.random() < 0.4:
-            reads.insert(1, account_read(target))
+        adds = [Action("calculate", {"expression": f"{target.balance:.2f} + {amount:.2f}"})]
         return self.task(
             domain,
             who,
@@ -94,14 +95,18 @@ class TransferFunds(BankingIntent):
                 "to_account": account_text(target),
                 **side.known,
             },
-            actions=[*gold_reads(who, *reads), Action("transfer_between_accounts", args)],
+            actions=[
+                *gold_reads(who, *reads),
+                Action("transfer_between_accounts", args),
+                *(adds if rng.random() < 0.4 else []),
+            ],
             outputs=[balance_text(after), *side.outputs],
             summary=f"transfer {money_text(amount)} {source.kind} -> {target.kind}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, another amount, and the opposite direction when it is allowed."""
-        *reads, move = task.actions
+        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
         args = move.arguments
         db = domain.new_database()
         source: Account = record(db, "accounts", args["from_account_id"])
@@ -111,7 +116,7 @@ class TransferFunds(BankingIntent):
         other = amount + 10.0 if amount + 10.0 <= room else amount - 10.0
         paths = [
             *super().mistakes(domain, task),
-            [*reads, Action(move.name, {**args, "amount": other})],
+            swapped(task, move, Action(move.name, {**args, "amount": other})),
         ]
         if amount <= min(target.available, target.transfer_room):
             back = {
@@ -119,7 +124,7 @@ class TransferFunds(BankingIntent):
                 "from_account_id": target.account_id,
                 "to_account_id": source.account_id,
             }
-            paths.append([*reads, Action(move.name, back)])
+            paths.append(swapped(task, move, Action(move.name, back)))
         return paths
 
 
@@ -252,8 +257,18 @@ class ReverseFee(BankingIntent):
             ),
             known={"fee": fee_text(fee), **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account), *side.actions),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, fee), *side.actions),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
+                *(
+                    [
+                        Action(
+                            "calculate",
+                            {"expression": f"{account.balance:.2f} + {-fee.amount:.2f}"},
+                        )
+                    ]
+                    if rng.random() < 0.4
+                    else []
+                ),
             ],
             outputs=[money_text(-fee.amount), balance_text(after), *side.outputs],
             summary=f"reverse fee {fee.transaction_id} ({money_text(-fee.amount)})",
@@ -261,7 +276,7 @@ class ReverseFee(BankingIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another of the customer's fees reversed."""
-        *reads, reverse = task.actions
+        reverse = next(a for a in task.actions if a.name == "reverse_fee")
         db = domain.new_database()
         fee: Transaction = record(db, "transactions", reverse.arguments["transaction_id"])
         user = holder(db, fee.account_id)
@@ -270,9 +285,8 @@ class ReverseFee(BankingIntent):
         ]
         paths = super().mistakes(domain, task)
         if others:
-            paths.append(
-                [*reads, Action(reverse.name, {"transaction_id": others[0].transaction_id})]
-            )
+            wrong = Action(reverse.name, {"transaction_id": others[0].transaction_id})
+            paths.append(swapped(task, reverse, wrong))
         return paths
 
 
@@ -325,7 +339,9 @@ class SecondFeeReversal(_ForbiddenReversal):
                 f"Why did I get a {fee.description.lower()}? I want it refunded.",
             ),
             known={"fee": fee_text(fee), **side.known},
-            actions=gold_reads(who, transactions_read(account), *side.actions),
+            actions=gold_reads(
+                who, transactions_read(account), *looked_up(rng, fee), *side.actions
+            ),
             outputs=[user.last_fee_reversal, *side.outputs],
             summary=f"reverse fee {fee.transaction_id}: last reversal {user.last_fee_reversal}",
         )
@@ -362,7 +378,9 @@ class FeeOverCap(_ForbiddenReversal):
                 f"The {money_text(-fee.amount)} you charged me is way too much. Refund it.",
             ),
             known={"fee": fee_text(fee), **side.known},
-            actions=gold_reads(who, transactions_read(account), *side.actions),
+            actions=gold_reads(
+                who, transactions_read(account), *looked_up(rng, fee), *side.actions
+            ),
             outputs=[money_text(FEE_REVERSAL_CAP), *side.outputs],
             summary=f"reverse fee {fee.transaction_id}: above the cap, refuse",
         )
@@ -423,6 +441,19 @@ class CoverOverdraft(BankingIntent):
                 *gold_reads(who, *reads),
                 Action("transfer_between_accounts", move),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
+                *(
+                    [
+                        Action(
+                            "calculate",
+                            {
+                                "expression": f"{account.balance:.2f} + {amount:.2f} + "
+                                f"{-fee.amount:.2f}"
+                            },
+                        )
+                    ]
+                    if rng.random() < 0.4
+                    else []
+                ),
             ],
             outputs=[balance_text(after), *side.outputs],
             summary=f"cover overdraft with {money_text(amount)} and reverse {fee.transaction_id}",
@@ -430,10 +461,9 @@ class CoverOverdraft(BankingIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the transfer of another amount."""
-        *reads, move, reverse = task.actions
-        args = move.arguments
-        smaller = Action(move.name, {**args, "amount": args["amount"] - 50.0})
-        return [*super().mistakes(domain, task), [*reads, smaller, reverse]]
+        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
+        smaller = Action(move.name, {**move.arguments, "amount": move.arguments["amount"] - 50.0})
+        return [*super().mistakes(domain, task), swapped(task, move, smaller)]
 
 
 # ---- information ------------------------------------------------------------------------------

@@ -29,14 +29,9 @@ def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, C
     return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
 
 
-def _card_reads(db: Database, user: User, card: Card) -> list[Action]:
-    """The reads of the customer's cards in profile order, up to ``card`` (the one they mean)."""
-    reads = []
-    for other in cards_of(db, user):
-        reads.append(Action("get_card_details", {"card_id": other.card_id}))
-        if other.card_id == card.card_id:
-            break
-    return reads
+def _card_reads(card: Card) -> list[Action]:
+    """The read of the card the customer means."""
+    return [Action("get_card_details", {"card_id": card.card_id})]
 
 
 class _CardStatusChange(BankingIntent):
@@ -69,7 +64,7 @@ class _CardStatusChange(BankingIntent):
             opening=self.opening(rng),
             known={"card": card_text(card), **side.known},
             actions=[
-                *gold_reads(who, *_card_reads(db, user, card), *side.actions),
+                *gold_reads(who, *_card_reads(card), *side.actions),
                 Action(f"{self.verb}_card", {"card_id": card.card_id}),
             ],
             outputs=[self.after, *side.outputs],
@@ -178,7 +173,14 @@ class _Replacement(BankingIntent):
         who = self.identity(db, user.user_id, rng)
         new_four = replacement_last_four(replacement_id(card))
         writes: list[Action] = []
-        side = side_question(db, user, rng, ("card",), statement=False)
+        # whether the account can pay for expedited shipping: read it first, some of the time
+        fee_check = (
+            [Action("get_account_details", {"account_id": account.account_id})]
+            if shipping == "expedited" and rng.random() < 0.6
+            else []
+        )
+        taken = ("card", "account") if fee_check else ("card",)
+        side = side_question(db, user, rng, taken, statement=False)
         known = {
             "card": card_text(card),
             "card_problem": problem,
@@ -205,12 +207,6 @@ class _Replacement(BankingIntent):
             )
         )
         outputs = [new_four, *side.outputs]
-        # whether the account can pay for expedited shipping: read it first, some of the time
-        fee_check = (
-            [Action("get_account_details", {"account_id": account.account_id})]
-            if shipping == "expedited" and rng.random() < 0.6
-            else []
-        )
         outputs += [money_text(EXPEDITED_FEE)] if shipping == "expedited" else []
         speed = (
             "I need it fast and will pay for expedited shipping"
@@ -240,7 +236,7 @@ class _Replacement(BankingIntent):
             ),
             known=known,
             actions=[
-                *gold_reads(who, *_card_reads(db, user, card), *fee_check, *side.actions),
+                *gold_reads(who, *_card_reads(card), *fee_check, *side.actions),
                 *writes,
             ],
             outputs=outputs,

@@ -150,3 +150,10 @@ def open_fees(db: Database, user: User, accept: Callable[[Transaction], bool]) -
 def account_read(account: Account) -> Action:
     """The read of ``account``'s details (balance, available, transfer room)."""
     return Action("get_account_details", {"account_id": account.account_id})
+
+
+def looked_up(rng: random.Random, *txns: Transaction) -> list[Action]:
+    """Some of the time, the reads of the details of ``txns`` (the records the user means)."""
+    if rng.random() >= 0.4:
+        return []
+    return [Action("get_transaction_details", {"transaction_id": t.transaction_id}) for t in txns]

@@ -21,6 +21,7 @@ from tau_sim.domains.banking.intents.common import (
     history,
     holder,
     in_window,
+    looked_up,
     nameable,
     one_of,
     pick_user,
@@ -91,7 +92,7 @@ class DisputeCharge(BankingIntent):
             ),
             known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account), *side.actions),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
                 Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
             ],
             outputs=[dispute_id(txn.transaction_id), *side.outputs],
@@ -155,7 +156,9 @@ class DisputeOutsideWindow(BankingIntent):
                 f"Can I still dispute my {txn.description} purchase? It was a while ago.",
             ),
             known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
-            actions=gold_reads(who, transactions_read(account), *side.actions),
+            actions=gold_reads(
+                who, transactions_read(account), *looked_up(rng, txn), *side.actions
+            ),
             outputs=[txn.date, f"{DISPUTE_WINDOW_DAYS} days", *side.outputs],
             summary=f"dispute {txn.transaction_id} of {txn.date}: outside the window, refuse",
         )
@@ -212,7 +215,7 @@ class FraudToHuman(BankingIntent):
             ),
             known={"transaction": transaction_text(txn), **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account), *side.actions),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             outputs=side.outputs,
@@ -274,6 +277,7 @@ class DisputeStatus(BankingIntent):
             actions=gold_reads(
                 who,
                 transactions_read(account),
+                *looked_up(rng, txn),
                 Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
                 *side.actions,
             ),

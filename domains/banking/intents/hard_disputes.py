@@ -31,6 +31,7 @@ from tau_sim.domains.banking.intents.common import (
     in_window,
     is_subscription,
     listing,
+    looked_up,
     nameable,
     one_of,
     pick_user,
@@ -281,7 +282,9 @@ class DisputeUnlessFiled(BankingIntent):
         reason = rng.choice(_REASONS)
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng)
-        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
+        reads = gold_reads(
+            who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
+        )
         if filed:
             dispute: Dispute = record(db, "disputes", txn.dispute_id)
             actions = [*reads, Action("get_dispute_details", {"dispute_id": dispute.dispute_id})]
@@ -432,7 +435,9 @@ class DuplicateNotOnFile(BankingIntent):
         txn = rng.choice(_single(db, user))
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng, ("account",))
-        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
+        reads = gold_reads(
+            who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
+        )
         need, later_at = "", None
         known = {"transaction": describe(txn), "dispute_reason": "duplicate charge", **side.known}
         outputs = [money_text(-txn.amount), *side.outputs]

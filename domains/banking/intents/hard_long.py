@@ -47,14 +47,8 @@ def _cards(db: Database, user: User) -> list[Card]:
     return [record(db, "cards", c) for c in user.cards]
 
 
-def _card_reads(db: Database, user: User, card: Card) -> list[Action]:
-    """The reads of the customer's cards, in profile order, up to ``card`` (the one meant)."""
-    reads = []
-    for other in _cards(db, user):
-        reads.append(Action("get_card_details", {"card_id": other.card_id}))
-        if other.card_id == card.card_id:
-            break
-    return reads
+def _card_read(card: Card) -> Action:
+    return Action("get_card_details", {"card_id": card.card_id})
 
 
 def _transfer(source: Account, target: Account, amount: float) -> Action:
@@ -128,8 +122,7 @@ class StolenWallet(BankingIntent):
             ),
         ]
         fee = EXPEDITED_FEE if shipping == "expedited" else 0.0
-        reads = _card_reads(db, user, card) + ([account_read(chk)] if fee else [])
-        first = [*gold_reads(who, *reads), *writes]
+        first = [*gold_reads(who, _card_read(card)), *writes]
         after = money(chk.balance - fee + amount)
         outputs = [replacement_last_four(replacement_id(card)), balance_text(after)]
         outputs += [money_text(EXPEDITED_FEE)] if fee else []
@@ -152,7 +145,21 @@ class StolenWallet(BankingIntent):
                 "Hi, my debit card is gone and I need a replacement.",
             ),
             known=known,
-            actions=[*first, account_read(sav), _transfer(sav, chk, amount)],
+            actions=[
+                *first,
+                account_read(sav),
+                _transfer(sav, chk, amount),
+                *(
+                    [
+                        Action(
+                            "calculate",
+                            {"expression": f"{chk.balance:.2f} - {fee:.2f} + {amount:.2f}"},
+                        )
+                    ]
+                    if fee
+                    else []
+                ),
+            ],
             outputs=outputs,
             summary=f"{problem} card {card.card_id}: freeze, replace ({shipping})"
             + (", new address" if moved else "")
@@ -181,21 +188,21 @@ class StolenWallet(BankingIntent):
 class MonthCleanup(BankingIntent):
     """An overdrawn checking account set right, then a card frozen.
 
-    Cover it from savings, reverse the overdraft fee, dispute one or two purchases; later,
+    Cover it from savings, reverse the overdraft fee, dispute two purchases; later,
     freeze a card the customer left somewhere.
     """
 
     name = "month_cleanup"
     description = (
         "The user covers an overdrawn checking account from savings, has the overdraft fee "
-        "reversed and disputes purchases; later a card is frozen (4-5 writes)."
+        "reversed and disputes two purchases; later a card is frozen (5 writes)."
     )
     tier = "hard"
     challenges = frozenset({"long", "later", "search"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        count = rng.choice((1, 2))
+        count = 2
 
         def charges(u: User) -> list[Transaction]:
             every = history(db, checking(db, u))
@@ -229,7 +236,15 @@ class MonthCleanup(BankingIntent):
         who = self.identity(db, user.user_id, rng)
         named = listing([describe(t) for t in disputed])
         first = [
-            *gold_reads(who, account_read(chk), account_read(sav), transactions_read(chk)),
+            *gold_reads(
+                who,
+                account_read(sav),
+                transactions_read(chk),
+                *(
+                    Action("get_transaction_details", {"transaction_id": t.transaction_id})
+                    for t in disputed
+                ),
+            ),
             _transfer(sav, chk, amount),
             Action("reverse_fee", {"transaction_id": fee.transaction_id}),
             *(
@@ -241,7 +256,6 @@ class MonthCleanup(BankingIntent):
                 {"expression": f"{chk.balance:.2f} + {amount:.2f} + {-fee.amount:.2f}"},
             ),
         ]
-        later_reads = [Action("get_card_details", {"card_id": c.card_id}) for c in _cards(db, user)]
         return self.task(
             domain,
             who,
@@ -265,7 +279,7 @@ class MonthCleanup(BankingIntent):
                 "dispute_reason": reason,
                 "card": card_text(card),
             },
-            actions=[*first, *later_reads, Action("freeze_card", {"card_id": card.card_id})],
+            actions=[*first, _card_read(card), Action("freeze_card", {"card_id": card.card_id})],
             outputs=[balance_text(after), *(dispute_id(t.transaction_id) for t in disputed)],
             summary=f"cover {chk.account_id} with {money_text(amount)}, reverse "
             f"{fee.transaction_id}, dispute {count}; later freeze {card.card_id}",

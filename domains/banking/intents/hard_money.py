@@ -31,6 +31,7 @@ from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
+from tau_sim.domains.kit.tasks import swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -187,8 +188,6 @@ class CapBesideTransfer(BankingIntent):
         reads = [transactions_read(chk), account_read(sav)]
         if rng.random() < 0.5:
             reads.reverse()
-        if rng.random() < 0.4:
-            reads.append(account_read(chk))
         side = side_question(db, user, rng, ("account",))
         reads += side.actions
         return self.task(
@@ -214,7 +213,15 @@ class CapBesideTransfer(BankingIntent):
                 "fee": fee_text(fee),
                 **side.known,
             },
-            actions=[*gold_reads(who, *reads), _transfer(sav, chk, amount)],
+            actions=[
+                *gold_reads(who, *reads),
+                _transfer(sav, chk, amount),
+                *(
+                    [Action("calculate", {"expression": f"{chk.balance:.2f} + {amount:.2f}"})]
+                    if rng.random() < 0.4
+                    else []
+                ),
+            ],
             outputs=[
                 money_text(FEE_REVERSAL_CAP),
                 balance_text(money(chk.balance + amount)),
@@ -336,6 +343,9 @@ class TopUpIfLow(BankingIntent):
         if len({threshold, top_up, sweep}) < 3:
             return None
         move = _transfer(sav, chk, top_up) if low else _transfer(chk, sav, sweep)
+        sum_text = (
+            f"{chk.balance:.2f} + {top_up:.2f}" if low else f"{chk.balance:.2f} - {sweep:.2f}"
+        )
         after = money(chk.balance + (top_up if low else -sweep))
         reads = [account_read(chk), account_read(sav)]
         if not low and rng.random() < 0.5:
@@ -364,7 +374,11 @@ class TopUpIfLow(BankingIntent):
                 "other_amount": money_text(sweep),
                 **side.known,
             },
-            actions=[*gold_reads(who, *reads), move],
+            actions=[
+                *gold_reads(who, *reads),
+                move,
+                *([Action("calculate", {"expression": sum_text})] if rng.random() < 0.4 else []),
+            ],
             outputs=[balance_text(after), *side.outputs],
             summary=f"checking {money_text(chk.balance)} vs {money_text(threshold)}: "
             + ("top up from savings" if low else "sweep into savings"),
@@ -376,7 +390,7 @@ class TopUpIfLow(BankingIntent):
         user = _user(db, task)
         chk, sav = checking(db, user), savings(db, user)
         assert sav is not None
-        made = task.actions[-1]
+        made = next(a for a in task.actions if a.name == "transfer_between_accounts")
         known = task.scenario.known_info
         top_up = float(known["amount"].lstrip("$").replace(",", ""))
         sweep = float(known["other_amount"].lstrip("$").replace(",", ""))
@@ -385,7 +399,7 @@ class TopUpIfLow(BankingIntent):
             if made.arguments["from_account_id"] == sav.account_id
             else _transfer(sav, chk, top_up)
         )
-        return [*super().mistakes(domain, task), [*task.actions[:-1], other]]
+        return [*super().mistakes(domain, task), swapped(task, made, other)]
 
 
 class TransferOrTheMost(BankingIntent):
@@ -432,7 +446,7 @@ class TransferOrTheMost(BankingIntent):
         fallback = _round(rng, cap - 1) if not by_limit else 0.0
         if not by_limit and (fallback <= 0 or fallback == wanted):
             return None
-        reads = [account_read(source)] + ([account_read(target)] if rng.random() < 0.3 else [])
+        reads = [account_read(source)]
         side = side_question(db, user, rng, ("account",), statement=False)
         reads += side.actions
         if not over:
