@@ -228,7 +228,7 @@ class DisputeBesideExpired(BankingIntent):
                 *(_dispute(t, reason) for t in charges if t is not old),
             ],
             outputs=[dispute_id(t.transaction_id) for t in recent]
-            + [old.date, f"{DISPUTE_WINDOW_DAYS} days", *side.outputs],
+            + [old.date, f"{DISPUTE_WINDOW_DAYS} days", "cannot be disputed", *side.outputs],
             summary=f"dispute {count} recent charges, refuse {old.transaction_id} of {old.date}",
         )
 

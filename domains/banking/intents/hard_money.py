@@ -130,7 +130,12 @@ class OneOfTwoFees(BankingIntent):
                 _reverse(first),
                 *work,
             ],
-            outputs=[money_text(-first.amount), balance_text(after), *side.outputs],
+            outputs=[
+                money_text(-first.amount),
+                balance_text(after),
+                "cannot be reversed",
+                *side.outputs,
+            ],
             summary=f"reverse {first.transaction_id}, refuse {second.transaction_id}",
         )
 
@@ -224,6 +229,7 @@ class CapBesideTransfer(BankingIntent):
             ],
             outputs=[
                 money_text(FEE_REVERSAL_CAP),
+                "cannot be reversed",
                 balance_text(money(chk.balance + amount)),
                 *side.outputs,
             ],
@@ -296,7 +302,12 @@ class DisputeBesideSecondReversal(BankingIntent):
                 *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
                 Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
             ],
-            outputs=[dispute_id(txn.transaction_id), user.last_fee_reversal, *side.outputs],
+            outputs=[
+                dispute_id(txn.transaction_id),
+                user.last_fee_reversal,
+                "cannot be reversed",
+                *side.outputs,
+            ],
             summary=f"dispute {txn.transaction_id}; refuse {fee.transaction_id} "
             f"(last reversal {user.last_fee_reversal})",
         )
