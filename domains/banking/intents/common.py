@@ -157,3 +157,55 @@ def looked_up(rng: random.Random, *txns: Transaction) -> list[Action]:
     if rng.random() >= 0.4:
         return []
     return [Action("get_transaction_details", {"transaction_id": t.transaction_id}) for t in txns]
+
+
+def describable(db: Database, user: User, accept: bool | None = None) -> list[Transaction]:
+    """The customer's undisputed one-off purchases a merchant and a day name alone.
+
+    ``accept`` True keeps those inside the dispute window, False those outside it.
+    """
+    every = history(db, checking(db, user))
+    return [
+        t
+        for t in card_purchases(db, user, lambda t: accept is None or in_window(t) is accept)
+        if nameable(every, t)
+    ]
+
+
+def said_charges(domain: Domain, task: Task, accept: bool | None) -> list[Transaction]:
+    """The describable charges the task's user names in its ``transaction`` slot."""
+    db = domain.new_database()
+    user: User = record(db, "users", task.actions[1].arguments["user_id"])
+    return find_described(describable(db, user, accept), task.scenario.known_info["transaction"])
+
+
+def dispute_action(txn: Transaction, reason: str) -> Action:
+    """The dispute of ``txn`` for ``reason``."""
+    return Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})
+
+
+def transfer_action(source: Account, target: Account, amount: float) -> Action:
+    """The transfer of ``amount`` from ``source`` to ``target``."""
+    args = {
+        "from_account_id": source.account_id,
+        "to_account_id": target.account_id,
+        "amount": amount,
+    }
+    return Action("transfer_between_accounts", args)
+
+
+def room_now(account: Account) -> float:
+    """What may leave ``account`` by transfer now: what is available and the daily limit allow."""
+    return min(account.available, account.transfer_room)
+
+
+def round_amount(rng: random.Random, most: float, steps_at_most: int = 30) -> float:
+    """A round amount (a multiple of $50) of at most ``most``; 0 when none fits."""
+    steps = int(most // 50)
+    return float(50 * rng.randint(1, min(steps, steps_at_most))) if steps >= 1 else 0.0
+
+
+def owner_of(db: Database, task: Task) -> User:
+    """The customer of ``task`` (the user id its profile read names)."""
+    user: User = record(db, "users", task.actions[1].arguments["user_id"])
+    return user

@@ -13,7 +13,6 @@ from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import (
     ACTIVE,
     EXPEDITED_FEE,
-    Account,
     Card,
     Transaction,
     User,
@@ -22,19 +21,19 @@ from tau_sim.domains.banking.data import (
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
     account_read,
-    card_purchases,
     checking,
+    describable,
     describe,
-    history,
-    in_window,
     listing,
     may_reverse,
-    nameable,
     one_of,
     open_fees,
     pick_user,
+    room_now,
+    round_amount,
     savings,
     transactions_read,
+    transfer_action,
 )
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -49,24 +48,6 @@ def _cards(db: Database, user: User) -> list[Card]:
 
 def _card_read(card: Card) -> Action:
     return Action("get_card_details", {"card_id": card.card_id})
-
-
-def _transfer(source: Account, target: Account, amount: float) -> Action:
-    args = {
-        "from_account_id": source.account_id,
-        "to_account_id": target.account_id,
-        "amount": amount,
-    }
-    return Action("transfer_between_accounts", args)
-
-
-def _round(rng: random.Random, most: float) -> float:
-    steps = int(most // 50)
-    return float(50 * rng.randint(1, min(steps, 20))) if steps >= 1 else 0.0
-
-
-def _room(account: Account) -> float:
-    return min(account.available, account.transfer_room)
 
 
 class StolenWallet(BankingIntent):
@@ -87,7 +68,7 @@ class StolenWallet(BankingIntent):
             sav = savings(db, u)
             chk = checking(db, u)
             active = [c for c in _cards(db, u) if c.status == ACTIVE]
-            return bool(active) and sav is not None and _room(sav) >= 50 and chk.available >= 30
+            return bool(active) and sav is not None and room_now(sav) >= 50 and chk.available >= 30
 
         user = pick_user(db, rng, fits)
         if user is None:
@@ -98,7 +79,7 @@ class StolenWallet(BankingIntent):
         problem = rng.choice(("lost", "stolen"))
         shipping = rng.choice(("standard", "expedited"))
         moved = rng.random() < 0.5
-        amount = _round(rng, _room(sav))
+        amount = round_amount(rng, room_now(sav), 20)
         who = self.identity(db, user.user_id, rng)
         known = {
             "card": card_text(card),
@@ -148,7 +129,7 @@ class StolenWallet(BankingIntent):
             actions=[
                 *first,
                 account_read(sav),
-                _transfer(sav, chk, amount),
+                transfer_action(sav, chk, amount),
                 *(
                     [
                         Action(
@@ -205,8 +186,7 @@ class MonthCleanup(BankingIntent):
         count = 2
 
         def charges(u: User) -> list[Transaction]:
-            every = history(db, checking(db, u))
-            return [t for t in card_purchases(db, u, in_window) if nameable(every, t)]
+            return describable(db, u, True)
 
         def fits(u: User) -> bool:
             sav = savings(db, u)
@@ -219,7 +199,7 @@ class MonthCleanup(BankingIntent):
                 and len(fees) == 1
                 and len(charges(u)) >= count
                 and any(c.status == ACTIVE for c in _cards(db, u))
-                and _room(sav) >= 100 * (int(-chk.balance // 100) + 1)
+                and room_now(sav) >= 100 * (int(-chk.balance // 100) + 1)
             )
 
         user = pick_user(db, rng, fits)
@@ -245,7 +225,7 @@ class MonthCleanup(BankingIntent):
                     for t in disputed
                 ),
             ),
-            _transfer(sav, chk, amount),
+            transfer_action(sav, chk, amount),
             Action("reverse_fee", {"transaction_id": fee.transaction_id}),
             *(
                 Action("file_dispute", {"transaction_id": t.transaction_id, "reason": reason})

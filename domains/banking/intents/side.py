@@ -12,7 +12,7 @@ import random
 from collections.abc import Collection
 from typing import NamedTuple
 
-from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Card, User
+from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, User
 from tau_sim.domains.banking.intents.common import accounts_of, checking, history, savings
 from tau_sim.domains.banking.scenario import account_text, card_text
 from tau_sim.domains.kit.lookup import record
@@ -108,3 +108,16 @@ def side_question(
         [o for q in asked for o in q.outputs],
         {k: v for q in asked for k, v in q.known.items()},
     )
+
+
+def balance_later(db: Database, user: User, rng: random.Random) -> tuple[str, Account, str]:
+    """A later need: the balance of one of the customer's accounts (need, account, output)."""
+    account = rng.choice(accounts_of(db, user))
+    need = rng.choice(
+        (
+            "Oh, and while I have you, could you also tell me the balance of "
+            f"{account_text(account)}?",
+            f"One more thing: what is the balance on {account_text(account)} right now?",
+        )
+    )
+    return need, account, balance_text(account.balance)

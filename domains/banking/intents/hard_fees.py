@@ -1,37 +1,36 @@
-"""Hard banking intents about money: fee reversals beside other requests, conditional transfers.
+"""Hard banking intents where a fee reversal the policy refuses sits beside an allowed request.
 
-Mixed requests pair an allowed write with a reversal the policy refuses (a second fee, a fee
-above the cap, a reversal within 12 months of the last); conditional ones let the balances,
-the daily limit or what is available decide which transfer is made.
+A second fee (one reversal per 12 months), a fee above the cap beside a transfer, a reversal
+within 12 months of the last beside a dispute: the allowed write is made, the reversal refused.
 """
 
 from __future__ import annotations
 
 import random
 
-from tau_sim.domains.banking.data import Account, Transaction, User, dispute_id
+from tau_sim.domains.banking.data import Transaction, User, dispute_id
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
     account_read,
-    card_purchases,
     checking,
+    describable,
     describe,
-    history,
-    in_window,
     may_reverse,
     nameable,
     one_of,
     open_fees,
+    owner_of,
     pick_user,
+    room_now,
+    round_amount,
     savings,
     transactions_read,
+    transfer_action,
 )
 from tau_sim.domains.banking.intents.side import side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
-from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -43,31 +42,6 @@ def _nameable_fees(db: Database, user: User, small: bool) -> list[Transaction]:
 
 def _reverse(fee: Transaction) -> Action:
     return Action("reverse_fee", {"transaction_id": fee.transaction_id})
-
-
-def _transfer(source: Account, target: Account, amount: float) -> Action:
-    args = {
-        "from_account_id": source.account_id,
-        "to_account_id": target.account_id,
-        "amount": amount,
-    }
-    return Action("transfer_between_accounts", args)
-
-
-def _room(account: Account) -> float:
-    """What may leave ``account`` by transfer now: what is available and the daily limit allow."""
-    return min(account.available, account.transfer_room)
-
-
-def _round(rng: random.Random, most: float, step: int = 50) -> float:
-    """A round amount of at most ``most`` (0 when none fits)."""
-    steps = int(most // step)
-    return float(step * rng.randint(1, min(steps, 30))) if steps >= 1 else 0.0
-
-
-def _user(db: Database, task: Task) -> User:
-    user: User = record(db, "users", task.actions[1].arguments["user_id"])
-    return user
 
 
 def _fee_named(db: Database, user: User, said: str, skip: str = "") -> Transaction:
@@ -144,7 +118,7 @@ class OneOfTwoFees(BankingIntent):
         db = domain.new_database()
         done = next(a for a in task.actions if a.name == "reverse_fee")
         said = task.scenario.known_info["fee"]
-        second = _fee_named(db, _user(db, task), said, done.arguments["transaction_id"])
+        second = _fee_named(db, owner_of(db, task), said, done.arguments["transaction_id"])
         return [_reverse(second)]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -178,7 +152,7 @@ class CapBesideTransfer(BankingIntent):
             return (
                 may_reverse(u)
                 and sav is not None
-                and _room(sav) >= 50
+                and room_now(sav) >= 50
                 and bool(_nameable_fees(db, u, False))
             )
 
@@ -188,7 +162,7 @@ class CapBesideTransfer(BankingIntent):
         fee = rng.choice(_nameable_fees(db, user, False))
         chk, sav = checking(db, user), savings(db, user)
         assert sav is not None
-        amount = _round(rng, _room(sav))
+        amount = round_amount(rng, room_now(sav))
         who = self.identity(db, user.user_id, rng)
         reads = [transactions_read(chk), account_read(sav)]
         if rng.random() < 0.5:
@@ -220,7 +194,7 @@ class CapBesideTransfer(BankingIntent):
             },
             actions=[
                 *gold_reads(who, *reads),
-                _transfer(sav, chk, amount),
+                transfer_action(sav, chk, amount),
                 *(
                     [Action("calculate", {"expression": f"{chk.balance:.2f} + {amount:.2f}"})]
                     if rng.random() < 0.4
@@ -239,7 +213,7 @@ class CapBesideTransfer(BankingIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fee above the cap reversed."""
         db = domain.new_database()
-        return [_reverse(_fee_named(db, _user(db, task), task.scenario.known_info["fee"]))]
+        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the fee reversed as well."""
@@ -262,8 +236,7 @@ class DisputeBesideSecondReversal(BankingIntent):
         """Build one task."""
 
         def charges(u: User) -> list[Transaction]:
-            every = history(db, checking(db, u))
-            return [t for t in card_purchases(db, u, in_window) if nameable(every, t)]
+            return describable(db, u, True)
 
         user = pick_user(
             db,
@@ -315,202 +288,8 @@ class DisputeBesideSecondReversal(BankingIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fee reversed within 12 months of the last reversal."""
         db = domain.new_database()
-        return [_reverse(_fee_named(db, _user(db, task), task.scenario.known_info["fee"]))]
+        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the fee reversed as well."""
         return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
-
-
-class TopUpIfLow(BankingIntent):
-    """One transfer or the other, as the checking balance compares with the customer's figure."""
-
-    name = "top_up_if_low"
-    description = (
-        "If checking is below the user's figure, savings tops it up; otherwise checking moves "
-        "money into savings (conditional)."
-    )
-    tier = "hard"
-    challenges = frozenset({"conditional"})
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-
-        def fits(u: User) -> bool:
-            sav = savings(db, u)
-            return sav is not None and _room(sav) >= 100 and _room(checking(db, u)) >= 100
-
-        user = pick_user(db, rng, fits)
-        if user is None:
-            return None
-        chk, sav = checking(db, user), savings(db, user)
-        assert sav is not None
-        low = rng.random() < 0.5
-        base = int(chk.balance // 100) * 100
-        threshold = float(base + 100 * rng.randint(1, 5) if low else base - 100 * rng.randint(0, 3))
-        if threshold <= 0 or threshold == chk.balance:
-            return None
-        top_up, sweep = _round(rng, _room(sav)), _round(rng, _room(chk))
-        if len({threshold, top_up, sweep}) < 3:
-            return None
-        move = _transfer(sav, chk, top_up) if low else _transfer(chk, sav, sweep)
-        sum_text = (
-            f"{chk.balance:.2f} + {top_up:.2f}" if low else f"{chk.balance:.2f} - {sweep:.2f}"
-        )
-        after = money(chk.balance + (top_up if low else -sweep))
-        reads = [account_read(chk), account_read(sav)]
-        if not low and rng.random() < 0.5:
-            reads = reads[:1]  # the sweep needs only checking's figures
-        side = side_question(db, user, rng, ("account",), statement=False)
-        reads += side.actions
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"If the balance of my checking account is below {money_text(threshold)}, I "
-            f"want {money_text(top_up)} moved from my savings account into it. If it is not, I "
-            f"want {money_text(sweep)} moved from my checking account into my savings account "
-            f"instead. I want to know my new checking balance.{side.goal} {CONFIRM}",
-            opening=one_of(
-                rng,
-                "Hi, can you check my checking balance and move money depending on it?",
-                f"Hello, if my checking is under {money_text(threshold)} I'd like a top-up "
-                "from savings.",
-                "Hi, I want to balance out my checking and savings accounts.",
-                "Hey, I need a transfer between my accounts, but which way depends on my balance.",
-            ),
-            known={
-                "threshold": money_text(threshold),
-                "amount": money_text(top_up),
-                "other_amount": money_text(sweep),
-                **side.known,
-            },
-            actions=[
-                *gold_reads(who, *reads),
-                move,
-                *([Action("calculate", {"expression": sum_text})] if rng.random() < 0.4 else []),
-            ],
-            outputs=[balance_text(after), *side.outputs],
-            summary=f"checking {money_text(chk.balance)} vs {money_text(threshold)}: "
-            + ("top up from savings" if low else "sweep into savings"),
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other branch's transfer."""
-        db = domain.new_database()
-        user = _user(db, task)
-        chk, sav = checking(db, user), savings(db, user)
-        assert sav is not None
-        made = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        known = task.scenario.known_info
-        top_up = float(known["amount"].lstrip("$").replace(",", ""))
-        sweep = float(known["other_amount"].lstrip("$").replace(",", ""))
-        other = (
-            _transfer(chk, sav, sweep)
-            if made.arguments["from_account_id"] == sav.account_id
-            else _transfer(sav, chk, top_up)
-        )
-        return [*super().mistakes(domain, task), swapped(task, made, other)]
-
-
-class TransferOrTheMost(BankingIntent):
-    """A transfer that may exceed what the daily limit or the available amount allows.
-
-    The customer says what to do then: move the most the daily limit still allows, or a
-    smaller amount of their own.
-    """
-
-    name = "transfer_or_the_most"
-    description = (
-        "The user asks for a transfer; if it is over the daily limit (or what is available), "
-        "a smaller one is made as the user said (conditional)."
-    )
-    tier = "hard"
-    rules = ("daily-transfer-limit", "transfer-available")
-    challenges = frozenset({"conditional"})
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        by_limit = rng.random() < 0.5
-        over = rng.random() < 0.6
-
-        def fits(u: User) -> bool:
-            sav = savings(db, u)
-            if sav is None:
-                return False
-            if by_limit:
-                room = sav.transfer_room
-                return sav.transferred_today > 0 and room >= 50 and sav.available > room + 100
-            chk = checking(db, u)
-            return chk.available >= 100 and chk.transfer_room > chk.available + 100
-
-        user = pick_user(db, rng, fits)
-        if user is None:
-            return None
-        chk, sav = checking(db, user), savings(db, user)
-        assert sav is not None
-        source, target = (sav, chk) if by_limit else (chk, sav)
-        cap = source.transfer_room if by_limit else source.available
-        wanted = float(50 * (int(cap // 50) + rng.randint(1, 6))) if over else _round(rng, cap)
-        if wanted <= 0 or (over and wanted <= cap):
-            return None
-        fallback = _round(rng, cap - 1) if not by_limit else 0.0
-        if not by_limit and (fallback <= 0 or fallback == wanted):
-            return None
-        reads = [account_read(source)]
-        side = side_question(db, user, rng, ("account",), statement=False)
-        reads += side.actions
-        if not over:
-            moved, outputs, work = wanted, [], []
-        elif by_limit:
-            left = money(wanted - cap)
-            moved, outputs = cap, [money_text(cap), money_text(left)]
-            work = [Action("calculate", {"expression": f"{wanted:.2f} - {cap:.2f}"})]
-        else:
-            moved, outputs, work = fallback, [money_text(source.available)], []
-        after = money(target.balance + moved)
-        outputs += [balance_text(after), *side.outputs]
-        if by_limit:
-            condition = (
-                "If that is more than I can still transfer today, I want the most I can "
-                "transfer today moved instead, and I want to know how much would be left to move."
-            )
-        else:
-            condition = (
-                "If I do not have that much available, I want only "
-                f"{money_text(fallback)} moved instead."
-            )
-        known = {
-            "amount": money_text(wanted),
-            "from_account": account_text(source),
-            "to_account": account_text(target),
-        }
-        if not by_limit:
-            known["other_amount"] = money_text(fallback)
-        known.update(side.known)
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want {money_text(wanted)} moved from {account_text(source)} to "
-            f"{account_text(target)} today. {condition} I want the new balance of "
-            f"{account_text(target)}.{side.goal} {CONFIRM}",
-            opening=one_of(
-                rng,
-                f"Hi, I want to move {money_text(wanted)} from {account_text(source)}.",
-                f"Hello, I need a transfer out of {account_text(source)} today.",
-                "Hi, I'd like to move a large amount between my accounts.",
-                f"Can you send {money_text(wanted)} over to {account_text(target)}?",
-            ),
-            known=known,
-            actions=[*gold_reads(who, *reads), _transfer(source, target, moved), *work],
-            outputs=outputs,
-            summary=f"transfer {money_text(wanted)} from {source.kind}: "
-            + (f"move {money_text(moved)} instead" if over else "fits"),
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a transfer of $10.00 less."""
-        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        less = Action(move.name, {**move.arguments, "amount": move.arguments["amount"] - 10.0})
-        return [*super().mistakes(domain, task), [less if a is move else a for a in task.actions]]
