@@ -456,24 +456,21 @@ def test_mixed_fee_tasks_refuse_the_reversal_the_policy_forbids(
         assert _owner(db, task).last_fee_reversal in task.required_outputs
 
 
-def test_a_dispute_that_exists_is_reported_not_filed_again(banking: Domain, db: Database) -> None:
-    branches = set()
+def test_a_dispute_that_exists_is_reported_not_filed_again(banking: Domain) -> None:
     for task in _tasks(banking, "dispute_unless_filed"):
-        last = task.actions[-1]
-        branches.add(last.name)
-        if last.name == "get_dispute_details":
-            txn_id = last.arguments["dispute_id"].removeprefix("dsp_")
-            refused(
-                banking,
-                db,
-                "file_dispute",
-                "already disputed",
-                transaction_id=txn_id,
-                reason="wrong amount",
-            )
-        else:
-            assert not transaction(db, last.arguments["transaction_id"]).dispute_id
-    assert branches == {"get_dispute_details", "file_dispute"}
+        db = banking.new_database()
+        status, filing = task.actions[-2:]
+        assert status.name == "get_dispute_details" and filing.name == "file_dispute"
+        refused(
+            banking,
+            db,
+            "file_dispute",
+            "already disputed",
+            transaction_id=status.arguments["dispute_id"].removeprefix("dsp_"),
+            reason=filing.arguments["reason"],
+        )
+        assert not transaction(db, filing.arguments["transaction_id"]).dispute_id
+        ok(banking, db, "file_dispute", **filing.arguments)
 
 
 def test_conditional_transfers_follow_the_condition(banking: Domain) -> None:

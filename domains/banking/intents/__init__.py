@@ -4,7 +4,8 @@
 the intents' base class and the account, card and charge helpers the themes share, ``side``
 the side questions and later needs any intent may add; ``cards`` freezes and replaces cards,
 ``disputes`` disputes charges, ``accounts`` moves money and tells balances, ``fees`` reverses
-fees. The hard tier: ``hard_disputes`` (several charges, one past the window, one already
+fees, ``limits`` refuses what no tool or rule allows (another person's money, loans). The hard
+tier: ``hard_disputes`` (several charges, one past the window, one already
 disputed), ``hard_disproven`` (claims the statement disproves), ``hard_fees`` (a refused
 reversal beside an allowed write), ``hard_transfers`` (transfers a condition picks) and
 ``hard_long`` (three to five writes, later needs).
@@ -49,6 +50,7 @@ from tau_sim.domains.banking.intents.hard_fees import (
 )
 from tau_sim.domains.banking.intents.hard_long import MonthCleanup, StolenWallet
 from tau_sim.domains.banking.intents.hard_transfers import TopUpIfLow, TransferOrTheMost
+from tau_sim.domains.banking.intents.limits import OffLimitsRequest
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -70,6 +72,7 @@ INTENTS: list[Intent] = [
     FeeOverCap(),
     CoverOverdraft(),
     BalanceInquiry(),
+    OffLimitsRequest(),
     DisputeSeveral(),
     DisputeBesideExpired(),
     DisputeUnlessFiled(),

@@ -259,7 +259,7 @@ class DisputeStatus(BankingIntent):
         if not nameable(purchases, txn):
             return None
         who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        side = side_question(db, user, rng, disputes=True)
         return self.task(
             domain,
             who,

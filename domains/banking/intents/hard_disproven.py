@@ -73,7 +73,9 @@ class RecurringNotFraud(BankingIntent):
         need, account, balance = balance_later(db, user, rng)
         said = f"{describe(latest)} of {money_text(-latest.amount)}"
         side = side_question(db, user, rng, ("account",))
-        reads = gold_reads(who, transactions_read(checking(db, user)), *side.actions)
+        reads = gold_reads(
+            who, transactions_read(checking(db, user)), *looked_up(rng, latest), *side.actions
+        )
         return self.task(
             domain,
             who,

@@ -107,7 +107,12 @@ class DisputeSeveral(BankingIntent):
                 **side.known,
             },
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
+                *gold_reads(
+                    who,
+                    transactions_read(checking(db, user)),
+                    *looked_up(rng, *charges),
+                    *side.actions,
+                ),
                 *(dispute_action(t, r) for t, r in zip(charges, reasons, strict=True)),
                 *(sum_action([-t.amount for t in charges]) if asks_total else []),
             ],
@@ -187,7 +192,9 @@ class DisputeBesideExpired(BankingIntent):
             ),
             known={"transaction": named, "dispute_reason": reason, **side.known},
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
+                *gold_reads(
+                    who, transactions_read(checking(db, user)), *looked_up(rng, old), *side.actions
+                ),
                 *(dispute_action(t, reason) for t in charges if t is not old),
             ],
             outputs=[dispute_id(t.transaction_id) for t in recent]
@@ -211,12 +218,12 @@ class DisputeBesideExpired(BankingIntent):
 
 
 class DisputeUnlessFiled(BankingIntent):
-    """Dispute a purchase; if it is already disputed, tell where that dispute stands instead."""
+    """Dispute two purchases; the one already disputed gets its dispute's status instead."""
 
     name = "dispute_unless_filed"
     description = (
-        "The user disputes a purchase, or, if it is already disputed, asks where that dispute "
-        "stands (conditional)."
+        "The user disputes two purchases, one of them disputed already: that one's dispute "
+        "status is told, the other is filed (conditional)."
     )
     tier = "hard"
     rules = ("dispute-once",)
@@ -224,65 +231,64 @@ class DisputeUnlessFiled(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        filed = rng.random() < 0.5
 
-        def candidates(user: User) -> list[Transaction]:
-            account = checking(db, user)
-            every = history(db, account)
+        def filed(user: User) -> list[Transaction]:
+            every = history(db, checking(db, user))
             return [
                 t
                 for t in every
                 if t.kind == CARD_PURCHASE
-                and bool(t.dispute_id) is filed
+                and t.dispute_id
                 and not is_subscription(t)
                 and nameable(every, t)
             ]
 
-        user = pick_user(db, rng, lambda u: bool(candidates(u)))
+        user = pick_user(db, rng, lambda u: bool(filed(u)) and bool(describable(db, u, True)))
         if user is None:
             return None
-        txn = rng.choice(candidates(user))
+        old, new = rng.choice(filed(user)), rng.choice(describable(db, user, True))
+        charges = [old, new]
+        rng.shuffle(charges)
+        named = listing([describe(t) for t in charges])
         reason = rng.choice(_REASONS)
         who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        side = side_question(db, user, rng, disputes=True)
+        dispute: Dispute = record(db, "disputes", old.dispute_id)
         reads = gold_reads(
-            who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
+            who, transactions_read(checking(db, user)), *looked_up(rng, *charges), *side.actions
         )
-        if filed:
-            dispute: Dispute = record(db, "disputes", txn.dispute_id)
-            actions = [*reads, Action("get_dispute_details", {"dispute_id": dispute.dispute_id})]
-            outputs = [dispute.status, dispute.filed]
-        else:
-            actions = [*reads, dispute_action(txn, reason)]
-            outputs = [dispute_id(txn.transaction_id)]
         return self.task(
             domain,
             who,
-            goal=f"I want to dispute {describe(txn)} on my checking account: {_WHY[reason]}. I "
-            "made the purchase myself. I may have disputed it already: if it is already "
-            "disputed, I do not want a new dispute, I want to know the status of that dispute "
-            f"and when it was filed. Otherwise I want the dispute number.{side.goal} {CONFIRM}",
+            goal=f"I want to dispute {named} on my checking account: for both, {_WHY[reason]}. "
+            "I made the purchases myself. I may have disputed one of them already: if one is "
+            "already disputed, I do not want a new dispute for it, I want to know the status of "
+            "that dispute and when it was filed. For the other I want the dispute number."
+            f"{side.goal} {CONFIRM}",
             opening=one_of(
                 rng,
-                f"Hi, I want to dispute a charge from {txn.description}, unless I already did.",
-                "Hello, I think I disputed a charge before but I'm not sure. Can you check?",
-                f"There's a {txn.description} charge I want to dispute.",
-                "Hi, I need help with a card charge I may have reported already.",
+                f"Hi, I want to dispute two charges, {charges[0].description} and "
+                f"{charges[1].description}, unless I already did.",
+                "Hello, I think I disputed one of these charges before but I'm not sure.",
+                f"There's a {charges[0].description} charge and another one I want to dispute.",
+                "Hi, I need help with two card charges; I may have reported one already.",
             ),
-            known={"transaction": describe(txn), "dispute_reason": reason, **side.known},
-            actions=actions,
-            outputs=[*outputs, *side.outputs],
-            summary=f"{txn.transaction_id}: "
-            + ("already disputed, tell its status" if filed else f"dispute ({reason})"),
+            known={"transaction": named, "dispute_reason": reason, **side.known},
+            actions=[
+                *reads,
+                Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
+                dispute_action(new, reason),
+            ],
+            outputs=[dispute.status, dispute.filed, dispute_id(new.transaction_id), *side.outputs],
+            summary=f"{old.transaction_id} already disputed: tell its status; "
+            f"dispute {new.transaction_id} ({reason})",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and where none was filed, the dispute with another reason."""
-        paths = super().mistakes(domain, task)
+        """The generic ones, and the dispute with another reason."""
         last = task.actions[-1]
-        if last.name == "file_dispute":
-            other = next(r for r in _REASONS if r != last.arguments["reason"])
-            paths.append(
-                [*task.actions[:-1], Action(last.name, {**last.arguments, "reason": other})]
-            )
-        return paths
+        other = next(r for r in _REASONS if r != last.arguments["reason"])
+        return [
+            *super().mistakes(domain, task),
+            [*task.actions[:-1], Action(last.name, {**last.arguments, "reason": other})],
+        ]

@@ -15,6 +15,7 @@ from tau_sim.domains.banking.intents.common import (
     checking,
     describable,
     describe,
+    looked_up,
     may_reverse,
     nameable,
     one_of,
@@ -100,7 +101,9 @@ class OneOfTwoFees(BankingIntent):
             ),
             known={"fee": f"{fee_text(first)} and {fee_text(second)}", **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account), *side.actions),
+                *gold_reads(
+                    who, transactions_read(account), *looked_up(rng, first, second), *side.actions
+                ),
                 _reverse(first),
                 *work,
             ],
@@ -164,7 +167,7 @@ class CapBesideTransfer(BankingIntent):
         assert sav is not None
         amount = round_amount(rng, room_now(sav))
         who = self.identity(db, user.user_id, rng)
-        reads = [transactions_read(chk), account_read(sav)]
+        reads = [transactions_read(chk), *looked_up(rng, fee), account_read(sav)]
         if rng.random() < 0.5:
             reads.reverse()
         side = side_question(db, user, rng, ("account",))
@@ -272,7 +275,9 @@ class DisputeBesideSecondReversal(BankingIntent):
                 **side.known,
             },
             actions=[
-                *gold_reads(who, transactions_read(checking(db, user)), *side.actions),
+                *gold_reads(
+                    who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
+                ),
                 Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
             ],
             outputs=[

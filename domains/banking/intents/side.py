@@ -12,9 +12,9 @@ import random
 from collections.abc import Collection
 from typing import NamedTuple
 
-from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, User
-from tau_sim.domains.banking.intents.common import accounts_of, checking, history, savings
-from tau_sim.domains.banking.scenario import account_text, card_text
+from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, Dispute, User
+from tau_sim.domains.banking.intents.common import accounts_of, checking, history, nameable, savings
+from tau_sim.domains.banking.scenario import account_text, card_text, transaction_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money_text
 from tau_sim.simulator.world import Action, Database
@@ -82,20 +82,43 @@ def _deposit(db: Database, user: User, rng: random.Random) -> Side:
     )
 
 
+def _dispute_status(db: Database, user: User, rng: random.Random) -> Side:
+    account = checking(db, user)
+    every = history(db, account)
+    filed = [t for t in every if t.dispute_id and nameable(every, t)]
+    if not filed:
+        return NONE
+    txn = rng.choice(filed)
+    dispute: Dispute = record(db, "disputes", txn.dispute_id)
+    return Side(
+        f" I also want to know where my earlier dispute of {transaction_text(txn)} stands.",
+        [
+            Action("get_account_transactions", {"account_id": account.account_id}),
+            Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
+        ],
+        [dispute.status],
+        {"old_dispute": transaction_text(txn)},
+    )
+
+
 def side_question(
     db: Database,
     user: User,
     rng: random.Random,
     taken: Collection[str] = (),
     statement: bool = True,
+    disputes: bool = False,
 ) -> Side:
     """None, one or two side questions for ``user``, avoiding slots the task already holds.
 
     ``taken``: the known-info slots of the main request; a question needing one is not drawn.
     ``statement``: whether the main request reads checking's transactions already (then the
-    last deposit is not asked). Two questions are asked in the order drawn.
+    last deposit is not asked); ``disputes``: whether it reads a dispute (then no earlier
+    dispute is asked about). Two questions are asked in the order drawn.
     """
     options = [_interest] + ([] if statement else [_deposit])
+    if not disputes:
+        options.append(_dispute_status)
     if not {"account", "from_account", "to_account"} & set(taken):
         options.append(_balance)
     if "card" not in taken and user.cards:
