@@ -8,7 +8,7 @@ from typing import ClassVar
 from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
 from tau_sim.domains.banking.intents.common import BankingIntent, one_of, pick_user
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import NONE, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
@@ -21,9 +21,19 @@ def cards_of(db: Database, user: User) -> list[Card]:
     return [record(db, "cards", c) for c in user.cards]
 
 
-def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, Card] | None:
-    """A customer with a card of ``status``, and one such card (drawn at random)."""
-    user = pick_user(db, rng, lambda u: any(c.status == status for c in cards_of(db, u)))
+def _card_holder(
+    db: Database, rng: random.Random, status: str, several: bool = False
+) -> tuple[User, Card] | None:
+    """A customer with a card of ``status``, and one such card (drawn at random).
+
+    ``several``: the customer holds more than one card, so they must say which one they mean.
+    """
+
+    def fits(user: User) -> bool:
+        cards = cards_of(db, user)
+        return any(c.status == status for c in cards) and (len(cards) > 1 or not several)
+
+    user = pick_user(db, rng, fits)
     if user is None:
         return None
     return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
@@ -40,6 +50,8 @@ class _CardStatusChange(BankingIntent):
     status: ClassVar[str] = ""
     verb: ClassVar[str] = ""
     after: ClassVar[str] = ""
+    several: ClassVar[bool] = False
+    sides: ClassVar[bool] = True
 
     def goal(self, card: Card) -> str:
         """What the user wants, naming the card."""
@@ -51,12 +63,12 @@ class _CardStatusChange(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _card_holder(db, rng, self.status)
+        picked = _card_holder(db, rng, self.status, self.several)
         if picked is None:
             return None
         user, card = picked
         who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, ("card",), statement=False)
+        side = side_question(db, user, rng, ("card",), statement=False) if self.sides else NONE
         return self.task(
             domain,
             who,
@@ -121,6 +133,8 @@ class UnfreezeCard(_CardStatusChange):
     name = "unfreeze_card"
     description = "The user found a frozen debit card and wants it to work again."
     status, verb, after = FROZEN, "unfreeze", "active"
+    several = True  # the customer holds two cards and says which one was found
+    sides = False  # its only question is which card: nothing else is asked
 
     def goal(self, card: Card) -> str:
         """What the user wants, naming the card."""

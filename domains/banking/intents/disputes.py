@@ -193,7 +193,6 @@ class FraudToHuman(BankingIntent):
             return None
         user, account, txn = picked
         who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
         summary = (
             f"Suspected fraud: customer {user.user_id} did not make card purchase "
             f"{txn.transaction_id} ({money_text(-txn.amount)} at {txn.description})."
@@ -203,7 +202,7 @@ class FraudToHuman(BankingIntent):
             who,
             goal=f"There is {transaction_text(txn)} on {account_text(account)} that I did not "
             "make: someone must have copied my card. I want it sorted out and I want to talk "
-            f"to whoever handles fraud.{side.goal}",
+            "to whoever handles fraud.",
             demand=f"{transaction_text(txn)} sorted out by whoever handles fraud",
             opening=one_of(
                 rng,
@@ -213,12 +212,11 @@ class FraudToHuman(BankingIntent):
                 f"I never shopped at {txn.description} but my card was charged there.",
                 "Hi, I need to report fraud on my debit card.",
             ),
-            known={"transaction": transaction_text(txn), **side.known},
+            known={"transaction": transaction_text(txn)},
             actions=[
-                *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, txn)),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
-            outputs=side.outputs,
             summary=f"fraud on {txn.transaction_id}: transfer",
         )
 

@@ -167,9 +167,10 @@ class CapBesideTransfer(BankingIntent):
         assert sav is not None
         amount = round_amount(rng, room_now(sav))
         who = self.identity(db, user.user_id, rng)
-        reads = [transactions_read(chk), *looked_up(rng, fee), account_read(sav)]
+        statement = [transactions_read(chk), *looked_up(rng, fee)]
+        reads = [*statement, account_read(sav)]
         if rng.random() < 0.5:
-            reads.reverse()
+            reads = [account_read(sav), *statement]
         side = side_question(db, user, rng, ("account",))
         reads += side.actions
         return self.task(
