@@ -489,3 +489,17 @@ def test_conditional_transfers_follow_the_condition(banking: Domain) -> None:
         if move.arguments["amount"] != asked:  # what was asked is more than the ledger allows
             refused(banking, db, "transfer_between_accounts", "", **args, amount=asked)
         ok(banking, db, "transfer_between_accounts", **args, amount=move.arguments["amount"])
+
+
+def test_no_gold_dispute_calls_a_single_posting_a_duplicate(banking: Domain, db: Database) -> None:
+    for task in banking.tasks:
+        for action in banking.write_actions(task):
+            if action.name != "file_dispute" or action.arguments["reason"] != "duplicate charge":
+                continue
+            txn = transaction(db, action.arguments["transaction_id"])
+            twins = [
+                t
+                for t in _statement(db, _owner(db, task))
+                if (t.description, t.amount) == (txn.description, txn.amount)
+            ]
+            assert len(twins) >= 2, task.id

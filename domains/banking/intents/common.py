@@ -27,6 +27,12 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _SUBSCRIPTIONS = frozenset(name for name, _ in SUBSCRIPTIONS)
 
+REASONS = ("duplicate charge", "goods not received", "wrong amount")
+"""The reasons a dispute can give (the ``file_dispute`` tool's vocabulary)."""
+
+CLAIMS = ("goods not received", "wrong amount")
+"""The reasons a user gives for a charge posted once (a duplicate needs two postings: policy)."""
+
 
 class BankingIntent(CustomerIntent):
     """A bank customer who proves their identity with account number and PIN."""

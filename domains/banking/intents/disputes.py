@@ -15,6 +15,8 @@ from tau_sim.domains.banking.data import (
     dispute_id,
 )
 from tau_sim.domains.banking.intents.common import (
+    CLAIMS,
+    REASONS,
     BankingIntent,
     card_purchases,
     checking,
@@ -33,9 +35,6 @@ from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, 
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-_REASONS = ("duplicate charge", "goods not received", "wrong amount")
-
 
 _REASON_TEXT = {
     "duplicate charge": "I was charged twice for it",
@@ -73,7 +72,7 @@ class DisputeCharge(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng)
         return self.task(
@@ -103,7 +102,7 @@ class DisputeCharge(BankingIntent):
         """The generic ones, another reason, and another (neighbouring) card purchase disputed."""
         *reads, dispute = task.actions
         args = dispute.arguments
-        other = next(r for r in _REASONS if r != args["reason"])
+        other = next(r for r in REASONS if r != args["reason"])
         paths = [
             *super().mistakes(domain, task),
             [*reads, Action(dispute.name, {**args, "reason": other})],
@@ -136,7 +135,7 @@ class DisputeOutsideWindow(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng)
         return self.task(

@@ -19,6 +19,8 @@ from tau_sim.domains.banking.data import (
     dispute_id,
 )
 from tau_sim.domains.banking.intents.common import (
+    CLAIMS,
+    REASONS,
     BankingIntent,
     card_purchases,
     checking,
@@ -43,8 +45,6 @@ from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-_REASONS = ("duplicate charge", "goods not received", "wrong amount")
 
 _WHY = {
     "duplicate charge": "it was charged twice",
@@ -78,7 +78,7 @@ class DisputeSeveral(BankingIntent):
         if user is None:
             return None
         charges = rng.sample(describable(db, user, True), count)
-        reasons = [rng.choice(_REASONS) for _ in charges]
+        reasons = [rng.choice(CLAIMS) for _ in charges]
         total = sum(-t.amount for t in charges)
         asks_total = rng.random() < 0.5
         who = self.identity(db, user.user_id, rng)
@@ -126,7 +126,7 @@ class DisputeSeveral(BankingIntent):
         """The generic ones, one dispute left out, another reason, a neighbouring charge."""
         disputes = [a for a in task.actions if a.name == "file_dispute"]
         first = disputes[0]
-        other = next(r for r in _REASONS if r != first.arguments["reason"])
+        other = next(r for r in REASONS if r != first.arguments["reason"])
         wrong_reason = Action(first.name, {**first.arguments, "reason": other})
         paths = [
             *super().mistakes(domain, task),
@@ -170,7 +170,7 @@ class DisputeBesideExpired(BankingIntent):
             return None
         recent = rng.sample(describable(db, user, True), count)
         old = rng.choice(describable(db, user, False))
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
         charges = [*recent, old]
         rng.shuffle(charges)
@@ -250,7 +250,7 @@ class DisputeUnlessFiled(BankingIntent):
         charges = [old, new]
         rng.shuffle(charges)
         named = listing([describe(t) for t in charges])
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng, disputes=True)
         dispute: Dispute = record(db, "disputes", old.dispute_id)
@@ -287,7 +287,7 @@ class DisputeUnlessFiled(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the dispute with another reason."""
         last = task.actions[-1]
-        other = next(r for r in _REASONS if r != last.arguments["reason"])
+        other = next(r for r in REASONS if r != last.arguments["reason"])
         return [
             *super().mistakes(domain, task),
             [*task.actions[:-1], Action(last.name, {**last.arguments, "reason": other})],

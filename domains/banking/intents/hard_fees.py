@@ -10,6 +10,7 @@ import random
 
 from tau_sim.domains.banking.data import Transaction, User, dispute_id
 from tau_sim.domains.banking.intents.common import (
+    CLAIMS,
     BankingIntent,
     account_read,
     checking,
@@ -251,7 +252,7 @@ class DisputeBesideSecondReversal(BankingIntent):
             return None
         fee = rng.choice(_nameable_fees(db, user, True))
         txn = rng.choice(charges(user))
-        reason = rng.choice(("duplicate charge", "goods not received", "wrong amount"))
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
         side = side_question(db, user, rng)
         return self.task(

@@ -19,6 +19,7 @@ from tau_sim.domains.banking.data import (
     dispute_id,
 )
 from tau_sim.domains.banking.intents.common import (
+    CLAIMS,
     BankingIntent,
     account_read,
     checking,
@@ -210,7 +211,7 @@ class MonthCleanup(BankingIntent):
         fee = open_fees(db, user, lambda t: t.description == "Overdraft fee")[0]
         amount = float(100 * (int(-chk.balance // 100) + 1))
         disputed = rng.sample(charges(user), count)
-        reason = rng.choice(("duplicate charge", "goods not received", "wrong amount"))
+        reason = rng.choice(CLAIMS)
         card = rng.choice([c for c in _cards(db, user) if c.status == ACTIVE])
         after = money(chk.balance + amount - fee.amount)
         who = self.identity(db, user.user_id, rng)
