@@ -191,6 +191,13 @@ class FraudToHuman(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
+        same = [
+            t
+            for t in history(db, account)
+            if (t.description, t.amount) == (txn.description, txn.amount)
+        ]
+        if len(same) > 1:  # a repeated charge might be the customer's own (recurring-not-fraud)
+            return None
         who = self.identity(db, user.user_id, rng)
         summary = (
             f"Suspected fraud: customer {user.user_id} did not make card purchase "
