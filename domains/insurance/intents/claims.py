@@ -152,6 +152,7 @@ class ClaimStatus(InsuranceIntent):
                 outputs.append(money_text(c.paid_amount))
         cid = claim.claim_id
         ids = " and ".join(c.claim_id for c in asked)
+        subject = f"claims {ids}" if len(asked) > 1 else f"claim {cid}"
         also = ""
         if len(asked) > 1:
             also = f" I also want the same for my other claim {asked[1].claim_id}."
@@ -160,11 +161,12 @@ class ClaimStatus(InsuranceIntent):
             who,
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
             f"its status and, if it was paid, how much.{also} I do not want to change anything.",
+            # the opening names every claim asked about: the user holds them all
             opening=rng.choice(
                 (
-                    f"Hi, what is happening with my claim {cid}?",
-                    f"Hello, could you check where claim {cid} stands?",
-                    f"I'm still waiting to hear about claim {cid}. Any news?",
+                    f"Hi, what is happening with my {subject}?",
+                    f"Hello, could you check where {subject} stands?",
+                    f"I'm still waiting to hear about {subject}. Any news?",
                 )
             ),
             known={"claim_id": ids},
