@@ -142,7 +142,7 @@ HINTS: dict[str, SlotHint] = {
     ),
     "friend_booking": SlotHint(
         ("friend's booking", "friend", "their booking", "other booking"),
-        "your friend's booking code",
+        "the code of your friend's booking",
     ),
     "damage_charge": SlotHint(
         ("how much", "which charge", "amount", "charged"), "the damage charge you mean"

@@ -110,7 +110,7 @@ HINTS: dict[str, SlotHint] = {
     ),
     "friend_reservation": SlotHint(
         ("friend's reservation", "friend", "their reservation", "other reservation"),
-        "your friend's reservation code",
+        "the code of your friend's reservation",
     ),
     "complaint": SlotHint(
         ("what happened", "what went wrong", "problem", "complaint"), "what went wrong"
