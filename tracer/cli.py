@@ -85,7 +85,7 @@ def configure(tracer: argparse.ArgumentParser) -> None:
         help="tool executions vs necessary and needless follow-up questions, success by balance",
     )
     stats.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="runs to count together")
-    stats.add_argument("--db", default=DEFAULT_DB)
+    stats.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.add_argument(
         "--plot", metavar="PNG", help="also draw a PNG, replacing the file (extra `plot`)"

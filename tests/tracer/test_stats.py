@@ -10,6 +10,7 @@ benchmark results.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import struct
 from collections import Counter, defaultdict
@@ -206,8 +207,6 @@ def test_table_names_the_split_and_the_calibration(store: Store) -> None:
 
 
 def _wide_terminal() -> dict[str, str]:
-    import os
-
     return {**os.environ, "COLUMNS": "200"}
 
 
@@ -245,3 +244,17 @@ def test_bad_input_is_one_line_exit_2(store: Store, tmp_path: Path) -> None:
         line = cli.one_line_error(tau_sim(*args))
         assert words in line, line
     assert not (tmp_path / "no").exists()
+
+
+def test_plot_without_matplotlib_is_refused_before_the_work(store: Store, tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked" / "matplotlib"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text('raise ImportError("matplotlib blocked by the test")\n')
+    path = os.pathsep.join([str(blocked.parent), os.environ.get("PYTHONPATH", "")])
+    png = tmp_path / "p.png"
+    done = tau_sim(
+        *("tracer", "stats", *store.runs, "--db", str(store.db), "--plot", str(png)),
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    assert "pip install 'tau-sim[plot]'" in cli.one_line_error(done)
+    assert not png.exists()
