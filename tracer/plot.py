@@ -2,8 +2,9 @@
 
 Each agent's row: two binned heatmaps, tool executions against necessary and against needless
 follow-up questions (a cell's colour is its success rate, its text the number of
-conversations and that rate; counts past ``CAP`` share the last row or column), then the
-success rate per balance bin as bars labelled with their counts. Scripted agents are marked as
+conversations and that rate; counts past ``CAP`` share the last row or column), the success
+rate per balance bin as bars labelled with their counts, and per emotion the mean necessary
+and needless questions with the success rate. Scripted agents are marked as
 calibrating the harness in their titles.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.store import check_output, write_outputs
-from tau_sim.tracer.stats import Point, binned
+from tau_sim.tracer.stats import Point, binned, grouped
 
 COLUMNS = ("necessary", "needless")
 CAP = 10
@@ -86,12 +87,37 @@ def _bars(axes: Any, found: Sequence[Point]) -> None:
     axes.tick_params(axis="x", labelsize=7)
 
 
+def _emotions(axes: Any, found: Sequence[Point]) -> None:
+    """Per emotion, intensities together: mean necessary and needless questions, success rate.
+
+    Horizontal bars, one pair per emotion; its label gives its conversations and success rate.
+    """
+    rows = grouped(found, ("emotion",))[::-1]  # neutral on top
+    at = list(range(len(rows)))
+    for shift, column, colour in ((0.2, "necessary", "tab:green"), (-0.2, "needless", "tab:red")):
+        axes.barh(
+            [y + shift for y in at],
+            [r["means"][column] for r in rows],
+            height=0.4,
+            color=colour,
+            label=f"{column} questions",
+        )
+    labels = [
+        f"{r['emotion']} (n={r['conversations']}, {r['success_rate']:.0%} success)" for r in rows
+    ]
+    axes.set_yticks(at, labels, fontsize=7)
+    axes.set_xlabel("questions per conversation")
+    widest = max((r["means"][c] or 0.0 for r in rows for c in ("necessary", "needless")), default=0)
+    axes.set_xlim(0, max(widest, 1.0) * 1.45)  # room at the right for the legend
+    axes.legend(loc="center right", fontsize=7)
+
+
 def draw(found: Sequence[Point], path: Path, calibration: Callable[[str], bool]) -> None:
     """Draw ``found`` (module docstring) and write it to ``path`` whole (``UsageError``)."""
     plt = _pyplot()
     agents = sorted({p.agent for p in found})
     figure, grid = plt.subplots(
-        len(agents), 3, figsize=(15, 4.2 * len(agents)), squeeze=False, layout="constrained"
+        len(agents), 4, figsize=(21, 4.6 * len(agents)), squeeze=False, layout="constrained"
     )
     tools = max(_capped(p.tools) for p in found) + 1
     sizes = {c: (max(_capped(getattr(p, c)) for p in found) + 1, tools) for c in COLUMNS}
@@ -104,9 +130,11 @@ def draw(found: Sequence[Point], path: Path, calibration: Callable[[str], bool])
             axes.set_title(f"{label}\ntools vs {column} questions", fontsize=9)
         _bars(row[2], mine)
         row[2].set_title(f"{label}\nsuccess rate by balance", fontsize=9)
+        _emotions(row[3], mine)
+        row[3].set_title(f"{label}\nquestions and success by emotion (all intensities)", fontsize=9)
     if image is not None:
         figure.colorbar(
-            image, ax=grid.ravel().tolist(), label="success rate (heatmaps)", shrink=0.6
+            image, ax=grid[:, :2].ravel().tolist(), label="success rate (heatmaps)", shrink=0.6
         )
     runs = sorted({p.run_id for p in found})
     named = ", ".join(runs) if len(runs) <= 2 else f"{len(runs)} runs"
