@@ -221,7 +221,7 @@ def test_plot_is_a_png_split_by_agent(store: Store, tmp_path: Path) -> None:
     assert len(data) > 10_000
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    assert width == 2100 and height == int(4.6 * len(AGENTS) * 100)  # one row of panels each
+    assert width == 2100 and height == 460 * len(AGENTS)  # a 4.6 in row of panels per agent
     again = tmp_path / "again.png"
     stats(store, "--plot", str(again))
     assert again.stat().st_size > 0
