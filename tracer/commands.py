@@ -115,7 +115,7 @@ def stats_command(args: argparse.Namespace) -> int:
     db = open_database(args.db, readonly=True)
     found = points(db, args.run_ids)
     load_plugins()  # the agent registry tells the calibration agents
-    figures = report(found, is_calibration_agent)
+    figures = report(args.run_ids, found, is_calibration_agent)
     if plot is not None:
         from tau_sim.tracer.plot import draw
 

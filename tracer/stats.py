@@ -210,11 +210,16 @@ def binned(found: Sequence[Point]) -> list[dict[str, Any]]:
     ]
 
 
-def report(found: Sequence[Point], calibration: Callable[[str], bool]) -> dict[str, Any]:
-    """The whole figure set of ``tracer stats --json`` (see the module docstring)."""
-    runs: dict[str, int] = {}
+def report(
+    run_ids: Sequence[str], found: Sequence[Point], calibration: Callable[[str], bool]
+) -> dict[str, Any]:
+    """The whole figure set of ``tracer stats --json`` (see the module docstring).
+
+    ``runs`` gives each run's completed conversations counted, 0 for one without any.
+    """
+    runs = dict.fromkeys(run_ids, 0)
     for p in found:
-        runs[p.run_id] = runs.get(p.run_id, 0) + 1
+        runs[p.run_id] += 1
     agents = sorted({p.agent for p in found})
     return {
         "runs": runs,
