@@ -322,8 +322,8 @@ def test_stats_tabulate_tools_against_questions(pipeline: Pipeline) -> None:
     bins = json.loads(done.stdout)["bins"]
     assert sum(b["conversations"] for b in bins) == 60
     filled = [b for b in bins if b["conversations"]]
-    # the over-asker's question-heavy conversations fail more than the gold agent's
-    assert filled[0]["success_rate"] < filled[-1]["success_rate"] == 1.0
+    # the over-asker's needless questions fail more than the gold agent's necessary ones
+    assert filled[0]["success_rate"] < filled[-1]["success_rate"]
     table = tau_sim("tracer", "stats", pipeline.run_id, "--db", str(pipeline.db))
     assert "follow-up questions" in table.stdout
 
@@ -335,7 +335,7 @@ def test_stats_plot_is_a_png_of_the_same_run(pipeline: Pipeline, tmp_path: Path)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (600, 400)  # 6 x 4 inches at matplotlib's 100 dpi
+    assert (width, height) == (2100, 920)  # a 21 x 4.6 inch row per agent at 100 dpi
     unwritable = tau_sim(
         "tracer", "stats", pipeline.run_id, "--db", str(pipeline.db), "--plot", "/proc/x.png"
     )
