@@ -77,6 +77,13 @@ HINTS: dict[str, SlotHint] = {
     "promo_code": SlotHint(("promo code", "promotion code", "coupon", "which code"), "the code"),
     "extra_tip": SlotHint(("how much", "what amount", "extra tip"), "how much to add to the tip"),
     "incident": SlotHint(("what happened", "describe"), "what happened with the courier"),
+    "fallback_code": SlotHint(
+        ("other code", "second code", "another code", "fallback"), "your other code"
+    ),
+    "order": SlotHint(
+        ("which order", "what order", "which one", "which of your orders"),
+        "which order you mean (the restaurant, the day, a dish in it)",
+    ),
 }
 """The kit's standard slots plus the orders, dishes, addresses and codes of food delivery."""
 

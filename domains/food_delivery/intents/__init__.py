@@ -3,7 +3,9 @@
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
 the intents' base class and the order helpers the themes share; ``orders`` cancels,
 modifies, tracks and tips orders, ``promotions`` applies codes, ``refunds`` refunds items
-and credits late deliveries.
+and credits late deliveries; the hard tier's ``hard_search`` (orders the user describes),
+``hard_mixed`` (an allowed remedy beside a refused one, claims the records disprove) and
+``hard_long`` (three to five writes).
 """
 
 from __future__ import annotations
@@ -26,6 +28,21 @@ from tau_sim.domains.food_delivery.intents.refunds import (
     RefundMissingItem,
     RefundWrongItemCapped,
 )
+from tau_sim.domains.food_delivery.intents.hard_long import LateOrdersRemedies, OrderOverhaul
+from tau_sim.domains.food_delivery.intents.hard_mixed import (
+    ItemRefundWindowMixed,
+    LateCreditsMixed,
+    NeverDeliveredDisproven,
+    NotStartedDisproven,
+    PreparingTipAndAddressMixed,
+    WholeOrderRefundMixed,
+)
+from tau_sim.domains.food_delivery.intents.hard_search import (
+    LaterLateCredit,
+    PromotionWithFallback,
+    SearchCancelIfPlaced,
+    SearchItemRefund,
+)
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -46,4 +63,16 @@ INTENTS: list[Intent] = [
     CourierSafetyTransfer(),
     OrderStatusInquiry(),
     RaiseTip(),
+    SearchItemRefund(),
+    SearchCancelIfPlaced(),
+    LaterLateCredit(),
+    PromotionWithFallback(),
+    WholeOrderRefundMixed(),
+    NeverDeliveredDisproven(),
+    PreparingTipAndAddressMixed(),
+    NotStartedDisproven(),
+    LateCreditsMixed(),
+    ItemRefundWindowMixed(),
+    LateOrdersRemedies(),
+    OrderOverhaul(),
 ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tau_sim.domains.food_delivery.data import Order, Restaurant, User
+import datetime as dt
+
+from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Restaurant, User
 from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import picker, record
@@ -45,3 +47,128 @@ def order_from(db: Database, order_id: str) -> Order:
     """The order ``order_id`` of a fresh database (mistakes rebuild what the task was about)."""
     order: Order = record(db, "orders", order_id)
     return order
+
+
+# ---- orders the user describes instead of naming (the hard tier's search) ---------------------
+
+
+def day_phrase(timestamp: str) -> str:
+    """When an order was placed, as its customer says it: "from last night", "from Tuesday"."""
+    moment = dt.datetime.fromisoformat(timestamp)
+    days = (NOW.date() - moment.date()).days
+    if days == 0:
+        return "from tonight" if moment.hour >= 17 else "from earlier today"
+    if days == 1:
+        return "from last night" if moment.hour >= 17 else "from yesterday"
+    if days < 7:
+        return f"from {moment:%A}"
+    return f"from {moment:%B} {moment.day}"
+
+
+def short_name(restaurant: Restaurant) -> str:
+    """A restaurant's name without its city ("Lotus Thai" of "Lotus Thai Austin")."""
+    name = restaurant.name.removesuffix(f" {restaurant.city}")
+    return name or restaurant.name
+
+
+def siblings(db: Database, order: Order) -> list[Order]:
+    """The other orders of ``order``'s customer, in the profile's order."""
+    return [order_from(db, o) for o in user_of(db, order).orders if o != order.order_id]
+
+
+def searchable(db: Database, order: Order) -> bool:
+    """Whether a description tells ``order`` from its customer's other orders (at least one).
+
+    It is named by restaurant and day: no other order of the customer may share both.
+    """
+    others = siblings(db, order)
+    day = order.placed_at[:10]
+    return bool(others) and not any(
+        o.restaurant_id == order.restaurant_id and o.placed_at[:10] == day for o in others
+    )
+
+
+def describe(db: Database, order: Order, dish: OrderItem | None = None) -> str:
+    """An order as its customer describes it: "the Lotus Thai order from Tuesday, with the Satay".
+
+    ``dish`` (a line of the order) names one thing in it; without it only restaurant and day.
+    """
+    text = f"the {short_name(restaurant_of(db, order))} order {day_phrase(order.placed_at)}"
+    return f"{text}, with the {dish.name}" if dish is not None else text
+
+
+def search_reads(db: Database, order: Order) -> list[Action]:
+    """The gold reads of every order on the profile of ``order``'s customer, in its order."""
+    return [
+        Action("get_order_details", {"order_id": o}) for o in user_of(db, order).orders
+    ]
+
+
+def address_of(text: str) -> dict[str, str]:
+    """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
+    parts = text.split(", ")
+    line2 = parts[1] if len(parts) == 6 else ""
+    city, state, zip_code, country = parts[-4:]
+    return {
+        "address1": parts[0],
+        "address2": line2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip_code,
+    }
+
+
+def full_refunds(order: Order, but: str = "") -> list[Action]:
+    """Every line of ``order`` but ``but`` refunded in full as missing: a whole-order refund."""
+    return [
+        Action(
+            "refund_order_item",
+            {
+                "order_id": order.order_id,
+                "item_id": line.item_id,
+                "reason": "missing item",
+                "amount": line.line_total,
+            },
+        )
+        for line in order.items
+        if line.item_id != but
+    ]
+
+
+class HardFoodIntent(FoodIntent):
+    """A food-delivery intent of the hard tier."""
+
+    tier = "hard"
+
+    @staticmethod
+    def wrong_order(domain: Domain, task: Task, write: Action) -> list[list[Action]]:
+        """The gold path with ``write`` made on another order of the customer, where it runs.
+
+        The first of the customer's other orders on which the tools take the same write (the
+        wrong candidate of a search); none when no other order takes it.
+        """
+        oid = write.arguments["order_id"]
+        db = domain.new_database()
+        for other in siblings(db, order_from(db, oid)):
+            args = dict(write.arguments, order_id=other.order_id)
+            if "item_id" in args:
+                if not other.items or other.refunds:
+                    continue
+                line = other.items[0]
+                args["item_id"] = line.item_id
+                args["amount"] = min(float(args["amount"]), line.line_total)
+            wrong = Action(write.name, args)
+            path = [wrong if a is write else a for a in task.actions]
+            trial = domain.new_database()
+            if not any(domain.call(trial, a).error for a in path):
+                return [path]
+        return []
+
+
+def described(db: Database, task: Task) -> list[Order]:
+    """The orders the gold path reads that the task's ``order`` description names."""
+    known = task.scenario.known_info.get("order", "")
+    reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
+    orders = [order_from(db, r) for r in reads]
+    return [o for o in orders if f"{describe(db, o)}," in known]

@@ -18,6 +18,7 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.food_delivery.intents.common import (
     FoodIntent,
+    address_of,
     order_from,
     pick_order,
     restaurant_of,
@@ -280,7 +281,7 @@ class ModifyPreparingRefused(FoodIntent):
         oid = known["order_id"]
         if "new_address" in known:
             change = Action(
-                "modify_order_address", {"order_id": oid, **_address_of(known["new_address"])}
+                "modify_order_address", {"order_id": oid, **address_of(known["new_address"])}
             )
         else:
             db = domain.new_database()
@@ -321,21 +322,6 @@ def _dish_of(text: str) -> tuple[int, str, str]:
     quantity, _, rest = text.partition(" ")
     name, _, option = rest.partition(", ")
     return int(quantity), name, option
-
-
-def _address_of(text: str) -> dict[str, str]:
-    """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
-    parts = text.split(", ")
-    line2 = parts[1] if len(parts) == 6 else ""
-    city, state, zip_code, country = parts[-4:]
-    return {
-        "address1": parts[0],
-        "address2": line2,
-        "city": city,
-        "state": state,
-        "country": country,
-        "zip": zip_code,
-    }
 
 
 class OrderStatusInquiry(FoodIntent):

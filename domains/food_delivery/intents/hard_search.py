@@ -1,0 +1,330 @@
+"""Hard food-delivery intents whose user describes the order among several: refund, cancel, code.
+
+The user never gives an order id: it names the restaurant, the day and a dish, and the gold
+path reads every order of the profile to find it. ``SearchCancelIfPlaced`` and
+``PromotionWithFallback`` make the path depend on what the records show; ``LaterLateCredit``
+brings up a second need in the middle of the conversation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
+from tau_sim.domains.food_delivery.intents.common import (
+    HardFoodIntent,
+    describe,
+    order_from,
+    pick_order,
+    restaurant_of,
+    search_reads,
+    searchable,
+    short_name,
+    user_of,
+)
+from tau_sim.domains.food_delivery.rules import (
+    in_claim_window,
+    item_refund,
+    late_credit,
+    late_tier,
+    minutes_late,
+    promotion_problem,
+)
+from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, gold_reads, line_text
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import can_pay, money, money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_REFUND_OPENINGS = {
+    "missing item": (
+        "Hi, something was missing from {desc}.",
+        "Hello, one of my recent deliveries came without everything I paid for.",
+        "My food order was incomplete and I'd like my money back for what didn't come.",
+        "Hey, I'm short a dish from {desc}. Can you sort it out?",
+        "Good evening. A dish I paid for never made it into my bag.",
+    ),
+    "wrong item": (
+        "Hi, I got the wrong dish in {desc}.",
+        "Hello, one of my recent orders had something in it that I never ordered.",
+        "The restaurant mixed up part of my order and I want a refund for it.",
+        "Hey, part of {desc} was wrong.",
+        "Good evening. I received a dish that wasn't mine.",
+    ),
+}
+
+
+def _fresh(order: Order) -> bool:
+    return in_claim_window(order) and not order.refunds
+
+
+class SearchItemRefund(HardFoodIntent):
+    """A missing or wrong dish of an order the user describes; the gold path finds the order."""
+
+    name = "search_item_refund"
+    description = "A dish missing or wrong in a described order (no id): find it, refund it."
+    challenges = frozenset({"search"})
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(
+            db, rng, lambda o: _fresh(o) and len(o.items) >= 2 and searchable(db, o)
+        )
+        if order is None:
+            return None
+        line, named = rng.sample(order.items, 2)
+        amount = item_refund(order, line, user_of(db, order))
+        if amount <= 0:
+            return None
+        reason = rng.choice(("missing item", "wrong item"))
+        who = self.owner(db, order, rng)
+        desc = describe(db, order, named)
+        what = "was missing from" if reason == "missing item" else "was the wrong dish in"
+        write = Action(
+            "refund_order_item",
+            {"order_id": order.order_id, "item_id": line.item_id, "reason": reason, "amount": amount},
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"{line_text(line).capitalize()} {what} {desc}. I do not know the order number. "
+            f"I want a refund for that dish and to know how much I get back. {CONFIRM}",
+            opening=rng.choice(_REFUND_OPENINGS[reason]).format(desc=desc),
+            known={"order": desc, "item": line_text(line)},
+            actions=[*gold_reads(who, *search_reads(db, order)), write],
+            outputs=[money_text(amount)],
+            summary=f"{reason} {line.name} on described {order.order_id}: {money_text(amount)}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the refund made on another order of the customer."""
+        return [
+            *super().mistakes(domain, task),
+            *self.wrong_order(domain, task, task.actions[-1]),
+        ]
+
+
+_CANCEL_OPENINGS = (
+    "Hi, I'd like to cancel {desc}.",
+    "Hello, I need to call off one of my orders from tonight.",
+    "Can you cancel the food I ordered a few minutes ago?",
+    "Hey, please stop {desc}, I don't want it anymore.",
+    "I placed an order and I want to back out of it.",
+)
+
+
+class SearchCancelIfPlaced(HardFoodIntent):
+    """Cancel a described open order only while placed; once preparing, raise the tip instead."""
+
+    name = "search_cancel_if_placed"
+    description = "Cancel a described order if not started; if it is preparing, raise the tip."
+    challenges = frozenset({"search", "conditional"})
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task: the order is placed (cancel it) or preparing (add to the tip)."""
+        status = rng.choice((PLACED, PREPARING))
+        order = pick_order(db, rng, lambda o: o.status == status and searchable(db, o))
+        if order is None:
+            return None
+        extra = float(rng.choice((2, 3, 4, 5)))
+        method = user_of(db, order).payment_method(order.payment_method_id)
+        if method is None or not can_pay(method, extra):
+            return None
+        reason = rng.choice(sorted(REASON_TEXT))
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        desc = describe(db, order, rng.choice(order.items))
+        if status == PLACED:
+            write = Action("cancel_order", {"order_id": oid, "reason": reason})
+            outputs = [money_text(order.total)]
+        else:
+            tip = money(order.tip + extra)
+            write = Action("update_tip", {"order_id": oid, "tip": tip})
+            outputs = [PREPARING, money_text(tip)]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel {desc} because {REASON_TEXT[reason]}; I do not know its order "
+            "number. If the restaurant has not started on it, cancel it and tell me the refund. "
+            "If they are already preparing it, do not cancel it (I would lose the food money): "
+            f"then I keep it and want {money_text(extra)} added to the courier's tip instead, "
+            f"and to know the new tip. {CONFIRM}",
+            opening=rng.choice(_CANCEL_OPENINGS).format(desc=desc),
+            known={"order": desc, "cancel_reason": reason, "extra_tip": money_text(extra)},
+            actions=[*gold_reads(who, *search_reads(db, order)), write],
+            outputs=outputs,
+            summary=f"described {status} order {oid}: {write.name}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the other branch: cancelled while preparing, or tipped while placed."""
+        *reads, write = task.actions
+        oid = write.arguments["order_id"]
+        known = task.scenario.known_info
+        if write.name == "cancel_order":
+            order = order_from(domain.new_database(), oid)
+            extra = float(known["extra_tip"].lstrip("$"))
+            other = Action("update_tip", {"order_id": oid, "tip": money(order.tip + extra)})
+        else:
+            other = Action("cancel_order", {"order_id": oid, "reason": known["cancel_reason"]})
+        return [*super().mistakes(domain, task), [*reads, other]]
+
+
+_LATER_OPENINGS = (
+    "Hi, {desc} came with a dish missing.",
+    "Hello, I have a problem with one of my deliveries this week: something was missing.",
+    "One of my orders arrived without everything in it.",
+    "Hey, I didn't get all my food from {desc}.",
+    "Good evening, I paid for a dish that never came.",
+)
+
+
+def _late(order: Order) -> bool:
+    return _fresh(order) and late_tier(order) > 0
+
+
+class LaterLateCredit(HardFoodIntent):
+    """A missing dish refunded; then, mid-conversation, a late-delivery credit on another order."""
+
+    name = "later_late_credit"
+    description = "A missing dish on a described order, then (later) a late credit on another."
+    challenges = frozenset({"search", "later"})
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        order = pick_order(
+            db, rng, lambda o: _fresh(o) and len(o.items) >= 2 and searchable(db, o)
+        )
+        if order is None:
+            return None
+        user = user_of(db, order)
+        late = [
+            o
+            for o in (record(db, "orders", x) for x in user.orders)
+            if o.order_id != order.order_id and _late(o) and searchable(db, o)
+        ]
+        if not late:
+            return None
+        other = rng.choice(late)
+        line, named = rng.sample(order.items, 2)
+        refund = item_refund(order, line, user)
+        credit = late_credit(other, user)
+        if refund <= 0 or credit <= 0:
+            return None
+        who = self.owner(db, order, rng)
+        desc = describe(db, order, named)
+        later_desc = describe(db, other)
+        actions = [
+            *gold_reads(who, *search_reads(db, order)),
+            Action(
+                "refund_order_item",
+                {
+                    "order_id": order.order_id,
+                    "item_id": line.item_id,
+                    "reason": "missing item",
+                    "amount": refund,
+                },
+            ),
+            Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": credit}),
+        ]
+        return self.task(
+            domain,
+            who,
+            goal=f"{line_text(line).capitalize()} was missing from {desc}; I do not know the "
+            f"order number. I want a refund for it and to know the amount. {CONFIRM}",
+            opening=rng.choice(_LATER_OPENINGS).format(desc=desc),
+            known={"order": desc, "item": line_text(line)},
+            actions=actions,
+            outputs=[money_text(refund), money_text(credit)],
+            summary=f"refund {line.name} on {order.order_id}, later credit {other.order_id}",
+            later=f"Oh, and while I have you: {later_desc} arrived {minutes_late(other)} minutes "
+            "after the promised time. Can I get the late-delivery credit for it? I'd like to "
+            "know how much it is.",
+            later_at=len(actions) - 1,
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones (the later credit left out among them), the refund on another order."""
+        refund = task.actions[-2]
+        return [*super().mistakes(domain, task), *self.wrong_order(domain, task, refund)]
+
+
+_PROMO_OPENINGS = (
+    "Hi, I have a promo code for the order I just placed.",
+    "Hello, can you put a discount code on {desc}?",
+    "I forgot to enter my coupon on my current order.",
+    "Hey, I'd like to use a promotion code on {desc}.",
+    "Good evening, I have two codes and want one of them on my order.",
+)
+
+
+class PromotionWithFallback(HardFoodIntent):
+    """A code for a described placed order; if it cannot be used, a second code instead."""
+
+    name = "promotion_with_fallback"
+    description = "Apply a code to a described order; if it fails a condition, apply the second."
+    challenges = frozenset({"search", "conditional"})
+    rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task: the first code fails a condition (mostly) or holds."""
+        order = pick_order(
+            db, rng, lambda o: o.status == PLACED and not o.promo_code and searchable(db, o)
+        )
+        if order is None:
+            return None
+        user = user_of(db, order)
+        first = not any(
+            record(db, "orders", o).status == "delivered" for o in user.orders
+        )
+        codes = sorted(db.keys("promotions"))
+        problems = {c: promotion_problem(record(db, "promotions", c), order, first) for c in codes}
+        good = [c for c in codes if not problems[c]]
+        bad = [c for c in codes if problems[c]]
+        if not good or not bad:
+            return None
+        fails = rng.random() < 0.75
+        primary = rng.choice(bad if fails else good)
+        fallback = rng.choice([c for c in good if c != primary] or bad)
+        applied = fallback if fails else primary
+        new = priced(order, order.items, record(db, "promotions", applied))
+        who = self.owner(db, order, rng)
+        oid = order.order_id
+        desc = describe(db, order, rng.choice(order.items))
+        reads = [Action("get_promotion_details", {"code": primary})]
+        outputs = [money_text(new.total)]
+        if fails:
+            reads.append(Action("get_promotion_details", {"code": fallback}))
+            why = problems[primary]
+            promo = record(db, "promotions", primary)
+            outputs.insert(
+                0,
+                {
+                    "expired": promo.expires,
+                    "minimum subtotal": money_text(promo.min_subtotal),
+                    "first order only": "first order",
+                }[why],
+            )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want the promotion code {primary} applied to {desc} (I just placed it and do "
+            f"not know its number). If {primary} cannot be used, I want to know why, and then "
+            f"I want my other code {fallback} applied instead. I want to know the new total. "
+            f"{CONFIRM}",
+            opening=rng.choice(_PROMO_OPENINGS).format(desc=desc),
+            known={"order": desc, "promo_code": primary, "fallback_code": fallback},
+            actions=[
+                *gold_reads(who, *search_reads(db, order), *reads),
+                Action("apply_promotion", {"order_id": oid, "code": applied}),
+            ],
+            outputs=outputs,
+            summary=f"{primary} on described {oid}: {'fails, ' + fallback if fails else 'holds'}",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the other code applied (the failing one, or the fallback)."""
+        known = task.scenario.known_info
+        code = task.actions[-1].arguments["code"]
+        other = known["fallback_code"] if code == known["promo_code"] else known["promo_code"]
+        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
+
