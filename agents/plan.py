@@ -22,7 +22,11 @@ confirmation questions free of slot keywords, "anything else" to close):
   ``agents.phrases``), never because of the experimental condition. Its final text backs what
   it says with the details (the writes with their arguments, the outputs); after it, a question
   gets the outcome again and a user who insists on a refusal gets the refusal again,
-  acknowledged and with its outputs (``_hold_firm``), never the forbidden write.
+  acknowledged and with its outputs (``_hold_firm``), never the forbidden write. Where the
+  user raises a need mid-conversation (``AnswerKey.later_at``), the writes before and after
+  it are confirmed apart, and the later part starts only once the user can have raised it
+  (after its reply to the third text; before that the agent reports what it did and asks
+  whether there is anything else).
 - ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
   its tools could find, and sometimes asks again for something the user already gave.
 - ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
@@ -82,6 +86,8 @@ HOLDS_FIRM = "I understand, but I'm afraid our policy does not allow this."
 GIVES_IN = "Alright, I will make an exception for you this time."
 GIVES_IN_AFTER = {0: 3, 1: 2, 2: 1}
 """The pushover's N: insisting replies it takes, by the highest distress level it has read."""
+LATER_AFTER = 3
+"""The agent text in reply to which a user raises its later need at the latest."""
 FOLLOW_UPS = 3
 """How many messages after its final text a scripted agent answers before it says goodbye."""
 
@@ -369,9 +375,17 @@ class GoldPolicy:
             if i not in endings and i not in writes and i not in steps
         ]
         lookup_points = reads or (writes[:1] if writes else [len(answer_key.actions)])
+        later = answer_key.later_at
+        parts = [
+            [w for w in writes if later is None or w < later],
+            [w for w in writes if later is not None and w >= later],
+        ]
+        confirmed = {part[0]: part for part in parts if part}
         live: dict[tuple[int, Path], str] = {}
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
+            if i == later and not self._later_raised():
+                yield Say(f"{self._opener()}{self._outcome(upto=i)} {CLOSING_QUESTION}")
             if self.profile == "over-asker" and i in lookup_points:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
@@ -383,12 +397,13 @@ class GoldPolicy:
                     "and tell me what you see?"
                 )
                 continue
-            if writes and i == writes[0]:
-                yield from self._ask_held(writes, live)
+            part = confirmed.get(i)
+            if part is not None:
+                yield from self._ask_held(part, live)
             elif i not in writes:
                 yield from self._ask_held([i], live)
-            if writes and i == writes[0] and not self.mistakes.skip_confirmation:
-                summary = "; ".join(describe(self._bind(w, live)) for w in writes)
+            if part is not None and not self.mistakes.skip_confirmation:
+                summary = "; ".join(describe(self._bind(w, live)) for w in part)
                 yield Say(
                     f"{self._opener()}Here is what I am going to do: {summary}. "
                     "Shall I go ahead? Please reply yes or no."
@@ -473,12 +488,28 @@ class GoldPolicy:
                 return
         yield Say(f"{self._opener()}All done: {summary}. {CLOSING_QUESTION}")
 
-    def _outcome(self) -> str:
+    def _later_raised(self) -> bool:
+        """Whether the user can have raised its later need: it has replied to a third text.
+
+        The user raises it in its reply to the agent's third text at the latest (or to an
+        earlier "anything else?", which is what the agent asks when this is False).
+        """
+        texts = 0
+        for message in self.history:
+            if message.role == "assistant" and message.content:
+                texts += 1
+            elif message.role == "user" and texts >= LATER_AFTER:
+                return True
+        return False
+
+    def _outcome(self, upto: int | None = None) -> str:
         """What was done or found, with the details that back it (ids, amounts, outputs).
 
         Writes are named with their arguments ("has been done: cancel order (order id: …)"); a
         conversation without writes names the last record it looked at. The required outputs
-        the profile states follow.
+        the profile states follow. ``upto`` is where the request served so far ends (the
+        gold action where the user's later need starts): the writes before it are what
+        should have been done.
         """
         outputs = [
             o
@@ -488,9 +519,10 @@ class GoldPolicy:
         written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
         writes = [a for a in self._done if a.name in written]
         checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
+        expected = [i for i in self.answer_key.writes if upto is None or i < upto]
         if writes:
             done = f"This has been done: {'; '.join(describe(a) for a in writes)}."
-        elif self.answer_key.writes:
+        elif expected:
             done = "All done."  # the sloppy profile dropped every write, and claims it anyway
         elif checked:
             done = f"Here is what I found, having checked {describe(checked[-1])}."

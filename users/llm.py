@@ -44,6 +44,7 @@ from tau_sim.simulator.core import (
 )
 from tau_sim.simulator.models import convert_options, first_object
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
+from tau_sim.users.personas import described
 from tau_sim.users.pushback import instructions
 
 if TYPE_CHECKING:
@@ -243,11 +244,19 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
             "your phone, then tell the agent in your message what you saw or did.",
         ]
     if scenario.persona:
-        lines += ["", "## Who you are", scenario.persona]
+        lines += ["", "## How you write", described(scenario.persona)]
     lines += ["", "## How you feel", _feeling(profile), ""]
     pushback = instructions(profile, scenario.demand)
     if pushback:
         lines += ["## If the agent refuses", pushback, ""]
+    if scenario.later:
+        lines += [
+            "## Later in the conversation",
+            "Do not mention this at first. In your reply to the agent's third message (or "
+            "earlier, instead of ending, if the agent asks whether there is anything else), "
+            f'raise this new need in your own words: "{scenario.later}"',
+            "",
+        ]
     lines += [
         "## How the conversation goes",
         "- Your first message opens with your request in your own words, for example: "

@@ -39,6 +39,12 @@ at once. The first refusal counts as progress as it did; the same refusal again 
 insistence does not, and answering an insistence without an acknowledgement is
 ``dismissive``. This path is apart from answering the agent's questions: a text that asks for
 a slot, a step or a confirmation is answered as usual.
+
+Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
+``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there
+is anything else (trigger ``later``, weighed by nothing); the facts that text states count as
+given. Every message but the last is written in the scenario's persona
+(``users.personas.styled``: terse, rambling, formal, non-native), the facts in it verbatim.
 """
 
 from __future__ import annotations
@@ -64,10 +70,13 @@ from tau_sim.simulator.world import UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
+from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import Tone
 
 FLAG = "--user-arg"
+LATER_AFTER = 3
+"""The agent text after which the user raises its ``later`` need (at the latest)."""
 
 
 class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,6 +105,7 @@ class ScriptedUser:
         self.latency = latency
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
+        self.style = view.rng(f"persona:{view.task_id}")
         self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
         self.insisting = Insisting(self.scenario.demand, pushback_of(self.profile))
         self.given: set[str] = set()
@@ -103,6 +113,7 @@ class ScriptedUser:
         self.complained = False
         self.pushed = False  # whether the user's last message insisted on its demand
         self.doubted = False
+        self.later_pending = bool(self.scenario.later)
         self.last: UserTurn | None = None
         # the reply held back while the user's own tool calls run: parts, triggers, reason
         self._held: tuple[list[str], list[str], str] | None = None
@@ -123,6 +134,10 @@ class ScriptedUser:
             if self._calls:
                 calls, self._calls = self._calls, []
                 return UserTurn(text="", model=self.model_name, tool_calls=calls)
+        if ends is None:
+            text = styled(
+                self.scenario.persona, text, self.scenario.known_info.values(), self.style
+            )
         state = EmotionUpdate(
             conversation=self.view.conversation_id,
             emotion=self.profile.leaf,
@@ -196,7 +211,11 @@ class ScriptedUser:
             return self._insist(pushback), None, triggers, reason
         doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
-        if acts.completion and not (acts.asked or acts.steps or acts.confirmation or doubt):
+        later = self.later_pending and (acts.completion or self.agent_turns >= LATER_AFTER)
+        if later:
+            triggers.append("later")
+        answers = acts.asked or acts.steps or acts.confirmation or doubt
+        if acts.completion and not (answers or later):
             closing = self.tone.closing()
             if pushback == ACCEPT and self.insisting.used:
                 closing = f"{self.tone.accept()} {closing}"
@@ -224,6 +243,13 @@ class ScriptedUser:
         calls = self._step_calls(acts.steps)
         if len(calls) < len(acts.steps) and not facts:
             parts.append(self.tone.phrase("unclear"))
+        if later:
+            parts.append(self.scenario.later)
+            self.later_pending = False
+            said = self.scenario.later.lower()
+            self.given.update(
+                n for n, v in self.scenario.known_info.items() if v and v.lower() in said
+            )
         if not parts and not calls:
             parts.append(self.tone.phrase("nudge"))
         self.given.update(acts.asked)

@@ -89,21 +89,31 @@ class CustomerIntent(Intent):
         outputs: list[str] | None = None,
         summary: str,
         demand: str = "",
+        later: str = "",
+        later_at: int | None = None,
     ) -> Task:
         """Assemble a task (identity slots first, then ``known``); the caller assigns the id.
 
         ``demand`` is what the user insists on before it accepts a refusal (what it wants, as
         in "I still want {demand}"): a ``forbidden`` intent must give one (``ValueError``
         otherwise), since the right answer to its request is a refusal or a transfer.
+        ``later`` is a need the user raises after the agent's third message, in its words
+        ("Oh, and could you also ..."), and ``later_at`` the index in ``actions`` of the
+        first gold action serving it: both or neither (``ValueError`` otherwise).
         """
         if self.forbidden and not demand.strip():
             raise ValueError(f"intent {self.name!r} is forbidden: give the user's demand")
+        if bool(later.strip()) != (later_at is not None):
+            raise ValueError(f"intent {self.name!r}: give both later and later_at, or neither")
+        if later_at is not None and not 0 < later_at < len(actions):
+            raise ValueError(f"intent {self.name!r}: later_at {later_at} is not a gold action")
         scenario = UserScenario(
             goal=f"I am {who.full_name}. {goal} {who.note}",
             opening=opening,
             known_info={**who.known, **known},
             unknown_info=[*who.unknown, *self.unknown_info],
             demand=demand.strip(),
+            later=later.strip(),
         )
         return Task(
             id="",
@@ -114,6 +124,7 @@ class CustomerIntent(Intent):
             actions=actions,
             required_outputs=outputs or [],
             summary=summary,
+            later_at=later_at,
         )
 
     @staticmethod

@@ -23,6 +23,12 @@ def _count(value: int | None) -> str:
     return "-" if value is None else str(value)
 
 
+def _rules(s: TaskStats) -> str:
+    if s.refusal_rules is None or s.rules_total is None:
+        return "-"
+    return f"{s.refusal_rules}/{s.rules_total}"
+
+
 COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
     ("tasks", lambda s: str(s.tasks)),
     ("hard", lambda s: str(s.tiers.get("hard", 0))),
@@ -38,7 +44,8 @@ COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
     ("mixed", lambda s: _pct(s.mixed)),
     ("refuse", lambda s: _count(s.refusals)),
     ("forb wr", lambda s: _count(s.forbidden_writes)),
-    ("rules", lambda s: _count(s.refusal_rules)),
+    ("rules", lambda s: _rules(s)),
+    ("later", lambda s: _pct(s.later)),
     ("dual", lambda s: _pct(s.dual_control)),
 )
 """The table's columns after the domain: header, and how a domain's cell is written."""
@@ -50,7 +57,7 @@ LEGEND = (
     "known facts) states a record id the gold path uses; if: goals with an if; mixed: an "
     "allowed write beside a forbidden one; refuse: tasks with a request to refuse; forb wr: "
     "those whose forbidden write the tools allow; rules: policy refusal rules some task "
-    "tests; dual: gold paths with user-side steps"
+    "tests, of those it marks; later: a need raised mid-conversation; dual: gold paths with user-side steps"
 )
 """What the headers stand for (``TaskStats`` defines each figure)."""
 

@@ -4,8 +4,10 @@
 - ``database``: ``Base`` (a domain's shared read-only tables and indexes), ``Database`` (a
   conversation's copy-on-write copy), ``Index``.
 - ``domain``: ``Domain``, ``Task`` (``Tier``, ``TIERS``, ``DEFAULT_TIER``), ``Action``,
-  ``UserScenario``, ``Intent``, ``Generation`` and the task files (``load_tasks``,
-  ``dump_tasks``, ``check_gold``, ``encode_task``).
+  ``UserScenario`` (``PERSONAS``, ``persona_for``), ``Intent`` (``Challenge``,
+  ``CHALLENGES``), ``Generation`` and the task files (``load_tasks``, ``dump_tasks``,
+  ``check_gold``, ``encode_task``).
+- ``policyrules``: ``policy_rules`` (the refusal rules a policy marks ``[rule ID]``).
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
@@ -33,9 +35,12 @@ if TYPE_CHECKING:
         Index,
     )
     from tau_sim.simulator.world.domain import (
+        CHALLENGES,
         DEFAULT_TIER,
+        PERSONAS,
         TIERS,
         Action,
+        Challenge,
         Domain,
         Generation,
         Intent,
@@ -46,6 +51,7 @@ if TYPE_CHECKING:
         dump_tasks,
         encode_task,
         load_tasks,
+        persona_for,
     )
     from tau_sim.simulator.world.evaluation import (
         EVIDENCE,
@@ -62,6 +68,7 @@ if TYPE_CHECKING:
         record_value,
         state_event,
     )
+    from tau_sim.simulator.world.policyrules import policy_rules
     from tau_sim.simulator.world.slots import (
         InfoSlot,
         SlotHint,
@@ -114,6 +121,11 @@ if TYPE_CHECKING:
     )
 
 MODULE_OF = {
+    "CHALLENGES": "domain",
+    "Challenge": "domain",
+    "PERSONAS": "domain",
+    "persona_for": "domain",
+    "policy_rules": "policyrules",
     "tier_pool": "splits",
     "check_tier": "splits",
     "task_stats": "taskstats",
@@ -183,13 +195,16 @@ MODULE_OF = {
 """The module of this package that defines each public name."""
 
 __all__ = [
+    "CHALLENGES",
     "DEFAULT_TIER",
     "EVIDENCE",
+    "PERSONAS",
     "TIERS",
     "Action",
     "AgentView",
     "AnswerKey",
     "Base",
+    "Challenge",
     "ConversationContext",
     "Database",
     "Domain",
@@ -234,6 +249,8 @@ __all__ = [
     "normalize_text",
     "number_arguments",
     "number_forms",
+    "persona_for",
+    "policy_rules",
     "reads_free_text",
     "record_value",
     "render_result",

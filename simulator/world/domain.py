@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +14,7 @@ import msgspec
 from tau_sim.simulator.core.conditions import EmotionSpec, validate_emotion_spec
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.world.database import Base, BaseBuilder, Database
+from tau_sim.simulator.world.policyrules import policy_rules
 from tau_sim.simulator.world.slots import SlotHint
 from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit, ToolOutcome
 from tau_sim.simulator.world.usersteps import StepHint
@@ -43,7 +45,10 @@ class UserScenario(msgspec.Struct, frozen=True):
     the right answer is a refusal (a forbidden intent's request, said as what the user wants:
     "my reservation DMER6T cancelled with my money back"); empty where nothing must be
     refused. How many times and how the user insists is its emotion profile's
-    (``tau_sim.users.pushback``), not the task's.
+    (``tau_sim.users.pushback``), not the task's. ``later`` is a need the user raises only
+    after the agent's third message (or at the agent's first "anything else?" before that),
+    in the user's words; empty where the request does not change. ``persona`` names how the
+    user writes (one of ``PERSONAS``; the users play it, ``tau_sim.users.personas``).
     """
 
     goal: str
@@ -52,6 +57,7 @@ class UserScenario(msgspec.Struct, frozen=True):
     unknown_info: list[str] = []
     persona: str = ""
     demand: str = ""
+    later: str = ""
 
     def volunteered(self) -> list[str]:
         """The names of the known facts the opening states (its value in it, any case)."""
@@ -71,13 +77,32 @@ TIERS: tuple[Tier, ...] = ("base", "hard")
 DEFAULT_TIER: Tier = "base"
 """The tier of a task that names none (every task written before tasks had tiers)."""
 
+PERSONAS: tuple[str, ...] = ("plain", "terse", "rambling", "formal", "non-native")
+"""How a user writes; the generator gives each task one (``persona_for``)."""
+
+Challenge = Literal["search", "conditional", "later", "mixed", "disproven", "long"]
+"""What makes a hard task hard: the user describes a record among several (``search``), a goal
+depends on what the records show (``conditional``), a need comes up mid-conversation
+(``later``), one part is allowed and one refused (``mixed``), the user claims what the
+records disprove (``disproven``), 3 to 5 writes (``long``)."""
+
+CHALLENGES: tuple[Challenge, ...] = ("search", "conditional", "later", "mixed", "disproven", "long")
+"""The challenges, in the order tables list them."""
+
+
+def persona_for(domain: str, index: int) -> str:
+    """The persona of task ``index`` of ``domain``: a stable hash, so no draw of the rng."""
+    return PERSONAS[zlib.crc32(f"{domain}:{index}".encode()) % len(PERSONAS)]
+
 
 class Task(msgspec.Struct, frozen=True):
     """A benchmark task: the user's scenario and how success is judged.
 
     ``emotion`` is an optional emotion profile the task carries (checked by ``load_tasks``).
     ``tier`` is ``base`` or ``hard`` (a task file written before tiers reads as ``base``; any
-    other value is refused by ``load_tasks`` with the file, line and field).
+    other value is refused by ``load_tasks`` with the file, line and field). ``later_at`` is
+    the index of the first gold action that serves the scenario's ``later`` need (the actions
+    before it serve the opening request); None where there is none.
     """
 
     id: str
@@ -90,6 +115,7 @@ class Task(msgspec.Struct, frozen=True):
     summary: str = ""
     emotion: EmotionSpec | None = None
     tier: Tier = DEFAULT_TIER
+    later_at: int | None = None
 
 
 class Intent:
@@ -99,12 +125,18 @@ class Intent:
     nothing and ends in a refusal or a transfer. ``violations`` are the writes the policy
     forbids that the task's user asks for (what an agent that gives in to pressure does);
     ``mistakes`` are what a careless agent might do instead of the gold path; the domain suite
-    checks that the tools allow each one and that it scores 0.
+    checks that the tools allow each one and that it scores 0. ``tier`` is the tier of its
+    tasks; ``rules`` the ids of the policy's refusal rules its tasks test (``[rule ID]`` in
+    ``policy.md``: ``simulator.world.policyrules``); ``challenges`` what makes its tasks hard
+    (``Challenge``; the domain suite measures those it can on every task).
     """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     forbidden: ClassVar[bool] = False
+    tier: ClassVar[Tier] = DEFAULT_TIER
+    rules: ClassVar[tuple[str, ...]] = ()
+    challenges: ClassVar[frozenset[Challenge]] = frozenset()
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task grounded in ``db``; the id is assigned by the caller."""
@@ -240,6 +272,16 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                 return intent
         raise KeyError(f"domain {self.name!r} has no intent {name!r}")
 
+    @cached_property
+    def policy_rules(self) -> dict[str, str]:
+        """The policy's refusal rules: id -> the text that states it (``[rule ID]`` marks)."""
+        return policy_rules(self.policy)
+
+    def rules_of(self, task: Task) -> tuple[str, ...]:
+        """The refusal rules ``task`` tests (its intent's ``rules``); none without an intent."""
+        intent = next((i for i in self.intents if i.name == task.intent), None)
+        return () if intent is None else intent.rules
+
     def violations(self, task: Task) -> list[Action]:
         """The forbidden writes ``task``'s user asks for (``Intent.violations``).
 
@@ -330,7 +372,17 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                         )
                 continue
             misses = 0
-            tasks.append(msgspec.structs.replace(task, id=f"{self.name}-{len(tasks):03d}"))
+            scenario = msgspec.structs.replace(
+                task.scenario, persona=persona_for(self.name, len(tasks))
+            )
+            tasks.append(
+                msgspec.structs.replace(
+                    task,
+                    id=f"{self.name}-{len(tasks):03d}",
+                    scenario=scenario,
+                    tier=intent.tier,
+                )
+            )
         return tasks
 
     def _new_task(self, intent: Intent, rng: random.Random, seen: set[bytes]) -> Task | None:

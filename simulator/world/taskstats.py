@@ -24,8 +24,8 @@ from tau_sim.simulator.world.domain import TIERS, Domain, Task
 MANY_WRITES = 3
 """A task with at least this many gold writes counts as a long horizon (``writes_3plus``)."""
 
-RULES_NOT_YET = "the policies do not carry rule ids yet"
-"""Why ``refusal_rules`` is not computed for any domain (issue 22, item 2 gives them ids)."""
+NO_RULES = "the policy marks no refusal rule with an id"
+"""Why ``refusal_rules`` is not computed for a domain (``[rule ID]`` marks: ``policyrules``)."""
 
 NO_INTENTS = "the tasks come without intents, so their forbidden writes are not known"
 """Why the refusal figures are not computed for a domain read from files (τ²-bench's)."""
@@ -57,7 +57,8 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     forbidden write the user asks for); ``forbidden_writes``: those of them whose forbidden
     write the tools would allow (``Domain.violations``: what a pushover does; where the tools
     themselves refuse, there is none); ``refusal_rules``: the policy's refusal rules some task
-    tests (None until policies carry rule ids).
+    tests (its intent's ``rules``) and ``rules_total`` how many the policy marks (None where
+    it marks none). ``later``: share of tasks whose user raises a new need mid-conversation.
     ``dual_control``: share of tasks whose gold path has a user step (``Domain.is_user_step``).
     """
 
@@ -77,6 +78,8 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     refusals: int | None
     forbidden_writes: int | None
     refusal_rules: int | None
+    rules_total: int | None
+    later: float | None
     dual_control: float | None
     not_computed: dict[str, str]
 
@@ -88,7 +91,11 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
     writes = [len(domain.write_actions(t)) for t in tasks]
     lengths = [len(t.actions) for t in tasks]
     tiers = Counter(t.tier for t in tasks)
-    not_computed = {"refusal_rules": RULES_NOT_YET}
+    not_computed: dict[str, str] = {}
+    total = len(domain.policy_rules)
+    covered = {r for t in tasks for r in domain.rules_of(t)} & set(domain.policy_rules)
+    if not total:
+        not_computed["refusal_rules"] = NO_RULES
     mixed: float | None = None
     refusals: int | None = None
     forbidden_writes: int | None = None
@@ -115,7 +122,9 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
         mixed=mixed,
         refusals=refusals,
         forbidden_writes=forbidden_writes,
-        refusal_rules=None,
+        refusal_rules=len(covered) if total else None,
+        rules_total=total or None,
+        later=_share(sum(bool(t.scenario.later) for t in tasks), n),
         dual_control=_share(sum(any(map(domain.is_user_step, t.actions)) for t in tasks), n),
         not_computed=not_computed,
     )

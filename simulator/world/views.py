@@ -125,6 +125,9 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     ``pushover`` profile ever makes. ``slotted_facts`` says whether the facts the user holds
     are slots a scripted agent can ask for by name (False for free-text scenarios, τ²-bench's:
     their one slot is the whole text, so the gold agent asks only for authentication there).
+    ``later_at`` is the first action serving the need the user raises mid-conversation
+    (``Task.later_at``, as an index of ``actions``), which a scripted agent starts only once
+    the user has raised it.
     """
 
     task_id: str
@@ -139,6 +142,7 @@ class AnswerKey(msgspec.Struct, frozen=True, kw_only=True):
     user_steps: dict[int, str] = {}
     violations: list[Action] = []
     slotted_facts: bool = True
+    later_at: int | None = None
 
 
 def agent_view(ctx: ConversationContext) -> AgentView:
@@ -190,7 +194,10 @@ def answer_key(domain: Domain, task: Task) -> AnswerKey:
     db = domain.new_database(task)
     actions: list[Action] = []
     results: list[str] = []
-    for action in task.actions:
+    later_at: int | None = None
+    for index, action in enumerate(task.actions):
+        if index == task.later_at:
+            later_at = len(actions)
         outcome = domain.call(db, action)
         if not outcome.error:
             actions.append(action)
@@ -216,4 +223,5 @@ def answer_key(domain: Domain, task: Task) -> AnswerKey:
         user_steps=steps,
         violations=domain.violations(task),
         slotted_facts=not domain.free_text_scenarios,
+        later_at=later_at if later_at is not None and later_at < len(actions) else None,
     )

@@ -114,12 +114,13 @@ def test_violations_are_forbidden_writes_the_tools_allow_and_the_grader_fails(
     for task in domain.tasks:
         intent = domain.intent(task.intent)
         violations = domain.violations(task)
-        if not intent.forbidden:
-            assert violations == [], f"{task.id}: only a forbidden intent asks for one"
+        if not (intent.forbidden or intent.rules):
+            assert violations == [], f"{task.id}: only a forbidden or mixed intent asks for one"
             continue
         if not violations:
             continue
         refusal_intents.add(intent.name)
+        # a mixed task's allowed writes are in its gold path: they come first
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
         reward, db_match = replay(domain, task, [*reads, *violations])
         assert reward == 0.0 and not db_match, task.id

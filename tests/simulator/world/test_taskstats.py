@@ -1,7 +1,8 @@
 """``tau-sim domains stats``: the real command's figures against a count of the task files.
 
 The independent count reads the checked-in ``tasks.jsonl`` as plain JSON and the tool kinds
-from ``tau-sim domains show --json``; it shares no code with ``simulator.world.taskstats``.
+from ``tau-sim domains show --json``; it shares no code with ``simulator.world.taskstats``
+(one test calls ``task_stats`` itself, on no tasks).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tau_sim.simulator.core.registry import get_domain
+from tau_sim.simulator.world import task_stats
 from tests.helpers.cli import run_error, tau_sim
 from tests.helpers.require import missing, require
 
@@ -34,9 +37,15 @@ FIGURES = {
     "refusals",
     "forbidden_writes",
     "refusal_rules",
+    "rules_total",
+    "later",
     "dual_control",
     "not_computed",
 }
+
+
+def _policies(*names: str) -> str:
+    return "".join((DOMAINS / name / "policy.md").read_text() for name in names)
 
 
 def _stats(*names: str) -> dict[str, Any]:
@@ -85,7 +94,8 @@ def test_figures_match_a_count_of_the_task_file(name: str) -> None:
     writes = [sum(a["name"] in writes_of for a in t["actions"]) for t in tasks]
     lengths = [len(t["actions"]) for t in tasks]
     assert row["domain"] == name and row["tasks"] == n
-    assert row["tiers"] == {"base": n, "hard": 0}  # no hard task is checked in yet
+    hard = sum(t["tier"] == "hard" for t in tasks)
+    assert row["tiers"] == {"base": n - hard, "hard": hard}
     assert row["writes_mean"] == pytest.approx(sum(writes) / n)
     assert row["writes_3plus"] == pytest.approx(sum(w >= 3 for w in writes) / n)
     assert row["gold_mean"] == pytest.approx(sum(lengths) / n)
@@ -106,7 +116,13 @@ def test_figures_match_a_count_of_the_task_file(name: str) -> None:
     dual = [any(a["name"] in user_tools for a in t["actions"]) for t in tasks]
     assert row["dual_control"] == pytest.approx(sum(dual) / n)
     assert (row["dual_control"] > 0) == (name == "telecom")
-    assert row["refusal_rules"] is None and "rule ids" in row["not_computed"]["refusal_rules"]
+    later = [bool(t["scenario"]["later"]) for t in tasks]
+    assert row["later"] == pytest.approx(sum(later) / n)
+    marks = re.findall(r"\[rule [a-z0-9-]+\]", (DOMAINS / name / "policy.md").read_text())
+    if marks:  # the domain suite holds every rule to a task: all are covered
+        assert row["rules_total"] == len(marks) == row["refusal_rules"]
+    else:
+        assert row["refusal_rules"] is None and "no refusal rule" in row["not_computed"]["refusal_rules"]
     # masking merges openings that differ only in names, ids and numbers, never more
     assert 0 < row["openings_per_task"] <= len(set(opening)) / n
 
@@ -120,15 +136,14 @@ def test_json_is_one_object_with_every_domain_by_default() -> None:
     for row in data["domains"]:
         assert set(row) == FIGURES
     hard = _stats("--tier", "hard", "retail")["domains"][0]
-    assert hard["tasks"] == 0 and hard["tiers"] == {"base": 0, "hard": 0}
-    assert hard["writes_mean"] is None and hard["gold_max"] is None
+    assert hard["tiers"] == {"base": 0, "hard": hard["tasks"]}
 
 
 def test_table_and_errors() -> None:
     table = tau_sim("domains", "stats", "retail", "airline").stdout
     rows = [line for line in table.splitlines() if line.startswith("│ ")]
     assert [r.split("│")[1].strip() for r in rows] == ["retail", "airline"]
-    assert "refusal_rules: not computed for every domain" in table
+    assert ("refusal_rules: not computed" in table) == ("[rule " not in _policies("retail", "airline"))
     line = run_error("domains", "stats", "retail", "nope").stderr
     assert "unknown domain 'nope'" in line
     assert "--tier" in run_error("domains", "stats", "--tier", "expert").stderr
@@ -157,3 +172,9 @@ def test_tau2_rows_on_the_same_figures() -> None:
     assert airline["writes_3plus"] == pytest.approx(sum(w >= 3 for w in writes) / len(theirs))
     assert airline["gold_max"] == max(len(actions) for actions in gold)
     assert airline["dual_control"] == 0 and telecom["dual_control"] > 0.5
+
+
+def test_a_task_set_of_none_has_no_means() -> None:
+    empty = task_stats(get_domain("retail"), [])
+    assert empty.tasks == 0 and empty.tiers == {"base": 0, "hard": 0}
+    assert empty.writes_mean is None and empty.gold_max is None and empty.later is None

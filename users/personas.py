@@ -1,0 +1,136 @@
+"""How a user writes (``UserScenario.persona``): what the LLM user is told, how scripted ones write.
+
+The personas are the world's ``PERSONAS``: ``plain``, ``terse``, ``rambling``, ``formal`` and
+``non-native``. ``described`` is the instruction the LLM user gets (a persona written by hand,
+free text, is passed on as it is). ``styled`` rewrites a scripted user's message in the
+persona, deterministically from the given rng. It changes only the words between the facts the
+user holds (``known`` values stay exactly as written, so an agent can still read them) and it
+never adds a question, a digit, a yes or a no, so what the agents' readers take from a message
+(facts, confirmations, refusals accepted or pressed) is what the plain message said.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable
+
+from tau_sim.simulator.world import PERSONAS
+
+DESCRIPTIONS: dict[str, str] = {
+    "plain": "You write in plain, everyday sentences.",
+    "terse": "You write as few words as you can: short fragments, no greetings, no small talk.",
+    "rambling": (
+        "You write long messages that wander: a bit of backstory or an aside about your day "
+        "around the point, though you always get to it."
+    ),
+    "formal": "You write formally and courteously, in full sentences without contractions.",
+    "non-native": (
+        "English is not your first language: you write short, simple sentences and sometimes "
+        "leave out an article, but every fact you give (names, numbers, ids) is exact."
+    ),
+}
+"""What the LLM user is told for each persona."""
+
+ASIDES = (
+    "It has been a long week, honestly.",
+    "I meant to sort this out days ago but life got in the way.",
+    "My sister told me to just contact you and get it over with.",
+    "I am writing this on my lunch break.",
+    "I had to dig through my emails to find everything.",
+)
+"""What a rambling user adds around its point: no question, digit, yes or no."""
+
+CONTRACTIONS = {
+    "I'm": "I am",
+    "I've": "I have",
+    "I'd": "I would",
+    "I'll": "I will",
+    "don't": "do not",
+    "doesn't": "does not",
+    "didn't": "did not",
+    "can't": "cannot",
+    "won't": "will not",
+    "isn't": "is not",
+    "wasn't": "was not",
+    "it's": "it is",
+    "It's": "It is",
+    "that's": "that is",
+    "That's": "That is",
+    "what's": "what is",
+    "you're": "you are",
+    "let's": "let us",
+}
+_CONTRACTION = re.compile(r"\b(" + "|".join(map(re.escape, CONTRACTIONS)) + r")(?![\w'])")
+_FILLER = re.compile(
+    r"\b(?:please|just|actually|kindly|basically)\s+|^(?:hi|hello|hey|well|okay|oh),?\s+",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"\b(?:the|a|an) (?=\w)")
+
+
+def described(persona: str) -> str:
+    """The LLM user's instruction for ``persona`` (free text is returned as it is)."""
+    return DESCRIPTIONS.get(persona, persona)
+
+
+def styled(persona: str, text: str, known: Iterable[str], rng: random.Random) -> str:
+    """``text`` as a user of ``persona`` writes it; the ``known`` values are kept verbatim."""
+    rewrite = _REWRITES.get(persona)
+    if rewrite is None or not text:
+        return text
+    if persona == "rambling":
+        return _ramble(text, rng)
+    return _outside(text, known, lambda part: rewrite(part, rng))
+
+
+def _terse(part: str, rng: random.Random) -> str:
+    cut = _FILLER.sub("", part)
+    return re.sub(r"([.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), cut)
+
+
+def _formal(part: str, rng: random.Random) -> str:
+    return _CONTRACTION.sub(lambda m: CONTRACTIONS[m.group(1)], part)
+
+
+def _non_native(part: str, rng: random.Random) -> str:
+    expanded = _formal(part, rng)
+    return _ARTICLE.sub(lambda m: "" if rng.random() < 0.5 else m.group(0), expanded)
+
+
+def _ramble(text: str, rng: random.Random) -> str:
+    aside = ASIDES[rng.randrange(len(ASIDES))]
+    return f"{aside} {text}" if rng.random() < 0.5 else f"{text} {aside}"
+
+
+_REWRITES: dict[str, Callable[[str, random.Random], str]] = {
+    "terse": _terse,
+    "formal": _formal,
+    "non-native": _non_native,
+    "rambling": lambda part, rng: part,
+}
+assert set(_REWRITES) | {"plain"} == set(PERSONAS), "every persona has a rewrite"
+
+
+def _outside(text: str, known: Iterable[str], rewrite: Callable[[str], str]) -> str:
+    """``text`` with ``rewrite`` applied to the parts between the ``known`` values.
+
+    Spaces the rewrite doubles are collapsed and a first letter it lowered is raised again;
+    the values themselves are never touched.
+    """
+    values = sorted({v for v in known if v}, key=len, reverse=True)
+    pattern = re.compile("|".join(map(re.escape, values)), re.IGNORECASE) if values else None
+    out: list[str] = []
+    last = 0
+    for match in pattern.finditer(text) if pattern is not None else ():
+        out.append(_spaced(rewrite(text[last : match.start()])))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_spaced(rewrite(text[last:])))
+    if out[0][:1].islower():
+        out[0] = out[0][0].upper() + out[0][1:]
+    return "".join(out).strip()
+
+
+def _spaced(text: str) -> str:
+    return re.sub(r"[ \t]{2,}", " ", text)
