@@ -101,3 +101,8 @@ def order_read(order_id: str) -> Action:
 def restaurant_read(restaurant_id: str) -> Action:
     """The gold read of a restaurant's menu."""
     return Action("get_restaurant_details", {"restaurant_id": restaurant_id})
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased, the rest kept (``str.capitalize`` lowers it)."""
+    return text[:1].upper() + text[1:]

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
+from collections.abc import Sequence
 
-from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Restaurant, User
-from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+import msgspec
+
+from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
+from tau_sim.domains.food_delivery.rules import item_refund
+from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS, line_text
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -88,20 +94,42 @@ def searchable(db: Database, order: Order) -> bool:
     )
 
 
-def describe(db: Database, order: Order, dish: OrderItem | None = None) -> str:
+def dish_names(lines: Sequence[OrderItem]) -> str:
+    """Dishes by name, as a customer lists them: "the Satay, the Soda and the Pad Thai"."""
+    texts = [f"the {line.name}" for line in lines]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def describe(
+    db: Database, order: Order, dish: OrderItem | None = None, missing: Sequence[OrderItem] = ()
+) -> str:
     """An order as its customer describes it: "the Lotus Thai order from Tuesday, with the Satay".
 
-    ``dish`` (a line of the order) names one thing in it; without it only restaurant and day.
+    ``dish`` (a line of the order) names one thing in it, ``missing`` the dishes that did not
+    come ("..., with the Satay (the Soda missing)"); without either only restaurant and day.
     """
     text = f"the {short_name(restaurant_of(db, order))} order {day_phrase(order.placed_at)}"
-    return f"{text}, with the {dish.name}" if dish is not None else text
+    if dish is not None:
+        text = f"{text}, with the {dish.name}"
+    if missing:
+        text = f"{text} ({dish_names(missing)} missing)"
+    return text
 
 
-def search_reads(db: Database, order: Order) -> list[Action]:
-    """The gold reads of every order on the profile of ``order``'s customer, in its order."""
-    return [
-        Action("get_order_details", {"order_id": o}) for o in user_of(db, order).orders
+def search_reads(db: Database, *orders: Order) -> list[Action]:
+    """The gold search: the customer's order list, then every order from the described restaurants.
+
+    The list names each order's restaurant, day and dishes; the orders of the restaurant(s)
+    of ``orders`` (the ones described) are read, in the profile's order, to compare them.
+    """
+    user = user_of(db, orders[0])
+    wanted = {o.restaurant_id for o in orders}
+    reads = [
+        Action("get_order_details", {"order_id": oid})
+        for oid in user.orders
+        if order_from(db, oid).restaurant_id in wanted
     ]
+    return [Action("list_user_orders", {"user_id": user.user_id}), *reads]
 
 
 def address_of(text: str) -> dict[str, str]:
@@ -134,6 +162,13 @@ def full_refunds(order: Order, but: str = "") -> list[Action]:
         for line in order.items
         if line.item_id != but
     ]
+
+
+def tip_sum(order: Order, extra: float, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of the new tip (the current one plus ``extra``)."""
+    if rng.random() < 0.5:
+        return []
+    return [Action("calculate", {"expression": f"{order.tip:.2f} + {extra:.2f}"})]
 
 
 class HardFoodIntent(FoodIntent):
@@ -171,4 +206,60 @@ def described(db: Database, task: Task) -> list[Order]:
     known = task.scenario.known_info.get("order", "")
     reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
     orders = [order_from(db, r) for r in reads]
-    return [o for o in orders if f"{describe(db, o)}," in known]
+    return [
+        o for o in orders if any(f"{describe(db, o)}{end}" in f"{known}," for end in (",", " ("))
+    ]
+
+
+def line_refunds(order: Order, lines: list[OrderItem], user: User) -> list[float]:
+    """The refunds of ``lines`` of ``order``, made in this order, each within the caps left."""
+    amounts: list[float] = []
+    for line in lines:
+        amount = item_refund(order, line, user)
+        amounts.append(amount)
+        refund = Refund("missing item", amount, order.payment_method_id, line.item_id)
+        order = msgspec.structs.replace(order, refunds=(*order.refunds, refund))
+        user = msgspec.structs.replace(
+            user, item_refunds_this_month=money(user.item_refunds_this_month + amount)
+        )
+    return amounts
+
+
+def refund_writes(
+    order: Order, lines: list[OrderItem], amounts: list[float], reason: str
+) -> list[Action]:
+    """The gold refunds of ``lines`` of ``order`` (``amounts`` from ``line_refunds``)."""
+    return [
+        Action(
+            "refund_order_item",
+            {
+                "order_id": order.order_id,
+                "item_id": line.item_id,
+                "reason": reason,
+                "amount": amount,
+            },
+        )
+        for line, amount in zip(lines, amounts, strict=True)
+    ]
+
+
+def lines_text(lines: list[OrderItem]) -> str:
+    """Order lines as a customer lists them: "the Satay, the 2 Soda and the Pad Thai (tofu)"."""
+    texts = [line_text(line) for line in lines]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def describe_missing(db: Database, order: Order, missing: Sequence[OrderItem] = ()) -> str:
+    """``describe`` naming the first dish of ``order`` that came, and the ``missing`` ones."""
+    came = next((line for line in order.items if line not in missing), None)
+    return describe(db, order, came, missing)
+
+
+def search_path(who: Identity, searched: list[Action], *reads: Action) -> list[Action]:
+    """The gold reads of a search: the lookup, ``searched`` (``search_reads``), the profile.
+
+    The profile (this month's refunds and credits) is read once the order is found, so the ids
+    of the orders come from the order list, which tells them apart, not the profile's bare ids.
+    """
+    lookup, *profile = who.actions
+    return [lookup, *searched, *profile, *reads]

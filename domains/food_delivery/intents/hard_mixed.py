@@ -1,5 +1,4 @@
-"""Hard food-delivery intents that ask for an allowed remedy beside a refused one, or that claim
-what the order records disprove.
+"""Hard food-delivery intents: an allowed remedy beside a refused one, or a claim disproven.
 
 Each user describes its order(s) instead of naming them; the gold path reads the profile's
 orders, makes the writes the policy allows and refuses the rest with the reason (the rule).
@@ -15,25 +14,30 @@ from tau_sim.domains.food_delivery.intents.common import (
     HardFoodIntent,
     address_of,
     describe,
+    describe_missing,
     described,
     full_refunds,
+    line_refunds,
+    lines_text,
     order_from,
     pick_order,
+    refund_writes,
+    search_path,
     search_reads,
     searchable,
     siblings,
+    tip_sum,
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import (
     CLAIM_WINDOW_DAYS,
     LATE_MINUTES,
     in_claim_window,
-    item_refund,
     late_credit,
     late_tier,
     minutes_late,
 )
-from tau_sim.domains.food_delivery.scenario import CONFIRM, gold_reads, line_text
+from tau_sim.domains.food_delivery.scenario import CONFIRM, line_text, sentence
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -47,7 +51,12 @@ def _fresh(order: Order) -> bool:
 def _line_refund(order: Order, item_id: str, amount: float) -> Action:
     return Action(
         "refund_order_item",
-        {"order_id": order.order_id, "item_id": item_id, "reason": "missing item", "amount": amount},
+        {
+            "order_id": order.order_id,
+            "item_id": item_id,
+            "reason": "missing item",
+            "amount": amount,
+        },
     )
 
 
@@ -61,48 +70,52 @@ class WholeOrderRefundMixed(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
+        count = rng.choice((1, 2, 3))
         order = pick_order(
-            db, rng, lambda o: _fresh(o) and len(o.items) >= 2 and searchable(db, o)
+            db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
         )
         if order is None:
             return None
-        line, named = rng.sample(order.items, 2)
-        amount = item_refund(order, line, user_of(db, order))
-        if amount <= 0:
+        named, *lines = rng.sample(order.items, count + 1)
+        amounts = line_refunds(order, lines, user_of(db, order))
+        if min(amounts) <= 0:
             return None
         who = self.owner(db, order, rng)
-        desc = describe(db, order, named)
+        desc = describe(db, order, named, lines)
+        verb = "was" if len(lines) == 1 else "were"
         return self.task(
             domain,
             who,
-            goal=f"{line_text(line).capitalize()} was missing from {desc}, and the rest came cold; "
-            "I do not know the order number. I want the missing dish refunded, and I want the "
-            "whole order refunded too. If the agent says the whole order cannot be refunded, I "
-            f"want to know why, and I take the refund of the missing dish. {CONFIRM}",
+            goal=f"{sentence(lines_text(lines))} {verb} missing from "
+            f"{describe(db, order, named)}, and the rest came "
+            "cold; I do not know the order number. I want the missing dishes refunded, and I want "
+            "the whole order refunded too. If the agent says the whole order cannot be refunded, "
+            f"I want to know why, and I take the refund of the missing dishes. {CONFIRM}",
             demand=f"the whole of {desc} refunded",
             opening=rng.choice(
                 (
-                    "Hi, {desc} was a disaster: a dish missing and the rest cold.",
-                    "Hello, I want my money back for an order that went badly wrong.",
-                    "My dinner order was missing something and the rest was cold. Refund all of it.",
+                    "Hi, {desc} was a disaster: food missing and the rest cold.",
+                    "Hello, I want my money back for an order that went badly wrong: {desc}.",
+                    "My dinner order was missing things and the rest was cold ({desc}).",
                     "Hey, I want a full refund on {desc}.",
-                    "Good evening. I'm very unhappy with one of my deliveries this week.",
+                    "Good evening. I'm very unhappy with {desc}.",
                 )
             ).format(desc=desc),
-            known={"order": desc, "item": line_text(line)},
+            known={"order": desc},
             actions=[
-                *gold_reads(who, *search_reads(db, order)),
-                _line_refund(order, line.item_id, amount),
+                *search_path(who, search_reads(db, order)),
+                *refund_writes(order, lines, amounts, "missing item"),
             ],
-            outputs=[money_text(amount), "whole order"],
-            summary=f"{order.order_id}: refund {line.name} {money_text(amount)}, not the order",
+            outputs=[*(money_text(a) for a in amounts), "whole order"],
+            summary=f"{order.order_id}: refund {len(lines)} missing, not the whole order",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The other lines refunded in full too: the whole order given back."""
-        write = task.actions[-1]
-        order = order_from(domain.new_database(), write.arguments["order_id"])
-        return full_refunds(order, but=write.arguments["item_id"])
+        refunds = [a for a in task.actions if a.name == "refund_order_item"]
+        order = order_from(domain.new_database(), refunds[0].arguments["order_id"])
+        done = {a.arguments["item_id"] for a in refunds}
+        return [a for a in full_refunds(order) if a.arguments["item_id"] not in done]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the whole order refunded, the refund on another order."""
@@ -132,21 +145,21 @@ class NeverDeliveredDisproven(HardFoodIntent):
         return self.task(
             domain,
             who,
-            goal=f"{desc.capitalize()} never arrived, I am sure of it; I do not know the order "
+            goal=f"{sentence(desc)} never arrived, I am sure of it; I do not know the order "
             "number. I want all my money back for it. If the agent says it was delivered, I "
             "want to know when.",
             demand=f"a full refund for {desc}, which never came",
             opening=rng.choice(
                 (
                     "Hi, {desc} never showed up.",
-                    "Hello, I paid for food that never came to my door.",
-                    "My order never arrived and I want a refund.",
+                    "Hello, I paid for food that never came to my door: {desc}.",
+                    "My order never arrived and I want a refund. It's {desc}.",
                     "Hey, where's my money? {desc} never got here.",
-                    "Good evening. I waited all evening and my delivery never came.",
+                    "Good evening. I waited all evening and {desc} never came.",
                 )
             ).format(desc=desc),
             known={"order": desc},
-            actions=gold_reads(who, *search_reads(db, order)),
+            actions=search_path(who, search_reads(db, order)),
             outputs=[clock(order.delivered_at)],
             summary=f"{order.order_id} 'never came', delivered {order.delivered_at}: refuse",
         )
@@ -191,16 +204,17 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
             demand=f"{desc} delivered to {address}",
             opening=rng.choice(
                 (
-                    "Hi, I need my food from tonight sent somewhere else.",
+                    "Hi, I need {desc} sent somewhere else.",
                     "Hello, can you redirect {desc} and bump the tip?",
-                    "I'm not home tonight, my order has to go to another address.",
+                    "I'm not home tonight, {desc} has to go to another address.",
                     "Hey, two things about {desc}: address and tip.",
-                    "Good evening, I need to change where my dinner is going.",
+                    "Good evening, I need to change where my dinner is going ({desc}).",
                 )
             ).format(desc=desc),
             known={"order": desc, "new_address": address, "extra_tip": money_text(extra)},
             actions=[
-                *gold_reads(who, *search_reads(db, order)),
+                *search_path(who, search_reads(db, order)),
+                *tip_sum(order, extra, rng),
                 Action("update_tip", {"order_id": order.order_id, "tip": tip}),
             ],
             outputs=[money_text(tip), PREPARING],
@@ -219,7 +233,7 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
 
 
 class NotStartedDisproven(HardFoodIntent):
-    """An order the user says the restaurant has not started, that is out for delivery: no cancel."""
+    """An order the user says is not started, that is out for delivery: no cancel."""
 
     name = "not_started_disproven"
     description = "The user says a described order is not started; it is out for delivery."
@@ -244,14 +258,14 @@ class NotStartedDisproven(HardFoodIntent):
             opening=rng.choice(
                 (
                     "Hi, please cancel {desc}, they haven't even started it.",
-                    "Hello, I want to cancel an order the restaurant hasn't touched yet.",
-                    "Cancel my dinner order please, it's not being made yet anyway.",
+                    "Hello, I want to cancel {desc}; the restaurant hasn't touched it yet.",
+                    "Cancel my dinner order please ({desc}), it's not being made yet anyway.",
                     "Hey, I changed my mind about {desc}.",
-                    "Good evening. I'd like to cancel the food I ordered tonight.",
+                    "Good evening. I'd like to cancel the food I ordered tonight: {desc}.",
                 )
             ).format(desc=desc),
             known={"order": desc, "cancel_reason": "changed my mind"},
-            actions=gold_reads(who, *search_reads(db, order)),
+            actions=search_path(who, search_reads(db, order)),
             outputs=[OUT_FOR_DELIVERY, clock(order.promised_by)],
             summary=f"{order.order_id} 'not started' but out for delivery: refuse",
         )
@@ -268,11 +282,9 @@ def _pair(
     return (order, rng.choice(others)) if others else None
 
 
-def _both(db: Database, first: Order, second: Order) -> str:
-    """Two orders described in one breath."""
-    return (
-        f"{describe(db, first, first.items[0])}, and {describe(db, second, second.items[0])}"
-    )
+def _both(rng: random.Random, first: str, second: str) -> str:
+    """Two order descriptions in one breath, in either order."""
+    return f"{first}, and {second}" if rng.random() < 0.5 else f"{second}, and {first}"
 
 
 def _late_ok(order: Order) -> bool:
@@ -301,35 +313,46 @@ class LateCreditsMixed(HardFoodIntent):
         if pair is None:
             return None
         order, other = pair
-        credit = late_credit(order, user_of(db, order))
-        if credit <= 0:
+        user = user_of(db, order)
+        credit = late_credit(order, user)
+        lines = rng.sample(order.items, min(len(order.items), rng.choice((0, 1, 2, 2))))
+        refunds = line_refunds(order, lines, user)
+        if credit <= 0 or (refunds and min(refunds) <= 0):
             return None
-        first, second = (order, other) if rng.random() < 0.5 else (other, order)
-        desc = _both(db, first, second)
+        missing = (
+            f" Also, {lines_text(lines)} {'was' if len(lines) == 1 else 'were'} missing from "
+            f"{describe(db, order)}: I want that refunded too."
+            if lines
+            else ""
+        )
+        desc = _both(rng, describe_missing(db, order, lines), describe_missing(db, other))
         why = "7 days" if not in_claim_window(other) else f"{LATE_MINUTES} minutes"
         who = self.owner(db, order, rng)
         return self.task(
             domain,
             who,
             goal=f"Two of my orders came late: {desc}. I do not know their numbers. I want the "
-            "late-delivery credit for each and to know the amounts. If the agent says one does "
-            f"not qualify, I want to know why, and I take the other. {CONFIRM}",
+            f"late-delivery credit for each and to know the amounts.{missing} If the agent says "
+            f"one order does not qualify, I want to know why, and I take the rest. {CONFIRM}",
             demand=f"the late-delivery credit for {describe(db, other)} as well",
             opening=rng.choice(
                 (
-                    "Hi, two of my recent orders were late and I want the credits.",
-                    "Hello, you were late twice with my food lately.",
-                    "I'd like late-delivery credits for a couple of orders.",
+                    "Hi, two of my recent orders were late and I want the credits: {desc}.",
+                    "Hello, you were late twice with my food lately ({desc}).",
+                    "I'd like late-delivery credits for a couple of orders: {desc}.",
                     "Hey, {desc} were both late.",
-                    "Good evening. Your deliveries keep arriving late.",
+                    "Good evening. Your deliveries keep arriving late, like {desc}.",
                 )
             ).format(desc=desc),
             known={"order": desc},
             actions=[
-                *gold_reads(who, *search_reads(db, order)),
-                Action("issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}),
+                *search_path(who, search_reads(db, order, other)),
+                *refund_writes(order, lines, refunds, "missing item"),
+                Action(
+                    "issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}
+                ),
             ],
-            outputs=[money_text(credit), why],
+            outputs=[*(money_text(r) for r in refunds), money_text(credit), why],
             summary=f"credit {order.order_id} {money_text(credit)}, refuse {other.order_id}",
         )
 
@@ -338,7 +361,9 @@ class LateCreditsMixed(HardFoodIntent):
         credited = task.actions[-1].arguments["order_id"]
         other = next(o for o in described(domain.new_database(), task) if o.order_id != credited)
         amount = min(5.0, other.total)
-        return [Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": amount})]
+        return [
+            Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": amount})
+        ]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and both orders credited."""
@@ -359,48 +384,50 @@ class ItemRefundWindowMixed(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        pair = _pair(db, rng, lambda o: _fresh(o) and len(o.items) >= 2, _old_claim)
+        count = rng.choice((1, 2, 2))
+        pair = _pair(db, rng, lambda o: _fresh(o) and len(o.items) > count, _old_claim)
         if pair is None or len(pair[1].items) < 2:
             return None
         order, old = pair
-        line = order.items[-1]
-        amount = item_refund(order, line, user_of(db, order))
-        if amount <= 0:
+        lines = list(order.items[1 : 1 + count])
+        amounts = line_refunds(order, lines, user_of(db, order))
+        if min(amounts) <= 0:
             return None
         old_line = old.items[-1]
-        desc = _both(db, order, old) if rng.random() < 0.5 else _both(db, old, order)
+        desc = _both(rng, describe_missing(db, order, lines), describe_missing(db, old, [old_line]))
         who = self.owner(db, order, rng)
         return self.task(
             domain,
             who,
             goal=f"Dishes were missing from two of my orders ({desc}; I do not know their "
-            f"numbers): {line_text(line)} from {describe(db, order)}, and "
+            f"numbers): {lines_text(lines)} from {describe(db, order)}, and "
             f"{line_text(old_line)} from {describe(db, old)}. I want both refunded and to know "
             "the amounts. "
             f"If the agent says one cannot be refunded, I want to know why. {CONFIRM}",
             demand=f"a refund for {line_text(old_line)} too",
             opening=rng.choice(
                 (
-                    "Hi, two of my orders came with dishes missing.",
-                    "Hello, I've been shorted on a couple of deliveries.",
+                    "Hi, two of my orders came with dishes missing: {desc}.",
+                    "Hello, I've been shorted on a couple of deliveries ({desc}).",
                     "I want refunds for missing food on {desc}.",
-                    "Hey, stuff keeps going missing from my orders.",
-                    "Good evening. Two orders, two missing dishes.",
+                    "Hey, stuff keeps going missing from my orders, {desc}.",
+                    "Good evening. Two orders, missing dishes: {desc}.",
                 )
             ).format(desc=desc),
-            known={"order": desc, "item": f"{line_text(line)} and {line_text(old_line)}"},
+            known={"order": desc},
             actions=[
-                *gold_reads(who, *search_reads(db, order)),
-                _line_refund(order, line.item_id, amount),
+                *search_path(who, search_reads(db, order, old)),
+                *refund_writes(order, lines, amounts, "missing item"),
             ],
-            outputs=[money_text(amount), f"{CLAIM_WINDOW_DAYS} days"],
-            summary=f"refund {line.name} on {order.order_id}, refuse old {old.order_id}",
+            outputs=[*(money_text(a) for a in amounts), f"{CLAIM_WINDOW_DAYS} days"],
+            summary=f"refund {len(lines)} on {order.order_id}, refuse old {old.order_id}",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The dish of the order past the window refunded too."""
-        refunded = task.actions[-1].arguments["order_id"]
-        old = next(o for o in described(domain.new_database(), task) if o.order_id != refunded)
+        refunded = next(a for a in task.actions if a.name == "refund_order_item")
+        refunded_id = refunded.arguments["order_id"]
+        old = next(o for o in described(domain.new_database(), task) if o.order_id != refunded_id)
         line = old.items[-1]
         return [_line_refund(old, line.item_id, min(line.line_total, old.total))]
 

@@ -14,23 +14,25 @@ from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
 from tau_sim.domains.food_delivery.intents.common import (
     HardFoodIntent,
     describe,
+    line_refunds,
+    lines_text,
     order_from,
     pick_order,
-    restaurant_of,
+    refund_writes,
+    search_path,
     search_reads,
     searchable,
-    short_name,
+    tip_sum,
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import (
     in_claim_window,
-    item_refund,
     late_credit,
     late_tier,
     minutes_late,
     promotion_problem,
 )
-from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, gold_reads, line_text
+from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -38,17 +40,17 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 _REFUND_OPENINGS = {
     "missing item": (
         "Hi, something was missing from {desc}.",
-        "Hello, one of my recent deliveries came without everything I paid for.",
-        "My food order was incomplete and I'd like my money back for what didn't come.",
-        "Hey, I'm short a dish from {desc}. Can you sort it out?",
-        "Good evening. A dish I paid for never made it into my bag.",
+        "Hello, {desc} came without everything I paid for.",
+        "My food order was incomplete: {desc}. I'd like my money back for what didn't come.",
+        "Hey, I'm short on {desc}. Can you sort it out?",
+        "Good evening. About {desc}: not all of it made it into my bag.",
     ),
     "wrong item": (
-        "Hi, I got the wrong dish in {desc}.",
-        "Hello, one of my recent orders had something in it that I never ordered.",
-        "The restaurant mixed up part of my order and I want a refund for it.",
+        "Hi, I got the wrong dishes in {desc}.",
+        "Hello, {desc} had something in it that I never ordered.",
+        "The restaurant mixed up part of my order ({desc}) and I want a refund.",
         "Hey, part of {desc} was wrong.",
-        "Good evening. I received a dish that wasn't mine.",
+        "Good evening. In {desc}, I received food that wasn't mine.",
     ),
 }
 
@@ -66,33 +68,35 @@ class SearchItemRefund(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
+        count = rng.choice((1, 2, 3, 3))
         order = pick_order(
-            db, rng, lambda o: _fresh(o) and len(o.items) >= 2 and searchable(db, o)
+            db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
         )
         if order is None:
             return None
-        line, named = rng.sample(order.items, 2)
-        amount = item_refund(order, line, user_of(db, order))
-        if amount <= 0:
+        named, *lines = rng.sample(order.items, count + 1)
+        amounts = line_refunds(order, lines, user_of(db, order))
+        if min(amounts) <= 0:
             return None
         reason = rng.choice(("missing item", "wrong item"))
         who = self.owner(db, order, rng)
-        desc = describe(db, order, named)
-        what = "was missing from" if reason == "missing item" else "was the wrong dish in"
-        write = Action(
-            "refund_order_item",
-            {"order_id": order.order_id, "item_id": line.item_id, "reason": reason, "amount": amount},
-        )
+        desc = describe(db, order, named, lines)
+        what = "missing from" if reason == "missing item" else "the wrong dishes in"
+        verb = "was" if len(lines) == 1 else "were"
         return self.task(
             domain,
             who,
-            goal=f"{line_text(line).capitalize()} {what} {desc}. I do not know the order number. "
-            f"I want a refund for that dish and to know how much I get back. {CONFIRM}",
+            goal=f"{sentence(lines_text(lines))} {verb} {what} {describe(db, order, named)}. "
+            "I do not know the order "
+            f"number. I want a refund for each and to know how much I get back. {CONFIRM}",
             opening=rng.choice(_REFUND_OPENINGS[reason]).format(desc=desc),
-            known={"order": desc, "item": line_text(line)},
-            actions=[*gold_reads(who, *search_reads(db, order)), write],
-            outputs=[money_text(amount)],
-            summary=f"{reason} {line.name} on described {order.order_id}: {money_text(amount)}",
+            known={"order": desc},
+            actions=[
+                *search_path(who, search_reads(db, order)),
+                *refund_writes(order, lines, amounts, reason),
+            ],
+            outputs=[money_text(a) for a in amounts],
+            summary=f"{reason} x{len(lines)} on described {order.order_id}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -105,10 +109,10 @@ class SearchItemRefund(HardFoodIntent):
 
 _CANCEL_OPENINGS = (
     "Hi, I'd like to cancel {desc}.",
-    "Hello, I need to call off one of my orders from tonight.",
-    "Can you cancel the food I ordered a few minutes ago?",
+    "Hello, I need to call off {desc}.",
+    "Can you cancel the food I ordered a few minutes ago? It's {desc}.",
     "Hey, please stop {desc}, I don't want it anymore.",
-    "I placed an order and I want to back out of it.",
+    "I placed an order and I want to back out of it: {desc}.",
 )
 
 
@@ -133,6 +137,7 @@ class SearchCancelIfPlaced(HardFoodIntent):
         who = self.owner(db, order, rng)
         oid = order.order_id
         desc = describe(db, order, rng.choice(order.items))
+        checks: list[Action] = []
         if status == PLACED:
             write = Action("cancel_order", {"order_id": oid, "reason": reason})
             outputs = [money_text(order.total)]
@@ -140,6 +145,7 @@ class SearchCancelIfPlaced(HardFoodIntent):
             tip = money(order.tip + extra)
             write = Action("update_tip", {"order_id": oid, "tip": tip})
             outputs = [PREPARING, money_text(tip)]
+            checks = tip_sum(order, extra, rng)
         return self.task(
             domain,
             who,
@@ -150,13 +156,13 @@ class SearchCancelIfPlaced(HardFoodIntent):
             f"and to know the new tip. {CONFIRM}",
             opening=rng.choice(_CANCEL_OPENINGS).format(desc=desc),
             known={"order": desc, "cancel_reason": reason, "extra_tip": money_text(extra)},
-            actions=[*gold_reads(who, *search_reads(db, order)), write],
+            actions=[*search_path(who, search_reads(db, order)), *checks, write],
             outputs=outputs,
             summary=f"described {status} order {oid}: {write.name}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other branch: cancelled while preparing, or tipped while placed."""
+        """The generic ones, and the other branch: cancelled once preparing, tipped while placed."""
         *reads, write = task.actions
         oid = write.arguments["order_id"]
         known = task.scenario.known_info
@@ -170,11 +176,11 @@ class SearchCancelIfPlaced(HardFoodIntent):
 
 
 _LATER_OPENINGS = (
-    "Hi, {desc} came with a dish missing.",
-    "Hello, I have a problem with one of my deliveries this week: something was missing.",
-    "One of my orders arrived without everything in it.",
+    "Hi, {desc} came with food missing.",
+    "Hello, I have a problem with one of my deliveries this week: {desc}.",
+    "One of my orders arrived without everything in it: {desc}.",
     "Hey, I didn't get all my food from {desc}.",
-    "Good evening, I paid for a dish that never came.",
+    "Good evening, I paid for dishes that never came ({desc}).",
 )
 
 
@@ -191,8 +197,9 @@ class LaterLateCredit(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
+        count = rng.choice((1, 2, 2))
         order = pick_order(
-            db, rng, lambda o: _fresh(o) and len(o.items) >= 2 and searchable(db, o)
+            db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
         )
         if order is None:
             return None
@@ -205,55 +212,50 @@ class LaterLateCredit(HardFoodIntent):
         if not late:
             return None
         other = rng.choice(late)
-        line, named = rng.sample(order.items, 2)
-        refund = item_refund(order, line, user)
+        named, *lines = rng.sample(order.items, count + 1)
+        refunds = line_refunds(order, lines, user)
         credit = late_credit(other, user)
-        if refund <= 0 or credit <= 0:
+        if min(refunds) <= 0 or credit <= 0:
             return None
         who = self.owner(db, order, rng)
-        desc = describe(db, order, named)
+        desc = describe(db, order, named, lines)
         later_desc = describe(db, other)
         actions = [
-            *gold_reads(who, *search_reads(db, order)),
-            Action(
-                "refund_order_item",
-                {
-                    "order_id": order.order_id,
-                    "item_id": line.item_id,
-                    "reason": "missing item",
-                    "amount": refund,
-                },
-            ),
+            *search_path(who, search_reads(db, order)),
+            *refund_writes(order, lines, refunds, "missing item"),
+            Action("get_order_details", {"order_id": other.order_id}),
             Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": credit}),
         ]
+        verb = "was" if len(lines) == 1 else "were"
         return self.task(
             domain,
             who,
-            goal=f"{line_text(line).capitalize()} was missing from {desc}; I do not know the "
-            f"order number. I want a refund for it and to know the amount. {CONFIRM}",
+            goal=f"{sentence(lines_text(lines))} {verb} missing from "
+            f"{describe(db, order, named)}; I do not know the "
+            f"order number. I want a refund for each and to know the amounts. {CONFIRM}",
             opening=rng.choice(_LATER_OPENINGS).format(desc=desc),
-            known={"order": desc, "item": line_text(line)},
+            known={"order": desc},
             actions=actions,
-            outputs=[money_text(refund), money_text(credit)],
-            summary=f"refund {line.name} on {order.order_id}, later credit {other.order_id}",
+            outputs=[*(money_text(r) for r in refunds), money_text(credit)],
+            summary=f"refund {len(lines)} on {order.order_id}, later credit {other.order_id}",
             later=f"Oh, and while I have you: {later_desc} arrived {minutes_late(other)} minutes "
             "after the promised time. Can I get the late-delivery credit for it? I'd like to "
             "know how much it is.",
-            later_at=len(actions) - 1,
+            later_at=len(actions) - 2,
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones (the later credit left out among them), the refund on another order."""
-        refund = task.actions[-2]
+        refund = next(a for a in task.actions if a.name == "refund_order_item")
         return [*super().mistakes(domain, task), *self.wrong_order(domain, task, refund)]
 
 
 _PROMO_OPENINGS = (
-    "Hi, I have a promo code for the order I just placed.",
+    "Hi, I have a promo code for the order I just placed, {desc}.",
     "Hello, can you put a discount code on {desc}?",
-    "I forgot to enter my coupon on my current order.",
+    "I forgot to enter my coupon on my current order: {desc}.",
     "Hey, I'd like to use a promotion code on {desc}.",
-    "Good evening, I have two codes and want one of them on my order.",
+    "Good evening, I have two codes and want one of them on {desc}.",
 )
 
 
@@ -273,9 +275,7 @@ class PromotionWithFallback(HardFoodIntent):
         if order is None:
             return None
         user = user_of(db, order)
-        first = not any(
-            record(db, "orders", o).status == "delivered" for o in user.orders
-        )
+        first = not any(record(db, "orders", o).status == "delivered" for o in user.orders)
         codes = sorted(db.keys("promotions"))
         problems = {c: promotion_problem(record(db, "promotions", c), order, first) for c in codes}
         good = [c for c in codes if not problems[c]]
@@ -314,7 +314,7 @@ class PromotionWithFallback(HardFoodIntent):
             opening=rng.choice(_PROMO_OPENINGS).format(desc=desc),
             known={"order": desc, "promo_code": primary, "fallback_code": fallback},
             actions=[
-                *gold_reads(who, *search_reads(db, order), *reads),
+                *search_path(who, search_reads(db, order), *reads),
                 Action("apply_promotion", {"order_id": oid, "code": applied}),
             ],
             outputs=outputs,
@@ -327,4 +327,3 @@ class PromotionWithFallback(HardFoodIntent):
         code = task.actions[-1].arguments["code"]
         other = known["fallback_code"] if code == known["promo_code"] else known["promo_code"]
         return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
-

@@ -36,6 +36,20 @@ def _promo_task(
     return order, promo, why
 
 
+def _first_check(promo: Promotion, user_id: str) -> list[Action]:
+    """For a first-order code, the read of the customer's orders (is one delivered already?)."""
+    if not promo.first_order_only:
+        return []
+    return [Action("list_user_orders", {"user_id": user_id})]
+
+
+def _saving(subtotal: float, promo: Promotion, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of a percentage code's discount on the subtotal."""
+    if promo.kind != "percent" or rng.random() < 0.5:
+        return []
+    return [Action("calculate", {"expression": f"{subtotal:.2f} * {promo.value} / 100"})]
+
+
 class ApplyPromotion(FoodIntent):
     """Apply a promotion code whose conditions the order meets; the user learns the new total."""
 
@@ -56,11 +70,20 @@ class ApplyPromotion(FoodIntent):
             who,
             goal=f"I forgot to enter my promotion code {promo.code} when I placed my order {oid}. "
             f"I want it applied and to know the new total. {CONFIRM}",
-            opening=f"Hi, I forgot to use my promo code on order {oid}. Can you add it?",
+            opening=rng.choice(
+                [
+                    f"Hi, I forgot to use my promo code on order {oid}. Can you add it?",
+                    f"Hello, I have a discount code for {oid}.",
+                    "I forgot to enter my coupon on the order I just placed.",
+                    f"Hey, can you put a code on my order {oid}?",
+                ]
+            ),
             known={"order_id": oid, "promo_code": promo.code},
             actions=[
                 *gold_reads(who, order_read(oid)),
                 Action("get_promotion_details", {"code": promo.code}),
+                *_first_check(promo, who.actions[-1].arguments["user_id"]),
+                *_saving(order.subtotal, promo, rng),
                 Action("apply_promotion", {"order_id": oid, "code": promo.code}),
             ],
             outputs=[money_text(new.total)],
@@ -76,6 +99,7 @@ class ApplyPromotion(FoodIntent):
 class PromotionRefused(FoodIntent):
     """A promotion code the order does not qualify for: refuse and say which condition fails."""
 
+    rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
     name = "promotion_refused"
     description = "The user wants a promo code the order does not qualify for; the agent refuses."
     forbidden = True
@@ -100,11 +124,23 @@ class PromotionRefused(FoodIntent):
             "says the code cannot be used, I want to know why; I do not want anything else "
             "changed.",
             demand=f"the promotion code {promo.code} applied to my order {oid}",
-            opening=f"Hi, please put the code {promo.code} on my order {oid}.",
+            opening=rng.choice(
+                [
+                    f"Hi, please put the code {promo.code} on my order {oid}.",
+                    f"Hello, my promo code won't go through on {oid}.",
+                    "I want to use a coupon on my current order.",
+                    f"Hey, apply {promo.code} to my order please.",
+                ]
+            ),
             known={"order_id": oid, "promo_code": promo.code},
             actions=[
                 *gold_reads(who, order_read(oid)),
                 Action("get_promotion_details", {"code": promo.code}),
+                *(
+                    _first_check(promo, who.actions[-1].arguments["user_id"])
+                    if why == "first order only"
+                    else []
+                ),
             ],
             outputs=outputs,
             summary=f"{promo.code} on {oid}: {why}, refuse",

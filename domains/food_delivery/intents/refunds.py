@@ -5,15 +5,20 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.food_delivery.data import Order
+from tau_sim.domains.food_delivery.data import Order, User
 from tau_sim.domains.food_delivery.intents.common import (
     FoodIntent,
+    line_refunds,
+    lines_text,
     order_from,
     pick_order,
+    refund_writes,
     restaurant_of,
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import (
+    ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT_MONTHLY_CAP,
     LATE_MINUTES,
     in_claim_window,
     item_refund,
@@ -27,6 +32,7 @@ from tau_sim.domains.food_delivery.scenario import (
     line_text,
     order_read,
     order_text,
+    sentence,
 )
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -35,6 +41,23 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 def fresh_claim(order: Order) -> bool:
     """A delivered order in the claim window with nothing refunded or credited yet."""
     return in_claim_window(order) and not order.refunds
+
+
+def _cap_check(order: Order, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of the order cap (half the subtotal) before a refund."""
+    if rng.random() < 0.5:
+        return []
+    return [
+        Action("calculate", {"expression": f"{order.subtotal:.2f} * {ITEM_REFUND_ORDER_SHARE}"})
+    ]
+
+
+def _month_check(user: User, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of what the monthly late-credit cap leaves."""
+    if rng.random() < 0.5:
+        return []
+    spent = user.late_credits_this_month
+    return [Action("calculate", {"expression": f"{LATE_CREDIT_MONTHLY_CAP:.2f} - {spent:.2f}"})]
 
 
 # ---- after delivery ---------------------------------------------------------------------------
@@ -67,17 +90,19 @@ class _ItemRefund(FoodIntent):
         return self.task(
             domain,
             who,
-            goal=f"{line_text(line).capitalize()} {what} {order_text(oid, restaurant)}, which was "
+            goal=f"{sentence(line_text(line))} {what} {order_text(oid, restaurant)}, which was "
             f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
                     f"My delivery from {restaurant.name} came and {line.name} {what} it! "
                     f"That's a {self.reason}.",
+                    f"Hello, there's a problem with what I got in order {oid}.",
+                    "My food arrived but it isn't right.",
                 ]
             ),
             known={"order_id": oid, "item": line_text(line)},
-            actions=[*gold_reads(who, order_read(oid)), write],
+            actions=[*gold_reads(who, order_read(oid)), *_cap_check(order, rng), write],
             outputs=[money_text(amount)],
             summary=f"{self.reason} {line.name} on {oid}: refund {money_text(amount)}",
         )
@@ -109,6 +134,7 @@ class RefundMissingItem(_ItemRefund):
 class RefundWrongItemCapped(_ItemRefund):
     """A wrong line whose refund a cap (order share or monthly) reduces."""
 
+    rules = ("item-refund-caps",)
     name = "refund_wrong_item_capped"
     description = "A dish was wrong in a delivered order: refund within the order or monthly cap."
     reason = "wrong item"
@@ -145,11 +171,14 @@ class LateDeliveryCredit(FoodIntent):
                 [
                     f"Hi, my order {oid} was really late.",
                     "My food showed up way after the time you promised. This is not okay.",
+                    f"Hello, {oid} took forever to arrive.",
+                    "I want compensation, my delivery was late.",
                 ]
             ),
             known={"order_id": oid},
             actions=[
                 *gold_reads(who, order_read(oid)),
+                *_month_check(user_of(db, order), rng),
                 Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount}),
             ],
             outputs=[money_text(amount)],
@@ -180,6 +209,7 @@ def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
 class LateCreditRefused(FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
+    rules = ("late-credit-threshold",)
     name = "late_credit_refused"
     description = f"A delivery under {LATE_MINUTES} minutes late: no credit, the agent refuses."
     forbidden = True
@@ -197,7 +227,14 @@ class LateCreditRefused(FoodIntent):
             goal=f"My order {oid} came later than promised and I want a credit for it. If the "
             "agent says I do not qualify, I want to know why; I do not want anything else.",
             demand=f"a credit for my late order {oid}",
-            opening=f"Hi, my order {oid} was late, I want compensation.",
+            opening=rng.choice(
+                [
+                    f"Hi, my order {oid} was late, I want compensation.",
+                    "Your driver was late with my food.",
+                    f"Hello, order {oid} came after the promised time.",
+                    "I'd like a late-delivery credit.",
+                ]
+            ),
             known={"order_id": oid},
             actions=gold_reads(who, order_read(oid)),
             outputs=[f"{LATE_MINUTES} minutes"],
@@ -225,10 +262,10 @@ class MissingItemAndLateCredit(FoodIntent):
         if order is None:
             return None
         user = user_of(db, order)
-        line = rng.choice(order.items)
-        refund = item_refund(order, line, user)
+        lines = rng.sample(order.items, min(len(order.items), rng.choice((1, 2, 2))))
+        refunds = line_refunds(order, lines, user)
         credit = late_credit(order, user)
-        if refund <= 0 or credit <= 0:
+        if min(refunds) <= 0 or credit <= 0:
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
@@ -236,33 +273,33 @@ class MissingItemAndLateCredit(FoodIntent):
         return self.task(
             domain,
             who,
-            goal=f"{order_text(oid, restaurant).capitalize()} arrived {minutes_late(order)} "
-            f"minutes late, and {line_text(line)} was missing. I want a refund for the missing "
-            "dish and the credit for the late delivery, and to know both amounts. "
+            goal=f"{sentence(order_text(oid, restaurant))} arrived {minutes_late(order)} "
+            f"minutes late, and {lines_text(lines)} missing. I want a refund for what was "
+            "missing and the credit for the late delivery, and to know the amounts. "
             f"{CONFIRM}",
-            opening=f"Hi, my order {oid} came late AND there's a missing item.",
-            known={"order_id": oid, "item": line_text(line)},
+            opening=rng.choice(
+                [
+                    f"Hi, my order {oid} came late AND there's a missing item.",
+                    f"Hello, {oid} was late and incomplete.",
+                    "My food came late and not all of it was there.",
+                    f"Hey, two problems with {oid}: late and something missing.",
+                ]
+            ),
+            known={"order_id": oid, "item": lines_text(lines)},
             actions=[
                 *gold_reads(who, order_read(oid)),
-                Action(
-                    "refund_order_item",
-                    {
-                        "order_id": oid,
-                        "item_id": line.item_id,
-                        "reason": "missing item",
-                        "amount": refund,
-                    },
-                ),
+                *refund_writes(order, lines, refunds, "missing item"),
                 Action("issue_late_delivery_credit", {"order_id": oid, "amount": credit}),
             ],
-            outputs=[money_text(refund), money_text(credit)],
-            summary=f"{oid}: refund {line.name} {money_text(refund)} + credit {money_text(credit)}",
+            outputs=[*(money_text(r) for r in refunds), money_text(credit)],
+            summary=f"{oid}: refund {len(lines)} + credit {money_text(credit)}",
         )
 
 
 class CourierSafetyTransfer(FoodIntent):
     """A courier safety incident: the policy sends it to a human, nothing is credited."""
 
+    rules = ("courier-safety-transfer",)
     name = "courier_safety_transfer"
     description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
@@ -292,6 +329,8 @@ class CourierSafetyTransfer(FoodIntent):
                 [
                     f"I need to report your courier for order {oid}. I felt unsafe.",
                     "Your delivery driver was dangerous today and I want it dealt with.",
+                    f"Hello, something scary happened with the courier on {oid}.",
+                    "I have a complaint about how a courier behaved.",
                 ]
             ),
             known={"order_id": oid, "incident": incident},
