@@ -81,7 +81,7 @@ HINTS: dict[str, SlotHint] = {
         ("other code", "second code", "another code", "fallback"), "your other code"
     ),
     "order": SlotHint(
-        ("which order", "what order", "which one", "which of your orders"),
+        ("which order", "what order", "which of your orders"),
         "which order you mean (the restaurant, the day, a dish in it)",
     ),
 }

@@ -82,6 +82,11 @@ HINTS: dict[str, SlotHint] = {
         "your new insurance plan",
     ),
     "member_id": SlotHint(("member id", "member number", "insurance id"), "your member ID"),
+    "appointment": SlotHint(
+        ("which appointment", "which visit", "what appointment"),
+        "which appointment you mean (the specialty, the provider, the day)",
+    ),
+    "new_phone": SlotHint(("phone number", "new number", "phone"), "your new phone number"),
     "other_patient": SlotHint(
         ("their name", "patient's name", "who is the patient", "whose"), "the other patient's name"
     ),

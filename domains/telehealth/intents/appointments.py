@@ -22,6 +22,7 @@ from tau_sim.domains.telehealth.intents.common import (
     NOTICE_HOURS,
     TelehealthIntent,
     clashes,
+    days_question,
     free_slots,
     new_slot,
     slot_search,
@@ -79,16 +80,21 @@ class BookAppointment(TelehealthIntent):
             return None
         who, provider, slot, visit_type, cost, actions = booked
         when = time_text(slot.start)
+        ask, days, names = days_question(db, provider.provider_id, rng)
+        actions = [*actions[:-1], *days, actions[-1]]
         return self.task(
             domain,
             who,
             goal=f"I want to book {visit_text(visit_type)} with {provider.display_name} "
-            f"({provider.specialty}) on {when}. I want to know how much I will pay for it. "
+            f"({provider.specialty}) on {when}. I want to know how much I will pay for it.{ask} "
             f"{CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I'd like to book an appointment with {provider.display_name}.",
                     f"Hello, I need to see a {provider.specialty} provider.",
+                    "Can I make an appointment, please?",
+                    f"Hey, is {provider.display_name} taking patients?",
+                    "Good morning, I'd like to schedule a visit.",
                 ]
             ),
             known={
@@ -98,7 +104,7 @@ class BookAppointment(TelehealthIntent):
                 "new_time": when,
             },
             actions=[*who.actions, *actions],
-            outputs=[money_text(cost)],
+            outputs=[money_text(cost), *names],
             summary=f"book {provider.specialty} {visit_type} visit on {when}: {money_text(cost)}",
         )
 
@@ -139,22 +145,32 @@ class RescheduleAppointment(TelehealthIntent):
         aid = appointment.appointment_id
         when = time_text(slot.start)
         provider: Provider = record(db, "providers", appointment.provider_id)
+        ask, days, names = days_question(db, provider.provider_id, rng)
         return self.task(
             domain,
             who,
             goal=f"My appointment {aid} with {provider.display_name} on "
             f"{time_text(appointment.start)} does not work for me any more. I want to move it to "
-            f"{when} with the same provider. {CONFIRM}",
-            opening=f"Hi, I need to reschedule my appointment {aid}.",
+            f"{when} with the same provider.{ask} {CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, I need to reschedule my appointment {aid}.",
+                    f"Hello, can appointment {aid} be moved?",
+                    "I'd like to change the time of an appointment.",
+                    f"Hey, {aid} doesn't suit me anymore, can we pick another time?",
+                ]
+            ),
             known={"appointment_id": aid, "new_time": when},
             actions=[
                 *gold_reads(who, aid),
                 slot_search(appointment.provider_id, slot),
+                *days,
                 Action(
                     "reschedule_appointment",
                     {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
                 ),
             ],
+            outputs=names,
             summary=f"move {aid} to {when} (no fee)",
         )
 
@@ -185,17 +201,19 @@ class _Cancellation(TelehealthIntent):
         aid = appointment.appointment_id
         fee = LATE_FEES[appointment.visit_type]
         goal, opening = self.request(appointment, rng)
+        ask, days, names = days_question(db, appointment.provider_id, rng)
         return self.task(
             domain,
             who,
-            goal=f"{goal} {CONFIRM}",
+            goal=f"{goal}{ask} {CONFIRM}",
             opening=opening,
             known={"appointment_id": aid},
             actions=[
                 *gold_reads(who, aid),
+                *days,
                 Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": self.late}),
             ],
-            outputs=[money_text(fee)] if self.late else [],
+            outputs=[*([money_text(fee)] if self.late else []), *names],
             summary=f"late cancellation of {aid}: fee {money_text(fee)}"
             if self.late
             else f"cancel {aid} with enough notice (no fee)",
@@ -217,7 +235,12 @@ class CancelAppointment(_Cancellation):
             "not want to book another one now."
         )
         opening = rng.choice(
-            [f"Hi, please cancel my appointment {aid}.", "Hello, I need to cancel an appointment."]
+            [
+                f"Hi, please cancel my appointment {aid}.",
+                "Hello, I need to cancel an appointment.",
+                f"I won't need appointment {aid} after all.",
+                f"Hey, can you take {aid} off my schedule?",
+            ]
         )
         return goal, opening
 
@@ -245,7 +268,15 @@ class LateCancellation(_Cancellation):
             f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how "
             "much it is."
         )
-        return goal, f"Hi, I can't make my appointment {aid} later today, please cancel it."
+        opening = rng.choice(
+            [
+                f"Hi, I can't make my appointment {aid} later today, please cancel it.",
+                f"Hello, something urgent came up and I have to cancel {aid}.",
+                "I need to cancel today's appointment, sorry for the short notice.",
+                f"Hey, cancel {aid} please, I can't come today.",
+            ]
+        )
+        return goal, opening
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the late fee waived."""
@@ -258,6 +289,7 @@ class LateCancellation(_Cancellation):
 class PrivacyRefusal(TelehealthIntent):
     """Ask about and cancel another patient's appointment: refused for privacy, nothing changes."""
 
+    rules = ("privacy-other-patient",)
     name = "privacy_refusal"
     description = "The caller asks about a relative's appointment; refused for privacy."
     forbidden = True
@@ -281,7 +313,14 @@ class PrivacyRefusal(TelehealthIntent):
             f"when appointment {aid} is and to cancel it. I do not have their login. If the agent "
             "refuses because of privacy, I accept it in the end.",
             demand=f"appointment {aid} looked up and cancelled for my {relative}",
-            opening=f"Hi, I'm calling about my {relative}'s appointment {aid}.",
+            opening=rng.choice(
+                [
+                    f"Hi, I'm calling about my {relative}'s appointment {aid}.",
+                    f"Hello, my {relative} asked me to sort out their appointment.",
+                    f"I need to check on my {relative}'s visit, {aid}.",
+                    f"Hey, can you cancel my {relative}'s appointment for them?",
+                ]
+            ),
             known={"other_patient": other.full_name, "other_appointment_id": aid},
             actions=list(who.actions),
             outputs=["privacy"],
@@ -311,30 +350,42 @@ class CoverageInquiry(TelehealthIntent):
         provider: Provider = record(db, "providers", rng.choice(list(db.keys("providers"))))
         patient: Patient = record(db, "patients", rng.choice(list(db.keys("patients"))))
         who = self.identity(db, patient.user_id, rng)
-        visit_type = rng.choice(provider.visit_types)
         plan = record(db, "plans", patient.plan_id) if patient.plan_id else None
+        both = len(provider.visit_types) == 2 and rng.random() < 0.5
+        types = list(provider.visit_types) if both else [rng.choice(provider.visit_types)]
+        visit_type = types[0]
         covered, cost = visit_cost(plan, provider.specialty, visit_type)
+        costs = [visit_cost(plan, provider.specialty, t)[1] for t in types]
         uid, pid = patient.user_id, provider.provider_id
+        visits = " and ".join(visit_text(t) for t in types)
         return self.task(
             domain,
             who,
-            goal=f"I am thinking about {visit_text(visit_type)} with {provider.display_name} "
+            goal=f"I am thinking about {visits} with {provider.display_name} "
             f"({provider.specialty}). I want to know whether my insurance covers it and how much I "
-            "would pay. I do not want to book anything today.",
-            opening=f"Hi, would my insurance cover a visit with {provider.display_name}?",
+            f"would pay{' for each' if both else ''}. I do not want to book anything today.",
+            opening=rng.choice(
+                [
+                    f"Hi, would my insurance cover a visit with {provider.display_name}?",
+                    f"Hello, how much would it cost me to see a {provider.specialty} provider?",
+                    "I'd like to know what a visit would cost me before I book.",
+                    f"Hey, is {provider.display_name} covered by my plan?",
+                ]
+            ),
             known={
                 "specialty": provider.specialty,
                 "provider": provider.display_name,
-                "visit_type": visit_text(visit_type),
+                "visit_type": visits,
             },
             actions=[
                 *who.actions,
                 Action("search_providers", {"specialty": provider.specialty}),
-                Action(
-                    "check_coverage", {"user_id": uid, "provider_id": pid, "visit_type": visit_type}
+                *(
+                    Action("check_coverage", {"user_id": uid, "provider_id": pid, "visit_type": t})
+                    for t in types
                 ),
             ],
-            outputs=[money_text(cost)],
+            outputs=[money_text(c) for c in costs],
             summary=f"{'covered' if covered else 'not covered'} {provider.specialty} {visit_type}: "
             f"{money_text(cost)}",
         )
@@ -370,7 +421,14 @@ class NewInsuranceAndBook(BookAppointment):
             f"file, and then I want to book {visit_text(visit_type)} with "
             f"{provider.display_name} ({provider.specialty}) on {when} under the new plan. I want "
             f"to know what I will pay. {CONFIRM}",
-            opening="Hi, I have new insurance and I'd like to book an appointment.",
+            opening=rng.choice(
+                [
+                    "Hi, I have new insurance and I'd like to book an appointment.",
+                    "Hello, my insurance changed and I need a visit.",
+                    f"I want to see {provider.display_name}, and I have a new plan now.",
+                    "Hey, new insurance card: can you update it and book me in?",
+                ]
+            ),
             known={
                 "new_plan": plan.name,
                 "member_id": member,
