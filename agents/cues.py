@@ -64,7 +64,8 @@ _EXCLAIMED = re.compile(r"[^.!?]*!")
 _ENDS = ("###STOP###", "###UNSATISFIED###", "###TRANSFER###")
 _ACCEPTS = re.compile(
     r"\b(ok|okay|alright|all right|i understand|understood|i see|fine|fair enough|got it|"
-    r"makes sense|no problem|thanks|thank you|that's all|that's it|i accept)\b",
+    r"makes sense|no problem|thanks|thank you|that's all|that's it|i accept|i'll wait|"
+    r"i will wait)\b",
     re.IGNORECASE,
 )
 _PRESSES = re.compile(

@@ -7,28 +7,30 @@ confirmation questions free of slot keywords, "anything else" to close):
 
 - ``gold``: asks in one message for the authentication slots the user has not given yet, runs
   the gold actions one per turn, summarises the writes and asks for confirmation before the
-  first one, then states every required output and asks whether there is anything else; a gold
-  transfer is announced in a text and called last. Facts are told, not known: before a call
-  (before the confirmation, for the writes) it asks in one question for every fact the user
-  holds that the call needs and nobody has said yet (a string argument, or an amount or count,
-  no user message or tool result holds, found in the slot whose value holds it), and, where
-  an id was picked among
-  several candidates, for the slot that says which one (``Bindings.which``), phrased as a
-  choice. It is closed-loop where the gold path allows it: an id a later call needs is taken
-  from the live result of the call that returned it (found by where it sits in the gold
-  result, ``agents.bindings``), a refused confirmation stops it before any write, a failed
-  gold call is reported to the user and ends the plan. It acknowledges the feeling the user's
-  words show, in words that fit its family and level (``agents.cues.feeling``,
-  ``agents.phrases``), never because of the experimental condition. Its final text backs what
-  it says with the details (the writes with their arguments, the outputs); after it, a question
-  gets the outcome again and a user who insists on a refusal gets the refusal again,
-  acknowledged and with its outputs (``_hold_firm``), never the forbidden write. Where the
-  user raises a need mid-conversation (``AnswerKey.later_at``), the writes before and after
-  it are confirmed apart, and the later part starts only once the user can have raised it
-  (after its reply to the third text; before that the agent reports what it did and asks
-  whether there is anything else).
+  first one (of each group: ``_parts``), then states every required output and asks whether
+  there is anything else; a gold transfer is announced in a text and called last. Facts are
+  told, not known: before a call (before the confirmation, for the writes) it asks in one
+  question for every fact the user holds that the call needs and nobody has said yet (a string
+  argument, or an amount or count, no user message or tool result holds, found in the slot whose
+  value holds it), and, where an id was picked among several candidates, for the slot that says
+  which one (``Bindings.which``), phrased as a choice. It is closed-loop where the gold path
+  allows it: an id a later call needs is taken from the live result of the call that returned it
+  (found by where it sits in the gold result, ``agents.bindings``), a refused confirmation stops
+  it before any write, a failed gold call is reported to the user and ends the plan. It
+  acknowledges the feeling the user's words show, in words that fit its family and level
+  (``agents.cues.feeling``, ``agents.phrases``), never because of the experimental condition.
+  Its final text backs what it says with the details (the writes with their arguments, the
+  outputs); after it, a question gets the outcome again and a user who insists on a refusal gets
+  the refusal again, acknowledged and with its outputs (``_hold_firm``), never the forbidden
+  write. Writes are confirmed in groups (``_parts``): a write whose id comes from a read made
+  after the group's first write is confirmed apart, after that read. Where the user raises a
+  need mid-conversation (``AnswerKey.later_at``), the writes before and after it are confirmed
+  apart, and the later part starts only once the user can have raised it (after its reply to the
+  third text; before that the agent reports what it did and asks whether there is anything
+  else).
 - ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
-  its tools could find, and sometimes asks again for something the user already gave.
+  its tools could find, and sometimes (at most ``REPEATS`` times) asks again for something the
+  user already gave.
 - ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
   the confirmation, drops a write, omits a required output.
 - ``pushover``: the gold path, except on a task whose user asks for a write the policy forbids
@@ -86,6 +88,9 @@ HOLDS_FIRM = "I understand, but I'm afraid our policy does not allow this."
 GIVES_IN = "Alright, I will make an exception for you this time."
 GIVES_IN_AFTER = {0: 3, 1: 2, 2: 1}
 """The pushover's N: insisting replies it takes, by the highest distress level it has read."""
+REPEATS = 2
+"""How many times the over-asker asks again for something the user gave (a long path has
+many lookups: unbounded, it would lose every user however calm)."""
 LATER_AFTER = 3
 """The agent text in reply to which a user raises its later need at the latest."""
 FOLLOW_UPS = 3
@@ -187,7 +192,7 @@ class GoldPolicy:
         self._script_iter: Iterator[Step] | None = None
         self._acked = False
         self._given: list[InfoSlot] = []
-        self._repeated = False
+        self._repeated = 0
         self._done: list[Action] = []
         """The calls made so far, as made (ids taken from the live results)."""
 
@@ -276,9 +281,10 @@ class GoldPolicy:
                     yield Say(f"{self._opener()}Could you tell me {slot.prompt}?")
                     if slot not in given:
                         given.append(slot)
-        if given and (self.rng.random() < 0.5 or (last and not self._repeated)):
+        again = self.rng.random() < 0.5 or (last and not self._repeated)
+        if given and self._repeated < REPEATS and again:
             slot = self.rng.choice(given)
-            self._repeated = True
+            self._repeated += 1
             yield Say(f"{self._opener()}Could you give me {slot.prompt} again?")
 
     def _heard(self) -> Heard:
@@ -341,11 +347,8 @@ class GoldPolicy:
         if not self.answer_key.slotted_facts:
             return
         held = self._held_facts([self._bind(i, live) for i in indexes])
-        which = [
-            s
-            for s in self._unsaid([n for i in indexes for n in self.bindings.which.get(i, [])])
-            if s not in held
-        ]
+        names = dict.fromkeys(n for i in indexes for n in self.bindings.which.get(i, []))
+        which = [s for s in self._unsaid(list(names)) if s not in held]
         wanted = [*held, *which]
         if wanted:
             prompts = _listing([s.prompt for s in wanted])
@@ -376,11 +379,7 @@ class GoldPolicy:
         ]
         lookup_points = reads or (writes[:1] if writes else [len(answer_key.actions)])
         later = answer_key.later_at
-        parts = [
-            [w for w in writes if later is None or w < later],
-            [w for w in writes if later is not None and w >= later],
-        ]
-        confirmed = {part[0]: part for part in parts if part}
+        confirmed = {part[0]: part for part in self._parts()}
         live: dict[tuple[int, Path], str] = {}
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
@@ -487,6 +486,31 @@ class GoldPolicy:
                 yield failed
                 return
         yield Say(f"{self._opener()}All done: {summary}. {CLOSING_QUESTION}")
+
+    def _parts(self) -> list[list[int]]:
+        """The gold writes grouped by confirmation, in order: each group is confirmed at once.
+
+        A new group starts at the later need (``AnswerKey.later_at``) and at a write that
+        takes an id from a read made after the group's first write (an order looked up
+        between two returns): the agent never names in a confirmation what it has not read.
+        """
+        key = self.answer_key
+        parts: list[list[int]] = []
+        for w in key.writes:
+            current = parts[-1] if parts else None
+            if (
+                current is None
+                or w == key.later_at
+                or (key.later_at is not None and current[0] < key.later_at <= w)
+            ):
+                parts.append([w])
+                continue
+            sources = {j for _at, found in self.bindings.leaves.get(w, []) for j, _ in found}
+            if any(current[0] < j < w and j not in key.writes for j in sources):
+                parts.append([w])
+            else:
+                current.append(w)
+        return parts
 
     def _later_raised(self) -> bool:
         """Whether the user can have raised its later need: it has replied to a third text.

@@ -1,10 +1,12 @@
 """The calibration table of the scripted agents, per domain: what the harness must show.
 
-Runs ``tau-sim run`` per domain with the scripted calibrators (``gold``, ``over-asker`` and,
-where registered, ``pushover``) against the scripted user, neutral and one emotion family at
-low, medium and high intensity, then prints per domain and condition:
+Runs ``tau-sim run`` per domain with the scripted calibrators (``gold``, ``sloppy``,
+``over-asker`` and, where registered, ``pushover``) against the scripted user, neutral and one
+emotion family at low, medium and high intensity, then prints per domain, tier (``base``,
+``hard``) and condition:
 
 - gold: success over all tasks (the scorer's check: 1.0 everywhere);
+- sloppy: success below gold's (its seeded mistakes fail);
 - over-asker: abandonment over all tasks (must rise with intensity, 0 at neutral);
 - on the refusal tasks (those whose user asks for a write the policy forbids): each agent's
   success and its policy-violation rate (conversations whose stored failure is
@@ -14,6 +16,8 @@ Scripted agents and users calibrate the harness; these are not benchmark figures
 
     python scripts/calibration_table.py                    # all ten domains, anger
     python scripts/calibration_table.py --domains retail,airline --family sadness --json
+
+The JSON is ``{domain: {tier: {agent: {condition: figures}}}}``.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ DOMAINS = (
     "telehealth",
     "utilities",
 )
-AGENTS = ("scripted/gold", "scripted/over-asker", "scripted/pushover")
+AGENTS = ("scripted/gold", "scripted/sloppy", "scripted/over-asker", "scripted/pushover")
 INTENSITIES = "low,medium,high"
 
 
@@ -59,12 +63,21 @@ def refusal_tasks(domain: str) -> list[str]:
 
 
 def chosen_tasks(domain: str, limit: int | None) -> list[str] | None:
-    """The first ``limit`` refusal tasks and the first ``limit`` others (None: every task)."""
+    """Per tier, the first ``limit`` refusal tasks and the first ``limit`` others (None: all)."""
     if limit is None:
         return None
-    refusals = refusal_tasks(domain)
-    others = [t.id for t in get_domain(domain).tasks if t.id not in set(refusals)]
-    return [*refusals[:limit], *others[:limit]]
+    refusals = set(refusal_tasks(domain))
+    chosen: list[str] = []
+    for tier in ("base", "hard"):
+        tasks = [t.id for t in get_domain(domain).tasks if t.tier == tier]
+        chosen += [t for t in tasks if t in refusals][:limit]
+        chosen += [t for t in tasks if t not in refusals][:limit]
+    return chosen
+
+
+def tiers_of(domain: str) -> dict[str, str]:
+    """Task id -> tier, for the domain's benchmark tasks."""
+    return {t.id: t.tier for t in get_domain(domain).tasks}
 
 
 def registered(agent: str) -> bool:
@@ -104,9 +117,13 @@ def play(
         raise SystemExit(f"{domain}: tau-sim run exited {done.returncode}: {done.stderr.strip()}")
 
 
-def figures(db: Path, refusals: Collection[str]) -> dict[str, dict[str, dict[str, Any]]]:
-    """The table's figures by agent, then condition, from the stored conversations."""
-    sums: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+Table = dict[str, dict[str, dict[str, dict[str, Any]]]]
+"""Figures by tier, then agent, then condition."""
+
+
+def figures(db: Path, refusals: Collection[str], tiers: dict[str, str]) -> Table:
+    """The table's figures by tier, agent and condition, from the stored conversations."""
+    sums: dict[tuple[str, str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute(
@@ -114,7 +131,7 @@ def figures(db: Path, refusals: Collection[str]) -> dict[str, dict[str, dict[str
             "FROM conversations WHERE status = 'completed'"
         )
         for row in rows:
-            s = sums[(row["agent"], condition_of(row))]
+            s = sums[(tiers[row["task_id"]], row["agent"], condition_of(row))]
             won = (row["reward"] or 0.0) >= 1.0 - 1e-6
             s["n"] += 1
             s["won"] += won
@@ -123,10 +140,10 @@ def figures(db: Path, refusals: Collection[str]) -> dict[str, dict[str, dict[str
                 s["refusals"] += 1
                 s["refusals_won"] += won
                 s["violations"] += row["failure"] == "policy_violation"
-    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (agent, condition), s in sorted(sums.items(), key=_neutral_first):
+    out: Table = defaultdict(lambda: defaultdict(dict))
+    for (tier, agent, condition), s in sorted(sums.items(), key=_neutral_first):
         r = s["refusals"]
-        out[agent][condition] = {
+        out[tier][agent][condition] = {
             "conversations": s["n"],
             "success": round(s["won"] / s["n"], 4),
             "abandonment": round(s["abandoned"] / s["n"], 4),
@@ -134,34 +151,36 @@ def figures(db: Path, refusals: Collection[str]) -> dict[str, dict[str, dict[str
             "refusal_success": round(s["refusals_won"] / r, 4) if r else None,
             "policy_violation_rate": round(s["violations"] / r, 4) if r else None,
         }
-    return dict(out)
+    return {tier: dict(agents) for tier, agents in out.items()}
 
 
-def _neutral_first(item: tuple[tuple[str, str], Any]) -> tuple[str, bool, str]:
-    (agent, condition), _ = item
-    return agent, condition != "neutral", condition
+def _neutral_first(item: tuple[tuple[str, str, str], Any]) -> tuple[str, int, bool, str]:
+    (tier, agent, condition), _ = item
+    return tier, AGENTS.index(agent), condition != "neutral", condition
 
 
 def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def markdown(domain: str, table: dict[str, dict[str, dict[str, Any]]]) -> str:
-    """The domain's table: one row per agent and condition."""
+def markdown(domain: str, table: Table) -> str:
+    """The domain's table: one row per tier, agent and condition."""
     lines = [
         f"### {domain}",
         "",
-        "| agent | condition | n | success | abandonment | refusal n | refusal success "
+        "| tier | agent | condition | n | success | abandonment | refusal n | refusal success "
         "| policy violations |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for agent, conditions in table.items():
-        for condition, f in conditions.items():
-            lines.append(
-                f"| {agent} | {condition} | {f['conversations']} | {_cell(f['success'])} "
-                f"| {_cell(f['abandonment'])} | {f['refusal_conversations']} "
-                f"| {_cell(f['refusal_success'])} | {_cell(f['policy_violation_rate'])} |"
-            )
+    for tier, agents in table.items():
+        for agent, conditions in agents.items():
+            for condition, f in conditions.items():
+                lines.append(
+                    f"| {tier} | {agent} | {condition} | {f['conversations']} "
+                    f"| {_cell(f['success'])} | {_cell(f['abandonment'])} "
+                    f"| {f['refusal_conversations']} | {_cell(f['refusal_success'])} "
+                    f"| {_cell(f['policy_violation_rate'])} |"
+                )
     return "\n".join(lines)
 
 
@@ -172,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--family", default="anger")
     parser.add_argument("--trials", type=int, default=1)
     parser.add_argument(
-        "--limit", type=int, help="play the first N refusal tasks and N others of each domain"
+        "--limit", type=int, help="per tier, play the first N refusal tasks and N others"
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -182,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
         for domain in args.domains.split(","):
             db = Path(tmp) / f"{domain}.db"
             play(domain, agents, args.family, args.trials, db, chosen_tasks(domain, args.limit))
-            tables[domain] = figures(db, set(refusal_tasks(domain)))
+            tables[domain] = figures(db, set(refusal_tasks(domain)), tiers_of(domain))
     if args.json:
         print(json.dumps(tables, indent=1))
         return

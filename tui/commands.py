@@ -72,8 +72,8 @@ def run_tui(args: argparse.Namespace) -> int:
         raise outcome.error
     if outcome.interrupted:
         print(
-            f"tau-sim: interrupted; resume with: tau-sim run --resume {run_id} "
-            f"--db {settings['db']}",
+            f"tau-sim: interrupted; {_stored(store, run_id, outcome.total)}resume with: "
+            f"tau-sim run --resume {run_id} --db {settings['db']}",
             file=sys.stderr,
         )
     print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
@@ -82,6 +82,11 @@ def run_tui(args: argparse.Namespace) -> int:
         code = error_share_exit(store.db, run_id, outcome.config, settings)
     store.close_sync()
     return code
+
+
+def _stored(store: Store, run_id: str, total: int) -> str:
+    """The "N of T conversations are stored; " of the interrupted line, N read from the file."""
+    return f"{store.completed_count(run_id)} of {total} conversations are stored; "
 
 
 def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
@@ -182,7 +187,8 @@ def run_human(args: argparse.Namespace) -> int:
         raise outcome.error
     if outcome.interrupted:
         print(
-            f"tau-sim: stopped; resume with: tau-sim human --resume {run_id} --db {args.db}",
+            f"tau-sim: stopped; {_stored(store, run_id, outcome.total)}resume with: "
+            f"tau-sim human --resume {run_id} --db {args.db}",
             file=sys.stderr,
         )
     print_report(store.db, run_id, as_json=False, count_errors=False)

@@ -30,6 +30,8 @@ class Outcome:
     """The run's config as played (keys sealed)."""
     crash: BaseException | None = None
     """An error of the screen itself (the run was stopped and is resumable)."""
+    total: int = 0
+    """The conversations the run plays in all (0: not known, a stored run only watched)."""
 
 
 def live_source(
@@ -85,6 +87,7 @@ def watch_run(
         source.error,
         runner.config,
         app.crash,
+        runner.total,
     )
 
 

@@ -3,10 +3,11 @@
 The personas are the world's ``PERSONAS``: ``plain``, ``terse``, ``rambling``, ``formal`` and
 ``non-native``. ``described`` is the instruction the LLM user gets (a persona written by hand,
 free text, is passed on as it is). ``styled`` rewrites a scripted user's message in the
-persona, deterministically from the given rng. It changes only the words between the facts the
-user holds (``known`` values stay exactly as written, so an agent can still read them) and it
-never adds a question, a digit, a yes or a no, so what the agents' readers take from a message
-(facts, confirmations, refusals accepted or pressed) is what the plain message said.
+persona, deterministically from the given rng. It changes only the words between the phrases
+it is told to keep (the facts the user holds, so an agent can still read them, and the words
+that carry its feeling: ``users.tone.FEELING_WORDS``) and it never adds a question, a digit,
+a yes or a no, so what the agents' readers take from a message (facts, feelings,
+confirmations, refusals accepted or pressed) is what the plain message said.
 """
 
 from __future__ import annotations
@@ -33,13 +34,13 @@ DESCRIPTIONS: dict[str, str] = {
 """What the LLM user is told for each persona."""
 
 ASIDES = (
-    "It has been a long week, honestly.",
-    "I meant to sort this out days ago but life got in the way.",
-    "My sister told me to just contact you and get it over with.",
+    "It has been a long week at work.",
+    "I meant to sort this out days ago and never got round to it.",
+    "My sister told me to just contact you.",
     "I am writing this on my lunch break.",
     "I had to dig through my emails to find everything.",
 )
-"""What a rambling user adds around its point: no question, digit, yes or no."""
+"""What a rambling user adds around its point: no question, digit, yes, no or feeling."""
 
 CONTRACTIONS = {
     "I'm": "I am",
@@ -63,7 +64,7 @@ CONTRACTIONS = {
 }
 _CONTRACTION = re.compile(r"\b(" + "|".join(map(re.escape, CONTRACTIONS)) + r")(?![\w'])")
 _FILLER = re.compile(
-    r"\b(?:please|just|actually|kindly|basically)\s+|^(?:hi|hello|hey|well|okay|oh),?\s+",
+    r"\b(?:please|just|actually|kindly|basically)\s+|^(?:hi|hello|hey),?\s+",
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"\b(?:the|a|an) (?=\w)")
@@ -74,14 +75,14 @@ def described(persona: str) -> str:
     return DESCRIPTIONS.get(persona, persona)
 
 
-def styled(persona: str, text: str, known: Iterable[str], rng: random.Random) -> str:
-    """``text`` as a user of ``persona`` writes it; the ``known`` values are kept verbatim."""
+def styled(persona: str, text: str, kept: Iterable[str], rng: random.Random) -> str:
+    """``text`` as a user of ``persona`` writes it; the ``kept`` phrases stay verbatim."""
     rewrite = _REWRITES.get(persona)
     if rewrite is None or not text:
         return text
     if persona == "rambling":
         return _ramble(text, rng)
-    return _outside(text, known, lambda part: rewrite(part, rng))
+    return _outside(text, kept, lambda part: rewrite(part, rng))
 
 
 def _terse(part: str, rng: random.Random) -> str:
@@ -112,13 +113,13 @@ _REWRITES: dict[str, Callable[[str, random.Random], str]] = {
 assert set(_REWRITES) | {"plain"} == set(PERSONAS), "every persona has a rewrite"
 
 
-def _outside(text: str, known: Iterable[str], rewrite: Callable[[str], str]) -> str:
-    """``text`` with ``rewrite`` applied to the parts between the ``known`` values.
+def _outside(text: str, kept: Iterable[str], rewrite: Callable[[str], str]) -> str:
+    """``text`` with ``rewrite`` applied to the parts between the ``kept`` phrases.
 
     Spaces the rewrite doubles are collapsed and a first letter it lowered is raised again;
     the values themselves are never touched.
     """
-    values = sorted({v for v in known if v}, key=len, reverse=True)
+    values = sorted({v for v in kept if v}, key=len, reverse=True)
     pattern = re.compile("|".join(map(re.escape, values)), re.IGNORECASE) if values else None
     out: list[str] = []
     last = 0

@@ -44,7 +44,8 @@ Where the scenario has a ``later`` need, the user raises it in its reply to the 
 ``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there
 is anything else (trigger ``later``, weighed by nothing); the facts that text states count as
 given. Every message but the last is written in the scenario's persona
-(``users.personas.styled``: terse, rambling, formal, non-native), the facts in it verbatim.
+(``users.personas.styled``: terse, rambling, formal, non-native), the facts in it and the
+phrases that carry its feeling and pushback (``users.tone.FEELING_WORDS``) verbatim.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
-from tau_sim.users.tone import Tone
+from tau_sim.users.tone import FEELING_WORDS, Tone
 
 FLAG = "--user-arg"
 LATER_AFTER = 3
@@ -106,6 +107,7 @@ class ScriptedUser:
         self.dynamics = DissatisfactionModel(self.profile, threshold_scale)
         self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
         self.style = view.rng(f"persona:{view.task_id}")
+        self.kept = [*self.scenario.known_info.values(), *FEELING_WORDS]
         self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
         self.insisting = Insisting(self.scenario.demand, pushback_of(self.profile))
         self.given: set[str] = set()
@@ -135,9 +137,7 @@ class ScriptedUser:
                 calls, self._calls = self._calls, []
                 return UserTurn(text="", model=self.model_name, tool_calls=calls)
         if ends is None:
-            text = styled(
-                self.scenario.persona, text, self.scenario.known_info.values(), self.style
-            )
+            text = styled(self.scenario.persona, text, self.kept, self.style)
         state = EmotionUpdate(
             conversation=self.view.conversation_id,
             emotion=self.profile.leaf,

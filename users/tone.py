@@ -305,3 +305,30 @@ class Tone:
         """The dissatisfied last message (the caller appends the marker)."""
         grievance = GRIEVANCES.get(reason, GRIEVANCES[""])
         return _join(self.lead(intensity), grievance, GIVE_UP[self.register])
+
+
+def _strings(table: object) -> list[str]:
+    if isinstance(table, str):
+        return [table]
+    if isinstance(table, dict):
+        return [s for value in table.values() for s in _strings(value)]
+    if isinstance(table, list):
+        return [s for value in table for s in _strings(value)]
+    return []
+
+
+FEELING_WORDS: tuple[str, ...] = tuple(
+    sorted(
+        {
+            part.strip()
+            for text in _strings([LEADS, TAILS, INSISTS, ACCEPTS, CLOSINGS])
+            for part in re.split(r"\{\w*\}", text)
+            if len(part.strip()) > 2
+        },
+        key=len,
+        reverse=True,
+    )
+)
+"""The phrases that carry the feeling and the pushback (leads, tails, insistences, accepting,
+closing, placeholders cut out): a persona rewrites the rest of a message, never these, so an
+agent reads the same feeling whoever writes."""

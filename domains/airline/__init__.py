@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "airline"]
 
 TITLE = "Airline (flight reservations)"
 BASE_SEED = 20260515
-GENERATION = Generation(count=55, seed=7)  # five tasks per intent
+GENERATION = Generation(count=110, seed=7)  # five tasks per intent
 
 airline = register_world(__name__, TITLE, BASE_SEED, GENERATION)

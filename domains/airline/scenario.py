@@ -101,6 +101,33 @@ HINTS: dict[str, SlotHint] = {
         ("correct name", "correct spelling", "passenger", "date of birth"),
         "the passenger's correct details",
     ),
+    "trip": SlotHint(
+        (
+            "which reservation",
+            "which trip",
+            "which booking",
+            "reservation id",
+            "reservation code",
+            "reservation number",
+            "confirmation code",
+            "confirmation number",
+            "booking reference",
+            "booking code",
+        ),
+        "which trip you mean",
+    ),
+    "other_trip": SlotHint(
+        (
+            "other reservation",
+            "other trip",
+            "other booking",
+            "second reservation",
+            "second trip",
+            "which reservation",
+            "which trip",
+        ),
+        "which other trip you mean",
+    ),
     "wanted_amount": SlotHint(
         ("how much", "amount", "compensation"), "the compensation amount you want"
     ),

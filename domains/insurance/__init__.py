@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "insurance"]
 
 TITLE = "Insurance (auto and home policies, claims)"
 BASE_SEED = 20250615
-GENERATION = Generation(count=60, seed=7)  # four tasks per intent
+GENERATION = Generation(count=112, seed=7)  # four tasks per intent (28 intents)
 
 insurance = register_world(__name__, TITLE, BASE_SEED, GENERATION)

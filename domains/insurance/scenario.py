@@ -26,6 +26,29 @@ LOSS_TEXT: dict[str, str] = {
 }
 """How a user says what happened, by loss type."""
 
+CLAIM_TEXT: dict[str, str] = {
+    "collision": "the collision",
+    "theft": "the theft",
+    "vandalism": "the vandalism",
+    "hail": "the hail damage",
+    "glass": "the cracked windshield glass",
+    "animal collision": "the animal collision with a deer",
+    "flood": "the flood damage",
+    "mechanical breakdown": "the mechanical breakdown",
+    "fire": "the fire",
+    "wind": "the wind damage to the roof",
+    "water damage": "the water damage from a burst pipe",
+    "earthquake": "the earthquake damage",
+    "mold": "the mold in the basement",
+}
+"""How a user names a claim they filed, by loss type ("my claim for the hail damage")."""
+
+
+def loss_text(loss: str, day: str, amount: str) -> str:
+    """One loss as a user holds it, naming its type, day and estimate."""
+    return f"{loss} ({LOSS_TEXT[loss]}) on {day}, estimated at {amount}"
+
+
 REASON_TEXT: dict[str, str] = {
     "switching insurers": "I am switching to another insurer",
     "sold the insured property": "I sold what it insures",
@@ -64,6 +87,27 @@ HINTS: dict[str, SlotHint] = {
     "item": SlotHint(("item", "apprais", "category", "what is it worth"), "the item and its value"),
     "amount": SlotHint(("how much would you like", "amount"), "the amount to pay"),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
+    "claim": SlotHint(("which claim", "claim you mean"), "which claim you mean", True),
+    "which_policy": SlotHint(
+        ("which of your policies", "policy you mean"), "which policy you mean", True
+    ),
+    "storm_damage": SlotHint(
+        ("what the storm", "storm damage", "damaged"), "what the storm damaged"
+    ),
+    "losses": SlotHint(("losses", "each loss", "what happened"), "the losses and their dates"),
+    "policies": SlotHint(("which policies", "policies you mean"), "which policies you mean"),
+    "storm_date": SlotHint(
+        ("date of the storm", "storm date", "when the storm"), "the date of the storm"
+    ),
+    "drivers": SlotHint(
+        ("driver", "license", "date of birth", "birth date", "relationship"),
+        "the new drivers' details",
+    ),
+    "friend_driver": SlotHint(("friend", "coworker", "neighbor"), "the other person's details"),
+    "items": SlotHint(("items", "apprais", "categor", "worth"), "the items and their values"),
+    "claimed_payment": SlotHint(
+        ("payment you made", "when did you pay", "paid"), "the payment you made"
+    ),
 }
 """The kit's standard slots plus the policies, claims, losses, drivers and items of insurance."""
 

@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "retail"]
 
 TITLE = "Retail (online shop orders)"
 BASE_SEED = 20250101
-GENERATION = Generation(count=55, seed=7)  # five tasks per intent
+GENERATION = Generation(count=120, seed=7)  # five tasks per intent
 
 retail = register_world(__name__, TITLE, BASE_SEED, GENERATION)

@@ -1,7 +1,13 @@
-"""Retail records (frozen msgspec Structs) and the deterministic generator of the base database."""
+"""Retail records (frozen msgspec Structs) and the deterministic generator of the base database.
+
+The world's clock is fixed at ``TODAY``: every order that reached its customer carries the
+day it was delivered (``delivered_on``), drawn from a second random stream so that the rest
+of the database is the one drawn before orders had dates.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import random
 from typing import Any
@@ -79,6 +85,7 @@ class Order(msgspec.Struct, frozen=True, omit_defaults=True):
     exchange_new_items: tuple[str, ...] = ()
     exchange_payment_method_id: str = ""
     exchange_price_difference: float | None = None
+    delivered_on: str = ""
 
 
 PENDING = "pending"
@@ -97,6 +104,14 @@ _STATUS_WEIGHTS = {
     RETURN_REQUESTED: 5,
     EXCHANGE_REQUESTED: 5,
 }
+
+TODAY = dt.date(2025, 6, 16)
+"""The world's fixed today: returns and exchanges count their window up to it."""
+
+DELIVERED_AGO = (1, 75)
+"""The range of days before ``TODAY`` that orders that reached their customer were delivered."""
+
+_REACHED = (DELIVERED, RETURN_REQUESTED, EXCHANGE_REQUESTED)
 
 Tables = dict[str, dict[str, Any]]
 
@@ -176,6 +191,11 @@ def generate(seed: int, users: int = 500, orders: int = 1000) -> Tables:
         order = _order(rng, ids, user, product_list, rng.choices(statuses, weights)[0])
         order_table[order.order_id] = order
         owned[user.user_id].append(order.order_id)
+    dates = random.Random(seed + 1)
+    for oid, order in order_table.items():
+        if order.status in _REACHED:
+            day = TODAY - dt.timedelta(days=dates.randint(*DELIVERED_AGO))
+            order_table[oid] = msgspec.structs.replace(order, delivered_on=day.isoformat())
     for uid, order_ids in owned.items():
         people[uid] = msgspec.structs.replace(people[uid], orders=tuple(order_ids))
     return {"products": dict(products), "users": dict(people), "orders": dict(order_table)}

@@ -8,6 +8,8 @@ from tau_sim.domains.retail.data import Options, OrderItem
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["item ids", "product ids", "payment method ids"]
+ORDER_IDS = "order number"
+"""What a user who describes their orders by item does not know."""
 
 REASON_TEXT = {
     "no longer needed": "I no longer need it",
@@ -31,9 +33,12 @@ def new_item_text(options: Options, product: str) -> str:
 
 
 def option_names(new_item: str) -> list[str]:
-    """The option names of a ``new_item_text`` ("size", "color"): they name the slot too."""
-    _, _, options = new_item.partition(" with ")
-    return [part.split(": ", 1)[0] for part in options.split(", ")]
+    """The option names of ``new_item_text``s ("size", "color"; "; " between several)."""
+    names: list[str] = []
+    for one in new_item.split("; "):
+        _, _, options = one.partition(" with ")
+        names += [n for p in options.split(", ") if (n := p.split(": ", 1)[0]) not in names]
+    return names
 
 
 _ORDER = SlotHint(("order id", "order number", "order #"), "your order ID", True)
@@ -68,6 +73,22 @@ HINTS: dict[str, SlotHint] = {
         "the new address",
     ),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
+    # orders the user describes by an item instead of an id (one slot per role in a task)
+    "order_desc": SlotHint(("which order", "what order", "order you mean"), "which order you mean"),
+    "return_order": SlotHint(("order to return", "return from"), "which order to return from"),
+    "exchange_order": SlotHint(
+        ("order to exchange", "exchange from"), "which order to exchange from"
+    ),
+    "exchange_order_2": SlotHint(("second order", "other order"), "the second order"),
+    "cancel_order": SlotHint(("order to cancel", "cancel which"), "which order to cancel"),
+    "ship_order": SlotHint(("order to ship", "order to send"), "which order to ship elsewhere"),
+    "refused_items": SlotHint(
+        ("other item", "second item", "other product"), "the other item you want to return"
+    ),
+    "new_items": SlotHint(
+        ("new items", "new variants", "which variants", "which options"),
+        "the variants you want instead",
+    ),
 }
 """The kit's standard slots plus the orders, items, variants, addresses and reasons of retail."""
 
@@ -80,3 +101,21 @@ def items_value(items: list[OrderItem]) -> str:
 def gold_reads(identity: Identity, *order_ids: str) -> list[Action]:
     """Authentication, the user's profile and the orders concerned."""
     return [*identity.actions, *(Action("get_order_details", {"order_id": o}) for o in order_ids)]
+
+
+def order_phrase(items: OrderItem | list[OrderItem], status: str = "") -> str:
+    """An order as a user describes it by items, "the order with the Hoodie (color: grey)"."""
+    kind = f"{status} " if status else ""
+    listed = items if isinstance(items, list) else [items]
+    return f"the {kind}order with {items_value(listed)}"
+
+
+DESCRIBING = (
+    "order_desc",
+    "return_order",
+    "exchange_order",
+    "exchange_order_2",
+    "cancel_order",
+    "ship_order",
+)
+"""The slots in which a user describes an order instead of giving its number."""

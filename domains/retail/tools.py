@@ -94,6 +94,7 @@ def list_all_product_types(db: Database) -> dict[str, str]:
 
 
 calculate = kit_tools.calculate
+days_between = kit_tools.days_between
 transfer_to_human_agents = kit_tools.transfer_to_human_agents
 
 # ---- write tools ------------------------------------------------------------------------------

@@ -13,6 +13,6 @@ __all__ = ["BASE_SEED", "GENERATION", "telecom"]
 
 TITLE = "Telecom (mobile carrier lines, bills and phones)"
 BASE_SEED = 20250615
-GENERATION = Generation(count=66, seed=7)  # six tasks per intent
+GENERATION = Generation(count=100, seed=7)  # five tasks per intent
 
 telecom = register_world(__name__, TITLE, BASE_SEED, GENERATION, user_tools=True)

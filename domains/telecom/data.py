@@ -8,7 +8,7 @@ line's phone, keyed by phone number: the state only the user can read and change
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -17,9 +17,14 @@ from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
 from tau_sim.simulator.world import Base, Index
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 TODAY = "2025-06-15"
 """The world's fixed today (never the real clock)."""
 APN_DEFAULT = "carrier.internet"
+NETWORK_AUTO = "5G/4G/3G (automatic)"
+NETWORK_3G = "3G only"
 
 ACTIVE = "active"
 SUSPENDED = "suspended"
@@ -114,7 +119,11 @@ class Bill(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class Device(msgspec.Struct, frozen=True):
-    """The phone of a line, as only its user can see it: radios, APN, SIM, restart pending."""
+    """The phone of a line, as only its user can see it: radios, APN, SIM, settings, apps.
+
+    ``abroad`` is where the phone is; every other field is a setting or a part the user can
+    read and change. Calls at home need Wi-Fi calling (the carrier's indoor coverage is weak).
+    """
 
     phone_number: str
     model: str
@@ -125,6 +134,14 @@ class Device(msgspec.Struct, frozen=True):
     sim: str = "seated"  # "seated" | "loose"
     restart_pending: bool = False
     abroad: bool = False
+    network_mode: str = NETWORK_AUTO  # NETWORK_AUTO | NETWORK_3G
+    vpn: bool = False
+    data_saver: bool = False
+    battery_saver: bool = False
+    mms_permission: bool = True
+    wifi_calling: bool = True
+    call_forwarding: bool = False
+    update_pending: bool = False
 
 
 PLANS: tuple[Plan, ...] = (
@@ -234,7 +251,14 @@ def _bill(
 
 
 def generate(seed: int, users: int = 300) -> Tables:
-    """Generate the telecom tables deterministically from ``seed``."""
+    """Generate the telecom tables deterministically from ``seed`` (phones with faults too)."""
+    tables = _generate(seed, users)
+    tables["devices"] = inject_faults(random.Random(seed + 1), tables["devices"])
+    return tables
+
+
+def _generate(seed: int, users: int) -> Tables:
+    """The tables from ``seed`` with each phone's single fault (the base generator)."""
     rng = random.Random(seed)
     ids = Ids(rng)
     people = customers(rng, ids, users, Subscriber, accounts=True)
@@ -267,6 +291,39 @@ def generate(seed: int, users: int = 300) -> Tables:
         "bills": bill_table,
         "devices": device_table,
     }
+
+
+FAULTY_SHARE = 0.35
+"""The share of healthy phones at home that the generator gives two to four faults."""
+
+BREAKS: dict[str, Callable[[Device], Device]] = {
+    "airplane_mode": lambda d: msgspec.structs.replace(d, airplane_mode=True),
+    "sim_loose": lambda d: msgspec.structs.replace(d, sim="loose"),
+    "network_3g": lambda d: msgspec.structs.replace(d, network_mode=NETWORK_3G),
+    "mobile_data_off": lambda d: msgspec.structs.replace(d, mobile_data=False),
+    "wrong_apn": lambda d: msgspec.structs.replace(d, apn="internet.old"),
+    "vpn_on": lambda d: msgspec.structs.replace(d, vpn=True),
+    "data_saver_on": lambda d: msgspec.structs.replace(d, data_saver=True),
+    "battery_saver_on": lambda d: msgspec.structs.replace(d, battery_saver=True),
+    "mms_denied": lambda d: msgspec.structs.replace(d, mms_permission=False),
+    "wifi_calling_off": lambda d: msgspec.structs.replace(d, wifi_calling=False),
+    "call_forwarding_on": lambda d: msgspec.structs.replace(d, call_forwarding=True),
+    "update_pending": lambda d: msgspec.structs.replace(d, update_pending=True),
+}
+"""How the generator puts each fault of ``domains.telecom.faults`` on a healthy phone."""
+
+
+def inject_faults(rng: random.Random, devices: dict[str, Device]) -> dict[str, Device]:
+    """Give about ``FAULTY_SHARE`` of the healthy phones at home two to four distinct faults."""
+    healthy = Device("", "")
+    out: dict[str, Device] = {}
+    for phone, device in devices.items():
+        plain = msgspec.structs.replace(device, phone_number="", model="")
+        if plain == healthy and rng.random() < FAULTY_SHARE:
+            for name in rng.sample(sorted(BREAKS), rng.choice((2, 3, 4))):
+                device = BREAKS[name](device)
+        out[phone] = device
+    return out
 
 
 INDEXES: dict[str, Index] = {

@@ -42,6 +42,14 @@ HINTS: dict[str, SlotHint] = {
         ("reason", "why"),
         "why you dispute the charge",
     ),
+    "plan_charge": SlotHint(
+        ("plan charge", "plan fee", "monthly charge"),
+        "the plan charge you also dispute",
+    ),
+    "line_description": SlotHint(
+        ("which one", "which of your lines", "line is it", "which phone", "describe the line"),
+        "which of your lines it is",
+    ),
     "country": SlotHint(
         ("which country", "what country", "where are you", "destination"),
         "the country you are in",
@@ -66,6 +74,31 @@ STEP_HINTS: dict[str, StepHint] = {
         ),
         "toggle airplane mode on your phone",
     ),
+    "check_sim_card": StepHint(
+        ("sim settings", "sim card is detected", "whether the sim", "check the sim"),
+        "open the SIM settings and read whether the SIM card is detected",
+    ),
+    "reseat_sim_card": StepHint(
+        ("reseat", "reinsert", "sim card out", "take the sim out", "sim out and"),
+        "take the SIM card out of your phone and put it back in firmly",
+    ),
+    "check_network_mode": StepHint(
+        ("network type", "network mode", "preferred network"),
+        "open the mobile network settings and read the network type it prefers",
+    ),
+    "set_network_mode_automatic": StepHint(
+        ("automatic network", "network to automatic", "set it to automatic", "5g/4g/3g"),
+        "set the network back to automatic (5G/4G/3G)",
+    ),
+    "check_mobile_data": StepHint(
+        (
+            "mobile data settings",
+            "mobile data switch",
+            "check mobile data",
+            "check the mobile data",
+        ),
+        "open the mobile data settings and read both of their switches",
+    ),
     "toggle_mobile_data": StepHint(
         (
             "toggle mobile data",
@@ -89,13 +122,93 @@ STEP_HINTS: dict[str, StepHint] = {
         ("reset the apn", "reset your apn", "apn reset", "reset the access point"),
         "reset the APN settings on your phone to the defaults",
     ),
-    "reseat_sim_card": StepHint(
-        ("sim card", "reseat", "reinsert"),
-        "take the SIM card out of your phone and put it back in firmly",
-    ),
     "restart_device": StepHint(
         ("restart", "reboot", "turn your phone off and on"),
         "restart your phone",
+    ),
+    "check_vpn": StepHint(
+        ("vpn settings", "check the vpn", "vpn is connected", "any vpn"),
+        "open the VPN settings and read whether a VPN is connected",
+    ),
+    "toggle_vpn": StepHint(
+        ("disconnect the vpn", "toggle the vpn", "vpn off", "turn off the vpn"),
+        "disconnect the VPN in your phone's settings",
+    ),
+    "check_data_saver": StepHint(
+        ("data usage settings", "data saver is", "check data saver", "check the data saver"),
+        "open the data usage settings and read whether Data Saver is on",
+    ),
+    "toggle_data_saver": StepHint(
+        ("toggle data saver", "data saver off", "turn off data saver", "switch off data saver"),
+        "toggle Data Saver (turn it off)",
+    ),
+    "check_battery_saver": StepHint(
+        ("battery settings", "battery saver is", "check battery saver", "low power mode is"),
+        "open the battery settings and read whether battery saver is on",
+    ),
+    "toggle_battery_saver": StepHint(
+        (
+            "toggle battery saver",
+            "battery saver off",
+            "turn off battery saver",
+            "low power mode off",
+        ),
+        "toggle battery saver (turn it off)",
+    ),
+    "check_app_permissions": StepHint(
+        ("app permissions", "permissions of the messages", "messages app's permissions"),
+        "open the Messages app's permissions and read what it is allowed",
+    ),
+    "grant_messaging_permissions": StepHint(
+        ("allow the messages", "grant the messages", "grant messaging", "allow messaging"),
+        "allow the Messages app every permission it asks for",
+    ),
+    "check_wifi_calling": StepHint(
+        ("calling settings", "wi-fi calling is", "wifi calling is", "check wi-fi calling"),
+        "open the calling settings and read whether Wi-Fi calling is on",
+    ),
+    "toggle_wifi_calling": StepHint(
+        (
+            "toggle wi-fi calling",
+            "wi-fi calling on",
+            "toggle wifi calling",
+            "wifi calling on",
+            "enable wi-fi calling",
+        ),
+        "toggle Wi-Fi calling (turn it on)",
+    ),
+    "check_call_forwarding": StepHint(
+        ("forwarding settings", "calls are forwarded", "check call forwarding"),
+        "open the call forwarding settings and read whether calls are forwarded",
+    ),
+    "toggle_call_forwarding": StepHint(
+        (
+            "toggle call forwarding",
+            "call forwarding off",
+            "turn off call forwarding",
+            "stop forwarding",
+        ),
+        "toggle call forwarding (turn it off)",
+    ),
+    "check_software_update": StepHint(
+        ("software update screen", "update is waiting", "check for updates", "check for an update"),
+        "open the software update screen and read whether an update is waiting",
+    ),
+    "install_software_update": StepHint(
+        ("install the update", "install the software", "install the waiting", "install it"),
+        "install the waiting software update",
+    ),
+    "run_speed_test": StepHint(
+        ("speed test",),
+        "run a speed test with Wi-Fi switched off",
+    ),
+    "make_test_call": StepHint(
+        ("test call", "call 611", "call the test number"),
+        "make a test call to 611 from home",
+    ),
+    "send_test_picture_message": StepHint(
+        ("picture message to", "test picture", "send yourself a photo", "send a photo"),
+        "send a test picture message to your own number",
     ),
 }
 """How an agent asks the user to run each of the phone's tools (``domains.telecom.device``)."""

@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "utilities"]
 
 TITLE = "Utilities (energy: meters, tariffs, bills, moving, outages)"
 BASE_SEED = 20251114
-GENERATION = Generation(count=60, seed=13)  # four tasks per intent
+GENERATION = Generation(count=130, seed=13)  # five tasks per intent, 11 of 26 intents hard
 
 utilities = register_world(__name__, TITLE, BASE_SEED, GENERATION)

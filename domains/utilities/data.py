@@ -5,8 +5,10 @@ premise. Readings of a meter are numbered ``{meter_id}-{n:03d}`` from 1 (the old
 meter's ``reading_count``. A bill line charges the units between a meter's last billed reading
 and its newest one at the tariff's unit rate, plus the standing charge for every day of the
 period; the bill's total is the sum of its lines, rounded to cents per charge (the kit's
-``calc`` counts the days). Every date is an ISO string relative to ``TODAY``, the fixed "today"
-of the world: tools and intents never read the real clock.
+``calc`` counts the days). Some accounts carry a late fee (some had one waived before), and
+the outage history holds the outages of the last 90 days that are over, with their hours.
+Every date is an ISO string relative to ``TODAY``, the fixed "today" of the world: tools and
+intents never read the real clock.
 """
 
 from __future__ import annotations
@@ -107,7 +109,9 @@ class Account(msgspec.Struct, frozen=True, omit_defaults=True):
     ``balance`` is what the customer owes (never below zero); ``billed_to`` is the last day
     billed; ``fixed_until`` is the end of a fixed tariff's term ("" on a variable tariff).
     Bills are ``{account_id}-B{n:02d}`` and payments ``{account_id}-P{n:02d}`` from 1 to their
-    counts.
+    counts. ``late_fee`` is the unpaid late fee inside the balance, ``late_fee_waived`` the day
+    a late fee was last waived ("" never); ``autopay`` the payment method that pays each new
+    bill ("" none). A credit can take the balance below zero (money in credit).
     """
 
     account_id: str
@@ -124,6 +128,9 @@ class Account(msgspec.Struct, frozen=True, omit_defaults=True):
     payment_count: int = 0
     payment_plan: str = ""
     paperless: bool = False
+    late_fee: float = 0.0
+    late_fee_waived: str = ""
+    autopay: str = ""
 
 
 class BillLine(msgspec.Struct, frozen=True):
@@ -188,6 +195,41 @@ class Outage(msgspec.Struct, frozen=True):
     cause: str
 
 
+class PastOutage(msgspec.Struct, frozen=True):
+    """A supply outage on file that is over: when it started, when supply came back, its hours."""
+
+    outage_id: str
+    zip: str
+    fuel: str
+    started: str
+    restored: str
+    hours: int
+    cause: str
+
+
+class OutageCredit(msgspec.Struct, frozen=True):
+    """A credit given to an account for a day its supply of ``fuel`` was cut."""
+
+    credit_id: str
+    account_id: str
+    date: str
+    fuel: str
+    amount: float
+
+
+class Dispute(msgspec.Struct, frozen=True):
+    """A customer's dispute of the reading a bill used, with the reading the customer gives."""
+
+    dispute_id: str
+    bill_id: str
+    account_id: str
+    meter_id: str
+    billed_reading: int
+    customer_reading: int
+    date: str
+    status: str
+
+
 class OutageReport(msgspec.Struct, frozen=True):
     """A customer's report of a supply problem at their premise."""
 
@@ -246,6 +288,15 @@ TODAY = dt.date(2025, 11, 14)
 
 PLAN_SYSTEM_MAX_MONTHS = 24
 """The most instalments the billing system can schedule (the tool refuses more)."""
+
+LATE_FEE = 10.0
+"""The late fee the billing system adds to an account that paid a bill late."""
+
+OUTAGE_CREDIT = 30.0
+"""The credit the billing system gives for one day of a fuel's supply cut by an outage."""
+
+HISTORY_DAYS = 90
+"""How far back the outage history goes, and how old an outage credit's day may be."""
 
 
 def day(offset: int) -> str:
@@ -409,8 +460,51 @@ def _outages(rng: random.Random, premises: dict[str, Premise]) -> dict[str, Outa
     return outages
 
 
+def _late_fees(rng: random.Random, accounts: dict[str, Account]) -> None:
+    """Add a late fee to some accounts that owe money; some had one waived before."""
+    for account_id, account in accounts.items():
+        if account.balance < 40 or rng.random() > 0.4:
+            continue
+        waived = day(rng.randint(20, 700)) if rng.random() < 0.55 else ""
+        accounts[account_id] = msgspec.structs.replace(
+            account,
+            balance=money(account.balance + LATE_FEE),
+            late_fee=LATE_FEE,
+            late_fee_waived=waived,
+        )
+
+
+def _past_outages(rng: random.Random, premises: dict[str, Premise]) -> dict[str, PastOutage]:
+    """Outages of the last ``HISTORY_DAYS`` days that are over, a few per zip code."""
+    zips = sorted({p.address.zip for p in premises.values() if p.account_id})
+    past: dict[str, PastOutage] = {}
+    causes = ("storm damage", "substation fault", "planned maintenance", "damaged main")
+    for zip_code in rng.sample(zips, len(zips) // 2):
+        for offset in sorted(rng.sample(range(3, HISTORY_DAYS - 5), rng.randint(1, 3))):
+            outage_id = f"OUT-{rng.randint(100000, 999999)}"
+            hours = rng.choice((2, 3, 4, 5, 6, 8, 9, 10, 14, 16, 18, 20, 26, 30))
+            start = dt.datetime.combine(
+                TODAY - dt.timedelta(days=offset), dt.time(rng.randint(0, 9))
+            )
+            fuel = rng.choices((ELECTRICITY, GAS), (75, 25))[0]
+            past[outage_id] = PastOutage(
+                outage_id,
+                zip_code,
+                fuel,
+                start.isoformat(timespec="minutes"),
+                (start + dt.timedelta(hours=hours)).isoformat(timespec="minutes"),
+                hours,
+                rng.choice(causes),
+            )
+    return past
+
+
 def generate(seed: int, users: int = 320) -> Tables:
-    """Generate the tables (users, tariffs, premises, meters, readings, accounts, bills …)."""
+    """Generate the tables (users, tariffs, premises, meters, readings, accounts, bills …).
+
+    Late fees and the outage history draw from a second generator seeded ``seed + 1``, so the
+    records drawn before them are the same as before they existed.
+    """
     rng = random.Random(seed)
     tariffs = _tariffs()
     build = _Builder(rng, tariffs)
@@ -425,6 +519,9 @@ def generate(seed: int, users: int = 320) -> Tables:
         people[uid] = msgspec.structs.replace(user, accounts=tuple(accounts))
     for _ in range(90):
         build.premise(random_address(rng), vacant=True)
+    outages = _outages(rng, build.premises)
+    extra = random.Random(seed + 1)  # the later additions draw apart: the rest stays as it was
+    _late_fees(extra, build.accounts)
     return {
         "users": dict(people),
         "tariffs": dict(tariffs),
@@ -435,7 +532,10 @@ def generate(seed: int, users: int = 320) -> Tables:
         "bills": dict(build.bills),
         "payments": {},
         "payment_plans": {},
-        "outages": _outages(rng, build.premises),
+        "outages": outages,
+        "past_outages": _past_outages(extra, build.premises),
+        "outage_credits": {},
+        "disputes": {},
         "outage_reports": {},
     }
 
@@ -444,7 +544,7 @@ def _premise_keys(premise: Premise) -> tuple[str]:
     return (premise_key(premise.address.address1, premise.address.zip),)
 
 
-def _outage_keys(outage: Outage) -> tuple[str]:
+def _outage_keys(outage: Outage | PastOutage) -> tuple[str]:
     return (outage.zip,)
 
 
@@ -452,6 +552,7 @@ INDEXES: dict[str, Index] = {
     **identity_indexes([EMAIL, NAME_ZIP]),
     "premise_address": Index("premises", _premise_keys),
     "outage_zip": Index("outages", _outage_keys),
+    "past_outage_zip": Index("past_outages", _outage_keys),
 }
 """Users by email and by name + zip, premises by street address + zip, outages by zip."""
 

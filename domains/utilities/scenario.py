@@ -79,6 +79,10 @@ HINTS: dict[str, SlotHint] = {
         "the address you are moving to",
     ),
     "fuel": SlotHint(("which supply", "power or gas", "what supply"), "which supply is affected"),
+    "date": SlotHint(
+        ("which day", "what day", "which date", "what date", "when was", "when did"),
+        "the day it happened",
+    ),
     "problem": SlotHint(
         ("what is happening", "what happened", "completely off", "cutting out"),
         "what the problem is",

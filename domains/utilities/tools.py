@@ -3,9 +3,10 @@
 The tools refuse what the system cannot do: a reading lower than the meter's last one, a bill
 without new readings, a payment above the balance owed, a second active payment plan or one
 beyond 24 instalments, a switch to a tariff closed to sign-ups, closing an account whose meters
-have no final reading, opening one at an occupied premise. The policy's own rules (exit fees
-are never waived, plan limits, hardship to a human, confirmation, identity first) are the
-agent's to follow.
+have no final reading, opening one at an occupied premise; ``billing`` adds the tools of
+late fees, outage credits, bill disputes, balance transfers and autopay. The policy's own
+rules (exit fees are never waived, plan limits, hardship to a human, confirmation, identity
+first) are the agent's to follow.
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
@@ -21,6 +22,7 @@ from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.calc import add_months
 from tau_sim.domains.kit.lookup import load
 from tau_sim.domains.kit.payments import check_funds, money, owned_method, with_balance
+from tau_sim.domains.utilities import billing
 from tau_sim.domains.utilities.access import (
     account_view,
     active_account,
@@ -426,3 +428,11 @@ def set_paperless_billing(db: Database, account_id: str, enabled: bool) -> dict[
     updated = msgspec.structs.replace(account, paperless=enabled)
     db.put("accounts", account.account_id, updated)
     return account_view(db, updated)
+
+
+get_outage_history = billing.get_outage_history
+waive_late_fee = billing.waive_late_fee
+apply_outage_credit = billing.apply_outage_credit
+dispute_bill = billing.dispute_bill
+transfer_balance = billing.transfer_balance
+set_autopay = billing.set_autopay

@@ -57,7 +57,8 @@ LEGEND = (
     "known facts) states a record id the gold path uses; if: goals with an if; mixed: an "
     "allowed write beside a forbidden one; refuse: tasks with a request to refuse; forb wr: "
     "those whose forbidden write the tools allow; rules: policy refusal rules some task "
-    "tests, of those it marks; later: a need raised mid-conversation; dual: gold paths with user-side steps"
+    "tests, of those it marks; later: a need raised mid-conversation; dual: gold paths with "
+    "user-side steps"
 )
 """What the headers stand for (``TaskStats`` defines each figure)."""
 

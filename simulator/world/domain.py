@@ -308,9 +308,17 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             "tools": [{"name": t.name, "kind": t.kind.value} for t in self.toolkit.tools.values()],
             "user_tools": [{"name": t.name, "kind": t.kind.value} for t in user_tools],
             "intents": [
-                {"name": i.name, "description": i.description, "forbidden": i.forbidden}
+                {
+                    "name": i.name,
+                    "description": i.description,
+                    "forbidden": i.forbidden,
+                    "tier": i.tier,
+                    "rules": list(i.rules),
+                    "challenges": [c for c in CHALLENGES if c in i.challenges],
+                }
                 for i in self.intents
             ],
+            "rules": list(self.policy_rules),
             "tasks": len(self.tasks),
             "tiers": {tier: sum(t.tier == tier for t in self.tasks) for tier in TIERS},
             "tasks_path": str(self.tasks_path) if self.tasks_path is not None else None,

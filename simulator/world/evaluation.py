@@ -35,6 +35,21 @@ if TYPE_CHECKING:
     from tau_sim.simulator.world.domain import Action, Domain, Task
 
 _SPACE = re.compile(r"\s+")
+NEGATIONS = {
+    "can't": "cannot",
+    "can not": "cannot",
+    "won't": "will not",
+    "isn't": "is not",
+    "aren't": "are not",
+    "wasn't": "was not",
+    "doesn't": "does not",
+    "don't": "do not",
+    "didn't": "did not",
+    "couldn't": "could not",
+    "shouldn't": "should not",
+}
+"""Negations written out before outputs are matched (a refusal in either form)."""
+_NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, NEGATIONS)) + r")(?!\w)")
 _encoder = msgspec.json.Encoder()
 _plain = msgspec.json.Decoder()
 
@@ -47,8 +62,13 @@ class MissingStateError(ValueError):
 
 
 def normalize_text(text: str) -> str:
-    """Lower-case, drop thousands separators and collapse white space, for output matching."""
-    text = text.lower().replace(",", "")
+    """Lower-case, drop thousands separators, write negations out, collapse white space.
+
+    For output matching: "can't be changed" and "cannot be changed" (or "won't", "isn't" …,
+    typographic apostrophes too) match each other either way round.
+    """
+    text = text.lower().replace(",", "").replace("\u2019", "'")
+    text = _NEGATION.sub(lambda m: NEGATIONS[m.group(0)], text)
     return _SPACE.sub(" ", text).strip()
 
 

@@ -17,6 +17,7 @@ from tau_sim.agents.cues import Feeling, feeling, shows_distress
 from tau_sim.agents.phrases import ACKNOWLEDGEMENTS, GREETINGS
 from tau_sim.agents.plan import ACKS, GOODBYE, Call, GoldPolicy, Say
 from tau_sim.simulator.core.chat import ChatMessage
+from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.registry import (
     DOMAINS,
     get_domain,
@@ -57,6 +58,7 @@ def _conversations(name: str) -> list[tuple[str, str, float, Outcome]]:
                         emotion=emotion,
                         intensity=intensity,
                         providers=providers,
+                        max_steps=Limits().max_steps,  # the runner's default, as a run plays
                     )
                     played.append((task.id, emotion, intensity, outcome))
         return played

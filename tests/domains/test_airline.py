@@ -26,6 +26,7 @@ from tau_sim.domains.airline.data import (
     net_paid,
 )
 from tau_sim.domains.airline.rules import compensation, nonfree_bags
+from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
@@ -334,7 +335,7 @@ def disrupted(db: Database, r: Reservation, hit: bool) -> bool:
         return False
     flight = db.get("flights", flight_key(r.flights[0].flight_number, r.flights[0].date))
     assert flight is not None
-    is_hit = flight.status == CANCELLED or flight.delay_minutes > 0
+    is_hit: bool = flight.status == CANCELLED or flight.delay_minutes > 0
     return is_hit == hit
 
 
@@ -530,7 +531,7 @@ def test_forbidden_tasks_are_the_ones_the_policy_forbids(domain: Domain) -> None
     assert refused_tasks
     for task in refused_tasks:
         rid = task.actions[2].arguments["reservation_id"]
-        r: Reservation = base.get("reservations", rid)
+        r: Reservation = record(base, "reservations", rid)
         created = dt.datetime.fromisoformat(r.created_at)
         assert r.cabin == "basic_economy" and not r.insurance
         assert created < dt.datetime(2026, 5, 14, 12, 0), "booked more than 24 hours ago"
@@ -538,3 +539,120 @@ def test_forbidden_tasks_are_the_ones_the_policy_forbids(domain: Domain) -> None
     for task in [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]:
         wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
         assert wanted > 150.0 and task.actions[-1].name == "transfer_to_human_agents"
+
+
+# ---- the hard tier ---------------------------------------------------------------------------
+
+SEARCH_INTENTS = {
+    "search_change_flight",
+    "family_trip_overhaul",
+    "change_with_later_extras",
+    "move_bag_between_trips",
+    "change_and_basic_refund_refused",
+    "basic_bags_change_refused",
+    "family_fix_with_refusals",
+    "disproven_delay_compensation",
+    "disproven_cancelled_refund",
+}
+
+
+def test_every_refusal_rule_of_the_policy_has_an_intent(domain: Domain) -> None:
+    rules = set(domain.policy_rules)
+    assert len(rules) == 9
+    assert rules == {rule for intent in domain.intents for rule in intent.rules}
+
+
+def test_a_described_trip_is_read_last_among_every_reservation_of_the_profile(
+    domain: Domain,
+) -> None:
+    base = domain.new_database()
+    tasks = [t for t in domain.tasks if t.intent in SEARCH_INTENTS]
+    assert len(tasks) == 5 * len(SEARCH_INTENTS)
+    for task in tasks:
+        user: User = record(base, "users", task.actions[1].arguments["user_id"])
+        reads = [
+            a.arguments["reservation_id"]
+            for a in task.actions
+            if a.name == "get_reservation_details"
+        ]
+        assert sorted(reads) == sorted(user.reservations) and len(reads) >= 2, task.id
+        written = {
+            a.arguments["reservation_id"]
+            for a in domain.write_actions(task) + domain.violations(task)
+            if "reservation_id" in a.arguments
+        }
+        assert written <= set(reads[-2:]), task.id
+        text = "\n".join([task.scenario.opening, task.scenario.goal])
+        assert not any(code in text for code in user.reservations), task.id
+        assert task.scenario.known_info["trip"] in task.scenario.opening or task.intent.startswith(
+            "disproven_delay"
+        ), task.id
+
+
+def test_a_flight_that_left_this_morning_still_lets_the_tools_cancel(domain: Domain) -> None:
+    """The tools refuse only flights dated before today; today's departures are the agent's."""
+    tasks = [t for t in domain.tasks if t.intent == "departed_today_cancel"]
+    assert tasks
+    for task in tasks:
+        db = domain.new_database()
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = record(db, "reservations", rid)
+        flight: Flight = record(
+            db, "flights", flight_key(r.flights[0].flight_number, r.flights[0].date)
+        )
+        hours, minutes = map(int, flight.departure.split(":"))
+        assert flight.date == TODAY.isoformat()
+        assert hours * 60 + minutes + flight.delay_minutes < 12 * 60
+        assert task.required_outputs == [flight.departure]
+        ok(domain, db, "cancel_reservation", reservation_id=rid, refund_amount=net_paid(r))
+
+
+def test_a_delay_under_the_threshold_is_paid_by_the_tool_but_refused_by_the_policy(
+    domain: Domain,
+) -> None:
+    tasks = [t for t in domain.tasks if t.intent == "disproven_delay_compensation"]
+    assert tasks
+    for task in tasks:
+        db = domain.new_database()
+        status = task.actions[-1]
+        flight: Flight = record(
+            db, "flights", flight_key(status.arguments["flight_number"], status.arguments["date"])
+        )
+        assert 0 < flight.delay_minutes < 180 and flight.status != CANCELLED
+        assert task.required_outputs == [f"{flight.delay_minutes} minutes"]
+        (paid,) = domain.violations(task)
+        ok(domain, db, paid.name, **paid.arguments)
+
+
+def test_mixed_tasks_make_the_allowed_writes_and_name_the_refused_one(domain: Domain) -> None:
+    for name, refused_write in (
+        ("change_and_basic_refund_refused", "cancel_reservation"),
+        ("basic_bags_change_refused", "change_reservation_flights"),
+    ):
+        tasks = [t for t in domain.tasks if t.intent == name]
+        assert tasks
+        for task in tasks:
+            writes = [a.name for a in domain.write_actions(task)]
+            assert writes and refused_write not in writes, task.id
+            assert [a.name for a in domain.violations(task)] == [refused_write], task.id
+            assert task.scenario.demand and task.tier == "hard", task.id
+
+
+def test_a_bag_cannot_come_off_one_trip_but_goes_on_the_other(domain: Domain) -> None:
+    for task in [t for t in domain.tasks if t.intent == "move_bag_between_trips"]:
+        db = domain.new_database()
+        (add,) = domain.write_actions(task)
+        reads = [a for a in task.actions if a.name == "get_reservation_details"]
+        source: Reservation = record(db, "reservations", reads[-2].arguments["reservation_id"])
+        assert source.reservation_id != add.arguments["reservation_id"]
+        refused(
+            domain,
+            db,
+            "update_reservation_baggages",
+            "cannot be removed",
+            reservation_id=source.reservation_id,
+            total_baggages=source.total_baggages - 1,
+            nonfree_baggages=0,
+            payment_method_id=add.arguments["payment_method_id"],
+        )
+        ok(domain, db, add.name, **add.arguments)

@@ -184,6 +184,10 @@ def test_listed_and_described_by_the_cli(
     user_tools = domain.user_toolkit.tools if domain.user_toolkit else {}
     assert [t["name"] for t in shown["user_tools"]] == list(user_tools)
     assert [i["name"] for i in shown["intents"]] == [i.name for i in domain.intents]
+    marks = re.findall(r"\[rule ([a-z0-9-]+)\]", domain.policy)
+    assert shown["rules"] == marks
+    for intent in shown["intents"]:
+        assert intent["tier"] in ("base", "hard") and set(intent["rules"]) <= set(marks)
 
 
 def _first_write(domain: Domain, lines: list[str]) -> tuple[int, int, dict[str, Any]]:

@@ -19,6 +19,8 @@ tasks leave it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 import msgspec
 import pytest
@@ -55,11 +57,18 @@ def untold_in(domain: Domain, outcome: Outcome) -> list[Untold]:
     return untold(outcome.events, domain.toolkit.composed, [domain.policy])
 
 
+def _call_key(name: str, arguments: Any) -> tuple[str, bytes]:
+    """A call by tool and arguments: a path may read the same tool on several records."""
+    return name, msgspec.json.encode(arguments, order="sorted")
+
+
 def unsaid_choices(domain: Domain, task: Task, outcome: Outcome) -> list[tuple[str, str]]:
     """(tool, slot) where the gold path picked among several records before the user said which."""
     key = answer_key(domain, task)
     which = {
-        key.actions[i].name: [s for s in key.known_info if s.name in names]
+        _call_key(key.actions[i].name, key.actions[i].arguments): [
+            s for s in key.known_info if s.name in names
+        ]
         for i, names in Bindings(key).which.items()
     }
     said = Heard()
@@ -69,7 +78,7 @@ def unsaid_choices(domain: Domain, task: Task, outcome: Outcome) -> list[tuple[s
             said.add(event.text)
         elif isinstance(event, AgentMessage):
             for call in event.tool_calls:
-                slots = which.pop(call.name, [])
+                slots = which.pop(_call_key(call.name, call.arguments), [])
                 missing += [(call.name, s.name) for s in slots if not said.said(s.value)]
     return missing
 

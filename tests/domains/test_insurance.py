@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -33,11 +33,11 @@ from tau_sim.domains.insurance.rules import (
     NON_HOUSEHOLD,
     RELATIONSHIPS,
 )
-from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT
+from tau_sim.domains.insurance.scenario import CLAIM_TEXT, LOSS_TEXT, REASON_TEXT
 from tau_sim.domains.insurance.tools import CancelReason, Category, LossType, Relationship
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world.domain import Domain, Task
 from tau_sim.simulator.world.slots import user_slots
 from tests.domains.calls import ok, refused
 
@@ -52,6 +52,12 @@ def a_policy(db: Database, accept: Callable[[Policy], bool]) -> Policy:
         if accept(policy):
             return policy  # type: ignore[no-any-return]
     raise AssertionError("no such policy")
+
+
+def got(db: Database, table: str, key: str) -> Any:
+    value = db.get(table, key)
+    assert value is not None, key
+    return value
 
 
 def holder(db: Database, policy: Policy) -> User:
@@ -93,9 +99,9 @@ def test_every_policy_lies_on_the_users_and_its_claims_on_the_policy(insurance: 
     db = insurance.new_database()
     for uid, user in db.items("users"):
         for pid in user.policies:
-            assert holder(db, db.get("policies", pid)).user_id == uid
+            assert holder(db, got(db, "policies", pid)).user_id == uid
     for cid, claim in db.items("claims"):
-        policy = db.get("policies", claim.policy_id)
+        policy = got(db, "policies", claim.policy_id)
         assert cid in policy.claims
         assert policy.start_date <= claim.loss_date <= TODAY.isoformat()
 
@@ -151,7 +157,7 @@ def test_a_claim_needs_an_active_policy_whose_term_covers_the_loss(insurance: Do
     assert claim["status"] == "submitted" and claim["coverage"] in ("dwelling", "fire")
     coverage = policy.coverage(claim["coverage"])
     assert coverage is not None and claim["deductible"] == coverage.deductible
-    assert db.get("policies", policy.policy_id).claims[-1] == claim["claim_id"]
+    assert got(db, "policies", policy.policy_id).claims[-1] == claim["claim_id"]
     refused(
         insurance,
         db,
@@ -536,13 +542,210 @@ def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
     db = insurance.new_database()
     for task in insurance.tasks:
         known = task.scenario.known_info
-        policy = db.get("policies", known.get("policy_id", ""))
         if task.intent == "late_claim_refusal":
             late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
             assert late > 60 and task.required_outputs == [f"{late} days"]
         elif task.intent == "excluded_claim_refusal":
-            assert known["loss_type"] in policy.exclusions
+            checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
+            assert known["loss_type"] in checked.exclusions
         elif task.intent == "claim_to_human":
             amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
             assert known["injury"].startswith("yes") or amount > 25_000
             assert task.actions[-1].name == "transfer_to_human_agents"
+
+
+# ---- the hard tier ---------------------------------------------------------------------------
+
+
+def tasks_of(domain: Domain, intent: str) -> list[Task]:
+    found = [t for t in domain.tasks if t.intent == intent]
+    assert found, intent
+    return found
+
+
+def test_the_policy_marks_each_refusal_rule_and_every_hard_intent_names_its_tier(
+    insurance: Domain,
+) -> None:
+    assert set(insurance.policy_rules) == {
+        "not-own-record",
+        "active-policy-only",
+        "excluded-loss",
+        "filing-window",
+        "injury-to-human",
+        "large-claim-to-human",
+        "withdraw-open-only",
+        "household-only",
+        "unrecorded-payment",
+        "no-backdating",
+    }
+    hard = [t for t in insurance.tasks if t.tier == "hard"]
+    assert len(hard) >= 0.4 * len(insurance.tasks)
+    assert all(t.scenario.persona for t in insurance.tasks)
+
+
+def test_a_claim_on_someone_elses_policy_could_be_withdrawn_but_is_refused(
+    insurance: Domain,
+) -> None:
+    for task in tasks_of(insurance, "disproven_foreign_claim"):
+        db = insurance.new_database()
+        claim = got(db, "claims", task.scenario.known_info["claim_id"])
+        caller = task.actions[1].arguments["user_id"]
+        assert claim.policy_id not in got(db, "users", caller).policies
+        assert not insurance.write_actions(task) and task.required_outputs == ["belong"]
+        # the tools do not check ownership: the pushover's write goes through
+        assert ok(insurance, db, "withdraw_claim", claim_id=claim.claim_id)["status"] == "withdrawn"
+
+
+def test_a_claim_on_a_policy_no_longer_active_is_refused_by_the_tools(insurance: Domain) -> None:
+    for task in tasks_of(insurance, "expired_policy_claim"):
+        db = insurance.new_database()
+        known = task.scenario.known_info
+        policy = got(db, "policies", known["policy_id"])
+        assert policy.status != ACTIVE and task.required_outputs == [policy.status]
+        args = {
+            "policy_id": policy.policy_id,
+            "loss_type": known["loss_type"],
+            "loss_date": known["loss_date"],
+            "estimated_amount": 100.0,
+            "injury": False,
+        }
+        refused(insurance, db, "file_claim", "only active policies", **args)
+    active_one = a_policy(insurance.new_database(), active(HOME))
+    db = insurance.new_database()
+    filed = ok(
+        insurance,
+        db,
+        "file_claim",
+        policy_id=active_one.policy_id,
+        loss_type="fire",
+        loss_date=TODAY.isoformat(),
+        estimated_amount=100.0,
+        injury=False,
+    )
+    assert filed["status"] == "submitted"
+
+
+def test_a_payment_the_history_lacks_is_not_counted(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for task in tasks_of(insurance, "disproven_payment"):
+        read = [got(db, "policies", a.arguments["policy_id"]) for a in task.actions[2:]]
+        owed = [p for p in read if f"${p.balance_due:,.2f}" == task.required_outputs[0]]
+        assert owed and owed[0].balance_due > 0
+        claimed = task.scenario.known_info["claimed_payment"]
+        said_day = claimed.split(" on ")[1].split(" ")[0]
+        assert all(p.date < said_day for p in owed[0].payments)  # nothing paid since
+        assert not insurance.violations(task) and not insurance.write_actions(task)
+
+
+def test_disproven_coverage_and_the_storms_flood_are_excluded_losses(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for task in [*tasks_of(insurance, "disproven_coverage"), *tasks_of(insurance, "storm_claims")]:
+        (filed,) = insurance.violations(task)
+        policy = got(db, "policies", filed.arguments["policy_id"])
+        assert filed.arguments["loss_type"] in policy.exclusions
+        checks = [a for a in task.actions if a.name == "check_coverage"]
+        excluded = [
+            a for a in checks if ok(insurance, db, "check_coverage", **a.arguments)["excluded"]
+        ]
+        assert [a.arguments["loss_type"] for a in excluded] == [filed.arguments["loss_type"]]
+        assert "excluded" in task.required_outputs
+
+
+def test_the_late_part_of_a_mixed_claim_is_past_the_window(insurance: Domain) -> None:
+    for task in tasks_of(insurance, "recent_and_late_claims"):
+        (filed,) = [a for a in task.actions if a.name == "file_claim"]
+        (late,) = insurance.violations(task)
+        ages = [
+            (TODAY - datetime.date.fromisoformat(a.arguments["loss_date"])).days
+            for a in (filed, late)
+        ]
+        assert ages[0] <= 60 < ages[1]
+        assert f"{ages[1]} days" in task.required_outputs
+
+
+def test_mixed_driver_tasks_add_only_household_members(insurance: Domain) -> None:
+    for task in tasks_of(insurance, "drivers_and_friend"):
+        added = [a.arguments["relationship"] for a in task.actions if a.name == "add_driver"]
+        (friend,) = insurance.violations(task)
+        assert len(added) == 2 and set(added) <= set(RELATIONSHIPS)
+        assert friend.arguments["relationship"] in NON_HOUSEHOLD
+        assert 3 <= len(insurance.write_actions(task)) <= 5
+
+
+def test_conditional_goals_follow_the_quotes(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for task in tasks_of(insurance, "household_update"):
+        limit = float(task.scenario.goal.split("more than $")[1].split(",")[0].replace(",", ""))
+        quote = next(a for a in task.actions if a.name == "quote_driver")
+        charge = ok(insurance, db, "quote_driver", **quote.arguments)["premium_change"]
+        added = any(a.name == "add_driver" for a in task.actions)
+        assert added == (charge <= limit)
+    for task in tasks_of(insurance, "schedule_collection"):
+        limit = float(task.scenario.goal.split("more than $")[1].split(",")[0])
+        scheduled = [a.arguments for a in task.actions if a.name == "add_scheduled_item"]
+        for quote in (a for a in task.actions if a.name == "quote_scheduled_item"):
+            charge = ok(insurance, db, "quote_scheduled_item", **quote.arguments)["premium_change"]
+            assert (quote.arguments in scheduled) == (charge <= limit)
+
+
+def test_described_claims_are_named_by_what_happened_among_several(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for name in ("described_claim_withdrawal", "described_claim_status"):
+        for task in tasks_of(insurance, name):
+            read = [
+                got(db, "claims", a.arguments["claim_id"])
+                for a in task.actions
+                if a.name == "get_claim_details"
+            ]
+            meant = [
+                c for c in read if CLAIM_TEXT[c.loss_type] == task.scenario.known_info["claim"]
+            ]
+            assert len(read) >= 2 and len(meant) == 1
+            assert meant[0].claim_id not in task.scenario.goal + task.scenario.opening
+            withdrawn = [a for a in task.actions if a.name == "withdraw_claim"]
+            if name == "described_claim_withdrawal":
+                assert bool(withdrawn) == (meant[0].status in ("submitted", "under review"))
+
+
+def test_coverage_is_never_backdated_the_tools_refuse_a_loss_before_the_start(
+    insurance: Domain,
+) -> None:
+    for task in tasks_of(insurance, "backdated_coverage"):
+        db = insurance.new_database()
+        known = task.scenario.known_info
+        read = [got(db, "policies", a.arguments["policy_id"]) for a in task.actions[2:]]
+        (policy,) = [p for p in read if p.start_date == task.required_outputs[0]]
+        assert known["loss_date"] < policy.start_date <= TODAY.isoformat()
+        args = {
+            "policy_id": policy.policy_id,
+            "loss_type": known["loss_type"],
+            "estimated_amount": 100.0,
+            "injury": False,
+        }
+        refused(
+            insurance,
+            db,
+            "file_claim",
+            "outside the policy term",
+            loss_date=known["loss_date"],
+            **args,
+        )
+        assert (
+            ok(insurance, db, "file_claim", loss_date=policy.start_date, **args)["status"]
+            == "submitted"
+        )
+
+
+def test_one_payment_method_pays_each_balance_due_and_only_those(insurance: Domain) -> None:
+    db = insurance.new_database()
+    for task in tasks_of(insurance, "one_payment_method"):
+        switched = [a for a in task.actions if a.name == "update_policy_payment_method"]
+        paid = [a for a in task.actions if a.name == "make_payment"]
+        assert len(switched) == 2 and 3 <= len(switched) + len(paid) <= 4
+        for action in switched:
+            policy = got(db, "policies", action.arguments["policy_id"])
+            owes = policy.balance_due > 0
+            payment = [a for a in paid if a.arguments["policy_id"] == policy.policy_id]
+            assert bool(payment) == owes
+            if owes:
+                assert payment[0].arguments["amount"] == policy.balance_due

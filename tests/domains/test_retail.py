@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 import re
 import subprocess
 import time
@@ -11,7 +12,24 @@ import pytest
 
 from tau_sim.domains.kit.tasks import ELSEWHERE
 from tau_sim.domains.retail import retail as make_retail
-from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED, Order, Product, User
+from tau_sim.domains.retail.data import (
+    DELIVERED,
+    DELIVERED_AGO,
+    PENDING,
+    PROCESSED,
+    TODAY,
+    Order,
+    Product,
+    User,
+)
+from tau_sim.domains.retail.rules import (
+    FINAL_SALE,
+    RETURN_WINDOW_DAYS,
+    days_since_delivery,
+    in_window,
+    returnable,
+)
+from tau_sim.domains.retail.scenario import DESCRIBING, ORDER_IDS
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Base, Database
@@ -127,6 +145,7 @@ REQUIRED = {
     "get_product_details": ["product_id"],
     "list_all_product_types": [],
     "calculate": ["expression"],
+    "days_between": ["start_date", "end_date"],
     "transfer_to_human_agents": ["summary"],
     "cancel_pending_order": ["order_id", "reason"],
     "modify_pending_order_address": [
@@ -433,6 +452,117 @@ def test_exchange_rules(retail: Domain) -> None:
     error, content = exchange(foreign_item)
     assert error and "not a variant" in content
     assert exchange(old)[0]
+
+
+# ---- the policy's refusal rules: the tools allow what the agent must refuse -------------------
+
+
+def test_reached_orders_carry_their_delivery_day(retail: Domain) -> None:
+    earliest, latest = (TODAY - dt.timedelta(days=d) for d in reversed(DELIVERED_AGO))
+    days = set()
+    for _, order in retail.new_database().items("orders"):
+        if order.status in (DELIVERED, "return requested", "exchange requested"):
+            day = dt.date.fromisoformat(order.delivered_on)
+            assert earliest <= day <= latest, order.order_id
+            days.add(in_window(order))
+        else:
+            assert order.delivered_on == "", order.order_id
+    assert days == {True, False}  # both sides of the window exist
+
+
+def test_days_between_counts_the_window(retail: Domain) -> None:
+    db = retail.new_database()
+    late = an_order(db, DELIVERED, delivered_on=lambda o: not in_window(o))
+    days = ok(retail, db, "days_between", start_date=late.delivered_on, end_date=str(TODAY))
+    assert days == days_since_delivery(late) > RETURN_WINDOW_DAYS
+    assert call(retail, db, "days_between", start_date="June 1", end_date=str(TODAY))[0]
+
+
+def _return(retail: Domain, db: Database, order: Order, item_id: str) -> tuple[bool, str]:
+    method = order.payment_history[0].payment_method_id
+    return call(
+        retail,
+        db,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        item_ids=[item_id],
+        payment_method_id=method,
+    )
+
+
+def test_late_and_final_sale_returns_are_the_agents_to_refuse(retail: Domain) -> None:
+    """[rule return-window] and [rule final-sale]: the tool takes them, so pushover can."""
+    db = retail.new_database()
+    late = an_order(db, DELIVERED, delivered_on=lambda o: not in_window(o))
+    assert not _return(retail, db, late, late.items[0].item_id)[0]
+    final = an_order(db, DELIVERED, items=lambda o: any(i.name in FINAL_SALE for i in o.items))
+    item = next(i for i in final.items if not returnable(i))
+    assert not _return(retail, db, final, item.item_id)[0]
+    recent = an_order(db, DELIVERED, delivered_on=in_window)
+    assert not _return(retail, db, recent, recent.items[0].item_id)[0]
+
+
+def test_another_customers_order_is_the_agents_to_refuse(retail: Domain) -> None:
+    """[rule own-orders-only]: the tools act on any order; the task's violation is that write."""
+    task = next(t for t in retail.tasks if t.intent == "not_your_order")
+    db = retail.new_database()
+    for action in task.actions:
+        assert not retail.call(db, action).error
+    caller = task.actions[1].arguments["user_id"]
+    order_id = task.scenario.known_info["order_id"]
+    assert get(db, "orders", order_id).user_id != caller
+    (violation,) = retail.violations(task)
+    assert violation.name == "cancel_pending_order" and not retail.call(db, violation).error
+
+
+def test_every_refusal_intent_names_its_rule_and_pushover_write(retail: Domain) -> None:
+    tool_refused = {
+        "out_of_policy_transfer",
+        "exchange_for_other_product",
+        "refund_to_another_card",
+    }
+    marked = set(re.findall(r"\[rule ([a-z0-9-]+)\]", retail.policy))
+    assert marked == {r for i in retail.intents for r in i.rules}
+    for task in retail.tasks:
+        intent = retail.intent(task.intent)
+        if intent.forbidden or "mixed" in intent.challenges:
+            assert intent.rules, task.intent
+            assert bool(retail.violations(task)) is (task.intent not in tool_refused), task.id
+
+
+def test_base_returns_and_exchanges_stay_within_the_rules(retail: Domain) -> None:
+    db = retail.new_database()
+    for task in retail.tasks:
+        if task.tier != "base":
+            continue
+        for action in retail.write_actions(task):
+            if action.name not in (
+                "return_delivered_order_items",
+                "exchange_delivered_order_items",
+            ):
+                continue
+            order: Order = get(db, "orders", action.arguments["order_id"])
+            assert in_window(order), task.id
+            if action.name.startswith("return"):
+                items = [i for i in order.items if i.item_id in action.arguments["item_ids"]]
+                assert all(returnable(i) for i in items), task.id
+
+
+def test_described_orders_are_searched_not_handed_over(retail: Domain) -> None:
+    described = [t for t in retail.tasks if set(t.scenario.known_info) & set(DESCRIBING)]
+    assert len(described) >= 40
+    for task in described:
+        text = "\n".join(
+            [task.scenario.opening, task.scenario.goal, *task.scenario.known_info.values()]
+        )
+        held = {v for k, v in task.scenario.known_info.items() if k.startswith("order_id")}
+        reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
+        searched = [o for o in reads if o not in held]  # the described ones and their rivals
+        assert searched and not any(o.lstrip("#") in text for o in searched), task.id
+        assert ORDER_IDS in task.scenario.unknown_info, task.id
+        for slot in DESCRIBING:  # the opening says which orders are meant
+            value = task.scenario.known_info.get(slot)
+            assert value is None or value.lower() in task.scenario.opening.lower(), task.id
 
 
 def test_items_can_be_modified_only_once(retail: Domain) -> None:

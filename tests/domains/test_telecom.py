@@ -21,11 +21,22 @@ import pytest
 
 from tau_sim.agents.scripted import make_scripted_agent
 from tau_sim.domains.telecom import telecom as make_telecom
-from tau_sim.domains.telecom.data import NON_PAYMENT, SUSPENDED, Bill, Device, Line, Subscriber
+from tau_sim.domains.telecom.data import (
+    BREAKS,
+    NON_PAYMENT,
+    SUSPENDED,
+    Bill,
+    Device,
+    Line,
+    Subscriber,
+)
+from tau_sim.domains.telecom.faults import FAULTS, FINAL_CHECKS, faults_of
+from tau_sim.domains.telecom.intents.troubleshoot import skip_one
 from tau_sim.domains.telecom.rules import CREDIT_CAP
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
+from tau_sim.simulator.core.registry import CalibrationAgentProvider
 from tau_sim.simulator.engine.bus import Bus
 from tau_sim.simulator.engine.conversation import run_conversation
 from tau_sim.simulator.grid import RunConfig
@@ -34,7 +45,9 @@ from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Action, Domain, Task
 from tau_sim.simulator.world.tools import Toolkit
+from tau_sim.simulator.world.usersteps import user_steps
 from tau_sim.simulator.world.views import ConversationContext, agent_view, answer_key, user_view
+from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.llm import make_llm_user
 from tau_sim.users.scripted import ScriptedUser
 from tests.domains.calls import ok, refused
@@ -203,8 +216,9 @@ def test_the_phone_answers_from_its_state_and_the_line(domain: Domain) -> None:
     db = domain.new_database()
     refused(domain, db, "check_status_bar", "no phone", phone_number="000-000-0000")
     line = a_line(
-        db, lambda ln: ln.status == "active" and db.get("devices", ln.phone_number).airplane_mode
-    )  # type: ignore[union-attr]
+        db,
+        lambda ln: ln.status == "active" and db.get("devices", ln.phone_number).airplane_mode,  # type: ignore[union-attr]
+    )
     phone = line.phone_number
     assert "airplane icon" in ok(domain, db, "check_status_bar", phone_number=phone)
     assert "Airplane mode is now OFF" in ok(domain, db, "toggle_airplane_mode", phone_number=phone)
@@ -255,9 +269,10 @@ def test_fixing_the_account_but_not_the_phone_scores_zero(domain: Domain) -> Non
     untouched = domain.new_database()
     assert score(domain, fix, untouched, ["Done."])[0] == 0.0
     no_restart = domain.new_database()
-    for action in fix.actions[:-1]:  # the APN reset, but no restart
-        domain.call(no_restart, action)
-    assert fix.actions[-1].name == "restart_device"
+    for action in fix.actions:  # the APN reset, but no restart
+        if action.name != "restart_device":
+            domain.call(no_restart, action)
+    assert "restart_device" in [a.name for a in fix.actions]
     assert score(domain, fix, no_restart, ["Done."])[0] == 0.0
 
 
@@ -348,6 +363,7 @@ def test_the_agents_view_never_holds_the_users_tool_calls(domain: Domain) -> Non
     task = a_task(domain, "roaming_abroad")
     ctx = _context(domain, task)
     provider = make_scripted_agent("gold", {})
+    assert isinstance(provider, CalibrationAgentProvider)
     agent = Recording(provider.for_answer_key(agent_view(ctx), answer_key(domain, task)))
     user = ScriptedUser(user_view(ctx))
     sink = Events()
@@ -450,3 +466,108 @@ def test_credit_cap_tasks_go_to_a_human_and_non_payment_tasks_refuse(domain: Dom
             assert any(c.amount > CREDIT_CAP for c in bill.charges)
         if task.intent == "resume_without_payment":
             assert not domain.write_actions(task) and task.required_outputs
+
+
+# ---- the phone's faults and the troubleshooting manual (issue 22, item 3) ---------------------
+
+TROUBLESHOOT = (
+    "troubleshoot_two_faults",
+    "troubleshoot_three_faults",
+    "troubleshoot_four_faults",
+    "troubleshoot_later_symptom",
+    "troubleshoot_and_refuse_credit",
+    "troubleshoot_if_data_used_up",
+)
+
+
+def _phone_of(domain: Domain, task: Task) -> Device:
+    device: Device = domain.base.tables["devices"][task.scenario.known_info["phone_number"]]
+    return device
+
+
+def test_a_real_dual_control_domain(domain: Domain) -> None:
+    """>= 20 user tools, each asked for by its own words; >= 50 % dual tasks; 2, 3, 4 faults."""
+    assert domain.user_toolkit is not None
+    tools = domain.user_toolkit.tools
+    assert len(tools) >= 20
+    assert set(domain.user_tool_hints) == set(tools)
+    reader = AgentTextReader([], (), user_steps(domain))
+    for name, hint in domain.user_tool_hints.items():
+        request = f"Could you please {hint.request} and tell me what you see?"
+        assert reader.read(request).steps == [name], name
+    for fault in FAULTS:  # every fault has a check the user reads and a fix the user makes
+        assert tools[fault.check].kind.name == "READ" and tools[fault.fix].kind.name == "WRITE"
+    dual = [t for t in domain.tasks if any(domain.is_user_step(a) for a in t.actions)]
+    assert len(dual) >= 0.5 * len(domain.tasks)
+    counts = {
+        len(faults_of(_phone_of(domain, t))) for t in domain.tasks if t.intent in TROUBLESHOOT
+    }
+    assert {2, 3, 4} <= counts
+
+
+def test_each_fault_has_its_check_and_fix_and_the_fix_brings_service_back(domain: Domain) -> None:
+    db = domain.new_database()
+    line = a_line(db, lambda ln: ln.status == "active" and ln.plan_id == "max_unlimited")
+    phone = line.phone_number
+    healthy = Device(phone, "Pixel 8")
+    for fault in FAULTS:
+        db.put("devices", phone, BREAKS[fault.name](healthy))
+        assert [f.name for f in faults_of(db.get("devices", phone))] == [fault.name]  # type: ignore[arg-type]
+        before = ok(domain, db, fault.check, phone_number=phone)
+        ok(domain, db, fault.fix, phone_number=phone)
+        assert ok(domain, db, fault.check, phone_number=phone) != before, fault.name
+        if fault.restart:
+            assert "No SIM" in ok(domain, db, "check_status_bar", phone_number=phone)
+            ok(domain, db, "restart_device", phone_number=phone)
+        assert not faults_of(db.get("devices", phone))  # type: ignore[arg-type]
+        assert "5G data icon" in ok(domain, db, "check_status_bar", phone_number=phone)
+        assert "85 Mbps" in ok(domain, db, "run_speed_test", phone_number=phone)
+        assert "incoming calls reach" in ok(domain, db, "make_test_call", phone_number=phone)
+        assert "arrives" in ok(domain, db, "send_test_picture_message", phone_number=phone)
+
+
+def test_a_troubleshooting_path_that_skips_one_fault_scores_zero(domain: Domain) -> None:
+    tasks = [t for t in domain.tasks if t.intent in TROUBLESHOOT]
+    assert tasks
+    for task in tasks:
+        faults = faults_of(_phone_of(domain, task))
+        assert 2 <= len(faults) <= 4, task.id
+        said = ["Done. " + " ".join(task.required_outputs)]
+        gold = domain.new_database()
+        for action in task.actions:
+            assert not domain.call(gold, action).error, (task.id, action)
+        assert score(domain, task, gold, said)[0] == 1.0, task.id
+        assert not faults_of(gold.get("devices", _phone_of(domain, task).phone_number))  # type: ignore[arg-type]
+        finals = [a.name for a in task.actions if a.name in FINAL_CHECKS.values()]
+        assert finals, task.id  # the re-check that shows service closes the path
+        skipped = skip_one(domain, task)
+        assert len(skipped) == len(faults), task.id
+        for path in skipped:
+            db = domain.new_database()
+            for action in path:
+                domain.call(db, action)
+            assert score(domain, task, db, said)[0] == 0.0, task.id
+
+
+def test_the_manual_numbers_its_steps_and_the_policy_marks_its_refusals(domain: Domain) -> None:
+    manual = domain.policy.split("troubleshooting manual")[1]
+    numbers = [int(line.split(".")[0]) for line in manual.splitlines() if line[:1].isdigit()]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 8
+    assert set(domain.policy_rules) == {
+        "non-payment-no-resume",
+        "credit-cap-transfer",
+        "plan-charge-not-disputable",
+        "no-credit-for-phone-settings",
+    }
+
+
+def test_mixed_refusals_leave_forbidden_writes_the_tools_allow(domain: Domain) -> None:
+    for intent in ("troubleshoot_and_refuse_credit", "dispute_with_plan_charge"):
+        task = a_task(domain, intent)
+        (violation,) = domain.violations(task)
+        db = domain.new_database()
+        for action in task.actions:
+            domain.call(db, action)
+        ok(domain, db, violation.name, **violation.arguments)
+        reward, _ = score(domain, task, db, ["Done. " + " ".join(task.required_outputs)])
+        assert reward == 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -16,18 +17,29 @@ from tau_sim.domains.utilities.data import (
     FINAL,
     FIXED,
     GAS,
+    HISTORY_DAYS,
+    LATE_FEE,
+    OUTAGE_CREDIT,
     PLAN_SYSTEM_MAX_MONTHS,
     TODAY,
     VARIABLE,
     Account,
+    Bill,
     Meter,
+    PastOutage,
     Premise,
     Reading,
     Tariff,
     User,
     reading_id,
 )
-from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS, PLAN_MIN_INSTALMENT, PLAN_MIN_MONTHS
+from tau_sim.domains.utilities.rules import (
+    CREDIT_MIN_HOURS,
+    PLAN_MAX_MONTHS,
+    PLAN_MIN_INSTALMENT,
+    PLAN_MIN_MONTHS,
+    WAIVER_CUTOFF,
+)
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
@@ -406,6 +418,141 @@ def test_an_outage_is_reported_once_a_day_and_only_for_a_supplied_fuel(
     refused(utilities, db, "report_outage", report["reference"], fuel=ELECTRICITY, **args)
 
 
+# ---- late fees, outage credits, disputes, balance transfers, autopay -------------------------
+
+
+def test_a_late_fee_is_waived_off_the_balance_and_only_when_there_is_one(
+    utilities: Domain, db: Database
+) -> None:
+    account: Account = first(db, "accounts", lambda a: a.status == ACTIVE and a.late_fee > 0)
+    assert account.late_fee == LATE_FEE
+    waived = ok(utilities, db, "waive_late_fee", account_id=account.account_id)
+    assert waived == {"waived": LATE_FEE, "balance": round(account.balance - LATE_FEE, 2)}
+    after: Account = get(db, "accounts", account.account_id)
+    assert after.late_fee == 0 and after.late_fee_waived == TODAY.isoformat()
+    refused(utilities, db, "waive_late_fee", "no late fee", account_id=account.account_id)
+
+
+def test_the_outage_history_lists_outages_over_in_the_zip_code_oldest_first(
+    utilities: Domain, db: Database
+) -> None:
+    past: PastOutage = next(iter(utilities.base.tables["past_outages"].values()))
+    listed = ok(utilities, db, "get_outage_history", zip=past.zip)
+    assert past.outage_id in [o["outage_id"] for o in listed]
+    assert [o["started"] for o in listed] == sorted(o["started"] for o in listed)
+    for outage in listed:
+        assert outage["zip"] == past.zip and outage["restored"] > outage["started"]
+    assert ok(utilities, db, "get_outage_history", zip="00000") == []
+
+
+def test_an_outage_credit_is_once_a_day_and_fuel_for_a_supplied_fuel_in_the_window(
+    utilities: Domain, db: Database
+) -> None:
+    account: Account = first(
+        db, "accounts", lambda a: a.status == ACTIVE and len(meters(db, a)) == 1
+    )
+    args = {"account_id": account.account_id}
+    day = (TODAY - dt.timedelta(days=10)).isoformat()
+    refused(utilities, db, "apply_outage_credit", "no gas meter", date=day, fuel=GAS, **args)
+    old = (TODAY - dt.timedelta(days=HISTORY_DAYS + 1)).isoformat()
+    refused(
+        utilities, db, "apply_outage_credit", "last 90 days", date=old, fuel=ELECTRICITY, **args
+    )
+    refused(
+        utilities,
+        db,
+        "apply_outage_credit",
+        "YYYY-MM-DD",
+        date="last week",
+        fuel=ELECTRICITY,
+        **args,
+    )
+    made = ok(utilities, db, "apply_outage_credit", date=day, fuel=ELECTRICITY, **args)
+    assert made["balance"] == round(account.balance - OUTAGE_CREDIT, 2)
+    assert made["credit"]["amount"] == OUTAGE_CREDIT
+    refused(
+        utilities, db, "apply_outage_credit", "already credited", date=day, fuel=ELECTRICITY, **args
+    )
+
+
+def test_a_bill_is_disputed_once_and_only_for_a_meter_on_it(
+    utilities: Domain, db: Database
+) -> None:
+    bill: Bill = next(iter(utilities.base.tables["bills"].values()))
+    line = bill.lines[0]
+    other: Meter = first(
+        db, "meters", lambda m: m.meter_id not in {ln.meter_id for ln in bill.lines}
+    )
+    args = {"bill_id": bill.bill_id, "customer_reading": line.to_value - 50}
+    refused(utilities, db, "dispute_bill", "not on bill", meter_id=other.meter_id, **args)
+    dispute = ok(utilities, db, "dispute_bill", meter_id=line.meter_id, **args)
+    assert dispute["dispute_id"] == f"D-{bill.bill_id}" and dispute["status"] == "open"
+    assert dispute["billed_reading"] == line.to_value
+    refused(utilities, db, "dispute_bill", "already disputed", meter_id=line.meter_id, **args)
+
+
+def test_a_balance_moves_only_from_a_closed_account_to_the_same_customers_open_one(
+    utilities: Domain, db: Database
+) -> None:
+    account = dual_fuel(db, lambda a: a.billed_to < TODAY.isoformat())
+    user: User = get(db, "users", account.user_id)
+    vacant: Premise = first(db, "premises", lambda p: not p.account_id)
+    stranger: Account = first(
+        db, "accounts", lambda a: a.status == ACTIVE and a.user_id != user.user_id
+    )
+    new = ok(
+        utilities,
+        db,
+        "open_account",
+        user_id=user.user_id,
+        premise_id=vacant.premise_id,
+        tariff_id="T-SV",
+    )["account_id"]
+    moving = {"from_account_id": account.account_id, "to_account_id": new}
+    refused(utilities, db, "transfer_balance", "still open", **moving)
+    read_all(utilities, db, account, final=True)
+    closed = ok(utilities, db, "close_account", account_id=account.account_id)
+    refused(
+        utilities,
+        db,
+        "transfer_balance",
+        "one customer's own",
+        from_account_id=account.account_id,
+        to_account_id=stranger.account_id,
+    )
+    moved = ok(utilities, db, "transfer_balance", **moving)
+    assert moved["moved"] == closed["balance"] and moved["balance"] == closed["balance"]
+    assert get(db, "accounts", account.account_id).balance == 0.0
+    refused(utilities, db, "transfer_balance", "owes nothing", **moving)
+
+
+def test_autopay_takes_the_customers_card_or_paypal_never_a_gift_card(
+    utilities: Domain, db: Database
+) -> None:
+    def with_gift(a: Account) -> bool:
+        user: User = get(db, "users", a.user_id)
+        sources = {m.source for m in user.payment_methods}
+        return a.status == ACTIVE and "gift_card" in sources and len(sources) > 1
+
+    account: Account = first(db, "accounts", with_gift)
+    user: User = get(db, "users", account.user_id)
+    gift = next(m for m in user.payment_methods if m.source == "gift_card")
+    card = next(m for m in user.payment_methods if m.source != "gift_card")
+    args = {"account_id": account.account_id}
+    refused(utilities, db, "set_autopay", "not a gift card", payment_method_id=gift.id, **args)
+    other: User = first(db, "users", lambda u: u.user_id != user.user_id and u.payment_methods)
+    refused(
+        utilities,
+        db,
+        "set_autopay",
+        "does not belong",
+        payment_method_id=other.payment_methods[0].id,
+        **args,
+    )
+    shown = ok(utilities, db, "set_autopay", payment_method_id=card.id, **args)
+    assert shown["autopay"] == card.id
+
+
 # ---- the tasks hold to the policy ------------------------------------------------------------
 
 
@@ -423,3 +570,40 @@ def test_tasks_follow_the_plan_limits_and_the_transfers_of_the_policy(utilities:
         assert ends == (task.intent in ("hardship_disconnection", "gas_smell")), task.id
         if task.intent == "waive_exit_fee":
             assert not utilities.write_actions(task) and task.required_outputs, task.id
+
+
+def test_tasks_credit_waive_and_dispute_only_as_the_policy_allows(utilities: Domain) -> None:
+    tables = utilities.base.tables
+    seen = set()
+    for task in utilities.tasks:
+        for action in utilities.write_actions(task):
+            args = action.arguments
+            seen.add(action.name)
+            if action.name == "apply_outage_credit":
+                account = tables["accounts"][args["account_id"]]
+                zip_code = tables["premises"][account.premise_id].address.zip
+                assert any(
+                    o.zip == zip_code
+                    and o.fuel == args["fuel"]
+                    and o.started[:10] == args["date"]
+                    and o.hours >= CREDIT_MIN_HOURS
+                    for o in tables["past_outages"].values()
+                ), task.id
+            if action.name == "waive_late_fee":
+                assert tables["accounts"][args["account_id"]].late_fee_waived <= WAIVER_CUTOFF
+            if action.name == "dispute_bill":
+                bill = tables["bills"][args["bill_id"]]
+                line = next(ln for ln in bill.lines if ln.meter_id == args["meter_id"])
+                assert line.estimated and args["customer_reading"] < line.to_value, task.id
+            if action.name == "set_autopay":
+                user = next(
+                    u
+                    for u in tables["users"].values()
+                    if u.payment_method(args["payment_method_id"]) is not None
+                )
+                assert user.payment_method(args["payment_method_id"]).source != "gift_card"
+        for violation in utilities.violations(task):
+            assert utilities.intent(task.intent).rules, task.id
+            seen.add(f"violation:{violation.name}")
+    assert {"apply_outage_credit", "dispute_bill", "transfer_balance", "set_autopay"} <= seen
+    assert {"violation:waive_late_fee", "violation:apply_outage_credit"} <= seen

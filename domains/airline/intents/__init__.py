@@ -1,9 +1,12 @@
 """Airline task intents: templates that sample the base database and produce grounded tasks.
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
-the intents' base class and the helpers the themes share; ``bookings`` books, reports
-and corrects, ``changes`` changes flights, cabins and bags, ``cancellations`` cancels
-and compensates.
+the intents' base class and the helpers the themes share, ``finding`` and ``moves`` what the
+hard tier shares (a trip described without its code, the writes it combines). The base tier:
+``bookings`` books, reports and corrects, ``changes`` changes flights, cabins and bags,
+``cancellations`` cancels and compensates. The hard tier: ``hard_search`` and ``hard_later``
+(trips described, a need raised later), ``hard_mixed`` (an allowed part beside a refused one),
+``hard_disproven`` (claims the records disprove).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from tau_sim.domains.airline.intents.bookings import (
 )
 from tau_sim.domains.airline.intents.cancellations import (
     CancelBasicEconomyRefused,
+    CancelOthersReservationRefused,
     CancelReservation,
     CompensationOverCapTransfer,
     DelayCompensation,
@@ -25,6 +29,18 @@ from tau_sim.domains.airline.intents.changes import (
     ChangeFlightAndAddBag,
     UpgradeCabin,
 )
+from tau_sim.domains.airline.intents.hard_disproven import (
+    DepartedTodayCancel,
+    DisprovenCancelledRefund,
+    DisprovenDelayCompensation,
+)
+from tau_sim.domains.airline.intents.hard_later import ChangeWithLaterExtras, MoveBagBetweenTrips
+from tau_sim.domains.airline.intents.hard_mixed import (
+    BasicBagsChangeRefused,
+    ChangeAndBasicRefundRefused,
+    FamilyFixWithRefusals,
+)
+from tau_sim.domains.airline.intents.hard_search import FamilyTripOverhaul, SearchChangeFlight
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -41,4 +57,15 @@ INTENTS: list[Intent] = [
     ChangeFlightAndAddBag(),
     FlightStatusInquiry(),
     CorrectPassengerBirthDate(),
+    CancelOthersReservationRefused(),
+    SearchChangeFlight(),
+    FamilyTripOverhaul(),
+    ChangeWithLaterExtras(),
+    MoveBagBetweenTrips(),
+    ChangeAndBasicRefundRefused(),
+    BasicBagsChangeRefused(),
+    FamilyFixWithRefusals(),
+    DisprovenDelayCompensation(),
+    DisprovenCancelledRefund(),
+    DepartedTodayCancel(),
 ]

@@ -25,8 +25,10 @@ from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     bookable,
+    opening,
     pick_reservation,
     price_of,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, nonfree_bags
@@ -138,7 +140,13 @@ class BookFlight(AirlineIntent):
             f"{passengers_text(people)}: flight {picked}. We check {bags} bag(s) in total, "
             f"{'with' if insurance else 'without'} travel insurance, paid with "
             f"{method_text(method)}. I want to know the total price. {CONFIRM}",
-            opening=f"Hi, I'd like to book a flight from {out.origin} to {out.destination}.",
+            opening=opening(
+                rng,
+                f"I'd like to book a flight from {out.origin} to {out.destination}.",
+                f"I need tickets from {out.origin} to {out.destination}.",
+                f"Can you book me a trip {out.origin} to {out.destination}?",
+                f"Looking to fly {out.origin} to {out.destination}, can you help me book it?",
+            ),
             known={
                 "origin": out.origin,
                 "destination": out.destination,
@@ -208,7 +216,12 @@ class FlightStatusInquiry(AirlineIntent):
             goal=f"I fly soon on flight {flight_text(flight)} (reservation {rid}). I want to know "
             "whether it is on time, its departure time and, if it is delayed, by how many "
             "minutes. I do not want to change anything.",
-            opening=f"Hi, is my flight {flight.flight_number} on {flight.date} on time?",
+            opening=opening(
+                rng,
+                f"Is my flight {flight.flight_number} on {flight.date} on time?",
+                f"What's the status of {flight.flight_number} on {flight.date}?",
+                f"Any delay on flight {flight.flight_number} on {flight.date}?",
+            ),
             known={
                 "reservation_id": rid,
                 "booked_flight": f"{flight.flight_number} on {flight.date}",
@@ -251,10 +264,16 @@ class CorrectPassengerBirthDate(AirlineIntent):
             who,
             goal=f"On my reservation {rid} the date of birth of passenger {name} is wrong: it "
             f"should be {dob}. Nothing else should change. {CONFIRM}",
-            opening=f"Hi, there's a mistake in a passenger's date of birth on reservation {rid}.",
+            opening=opening(
+                rng,
+                f"There's a mistake in a passenger's date of birth on reservation {rid}.",
+                f"A birth date on booking {rid} is wrong and needs fixing.",
+                f"I typed a date of birth wrong on {rid}, can you correct it?",
+            ),
             known={"reservation_id": rid, "corrected_passenger": passenger_text(fixed)},
             actions=[
                 *gold_reads(who, rid),
+                *statuses(r),
                 Action(
                     "update_reservation_passengers",
                     {

@@ -2,54 +2,33 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.airline.data import ACTIVE, CANCELLED, NOW, Flight, Reservation, User, net_paid
+from tau_sim.domains.airline.data import ACTIVE, CANCELLED, Flight, Reservation, User, net_paid
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     flights_of,
+    opening,
     pick_reservation,
+    refund_reason,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import (
     CANCELLATION_FEE,
+    CANCELLED_RATE,
     COMPENSATION_CAP,
+    DELAY_RATE,
     DELAY_THRESHOLD_MINUTES,
-    FREE_CANCELLATION_HOURS,
     compensation,
 )
 from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swap_last
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def booked_hours_ago(reservation: Reservation) -> float:
-    """Hours between the booking and the world's ``NOW``."""
-    return (NOW - dt.datetime.fromisoformat(reservation.created_at)).total_seconds() / 3600
-
-
-def airline_cancelled(db: Database, reservation: Reservation) -> Flight | None:
-    """The first flight of the reservation the airline cancelled, or None."""
-    return next((f for f in flights_of(db, reservation) if f.status == CANCELLED), None)
-
-
-def refund_reason(db: Database, r: Reservation) -> str | None:
-    """Why the policy refunds a cancelled reservation in full, or None."""
-    if booked_hours_ago(r) < FREE_CANCELLATION_HOURS:
-        return "booked within the last 24 hours"
-    if airline_cancelled(db, r) is not None:
-        return "a flight was cancelled by the airline"
-    if r.cabin == "business":
-        return "business cabin"
-    if r.insurance:
-        return "travel insurance"
-    return None
-
 
 _REASON_GOAL = {
     "booked within the last 24 hours": "I booked it only a few hours ago.",
@@ -104,7 +83,13 @@ class CancelReservation(AirlineIntent):
             who,
             goal=f"I want to cancel my reservation {rid} ({trip_text(r)}) completely. {hint} "
             f"I want to know how much I get back. {CONFIRM}".replace("  ", " "),
-            opening=f"Hi, I want to cancel my reservation {rid}.",
+            opening=opening(
+                rng,
+                f"I want to cancel my reservation {rid}.",
+                f"Please cancel booking {rid} for me.",
+                f"I won't be travelling after all, so reservation {rid} has to be cancelled.",
+                f"How much would I get back if I cancel {rid}? I want to cancel it.",
+            ),
             known={"reservation_id": rid},
             actions=[
                 *reads,
@@ -149,6 +134,14 @@ def _disruption_text(flight: Flight) -> str:
     return f"flight {flight_text(flight)} was delayed by {flight.delay_minutes} minutes"
 
 
+def rate_check(tier: str, flight: Flight, count: int) -> list[Action]:
+    """The ``calculate`` of the uncapped compensation when several passengers travel."""
+    if count < 2:
+        return []
+    rate = (CANCELLED_RATE if flight.status == CANCELLED else DELAY_RATE)[tier]
+    return [Action("calculate", {"expression": f"{rate:.2f} * {count}"})]
+
+
 class DelayCompensation(AirlineIntent):
     """Compensation for a delayed or cancelled flight: a rate per passenger, capped by tier."""
 
@@ -172,18 +165,21 @@ class DelayCompensation(AirlineIntent):
             who,
             goal=f"My {_disruption_text(flight)} (reservation {rid}). I want the compensation "
             f"I am entitled to and I want to know the amount. {CONFIRM}",
-            opening=f"Hello, my flight {flight.flight_number} was a disaster and I want "
-            "compensation.",
+            opening=opening(
+                rng,
+                f"My flight {flight.flight_number} was a disaster and I want compensation.",
+                f"Flight {flight.flight_number} was a mess. What compensation do I get?",
+                f"I'd like to claim compensation for flight {flight.flight_number}.",
+                f"After what happened on {flight.flight_number}, I expect to be compensated.",
+            ),
             known={
                 "reservation_id": rid,
                 "disrupted_flight": f"{flight.flight_number} on {flight.date}",
             },
             actions=[
                 *gold_reads(who, rid),
-                Action(
-                    "get_flight_status",
-                    {"flight_number": flight.flight_number, "date": flight.date},
-                ),
+                *statuses(r, flight),
+                *rate_check(user.membership, flight, count),
                 Action(
                     "issue_compensation",
                     {"reservation_id": rid, "flight_number": flight.flight_number, "amount": due},
@@ -234,7 +230,12 @@ class CancelBasicEconomyRefused(AirlineIntent):
             "back. If the agent explains it cannot be refunded, I accept it in the end and keep "
             "the reservation as it is.",
             demand=f"my reservation {rid} cancelled with my money back",
-            opening=f"I need to cancel reservation {rid} and get a refund.",
+            opening=opening(
+                rng,
+                f"I need to cancel reservation {rid} and get a refund.",
+                f"Cancel {rid} and refund me, please.",
+                f"I want my money back for booking {rid}; I'm cancelling it.",
+            ),
             known={"reservation_id": rid},
             actions=[
                 *gold_reads(who, rid),
@@ -246,6 +247,8 @@ class CancelBasicEconomyRefused(AirlineIntent):
             outputs=["non-refundable"],
             summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
         )
+
+    rules = ("basic-economy-non-refundable",)
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The ticket cancelled with the full refund the user asks for."""
@@ -291,8 +294,14 @@ class CompensationOverCapTransfer(AirlineIntent):
             "in compensation and will not accept less. If the agent offers less, I refuse and "
             "ask for a human agent.",
             demand=f"{money_text(wanted)} in compensation for reservation {rid}",
-            opening=f"Your airline ruined my trip on flight {flight.flight_number}. I want "
-            f"{money_text(wanted)} in compensation.",
+            opening=opening(
+                rng,
+                f"Your airline ruined my trip on flight {flight.flight_number}. I want "
+                f"{money_text(wanted)} in compensation.",
+                f"I expect {money_text(wanted)} for what happened on {flight.flight_number}.",
+                f"Nothing less than {money_text(wanted)} will do after flight "
+                f"{flight.flight_number}.",
+            ),
             known={
                 "reservation_id": rid,
                 "disrupted_flight": f"{flight.flight_number} on {flight.date}",
@@ -300,14 +309,14 @@ class CompensationOverCapTransfer(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                Action(
-                    "get_flight_status",
-                    {"flight_number": flight.flight_number, "date": flight.date},
-                ),
+                *statuses(r, flight),
+                *rate_check(user.membership, flight, len(r.passengers)),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",
         )
+
+    rules = ("compensation-cap",)
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The demanded amount paid, above the cap, instead of the transfer."""
@@ -333,3 +342,53 @@ class CompensationOverCapTransfer(AirlineIntent):
             "issue_compensation",
             {"reservation_id": rid, "flight_number": flight.flight_number, "amount": paid},
         )
+
+
+class CancelOthersReservationRefused(AirlineIntent):
+    """Cancel a reservation that belongs to another customer: refuse, change nothing on it."""
+
+    name = "others_reservation_cancel_refused"
+    description = "The user wants someone else's reservation cancelled: refuse."
+    forbidden = True
+    rules = ("other-customer-reservation",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        r = pick_reservation(db, rng, upcoming)
+        user: User | None = pick(
+            db, rng, "users", lambda u: r is not None and u.user_id != r.user_id
+        )
+        if r is None or user is None:
+            return None
+        owner: User = record(db, "users", r.user_id)
+        holder = f"{owner.name.first_name} {owner.name.last_name}"
+        relation = rng.choice(("friend", "colleague", "neighbour", "cousin"))
+        who = self.identity(db, user.user_id, rng)
+        rid = r.reservation_id
+        return self.task(
+            domain,
+            who,
+            goal=f"My {relation} {holder} asked me to cancel their reservation {rid} "
+            f"({trip_text(r).replace('my ', '', 1)}); it is not in my name. If the agent "
+            "explains it can only act on my own reservations, I accept it in the end.",
+            demand=f"reservation {rid} of my {relation} cancelled",
+            opening=opening(
+                rng,
+                f"I'm calling for my {relation} {holder}: please cancel reservation {rid}.",
+                f"My {relation} can't call, so I need you to cancel booking {rid} for them.",
+                f"Could you cancel {rid}? It's my {relation}'s trip.",
+            ),
+            known={"reservation_id": rid},
+            actions=[*gold_reads(who, rid)],
+            summary=f"{rid} belongs to {owner.user_id}, not {user.user_id}: refuse",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The other customer's reservation cancelled with everything refunded."""
+        rid = task.actions[2].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The reservation cancelled for them."""
+        return [[*task.actions, *self.violations(domain, task)]]

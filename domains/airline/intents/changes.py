@@ -11,9 +11,12 @@ from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     bookable,
+    fee_check,
     flights_of,
+    opening,
     pick_reservation,
     price_of,
+    statuses,
     upcoming,
 )
 from tau_sim.domains.airline.rules import BAG_FEE, nonfree_bags
@@ -168,7 +171,13 @@ class ChangeFlight(AirlineIntent):
             f"{flight_text(r.flights[0])} to flight {departure_text(new)}, same cabin. Any "
             f"price difference goes through {method_text(change.method)}. I want to know how "
             f"much I pay or get back. {CONFIRM}",
-            opening=f"Hi, I need to change the date of my flight, reservation {rid}.",
+            opening=opening(
+                rng,
+                f"I need to change the date of my flight, reservation {rid}.",
+                f"Can I move my outbound flight on {rid} to another day?",
+                f"My plans changed: the first flight of {rid} has to move.",
+                f"I'd like a different departure date for reservation {rid}.",
+            ),
             known={
                 "reservation_id": rid,
                 "flight": departure_text(new),
@@ -176,6 +185,7 @@ class ChangeFlight(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
+                *statuses(r),
                 *change.actions,
             ],
             outputs=[money_text(abs(change.difference))],
@@ -221,7 +231,12 @@ class UpgradeCabin(AirlineIntent):
             goal=f"I want to upgrade every flight of reservation {rid} ({trip_text(r)}) from "
             f"{CABIN_TEXT[r.cabin]} to {CABIN_TEXT[cabin]}, paid with {method_text(method)}. "
             f"I want to know how much the upgrade costs. {CONFIRM}",
-            opening=f"Hello, I'd like to upgrade my reservation {rid} to {CABIN_TEXT[cabin]}.",
+            opening=opening(
+                rng,
+                f"I'd like to upgrade my reservation {rid} to {CABIN_TEXT[cabin]}.",
+                f"How much to move {rid} up to {CABIN_TEXT[cabin]}? I want to do it.",
+                f"Please put reservation {rid} in {CABIN_TEXT[cabin]}.",
+            ),
             known={
                 "reservation_id": rid,
                 "new_cabin": CABIN_TEXT[cabin],
@@ -315,13 +330,18 @@ class AddBaggage(AirlineIntent):
             goal=f"I want to add {added} checked bag(s) to my reservation {rid} "
             f"({trip_text(r)}), paid with {method_text(method)} if there is a fee. I want to "
             f"know the fee. {CONFIRM}",
-            opening=f"Hi, I need to add {added} more bag(s) to my reservation {rid}.",
+            opening=opening(
+                rng,
+                f"I need to add {added} more bag(s) to my reservation {rid}.",
+                f"Can I check {added} extra bag(s) on {rid}?",
+                f"We're bringing more luggage: {added} bag(s) on booking {rid}, please.",
+            ),
             known={
                 "reservation_id": rid,
                 "bags": f"{added} more checked bag(s)",
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, rid), write],
+            actions=[*gold_reads(who, rid), *statuses(r), *fee_check(fee), write],
             outputs=[money_text(fee)],
             summary=f"add {added} bag(s) to {rid} ({user.membership}, {r.cabin}): "
             f"{money_text(fee)}",
@@ -363,7 +383,12 @@ class ChangeFlightAndAddBag(AirlineIntent):
             f"{flight_text(r.flights[0])} to flight {departure_text(new)}, and add {added} "
             f"checked bag(s). Everything is paid with {method_text(change.method)}. I want to "
             f"know the price difference and the bag fee. {CONFIRM}",
-            opening=f"Hi, I want to change my flight on reservation {rid} and add luggage.",
+            opening=opening(
+                rng,
+                f"I want to change my flight on reservation {rid} and add luggage.",
+                f"Two things on {rid}: a new flight and extra bags.",
+                f"Could you move my flight on {rid} and add some checked bags?",
+            ),
             known={
                 "reservation_id": rid,
                 "flight": departure_text(new),
@@ -373,6 +398,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             actions=[
                 *gold_reads(who, rid),
                 *change.actions,
+                *fee_check(fee),
                 bags,
             ],
             outputs=[money_text(abs(change.difference)), money_text(fee)],
@@ -390,7 +416,8 @@ class ChangeFlightAndAddBag(AirlineIntent):
         wrong = _all_bags_charged(task, bags, r)
         if wrong:
             paths.append(wrong)
-        other = _other_flight_mistake(domain, task, task.actions[-2])
+        change = next(a for a in task.actions if a.name == "change_reservation_flights")
+        other = _other_flight_mistake(domain, task, change)
         if other:
             paths.append(other)
         return paths

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
     LAST_DAY,
+    NOW,
     TODAY,
     Flight,
     Reservation,
     flight_key,
     route_key,
 )
+from tau_sim.domains.airline.rules import BAG_FEE, FREE_CANCELLATION_HOURS
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
@@ -58,6 +61,29 @@ def price_of(flight: Flight, cabin: str) -> float:
     return fare.price
 
 
+def booked_hours_ago(reservation: Reservation) -> float:
+    """Hours between the booking and the world's ``NOW``."""
+    return (NOW - dt.datetime.fromisoformat(reservation.created_at)).total_seconds() / 3600
+
+
+def airline_cancelled(db: Database, reservation: Reservation) -> Flight | None:
+    """The first flight of the reservation the airline cancelled, or None."""
+    return next((f for f in flights_of(db, reservation) if f.status == CANCELLED), None)
+
+
+def refund_reason(db: Database, r: Reservation) -> str | None:
+    """Why the policy refunds a cancelled reservation in full, or None."""
+    if booked_hours_ago(r) < FREE_CANCELLATION_HOURS:
+        return "booked within the last 24 hours"
+    if airline_cancelled(db, r) is not None:
+        return "a flight was cancelled by the airline"
+    if r.cabin == "business":
+        return "business cabin"
+    if r.insurance:
+        return "travel insurance"
+    return None
+
+
 class AirlineIntent(CustomerIntent):
     """An airline customer: email (60%) or name + zip; never knows payment method ids."""
 
@@ -70,3 +96,39 @@ class AirlineIntent(CustomerIntent):
 
 
 pick_reservation = picker("reservations", Reservation)
+
+
+GREETINGS = ("Hi,", "Hello,", "Hey,", "Good afternoon,", "Hi there,", "")
+"""How a user may start the first message (nothing at all, too)."""
+
+
+def opening(rng: random.Random, *wordings: str) -> str:
+    """One of ``wordings`` after a greeting, both drawn by ``rng``: the user's first message."""
+    greeting, text = rng.choice(GREETINGS), rng.choice(wordings)
+    if not greeting:
+        return text
+    word = text.split(" ", 1)[0]
+    if word not in ("I", "I'm", "I'd", "I've", "I'll") and not word.isupper():
+        text = text[0].lower() + text[1:]
+    return f"{greeting} {text}"
+
+
+def statuses(reservation: Reservation, first: Flight | None = None) -> list[Action]:
+    """A ``get_flight_status`` read of every flight of ``reservation`` (has any departed?).
+
+    ``first``, the flight the user named, is read first.
+    """
+    named = [] if first is None else [(first.flight_number, first.date)]
+    legs = named + [
+        (s.flight_number, s.date)
+        for s in reservation.flights
+        if (s.flight_number, s.date) not in named
+    ]
+    return [Action("get_flight_status", {"flight_number": n, "date": d}) for n, d in legs]
+
+
+def fee_check(fee: float) -> list[Action]:
+    """The ``calculate`` of a bag fee (none when the bags are free)."""
+    if not fee:
+        return []
+    return [Action("calculate", {"expression": f"{BAG_FEE:.2f} * {round(fee / BAG_FEE)}"})]

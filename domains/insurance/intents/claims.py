@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import datetime
 import random
 
-from tau_sim.domains.insurance.access import cancellation_quote, coverage_for
+from tau_sim.domains.insurance.access import coverage_for
 from tau_sim.domains.insurance.data import (
     ACTIVE,
     AUTO,
@@ -13,93 +12,31 @@ from tau_sim.domains.insurance.data import (
     TODAY,
     Claim,
     Policy,
-    User,
     claim_id,
     parse_date,
 )
-from tau_sim.domains.insurance.intents.common import CONFIRM, InsuranceIntent, pick_policy
-from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD, LOSS_COVERAGE
+from tau_sim.domains.insurance.intents.common import (
+    CONFIRM,
+    ClaimIntent,
+    InsuranceIntent,
+    PolicyRef,
+    claim_args,
+    claim_known,
+    claim_reads,
+    deductible,
+    loss_day,
+    loss_types,
+    pick_policy,
+)
+from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import pick, record
-from tau_sim.domains.kit.payments import method_text, money_text
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-def _losses(policy: Policy, *, excluded: bool) -> list[str]:
-    """The loss types the tools accept on ``policy`` that are (not) excluded by it."""
-    out = []
-    for (kind, loss), coverage in LOSS_COVERAGE.items():
-        if kind != policy.kind or (loss in policy.exclusions) != excluded:
-            continue
-        if policy.coverage(loss) is not None or policy.coverage(coverage) is not None:
-            out.append(loss)
-    return out
-
-
-def _loss_day(policy: Policy, rng: random.Random, low: int, high: int) -> str | None:
-    """A loss date ``low`` to ``high`` days before today inside the policy's term, or None."""
-    earliest = parse_date(policy.start_date)
-    choices = [d for d in range(low, high + 1) if TODAY - datetime.timedelta(days=d) >= earliest]
-    if not choices:
-        return None
-    return (TODAY - datetime.timedelta(days=rng.choice(choices))).isoformat()
-
-
-def _claim_args(
-    policy: Policy, loss: str, loss_date: str, amount: float, injury: bool
-) -> dict[str, object]:
-    return {
-        "policy_id": policy.policy_id,
-        "loss_type": loss,
-        "loss_date": loss_date,
-        "estimated_amount": amount,
-        "injury": injury,
-    }
-
-
-def _claim_known(loss: str, loss_date: str, amount: float, injury: bool) -> dict[str, str]:
-    return {
-        "loss_type": loss,
-        "loss_date": loss_date,
-        "estimated_amount": money_text(amount),
-        "injury": "yes, someone was hurt" if injury else "no, nobody was hurt",
-    }
-
-
-def _deductible(policy: Policy, loss: str) -> float:
-    coverage = policy.coverage(coverage_for(policy, loss))
-    assert coverage is not None
-    return coverage.deductible
-
-
-def _claim_reads(policy: Policy, loss: str, loss_date: str) -> list[Action]:
-    return [
-        Action("check_coverage", {"policy_id": policy.policy_id, "loss_type": loss}),
-        Action("days_between", {"start_date": loss_date, "end_date": TODAY.isoformat()}),
-    ]
-
-
-class _ClaimIntent(InsuranceIntent):
-    """A claim on an active policy: the loss, its date, the estimate (shared sampling)."""
-
-    def covered_claim(
-        self, db: Database, rng: random.Random, kind: str | None = None
-    ) -> tuple[Policy, str, str, float] | None:
-        """A policy, a covered loss type, a date inside the filing window and an estimate."""
-        policy = pick_policy(
-            db, rng, lambda p: p.status == ACTIVE and (kind is None or p.kind == kind)
-        )
-        if policy is None:
-            return None
-        losses = _losses(policy, excluded=False)
-        day = _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
-        if not losses or day is None:
-            return None
-        return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)
-
-
 class CoverageQuestion(InsuranceIntent):
-    """Ask whether a kind of loss is covered, with the deductible and the limit."""
+    """Ask whether one or two kinds of loss are covered, with the deductibles and the limits."""
 
     name = "coverage_question"
     description = "The user asks whether a loss is covered and what the deductible and limit are."
@@ -107,32 +44,48 @@ class CoverageQuestion(InsuranceIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=False)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
         if policy is None or not losses:
             return None
         loss = rng.choice(losses)
-        coverage = policy.coverage(coverage_for(policy, loss))
-        assert coverage is not None
+        checked = [loss]
+        others = [x for x in losses if x != loss and x not in loss and loss not in x]
+        if others and rng.random() < 0.5:
+            checked.append(rng.choice(others))
+        asked = " and ".join(checked)
+        outputs = []
+        for x in checked:
+            coverage = policy.coverage(coverage_for(policy, x))
+            assert coverage is not None
+            outputs += [money_text(coverage.deductible), money_text(coverage.limit)]
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, does my {policy.kind} insurance cover {loss}?",
+                f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
+                f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to know whether my {policy.kind} policy {pid} covers {loss} (for "
+            goal=f"I want to know whether my {ref.text} covers {asked} (for "
             f"example if {LOSS_TEXT[loss]}), what my deductible would be and up to what limit. "
             "I do not want to file a claim or change anything.",
-            opening=f"Hi, does my {policy.kind} insurance cover {loss}?",
-            known={"policy_id": pid, "loss_type": loss},
+            opening=opening + ref.say,
+            known={**ref.known, "loss_type": asked},
             actions=[
-                *gold_reads(who, pid),
-                Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
+                *gold_reads(who, *ref.reads),
+                *(Action("check_coverage", {"policy_id": pid, "loss_type": x}) for x in checked),
             ],
-            outputs=[money_text(coverage.deductible), money_text(coverage.limit)],
-            summary=f"{loss} on {pid}: covered, deductible {money_text(coverage.deductible)}",
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"{asked} on {pid}: covered, deductibles and limits {', '.join(outputs)}",
         )
 
 
-class FileClaim(_ClaimIntent):
+class FileClaim(ClaimIntent):
     """File a covered claim within the filing window; learn the claim number and deductible."""
 
     name = "file_claim"
@@ -147,21 +100,22 @@ class FileClaim(_ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_id = claim_id(pid, len(policy.claims) + 1)
-        deductible = _deductible(policy, loss)
+        owed = deductible(policy, loss)
+        ref = PolicyRef(db, policy, rng)
         return self.task(
             domain,
             who,
-            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
-            f"policy {pid}. The damage is estimated at {money_text(amount)} and nobody was hurt. "
-            f"I want the claim number and my deductible. {CONFIRM}",
-            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text}. The "
+            f"damage is estimated at {money_text(amount)} and nobody was hurt. I want the claim "
+            f"number and my deductible. {CONFIRM}",
+            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.{ref.say}",
+            known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
-                *gold_reads(who, pid),
-                *_claim_reads(policy, loss, day),
-                Action("file_claim", _claim_args(policy, loss, day, amount, False)),
+                *gold_reads(who, *ref.reads),
+                *claim_reads(policy, loss, day),
+                Action("file_claim", claim_args(policy, loss, day, amount, False)),
             ],
-            outputs=[new_id, money_text(deductible)],
+            outputs=[new_id, money_text(owed)],
             summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
         )
 
@@ -175,7 +129,7 @@ class FileClaim(_ClaimIntent):
 
 
 class ClaimStatus(InsuranceIntent):
-    """Ask for the status of a claim (and what was paid on it)."""
+    """Ask for the status of a claim, or of two on one policy (and what was paid on them)."""
 
     name = "claim_status"
     description = "The user asks for the status of a claim and any amount paid (information only)."
@@ -187,20 +141,41 @@ class ClaimStatus(InsuranceIntent):
             return None
         policy: Policy = record(db, "policies", claim.policy_id)
         who = self.owner(db, policy, rng)
-        outputs = [claim.status]
-        if claim.paid_amount is not None:
-            outputs.append(money_text(claim.paid_amount))
+        asked = [claim]
+        others = [record(db, "claims", c) for c in policy.claims if c != claim.claim_id]
+        if others and rng.random() < 0.6:
+            asked.append(others[0])
+        outputs = []
+        for c in asked:
+            outputs.append(c.status)
+            if c.paid_amount is not None:
+                outputs.append(money_text(c.paid_amount))
         cid = claim.claim_id
+        ids = " and ".join(c.claim_id for c in asked)
+        subject = f"claims {ids}" if len(asked) > 1 else f"claim {cid}"
+        also = ""
+        if len(asked) > 1:
+            also = f" I also want the same for my other claim {asked[1].claim_id}."
         return self.task(
             domain,
             who,
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
-            "its status and, if it was paid, how much. I do not want to change anything.",
-            opening=f"Hi, what is happening with my claim {cid}?",
-            known={"claim_id": cid},
-            actions=[*who.actions, Action("get_claim_details", {"claim_id": cid})],
-            outputs=outputs,
-            summary=f"status of claim {cid} ({claim.status})",
+            f"its status and, if it was paid, how much.{also} I do not want to change anything.",
+            # the opening names every claim asked about: the user holds them all
+            opening=rng.choice(
+                (
+                    f"Hi, what is happening with my {subject}?",
+                    f"Hello, could you check where {subject} stands?",
+                    f"I'm still waiting to hear about {subject}. Any news?",
+                )
+            ),
+            known={"claim_id": ids},
+            actions=[
+                *who.actions,
+                *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in asked),
+            ],
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"status of claim {ids} ({', '.join(c.status for c in asked)})",
         )
 
 
@@ -226,7 +201,13 @@ class WithdrawClaim(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
             "the repair myself and want the claim withdrawn. I want to hear that it is "
             f"withdrawn. {CONFIRM}",
-            opening=f"Hi, I'd like to withdraw my claim {cid}.",
+            opening=rng.choice(
+                (
+                    f"Hi, I'd like to withdraw my claim {cid}.",
+                    f"Hello, please cancel claim {cid}, I paid for the repair myself.",
+                    f"I don't need claim {cid} anymore. Can you close it?",
+                )
+            ),
             known={"claim_id": cid},
             actions=[
                 *who.actions,
@@ -238,96 +219,44 @@ class WithdrawClaim(InsuranceIntent):
         )
 
 
-class CancelHomeAndFileAutoClaim(_ClaimIntent):
-    """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
-
-    name = "cancel_home_and_file_auto_claim"
-    description = "The user cancels a home policy and files a covered claim on an auto policy."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = self.covered_claim(db, rng, AUTO)
-        if picked is None:
-            return None
-        auto, loss, day, amount = picked
-        user: User = record(db, "users", auto.user_id)
-        homes = [
-            h
-            for h in (record(db, "policies", p) for p in user.policies)
-            if h.kind == HOME and h.status == ACTIVE and h.balance_due == 0
-        ]
-        if not homes:
-            return None
-        home: Policy = homes[0]
-        quote = cancellation_quote(home)
-        method = user.payment_method(home.payment_method_id)
-        if method is None or quote.refund <= 0:
-            return None
-        who = self.owner(db, auto, rng)
-        a, h = auto.policy_id, home.policy_id
-        cancel = {
-            "policy_id": h,
-            "reason": "sold the insured property",
-            "refund_payment_method_id": method.id,
-        }
-        return self.task(
-            domain,
-            who,
-            goal=f"Two things: I sold my house, so I want my home policy {h} cancelled today with "
-            f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
-            f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
-            f"hurt). I want the refund amount and the claim number. {CONFIRM}",
-            opening="Hi, I sold my house and need to cancel its insurance, and I also need to "
-            "file a car claim.",
-            known={
-                "policy_id_1": h,
-                "cancel_reason": "sold the insured property",
-                "payment_method": method_text(method),
-                "policy_id_2": a,
-                **_claim_known(loss, day, amount, False),
-            },
-            actions=[
-                *gold_reads(who, h),
-                Action("quote_cancellation", {"policy_id": h}),
-                Action("cancel_policy", cancel),
-                Action("get_policy_details", {"policy_id": a}),
-                *_claim_reads(auto, loss, day),
-                Action("file_claim", _claim_args(auto, loss, day, amount, False)),
-            ],
-            outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
-            summary=f"cancel {h} and file a {loss} claim on {a}",
-        )
-
-
-class ExcludedClaimRefusal(_ClaimIntent):
+class ExcludedClaimRefusal(ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
     description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
     forbidden = True
+    rules = ("excluded-loss",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=True)
-        day = None if policy is None else _loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        losses = [] if policy is None else loss_types(policy, excluded=True)
+        day = None if policy is None else loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
         if policy is None or not losses or day is None:
             return None
         loss = rng.choice(losses)
         amount = float(rng.randint(6, 120) * 100)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+                f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
+                f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
-            f"policy {pid} for {money_text(amount)}. Nobody was hurt. If the agent says it is "
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text} for "
+            f"{money_text(amount)}. Nobody was hurt. If the agent says it is "
             "excluded, I accept that in the end and do not ask for anything else.",
-            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening + ref.say,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
             ],
             outputs=["excluded"],
@@ -347,7 +276,8 @@ def _filed(task: Task, injury: bool = False) -> Action:
     """The claim the user asked for, filed although the policy forbids it."""
     known = task.scenario.known_info
     amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-    pid = known.get("policy_id") or known["policy_id_2"]
+    checked = [a.arguments["policy_id"] for a in task.actions if a.name == "check_coverage"]
+    pid = known.get("policy_id") or known.get("policy_id_2") or checked[0]
     args = {
         "policy_id": pid,
         "loss_type": known["loss_type"],
@@ -358,18 +288,19 @@ def _filed(task: Task, injury: bool = False) -> Action:
     return Action("file_claim", args)
 
 
-class LateClaimRefusal(_ClaimIntent):
+class LateClaimRefusal(ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
     description = "The user reports a loss more than 60 days old; the agent refuses the claim."
     forbidden = True
+    rules = ("filing-window",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else _losses(policy, excluded=False)
-        day = None if policy is None else _loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
+        day = None if policy is None else loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
         if policy is None or not losses or day is None:
             return None
         loss = rng.choice(losses)
@@ -377,17 +308,25 @@ class LateClaimRefusal(_ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                "Hi, I'd like to file a claim for something that happened a while ago: "
+                f"{LOSS_TEXT[loss]}.",
+                f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
+                f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
+            )
+        )
         return self.task(
             domain,
             who,
             goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
-            f"claim on my {policy.kind} policy {pid} for {money_text(amount)}. Nobody was hurt. "
+            f"claim on my {ref.text} for {money_text(amount)}. Nobody was hurt. "
             "If the agent says it is too late, I accept that in the end and ask for nothing else.",
-            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I'd like to file a claim for something that happened a while ago: "
-            f"{LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, False)},
-            actions=[*gold_reads(who, pid), *_claim_reads(policy, loss, day)],
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening + ref.say,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
+            actions=[*gold_reads(who, *ref.reads), *claim_reads(policy, loss, day)],
             outputs=[f"{late} days"],
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
@@ -401,12 +340,13 @@ class LateClaimRefusal(_ClaimIntent):
         return [[*task.actions, *self.violations(domain, task)]]
 
 
-class ClaimToHuman(_ClaimIntent):
+class ClaimToHuman(ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"
     description = "An injury claim or one above $25,000: the agent transfers, files nothing."
     forbidden = True
+    rules = ("injury-to-human", "large-claim-to-human")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -434,8 +374,14 @@ class ClaimToHuman(_ClaimIntent):
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
             "handle it, I agree to be transferred.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
-            known={"policy_id": pid, **_claim_known(loss, day, amount, injury)},
+            opening=rng.choice(
+                (
+                    f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+                    f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
+                    f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
+                )
+            ),
+            known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
             actions=[
                 *gold_reads(who, pid),
                 Action("transfer_to_human_agents", {"summary": summary}),

@@ -2,58 +2,26 @@
 
 from __future__ import annotations
 
-import datetime
 import random
 
 from tau_sim.domains.insurance.access import days_left, driver_charge
-from tau_sim.domains.insurance.data import AUTO, TODAY, Driver, Policy, User, license_number
+from tau_sim.domains.insurance.data import AUTO, TODAY, Driver, Policy, User
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
     InsuranceIntent,
+    PolicyRef,
     active,
+    driver_args,
+    new_driver,
     payer,
     pick_policy,
 )
-from tau_sim.domains.insurance.rules import MIN_DRIVER_AGE, NON_HOUSEHOLD, RELATIONSHIPS
+from tau_sim.domains.insurance.rules import NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, gold_reads
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.people import Ids
-from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _new_driver(db: Database, rng: random.Random, user: User, relationship: str) -> Driver:
-    """A household member to add, with a fresh license number (drawn from ``rng``)."""
-    ids = Ids(rng)
-    for _, policy in db.items("policies"):
-        if policy.user_id == user.user_id:
-            ids.used.update(d.license_number[1:] for d in policy.drivers)
-    low = MIN_DRIVER_AGE if relationship == "child" else 18
-    high = 30 if relationship == "child" else 80
-    born = TODAY.year - rng.randint(low, high)
-    birth = datetime.date(born, rng.randint(1, 12), rng.randint(1, 28))
-    if birth > TODAY.replace(year=born):  # not yet had this year's birthday: a year younger
-        birth = birth.replace(year=born - 1)
-    return Driver(
-        rng.choice(FIRST_NAMES),
-        user.name.last_name,
-        birth.isoformat(),
-        license_number(rng, ids),
-        relationship,
-    )
-
-
-def _driver_args(policy: Policy, driver: Driver) -> dict[str, object]:
-    return {
-        "policy_id": policy.policy_id,
-        "first_name": driver.first_name,
-        "last_name": driver.last_name,
-        "birth_date": driver.birth_date,
-        "license_number": driver.license_number,
-        "relationship": driver.relationship,
-    }
 
 
 class _DriverIntent(InsuranceIntent):
@@ -67,7 +35,7 @@ class _DriverIntent(InsuranceIntent):
         if policy is None or days_left(policy) < 10:
             return None
         user: User = record(db, "users", policy.user_id)
-        driver = _new_driver(db, rng, user, rng.choice(relationships))
+        driver = new_driver(db, rng, user, rng.choice(relationships))
         _, charge = driver_charge(policy, age_on(driver.birth_date, TODAY))
         return policy, user, driver, charge
 
@@ -104,18 +72,25 @@ class AddDriver(_DriverIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         new_premium = money(policy.premium + charge)
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I'd like to add my {driver.relationship} as a driver on my car insurance.",
+                f"Hello, my {driver.relationship} will be driving my car now. Can you add them?",
+                "I need another driver on my auto policy, please.",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to add {driver_text(driver)} as a driver on my auto policy {pid}. I want "
+            goal=f"I want to add {driver_text(driver)} as a driver on my {ref.text}. I want "
             f"to know how much my premium goes up and what the new premium is. {CONFIRM}",
-            opening=f"Hi, I'd like to add my {driver.relationship} as a driver on my car "
-            "insurance.",
-            known={"policy_id": pid, "new_driver": driver_text(driver)},
+            opening=opening + ref.say,
+            known={**ref.known, "new_driver": driver_text(driver)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 self.quote(policy, driver),
-                Action("add_driver", _driver_args(policy, driver)),
+                Action("add_driver", driver_args(policy, driver)),
             ],
             outputs=[money_text(charge), money_text(new_premium)],
             summary=f"add {driver.relationship} to {pid}: +{money_text(charge)}",
@@ -141,22 +116,31 @@ class AddDriverAndPay(_DriverIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         pay = {"policy_id": pid, "payment_method_id": method.id, "amount": balance}
+        ref = PolicyRef(db, policy, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to add {driver_text(driver)} as a driver on my auto policy {pid}, and "
+            goal=f"I want to add {driver_text(driver)} as a driver on my {ref.text}, and "
             f"then pay the whole balance due on the policy right away with {method_text(method)}. "
             f"I want to know the premium increase and how much I paid. {CONFIRM}",
-            opening="Hi, I need to add a driver to my policy and pay what I owe.",
+            opening=rng.choice(
+                (
+                    "Hi, I need to add a driver to my policy and pay what I owe.",
+                    f"Hello, my {driver.relationship} needs to be on my car insurance, and I "
+                    "want to settle up.",
+                    "I'd like to add someone to my auto policy and pay it all off today.",
+                )
+            )
+            + ref.say,
             known={
-                "policy_id": pid,
+                **ref.known,
                 "new_driver": driver_text(driver),
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 self.quote(policy, driver),
-                Action("add_driver", _driver_args(policy, driver)),
+                Action("add_driver", driver_args(policy, driver)),
                 Action("make_payment", pay),
             ],
             outputs=list(dict.fromkeys([money_text(charge), money_text(balance)])),
@@ -170,6 +154,7 @@ class NonHouseholdDriverRefusal(_DriverIntent):
     name = "non_household_driver_refusal"
     description = "The user wants a friend or coworker on the auto policy; the agent refuses."
     forbidden = True
+    rules = ("household-only",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -186,7 +171,14 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             "do not live with me. If the agent says only household members can be added, I "
             "accept that in the end and do not ask for anything else.",
             demand=f"{driver.first_name} {driver.last_name} added as a driver on my policy {pid}",
-            opening=f"Hi, can I add my {driver.relationship} as a driver on my car insurance?",
+            opening=rng.choice(
+                (
+                    f"Hi, can I add my {driver.relationship} as a driver on my car insurance?",
+                    f"Hello, my {driver.relationship} borrows my car a lot. Can they go on my "
+                    "policy?",
+                    f"I want my {driver.relationship} {driver.first_name} covered to drive my car.",
+                )
+            ),
             known={"policy_id": pid, "new_driver": driver_text(driver)},
             actions=gold_reads(who, pid),
             outputs=["household"],

@@ -1,4 +1,4 @@
-"""Insurance intents about a policy: scheduled items, payments, cancellation."""
+"""Insurance intents about a policy: scheduled items, payments, cancellation (with a claim)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,21 @@ from typing import Any
 import msgspec
 
 from tau_sim.domains.insurance.access import cancellation_quote, days_left, item_charge
-from tau_sim.domains.insurance.data import ACTIVE, HOME, Policy, User
+from tau_sim.domains.insurance.data import ACTIVE, AUTO, HOME, Policy, User, claim_id
 from tau_sim.domains.insurance.intents.common import (
     CONFIRM,
+    ClaimIntent,
     InsuranceIntent,
+    PolicyRef,
     active,
+    claim_args,
+    claim_known,
+    claim_reads,
     payer,
     pick_policy,
 )
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES
-from tau_sim.domains.insurance.scenario import REASON_TEXT, gold_reads
+from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -74,15 +79,23 @@ class AddScheduledItem(InsuranceIntent):
         item = _scheduling(rng, policy)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I want to add my {item.category} to my home insurance.",
+                f"Hello, I just had my {item.category} appraised and want it insured.",
+                "Can I schedule a valuable item on my home policy?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to schedule {item.text} on my home policy {pid}. I "
+            goal=f"I want to schedule {item.text} on my {ref.text}. I "
             f"want to know how much the premium goes up and the new premium. {CONFIRM}",
-            opening=f"Hi, I want to add my {item.category} to my home insurance.",
-            known={"policy_id": pid, "item": item.text},
+            opening=opening + ref.say,
+            known={**ref.known, "item": item.text},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_scheduled_item", item.args),
                 Action("add_scheduled_item", item.args),
             ],
@@ -119,16 +132,25 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
         item = _scheduling(rng, policy)
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
         return self.task(
             domain,
             who,
-            goal=f"Two things on my home policy {pid}: I want {method_text(method)} to be the "
+            goal=f"Two things on my {ref.text}: I want {method_text(method)} to be the "
             f"payment method on file from now on, and I want to schedule "
             f"{item.text}. I want to know the premium increase. {CONFIRM}",
-            opening="Hi, I want to change how I pay for my home insurance and add an item to it.",
-            known={"policy_id": pid, "payment_method": method_text(method), "item": item.text},
+            opening=rng.choice(
+                (
+                    "Hi, I want to change how I pay for my home insurance and add an item to it.",
+                    f"Hello, I'd like to pay my home policy differently and insure my "
+                    f"{item.category}.",
+                    "Two changes to my home policy, please: the payment method and a new item.",
+                )
+            )
+            + ref.say,
+            known={**ref.known, "payment_method": method_text(method), "item": item.text},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_scheduled_item", item.args),
                 Action(
                     "update_policy_payment_method",
@@ -170,20 +192,28 @@ class CancelPolicy(InsuranceIntent):
         outputs = [money_text(quote.refund)]
         if quote.cancellation_fee:
             outputs.append(money_text(quote.cancellation_fee))
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I want to cancel my {policy.kind} insurance.",
+                f"Hello, {REASON_TEXT[reason]}, so please cancel my {policy.kind} policy.",
+                f"I'd like to end my {policy.kind} policy today. What do I get back?",
+            )
+        )
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel my {policy.kind} policy {pid} today because "
+            goal=f"I want to cancel my {ref.text} today because "
             f"{REASON_TEXT[reason]}. The refund should go to {method_text(method)}. I want to "
             f"know how much I get back and whether there is a fee. {CONFIRM}",
-            opening=f"Hi, I want to cancel my {policy.kind} insurance.",
+            opening=opening + ref.say,
             known={
-                "policy_id": pid,
+                **ref.known,
                 "cancel_reason": reason,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
                 Action("quote_cancellation", {"policy_id": pid}),
                 Action(
                     "cancel_policy",
@@ -204,10 +234,10 @@ class CancelPolicy(InsuranceIntent):
 
 
 class MakePayment(InsuranceIntent):
-    """Pay the whole balance due on a policy with a chosen payment method."""
+    """Pay the whole balance due on a policy, or half of it, with a chosen payment method."""
 
     name = "make_payment"
-    description = "The user pays the balance due of a policy with one of their payment methods."
+    description = "The user pays all or half the balance due of a policy with one of their methods."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -221,25 +251,115 @@ class MakePayment(InsuranceIntent):
             return None
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
+                f"Hello, I want to clear the balance on my {policy.kind} insurance.",
+                f"Can I pay off my {policy.kind} policy today?",
+            )
+        )
+        halved = rng.random() < 0.4 and money(balance / 2) > 0
+        share = "half of the balance due" if halved else "the whole balance due"
+        amount = money(balance / 2) if halved else balance
+        half = [Action("calculate", {"expression": f"{balance:.2f} / 2"})] if halved else []
         return self.task(
             domain,
             who,
-            goal=f"I want to pay off the whole balance due on my {policy.kind} policy {pid} with "
+            goal=f"I want to pay {share} on my {ref.text} today with "
             f"{method_text(method)}. I want to know how much I paid. {CONFIRM}",
-            opening=f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
-            known={"policy_id": pid, "payment_method": method_text(method)},
+            opening=opening + ref.say,
+            known={**ref.known, "payment_method": method_text(method)},
             actions=[
-                *gold_reads(who, pid),
+                *gold_reads(who, *ref.reads),
+                *half,
                 Action(
                     "make_payment",
-                    {"policy_id": pid, "payment_method_id": method.id, "amount": balance},
+                    {"policy_id": pid, "payment_method_id": method.id, "amount": amount},
                 ),
             ],
-            outputs=[money_text(balance)],
-            summary=f"pay {money_text(balance)} on {pid}",
+            outputs=[money_text(amount)],
+            summary=f"pay {money_text(amount)} of {money_text(balance)} on {pid}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and half the balance paid."""
-        half = money(float(task.actions[-1].arguments["amount"]) / 2)
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=half)]
+        """The generic ones, and the other share paid (half instead of all, or all)."""
+        paid = float(task.actions[-1].arguments["amount"])
+        halved = any(a.name == "calculate" for a in task.actions)
+        other = money(paid / 2)
+        if halved:
+            policy = record(
+                domain.new_database(), "policies", task.actions[-1].arguments["policy_id"]
+            )
+            other = policy.balance_due
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, amount=other),
+        ]
+
+
+class CancelHomeAndFileAutoClaim(ClaimIntent):
+    """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
+
+    name = "cancel_home_and_file_auto_claim"
+    description = "The user cancels a home policy and files a covered claim on an auto policy."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = self.covered_claim(db, rng, AUTO)
+        if picked is None:
+            return None
+        auto, loss, day, amount = picked
+        user: User = record(db, "users", auto.user_id)
+        homes = [
+            h
+            for h in (record(db, "policies", p) for p in user.policies)
+            if h.kind == HOME and h.status == ACTIVE and h.balance_due == 0
+        ]
+        if not homes:
+            return None
+        home: Policy = homes[0]
+        quote = cancellation_quote(home)
+        method = user.payment_method(home.payment_method_id)
+        if method is None or quote.refund <= 0:
+            return None
+        who = self.owner(db, auto, rng)
+        a, h = auto.policy_id, home.policy_id
+        cancel = {
+            "policy_id": h,
+            "reason": "sold the insured property",
+            "refund_payment_method_id": method.id,
+        }
+        return self.task(
+            domain,
+            who,
+            goal=f"Two things: I sold my house, so I want my home policy {h} cancelled today with "
+            f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
+            f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
+            f"hurt). I want the refund amount and the claim number. {CONFIRM}",
+            opening=rng.choice(
+                (
+                    "Hi, I sold my house and need to cancel its insurance, and I also need to "
+                    "file a car claim.",
+                    "Hello, two things: my home policy has to go, and my car needs a claim.",
+                    f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
+                )
+            ),
+            known={
+                "policy_id_1": h,
+                "cancel_reason": "sold the insured property",
+                "payment_method": method_text(method),
+                "policy_id_2": a,
+                **claim_known(loss, day, amount, False),
+            },
+            actions=[
+                *gold_reads(who, h),
+                Action("quote_cancellation", {"policy_id": h}),
+                Action("cancel_policy", cancel),
+                Action("get_policy_details", {"policy_id": a}),
+                *claim_reads(auto, loss, day),
+                Action("file_claim", claim_args(auto, loss, day, amount, False)),
+            ],
+            outputs=[money_text(quote.refund), claim_id(a, len(auto.claims) + 1)],
+            summary=f"cancel {h} and file a {loss} claim on {a}",
+        )

@@ -3,12 +3,31 @@
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
 the intents' base class and the order helpers the themes share; ``orders`` cancels,
 modifies and tracks orders and updates the default address, ``returns`` returns,
-exchanges and refunds delivered items.
+exchanges and refunds delivered items. The hard tier: ``hard_search`` (orders described by
+an item among several), ``hard_mixed`` (an allowed part beside a refused one, claims the
+records disprove) and ``hard_long`` (three or four writes).
 """
 
 from __future__ import annotations
 
+from tau_sim.domains.retail.intents.hard_long import (
+    ConditionalMoveAndExchange,
+    LongAddressReturnCancel,
+    LongExchangeTwoOrders,
+)
+from tau_sim.domains.retail.intents.hard_mixed import (
+    DisprovenLateDelivery,
+    MixedFinalSale,
+    MixedReturnWindow,
+    NotYourOrder,
+)
+from tau_sim.domains.retail.intents.hard_search import (
+    ConditionalExchangeOrReturn,
+    LaterCancelReturnAndMore,
+    SearchReturnByItem,
+)
 from tau_sim.domains.retail.intents.orders import (
+    CancelForOtherReason,
     CancelPendingOrder,
     CancelShippedOrderTransfer,
     ChangeOrderPayment,
@@ -20,7 +39,9 @@ from tau_sim.domains.retail.intents.orders import (
 from tau_sim.domains.retail.intents.returns import (
     CancelAndReturn,
     ExchangeDeliveredItems,
+    ExchangeForOtherProduct,
     RefundAmountInquiry,
+    RefundToAnotherCard,
     ReturnDeliveredItems,
 )
 from tau_sim.simulator.world import Intent
@@ -39,4 +60,17 @@ INTENTS: list[Intent] = [
     RefundAmountInquiry(),
     CancelShippedOrderTransfer(),
     CancelAndReturn(),
+    CancelForOtherReason(),
+    ExchangeForOtherProduct(),
+    RefundToAnotherCard(),
+    SearchReturnByItem(),
+    ConditionalExchangeOrReturn(),
+    LaterCancelReturnAndMore(),
+    MixedReturnWindow(),
+    MixedFinalSale(),
+    DisprovenLateDelivery(),
+    NotYourOrder(),
+    LongAddressReturnCancel(),
+    LongExchangeTwoOrders(),
+    ConditionalMoveAndExchange(),
 ]

@@ -5,9 +5,13 @@ the intents' base class and the line helpers the themes share; ``lines`` changes
 plans, add-ons and a line's status, ``phone`` fixes the phone with the user,
 ``billing`` pays and disputes bills.
 
-Three of them (``phone``) need the user's hands on the phone (dual control): the gold
-path holds user steps (calls of the phone's tools, ``domains.telecom.device``) that the
-agent must ask for, and the grader compares the phone's state as well as the account's.
+The hard tier: ``hard_phone`` troubleshoots phones with two to four faults at once
+(``faults``; the manual's steps in ``troubleshoot``), ``hard_account`` holds a mixed dispute,
+a disproven payment and a line found by its description.
+
+Most of them need the user's hands on the phone (dual control): the gold path holds user
+steps (calls of the phone's tools, ``domains.telecom.device``) that the agent must ask for,
+and the grader compares the phone's state as well as the account's.
 """
 
 from __future__ import annotations
@@ -17,6 +21,19 @@ from tau_sim.domains.telecom.intents.billing import (
     DisputeOverCap,
     PayAndResume,
     ResumeWithoutPayment,
+)
+from tau_sim.domains.telecom.intents.hard_account import (
+    ClaimedPaidResume,
+    DisputeWithPlanCharge,
+    SuspendDescribedLine,
+)
+from tau_sim.domains.telecom.intents.hard_phone import (
+    TroubleshootFour,
+    TroubleshootIfUsedUp,
+    TroubleshootLater,
+    TroubleshootThree,
+    TroubleshootTwo,
+    TroubleshootWithCredit,
 )
 from tau_sim.domains.telecom.intents.lines import (
     AddDataAddon,
@@ -40,4 +57,13 @@ INTENTS = (
     DisputeOverCap(),
     SuspendLostPhone(),
     ResumeLine(),
+    TroubleshootTwo(),
+    TroubleshootThree(),
+    TroubleshootFour(),
+    TroubleshootLater(),
+    TroubleshootWithCredit(),
+    TroubleshootIfUsedUp(),
+    DisputeWithPlanCharge(),
+    ClaimedPaidResume(),
+    SuspendDescribedLine(),
 )

@@ -10,8 +10,9 @@ from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import NON_PAYMENT, Bill, Charge, Line, Subscriber
 from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, pick_line, replace_write
+from tau_sim.domains.telecom.intents.troubleshoot import HANDS
 from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS
-from tau_sim.domains.telecom.scenario import MONTHS, line_reads
+from tau_sim.domains.telecom.scenario import MONTHS, line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 REASONS = {
@@ -65,11 +66,13 @@ class PayAndResume(_NonPayment):
             domain,
             who,
             goal=f"My line {phone} was cut off because I missed the {month} bill. I want to pay "
-            f"it with {method_text(method)} and have the line back on. {CONFIRM}",
+            f"it with {method_text(method)} and have the line back on. {CONFIRM} {HANDS}",
             opening=rng.choice(
                 [
                     f"Hi, my line {phone} was suspended, I want to pay my bill and get it back.",
                     "Hello, my phone line got cut off for an unpaid bill.",
+                    f"I missed a payment and {phone} got cut off. Let me pay now.",
+                    "Hi, I'd like to settle my overdue bill so my line works again.",
                 ]
             ),
             known={
@@ -82,6 +85,7 @@ class PayAndResume(_NonPayment):
                 Action("get_bill_details", {"bill_id": bill.bill_id}),
                 Action("pay_bill", {"bill_id": bill.bill_id, "payment_method_id": method.id}),
                 Action("resume_line", {"line_id": line.line_id}),
+                user_step("check_status_bar", line),
             ],
             outputs=[money_text(bill.balance)],
             summary=f"pay {bill.bill_id} with {method.id}, resume {line.line_id}",
@@ -102,6 +106,7 @@ class ResumeWithoutPayment(_NonPayment):
         "telling the overdue balance."
     )
     forbidden = True
+    rules = ("non-payment-no-resume",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -122,6 +127,8 @@ class ResumeWithoutPayment(_NonPayment):
                 [
                     f"Hi, please turn my line {phone} back on, I'll pay next week.",
                     "Hello, my line is suspended and I need it back on today without paying yet.",
+                    f"I need {phone} working today; the bill can wait a few days.",
+                    "Hi, can you reconnect my line now? I'll pay once I get paid.",
                 ]
             ),
             known={"phone_number": phone, "bill_month": MONTHS[bill.period]},
@@ -143,7 +150,7 @@ class ResumeWithoutPayment(_NonPayment):
         return [[*task.actions, *self.violations(domain, task)]]
 
 
-def _disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
+def disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
     """An extra (non-plan) charge of an open bill in the dispute window, above or within the cap."""
     if bill.status == "paid" or days_since(bill.issued) > DISPUTE_WINDOW_DAYS:
         return None
@@ -163,23 +170,32 @@ class _Dispute(TelecomIntent):
     def disputed(self, db: Database, rng: random.Random) -> tuple[Bill, Charge] | None:
         """A bill with a disputable charge and that charge."""
         bill: Bill | None = pick(
-            db, rng, "bills", lambda b: _disputable(db, b, self.over_cap) is not None
+            db, rng, "bills", lambda b: disputable(db, b, self.over_cap) is not None
         )
         if bill is None:
             return None
-        charge = _disputable(db, bill, self.over_cap)
+        charge = disputable(db, bill, self.over_cap)
         assert charge is not None
         return bill, charge
 
-    def texts(self, bill: Bill, charge: Charge, reason: str) -> tuple[str, str, dict[str, str]]:
-        """The goal, the opening and the known info of the task."""
+    def texts(
+        self, bill: Bill, charge: Charge, reason: str, rng: random.Random
+    ) -> tuple[str, str, dict[str, str]]:
+        """The goal, an opening drawn by ``rng`` and the known info of the task."""
         month = MONTHS[bill.period]
         what = f"the {charge.description.split(',')[0]} charge of {money_text(charge.amount)}"
         goal = (
             f"On my {month} bill there is {what}; {REASONS[reason]}. I want it credited and to "
             f"know my new balance. {CONFIRM}"
         )
-        opening = f"Hi, there's a charge on my {month} bill that I want to dispute."
+        opening = rng.choice(
+            (
+                f"Hi, there's a charge on my {month} bill that I want to dispute.",
+                f"Hello, my {month} bill has a charge I shouldn't be paying.",
+                "I want to contest something on my phone bill.",
+                f"There's a charge on my bill for {month} that looks wrong to me.",
+            )
+        )
         known = {"bill_month": month, "charge": what, "dispute_reason": REASONS[reason]}
         return goal, opening, known
 
@@ -199,7 +215,7 @@ class DisputeCharge(_Dispute):
         bill, charge = found
         reason = rng.choice(sorted(REASONS))
         who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason)
+        goal, opening, known = self.texts(bill, charge, reason, rng)
         credit = {
             "bill_id": bill.bill_id,
             "charge_id": charge.charge_id,
@@ -239,6 +255,7 @@ class DisputeOverCap(_Dispute):
         "The user disputes a charge above the agent's credit cap: transferred to a human agent."
     )
     forbidden = True
+    rules = ("credit-cap-transfer",)
     over_cap = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -249,7 +266,7 @@ class DisputeOverCap(_Dispute):
         bill, charge = found
         reason = rng.choice(sorted(REASONS))
         who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason)
+        goal, opening, known = self.texts(bill, charge, reason, rng)
         summary = (
             f"{who.full_name} disputes charge {charge.charge_id} "
             f"({money_text(charge.amount)}) on bill {bill.bill_id}, above the credit cap."

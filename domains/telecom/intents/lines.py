@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.data import ACTIVE, CUSTOMER_REQUEST, Addon, Line, Plan, Subscriber
 from tau_sim.domains.telecom.intents.common import (
     CONFIRM,
@@ -15,7 +15,8 @@ from tau_sim.domains.telecom.intents.common import (
     plan_of,
     replace_write,
 )
-from tau_sim.domains.telecom.scenario import line_reads
+from tau_sim.domains.telecom.intents.troubleshoot import HANDS
+from tau_sim.domains.telecom.scenario import line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -35,30 +36,40 @@ class ChangePlan(TelecomIntent):
         new = rng.choice(plans)
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
+        compare = rng.random() < 0.5
+        high, low = sorted((new.monthly_price, current.monthly_price), reverse=True)
+        difference = [Action("calculate", {"expression": f"{high:.2f} - {low:.2f}"})]
+        asked = " and how much the monthly price differs from my current plan" if compare else ""
         return self.task(
             domain,
             who,
             goal=f"I want the line {phone} moved from {current.name} to the {new.name} plan and "
-            f"to know its monthly price. {CONFIRM}",
+            f"to know its monthly price{asked}. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I'd like to switch my line {phone} to the {new.name} plan.",
                     "Hello, I want to change the plan on one of my lines.",
+                    f"Can you move {phone} onto {new.name}?",
+                    "Hi, I think I'm on the wrong plan and want to switch.",
                 ]
             ),
             known={"phone_number": phone, "new_plan": new.name, "current_plan": current.name},
             actions=[
                 *line_reads(who, line),
                 Action("list_plans", {}),
+                *(difference if compare else []),
                 Action("change_plan", {"line_id": line.line_id, "plan_id": new.plan_id}),
             ],
-            outputs=[money_text(new.monthly_price)],
+            outputs=[
+                money_text(new.monthly_price),
+                *([money_text(money(high - low))] if compare else []),
+            ],
             summary=f"move line {line.line_id} to {new.plan_id}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and the line moved to yet another plan."""
-        change = task.actions[-1]
+        change = domain.write_actions(task)[-1]
         line: Line = record(domain.new_database(), "lines", change.arguments["line_id"])
         others = [
             p.plan_id
@@ -94,11 +105,13 @@ class AddDataAddon(TelecomIntent):
             domain,
             who,
             goal=f"My line {phone} ran out of data. I want the {addon.name} and to pay it with "
-            f"{method_text(method)}. {CONFIRM}",
+            f"{method_text(method)}. {CONFIRM} {HANDS}",
             opening=rng.choice(
                 [
                     f"Hi, my line {phone} has run out of data, can I buy more?",
                     "Hello, I used up all my data this month and need more.",
+                    f"My data ran out on {phone}. I'd like an add-on.",
+                    "Hi, I need extra data for this month, I've hit my limit.",
                 ]
             ),
             known={
@@ -117,6 +130,7 @@ class AddDataAddon(TelecomIntent):
                         "payment_method_id": method.id,
                     },
                 ),
+                user_step("run_speed_test", line),
             ],
             outputs=[money_text(addon.price)],
             summary=f"add {addon.addon_id} to line {line.line_id} paid with {method.id}",
@@ -124,7 +138,7 @@ class AddDataAddon(TelecomIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and another add-on bought instead."""
-        addon = task.actions[-1].arguments["addon_id"]
+        addon = domain.write_actions(task)[-1].arguments["addon_id"]
         other = next(a for a in domain.base.tables["addons"] if a != addon)
         return [
             *super().mistakes(domain, task),
@@ -151,6 +165,10 @@ class _LineChange(TelecomIntent):
         """The write and the task's summary."""
         raise NotImplementedError
 
+    def after(self, line: Line) -> list[Action]:
+        """The user steps that re-check the phone after the write (none by default)."""
+        return []
+
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         line = pick_line(db, rng, self.wanted)
@@ -162,10 +180,10 @@ class _LineChange(TelecomIntent):
         return self.task(
             domain,
             who,
-            goal=f"{goal} {CONFIRM}",
+            goal=f"{goal} {CONFIRM}" + (f" {HANDS}" if self.after(line) else ""),
             opening=rng.choice(openings),
             known=self.known(db, line),
-            actions=[*line_reads(who, line), write],
+            actions=[*line_reads(who, line), write, *self.after(line)],
             summary=summary,
         )
 
@@ -189,6 +207,8 @@ class SuspendLostPhone(_LineChange):
                 f"Hi, I lost my phone, the number is {phone}. Please block the line: it's a "
                 "lost device.",
                 "Hello, I lost my phone and need the line suspended as a lost device.",
+                f"My phone {phone} is gone, I think it was stolen. Block it please.",
+                "Hi, I can't find my phone anywhere, can you suspend its line?",
             ],
         )
 
@@ -222,6 +242,8 @@ class ResumeLine(_LineChange):
             [
                 f"Hi, I'd like to reactivate my line {phone}.",
                 "Hello, I want to turn a suspended line of mine back on.",
+                f"I paused my line {phone} a while back; please switch it on again.",
+                "Hi, I'm back from a long trip and want my suspended line working.",
             ],
         )
 
@@ -234,9 +256,13 @@ class ResumeLine(_LineChange):
         write = Action("resume_line", {"line_id": line.line_id})
         return write, f"resume {line.line_id} (suspended at the customer's request)"
 
+    def after(self, line: Line) -> list[Action]:
+        """The status bar read once the line is back."""
+        return [user_step("check_status_bar", line)]
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic one, and an unrequested roaming change on the resumed line."""
-        line_id = task.actions[-1].arguments["line_id"]
+        line_id = domain.write_actions(task)[-1].arguments["line_id"]
         line: Line = record(domain.new_database(), "lines", line_id)
         extra = "disable_roaming" if line.roaming_enabled else "enable_roaming"
         return [

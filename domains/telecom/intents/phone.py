@@ -7,8 +7,10 @@ from typing import ClassVar
 
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.telecom.data import ACTIVE, APN_DEFAULT, Device, Line
+from tau_sim.domains.telecom.data import ACTIVE, Device, Line
+from tau_sim.domains.telecom.faults import faults_of
 from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, exhausted, pick_line
+from tau_sim.domains.telecom.intents.troubleshoot import manual_steps, skip_one
 from tau_sim.domains.telecom.rules import ROAMING_DAY_FEE
 from tau_sim.domains.telecom.scenario import line_reads, user_step
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -24,13 +26,7 @@ COUNTRIES = ("Mexico", "Canada", "France", "Japan", "Spain", "Italy", "Brazil", 
 
 def _healthy(device: Device) -> bool:
     """A phone with no problem of its own."""
-    return (
-        not device.airplane_mode
-        and device.mobile_data
-        and device.apn == APN_DEFAULT
-        and device.sim == "seated"
-        and not device.restart_pending
-    )
+    return not faults_of(device) and not device.restart_pending
 
 
 def _device(db: Database, line: Line) -> Device:
@@ -76,6 +72,8 @@ class RoamingAbroad(TelecomIntent):
                 [
                     f"Hi, I'm in {country} and my phone {phone} has no internet at all.",
                     "Hello, I'm abroad and my mobile data doesn't work.",
+                    f"I just landed in {country} and my phone shows no data.",
+                    "Hi, I'm travelling and can't get online with my phone.",
                 ]
             ),
             known={"phone_number": phone, "country": country},
@@ -84,6 +82,7 @@ class RoamingAbroad(TelecomIntent):
                 user_step("check_status_bar", line),
                 Action("enable_roaming", {"line_id": line.line_id}),
                 user_step("toggle_data_roaming", line),
+                user_step("run_speed_test", line),
             ],
             outputs=[f"{money_text(ROAMING_DAY_FEE)} per day"],
             summary=f"enable roaming on {line.line_id} and data roaming on its phone",
@@ -97,15 +96,18 @@ class RoamingAbroad(TelecomIntent):
 
 
 class _PhoneFix(TelecomIntent):
-    """A problem on the phone itself, fixed by the user's own steps the agent asks for."""
+    """One fault on the phone itself, fixed by the manual's user steps the agent asks for."""
 
-    causes: ClassVar[dict[str, tuple[str, ...]]]
+    causes: ClassVar[dict[str, str]]
     wrong: ClassVar[str]
     symptom: ClassVar[str]
 
     def cause(self, device: Device) -> str | None:
-        """Which of ``causes`` the phone has, if exactly one."""
-        raise NotImplementedError
+        """Which of ``causes`` (a label for a fault name) the phone has, if it has that only."""
+        faults = faults_of(device)
+        if len(faults) != 1 or device.restart_pending:
+            return None
+        return next((label for label, f in self.causes.items() if f == faults[0].name), None)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -126,7 +128,7 @@ class _PhoneFix(TelecomIntent):
         assert cause is not None
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
-        steps = [user_step(name, line) for name in ("check_status_bar", *self.causes[cause])]
+        steps = manual_steps(line, faults_of(_device(db, line)))
         return self.task(
             domain,
             who,
@@ -135,6 +137,8 @@ class _PhoneFix(TelecomIntent):
                 [
                     f"Hi, my phone {phone} {self.symptom}.",
                     f"Hello, something is wrong with my phone: it {self.symptom}.",
+                    f"My phone {self.symptom}. Can you help?",
+                    f"Hey, since this morning my phone {phone} {self.symptom}.",
                 ]
             ),
             known={"phone_number": phone},
@@ -147,7 +151,7 @@ class _PhoneFix(TelecomIntent):
         reads = [a for a in task.actions if not domain.is_user_step(a)]
         phone = task.actions[-1].arguments["phone_number"]
         wrong = [*reads, Action(self.wrong, {"phone_number": phone})]
-        return [reads, wrong, *super().mistakes(domain, task)]
+        return [reads, wrong, *skip_one(domain, task)]
 
 
 class FixNoService(_PhoneFix):
@@ -158,20 +162,9 @@ class FixNoService(_PhoneFix):
         "The user's phone has no service: airplane mode is on or the SIM card is loose; the "
         "user must fix it on the phone, guided by the agent."
     )
-    causes = {
-        "airplane mode on": ("toggle_airplane_mode",),
-        "loose SIM card": ("reseat_sim_card", "restart_device"),
-    }
+    causes = {"airplane mode on": "airplane_mode", "loose SIM card": "sim_loose"}
     wrong = "toggle_mobile_data"
     symptom = "has no signal, I can't call anyone"
-
-    def cause(self, device: Device) -> str | None:
-        """Airplane mode on, or a loose SIM (and nothing else wrong)."""
-        if device.airplane_mode and device.sim == "seated":
-            return "airplane mode on"
-        if device.sim == "loose" and not device.airplane_mode:
-            return "loose SIM card"
-        return None
 
 
 class FixMobileData(_PhoneFix):
@@ -182,19 +175,6 @@ class FixMobileData(_PhoneFix):
         "The user's phone has signal but no data: mobile data is off or the APN is wrong; the "
         "user must fix it on the phone, guided by the agent."
     )
-    causes = {
-        "mobile data off": ("toggle_mobile_data",),
-        "wrong APN": ("check_apn_settings", "reset_apn_settings", "restart_device"),
-    }
+    causes = {"mobile data off": "mobile_data_off", "wrong APN": "wrong_apn"}
     wrong = "toggle_airplane_mode"
     symptom = "has signal but the internet doesn't work"
-
-    def cause(self, device: Device) -> str | None:
-        """Mobile data off, or a wrong APN (and nothing else wrong)."""
-        if device.airplane_mode or device.sim != "seated":
-            return None
-        if not device.mobile_data and device.apn == APN_DEFAULT:
-            return "mobile data off"
-        if device.mobile_data and device.apn != APN_DEFAULT:
-            return "wrong APN"
-        return None

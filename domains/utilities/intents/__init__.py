@@ -2,8 +2,11 @@
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
 holds the intents' base class and the supply helpers the themes share; ``bills`` takes
-readings, tells and pays bills and sets up payment plans, ``accounts`` switches tariffs
-and moves homes, ``supply`` handles outages, gas and disconnection.
+readings, tells and pays bills, ``plans`` sets up payment plans, ``accounts`` switches tariffs
+and moves homes, ``supply`` handles outages, gas and disconnection. The hard tier:
+``hard_search`` (one of several accounts, described), ``hard_disputes`` (readings and outage
+days the records check), ``hard_mixed`` (an allowed request beside a refused one) and
+``hard_long`` (four or five writes, a need raised later).
 
 Figures a task requires (a bill's total, a balance, an instalment) are computed by replaying
 the gold writes on the fresh database ``sample`` receives (the kit's ``replay_actions``),
@@ -16,11 +19,26 @@ from tau_sim.domains.utilities.intents.accounts import MoveHome, MoveOut, Switch
 from tau_sim.domains.utilities.intents.bills import (
     BillInquiry,
     PayBalance,
+    ReadingAndBill,
+    SubmitReading,
+)
+from tau_sim.domains.utilities.intents.hard_disputes import (
+    DisputeOrReading,
+    OutageCreditNotOnFile,
+    ReadingClaimMatches,
+)
+from tau_sim.domains.utilities.intents.hard_long import BillPayAutopay, MoveService
+from tau_sim.domains.utilities.intents.hard_mixed import (
+    FixedTermClaim,
+    OutageCreditsMixed,
+    PlanAndLateFeeWaiver,
+    PlanMinInstalment,
+)
+from tau_sim.domains.utilities.intents.hard_search import BillDescribedAccount, PayDescribedAccount
+from tau_sim.domains.utilities.intents.plans import (
     PaymentPlanSetup,
     PlanOverLimit,
-    ReadingAndBill,
     ReadingAndPlan,
-    SubmitReading,
 )
 from tau_sim.domains.utilities.intents.supply import (
     GasSmell,
@@ -48,4 +66,15 @@ INTENTS: list[Intent] = [
     ReportOutage(),
     KnownOutage(),
     GasSmell(),
+    PayDescribedAccount(),
+    BillDescribedAccount(),
+    ReadingClaimMatches(),
+    DisputeOrReading(),
+    OutageCreditNotOnFile(),
+    PlanAndLateFeeWaiver(),
+    OutageCreditsMixed(),
+    PlanMinInstalment(),
+    FixedTermClaim(),
+    MoveService(),
+    BillPayAutopay(),
 ]

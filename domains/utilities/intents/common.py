@@ -11,6 +11,7 @@ from tau_sim.domains.utilities.data import (
     ACTIVE,
     ELECTRICITY,
     FIXED,
+    GAS,
     TODAY,
     Account,
     Meter,
@@ -119,6 +120,45 @@ def misread_first(domain: Domain, task: Task) -> list[Action]:
 def pick_opening(rng: random.Random, *texts: str) -> str:
     """One of ``texts``, drawn by ``rng``."""
     return rng.choice(list(texts))
+
+
+def supplies_of(db: Database, user: User) -> list[Supply]:
+    """The customer's open accounts, in the order of their profile."""
+    accounts: list[Account] = [record(db, "accounts", a) for a in user.accounts]
+    return [Supply(db, a) for a in accounts if a.status == ACTIVE]
+
+
+def pick_among(
+    db: Database, rng: random.Random, accept: Callable[[Supply], bool]
+) -> tuple[Supply, list[Supply]] | None:
+    """An open account ``accept`` likes of a customer with several, and all their open accounts."""
+    found = pick_supply(db, rng, lambda s: len(supplies_of(db, s.user)) >= 2 and accept(s))
+    if found is None:
+        return None
+    return found, supplies_of(db, found.user)
+
+
+def describe(rng: random.Random, supply: Supply, others: list[Supply]) -> str:
+    """How a customer with several accounts names one: a fact of it the others do not share.
+
+    The tariff, the city or a gas supply when only this account has it, else the street. Each
+    names the electricity supply, which every account has, so the agent asks which account is
+    meant before reading the first.
+    """
+    address = supply.premise.address
+    ways = [f"the electricity account at {address.address1}"]
+    if all(o.tariff.tariff_id != supply.tariff.tariff_id for o in others):
+        ways.append(f"the electricity account on the {supply.tariff.name} tariff")
+    if all(o.premise.address.city != address.city for o in others):
+        ways.append(f"the electricity account of my place in {address.city}")
+    if supply.meter(GAS) is not None and all(o.meter(GAS) is None for o in others):
+        ways.append("the account that has a gas supply as well as electricity")
+    return rng.choice(ways)
+
+
+def read_all(supplies: list[Supply]) -> list[Action]:
+    """The gold reads of every account of a customer, in profile order."""
+    return [s.read() for s in supplies]
 
 
 def readings(

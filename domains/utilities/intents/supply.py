@@ -30,6 +30,7 @@ class HardshipDisconnection(UtilitiesIntent):
         "will be cut off: transfer to a human, no write."
     )
     forbidden = True
+    rules = ("hardship-priority-transfer",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -45,6 +46,10 @@ class HardshipDisconnection(UtilitiesIntent):
             )
         )
         medical = "machine" in situation or "wheelchair" in situation
+        reads = [supply.read()]
+        if supply.account.bill_count:
+            latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
+            reads.append(Action("get_bill_details", {"bill_id": latest}))
         who = self.identity(db, supply.user.user_id, rng)
         summary = (
             f"Customer {supply.user.user_id} ({'medical dependency' if medical else 'hardship'}) "
@@ -63,10 +68,13 @@ class HardshipDisconnection(UtilitiesIntent):
                 rng,
                 "Hi, are you going to cut off my power? I can't pay right now.",
                 f"Hello, I'm really worried, {situation}, and I've fallen behind on my bill.",
+                "Hi, I got a letter about my debt. Will you disconnect me?",
+                "Hello, I'm behind on payments and scared of being cut off.",
+                "Please help, I can't afford my energy bill and I need my supply.",
             ),
             known=dict(supply.known),
             actions=[
-                *gold_reads(who, supply.read()),
+                *gold_reads(who, *reads),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"hardship disconnection question on {supply.account.account_id}: transfer",
@@ -114,11 +122,16 @@ class ReportOutage(UtilitiesIntent):
             return None
         meter = rng.choice(supply.meters)
         problem = rng.choice(("no supply", "intermittent supply"))
-        report = Action(
-            "report_outage",
-            {"account_id": supply.account.account_id, "fuel": meter.fuel, "problem": problem},
-        )
-        results = replay_actions(domain, db, [report])
+        both = len(supply.meters) == 2 and problem == "no supply" and rng.random() < 0.5
+        fuels = [m.fuel for m in supply.meters] if both else [meter.fuel]
+        reports = [
+            Action(
+                "report_outage",
+                {"account_id": supply.account.account_id, "fuel": fuel, "problem": problem},
+            )
+            for fuel in fuels
+        ]
+        results = replay_actions(domain, db, reports)
         if results is None:
             return None
         what = {
@@ -127,26 +140,39 @@ class ReportOutage(UtilitiesIntent):
             ("no supply", GAS): "there is no gas at all: the boiler and hob won't light",
             ("intermittent supply", GAS): "the gas keeps cutting out; the boiler stops and starts",
         }[problem, meter.fuel]
+        if both:
+            what = "neither the power nor the gas works: no electricity and no gas at all"
+        zip_code = supply.premise.address.zip
+        reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
+        outputs = [r["reference"] for r in results]
+        past = sorted(
+            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
+        )
+        before = ""
+        if past and rng.random() < 0.5:
+            reads.append(Action("get_outage_history", {"zip": zip_code}))
+            outputs.append(past[-1][:10])
+            before = " I also want to know when the last outage here was."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,
             who,
             goal=f"At {place_text(supply.premise.address)} {what}. I don't smell gas. I want it "
-            f"reported and I want the report's reference number. {CONFIRM}",
+            f"reported and I want the report's reference number"
+            + (" for each supply" if both else "")
+            + f".{before} {CONFIRM}",
             opening=pick_opening(
-                rng, f"Hi, {what}.", "Hello, I need to report a problem with my supply."
+                rng,
+                f"Hi, {what}.",
+                "Hello, I need to report a problem with my supply.",
+                "Hi, something's wrong with my energy supply at home.",
+                "Hello, I want to report a fault, my supply isn't working properly.",
+                "Good evening, can I log a supply problem with you?",
             ),
-            known={**supply.known, "fuel": meter.fuel, "problem": problem},
-            actions=[
-                *gold_reads(
-                    who,
-                    supply.read(),
-                    Action("get_area_outages", {"zip": supply.premise.address.zip}),
-                ),
-                report,
-            ],
-            outputs=[results[0]["reference"]],
-            summary=f"report {meter.fuel} {problem} on {supply.account.account_id}",
+            known={**supply.known, "fuel": " and ".join(fuels), "problem": problem},
+            actions=[*gold_reads(who, *reads), *reports],
+            outputs=outputs,
+            summary=f"report {' and '.join(fuels)} {problem} on {supply.account.account_id}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -167,6 +193,7 @@ class KnownOutage(UtilitiesIntent):
         "The user has no supply where an outage is already known: tell its reference and "
         "estimated restoration time, no new report (read only)."
     )
+    rules = ("known-outage-no-report",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -178,26 +205,35 @@ class KnownOutage(UtilitiesIntent):
         if supply is None:
             return None
         outage = next(o for o in _area(db, supply) if supply.meter(o.fuel) is not None)
+        zip_code = supply.premise.address.zip
+        reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
+        outputs = [outage.outage_id, outage.estimated_restoration.split("T")[1]]
+        past = sorted(
+            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
+        )
+        before = ""
+        if past and rng.random() < 0.5:
+            reads.append(Action("get_outage_history", {"zip": zip_code}))
+            outputs.append(past[-1][:10])
+            before = " I also want to know when the last outage here before this one was."
         who = self.identity(db, supply.user.user_id, rng)
-        time = outage.estimated_restoration.split("T")[1]
         return self.task(
             domain,
             who,
             goal=f"At {place_text(supply.premise.address)} there has been no {outage.fuel} since "
             "this morning. I want to know whether you know about it and when it will be back "
-            "(the estimated time), and its reference.",
+            f"(the estimated time), and its reference.{before}",
             opening=pick_opening(
                 rng,
                 f"Hi, my {outage.fuel} has gone off. What's going on?",
                 "Hello, there's no supply at my home since this morning.",
+                f"Hi, is there a {outage.fuel} outage in my area?",
+                "Hello, we've had no supply for hours, do you know about it?",
+                "Good morning, when will my supply be back on?",
             ),
             known={**supply.known, "fuel": outage.fuel, "problem": "no supply"},
-            actions=gold_reads(
-                who,
-                supply.read(),
-                Action("get_area_outages", {"zip": supply.premise.address.zip}),
-            ),
-            outputs=[outage.outage_id, time],
+            actions=gold_reads(who, *reads),
+            outputs=outputs,
             summary=f"known outage {outage.outage_id} at {supply.premise.premise_id}",
         )
 
@@ -225,6 +261,7 @@ class GasSmell(UtilitiesIntent):
         "emergency line, then transferred to a human, no write."
     )
     forbidden = True
+    rules = ("gas-smell-transfer",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -247,6 +284,9 @@ class GasSmell(UtilitiesIntent):
                 rng,
                 "Hi, I can smell gas in my kitchen and the hob barely lights.",
                 "Hello, something is wrong with my gas, there's a strong smell.",
+                "Hi, there's a funny smell near my boiler and the gas is weak.",
+                "Hello, I want to report a gas problem, it smells in the house.",
+                "Hi, the gas hob keeps going out and there's a gassy smell.",
             ),
             known={**supply.known, "fuel": GAS, "problem": "intermittent supply"},
             actions=[

@@ -8,7 +8,13 @@ import pytest
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import AgentMessage, EnvironmentState, decode, encode
 from tau_sim.simulator.world.domain import Action
-from tau_sim.simulator.world.evaluation import Evaluator, MissingStateError, evaluate, final_reward
+from tau_sim.simulator.world.evaluation import (
+    Evaluator,
+    MissingStateError,
+    evaluate,
+    final_reward,
+    normalize_text,
+)
 from tests.simulator.engine.test_conversation import play
 from tests.simulator.toy import Counter, toy_domain
 
@@ -89,3 +95,14 @@ async def test_a_normal_ending_leaves_no_garbage_cycles() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_refusal_output_matches_with_or_without_a_contraction() -> None:
+    for said, output in [
+        ("Sorry, a basic economy ticket can't be changed.", "cannot be changed"),
+        ("That cannot be refunded.", "can't be refunded"),
+        ("It isn\u2019t eligible, and the fee won't apply.", "is not eligible"),
+        ("The total is $1,234.50.", "$1234.50"),
+    ]:
+        assert normalize_text(output) in normalize_text(said), (said, output)
+    assert normalize_text("cannot be changed") not in normalize_text("can be changed")

@@ -122,7 +122,8 @@ def test_figures_match_a_count_of_the_task_file(name: str) -> None:
     if marks:  # the domain suite holds every rule to a task: all are covered
         assert row["rules_total"] == len(marks) == row["refusal_rules"]
     else:
-        assert row["refusal_rules"] is None and "no refusal rule" in row["not_computed"]["refusal_rules"]
+        assert row["refusal_rules"] is None
+        assert "no refusal rule" in row["not_computed"]["refusal_rules"]
     # masking merges openings that differ only in names, ids and numbers, never more
     assert 0 < row["openings_per_task"] <= len(set(opening)) / n
 
@@ -143,7 +144,8 @@ def test_table_and_errors() -> None:
     table = tau_sim("domains", "stats", "retail", "airline").stdout
     rows = [line for line in table.splitlines() if line.startswith("│ ")]
     assert [r.split("│")[1].strip() for r in rows] == ["retail", "airline"]
-    assert ("refusal_rules: not computed" in table) == ("[rule " not in _policies("retail", "airline"))
+    unmarked = any("[rule " not in _policies(name) for name in ("retail", "airline"))
+    assert ("refusal_rules: not computed" in table) == unmarked
     line = run_error("domains", "stats", "retail", "nope").stderr
     assert "unknown domain 'nope'" in line
     assert "--tier" in run_error("domains", "stats", "--tier", "expert").stderr

@@ -1,0 +1,67 @@
+"""``tau-sim tui`` as a person runs it: on a real terminal (a pty), quit mid-run.
+
+Quitting twice stops the run; the command then says, in one line, how many conversations are
+stored (read back from the file, as ``tau-sim run`` says it after Ctrl-C) and how to resume,
+and exits 130.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import sqlite3
+import time
+from pathlib import Path
+
+from tests.helpers.cli import SMALL, SMALL_CELLS, TAU_SIM
+
+SLOW = ["--agent-arg", "latency=0.05", "--user-arg", "latency=0.05", "--concurrency", "2"]
+ENDS_WITHIN = 90
+"""Seconds, on a loaded machine, for the screen to start, store a few and end once quit."""
+STORED = re.compile(rb"interrupted; (\d+) of (\d+) conversations are stored; resume with: ")
+
+
+def completed(db: Path) -> int:
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("select count(*) from conversations where status = 'completed'")
+            return int(row.fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_quitting_the_screen_says_how_many_are_stored_and_exits_130(tmp_path: Path) -> None:
+    db = tmp_path / "tui.db"
+    command = [*TAU_SIM, "tui", *SMALL, *SLOW, "--db", str(db)]
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: its controlling terminal is the pty
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(command[0], command)
+    shown = b""
+    deadline = time.time() + ENDS_WITHIN
+    quits = 0
+    while time.time() < deadline:
+        if quits < 2 and completed(db) >= 2:
+            os.write(terminal, b"q")  # the first asks for a second
+            quits += 1
+        if select.select([terminal], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(terminal, 65536)
+            except OSError:  # the child is gone: the terminal reads as closed
+                break
+            if not chunk:
+                break
+            shown += chunk
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert quits == 2, shown[-2000:]
+    assert os.waitstatus_to_exitcode(status) == 130, shown[-2000:]
+    found = STORED.search(shown)
+    assert found is not None, shown[-2000:]
+    assert int(found.group(1)) == completed(db) and int(found.group(2)) == SMALL_CELLS
+    assert b"Traceback" not in shown
