@@ -106,7 +106,7 @@ class WholeOrderRefundMixed(HardFoodIntent):
                 *search_path(who, search_reads(db, order)),
                 *refund_writes(order, lines, amounts, "missing item"),
             ],
-            outputs=[*(money_text(a) for a in amounts), "whole order"],
+            outputs=[*(money_text(a) for a in amounts), "cannot be refunded"],
             summary=f"{order.order_id}: refund {len(lines)} missing, not the whole order",
         )
 
@@ -217,7 +217,7 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
                 *tip_sum(order, extra, rng),
                 Action("update_tip", {"order_id": order.order_id, "tip": tip}),
             ],
-            outputs=[money_text(tip), PREPARING],
+            outputs=[money_text(tip), PREPARING, "cannot be changed"],
             summary=f"preparing {order.order_id}: tip {money_text(tip)}, address refused",
         )
 
@@ -352,7 +352,12 @@ class LateCreditsMixed(HardFoodIntent):
                     "issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}
                 ),
             ],
-            outputs=[*(money_text(r) for r in refunds), money_text(credit), why],
+            outputs=[
+                *(money_text(r) for r in refunds),
+                money_text(credit),
+                why,
+                "does not qualify",
+            ],
             summary=f"credit {order.order_id} {money_text(credit)}, refuse {other.order_id}",
         )
 
@@ -419,7 +424,11 @@ class ItemRefundWindowMixed(HardFoodIntent):
                 *search_path(who, search_reads(db, order, old)),
                 *refund_writes(order, lines, amounts, "missing item"),
             ],
-            outputs=[*(money_text(a) for a in amounts), f"{CLAIM_WINDOW_DAYS} days"],
+            outputs=[
+                *(money_text(a) for a in amounts),
+                f"{CLAIM_WINDOW_DAYS} days",
+                "cannot be refunded",
+            ],
             summary=f"refund {len(lines)} on {order.order_id}, refuse old {old.order_id}",
         )
 

@@ -104,7 +104,11 @@ class RefillAndControlledMixed(HardTelehealthIntent):
                 *(_refill(r) for r in allowed),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
-            outputs=[*(refills_text(r.refills_left - 1) for r in allowed), "controlled"],
+            outputs=[
+                *(refills_text(r.refills_left - 1) for r in allowed),
+                "controlled",
+                "cannot refill",
+            ],
             summary=f"refill {len(allowed)}, controlled {controlled.rx_id}: transfer",
         )
 

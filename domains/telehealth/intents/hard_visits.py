@@ -216,7 +216,7 @@ class CancelWithRelativeMixed(HardTelehealthIntent):
                     {"appointment_id": mine.appointment_id, "charge_late_fee": False},
                 ),
             ],
-            outputs=["privacy"],
+            outputs=["privacy", "cannot"],
             summary=f"cancel own {mine.appointment_id}; {other.user_id}'s {aid} refused",
         )
 
