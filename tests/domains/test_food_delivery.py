@@ -21,6 +21,7 @@ from tau_sim.domains.food_delivery.data import (
     Restaurant,
     User,
 )
+from tau_sim.domains.food_delivery.intents.common import order_in
 from tau_sim.domains.food_delivery.rules import (
     ITEM_REFUND_MONTHLY_CAP,
     ITEM_REFUND_ORDER_SHARE,
@@ -435,9 +436,10 @@ def test_refund_and_credit_tasks_stay_within_the_caps_and_window(food: Domain) -
 
 
 def test_refused_tasks_are_refusable_and_capped_tasks_are_capped(food: Domain) -> None:
-    db = food.new_database()
     for task in food.tasks:
-        order = db.get("orders", task.scenario.known_info.get("order_id", ""))
+        if food.intent(task.intent).tier == "hard":
+            continue
+        order = order_in(food, task)
         if task.intent == "modify_preparing_refused":
             assert isinstance(order, Order) and order.status == PREPARING
         elif task.intent == "late_credit_refused":
@@ -476,7 +478,7 @@ def _hard(food: Domain, intent: str) -> list[Any]:
 
 def test_a_described_order_is_said_in_the_opening_and_names_no_id(food: Domain) -> None:
     for task in food.tasks:
-        if task.tier != "hard":
+        if "search" not in food.intent(task.intent).challenges:
             continue
         described = task.scenario.known_info["order"]
         assert described in task.scenario.opening, task.id
@@ -506,6 +508,13 @@ def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(food: Domain)
 
 
 def test_a_disproven_claim_meets_the_record_that_disproves_it(food: Domain) -> None:
+    db = food.new_database()
+    for task in _hard(food, "not_their_order_disproven"):
+        (cancel,) = food.violations(task)
+        order = db.get("orders", cancel.arguments["order_id"])
+        caller = user(db, task.actions[-1].arguments["user_id"])
+        assert isinstance(order, Order) and order.order_id not in caller.orders
+        assert not food.write_actions(task) and task.required_outputs == ["cannot help"]
     for task in _hard(food, "never_delivered_disproven"):
         (order,) = {o.order_id: o for o in _violated(food, task)}.values()
         assert order.status == DELIVERED and order.delivered_at[11:16] in task.required_outputs

@@ -25,6 +25,7 @@ from tau_sim.domains.food_delivery.intents.hard_mixed import (
 )
 from tau_sim.domains.food_delivery.intents.hard_search import (
     LaterLateCredit,
+    NotTheirOrderDisproven,
     PromotionWithFallback,
     SearchCancelIfPlaced,
     SearchItemRefund,
@@ -79,4 +80,5 @@ INTENTS: list[Intent] = [
     LateOrdersRemedies(),
     OrderOverhaul(),
     MissingDishReordered(),
+    NotTheirOrderDisproven(),
 ]

@@ -263,3 +263,32 @@ def search_path(who: Identity, searched: list[Action], *reads: Action) -> list[A
     """
     lookup, *profile = who.actions
     return [lookup, *searched, *profile, *reads]
+
+
+class OrderRef(msgspec.Struct, frozen=True):
+    """How a base task's user names its order: by id, or (half the time) by a description.
+
+    ``text`` goes into the goal and the opening ("order #FD1234567", "the Lotus Thai order
+    from Tuesday, with the Satay"), ``known`` is its slot, ``reads`` the gold reads that find it.
+    """
+
+    text: str
+    known: dict[str, str]
+    reads: list[Action]
+
+
+def order_ref(db: Database, who: Identity, order: Order, rng: random.Random) -> OrderRef:
+    """The order by id, or half the time (when a description tells it apart) described."""
+    if rng.random() < 0.5 or not searchable(db, order):
+        oid = order.order_id
+        reads = [*who.actions, Action("get_order_details", {"order_id": oid})]
+        return OrderRef(f"order {oid}", {"order_id": oid}, reads)
+    desc = describe(db, order, order.items[0])
+    return OrderRef(desc, {"order": desc}, search_path(who, search_reads(db, order)))
+
+
+def order_in(domain: Domain, task: Task) -> Order:
+    """The order a task is about: the one its user names by id, or the one it describes."""
+    db = domain.new_database()
+    oid = task.scenario.known_info.get("order_id")
+    return order_from(db, oid) if oid else described(db, task)[0]

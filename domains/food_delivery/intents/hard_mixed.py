@@ -70,7 +70,7 @@ class WholeOrderRefundMixed(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        count = rng.choice((1, 2, 3))
+        count = rng.choice((1, 2, 3, 3))
         order = pick_order(
             db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
         )

@@ -11,6 +11,8 @@ from tau_sim.domains.food_delivery.intents.common import (
     line_refunds,
     lines_text,
     order_from,
+    order_in,
+    order_ref,
     pick_order,
     refund_writes,
     restaurant_of,
@@ -201,9 +203,11 @@ class LateDeliveryCredit(FoodIntent):
 
 def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
     """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
-    oid = task.scenario.known_info["order_id"]
-    order = order_from(domain.new_database(), oid)
-    return Action("issue_late_delivery_credit", {"order_id": oid, "amount": min(most, order.total)})
+    order = order_in(domain, task)
+    return Action(
+        "issue_late_delivery_credit",
+        {"order_id": order.order_id, "amount": min(most, order.total)},
+    )
 
 
 class LateCreditRefused(FoodIntent):
@@ -221,22 +225,23 @@ class LateCreditRefused(FoodIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
+        ref = order_ref(db, who, order, rng)
         return self.task(
             domain,
             who,
-            goal=f"My order {oid} came later than promised and I want a credit for it. If the "
-            "agent says I do not qualify, I want to know why; I do not want anything else.",
-            demand=f"a credit for my late order {oid}",
+            goal=f"{sentence(ref.text)} came later than promised and I want a credit for it. If "
+            "the agent says I do not qualify, I want to know why; I do not want anything else.",
+            demand=f"a credit for {ref.text}, which came late",
             opening=rng.choice(
                 [
-                    f"Hi, my order {oid} was late, I want compensation.",
-                    "Your driver was late with my food.",
-                    f"Hello, order {oid} came after the promised time.",
-                    "I'd like a late-delivery credit.",
+                    "Hi, {ref} was late, I want compensation.",
+                    "Your driver was late with {ref}.",
+                    "Hello, {ref} came after the promised time.",
+                    "I'd like a late-delivery credit for {ref}.",
                 ]
-            ),
-            known={"order_id": oid},
-            actions=gold_reads(who, order_read(oid)),
+            ).format(ref=ref.text),
+            known=ref.known,
+            actions=ref.reads,
             outputs=[f"{LATE_MINUTES} minutes"],
             summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
         )
@@ -319,25 +324,23 @@ class CourierSafetyTransfer(FoodIntent):
             ]
         )
         summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
+        ref = order_ref(db, who, order, rng)
         return self.task(
             domain,
             who,
-            goal=f"When my order {oid} was delivered, {incident}. I want this reported to someone "
+            goal=f"When {ref.text} was delivered, {incident}. I want this reported to someone "
             "who handles safety, not a coupon.",
             demand="this reported to someone who handles safety",
             opening=rng.choice(
                 [
-                    f"I need to report your courier for order {oid}. I felt unsafe.",
-                    "Your delivery driver was dangerous today and I want it dealt with.",
-                    f"Hello, something scary happened with the courier on {oid}.",
-                    "I have a complaint about how a courier behaved.",
+                    "I need to report your courier for {ref}. I felt unsafe.",
+                    "Your delivery driver was dangerous today with {ref}. Deal with it.",
+                    "Hello, something scary happened with the courier on {ref}.",
+                    "I have a complaint about how a courier behaved on {ref}.",
                 ]
-            ),
-            known={"order_id": oid, "incident": incident},
-            actions=[
-                *gold_reads(who, order_read(oid)),
-                Action("transfer_to_human_agents", {"summary": summary}),
-            ],
+            ).format(ref=ref.text),
+            known={**ref.known, "incident": incident},
+            actions=[*ref.reads, Action("transfer_to_human_agents", {"summary": summary})],
             summary=f"courier safety incident on {oid}: transfer",
         )
 
