@@ -103,3 +103,8 @@ def gold_reads(identity: Identity, *appointment_ids: str) -> list[Action]:
         *identity.actions,
         *(Action("get_appointment_details", {"appointment_id": a}) for a in appointment_ids),
     ]
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased, the rest kept (``str.capitalize`` lowers it)."""
+    return text[:1].upper() + text[1:]

@@ -27,9 +27,10 @@ from tau_sim.domains.telehealth.intents.common import (
     new_slot,
     slot_search,
     upcoming,
+    visit_ref,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, gold_reads, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import CONFIRM, sentence, time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)
@@ -146,23 +147,24 @@ class RescheduleAppointment(TelehealthIntent):
         when = time_text(slot.start)
         provider: Provider = record(db, "providers", appointment.provider_id)
         ask, days, names = days_question(db, provider.provider_id, rng)
+        ref, known, reads = visit_ref(db, who, appointment, rng)
         return self.task(
             domain,
             who,
-            goal=f"My appointment {aid} with {provider.display_name} on "
-            f"{time_text(appointment.start)} does not work for me any more. I want to move it to "
+            goal=f"{sentence(ref)} (with {provider.display_name} on "
+            f"{time_text(appointment.start)}) does not work for me any more. I want to move it to "
             f"{when} with the same provider.{ask} {CONFIRM}",
             opening=rng.choice(
                 [
-                    f"Hi, I need to reschedule my appointment {aid}.",
-                    f"Hello, can appointment {aid} be moved?",
-                    "I'd like to change the time of an appointment.",
-                    f"Hey, {aid} doesn't suit me anymore, can we pick another time?",
+                    "Hi, I need to reschedule {ref}.",
+                    "Hello, can {ref} be moved?",
+                    "I'd like to change the time of {ref}.",
+                    "Hey, {ref} doesn't suit me anymore, can we pick another time?",
                 ]
-            ),
-            known={"appointment_id": aid, "new_time": when},
+            ).format(ref=ref),
+            known={**known, "new_time": when},
             actions=[
-                *gold_reads(who, aid),
+                *reads,
                 slot_search(appointment.provider_id, slot),
                 *days,
                 Action(
@@ -188,8 +190,8 @@ class _Cancellation(TelehealthIntent):
     hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
     late: ClassVar[bool] = False
 
-    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
-        """The user's goal and opening."""
+    def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
+        """The user's goal and opening; ``ref`` is how the user names the visit."""
         raise NotImplementedError
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -200,16 +202,17 @@ class _Cancellation(TelehealthIntent):
         who = self.identity(db, appointment.user_id, rng)
         aid = appointment.appointment_id
         fee = LATE_FEES[appointment.visit_type]
-        goal, opening = self.request(appointment, rng)
+        ref, known, reads = visit_ref(db, who, appointment, rng)
+        goal, opening = self.request(appointment, ref, rng)
         ask, days, names = days_question(db, appointment.provider_id, rng)
         return self.task(
             domain,
             who,
             goal=f"{goal}{ask} {CONFIRM}",
             opening=opening,
-            known={"appointment_id": aid},
+            known=known,
             actions=[
-                *gold_reads(who, aid),
+                *reads,
                 *days,
                 Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": self.late}),
             ],
@@ -227,21 +230,20 @@ class CancelAppointment(_Cancellation):
     description = "The patient cancels a visit more than 24 h away; no fee."
     hours = (NOTICE_HOURS + 24, 10_000)
 
-    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
+    def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
         """A cancellation with notice, nothing rebooked."""
-        aid = appointment.appointment_id
         goal = (
-            f"I want to cancel my appointment {aid} on {time_text(appointment.start)}; I do "
-            "not want to book another one now."
+            f"I want to cancel {ref} (on {time_text(appointment.start)}); I do not want to "
+            "book another one now."
         )
         opening = rng.choice(
             [
-                f"Hi, please cancel my appointment {aid}.",
-                "Hello, I need to cancel an appointment.",
-                f"I won't need appointment {aid} after all.",
-                f"Hey, can you take {aid} off my schedule?",
+                "Hi, please cancel {ref}.",
+                "Hello, I need to cancel {ref}.",
+                "I won't need {ref} after all.",
+                "Hey, can you take {ref} off my schedule?",
             ]
-        )
+        ).format(ref=ref)
         return goal, opening
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -260,22 +262,20 @@ class LateCancellation(_Cancellation):
     hours = (0.5, NOTICE_HOURS)
     late = True
 
-    def request(self, appointment: Appointment, rng: random.Random) -> tuple[str, str]:
-        """A cancellation today, the fee accepted."""
-        aid = appointment.appointment_id
+    def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
+        """A cancellation within the day, the fee accepted."""
         goal = (
-            f"Something came up and I must cancel my appointment {aid} today at "
-            f"{appointment.start[11:]}. If there is a fee I accept it, but I want to know how "
-            "much it is."
+            f"Something came up and I must cancel {ref} (at {appointment.start[11:]}). If "
+            "there is a fee I accept it, but I want to know how much it is."
         )
         opening = rng.choice(
             [
-                f"Hi, I can't make my appointment {aid} later today, please cancel it.",
-                f"Hello, something urgent came up and I have to cancel {aid}.",
-                "I need to cancel today's appointment, sorry for the short notice.",
-                f"Hey, cancel {aid} please, I can't come today.",
+                "Hi, I can't make {ref}, please cancel it.",
+                "Hello, something urgent came up and I have to cancel {ref}.",
+                "I need to cancel {ref}, sorry for the short notice.",
+                "Hey, cancel {ref} please, I can't come.",
             ]
-        )
+        ).format(ref=ref)
         return goal, opening
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

@@ -225,3 +225,20 @@ def rx_list(user_id: str, rng: random.Random) -> list[Action]:
     if rng.random() < 0.5:
         return []
     return [Action("list_patient_prescriptions", {"user_id": user_id})]
+
+
+def visit_ref(
+    db: Database, who: Identity, appointment: Appointment, rng: random.Random
+) -> tuple[str, dict[str, str], list[Action]]:
+    """How a base task's patient names a visit: its id, or half the time a description.
+
+    The words ("my appointment APT-482910", "my dermatology visit with Dr. Mei Kim next
+    Tuesday at 14:00"), the slot that holds them and the gold reads that find the visit.
+    """
+    aid = appointment.appointment_id
+    if rng.random() < 0.5 or not describable(db, appointment):
+        reads = [*who.actions, Action("get_appointment_details", {"appointment_id": aid})]
+        return f"my appointment {aid}", {"appointment_id": aid}, reads
+    patient: Patient = record(db, "patients", appointment.user_id)
+    desc = describe_visit(db, appointment)
+    return desc, {"appointment": desc}, search_path(who, visit_reads(db, patient, appointment))
