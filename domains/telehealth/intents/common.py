@@ -200,7 +200,10 @@ def medications_text(prescriptions: Sequence[Prescription]) -> str:
 
 
 def due(rx: Prescription) -> bool:
-    """A prescription a refill may be sent for today (active, refills left, date reached)."""
+    """A prescription a refill may be sent for today (active, refills left, date reached).
+
+    The intents refill only those with two refills or more, so one is left to tell about.
+    """
     return rx.status == ACTIVE and rx.refills_left > 0 and rx.earliest_refill <= TODAY
 
 

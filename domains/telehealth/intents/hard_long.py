@@ -164,7 +164,7 @@ class WeekCleared(HardTelehealthIntent):
         ready = [
             r
             for r in (record(db, "prescriptions", x) for x in patient.prescriptions)
-            if not r.controlled and due(r)
+            if not r.controlled and due(r) and r.refills_left >= 2
         ]
         refills = ready[:1]
         if not 3 <= len(week) + len(refills) <= 5:

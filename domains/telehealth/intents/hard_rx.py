@@ -70,7 +70,9 @@ class RefillAndControlledMixed(HardTelehealthIntent):
         if controlled is None:
             return None
         patient: Patient = record(db, "patients", controlled.user_id)
-        refillable = [r for r in _of(db, patient) if not r.controlled and due(r)]
+        refillable = [
+            r for r in _of(db, patient) if not r.controlled and due(r) and r.refills_left >= 2
+        ]
         if not refillable:
             return None
         allowed = rng.sample(refillable, min(len(refillable), rng.choice((1, 2))))
@@ -274,7 +276,9 @@ def _rx_patient_visit(
             for a in (record(db, "appointments", x) for x in patient.appointments)
             if upcoming(NOTICE_HOURS + 24, 10_000)(a) and describable(db, a)
         ]
-        refillable = [r for r in _of(db, patient) if not r.controlled and due(r)]
+        refillable = [
+            r for r in _of(db, patient) if not r.controlled and due(r) and r.refills_left >= 2
+        ]
         if visits and refillable:
             count = min(len(refillable), rng.choice((1, 2)))
             return patient, rng.choice(visits), rng.sample(refillable, count)
@@ -292,7 +296,7 @@ class PharmacyMoveAll(HardTelehealthIntent):
         """Build one task: two or three prescriptions, three to five writes."""
         patient: Patient = record(db, "patients", rng.choice(list(db.keys("patients"))))
         current = [r for r in _of(db, patient) if r.status == ACTIVE]
-        if not 2 <= len(current) <= 3 or any(r.controlled or not r.refills_left for r in current):
+        if not 2 <= len(current) <= 3 or any(r.controlled or r.refills_left < 2 for r in current):
             return None
         ready = [r for r in current if due(r)]
         if not ready or not 3 <= len(current) + len(ready) <= 5:
