@@ -384,7 +384,7 @@ class GoldPolicy:
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
             if i == later and not self._later_raised():
-                yield Say(f"{self._opener()}{self._outcome(upto=i)} {CLOSING_QUESTION}")
+                yield Say(f"{self._held_or_opener()}{self._outcome(upto=i)} {CLOSING_QUESTION}")
             if self.profile == "over-asker" and i in lookup_points:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
@@ -556,8 +556,19 @@ class GoldPolicy:
         return f"{done}{details}"
 
     def _final(self, transfer: bool) -> str:
+        """The last text: the outcome, opened by the refusal held where the user insists."""
         ending = TRANSFER if transfer else CLOSING_QUESTION
-        return f"{self._opener()}{self._outcome()} {ending}"
+        return f"{self._held_or_opener()}{self._outcome()} {ending}"
+
+    def _held_or_opener(self) -> str:
+        """How a text opens: ``HOLD_FIRM`` where the user's last message insists, else the opener.
+
+        ``HOLD_FIRM`` acknowledges and restates the refusal the user insists on.
+        """
+        if insists(self._last_user_text()):
+            self._opener()
+            return f"{HOLD_FIRM} "
+        return self._opener()
 
     def _follow_ups(self) -> Iterator[Step]:
         """Answers to what the user says after the final text, instead of a bare goodbye.

@@ -80,11 +80,16 @@ def configure(tracer: argparse.ArgumentParser) -> None:
         choices=("stored", "mistral"),
         help="tool-call ids as stored (default) or as 9 letters and digits (Mistral's tokenizer)",
     )
-    stats = tsub.add_parser("stats", help="tool executions vs follow-up questions, and success")
-    stats.add_argument("run_id", metavar="RUN_ID")
-    stats.add_argument("--db", default=DEFAULT_DB)
+    stats = tsub.add_parser(
+        "stats",
+        help="tool executions vs necessary and needless follow-up questions, success by balance",
+    )
+    stats.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="runs to count together")
+    stats.add_argument("--db", default=DEFAULT_DB, help=f"the store (default {DEFAULT_DB})")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
-    stats.add_argument("--plot", metavar="PNG", help="also draw a PNG (extra `plot`)")
+    stats.add_argument(
+        "--plot", metavar="PNG", help="also draw a PNG, replacing the file (extra `plot`)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

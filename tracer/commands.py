@@ -103,32 +103,29 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def stats_command(args: argparse.Namespace) -> int:
-    """Print the balance table of a run (and draw it with ``--plot``)."""
-    from tau_sim.tracer.stats import plot, points, table
+    """Print the figures of ``tracer.stats`` over the runs given (and draw them with ``--plot``)."""
+    from tau_sim.simulator.core import is_calibration_agent
+    from tau_sim.tracer.stats import points, render, report
 
+    plot = None if args.plot is None else Path(args.plot)
+    if plot is not None:
+        from tau_sim.tracer.plot import check_plot
+
+        check_plot(plot)  # before the work: matplotlib there, a file name that can be written
     db = open_database(args.db, readonly=True)
-    found = points(db, args.run_id)
-    rows = table(found)
-    if args.plot is not None:
-        plot(found, Path(args.plot))
+    found = points(db, args.run_ids)
+    load_plugins()  # the agent registry tells the calibration agents
+    figures = report(args.run_ids, found, is_calibration_agent)
+    if plot is not None:
+        from tau_sim.tracer.plot import draw
+
+        draw(found, plot, is_calibration_agent)
     if args.json:
-        print(json.dumps({"run_id": args.run_id, "bins": rows}, indent=2))
+        print(json.dumps(figures, indent=2))
         return 0
     from rich.console import Console
-    from rich.table import Table
 
-    shown = Table(title=f"tool executions vs follow-up questions: {args.run_id}")
-    for column in ("balance", "conversations", "tools", "questions", "success", "abandoned"):
-        shown.add_column(column, justify="right")
-    for row in rows:
-        cells = [row["mean_tools"], row["mean_questions"], row["success_rate"]]
-        shown.add_row(
-            row["balance"],
-            str(row["conversations"]),
-            *("-" if v is None else f"{v:.2f}" for v in cells),
-            "-" if row["abandon_rate"] is None else f"{row['abandon_rate']:.2f}",
-        )
-    Console().print(shown)
+    render(figures, Console())
     return 0
 
 

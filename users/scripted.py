@@ -41,11 +41,12 @@ insistence does not, and answering an insistence without an acknowledgement is
 a slot, a step or a confirmation is answered as usual.
 
 Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
-``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there
-is anything else (trigger ``later``, weighed by nothing); the facts that text states count as
-given. Every message but the last is written in the scenario's persona
-(``users.personas.styled``: terse, rambling, formal, non-native), the facts in it and the
-phrases that carry its feeling and pushback (``users.tone.FEELING_WORDS``) verbatim.
+``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there is
+anything else (trigger ``later``, weighed by nothing), after its insistence where it insists on
+a refusal in that reply; the facts that text states count as given. Every message but the last
+is written in the scenario's persona (``users.personas.styled``: terse, rambling, formal,
+non-native), the facts in it and the phrases that carry its feeling and pushback
+(``users.tone.FEELING_WORDS``) verbatim.
 """
 
 from __future__ import annotations
@@ -207,13 +208,18 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
-        if insisting:
-            return self._insist(pushback), None, triggers, reason
-        doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
-        doubt = doubt and not self.doubted
         later = self.later_pending and (acts.completion or self.agent_turns >= LATER_AFTER)
         if later:
             triggers.append("later")
+        if insisting:
+            return (
+                " ".join([self._insist(pushback), *self._raise_later(later)]),
+                None,
+                triggers,
+                reason,
+            )
+        doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
+        doubt = doubt and not self.doubted
         answers = acts.asked or acts.steps or acts.confirmation or doubt
         if acts.completion and not (answers or later):
             closing = self.tone.closing()
@@ -243,13 +249,7 @@ class ScriptedUser:
         calls = self._step_calls(acts.steps)
         if len(calls) < len(acts.steps) and not facts:
             parts.append(self.tone.phrase("unclear"))
-        if later:
-            parts.append(self.scenario.later)
-            self.later_pending = False
-            said = self.scenario.later.lower()
-            self.given.update(
-                n for n, v in self.scenario.known_info.items() if v and v.lower() in said
-            )
+        parts.extend(self._raise_later(later))
         if not parts and not calls:
             parts.append(self.tone.phrase("nudge"))
         self.given.update(acts.asked)
@@ -260,6 +260,15 @@ class ScriptedUser:
             self._held = (parts, triggers, reason)
             return "", None, triggers, reason
         return " ".join(parts), None, triggers, reason
+
+    def _raise_later(self, due: bool) -> list[str]:
+        """The later need's text, once, when it is ``due``; the facts it states count as given."""
+        if not due:
+            return []
+        self.later_pending = False
+        said = self.scenario.later.lower()
+        self.given.update(n for n, v in self.scenario.known_info.items() if v and v.lower() in said)
+        return [self.scenario.later]
 
     def _insist(self, style: str) -> str:
         """Turn down the agent's refusal or closing: insist on the demand in ``style``.

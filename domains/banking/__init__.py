@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "banking"]
 
 TITLE = "Banking (accounts, cards, disputes, fees)"
 BASE_SEED = 20250314
-GENERATION = Generation(count=80, seed=11)  # five tasks per intent
+GENERATION = Generation(count=145, seed=11)  # five tasks per intent
 
 banking = register_world(__name__, TITLE, BASE_SEED, GENERATION)

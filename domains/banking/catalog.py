@@ -36,6 +36,18 @@ MERCHANTS: tuple[tuple[str, float, float], ...] = (
     ("StubHub", 40.0, 450.0),
 )
 
+# (monthly subscription as it appears on a statement, its fixed amount in dollars): a customer
+# who set one up is charged the same amount on the same day of every month
+SUBSCRIPTIONS: tuple[tuple[str, float], ...] = (
+    ("Hulu Subscription", 17.99),
+    ("Disney Plus", 13.99),
+    ("NYTimes Digital", 25.0),
+    ("Adobe Creative Cloud", 59.99),
+    ("Audible Membership", 14.95),
+    ("Xbox Game Pass", 16.99),
+    ("Peloton App", 12.99),
+)
+
 # (deposit as it appears on a statement, lowest and highest amount in dollars)
 DEPOSITS: tuple[tuple[str, float, float], ...] = (
     ("Payroll direct deposit", 900.0, 4200.0),

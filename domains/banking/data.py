@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.banking.catalog import DEPOSITS, FEES, MERCHANTS
-from tau_sim.domains.kit.calc import days_from
+from tau_sim.domains.banking.catalog import DEPOSITS, FEES, MERCHANTS, SUBSCRIPTIONS
+from tau_sim.domains.kit.calc import add_months, days_from
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, identity_indexes
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.people import Customer, Ids, customers
@@ -151,8 +151,9 @@ Tables = dict[str, dict[str, Any]]
 class _Builder:
     """Accumulates the tables while the generator draws from one ``random.Random``."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, extra: random.Random) -> None:
         self.rng = rng
+        self.extra = extra
         self.ids = Ids(rng)
         self.accounts: dict[str, Account] = {}
         self.cards: dict[str, Card] = {}
@@ -224,6 +225,7 @@ class _Builder:
                 fees.append(FEES[0])
             for name, amount in fees:
                 entries.append((rng.randint(1, 100), FEE, name, -amount, ""))
+            entries.extend(self.subscriptions(cards))
         else:
             for _ in range(rng.randint(3, 8)):
                 if rng.random() < 0.5:
@@ -254,6 +256,26 @@ class _Builder:
             )
         return msgspec.structs.replace(account, transaction_count=len(entries))
 
+    def subscriptions(self, cards: list[Card]) -> list[tuple[int, str, str, float, str]]:
+        """Monthly subscription charges (same amount, same day of the month) on a card.
+
+        Drawn from ``extra``, a stream of its own, so that the rest of the base is what it was
+        before subscriptions were posted.
+        """
+        extra = self.extra
+        if not cards or extra.random() >= 0.45:
+            return []
+        out = []
+        for name, amount in extra.sample(SUBSCRIPTIONS, extra.choice((1, 1, 2))):
+            card = extra.choice(cards).card_id
+            first = add_months(TODAY.replace(day=extra.randint(1, 28)), -extra.randint(3, 4))
+            for n in range(6):
+                posted = add_months(first, n)
+                if posted > TODAY:
+                    break
+                out.append((days_ago(posted.isoformat()), CARD_PURCHASE, name, -amount, card))
+        return out
+
     def settle(self, user: User) -> None:
         """Mark some of the user's card purchases disputed (with their dispute records)."""
         rng = self.rng
@@ -281,7 +303,7 @@ class _Builder:
 def generate(seed: int, users: int = 300) -> Tables:
     """Generate the tables (users, accounts, cards, transactions, disputes) from ``seed``."""
     rng = random.Random(seed)
-    build = _Builder(rng)
+    build = _Builder(rng, random.Random(seed + 1))
     people = customers(rng, build.ids, users, User, accounts=True)
     for uid, user in list(people.items()):
         kinds = [CHECKING] + ([SAVINGS] if rng.random() < 0.7 else [])

@@ -60,6 +60,19 @@ HINTS: dict[str, SlotHint] = {
         "the charge you mean (merchant, amount and date)",
         True,
     ),
+    "old_dispute": SlotHint(
+        ("earlier dispute", "dispute you filed", "previous dispute"),
+        "the charge of the earlier dispute you filed",
+        True,
+    ),
+    "threshold": SlotHint(
+        ("below which", "threshold", "balance you have in mind"),
+        "the balance you have in mind (the threshold)",
+    ),
+    "other_amount": SlotHint(
+        ("otherwise", "other amount", "instead"),
+        "the other amount you mentioned (what to move otherwise, or instead)",
+    ),
     "fee": SlotHint(("which fee", "what fee", "the fee you"), "the fee you mean", True),
     "dispute_reason": SlotHint(
         ("reason", "why", "what went wrong", "what is wrong"), "what is wrong with the charge"

@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "car_rental"]
 
 TITLE = "Car rental (branches, bookings, fees and damage)"
 BASE_SEED = 20260610
-GENERATION = Generation(count=60, seed=11)  # five tasks per intent
+GENERATION = Generation(count=105, seed=11)  # five tasks per intent
 
 car_rental = register_world(__name__, TITLE, BASE_SEED, GENERATION)

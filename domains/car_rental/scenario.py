@@ -125,6 +125,32 @@ HINTS: dict[str, SlotHint] = {
     ),
     "photos": SlotHint(("photo", "picture", "image"), "the photos you took"),
     "estimate": SlotHint(("estimate", "how much", "repair cost", "cost"), "the repair estimate"),
+    "rental": SlotHint(
+        (
+            "which booking",
+            "which rental",
+            "booking code",
+            "booking number",
+            "confirmation",
+            "reservation",
+        ),
+        "which rental you mean (its class, branch and dates)",
+    ),
+    "rentals": SlotHint(
+        ("which bookings", "which rentals", "which booking", "which rental"),
+        "which rentals you mean and what to do with each",
+    ),
+    "friend_booking": SlotHint(
+        ("friend's booking", "friend", "their booking", "other booking"),
+        "the code of your friend's booking",
+    ),
+    "damage_charge": SlotHint(
+        ("how much", "which charge", "amount", "charged"), "the damage charge you mean"
+    ),
+    "second_driver": SlotHint(
+        ("second driver", "other driver", "second car", "son", "daughter", "who will drive"),
+        "the second car's driver: name, birth date and license number",
+    ),
     "disputed_report": SlotHint(
         ("report", "which charge", "damage charge"), "the damage report you dispute", True
     ),

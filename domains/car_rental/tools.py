@@ -103,6 +103,33 @@ def get_booking_details(db: Database, booking_id: str) -> dict[str, Any]:
 
 
 @tool(ToolKind.READ)
+def list_user_bookings(db: Database, user_id: str) -> list[dict[str, Any]]:
+    """List a user's bookings, one summary each: code, status, class, branches and dates.
+
+    For the add-ons, payments and damage reports of one booking, see get_booking_details.
+
+    Args:
+        user_id: The user whose bookings to list, e.g. "ava_smith_1234".
+    """
+    user = load_user(db, user_id)
+    out = []
+    for code in user.bookings:
+        b = load_booking(db, code)
+        out.append(
+            {
+                "booking_id": b.booking_id,
+                "status": b.status,
+                "vehicle_class": b.vehicle_class,
+                "pickup_location": b.pickup_location,
+                "return_location": b.return_location,
+                "pickup_date": b.pickup_date,
+                "return_date": b.return_date,
+            }
+        )
+    return out
+
+
+@tool(ToolKind.READ)
 def list_locations(db: Database) -> list[dict[str, str]]:
     """List the rental branches: code, name, city and kind (airport or city)."""
     locations: list[Location] = [v for _, v in db.items("locations")]

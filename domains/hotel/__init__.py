@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "hotel"]
 
 TITLE = "Hotel (stays and loyalty)"
 BASE_SEED = 20260715
-GENERATION = Generation(count=66, seed=7)  # six tasks per intent
+GENERATION = Generation(count=100, seed=8)  # five tasks per intent
 
 hotel = register_world(__name__, TITLE, BASE_SEED, GENERATION)

@@ -2,7 +2,8 @@
 
 The world's clock is fixed: ``TODAY`` and ``NOW``. Every property sells each room type night by
 night from ``FIRST_NIGHT`` to ``LAST_NIGHT`` (rooms left and a nightly rate per night); stays
-that ended before today are checked out, some with an incident the hotel recorded.
+that ended before today are checked out, some with an incident the hotel recorded, each with
+its housekeeping log (the nights the room was cleaned: every night but where it was not).
 """
 
 from __future__ import annotations
@@ -45,10 +46,13 @@ CHECKED_OUT = "checked_out"
 CANCELLED = "cancelled"
 """Reservation statuses."""
 
+NOT_CLEANED = "room not cleaned during the stay"
+"""The incident of a stay whose room housekeeping never cleaned (its log is empty)."""
+
 INCIDENTS: tuple[str, ...] = (
     "air conditioning out of order for the whole stay",
     "construction noise from the floor above every morning",
-    "room not cleaned during the stay",
+    NOT_CLEANED,
     "no hot water on two mornings",
     "wrong bed type given at check-in",
     "elevator out of service, room on the 9th floor",
@@ -92,6 +96,7 @@ class Reservation(msgspec.Struct, frozen=True, omit_defaults=True):
     incident: str = ""
     goodwill_points: int = 0
     complimentary_upgrade: bool = False
+    housekeeping: tuple[str, ...] = ()
 
 
 class Guest(Customer, frozen=True, omit_defaults=True):
@@ -210,6 +215,9 @@ class _Booker:
             requests = (rng.choice(SPECIAL_REQUESTS),)
         incident = rng.choice(INCIDENTS) if status == CHECKED_OUT and rng.random() < 0.3 else ""
         guests = rng.randint(1, {"standard": 2, "deluxe": 3, "suite": 4}[room])
+        cleaned: tuple[str, ...] = ()
+        if status == CHECKED_OUT and incident != NOT_CLEANED:
+            cleaned = tuple(dates)
         return Reservation(
             self.code(),
             user.user_id,
@@ -225,6 +233,7 @@ class _Booker:
             status,
             requests,
             incident,
+            housekeeping=cleaned,
         )
 
 

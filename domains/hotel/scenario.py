@@ -93,6 +93,29 @@ HINTS: dict[str, SlotHint] = {
     "checked_out_stay": SlotHint(
         ("which stay", "what stay", "stayed"), "the stay you are calling about", True
     ),
+    "stay": SlotHint(
+        (
+            "which reservation",
+            "which stay",
+            "reservation code",
+            "reservation number",
+            "confirmation",
+            "booking reference",
+        ),
+        "which stay you mean (the hotel and the dates)",
+    ),
+    "stays": SlotHint(
+        ("which reservations", "which stays", "which reservation", "which stay"),
+        "which stays you mean and what to do with each",
+    ),
+    "friend_reservation": SlotHint(
+        ("friend's reservation", "friend", "their reservation", "other reservation"),
+        "the code of your friend's reservation",
+    ),
+    "complaint": SlotHint(
+        ("what happened", "what went wrong", "problem", "complaint"), "what went wrong"
+    ),
+    "claimed_tier": SlotHint(("tier", "member", "status"), "your membership tier"),
     "wanted_amount": SlotHint(("how much", "amount", "refund you"), "the amount you want back"),
 }
 """The kit's standard slots plus reservations, hotels, dates, rooms, plans and requests."""

@@ -71,12 +71,45 @@ def get_reservation_details(db: Database, reservation_id: str) -> dict[str, Any]
     """Get a reservation: property, room type, dates, rate plan, nights, payments and status.
 
     Each night shows the price paid for it (and the points, when paid with points); net_paid is
-    payments minus refunds; status is confirmed, checked_in, checked_out or cancelled.
+    payments minus refunds; status is confirmed, checked_in, checked_out or cancelled. A
+    checked-out stay shows the incident the hotel recorded (if any) and its housekeeping log:
+    the nights the room was cleaned.
 
     Args:
         reservation_id: The six-character reservation code, e.g. "ZK3F9Q".
     """
     return reservation_view(load_reservation(db, reservation_id))
+
+
+@tool(ToolKind.READ)
+def list_user_reservations(db: Database, user_id: str) -> list[dict[str, Any]]:
+    """List a guest's reservations, one summary each: code, hotel, room, dates, plan, status.
+
+    The hotel is named, not located: list_properties gives each hotel's city.
+
+    For the nights, payments, requests, incident and housekeeping log of one reservation, see
+    get_reservation_details.
+
+    Args:
+        user_id: The guest whose reservations to list, e.g. "ava_smith_1234".
+    """
+    user = load_user(db, user_id)
+    out = []
+    for code in user.reservations:
+        r = load_reservation(db, code)
+        prop = load_property(db, r.property_id)
+        out.append(
+            {
+                "reservation_id": r.reservation_id,
+                "status": r.status,
+                "hotel": prop.name,
+                "room_type": r.room_type,
+                "check_in": r.check_in,
+                "check_out": r.check_out,
+                "rate_plan": r.rate_plan,
+            }
+        )
+    return out
 
 
 @tool(ToolKind.READ)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cached_property
@@ -60,10 +61,14 @@ class UserScenario(msgspec.Struct, frozen=True):
     later: str = ""
 
     def volunteered(self) -> list[str]:
-        """The names of the known facts the opening states (its value in it, any case)."""
-        opening = self.opening.lower()
+        """The names of the known facts the opening states (its value as whole words, any case).
+
+        Whole words: a room type "suite" is not stated by a hotel called "Fog City Suites".
+        """
         return [
-            name for name, value in self.known_info.items() if value and value.lower() in opening
+            name
+            for name, value in self.known_info.items()
+            if value and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", self.opening, re.IGNORECASE)
         ]
 
 

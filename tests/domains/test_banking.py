@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from tau_sim.domains.banking import banking as make_banking
+from tau_sim.domains.banking.catalog import SUBSCRIPTIONS
 from tau_sim.domains.banking.data import (
     ACTIVE,
     CARD_PURCHASE,
@@ -31,7 +32,7 @@ from tau_sim.domains.banking.rules import (
 )
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
-from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world.domain import Domain, Task
 from tests.domains.calls import ok, refused
 
 
@@ -336,3 +337,169 @@ def test_fee_tasks_respect_the_cap_and_the_twelve_months(banking: Domain) -> Non
     assert all(eligible(u) and -t.amount <= FEE_REVERSAL_CAP for t, u in allowed)
     assert all(not eligible(u) and -t.amount <= FEE_REVERSAL_CAP for t, u in second)
     assert all(eligible(u) and -t.amount > FEE_REVERSAL_CAP for t, u in over)
+
+
+# ---- the hard tier holds to the policy -------------------------------------------------------
+
+
+def _tasks(banking: Domain, intent: str) -> list[Task]:
+    found = [t for t in banking.tasks if t.intent == intent]
+    assert found, intent
+    return found
+
+
+def transaction(db: Database, transaction_id: str) -> Transaction:
+    found = db.get("transactions", transaction_id)
+    assert isinstance(found, Transaction), transaction_id
+    return found
+
+
+def _owner(db: Database, task: Task) -> User:
+    user = db.get("users", task.actions[1].arguments["user_id"])
+    assert isinstance(user, User), task.id
+    return user
+
+
+def _statement(db: Database, user: User) -> list[Transaction]:
+    return [t for a in user.accounts for t in banking_history(db, a)]
+
+
+def banking_history(db: Database, account_id: str) -> list[Transaction]:
+    acc = account(db, account_id)
+    return [
+        t
+        for n in range(acc.transaction_count, 0, -1)
+        if isinstance(t := db.get("transactions", f"{account_id}_{n:03d}"), Transaction)
+    ]
+
+
+def test_subscriptions_are_charged_monthly_for_the_same_amount_on_the_same_card(
+    db: Database,
+) -> None:
+    names = {name for name, _ in SUBSCRIPTIONS}
+    series: dict[tuple[str, str], list[Transaction]] = {}
+    for _, txn in db.items("transactions"):
+        if txn.description in names:
+            series.setdefault((txn.account_id, txn.description), []).append(txn)
+    assert len(series) >= 50
+    for charges in series.values():
+        assert len(charges) >= 3
+        assert len({(t.amount, t.card_id, t.kind) for t in charges}) == 1
+        months = sorted(t.date[:7] for t in charges)
+        assert len(set(months)) == len(months)  # one a month
+
+
+def test_recurring_claims_are_subscriptions_charged_before(banking: Domain, db: Database) -> None:
+    for task in _tasks(banking, "recurring_charge_claimed_fraud"):
+        said = task.scenario.known_info["transaction"]
+        named = [t for t in _statement(db, _owner(db, task)) if t.date in said]
+        claimed = next(t for t in named if t.description in said)
+        earlier = [
+            t
+            for t in _statement(db, _owner(db, task))
+            if (t.description, t.amount) == (claimed.description, claimed.amount)
+            and t.date < claimed.date
+        ]
+        assert len(earlier) >= 2, task.id
+        assert min(t.date for t in earlier) in task.required_outputs, task.id
+        assert days_ago(claimed.date) <= DISPUTE_WINDOW_DAYS and not claimed.dispute_id
+        assert not banking.write_actions(task) and banking.violations(task), task.id
+
+
+def test_duplicate_claims_have_a_single_charge(banking: Domain, db: Database) -> None:
+    for task in _tasks(banking, "duplicate_not_on_file"):
+        (violation,) = banking.violations(task)
+        txn = transaction(db, violation.arguments["transaction_id"])
+        twins = [
+            t
+            for t in _statement(db, _owner(db, task))
+            if (t.description, t.amount) == (txn.description, txn.amount)
+        ]
+        assert twins == [txn], task.id
+        assert violation.arguments["reason"] == "duplicate charge"
+
+
+def test_mixed_disputes_file_the_recent_charges_and_refuse_the_old_one(
+    banking: Domain, db: Database
+) -> None:
+    for task in _tasks(banking, "dispute_beside_expired"):
+        filed = [a.arguments["transaction_id"] for a in banking.write_actions(task)]
+        (old,) = [a.arguments["transaction_id"] for a in banking.violations(task)]
+        dates = {tid: transaction(db, tid).date for tid in [*filed, old]}
+        assert all(days_ago(dates[t]) <= DISPUTE_WINDOW_DAYS for t in filed), task.id
+        assert days_ago(dates[old]) > DISPUTE_WINDOW_DAYS and dates[old] in task.required_outputs
+
+
+def test_mixed_fee_tasks_refuse_the_reversal_the_policy_forbids(
+    banking: Domain, db: Database
+) -> None:
+    def eligible(user: User) -> bool:
+        last = user.last_fee_reversal
+        return not last or days_ago(last) > FEE_REVERSAL_PERIOD_DAYS
+
+    def refused_fee(task: Task) -> Transaction:
+        (violation,) = banking.violations(task)
+        assert violation.name == "reverse_fee"
+        fee = transaction(db, violation.arguments["transaction_id"])
+        assert fee.kind == FEE and not fee.reversed
+        return fee
+
+    for task in _tasks(banking, "one_of_two_fees"):
+        (done,) = banking.write_actions(task)
+        assert eligible(_owner(db, task)) and done.name == "reverse_fee"
+        assert done.arguments["transaction_id"] != refused_fee(task).transaction_id
+    for task in _tasks(banking, "cap_beside_transfer"):
+        assert eligible(_owner(db, task)) and -refused_fee(task).amount > FEE_REVERSAL_CAP
+        assert [a.name for a in banking.write_actions(task)] == ["transfer_between_accounts"]
+    for task in _tasks(banking, "dispute_beside_second_reversal"):
+        assert not eligible(_owner(db, task)) and -refused_fee(task).amount <= FEE_REVERSAL_CAP
+        assert _owner(db, task).last_fee_reversal in task.required_outputs
+
+
+def test_a_dispute_that_exists_is_reported_not_filed_again(banking: Domain) -> None:
+    for task in _tasks(banking, "dispute_unless_filed"):
+        db = banking.new_database()
+        status, filing = task.actions[-2:]
+        assert status.name == "get_dispute_details" and filing.name == "file_dispute"
+        refused(
+            banking,
+            db,
+            "file_dispute",
+            "already disputed",
+            transaction_id=status.arguments["dispute_id"].removeprefix("dsp_"),
+            reason=filing.arguments["reason"],
+        )
+        assert not transaction(db, filing.arguments["transaction_id"]).dispute_id
+        ok(banking, db, "file_dispute", **filing.arguments)
+
+
+def test_conditional_transfers_follow_the_condition(banking: Domain) -> None:
+    for task in _tasks(banking, "top_up_if_low"):
+        db = banking.new_database()
+        chk, _ = (account(db, a) for a in _owner(db, task).accounts)
+        threshold = float(task.scenario.known_info["threshold"].lstrip("$").replace(",", ""))
+        (move,) = banking.write_actions(task)
+        tops_up = move.arguments["to_account_id"] == chk.account_id
+        assert tops_up is (chk.balance < threshold), task.id
+    for task in _tasks(banking, "transfer_or_the_most"):
+        db = banking.new_database()
+        (move,) = banking.write_actions(task)
+        asked = float(task.scenario.known_info["amount"].lstrip("$").replace(",", ""))
+        args = {k: v for k, v in move.arguments.items() if k != "amount"}
+        if move.arguments["amount"] != asked:  # what was asked is more than the ledger allows
+            refused(banking, db, "transfer_between_accounts", "", **args, amount=asked)
+        ok(banking, db, "transfer_between_accounts", **args, amount=move.arguments["amount"])
+
+
+def test_no_gold_dispute_calls_a_single_posting_a_duplicate(banking: Domain, db: Database) -> None:
+    for task in banking.tasks:
+        for action in banking.write_actions(task):
+            if action.name != "file_dispute" or action.arguments["reason"] != "duplicate charge":
+                continue
+            txn = transaction(db, action.arguments["transaction_id"])
+            twins = [
+                t
+                for t in _statement(db, _owner(db, task))
+                if (t.description, t.amount) == (txn.description, txn.amount)
+            ]
+            assert len(twins) >= 2, task.id

@@ -27,9 +27,10 @@ from tau_sim.domains.car_rental.data import (
     availability_key,
     net_paid,
 )
-from tau_sim.domains.car_rental.intents.changes import cancellation_refund
+from tau_sim.domains.car_rental.intents.common import cancellation_refund
 from tau_sim.domains.car_rental.rules import late_fee
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.lookup import record as fetched
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
@@ -402,3 +403,52 @@ def test_base_bookings_follow_the_age_rules(domain: Domain) -> None:
         if age < 25:
             assert b.vehicle_class not in ("premium", "luxury"), b.booking_id
     assert age_on("2001-06-11", TODAY) == 24 and age_on("2001-06-10", TODAY) == 25
+
+
+# ---- the hard tier's reads and policy rules ----------------------------------------------------
+
+
+def test_a_users_bookings_are_listed_and_an_unknown_user_is_refused(domain: Domain) -> None:
+    db = domain.new_database()
+    uid = next(str(u) for u, user in db.items("users") if len(user.bookings) >= 2)
+    user: User = fetched(db, "users", uid)
+    listed = ok(domain, db, "list_user_bookings", user_id=uid)
+    assert [b["booking_id"] for b in listed] == list(user.bookings)
+    first: Booking = fetched(db, "bookings", user.bookings[0])
+    assert listed[0]["pickup_date"] == first.pickup_date
+    assert listed[0]["status"] == first.status
+    refused(domain, db, "list_user_bookings", "user", user_id="nobody_0000")
+
+
+def test_the_policy_marks_every_refusal_rule_a_task_tests(domain: Domain) -> None:
+    rules = domain.policy_rules
+    assert set(rules) == {
+        "others-booking",
+        "min-driver-age-21",
+        "premium-min-age-25",
+        "late-cancellation-fee",
+        "damage-over-limit-transfer",
+        "damage-dispute-transfer",
+        "waiver-claim-checked",
+    }
+    tested = {rule for task in domain.tasks for rule in domain.rules_of(task)}
+    assert tested == set(rules)
+
+
+def test_hard_tasks_describe_their_bookings_and_the_description_is_unique(
+    domain: Domain,
+) -> None:
+    db = domain.new_database()
+    for task in domain.tasks:
+        words = task.scenario.known_info.get("rental")
+        if task.tier != "hard" or words is None:
+            continue
+        meant = next(
+            a.arguments["booking_id"] for a in task.actions if a.name == "get_booking_details"
+        )
+        assert meant not in " ".join(task.scenario.known_info.values()), task.id
+        b: Booking = fetched(db, "bookings", meant)
+        user: User = fetched(db, "users", b.user_id)
+        others = [fetched(db, "bookings", c) for c in user.bookings if c != meant]
+        assert len(others) >= 1, task.id
+        assert all(o.pickup_date not in words or o.pickup_location not in words for o in others)

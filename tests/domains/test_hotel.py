@@ -21,6 +21,7 @@ from tau_sim.domains.hotel.data import (
     CHECKED_IN,
     CHECKED_OUT,
     CONFIRMED,
+    NOT_CLEANED,
     TODAY,
     Guest,
     Night,
@@ -28,9 +29,9 @@ from tau_sim.domains.hotel.data import (
     net_paid,
     night_key,
 )
-from tau_sim.domains.hotel.intents.cancellations import cancellation_refund
-from tau_sim.domains.hotel.intents.changes import upgrade_due
+from tau_sim.domains.hotel.intents.common import cancellation_refund, upgrade_due
 from tau_sim.domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
+from tau_sim.domains.kit.lookup import record as fetched
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
@@ -348,3 +349,67 @@ def test_gold_paths_follow_the_policy(domain: Domain) -> None:
             assert task.required_outputs == ["non-refundable"]
         if task.intent == "bad_stay_compensation_transfer":
             assert task.actions[-1].name == "transfer_to_human_agents"
+
+
+# ---- the hard tier's reads and policy rules ----------------------------------------------------
+
+
+def test_a_guests_reservations_are_listed_and_an_unknown_guest_is_refused(
+    domain: Domain,
+) -> None:
+    db = domain.new_database()
+    guest: Guest = first(db, "users", lambda u: len(u.reservations) >= 2)
+    listed = ok(domain, db, "list_user_reservations", user_id=guest.user_id)
+    assert [r["reservation_id"] for r in listed] == list(guest.reservations)
+    head: Reservation = fetched(db, "reservations", guest.reservations[0])
+    assert (listed[0]["check_in"], listed[0]["status"]) == (head.check_in, head.status)
+    refused(domain, db, "list_user_reservations", "user", user_id="nobody_0000")
+
+
+def test_checked_out_stays_carry_their_housekeeping_log(domain: Domain) -> None:
+    db = domain.new_database()
+    for _, r in db.items("reservations"):
+        if r.status != CHECKED_OUT or r.incident == NOT_CLEANED:
+            assert r.housekeeping == ()
+        else:
+            assert r.housekeeping == tuple(n.date for n in r.nights)
+    shown = ok(
+        domain,
+        db,
+        "get_reservation_details",
+        reservation_id=first(db, "reservations", lambda r: r.housekeeping).reservation_id,
+    )
+    assert shown["housekeeping"]
+
+
+def test_the_policy_marks_every_refusal_rule_a_task_tests(domain: Domain) -> None:
+    rules = domain.policy_rules
+    assert set(rules) == {
+        "others-reservation",
+        "member-rate-tiers",
+        "non-refundable-no-refund",
+        "non-refundable-no-date-change",
+        "late-cancellation-first-night",
+        "non-refundable-no-points",
+        "goodwill-needs-incident",
+        "completed-stay-transfer",
+    }
+    tested = {rule for task in domain.tasks for rule in domain.rules_of(task)}
+    assert tested == set(rules)
+
+
+def test_hard_tasks_describe_their_stays_without_codes(domain: Domain) -> None:
+    db = domain.new_database()
+    for task in domain.tasks:
+        words = task.scenario.known_info.get("stay")
+        if task.tier != "hard" or words is None:
+            continue
+        meant = next(
+            a.arguments["reservation_id"]
+            for a in task.actions
+            if a.name == "get_reservation_details"
+        )
+        assert meant not in " ".join(task.scenario.known_info.values()), task.id
+        r: Reservation = fetched(db, "reservations", meant)
+        guest: Guest = fetched(db, "users", r.user_id)
+        assert len(guest.reservations) >= 2, task.id

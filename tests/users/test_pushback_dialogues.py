@@ -49,12 +49,17 @@ def insisted(outcome: Outcome) -> list[str]:
     return [t.partition(":")[2] for t in outcome.triggers if t.startswith("insisted:")]
 
 
-def test_every_forbidden_task_has_a_demand_and_no_other_task_has_one() -> None:
+def test_every_task_that_refuses_has_a_demand_and_no_other_task_has_one() -> None:
+    """A forbidden intent's tasks and every task whose user asks for a forbidden write (a
+    mixed one's refused part) have a demand; a demand belongs to an intent that tests a rule."""
     for name in NAMES:
         domain = get_domain(name)
-        forbidden = {i.name for i in domain.intents if i.forbidden}
         for task in domain.tasks:
-            assert bool(task.scenario.demand) is (task.intent in forbidden), task.id
+            intent = domain.intent(task.intent)
+            if intent.forbidden or domain.violations(task):
+                assert task.scenario.demand, task.id
+            if task.scenario.demand:
+                assert intent.forbidden or intent.rules, task.id
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if forbidden_tasks(get_domain(n), False)])
@@ -165,7 +170,8 @@ def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
     store."""
     db = tmp_path / "pushback.db"
     tasks = {t.id: t for name in NAMES for t in get_domain(name).tasks if t.scenario.demand}
-    transfers = {t.id for name in NAMES for t in forbidden_tasks(get_domain(name), True)}
+    ends = {a for name in NAMES for a in get_domain(name).toolkit.endings}
+    transfers = {i for i, t in tasks.items() if any(a.name in ends for a in t.actions)}
     emotions = ("neutral", "frustration", "excitement", "helplessness")
     tau_sim(
         *("run", "--domain", ",".join(NAMES), "--tasks", ",".join(tasks)),

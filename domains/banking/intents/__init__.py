@@ -1,19 +1,20 @@
 """Banking task intents: templates that sample the base database and produce grounded tasks.
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
-the intents' base class and the account and card helpers the themes share; ``cards``
-freezes and replaces cards, ``disputes`` disputes charges, ``accounts`` moves money,
-reverses fees and tells balances.
+the intents' base class and the account, card and charge helpers the themes share, ``side``
+the side questions and later needs any intent may add; ``cards`` freezes and replaces cards,
+``disputes`` disputes charges, ``accounts`` moves money and tells balances, ``fees`` reverses
+fees, ``limits`` refuses what no tool or rule allows (another person's money, loans). The hard
+tier: ``hard_disputes`` (several charges, one past the window, one already
+disputed), ``hard_disproven`` (claims the statement disproves), ``hard_fees`` (a refused
+reversal beside an allowed write), ``hard_transfers`` (transfers a condition picks) and
+``hard_long`` (three to five writes, later needs).
 """
 
 from __future__ import annotations
 
 from tau_sim.domains.banking.intents.accounts import (
     BalanceInquiry,
-    CoverOverdraft,
-    FeeOverCap,
-    ReverseFee,
-    SecondFeeReversal,
     TransferFunds,
     TransferOverLimit,
 )
@@ -30,6 +31,26 @@ from tau_sim.domains.banking.intents.disputes import (
     DisputeStatus,
     FraudToHuman,
 )
+from tau_sim.domains.banking.intents.fees import (
+    CoverOverdraft,
+    FeeOverCap,
+    ReverseFee,
+    SecondFeeReversal,
+)
+from tau_sim.domains.banking.intents.hard_disproven import DuplicateNotOnFile, RecurringNotFraud
+from tau_sim.domains.banking.intents.hard_disputes import (
+    DisputeBesideExpired,
+    DisputeSeveral,
+    DisputeUnlessFiled,
+)
+from tau_sim.domains.banking.intents.hard_fees import (
+    CapBesideTransfer,
+    DisputeBesideSecondReversal,
+    OneOfTwoFees,
+)
+from tau_sim.domains.banking.intents.hard_long import MonthCleanup, StolenWallet
+from tau_sim.domains.banking.intents.hard_transfers import TopUpIfLow, TransferOrTheMost
+from tau_sim.domains.banking.intents.limits import OffLimitsRequest
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -51,4 +72,17 @@ INTENTS: list[Intent] = [
     FeeOverCap(),
     CoverOverdraft(),
     BalanceInquiry(),
+    OffLimitsRequest(),
+    DisputeSeveral(),
+    DisputeBesideExpired(),
+    DisputeUnlessFiled(),
+    RecurringNotFraud(),
+    DuplicateNotOnFile(),
+    OneOfTwoFees(),
+    CapBesideTransfer(),
+    DisputeBesideSecondReversal(),
+    TopUpIfLow(),
+    TransferOrTheMost(),
+    StolenWallet(),
+    MonthCleanup(),
 ]

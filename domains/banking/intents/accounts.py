@@ -1,50 +1,24 @@
-"""Banking intents about an account's money: transfers, fees, overdrafts, balances."""
+"""Banking intents about moving money and balances: transfers, the daily limit, balances."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.banking.data import FEE, SAVINGS, Account, Transaction, User, days_ago
+from tau_sim.domains.banking.data import Account, User
 from tau_sim.domains.banking.intents.common import (
     BankingIntent,
+    account_read,
     accounts_of,
-    checking,
-    history,
-    holder,
-    nameable,
+    one_of,
     pick_user,
-    transactions_read,
 )
-from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP, FEE_REVERSAL_PERIOD_DAYS
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
+from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
+from tau_sim.domains.kit.tasks import swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def savings(db: Database, user: User) -> Account | None:
-    """The customer's savings account, if any."""
-    return next((a for a in accounts_of(db, user) if a.kind == SAVINGS), None)
-
-
-def may_reverse(user: User) -> bool:
-    """Whether the policy allows the customer a fee reversal today (none in the last 12 months)."""
-    return not user.last_fee_reversal or days_ago(user.last_fee_reversal) > (
-        FEE_REVERSAL_PERIOD_DAYS
-    )
-
-
-def open_fees(db: Database, user: User, accept: Callable[[Transaction], bool]) -> list[Transaction]:
-    """The customer's unreversed checking fees that ``accept`` likes, newest first."""
-    return [
-        t for t in history(db, checking(db, user)) if t.kind == FEE and not t.reversed and accept(t)
-    ]
-
-
-def _account_read(account: Account) -> Action:
-    return Action("get_account_details", {"account_id": account.account_id})
-
 
 # ---- transfers --------------------------------------------------------------------------------
 
@@ -89,34 +63,41 @@ class TransferFunds(BankingIntent):
             "amount": amount,
         }
         after = money(target.balance + amount)
+        side = side_question(db, user, rng, ("account",), statement=False)
+        reads = [account_read(source), *side.actions]
+        adds = [Action("calculate", {"expression": f"{target.balance:.2f} + {amount:.2f}"})]
         return self.task(
             domain,
             who,
             goal=f"I want to move {money_text(amount)} from {account_text(source)} to "
             f"{account_text(target)}, and I want to know the new balance of "
-            f"{account_text(target)}. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to transfer {money_text(amount)} between my accounts.",
-                    "Hello, I need to move some money between my accounts.",
-                ]
+            f"{account_text(target)}.{side.goal} {CONFIRM}",
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to transfer {money_text(amount)} between my accounts.",
+                "Hello, I need to move some money between my accounts.",
+                f"Can you move {money_text(amount)} from {account_text(source)} for me?",
+                f"Hi, I want to put {money_text(amount)} into {account_text(target)}.",
+                "Hey, quick transfer between my checking and savings please.",
             ),
             known={
                 "amount": money_text(amount),
                 "from_account": account_text(source),
                 "to_account": account_text(target),
+                **side.known,
             },
             actions=[
-                *gold_reads(who, _account_read(source)),
+                *gold_reads(who, *reads),
                 Action("transfer_between_accounts", args),
+                *(adds if rng.random() < 0.4 else []),
             ],
-            outputs=[balance_text(after)],
+            outputs=[balance_text(after), *side.outputs],
             summary=f"transfer {money_text(amount)} {source.kind} -> {target.kind}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, another amount, and the opposite direction when it is allowed."""
-        *reads, move = task.actions
+        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
         args = move.arguments
         db = domain.new_database()
         source: Account = record(db, "accounts", args["from_account_id"])
@@ -126,7 +107,7 @@ class TransferFunds(BankingIntent):
         other = amount + 10.0 if amount + 10.0 <= room else amount - 10.0
         paths = [
             *super().mistakes(domain, task),
-            [*reads, Action(move.name, {**args, "amount": other})],
+            swapped(task, move, Action(move.name, {**args, "amount": other})),
         ]
         if amount <= min(target.available, target.transfer_room):
             back = {
@@ -134,7 +115,7 @@ class TransferFunds(BankingIntent):
                 "from_account_id": target.account_id,
                 "to_account_id": source.account_id,
             }
-            paths.append([*reads, Action(move.name, back)])
+            paths.append(swapped(task, move, Action(move.name, back)))
         return paths
 
 
@@ -144,6 +125,7 @@ class TransferOverLimit(BankingIntent):
     name = "transfer_over_daily_limit"
     description = "The user asks for a transfer above the remaining daily limit: refuse, no write."
     forbidden = True
+    rules = ("daily-transfer-limit",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -160,23 +142,32 @@ class TransferOverLimit(BankingIntent):
         if amount <= source.transfer_room:
             return None
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, ("account",), statement=False)
         return self.task(
             domain,
             who,
             goal=f"I want to move {money_text(amount)} from {account_text(source)} to "
-            f"{account_text(target)} today, all at once. If the agent says that is over my daily "
+            f"{account_text(target)} today, all at once.{side.goal} If the agent says that is "
+            "over my daily "
             "limit, I want to know the most I can still transfer today, but I do not want a "
             "smaller transfer now: I will call back.",
             demand=f"{money_text(amount)} moved to {account_text(target)} today, all at once",
-            opening=f"Hi, I need to transfer {money_text(amount)} from {account_text(source)} "
-            "today.",
+            opening=one_of(
+                rng,
+                f"Hi, I need to transfer {money_text(amount)} from {account_text(source)} today.",
+                f"Hello, please move {money_text(amount)} to {account_text(target)} right now.",
+                "I have a big transfer to make between my accounts today.",
+                f"Can I send {money_text(amount)} from one of my accounts to the other today?",
+                "Hi, I need to move a large sum between my own accounts, all in one go.",
+            ),
             known={
                 "amount": money_text(amount),
                 "from_account": account_text(source),
                 "to_account": account_text(target),
+                **side.known,
             },
-            actions=gold_reads(who, _account_read(source)),
-            outputs=[money_text(source.transfer_room)],
+            actions=gold_reads(who, account_read(source), *side.actions),
+            outputs=[money_text(source.transfer_room), *side.outputs],
             summary=f"transfer {money_text(amount)} over the daily limit: refuse",
         )
 
@@ -185,7 +176,9 @@ class TransferOverLimit(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a smaller transfer (the remaining room) nobody asked for."""
         reads = task.actions
-        account_id = reads[-1].arguments["account_id"]
+        account_id = next(a for a in reads if a.name == "get_account_details").arguments[
+            "account_id"
+        ]
         db = domain.new_database()
         source: Account = record(db, "accounts", account_id)
         user: User = record(db, "users", source.user_id)
@@ -199,210 +192,6 @@ class TransferOverLimit(BankingIntent):
             *super().mistakes(domain, task),
             [*reads, Action("transfer_between_accounts", args)],
         ]
-
-
-# ---- fees -------------------------------------------------------------------------------------
-
-
-def _fee(
-    db: Database, rng: random.Random, eligible: bool, accept: Callable[[Transaction], bool]
-) -> tuple[User, Account, Transaction] | None:
-    """A customer whose reversal eligibility is ``eligible``, with an open fee ``accept`` likes."""
-    user = pick_user(
-        db, rng, lambda u: may_reverse(u) is eligible and bool(open_fees(db, u, accept))
-    )
-    if user is None:
-        return None
-    fees = open_fees(db, user, lambda t: True)
-    chosen = [f for f in open_fees(db, user, accept) if nameable(fees, f)]
-    if not chosen:
-        return None
-    return user, checking(db, user), rng.choice(chosen)
-
-
-def _within_cap(txn: Transaction) -> bool:
-    return -txn.amount <= FEE_REVERSAL_CAP
-
-
-class ReverseFee(BankingIntent):
-    """Reverse a fee for a customer who had no reversal in the last 12 months."""
-
-    name = "reverse_fee"
-    description = "The user asks to have a fee reversed (first in 12 months, within the cap)."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, True, _within_cap)
-        if picked is None:
-            return None
-        user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        after = money(account.balance - fee.amount)
-        return self.task(
-            domain,
-            who,
-            goal=f"I was charged {fee_text(fee)} on {account_text(account)} and I think it is "
-            "unfair; I want it refunded. I want to know my balance afterwards. "
-            f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can you refund a fee I was charged on {fee.date}?",
-                    "Hello, I got hit with a fee and I'd like it reversed.",
-                ]
-            ),
-            known={"fee": fee_text(fee)},
-            actions=[
-                *gold_reads(who, transactions_read(account)),
-                Action("reverse_fee", {"transaction_id": fee.transaction_id}),
-            ],
-            outputs=[money_text(-fee.amount), balance_text(after)],
-            summary=f"reverse fee {fee.transaction_id} ({money_text(-fee.amount)})",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and another of the customer's fees reversed."""
-        *reads, reverse = task.actions
-        db = domain.new_database()
-        fee: Transaction = record(db, "transactions", reverse.arguments["transaction_id"])
-        user = holder(db, fee.account_id)
-        others = [
-            t for t in open_fees(db, user, lambda t: True) if t.transaction_id != fee.transaction_id
-        ]
-        paths = super().mistakes(domain, task)
-        if others:
-            paths.append(
-                [*reads, Action(reverse.name, {"transaction_id": others[0].transaction_id})]
-            )
-        return paths
-
-
-class _ForbiddenReversal(BankingIntent):
-    """A fee reversal the policy refuses; the mistake is reversing it anyway."""
-
-    forbidden = True
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fee reversed although the policy does not allow it."""
-        account_id = task.actions[-1].arguments["account_id"]
-        db = domain.new_database()
-        user = holder(db, account_id)
-        said = task.scenario.known_info["fee"]
-        fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
-        return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
-
-
-class SecondFeeReversal(_ForbiddenReversal):
-    """A fee reversal within 12 months of the last one: refuse, say when the last one was."""
-
-    name = "second_fee_reversal"
-    description = "The user wants a fee reversed but had one in the last 12 months: refuse."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, False, _within_cap)
-        if picked is None:
-            return None
-        user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded. If the agent "
-            "refuses, I want to know why and when my last fee reversal was.",
-            demand=f"{fee_text(fee)} refunded",
-            opening="Hi, I want a fee taken off my account.",
-            known={"fee": fee_text(fee)},
-            actions=gold_reads(who, transactions_read(account)),
-            outputs=[user.last_fee_reversal],
-            summary=f"reverse fee {fee.transaction_id}: last reversal {user.last_fee_reversal}",
-        )
-
-
-class FeeOverCap(_ForbiddenReversal):
-    """A fee above the reversal cap: refuse, say the cap."""
-
-    name = "fee_over_cap"
-    description = "The user wants a fee above the $40.00 reversal cap reversed: refuse."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, True, lambda t: not _within_cap(t))
-        if picked is None:
-            return None
-        user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded: it is far too "
-            "high. If the agent refuses, I want to know the most a fee reversal can be.",
-            demand=f"{fee_text(fee)} refunded in full",
-            opening=f"Hi, I want a {money_text(-fee.amount)} fee refunded.",
-            known={"fee": fee_text(fee)},
-            actions=gold_reads(who, transactions_read(account)),
-            outputs=[money_text(FEE_REVERSAL_CAP)],
-            summary=f"reverse fee {fee.transaction_id}: above the cap, refuse",
-        )
-
-
-class CoverOverdraft(BankingIntent):
-    """Cover an overdrawn checking account from savings and reverse its overdraft fee."""
-
-    name = "cover_overdraft"
-    description = "The user moves savings into an overdrawn checking account and the overdraft fee "
-    "is reversed (two writes)."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, True, lambda t: t.description == "Overdraft fee")
-        if picked is None:
-            return None
-        user, account, fee = picked
-        source = savings(db, user)
-        if source is None or account.balance >= 0:
-            return None
-        amount = float(100 * (int(-account.balance // 100) + 1))
-        if amount > min(source.available, source.transfer_room):
-            return None
-        who = self.identity(db, user.user_id, rng)
-        after = money(account.balance + amount - fee.amount)
-        move = {
-            "from_account_id": source.account_id,
-            "to_account_id": account.account_id,
-            "amount": amount,
-        }
-        return self.task(
-            domain,
-            who,
-            goal=f"My checking account is overdrawn. I want to move {money_text(amount)} from my "
-            f"savings account into it, and I want {fee_text(fee)} refunded. I want to know my "
-            f"checking balance after both. {CONFIRM}",
-            opening="Hi, my checking account went negative and I got an overdraft fee.",
-            known={
-                "amount": money_text(amount),
-                "from_account": "my savings account",
-                "to_account": "my checking account",
-                "fee": fee_text(fee),
-            },
-            actions=[
-                *gold_reads(who, transactions_read(account)),
-                Action("transfer_between_accounts", move),
-                Action("reverse_fee", {"transaction_id": fee.transaction_id}),
-            ],
-            outputs=[balance_text(after)],
-            summary=f"cover overdraft with {money_text(amount)} and reverse {fee.transaction_id}",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the transfer of another amount."""
-        *reads, move, reverse = task.actions
-        args = move.arguments
-        smaller = Action(move.name, {**args, "amount": args["amount"] - 50.0})
-        return [*super().mistakes(domain, task), [*reads, smaller, reverse]]
 
 
 # ---- information ------------------------------------------------------------------------------
@@ -421,19 +210,26 @@ class BalanceInquiry(BankingIntent):
             return None
         account = rng.choice(accounts_of(db, user))
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, ("account",), statement=False)
         return self.task(
             domain,
             who,
             goal=f"I want to know the current balance of {account_text(account)} and how much I "
-            "can still transfer out of it today. I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, what's the balance on {account_text(account)}?",
-                    "Hello, I have a question about one of my accounts.",
-                ]
+            f"can still transfer out of it today.{side.goal} I do not want to change anything.",
+            opening=one_of(
+                rng,
+                f"Hi, what's the balance on {account_text(account)}?",
+                "Hello, I have a question about one of my accounts.",
+                f"How much money do I have in {account_text(account)}?",
+                "Hi, I just want to check where my account stands.",
+                "Could you tell me my balance and my transfer limit for today?",
             ),
-            known={"account": account_text(account)},
-            actions=gold_reads(who, _account_read(account)),
-            outputs=[balance_text(account.balance), money_text(account.transfer_room)],
+            known={"account": account_text(account), **side.known},
+            actions=gold_reads(who, account_read(account), *side.actions),
+            outputs=[
+                balance_text(account.balance),
+                money_text(account.transfer_room),
+                *side.outputs,
+            ],
             summary=f"balance of {account.account_id}",
         )

@@ -7,7 +7,8 @@ from typing import ClassVar
 
 from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
-from tau_sim.domains.banking.intents.common import BankingIntent, pick_user
+from tau_sim.domains.banking.intents.common import BankingIntent, one_of, pick_user
+from tau_sim.domains.banking.intents.side import NONE, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
@@ -20,16 +21,27 @@ def cards_of(db: Database, user: User) -> list[Card]:
     return [record(db, "cards", c) for c in user.cards]
 
 
-def _card_holder(db: Database, rng: random.Random, status: str) -> tuple[User, Card] | None:
-    """A customer with a card of ``status``, and one such card (drawn at random)."""
-    user = pick_user(db, rng, lambda u: any(c.status == status for c in cards_of(db, u)))
+def _card_holder(
+    db: Database, rng: random.Random, status: str, several: bool = False
+) -> tuple[User, Card] | None:
+    """A customer with a card of ``status``, and one such card (drawn at random).
+
+    ``several``: the customer holds more than one card, so they must say which one they mean.
+    """
+
+    def fits(user: User) -> bool:
+        cards = cards_of(db, user)
+        return any(c.status == status for c in cards) and (len(cards) > 1 or not several)
+
+    user = pick_user(db, rng, fits)
     if user is None:
         return None
     return user, rng.choice([c for c in cards_of(db, user) if c.status == status])
 
 
-def _card_read(card: Card) -> Action:
-    return Action("get_card_details", {"card_id": card.card_id})
+def _card_reads(card: Card) -> list[Action]:
+    """The read of the card the customer means."""
+    return [Action("get_card_details", {"card_id": card.card_id})]
 
 
 class _CardStatusChange(BankingIntent):
@@ -38,6 +50,8 @@ class _CardStatusChange(BankingIntent):
     status: ClassVar[str] = ""
     verb: ClassVar[str] = ""
     after: ClassVar[str] = ""
+    several: ClassVar[bool] = False
+    sides: ClassVar[bool] = True
 
     def goal(self, card: Card) -> str:
         """What the user wants, naming the card."""
@@ -49,22 +63,23 @@ class _CardStatusChange(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _card_holder(db, rng, self.status)
+        picked = _card_holder(db, rng, self.status, self.several)
         if picked is None:
             return None
         user, card = picked
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, ("card",), statement=False) if self.sides else NONE
         return self.task(
             domain,
             who,
-            goal=f"{self.goal(card)} {CONFIRM}",
+            goal=f"{self.goal(card)}{side.goal} {CONFIRM}",
             opening=self.opening(rng),
-            known={"card": card_text(card)},
+            known={"card": card_text(card), **side.known},
             actions=[
-                *gold_reads(who, _card_read(card)),
+                *gold_reads(who, *_card_reads(card), *side.actions),
                 Action(f"{self.verb}_card", {"card_id": card.card_id}),
             ],
-            outputs=[self.after],
+            outputs=[self.after, *side.outputs],
             summary=f"{self.verb} card {card.card_id}",
         )
 
@@ -86,11 +101,13 @@ class FreezeCard(_CardStatusChange):
 
     def opening(self, rng: random.Random) -> str:
         """The user's first message."""
-        return rng.choice(
-            [
-                "Hi, I misplaced my debit card and want to block it for now.",
-                "Hello, can you freeze my card? I can't find it.",
-            ]
+        return one_of(
+            rng,
+            "Hi, I misplaced my debit card and want to block it for now.",
+            "Hello, can you freeze my card? I can't find it.",
+            "I can't find my card anywhere. Please put a temporary block on it.",
+            "Hi, I need my debit card frozen until I find it.",
+            "Could you lock my card? It's somewhere in the house but I'm not sure where.",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -116,6 +133,8 @@ class UnfreezeCard(_CardStatusChange):
     name = "unfreeze_card"
     description = "The user found a frozen debit card and wants it to work again."
     status, verb, after = FROZEN, "unfreeze", "active"
+    several = True  # the customer holds two cards and says which one was found
+    sides = False  # its only question is which card: nothing else is asked
 
     def goal(self, card: Card) -> str:
         """What the user wants, naming the card."""
@@ -126,7 +145,14 @@ class UnfreezeCard(_CardStatusChange):
 
     def opening(self, rng: random.Random) -> str:
         """The user's first message."""
-        return "Hi, I found my debit card again. Can you unblock it?"
+        return one_of(
+            rng,
+            "Hi, I found my debit card again. Can you unblock it?",
+            "Good news, my card turned up. Please unfreeze it.",
+            "Hello, I froze my card last week but I have it back now.",
+            "Can you reactivate my frozen debit card? I found it in my coat.",
+            "Hi, my card is blocked and I'd like it working again.",
+        )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and a replacement ordered instead of unfreezing."""
@@ -161,7 +187,20 @@ class _Replacement(BankingIntent):
         who = self.identity(db, user.user_id, rng)
         new_four = replacement_last_four(replacement_id(card))
         writes: list[Action] = []
-        known = {"card": card_text(card), "card_problem": problem, "shipping": shipping}
+        # whether the account can pay for expedited shipping: read it first, some of the time
+        fee_check = (
+            [Action("get_account_details", {"account_id": account.account_id})]
+            if shipping == "expedited" and rng.random() < 0.6
+            else []
+        )
+        taken = ("card", "account") if fee_check else ("card",)
+        side = side_question(db, user, rng, taken, statement=False)
+        known = {
+            "card": card_text(card),
+            "card_problem": problem,
+            "shipping": shipping,
+            **side.known,
+        }
         moved = ""
         if self.moved:
             address = random_address(rng)
@@ -181,7 +220,8 @@ class _Replacement(BankingIntent):
                 {"card_id": card.card_id, "reason": problem, "shipping": shipping},
             )
         )
-        outputs = [new_four] + ([money_text(EXPEDITED_FEE)] if shipping == "expedited" else [])
+        outputs = [new_four, *side.outputs]
+        outputs += [money_text(EXPEDITED_FEE)] if shipping == "expedited" else []
         speed = (
             "I need it fast and will pay for expedited shipping"
             if shipping == "expedited"
@@ -199,15 +239,20 @@ class _Replacement(BankingIntent):
             goal=f"I need a new card to replace {card_text(card)}: {happened}. {speed}. I want "
             "to know the last four digits of the new card"
             + (" and what the shipping costs" if shipping == "expedited" else "")
-            + f".{moved} {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need a replacement debit card, {happened.split(',')[0]}.",
-                    "Hello, I need a new debit card please.",
-                ]
+            + f".{moved}{side.goal} {CONFIRM}",
+            opening=one_of(
+                rng,
+                f"Hi, I need a replacement debit card, {happened.split(',')[0]}.",
+                "Hello, I need a new debit card please.",
+                f"My debit card is no good anymore: {happened.split(',')[0]}.",
+                "Hi, could you send me a new card?",
+                "Hello, I'd like to order a replacement for my debit card.",
             ),
             known=known,
-            actions=[*gold_reads(who, _card_read(card)), *writes],
+            actions=[
+                *gold_reads(who, *_card_reads(card), *fee_check, *side.actions),
+                *writes,
+            ],
             outputs=outputs,
             summary=f"replace {problem} card {card.card_id} ({shipping})"
             + (", new mailing address" if self.moved else ""),

@@ -15,44 +15,32 @@ from tau_sim.domains.banking.data import (
     dispute_id,
 )
 from tau_sim.domains.banking.intents.common import (
+    CLAIMS,
+    REASONS,
     BankingIntent,
+    card_purchases,
     checking,
     history,
     holder,
+    in_window,
+    looked_up,
     nameable,
+    one_of,
     pick_user,
     transactions_read,
 )
+from tau_sim.domains.banking.intents.side import side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-_REASONS = ("duplicate charge", "goods not received", "wrong amount")
-
-
 _REASON_TEXT = {
     "duplicate charge": "I was charged twice for it",
     "goods not received": "I paid but never received what I bought",
     "wrong amount": "I was charged more than the price I agreed to",
 }
-
-
-def card_purchases(
-    db: Database, user: User, accept: Callable[[Transaction], bool]
-) -> list[Transaction]:
-    """The customer's undisputed card purchases that ``accept`` likes, newest first."""
-    return [
-        t
-        for t in history(db, checking(db, user))
-        if t.kind == CARD_PURCHASE and not t.dispute_id and accept(t)
-    ]
-
-
-def in_window(txn: Transaction) -> bool:
-    """Whether the policy's dispute window still covers ``txn``."""
-    return days_ago(txn.date) <= DISPUTE_WINDOW_DAYS
 
 
 def _purchase(
@@ -84,26 +72,29 @@ class DisputeCharge(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I want to dispute {transaction_text(txn)} on {account_text(account)}: "
-            f"{_REASON_TEXT[reason]}. I made the purchase myself. I want the dispute number. "
-            f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I want to dispute a charge from {txn.description}.",
-                    "Hello, there is a card charge I need to dispute.",
-                ]
+            f"{_REASON_TEXT[reason]}. I made the purchase myself. I want the dispute number."
+            f"{side.goal} {CONFIRM}",
+            opening=one_of(
+                rng,
+                f"Hi, I want to dispute a charge from {txn.description}.",
+                "Hello, there is a card charge I need to dispute.",
+                f"Something is wrong with my {txn.description} purchase and I want to dispute it.",
+                "Hi, I'd like to open a dispute on a card purchase.",
+                f"I need to challenge a charge, the one at {txn.description}.",
             ),
-            known={"transaction": transaction_text(txn), "dispute_reason": reason},
+            known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
             actions=[
-                *gold_reads(who, transactions_read(account)),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
                 Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
             ],
-            outputs=[dispute_id(txn.transaction_id)],
+            outputs=[dispute_id(txn.transaction_id), *side.outputs],
             summary=f"dispute {txn.transaction_id} ({reason})",
         )
 
@@ -111,7 +102,7 @@ class DisputeCharge(BankingIntent):
         """The generic ones, another reason, and another (neighbouring) card purchase disputed."""
         *reads, dispute = task.actions
         args = dispute.arguments
-        other = next(r for r in _REASONS if r != args["reason"])
+        other = next(r for r in REASONS if r != args["reason"])
         paths = [
             *super().mistakes(domain, task),
             [*reads, Action(dispute.name, {**args, "reason": other})],
@@ -136,6 +127,7 @@ class DisputeOutsideWindow(BankingIntent):
     name = "dispute_outside_window"
     description = "The user disputes a card purchase older than 60 days: refuse, no write."
     forbidden = True
+    rules = ("dispute-window",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -143,26 +135,37 @@ class DisputeOutsideWindow(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
-        reason = rng.choice(_REASONS)
+        reason = rng.choice(CLAIMS)
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng)
         return self.task(
             domain,
             who,
             goal=f"I want to dispute {transaction_text(txn)}: {_REASON_TEXT[reason]}. I made the "
-            "purchase myself. I only just noticed it. If the agent says it is too late, I want "
+            f"purchase myself. I only just noticed it.{side.goal} If the agent says it is too "
+            "late, I want "
             "to know why.",
             demand=f"{transaction_text(txn)} disputed",
-            opening=f"Hi, I need to dispute an old charge from {txn.description}.",
-            known={"transaction": transaction_text(txn), "dispute_reason": reason},
-            actions=gold_reads(who, transactions_read(account)),
-            outputs=[txn.date, f"{DISPUTE_WINDOW_DAYS} days"],
+            opening=one_of(
+                rng,
+                f"Hi, I need to dispute an old charge from {txn.description}.",
+                f"Hello, I just noticed a {txn.description} charge from a while back that's wrong.",
+                "I want to dispute a purchase from a couple of months ago.",
+                "Hi, there's an older card charge I'd like to dispute.",
+                f"Can I still dispute my {txn.description} purchase? It was a while ago.",
+            ),
+            known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
+            actions=gold_reads(
+                who, transactions_read(account), *looked_up(rng, txn), *side.actions
+            ),
+            outputs=[txn.date, f"{DISPUTE_WINDOW_DAYS} days", *side.outputs],
             summary=f"dispute {txn.transaction_id} of {txn.date}: outside the window, refuse",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The dispute filed outside the window."""
         db = domain.new_database()
-        user = holder(db, task.actions[-1].arguments["account_id"])
+        user: User = record(db, "users", self.profile_user(task))
         old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
@@ -180,6 +183,7 @@ class FraudToHuman(BankingIntent):
     name = "fraud_transfer"
     description = "The user reports card charges they did not make: transfer to a human, no write."
     forbidden = True
+    rules = ("fraud-to-human",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -187,6 +191,13 @@ class FraudToHuman(BankingIntent):
         if picked is None:
             return None
         user, account, txn = picked
+        same = [
+            t
+            for t in history(db, account)
+            if (t.description, t.amount) == (txn.description, txn.amount)
+        ]
+        if len(same) > 1:  # a repeated charge might be the customer's own (recurring-not-fraud)
+            return None
         who = self.identity(db, user.user_id, rng)
         summary = (
             f"Suspected fraud: customer {user.user_id} did not make card purchase "
@@ -199,15 +210,17 @@ class FraudToHuman(BankingIntent):
             "make: someone must have copied my card. I want it sorted out and I want to talk "
             "to whoever handles fraud.",
             demand=f"{transaction_text(txn)} sorted out by whoever handles fraud",
-            opening=rng.choice(
-                [
-                    "Hi, there's a charge on my account I never made. I think it's fraud.",
-                    f"Someone used my card at {txn.description}! I didn't make that purchase.",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, there's a charge on my account I never made. I think it's fraud.",
+                f"Someone used my card at {txn.description}! I didn't make that purchase.",
+                "Hello, I think my card details were stolen. There's a purchase I don't know.",
+                f"I never shopped at {txn.description} but my card was charged there.",
+                "Hi, I need to report fraud on my debit card.",
             ),
             known={"transaction": transaction_text(txn)},
             actions=[
-                *gold_reads(who, transactions_read(account)),
+                *gold_reads(who, transactions_read(account), *looked_up(rng, txn)),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"fraud on {txn.transaction_id}: transfer",
@@ -215,9 +228,8 @@ class FraudToHuman(BankingIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fraud handled as an ordinary dispute by the agent."""
-        account_id = task.actions[-2].arguments["account_id"]
         db = domain.new_database()
-        user = holder(db, account_id)
+        user: User = record(db, "users", self.profile_user(task))
         said = task.scenario.known_info["transaction"]
         txn = next(
             t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
@@ -251,23 +263,28 @@ class DisputeStatus(BankingIntent):
         if not nameable(purchases, txn):
             return None
         who = self.identity(db, user.user_id, rng)
+        side = side_question(db, user, rng, disputes=True)
         return self.task(
             domain,
             who,
             goal=f"Some time ago I disputed {transaction_text(txn)}. I want to know where the "
-            "dispute stands and when it was filed. I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, what happened with my dispute about {txn.description}?",
-                    "Hello, I'd like an update on a dispute I filed.",
-                ]
+            f"dispute stands and when it was filed.{side.goal} I do not want to change anything.",
+            opening=one_of(
+                rng,
+                f"Hi, what happened with my dispute about {txn.description}?",
+                "Hello, I'd like an update on a dispute I filed.",
+                "Is there any news on a charge I disputed a while ago?",
+                f"Hi, I disputed a {txn.description} charge. Where does that stand?",
+                "Can you check the status of my card dispute?",
             ),
-            known={"transaction": transaction_text(txn)},
+            known={"transaction": transaction_text(txn), **side.known},
             actions=gold_reads(
                 who,
                 transactions_read(account),
+                *looked_up(rng, txn),
                 Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
+                *side.actions,
             ),
-            outputs=[dispute.status, dispute.filed],
+            outputs=[dispute.status, dispute.filed, *side.outputs],
             summary=f"status of dispute {dispute.dispute_id} ({dispute.status})",
         )

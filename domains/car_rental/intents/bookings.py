@@ -1,38 +1,34 @@
-"""Car-rental intents that book a car or upgrade its class, and the age refusals."""
+"""Car-rental intents that book a car, and the refusal of a driver under 21."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
 
 import msgspec
 
 from tau_sim.domains.car_rental.data import (
     LAST_DAY,
     LOCATIONS,
-    RESERVED,
     TODAY,
-    Booking,
     Driver,
     Location,
     User,
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
+    LIST_LOCATIONS,
     RentalIntent,
-    booking_id_of,
+    branch_words,
     cost_expression,
     free_every_day,
     location_text,
-    pick_booking,
 )
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     CLASSES,
     MIN_AGE,
     PREMIUM_CLASSES,
-    PREMIUM_MIN_AGE,
     YOUNG_DRIVER_AGE,
     daily_cost,
     one_way_fee,
@@ -42,10 +38,8 @@ from tau_sim.domains.car_rental.scenario import (
     add_ons_text,
     day_text,
     driver_text,
-    gold_reads,
-    rental_text,
 )
-from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -53,14 +47,25 @@ from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-def driver_age(booking: Booking) -> int:
-    """The driver's age on the pick-up date."""
-    return age_on(booking.driver.birth_date, iso_day(booking.pickup_date))
-
-
 def code_of(text: str) -> str:
     """The branch code a ``location_text`` starts with."""
     return text.split()[0]
+
+
+_BOOK = (
+    "Hi, I'd like to rent a car in {city}.",
+    "Hello, I need a car in {city} for a few days.",
+    "Hey, do you have cars available in {city}? I want to book one.",
+    "Hi there, I'm travelling to {city} and need a rental.",
+    "Good morning, I want to reserve a car, picking it up in {city}.",
+)
+
+_UNDER_21 = (
+    "Hi, I'd like to book a car for my {relation}.",
+    "Hello, my {relation} needs a rental car; can I book it for them?",
+    "Hey, I want to reserve a car that my {relation} will drive.",
+    "Hi, booking a car for my {relation}, who is going on a trip.",
+)
 
 
 class BookCar(RentalIntent):
@@ -136,19 +141,23 @@ class BookCar(RentalIntent):
             reads.append(
                 Action("get_one_way_fee", {"pickup_location": code, "return_location": back.code})
             )
-        where = f"return it at {location_text(back)}" if back.code != code else "return it there"
+        by_name = rng.random() < 0.5
+        if by_name:
+            reads.insert(0, LIST_LOCATIONS)
+        here, there = branch_words(pickup, by_name), branch_words(back, by_name)
+        where = f"return it at {there}" if back.code != code else "return it there"
         return self.task(
             domain,
             who,
-            goal=f"I want to rent a {vehicle_class} car, picked up at {location_text(pickup)} on "
+            goal=f"I want to rent a {vehicle_class} car, picked up at {here} on "
             f"{day_text(start.isoformat())} and returned on {day_text(end.isoformat())}; I "
             f"{where}. I am the driver (born {user.birth_date}, license "
             f"{user.license_number}). I want {add_ons_text(add_ons)}, paid with "
             f"{method_text(method)}. I want to know the total price. {CONFIRM}",
-            opening=f"Hi, I'd like to rent a car in {city}.",
+            opening=rng.choice(_BOOK).format(city=city),
             known={
-                "pickup_location": location_text(pickup),
-                "return_location": location_text(back),
+                "pickup_location": here,
+                "return_location": there,
                 "rental_dates": f"from {start.isoformat()} to {end.isoformat()}",
                 "vehicle_class": vehicle_class,
                 "driver": driver_text(driver),
@@ -183,170 +192,13 @@ class BookCar(RentalIntent):
         return [*super().mistakes(domain, task), *paths]
 
 
-def _upgrades(db: Database, b: Booking, allowed: Callable[[str], bool]) -> list[str]:
-    """Classes above the booked one, free every rental day, that ``allowed`` admits."""
-    names = list(CLASSES)
-    days = rental_days(iso_day(b.pickup_date), iso_day(b.return_date))
-    return [
-        c
-        for c in names[names.index(b.vehicle_class) + 1 :]
-        if allowed(c) and free_every_day(db, b.pickup_location, c, days)
-    ]
-
-
-def _upgradeable(b: Booking) -> bool:
-    return b.status == RESERVED and iso_day(b.pickup_date) >= TODAY
-
-
-class UpgradeClass(RentalIntent):
-    """Move a reserved booking to a bigger class; the rate difference for every day is paid."""
-
-    name = "upgrade_class"
-    description = "The user upgrades a reserved booking to a bigger vehicle class."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        b = pick_booking(db, rng, _upgradeable)
-        if b is None:
-            return None
-        young = driver_age(b) < PREMIUM_MIN_AGE
-        options = _upgrades(db, b, lambda c: not (young and c in PREMIUM_CLASSES))
-        if not options:
-            return None
-        target = rng.choice(options)
-        location: Location = record(db, "locations", b.pickup_location)
-        rate = location.rate(target)
-        assert rate is not None
-        difference = money((rate - b.daily_rate) * b.days)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, difference, rng)
-        if method is None:
-            return None
-        who = self.owner(db, b, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to upgrade booking {b.booking_id} ({rental_text(b)}) to a {target}. "
-            f"The difference goes on {method_text(method)}. I want to know how much more it "
-            f"costs. {CONFIRM}",
-            opening=f"Hi, I'd like a bigger car for my booking {b.booking_id}.",
-            known={
-                "booking_id": b.booking_id,
-                "new_class": target,
-                "payment_method": method_text(method),
-            },
-            actions=[
-                *gold_reads(who, b.booking_id),
-                Action(
-                    "search_availability",
-                    {
-                        "location": b.pickup_location,
-                        "pickup_date": b.pickup_date,
-                        "return_date": b.return_date,
-                    },
-                ),
-                Action(
-                    "calculate",
-                    {"expression": f"({rate:.2f} - {b.daily_rate:.2f}) * {b.days}"},
-                ),
-                Action(
-                    "change_vehicle_class",
-                    {
-                        "booking_id": b.booking_id,
-                        "vehicle_class": target,
-                        "payment_method_id": method.id,
-                    },
-                ),
-            ],
-            outputs=[money_text(difference)],
-            summary=f"upgrade {b.booking_id} {b.vehicle_class} -> {target}: "
-            f"{money_text(difference)}",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and another free class than the one asked for."""
-        write = task.actions[-1]
-        db = domain.new_database()
-        b: Booking = record(db, "bookings", booking_id_of(task))
-        others = [
-            c for c in _upgrades(db, b, lambda c: True) if c != write.arguments["vehicle_class"]
-        ]
-        paths = super().mistakes(domain, task)
-        if others:
-            paths.append(swapped(task, write, replaced(write, vehicle_class=others[0])))
-        return paths
-
-
-class PremiumUnder25Refused(RentalIntent):
-    """A driver under 25 asks for a premium or luxury car: refuse, change nothing."""
-
-    name = "premium_under_25_refused"
-    description = "The user wants a premium class for a driver under 25: refuse."
-    forbidden = True
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        b = pick_booking(
-            db, rng, lambda b: _upgradeable(b) and MIN_AGE <= driver_age(b) < PREMIUM_MIN_AGE
-        )
-        if b is None:
-            return None
-        options = _upgrades(db, b, lambda c: c in PREMIUM_CLASSES)
-        if not options:
-            return None
-        target = rng.choice(options)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, 150.0 * b.days, rng)
-        if method is None:
-            return None
-        who = self.owner(db, b, rng)
-        age = driver_age(b)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to upgrade booking {b.booking_id} ({rental_text(b)}) to a {target} "
-            f"car, paid with {method_text(method)}. The driver, {b.driver.first_name}, will be "
-            f"{age} at pick-up. If the agent explains the rule, I accept it in the end and keep "
-            "the booking as it is.",
-            demand=f"booking {b.booking_id} upgraded to a {target} car",
-            opening=f"Hi, I want to treat myself to a {target} car on booking {b.booking_id}.",
-            known={
-                "booking_id": b.booking_id,
-                "new_class": target,
-                "payment_method": method_text(method),
-            },
-            actions=gold_reads(who, b.booking_id),
-            outputs=[f"at least {PREMIUM_MIN_AGE}"],
-            summary=f"{target} for a driver of {age} on {b.booking_id}: refuse",
-        )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The premium class booked for a driver under 25."""
-        known = task.scenario.known_info
-        b: Booking = record(domain.new_database(), "bookings", known["booking_id"])
-        user: User = record(domain.new_database(), "users", b.user_id)
-        method = next(m for m in user.payment_methods if method_text(m) == known["payment_method"])
-        write = Action(
-            "change_vehicle_class",
-            {
-                "booking_id": b.booking_id,
-                "vehicle_class": known["new_class"],
-                "payment_method_id": method.id,
-            },
-        )
-        return [write]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The premium class booked anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
-
-
 class Under21Refused(RentalIntent):
     """A booking for a driver under 21: refuse, book nothing."""
 
     name = "under_21_refused"
     description = "The user wants to book a car for a driver under 21: refuse."
     forbidden = True
+    rules = ("min-driver-age-21",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -382,7 +234,7 @@ class Under21Refused(RentalIntent):
             f"returned there on {end}, paid with {method_text(method)}. If the agent explains "
             "the age rule, I accept it in the end and book nothing.",
             demand=f"a {vehicle_class} car booked for my {relation} {driver.first_name}",
-            opening=f"Hi, I'd like to book a car for my {relation}.",
+            opening=rng.choice(_UNDER_21).format(relation=relation),
             known={
                 "pickup_location": location_text(pickup),
                 "rental_dates": f"from {start.isoformat()} to {end.isoformat()}",

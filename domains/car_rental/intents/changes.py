@@ -1,4 +1,4 @@
-"""Car-rental intents that change a booking: extend, cancel, move the return, return late."""
+"""Car-rental intents that change a booking: extend it (with cover) or cancel it."""
 
 from __future__ import annotations
 
@@ -7,54 +7,57 @@ import random
 from collections.abc import Callable
 
 from tau_sim.domains.car_rental.data import (
-    ACTIVE,
     LAST_DAY,
-    LOCATIONS,
-    NOW,
     RESERVED,
     TODAY,
     Booking,
-    Location,
     User,
     net_paid,
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
+    BookingRef,
     RentalIntent,
     booking_id_of,
+    cancellation_refund,
+    changeable_now,
     cost_expression,
     free_every_day,
-    location_text,
+    hours_to_pickup,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     FREE_CANCELLATION_HOURS,
-    LATE_FEE_PER_HOUR,
-    PICKUP_TIME,
     daily_cost,
-    late_fee,
-    one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, gold_reads, rental_text
+from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
+_EXTEND = (
+    "Hi, I need to keep {ref} longer.",
+    "Hello, can I extend {ref}? A few more days.",
+    "Hey, my trip got longer; I want to hold on to {ref}.",
+    "Good morning, I'd like more days on {ref}, please.",
+)
 
-def hours_to_pickup(pickup_date: str) -> float:
-    """Hours from the world's ``NOW`` to the pick-up time."""
-    pickup = dt.datetime.combine(iso_day(pickup_date), PICKUP_TIME)
-    return (pickup - NOW).total_seconds() / 3600
+_EXTEND_COVER = (
+    "Hello, I want to extend {ref} and add damage cover.",
+    "Hi, two things on {ref}: more days and insurance.",
+    "Hey, can I keep {ref} longer and get it insured?",
+    "Hi there, I need extra days on {ref}, plus the damage waiver.",
+)
 
-
-def changeable(booking: Booking) -> bool:
-    """Whether a booking is reserved (pick-up today or later) or on the road."""
-    return booking.status == ACTIVE or (
-        booking.status == RESERVED and iso_day(booking.pickup_date) >= TODAY
-    )
+_CANCEL = (
+    "Hi, I need to cancel {ref}.",
+    "Hello, please cancel {ref}; plans changed.",
+    "Hey, I won't need {ref} any more. How much do I get back?",
+    "Hi, I'd like to call off {ref}.",
+)
 
 
 class _Extension:
@@ -109,7 +112,7 @@ class _Extension:
 def _sample_extension(
     db: Database, rng: random.Random, accept: Callable[[Booking], bool]
 ) -> tuple[_Extension, PaymentMethod] | None:
-    booking = pick_booking(db, rng, lambda b: changeable(b) and accept(b))
+    booking = pick_booking(db, rng, lambda b: changeable_now(b) and accept(b))
     if booking is None:
         return None
     extension = _Extension(booking, rng.randint(1, 3))
@@ -149,20 +152,21 @@ class ExtendRental(RentalIntent):
         ext, method = drawn
         b = ext.booking
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         end = ext.end.isoformat()
         return self.task(
             domain,
             who,
-            goal=f"I want to keep {rental_text(b)} (booking {b.booking_id}) until "
+            goal=f"I want to keep {rental_text(b)}{ref.text} until "
             f"{day_text(end)}, paid with {method_text(method)}. I want to know what the extra "
             f"days cost. {CONFIRM}",
-            opening=f"Hi, I need to keep my rental car longer, booking {b.booking_id}.",
+            opening=ref.opening(rng, _EXTEND),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_return_date": end,
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, b.booking_id), *ext.actions(method)],
+            actions=[*ref.reads, *ext.actions(method)],
             outputs=[money_text(ext.cost)],
             summary=f"extend {b.booking_id} to {end} ({len(ext.days)} day(s)): "
             f"{money_text(ext.cost)}",
@@ -190,23 +194,38 @@ class ExtendAndAddInsurance(RentalIntent):
         days = (ext.end - iso_day(b.pickup_date)).days
         cover = money(ADD_ONS["collision_damage_waiver"] * days)
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         end = ext.end.isoformat()
+        both = "liability_protection" not in b.add_ons and rng.random() < 0.65
+        liability = money(ADD_ONS["liability_protection"] * days)
+        extra = [
+            Action("calculate", {"expression": f"{ADD_ONS['liability_protection']:.2f} * {days}"}),
+            Action(
+                "add_insurance",
+                {
+                    "booking_id": b.booking_id,
+                    "coverage": "liability_protection",
+                    "payment_method_id": method.id,
+                },
+            ),
+        ]
+        wanted = "the collision damage waiver" + (" and liability protection" if both else "")
         return self.task(
             domain,
             who,
-            goal=f"Two things for booking {b.booking_id} ({rental_text(b)}): first keep the car "
-            f"until {day_text(end)}, then add the collision damage waiver for the whole "
-            f"rental. Everything is paid with {method_text(method)}. I want to know what the "
-            f"extension and the waiver each cost. {CONFIRM}",
-            opening=f"Hello, I want to extend rental {b.booking_id} and add damage cover.",
+            goal=f"For {rental_text(b)}{ref.text}: first keep the car until {day_text(end)}, "
+            f"then add {wanted} for the whole rental. Everything is paid with "
+            f"{method_text(method)}. I want to know what the extension and the cover each "
+            f"cost. {CONFIRM}",
+            opening=ref.opening(rng, _EXTEND_COVER),
             known={
-                "booking_id": b.booking_id,
+                **ref.known,
                 "new_return_date": end,
-                "coverage": "the collision damage waiver",
+                "coverage": wanted,
                 "payment_method": method_text(method),
             },
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 *ext.actions(method),
                 Action(
                     "calculate",
@@ -220,32 +239,31 @@ class ExtendAndAddInsurance(RentalIntent):
                         "payment_method_id": method.id,
                     },
                 ),
+                *(extra if both else []),
             ],
-            outputs=[money_text(ext.cost), money_text(cover)],
+            outputs=[
+                money_text(ext.cost),
+                money_text(cover),
+                *([money_text(liability)] if both else []),
+            ],
             summary=f"extend {b.booking_id} to {end} ({money_text(ext.cost)}) and add the "
-            f"waiver for {days} days ({money_text(cover)})",
+            f"waiver for {days} days ({money_text(cover)})"
+            + (f" and liability ({money_text(liability)})" if both else ""),
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The waiver forgotten, liability protection added instead, the extension one day off."""
-        cover = task.actions[-1]
+        """The cover forgotten, liability protection instead, the extension one day off."""
+        covers = [a for a in task.actions if a.name == "add_insurance"]
+        cover = covers[0]
         paths = super().mistakes(domain, task)
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        if "liability_protection" not in b.add_ons:
+        if "liability_protection" not in b.add_ons and len(covers) == 1:
             paths.append(swapped(task, cover, replaced(cover, coverage="liability_protection")))
         extend = next(a for a in task.actions if a.name == "extend_booking")
         other = _other_date_mistake(domain, task, extend)
         if other:
             paths.append(other)
         return paths
-
-
-def cancellation_refund(booking: Booking) -> tuple[float, bool]:
-    """(refund due, whether the late-cancellation fee applies) of cancelling ``booking`` now."""
-    paid = net_paid(booking)
-    if hours_to_pickup(booking.pickup_date) >= FREE_CANCELLATION_HOURS:
-        return paid, False
-    return money(paid - booking.daily_rate), True
 
 
 class CancelBooking(RentalIntent):
@@ -270,15 +288,16 @@ class CancelBooking(RentalIntent):
         if refund <= 0:
             return None
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel booking {b.booking_id} ({rental_text(b)}) and I want to "
+            goal=f"I want to cancel {rental_text(b)}{ref.text} and I want to "
             f"know how much I get back. {CONFIRM}",
-            opening=f"Hi, I need to cancel my car rental {b.booking_id}.",
-            known={"booking_id": b.booking_id},
+            opening=ref.opening(rng, _CANCEL),
+            known=ref.known,
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 *(
                     [Action("calculate", {"expression": f"{net_paid(b):.2f} - {b.daily_rate:.2f}"})]
                     if fee
@@ -301,142 +320,3 @@ class CancelBooking(RentalIntent):
             *super().mistakes(domain, task),
             swapped(task, cancel, replaced(cancel, refund_amount=wrong)),
         ]
-
-
-class ChangeReturnLocation(RentalIntent):
-    """Return the car at another branch: the one-way fee changes."""
-
-    name = "change_return_location"
-    description = "The user returns the car at another branch and pays the one-way fee difference."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        b = pick_booking(db, rng, changeable)
-        if b is None:
-            return None
-        pickup: Location = record(db, "locations", b.pickup_location)
-        options = [c for c, *_ in LOCATIONS if c != b.return_location]
-        new: Location = record(db, "locations", rng.choice(options))
-        fee = one_way_fee(pickup.city, pickup.code, new.city, new.code)
-        difference = money(fee - b.one_way_fee)
-        if difference == 0:
-            return None
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, abs(difference), rng)
-        if method is None:
-            return None
-        who = self.owner(db, b, rng)
-        paying = difference > 0
-        return self.task(
-            domain,
-            who,
-            goal=f"For booking {b.booking_id} ({rental_text(b)}) I want to return the car at "
-            f"{location_text(new)} instead of {b.return_location}. Any difference goes to "
-            f"{method_text(method)}. I want to know how much I "
-            f"{'pay' if paying else 'get back'}. {CONFIRM}",
-            opening=f"Hi, can I drop my rental car {b.booking_id} off somewhere else?",
-            known={
-                "booking_id": b.booking_id,
-                "new_return_location": location_text(new),
-                "payment_method": method_text(method),
-            },
-            actions=[
-                *gold_reads(who, b.booking_id),
-                Action(
-                    "get_one_way_fee",
-                    {"pickup_location": b.pickup_location, "return_location": new.code},
-                ),
-                Action(
-                    "change_return_location",
-                    {
-                        "booking_id": b.booking_id,
-                        "return_location": new.code,
-                        "payment_method_id": method.id,
-                    },
-                ),
-            ],
-            outputs=[money_text(abs(difference))],
-            summary=f"return {b.booking_id} at {new.code} instead of {b.return_location}: "
-            f"{'pay' if paying else 'refund'} {money_text(abs(difference))}",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the car sent to the other branch of the wanted city."""
-        change = task.actions[-1]
-        wanted = change.arguments["return_location"]
-        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        city = next(c for code, _, c, _ in LOCATIONS if code == wanted)
-        other = next(code for code, _, c, _ in LOCATIONS if c == city and code != wanted)
-        paths = super().mistakes(domain, task)
-        if other != b.return_location:
-            paths.append(swapped(task, change, replaced(change, return_location=other)))
-        return paths
-
-
-class LateReturn(RentalIntent):
-    """The car comes back a few hours late today: $15 an hour, capped at one day's rate."""
-
-    name = "late_return"
-    description = "The user will return the car hours late; the agent records the capped fee."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        b = pick_booking(
-            db,
-            rng,
-            lambda b: (
-                b.status == ACTIVE and b.return_date == TODAY.isoformat() and not b.late_hours
-            ),
-        )
-        if b is None:
-            return None
-        hours = rng.randint(1, 9)
-        uncapped, due = late_fee(hours, b.daily_rate)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, due, rng)
-        if method is None:
-            return None
-        who = self.owner(db, b, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I cannot bring back {rental_text(b)} (booking {b.booking_id}) at 10:00 today: "
-            f"I will be {hours} hour(s) late. I do not want to extend by a day. The late fee "
-            f"goes on {method_text(method)} and I want to know how much it is. {CONFIRM}",
-            opening=f"Hi, I'm going to be late returning my rental car {b.booking_id} today.",
-            known={
-                "booking_id": b.booking_id,
-                "hours_late": f"{hours} hour(s) late",
-                "payment_method": method_text(method),
-            },
-            actions=[
-                *gold_reads(who, b.booking_id),
-                Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
-                Action(
-                    "record_late_return",
-                    {
-                        "booking_id": b.booking_id,
-                        "hours_late": hours,
-                        "late_fee": due,
-                        "payment_method_id": method.id,
-                    },
-                ),
-            ],
-            outputs=[money_text(due)],
-            summary=f"{b.booking_id} {hours} h late: {money_text(due)}"
-            + (f" (capped from {money_text(uncapped)})" if uncapped > due else ""),
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The uncapped fee when the cap applies, else an hour more than the user said."""
-        write = task.actions[-1]
-        hours = write.arguments["hours_late"]
-        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        uncapped, due = late_fee(hours, b.daily_rate)
-        if uncapped > due:
-            wrong = replaced(write, late_fee=uncapped)
-        else:
-            wrong = replaced(
-                write, hours_late=hours + 1, late_fee=late_fee(hours + 1, b.daily_rate)[1]
-            )
-        return [*super().mistakes(domain, task), swapped(task, write, wrong)]

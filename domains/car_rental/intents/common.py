@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
-from tau_sim.domains.car_rental.data import Availability, Booking, Location, availability_key
-from tau_sim.domains.car_rental.rules import ADD_ONS, YOUNG_DRIVER_SURCHARGE
-from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
-from tau_sim.domains.kit.lookup import picker
+import datetime as dt
+import random
+from collections.abc import Callable
+
+from tau_sim.domains.car_rental.data import (
+    ACTIVE,
+    LAST_DAY,
+    LOCATIONS,
+    NOW,
+    RESERVED,
+    RETURNED,
+    TODAY,
+    Availability,
+    Booking,
+    Location,
+    User,
+    availability_key,
+    net_paid,
+)
+from tau_sim.domains.car_rental.rules import (
+    ADD_ONS,
+    FREE_CANCELLATION_HOURS,
+    MAX_RENTAL_DAYS,
+    PICKUP_TIME,
+    YOUNG_DRIVER_SURCHARGE,
+    one_way_fee,
+)
+from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
+from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Action, Database, Domain, Task, Tier
 
 
 def free_every_day(db: Database, location: str, vehicle_class: str, days: list[str]) -> bool:
@@ -27,12 +54,61 @@ def location_text(location: Location) -> str:
     return f"{location.code} ({location.name})"
 
 
+def branch_words(location: Location, by_name: bool) -> str:
+    """A branch as a user names it: code and name, or (``by_name``) its name only."""
+    return f"the {location.name} branch" if by_name else location_text(location)
+
+
+LIST_LOCATIONS = Action("list_locations", {})
+"""The read that finds a branch's code when the user names the branch only."""
+
+
 pick_booking = picker("bookings", Booking)
 
 
 def booking_id_of(task: Task) -> str:
-    """The booking a task is about (its known ``booking_id``)."""
-    return task.scenario.known_info["booking_id"]
+    """The booking a task is about (the first booking its gold path reads)."""
+    return next(
+        str(a.arguments["booking_id"]) for a in task.actions if a.name == "get_booking_details"
+    )
+
+
+class BookingRef:
+    """How a base task's user names its booking: by its code, or by class, branch and dates.
+
+    Without the code the agent lists the user's bookings and picks the one described.
+    """
+
+    def __init__(self, db: Database, b: Booking, who: Identity, rng: random.Random) -> None:
+        self.knows = rng.random() < 0.6
+        self.text = f" (booking {b.booking_id})" if self.knows else ""
+        self.words = f"my rental {b.booking_id}" if self.knows else "my rental"
+        self.known = {"booking_id": b.booking_id} if self.knows else {"rental": rental_text(b)}
+        read = Action("get_booking_details", {"booking_id": b.booking_id})
+        self.reads = [*who.actions, read] if self.knows else search_reads(who, b.booking_id)
+
+    def opening(self, rng: random.Random, templates: tuple[str, ...], **words: str) -> str:
+        """One of ``templates`` with ``{ref}`` the booking as the user names it."""
+        return rng.choice(templates).format(ref=self.words, **words)
+
+
+def hours_to_pickup(pickup_date: str) -> float:
+    """Hours from the world's ``NOW`` to the pick-up time."""
+    pickup = dt.datetime.combine(iso_day(pickup_date), PICKUP_TIME)
+    return (pickup - NOW).total_seconds() / 3600
+
+
+def cancellation_refund(booking: Booking) -> tuple[float, bool]:
+    """(refund due, whether the late-cancellation fee applies) of cancelling ``booking`` now."""
+    paid = net_paid(booking)
+    if hours_to_pickup(booking.pickup_date) >= FREE_CANCELLATION_HOURS:
+        return paid, False
+    return money(paid - booking.daily_rate), True
+
+
+def driver_age(booking: Booking) -> int:
+    """The driver's age on the pick-up date."""
+    return age_on(booking.driver.birth_date, iso_day(booking.pickup_date))
 
 
 class RentalIntent(CustomerIntent):
@@ -55,3 +131,176 @@ def cost_expression(
         parts.append(f"{YOUNG_DRIVER_SURCHARGE:.2f}")
     inner = " + ".join(parts)
     return f"({inner}) * {days}" if len(parts) > 1 else f"{inner} * {days}"
+
+
+# ---- the hard tier: users who describe their bookings instead of naming them ------------------
+
+HARD: Tier = "hard"
+"""The tier of the intents whose users describe records, mix requests or claim what is not so."""
+
+
+def a_or_an(word: str) -> str:
+    """``word`` with its indefinite article: "an economy", "a compact"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def city_of(db: Database, code: str) -> str:
+    """The city of the branch ``code``."""
+    location: Location = record(db, "locations", code)
+    return location.city
+
+
+def bookings_of(db: Database, user_id: str) -> list[Booking]:
+    """The user's bookings in the order of their profile."""
+    user: User = record(db, "users", user_id)
+    return [record(db, "bookings", code) for code in user.bookings]
+
+
+_DESCRIPTIONS = (
+    "the {cls} for my {city} trip, picked up on {start}",
+    "my {city} rental, the {cls} from {start} to {end}",
+    "the {cls} I {get} at {code} on {start}",
+    "the car from {code} for the trip starting {start} ({a_cls})",
+)
+
+
+def describe(db: Database, booking: Booking, rng: random.Random) -> str | None:
+    """How the user names ``booking`` without its code, or None when it is not unique.
+
+    The words hold its pick-up date (no other booking of the user starts that day in that
+    city), its class and its city or branch, so the booking is told from the user's others.
+    """
+    city = city_of(db, booking.pickup_location)
+    for other in bookings_of(db, booking.user_id):
+        if other.booking_id == booking.booking_id:
+            continue
+        if other.pickup_date == booking.pickup_date:
+            return None
+    past = booking.status in (ACTIVE, RETURNED)
+    return rng.choice(_DESCRIPTIONS).format(
+        cls=booking.vehicle_class,
+        a_cls=a_or_an(booking.vehicle_class),
+        city=city,
+        start=booking.pickup_date,
+        end=booking.return_date,
+        code=booking.pickup_location,
+        get="picked up" if past else "pick up",
+    )
+
+
+def search_reads(who: Identity, *booking_ids: str, locate: bool = False) -> list[Action]:
+    """The search: the user found, their bookings listed, the profile, the bookings meant.
+
+    The profile (payment methods) is read after the list, so each booking code the gold path
+    uses comes from the list, where the description tells it from the user's other bookings.
+    ``locate``: the user names a city, not a branch code, so the branches are listed too.
+    """
+    lookup, profile = who.actions
+    return [
+        lookup,
+        Action("list_user_bookings", {"user_id": who.customer.user_id}),
+        *([LIST_LOCATIONS] if locate else []),
+        *(Action("get_booking_details", {"booking_id": b}) for b in booking_ids),
+        profile,
+    ]
+
+
+def by_city(words: str, *bookings: Booking) -> bool:
+    """Whether a description names a booking's city but not its branch code."""
+    return any(b.pickup_location not in words for b in bookings)
+
+
+def card(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
+    """A card or PayPal of ``user`` (no gift card) to pay several changes with."""
+    methods = [m for m in user.payment_methods if m.source != "gift_card"]
+    return rng.choice(methods) if methods and amount >= 0 else None
+
+
+def user_with(
+    db: Database, rng: random.Random, accept: Callable[[list[Booking]], bool], least: int = 2
+) -> User | None:
+    """A user with ``least`` to five bookings whose bookings ``accept`` admits."""
+    chosen: User | None = pick(
+        db,
+        rng,
+        "users",
+        lambda u: least <= len(u.bookings) <= 5 and accept(bookings_of(db, u.user_id)),
+    )
+    return chosen
+
+
+def changeable_now(b: Booking) -> bool:
+    """Whether ``b`` is on the road or reserved from today on."""
+    return b.status == ACTIVE or (b.status == RESERVED and iso_day(b.pickup_date) >= TODAY)
+
+
+def extension_fits(db: Database, b: Booking, vehicle_class: str, start: str, end: str) -> bool:
+    """Whether ``vehicle_class`` is free from ``start`` to ``end`` and ``b`` stays bookable."""
+    days = [
+        (iso_day(start) + dt.timedelta(days=n)).isoformat()
+        for n in range((iso_day(end) - iso_day(start)).days)
+    ]
+    total = (iso_day(end) - iso_day(b.pickup_date)).days
+    return (
+        total <= MAX_RENTAL_DAYS
+        and iso_day(end) <= LAST_DAY
+        and free_every_day(db, b.pickup_location, vehicle_class, days)
+    )
+
+
+def extend_actions(b: Booking, end: str, method: PaymentMethod, rate: float) -> list[Action]:
+    """The availability search, the price and the extension of ``b`` to ``end`` at ``rate``."""
+    extra = (iso_day(end) - iso_day(b.return_date)).days
+    return [
+        Action(
+            "search_availability",
+            {"location": b.pickup_location, "pickup_date": b.return_date, "return_date": end},
+        ),
+        Action(
+            "calculate",
+            {"expression": cost_expression(rate, b.add_ons, b.young_driver_surcharge, extra)},
+        ),
+        Action(
+            "extend_booking",
+            {"booking_id": b.booking_id, "new_return_date": end, "payment_method_id": method.id},
+        ),
+    ]
+
+
+def one_way_change(db: Database, b: Booking, rng: random.Random) -> tuple[Location, float] | None:
+    """Another return branch for ``b`` whose one-way fee differs, and the difference."""
+    pickup: Location = record(db, "locations", b.pickup_location)
+    codes = [c for c, *_ in LOCATIONS if c != b.return_location]
+    new: Location = record(db, "locations", rng.choice(codes))
+    difference = money(one_way_fee(pickup.city, pickup.code, new.city, new.code) - b.one_way_fee)
+    return (new, difference) if difference else None
+
+
+def fee_actions(b: Booking, new: Location, method: PaymentMethod) -> list[Action]:
+    """The one-way fee read and the change of ``b``'s return branch to ``new``."""
+    return [
+        Action(
+            "get_one_way_fee", {"pickup_location": b.pickup_location, "return_location": new.code}
+        ),
+        Action(
+            "change_return_location",
+            {
+                "booking_id": b.booking_id,
+                "return_location": new.code,
+                "payment_method_id": method.id,
+            },
+        ),
+    ]
+
+
+def missing_cover(b: Booking) -> str | None:
+    """The first insurance ``b`` does not carry yet, if any."""
+    return next(
+        (c for c in ("collision_damage_waiver", "liability_protection") if c not in b.add_ons), None
+    )
+
+
+COVER_TEXT = {
+    "collision_damage_waiver": "the collision damage waiver",
+    "liability_protection": "liability protection",
+}

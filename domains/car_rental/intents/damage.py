@@ -6,9 +6,15 @@ import datetime as dt
 import random
 
 from tau_sim.domains.car_rental.data import ACTIVE, RETURNED, TODAY, Booking, DamageReport
-from tau_sim.domains.car_rental.intents.common import RentalIntent, booking_id_of, pick_booking
+from tau_sim.domains.car_rental.intents.common import (
+    BookingRef,
+    RentalIntent,
+    a_or_an,
+    booking_id_of,
+    pick_booking,
+)
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
-from tau_sim.domains.car_rental.scenario import CONFIRM, gold_reads, rental_text
+from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
@@ -39,6 +45,28 @@ _CAUSES: tuple[str, ...] = (
 
 def _words(name: str) -> str:
     return name.replace("_", " ")
+
+
+_MINOR = (
+    "Hi, I need to report some damage on {ref}.",
+    "Hello, something happened to {ref} and I want to report it.",
+    "Hey, there's a bit of damage on {ref}.",
+    "Hi, I have to tell you about damage on {ref}.",
+)
+
+_LARGE = (
+    "Hello, there is damage on {ref} and I need to report it.",
+    "Hi, {ref} got badly damaged.",
+    "Hey, I had an accident of sorts with {ref}; the repair looks expensive.",
+    "Hi, I need to report serious damage on {ref}.",
+)
+
+_DISPUTE = (
+    "I was charged for damage I did not cause on {ref}!",
+    "Hello, I want to dispute a damage charge on {ref}.",
+    "Hi, the damage charge on {ref} is wrong.",
+    "Hey, why am I paying for damage on {ref}? It was already there.",
+)
 
 
 class _Damage:
@@ -99,16 +127,17 @@ class ReportMinorDamage(RentalIntent):
         damage = _Damage(rng, 80, int(DAMAGE_LIMIT) + 1)
         charge = 0.0 if covered(b) else damage.estimate
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I need to report damage on {rental_text(b)} (booking {b.booking_id}): "
+            goal=f"I need to report damage on {rental_text(b)}{ref.text}: "
             f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
             f"the branch estimated the repair at {money_text(damage.estimate)}. I want to know "
             f"how much I will be charged. {CONFIRM}",
-            opening=f"Hi, I need to report some damage on my rental {b.booking_id}.",
-            known={"booking_id": b.booking_id, **damage.known()},
-            actions=[*gold_reads(who, b.booking_id), damage.report(b, charge)],
+            opening=ref.opening(rng, _MINOR),
+            known={**ref.known, **damage.known()},
+            actions=[*ref.reads, damage.report(b, charge)],
             outputs=[money_text(charge)],
             summary=f"damage on {b.booking_id}, {money_text(damage.estimate)}, "
             f"{'waiver: $0' if covered(b) else 'no waiver: charged'}",
@@ -131,6 +160,7 @@ class LargeDamageTransfer(RentalIntent):
     name = "large_damage_transfer"
     description = "The user reports damage estimated above $500: transfer to a human."
     forbidden = True
+    rules = ("damage-over-limit-transfer",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -139,6 +169,7 @@ class LargeDamageTransfer(RentalIntent):
             return None
         damage = _Damage(rng, int(DAMAGE_LIMIT) + 60, 3200)
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         summary = (
             f"User {b.user_id} reports damage on booking {b.booking_id}: {damage.text}, "
             f"estimated at {money_text(damage.estimate)} (above the $500 limit)."
@@ -146,16 +177,15 @@ class LargeDamageTransfer(RentalIntent):
         return self.task(
             domain,
             who,
-            goal=f"I need to report damage on {rental_text(b)} (booking {b.booking_id}): "
+            goal=f"I need to report damage on {rental_text(b)}{ref.text}: "
             f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
             f"the branch estimated the repair at {money_text(damage.estimate)}. I want it "
             "handled today; if the agent says a specialist must take it, I accept the transfer.",
-            demand=f"the damage on booking {b.booking_id} handled today",
-            opening=f"Hello, there is damage on my rental car {b.booking_id} and I need to "
-            "report it.",
-            known={"booking_id": b.booking_id, **damage.known()},
+            demand=f"the damage on {ref.words} handled today",
+            opening=ref.opening(rng, _LARGE),
+            known={**ref.known, **damage.known()},
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"damage on {b.booking_id} estimated {money_text(damage.estimate)}: transfer",
@@ -193,6 +223,7 @@ class DamageDisputeTransfer(RentalIntent):
     name = "damage_dispute_transfer"
     description = "The user disputes a recorded damage charge: transfer to a human."
     forbidden = True
+    rules = ("damage-dispute-transfer",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -211,6 +242,7 @@ class DamageDisputeTransfer(RentalIntent):
             if (r := record(db, "damage_reports", rid)).customer_charge > 0
         )
         who = self.owner(db, b, rng)
+        ref = BookingRef(db, b, who, rng)
         what = report.damage_type.replace("_", " ")
         summary = (
             f"User {b.user_id} disputes damage report {report.report_id} on booking "
@@ -219,16 +251,16 @@ class DamageDisputeTransfer(RentalIntent):
         return self.task(
             domain,
             who,
-            goal=f"After I returned {rental_text(b)} (booking {b.booking_id}) I was charged "
-            f"{money_text(report.customer_charge)} for a {what} (damage report "
+            goal=f"After I returned {rental_text(b)}{ref.text} I was charged "
+            f"{money_text(report.customer_charge)} for {a_or_an(what)} (damage report "
             f"{report.report_id}). The damage was already there when I picked the car up; I "
             "want the charge removed. If the agent says a specialist handles disputes, I "
             "accept the transfer.",
             demand=f"the {money_text(report.customer_charge)} damage charge removed",
-            opening=f"I was charged for damage I did not cause on rental {b.booking_id}!",
-            known={"booking_id": b.booking_id, "disputed_report": report.report_id},
+            opening=ref.opening(rng, _DISPUTE),
+            known={**ref.known, "disputed_report": report.report_id},
             actions=[
-                *gold_reads(who, b.booking_id),
+                *ref.reads,
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"dispute of {report.report_id} ({money_text(report.customer_charge)}): "
@@ -241,7 +273,7 @@ class DamageDisputeTransfer(RentalIntent):
         return [
             Action(
                 "waive_damage_charge",
-                {"booking_id": known["booking_id"], "report_id": known["disputed_report"]},
+                {"booking_id": booking_id_of(task), "report_id": known["disputed_report"]},
             )
         ]
 

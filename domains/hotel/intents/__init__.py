@@ -3,7 +3,9 @@
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
 the intents' base class and the reservation helpers the themes share; ``bookings``
 books stays and adds to them, ``changes`` moves dates and upgrades rooms,
-``cancellations`` cancels and compensates.
+``cancellations`` cancels and compensates. The hard tier: ``hard_search`` (guests who
+describe their stays; conditional, later and long requests), ``hard_claims`` (claims the
+records disprove), ``hard_mixed`` (allowed requests beside a refused one).
 """
 
 from __future__ import annotations
@@ -17,6 +19,21 @@ from tau_sim.domains.hotel.intents.cancellations import (
     StayGoodwill,
 )
 from tau_sim.domains.hotel.intents.changes import ChangeDates, ChangeDatesAndRequest, UpgradeRoom
+from tau_sim.domains.hotel.intents.hard_claims import (
+    BlueMemberRateClaim,
+    LateCancellationClaim,
+    NeverCleanedClaim,
+)
+from tau_sim.domains.hotel.intents.hard_mixed import (
+    CancelMineAndFriends,
+    NonRefundableKeepsDates,
+    PointsOnTwoStays,
+)
+from tau_sim.domains.hotel.intents.hard_search import (
+    MoveDescribedStay,
+    StayOverhaul,
+    TwoStaysReworked,
+)
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -33,4 +50,13 @@ INTENTS: list[Intent] = [
     NonRefundableRefundRefused(),
     BadStayCompensationTransfer(),
     CancellationTermsInquiry(),
+    MoveDescribedStay(),
+    StayOverhaul(),
+    TwoStaysReworked(),
+    NeverCleanedClaim(),
+    LateCancellationClaim(),
+    BlueMemberRateClaim(),
+    NonRefundableKeepsDates(),
+    PointsOnTwoStays(),
+    CancelMineAndFriends(),
 ]

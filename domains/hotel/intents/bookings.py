@@ -9,6 +9,7 @@ from tau_sim.domains.hotel.catalog import PROPERTIES, Property
 from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Guest, Reservation, stay_dates
 from tau_sim.domains.hotel.intents.common import (
     HotelIntent,
+    StayRef,
     movable,
     open_nights,
     pick_reservation,
@@ -31,7 +32,6 @@ from tau_sim.domains.hotel.scenario import (
     REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
-    gold_reads,
     points_text,
     stay_text,
 )
@@ -45,6 +45,29 @@ _MAX_GUESTS = {"standard": 2, "deluxe": 3, "suite": 4}
 
 
 # ---- booking ----------------------------------------------------------------------------------
+
+
+_BOOK = (
+    "Hi, I'd like to book a room at {hotel}.",
+    "Hello, I need a hotel room in {city}.",
+    "Hey, do you have rooms at {hotel}? I want to book.",
+    "Good afternoon, I'm planning a trip to {city} and need a room at {hotel}.",
+    "Hi there, can I reserve a stay at {hotel}?",
+)
+
+_REQUEST = (
+    "Hi, I have a special request for {ref}.",
+    "Hello, could you note something on {ref} for the hotel?",
+    "Hey, I need to ask for something extra on {ref}.",
+    "Good afternoon, I'd like to add a request to {ref}.",
+)
+
+_POINTS = (
+    "Hi, can I pay a night of {ref} with points?",
+    "Hello, I'd like to use my loyalty points on {ref}.",
+    "Hey, I have points saved up; can they cover a night of {ref}?",
+    "Hi, please put one night of {ref} on my points.",
+)
 
 
 class BookStay(HotelIntent):
@@ -95,6 +118,9 @@ class BookStay(HotelIntent):
             },
         )
         wish = f" Please note {REQUEST_TEXT[requests[0]]}." if requests else ""
+        asks_time = rng.random() < 0.4
+        if asks_time:
+            wish += " I also want to know from what time I can check in."
         known = {
             "hotel": f"{prop.name} in {prop.city}",
             "stay_dates": dates_text(check_in.isoformat(), check_out.isoformat()),
@@ -111,16 +137,25 @@ class BookStay(HotelIntent):
             f"{guests} guest(s), {dates_text(check_in.isoformat(), check_out.isoformat())}, on "
             f"{PLAN_TEXT[plan]}, paid with {method_text(method)}.{wish} I want to know the total "
             f"price and how many loyalty points I will earn. {CONFIRM}",
-            opening=f"Hi, I'd like to book a room at {prop.name}.",
+            opening=rng.choice(_BOOK).format(hotel=prop.name, city=prop.city.split(",")[0]),
             known=known,
             actions=[
                 *who.actions,
                 Action("list_properties", {}),
+                *(
+                    [Action("get_property_details", {"property_id": prop.property_id})]
+                    if asks_time
+                    else []
+                ),
                 search(prop.property_id, room, check_in.isoformat(), check_out.isoformat()),
                 *sum_action(prices),
                 book,
             ],
-            outputs=[money_text(total), points_text(earn)],
+            outputs=[
+                money_text(total),
+                points_text(earn),
+                *([prop.check_in_time] if asks_time else []),
+            ],
             summary=f"book {room} at {prop.property_id} {check_in}..{check_out} on {plan} "
             f"({user.tier}): {money_text(total)}, earns {points_text(earn)}",
         )
@@ -164,21 +199,26 @@ class AddSpecialRequest(HotelIntent):
         if r is None:
             return None
         wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
-        request = rng.choice(wanted)
+        requests = rng.sample(wanted, 2 if len(wanted) > 1 and rng.random() < 0.4 else 1)
+        words = " and ".join(REQUEST_TEXT[q] for q in requests)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"For my reservation {rid} ({stay_text(r)}) I need {REQUEST_TEXT[request]}. "
-            f"Nothing else should change. {CONFIRM}",
-            opening=f"Hi, I have a special request for my reservation {rid}.",
-            known={"reservation_id": rid, "special_request": REQUEST_TEXT[request]},
+            goal=f"For {stay_text(r)}{ref.text} I need {words}. Nothing else should change. "
+            f"{CONFIRM}",
+            opening=ref.opening(rng, _REQUEST),
+            known={**ref.known, "special_request": words},
             actions=[
-                *gold_reads(who, rid),
-                Action("add_special_request", {"reservation_id": rid, "request": request}),
+                *ref.reads,
+                *(
+                    Action("add_special_request", {"reservation_id": rid, "request": q})
+                    for q in requests
+                ),
             ],
-            summary=f"add {request} to {rid}",
+            summary=f"add {' and '.join(requests)} to {rid}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -187,12 +227,9 @@ class AddSpecialRequest(HotelIntent):
         db = domain.new_database()
         r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
         paths = super().mistakes(domain, task)
+        asked = [a.arguments["request"] for a in task.actions if a.name == "add_special_request"]
         other = next(
-            (
-                q
-                for q in SPECIAL_REQUESTS
-                if q not in (*r.special_requests, write.arguments["request"])
-            ),
+            (q for q in SPECIAL_REQUESTS if q not in (*r.special_requests, *asked)),
             None,
         )
         if other is not None:
@@ -203,7 +240,7 @@ class AddSpecialRequest(HotelIntent):
             if (
                 code != r.reservation_id
                 and sibling.status == CONFIRMED
-                and write.arguments["request"] not in sibling.special_requests
+                and not set(asked) & set(sibling.special_requests)
             ):
                 paths.append(swapped(task, write, replaced(write, reservation_id=code)))
                 break
@@ -232,30 +269,40 @@ class RedeemPointsNight(HotelIntent):
         if r is None:
             return None
         user: Guest = record(db, "users", r.user_id)
-        night = rng.choice(r.nights)
         cost = POINTS_PER_NIGHT[r.room_type]
-        balance = user.points - cost
+        two = len(r.nights) > 1 and user.points >= 2 * cost and rng.random() < 0.4
+        nights = sorted(rng.sample(r.nights, 2 if two else 1), key=lambda n: n.date)
+        balance = user.points - cost * len(nights)
+        back = money(sum(n.price for n in nights))
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
+        which = " and ".join(f"the night of {n.date}" for n in nights)
         return self.task(
             domain,
             who,
-            goal=f"I want to use my loyalty points to pay the night of {night.date} of my "
-            f"reservation {rid} ({stay_text(r)}). I want to know how much money comes back and "
+            goal=f"I want to use my loyalty points to pay {which} of "
+            f"{stay_text(r)}{ref.text}. I want to know how much money comes back and "
             f"my new points balance. {CONFIRM}",
-            opening=f"Hi, can I pay a night of my reservation {rid} with points?",
-            known={"reservation_id": rid, "night": f"the night of {night.date}"},
+            opening=ref.opening(rng, _POINTS),
+            known={**ref.known, "night": which},
             actions=[
-                *gold_reads(who, rid),
-                Action("calculate", {"expression": f"{user.points} - {cost}"}),
+                *ref.reads,
                 Action(
-                    "redeem_points_for_night",
-                    {"reservation_id": rid, "night": night.date, "points": cost},
+                    "calculate",
+                    {"expression": f"{user.points}" + f" - {cost}" * len(nights)},
+                ),
+                *(
+                    Action(
+                        "redeem_points_for_night",
+                        {"reservation_id": rid, "night": n.date, "points": cost},
+                    )
+                    for n in nights
                 ),
             ],
-            outputs=[money_text(night.price), points_text(balance)],
-            summary=f"redeem {points_text(cost)} for {night.date} of {rid} ({r.room_type}): "
-            f"{money_text(night.price)} back, {points_text(balance)} left",
+            outputs=[money_text(back), points_text(balance)],
+            summary=f"redeem {points_text(cost)} a night for {which} of {rid} "
+            f"({r.room_type}): {money_text(back)} back, {points_text(balance)} left",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -270,7 +317,8 @@ class RedeemPointsNight(HotelIntent):
             if cost != args["points"] and cost <= user.points:
                 paths.append(swapped(task, write, replaced(write, points=cost)))
                 break
-        other = next((n for n in r.nights if n.date != args["night"]), None)
+        paid = {a.arguments["night"] for a in task.actions if a.name == "redeem_points_for_night"}
+        other = next((n for n in r.nights if n.date not in paid), None)
         if other is not None:
             paths.append(swapped(task, write, replaced(write, night=other.date)))
         return paths

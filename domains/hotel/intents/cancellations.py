@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.hotel.data import CHECKED_OUT, CONFIRMED, NOW, TODAY, Reservation, net_paid
-from tau_sim.domains.hotel.intents.common import HotelIntent, pick_reservation, upcoming
+from tau_sim.domains.hotel.data import CHECKED_OUT, CONFIRMED, TODAY, Reservation, net_paid
+from tau_sim.domains.hotel.intents.common import (
+    HotelIntent,
+    StayRef,
+    cancellation_refund,
+    pick_reservation,
+    reservation_id_of,
+    upcoming,
+)
 from tau_sim.domains.hotel.rules import (
     GOODWILL_PER_NIGHT,
     MAX_GOODWILL,
@@ -13,23 +20,47 @@ from tau_sim.domains.hotel.rules import (
     cancellation_deadline,
     goodwill_points,
 )
-from tau_sim.domains.hotel.scenario import CONFIRM, gold_reads, points_text, stay_text
+from tau_sim.domains.hotel.scenario import CONFIRM, points_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
+_RUINED = (
+    "Your hotel ruined my stay. I want {amount} back for {ref}.",
+    "I'm furious about my stay and I want {amount} refunded for {ref}.",
+    "Hello, I demand {amount} back for {ref}; the stay was awful.",
+    "That stay was a disaster. Refund me {amount} for {ref}.",
+)
 
-def cancellation_refund(r: Reservation) -> tuple[float, bool]:
-    """(refund, whether the one-night fee applies) of cancelling ``r`` now under the policy."""
-    paid = net_paid(r)
-    deadline = cancellation_deadline(r.check_in, r.rate_plan)
-    if deadline is None:
-        return 0.0, False
-    if deadline >= NOW:
-        return paid, False
-    return money(paid - r.nights[0].price), True
+_DISAPPOINTED = (
+    "Hello, my last stay was a disappointment: {incident}.",
+    "Hi, I want to complain about my stay: {incident}.",
+    "Hey, I'm not happy with my recent stay. There was {incident}.",
+    "Good afternoon, something went wrong during my stay: {incident}.",
+)
+
+_CANCEL = (
+    "Hi, I need to cancel {ref}.",
+    "Hello, please cancel {ref}; my trip is off.",
+    "Hey, I won't make it. How much do I get back if I cancel {ref}?",
+    "Hi, I'd like to call off {ref}.",
+)
+
+_TERMS = (
+    "Hi, what are the cancellation terms of {ref}?",
+    "Hello, until when can I cancel {ref} for free?",
+    "Hey, if I had to cancel {ref}, what would I get back?",
+    "Hi, I'm not sure about my trip; what happens if I cancel {ref}?",
+)
+
+_NONREF = (
+    "I need to cancel {ref} and get a refund.",
+    "Hi, please refund {ref}; I can't travel any more.",
+    "Hello, I want my money back for {ref}.",
+    "Hey, cancel {ref} and refund me, please.",
+)
 
 
 class CancelStay(HotelIntent):
@@ -60,7 +91,8 @@ class CancelStay(HotelIntent):
         paid = net_paid(r)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = gold_reads(who, rid)
+        ref = StayRef(r, who, rng)
+        reads = list(ref.reads)
         if fee:
             reads.append(
                 Action("calculate", {"expression": f"{paid:.2f} - {r.nights[0].price:.2f}"})
@@ -68,10 +100,10 @@ class CancelStay(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel my reservation {rid} ({stay_text(r)}). I want to know how "
+            goal=f"I want to cancel {stay_text(r)}{ref.text}. I want to know how "
             f"much I get back. {CONFIRM}",
-            opening=f"Hi, I need to cancel my hotel reservation {rid}.",
-            known={"reservation_id": rid},
+            opening=ref.opening(rng, _CANCEL),
+            known=ref.known,
             actions=[
                 *reads,
                 Action("cancel_reservation", {"reservation_id": rid, "refund_amount": refund}),
@@ -120,7 +152,8 @@ class CancellationTermsInquiry(HotelIntent):
         paid = net_paid(r)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = gold_reads(who, rid)
+        ref = StayRef(r, who, rng)
+        reads = list(ref.reads)
         if fee:
             reads.append(
                 Action("calculate", {"expression": f"{paid:.2f} - {r.nights[0].price:.2f}"})
@@ -129,11 +162,11 @@ class CancellationTermsInquiry(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"I might have to cancel reservation {rid} ({stay_text(r)}). I want to know "
+            goal=f"I might have to cancel {stay_text(r)}{ref.text}. I want to know "
             "until when I can cancel for free and how much I would get back if I cancelled "
             "today. I do not want to cancel or change anything now.",
-            opening=f"Hi, what are the cancellation terms of my reservation {rid}?",
-            known={"reservation_id": rid},
+            opening=ref.opening(rng, _TERMS),
+            known=ref.known,
             actions=reads,
             outputs=[when, money_text(refund)],
             summary=f"terms of {rid} ({r.rate_plan}): free until {when}, today "
@@ -155,6 +188,7 @@ class NonRefundableRefundRefused(HotelIntent):
     name = "non_refundable_refund_refused"
     description = "The guest wants their money back for a non-refundable booking: refuse."
     forbidden = True
+    rules = ("non-refundable-no-refund",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -171,29 +205,30 @@ class NonRefundableRefundRefused(HotelIntent):
             return None
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"My plans changed: I want to cancel reservation {rid} ({stay_text(r)}) and get "
+            goal=f"My plans changed: I want to cancel {stay_text(r)}{ref.text} and get "
             "my money back. If the agent explains it cannot be refunded, I accept it in the end "
             "and keep the reservation as it is.",
-            demand=f"reservation {rid} cancelled with my money back",
-            opening=f"I need to cancel reservation {rid} and get a refund.",
-            known={"reservation_id": rid},
-            actions=gold_reads(who, rid),
+            demand=f"{ref.words} cancelled with my money back",
+            opening=ref.opening(rng, _NONREF),
+            known=ref.known,
+            actions=ref.reads,
             outputs=["non-refundable"],
             summary=f"refund of non-refundable {rid} ({money_text(net_paid(r))}): refuse",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The non-refundable booking cancelled with the full refund the user asks for."""
-        rid = task.actions[-1].arguments["reservation_id"]
+        rid = reservation_id_of(task)
         r: Reservation = record(domain.new_database(), "reservations", rid)
         return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The booking cancelled anyway: with a full refund, and with none."""
-        rid = task.actions[-1].arguments["reservation_id"]
+        rid = reservation_id_of(task)
         unrefunded = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": 0.0})
         return [[*task.actions, *self.violations(domain, task)], [*task.actions, unrefunded]]
 
@@ -217,17 +252,18 @@ class StayGoodwill(HotelIntent):
         uncapped, due = goodwill_points(count)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = gold_reads(who, rid)
+        ref = StayRef(r, who, rng)
+        reads = list(ref.reads)
         if count > 1:
             reads.append(Action("calculate", {"expression": f"{GOODWILL_PER_NIGHT} * {count}"}))
         return self.task(
             domain,
             who,
-            goal=f"During {stay_text(r)} (reservation {rid}) there was a problem: "
+            goal=f"During {stay_text(r)}{ref.text} there was a problem: "
             f"{r.incident}. I want whatever the hotel gives for that, and to know how many "
             f"points I get. {CONFIRM}",
-            opening=f"Hello, my last stay was a disappointment: {r.incident}.",
-            known={"reservation_id": rid, "checked_out_stay": stay_text(r)},
+            opening=rng.choice(_DISAPPOINTED).format(incident=r.incident),
+            known={**ref.known_code, "checked_out_stay": stay_text(r)},
             actions=[
                 *reads,
                 Action("credit_goodwill_points", {"reservation_id": rid, "points": due}),
@@ -257,6 +293,7 @@ class BadStayCompensationTransfer(HotelIntent):
     name = "bad_stay_compensation_transfer"
     description = "The guest demands a cash refund for a completed bad stay: transfer."
     forbidden = True
+    rules = ("completed-stay-transfer",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -274,6 +311,7 @@ class BadStayCompensationTransfer(HotelIntent):
         )
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
         summary = (
             f"Guest {r.user_id} demands {money_text(wanted)} back for checked-out reservation "
             f"{rid} at {r.property_id} ({complaint}); cash refunds of completed stays are for a "
@@ -282,19 +320,18 @@ class BadStayCompensationTransfer(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"During {stay_text(r)} (reservation {rid}) {complaint}. I want "
+            goal=f"During {stay_text(r)}{ref.text} {complaint}. I want "
             f"{money_text(wanted)} refunded and will not accept points or anything "
             "else. If the agent offers less, I refuse and ask for a human agent.",
-            demand=f"{money_text(wanted)} refunded for reservation {rid}",
-            opening=f"Your hotel ruined my stay. I want {money_text(wanted)} back for "
-            f"reservation {rid}.",
+            demand=f"{money_text(wanted)} refunded for {ref.words}",
+            opening=rng.choice(_RUINED).format(ref=ref.words, amount=money_text(wanted)),
             known={
-                "reservation_id": rid,
+                **ref.known_code,
                 "checked_out_stay": stay_text(r),
                 "wanted_amount": money_text(wanted),
             },
             actions=[
-                *gold_reads(who, rid),
+                *ref.reads,
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             summary=f"cash refund {money_text(wanted)} for stay {rid}: transfer",
@@ -305,7 +342,7 @@ class BadStayCompensationTransfer(HotelIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """Goodwill points credited instead: the policy amount and the tool's most."""
         *reads, _transfer = task.actions
-        rid = reads[-1].arguments["reservation_id"]
+        rid = reservation_id_of(task)
         r: Reservation = record(domain.new_database(), "reservations", rid)
         _, due = goodwill_points(len(r.nights))
         return [

@@ -6,21 +6,21 @@ import datetime as dt
 import random
 
 from tau_sim.domains.hotel.data import (
-    LAST_NIGHT,
-    TODAY,
     Guest,
-    Night,
     Reservation,
-    StayNight,
-    stay_dates,
 )
 from tau_sim.domains.hotel.intents.common import (
+    DateChange,
     HotelIntent,
+    StayRef,
+    difference_expression,
     movable,
+    new_dates,
     open_nights,
     pick_reservation,
     search,
     upcoming,
+    upgrade_due,
 )
 from tau_sim.domains.hotel.rules import ROOM_TYPES, SPECIAL_REQUESTS, plan_price
 from tau_sim.domains.hotel.scenario import (
@@ -28,14 +28,11 @@ from tau_sim.domains.hotel.scenario import (
     REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
-    gold_reads,
     stay_text,
 )
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import (
-    PaymentMethod,
     card_for,
     diff_text,
     method_text,
@@ -45,78 +42,32 @@ from tau_sim.domains.kit.payments import (
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-
-def total_expression(prices: list[float]) -> str:
-    """A sum of prices as a ``calculate`` expression."""
-    return " + ".join(f"{p:.2f}" for p in prices)
-
-
-def difference_expression(new: list[float], old: list[float]) -> str:
-    """``(new) - (old)`` as a ``calculate`` expression."""
-    return f"({total_expression(new)}) - ({total_expression(old)})"
-
-
 # ---- date changes -----------------------------------------------------------------------------
 
 
-class _DateChange:
-    """A checked date change of a reservation: the new dates, nights and price difference."""
+_DATES = (
+    "Hi, I need to change the dates of {ref}.",
+    "Hello, my travel plans moved; can {ref} move too?",
+    "Hey, I want different dates for {ref}.",
+    "Good afternoon, I'd like to rebook {ref} for other dates.",
+)
 
-    def __init__(
-        self,
-        reservation: Reservation,
-        check_in: str,
-        check_out: str,
-        method: PaymentMethod,
-        fresh: dict[str, Night],
-    ) -> None:
-        self.reservation, self.check_in, self.check_out = reservation, check_in, check_out
-        old = {n.date: n for n in reservation.nights}
-        nights = [
-            old[d] if d in old else StayNight(d, plan_price(fresh[d].rate, reservation.rate_plan))
-            for d in stay_dates(check_in, check_out)
-        ]
-        self.new_prices = [n.price for n in nights]
-        self.old_prices = [n.price for n in reservation.nights]
-        self.difference = money(sum(self.new_prices) - sum(self.old_prices))
-        self.write = Action(
-            "change_reservation_dates",
-            {
-                "reservation_id": reservation.reservation_id,
-                "check_in": check_in,
-                "check_out": check_out,
-                "payment_method_id": method.id,
-            },
-        )
-        self.search = search(reservation.property_id, reservation.room_type, check_in, check_out)
-        self.method = method
+_DATES_REQUEST = (
+    "Hi, I want to change {ref} and add a request.",
+    "Hello, two things on {ref}: new dates and a special request.",
+    "Hey, can you move {ref} and note a request for the hotel?",
+    "Hi there, {ref} needs new dates, plus something extra.",
+)
 
-    def gold_path(self, who: Identity) -> list[Action]:
-        """The reads, the availability search, the price difference and the change itself."""
-        expression = difference_expression(self.new_prices, self.old_prices)
-        return [
-            *gold_reads(who, self.reservation.reservation_id),
-            self.search,
-            Action("calculate", {"expression": expression}),
-            self.write,
-        ]
+_UPGRADE = (
+    "Hello, I'd like to upgrade my room on {ref}.",
+    "Hi, is a bigger room possible on {ref}?",
+    "Hey, I want a nicer room for {ref}.",
+    "Good afternoon, please upgrade the room of {ref}.",
+)
 
 
-def new_dates(
-    db: Database, r: Reservation, check_in: dt.date, check_out: dt.date
-) -> dict[str, Night] | None:
-    """The nights the move to ``check_in``..``check_out`` adds, when the move is possible."""
-    if check_in <= TODAY or check_out <= check_in or check_out > LAST_NIGHT + dt.timedelta(days=1):
-        return None
-    if (check_in.isoformat(), check_out.isoformat()) == (r.check_in, r.check_out):
-        return None
-    held = {n.date for n in r.nights}
-    added = [d for d in stay_dates(check_in.isoformat(), check_out.isoformat()) if d not in held]
-    nights = open_nights(db, r.property_id, r.room_type, added)
-    return None if nights is None else {n.date: n for n in nights}
-
-
-def _sample_change(db: Database, rng: random.Random) -> _DateChange | None:
+def _sample_change(db: Database, rng: random.Random) -> DateChange | None:
     r = pick_reservation(db, rng, movable)
     if r is None:
         return None
@@ -139,7 +90,7 @@ def _sample_change(db: Database, rng: random.Random) -> _DateChange | None:
     method = card_for(user, sum(prices), rng)
     if method is None:
         return None
-    return _DateChange(r, start.isoformat(), end.isoformat(), method, fresh)
+    return DateChange(r, start.isoformat(), end.isoformat(), method, fresh)
 
 
 def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Action] | None:
@@ -173,21 +124,22 @@ class ChangeDates(HotelIntent):
         r = change.reservation
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"I want to change the dates of reservation {rid} ({stay_text(r)}) to "
+            goal=f"I want to change the dates of {stay_text(r)}{ref.text} to "
             f"{dates_text(change.check_in, change.check_out)}, same room and rate. Any price "
             f"difference goes through {method_text(change.method)}. I want to know how much I "
             f"pay or get back. {CONFIRM}",
-            opening=f"Hi, I need to change the dates of my hotel reservation {rid}.",
+            opening=ref.opening(rng, _DATES),
             known={
-                "reservation_id": rid,
+                **ref.known,
                 "new_dates": dates_text(change.check_in, change.check_out),
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *change.gold_path(who),
+                *change.gold_path(ref.reads),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out}: "
@@ -213,54 +165,56 @@ class ChangeDatesAndRequest(HotelIntent):
             return None
         r = change.reservation
         wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
-        request = rng.choice(wanted)
+        requests = rng.sample(wanted, 2 if len(wanted) > 1 and rng.random() < 0.4 else 1)
+        words = " and ".join(REQUEST_TEXT[q] for q in requests)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
+        ref = StayRef(r, who, rng)
         return self.task(
             domain,
             who,
-            goal=f"Two things for reservation {rid} ({stay_text(r)}): change the dates to "
+            goal=f"Two things for {stay_text(r)}{ref.text}: change the dates to "
             f"{dates_text(change.check_in, change.check_out)} (same room and rate, any "
             f"difference through {method_text(change.method)}), and I need "
-            f"{REQUEST_TEXT[request]}. I want to know the price difference. {CONFIRM}",
-            opening=f"Hi, I want to change my stay {rid} and add a request.",
+            f"{words}. I want to know the price difference. {CONFIRM}",
+            opening=ref.opening(rng, _DATES_REQUEST),
             known={
-                "reservation_id": rid,
+                **ref.known,
                 "new_dates": dates_text(change.check_in, change.check_out),
-                "special_request": REQUEST_TEXT[request],
+                "special_request": words,
                 "payment_method": method_text(change.method),
             },
             actions=[
-                *change.gold_path(who),
-                Action("add_special_request", {"reservation_id": rid, "request": request}),
+                *change.gold_path(ref.reads),
+                *(
+                    Action("add_special_request", {"reservation_id": rid, "request": q})
+                    for q in requests
+                ),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out} "
-            f"({diff_text(change.difference)}) and add {request}",
+            f"({diff_text(change.difference)}) and add {' and '.join(requests)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The request forgotten, another request recorded, the stay moved one day off."""
         request = task.actions[-1]
-        other_request = next(q for q in SPECIAL_REQUESTS if q != request.arguments["request"])
+        asked = [a.arguments["request"] for a in task.actions if a.name == "add_special_request"]
+        other_request = next(q for q in SPECIAL_REQUESTS if q not in asked)
         r: Reservation = record(
             domain.new_database(), "reservations", request.arguments["reservation_id"]
         )
         paths = super().mistakes(domain, task)
         if other_request not in r.special_requests:
             paths.append(swapped(task, request, replaced(request, request=other_request)))
-        other = _other_dates_mistake(domain, task, task.actions[-2])
+        move = next(a for a in task.actions if a.name == "change_reservation_dates")
+        other = _other_dates_mistake(domain, task, move)
         if other:
             paths.append(other)
         return paths
 
 
 # ---- upgrades ---------------------------------------------------------------------------------
-
-
-def upgrade_due(tier: str, old: str, new: str) -> bool:
-    """Whether the policy makes the upgrade from ``old`` to ``new`` complimentary."""
-    return tier == "gold" and ROOM_TYPES.index(new) - ROOM_TYPES.index(old) == 1
 
 
 class UpgradeRoom(HotelIntent):
@@ -294,7 +248,8 @@ class UpgradeRoom(HotelIntent):
             return None
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = [*gold_reads(who, rid), search(r.property_id, target, r.check_in, r.check_out)]
+        ref = StayRef(r, who, rng)
+        reads = [*ref.reads, search(r.property_id, target, r.check_in, r.check_out)]
         if not free:
             reads.append(
                 Action("calculate", {"expression": difference_expression(new_prices, old_prices)})
@@ -311,13 +266,13 @@ class UpgradeRoom(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want to upgrade reservation {rid} ({stay_text(r)}) from a "
+            goal=f"I want to upgrade {stay_text(r)}{ref.text} from a "
             f"{ROOM_TEXT[r.room_type]} to a {ROOM_TEXT[target]} for the whole stay; if there is "
             f"a cost, pay with {method_text(method)}. I want to know what the upgrade costs. "
             f"{CONFIRM}",
-            opening=f"Hello, I'd like to upgrade my room on reservation {rid}.",
+            opening=ref.opening(rng, _UPGRADE),
             known={
-                "reservation_id": rid,
+                **ref.known,
                 "new_room_type": ROOM_TEXT[target],
                 "payment_method": method_text(method),
             },

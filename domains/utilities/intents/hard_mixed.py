@@ -276,7 +276,8 @@ class PlanMinInstalment(UtilitiesIntent):
             supply.read(),
             Action("calculate", {"expression": f"{balance} / {PLAN_MIN_INSTALMENT}"}),
         ]
-        outputs = [f"{longest} months", money_text(results[0]["instalment"])]
+        # the plan asked for is refused in the policy's words; the longest allowed one is made
+        outputs = ["not allowed", f"{longest} months", money_text(results[0]["instalment"])]
         latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
         first_bill = ""
         if supply.account.bill_count and rng.random() < 0.5:
