@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "food_delivery"]
 
 TITLE = "Food delivery (restaurants, orders, refunds, credits)"
 BASE_SEED = 20250620
-GENERATION = Generation(count=75, seed=13)  # five tasks per intent
+GENERATION = Generation(count=145, seed=13)  # five tasks per intent
 
 food_delivery = register_world(__name__, TITLE, BASE_SEED, GENERATION)

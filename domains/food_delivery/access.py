@@ -61,6 +61,17 @@ def settle(db: Database, user: User, method_id: str, delta: float) -> None:
         db.put("users", user.user_id, with_balance(user, method_id, delta))
 
 
+def order_summary(db: Database, order: Order) -> dict[str, Any]:
+    """An order in a list of orders: id, restaurant name, placed time, status, dish names."""
+    return {
+        "order_id": order.order_id,
+        "restaurant": load_restaurant(db, order.restaurant_id).name,
+        "placed_at": order.placed_at,
+        "status": order.status,
+        "dishes": [line.name for line in order.items],
+    }
+
+
 def order_view(order: Order) -> dict[str, Any]:
     """An order as the agent sees it, with each line's total."""
     view: dict[str, Any] = msgspec.to_builtins(order)

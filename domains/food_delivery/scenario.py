@@ -77,6 +77,13 @@ HINTS: dict[str, SlotHint] = {
     "promo_code": SlotHint(("promo code", "promotion code", "coupon", "which code"), "the code"),
     "extra_tip": SlotHint(("how much", "what amount", "extra tip"), "how much to add to the tip"),
     "incident": SlotHint(("what happened", "describe"), "what happened with the courier"),
+    "fallback_code": SlotHint(
+        ("other code", "second code", "another code", "fallback"), "your other code"
+    ),
+    "order": SlotHint(
+        ("which order", "what order", "which of your orders"),
+        "which order you mean (the restaurant, the day, a dish in it)",
+    ),
 }
 """The kit's standard slots plus the orders, dishes, addresses and codes of food delivery."""
 
@@ -94,3 +101,8 @@ def order_read(order_id: str) -> Action:
 def restaurant_read(restaurant_id: str) -> Action:
     """The gold read of a restaurant's menu."""
     return Action("get_restaurant_details", {"restaurant_id": restaurant_id})
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased, the rest kept (``str.capitalize`` lowers it)."""
+    return text[:1].upper() + text[1:]

@@ -23,6 +23,7 @@ from tau_sim.domains.food_delivery.access import (
     load_user,
     order_line,
     order_promotion,
+    order_summary,
     order_view,
     refunded,
     require_status,
@@ -72,6 +73,17 @@ def get_order_details(db: Database, order_id: str) -> dict[str, Any]:
         order_id: The order id, starting with "#", e.g. "#FD1234567".
     """
     return order_view(load_order(db, order_id))
+
+
+@tool(ToolKind.READ)
+def list_user_orders(db: Database, user_id: str) -> list[dict[str, Any]]:
+    """List a user's orders, as on their profile: id, restaurant, placed time, status, dishes.
+
+    Args:
+        user_id: The user id, e.g. "sara_doe_496".
+    """
+    user = load_user(db, user_id)
+    return [order_summary(db, load_order(db, oid)) for oid in user.orders]
 
 
 @tool(ToolKind.READ)

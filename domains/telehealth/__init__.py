@@ -9,6 +9,6 @@ __all__ = ["BASE_SEED", "GENERATION", "telehealth"]
 
 TITLE = "Telehealth (appointments, prescriptions, insurance)"
 BASE_SEED = 20260302
-GENERATION = Generation(count=65, seed=11)  # five tasks per intent
+GENERATION = Generation(count=120, seed=11)  # five tasks per intent
 
 telehealth = register_world(__name__, TITLE, BASE_SEED, GENERATION)

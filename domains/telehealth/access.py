@@ -100,6 +100,29 @@ def prescription_view(db: Database, rx: Prescription) -> dict[str, Any]:
     return view
 
 
+def appointment_summary(db: Database, appointment: Appointment) -> dict[str, Any]:
+    """An appointment in a list: id, provider's name, specialty, start, visit type, status."""
+    return {
+        "appointment_id": appointment.appointment_id,
+        "provider_name": load_provider(db, appointment.provider_id).display_name,
+        "specialty": appointment.specialty,
+        "start": appointment.start,
+        "visit_type": appointment.visit_type,
+        "status": appointment.status,
+    }
+
+
+def prescription_summary(rx: Prescription) -> dict[str, Any]:
+    """A prescription in a list: id, medication, dose, status, controlled or not."""
+    return {
+        "rx_id": rx.rx_id,
+        "medication": rx.medication,
+        "dose": rx.dose,
+        "status": rx.status,
+        "controlled": rx.controlled,
+    }
+
+
 def relink(patient: Patient, appointment_id: str) -> Patient:
     """The patient with ``appointment_id`` added to their appointments."""
     return msgspec.structs.replace(patient, appointments=(*patient.appointments, appointment_id))

@@ -82,6 +82,11 @@ HINTS: dict[str, SlotHint] = {
         "your new insurance plan",
     ),
     "member_id": SlotHint(("member id", "member number", "insurance id"), "your member ID"),
+    "appointment": SlotHint(
+        ("which appointment", "which visit", "what appointment"),
+        "which appointment you mean (the specialty, the provider, the day)",
+    ),
+    "new_phone": SlotHint(("phone number", "new number", "phone"), "your new phone number"),
     "other_patient": SlotHint(
         ("their name", "patient's name", "who is the patient", "whose"), "the other patient's name"
     ),
@@ -98,3 +103,8 @@ def gold_reads(identity: Identity, *appointment_ids: str) -> list[Action]:
         *identity.actions,
         *(Action("get_appointment_details", {"appointment_id": a}) for a in appointment_ids),
     ]
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-cased, the rest kept (``str.capitalize`` lowers it)."""
+    return text[:1].upper() + text[1:]

@@ -19,6 +19,7 @@ from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.telehealth.access import (
     active,
+    appointment_summary,
     appointment_view,
     free_future_slot,
     load_appointment,
@@ -30,6 +31,7 @@ from tau_sim.domains.telehealth.access import (
     load_slot,
     no_clash,
     patient_plan,
+    prescription_summary,
     prescription_view,
     provider_view,
     relink,
@@ -86,6 +88,28 @@ def get_appointment_details(db: Database, appointment_id: str) -> dict[str, Any]
         appointment_id: The appointment id, e.g. "APT-482910".
     """
     return appointment_view(db, load_appointment(db, appointment_id))
+
+
+@tool(ToolKind.READ)
+def list_patient_appointments(db: Database, user_id: str) -> list[dict[str, Any]]:
+    """List a patient's appointments, past and upcoming: id, provider, specialty, start, status.
+
+    Args:
+        user_id: The patient's user id, e.g. "ava_smith_1234".
+    """
+    patient = load_patient(db, user_id)
+    return [appointment_summary(db, load_appointment(db, a)) for a in patient.appointments]
+
+
+@tool(ToolKind.READ)
+def list_patient_prescriptions(db: Database, user_id: str) -> list[dict[str, Any]]:
+    """List a patient's prescriptions: id, medication, dose, status, controlled or not.
+
+    Args:
+        user_id: The patient's user id, e.g. "ava_smith_1234".
+    """
+    patient = load_patient(db, user_id)
+    return [prescription_summary(load_prescription(db, r)) for r in patient.prescriptions]
 
 
 @tool(ToolKind.READ)

@@ -21,6 +21,7 @@ from tau_sim.domains.food_delivery.data import (
     Restaurant,
     User,
 )
+from tau_sim.domains.food_delivery.intents.common import order_in
 from tau_sim.domains.food_delivery.rules import (
     ITEM_REFUND_MONTHLY_CAP,
     ITEM_REFUND_ORDER_SHARE,
@@ -435,9 +436,10 @@ def test_refund_and_credit_tasks_stay_within_the_caps_and_window(food: Domain) -
 
 
 def test_refused_tasks_are_refusable_and_capped_tasks_are_capped(food: Domain) -> None:
-    db = food.new_database()
     for task in food.tasks:
-        order = db.get("orders", task.scenario.known_info.get("order_id", ""))
+        if food.intent(task.intent).tier == "hard":
+            continue
+        order = order_in(food, task)
         if task.intent == "modify_preparing_refused":
             assert isinstance(order, Order) and order.status == PREPARING
         elif task.intent == "late_credit_refused":
@@ -450,3 +452,92 @@ def test_refused_tasks_are_refusable_and_capped_tasks_are_capped(food: Domain) -
         elif task.intent == "promotion_refused":
             assert isinstance(order, Order) and task.required_outputs
             assert not food.write_actions(task)
+
+
+# ---- the order list and the hard tier ----------------------------------------------------------
+
+
+def test_the_order_list_names_each_order_of_the_profile(food: Domain, db: Database) -> None:
+    owner = next(u for _, u in db.items("users") if len(u.orders) >= 2)
+    listed = ok(food, db, "list_user_orders", user_id=owner.user_id)
+    assert [o["order_id"] for o in listed] == list(owner.orders)
+    for row in listed:
+        order = db.get("orders", row["order_id"])
+        assert isinstance(order, Order)
+        assert row["restaurant"] == restaurant(db, order).name
+        assert row["dishes"] == [i.name for i in order.items]
+        assert row["status"] == order.status and row["placed_at"] == order.placed_at
+    refused(food, db, "list_user_orders", "not found", user_id="nobody_0000")
+
+
+def _hard(food: Domain, intent: str) -> list[Any]:
+    tasks = [t for t in food.tasks if t.intent == intent]
+    assert tasks, intent
+    return tasks
+
+
+def test_a_described_order_is_said_in_the_opening_and_names_no_id(food: Domain) -> None:
+    for task in food.tasks:
+        if "search" not in food.intent(task.intent).challenges:
+            continue
+        described = task.scenario.known_info["order"]
+        assert described in task.scenario.opening, task.id
+        assert "#FD" not in described and "order_id" not in task.scenario.known_info
+
+
+def _violated(food: Domain, task: Any) -> list[Order]:
+    db = food.new_database()
+    orders = [db.get("orders", a.arguments["order_id"]) for a in food.violations(task)]
+    assert orders and all(isinstance(o, Order) for o in orders), task.id
+    return orders  # type: ignore[return-value]
+
+
+def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(food: Domain) -> None:
+    for task in _hard(food, "late_credits_mixed"):
+        (order,) = _violated(food, task)
+        late = minutes_late(order)
+        assert not in_claim_window(order) or 0 < late < LATE_MINUTES, task.id
+    for task in _hard(food, "item_refund_window_mixed"):
+        assert all(not in_claim_window(o) for o in _violated(food, task)), task.id
+    for task in _hard(food, "whole_order_refund_mixed"):
+        done = {a.arguments["item_id"] for a in food.write_actions(task)}
+        assert done.isdisjoint(a.arguments["item_id"] for a in food.violations(task))
+    for task in _hard(food, "preparing_tip_and_address_mixed"):
+        (order,) = _violated(food, task)
+        assert order.status == PREPARING
+
+
+def test_a_disproven_claim_meets_the_record_that_disproves_it(food: Domain) -> None:
+    db = food.new_database()
+    for task in _hard(food, "not_their_order_disproven"):
+        (cancel,) = food.violations(task)
+        order = db.get("orders", cancel.arguments["order_id"])
+        caller = user(db, task.actions[-1].arguments["user_id"])
+        assert isinstance(order, Order) and order.order_id not in caller.orders
+        assert not food.write_actions(task) and task.required_outputs == ["cannot help"]
+    for task in _hard(food, "never_delivered_disproven"):
+        (order,) = {o.order_id: o for o in _violated(food, task)}.values()
+        assert order.status == DELIVERED and order.delivered_at[11:16] in task.required_outputs
+    db = food.new_database()
+    for task in _hard(food, "not_started_disproven"):
+        assert not food.write_actions(task) and OUT_FOR_DELIVERY in task.required_outputs
+        reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
+        statuses = [getattr(db.get("orders", r), "status", "") for r in reads]
+        assert OUT_FOR_DELIVERY in statuses, task.id
+
+
+def test_a_conditional_task_takes_the_branch_the_records_decide(food: Domain) -> None:
+    db = food.new_database()
+    for task in _hard(food, "search_cancel_if_placed"):
+        (write,) = food.write_actions(task)
+        order = db.get("orders", write.arguments["order_id"])
+        assert isinstance(order, Order)
+        assert (write.name == "cancel_order") == (order.status == PLACED), task.id
+    for task in _hard(food, "promotion_with_fallback"):
+        codes = [a.arguments["code"] for a in task.actions if a.name == "get_promotion_details"]
+        applied = food.write_actions(task)[-1].arguments["code"]
+        primary = task.scenario.known_info["promo_code"]
+        assert codes[0] == primary
+        assert applied == (
+            primary if len(codes) == 1 else task.scenario.known_info["fallback_code"]
+        )

@@ -399,7 +399,7 @@ def test_task_fees_follow_the_24_hour_notice_rule(domain: Domain) -> None:
     assert checked >= 20 and late_tasks
     for task in late_tasks:
         appointment = db.get("appointments", task.actions[-1].arguments["appointment_id"])
-        assert task.required_outputs == [f"${LATE_FEES[appointment.visit_type]:.2f}"]
+        assert task.required_outputs[0] == f"${LATE_FEES[appointment.visit_type]:.2f}"
 
 
 def test_no_task_refills_a_controlled_substance_or_refills_too_early(domain: Domain) -> None:
@@ -436,3 +436,103 @@ def test_an_expired_prescription_is_neither_refilled_nor_moved(
         domain, db, "change_prescription_pharmacy", "'expired'", rx_id=rx.rx_id, pharmacy_id=other
     )
     refused(domain, db, "request_renewal", "'expired'", rx_id=rx.rx_id)
+
+
+# ---- the lists and the hard tier ---------------------------------------------------------------
+
+
+def test_the_lists_name_each_appointment_and_prescription(domain: Domain, db: Database) -> None:
+    patient: Patient = first(
+        db, "patients", lambda p: len(p.appointments) >= 2 and len(p.prescriptions) >= 2
+    )
+    visits = ok(domain, db, "list_patient_appointments", user_id=patient.user_id)
+    assert [v["appointment_id"] for v in visits] == list(patient.appointments)
+    for row in visits:
+        appointment: Appointment = _get(db, "appointments", row["appointment_id"])
+        provider: Provider = _get(db, "providers", appointment.provider_id)
+        assert row["provider_name"] == provider.display_name
+        assert (row["start"], row["status"]) == (appointment.start, appointment.status)
+    drugs = ok(domain, db, "list_patient_prescriptions", user_id=patient.user_id)
+    assert [r["rx_id"] for r in drugs] == list(patient.prescriptions)
+    for row in drugs:
+        rx: Prescription = _get(db, "prescriptions", row["rx_id"])
+        assert (row["medication"], row["controlled"]) == (rx.medication, rx.controlled)
+    for tool in ("list_patient_appointments", "list_patient_prescriptions"):
+        refused(domain, db, tool, "not found", user_id="nobody_0000")
+
+
+def _get(db: Database, table: str, key: str) -> Any:
+    found = db.get(table, key)
+    assert found is not None, key
+    return found
+
+
+def _of(domain: Domain, intent: str) -> list[Any]:
+    tasks = [t for t in domain.tasks if t.intent == intent]
+    assert tasks, intent
+    return tasks
+
+
+def _read(domain: Domain, task: Any, tool: str, key: str) -> list[Any]:
+    db = domain.new_database()
+    table = "appointments" if key == "appointment_id" else "prescriptions"
+    return [_get(db, table, a.arguments[key]) for a in task.actions if a.name == tool]
+
+
+def test_a_described_record_is_said_in_the_opening_and_names_no_id(domain: Domain) -> None:
+    for task in domain.tasks:
+        if task.tier != "hard":
+            continue
+        known = task.scenario.known_info
+        described = known.get("appointment") or known.get("medication") or ""
+        if described and "search" in domain.intent(task.intent).challenges:
+            assert described in task.scenario.opening or task.scenario.later, task.id
+            assert "APT-" not in described and "RX-" not in described
+
+
+def test_a_disproven_claim_meets_the_record_that_disproves_it(domain: Domain) -> None:
+    for task in _of(domain, "fee_claim_disproven"):
+        (cancel,) = domain.violations(task)
+        appointment = domain.base.tables["appointments"][cancel.arguments["appointment_id"]]
+        assert 0 < hours_until(appointment.start) < 24 and not domain.write_actions(task)
+        assert f"${LATE_FEES[appointment.visit_type]:.2f}" in task.required_outputs
+    for task in _of(domain, "ran_out_disproven"):
+        (rx,) = _read(domain, task, "get_prescription_details", "rx_id")
+        assert rx.earliest_refill > TODAY
+        assert rx.earliest_refill.isoformat() in task.required_outputs
+
+
+def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(domain: Domain) -> None:
+    db = domain.new_database()
+    for task in _of(domain, "refill_and_controlled_mixed"):
+        refused_rx = [
+            _get(db, "prescriptions", a.arguments["rx_id"]) for a in domain.violations(task)
+        ]
+        assert all(rx.controlled for rx in refused_rx)
+        assert task.actions[-1].name == "transfer_to_human_agents"
+        for write in domain.write_actions(task):
+            assert not _get(db, "prescriptions", write.arguments["rx_id"]).controlled
+    for task in _of(domain, "cancel_with_relative_mixed"):
+        caller = task.actions[1].arguments["user_id"]
+        (cancel,) = domain.violations(task)
+        theirs: Appointment = _get(db, "appointments", cancel.arguments["appointment_id"])
+        assert theirs.user_id != caller
+        for write in domain.write_actions(task):
+            mine: Appointment = _get(db, "appointments", write.arguments["appointment_id"])
+            assert mine.user_id == caller
+
+
+def test_a_conditional_task_takes_the_branch_the_records_decide(domain: Domain) -> None:
+    db = domain.new_database()
+    for task in _of(domain, "pharmacy_move_all"):
+        refilled = {
+            a.arguments["rx_id"] for a in domain.write_actions(task) if a.name == "request_refill"
+        }
+        for rx in _read(domain, task, "get_prescription_details", "rx_id"):
+            assert (rx.rx_id in refilled) == (rx.earliest_refill <= TODAY), task.id
+    for task in _of(domain, "book_with_fallback"):
+        searched = [a for a in task.actions if a.name == "find_available_slots"]
+        first_choice = searched[0].arguments["provider_id"]
+        booked: Slot = _get(db, "slots", domain.write_actions(task)[-1].arguments["slot_id"])
+        taken = len(searched) == 2
+        assert (booked.provider_id != first_choice) == taken, task.id

@@ -1,20 +1,40 @@
 """Food-delivery task intents: templates that sample the base database and produce tasks.
 
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common`` holds
-the intents' base class and the order helpers the themes share; ``orders`` cancels,
-modifies, tracks and tips orders, ``promotions`` applies codes, ``refunds`` refunds items
-and credits late deliveries.
+the intents' base classes and the order helpers the themes share; ``orders`` cancels and
+modifies orders, ``tracking`` tracks and tips them, ``promotions`` applies codes,
+``refunds`` refunds items and credits late deliveries; the hard tier's ``hard_search``
+(orders the user describes), ``hard_mixed`` (an allowed remedy beside a refused one, claims
+the records disprove) and ``hard_long`` (three to five writes).
 """
 
 from __future__ import annotations
 
+from tau_sim.domains.food_delivery.intents.hard_long import (
+    LateOrdersRemedies,
+    MissingDishReordered,
+    OrderOverhaul,
+)
+from tau_sim.domains.food_delivery.intents.hard_mixed import (
+    ItemRefundWindowMixed,
+    LateCreditsMixed,
+    NeverDeliveredDisproven,
+    NotStartedDisproven,
+    PreparingTipAndAddressMixed,
+    WholeOrderRefundMixed,
+)
+from tau_sim.domains.food_delivery.intents.hard_search import (
+    LaterLateCredit,
+    NotTheirOrderDisproven,
+    PromotionWithFallback,
+    SearchCancelIfPlaced,
+    SearchItemRefund,
+)
 from tau_sim.domains.food_delivery.intents.orders import (
     AddOrderItem,
     CancelOrder,
     ModifyOrderAddress,
     ModifyPreparingRefused,
-    OrderStatusInquiry,
-    RaiseTip,
     RemoveOrderItem,
 )
 from tau_sim.domains.food_delivery.intents.promotions import ApplyPromotion, PromotionRefused
@@ -26,6 +46,7 @@ from tau_sim.domains.food_delivery.intents.refunds import (
     RefundMissingItem,
     RefundWrongItemCapped,
 )
+from tau_sim.domains.food_delivery.intents.tracking import OrderStatusInquiry, RaiseTip
 from tau_sim.simulator.world import Intent
 
 __all__ = ["INTENTS"]
@@ -46,4 +67,18 @@ INTENTS: list[Intent] = [
     CourierSafetyTransfer(),
     OrderStatusInquiry(),
     RaiseTip(),
+    SearchItemRefund(),
+    SearchCancelIfPlaced(),
+    LaterLateCredit(),
+    PromotionWithFallback(),
+    WholeOrderRefundMixed(),
+    NeverDeliveredDisproven(),
+    PreparingTipAndAddressMixed(),
+    NotStartedDisproven(),
+    LateCreditsMixed(),
+    ItemRefundWindowMixed(),
+    LateOrdersRemedies(),
+    OrderOverhaul(),
+    MissingDishReordered(),
+    NotTheirOrderDisproven(),
 ]

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from tau_sim.domains.food_delivery.data import Order, Restaurant, User
-from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
+import datetime as dt
+import random
+from collections.abc import Sequence
+
+import msgspec
+
+from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
+from tau_sim.domains.food_delivery.rules import item_refund
+from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS, line_text
+from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -45,3 +53,242 @@ def order_from(db: Database, order_id: str) -> Order:
     """The order ``order_id`` of a fresh database (mistakes rebuild what the task was about)."""
     order: Order = record(db, "orders", order_id)
     return order
+
+
+# ---- orders the user describes instead of naming (the hard tier's search) ---------------------
+
+
+def day_phrase(timestamp: str) -> str:
+    """When an order was placed, as its customer says it: "from last night", "from Tuesday"."""
+    moment = dt.datetime.fromisoformat(timestamp)
+    days = (NOW.date() - moment.date()).days
+    if days == 0:
+        return "from tonight" if moment.hour >= 17 else "from earlier today"
+    if days == 1:
+        return "from last night" if moment.hour >= 17 else "from yesterday"
+    if days < 7:
+        return f"from {moment:%A}"
+    return f"from {moment:%B} {moment.day}"
+
+
+def short_name(restaurant: Restaurant) -> str:
+    """A restaurant's name without its city ("Lotus Thai" of "Lotus Thai Austin")."""
+    name = restaurant.name.removesuffix(f" {restaurant.city}")
+    return name or restaurant.name
+
+
+def siblings(db: Database, order: Order) -> list[Order]:
+    """The other orders of ``order``'s customer, in the profile's order."""
+    return [order_from(db, o) for o in user_of(db, order).orders if o != order.order_id]
+
+
+def searchable(db: Database, order: Order) -> bool:
+    """Whether a description tells ``order`` from its customer's other orders (at least one).
+
+    It is named by restaurant and day: no other order of the customer may share both.
+    """
+    others = siblings(db, order)
+    day = order.placed_at[:10]
+    return bool(others) and not any(
+        o.restaurant_id == order.restaurant_id and o.placed_at[:10] == day for o in others
+    )
+
+
+def dish_names(lines: Sequence[OrderItem]) -> str:
+    """Dishes by name, as a customer lists them: "the Satay, the Soda and the Pad Thai"."""
+    texts = [f"the {line.name}" for line in lines]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def describe(
+    db: Database, order: Order, dish: OrderItem | None = None, missing: Sequence[OrderItem] = ()
+) -> str:
+    """An order as its customer describes it: "the Lotus Thai order from Tuesday, with the Satay".
+
+    ``dish`` (a line of the order) names one thing in it, ``missing`` the dishes that did not
+    come ("..., with the Satay (the Soda missing)"); without either only restaurant and day.
+    """
+    text = f"the {short_name(restaurant_of(db, order))} order {day_phrase(order.placed_at)}"
+    if dish is not None:
+        text = f"{text}, with the {dish.name}"
+    if missing:
+        text = f"{text} ({dish_names(missing)} missing)"
+    return text
+
+
+def search_reads(db: Database, *orders: Order) -> list[Action]:
+    """The gold search: the customer's order list, then every order from the described restaurants.
+
+    The list names each order's restaurant, day and dishes; the orders of the restaurant(s)
+    of ``orders`` (the ones described) are read, in the profile's order, to compare them.
+    """
+    user = user_of(db, orders[0])
+    wanted = {o.restaurant_id for o in orders}
+    reads = [
+        Action("get_order_details", {"order_id": oid})
+        for oid in user.orders
+        if order_from(db, oid).restaurant_id in wanted
+    ]
+    return [Action("list_user_orders", {"user_id": user.user_id}), *reads]
+
+
+def address_of(text: str) -> dict[str, str]:
+    """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
+    parts = text.split(", ")
+    line2 = parts[1] if len(parts) == 6 else ""
+    city, state, zip_code, country = parts[-4:]
+    return {
+        "address1": parts[0],
+        "address2": line2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip_code,
+    }
+
+
+def full_refunds(order: Order, but: str = "") -> list[Action]:
+    """Every line of ``order`` but ``but`` refunded in full as missing: a whole-order refund."""
+    return [
+        Action(
+            "refund_order_item",
+            {
+                "order_id": order.order_id,
+                "item_id": line.item_id,
+                "reason": "missing item",
+                "amount": line.line_total,
+            },
+        )
+        for line in order.items
+        if line.item_id != but
+    ]
+
+
+def tip_sum(order: Order, extra: float, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of the new tip (the current one plus ``extra``)."""
+    if rng.random() < 0.5:
+        return []
+    return [Action("calculate", {"expression": f"{order.tip:.2f} + {extra:.2f}"})]
+
+
+class HardFoodIntent(FoodIntent):
+    """A food-delivery intent of the hard tier."""
+
+    tier = "hard"
+
+    @staticmethod
+    def wrong_order(domain: Domain, task: Task, write: Action) -> list[list[Action]]:
+        """The gold path with ``write`` made on another order of the customer, where it runs.
+
+        The first of the customer's other orders on which the tools take the same write (the
+        wrong candidate of a search); none when no other order takes it.
+        """
+        oid = write.arguments["order_id"]
+        db = domain.new_database()
+        for other in siblings(db, order_from(db, oid)):
+            args = dict(write.arguments, order_id=other.order_id)
+            if "item_id" in args:
+                if not other.items or other.refunds:
+                    continue
+                line = other.items[0]
+                args["item_id"] = line.item_id
+                args["amount"] = min(float(args["amount"]), line.line_total)
+            wrong = Action(write.name, args)
+            path = [wrong if a is write else a for a in task.actions]
+            trial = domain.new_database()
+            if not any(domain.call(trial, a).error for a in path):
+                return [path]
+        return []
+
+
+def described(db: Database, task: Task) -> list[Order]:
+    """The orders the gold path reads that the task's ``order`` description names."""
+    known = task.scenario.known_info.get("order", "")
+    reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
+    orders = [order_from(db, r) for r in reads]
+    return [
+        o for o in orders if any(f"{describe(db, o)}{end}" in f"{known}," for end in (",", " ("))
+    ]
+
+
+def line_refunds(order: Order, lines: list[OrderItem], user: User) -> list[float]:
+    """The refunds of ``lines`` of ``order``, made in this order, each within the caps left."""
+    amounts: list[float] = []
+    for line in lines:
+        amount = item_refund(order, line, user)
+        amounts.append(amount)
+        refund = Refund("missing item", amount, order.payment_method_id, line.item_id)
+        order = msgspec.structs.replace(order, refunds=(*order.refunds, refund))
+        user = msgspec.structs.replace(
+            user, item_refunds_this_month=money(user.item_refunds_this_month + amount)
+        )
+    return amounts
+
+
+def refund_writes(
+    order: Order, lines: list[OrderItem], amounts: list[float], reason: str
+) -> list[Action]:
+    """The gold refunds of ``lines`` of ``order`` (``amounts`` from ``line_refunds``)."""
+    return [
+        Action(
+            "refund_order_item",
+            {
+                "order_id": order.order_id,
+                "item_id": line.item_id,
+                "reason": reason,
+                "amount": amount,
+            },
+        )
+        for line, amount in zip(lines, amounts, strict=True)
+    ]
+
+
+def lines_text(lines: list[OrderItem]) -> str:
+    """Order lines as a customer lists them: "the Satay, the 2 Soda and the Pad Thai (tofu)"."""
+    texts = [line_text(line) for line in lines]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def describe_missing(db: Database, order: Order, missing: Sequence[OrderItem] = ()) -> str:
+    """``describe`` naming the first dish of ``order`` that came, and the ``missing`` ones."""
+    came = next((line for line in order.items if line not in missing), None)
+    return describe(db, order, came, missing)
+
+
+def search_path(who: Identity, searched: list[Action], *reads: Action) -> list[Action]:
+    """The gold reads of a search: the lookup, ``searched`` (``search_reads``), the profile.
+
+    The profile (this month's refunds and credits) is read once the order is found, so the ids
+    of the orders come from the order list, which tells them apart, not the profile's bare ids.
+    """
+    lookup, *profile = who.actions
+    return [lookup, *searched, *profile, *reads]
+
+
+class OrderRef(msgspec.Struct, frozen=True):
+    """How a base task's user names its order: by id, or (half the time) by a description.
+
+    ``text`` goes into the goal and the opening ("order #FD1234567", "the Lotus Thai order
+    from Tuesday, with the Satay"), ``known`` is its slot, ``reads`` the gold reads that find it.
+    """
+
+    text: str
+    known: dict[str, str]
+    reads: list[Action]
+
+
+def order_ref(db: Database, who: Identity, order: Order, rng: random.Random) -> OrderRef:
+    """The order by id, or half the time (when a description tells it apart) described."""
+    if rng.random() < 0.5 or not searchable(db, order):
+        oid = order.order_id
+        reads = [*who.actions, Action("get_order_details", {"order_id": oid})]
+        return OrderRef(f"order {oid}", {"order_id": oid}, reads)
+    desc = describe(db, order, order.items[0])
+    return OrderRef(desc, {"order": desc}, search_path(who, search_reads(db, order)))
+
+
+def order_in(domain: Domain, task: Task) -> Order:
+    """The order a task is about: the one its user names by id, or the one it describes."""
+    db = domain.new_database()
+    oid = task.scenario.known_info.get("order_id")
+    return order_from(db, oid) if oid else described(db, task)[0]

@@ -1,11 +1,10 @@
-"""Food-delivery intents about an order: cancel, modify, track, tip."""
+"""Food-delivery intents that change an order before pickup: cancel, address, dishes."""
 
 from __future__ import annotations
 
 import random
 
 from tau_sim.domains.food_delivery.data import (
-    OUT_FOR_DELIVERY,
     PLACED,
     PREPARING,
     MenuItem,
@@ -13,11 +12,11 @@ from tau_sim.domains.food_delivery.data import (
     OrderItem,
     Promotion,
     Restaurant,
-    clock,
     priced,
 )
 from tau_sim.domains.food_delivery.intents.common import (
     FoodIntent,
+    address_of,
     order_from,
     pick_order,
     restaurant_of,
@@ -50,6 +49,14 @@ def promo_of(db: Database, order: Order) -> Promotion | None:
 # ---- changes before preparation ---------------------------------------------------------------
 
 
+def fee_sum(order: Order) -> list[Action]:
+    """The ``calculate`` of a preparing order's refund (fees and tip); none when placed."""
+    if order.status != PREPARING:
+        return []
+    parts = (order.delivery_fee, order.service_fee, order.tip)
+    return [Action("calculate", {"expression": " + ".join(f"{p:.2f}" for p in parts)})]
+
+
 class CancelOrder(FoodIntent):
     """Cancel an order before pickup: full refund when placed, fees and tip once preparing."""
 
@@ -58,7 +65,7 @@ class CancelOrder(FoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        status = PLACED if rng.random() < 0.6 else PREPARING
+        status = PLACED if rng.random() < 0.5 else PREPARING
         order = pick_order(db, rng, lambda o: o.status == status)
         if order is None:
             return None
@@ -78,11 +85,15 @@ class CancelOrder(FoodIntent):
                 [
                     f"Hi, I need to cancel my order {oid}.",
                     f"Hello, please cancel my food order from {restaurant.name}.",
+                    f"I don't want order {oid} anymore, can you call it off?",
+                    f"Hey, scrap my {restaurant.name} order please.",
+                    "Good evening, I'd like to cancel an order I just placed.",
                 ]
             ),
             known={"order_id": oid, "cancel_reason": reason},
             actions=[
                 *gold_reads(who, order_read(oid)),
+                *fee_sum(order),
                 Action("cancel_order", {"order_id": oid, "reason": reason}),
             ],
             outputs=[money_text(refund)],
@@ -113,21 +124,38 @@ class ModifyOrderAddress(FoodIntent):
         who = self.owner(db, order, rng)
         address = random_address(rng)
         oid = order.order_id
-        write = Action("modify_order_address", {"order_id": oid, **address_args(address)})
+        writes = [Action("modify_order_address", {"order_id": oid, **address_args(address)})]
+        if rng.random() < 0.5:
+            user_id = who.actions[-1].arguments["user_id"]
+            writes.append(
+                Action("modify_user_address", {"user_id": user_id, **address_args(address)})
+            )
+            scope = "I have just moved there, so I want it as my default address too."
+        else:
+            scope = "Only this order should change, not my default address."
         return self.task(
             domain,
             who,
-            goal=f"My order {oid} should be delivered to a different address (I am at a friend's "
-            f"place). Only this order should change, not my default address. {CONFIRM}",
-            opening=f"Hi, can you send my order {oid} to a different address?",
+            goal=f"My order {oid} should be delivered to a different address. {scope} {CONFIRM}",
+            opening=rng.choice(
+                [
+                    f"Hi, can you send my order {oid} to a different address?",
+                    f"Hello, order {oid} needs to go somewhere else.",
+                    "I gave the wrong address on the order I just placed.",
+                    f"Hey, my food ({oid}) should be delivered elsewhere.",
+                ]
+            ),
             known={"order_id": oid, "new_address": address_text(address)},
-            actions=[*gold_reads(who, order_read(oid)), write],
+            actions=[*gold_reads(who, order_read(oid)), *writes],
             summary=f"deliver placed order {oid} elsewhere",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the default address changed instead of the order's."""
-        *reads, write = task.actions
+        write = next(a for a in task.actions if a.name == "modify_order_address")
+        reads = [
+            a for a in task.actions if a.name not in ("modify_order_address", "modify_user_address")
+        ]
         args = {k: v for k, v in write.arguments.items() if k != "order_id"}
         instead = Action("modify_user_address", {"user_id": self.profile_user(task), **args})
         return [*super().mistakes(domain, task), [*reads, instead]]
@@ -153,33 +181,51 @@ class AddOrderItem(FoodIntent):
         dishes = _addable(order, restaurant)
         if not dishes:
             return None
-        dish = rng.choice(dishes)
-        quantity = 1 if rng.random() < 0.7 else 2
-        option = rng.choice(dish.options) if dish.options else ""
-        line = OrderItem(dish.item_id, dish.name, quantity, dish.price, option)
-        new = priced(order, (*order.items, line), promo_of(db, order))
+        picked = rng.sample(dishes, min(len(dishes), 1 if rng.random() < 0.65 else 2))
+        lines = []
+        for dish in picked:
+            quantity = 1 if rng.random() < 0.7 else 2
+            option = rng.choice(dish.options) if dish.options else ""
+            lines.append(OrderItem(dish.item_id, dish.name, quantity, dish.price, option))
+        new = priced(order, (*order.items, *lines), promo_of(db, order))
         who = self.owner(db, order, rng)
         oid = order.order_id
-        args = {"order_id": oid, "item_id": dish.item_id, "quantity": quantity, "option": option}
+        wanted = " and ".join(
+            dish_text(d, line.quantity, line.option) for d, line in zip(picked, lines, strict=True)
+        )
+        adds = [
+            Action(
+                "add_order_item",
+                {
+                    "order_id": oid,
+                    "item_id": line.item_id,
+                    "quantity": line.quantity,
+                    "option": line.option,
+                },
+            )
+            for line in lines
+        ]
         return self.task(
             domain,
             who,
             goal=f"I forgot something in {order_text(oid, restaurant)}: I want to add "
-            f"{dish_text(dish, quantity, option)}. I want to know the new total of the order. "
-            f"{CONFIRM}",
+            f"{wanted}. I want to know the new total of the order. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, can I still add something to my order {oid}?",
                     f"Hello, I forgot to add a dish to my {restaurant.name} order.",
+                    f"I'd like to put more food on order {oid}.",
+                    "Hey, is it too late to add to the order I just placed?",
+                    f"Good evening, my {restaurant.name} order is missing something I wanted.",
                 ]
             ),
-            known={"order_id": oid, "new_item": dish_text(dish, quantity, option)},
+            known={"order_id": oid, "new_item": wanted},
             actions=[
                 *gold_reads(who, order_read(oid), restaurant_read(restaurant.restaurant_id)),
-                Action("add_order_item", args),
+                *adds,
             ],
             outputs=[money_text(new.total)],
-            summary=f"add {dish.name} x{quantity} to {oid}, total {money_text(new.total)}",
+            summary=f"add {len(lines)} dish(es) to {oid}, total {money_text(new.total)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
@@ -203,32 +249,45 @@ class RemoveOrderItem(FoodIntent):
         order = pick_order(db, rng, lambda o: o.status == PLACED and len(o.items) >= 2)
         if order is None:
             return None
-        line = rng.choice(order.items)
-        rest = tuple(i for i in order.items if i is not line)
+        count = 2 if len(order.items) >= 3 and rng.random() < 0.6 else 1
+        lines = rng.sample(order.items, count)
+        rest = tuple(i for i in order.items if i not in lines)
         new = priced(order, rest, promo_of(db, order))
         who = self.owner(db, order, rng)
         oid = order.order_id
         restaurant = restaurant_of(db, order)
+        named = " and ".join(line_text(line) for line in lines)
         return self.task(
             domain,
             who,
-            goal=f"I want {line_text(line)} removed from {order_text(oid, restaurant)}; the rest "
+            goal=f"I want {named} removed from {order_text(oid, restaurant)}; the rest "
             f"stays. I want to know the new total of the order. {CONFIRM}",
-            opening=f"Hi, I'd like to take something off my order {oid}.",
-            known={"order_id": oid, "item": line_text(line)},
+            opening=rng.choice(
+                [
+                    f"Hi, I'd like to take something off my order {oid}.",
+                    f"Hello, I ordered too much on {oid}.",
+                    f"Can you remove a dish from my {restaurant.name} order?",
+                    "Hey, I need to drop something from the order I just placed.",
+                ]
+            ),
+            known={"order_id": oid, "item": named},
             actions=[
                 *gold_reads(who, order_read(oid)),
-                Action("remove_order_item", {"order_id": oid, "item_id": line.item_id}),
+                *(
+                    Action("remove_order_item", {"order_id": oid, "item_id": line.item_id})
+                    for line in lines
+                ),
             ],
             outputs=[money_text(new.total)],
-            summary=f"remove {line.name} from {oid}, total {money_text(new.total)}",
+            summary=f"remove {count} from {oid}, total {money_text(new.total)}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and another line removed."""
-        remove = task.actions[-1]
-        order = order_from(domain.new_database(), remove.arguments["order_id"])
-        other = next(i for i in order.items if i.item_id != remove.arguments["item_id"])
+        removes = [a for a in task.actions if a.name == "remove_order_item"]
+        order = order_from(domain.new_database(), removes[0].arguments["order_id"])
+        gone = {a.arguments["item_id"] for a in removes}
+        other = next(i for i in order.items if i.item_id not in gone)
         wrong = self.last_write_changed(domain, task, item_id=other.item_id)
         return [*super().mistakes(domain, task), wrong]
 
@@ -236,6 +295,7 @@ class RemoveOrderItem(FoodIntent):
 class ModifyPreparingRefused(FoodIntent):
     """Change an order the restaurant is already preparing: the policy forbids it, refuse."""
 
+    rules = ("no-change-once-preparing",)
     name = "modify_preparing_refused"
     description = "The user wants to change an order already being prepared; the agent refuses."
     forbidden = True
@@ -252,14 +312,26 @@ class ModifyPreparingRefused(FoodIntent):
             address = address_text(random_address(rng))
             wish = "delivered to another address"
             known = {"order_id": oid, "new_address": address}
-            opening = f"Hi, I need to change the delivery address of my order {oid}, quickly!"
+            opening = rng.choice(
+                [
+                    f"Hi, I need to change the delivery address of my order {oid}, quickly!",
+                    f"Hello, order {oid} has to go to another address.",
+                    f"Please redirect my {restaurant.name} order, I'm not at home.",
+                ]
+            )
         else:
             dish = _payable_dish(db, order, rng)
             if dish is None:
                 return None
             wish = f"to also include {dish}"
             known = {"order_id": oid, "new_item": dish}
-            opening = f"Hi, I want to add something to my order {oid}."
+            opening = rng.choice(
+                [
+                    f"Hi, I want to add something to my order {oid}.",
+                    f"Hello, can you put one more dish on my {restaurant.name} order?",
+                    f"I forgot a dish on order {oid}, add it please.",
+                ]
+            )
         return self.task(
             domain,
             who,
@@ -280,7 +352,7 @@ class ModifyPreparingRefused(FoodIntent):
         oid = known["order_id"]
         if "new_address" in known:
             change = Action(
-                "modify_order_address", {"order_id": oid, **_address_of(known["new_address"])}
+                "modify_order_address", {"order_id": oid, **address_of(known["new_address"])}
             )
         else:
             db = domain.new_database()
@@ -321,85 +393,3 @@ def _dish_of(text: str) -> tuple[int, str, str]:
     quantity, _, rest = text.partition(" ")
     name, _, option = rest.partition(", ")
     return int(quantity), name, option
-
-
-def _address_of(text: str) -> dict[str, str]:
-    """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
-    parts = text.split(", ")
-    line2 = parts[1] if len(parts) == 6 else ""
-    city, state, zip_code, country = parts[-4:]
-    return {
-        "address1": parts[0],
-        "address2": line2,
-        "city": city,
-        "state": state,
-        "country": country,
-        "zip": zip_code,
-    }
-
-
-class OrderStatusInquiry(FoodIntent):
-    """Where is my food: the order's status and the promised delivery time."""
-
-    name = "order_status_inquiry"
-    description = "The user asks for an order's status and promised time (information only)."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        order = pick_order(db, rng, lambda o: o.status in (PREPARING, OUT_FOR_DELIVERY))
-        if order is None:
-            return None
-        who = self.owner(db, order, rng)
-        oid = order.order_id
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to know the status of my order {oid} and by what time it should "
-            "arrive. I do not want to change anything.",
-            opening=rng.choice([f"Hi, where is my order {oid}?", "Where is my food?!"]),
-            known={"order_id": oid},
-            actions=gold_reads(who, order_read(oid)),
-            outputs=[order.status, clock(order.promised_by)],
-            summary=f"status of {oid} ({order.status}, by {clock(order.promised_by)})",
-        )
-
-
-class RaiseTip(FoodIntent):
-    """Add to the courier's tip of an order on its way; the user learns the new total."""
-
-    name = "raise_tip"
-    description = "The user adds to the tip of an order on its way; the new tip and total."
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        order = pick_order(db, rng, lambda o: o.status == OUT_FOR_DELIVERY and o.tip > 0)
-        if order is None:
-            return None
-        extra = float(rng.choice((2, 3, 4, 5)))
-        tip = money(order.tip + extra)
-        new_total = money(order.total + extra)
-        method = user_of(db, order).payment_method(order.payment_method_id)
-        if method is None or not can_pay(method, extra):
-            return None
-        who = self.owner(db, order, rng)
-        oid = order.order_id
-        return self.task(
-            domain,
-            who,
-            goal=f"My courier for order {oid} has been great and I want to add {money_text(extra)} "
-            "on top of the tip I already gave. I want to know the new tip and the new total. "
-            f"{CONFIRM}",
-            opening=f"Hi, I'd like to give my courier a bigger tip on order {oid}.",
-            known={"order_id": oid, "extra_tip": money_text(extra)},
-            actions=[
-                *gold_reads(who, order_read(oid)),
-                Action("update_tip", {"order_id": oid, "tip": tip}),
-            ],
-            outputs=[money_text(tip), money_text(new_total)],
-            summary=f"tip of {oid} {money_text(order.tip)} -> {money_text(tip)}",
-        )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the tip set to the extra amount instead of the sum."""
-        extra = float(task.scenario.known_info["extra_tip"].lstrip("$"))
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, tip=extra)]

@@ -5,15 +5,22 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.food_delivery.data import Order
+from tau_sim.domains.food_delivery.data import Order, User
 from tau_sim.domains.food_delivery.intents.common import (
     FoodIntent,
+    line_refunds,
+    lines_text,
     order_from,
+    order_in,
+    order_ref,
     pick_order,
+    refund_writes,
     restaurant_of,
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import (
+    ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT_MONTHLY_CAP,
     LATE_MINUTES,
     in_claim_window,
     item_refund,
@@ -27,6 +34,7 @@ from tau_sim.domains.food_delivery.scenario import (
     line_text,
     order_read,
     order_text,
+    sentence,
 )
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -35,6 +43,23 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 def fresh_claim(order: Order) -> bool:
     """A delivered order in the claim window with nothing refunded or credited yet."""
     return in_claim_window(order) and not order.refunds
+
+
+def _cap_check(order: Order, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of the order cap (half the subtotal) before a refund."""
+    if rng.random() < 0.5:
+        return []
+    return [
+        Action("calculate", {"expression": f"{order.subtotal:.2f} * {ITEM_REFUND_ORDER_SHARE}"})
+    ]
+
+
+def _month_check(user: User, rng: random.Random) -> list[Action]:
+    """Half the time, the ``calculate`` of what the monthly late-credit cap leaves."""
+    if rng.random() < 0.5:
+        return []
+    spent = user.late_credits_this_month
+    return [Action("calculate", {"expression": f"{LATE_CREDIT_MONTHLY_CAP:.2f} - {spent:.2f}"})]
 
 
 # ---- after delivery ---------------------------------------------------------------------------
@@ -67,17 +92,19 @@ class _ItemRefund(FoodIntent):
         return self.task(
             domain,
             who,
-            goal=f"{line_text(line).capitalize()} {what} {order_text(oid, restaurant)}, which was "
+            goal=f"{sentence(line_text(line))} {what} {order_text(oid, restaurant)}, which was "
             f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
                     f"My delivery from {restaurant.name} came and {line.name} {what} it! "
                     f"That's a {self.reason}.",
+                    f"Hello, there's a problem with what I got in order {oid}.",
+                    "My food arrived but it isn't right.",
                 ]
             ),
             known={"order_id": oid, "item": line_text(line)},
-            actions=[*gold_reads(who, order_read(oid)), write],
+            actions=[*gold_reads(who, order_read(oid)), *_cap_check(order, rng), write],
             outputs=[money_text(amount)],
             summary=f"{self.reason} {line.name} on {oid}: refund {money_text(amount)}",
         )
@@ -109,6 +136,7 @@ class RefundMissingItem(_ItemRefund):
 class RefundWrongItemCapped(_ItemRefund):
     """A wrong line whose refund a cap (order share or monthly) reduces."""
 
+    rules = ("item-refund-caps",)
     name = "refund_wrong_item_capped"
     description = "A dish was wrong in a delivered order: refund within the order or monthly cap."
     reason = "wrong item"
@@ -145,11 +173,14 @@ class LateDeliveryCredit(FoodIntent):
                 [
                     f"Hi, my order {oid} was really late.",
                     "My food showed up way after the time you promised. This is not okay.",
+                    f"Hello, {oid} took forever to arrive.",
+                    "I want compensation, my delivery was late.",
                 ]
             ),
             known={"order_id": oid},
             actions=[
                 *gold_reads(who, order_read(oid)),
+                *_month_check(user_of(db, order), rng),
                 Action("issue_late_delivery_credit", {"order_id": oid, "amount": amount}),
             ],
             outputs=[money_text(amount)],
@@ -172,14 +203,17 @@ class LateDeliveryCredit(FoodIntent):
 
 def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
     """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
-    oid = task.scenario.known_info["order_id"]
-    order = order_from(domain.new_database(), oid)
-    return Action("issue_late_delivery_credit", {"order_id": oid, "amount": min(most, order.total)})
+    order = order_in(domain, task)
+    return Action(
+        "issue_late_delivery_credit",
+        {"order_id": order.order_id, "amount": min(most, order.total)},
+    )
 
 
 class LateCreditRefused(FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
+    rules = ("late-credit-threshold",)
     name = "late_credit_refused"
     description = f"A delivery under {LATE_MINUTES} minutes late: no credit, the agent refuses."
     forbidden = True
@@ -191,15 +225,23 @@ class LateCreditRefused(FoodIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
+        ref = order_ref(db, who, order, rng)
         return self.task(
             domain,
             who,
-            goal=f"My order {oid} came later than promised and I want a credit for it. If the "
-            "agent says I do not qualify, I want to know why; I do not want anything else.",
-            demand=f"a credit for my late order {oid}",
-            opening=f"Hi, my order {oid} was late, I want compensation.",
-            known={"order_id": oid},
-            actions=gold_reads(who, order_read(oid)),
+            goal=f"{sentence(ref.text)} came later than promised and I want a credit for it. If "
+            "the agent says I do not qualify, I want to know why; I do not want anything else.",
+            demand=f"a credit for {ref.text}, which came late",
+            opening=rng.choice(
+                [
+                    "Hi, {ref} was late, I want compensation.",
+                    "Your driver was late with {ref}.",
+                    "Hello, {ref} came after the promised time.",
+                    "I'd like a late-delivery credit for {ref}.",
+                ]
+            ).format(ref=ref.text),
+            known=ref.known,
+            actions=ref.reads,
             outputs=[f"{LATE_MINUTES} minutes"],
             summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
         )
@@ -225,10 +267,10 @@ class MissingItemAndLateCredit(FoodIntent):
         if order is None:
             return None
         user = user_of(db, order)
-        line = rng.choice(order.items)
-        refund = item_refund(order, line, user)
+        lines = rng.sample(order.items, min(len(order.items), rng.choice((1, 2, 2))))
+        refunds = line_refunds(order, lines, user)
         credit = late_credit(order, user)
-        if refund <= 0 or credit <= 0:
+        if min(refunds) <= 0 or credit <= 0:
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
@@ -236,33 +278,33 @@ class MissingItemAndLateCredit(FoodIntent):
         return self.task(
             domain,
             who,
-            goal=f"{order_text(oid, restaurant).capitalize()} arrived {minutes_late(order)} "
-            f"minutes late, and {line_text(line)} was missing. I want a refund for the missing "
-            "dish and the credit for the late delivery, and to know both amounts. "
+            goal=f"{sentence(order_text(oid, restaurant))} arrived {minutes_late(order)} "
+            f"minutes late, and {lines_text(lines)} missing. I want a refund for what was "
+            "missing and the credit for the late delivery, and to know the amounts. "
             f"{CONFIRM}",
-            opening=f"Hi, my order {oid} came late AND there's a missing item.",
-            known={"order_id": oid, "item": line_text(line)},
+            opening=rng.choice(
+                [
+                    f"Hi, my order {oid} came late AND there's a missing item.",
+                    f"Hello, {oid} was late and incomplete.",
+                    "My food came late and not all of it was there.",
+                    f"Hey, two problems with {oid}: late and something missing.",
+                ]
+            ),
+            known={"order_id": oid, "item": lines_text(lines)},
             actions=[
                 *gold_reads(who, order_read(oid)),
-                Action(
-                    "refund_order_item",
-                    {
-                        "order_id": oid,
-                        "item_id": line.item_id,
-                        "reason": "missing item",
-                        "amount": refund,
-                    },
-                ),
+                *refund_writes(order, lines, refunds, "missing item"),
                 Action("issue_late_delivery_credit", {"order_id": oid, "amount": credit}),
             ],
-            outputs=[money_text(refund), money_text(credit)],
-            summary=f"{oid}: refund {line.name} {money_text(refund)} + credit {money_text(credit)}",
+            outputs=[*(money_text(r) for r in refunds), money_text(credit)],
+            summary=f"{oid}: refund {len(lines)} + credit {money_text(credit)}",
         )
 
 
 class CourierSafetyTransfer(FoodIntent):
     """A courier safety incident: the policy sends it to a human, nothing is credited."""
 
+    rules = ("courier-safety-transfer",)
     name = "courier_safety_transfer"
     description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
@@ -282,23 +324,23 @@ class CourierSafetyTransfer(FoodIntent):
             ]
         )
         summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
+        ref = order_ref(db, who, order, rng)
         return self.task(
             domain,
             who,
-            goal=f"When my order {oid} was delivered, {incident}. I want this reported to someone "
+            goal=f"When {ref.text} was delivered, {incident}. I want this reported to someone "
             "who handles safety, not a coupon.",
             demand="this reported to someone who handles safety",
             opening=rng.choice(
                 [
-                    f"I need to report your courier for order {oid}. I felt unsafe.",
-                    "Your delivery driver was dangerous today and I want it dealt with.",
+                    "I need to report your courier for {ref}. I felt unsafe.",
+                    "Your delivery driver was dangerous today with {ref}. Deal with it.",
+                    "Hello, something scary happened with the courier on {ref}.",
+                    "I have a complaint about how a courier behaved on {ref}.",
                 ]
-            ),
-            known={"order_id": oid, "incident": incident},
-            actions=[
-                *gold_reads(who, order_read(oid)),
-                Action("transfer_to_human_agents", {"summary": summary}),
-            ],
+            ).format(ref=ref.text),
+            known={**ref.known, "incident": incident},
+            actions=[*ref.reads, Action("transfer_to_human_agents", {"summary": summary})],
             summary=f"courier safety incident on {oid}: transfer",
         )
 

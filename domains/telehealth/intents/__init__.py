@@ -3,7 +3,9 @@
 ``INTENTS`` lists them in the order that numbers the generated tasks. ``common``
 holds the intents' base class and the appointment and prescription helpers the themes
 share; ``appointments`` books, moves and cancels visits, ``prescriptions`` refills and
-renews.
+renews; the hard tier's ``hard_visits`` (visits the patient describes, a fee claim, a fallback
+provider), ``hard_rx`` (prescriptions among several, a controlled one refused, a supply said to
+be out, a need raised later) and ``hard_long`` (three to five writes).
 """
 
 from __future__ import annotations
@@ -16,6 +18,23 @@ from tau_sim.domains.telehealth.intents.appointments import (
     NewInsuranceAndBook,
     PrivacyRefusal,
     RescheduleAppointment,
+)
+from tau_sim.domains.telehealth.intents.hard_long import (
+    InsuranceAndTwoVisits,
+    RebookElsewhere,
+    WeekCleared,
+)
+from tau_sim.domains.telehealth.intents.hard_rx import (
+    LaterRefill,
+    PharmacyMoveAll,
+    RanOutDisproven,
+    RefillAndControlledMixed,
+)
+from tau_sim.domains.telehealth.intents.hard_visits import (
+    BookWithFallback,
+    CancelWithRelativeMixed,
+    DescribedReschedule,
+    FeeClaimDisproven,
 )
 from tau_sim.domains.telehealth.intents.prescriptions import (
     ControlledRefillTransfer,
@@ -43,4 +62,15 @@ INTENTS: list[Intent] = [
     NewInsuranceAndBook(),
     RescheduleAndRefill(),
     SwitchPharmacyAndRefill(),
+    DescribedReschedule(),
+    FeeClaimDisproven(),
+    CancelWithRelativeMixed(),
+    BookWithFallback(),
+    RefillAndControlledMixed(),
+    RanOutDisproven(),
+    LaterRefill(),
+    PharmacyMoveAll(),
+    InsuranceAndTwoVisits(),
+    WeekCleared(),
+    RebookElsewhere(),
 ]

@@ -18,6 +18,7 @@ from tau_sim.domains.telehealth.intents.common import (
     NOTICE_HOURS,
     TelehealthIntent,
     new_slot,
+    rx_list,
     slot_search,
     upcoming,
 )
@@ -56,22 +57,36 @@ class RefillPrescription(TelehealthIntent):
         who = self.identity(db, rx.user_id, rng)
         pharmacy: Pharmacy = record(db, "pharmacies", rx.pharmacy_id)
         med = medication_text(rx)
+        city = who.customer.address.city
+        nearby = [p for p in db.find("pharmacies_by_city", city.lower()) if p != rx.pharmacy_id]
+        known = {"medication": med}
+        search: list[Action] = []
+        where = f"to my usual pharmacy, {pharmacy.name}"
+        if nearby and rng.random() < 0.4:
+            pharmacy = record(db, "pharmacies", rng.choice(nearby))
+            known["new_pharmacy"] = pharmacy.name
+            search = [Action("find_pharmacies", {"city": city})]
+            where = f"this once to {pharmacy.name} instead of my usual pharmacy"
         return self.task(
             domain,
             who,
-            goal=f"I am running low on my {med} and want a refill sent to my usual pharmacy, "
-            f"{pharmacy.name}. I want to know how many refills I will have left. {CONFIRM}",
+            goal=f"I am running low on my {med} and want a refill sent {where}. I want to know "
+            f"how many refills I will have left. {CONFIRM}",
             opening=rng.choice(
                 [
                     f"Hi, I need a refill of my {rx.medication}.",
                     "Hello, I need a prescription refill.",
+                    f"I'm almost out of {rx.medication}.",
+                    "Hey, can you send a refill to my pharmacy?",
                 ]
             ),
-            known={"medication": med},
+            known=known,
             actions=[
                 *who.actions,
+                *rx_list(rx.user_id, rng),
                 Action("get_prescription_details", {"rx_id": rx.rx_id}),
-                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
+                *search,
+                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
             summary=f"refill {rx.medication} ({rx.rx_id}), {rx.refills_left - 1} left",
@@ -92,6 +107,7 @@ class RefillPrescription(TelehealthIntent):
 class EarlyRefillRefused(TelehealthIntent):
     """Ask for a refill before the earliest refill date: refused, the date is stated."""
 
+    rules = ("refill-not-before-date",)
     name = "early_refill_refused"
     description = "The patient wants a refill too early; the agent refuses and gives the date."
     forbidden = True
@@ -120,9 +136,20 @@ class EarlyRefillRefused(TelehealthIntent):
             "too early, I accept that in the end and want to know the first day I can get the "
             "refill.",
             demand=f"my {med} refilled today",
-            opening=f"Hi, I'd like to refill my {rx.medication} today before I travel.",
+            opening=rng.choice(
+                [
+                    f"Hi, I'd like to refill my {rx.medication} today before I travel.",
+                    "Hello, I'm leaving on a trip and need my prescription early.",
+                    f"Can I get my {rx.medication} a bit early? I'm going away.",
+                    "Hey, I need a refill today, I'm travelling tomorrow.",
+                ]
+            ),
             known={"medication": med},
-            actions=[*who.actions, Action("get_prescription_details", {"rx_id": rx.rx_id})],
+            actions=[
+                *who.actions,
+                *rx_list(rx.user_id, rng),
+                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+            ],
             outputs=[date],
             summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
         )
@@ -142,6 +169,7 @@ class EarlyRefillRefused(TelehealthIntent):
 class ControlledRefillTransfer(TelehealthIntent):
     """Ask for a refill of a controlled substance: the agent never refills it, it transfers."""
 
+    rules = ("controlled-to-human",)
     name = "controlled_refill_transfer"
     description = "The patient asks to refill a controlled substance; the agent transfers."
     forbidden = True
@@ -160,10 +188,18 @@ class ControlledRefillTransfer(TelehealthIntent):
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
             "cannot do it, I agree to be transferred to someone who can.",
             demand=f"my {med} refilled",
-            opening=f"Hi, I need my {rx.medication} refilled please.",
+            opening=rng.choice(
+                [
+                    f"Hi, I need my {rx.medication} refilled please.",
+                    "Hello, I need a refill of one of my prescriptions.",
+                    f"I'm running out of {rx.medication}, can you refill it?",
+                    "Hey, my prescription still has refills, please send one.",
+                ]
+            ),
             known={"medication": med},
             actions=[
                 *who.actions,
+                *rx_list(rx.user_id, rng),
                 Action("get_prescription_details", {"rx_id": rx.rx_id}),
                 Action(
                     "transfer_to_human_agents",
@@ -193,6 +229,7 @@ class ControlledRefillTransfer(TelehealthIntent):
 class RenewalRequest(TelehealthIntent):
     """A prescription with no refills left: a renewal request goes to the prescriber."""
 
+    rules = ("renewal-when-no-refills",)
     name = "renewal_request"
     description = "The patient wants a refill but none are left; the agent requests a renewal."
 
@@ -218,10 +255,18 @@ class RenewalRequest(TelehealthIntent):
             who,
             goal=f"I need more of my {med}. If there are no refills left, I want my prescriber "
             f"asked to renew it. {CONFIRM}",
-            opening=f"Hi, I need more {rx.medication}.",
+            opening=rng.choice(
+                [
+                    f"Hi, I need more {rx.medication}.",
+                    "Hello, my prescription seems to have run out of refills.",
+                    f"The pharmacy says my {rx.medication} has no refills left.",
+                    "Hey, can I get my prescription renewed?",
+                ]
+            ),
             known={"medication": med},
             actions=[
                 *who.actions,
+                *rx_list(rx.user_id, rng),
                 Action("get_prescription_details", {"rx_id": rx.rx_id}),
                 Action("request_renewal", {"rx_id": rx.rx_id}),
             ],
@@ -258,7 +303,14 @@ class RescheduleAndRefill(TelehealthIntent):
             goal=f"Two things: I want to move my appointment {aid} to {when} with the same "
             f"provider, and I want a refill of my {med} sent to my usual pharmacy. I want to know "
             f"how many refills I will have left. {CONFIRM}",
-            opening=f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
+            opening=rng.choice(
+                [
+                    f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
+                    "Hello, two things: an appointment to move and a refill.",
+                    f"Can you move {aid} for me? And I need a refill too.",
+                    "Hey, I have a scheduling change and a prescription question.",
+                ]
+            ),
             known={"appointment_id": aid, "new_time": when, "medication": med},
             actions=[
                 *gold_reads(who, aid),
@@ -267,6 +319,7 @@ class RescheduleAndRefill(TelehealthIntent):
                     "reschedule_appointment",
                     {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
                 ),
+                *rx_list(rx.user_id, rng),
                 Action("get_prescription_details", {"rx_id": rx.rx_id}),
                 Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
             ],
@@ -306,10 +359,18 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
             goal=f"I want my {med} to go to {pharmacy.name} from now on instead of my current "
             f"pharmacy, and I want a refill sent there now. I want to know how many refills I "
             f"will have left. {CONFIRM}",
-            opening=f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
+            opening=rng.choice(
+                [
+                    f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
+                    "Hello, I want my prescription at a different pharmacy.",
+                    f"Can my {rx.medication} go to another pharmacy from now on?",
+                    "Hey, I'm changing pharmacies and need a refill there.",
+                ]
+            ),
             known={"medication": med, "new_pharmacy": pharmacy.name},
             actions=[
                 *who.actions,
+                *rx_list(rx.user_id, rng),
                 Action("get_prescription_details", {"rx_id": rx.rx_id}),
                 Action("find_pharmacies", {"city": city}),
                 Action(
