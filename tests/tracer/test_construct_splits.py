@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -17,10 +18,11 @@ from tests.tracer.conftest import tau_sim
 HELD = "intents:cancel_pending_order,order_status_inquiry"
 
 
-def _construct(*args: str) -> dict:
+def _construct(*args: str) -> dict[str, Any]:
     done = tau_sim("tracer", "construct", "--domain", "retail", *args)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    summary: dict[str, Any] = json.loads(done.stdout)
+    return summary
 
 
 def test_train_never_sees_the_held_out_intents_and_test_is_their_benchmark_tasks(
