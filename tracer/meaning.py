@@ -4,16 +4,17 @@ The classifier is built from the intents' own texts: for each intent of the doma
 and openings of a few tasks it samples (``IntentIndex.of``, seeded) plus any tasks given (the
 templates being paraphrased). A text becomes its content words (lower case, letters only, a
 light stem; stop words, the scenario's known values and words of fewer than three letters
-left out). A word weighs ``log(intents / intents using it)``: a word every intent uses
-("order") weighs nothing, one only a single intent uses ("cancel") the most. A text's score
-for an intent is the weight of the words it shares with that intent's texts of the same part.
+left out). A word weighs ``log(intents / intents using it)`` (a word every intent uses weighs
+nothing, one a single intent uses the most) times the share of the intent's texts that use it
+(a word each of its openings says counts in full, an incidental one little). A text's score
+for an intent is the sum of those weights over its words, per part (goal, opening).
 
 ``rank`` is the number of intents scoring at least as high as the task's own (ties count
 against it; 0 when its own scores 0). A paraphrase keeps the intent when, in its goal and in
-its opening, the rank is positive and no worse than the template's, and its own intent's score
-is at least ``KEEP_SHARE`` of the template's (it keeps the request's key words): "Hey, I have a
-problem with an order." ties with every retail intent that mentions an order and is refused,
-where "I'd like to cancel order #W1" ranks the cancelling intents first, as its template did.
+its opening, the rank is positive and no worse than the template's or ``NEAR``, and its own
+intent's score is at least ``KEEP_SHARE`` of the template's (it keeps the request's key words):
+"Hey, I have a problem with an order." ties with every retail intent that mentions an order and
+is refused, where "Could you cancel order #W1?" ranks the cancelling intents first.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -31,7 +32,9 @@ Part = Literal["goal", "opening"]
 PARTS: tuple[Part, ...] = ("goal", "opening")
 SAMPLES_PER_INTENT = 8
 """Tasks each intent samples for the classifier's texts (a try that returns None counts)."""
-KEEP_SHARE = 0.4
+NEAR = 3
+"""A paraphrase may rank its intent this low even where its template ranked it higher."""
+KEEP_SHARE = 1 / 3
 """The least share of its template's score for its own intent that a paraphrase keeps."""
 
 STOP_WORDS = frozenset(
@@ -42,19 +45,21 @@ STOP_WORDS = frozenset(
     myself need needs no not now of off on once one only or other our out over own please
     really same she should so some such than thank thanks that the their them then there
     these they this those through to too until up very want wanted was we were while will
-    with would you your yours hello hi hey dear yes okay ok well sure
+    with would you your yours hello hi hey dear yes okay ok well sure help something anything
+    question problem issue thing things calling contact account good morning afternoon evening
     """.split()  # noqa: SIM905
 )
-"""Words that say nothing about the request: greetings and function words (question words
-such as "where" and "how" stay: "where is my order" is a request of its own)."""
+"""Words that say nothing about the request: greetings, function words and what any request
+says ("help", "a problem", "my account"). Question words ("where", "how") stay: "where is my
+order" is a request of its own."""
 
 _WORD = re.compile(r"[a-z]+")
 
 
 def stem(word: str) -> str:
     """A light stem: ``cancelled``, ``cancelling``, ``cancels`` -> ``cancel``."""
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+    for suffix in ("ment", "ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= (3 if suffix == "ment" else 4):
             word = word[: -len(suffix)]
             break
     if len(word) >= 5 and word[-1] == word[-2] and word[-1] not in "aeiou":
@@ -76,22 +81,26 @@ def _part(task: Task, part: Part) -> str:
 
 
 class IntentIndex:
-    """Each intent's words per part and each word's weight (see the module docstring)."""
+    """Each intent's words per part, each with its weight for that intent (module docstring)."""
 
     def __init__(self, tasks: Sequence[Task]) -> None:
-        self.vocab: dict[Part, dict[str, set[str]]] = {p: defaultdict(set) for p in PARTS}
+        counts: dict[Part, dict[str, Counter[str]]] = {p: defaultdict(Counter) for p in PARTS}
+        texts: Counter[str] = Counter()
         for task in tasks:
+            texts[task.intent] += 1
             values = task.scenario.known_info.values()
             for part in PARTS:
-                self.vocab[part][task.intent] |= words(_part(task, part), values)
-        self.weight: dict[Part, dict[str, float]] = {}
+                counts[part][task.intent].update(words(_part(task, part), values))
+        self.vocab: dict[Part, dict[str, dict[str, float]]] = {}
         for part in PARTS:
-            intents = self.vocab[part]
-            users: dict[str, int] = defaultdict(int)
-            for vocab in intents.values():
-                for word in vocab:
-                    users[word] += 1
-            self.weight[part] = {w: math.log(len(intents) / n) for w, n in users.items()}
+            users: Counter[str] = Counter()
+            for found in counts[part].values():
+                users.update(found.keys())
+            weight = {w: math.log(len(counts[part]) / n) for w, n in users.items()}
+            self.vocab[part] = {
+                intent: {w: weight[w] * n / texts[intent] for w, n in found.items()}
+                for intent, found in counts[part].items()
+            }
 
     @classmethod
     def of(cls, domain: Domain, tasks: Sequence[Task] = (), seed: int = 0) -> IntentIndex:
@@ -108,9 +117,8 @@ class IntentIndex:
     def scores(self, text: str, part: Part, values: Iterable[str] = ()) -> dict[str, float]:
         """The score of ``text`` (a goal or an opening) for each intent."""
         found = words(text, values)
-        weight = self.weight[part]
         return {
-            intent: sum(weight[w] for w in found & vocab)
+            intent: sum(vocab.get(w, 0.0) for w in found)
             for intent, vocab in self.vocab[part].items()
         }
 
@@ -134,6 +142,6 @@ class IntentIndex:
             old_rank, old_score = self._own(task, _part(task, part), part)
             if new_rank == 0 or new_score < KEEP_SHARE * old_score:
                 return False
-            if old_rank > 0 and new_rank > old_rank:
+            if new_rank > max(old_rank, NEAR):
                 return False
         return True
