@@ -145,7 +145,8 @@ def test_a_paraphrase_that_keeps_the_values_but_not_the_request_is_rejected(name
 REWORDED = {
     "I'd like to cancel my order": "Could you please cancel order",
     "I no longer need it": "I don't need it anymore",
-    "I need to change the shipping address on my order": "Can you fix the address my order goes to,",
+    "I need to change the shipping address on my order": "Can you fix the address my order "
+    "goes to,",
     "can I change how I pay for my order": "I'd like to switch the payment method on my order",
     "I'd like to return something from an order that was delivered,": "I want to send back an "
     "item from my delivered order",
