@@ -6,7 +6,8 @@ default (endpoints, sizes) are set. The endpoint is the tests' ``FaultServer`` w
 that knows the task files the recipe writes: asked as the agent (a request with tools) it plays
 the gold actions of the task the customer's first message names, one call per request, then
 says what the task requires; asked as the user (no tools) it opens with the scenario's opening
-and every fact it knows, and ends with STOP once the agent has answered. Nothing here reaches
+and every fact it knows, and ends with STOP once the agent has answered; asked as the writer it
+greets before the opening, or (every other request) loses the request. Nothing here reaches
 the network or a GPU.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 from benchmarks.fake_openai_server import Request, Response, completion
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world.domain import load_tasks
+from tau_sim.tracer.paraphrase import SYSTEM
 from tau_sim.tracer.splits import read_record
 from tests.helpers.servers import FaultServer
 
@@ -53,7 +55,7 @@ class GoldEndpoint(FaultServer):
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
-        self.seen: dict[str, int] = {"agent": 0, "user": 0}
+        self.seen: dict[str, int] = {"agent": 0, "user": 0, "writer": 0}
         self.agent_models: set[str] = set()
 
     def __enter__(self) -> GoldEndpoint:
@@ -110,12 +112,29 @@ class GoldEndpoint(FaultServer):
         reply |= {"intensity": 0.4, "dissatisfaction": 0.1, "reason": None}
         return completion({"role": "assistant", "content": json.dumps(reply)}, 9, 9)
 
+    def _writer(self, body: dict[str, Any]) -> dict[str, Any]:
+        self.seen["writer"] += 1
+        template = json.loads(body["messages"][-1]["content"])
+        opening = template["opening"]
+        if self.seen["writer"] % 2:
+            opening = f"Good morning. {opening}"
+        else:  # the values kept, the request lost
+            opening = " ".join(
+                ["Hey, I have a problem with an order.", *re.findall(r"#\w+", opening)]
+            )
+        answer = {"goal": template["goal"], "opening": opening}
+        return completion({"role": "assistant", "content": json.dumps(answer)}, 9, 9)
+
     async def _handle(self, request: Request) -> Response:
         if request.method == "GET":
             data = [{"id": m, "object": "model"} for m in ("fake", *MODELS)]
             return Response.json({"object": "list", "data": data})
         body: dict[str, Any] = request.json()
-        return Response.json(self._agent(body) if body.get("tools") else self._user(body))
+        if body.get("tools"):
+            return Response.json(self._agent(body))
+        if body["messages"][0]["content"] == SYSTEM:
+            return Response.json(self._writer(body))
+        return Response.json(self._user(body))
 
 
 def test_the_readme_recipe_runs_end_to_end_and_evaluates_on_unseen_tasks(tmp_path: Path) -> None:
@@ -147,7 +166,10 @@ def test_the_readme_recipe_runs_end_to_end_and_evaluates_on_unseen_tasks(tmp_pat
         )
     assert done.returncode == 0, done.stderr[-4000:]
     assert "Traceback" not in done.stderr
-    assert server.seen["agent"] > 0 and server.seen["user"] > 0
+    assert server.seen["agent"] > 0 and server.seen["user"] > 0 and server.seen["writer"] == 12
+    made = json.loads(done.stdout.splitlines()[0])  # the train construct's counts
+    assert made["paraphrased"] == 6 and made["paraphrase_rejected"] == 6
+    assert made["paraphrase_rejected_by"]["lost_intent"] > 0
     assert server.agent_models == set(MODELS)
 
     load_plugins()
@@ -156,6 +178,7 @@ def test_the_readme_recipe_runs_end_to_end_and_evaluates_on_unseen_tasks(tmp_pat
     test = load_tasks(work / "test.jsonl", retail)
     record = read_record(work / "test.jsonl.split.json")
     assert len(train) == 12 and record.split == "test"
+    assert sum(t.scenario.opening.startswith("Good morning. ") for t in train) == 6
     assert [t.id for t in test] == record.test_tasks
     assert {t.intent for t in test} == set(record.held_out_intents)
     assert not {t.intent for t in train} & set(record.held_out_intents)
