@@ -100,15 +100,21 @@ def held_out_intents(domain: Domain, hold_out: HoldOut) -> list[str]:
 
 def task_splits(domain: Domain, hold_out: HoldOut) -> dict[str, list[str]]:
     """The domain's benchmark task ids as ``train`` and ``test`` (``Domain.task_splits``)."""
+    whole = hold_out.kind == "domains" and domain.name in hold_out.names
     held = set(held_out_intents(domain, hold_out))
     out: dict[str, list[str]] = {split: [] for split in SPLITS}
     for task in domain.tasks:
-        out["test" if task.intent in held else "train"].append(task.id)
+        out["test" if whole or task.intent in held else "train"].append(task.id)
     return out
 
 
 def held_out_tasks(domain: Domain, hold_out: HoldOut) -> list[Task]:
     """The benchmark tasks of the test split, through ``split_pool`` (as ``--task-split``)."""
+    if domain.task_reader is not None:
+        raise UsageError(
+            f"--split test: domain {domain.name!r} reads task files in its own format; play its "
+            "held-out tasks with `tau-sim run --domain` (and --task-split) instead"
+        )
     view = msgspec.structs.replace(domain, task_splits=task_splits(domain, hold_out))
     tasks = split_pool(list(domain.tasks), {domain.name: view}, "test")
     if not tasks:
