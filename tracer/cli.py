@@ -21,7 +21,9 @@ def configure(tracer: argparse.ArgumentParser) -> None:
     tsub = tracer.add_subparsers(dest="tracer_command", required=True, parser_class=type(tracer))
     construct = tsub.add_parser("construct", help="sample grounded, compliant, new tasks")
     construct.add_argument("--domain", required=True, help="the domain to sample")
-    construct.add_argument("--count", type=int, required=True, help="tasks to keep")
+    construct.add_argument(
+        "--count", type=int, help="tasks to keep (with --split test: at most this many)"
+    )
     construct.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     construct.add_argument("--out", required=True, help="task file to write (JSONL)")
     construct.add_argument("--force", action="store_true", help="replace an existing --out file")
@@ -29,6 +31,17 @@ def configure(tracer: argparse.ArgumentParser) -> None:
         "--emotions",
         help="profiles to assign, e.g. 'anger:2,fear,helplessness;intensity=low,high;"
         "politeness=warm,cold' (see tracer/emotions.py); played with `run --emotions task`",
+    )
+    construct.add_argument(
+        "--hold-out",
+        metavar="SPEC",
+        help="hold out intents:A,B or domains:X,Y for evaluation (see tracer/splits.py)",
+    )
+    construct.add_argument(
+        "--split",
+        choices=("train", "test"),
+        help="with --hold-out: train (default) samples the rest, test writes the held-out "
+        "benchmark tasks",
     )
     construct.add_argument("--writer", metavar="PROVIDER/MODEL", help="paraphrase with a model")
     construct.add_argument(

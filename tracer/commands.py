@@ -24,24 +24,74 @@ from tau_sim.simulator.world import encode_task
 
 
 def construct_command(args: argparse.Namespace) -> int:
-    """Sample tasks, optionally paraphrase them, assign emotions; print the counts as JSON."""
-    from tau_sim.tracer.construct import construct
+    """Sample tasks (or take the held-out benchmark tasks), paraphrase, profile, write them.
+
+    ``--split test`` writes the held-out benchmark tasks (``tracer.splits``); the counts are
+    printed as JSON.
+    """
+    from tau_sim.simulator.core import UsageError
+    from tau_sim.tracer.construct import Construction, construct, with_profiles
     from tau_sim.tracer.emotions import parse_distribution
+    from tau_sim.tracer.splits import (
+        check_domains,
+        check_split,
+        encode_record,
+        held_out_tasks,
+        parse_hold_out,
+        record,
+        record_path,
+        train_intents,
+    )
 
     emotions = parse_distribution(args.emotions) if args.emotions is not None else None
+    hold_out = parse_hold_out(args.hold_out) if args.hold_out is not None else None
+    split = check_split(args.split, hold_out)
+    if split == "test" and args.writer is not None:
+        raise UsageError(
+            "--writer: --split test writes the benchmark's own tasks; paraphrase --split train"
+        )
+    if split != "test" and args.count is None:
+        raise UsageError("--count: give how many tasks to keep")
+    if args.count is not None and args.count < 1:
+        raise UsageError(f"--count must be at least 1 (got {args.count})")
     out = Path(args.out)
     check_output(out, force=args.force)  # before sampling and paraphrasing
+    if hold_out is not None:
+        check_output(record_path(out), force=args.force)
     load_plugins()
+    if hold_out is not None:
+        from tau_sim.simulator.core.registry import DOMAINS
+
+        check_domains(hold_out, DOMAINS.names())
     domain = get_domain(args.domain)
-    result = construct(domain, args.count, args.seed, emotions)
+    if hold_out is None or split is None:
+        result = construct(domain, args.count, args.seed, emotions)
+    elif split == "train":
+        result = construct(domain, args.count, args.seed, emotions, train_intents(domain, hold_out))
+    else:
+        tasks = held_out_tasks(domain, hold_out)[: args.count]
+        if emotions is not None:
+            tasks = with_profiles(tasks, emotions, args.seed)
+        result = Construction(domain.name, tasks, {}, 0)
+    files: dict[Path, bytes] = {}
+    if hold_out is not None and split is not None:
+        result.split = record(domain, hold_out, split)
+        files[record_path(out)] = encode_record(result.split)
     if args.writer is not None:
         from tau_sim.simulator.models import parse_key_values
+        from tau_sim.tracer.meaning import IntentIndex
         from tau_sim.tracer.paraphrase import paraphrase_all
 
         writer_args = parse_key_values(args.writer_arg, "--writer-arg")
-        result.rewritten(anyio.run(partial(paraphrase_all, result.tasks, args.writer, writer_args)))
-    write_outputs({out: b"".join(encode_task(t) for t in result.tasks)}, force=args.force)
-    print(json.dumps({**result.summary(), "out": str(out)}, sort_keys=True))
+        index = IntentIndex.of(domain, result.tasks, seed=args.seed)
+        run = partial(paraphrase_all, result.tasks, args.writer, writer_args, index=index)
+        result.rewritten(*anyio.run(run))
+    files[out] = b"".join(encode_task(t) for t in result.tasks)
+    write_outputs(files, force=args.force)
+    shown = {**result.summary(), "out": str(out)}
+    if result.split is not None:
+        shown["split_record"] = str(record_path(out))
+    print(json.dumps(shown, sort_keys=True))
     return 0
 
 

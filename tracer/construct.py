@@ -16,18 +16,22 @@ keeps a sampled task only when it is
 
 Kept tasks get ids ``{domain}-train-{n:04d}``, the template scenario (or a checked paraphrase,
 ``tracer.paraphrase``) and, with a distribution, an emotion profile each (``tracer.emotions``).
+A held-out split (``tracer.splits``) samples only the intents it does not hold out, and its
+record is kept in ``Construction.split``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import msgspec
 
 from tau_sim.simulator.core import UsageError
-from tau_sim.simulator.world import Domain, Task, check_gold
+from tau_sim.simulator.world import Domain, Intent, Task, check_gold
 from tau_sim.tracer.emotions import EmotionDistribution, assign
+from tau_sim.tracer.splits import Split, brief
 
 DROP_REASONS: tuple[str, ...] = (
     "sampled",
@@ -48,13 +52,19 @@ class Construction(msgspec.Struct):
     attempts: int
     paraphrased: int = 0
     paraphrase_rejected: int = 0
+    paraphrase_rejected_by: dict[str, int] | None = None
+    split: Split | None = None
 
-    def rewritten(self, tasks: list[Task]) -> None:
-        """Take ``tasks`` (the kept tasks, paraphrased where the writer passed the check)."""
+    def rewritten(self, tasks: list[Task], rejected: dict[str, int] | None = None) -> None:
+        """Take ``tasks``: the kept tasks, paraphrased where the writer passed the check.
+
+        ``rejected`` counts the rejected paraphrases by reason (``tracer.paraphrase``).
+        """
         self.paraphrased = sum(
             a.scenario != b.scenario for a, b in zip(self.tasks, tasks, strict=True)
         )
         self.paraphrase_rejected = len(tasks) - self.paraphrased
+        self.paraphrase_rejected_by = rejected
         self.tasks = tasks
 
     def summary(self) -> dict[str, object]:
@@ -66,6 +76,12 @@ class Construction(msgspec.Struct):
             "dropped": self.dropped,
             "paraphrased": self.paraphrased,
             "paraphrase_rejected": self.paraphrase_rejected,
+            **(
+                {"paraphrase_rejected_by": self.paraphrase_rejected_by}
+                if self.paraphrase_rejected_by is not None
+                else {}
+            ),
+            **({"split": brief(self.split)} if self.split is not None else {}),
         }
 
 
@@ -97,10 +113,12 @@ def construct(
     count: int,
     seed: int,
     emotions: EmotionDistribution | None = None,
+    intents: Sequence[Intent] | None = None,
 ) -> Construction:
     """Up to ``count`` new grounded, compliant tasks of ``domain`` (fewer if sampling runs dry).
 
-    Sampling stops after ``count * 200`` tries; what was dropped is counted by reason.
+    Only ``intents`` are sampled where given (a train split: ``tracer.splits``). Sampling stops
+    after ``count * 200`` tries; what was dropped is counted by reason.
     """
     if count < 1:
         raise UsageError(f"--count must be at least 1 (got {count})")
@@ -111,10 +129,10 @@ def construct(
     seen: set[bytes] = set()
     dropped: Counter[str] = Counter({reason: 0 for reason in DROP_REASONS})
     tasks: list[Task] = []
-    intents = list(domain.intents)
+    pool = list(domain.intents if intents is None else intents)
     attempts = 0
     while len(tasks) < count and attempts < count * 200:
-        intent = intents[attempts % len(intents)]
+        intent = pool[attempts % len(pool)]
         attempts += 1
         task = intent.sample(domain, domain.new_database(), rng)
         if task is None:
@@ -136,9 +154,11 @@ def construct(
             tasks.append(msgspec.structs.replace(task, id=task_id, domain=domain.name))
     result = Construction(domain.name, tasks, dict(dropped), attempts)
     if emotions is not None:
-        profiles = assign(emotions, len(result.tasks), random.Random(seed))
-        result.tasks = [
-            msgspec.structs.replace(t, emotion=p)
-            for t, p in zip(result.tasks, profiles, strict=True)
-        ]
+        result.tasks = with_profiles(result.tasks, emotions, seed)
     return result
+
+
+def with_profiles(tasks: list[Task], emotions: EmotionDistribution, seed: int) -> list[Task]:
+    """``tasks``, each with an emotion profile drawn stratified from ``emotions``."""
+    profiles = assign(emotions, len(tasks), random.Random(seed))
+    return [msgspec.structs.replace(t, emotion=p) for t, p in zip(tasks, profiles, strict=True)]

@@ -13,6 +13,11 @@ proportion to its weight (largest remainders), and inside an entry its cells are
 so they differ by at most one task; a family entry also deals its leaves in turn. Every profile
 names both the family and a leaf of that family. Neutral is played at intensity 0 and without
 levels.
+
+Duplicates follow ``tau-sim run``'s rules (``simulator.cli.settings.unique`` over
+``simulator.run.checks.normalize_emotions`` and ``parse_intensity``): ``anger,frustration``
+(a family and its default leaf) and ``intensity=low,0.3`` are each one entry given twice. As a
+family here deals all of its leaves, a family listed with one of its own leaves is refused too.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from tau_sim.simulator.cli.settings import unique
 from tau_sim.simulator.core import DIMENSIONS, NEUTRAL, EmotionSpec, UsageError, parse_intensity
+from tau_sim.simulator.run.checks import normalize_emotions
 from tau_sim.users.emotions import FAMILIES, LEAVES, family_of, resolve
 
 
@@ -75,6 +82,19 @@ def _entry(term: str) -> EmotionEntry:
     return EmotionEntry(family_of(leaf), (leaf,), weight)
 
 
+def _check_emotions(terms: Sequence[str], entries: Sequence[EmotionEntry]) -> None:
+    """``run``'s duplicate rule over the names, then no family next to one of its own leaves."""
+    names = [t.partition(":")[0].strip().lower() for t in terms]
+    unique(FLAG, names, normalize_emotions(names, dedupe=False))
+    families = {name for name in names if name in FAMILIES and name != NEUTRAL}
+    for entry, name in zip(entries, names, strict=True):
+        if name not in FAMILIES and entry.family in families:
+            raise UsageError(
+                f"{FLAG}: {entry.family!r} deals all its leaves, {name!r} among them; "
+                "give each emotion once"
+            )
+
+
 def parse_distribution(text: str) -> EmotionDistribution:
     """Parse an ``--emotions`` spec; a malformed one is a one-line ``UsageError``."""
     sections = [s.strip() for s in text.split(";")]
@@ -84,9 +104,7 @@ def parse_distribution(text: str) -> EmotionDistribution:
     if any(not t for t in terms):
         raise UsageError(f"{FLAG}: empty emotion in {sections[0]!r}")
     entries = [_entry(t) for t in terms]
-    seen = [e.leaves for e in entries]
-    if len(set(seen)) != len(seen):
-        raise UsageError(f"{FLAG}: an emotion is given twice in {sections[0]!r}")
+    _check_emotions(terms, entries)
     fields: dict[str, tuple[object, ...]] = {}
     for section in sections[1:]:
         key, eq, values = section.partition("=")
@@ -96,17 +114,20 @@ def parse_distribution(text: str) -> EmotionDistribution:
         if key in fields:
             raise UsageError(f"{FLAG}: {key} is given twice")
         parts = [v.strip().lower() for v in values.split(",")]
-        if any(not p for p in parts) or len(set(parts)) != len(parts):
-            raise UsageError(f"{FLAG}: {key} has an empty or repeated value in {values!r}")
+        if any(not p for p in parts):
+            raise UsageError(f"{FLAG}: {key} has an empty value in {values!r}")
+        where = f"{FLAG} {key}"
         if key == "intensity":
-            fields["intensities"] = tuple(parse_intensity(p, f"{FLAG} intensity") for p in parts)
+            numbers = unique(where, parts, [parse_intensity(p, where) for p in parts])
+            fields["intensities"] = tuple(numbers)
         elif key in DIMENSIONS:
             for part in parts:
                 if part not in DIMENSIONS[key]:
                     raise UsageError(
                         f"{FLAG}: unknown {key} level {part!r} (use {', '.join(DIMENSIONS[key])})"
                     )
-            fields[key] = tuple(parts)
+            levels = unique(where, parts, parts)
+            fields[key] = tuple(levels)
         else:
             raise UsageError(
                 f"{FLAG}: unknown section {key!r} (use intensity, {', '.join(DIMENSIONS)})"

@@ -1,11 +1,13 @@
-"""Paraphrase constructed scenarios with an LLM writer, keeping every known value.
+"""Paraphrase constructed scenarios with an LLM writer, keeping every known value and the intent.
 
 The writer (``--writer PROVIDER/MODEL``, built like any model: ``make_model_provider``, role
 ``writer``) is asked for a JSON object ``{"goal": ..., "opening": ...}`` rewording the
-template's goal and opening. The paraphrase is kept only when it is such an object and its
-goal still contains every known-info value that the template's goal contains, and its opening
-every value the template's opening contains (case-insensitive substrings). Else, or when the
-call fails, the template stands. Known info, unknown info and the gold path never change.
+template's goal and opening. The paraphrase is kept only when it is such an object, its goal
+still contains every known-info value that the template's goal contains and its opening every
+value the template's opening contains (case-insensitive substrings), and, given an
+``IntentIndex`` (``tracer.meaning``), goal and opening still say the task's intent. Else, or
+when the call fails, the template stands, and the reason is counted (``REJECTIONS``). Known
+info, unknown info and the gold path never change.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from tau_sim.simulator.core import (
     split_model_name,
 )
 from tau_sim.simulator.world import Task, UserScenario
+from tau_sim.tracer.meaning import IntentIndex
 
 WRITER = "writer"
+REJECTIONS: tuple[str, ...] = ("writer_error", "not_json", "lost_value", "lost_intent")
+"""Why a paraphrase is not kept: the call failed, the answer is not a goal and an opening as
+JSON, it lost a known value, its goal or opening no longer says the intent."""
 SYSTEM = (
     "You rewrite a simulated customer's scenario for a customer-service benchmark. Reword the "
     "goal and the opening line naturally, in the customer's first person, keeping every name, "
@@ -49,22 +55,33 @@ def keeps_values(template: UserScenario, goal: str, opening: str) -> bool:
     )
 
 
-def accept(task: Task, answer: str | None) -> Task:
-    """``task`` with the writer's ``answer`` as goal and opening when it passes the check."""
+def judge(
+    task: Task, answer: str | None, index: IntentIndex | None = None
+) -> tuple[Task, str | None]:
+    """``task`` with the writer's ``answer`` as goal and opening, or ``task`` and why not."""
     try:
         parsed: Any = json.loads(answer or "")
     except ValueError:
-        return task
+        return task, "not_json"
     if not isinstance(parsed, dict):
-        return task
+        return task, "not_json"
     goal, opening = parsed.get("goal"), parsed.get("opening")
     if not isinstance(goal, str) or not isinstance(opening, str):
-        return task
+        return task, "not_json"
     goal, opening = " ".join(goal.split()), " ".join(opening.split())
-    if not goal or not opening or not keeps_values(task.scenario, goal, opening):
-        return task
+    if not goal or not opening:
+        return task, "not_json"
+    if not keeps_values(task.scenario, goal, opening):
+        return task, "lost_value"
+    if index is not None and not index.keeps_intent(task, goal, opening):
+        return task, "lost_intent"
     scenario = msgspec.structs.replace(task.scenario, goal=goal, opening=opening)
-    return msgspec.structs.replace(task, scenario=scenario)
+    return msgspec.structs.replace(task, scenario=scenario), None
+
+
+def accept(task: Task, answer: str | None, index: IntentIndex | None = None) -> Task:
+    """``task`` with the writer's ``answer`` as goal and opening when it passes the check."""
+    return judge(task, answer, index)[0]
 
 
 def _prompt(task: Task) -> list[ChatMessage]:
@@ -73,27 +90,35 @@ def _prompt(task: Task) -> list[ChatMessage]:
 
 
 async def paraphrase_all(
-    tasks: Sequence[Task], writer: str, args: dict[str, Any], concurrency: int = 8
-) -> list[Task]:
-    """Every task paraphrased by ``writer`` (or left as it is), in order."""
+    tasks: Sequence[Task],
+    writer: str,
+    args: dict[str, Any],
+    concurrency: int = 8,
+    index: IntentIndex | None = None,
+) -> tuple[list[Task], dict[str, int]]:
+    """Every task paraphrased by ``writer`` (or left as it is), in order; rejections by reason."""
     if "/" not in writer or split_model_name(writer)[0] == "scripted":
         raise UsageError(f"--writer: expected a model PROVIDER/MODEL, got {writer!r}")
     load_plugins()
     provider = make_model_provider(writer, args, flag="--writer")
     out = list(tasks)
+    rejected = dict.fromkeys(REJECTIONS, 0)
     limiter = anyio.CapacityLimiter(concurrency)
 
-    async def one(index: int) -> None:
-        task = out[index]
+    async def one(index_: int) -> None:
+        task = out[index_]
         async with limiter:
             model = provider.for_conversation(task.id, WRITER)
             try:
                 response = await model.chat(_prompt(task), [])
             except ModelError:
+                rejected["writer_error"] += 1
                 return
-        out[index] = accept(task, response.message.content)
+        out[index_], reason = judge(task, response.message.content, index)
+        if reason is not None:
+            rejected[reason] += 1
 
     async with provider, anyio.create_task_group() as tg:
-        for index in range(len(out)):
-            tg.start_soon(one, index)
-    return out
+        for n in range(len(out)):
+            tg.start_soon(one, n)
+    return out, rejected
