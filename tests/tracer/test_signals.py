@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tau_sim.simulator.core.events import AgentMessage, EmotionUpdate, Event, UserMessage
 from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.world import Task
 from tau_sim.tracer.signals import signals
 from tau_sim.tracer.source import Conversation
 
@@ -11,12 +12,22 @@ C = "c1"
 ROW = {"id": C, "run_id": "r", "emotion": "anger", "intensity": 0.9, "trial": 0, "seed": 1}
 
 
-def conversation(events: list[Event]) -> Conversation:
+def _task() -> Task:
+    """The first retail task whose opening names its order and whose user holds a zip code."""
     load_plugins()
-    retail = get_domain("retail")
-    task = next(t for t in retail.tasks if t.id == "retail-000")
-    assert task.scenario.volunteered() == ["order_id"]  # the opening names the order
-    return Conversation(ROW, task, retail, events)
+    return next(
+        t
+        for t in get_domain("retail").tasks
+        if t.scenario.volunteered() == ["order_id"] and "zip" in t.scenario.known_info
+    )
+
+
+TASK = _task()
+ORDER = TASK.scenario.known_info["order_id"]
+
+
+def conversation(events: list[Event]) -> Conversation:
+    return Conversation(ROW, TASK, get_domain("retail"), events)
 
 
 def user(text: str) -> UserMessage:
@@ -31,7 +42,7 @@ def test_asking_what_the_opening_gave_is_redundant_and_a_question_asked_back_una
     found = signals(
         conversation(
             [
-                user("Hi, I'd like to cancel my order #W4803757, I ordered it by mistake."),
+                user(TASK.scenario.opening),
                 say("Could you please provide your zip code?"),
                 user("It is 10001. Is this going to take long?"),
                 say("Could you please provide your order ID?"),  # the opening gave it
@@ -42,7 +53,7 @@ def test_asking_what_the_opening_gave_is_redundant_and_a_question_asked_back_una
                     dissatisfaction=0.3,
                     triggers=["repeated_question:order_id", "dismissive", "question:zip"],
                 ),
-                user("I told you: #W4803757. Why again?"),
+                user(f"I told you: {ORDER}. Why again?"),
                 say("Sorry about that. Could you please provide your zip code once more?"),
             ]
         )

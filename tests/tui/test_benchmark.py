@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tau_sim.simulator.core.registry import get_domain, load_plugins
+
+load_plugins()
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tui.py"
 
 
@@ -31,6 +34,7 @@ def test_tui_benchmark_small() -> None:
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["headless"]["conversations"] == data["tui"]["conversations"] == 55
-    assert data["tui"]["rows"] == 55 and data["tui"]["dropped"] == 0
+    tasks = len(get_domain("retail").tasks)  # one conversation each
+    assert data["headless"]["conversations"] == data["tui"]["conversations"] == tasks
+    assert data["tui"]["rows"] == tasks and data["tui"]["dropped"] == 0
     assert data["tui"]["screen_updates"] > 0 and data["throughput_ratio"] > 0
