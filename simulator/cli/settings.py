@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tau_sim.simulator.cli.options import csv, workers_arg
 from tau_sim.simulator.cli.run_options import run_parser
-from tau_sim.simulator.core.conditions import DIMENSIONS, parse_intensity, parse_levels
+from tau_sim.simulator.core.conditions import (
+    DIMENSIONS,
+    NEUTRAL,
+    TASK_EMOTION,
+    parse_intensity,
+    parse_levels,
+)
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import OptionError, UsageError
 from tau_sim.simulator.core.registry import DOMAINS
@@ -289,6 +295,7 @@ def config_from_settings(
     if "intensities" in settings:
         names = listed("--intensities", settings["intensities"])
         fields["intensities"] = unique("--intensities", names, [parse_intensity(x) for x in names])
+        _check_task_intensities(fields.get("emotions", defaults.emotions))
     for dimension in DIMENSIONS:
         if dimension in settings:
             names = [n.lower() for n in csv(settings[dimension])]
@@ -316,6 +323,16 @@ def config_from_settings(
     check_users(domains, fields.get("users", defaults.users))
     fields.update(_judge_fields(settings, run_file, judge_args or {}))
     return RunConfig(**fields)
+
+
+def _check_task_intensities(emotions: list[str]) -> None:
+    """Refuse ``--intensities`` where no emotion plays one: ``task`` (each task's own), neutral."""
+    if TASK_EMOTION in emotions and all(e in (NEUTRAL, TASK_EMOTION) for e in emotions):
+        raise UsageError(
+            f"--intensities: --emotions {','.join(emotions)} plays each task's own intensity "
+            "(neutral plays none), so --intensities would be ignored; drop it, or set the "
+            "intensities in the task file (`tracer construct --emotions 'anger;intensity=high'`)"
+        )
 
 
 def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:

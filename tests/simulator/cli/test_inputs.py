@@ -23,6 +23,7 @@ from tests.helpers.cli import TAU_SIM, one_line_error
 from tests.helpers.servers import BodyServers
 
 RETAIL = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
+RETAIL_TASKS = len(RETAIL.read_text().splitlines())
 
 
 tau_sim = partial(cli.tau_sim, check=False)
@@ -70,8 +71,10 @@ def task_file(tmp: Path, edit: str) -> Path:
     return path
 
 
+LAST = len(json.loads(RETAIL.read_text().splitlines()[6])["actions"]) - 1
+"""The index of the last gold action of the edited task (``unknown-tool`` renames it)."""
 GOLD_CASES = [
-    ("unknown-tool", ":7: task retail-006: actions[2] cancel_order: unknown tool (known: "),
+    ("unknown-tool", f":7: task retail-006: actions[{LAST}] cancel_order: unknown tool (known: "),
     ("wrong-type", ":7: task retail-006: actions[1].arguments."),
     ("unknown-argument", ":7: task retail-006: actions[1].arguments: Object contains unknown"),
     (
@@ -100,6 +103,14 @@ RUN_CASES: list[tuple[list[str], str]] = [
     (["--emotions", "worry,nervousness"], "--emotions: 'worry' and 'nervousness' are the same"),
     (["--intensities", "low,0.3"], "--intensities: 'low' and '0.3' are the same entry (0.3)"),
     (["--intensities", "0.5,0.50"], "--intensities: '0.5' and '0.50' are the same entry"),
+    (
+        ["--emotions", "task", "--intensities", "high"],
+        "--intensities: --emotions task plays each task's own intensity",
+    ),
+    (
+        ["--emotions", "neutral,task", "--intensities", "low"],
+        "so --intensities would be ignored",
+    ),
     (["--tasks", "retail-001,retail-001"], "--tasks: 'retail-001' is given twice"),
     (["--user", "scripted,scripted"], "--user: 'scripted' is given twice"),
     (["--politeness", "cold,cold"], "--politeness: 'cold' is given twice"),
@@ -117,12 +128,13 @@ RUN_CASES: list[tuple[list[str], str]] = [
     (["--timeout", "1e309"], "--timeout must be at most 1e+07 seconds (got inf)"),
     (["--intensities", "nan"], "--intensities: nan is outside 0..1"),
     (["--intensities", "1e309"], "--intensities: inf is outside 0..1"),
-    (["--tasks", "99999999999999999999"], "domain 'retail' has 55 tasks"),
+    (["--tasks", "99999999999999999999"], f"domain 'retail' has {RETAIL_TASKS} tasks"),
     (["--agent-arg", "latency=1e309"], "--agent-arg latency=inf: Expected `float` <= 60.0"),
     (["--user-arg", "latency=61"], "--user-arg latency=61: Expected `float` <= 60.0"),
     (
         ["--emotions", "anger", "--intensities", "0.1,0.2", "--trials", "400000"],
-        "the grid holds 44000000 conversations, more than 1000000 per run",
+        # one agent x one emotion x two intensities x 400,000 trials per task
+        f"the grid holds {RETAIL_TASKS * 800_000} conversations, more than 1000000 per run",
     ),
     (["--tasks-file", "/"], "cannot read task file /: Is a directory"),
     (["--config", "/"], "--config: cannot read /: Is a directory"),
