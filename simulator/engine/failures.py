@@ -142,15 +142,13 @@ def state_diff(gold: GoldState, events: Sequence[Event]) -> list[str]:
     return lines
 
 
-_ABSENT = object()
-"""A record the final state does not hold (distinct from a deleted one, which is None)."""
-
-
 def violation_made(violations: Sequence[Violation], events: Sequence[Event]) -> str | None:
     """The first forbidden write whose every record the final state holds as it leaves it.
 
-    Returned as ``name(args): table key, ...``; None when the state holds none of them (or
-    the events hold no final state).
+    A record the write leaves as the base had it (None: a side record of a gold write that
+    the forbidden one undid, such as a night's booking when the dates move) must be absent
+    from the final state's changes too. Returned as ``name(args): table key, ...``; None when
+    the state holds none of them (or the events hold no final state).
     """
     if not violations:
         return None
@@ -160,7 +158,7 @@ def violation_made(violations: Sequence[Violation], events: Sequence[Event]) -> 
         return None
     actual = {(c.table, c.key): record_value(c.record) for c in changes}
     for violation in violations:
-        if all(actual.get(key, _ABSENT) == value for key, value in violation.records.items()):
+        if all(actual.get(key) == value for key, value in violation.records.items()):
             records = ", ".join(f"{t} {k}" for t, k in sorted(violation.records))
             return f"{_call(violation.action.name, violation.action.arguments)}: {records}"
     return None

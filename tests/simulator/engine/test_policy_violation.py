@@ -73,3 +73,16 @@ def test_a_hand_written_task_the_intent_cannot_read_has_no_known_violation(
         task, scenario=msgspec.structs.replace(task.scenario, known_info={})
     )
     assert airline.violations(bare) == []  # its wanted amount is gone: nothing to read, no crash
+
+
+def test_a_violation_that_undoes_a_side_record_of_a_gold_write_is_still_one() -> None:
+    """Hotel: the dates of a non-refundable stay moved after its upgrade; the upgrade's night
+    on the old dates goes back to the base, so the violation's record of it is None."""
+    load_plugins()
+    hotel = get_domain("hotel")
+    task = next(t for t in hotel.tasks if t.intent == "non_refundable_keeps_dates")
+    violations = hotel.violations(task)
+    evaluator = make_evaluator(hotel)
+    assert any(None in v.records.values() for v in evaluator.violations(task))
+    kind, _ = failure_after(hotel, task, [*task.actions, *violations], "user_stop")
+    assert kind == "policy_violation"
