@@ -60,7 +60,7 @@ def construct_command(args: argparse.Namespace) -> int:
         check_output(record_path(out), force=args.force)
     load_plugins()
     if hold_out is not None:
-        from tau_sim.simulator.core.registry import DOMAINS
+        from tau_sim.simulator.core import DOMAINS
 
         check_domains(hold_out, DOMAINS.names())
     domain = get_domain(args.domain)

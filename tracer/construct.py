@@ -151,7 +151,9 @@ def construct(
             dropped["not_compliant"] += 1
         else:
             task_id = f"{domain.name}-train-{len(tasks):04d}"
-            tasks.append(msgspec.structs.replace(task, id=task_id, domain=domain.name))
+            tasks.append(
+                msgspec.structs.replace(task, id=task_id, domain=domain.name, tier=intent.tier)
+            )
     result = Construction(domain.name, tasks, dict(dropped), attempts)
     if emotions is not None:
         result.tasks = with_profiles(result.tasks, emotions, seed)

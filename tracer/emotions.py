@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tau_sim.simulator.cli.settings import unique
+from tau_sim.simulator.cli import unique
 from tau_sim.simulator.core import DIMENSIONS, NEUTRAL, EmotionSpec, UsageError, parse_intensity
-from tau_sim.simulator.run.checks import normalize_emotions
+from tau_sim.simulator.run import normalize_emotions
 from tau_sim.users.emotions import FAMILIES, LEAVES, family_of, resolve
 
 

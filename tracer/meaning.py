@@ -1,7 +1,8 @@
 """Whether a paraphrased goal or opening still says which request it is: an intent classifier.
 
-The classifier is built from the intents' own texts: for each intent of the domain, the goals
-and openings of a few tasks it samples (``IntentIndex.of``, seeded) plus any tasks given (the
+The classifier is built from the base-tier intents' own texts (a hard intent builds on a base
+one's request, so the two cannot be told apart by their words): for each, the goals and
+openings of a few tasks it samples (``IntentIndex.of``, seeded) plus any tasks given (the
 templates being paraphrased). A text becomes its content words (lower case, letters only, a
 light stem; stop words, the scenario's known values and words of fewer than three letters
 left out). A word weighs ``log(intents / intents using it)`` (a word every intent uses weighs
@@ -25,6 +26,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Literal
+
+import msgspec
 
 from tau_sim.simulator.world import Domain, Task
 
@@ -86,7 +89,7 @@ class IntentIndex:
     def __init__(self, tasks: Sequence[Task]) -> None:
         counts: dict[Part, dict[str, Counter[str]]] = {p: defaultdict(Counter) for p in PARTS}
         texts: Counter[str] = Counter()
-        for task in tasks:
+        for task in (t for t in tasks if t.tier == "base"):
             texts[task.intent] += 1
             values = task.scenario.known_info.values()
             for part in PARTS:
@@ -107,11 +110,11 @@ class IntentIndex:
         """The index of ``domain``'s intents: a few samples of each, plus ``tasks``."""
         rng = random.Random(f"{domain.name}:{seed}")
         texts = list(tasks)
-        for intent in domain.intents:
+        for intent in (i for i in domain.intents if i.tier == "base"):
             for _ in range(SAMPLES_PER_INTENT):
                 task = intent.sample(domain, domain.new_database(), rng)
                 if task is not None:
-                    texts.append(task)
+                    texts.append(msgspec.structs.replace(task, tier=intent.tier))
         return cls(texts)
 
     def scores(self, text: str, part: Part, values: Iterable[str] = ()) -> dict[str, float]:

@@ -31,9 +31,17 @@ from tau_sim.simulator.world import Task, UserScenario
 from tau_sim.tracer.meaning import IntentIndex
 
 WRITER = "writer"
-REJECTIONS: tuple[str, ...] = ("writer_error", "not_json", "lost_value", "lost_intent")
+REJECTIONS: tuple[str, ...] = (
+    "writer_error",
+    "not_json",
+    "lost_value",
+    "lost_intent",
+    "hard_tier",
+)
 """Why a paraphrase is not kept: the call failed, the answer is not a goal and an opening as
-JSON, it lost a known value, its goal or opening no longer says the intent."""
+JSON, it lost a known value, its goal or opening no longer says the intent, or the task is of
+the hard tier (its intents build on the base ones' requests, so the classifier cannot tell
+whether a paraphrase kept the hard one: it is not checked, so not kept)."""
 SYSTEM = (
     "You rewrite a simulated customer's scenario for a customer-service benchmark. Reword the "
     "goal and the opening line naturally, in the customer's first person, keeping every name, "
@@ -73,6 +81,8 @@ def judge(
         return task, "not_json"
     if not keeps_values(task.scenario, goal, opening):
         return task, "lost_value"
+    if index is not None and task.tier != "base":
+        return task, "hard_tier"
     if index is not None and not index.keeps_intent(task, goal, opening):
         return task, "lost_intent"
     scenario = msgspec.structs.replace(task.scenario, goal=goal, opening=opening)

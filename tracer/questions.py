@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from tau_sim.simulator.results.tags import tag_kind
+from tau_sim.simulator.results import tag_kind
 
 NECESSARY: Mapping[str, str] = {"question": "asked", "confirmation": "confirmation"}
 """Tag kind -> the name of its necessary-question figure."""

@@ -28,9 +28,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core import UsageError
-from tau_sim.simulator.core.endings import SUCCESS_EPS
-from tau_sim.simulator.core.infra import EXCLUDED_REASONS
+from tau_sim.simulator.core import EXCLUDED_REASONS, SUCCESS_EPS, UsageError
 from tau_sim.simulator.store import get_run
 from tau_sim.tracer.questions import KINDS, Questions, tags_questions
 
@@ -241,7 +239,7 @@ def _cell(value: float | None, pct: bool = False) -> str:
 
 
 def _condition(row: dict[str, Any]) -> list[str]:
-    from tau_sim.simulator.core.conditions import intensity_label
+    from tau_sim.simulator.core import intensity_label
 
     emotion = row.get("emotion", "all")
     if "intensity" not in row:

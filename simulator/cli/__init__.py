@@ -29,7 +29,12 @@ if TYPE_CHECKING:
     )
     from tau_sim.simulator.cli.run import error_share_exit, remove_unused
     from tau_sim.simulator.cli.run_options import add_run_arguments
-    from tau_sim.simulator.cli.settings import OUTPUT_DEFAULTS, config_from_settings, configure_run
+    from tau_sim.simulator.cli.settings import (
+        OUTPUT_DEFAULTS,
+        config_from_settings,
+        configure_run,
+        unique,
+    )
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -48,6 +53,7 @@ __all__ = [
     "resume_config",
     "resume_keys",
     "resume_settings",
+    "unique",
 ]
 
 _MODULE_OF = {
@@ -67,6 +73,7 @@ _MODULE_OF = {
     "resume_config": "resume",
     "resume_keys": "resume",
     "resume_settings": "resume",
+    "unique": "settings",
 }
 """Each public name's module in this package."""
 

@@ -127,19 +127,25 @@ def test_a_paraphrase_that_keeps_the_values_but_not_the_request_is_rejected(name
     domain = get_domain(name)
     tasks = construct(domain, 40, seed=3).tasks
     index = IntentIndex.of(domain, tasks)
+    assert {t.tier for t in tasks} == {"base", "hard"}
     for task in tasks:
         goal, opening = task.scenario.goal, task.scenario.opening
         kept = [v for v in task.scenario.known_info.values() if v and v.lower() in opening.lower()]
+        # a hard task is never paraphrased: its intent builds on a base one's request, so the
+        # classifier cannot check that a paraphrase kept it (the template is kept instead)
+        rejected = ("lost_intent",) if task.tier == "base" else ("hard_tier",)
         for generic in GENERIC:
             vague = json.dumps({"goal": goal, "opening": " ".join([generic, *kept])})
-            assert judge(task, vague, index)[1] == "lost_intent", (task.intent, generic)
+            assert judge(task, vague, index)[1] in rejected, (task.intent, generic)
         short = json.dumps({"goal": "I need help.", "opening": opening})
-        assert judge(task, short, index)[1] in ("lost_intent", "lost_value")
+        assert judge(task, short, index)[1] in (*rejected, "lost_value")
         faithful = {"goal": f"In short: {goal}", "opening": f"Good morning. {opening}"}
-        assert judge(task, json.dumps(faithful), index) == (
-            judge(task, json.dumps(faithful))[0],
-            None,
-        )
+        expected = None if task.tier == "base" else "hard_tier"
+        assert judge(task, json.dumps(faithful), index)[1] == expected, task.intent
+        if expected is None:
+            assert (
+                judge(task, json.dumps(faithful), index)[0] == judge(task, json.dumps(faithful))[0]
+            )
 
 
 REWORDED = {
@@ -171,7 +177,7 @@ def test_a_reworded_opening_that_keeps_the_request_is_kept() -> None:
 
     load_plugins()
     retail = get_domain("retail")
-    tasks = construct(retail, 120, seed=1).tasks
+    tasks = [t for t in construct(retail, 240, seed=1).tasks if t.tier == "base"]  # judged
     index = IntentIndex.of(retail, tasks)
     changed = 0
     for task in tasks:
@@ -180,7 +186,7 @@ def test_a_reworded_opening_that_keeps_the_request_is_kept() -> None:
             opening = opening.replace(old, new)
         changed += opening != task.scenario.opening
         assert index.keeps_intent(task, task.scenario.goal, opening), (task.intent, opening)
-    assert changed > 100
+    assert changed > len(tasks) // 4 and len(tasks) > 100  # many openings describe, not name
 
 
 def test_the_intent_classifier_ranks_each_template_first_or_among_its_look_alikes() -> None:
@@ -191,7 +197,7 @@ def test_the_intent_classifier_ranks_each_template_first_or_among_its_look_alike
     assert words("Hi, where is my order #W1?", ["#W1"]) == {stem("where"), "order"}
     load_plugins()
     retail = get_domain("retail")
-    tasks = construct(retail, 60, seed=1).tasks
+    tasks = [t for t in construct(retail, 120, seed=1).tasks if t.tier == "base"]
     index = IntentIndex.of(retail, tasks)
     ranks = [index.rank(t, t.scenario.opening, "opening") for t in tasks]
     assert all(r >= 1 for r in ranks) and sum(r == 1 for r in ranks) > len(ranks) * 0.8

@@ -23,8 +23,8 @@ HARD = {1, 4}
 def mixed(tmp_path: Path) -> Path:
     lines = RETAIL.read_text().splitlines()[:6]
     tasks = [json.loads(line) for line in lines]
-    for i in HARD:
-        tasks[i]["tier"] = "hard"
+    for i, task in enumerate(tasks):
+        task["tier"] = "hard" if i in HARD else "base"
     del tasks[5]["tier"]
     path = tmp_path / "mixed.jsonl"
     path.write_text("".join(json.dumps(t) + "\n" for t in tasks))
@@ -76,10 +76,11 @@ def test_tier_goes_with_tasks_and_defaults_to_all(mixed: Path, tmp_path: Path) -
 
 def test_a_tier_without_tasks_stores_nothing(mixed: Path, tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    line = run_error("run", "--domain", "retail", "--tier", "hard", "--db", str(db)).stderr
-    assert (
-        line.strip() == "tau-sim: error: --tier hard: domain 'retail' has no hard tasks (55 in all)"
-    )
+    base = tmp_path / "base.jsonl"
+    lines = mixed.read_text().splitlines()
+    base.write_text("".join(f"{line}\n" for n, line in enumerate(lines) if n not in HARD))
+    line = run_error("run", "--tasks-file", str(base), "--tier", "hard", "--db", str(db)).stderr
+    assert line.strip() == f"tau-sim: error: --tier hard: {base} has no hard tasks (4 in all)"
     assert not db.exists()
     line = run_error("run", "--tasks-file", str(mixed), "--tier", "expert", "--db", str(db)).stderr
     assert "--tier must be one of base, hard, all (got 'expert')" in line
@@ -101,8 +102,13 @@ def test_a_task_file_with_another_tier_is_refused_at_its_line(mixed: Path, tmp_p
 
 def test_domains_show_counts_tiers() -> None:
     shown = json.loads(tau_sim("domains", "show", "retail", "--json").stdout)
-    assert shown["tiers"] == {"base": shown["tasks"], "hard": 0}
-    assert f"{shown['tasks']} base, 0 hard" in tau_sim("domains", "show", "retail").stdout
+    tiers = [json.loads(line)["tier"] for line in RETAIL.read_text().splitlines()]
+    counts = {"base": tiers.count("base"), "hard": tiers.count("hard")}
+    assert shown["tiers"] == counts and counts["hard"] > 0
+    assert (
+        f"{counts['base']} base, {counts['hard']} hard"
+        in tau_sim("domains", "show", "retail").stdout
+    )
 
 
 def test_resume_finishes_the_tier_it_was_started_with(mixed: Path, tmp_path: Path) -> None:

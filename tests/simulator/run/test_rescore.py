@@ -11,7 +11,21 @@ import pytest
 from tests.helpers.cli import tau_sim
 
 RETAIL_TASKS = Path(__file__).parents[3] / "domains" / "retail" / "tasks.jsonl"
-TASKS = "retail-004,retail-007,retail-008,retail-018"
+
+
+def _tasks() -> str:
+    """Six retail tasks with writes and required outputs: where sloppy's mistakes show."""
+    chosen = []
+    for line in RETAIL_TASKS.read_text().splitlines():
+        task = json.loads(line)
+        if task["required_outputs"] and len(task["actions"]) >= 4:
+            chosen.append(task["id"])
+    return ",".join(chosen[:6])
+
+
+TASKS = _tasks()
+CONVERSATIONS = len(TASKS.split(",")) * 2 * 3
+"""The stored run's conversations: its tasks x two agents x three trials."""
 
 
 def normalized(text: str) -> str:
@@ -74,7 +88,8 @@ def change_outputs(path: Path, outputs: dict[str, list[str]]) -> None:
 def test_rescore_reproduces_every_stored_reward(stored_run, tmp_path: Path) -> None:
     _, db, run_id = stored_run
     result = rescore(db, run_id)
-    assert result["rescored"] == 24 and result["changed"] == [] and result["skipped"] == []
+    assert result["rescored"] == CONVERSATIONS and result["changed"] == []
+    assert result["skipped"] == []
     rewards = {c["reward"] for c in stored(db).values()}
     assert rewards == {0.0, 1.0}  # the run holds both verdicts, so "0 changed" says something
     # a run on the domain's own task set, with abandonments, reproduces too
@@ -89,15 +104,28 @@ def test_rescore_reproduces_every_stored_reward(stored_run, tmp_path: Path) -> N
 
 @pytest.fixture
 def changed_outputs(stored_run, tmp_path: Path):
-    """A copy of the run's database while its task file asks for other outputs."""
+    """A copy of the run's database while its task file asks for other outputs.
+
+    Task ``a`` (some conversations at 1, some at 0) now needs an amount nobody said; task
+    ``b`` (a conversation at 0 that left the right state: it missed an output) needs none.
+    """
     tasks, db, run_id = stored_run
+    before = stored(db)
+    rewards: dict[str, set[float]] = {}
+    for c in before.values():
+        rewards.setdefault(c["task"], set()).add(c["reward"])
+    a = next(t for t in sorted(rewards) if rewards[t] == {0.0, 1.0})
+    b = next(
+        c["task"]
+        for _, c in sorted(before.items())
+        if c["task"] != a and c["reward"] == 0.0 and c["db_match"]
+    )
     original = tasks.read_text()
-    # retail-008 now needs an amount nobody said; retail-018 no longer needs "delivered"
-    change_outputs(tasks, {"retail-008": ["$999.01"], "retail-018": ["598170772282"]})
+    change_outputs(tasks, {a: ["$999.01"], b: []})
     copy = tmp_path / "copy.db"
     shutil.copy(db, copy)
     try:
-        yield copy, run_id
+        yield copy, run_id, a, b
     finally:
         tasks.write_text(original)
 
@@ -105,23 +133,13 @@ def changed_outputs(stored_run, tmp_path: Path):
 def test_changed_outputs_flip_exactly_the_conversations_that_depend_on_them(
     changed_outputs,
 ) -> None:
-    db, run_id = changed_outputs
+    db, run_id, a, b = changed_outputs
     before = stored(db)
-    to_zero = {
-        cid
-        for cid, c in before.items()
-        if c["task"] == "retail-008" and c["reward"] == 1.0 and "$196.24" in c["said"]
-    }
+    to_zero = {cid for cid, c in before.items() if c["task"] == a and c["reward"] == 1.0}
     to_one = {
-        cid
-        for cid, c in before.items()
-        if c["task"] == "retail-018"
-        and c["reward"] == 0.0
-        and c["reason"] == "user_stop"
-        and c["db_match"]
-        and "598170772282" in c["said"]
+        cid for cid, c in before.items() if c["task"] == b and c["reward"] == 0.0 and c["db_match"]
     }
-    kept_at_zero = {c for c, v in before.items() if v["task"] == "retail-008" and v["reward"] == 0}
+    kept_at_zero = {c for c, v in before.items() if v["task"] == a and v["reward"] == 0}
     assert to_zero and to_one and kept_at_zero  # the grid exercises each case
 
     result = rescore(db, run_id)
@@ -180,6 +198,6 @@ def test_a_conversation_without_its_final_state_is_listed_not_guessed(
         )
     conn.close()
     result = rescore(copy, run_id)
-    assert result["rescored"] == 23 and result["changed"] == []
+    assert result["rescored"] == CONVERSATIONS - 1 and result["changed"] == []
     assert [s["conversation"] for s in result["skipped"]] == [victim]
     assert "environment_state" in result["skipped"][0]["why"]
