@@ -10,6 +10,7 @@ from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
     flights_of,
+    full_refund_cancel,
     opening,
     pick_reservation,
     refund_reason,
@@ -252,9 +253,7 @@ class CancelBasicEconomyRefused(AirlineIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The ticket cancelled with the full refund the user asks for."""
-        rid = task.actions[2].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The ticket cancelled anyway: with no refund, and with a full refund."""
@@ -385,9 +384,7 @@ class CancelOthersReservationRefused(AirlineIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The other customer's reservation cancelled with everything refunded."""
-        rid = task.actions[2].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The reservation cancelled for them."""

@@ -10,8 +10,10 @@ from tau_sim.domains.airline.data import CANCELLED, LAST_DAY, Flight, Reservatio
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     AirlineIntent,
+    bag_update,
     bookable,
     fee_check,
+    flight_move,
     flights_of,
     opening,
     pick_reservation,
@@ -19,7 +21,7 @@ from tau_sim.domains.airline.intents.common import (
     statuses,
     upcoming,
 )
-from tau_sim.domains.airline.rules import BAG_FEE, nonfree_bags
+from tau_sim.domains.airline.rules import BAG_FEE
 from tau_sim.domains.airline.scenario import (
     CABIN_TEXT,
     departure_text,
@@ -78,22 +80,7 @@ class _Change:
         self.new_price = price_of(new, reservation.cabin)
         self.difference = money((self.new_price - old) * count)
         self.expression = f"({self.new_price:.2f} - {old:.2f}) * {count}"
-        flights = [{"flight_number": new.flight_number, "date": new.date}]
-        flights += [
-            {"flight_number": s.flight_number, "date": s.date} for s in reservation.flights[1:]
-        ]
-        self.write = Action(
-            "change_reservation_flights",
-            {
-                "reservation_id": reservation.reservation_id,
-                "flights": flights,
-                "payment_method_id": method.id,
-            },
-        )
-        self.search = Action(
-            "search_direct_flights",
-            {"origin": new.origin, "destination": new.destination, "date": new.date},
-        )
+        self.write, self.search = flight_move(reservation, new, method)
 
     @property
     def actions(self) -> list[Action]:
@@ -273,26 +260,6 @@ class UpgradeCabin(AirlineIntent):
         return paths
 
 
-def _bag_write(
-    r: Reservation, user: User, added: int, method: PaymentMethod
-) -> tuple[Action, float]:
-    total = r.total_baggages + added
-    nonfree = max(
-        r.nonfree_baggages, nonfree_bags(user.membership, r.cabin, len(r.passengers), total)
-    )
-    fee = money(BAG_FEE * (nonfree - r.nonfree_baggages))
-    write = Action(
-        "update_reservation_baggages",
-        {
-            "reservation_id": r.reservation_id,
-            "total_baggages": total,
-            "nonfree_baggages": nonfree,
-            "payment_method_id": method.id,
-        },
-    )
-    return write, fee
-
-
 def _all_bags_charged(task: Task, write: Action, reservation: Reservation) -> list[Action] | None:
     """The bag update with every new bag charged, when some of them were free."""
     added = write.arguments["total_baggages"] - reservation.total_baggages
@@ -321,7 +288,7 @@ class AddBaggage(AirlineIntent):
         method = card_for(user, BAG_FEE * added, rng)
         if method is None:
             return None
-        write, fee = _bag_write(r, user, added, method)
+        write, fee = bag_update(r, user, added, method, r.cabin)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         return self.task(
@@ -373,7 +340,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
         added = rng.randint(1, 2)
         if r.total_baggages + added > 5 * len(r.passengers):
             return None
-        bags, fee = _bag_write(r, user, added, change.method)
+        bags, fee = bag_update(r, user, added, change.method, r.cabin)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         return self.task(

@@ -13,14 +13,17 @@ from tau_sim.domains.airline.data import (
     TODAY,
     Flight,
     Reservation,
+    User,
     flight_key,
+    net_paid,
     route_key,
 )
-from tau_sim.domains.airline.rules import BAG_FEE, FREE_CANCELLATION_HOURS
+from tau_sim.domains.airline.rules import BAG_FEE, FREE_CANCELLATION_HOURS, nonfree_bags
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -132,3 +135,52 @@ def fee_check(fee: float) -> list[Action]:
     if not fee:
         return []
     return [Action("calculate", {"expression": f"{BAG_FEE:.2f} * {round(fee / BAG_FEE)}"})]
+
+
+def flight_move(r: Reservation, new: Flight, method: PaymentMethod) -> tuple[Action, Action]:
+    """(write, search) of moving the outbound flight of ``r`` to ``new``, paid with ``method``.
+
+    The write keeps the later segments; the search is the direct-flight search that finds ``new``.
+    """
+    flights = [{"flight_number": new.flight_number, "date": new.date}]
+    flights += [{"flight_number": s.flight_number, "date": s.date} for s in r.flights[1:]]
+    write = Action(
+        "change_reservation_flights",
+        {
+            "reservation_id": r.reservation_id,
+            "flights": flights,
+            "payment_method_id": method.id,
+        },
+    )
+    search = Action(
+        "search_direct_flights",
+        {"origin": new.origin, "destination": new.destination, "date": new.date},
+    )
+    return write, search
+
+
+def bag_update(
+    r: Reservation, user: User, added: int, method: PaymentMethod, cabin: str
+) -> tuple[Action, float]:
+    """(write, fee) adding ``added`` bags to ``r`` flown in ``cabin`` (no bag limit checked)."""
+    total = r.total_baggages + added
+    nonfree = max(
+        r.nonfree_baggages, nonfree_bags(user.membership, cabin, len(r.passengers), total)
+    )
+    fee = money(BAG_FEE * (nonfree - r.nonfree_baggages))
+    write = Action(
+        "update_reservation_baggages",
+        {
+            "reservation_id": r.reservation_id,
+            "total_baggages": total,
+            "nonfree_baggages": nonfree,
+            "payment_method_id": method.id,
+        },
+    )
+    return write, fee
+
+
+def full_refund_cancel(domain: Domain, rid: str) -> Action:
+    """The cancellation of reservation ``rid`` refunding all it paid (as the seed data holds it)."""
+    r: Reservation = record(domain.new_database(), "reservations", rid)
+    return Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from tau_sim.domains.airline.catalog import AIRPORTS
 from tau_sim.domains.airline.data import Flight, Reservation, Segment, User
-from tau_sim.domains.airline.intents.common import AirlineIntent
+from tau_sim.domains.airline.intents.common import AirlineIntent, pick_reservation, upcoming
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
@@ -21,6 +21,9 @@ from tau_sim.simulator.world import Action, Database
 
 MAX_READ = 6
 """Users with more reservations than this are not drawn (the agent reads every one)."""
+
+NEXT_CABIN = {"basic_economy": "economy", "economy": "business"}
+"""The cabin one step up from each cabin below business."""
 
 
 class SearchIntent(AirlineIntent):
@@ -95,6 +98,16 @@ def searchable(db: Database, r: Reservation) -> bool:
     """Whether ``r``'s owner has several reservations, and not more than the agent reads."""
     count = len(record(db, "users", r.user_id).reservations)
     return 2 <= count <= MAX_READ
+
+
+def pick_described(
+    db: Database, rng: random.Random, accept: Callable[[Reservation], bool]
+) -> tuple[Reservation, str | None] | None:
+    """A random upcoming, ``searchable`` reservation ``accept`` takes, and its ``describe`` text."""
+    r = pick_reservation(db, rng, lambda r: upcoming(r) and accept(r) and searchable(db, r))
+    if r is None:
+        return None
+    return r, describe(db, r, rng)
 
 
 def search_reads(who: Identity, db: Database, *targets: Reservation) -> list[Action]:

@@ -22,15 +22,15 @@ from tau_sim.domains.airline.data import (
 from tau_sim.domains.airline.intents.common import (
     AirlineIntent,
     flights_of,
+    full_refund_cancel,
     opening,
     pick_reservation,
     refund_reason,
     statuses,
-    upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
     SearchIntent,
-    describe,
+    pick_described,
     search_reads,
     searchable,
     unique_flight,
@@ -138,19 +138,12 @@ class DisprovenCancelledRefund(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db,
-            rng,
-            lambda r: (
-                upcoming(r)
-                and r.cabin == "basic_economy"
-                and refund_reason(db, r) is None
-                and searchable(db, r)
-            ),
+        found = pick_described(
+            db, rng, lambda r: r.cabin == "basic_economy" and refund_reason(db, r) is None
         )
-        if r is None:
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         if text is None:
             return None
         flights = flights_of(db, r)
@@ -251,9 +244,7 @@ class DepartedTodayCancel(AirlineIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The reservation cancelled with everything paid refunded."""
-        rid = task.actions[2].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The reservation cancelled anyway."""

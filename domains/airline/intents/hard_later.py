@@ -21,6 +21,7 @@ from tau_sim.domains.airline.intents.common import (
 from tau_sim.domains.airline.intents.finding import (
     SearchIntent,
     describe,
+    pick_described,
     reservations_of,
     search_reads,
     searchable,
@@ -43,12 +44,10 @@ class ChangeWithLaterExtras(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db, rng, lambda r: upcoming(r) and r.cabin != "basic_economy" and searchable(db, r)
-        )
-        if r is None:
+        found = pick_described(db, rng, lambda r: r.cabin != "basic_economy")
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         options = outbound_options(db, r, rng)
         fix = corrected(r, rng)
         if text is None or not options or fix is None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Reservation, User, net_paid, route_key
+from tau_sim.domains.airline.data import Reservation, User, route_key
 from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     fee_check,
+    full_refund_cancel,
     opening,
     pick_reservation,
     refund_reason,
@@ -20,8 +21,10 @@ from tau_sim.domains.airline.intents.common import (
     upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
+    NEXT_CABIN,
     SearchIntent,
     describe,
+    pick_described,
     reservations_of,
     search_reads,
     searchable,
@@ -39,8 +42,6 @@ from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money
 from tau_sim.domains.kit.tasks import swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-_NEXT_CABIN = {"basic_economy": "economy", "economy": "business"}
 
 
 class ChangeAndBasicRefundRefused(SearchIntent):
@@ -123,9 +124,7 @@ class ChangeAndBasicRefundRefused(SearchIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The basic economy trip cancelled with everything refunded."""
-        rid = task.actions[-1].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+        return [full_refund_cancel(domain, task.actions[-1].arguments["reservation_id"])]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The refund given (instead of the bag), and the generic ones."""
@@ -143,12 +142,10 @@ class BasicBagsChangeRefused(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db, rng, lambda r: upcoming(r) and r.cabin == "basic_economy" and searchable(db, r)
-        )
-        if r is None:
+        found = pick_described(db, rng, lambda r: r.cabin == "basic_economy")
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         options = outbound_options(db, r, rng)
         user: User = record(db, "users", r.user_id)
         method = card_for(user, 600.0 * len(r.passengers), rng)
@@ -221,26 +218,18 @@ class FamilyFixWithRefusals(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db,
-            rng,
-            lambda r: (
-                upcoming(r)
-                and r.cabin in _NEXT_CABIN
-                and not r.insurance
-                and len(r.passengers) < 5
-                and searchable(db, r)
-            ),
+        found = pick_described(
+            db, rng, lambda r: r.cabin in NEXT_CABIN and not r.insurance and len(r.passengers) < 5
         )
-        if r is None:
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         fix = corrected(r, rng)
         user: User = record(db, "users", r.user_id)
         method = card_for(user, 1500.0 * len(r.passengers), rng)
         if text is None or fix is None or method is None:
             return None
-        cabin = _NEXT_CABIN[r.cabin]
+        cabin = NEXT_CABIN[r.cabin]
         change = cabin_change(db, r, cabin, method)
         added = rng.randint(1, 2)
         bags = bag_write(r, user, added, method, cabin)

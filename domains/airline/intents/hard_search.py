@@ -14,15 +14,13 @@ from tau_sim.domains.airline.intents.common import (
     CONFIRM,
     fee_check,
     opening,
-    pick_reservation,
     statuses,
-    upcoming,
 )
 from tau_sim.domains.airline.intents.finding import (
+    NEXT_CABIN,
     SearchIntent,
-    describe,
+    pick_described,
     search_reads,
-    searchable,
 )
 from tau_sim.domains.airline.intents.moves import (
     Move,
@@ -37,8 +35,6 @@ from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, met
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-_NEXT_CABIN = {"basic_economy": "economy", "economy": "business"}
-
 
 class SearchChangeFlight(SearchIntent):
     """Move the outbound flight of a described trip; a price limit picks which flight."""
@@ -49,12 +45,10 @@ class SearchChangeFlight(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db, rng, lambda r: upcoming(r) and r.cabin != "basic_economy" and searchable(db, r)
-        )
-        if r is None:
+        found = pick_described(db, rng, lambda r: r.cabin != "basic_economy")
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         options = outbound_options(db, r, rng)
         if text is None or len(options) < 2:
             return None
@@ -135,19 +129,10 @@ class FamilyTripOverhaul(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(
-            db,
-            rng,
-            lambda r: (
-                upcoming(r)
-                and r.cabin in _NEXT_CABIN
-                and len(r.passengers) >= 2
-                and searchable(db, r)
-            ),
-        )
-        if r is None:
+        found = pick_described(db, rng, lambda r: r.cabin in NEXT_CABIN and len(r.passengers) >= 2)
+        if found is None:
             return None
-        text = describe(db, r, rng)
+        r, text = found
         fix = corrected(r, rng)
         if text is None or fix is None:
             return None
@@ -155,7 +140,7 @@ class FamilyTripOverhaul(SearchIntent):
         method = card_for(user, 1500.0 * len(r.passengers), rng)
         if method is None:
             return None
-        cabin = _NEXT_CABIN[r.cabin]
+        cabin = NEXT_CABIN[r.cabin]
         options = outbound_options(db, r, rng) if r.cabin != "basic_economy" else []
         move = Move(r, rng.choice(options), method) if options else None
         after = move.moved(r) if move else r

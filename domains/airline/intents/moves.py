@@ -12,8 +12,14 @@ import random
 import msgspec
 
 from tau_sim.domains.airline.data import CANCELLED, Flight, Passenger, Reservation, User
-from tau_sim.domains.airline.intents.common import bookable, flights_of, price_of
-from tau_sim.domains.airline.rules import BAG_FEE, MAX_BAGS_PER_PASSENGER, nonfree_bags
+from tau_sim.domains.airline.intents.common import (
+    bag_update,
+    bookable,
+    flight_move,
+    flights_of,
+    price_of,
+)
+from tau_sim.domains.airline.rules import MAX_BAGS_PER_PASSENGER
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.simulator.world import Action, Database
@@ -42,20 +48,7 @@ class Move:
         self.new = new
         self.difference = money((price - old) * count)
         self.expression = f"({price:.2f} - {old:.2f}) * {count}"
-        flights = [{"flight_number": new.flight_number, "date": new.date}]
-        flights += [{"flight_number": s.flight_number, "date": s.date} for s in r.flights[1:]]
-        self.write = Action(
-            "change_reservation_flights",
-            {
-                "reservation_id": r.reservation_id,
-                "flights": flights,
-                "payment_method_id": method.id,
-            },
-        )
-        self.search = Action(
-            "search_direct_flights",
-            {"origin": new.origin, "destination": new.destination, "date": new.date},
-        )
+        self.write, self.search = flight_move(r, new, method)
         self.calculate = Action("calculate", {"expression": self.expression})
 
     def moved(self, r: Reservation) -> Reservation:
@@ -104,18 +97,7 @@ def bag_write(
     count = len(r.passengers)
     if total > MAX_BAGS_PER_PASSENGER * count:
         return None
-    nonfree = max(r.nonfree_baggages, nonfree_bags(user.membership, cabin or r.cabin, count, total))
-    fee = money(BAG_FEE * (nonfree - r.nonfree_baggages))
-    write = Action(
-        "update_reservation_baggages",
-        {
-            "reservation_id": r.reservation_id,
-            "total_baggages": total,
-            "nonfree_baggages": nonfree,
-            "payment_method_id": method.id,
-        },
-    )
-    return write, fee
+    return bag_update(r, user, added, method, cabin or r.cabin)
 
 
 def corrected(r: Reservation, rng: random.Random) -> tuple[Action, Passenger, Passenger] | None:

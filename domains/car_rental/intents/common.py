@@ -24,6 +24,7 @@ from tau_sim.domains.car_rental.data import (
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     FREE_CANCELLATION_HOURS,
+    LATE_FEE_PER_HOUR,
     MAX_RENTAL_DAYS,
     PICKUP_TIME,
     YOUNG_DRIVER_SURCHARGE,
@@ -33,7 +34,7 @@ from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
-from tau_sim.domains.kit.payments import PaymentMethod, money
+from tau_sim.domains.kit.payments import PaymentMethod, card_for, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task, Tier
 
@@ -120,6 +121,20 @@ class RentalIntent(CustomerIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The last write left out (the request half done)."""
         return self.last_write_left_out(domain, task)
+
+    def paid_ref(
+        self, db: Database, b: Booking, amount: float, rng: random.Random
+    ) -> tuple[PaymentMethod, Identity, BookingRef] | None:
+        """A method of ``b``'s owner for ``amount`` (``card_for``), the owner, how they name ``b``.
+
+        None when the owner has no method that can pay ``amount``.
+        """
+        user: User = record(db, "users", b.user_id)
+        method = card_for(user, amount, rng)
+        if method is None:
+            return None
+        who = self.owner(db, b, rng)
+        return method, who, BookingRef(db, b, who, rng)
 
 
 def cost_expression(
@@ -304,3 +319,41 @@ COVER_TEXT = {
     "collision_damage_waiver": "the collision damage waiver",
     "liability_protection": "liability protection",
 }
+
+
+def late_return_actions(b: Booking, hours: int, due: float, method: PaymentMethod) -> list[Action]:
+    """The late fee's ``calculate`` (hourly rate times ``hours``) and the late return recorded."""
+    return [
+        Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
+        Action(
+            "record_late_return",
+            {
+                "booking_id": b.booking_id,
+                "hours_late": hours,
+                "late_fee": due,
+                "payment_method_id": method.id,
+            },
+        ),
+    ]
+
+
+def damage_filed(b: Booking, known: dict[str, str], waived: bool) -> Action:
+    """The damage report an agent files from a user's ``known`` facts (charge nothing if waived).
+
+    ``known`` holds "damage" as "TEXT (TYPE, AREA)", "photos" joined by " and ", "cause" and
+    "estimate" as money text.
+    """
+    estimate = float(known["estimate"].lstrip("$").replace(",", ""))
+    damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
+    return Action(
+        "file_damage_report",
+        {
+            "booking_id": b.booking_id,
+            "damage_type": damage_type.replace(" ", "_"),
+            "area": area.replace(" ", "_"),
+            "photos": known["photos"].split(" and "),
+            "notes": known["cause"],
+            "estimated_cost": estimate,
+            "customer_charge": 0.0 if waived else estimate,
+        },
+    )

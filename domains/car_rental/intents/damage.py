@@ -11,6 +11,7 @@ from tau_sim.domains.car_rental.intents.common import (
     RentalIntent,
     a_or_an,
     booking_id_of,
+    damage_filed,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
@@ -193,23 +194,8 @@ class LargeDamageTransfer(RentalIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The large damage report filed by the agent, charged by the waiver rule."""
-        known = task.scenario.known_info
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        estimate = float(known["estimate"].lstrip("$").replace(",", ""))
-        damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
-        write = Action(
-            "file_damage_report",
-            {
-                "booking_id": b.booking_id,
-                "damage_type": damage_type.replace(" ", "_"),
-                "area": area.replace(" ", "_"),
-                "photos": known["photos"].split(" and "),
-                "notes": known["cause"],
-                "estimated_cost": estimate,
-                "customer_charge": 0.0 if covered(b) else estimate,
-            },
-        )
-        return [write]
+        return [damage_filed(b, task.scenario.known_info, covered(b))]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The report filed anyway, charged by the waiver rule."""

@@ -35,7 +35,9 @@ from tau_sim.domains.car_rental.intents.common import (
     cancellation_refund,
     card,
     cost_expression,
+    damage_filed,
     describe,
+    late_return_actions,
     location_text,
     search_reads,
     user_with,
@@ -43,7 +45,6 @@ from tau_sim.domains.car_rental.intents.common import (
 from tau_sim.domains.car_rental.rules import (
     CLASSES,
     DAMAGE_LIMIT,
-    LATE_FEE_PER_HOUR,
     MIN_AGE,
     daily_cost,
     late_fee,
@@ -221,16 +222,7 @@ class LateReturnAndBigDamage(RentalIntent):
             },
             actions=[
                 *search_reads(who, b.booking_id, locate=by_city(words, b)),
-                Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
-                Action(
-                    "record_late_return",
-                    {
-                        "booking_id": b.booking_id,
-                        "hours_late": hours,
-                        "late_fee": due,
-                        "payment_method_id": method.id,
-                    },
-                ),
+                *late_return_actions(b, hours, due, method),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             outputs=[money_text(due), "cannot file"],
@@ -240,26 +232,10 @@ class LateReturnAndBigDamage(RentalIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The large damage filed by the agent, charged in full (or $0 with the waiver)."""
-        known = task.scenario.known_info
         late = next(a for a in task.actions if a.name == "record_late_return")
         b: Booking = record(domain.new_database(), "bookings", late.arguments["booking_id"])
-        estimate = float(known["estimate"].lstrip("$").replace(",", ""))
-        damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
-        covered = "collision_damage_waiver" in b.add_ons
-        return [
-            Action(
-                "file_damage_report",
-                {
-                    "booking_id": b.booking_id,
-                    "damage_type": damage_type.replace(" ", "_"),
-                    "area": area.replace(" ", "_"),
-                    "photos": known["photos"].split(" and "),
-                    "notes": known["cause"],
-                    "estimated_cost": estimate,
-                    "customer_charge": 0.0 if covered else estimate,
-                },
-            )
-        ]
+        waived = "collision_damage_waiver" in b.add_ons
+        return [damage_filed(b, task.scenario.known_info, waived)]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The damage filed by the agent, and the late return left out."""

@@ -10,25 +10,23 @@ from tau_sim.domains.car_rental.data import (
     TODAY,
     Booking,
     Location,
-    User,
 )
 from tau_sim.domains.car_rental.intents.common import (
     LIST_LOCATIONS,
-    BookingRef,
     RentalIntent,
     booking_id_of,
     branch_words,
     changeable_now,
+    late_return_actions,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import (
-    LATE_FEE_PER_HOUR,
     late_fee,
     one_way_fee,
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
+from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -65,12 +63,10 @@ class ChangeReturnLocation(RentalIntent):
         difference = money(fee - b.one_way_fee)
         if difference == 0:
             return None
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, abs(difference), rng)
-        if method is None:
+        paid = self.paid_ref(db, b, abs(difference), rng)
+        if paid is None:
             return None
-        who = self.owner(db, b, rng)
-        ref = BookingRef(db, b, who, rng)
+        method, who, ref = paid
         paying = difference > 0
         by_name = rng.random() < 0.5
         there = branch_words(new, by_name)
@@ -140,12 +136,10 @@ class LateReturn(RentalIntent):
             return None
         hours = rng.randint(1, 9)
         uncapped, due = late_fee(hours, b.daily_rate)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, due, rng)
-        if method is None:
+        paid = self.paid_ref(db, b, due, rng)
+        if paid is None:
             return None
-        who = self.owner(db, b, rng)
-        ref = BookingRef(db, b, who, rng)
+        method, who, ref = paid
         return self.task(
             domain,
             who,
@@ -160,16 +154,7 @@ class LateReturn(RentalIntent):
             },
             actions=[
                 *ref.reads,
-                Action("calculate", {"expression": f"{LATE_FEE_PER_HOUR:.2f} * {hours}"}),
-                Action(
-                    "record_late_return",
-                    {
-                        "booking_id": b.booking_id,
-                        "hours_late": hours,
-                        "late_fee": due,
-                        "payment_method_id": method.id,
-                    },
-                ),
+                *late_return_actions(b, hours, due, method),
             ],
             outputs=[money_text(due)],
             summary=f"{b.booking_id} {hours} h late: {money_text(due)}"

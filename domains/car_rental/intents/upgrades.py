@@ -14,7 +14,6 @@ from tau_sim.domains.car_rental.data import (
     rental_days,
 )
 from tau_sim.domains.car_rental.intents.common import (
-    BookingRef,
     RentalIntent,
     booking_id_of,
     driver_age,
@@ -33,7 +32,7 @@ from tau_sim.domains.car_rental.scenario import (
 )
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
+from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -87,12 +86,10 @@ class UpgradeClass(RentalIntent):
         rate = location.rate(target)
         assert rate is not None
         difference = money((rate - b.daily_rate) * b.days)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, difference, rng)
-        if method is None:
+        paid = self.paid_ref(db, b, difference, rng)
+        if paid is None:
             return None
-        who = self.owner(db, b, rng)
-        ref = BookingRef(db, b, who, rng)
+        method, who, ref = paid
         return self.task(
             domain,
             who,
@@ -166,12 +163,10 @@ class PremiumUnder25Refused(RentalIntent):
         if not options:
             return None
         target = rng.choice(options)
-        user: User = record(db, "users", b.user_id)
-        method = card_for(user, 150.0 * b.days, rng)
-        if method is None:
+        paid = self.paid_ref(db, b, 150.0 * b.days, rng)
+        if paid is None:
             return None
-        who = self.owner(db, b, rng)
-        ref = BookingRef(db, b, who, rng)
+        method, who, ref = paid
         age = driver_age(b)
         return self.task(
             domain,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tau_sim.domains.hotel.data import (
     CONFIRMED,
@@ -149,6 +150,68 @@ def cancellation_refund(r: Reservation) -> tuple[float, bool]:
 def upgrade_due(tier: str, old: str, new: str) -> bool:
     """Whether the policy makes the upgrade from ``old`` to ``new`` complimentary."""
     return tier == "gold" and ROOM_TYPES.index(new) - ROOM_TYPES.index(old) == 1
+
+
+@dataclass(frozen=True)
+class RoomUpgrade:
+    """An upgrade of every night of ``r`` to ``target``, at the prices of the open ``nights``."""
+
+    r: Reservation
+    target: str
+    method: PaymentMethod
+    free: bool
+    new_prices: list[float]
+    old_prices: list[float]
+
+    @classmethod
+    def of(
+        cls, guest: Guest, r: Reservation, target: str, method: PaymentMethod, nights: list[Night]
+    ) -> RoomUpgrade:
+        """The upgrade, complimentary where the guest's tier makes it so (``upgrade_due``)."""
+        return cls(
+            r,
+            target,
+            method,
+            upgrade_due(guest.tier, r.room_type, target),
+            [plan_price(n.rate, r.rate_plan) for n in nights],
+            [n.price for n in r.nights],
+        )
+
+    @property
+    def difference(self) -> float:
+        """What the guest pays for the upgrade: nothing when it is complimentary."""
+        return 0.0 if self.free else money(sum(self.new_prices) - sum(self.old_prices))
+
+    def quote(self) -> list[Action]:
+        """The availability search of the new room, then the difference (unless it is free)."""
+        r = self.r
+        actions = [search(r.property_id, self.target, r.check_in, r.check_out)]
+        if not self.free:
+            expression = difference_expression(self.new_prices, self.old_prices)
+            actions.append(Action("calculate", {"expression": expression}))
+        return actions
+
+    def write(self) -> Action:
+        """The ``upgrade_room`` call."""
+        return Action(
+            "upgrade_room",
+            {
+                "reservation_id": self.r.reservation_id,
+                "room_type": self.target,
+                "payment_method_id": self.method.id,
+                "complimentary": self.free,
+            },
+        )
+
+
+def flexible_ahead(r: Reservation) -> bool:
+    """A confirmed reservation not on the non-refundable plan whose check-in is today or later."""
+    return r.status == CONFIRMED and iso_day(r.check_in) >= TODAY and r.rate_plan != NON_REFUNDABLE
+
+
+def refund_on_cancel(r: Reservation) -> bool:
+    """A ``flexible_ahead`` reservation whose cancellation now refunds something."""
+    return flexible_ahead(r) and cancellation_refund(r)[0] > 0
 
 
 class HotelIntent(CustomerIntent):

@@ -13,7 +13,6 @@ import random
 from tau_sim.domains.hotel.catalog import PROPERTIES, Property
 from tau_sim.domains.hotel.data import (
     CHECKED_OUT,
-    CONFIRMED,
     TODAY,
     Guest,
     Night,
@@ -29,6 +28,7 @@ from tau_sim.domains.hotel.intents.common import (
     cancellation_refund,
     card,
     describe,
+    flexible_ahead,
     guest_with,
     reservation_id_of,
     reservations_of,
@@ -38,7 +38,6 @@ from tau_sim.domains.hotel.intents.common import (
 from tau_sim.domains.hotel.rules import (
     FLEXIBLE,
     MEMBER,
-    NON_REFUNDABLE,
     ROOM_TYPES,
     goodwill_points,
     plan_price,
@@ -151,13 +150,7 @@ class LateCancellationClaim(HotelIntent):
         """Build one task."""
 
         def late(r: Reservation) -> bool:
-            return (
-                r.status == CONFIRMED
-                and iso_day(r.check_in) >= TODAY
-                and r.rate_plan != NON_REFUNDABLE
-                and len(r.nights) >= 2
-                and cancellation_refund(r)[1]
-            )
+            return flexible_ahead(r) and len(r.nights) >= 2 and cancellation_refund(r)[1]
 
         guest = guest_with(db, rng, lambda rs: any(late(r) for r in rs))
         if guest is None:

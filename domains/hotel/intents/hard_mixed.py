@@ -16,26 +16,24 @@ from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Guest, Reservation, net
 from tau_sim.domains.hotel.intents.common import (
     HARD,
     HotelIntent,
+    RoomUpgrade,
     by_city,
     cancellation_refund,
     card,
     describe,
-    difference_expression,
     guest_with,
     movable,
     new_dates,
     open_nights,
+    refund_on_cancel,
     reservations_of,
-    search,
     search_reads,
-    upgrade_due,
 )
 from tau_sim.domains.hotel.rules import (
     NON_REFUNDABLE,
     POINTS_PER_NIGHT,
     ROOM_TYPES,
     SPECIAL_REQUESTS,
-    plan_price,
 )
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
@@ -94,10 +92,7 @@ class NonRefundableKeepsDates(HotelIntent):
             return None
         wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
         first, second = rng.sample(wanted, 2)
-        free = upgrade_due(guest.tier, r.room_type, target)
-        new_prices = [plan_price(n.rate, r.rate_plan) for n in nights]
-        old_prices = [n.price for n in r.nights]
-        difference = 0.0 if free else money(sum(new_prices) - sum(old_prices))
+        upgrade = RoomUpgrade.of(guest, r, target, method, nights)
         upgraded = msgspec.structs.replace(r, room_type=target)
         if new_dates(db, upgraded, start, end) is None:
             return None
@@ -107,22 +102,8 @@ class NonRefundableKeepsDates(HotelIntent):
         moved = dates_text(start.isoformat(), end.isoformat())
         actions = [
             *search_reads(who, rid, locate=by_city(words, r)),
-            search(r.property_id, target, r.check_in, r.check_out),
-        ]
-        if not free:
-            actions.append(
-                Action("calculate", {"expression": difference_expression(new_prices, old_prices)})
-            )
-        actions += [
-            Action(
-                "upgrade_room",
-                {
-                    "reservation_id": rid,
-                    "room_type": target,
-                    "payment_method_id": method.id,
-                    "complimentary": free,
-                },
-            ),
+            *upgrade.quote(),
+            upgrade.write(),
             Action("add_special_request", {"reservation_id": rid, "request": first}),
             Action("add_special_request", {"reservation_id": rid, "request": second}),
         ]
@@ -148,7 +129,7 @@ class NonRefundableKeepsDates(HotelIntent):
             actions=actions,
             outputs=[
                 "cannot be changed",
-                "complimentary" if free else money_text(difference),
+                "complimentary" if upgrade.free else money_text(upgrade.difference),
             ],
             summary=f"non-refundable {rid} (described): {r.room_type}->{target}, {first}, "
             f"{second}; move to {start}..{end} refused",
@@ -296,21 +277,12 @@ class CancelMineAndFriends(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def cancellable(r: Reservation) -> bool:
-            return (
-                r.status == CONFIRMED
-                and iso_day(r.check_in) >= TODAY
-                and r.rate_plan != NON_REFUNDABLE
-                and cancellation_refund(r)[0] > 0
-            )
-
-        guest = guest_with(db, rng, lambda rs: any(cancellable(r) for r in rs))
+        guest = guest_with(db, rng, lambda rs: any(refund_on_cancel(r) for r in rs))
         if guest is None:
             return None
-        mine = rng.choice([r for r in reservations_of(db, guest.user_id) if cancellable(r)])
+        mine = rng.choice([r for r in reservations_of(db, guest.user_id) if refund_on_cancel(r)])
         theirs: Reservation | None = pick(
-            db, rng, "reservations", lambda r: cancellable(r) and r.user_id != guest.user_id
+            db, rng, "reservations", lambda r: refund_on_cancel(r) and r.user_id != guest.user_id
         )
         words = describe(db, mine, rng)
         if theirs is None or words is None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import random
 
-from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Guest, Reservation, net_paid
+from tau_sim.domains.hotel.data import Guest, Reservation, net_paid
 from tau_sim.domains.hotel.intents.common import (
     HARD,
     DateChange,
     HotelIntent,
+    RoomUpgrade,
     by_city,
     cancellation_refund,
     card,
@@ -25,17 +26,14 @@ from tau_sim.domains.hotel.intents.common import (
     movable,
     new_dates,
     open_nights,
+    refund_on_cancel,
     reservations_of,
-    search,
     search_reads,
-    upgrade_due,
 )
 from tau_sim.domains.hotel.rules import (
-    NON_REFUNDABLE,
     POINTS_PER_NIGHT,
     ROOM_TYPES,
     SPECIAL_REQUESTS,
-    plan_price,
 )
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
@@ -203,27 +201,16 @@ class StayOverhaul(HotelIntent):
         nights = open_nights(db, r.property_id, target, [n.date for n in r.nights])
         if words is None or method is None or nights is None or guest.points < cost:
             return None
-        free = upgrade_due(guest.tier, r.room_type, target)
-        new_prices = [plan_price(n.rate, r.rate_plan) for n in nights]
-        old_prices = [n.price for n in r.nights]
-        difference = 0.0 if free else money(sum(new_prices) - sum(old_prices))
+        upgrade = RoomUpgrade.of(guest, r, target, method, nights)
+        free, difference = upgrade.free, upgrade.difference
         wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
         requests = rng.sample(wanted, rng.choice((1, 2)))
         request_words = " and ".join(REQUEST_TEXT[q] for q in requests)
         night = rng.choice(r.nights).date
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        upgrade = Action(
-            "upgrade_room",
-            {
-                "reservation_id": rid,
-                "room_type": target,
-                "payment_method_id": method.id,
-                "complimentary": free,
-            },
-        )
         writes = [
-            upgrade,
+            upgrade.write(),
             *(
                 Action("add_special_request", {"reservation_id": rid, "request": q})
                 for q in requests
@@ -236,14 +223,7 @@ class StayOverhaul(HotelIntent):
         if results is None:
             return None
         refund = next(n["price"] for n in results[0]["nights"] if n["date"] == night)
-        actions = [
-            *search_reads(who, rid, locate=by_city(words, r)),
-            search(r.property_id, target, r.check_in, r.check_out),
-        ]
-        if not free:
-            actions.append(
-                Action("calculate", {"expression": difference_expression(new_prices, old_prices)})
-            )
+        actions = [*search_reads(who, rid, locate=by_city(words, r)), *upgrade.quote()]
         actions += writes[:-1]
         later_at = len(actions)
         actions += [Action("calculate", {"expression": f"{guest.points} - {cost}"}), writes[-1]]
@@ -311,23 +291,19 @@ class TwoStaysReworked(HotelIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
 
-        def cancellable(r: Reservation) -> bool:
-            return (
-                r.status == CONFIRMED
-                and iso_day(r.check_in) >= TODAY
-                and r.rate_plan != NON_REFUNDABLE
-                and cancellation_refund(r)[0] > 0
-            )
-
         def accept(rs: list[Reservation]) -> bool:
-            return any(cancellable(x) and any(movable(y) and y is not x for y in rs) for x in rs)
+            return any(
+                refund_on_cancel(x) and any(movable(y) and y is not x for y in rs) for x in rs
+            )
 
         guest = guest_with(db, rng, accept, least=3)
         method = card(guest, rng) if guest is not None else None
         if guest is None or method is None:
             return None
         mine = reservations_of(db, guest.user_id)
-        x, y = rng.choice([(x, y) for x in mine for y in mine if cancellable(x) and movable(y)])
+        x, y = rng.choice(
+            [(x, y) for x in mine for y in mine if refund_on_cancel(x) and movable(y)]
+        )
         if x is y:
             return None
         words_x, words_y = describe(db, x, rng), describe(db, y, rng)

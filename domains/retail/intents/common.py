@@ -14,7 +14,7 @@ from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import Customer
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.domains.retail.data import DELIVERED, TODAY, Order, OrderItem, Product, User
-from tau_sim.domains.retail.rules import in_window
+from tau_sim.domains.retail.rules import in_window, returnable
 from tau_sim.domains.retail.scenario import (
     DESCRIBING,
     ORDER_IDS,
@@ -164,6 +164,13 @@ class VariantSwap(RetailIntent):
         )
 
 
+class ByItemIntent(RetailIntent):
+    """A hard intent whose user describes orders by their items and knows no order number."""
+
+    tier = "hard"
+    unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
+
+
 def orders_of(db: Database, user_id: str) -> list[Order]:
     """The user's orders, in the order their profile lists them."""
     user: User = record(db, "users", user_id)
@@ -204,6 +211,15 @@ def window_check(order: Order) -> Action:
 def in_window_delivered(order: Order) -> bool:
     """A delivered order still within the return and exchange window."""
     return order.status == DELIVERED and in_window(order)
+
+
+def described_returns(orders: list[Order]) -> list[Order]:
+    """The in-window delivered orders with a returnable item no other order of the user holds."""
+    return [
+        o
+        for o in orders
+        if in_window_delivered(o) and any(returnable(i) for i in telling_items(o, orders))
+    ]
 
 
 def late_delivered(order: Order) -> bool:

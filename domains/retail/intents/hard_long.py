@@ -16,8 +16,9 @@ from tau_sim.domains.kit.tasks import sum_action
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
-    RetailIntent,
+    ByItemIntent,
     can_swap,
+    described_returns,
     difference_action,
     in_window_delivered,
     original_method,
@@ -31,9 +32,7 @@ from tau_sim.domains.retail.intents.common import (
 )
 from tau_sim.domains.retail.rules import returnable
 from tau_sim.domains.retail.scenario import (
-    ORDER_IDS,
     REASON_TEXT,
-    UNKNOWN_IDS,
     item_text,
     items_value,
     new_item_text,
@@ -43,23 +42,8 @@ from tau_sim.domains.retail.scenario import (
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 
-class LongIntent(RetailIntent):
-    """A hard intent whose user describes orders by their items and knows no order number."""
-
-    tier = "hard"
-    unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
-
-
 def _pending(orders: list[Order]) -> list[Order]:
     return [o for o in orders if o.status == PENDING and telling_items(o, orders)]
-
-
-def _returnable(orders: list[Order]) -> list[Order]:
-    return [
-        o
-        for o in orders
-        if in_window_delivered(o) and any(returnable(i) for i in telling_items(o, orders))
-    ]
 
 
 def _swappable(db: Database, orders: list[Order]) -> list[Order]:
@@ -82,7 +66,7 @@ def _wrong_cancel(domain: Domain, task: Task) -> list[list[Action]]:
     return [[wrong if a is cancel else a for a in task.actions]]
 
 
-class LongAddressReturnCancel(LongIntent):
+class LongAddressReturnCancel(ByItemIntent):
     """Ship one pending order elsewhere, return items of a delivered one, cancel another."""
 
     name = "long_address_return_cancel"
@@ -94,12 +78,14 @@ class LongAddressReturnCancel(LongIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        found = pick_user(db, rng, lambda os: len(_pending(os)) >= 2 and bool(_returnable(os)))
+        found = pick_user(
+            db, rng, lambda os: len(_pending(os)) >= 2 and bool(described_returns(os))
+        )
         if found is None:
             return None
         user, orders = found
         ship, cancel = rng.sample(_pending(orders), 2)
-        back = rng.choice(_returnable(orders))
+        back = rng.choice(described_returns(orders))
         s_item = rng.choice(telling_items(ship, orders))
         c_item = rng.choice(telling_items(cancel, orders))
         told = [i for i in telling_items(back, orders) if returnable(i)]
@@ -204,7 +190,7 @@ def _swaps_text(pairs: list[tuple[OrderItem, OrderItem]]) -> str:
     return " and ".join(f"{item_text(o)} for one with {options_text(n.options)}" for o, n in pairs)
 
 
-class LongExchangeTwoOrders(LongIntent):
+class LongExchangeTwoOrders(ByItemIntent):
     """Exchange items in two delivered orders, then cancel a pending order or move."""
 
     name = "long_exchange_two_orders"
@@ -300,7 +286,7 @@ class LongExchangeTwoOrders(LongIntent):
         return [*super().mistakes(domain, task), [a for a in task.actions if a is not exchanges[1]]]
 
 
-class ConditionalMoveAndExchange(LongIntent):
+class ConditionalMoveAndExchange(ByItemIntent):
     """Move house (default address and a pending order), exchange an item or else return it."""
 
     name = "conditional_move_and_exchange"
@@ -313,12 +299,12 @@ class ConditionalMoveAndExchange(LongIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        found = pick_user(db, rng, lambda os: bool(_pending(os)) and bool(_returnable(os)))
+        found = pick_user(db, rng, lambda os: bool(_pending(os)) and bool(described_returns(os)))
         if found is None:
             return None
         user, orders = found
         ship = rng.choice(_pending(orders))
-        back = rng.choice(_returnable(orders))
+        back = rng.choice(described_returns(orders))
         old = rng.choice([i for i in telling_items(back, orders) if returnable(i)])
         new = swap_for(db, old, rng)
         method = original_method(user, back)

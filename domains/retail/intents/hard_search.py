@@ -14,12 +14,13 @@ from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import sum_action, swap_last
-from tau_sim.domains.retail.data import DELIVERED, PENDING, Order
+from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, User
 from tau_sim.domains.retail.intents.common import (
     CONFIRM,
+    ByItemIntent,
     RetailIntent,
+    described_returns,
     difference_action,
-    in_window_delivered,
     original_method,
     other_branch,
     pick_user,
@@ -31,9 +32,7 @@ from tau_sim.domains.retail.intents.common import (
 )
 from tau_sim.domains.retail.rules import returnable
 from tau_sim.domains.retail.scenario import (
-    ORDER_IDS,
     REASON_TEXT,
-    UNKNOWN_IDS,
     item_text,
     items_value,
     new_item_text,
@@ -43,24 +42,24 @@ from tau_sim.domains.retail.scenario import (
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 
-class SearchIntent(RetailIntent):
-    """A hard intent whose user describes orders by their items and knows no order number."""
-
-    tier = "hard"
-    unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
-
-
-def _described(orders: list[Order]) -> list[Order]:
-    """The in-window delivered orders with a returnable item no other order of the user holds."""
-    return [
-        o
-        for o in orders
-        if in_window_delivered(o) and any(returnable(i) for i in telling_items(o, orders))
-    ]
-
-
 def _several_delivered(orders: list[Order]) -> bool:
-    return sum(o.status == DELIVERED for o in orders) >= 2 and bool(_described(orders))
+    return sum(o.status == DELIVERED for o in orders) >= 2 and bool(described_returns(orders))
+
+
+def _pick_described(
+    db: Database, rng: random.Random
+) -> tuple[User, list[Order], Order, OrderItem] | None:
+    """A user with several delivered orders, their orders, a described one and its telling item.
+
+    The item is returnable and no other order of the user holds its product.
+    """
+    found = pick_user(db, rng, _several_delivered)
+    if found is None:
+        return None
+    user, orders = found
+    order = rng.choice(described_returns(orders))
+    item = rng.choice([i for i in telling_items(order, orders) if returnable(i)])
+    return user, orders, order, item
 
 
 def wrong_returns(domain: Domain, task: Task, target: str) -> list[list[Action]]:
@@ -76,7 +75,7 @@ def wrong_returns(domain: Domain, task: Task, target: str) -> list[list[Action]]
     return paths[:1]
 
 
-class SearchReturnByItem(SearchIntent):
+class SearchReturnByItem(ByItemIntent):
     """Return an item the user names by product, among several delivered orders."""
 
     name = "search_return_by_item"
@@ -85,12 +84,10 @@ class SearchReturnByItem(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        found = pick_user(db, rng, _several_delivered)
-        if found is None:
+        picked = _pick_described(db, rng)
+        if picked is None:
             return None
-        user, orders = found
-        order = rng.choice(_described(orders))
-        telling = rng.choice([i for i in telling_items(order, orders) if returnable(i)])
+        user, orders, order, telling = picked
         more = [i for i in order.items if returnable(i) and i is not telling]
         items = [telling, *(rng.sample(more, 1) if more and rng.random() < 0.4 else [])]
         gift = [m for m in user.payment_methods if m.source == "gift_card"]
@@ -138,7 +135,7 @@ class SearchReturnByItem(SearchIntent):
         return [*super().mistakes(domain, task), *wrong_returns(domain, task, target)]
 
 
-class ConditionalExchangeOrReturn(SearchIntent):
+class ConditionalExchangeOrReturn(ByItemIntent):
     """Exchange a described item for another variant unless that costs more than a limit."""
 
     name = "conditional_exchange_or_return"
@@ -150,12 +147,10 @@ class ConditionalExchangeOrReturn(SearchIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        found = pick_user(db, rng, _several_delivered)
-        if found is None:
+        picked = _pick_described(db, rng)
+        if picked is None:
             return None
-        user, orders = found
-        order = rng.choice(_described(orders))
-        old = rng.choice([i for i in telling_items(order, orders) if returnable(i)])
+        user, orders, order, old = picked
         new = swap_for(db, old, rng)
         method = original_method(user, order)
         if new is None or method is None:
@@ -223,10 +218,10 @@ class ConditionalExchangeOrReturn(SearchIntent):
 
 def _cancel_and_return(orders: list[Order]) -> bool:
     pending = [o for o in orders if o.status == PENDING and telling_items(o, orders)]
-    return bool(pending) and bool(_described(orders))
+    return bool(pending) and bool(described_returns(orders))
 
 
-class LaterCancelReturnAndMore(SearchIntent):
+class LaterCancelReturnAndMore(ByItemIntent):
     """Cancel a described pending order and return a described item; a third need comes later."""
 
     name = "later_cancel_return_and_more"
@@ -245,7 +240,7 @@ class LaterCancelReturnAndMore(SearchIntent):
         pending = rng.choice(
             [o for o in orders if o.status == PENDING and telling_items(o, orders)]
         )
-        delivered = rng.choice(_described(orders))
+        delivered = rng.choice(described_returns(orders))
         p_item = rng.choice(telling_items(pending, orders))
         d_item = rng.choice([i for i in telling_items(delivered, orders) if returnable(i)])
         method = original_method(user, delivered)

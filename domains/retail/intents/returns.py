@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.domains.kit.tasks import sum_action
@@ -44,6 +45,17 @@ def _returnable(
     return order, rng.sample(items, count)
 
 
+def _owned_returnable(
+    intent: RetailIntent, db: Database, rng: random.Random, at_least: int
+) -> tuple[Order, list[OrderItem], Identity] | None:
+    """What ``_returnable`` picks, with the identity of the order's owner (``intent.owner``)."""
+    picked = _returnable(db, rng, at_least)
+    if picked is None:
+        return None
+    order, items = picked
+    return order, items, intent.owner(db, order, rng)
+
+
 class ReturnDeliveredItems(RetailIntent):
     """Return items of a delivered order, refund to the original method or a gift card."""
 
@@ -52,11 +64,10 @@ class ReturnDeliveredItems(RetailIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _returnable(db, rng, 1)
+        picked = _owned_returnable(self, db, rng, 1)
         if picked is None:
             return None
-        order, items = picked
-        who = self.owner(db, order, rng)
+        order, items, who = picked
         gift = [m for m in who.customer.payment_methods if m.source == "gift_card"]
         original = who.customer.payment_method(order.payment_history[0].payment_method_id)
         method = rng.choice(gift) if gift and rng.random() < 0.3 else original
@@ -132,11 +143,10 @@ class RefundAmountInquiry(RetailIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _returnable(db, rng, 2)
+        picked = _owned_returnable(self, db, rng, 2)
         if picked is None:
             return None
-        order, items = picked
-        who = self.owner(db, order, rng)
+        order, items, who = picked
         refund = money(sum(i.price for i in items))
         oid = order.order_id
         what = " and ".join(item_text(i) for i in items)
@@ -287,11 +297,10 @@ class RefundToAnotherCard(RetailIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _returnable(db, rng, 1)
+        picked = _owned_returnable(self, db, rng, 1)
         if picked is None:
             return None
-        order, items = picked
-        who = self.owner(db, order, rng)
+        order, items, who = picked
         paid = order.payment_history[0].payment_method_id
         cards = [m for m in who.customer.payment_methods if m.source == "credit_card"]
         others = [m for m in cards if m.id != paid]
