@@ -20,7 +20,7 @@ from tau_sim.domains.banking.intents.common import (
     savings,
     transactions_read,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -144,8 +144,7 @@ class SecondFeeReversal(_ForbiddenReversal):
         if picked is None:
             return None
         user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         return self.task(
             domain,
             who,
@@ -183,8 +182,7 @@ class FeeOverCap(_ForbiddenReversal):
         if picked is None:
             return None
         user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         return self.task(
             domain,
             who,
