@@ -13,7 +13,7 @@ from tau_sim.domains.banking.intents.common import (
     one_of,
     pick_user,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
@@ -141,8 +141,7 @@ class TransferOverLimit(BankingIntent):
         amount = float(50 * int(most // 50))
         if amount <= source.transfer_room:
             return None
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, ("account",), statement=False)
+        who, side = caller(self, db, user, rng, taken=("account",), statement=False)
         return self.task(
             domain,
             who,
@@ -209,8 +208,7 @@ class BalanceInquiry(BankingIntent):
         if user is None:
             return None
         account = rng.choice(accounts_of(db, user))
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, ("account",), statement=False)
+        who, side = caller(self, db, user, rng, taken=("account",), statement=False)
         return self.task(
             domain,
             who,

@@ -29,7 +29,7 @@ from tau_sim.domains.banking.intents.common import (
     pick_user,
     transactions_read,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
 from tau_sim.domains.kit.lookup import pick, record
@@ -73,8 +73,7 @@ class DisputeCharge(BankingIntent):
             return None
         user, account, txn = picked
         reason = rng.choice(CLAIMS)
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         return self.task(
             domain,
             who,
@@ -136,8 +135,7 @@ class DisputeOutsideWindow(BankingIntent):
             return None
         user, account, txn = picked
         reason = rng.choice(CLAIMS)
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         return self.task(
             domain,
             who,
@@ -262,8 +260,7 @@ class DisputeStatus(BankingIntent):
         purchases = [t for t in history(db, account) if t.kind == CARD_PURCHASE]
         if not nameable(purchases, txn):
             return None
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, disputes=True)
+        who, side = caller(self, db, user, rng, disputes=True)
         return self.task(
             domain,
             who,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar, NamedTuple
 
 from tau_sim.domains.banking.data import Account, Transaction, User
 from tau_sim.domains.banking.intents.common import (
@@ -20,7 +21,7 @@ from tau_sim.domains.banking.intents.common import (
     savings,
     transactions_read,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -113,10 +114,56 @@ class ReverseFee(BankingIntent):
         return paths
 
 
+class _Refusal(NamedTuple):
+    """A refused reversal's words: goal, demand, openings, the reason told, the summary."""
+
+    goal: str
+    demand: str
+    openings: tuple[str, ...]
+    reason: str
+    summary: str
+
+
 class _ForbiddenReversal(BankingIntent):
-    """A fee reversal the policy refuses; the mistake is reversing it anyway."""
+    """A fee reversal the policy refuses; the mistake is reversing it anyway.
+
+    A subclass says which fee (``eligible``, ``accept``: see ``_fee``) and its words (``refusal``);
+    the gold path reads the statement (and looks the fee up), then the side questions.
+    """
 
     forbidden = True
+    eligible: ClassVar[bool]
+
+    @staticmethod
+    def accept(txn: Transaction) -> bool:
+        """Whether the customer's open fee ``txn`` may be the one asked about."""
+        raise NotImplementedError
+
+    def refusal(self, user: User, account: Account, fee: Transaction, side: str) -> _Refusal:
+        """The task's words; ``side`` is the goal's sentence of the side questions."""
+        raise NotImplementedError
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = _fee(db, rng, self.eligible, self.accept)
+        if picked is None:
+            return None
+        user, account, fee = picked
+        who, side = caller(self, db, user, rng)
+        said = self.refusal(user, account, fee, side.goal)
+        return self.task(
+            domain,
+            who,
+            goal=said.goal,
+            demand=said.demand,
+            opening=one_of(rng, *said.openings),
+            known={"fee": fee_text(fee), **side.known},
+            actions=gold_reads(
+                who, transactions_read(account), *looked_up(rng, fee), *side.actions
+            ),
+            outputs=[said.reason, *side.outputs],
+            summary=said.summary,
+        )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fee reversed although the policy does not allow it."""
@@ -137,35 +184,24 @@ class SecondFeeReversal(_ForbiddenReversal):
     name = "second_fee_reversal"
     description = "The user wants a fee reversed but had one in the last 12 months: refuse."
     rules = ("fee-reversal-yearly",)
+    eligible = False
+    accept = staticmethod(_within_cap)
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, False, _within_cap)
-        if picked is None:
-            return None
-        user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded.{side.goal} "
+    def refusal(self, user: User, account: Account, fee: Transaction, side: str) -> _Refusal:
+        """The fee refunded; the reason is the date of the last reversal."""
+        return _Refusal(
+            goal=f"I want {fee_text(fee)} on {account_text(account)} refunded.{side} "
             "If the agent "
             "refuses, I want to know why and when my last fee reversal was.",
             demand=f"{fee_text(fee)} refunded",
-            opening=one_of(
-                rng,
+            openings=(
                 "Hi, I want a fee taken off my account.",
                 f"Hello, please refund the {fee.description.lower()} I was charged.",
                 "I was charged a fee I shouldn't have been. Can you reverse it?",
                 "Hi, I'd like a fee credited back to my checking account.",
                 f"Why did I get a {fee.description.lower()}? I want it refunded.",
             ),
-            known={"fee": fee_text(fee), **side.known},
-            actions=gold_reads(
-                who, transactions_read(account), *looked_up(rng, fee), *side.actions
-            ),
-            outputs=[user.last_fee_reversal, *side.outputs],
+            reason=user.last_fee_reversal,
             summary=f"reverse fee {fee.transaction_id}: last reversal {user.last_fee_reversal}",
         )
 
@@ -176,35 +212,28 @@ class FeeOverCap(_ForbiddenReversal):
     name = "fee_over_cap"
     description = "The user wants a fee above the $40.00 reversal cap reversed: refuse."
     rules = ("fee-reversal-cap",)
+    eligible = True
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        picked = _fee(db, rng, True, lambda t: not _within_cap(t))
-        if picked is None:
-            return None
-        user, account, fee = picked
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
-        return self.task(
-            domain,
-            who,
+    @staticmethod
+    def accept(txn: Transaction) -> bool:
+        """A fee above the cap."""
+        return not _within_cap(txn)
+
+    def refusal(self, user: User, account: Account, fee: Transaction, side: str) -> _Refusal:
+        """The whole fee refunded; the reason is the cap."""
+        return _Refusal(
             goal=f"I want {fee_text(fee)} on {account_text(account)} refunded: it is far too "
-            f"high.{side.goal} If the agent refuses, I want to know the most a fee reversal "
+            f"high.{side} If the agent refuses, I want to know the most a fee reversal "
             "can be.",
             demand=f"{fee_text(fee)} refunded in full",
-            opening=one_of(
-                rng,
+            openings=(
                 f"Hi, I want a {money_text(-fee.amount)} fee refunded.",
                 f"Hello, that {fee.description.lower()} was outrageous. I want it back.",
                 "I was charged a big fee and I'd like it reversed, please.",
                 "Hi, can you credit back a fee on my checking account?",
                 f"The {money_text(-fee.amount)} you charged me is way too much. Refund it.",
             ),
-            known={"fee": fee_text(fee), **side.known},
-            actions=gold_reads(
-                who, transactions_read(account), *looked_up(rng, fee), *side.actions
-            ),
-            outputs=[money_text(FEE_REVERSAL_CAP), *side.outputs],
+            reason=money_text(FEE_REVERSAL_CAP),
             summary=f"reverse fee {fee.transaction_id}: above the cap, refuse",
         )
 

@@ -27,7 +27,7 @@ from tau_sim.domains.banking.intents.common import (
     said_charges,
     transactions_read,
 )
-from tau_sim.domains.banking.intents.side import balance_later, side_question
+from tau_sim.domains.banking.intents.side import balance_later, caller, side_question
 from tau_sim.domains.banking.scenario import account_text, gold_reads
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
@@ -144,8 +144,7 @@ class DuplicateNotOnFile(BankingIntent):
         if user is None:
             return None
         txn = rng.choice(_single(db, user))
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, ("account",))
+        who, side = caller(self, db, user, rng, taken=("account",))
         reads = gold_reads(
             who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
         )

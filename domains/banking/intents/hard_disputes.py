@@ -38,7 +38,7 @@ from tau_sim.domains.banking.intents.common import (
     said_charges,
     transactions_read,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, gold_reads
 from tau_sim.domains.kit.lookup import record
@@ -81,8 +81,7 @@ class DisputeSeveral(BankingIntent):
         reasons = [rng.choice(CLAIMS) for _ in charges]
         total = sum(-t.amount for t in charges)
         asks_total = rng.random() < 0.5
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         named = listing([describe(t) for t in charges])
         why = "; ".join(
             f"{t.description}: {_WHY[r]}" for t, r in zip(charges, reasons, strict=True)
@@ -251,8 +250,7 @@ class DisputeUnlessFiled(BankingIntent):
         rng.shuffle(charges)
         named = listing([describe(t) for t in charges])
         reason = rng.choice(CLAIMS)
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng, disputes=True)
+        who, side = caller(self, db, user, rng, disputes=True)
         dispute: Dispute = record(db, "disputes", old.dispute_id)
         reads = gold_reads(
             who, transactions_read(checking(db, user)), *looked_up(rng, *charges), *side.actions

@@ -29,7 +29,7 @@ from tau_sim.domains.banking.intents.common import (
     transactions_read,
     transfer_action,
 )
-from tau_sim.domains.banking.intents.side import side_question
+from tau_sim.domains.banking.intents.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
 from tau_sim.domains.kit.payments import balance_text, money, money_text
@@ -78,8 +78,7 @@ class OneOfTwoFees(BankingIntent):
         account = checking(db, user)
         after = money(account.balance - first.amount)
         adds = rng.random() < 0.5
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         work = (
             [Action("calculate", {"expression": f"{account.balance:.2f} + {-first.amount:.2f}"})]
             if adds
@@ -253,8 +252,7 @@ class DisputeBesideSecondReversal(BankingIntent):
         fee = rng.choice(_nameable_fees(db, user, True))
         txn = rng.choice(charges(user))
         reason = rng.choice(CLAIMS)
-        who = self.identity(db, user.user_id, rng)
-        side = side_question(db, user, rng)
+        who, side = caller(self, db, user, rng)
         return self.task(
             domain,
             who,

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict, Unpack
 
 from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, Dispute, User
 from tau_sim.domains.banking.intents.common import accounts_of, checking, history, nameable, savings
 from tau_sim.domains.banking.scenario import account_text, card_text, transaction_text
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money_text
+from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database
 
 
@@ -144,3 +146,26 @@ def balance_later(db: Database, user: User, rng: random.Random) -> tuple[str, Ac
         )
     )
     return need, account, balance_text(account.balance)
+
+
+class SideOptions(TypedDict, total=False):
+    """``side_question``'s options: ``taken``, ``statement``, ``disputes``."""
+
+    taken: Collection[str]
+    statement: bool
+    disputes: bool
+
+
+def caller(
+    intent: CustomerIntent,
+    db: Database,
+    user: User,
+    rng: random.Random,
+    **options: Unpack[SideOptions],
+) -> tuple[Identity, Side]:
+    """``user``'s identity (``intent.identity``), then the side questions they bring.
+
+    Both draw from ``rng``, in that order; ``options`` go to ``side_question``.
+    """
+    who = intent.identity(db, user.user_id, rng)
+    return who, side_question(db, user, rng, **options)

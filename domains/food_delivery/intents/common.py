@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -176,6 +176,13 @@ class HardFoodIntent(FoodIntent):
 
     tier = "hard"
 
+    def owner_and_description(
+        self, db: Database, order: Order, rng: random.Random
+    ) -> tuple[Identity, str]:
+        """The identity of ``order``'s customer, and the order described by one of its dishes."""
+        who = self.owner(db, order, rng)
+        return who, describe(db, order, rng.choice(order.items))
+
     @staticmethod
     def wrong_order(domain: Domain, task: Task, write: Action) -> list[list[Action]]:
         """The gold path with ``write`` made on another order of the customer, where it runs.
@@ -223,6 +230,25 @@ def line_refunds(order: Order, lines: list[OrderItem], user: User) -> list[float
             user, item_refunds_this_month=money(user.item_refunds_this_month + amount)
         )
     return amounts
+
+
+def missing_lines(
+    db: Database, rng: random.Random, fresh: Callable[[Order], bool]
+) -> tuple[Order, OrderItem, list[OrderItem], list[float]] | None:
+    """A described order that passes ``fresh``, with one to three of its dishes missing.
+
+    Returns the order, the dish that came (to describe it by), the missing lines and their
+    refunds (``line_refunds``); None when no order fits or a refund would be nothing.
+    """
+    count = rng.choice((1, 2, 3, 3))
+    order = pick_order(db, rng, lambda o: fresh(o) and len(o.items) > count and searchable(db, o))
+    if order is None:
+        return None
+    named, *lines = rng.sample(order.items, count + 1)
+    amounts = line_refunds(order, lines, user_of(db, order))
+    if min(amounts) <= 0:
+        return None
+    return order, named, lines, amounts
 
 
 def refund_writes(

@@ -19,6 +19,7 @@ from tau_sim.domains.food_delivery.intents.common import (
     full_refunds,
     line_refunds,
     lines_text,
+    missing_lines,
     order_from,
     pick_order,
     refund_writes,
@@ -70,16 +71,10 @@ class WholeOrderRefundMixed(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        count = rng.choice((1, 2, 3, 3))
-        order = pick_order(
-            db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
-        )
-        if order is None:
+        picked = missing_lines(db, rng, _fresh)
+        if picked is None:
             return None
-        named, *lines = rng.sample(order.items, count + 1)
-        amounts = line_refunds(order, lines, user_of(db, order))
-        if min(amounts) <= 0:
-            return None
+        order, named, lines, amounts = picked
         who = self.owner(db, order, rng)
         desc = describe(db, order, named, lines)
         verb = "was" if len(lines) == 1 else "were"
@@ -140,8 +135,7 @@ class NeverDeliveredDisproven(HardFoodIntent):
         order = pick_order(db, rng, lambda o: _fresh(o) and searchable(db, o))
         if order is None:
             return None
-        who = self.owner(db, order, rng)
-        desc = describe(db, order, rng.choice(order.items))
+        who, desc = self.owner_and_description(db, order, rng)
         return self.task(
             domain,
             who,
@@ -192,8 +186,7 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
             return None
         tip = money(order.tip + extra)
         address = address_text(random_address(rng))
-        who = self.owner(db, order, rng)
-        desc = describe(db, order, rng.choice(order.items))
+        who, desc = self.owner_and_description(db, order, rng)
         return self.task(
             domain,
             who,
@@ -246,8 +239,7 @@ class NotStartedDisproven(HardFoodIntent):
         order = pick_order(db, rng, lambda o: o.status == OUT_FOR_DELIVERY and searchable(db, o))
         if order is None:
             return None
-        who = self.owner(db, order, rng)
-        desc = describe(db, order, rng.choice(order.items))
+        who, desc = self.owner_and_description(db, order, rng)
         return self.task(
             domain,
             who,

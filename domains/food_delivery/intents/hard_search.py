@@ -16,6 +16,7 @@ from tau_sim.domains.food_delivery.intents.common import (
     describe,
     line_refunds,
     lines_text,
+    missing_lines,
     order_from,
     pick_order,
     refund_writes,
@@ -68,16 +69,10 @@ class SearchItemRefund(HardFoodIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        count = rng.choice((1, 2, 3, 3))
-        order = pick_order(
-            db, rng, lambda o: _fresh(o) and len(o.items) > count and searchable(db, o)
-        )
-        if order is None:
+        picked = missing_lines(db, rng, _fresh)
+        if picked is None:
             return None
-        named, *lines = rng.sample(order.items, count + 1)
-        amounts = line_refunds(order, lines, user_of(db, order))
-        if min(amounts) <= 0:
-            return None
+        order, named, lines, amounts = picked
         reason = rng.choice(("missing item", "wrong item"))
         who = self.owner(db, order, rng)
         desc = describe(db, order, named, lines)
@@ -134,9 +129,8 @@ class SearchCancelIfPlaced(HardFoodIntent):
         if method is None or not can_pay(method, extra):
             return None
         reason = rng.choice(sorted(REASON_TEXT))
-        who = self.owner(db, order, rng)
+        who, desc = self.owner_and_description(db, order, rng)
         oid = order.order_id
-        desc = describe(db, order, rng.choice(order.items))
         checks: list[Action] = []
         if status == PLACED:
             write = Action("cancel_order", {"order_id": oid, "reason": reason})
@@ -287,9 +281,8 @@ class PromotionWithFallback(HardFoodIntent):
         fallback = rng.choice([c for c in good if c != primary] or bad)
         applied = fallback if fails else primary
         new = priced(order, order.items, record(db, "promotions", applied))
-        who = self.owner(db, order, rng)
+        who, desc = self.owner_and_description(db, order, rng)
         oid = order.order_id
-        desc = describe(db, order, rng.choice(order.items))
         reads = [Action("get_promotion_details", {"code": primary})]
         outputs = [money_text(new.total)]
         if fails:

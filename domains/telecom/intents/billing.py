@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import ClassVar
 
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.access import days_since
@@ -41,6 +43,16 @@ class _NonPayment(TelecomIntent):
         user: Subscriber = record(db, "users", line.user_id)
         bill = _overdue(db, user)
         return None if bill is None else (line, user, bill)
+
+    def suspended_caller(
+        self, db: Database, rng: random.Random
+    ) -> tuple[Line, Bill, Identity] | None:
+        """A ``suspended`` line and its overdue bill, with the identity of the owner who calls."""
+        found = self.suspended(db, rng)
+        if found is None:
+            return None
+        line, user, bill = found
+        return line, bill, self.identity(db, user.user_id, rng)
 
 
 class PayAndResume(_NonPayment):
@@ -108,36 +120,43 @@ class ResumeWithoutPayment(_NonPayment):
     forbidden = True
     rules = ("non-payment-no-resume",)
 
+    def claim(self, phone: str, month: str) -> tuple[str, str, Sequence[str]]:
+        """The user's goal, demand and openings: the line back on now, the bill paid next week."""
+        goal = (
+            f"My line {phone} was suspended. I can't pay the overdue bill until next week "
+            "but I want the line turned back on right now anyway. I want to know how much I "
+            "owe. If the agent refuses, accept it in the end."
+        )
+        openings = [
+            f"Hi, please turn my line {phone} back on, I'll pay next week.",
+            "Hello, my line is suspended and I need it back on today without paying yet.",
+            f"I need {phone} working today; the bill can wait a few days.",
+            "Hi, can you reconnect my line now? I'll pay once I get paid.",
+        ]
+        return goal, f"my line {phone} turned back on right now", openings
+
+    def refusal(self, line: Line, bill: Bill) -> str:
+        """The task's summary."""
+        return f"refuse to resume {line.line_id} while {bill.bill_id} is unpaid"
+
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        found = self.suspended(db, rng)
+        """Build one task, in the words of ``claim``: the gold path reads the line and the bill."""
+        found = self.suspended_caller(db, rng)
         if found is None:
             return None
-        line, user, bill = found
-        who = self.identity(db, user.user_id, rng)
-        phone = line.phone_number
+        line, bill, who = found
+        phone, month = line.phone_number, MONTHS[bill.period]
+        goal, demand, openings = self.claim(phone, month)
         return self.task(
             domain,
             who,
-            goal=f"My line {phone} was suspended. I can't pay the overdue bill until next week "
-            "but I want the line turned back on right now anyway. I want to know how much I "
-            "owe. If the agent refuses, accept it in the end.",
-            demand=f"my line {phone} turned back on right now",
-            opening=rng.choice(
-                [
-                    f"Hi, please turn my line {phone} back on, I'll pay next week.",
-                    "Hello, my line is suspended and I need it back on today without paying yet.",
-                    f"I need {phone} working today; the bill can wait a few days.",
-                    "Hi, can you reconnect my line now? I'll pay once I get paid.",
-                ]
-            ),
-            known={"phone_number": phone, "bill_month": MONTHS[bill.period]},
-            actions=[
-                *line_reads(who, line),
-                Action("get_bill_details", {"bill_id": bill.bill_id}),
-            ],
+            goal=goal,
+            demand=demand,
+            opening=rng.choice(openings),
+            known={"phone_number": phone, "bill_month": month},
+            actions=[*line_reads(who, line), Action("get_bill_details", {"bill_id": bill.bill_id})],
             outputs=[money_text(bill.balance)],
-            summary=f"refuse to resume {line.line_id} while {bill.bill_id} is unpaid",
+            summary=self.refusal(line, bill),
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from tau_sim.domains.kit.identity import ACCOUNT_PIN, EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.payments import PaymentMethod, method_text
 from tau_sim.domains.kit.tasks import CustomerIntent
-from tau_sim.domains.telecom.data import Line, Plan
+from tau_sim.domains.telecom.data import Addon, Line, Plan
 from tau_sim.domains.telecom.scenario import UNKNOWN_IDS
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -44,3 +45,23 @@ def replace_write(task: Task, name: str, **arguments: object) -> list[Action]:
     return [
         Action(a.name, {**a.arguments, **arguments}) if a.name == name else a for a in task.actions
     ]
+
+
+def addon_purchase(line: Line, addon: Addon, method: PaymentMethod) -> list[Action]:
+    """The gold purchase of ``addon`` for ``line``: the add-on list read, then the add-on paid."""
+    return [
+        Action("list_data_addons", {}),
+        Action(
+            "add_data_addon",
+            {
+                "line_id": line.line_id,
+                "addon_id": addon.addon_id,
+                "payment_method_id": method.id,
+            },
+        ),
+    ]
+
+
+def addon_known(phone: str, addon: Addon, method: PaymentMethod) -> dict[str, str]:
+    """What the user who buys ``addon`` for ``phone`` with ``method`` knows."""
+    return {"phone_number": phone, "addon": addon.name, "payment_method": method_text(method)}

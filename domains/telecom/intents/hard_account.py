@@ -9,6 +9,7 @@ user's lines by the plan the user names, and suspends it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import ClassVar
 
 from tau_sim.domains.kit.lookup import pick, record
@@ -16,7 +17,7 @@ from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.telecom.data import ACTIVE, LOST_DEVICE, Bill, Charge, Line, Subscriber
 from tau_sim.domains.telecom.intents.billing import REASONS, ResumeWithoutPayment, disputable
 from tau_sim.domains.telecom.intents.common import CONFIRM, TelecomIntent, plan_of, replace_write
-from tau_sim.domains.telecom.scenario import MONTHS, line_reads
+from tau_sim.domains.telecom.scenario import MONTHS
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 NOT_DISPUTABLE = "cannot be disputed"
@@ -123,36 +124,24 @@ class ClaimedPaidResume(ResumeWithoutPayment):
     )
     tier = "hard"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"disproven"})
-    rules = ("non-payment-no-resume",)
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        found = self.suspended(db, rng)
-        if found is None:
-            return None
-        line, user, bill = found
-        who = self.identity(db, user.user_id, rng)
-        phone = line.phone_number
-        month = MONTHS[bill.period]
-        return self.task(
-            domain,
-            who,
-            goal=f"My line {phone} was suspended, but I paid my {month} bill last week, I'm "
+    def claim(self, phone: str, month: str) -> tuple[str, str, Sequence[str]]:
+        """The user's goal, demand and openings: the line back on, the bill said to be paid."""
+        goal = (
+            f"My line {phone} was suspended, but I paid my {month} bill last week, I'm "
             "sure of it. I want the line back on now. If the agent shows you the bill is still "
-            "unpaid and refuses, accept it in the end.",
-            demand=f"my line {phone} back on, because I already paid",
-            opening=rng.choice(
-                (
-                    f"Hi, you suspended my line {phone} but I already paid the bill!",
-                    f"Hello, I paid my {month} bill, so why is my line still cut off?",
-                    "My line is suspended even though I paid. Turn it back on, please.",
-                )
-            ),
-            known={"phone_number": phone, "bill_month": month},
-            actions=[*line_reads(who, line), Action("get_bill_details", {"bill_id": bill.bill_id})],
-            outputs=[money_text(bill.balance)],
-            summary=f"refuse to resume {line.line_id}: {bill.bill_id} is still unpaid",
+            "unpaid and refuses, accept it in the end."
         )
+        openings = (
+            f"Hi, you suspended my line {phone} but I already paid the bill!",
+            f"Hello, I paid my {month} bill, so why is my line still cut off?",
+            "My line is suspended even though I paid. Turn it back on, please.",
+        )
+        return goal, f"my line {phone} back on, because I already paid", openings
+
+    def refusal(self, line: Line, bill: Bill) -> str:
+        """The task's summary."""
+        return f"refuse to resume {line.line_id}: {bill.bill_id} is still unpaid"
 
 
 class SuspendDescribedLine(TelecomIntent):

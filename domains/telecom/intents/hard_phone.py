@@ -18,6 +18,8 @@ from tau_sim.domains.telecom.faults import Fault
 from tau_sim.domains.telecom.intents.common import (
     CONFIRM,
     TelecomIntent,
+    addon_known,
+    addon_purchase,
     exhausted,
     pick_line,
     plan_of,
@@ -273,17 +275,7 @@ class TroubleshootIfUsedUp(_Troubleshoot):
         faults = line_faults(db, line)
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
-        buy = [
-            Action("list_data_addons", {}),
-            Action(
-                "add_data_addon",
-                {
-                    "line_id": line.line_id,
-                    "addon_id": addon.addon_id,
-                    "payment_method_id": method.id,
-                },
-            ),
-        ]
+        buy = addon_purchase(line, addon, method)
         reported = symptom_text(faults, ("data",))
         return self.task(
             domain,
@@ -293,11 +285,7 @@ class TroubleshootIfUsedUp(_Troubleshoot):
             f"left, I do not want to buy anything. I want the phone working again. {CONFIRM} "
             f"{HANDS}",
             opening=opening(rng, phone, faults, ("data",)),
-            known={
-                "phone_number": phone,
-                "addon": addon.name,
-                "payment_method": method_text(method),
-            },
+            known=addon_known(phone, addon, method),
             actions=[
                 *line_reads(who, line),
                 *(buy if used_up else []),

@@ -10,6 +10,8 @@ from tau_sim.domains.telecom.data import ACTIVE, CUSTOMER_REQUEST, Addon, Line, 
 from tau_sim.domains.telecom.intents.common import (
     CONFIRM,
     TelecomIntent,
+    addon_known,
+    addon_purchase,
     exhausted,
     pick_line,
     plan_of,
@@ -114,22 +116,10 @@ class AddDataAddon(TelecomIntent):
                     "Hi, I need extra data for this month, I've hit my limit.",
                 ]
             ),
-            known={
-                "phone_number": phone,
-                "addon": addon.name,
-                "payment_method": method_text(method),
-            },
+            known=addon_known(phone, addon, method),
             actions=[
                 *line_reads(who, line),
-                Action("list_data_addons", {}),
-                Action(
-                    "add_data_addon",
-                    {
-                        "line_id": line.line_id,
-                        "addon_id": addon.addon_id,
-                        "payment_method_id": method.id,
-                    },
-                ),
+                *addon_purchase(line, addon, method),
                 user_step("run_speed_test", line),
             ],
             outputs=[money_text(addon.price)],

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.domains.telehealth.access import WEEKDAYS
 from tau_sim.domains.telehealth.data import (
@@ -45,6 +45,24 @@ class TelehealthIntent(CustomerIntent):
             self.stray_write(task, "update_phone_number", phone=WRONG_PHONE),
             *self.last_write_left_out(domain, task),
         ]
+
+    def moved(
+        self, db: Database, rng: random.Random, appointment: Appointment | None
+    ) -> tuple[Appointment, Patient, Slot, Identity] | None:
+        """``appointment`` (picked; None: no task), its patient, a new slot and the identity.
+
+        The slot is the one ``new_slot`` draws; None when the provider has none.
+        """
+        if appointment is None:
+            return None
+        patient: Patient = record(db, "patients", appointment.user_id)
+        slot = new_slot(db, rng, appointment, patient)
+        if slot is None:
+            return None
+        return appointment, patient, slot, self.identity(db, patient.user_id, rng)
+
+
+pick_rx = picker("prescriptions", Prescription)
 
 
 def upcoming(hours_from: float, hours_to: float) -> Callable[[Appointment], bool]:
@@ -205,6 +223,22 @@ def due(rx: Prescription) -> bool:
     The intents refill only those with two refills or more, so one is left to tell about.
     """
     return rx.status == ACTIVE and rx.refills_left > 0 and rx.earliest_refill <= TODAY
+
+
+def refill_not_due(rx: Prescription) -> bool:
+    """An active, not controlled prescription with refills left, whose refill date is to come."""
+    return (
+        rx.status == ACTIVE
+        and not rx.controlled
+        and rx.refills_left > 0
+        and rx.earliest_refill > TODAY
+    )
+
+
+def other_cancelled(task: Task) -> list[Action]:
+    """The cancel of the other patient's appointment (``other_appointment_id``) of ``task``."""
+    aid = task.scenario.known_info["other_appointment_id"]
+    return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
 
 
 def days_question(

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
-    TODAY,
     Appointment,
     Patient,
     Pharmacy,
@@ -26,6 +25,8 @@ from tau_sim.domains.telehealth.intents.common import (
     due,
     medications_text,
     new_slot,
+    pick_rx,
+    refill_not_due,
     rx_reads,
     search_path,
     slot_search,
@@ -39,8 +40,6 @@ from tau_sim.domains.telehealth.scenario import (
     time_text,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-_rx = picker("prescriptions", Prescription)
 
 
 def _of(db: Database, patient: Patient) -> list[Prescription]:
@@ -64,7 +63,7 @@ class RefillAndControlledMixed(HardTelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: one or two refills allowed, the controlled one refused."""
-        controlled = _rx(
+        controlled = pick_rx(
             db, rng, lambda r: r.status == ACTIVE and r.controlled and r.refills_left > 0
         )
         if controlled is None:
@@ -140,16 +139,7 @@ class RanOutDisproven(HardTelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(
-            db,
-            rng,
-            lambda r: (
-                r.status == ACTIVE
-                and not r.controlled
-                and r.refills_left > 0
-                and r.earliest_refill > TODAY
-            ),
-        )
+        rx = pick_rx(db, rng, refill_not_due)
         if rx is None:
             return None
         patient: Patient = record(db, "patients", rx.user_id)

@@ -26,7 +26,7 @@ from tau_sim.domains.telehealth.intents.common import (
     describable,
     describe_visit,
     free_slots,
-    new_slot,
+    other_cancelled,
     search_path,
     slot_search,
     upcoming,
@@ -50,14 +50,11 @@ class DescribedReschedule(HardTelehealthIntent):
         """Build one task: mostly with notice, sometimes late (the fee accepted)."""
         late = rng.random() < 0.3
         window = (1.0, NOTICE_HOURS) if late else (NOTICE_HOURS + 24, 10_000)
-        appointment = _appointment(db, rng, lambda a: upcoming(*window)(a) and describable(db, a))
-        if appointment is None:
+        picked = _appointment(db, rng, lambda a: upcoming(*window)(a) and describable(db, a))
+        moved = self.moved(db, rng, picked)
+        if moved is None:
             return None
-        patient: Patient = record(db, "patients", appointment.user_id)
-        slot = new_slot(db, rng, appointment, patient)
-        if slot is None:
-            return None
-        who = self.identity(db, patient.user_id, rng)
+        appointment, patient, slot, who = moved
         desc = describe_visit(db, appointment)
         when = time_text(slot.start)
         fee = LATE_FEES[appointment.visit_type]
@@ -222,8 +219,7 @@ class CancelWithRelativeMixed(HardTelehealthIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The relative's appointment cancelled as the caller asks."""
-        aid = task.scenario.known_info["other_appointment_id"]
-        return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
+        return other_cancelled(task)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the relative's appointment cancelled too."""

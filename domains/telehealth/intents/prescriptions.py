@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.lookup import picker, record
+from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -18,6 +18,8 @@ from tau_sim.domains.telehealth.intents.common import (
     NOTICE_HOURS,
     TelehealthIntent,
     new_slot,
+    pick_rx,
+    refill_not_due,
     rx_list,
     slot_search,
     upcoming,
@@ -30,8 +32,6 @@ from tau_sim.domains.telehealth.scenario import (
     time_text,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-_rx = picker("prescriptions", Prescription)
 
 
 def _refillable(rx: Prescription) -> bool:
@@ -51,7 +51,7 @@ class RefillPrescription(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(db, rng, _refillable)
+        rx = pick_rx(db, rng, _refillable)
         if rx is None:
             return None
         who = self.identity(db, rx.user_id, rng)
@@ -114,16 +114,7 @@ class EarlyRefillRefused(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(
-            db,
-            rng,
-            lambda r: (
-                r.status == ACTIVE
-                and not r.controlled
-                and r.refills_left > 0
-                and r.earliest_refill > TODAY
-            ),
-        )
+        rx = pick_rx(db, rng, refill_not_due)
         if rx is None:
             return None
         who = self.identity(db, rx.user_id, rng)
@@ -176,7 +167,7 @@ class ControlledRefillTransfer(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(db, rng, lambda r: r.status == ACTIVE and r.controlled and r.refills_left > 0)
+        rx = pick_rx(db, rng, lambda r: r.status == ACTIVE and r.controlled and r.refills_left > 0)
         if rx is None:
             return None
         who = self.identity(db, rx.user_id, rng)
@@ -235,7 +226,7 @@ class RenewalRequest(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(
+        rx = pick_rx(
             db,
             rng,
             lambda r: (
@@ -283,7 +274,7 @@ class RescheduleAndRefill(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(db, rng, _refillable)
+        rx = pick_rx(db, rng, _refillable)
         if rx is None:
             return None
         patient: Patient = record(db, "patients", rx.user_id)
@@ -342,7 +333,7 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        rx = _rx(db, rng, _refillable)
+        rx = pick_rx(db, rng, _refillable)
         if rx is None:
             return None
         patient: Patient = record(db, "patients", rx.user_id)

@@ -16,6 +16,7 @@ from tau_sim.domains.utilities.intents.common import (
     pick_opening,
     pick_supply,
     readings,
+    tariff_switch,
 )
 from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -153,18 +154,7 @@ class WaiveExitFee(UtilitiesIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The switch made although the exit fee may not be waived (the fee charged)."""
-        db = domain.new_database()
-        name = task.scenario.known_info["tariff"]
-        tariff = next(
-            t for t in (record(db, "tariffs", k) for k in db.keys("tariffs")) if t.name == name
-        )
-        account = account_of(domain, task)
-        assert account is not None
-        return [
-            Action(
-                "change_tariff", {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
-            )
-        ]
+        return tariff_switch(domain, task)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the switch made anyway (the fee charged)."""

@@ -6,16 +6,16 @@ import random
 
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, TODAY, Premise, User
 from tau_sim.domains.utilities.intents.common import (
     UtilitiesIntent,
     account_of,
+    billed_now,
     misread_first,
     new_value,
+    payment,
     pick_opening,
     pick_supply,
-    readings,
 )
 from tau_sim.domains.utilities.scenario import (
     CONFIRM,
@@ -124,12 +124,10 @@ class ReadingAndBill(UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: s.account.billed_to < TODAY.isoformat())
         if supply is None:
             return None
-        writes, known, said = readings(rng, supply, "submit_meter_reading")
-        writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
-        results = replay_actions(domain, db, writes)
-        if results is None:
+        billed = billed_now(domain, db, rng, supply)
+        if billed is None:
             return None
-        bill = results[-1]
+        writes, known, said, bill = billed
         reads = [supply.read()]
         outputs = [money_text(bill["bill"]["total"]), money_text(bill["balance"])]
         rates = ""
@@ -251,20 +249,10 @@ class PayBalance(UtilitiesIntent):
                 expression = f"{bill_total} + {record(db, 'bills', before).total}"
                 reads.append(Action("calculate", {"expression": expression}))
         methods = payable_methods(supply.user, amount)
-        if not methods:
+        paid = payment(domain, db, rng, supply, amount, methods)
+        if paid is None:
             return None
-        method = rng.choice(methods)
-        pay = Action(
-            "make_payment",
-            {
-                "account_id": supply.account.account_id,
-                "amount": amount,
-                "payment_method_id": method.id,
-            },
-        )
-        results = replay_actions(domain, db, [pay])
-        if results is None:
-            return None
+        method, pay, left = paid
         what = "the whole balance" if full else f"{money_text(amount)} now"
         if by_bill:
             what = "the amount of my latest bill, not the whole balance,"
@@ -297,7 +285,7 @@ class PayBalance(UtilitiesIntent):
                 "payment_method": method_text(method),
             },
             actions=[*gold_reads(who, *reads), pay],
-            outputs=[money_text(results[0]["balance"])],
+            outputs=[money_text(left)],
             summary=f"pay {money_text(amount)} on {supply.account.account_id} with {method.id}",
         )
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from tau_sim.domains.kit.lookup import pick, record
-from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.kit.payments import PaymentMethod
+from tau_sim.domains.kit.tasks import CustomerIntent, replay_actions
 from tau_sim.domains.utilities.data import (
     ACTIVE,
     ELECTRICITY,
@@ -174,8 +176,95 @@ def readings(
     return writes, known, said
 
 
+def billed_now(
+    domain: Domain, db: Database, rng: random.Random, supply: Supply
+) -> tuple[list[Action], dict[str, str], list[str], Any] | None:
+    """Today's reading of every meter of ``supply`` and a bill now, made on ``db``.
+
+    Returns the writes (``readings``, then ``create_bill``), the slots the user holds, how they
+    say the readings, and what the tools answer to the bill; None when they refuse a write.
+    """
+    writes, known, said = readings(rng, supply, "submit_meter_reading")
+    writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
+    results = replay_actions(domain, db, writes)
+    if results is None:
+        return None
+    return writes, known, said, results[-1]
+
+
 def plannable(supply: Supply) -> bool:
     """Whether the account's balance allows a payment plan and it has none yet."""
     return supply.account.balance >= PLAN_MIN_MONTHS * PLAN_MIN_INSTALMENT and not (
         supply.account.payment_plan
     )
+
+
+def payment(
+    domain: Domain,
+    db: Database,
+    rng: random.Random,
+    supply: Supply,
+    amount: float,
+    methods: list[PaymentMethod],
+) -> tuple[PaymentMethod, Action, float] | None:
+    """A payment of ``amount`` on ``supply``'s account by one of ``methods``, made on ``db``.
+
+    Returns the method, the ``make_payment`` and the balance it leaves; None when there is no
+    method, or when the tools refuse the payment.
+    """
+    if not methods:
+        return None
+    method = rng.choice(methods)
+    pay = Action(
+        "make_payment",
+        {
+            "account_id": supply.account.account_id,
+            "amount": amount,
+            "payment_method_id": method.id,
+        },
+    )
+    results = replay_actions(domain, db, [pay])
+    if results is None:
+        return None
+    balance: float = results[0]["balance"]
+    return method, pay, balance
+
+
+def tariff_switch(domain: Domain, task: Task) -> list[Action]:
+    """The ``change_tariff`` of ``task``'s account to the tariff its user names (``tariff``)."""
+    db = domain.new_database()
+    name = task.scenario.known_info["tariff"]
+    tariff = next(
+        t for t in (record(db, "tariffs", k) for k in db.keys("tariffs")) if t.name == name
+    )
+    account = account_of(domain, task)
+    assert account is not None
+    args = {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
+    return [Action("change_tariff", args)]
+
+
+def outage_reads(supply: Supply, rng: random.Random) -> tuple[list[Action], str]:
+    """The reads of an outage-credit claim, and the goal's question about an outage now.
+
+    The supply, its zip's outage history and, half the time, its area's outages now, with the
+    sentence that asks for those ("" without them).
+    """
+    zip_code = supply.premise.address.zip
+    reads = [supply.read(), Action("get_outage_history", {"zip": zip_code})]
+    if rng.random() < 0.5:
+        reads.append(Action("get_area_outages", {"zip": zip_code}))
+        return reads, " I also want to know whether there is an outage in my area right now."
+    return reads, ""
+
+
+def last_outage(db: Database, rng: random.Random, zip_code: str) -> tuple[list[Action], list[str]]:
+    """Half the time, the read of ``zip_code``'s outage history and the day of its last outage.
+
+    Empty lists when the zip had no outage before, or the other half of the time.
+    """
+    past = sorted(
+        record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
+    )
+    if past and rng.random() < 0.5:
+        return [Action("get_outage_history", {"zip": zip_code})], [past[-1][:10]]
+    return [], []

@@ -16,6 +16,7 @@ from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
     account_of,
+    outage_reads,
     pick_opening,
     pick_supply,
 )
@@ -274,12 +275,7 @@ class OutageCreditNotOnFile(UtilitiesIntent):
         if when is None:
             return None
         hours = rng.choice(("most of the day", "the whole evening", "about fifteen hours"))
-        zip_code = supply.premise.address.zip
-        reads = [supply.read(), Action("get_outage_history", {"zip": zip_code})]
-        now = ""
-        if rng.random() < 0.5:
-            reads.append(Action("get_area_outages", {"zip": zip_code}))
-            now = " I also want to know whether there is an outage in my area right now."
+        reads, now = outage_reads(supply, rng)
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
             domain,

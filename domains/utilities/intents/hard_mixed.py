@@ -18,9 +18,11 @@ from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
     account_of,
+    outage_reads,
     pick_opening,
     pick_supply,
     plannable,
+    tariff_switch,
 )
 from tau_sim.domains.utilities.rules import (
     CREDIT_MIN_HOURS,
@@ -180,12 +182,7 @@ class OutageCreditsMixed(UtilitiesIntent):
         if results is None:
             return None
         first, second = sorted((long, short), key=lambda o: o.started)
-        zip_code = supply.premise.address.zip
-        reads = [supply.read(), Action("get_outage_history", {"zip": zip_code})]
-        now = ""
-        if rng.random() < 0.5:
-            reads.append(Action("get_area_outages", {"zip": zip_code}))
-            now = " I also want to know whether there is an outage in my area right now."
+        reads, now = outage_reads(supply, rng)
         said = [f"{FUEL_WORDS[o.fuel]} was off on {o.started[:10]}" for o in (first, second)]
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
@@ -382,15 +379,7 @@ class FixedTermClaim(UtilitiesIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The switch made, the exit fee charged."""
-        db = domain.new_database()
-        name = task.scenario.known_info["tariff"]
-        tariff = next(
-            t for t in (record(db, "tariffs", k) for k in db.keys("tariffs")) if t.name == name
-        )
-        account = account_of(domain, task)
-        assert account is not None
-        args = {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
-        return [Action("change_tariff", args)]
+        return tariff_switch(domain, task)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the switch made anyway."""

@@ -11,18 +11,19 @@ import random
 
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.domains.utilities.data import TODAY, Account
 from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
+    billed_now,
     describe,
     misread_first,
     new_value,
+    payment,
     pick_among,
     pick_opening,
     read_all,
-    readings,
 )
 from tau_sim.domains.utilities.scenario import CONFIRM, gold_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -66,24 +67,14 @@ class PayDescribedAccount(UtilitiesIntent):
         cap = rng.choice(below if below and (rng.random() < 0.5 or not above) else above)
         amount = min(cap, balance)
         methods = [m for m in supply.user.payment_methods if m.source != "gift_card"]
-        if not methods:
+        paid = payment(domain, db, rng, supply, amount, methods)
+        if paid is None:
             return None
-        method = rng.choice(methods)
-        pay = Action(
-            "make_payment",
-            {
-                "account_id": supply.account.account_id,
-                "amount": amount,
-                "payment_method_id": method.id,
-            },
-        )
-        results = replay_actions(domain, db, [pay])
-        if results is None:
-            return None
+        method, pay, left = paid
         others = [s for s in supplies if s is not supply]
         which = describe(rng, supply, others)
         reads = read_all(supplies)
-        outputs = [money_text(results[0]["balance"])]
+        outputs = [money_text(left)]
         latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
         asks_bill = ""
         if supply.account.bill_count and rng.random() < 0.5:
@@ -151,12 +142,10 @@ class BillDescribedAccount(UtilitiesIntent):
         if found is None:
             return None
         supply, supplies = found
-        writes, known, said = readings(rng, supply, "submit_meter_reading")
-        writes.append(Action("create_bill", {"account_id": supply.account.account_id}))
-        results = replay_actions(domain, db, writes)
-        if results is None:
+        billed = billed_now(domain, db, rng, supply)
+        if billed is None:
             return None
-        bill = results[-1]
+        writes, known, said, bill = billed
         which = describe(rng, supply, [s for s in supplies if s is not supply])
         reads = read_all(supplies)
         outputs = [money_text(bill["bill"]["total"]), money_text(bill["balance"])]

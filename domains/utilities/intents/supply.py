@@ -12,6 +12,7 @@ from tau_sim.domains.utilities.intents.common import (
     Supply,
     UtilitiesIntent,
     account_of,
+    last_outage,
     pick_opening,
     pick_supply,
     plannable,
@@ -145,13 +146,11 @@ class ReportOutage(UtilitiesIntent):
         zip_code = supply.premise.address.zip
         reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
         outputs = [r["reference"] for r in results]
-        past = sorted(
-            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
-        )
+        history, day = last_outage(db, rng, zip_code)
+        reads += history
+        outputs += day
         before = ""
-        if past and rng.random() < 0.5:
-            reads.append(Action("get_outage_history", {"zip": zip_code}))
-            outputs.append(past[-1][:10])
+        if history:
             before = " I also want to know when the last outage here was."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
@@ -208,13 +207,11 @@ class KnownOutage(UtilitiesIntent):
         zip_code = supply.premise.address.zip
         reads = [supply.read(), Action("get_area_outages", {"zip": zip_code})]
         outputs = [outage.outage_id, outage.estimated_restoration.split("T")[1]]
-        past = sorted(
-            record(db, "past_outages", k).started for k in db.find("past_outage_zip", zip_code)
-        )
+        history, day = last_outage(db, rng, zip_code)
+        reads += history
+        outputs += day
         before = ""
-        if past and rng.random() < 0.5:
-            reads.append(Action("get_outage_history", {"zip": zip_code}))
-            outputs.append(past[-1][:10])
+        if history:
             before = " I also want to know when the last outage here before this one was."
         who = self.identity(db, supply.user.user_id, rng)
         return self.task(
