@@ -51,7 +51,7 @@ def session(
 
 
 async def my_turn(pilot: Any) -> HumanScreen:
-    screen = pilot.app.screen_of
+    screen: HumanScreen = pilot.app.screen_of
     await until(pilot, lambda: screen.ask is not None)
     return screen
 
