@@ -286,8 +286,14 @@ def test_tool_command_lines_follow_the_schemas() -> None:
     tools = get_domain("retail").toolkit.specs
     call = parse_call("/cancel_pending_order order_id=#W1 reason=ordered by mistake", tools, "c1")
     assert call.arguments == {"order_id": "#W1", "reason": "ordered by mistake"}
-    call = parse_call('/modify_pending_order_items item_ids=["1", "2"] order_id=#W2', tools, "c2")
-    assert call.arguments == {"item_ids": ["1", "2"], "order_id": "#W2"}
+    line = '/modify_pending_order_items item_ids=["1", "2"] order_id=#W2 new_item_ids=["3", "4"]'
+    call = parse_call(f"{line} payment_method_id=gift_card_1", tools, "c2")
+    assert call.arguments == {
+        "item_ids": ["1", "2"],
+        "order_id": "#W2",
+        "new_item_ids": ["3", "4"],
+        "payment_method_id": "gift_card_1",
+    }
     call = parse_call('/get_order_details {"order_id": "#W3"}', tools, "c3")
     assert call.arguments == {"order_id": "#W3"} and call.id == "c3"
     for line, words in (
@@ -295,6 +301,8 @@ def test_tool_command_lines_follow_the_schemas() -> None:
         ("/get_order_details order=#W1", "no argument 'order'"),
         ("/get_order_details #W1", "write key=value"),
         ("/get_order_details {bad", "not a JSON object"),
+        ("/get_order_details", "missing order_id; usage: /get_order_details order_id=string"),
+        ("/get_order_details {}", "missing order_id"),
     ):
         with pytest.raises(CallError, match=words):
             parse_call(line, tools, "c")
