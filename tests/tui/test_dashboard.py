@@ -58,7 +58,8 @@ async def test_dashboard_fills_during_the_run_and_ends_with_the_store_counts(
     assert round(app.state.pass_1, 4) == report["pass_hat_k"]["1"]
     assert f"pass^1 {report['pass_hat_k']['1']:.3f}" in summary
     assert "80/80 done" in summary
-    assert f"abandoned {stored['abandoned']}" in summary
+    share = stored["abandoned"] / app.state.finished  # as the headless bar: of the finished
+    assert f"abandoned {stored['abandoned']} ({share:.0%})" in summary
     assert app.source.info.status == "completed"
 
 
