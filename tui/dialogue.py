@@ -36,7 +36,7 @@ from tau_sim.simulator.core import (
     UserToolResult,
     visible,
 )
-from tau_sim.tui.state import status_of
+from tau_sim.tui.state import ABANDONED, status_of
 from tau_sim.tui.widgets import STATUS_STYLES
 
 RESULT_CHARS = 240
@@ -178,6 +178,9 @@ class Outcome(Static):
             text.append(f"; outputs said {b.outputs_communicated:.0%}")
             if b.missing_outputs:
                 text.append(visible("; missing: " + ", ".join(b.missing_outputs)))
+        if status == ABANDONED and ended.failure_detail:  # the user's reason, not their words
+            text.append("\nwhy ", style="bold")
+            text.append(visible(_cut(ended.failure_detail, 160)))
         self.update(text)
         self.add_class("-ended")
 

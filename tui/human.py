@@ -12,7 +12,8 @@ user pushes back before it accepts: ``users.pushback``), the intensity being act
 ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and the input box.
 ``/tool key=value ...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied
 (``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
-``ABANDON_REASONS``.
+``ABANDON_REASONS`` or written, stored as the reason of the last ``EmotionUpdate`` (never said
+to the agent).
 
 The agent's screen shows what an agent is given and nothing of the user's condition: the tools
 (from their schemas), the policy rendered as Markdown, and the tool results whole and
@@ -77,7 +78,9 @@ ABANDON_REASONS = (
     "the agent refused without a reason",
     "the agent was rude",
 )
-"""The reasons a person may give for abandoning (the ending's detail)."""
+"""The reasons a person may pick for abandoning (or they write their own)."""
+GIVE_UP = "I am giving up on this."
+"""What the user says last on abandoning when nothing is typed (the reason is not said)."""
 GUIDES = {
     "anger": "Be curt and impatient; push back when the agent stalls or repeats itself.",
     "fear": "Sound worried; ask what happens next and whether it is really fixed.",
@@ -127,19 +130,32 @@ class HumanDialogue(DialogueView):
 
 
 class ReasonScreen(ModalScreen[str | None]):
-    """Pick why you abandon (escape: keep talking)."""
+    """Pick why you abandon, or write it (escape: keep talking).
+
+    The reason is stored with the ending (the last ``EmotionUpdate``'s reason, which the
+    failure diagnosis reads), never sent as something the user says.
+    """
 
     BINDINGS = [Binding("escape", "dismiss_none", "Keep talking")]
 
     def compose(self) -> ComposeResult:
-        """The list of reasons."""
+        """The list of reasons and a line for one's own."""
         with Vertical(id="reason-box"):
             yield Static(Text("Why do you give up?", style="bold"))
             yield OptionList(*ABANDON_REASONS, id="reasons")
+            yield Input(placeholder="or write your own reason, then Enter", id="own-reason")
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         """The reason picked."""
         self.dismiss(ABANDON_REASONS[message.option_index])
+
+    @on(Input.Submitted, "#own-reason")
+    def written(self, message: Input.Submitted) -> None:
+        """The reason written (an empty line picks nothing)."""
+        message.stop()
+        reason = " ".join(message.value.split())
+        if reason:
+            self.dismiss(reason)
 
     def action_dismiss_none(self) -> None:
         """Back to the conversation."""
@@ -396,7 +412,9 @@ class HumanScreen(SizedScreen):
             return ChatResponse(ChatMessage(role="assistant", tool_calls=[call]))
         return ChatResponse(ChatMessage(role="assistant", content=line))
 
-    def _user_answer(self, ask: UserAsk, line: str, ends: str | None = None) -> UserTurn:
+    def _user_answer(
+        self, ask: UserAsk, line: str, ends: str | None = None, reason: str = ""
+    ) -> UserTurn:
         if line.startswith("/") and ends is None:
             if not ask.view.tools:
                 raise CallError("you have no tools in this domain: write to the agent")
@@ -407,7 +425,7 @@ class HumanScreen(SizedScreen):
             emotion=ask.view.emotion,
             intensity=round(self.acting, 2),
             dissatisfaction=1.0 if ends == UNSATISFIED else 0.0,
-            reason="acted by a person",
+            reason=reason or "acted by a person",
             triggers=["human"],
         )
         return UserTurn(text=line, ends=ends, state=state, model="human")
@@ -434,13 +452,20 @@ class HumanScreen(SizedScreen):
         await self._send(self._user_answer(self.ask, f"{line} {STOP}", STOP))
 
     def action_abandon(self) -> None:
-        """Give up: pick a reason, which the ending keeps as its detail."""
+        """Give up: pick or write a reason, kept as the reason of the last emotion update.
+
+        What the user says last is the typed line (or ``GIVE_UP``) with ``###UNSATISFIED###``:
+        the reason is not said to the agent.
+        """
         if not isinstance(self.ask, UserAsk):
             return
 
         async def picked(reason: str | None) -> None:
             if reason is not None and isinstance(self.ask, UserAsk):
-                await self._send(self._user_answer(self.ask, reason, UNSATISFIED))
+                line = self.say.value.strip() or GIVE_UP
+                self.say.value = ""
+                answer = self._user_answer(self.ask, f"{line} {UNSATISFIED}", UNSATISFIED, reason)
+                await self._send(answer)
 
         self.app.push_screen(ReasonScreen(), callback=picked)
 

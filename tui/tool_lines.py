@@ -38,7 +38,8 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
 
     A value runs to the next `` key=`` (so it may hold spaces: ``reason=ordered by mistake``);
     values are read by the tool's schema: numbers, booleans, lists and objects as JSON, the
-    rest as text (quote nothing). The tool validates the arguments itself when it runs.
+    rest as text (quote nothing). A required argument left out is a ``CallError`` naming it with
+    the tool's usage (one line); the tool validates the values itself when it runs.
     """
     name, _, rest = line.removeprefix("/").strip().partition(" ")
     tool = next((t for t in tools if t.name == name), None)
@@ -52,6 +53,7 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
             raise CallError(f"{name}: arguments are not a JSON object ({exc.msg})") from None
         if not isinstance(arguments, dict):
             raise CallError(f"{name}: arguments are not a JSON object")
+        _check_required(tool, arguments)
         return ToolCallSpec(call_id, name, arguments)
     properties: dict[str, Any] = tool.parameters.get("properties", {})
     keys = list(_KEY.finditer(rest))
@@ -64,7 +66,20 @@ def parse_call(line: str, tools: list[ToolSpec], call_id: str) -> ToolCallSpec:
             raise CallError(f"{name}: no argument {field!r} (takes {', '.join(properties)})")
         text = rest[key.end() : after.start() if after else len(rest)].strip()
         arguments[field] = _value(text, properties[field])
+    _check_required(tool, arguments)
     return ToolCallSpec(call_id, name, arguments)
+
+
+def usage(tool: ToolSpec) -> str:
+    """A tool's command line as text: ``/name key=type ...``."""
+    properties: dict[str, Any] = tool.parameters.get("properties", {})
+    return " ".join([f"/{tool.name}", *(f"{k}={_kind(v)}" for k, v in properties.items())])
+
+
+def _check_required(tool: ToolSpec, arguments: dict[str, Any]) -> None:
+    missing = [k for k in tool.parameters.get("required", []) if k not in arguments]
+    if missing:
+        raise CallError(f"{tool.name}: missing {', '.join(missing)}; usage: {usage(tool)}")
 
 
 def _kind(schema: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.dialogue import DialogueView, Outcome, Turn
 from tau_sim.tui.launch import live_source
 from tau_sim.tui.screens import ConversationScreen, DashboardScreen, HelpScreen
+from tau_sim.tui.sources import LiveSource
 from tau_sim.tui.widgets import RowFilter
 from tests.helpers.cli import TAU_SIM
 from tests.tui.runs import live_app, opened, retail, stored_counts, until
@@ -38,7 +39,7 @@ async def test_dashboard_fills_during_the_run_and_ends_with_the_store_counts(
         if 0 < app.state.done < 80:
             seen_midway.append((app.state.done, app.dashboard.table.row_count))
 
-    app.dashboard.show = recording  # type: ignore[method-assign]
+    app.dashboard.show = recording  # type: ignore[method-assign,assignment]
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.settled)
         await pilot.pause(0.2)
@@ -58,7 +59,8 @@ async def test_dashboard_fills_during_the_run_and_ends_with_the_store_counts(
     assert round(app.state.pass_1, 4) == report["pass_hat_k"]["1"]
     assert f"pass^1 {report['pass_hat_k']['1']:.3f}" in summary
     assert "80/80 done" in summary
-    assert f"abandoned {stored['abandoned']}" in summary
+    share = stored["abandoned"] / app.state.finished  # as the headless bar: of the finished
+    assert f"abandoned {stored['abandoned']} ({share:.0%})" in summary
     assert app.source.info.status == "completed"
 
 
@@ -154,13 +156,15 @@ async def test_quit_leaves_the_run_interrupted_and_resumable(tmp_path: Path) -> 
     db = tmp_path / "quit.db"
     config = retail(tasks=10, trials=2, concurrency=8, latency=0.05)  # 80, several s
     app = live_app(db, config)
+    source = app.source
+    assert isinstance(source, LiveSource)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.state.done >= 5)
         await pilot.press("q")  # the first asks for a second
-        assert not app.source.runner._stop_requested and not app.done
+        assert not source.runner._stop_requested and not app.done
         await pilot.press("q")
         await until(pilot, lambda: app.settled)
-    assert app.source.runner.interrupted
+    assert source.runner.interrupted
     conn = open_database(db, readonly=True)
     run = get_run(conn, "tui-run")
     stored = stored_counts(db, "tui-run")

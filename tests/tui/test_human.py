@@ -19,7 +19,7 @@ from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store, open_database
-from tau_sim.tui.human import HumanApp, HumanScreen
+from tau_sim.tui.human import HumanApp, HumanScreen, ReasonScreen
 from tau_sim.tui.session import human_settings, make_app
 from tau_sim.tui.tool_lines import CallError, parse_call, tools_text
 from tests.helpers.cli import TAU_SIM
@@ -51,7 +51,7 @@ def session(
 
 
 async def my_turn(pilot: Any) -> HumanScreen:
-    screen = pilot.app.screen_of
+    screen: HumanScreen = pilot.app.screen_of
     await until(pilot, lambda: screen.ask is not None)
     return screen
 
@@ -100,12 +100,41 @@ async def test_typing_raising_and_abandoning_are_stored(tmp_path: Path) -> None:
         await until(pilot, lambda: app.done)
     row, events = stored(db)
     assert row["user"] == "human" and row["reason"] == "user_abandoned"
-    assert row["detail"] == "the agent ignored how I feel"
+    assert row["failure_detail"].startswith("the agent ignored how I feel")
     texts = [e["text"] for e in events if e["kind"] == "user_message"]
-    assert texts[:2] == ["hi, my order", "hurry up"]
+    assert texts == ["hi, my order", "hurry up", "I am giving up on this. ###UNSATISFIED###"]
+    reasons = [e["reason"] for e in events if e["kind"] == "emotion_update"]
+    assert reasons[-1] == "the agent ignored how I feel"
     acted = [e["intensity"] for e in events if e["kind"] == "emotion_update"]
     assert acted == [0.5, 0.7, 0.7]
     assert [e["dissatisfaction"] for e in events if e["kind"] == "emotion_update"][-1] == 1.0
+
+
+async def test_an_abandon_reason_is_written_and_never_said_to_the_agent(tmp_path: Path) -> None:
+    """The reason (here written, not picked) is the ending's; what the user says last is the
+    typed line, which the agent may read; the outcome on screen names the reason."""
+    db = tmp_path / "own.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "hi, my order")
+        screen = await my_turn(pilot)
+        screen.say.value = "Forget it."
+        await pilot.press("ctrl+b")
+        await until(pilot, lambda: isinstance(app.screen, ReasonScreen))
+        await pilot.press("tab")
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "own-reason")
+        await pilot.press(*"you never listened", "enter")
+        await until(pilot, lambda: app.done)
+        await until(pilot, lambda: "you never listened" in str(screen.outcome.render()))
+    row, events = stored(db)
+    assert row["reason"] == "user_abandoned"
+    assert row["failure_detail"] == "you never listened: the user said 'Forget it.'"
+    said = [e["text"] for e in events if e["kind"] == "user_message"]
+    assert said[-1] == "Forget it. ###UNSATISFIED###"
+    assert not any("never listened" in text for text in said)
+    assert [e["reason"] for e in events if e["kind"] == "emotion_update"][-1] == (
+        "you never listened"
+    )
 
 
 async def test_stopping_ends_satisfied_and_is_scored(tmp_path: Path) -> None:
@@ -216,7 +245,7 @@ async def test_the_person_uses_the_phone_from_the_screen(tmp_path: Path) -> None
     assert calls[0]["call"]["arguments"] == {"phone_number": "118-720-7473"}
     assert len(results) == 1 and not results[0]["error"]
     assert row["reason"] == "user_abandoned"
-    assert row["detail"] == "the agent did not solve my problem"
+    assert row["failure_detail"].startswith("the agent did not solve my problem")
 
 
 async def test_a_session_stopped_early_resumes(tmp_path: Path) -> None:
@@ -257,8 +286,14 @@ def test_tool_command_lines_follow_the_schemas() -> None:
     tools = get_domain("retail").toolkit.specs
     call = parse_call("/cancel_pending_order order_id=#W1 reason=ordered by mistake", tools, "c1")
     assert call.arguments == {"order_id": "#W1", "reason": "ordered by mistake"}
-    call = parse_call('/modify_pending_order_items item_ids=["1", "2"] order_id=#W2', tools, "c2")
-    assert call.arguments == {"item_ids": ["1", "2"], "order_id": "#W2"}
+    line = '/modify_pending_order_items item_ids=["1", "2"] order_id=#W2 new_item_ids=["3", "4"]'
+    call = parse_call(f"{line} payment_method_id=gift_card_1", tools, "c2")
+    assert call.arguments == {
+        "item_ids": ["1", "2"],
+        "order_id": "#W2",
+        "new_item_ids": ["3", "4"],
+        "payment_method_id": "gift_card_1",
+    }
     call = parse_call('/get_order_details {"order_id": "#W3"}', tools, "c3")
     assert call.arguments == {"order_id": "#W3"} and call.id == "c3"
     for line, words in (
@@ -266,6 +301,8 @@ def test_tool_command_lines_follow_the_schemas() -> None:
         ("/get_order_details order=#W1", "no argument 'order'"),
         ("/get_order_details #W1", "write key=value"),
         ("/get_order_details {bad", "not a JSON object"),
+        ("/get_order_details", "missing order_id; usage: /get_order_details order_id=string"),
+        ("/get_order_details {}", "missing order_id"),
     ):
         with pytest.raises(CallError, match=words):
             parse_call(line, tools, "c")

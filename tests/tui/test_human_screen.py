@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,28 +14,41 @@ from tau_sim.tui.dialogue import Turn
 from tau_sim.tui.tool_lines import CallError, parse_call
 from tests.helpers.cli import tau_sim
 from tests.tui.runs import until
-from tests.tui.test_human import SIZE, my_turn, say, say_line, session
+from tests.tui.test_human import SIZE, my_turn, say, session
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_tool_command_without_arguments_reaches_the_tool(tmp_path: Path) -> None:
-    """``/check_status_bar`` alone is a call with no arguments: the phone answers with an error
-    naming what is missing (it was a ``zip()`` error on the screen)."""
+async def test_a_tool_command_short_of_an_argument_gets_its_usage(tmp_path: Path) -> None:
+    """``/check_status_bar`` alone is answered on the screen with one line naming the missing
+    argument and the tool's usage (it was a ``zip()`` error); nothing is sent to the phone."""
     toolkit = get_domain("telecom").user_toolkit
     assert toolkit is not None
-    assert parse_call("/check_status_bar  ", toolkit.specs, "c1").arguments == {}
+    with pytest.raises(CallError, match="check_status_bar: missing phone_number; usage: "):
+        parse_call("/check_status_bar  ", toolkit.specs, "c1")
     app = session(tmp_path / "phone.db", task="telecom-002", domain="telecom")
+    notices: list[str] = []
+    notify = app.notify
+
+    def kept(message: str, **kwargs: Any) -> None:
+        notices.append(message)
+        notify(message, **kwargs)
+
+    app.notify = kept  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         screen = await my_turn(pilot)
-        await say_line(pilot, screen, "/check_status_bar")
-        await my_turn(pilot)
+        asked = screen.ask
+        screen.say.value = "/check_status_bar"
+        await pilot.press("enter")
+        await until(pilot, lambda: any("check_status_bar" in n for n in notices))
+        assert screen.ask is asked and screen.say.value == "/check_status_bar"  # not sent
         turns = [str(t.render()) for t in screen.dialogue.query(Turn)]
         await pilot.press("ctrl+q")
         await until(pilot, lambda: app.done)
-    assert any(t.startswith("phone check_status_bar({})") for t in turns)
-    errors = [t for t in turns if t.startswith("error ")]
-    assert errors and "phone_number" in errors[-1] and "zip()" not in errors[-1]
+    (notice,) = [n for n in notices if "check_status_bar" in n]
+    assert "missing phone_number" in notice and "/check_status_bar phone_number=" in notice
+    assert "\n" not in notice and "zip()" not in notice
+    assert not any(t.startswith("phone check_status_bar") for t in turns)
 
 
 async def test_between_and_after_conversations(tmp_path: Path) -> None:
