@@ -72,10 +72,14 @@ _REASON_WORDS: tuple[tuple[str, str], ...] = (
     ("repeat", "procedural friction"),
     ("circl", "procedural friction"),
 )
+MESSAGE_CHARS = 300
+"""The longest message the reply's schema allows: a grammar-bound model (llama.cpp) closes the
+string there, so a small model that starts repeating itself still answers a whole JSON object
+within its token budget (the prompt asks for one to three sentences)."""
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "message": {"type": "string"},
+        "message": {"type": "string", "maxLength": MESSAGE_CHARS},
         "intensity": {"type": "number"},
         "dissatisfaction": {"type": "number"},
         "ends": {"enum": [None, "STOP", "UNSATISFIED"]},
