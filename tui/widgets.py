@@ -388,33 +388,13 @@ class Terminations(OptionList):
     """Conversations that ended early (abandoned, step or tool-error limits, errors).
 
     Two lines each: who and under which condition, then the ending and why. The list follows
-    the newest until the person scrolls it up (or highlights an entry), and again once they
-    scroll back to its end. Whether it follows is kept, not read from the scroll position at
-    each tick: while the panel is hidden (a screen too small, another screen on top) its
-    size and scroll range stay as they were and would read as "scrolled up".
+    the newest while it is scrolled to its end and nothing is highlighted; scrolled up (or
+    with an entry highlighted) it stays where the person put it.
     """
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.following = True
-        """Whether new entries scroll the list to its end."""
-
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        """Stop following when the person scrolls up; follow again at the end."""
-        super().watch_scroll_y(old_value, new_value)
-        if new_value >= self.max_scroll_y:
-            self.following = True
-        elif new_value < old_value:  # the list only grows: a move up is the person's
-            self.following = False
-
-    def on_resize(self) -> None:
-        """Shown again or resized: back to the newest if following."""
-        if self.following and self.highlighted is None:
-            self.scroll_end(animate=False)
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
-        follow = self.highlighted is None and self.following
+        follow = self.highlighted is None and self.scroll_y >= self.max_scroll_y
         options = []
         for summary in changes.terminations:
             prompt = Text()

@@ -110,21 +110,3 @@ async def test_the_success_grid_shows_every_agent_and_condition_from_the_first_s
         assert cells == {"-"}
         await pilot.press("ctrl+c")
         await until(pilot, lambda: app.settled, within=30)
-
-
-async def test_early_terminations_follow_after_the_screen_was_too_small(tmp_path: Path) -> None:
-    """Hidden at 80x24 the panel has no size; once shown it still follows the newest (it kept
-    showing the first ones, as if scrolled up)."""
-    config = retail(tasks=40, agents=("scripted/over-asker",), emotions=("frustration",))
-    app = live_app(tmp_path / "small.db", config)
-    async with app.run_test(size=(80, 24)) as pilot:
-        panel = app.dashboard.terminations
-        await until(pilot, lambda: panel.option_count >= 8)
-        assert app.dashboard.has_class("-too-small")
-        await pilot.resize_terminal(120, 40)
-        await until(pilot, lambda: app.settled)
-        await until(pilot, lambda: panel.max_scroll_y > 0 and panel.scroll_y == panel.max_scroll_y)
-        panel.scroll_up(animate=False)
-        await until(pilot, lambda: not panel.following)
-        panel.scroll_end(animate=False)
-        await until(pilot, lambda: panel.following)
