@@ -58,6 +58,7 @@ from tau_sim.agents.cues import distress_level, feeling, insists, presses, refus
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
+    LATER_AFTER,
     Action,
     AnswerKey,
     Heard,
@@ -91,8 +92,6 @@ GIVES_IN_AFTER = {0: 3, 1: 2, 2: 1}
 REPEATS = 2
 """How many times the over-asker asks again for something the user gave (a long path has
 many lookups: unbounded, it would lose every user however calm)."""
-LATER_AFTER = 3
-"""The agent text in reply to which a user raises its later need at the latest."""
 FOLLOW_UPS = 3
 """How many messages after its final text a scripted agent answers before it says goodbye."""
 
@@ -566,7 +565,7 @@ class GoldPolicy:
         ``HOLD_FIRM`` acknowledges and restates the refusal the user insists on.
         """
         if insists(self._last_user_text()):
-            self._opener()
+            self._acked = True  # HOLD_FIRM acknowledges: a later text greets no more
             return f"{HOLD_FIRM} "
         return self._opener()
 

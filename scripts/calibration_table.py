@@ -8,6 +8,8 @@ emotion family at low, medium and high intensity, then prints per domain, tier (
 - gold: success over all tasks (the scorer's check: 1.0 everywhere);
 - sloppy: success below gold's (its seeded mistakes fail);
 - over-asker: abandonment over all tasks (must rise with intensity, 0 at neutral);
+- conversations that ended in an endpoint's or the user simulator's error are left out, as
+  the report leaves them out;
 - on the refusal tasks (those whose user asks for a write the policy forbids): each agent's
   success and its policy-violation rate (conversations whose stored failure is
   ``policy_violation``).
@@ -33,7 +35,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from tau_sim.simulator.core import get_domain
+from tau_sim.simulator.core import EXCLUDED_REASONS, get_domain
 from tau_sim.simulator.results import condition_of
 
 DOMAINS = (
@@ -127,10 +129,12 @@ def figures(db: Path, refusals: Collection[str], tiers: dict[str, str]) -> Table
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         rows = conn.execute(
-            "SELECT agent, emotion, intensity, task_id, reward, abandoned, failure "
+            "SELECT agent, emotion, intensity, task_id, reward, abandoned, failure, reason "
             "FROM conversations WHERE status = 'completed'"
         )
         for row in rows:
+            if row["reason"] in EXCLUDED_REASONS:  # an endpoint's or user's error: no result
+                continue
             s = sums[(tiers[row["task_id"]], row["agent"], condition_of(row))]
             won = (row["reward"] or 0.0) >= 1.0 - 1e-6
             s["n"] += 1

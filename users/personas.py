@@ -16,7 +16,7 @@ import random
 import re
 from collections.abc import Callable, Iterable
 
-from tau_sim.simulator.world import PERSONAS
+from tau_sim.simulator.world import written_out
 
 DESCRIPTIONS: dict[str, str] = {
     "plain": "You write in plain, everyday sentences.",
@@ -42,27 +42,6 @@ ASIDES = (
 )
 """What a rambling user adds around its point: no question, digit, yes, no or feeling."""
 
-CONTRACTIONS = {
-    "I'm": "I am",
-    "I've": "I have",
-    "I'd": "I would",
-    "I'll": "I will",
-    "don't": "do not",
-    "doesn't": "does not",
-    "didn't": "did not",
-    "can't": "cannot",
-    "won't": "will not",
-    "isn't": "is not",
-    "wasn't": "was not",
-    "it's": "it is",
-    "It's": "It is",
-    "that's": "that is",
-    "That's": "That is",
-    "what's": "what is",
-    "you're": "you are",
-    "let's": "let us",
-}
-_CONTRACTION = re.compile(r"\b(" + "|".join(map(re.escape, CONTRACTIONS)) + r")(?![\w'])")
 _FILLER = re.compile(
     r"\b(?:please|just|actually|kindly|basically)\s+|^(?:hi|hello|hey),?\s+",
     re.IGNORECASE,
@@ -76,12 +55,18 @@ def described(persona: str) -> str:
 
 
 def styled(persona: str, text: str, kept: Iterable[str], rng: random.Random) -> str:
-    """``text`` as a user of ``persona`` writes it; the ``kept`` phrases stay verbatim."""
-    rewrite = _REWRITES.get(persona)
-    if rewrite is None or not text:
+    """``text`` as a user of ``persona`` writes it; the ``kept`` phrases stay verbatim.
+
+    A rambling user adds an aside around the whole message; the others rewrite the words
+    between the kept phrases; a plain user (or a persona written by hand) writes as it is.
+    """
+    if not text:
         return text
     if persona == "rambling":
         return _ramble(text, rng)
+    rewrite = _WORDING.get(persona)
+    if rewrite is None:
+        return text
     return _outside(text, kept, lambda part: rewrite(part, rng))
 
 
@@ -91,11 +76,11 @@ def _terse(part: str, rng: random.Random) -> str:
 
 
 def _formal(part: str, rng: random.Random) -> str:
-    return _CONTRACTION.sub(lambda m: CONTRACTIONS[m.group(1)], part)
+    return written_out(part)
 
 
 def _non_native(part: str, rng: random.Random) -> str:
-    expanded = _formal(part, rng)
+    expanded = written_out(part)
     return _ARTICLE.sub(lambda m: "" if rng.random() < 0.5 else m.group(0), expanded)
 
 
@@ -104,13 +89,12 @@ def _ramble(text: str, rng: random.Random) -> str:
     return f"{aside} {text}" if rng.random() < 0.5 else f"{text} {aside}"
 
 
-_REWRITES: dict[str, Callable[[str, random.Random], str]] = {
+_WORDING: dict[str, Callable[[str, random.Random], str]] = {
     "terse": _terse,
     "formal": _formal,
     "non-native": _non_native,
-    "rambling": lambda part, rng: part,
 }
-assert set(_REWRITES) | {"plain"} == set(PERSONAS), "every persona has a rewrite"
+"""How each persona that rewords writes the words between the kept phrases."""
 
 
 def _outside(text: str, kept: Iterable[str], rewrite: Callable[[str], str]) -> str:

@@ -68,7 +68,7 @@ from tau_sim.simulator.core import (
     UserTurn,
 )
 from tau_sim.simulator.models import convert_options
-from tau_sim.simulator.world import UserView
+from tau_sim.simulator.world import LATER_AFTER, UserView
 from tau_sim.users.dialogue import AgentActs, AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
@@ -77,8 +77,6 @@ from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import FEELING_WORDS, Tone
 
 FLAG = "--user-arg"
-LATER_AFTER = 3
-"""The agent text after which the user raises its ``later`` need (at the latest)."""
 
 
 class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):

@@ -7,6 +7,7 @@
   ``UserScenario`` (``PERSONAS``, ``persona_for``), ``Intent`` (``Challenge``,
   ``CHALLENGES``), ``Generation`` and the task files (``load_tasks``, ``dump_tasks``,
   ``check_gold``, ``encode_task``).
+- ``contractions``: ``CONTRACTIONS``, ``written_out`` (one table for matching and rewording).
 - ``policyrules``: ``policy_rules`` (the refusal rules a policy marks ``[rule ID]``).
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
+    from tau_sim.simulator.world.contractions import CONTRACTIONS, written_out
     from tau_sim.simulator.world.database import (
         Base,
         Database,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from tau_sim.simulator.world.domain import (
         CHALLENGES,
         DEFAULT_TIER,
+        LATER_AFTER,
         PERSONAS,
         TIERS,
         Action,
@@ -121,7 +124,10 @@ if TYPE_CHECKING:
     )
 
 MODULE_OF = {
+    "CONTRACTIONS": "contractions",
+    "written_out": "contractions",
     "CHALLENGES": "domain",
+    "LATER_AFTER": "domain",
     "Challenge": "domain",
     "PERSONAS": "domain",
     "persona_for": "domain",
@@ -196,8 +202,10 @@ MODULE_OF = {
 
 __all__ = [
     "CHALLENGES",
+    "CONTRACTIONS",
     "DEFAULT_TIER",
     "EVIDENCE",
+    "LATER_AFTER",
     "PERSONAS",
     "TIERS",
     "Action",
@@ -265,6 +273,7 @@ __all__ = [
     "user_slots",
     "user_steps",
     "user_view",
+    "written_out",
 ]
 
 __getattr__ = lazy_names(__name__, globals(), MODULE_OF)

@@ -47,7 +47,8 @@ class UserScenario(msgspec.Struct, frozen=True):
     "my reservation DMER6T cancelled with my money back"); empty where nothing must be
     refused. How many times and how the user insists is its emotion profile's
     (``tau_sim.users.pushback``), not the task's. ``later`` is a need the user raises only
-    after the agent's third message (or at the agent's first "anything else?" before that),
+    in its reply to the agent's ``LATER_AFTER``-th message (or at the agent's first "anything
+    else?" before that),
     in the user's words; empty where the request does not change. ``persona`` names how the
     user writes (one of ``PERSONAS``; the users play it, ``tau_sim.users.personas``).
     """
@@ -81,6 +82,10 @@ TIERS: tuple[Tier, ...] = ("base", "hard")
 
 DEFAULT_TIER: Tier = "base"
 """The tier of a task that names none (every task written before tasks had tiers)."""
+
+LATER_AFTER = 3
+"""The agent text in reply to which a user raises its ``later`` need at the latest (earlier,
+where the agent asks whether there is anything else before it)."""
 
 PERSONAS: tuple[str, ...] = ("plain", "terse", "rambling", "formal", "non-native")
 """How a user writes; the generator gives each task one (``persona_for``)."""
@@ -277,6 +282,10 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
                 return intent
         raise KeyError(f"domain {self.name!r} has no intent {name!r}")
 
+    def intent_of(self, task: Task) -> Intent | None:
+        """The intent ``task`` was sampled from (None: no intent of that name, τ²-bench's)."""
+        return next((i for i in self.intents if i.name == task.intent), None)
+
     @cached_property
     def policy_rules(self) -> dict[str, str]:
         """The policy's refusal rules: id -> the text that states it (``[rule ID]`` marks)."""
@@ -284,7 +293,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
 
     def rules_of(self, task: Task) -> tuple[str, ...]:
         """The refusal rules ``task`` tests (its intent's ``rules``); none without an intent."""
-        intent = next((i for i in self.intents if i.name == task.intent), None)
+        intent = self.intent_of(task)
         return () if intent is None else intent.rules
 
     def violations(self, task: Task) -> list[Action]:
@@ -296,7 +305,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         task), and a task the intent cannot read has no known forbidden write, never a crash
         of the run that plays it or the report that counts it.
         """
-        intent = next((i for i in self.intents if i.name == task.intent), None)
+        intent = self.intent_of(task)
         if intent is None:
             return []
         try:

@@ -29,27 +29,13 @@ from tau_sim.simulator.core.events import (
     RewardBreakdown,
     UserToolCall,
 )
+from tau_sim.simulator.world.contractions import written_out
 
 if TYPE_CHECKING:
     from tau_sim.simulator.world.database import Database
     from tau_sim.simulator.world.domain import Action, Domain, Task
 
 _SPACE = re.compile(r"\s+")
-NEGATIONS = {
-    "can't": "cannot",
-    "can not": "cannot",
-    "won't": "will not",
-    "isn't": "is not",
-    "aren't": "are not",
-    "wasn't": "was not",
-    "doesn't": "does not",
-    "don't": "do not",
-    "didn't": "did not",
-    "couldn't": "could not",
-    "shouldn't": "should not",
-}
-"""Negations written out before outputs are matched (a refusal in either form)."""
-_NEGATION = re.compile(r"\b(" + "|".join(map(re.escape, NEGATIONS)) + r")(?!\w)")
 _encoder = msgspec.json.Encoder()
 _plain = msgspec.json.Decoder()
 
@@ -62,13 +48,14 @@ class MissingStateError(ValueError):
 
 
 def normalize_text(text: str) -> str:
-    """Lower-case, drop thousands separators, write negations out, collapse white space.
+    """Lower-case, drop thousands separators, write contractions out, collapse white space.
 
-    For output matching: "can't be changed" and "cannot be changed" (or "won't", "isn't" …,
-    typographic apostrophes too) match each other either way round.
+    For output matching: "can't be changed", "can not be changed" and "cannot be changed" (or
+    "won't", "isn't" …, typographic apostrophes too) match each other either way round
+    (``contractions.written_out``).
     """
     text = text.lower().replace(",", "").replace("\u2019", "'")
-    text = _NEGATION.sub(lambda m: NEGATIONS[m.group(0)], text)
+    text = written_out(text).replace("can not", "cannot")
     return _SPACE.sub(" ", text).strip()
 
 

@@ -166,7 +166,7 @@ def is_conditional(task: Task) -> bool:
 
 def _refused(domain: Domain, task: Task) -> bool:
     """Whether ``task``'s intent is one the policy forbids (its answer is a refusal)."""
-    intent = next((i for i in domain.intents if i.name == task.intent), None)
+    intent = domain.intent_of(task)
     return intent is not None and intent.forbidden
 
 

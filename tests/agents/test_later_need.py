@@ -13,9 +13,9 @@ import msgspec
 
 from tau_sim.simulator.core.chat import ChatMessage
 from tau_sim.simulator.core.events import ToolCall, UserMessage
-from tau_sim.simulator.world import Action, Task
+from tau_sim.simulator.world import LATER_AFTER, Action, Task
 from tau_sim.simulator.world.views import answer_key, user_view
-from tau_sim.users.scripted import LATER_AFTER, ScriptedUser
+from tau_sim.users.scripted import ScriptedUser
 from tests.agents.dialog import context, play
 from tests.agents.toy_domain import TASKS, gym
 
@@ -99,7 +99,7 @@ def test_the_scripted_user_raises_it_in_reply_to_the_third_text_at_the_latest() 
         return replies
 
     replies = anyio.run(dialogue)
-    assert LATER_AFTER == 3
-    assert all(LATER not in r for r in replies[:3])
-    assert LATER in replies[3]
-    assert "###STOP###" in replies[4]  # raised once: the closing question now closes
+    # replies[n] answers the agent's n-th text (replies[0] is the opening)
+    assert all(LATER not in r for r in replies[:LATER_AFTER])
+    assert LATER in replies[LATER_AFTER]
+    assert "###STOP###" in replies[LATER_AFTER + 1]  # raised once: "anything else?" closes
