@@ -4,7 +4,8 @@ The scripted agents play a task's gold path closed-loop: an id a later call need
 the live result of the call that returned it, found by where it sits in the gold result
 (``Bindings``). Where that id was picked from a list of several candidates (cards, lines,
 payment methods), ``Bindings.which`` names the slot that says which one the user means
-(``identifying``), so the agent asks for it instead of knowing it.
+(``identifying``), so the agent asks for it instead of knowing it; a table of records keyed by
+id (a product's variants) offers several as a list does.
 """
 
 from __future__ import annotations
@@ -88,11 +89,12 @@ def _facts(tree: Any) -> set[str]:
 
 
 def _picked(tree: Any, path: Path, details: Any) -> tuple[Any, list[Any]] | None:
-    """The record a gold id was picked from and its siblings, where a list offered several.
+    """The record a gold id was picked from and its siblings, where several were offered.
 
-    The id sits at ``path`` in ``tree``; the first list on the way holds the candidates. A
-    list of bare ids says nothing about them: the record is then ``details``, what the call
-    taking the id returned, and there are no siblings to tell it from.
+    The id sits at ``path`` in ``tree``; the first list on the way, or the first table (a
+    dict of two or more records keyed by id, such as a product's variants), holds the
+    candidates. A list of bare ids says nothing about them: the record is then ``details``,
+    what the call taking the id returned, and there are no siblings to tell it from.
     """
     current = tree
     for key in path:
@@ -105,27 +107,35 @@ def _picked(tree: Any, path: Path, details: Any) -> tuple[Any, list[Any]] | None
             return record, [c for n, c in enumerate(current) if n != key]
         if not isinstance(current, dict):
             return None
+        if len(current) >= 2 and all(isinstance(v, dict) for v in current.values()):
+            return current[key], [v for k, v in current.items() if k != key]
         current = current[key]
     return None
 
 
 def identifying(slots: list[InfoSlot], record: Any, siblings: list[Any]) -> str | None:
-    """The slot whose value names the most facts of ``record`` no sibling shares, if any.
+    """The slot whose value tells ``record`` from its siblings, if any.
 
-    Ties go to the longer value (the fuller description: "my debit card ending in 8389").
+    A slot tells it apart when the facts of ``record`` its value names are not all facts of
+    one sibling: a fact no sibling shares ("ending in 8389"), or a combination none has
+    ("frame: tortoise, lens: polarized" where other variants are tortoise or polarized). The
+    slot naming the most facts no sibling shares wins, then the one naming the most facts,
+    then the longer value (the fuller description).
     """
-    shared: set[str] = set()
-    for sibling in siblings:
-        shared |= _facts(sibling)
-    facts = _facts(record) - shared
-    best: tuple[int, int, str] | None = None
+    others = [_facts(sibling) for sibling in siblings]
+    shared = set().union(*others)
+    facts = _facts(record)
+    best: tuple[int, int, int, str] | None = None
     for slot in slots:
         heard = Heard()
         heard.add(slot.value)
-        score = sum(heard.said(f) for f in facts)
-        if score and (best is None or (score, len(slot.value)) > best[:2]):
-            best = (score, len(slot.value), slot.name)
-    return best[2] if best else None
+        said = {f for f in facts if heard.said(f)}
+        if not said or any(said <= other for other in others):
+            continue
+        score = (len(said - shared), len(said), len(slot.value))
+        if best is None or score > best[:3]:
+            best = (*score, slot.name)
+    return best[3] if best else None
 
 
 class Bindings:
