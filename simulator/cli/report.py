@@ -39,6 +39,12 @@ def configure(report: argparse.ArgumentParser) -> None:
         help="roll the by-emotion table up to emotion families (see `tau-sim emotions`)",
     )
     report.add_argument(
+        "--by-leaf",
+        action="store_true",
+        help="a task-profile run (--emotions task) by emotion leaf and exact intensity, not by "
+        "family and level",
+    )
+    report.add_argument(
         "--compare-users",
         action="store_true",
         help="human-played vs simulated users on the same cells, over the whole --db (with "
@@ -58,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         count_errors=args.count_errors,
         resamples=args.resamples,
         by_family=args.by_family,
+        by_leaf=args.by_leaf,
     )
     return 0
 
@@ -73,15 +80,24 @@ def print_report(
     count_errors: bool = False,
     resamples: int | None = None,
     by_family: bool = False,
+    by_leaf: bool = False,
 ) -> None:
-    """Print a run's report: as JSON, or its tables with the cost and failure breakdowns."""
+    """Print a run's report: as JSON, or its tables with the cost and failure breakdowns.
+
+    A task-profile run is grouped by emotion family and intensity level unless ``by_leaf``.
+    """
     from tau_sim.simulator.results.metrics import run_report
     from tau_sim.simulator.results.report import render_report
 
     resamples = check_resamples(RESAMPLES if resamples is None else resamples)
     found = get_run(db, run_id)
     report = run_report(
-        db, found, count_errors=count_errors, resamples=resamples, by_family=by_family
+        db,
+        found,
+        count_errors=count_errors,
+        resamples=resamples,
+        by_family=by_family,
+        by_leaf=by_leaf,
     )
     if as_json:
         print(json.dumps(report, indent=2))

@@ -25,9 +25,16 @@ def render_costs(report: dict[str, Any], console: Console) -> None:
     """Tokens (in / out / cached) and dollars per role: the run, then per agent and condition.
 
     Scripted actors make no model call: no tokens, and ``scripted`` instead of a cost; a real
-    model without a price reads ``unpriced``, never $0.
+    model without a price reads ``unpriced``, never $0. A run that made no model call at all
+    gets one line instead of a table of zeros.
     """
     cost = report["cost"]
+    if cost["run"]["total"]["pricing"] in ("scripted", "no calls"):
+        console.print(
+            "tokens and cost: no model calls (every agent, user and judge was scripted or typed)",
+            markup=False,
+        )
+        return
     table = Table(title="tokens and cost per role (in / out / cached)")
     table.add_column("scope")
     for role in (*ROLES, "total"):

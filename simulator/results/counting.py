@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
-from tau_sim.simulator.core.conditions import intensity_label
+from tau_sim.simulator.core.conditions import INTENSITY_LEVELS, intensity_label
 from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.infra import is_excluded
 
 WEIGHT = "weight"
 """The key of a row that stands for several conversations: how many (absent: one)."""
 
+_LEVELS = list(INTENSITY_LEVELS)
 _Row = TypeVar("_Row", bound=Mapping[str, Any])
 
 
@@ -79,10 +80,16 @@ def condition_of(row: Mapping[str, Any]) -> str:
     """A row's condition as the failure and cost tables name it: ``neutral`` or ``anger 0.90``."""
     if row["emotion"] == "neutral":
         return "neutral"
-    return f"{row['emotion']} {intensity_label(float(row['intensity']))}"
+    return f"{row['emotion']} {shown_intensity(row['intensity'])}"
+
+
+def shown_intensity(value: float | str) -> str:
+    """An intensity as tables show it: exact (``intensity_label``), or a level's name as given."""
+    return value if isinstance(value, str) else intensity_label(float(value))
 
 
 def condition_order(row: Mapping[str, Any]) -> tuple[Any, ...]:
     """How per-condition tables sort: agent, user, neutral first, then emotion and intensity."""
-    emotion = row["emotion"]
-    return (row["agent"], row["user"], emotion != "neutral", emotion, row["intensity"])
+    emotion, intensity = row["emotion"], row["intensity"]
+    rank = _LEVELS.index(intensity) if intensity in _LEVELS else -1
+    return (row["agent"], row["user"], emotion != "neutral", emotion, rank, str(intensity))

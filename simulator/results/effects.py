@@ -19,6 +19,11 @@ from tau_sim.simulator.results.stats import DIGITS, Bootstrap, paired_difference
 
 FRAME_FIELDS = ("agent", "user")
 """What an effect is never pooled over: one agent and one user model."""
+UNPAIRED = (
+    "no task was played under both neutral and an emotion (--emotions task gives each task "
+    "one condition): no paired effect"
+)
+"""The effect's note when neutral and emotional conditions share no task."""
 CONDITION_FIELDS = ("emotion", "intensity", *DIMENSIONS)
 """A condition: the emotion, its intensity, then the level of each dimension."""
 NO_NEUTRAL = "this run has no neutral condition: no emotion effect"
@@ -39,7 +44,8 @@ def emotion_effect(
     Returns ``baseline`` (neutral), ``rows`` (one per agent, user and emotional condition,
     with the stored values of their fields, ``tasks`` paired, the mean ``condition`` and
     ``neutral`` success over those tasks, ``delta`` and ``ci``) and ``note``: None, or why
-    there are no rows. Conversations the figures leave out (``counted``) are left out here.
+    there are no rows (no neutral condition, no other, or no task played under both).
+    Conversations the figures leave out (``counted``) are left out here.
     ``outcome`` (default: success) is what ``condition`` and ``neutral`` are the rate of.
     """
     scored = outcome or is_success
@@ -81,6 +87,8 @@ def emotion_effect(
             }
         )
     note = None if out else "this run has only the neutral condition: no emotion effect"
+    if out and not any(row["tasks"] for row in out):
+        out, note = [], UNPAIRED
     return {"baseline": NEUTRAL, "rows": out, "note": note}
 
 

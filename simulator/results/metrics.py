@@ -18,20 +18,29 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core.conditions import NEUTRAL, intensity_label, level_label
+from tau_sim.simulator.core.conditions import NEUTRAL, level_label
 from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.infra import error_share, is_infra, is_user_error
-from tau_sim.simulator.core.registry import emotion_family, is_calibration_agent
+from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.counting import (
     WEIGHT,
     OutcomeRow,
+    condition_order,
     counted,
     is_success,
+    shown_intensity,
     total,
     weight,
 )
 from tau_sim.simulator.results.effects import emotion_effect
+from tau_sim.simulator.results.profiles import (
+    GROUPING,
+    by_profile,
+    family_of,
+    is_task_profile,
+    profile_label,
+)
 from tau_sim.simulator.results.stats import (
     RESAMPLES,
     Bootstrap,
@@ -286,6 +295,7 @@ def run_report(
     count_errors: bool = False,
     resamples: int = RESAMPLES,
     by_family: bool = False,
+    by_leaf: bool = False,
 ) -> dict[str, Any]:
     """The whole report of a run: overall figures, groups, the condition table and effects.
 
@@ -300,12 +310,18 @@ def run_report(
     benchmark results. Every figure has its interval (``intervals`` says how they were made:
     ``resamples`` draws from a fixed seed, so the same data give the same intervals).
     ``tier`` is the tier the run's tasks were drawn from (``--tier``).
+    A task-profile run (``--emotions task``) is grouped by emotion family and intensity level
+    in every table (``results.profiles``; ``grouping`` says so) unless ``by_leaf``; elsewhere
+    ``grouping`` is None.
     ``by_emotion`` (and with ``by_family``, ``by_family``) is per agent and user model;
     ``emotion_effect`` is each condition minus neutral (``tau_sim.simulator.results.effects``).
     ``policy_violations`` is the rate of forbidden writes on refusal tasks and its effect
     (``results.violations``); ``user_tags`` counts what the users perceived (``results.tags``).
     """
     rows = outcome_rows(sqlite, run["id"])
+    grouped = is_task_profile(run) and not by_leaf
+    if grouped:
+        rows = sorted(by_profile(rows), key=condition_order)
     max_k = max((r["trial"] for r in rows), default=0) + 1
     bootstrap = Bootstrap(resamples=resamples)
     share = error_share(rows)
@@ -317,6 +333,7 @@ def run_report(
         "user_error_causes": share.user_causes,
         "intervals": interval_method(bootstrap),
         "tier": run_tier(run),
+        "grouping": GROUPING if grouped else None,
     }
 
     def figures(subset: Sequence[Row]) -> dict[str, Any]:
@@ -349,7 +366,9 @@ def run_report(
     report["policy_violations"] = policy_violation_section(
         rows, run, bootstrap, count_errors=count_errors
     )
-    report["user_tags"] = user_tags_section(sqlite, run["id"], count_errors=count_errors)
+    report["user_tags"] = user_tags_section(
+        sqlite, run["id"], count_errors=count_errors, grouped=grouped
+    )
     return report
 
 
@@ -398,10 +417,7 @@ def per_frame(
 
 def _family(row: Row) -> str:
     """The emotion family of a row's leaf; the leaf itself when no taxonomy knows it."""
-    try:
-        return emotion_family(str(row["emotion"]))
-    except UsageError:
-        return str(row["emotion"])
+    return family_of(str(row["emotion"]))
 
 
 def labelled_effect(
@@ -472,12 +488,24 @@ def policy_violation_section(
 
 
 def user_tags_section(
-    sqlite: sqlite_utils.Database, run_id: str, *, count_errors: bool = False
+    sqlite: sqlite_utils.Database,
+    run_id: str,
+    *,
+    count_errors: bool = False,
+    grouped: bool = False,
 ) -> list[dict[str, Any]]:
-    """The report's ``user_tags``: what the users perceived, counted per agent and condition."""
+    """The report's ``user_tags``: what the users perceived, counted per agent and condition.
+
+    ``grouped``: conditions by emotion family and intensity level (a task-profile run).
+    """
     from tau_sim.simulator.results.tags import tag_counts
 
-    return tag_counts(sqlite, run_id, field_label, count_errors=count_errors)
+    def label(field: str, value: Any) -> str:
+        if grouped and field in ("emotion", "intensity"):
+            return str(profile_label(field, value))
+        return field_label(field, value)
+
+    return tag_counts(sqlite, run_id, label, count_errors=count_errors)
 
 
 def assertions_section(sqlite: sqlite_utils.Database, run_id: str) -> dict[str, int] | None:
@@ -501,7 +529,7 @@ def assertions_section(sqlite: sqlite_utils.Database, run_id: str) -> dict[str, 
 def field_label(field: str, value: Any) -> str:
     """A condition field's value as reports show it (exact intensities, ``default`` levels)."""
     if field == "intensity":  # exact: 0.3 and 0.304 are two rows
-        return intensity_label(float(value))
+        return shown_intensity(value)
     if field in LEVEL_FIELDS:
         return level_label(value)
     return str(value)

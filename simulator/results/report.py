@@ -68,6 +68,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     ]
     if report.get("tier", "all") != "all":
         fixed.append(f"{report['tier']} tier")
+    if report.get("grouping"):
+        fixed.append("emotion families and intensity levels")
     task_counts = {r.get("tasks") for r in rows}
     show_tasks = len(task_counts) > 1  # else the title says it
     if len(task_counts) == 1 and None not in task_counts:
@@ -125,6 +127,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     )
     if report.get("intervals"):
         console.print(interval_line(report), markup=False)
+    if report.get("grouping"):
+        console.print(grouping_line(report["grouping"]), markup=False)
     if infra:
         console.print(infra_note(report), markup=False)
     if user_errors:
@@ -212,6 +216,17 @@ def missing_trials_line(report: dict[str, Any]) -> str | None:
     )
 
 
+def grouping_line(grouping: dict[str, Any]) -> str:
+    """How a task-profile run's rows were merged: families, and each level's band."""
+    bands = ", ".join(
+        f"{name} {lower:g}-{upper:g}" for name, (lower, upper) in grouping["levels"].items()
+    )
+    return (
+        "grouped: a task-profile run (each task plays its own emotion leaf and intensity); rows "
+        f"are emotion families and intensity levels ({bands}); `report --by-leaf` for each leaf"
+    )
+
+
 def interval_line(report: dict[str, Any]) -> str:
     """What the intervals under the figures are."""
     method = report["intervals"]
@@ -222,12 +237,16 @@ def interval_line(report: dict[str, Any]) -> str:
 
 
 def render_by_emotion(report: dict[str, Any], console: Console) -> None:
-    """pass^k by emotion (or family, ``report --by-family``), per agent and user model."""
+    """pass^k by emotion, per agent and user model.
+
+    By family with ``report --by-family`` and in a task-profile run.
+    """
     key = "family" if "by_family" in report else "emotion"
     rows = report.get(f"by_{key}", [])
     ks = list(report["pass_hat_k"])
     frame = [f for f in ("agent", "user") if len({r[f] for r in rows}) > 1]
-    title = "pass^k by emotion family" if key == "family" else "pass^k by emotion"
+    families = key == "family" or report.get("grouping")
+    title = "pass^k by emotion family" if families else "pass^k by emotion"
     table = Table(title=title)
     for column in (*frame, key, "n", "tasks"):
         table.add_column(column)

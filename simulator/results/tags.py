@@ -48,7 +48,8 @@ def tag_counts(
 ) -> list[dict[str, Any]]:
     """Per agent, user model and condition: ``updates`` (emotion updates) and ``tags`` by kind.
 
-    ``label`` shows a condition field as the report does; conversations an endpoint ended are
+    ``label`` shows a condition field as the report does (conditions it shows alike are
+    counted together: a task-profile run's families and levels); conversations an endpoint ended are
     left out unless ``count_errors``, as every figure of the report leaves them out.
     """
     have = set(sqlite.table("conversations").columns_dict)
@@ -73,12 +74,18 @@ def tag_counts(
     ):
         key = tuple(row[f] for f in GROUP)
         groups[key]["tags"][tag_kind(str(row["tag"]))] += row["n"]
+    merged: dict[tuple[str, ...], dict[str, Any]] = {}
+    for key, entry in groups.items():
+        shown = tuple(label(f, v) for f, v in zip(GROUP, key, strict=True))
+        into = merged.setdefault(shown, {"updates": 0, "tags": Counter()})
+        into["updates"] += entry["updates"]
+        into["tags"].update(entry["tags"])
     out = [
         {
-            **{f: label(f, v) for f, v in zip(GROUP, key, strict=True)},
+            **dict(zip(GROUP, shown, strict=True)),
             "updates": entry["updates"],
             "tags": dict(sorted(entry["tags"].items())),
         }
-        for key, entry in groups.items()
+        for shown, entry in merged.items()
     ]
     return sorted(out, key=condition_order)
