@@ -15,7 +15,8 @@ keeps a sampled task only when it is
   comes only as the last gold action.
 
 Kept tasks get ids ``{domain}-train-{n:04d}``, the template scenario (or a checked paraphrase,
-``tracer.paraphrase``) and, with a distribution, an emotion profile each (``tracer.emotions``).
+``tracer.paraphrase``) with a persona (``persona_for``, as the benchmark's tasks get theirs)
+and, with a distribution, an emotion profile each (``tracer.emotions``).
 A held-out split (``tracer.splits``) samples only the intents it does not hold out, and its
 record is kept in ``Construction.split``.
 """
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tau_sim.simulator.core import UsageError
-from tau_sim.simulator.world import Domain, Intent, Task, check_gold
+from tau_sim.simulator.world import Domain, Intent, Task, check_gold, persona_for
 from tau_sim.tracer.emotions import EmotionDistribution, assign
 from tau_sim.tracer.splits import Split, brief
 
@@ -151,8 +152,13 @@ def construct(
             dropped["not_compliant"] += 1
         else:
             task_id = f"{domain.name}-train-{len(tasks):04d}"
+            scenario = msgspec.structs.replace(
+                task.scenario, persona=persona_for(f"{domain.name}-train", len(tasks))
+            )
             tasks.append(
-                msgspec.structs.replace(task, id=task_id, domain=domain.name, tier=intent.tier)
+                msgspec.structs.replace(
+                    task, id=task_id, domain=domain.name, tier=intent.tier, scenario=scenario
+                )
             )
     result = Construction(domain.name, tasks, dict(dropped), attempts)
     if emotions is not None:

@@ -37,7 +37,7 @@ from tau_sim.simulator.results.effects import emotion_effect
 from tau_sim.simulator.results.profiles import (
     GROUPING,
     by_profile,
-    family_of,
+    family_label,
     is_task_profile,
     profile_label,
 )
@@ -417,7 +417,7 @@ def per_frame(
 
 def _family(row: Row) -> str:
     """The emotion family of a row's leaf; the leaf itself when no taxonomy knows it."""
-    return family_of(str(row["emotion"]))
+    return family_label(str(row["emotion"]))
 
 
 def labelled_effect(

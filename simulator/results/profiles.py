@@ -32,7 +32,7 @@ GROUPING = {"emotion": "family", "intensity": "level", "levels": LEVEL_BANDS}
 """The report's ``grouping`` entry for a task-profile run (how its rows were merged)."""
 
 
-def family_of(emotion: str) -> str:
+def family_label(emotion: str) -> str:
     """The family of an emotion leaf (``neutral`` stays); the name itself when none knows it."""
     if emotion == NEUTRAL:
         return NEUTRAL
@@ -66,7 +66,7 @@ def profile_label(field: str, value: Any) -> Any:
     Other fields are returned as they are. A neutral row's intensity becomes ``-``.
     """
     if field == "emotion":
-        return family_of(str(value))
+        return family_label(str(value))
     if field == "intensity":
         return level_of(float(value or 0.0))
     return value

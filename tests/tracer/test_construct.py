@@ -9,7 +9,7 @@ import pytest
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import get_domain, load_plugins
-from tau_sim.simulator.world.domain import Action, load_tasks
+from tau_sim.simulator.world.domain import PERSONAS, Action, load_tasks
 from tau_sim.tracer.construct import compliant, construct, grounded, signature
 from tau_sim.tracer.emotions import assign, parse_distribution
 from tau_sim.users.emotions import family_of
@@ -37,6 +37,8 @@ def test_constructed_tasks_are_grounded_compliant_new_and_distinct(banking) -> N
         if task.intent in forbidden:  # a refusal or a transfer: the forbidden change never made
             assert banking.write_actions(task) == []
     assert sum(result.dropped.values()) + 120 == result.attempts
+    # each task a persona, as the benchmark's tasks have: all five among 120
+    assert Counter(t.scenario.persona for t in result.tasks).keys() == set(PERSONAS)
     again = construct(banking, 120, seed=7)
     assert [signature(t) for t in again.tasks] == signatures
 
