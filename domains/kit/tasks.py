@@ -35,6 +35,9 @@ HINTS: dict[str, SlotHint] = {
 }
 """Hints of the slots the kit's identities and payment methods produce."""
 
+KEEP_UNLESS_FULL = " If I can't get all my money back, I'd rather keep it."
+"""What a user who claims a free cancellation adds to the opening: the branch depends on it (no
+full refund, nothing cancelled), so it is said, never read from the answer key."""
 ELSEWHERE: dict[str, str] = {
     "address1": "9 Elsewhere Lane",
     "address2": "",

@@ -55,7 +55,7 @@ from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -336,7 +336,7 @@ class LateCancellationClaim(RentalIntent):
             f"{paid}: I think the pick-up is only on {said}, days from now. I do not know the "
             f"booking code. If I cannot get the full {paid} back, I keep the booking as it is.",
             demand=f"the booking cancelled with the full {paid} refunded",
-            opening=rng.choice(_LATE_OPENINGS).format(city=city),
+            opening=rng.choice(_LATE_OPENINGS).format(city=city) + KEEP_UNLESS_FULL,
             known={"rental": words},
             actions=[
                 *search_reads(who, b.booking_id, locate=by_city(words, b)),

@@ -51,7 +51,7 @@ from tau_sim.domains.hotel.scenario import (
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action
+from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _CLEANED_OPENINGS = (
@@ -172,9 +172,8 @@ class LateCancellationClaim(HotelIntent):
             f"is only on {said}, days from now. I do not know the reservation code. If I cannot "
             f"get the full {paid} back, I keep the reservation as it is.",
             demand=f"the stay cancelled with the full {paid} refunded",
-            opening=rng.choice(_LATE_OPENINGS).format(
-                hotel=prop.name, city=prop.city.split(",")[0]
-            ),
+            opening=rng.choice(_LATE_OPENINGS).format(hotel=prop.name, city=prop.city.split(",")[0])
+            + KEEP_UNLESS_FULL,
             known={"stay": words},
             actions=[
                 *search_reads(who, r.reservation_id, locate=by_city(words, r)),

@@ -100,6 +100,9 @@ class HouseholdUpdate(InsuranceIntent):
                 "few other updates too.",
                 "I'd like to update both of my policies today: a driver, an item and how I pay.",
             )
+        ) + (
+            f" But I don't want the driver added if that raises my car premium by more than "
+            f"{_dollars(limit)}."
         )
         return self.task(
             domain,
@@ -181,12 +184,15 @@ class ScheduleCollection(InsuranceIntent):
             return None
         who = self.owner(db, policy, rng)
         texts = [_item_text(c, v) for c, v in zip(categories, values, strict=True)]
-        opening = rng.choice(
-            (
-                "Hi, I want to schedule several valuables on my home insurance.",
-                "Hello, I just had my collection appraised and want it all insured.",
-                f"I have {len(texts)} items I'd like added to my home policy.",
+        opening = (
+            rng.choice(
+                (
+                    "Hi, I want to schedule several valuables on my home insurance.",
+                    "Hello, I just had my collection appraised and want it all insured.",
+                    f"I have {len(texts)} items I'd like added to my home policy.",
+                )
             )
+            + f" I'll leave out any item that raises my premium by more than {_dollars(limit)}."
         )
         total = money(sum(ch for _, _, ch in kept))
         return self.task(

@@ -267,6 +267,15 @@ def difference_action(pairs: list[tuple[OrderItem, OrderItem]]) -> Action:
     return Action("calculate", {"expression": f"{new} - {old}"})
 
 
+def limit_text(name: str, limit: int) -> str:
+    """What a conditional exchange's user says of their limit, after the opening.
+
+    The branch depends on it, so it is said up front: the agent looks up the price difference
+    and decides from what it was told, never from the answer key's branch.
+    """
+    return f" If exchanging the {name} costs me more than ${limit} extra, I'd rather return it."
+
+
 def other_branch(domain: Domain, task: Task) -> list[Action]:
     """The gold path with its last write, an exchange or a return, turned into the other one.
 

@@ -21,6 +21,7 @@ from tau_sim.domains.retail.intents.common import (
     described_returns,
     difference_action,
     in_window_delivered,
+    limit_text,
     original_method,
     other_branch,
     pick_user,
@@ -329,7 +330,7 @@ class ConditionalMoveAndExchange(ByItemIntent):
                 f"Also a question about the {old.name}.",
                 f"Hi, I've moved house. Also, the {old.name} I got might need exchanging.",
             ]
-        )
+        ) + limit_text(old.name, limit)
         return self.task(
             domain,
             who,

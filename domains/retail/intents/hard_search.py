@@ -21,6 +21,7 @@ from tau_sim.domains.retail.intents.common import (
     RetailIntent,
     described_returns,
     difference_action,
+    limit_text,
     original_method,
     other_branch,
     pick_user,
@@ -182,7 +183,7 @@ class ConditionalExchangeOrReturn(ByItemIntent):
                 f"Hello, I want to swap the {name} from one of my orders for another version.",
                 f"Can I exchange the {name} I received? It depends on the price though.",
             ]
-        )
+        ) + limit_text(name, limit)
         return self.task(
             domain,
             who,
