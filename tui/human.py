@@ -336,8 +336,7 @@ class HumanScreen(SizedScreen):
             if ask is None
             else "type your message, or /tool key=value (enter sends)"
             if isinstance(ask, UserAsk) and ask.view.tools
-            else "type your reply, or /tool key=value ; /tool ... to call tools, /tool or "
-            "ctrl+o for a form (enter sends)"
+            else "reply, or /tool key=value ; /tool ... (ctrl+o: a form)"
             if isinstance(ask, AgentAsk)
             else "type your message (enter sends)"
         )
