@@ -5,9 +5,10 @@
 (``order_id``; a list's items under its singular, ``orders`` -> ``order``; an ``id`` inside a
 ``payment_methods`` entry as ``payment_method_id``; a tool's bare answer under the ``..._id`` in
 its name). ``IdBook.candidates`` ranks them for one parameter: seen under the same key first,
-then those shaped like the example in the parameter's description (``#W1234567``), then the
-rest, the newest first within each. It reads only the events it is given: a screen passes the
-events its player sees, so nothing of the user's condition is ever offered.
+then under a key with the same last word, then shaped like the example in the parameter's
+description (``#W1234567``, not a plain word), then the rest, the newest first within each. It
+reads only the events it is given: a screen passes the events its player sees, so nothing of
+the user's condition is ever offered.
 
 ``CommandSuggester`` completes a command line (tool names, parameter names, and values after
 ``key=``, the last call of a ``;`` line); ``ListSuggester`` completes the last item of a
@@ -125,8 +126,8 @@ class IdBook:
 
         Seen under the parameter's own key first (``order_id`` for ``order_id``, ``orders``'
         items too), then under a key ending like it (``item_id`` for ``new_item_ids``), then
-        shaped like the example of its description, then (unless ``matching``) the rest; the
-        newest first in each.
+        shaped like the example of its description (unless it is plain words), then (unless
+        ``matching``) the rest; the newest first in each.
         """
         schema = schema or {}
         if "enum" in schema:
@@ -135,6 +136,8 @@ class IdBook:
         last = stem.rpartition("_")[2]
         example = _EXAMPLE.search(str(schema.get("description", "")))
         shape = _shape(example.group(1)) if example else None
+        if shape is not None and not re.search(r"[^a ]", shape):
+            shape = None  # a plain word ("Ava") is shaped like every word: it tells nothing
 
         def rank(item: tuple[tuple[str, str], int]) -> tuple[int, int]:
             (key, value), when = item

@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from textual.widgets import Input, OptionList, Select
 
+from tau_sim.simulator.core import ToolCall, ToolCallSpec, ToolResult, UserMessage
 from tau_sim.simulator.core.registry import get_domain
+from tau_sim.tui.completion import IdBook
 from tau_sim.tui.human import HumanScreen
 from tau_sim.tui.tool_form import ArgumentField, ToolForm
 from tau_sim.tui.tool_lines import CallError, parse_call, parse_calls, read_value
 from tests.tui.runs import until
-from tests.tui.test_human import SIZE, my_turn, say_line, session, stored
+from tests.tui.test_human import SIZE, TASK, my_turn, say_line, session, stored
 
 pytestmark = pytest.mark.anyio
 LOOKUP = "/find_user_id_by_name_zip first_name=Samuel last_name=Nguyen zip=77034"
@@ -203,3 +205,45 @@ def test_values_are_read_by_their_schema() -> None:
     assert first.arguments == {"expression": "1; 2"} and first.id == "c.1"
     assert second.name == "get_order_details" and second.id == "c.2"
     assert [c.id for c in parse_calls("/get_order_details order_id=#W1", tools, "c")] == ["c"]
+
+
+def test_the_book_ranks_what_was_seen_by_the_parameter() -> None:
+    """Real retail results, as the gold path of retail-000 shows them: each parameter gets the
+    values seen under its own key first (a list's items, an ``id`` in ``payment_methods``, a
+    tool's bare answer named by the tool); plain words of the dialogue are offered last."""
+    domain = get_domain("retail")
+    task = next(t for t in domain.tasks if t.id == TASK)
+    db = domain.new_database(task)
+    book = IdBook()
+    book.add_events([UserMessage(conversation="c", text="Hi, my order #W4803757 please.")])
+    results: dict[str, Any] = {}
+    for n, action in enumerate(task.actions[:3]):
+        call = ToolCallSpec(f"c{n}", action.name, action.arguments)
+        content = domain.call(db, action).content
+        results[action.name] = json.loads(content) if content.startswith("{") else content
+        book.add_events(
+            [
+                ToolCall(conversation="c", call=call),
+                ToolResult(conversation="c", call_id=call.id, name=action.name, content=content),
+            ]
+        )
+    user = results["get_user_details"]
+    order = results["get_order_details"]
+    specs = {t.name: t.parameters["properties"] for t in domain.toolkit.specs}
+    exchange = specs["exchange_delivered_order_items"]
+
+    def offered(tool: str, parameter: str, **kw: bool) -> list[str]:
+        return book.candidates(parameter, specs[tool][parameter], **kw)
+
+    assert offered("get_user_details", "user_id")[0] == user["user_id"]
+    assert set(offered("get_order_details", "order_id")[:3]) == set(user["orders"])
+    assert "#W4803757" in offered("get_order_details", "order_id", matching=True)
+    methods = {m["id"] for m in user["payment_methods"]}
+    assert set(offered("modify_pending_order_payment", "payment_method_id")[:2]) == methods
+    items = {i["item_id"] for i in order["items"]}
+    for parameter in ("item_ids", "new_item_ids"):
+        assert set(book.candidates(parameter, exchange[parameter])[: len(items)]) == items
+    names = offered("find_user_id_by_name_zip", "first_name")
+    assert names[0] == user["name"]["first_name"] and "Hi" in names
+    assert "Hi" not in offered("find_user_id_by_name_zip", "first_name", matching=True)
+    assert offered("cancel_pending_order", "reason") == ["no longer needed", "ordered by mistake"]
