@@ -116,6 +116,10 @@ class ArgumentField(Vertical):
         return True, read_value(text, self.schema) if text.strip() else None
 
 
+class ArgumentList(VerticalScroll, can_focus=False):
+    """The fields, scrolled when they do not fit (tab goes from field to field, not to it)."""
+
+
 class ToolForm(ModalScreen[str | None]):
     """Fill in one tool call; dismissed with its command line (None: escape, nothing sent)."""
 
@@ -157,7 +161,7 @@ class ToolForm(ModalScreen[str | None]):
             yield Static(Text("Call a tool", style="bold"))
             yield self.picker
             yield self.description
-            with VerticalScroll(id="form-fields"):
+            with ArgumentList(id="form-fields"):
                 yield from self.argument_fields()
             yield self.errors
             with Horizontal(id="form-buttons"):
@@ -192,7 +196,7 @@ class ToolForm(ModalScreen[str | None]):
         self.tool = self.tools[message.value]
         self.description.update(Text(self.tool.description))
         self.errors.update("")
-        fields = self.query_one("#form-fields", VerticalScroll)
+        fields = self.query_one(ArgumentList)
         await fields.remove_children()
         await fields.mount_all(self.argument_fields())
 

@@ -105,9 +105,13 @@ async def test_a_submitted_form_stores_the_call_the_typed_line_stores(tmp_path: 
     async with app.run_test(size=SIZE) as pilot:
         screen = await my_turn(pilot)
         asked = screen.ask
-        form = await _form(pilot, screen, "/find_user_id_by_name_zip")
-        assert app.focused is _field(form, "first_name").control
-        await pilot.press(*"Samuel", "tab", *"Nguyen", "tab", *"77034", "enter")
+        await pilot.press("ctrl+o")  # the form, the tool picked from the list by keys
+        await until(pilot, lambda: isinstance(app.screen, ToolForm))
+        form = app.screen
+        assert isinstance(form, ToolForm) and app.focused is form.picker
+        await pilot.press("enter", "down", "enter")  # the second tool
+        await until(pilot, lambda: bool(form.query("#arg-first_name")))
+        await pilot.press("tab", *"Samuel", "tab", *"Nguyen", "tab", *"77034", "enter")
         await until(pilot, lambda: app.screen is screen and screen.ask not in (None, asked))
         assert screen.say.value == ""
         await pilot.press("ctrl+q")
