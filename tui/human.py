@@ -18,7 +18,11 @@ to the agent).
 The agent's screen shows what an agent is given and nothing of the user's condition: the tools
 (from their schemas), the policy rendered as Markdown, and the tool results whole and
 pretty-printed in a scrollable dialogue; a line of text is a reply, ``/tool key=value ...``
-(or ``/tool {json}``) a tool call.
+(or ``/tool {json}``) a tool call, and ``/a x=1 ; /b y=2`` several calls in one turn (run in
+that order; the next turn comes once every result is in). ``/tool`` alone, or ctrl+o, opens a
+form built from the tools' schemas (``tui.tool_form``). Both players' command lines complete
+tool and argument names and the values seen so far in the conversation (``tui.completion``;
+the right arrow accepts).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from tau_sim.simulator.core import (
 )
 from tau_sim.simulator.world import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost, stop_on_crash
+from tau_sim.tui.completion import CommandSuggester, IdBook
 from tau_sim.tui.dialogue import (
     DialogueView,
     EmotionTrack,
@@ -63,7 +68,8 @@ from tau_sim.tui.dialogue import (
 )
 from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
-from tau_sim.tui.tool_lines import CallError, parse_call, tools_text
+from tau_sim.tui.tool_form import ToolForm
+from tau_sim.tui.tool_lines import CallError, parse_calls, tools_text
 from tau_sim.users.emotions import clamp, profile_of
 from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
 from tau_sim.users.pushback import instructions
@@ -170,6 +176,7 @@ class HumanScreen(SizedScreen):
         Binding("ctrl+down", "intensity(-1)", "Less intense"),
         Binding("ctrl+s", "stop", "Satisfied"),
         Binding("ctrl+b", "abandon", "Abandon"),
+        Binding("ctrl+o", "tool_form", "Tool form"),
     ]
 
     def __init__(self, role: str) -> None:
@@ -185,7 +192,12 @@ class HumanScreen(SizedScreen):
         self.track = EmotionTrack(id="emotion")
         self.dialogue = HumanDialogue(whole_results=role == "agent", id="dialogue")
         self.outcome = Outcome(Text("in progress", style="italic"), id="outcome")
-        self.say = Input(placeholder="wait for your turn", id="say", disabled=True)
+        self.book = IdBook()
+        """The values seen in this conversation, which the command line and the form offer."""
+        self.suggester = CommandSuggester(self.book)
+        self.say = Input(
+            placeholder="wait for your turn", id="say", disabled=True, suggester=self.suggester
+        )
         self.ask: Ask | None = None
         """The engine's question the person is answering (None: not their turn)."""
         self.acting = 0.0
@@ -222,6 +234,8 @@ class HumanScreen(SizedScreen):
         """The user's keys only on the user's screen."""
         if action in ("intensity", "stop", "abandon"):
             return self.role == "user"
+        if action == "tool_form":
+            return self.role == "agent"
         return True
 
     @property
@@ -253,7 +267,9 @@ class HumanScreen(SizedScreen):
                 self._start(event)
                 self.show_events(events[index + 1 :])
                 return
-        self.dialogue.add_events([e for e in events if self._shown(e)])
+        shown = [e for e in events if self._shown(e)]
+        self.dialogue.add_events(shown)
+        self.book.add_events(shown)
         if self.role == "user":
             self.track.add_events(events)
         for event in events:
@@ -289,6 +305,7 @@ class HumanScreen(SizedScreen):
             progress.append_text(self.last_ending)
         self.outcome.update(progress)
         self.track.clear()
+        self.book.clear()
         self.acting = started.intensity
 
     def session_over(self) -> None:
@@ -319,11 +336,12 @@ class HumanScreen(SizedScreen):
             if ask is None
             else "type your message, or /tool key=value (enter sends)"
             if isinstance(ask, UserAsk) and ask.view.tools
-            else "type your reply, or /tool key=value to call a tool (enter sends)"
+            else "reply, or /tool key=value ; /tool ... (ctrl+o: a form)"
             if isinstance(ask, AgentAsk)
             else "type your message (enter sends)"
         )
         if ask is not None:
+            self.suggester.tools = ask.view.tools
             self.brief.update(self._brief(ask))
             if isinstance(ask, AgentAsk) and self._policy_shown != ask.view.policy:
                 self._policy_shown = ask.view.policy
@@ -384,6 +402,11 @@ class HumanScreen(SizedScreen):
         text.append(f"{view.title}\n\n")
         text.append("Tools\n", style="bold")
         text.append(tools_text(view.tools))
+        text.append(
+            "/a x=1 ; /b y=2 sends both calls in one turn (run in that order); /tool alone or "
+            "ctrl+o opens a form; the right arrow accepts a completion\n",
+            style="dim italic",
+        )
         text.append("\nPolicy", style="bold")
         return text
 
@@ -392,6 +415,14 @@ class HumanScreen(SizedScreen):
         """Send the line typed as the person's turn."""
         line = message.value.strip()
         if not line or self.ask is None:
+            return
+        if isinstance(self.ask, AgentAsk) and self._form_for(self.ask, line):
+            return
+        await self.send_line(line)
+
+    async def send_line(self, line: str) -> None:
+        """Send a line (typed, or a form's call) as the person's turn; a bad one is a notice."""
+        if self.ask is None:
             return
         ask = self.ask
         self.calls += 1
@@ -406,10 +437,35 @@ class HumanScreen(SizedScreen):
         self.say.value = ""
         await self._send(answer)
 
+    def _form_for(self, ask: AgentAsk, line: str) -> bool:
+        """Open the form for ``/tool`` typed alone (a tool that takes arguments)."""
+        tool = next((t for t in ask.view.tools if f"/{t.name}" == line), None)
+        if tool is None or not tool.parameters.get("properties"):
+            return False
+        self.open_form(ask, tool.name)
+        return True
+
+    def open_form(self, ask: AgentAsk, tool: str | None = None) -> None:
+        """The form of ``tool`` (or of a tool picked in it); its call is sent as typed."""
+
+        async def filled(line: str | None) -> None:
+            if line is not None and self.ask is ask:
+                self.say.value = ""
+                await self.send_line(line)
+
+        self.app.push_screen(ToolForm(ask.view.tools, self.book, tool), callback=filled)
+
+    def action_tool_form(self) -> None:
+        """ctrl+o: the tool form (on the agent's turn)."""
+        if isinstance(self.ask, AgentAsk) and not self.too_small:
+            self.open_form(self.ask)
+        else:
+            self.notify("wait for your turn to call a tool", timeout=3)
+
     def _agent_answer(self, ask: AgentAsk, line: str) -> ChatResponse:
         if line.startswith("/"):
-            call = parse_call(line, ask.view.tools, f"human-{self.calls}")
-            return ChatResponse(ChatMessage(role="assistant", tool_calls=[call]))
+            calls = parse_calls(line, ask.view.tools, f"human-{self.calls}")
+            return ChatResponse(ChatMessage(role="assistant", tool_calls=calls))
         return ChatResponse(ChatMessage(role="assistant", content=line))
 
     def _user_answer(
@@ -418,8 +474,8 @@ class HumanScreen(SizedScreen):
         if line.startswith("/") and ends is None:
             if not ask.view.tools:
                 raise CallError("you have no tools in this domain: write to the agent")
-            call = parse_call(line, ask.view.tools, f"human-{self.calls}")
-            return UserTurn(text="", tool_calls=[call], model="human")
+            calls = parse_calls(line, ask.view.tools, f"human-{self.calls}")
+            return UserTurn(text="", tool_calls=calls, model="human")
         state = EmotionUpdate(
             conversation=ask.view.conversation_id,
             emotion=ask.view.emotion,

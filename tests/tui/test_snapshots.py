@@ -116,3 +116,30 @@ def test_human_agent_screen(tmp_path: Path, snap_compare: Any) -> None:
 
     app = session(tmp_path / "snap.db", role="agent")
     assert snap_compare(app, terminal_size=(120, 40), run_before=order_read)
+
+
+def test_tool_form(tmp_path: Path, snap_compare: Any) -> None:
+    """The agent player's form for an exchange after the user's details: the schema's fields,
+    the user's orders and payment methods offered, one field still missing."""
+    from tau_sim.tui.tool_form import ArgumentField, ToolForm
+    from tests.tui.test_human import my_turn, say_line, session
+
+    async def form_checked(pilot: Any) -> None:
+        for line in (
+            "/find_user_id_by_name_zip first_name=Samuel last_name=Nguyen zip=77034",
+            "/get_user_details user_id=samuel_nguyen_4142",
+        ):
+            await say_line(pilot, await my_turn(pilot), line)
+        screen = await my_turn(pilot)
+        screen.say.value = "/modify_pending_order_payment"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ToolForm))
+        form = pilot.app.screen
+        await until(pilot, lambda: bool(form.query(ArgumentField)) and pilot.app.focused)
+        pilot.app.focused.cursor_blink = False
+        await pilot.press(*"#W4803757", "enter")
+        await until(pilot, lambda: "required" in str(form.errors.render()))
+        await _steady(pilot)
+
+    app = session(tmp_path / "snap.db", role="agent")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=form_checked)
