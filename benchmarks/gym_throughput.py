@@ -12,9 +12,10 @@ are played three ways in this process, each on one event loop, at each concurren
   computes the slots' gold actions together on a loop of its own (the env's is idle then);
   its slots draw their tasks from the same pool (not the same cells: compare its steps/s).
 
-A step is one agent turn. Printed: episodes/s and steps/s of each, their ratio to the engine's
-(measured in the same run: the machines' speed varies from day to day, FACTS.md), CPU ms per
-step, and the mean reward (1.0: gold solves every task). No store is written by any of them.
+A step is one agent turn. Printed: episodes/s and steps/s of each, CPU ms per step, the mean
+reward (1.0: gold solves every task), and two ratios to the engine measured in the same run
+(the machines' speed varies from day to day, FACTS.md): steps/s (wall time, which other load
+on a shared machine moves) and steps per CPU second (steadier there). None writes a store.
 The scripted agents calibrate the harness; these figures measure the environment's overhead,
 not an agent.
 
@@ -223,15 +224,17 @@ def main() -> int:
                 "mean_reward": sum(rewards) / max(len(rewards), 1),
             }
         for name in ("rollouts", "vector"):
-            row[name]["ratio"] = row[name]["episodes_per_s"] / row["engine"]["episodes_per_s"]
+            ours, base = row[name], row["engine"]
+            ours["ratio"] = ours["steps_per_s"] / base["steps_per_s"]
+            ours["cpu_ratio"] = base["cpu_ms_per_step"] / ours["cpu_ms_per_step"]
         rows.append(row)
     if args.json:
         print(json.dumps({"domain": args.domain, "levels": rows}, indent=2))
         return 0
     print(
         f"{args.domain}: {len(config.tasks)} tasks x {config.trials} trials, scripted user, "
-        "scripted gold agent (calibration, not a benchmark subject); ratio = episodes/s over "
-        "the engine's, same run"
+        "scripted gold agent (calibration, not a benchmark subject); ratio = steps/s over the "
+        "engine's, cpu ratio = steps per CPU second over the engine's, same run"
     )
     print(
         f"{'conc':>5} {'way':>9} {'episodes/s':>11} {'steps/s':>9} {'cpu ms/step':>12} "
@@ -240,11 +243,11 @@ def main() -> int:
     for row in rows:
         for name in ("engine", "rollouts", "vector"):
             r = row[name]
-            ratio = f"{r['ratio']:.2f}" if "ratio" in r else "1.00"
+            ratio, cpu_ratio = r.get("ratio", 1.0), r.get("cpu_ratio", 1.0)
             print(
                 f"{row['concurrency']:>5} {name:>9} {r['episodes_per_s']:>11.1f} "
                 f"{r['steps_per_s']:>9.0f} {r['cpu_ms_per_step']:>12.3f} "
-                f"{r['mean_reward']:>7.3f} {ratio:>6}"
+                f"{r['mean_reward']:>7.3f} {ratio:>6.2f} {cpu_ratio:>9.2f}"
             )
     return 0
 

@@ -13,13 +13,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import gymnasium
 import pytest
 
-from tau_sim.simulator.core.registry import DOMAINS
-from tau_sim.simulator.gym import env_id
-from tests.domains.tau2.needs import require_tau2
-from tests.helpers.servers import plausible_server
+from tests.simulator.gym.needs import require_gym
+
+require_gym()
+
+import gymnasium  # noqa: E402
+
+from tau_sim.simulator.core.registry import DOMAINS  # noqa: E402
+from tau_sim.simulator.gym import env_id  # noqa: E402
+from tests.domains.tau2.needs import require_tau2  # noqa: E402
+from tests.helpers.servers import plausible_server  # noqa: E402
 
 TAU2_TASKS = 3
 """How many tasks of a τ²-bench domain an environment test plays (their gold replays cost)."""

@@ -11,10 +11,9 @@ import asyncio
 from functools import cache
 from typing import Any
 
-from tests.helpers.require import import_or_require
+from tests.simulator.gym.needs import require_gym
 
-REASON = "Gymnasium is not installed: pip install -e '.[gym]' (the test extra installs it)"
-import_or_require("gymnasium", "GYM", REASON)
+require_gym()
 
 from tau_sim.simulator.core import Agent, make_agent_provider  # noqa: E402
 from tau_sim.simulator.core.registry import CalibrationAgentProvider, get_domain  # noqa: E402

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import tests.simulator.gym.play  # noqa: F401  (skips without Gymnasium)
+from tests.simulator.gym.needs import require_gym
+
+require_gym()
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import gymnasium
 import pytest
-from gymnasium.utils.env_checker import check_env
 
-from tau_sim.simulator.gym import ENV_IDS, TauSimEnv, TauSimVectorEnv, env_id
-from tests.simulator.gym.domains import domain_env, every_domain
+from tests.simulator.gym.needs import require_gym
+
+require_gym()
+
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from tau_sim.simulator.gym import ENV_IDS, TauSimEnv, TauSimVectorEnv, env_id  # noqa: E402
+from tests.simulator.gym.domains import domain_env, every_domain  # noqa: E402
 
 
 @pytest.mark.parametrize("domain", every_domain())

@@ -15,10 +15,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import gymnasium
+from tests.simulator.gym.needs import require_gym
 
-from tests.helpers import cli
-from tests.simulator.gym.play import gold_action, gold_agent
+require_gym()
+
+import gymnasium  # noqa: E402
+
+from tests.helpers import cli  # noqa: E402
+from tests.simulator.gym.play import gold_action, gold_agent  # noqa: E402
 
 SEED = 7
 CONDITION = {"emotion": "anger", "intensity": "high", "politeness": "cold"}

@@ -16,12 +16,16 @@ from typing import Any
 
 import pytest
 
-from tau_sim.agents.llm import system_prompt
-from tau_sim.simulator.gym import decode_observation
-from tau_sim.simulator.models.openai_provider import to_openai_tools
-from tau_sim.simulator.world import ConversationContext, Task, agent_view
-from tests.simulator.gym.domains import domain_env, every_domain
-from tests.simulator.gym.play import domain_named
+from tests.simulator.gym.needs import require_gym
+
+require_gym()
+
+from tau_sim.agents.llm import system_prompt  # noqa: E402
+from tau_sim.simulator.gym import decode_observation  # noqa: E402
+from tau_sim.simulator.models.openai_provider import to_openai_tools  # noqa: E402
+from tau_sim.simulator.world import ConversationContext, Task, agent_view  # noqa: E402
+from tests.simulator.gym.domains import domain_env, every_domain  # noqa: E402
+from tests.simulator.gym.play import domain_named  # noqa: E402
 
 INFO_KEYS = {
     "task_id",

@@ -12,16 +12,21 @@ import json
 import sqlite3
 from pathlib import Path
 
-import gymnasium
 import pytest
 
-from tau_sim.simulator.gym import decode_observation
-from tau_sim.tui.app import TauSimApp
-from tau_sim.tui.screens import ConversationScreen
-from tau_sim.tui.sources import StoreSource
-from tests.helpers import cli
-from tests.simulator.gym.play import gold_action, gold_agent
-from tests.tui.runs import opened, until
+from tests.simulator.gym.needs import require_gym
+
+require_gym()
+
+import gymnasium  # noqa: E402
+
+from tau_sim.simulator.gym import decode_observation  # noqa: E402
+from tau_sim.tui.app import TauSimApp  # noqa: E402
+from tau_sim.tui.screens import ConversationScreen  # noqa: E402
+from tau_sim.tui.sources import StoreSource  # noqa: E402
+from tests.helpers import cli  # noqa: E402
+from tests.simulator.gym.play import gold_action, gold_agent  # noqa: E402
+from tests.tui.runs import opened, until  # noqa: E402
 
 TASKS = 4
 

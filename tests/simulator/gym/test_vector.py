@@ -10,11 +10,15 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import gymnasium
-import numpy as np
+from tests.simulator.gym.needs import require_gym
 
-from tau_sim.simulator.gym import Episode, Rollouts, rollout_config
-from tests.simulator.gym.play import gold_action, gold_action_async, gold_agent
+require_gym()
+
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+from tau_sim.simulator.gym import Episode, Rollouts, rollout_config  # noqa: E402
+from tests.simulator.gym.play import gold_action, gold_action_async, gold_agent  # noqa: E402
 
 SLOTS = 4
 
