@@ -11,7 +11,8 @@ the same.
 Seeding: the environment plays the cells of a run of seed ``seed`` (the option);
 ``reset(seed=S)`` seeds the task draws and makes the following episodes those of a run of seed
 ``S``, each task from its first trial, so ``reset(seed=S, options={"task": T})`` plays the
-conversation ``tau-sim run --seed S --tasks T`` plays.
+conversation ``tau-sim run --seed S --tasks T`` plays. A first ``reset`` without a seed seeds
+the task draws with the option ``seed``.
 """
 
 from __future__ import annotations

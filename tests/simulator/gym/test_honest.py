@@ -85,6 +85,8 @@ def test_the_first_view_is_the_llm_agents_and_holds_no_answer(domain: str) -> No
             assert system == {"role": "system", "content": system_prompt(agent_view(ctx))}
             assert [m["role"] for m in rest] == ["user"] and set(rest[0]) == {"role", "content"}
             entitled = system["content"] + json.dumps(tools) + rest[0]["content"]
+            # the harness's own ids and numbers (a clock-based run id, the seed's digits)
+            entitled += info["conversation_id"] + str(info["seed"])
             shown = json.dumps(view, ensure_ascii=False) + json.dumps(info, ensure_ascii=False)
             leaked = {s for s in secrets_of(task) if s in shown and s not in entitled}
             assert leaked == set(), task.id
