@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 PACKAGES = ("simulator", "agents", "users", "domains", "tui", "tracer")
-LAYERS = ("core", "models", "world", "engine", "grid", "store", "run", "results", "cli")
+LAYERS = ("core", "models", "world", "engine", "grid", "store", "run", "results", "gym", "cli")
 """The sub-packages of ``simulator``, bottom first: each may import only those before it."""
 MAX_LINES = 600
 NAMESPACE = "tau_sim."
