@@ -320,7 +320,7 @@ def config_from_settings(
         name: model_options(run_file, "user", name, user_args)
         for name in fields.get("users", defaults.users)
     }
-    check_users(domains, fields.get("users", defaults.users))
+    check_users(domains, fields.get("users", defaults.users), fields["user_options"])
     fields.update(_judge_fields(settings, run_file, judge_args or {}))
     return RunConfig(**fields)
 

@@ -65,7 +65,7 @@ def rollout_config(
         ids = [t.id for t in pool]
     if not ids:
         raise UsageError(f"split {split!r}: domain {domain!r} has no task in it")
-    check_users(domains, [user])
+    check_users(domains, [user], {user: user_options or {}})
     emotions = normalize_emotions([emotion])
 
     def level(dimension: str, value: str | None) -> list[str | None]:

@@ -60,15 +60,23 @@ def reads_free_text(provider: Any) -> bool:
     return bool(getattr(provider, "reads_free_text", True))
 
 
-def check_users(domains: Mapping[str, Domain], users: Sequence[str]) -> None:
-    """Refuse a user that cannot read the free-text scenarios of one of ``domains``."""
+def check_users(
+    domains: Mapping[str, Domain],
+    users: Sequence[str],
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
+    """Refuse a user that cannot read the free-text scenarios of one of ``domains``.
+
+    Each user is built with its own ``options`` (``--user-arg``, the run file's), as the run
+    builds it, so an option such as its API key counts.
+    """
     from tau_sim.simulator.core.registry import make_user_provider
 
     free = [name for name, d in domains.items() if d.free_text_scenarios]
     if not free:
         return
     for user in users:
-        if not reads_free_text(make_user_provider(user, {})):
+        if not reads_free_text(make_user_provider(user, dict((options or {}).get(user, {})))):
             raise UsageError(
                 f"--user {user}: the scenarios of {free[0]!r} are free text, which the {user} user "
                 "cannot read; use an LLM user (a model name, e.g. --user openai/gpt-4.1 or "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,17 @@ def test_the_scripted_user_cannot_read_their_scenarios() -> None:
     line = one_line_error("run", "--domain", "tau2/retail", "--user", "scripted", "--dry-run")
     assert "'tau2/retail'" in line and "free text" in line
     assert "LLM user (a model name, e.g. --user openai/gpt-4.1" in line
+
+
+@NEEDS_TAU2
+def test_an_llm_users_key_from_user_arg_counts_when_the_user_is_checked() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    args = ("run", "--domain", "tau2/mock", "--user", "openai/fake", "--dry-run")
+    keyed = cli.tau_sim(*args, "--user-arg", "api_key=sk-test", env=env, check=False)
+    assert keyed.returncode == 0, keyed.stderr
+    assert "nothing was stored" in keyed.stdout
+    keyless = cli.tau_sim(*args, env=env, check=False)
+    assert keyless.returncode == 2 and "OPENAI_API_KEY" in keyless.stderr
 
 
 @NEEDS_TAU2
