@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -99,8 +100,14 @@ class Heard:
         wanted = normalise(value)
         if not wanted:
             return True
-        pattern = re.compile(r"(?<![a-z0-9])" + re.escape(wanted) + r"(?![a-z0-9])")
-        return any(pattern.search(text) for text in self.texts)
+        pattern = _whole_words(wanted)
+        return any(wanted in text and pattern.search(text) for text in self.texts)
+
+
+@lru_cache(maxsize=8192)
+def _whole_words(wanted: str) -> re.Pattern[str]:
+    """``wanted`` as whole words (compiled once: ``re``'s own cache holds only 512)."""
+    return re.compile(r"(?<![a-z0-9])" + re.escape(wanted) + r"(?![a-z0-9])")
 
 
 def untold(
