@@ -7,9 +7,11 @@ the session is an ordinary run: stored, scored, reported and resumed like any ot
 
 from __future__ import annotations
 
+import argparse
 import random
 from typing import Any
 
+from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, run_domains, task_pool
@@ -77,6 +79,25 @@ def human_settings(
         "seed": seed,
         "timeout": HUMAN_TIMEOUT_S,
     }
+
+
+def session_config(args: argparse.Namespace) -> RunConfig:
+    """The run config of a new session from ``tau-sim human``'s options (``UsageError``: bad).
+
+    Options left out take their defaults: the user role, a random task, anger at high.
+    """
+    settings = human_settings(
+        args.role or "user",
+        agent=args.agent,
+        user=args.user,
+        domain=args.domain,
+        task=args.task or RANDOM,
+        tasks=1 if args.tasks is None else args.tasks,
+        seed=args.seed,
+    )
+    settings["emotions"] = args.emotions or "anger"
+    settings["intensities"] = args.intensities or "high"
+    return config_from_settings(settings, None, {}, {})
 
 
 def role_of(config: RunConfig) -> str:
