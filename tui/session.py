@@ -143,4 +143,5 @@ def run_session(app: HumanApp, *, headless: bool = False) -> Outcome:
         app.source.error,
         runner.config,
         app.crash,
+        runner.total,
     )
