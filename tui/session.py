@@ -2,7 +2,9 @@
 
 ``human_settings`` turns the command's options into the settings ``tau-sim run`` would take
 (one agent, one user, one trial, one conversation at a time, the tasks chosen or drawn), so
-the session is an ordinary run: stored, scored, reported and resumed like any other.
+the session is an ordinary run: stored, scored, reported and resumed like any other;
+``session_config`` makes them a ``RunConfig`` (for the command, and for the start screen's
+check of a choice: ``tui.start``).
 """
 
 from __future__ import annotations
