@@ -27,6 +27,10 @@ ROLES = ("user", "agent")
 HUMAN_TIMEOUT_S = 3600.0
 """Seconds per conversation: a person types far slower than a model answers."""
 RANDOM = "random"
+DEFAULT_AGENT, DEFAULT_USER = "scripted/gold", "scripted"
+"""Whom the person faces as the user (``--agent``) and as the agent (``--user``) by default."""
+DEFAULT_EMOTION, DEFAULT_INTENSITY = "anger", "high"
+"""The condition of a session whose flags name none (``--emotions``, ``--intensities``)."""
 
 
 def human_settings(
@@ -66,11 +70,11 @@ def human_settings(
     if role == "user":
         if agent == HUMAN:
             raise UsageError("--agent: the person plays the user; choose another agent")
-        players = {"agent": agent or "scripted/gold", "user": HUMAN}
+        players = {"agent": agent or DEFAULT_AGENT, "user": HUMAN}
     else:
         if user == HUMAN:
             raise UsageError("--user: the person plays the agent; choose another user")
-        players = {"agent": HUMAN, "user": user or "scripted"}
+        players = {"agent": HUMAN, "user": user or DEFAULT_USER}
     return {
         "domain": ",".join(domains),
         "tasks": ",".join(chosen),
@@ -97,8 +101,8 @@ def session_config(args: argparse.Namespace) -> RunConfig:
         tasks=1 if args.tasks is None else args.tasks,
         seed=args.seed,
     )
-    settings["emotions"] = args.emotions or "anger"
-    settings["intensities"] = args.intensities or "high"
+    settings["emotions"] = args.emotions or DEFAULT_EMOTION
+    settings["intensities"] = args.intensities or DEFAULT_INTENSITY
     return config_from_settings(settings, None, {}, {})
 
 

@@ -34,13 +34,12 @@ from tau_sim.simulator.core import INTENSITY_LEVELS, NEUTRAL, UsageError
 from tau_sim.simulator.world import Domain, Task
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import SizedScreen
+from tau_sim.tui.session import DEFAULT_AGENT, DEFAULT_EMOTION, DEFAULT_INTENSITY, DEFAULT_USER
 from tau_sim.users.emotions import FAMILIES, LEAVES
 
 ROLES = ("user", "agent")
 """The roles a person plays (the user: the customer; the agent: who serves them)."""
 ALL_TIERS = "all"
-DEFAULT_EMOTION, DEFAULT_INTENSITY = "anger", "high"
-"""The condition of a session whose flags name none (``--emotions``, ``--intensities``)."""
 KEYS = Text.assemble(
     ("up/down", "bold"),
     " a task, ",
@@ -151,7 +150,7 @@ class Given:
             role=args.role,
             emotion=args.emotions,
             intensity=args.intensities,
-            opponent={"user": args.agent or "scripted/gold", "agent": args.user or "scripted"},
+            opponent={"user": args.agent or DEFAULT_AGENT, "agent": args.user or DEFAULT_USER},
         )
 
 
@@ -274,8 +273,18 @@ class StartScreen(SizedScreen):
         if message.select.id in ("domain", "role", "tier"):
             self.refill()
 
+    def fit(self, width: int, height: int) -> None:
+        """Hide the content below the minimum size; lay the table out again for the width."""
+        super().fit(width, height)
+        if self._shown:
+            self.refill()
+
     def refill(self) -> None:
-        """The table of the chosen domain's tasks of the chosen tier, as the role may see them."""
+        """The table of the chosen domain's tasks of the chosen tier, as the role may see them.
+
+        The highlighted task stays highlighted where it is still listed.
+        """
+        kept = self.highlighted_task
         role = self.role
         domain = self.domains[self.value("domain")]
         tier = self.value("tier")
@@ -301,6 +310,8 @@ class StartScreen(SizedScreen):
             self.tasks.add_column(label, width=width)
         for key, row in rows.items():
             self.tasks.add_row(*row, key=key)
+        if kept is not None and kept.id in rows:
+            self.tasks.move_cursor(row=list(rows).index(kept.id))
         self._detail()
 
     @on(DataTable.RowHighlighted, "#start-tasks")

@@ -18,6 +18,7 @@ from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store, open_database
 from tau_sim.simulator.world import Task
+from tau_sim.tui.launch import crash_line
 from tau_sim.tui.session import make_app, session_config
 from tau_sim.tui.start import Choice, StartApp, StartScreen, opens_start_screen, start_app
 from tests.helpers.cli import TAU_SIM
@@ -218,6 +219,37 @@ async def test_a_choice_the_command_refuses_is_said_on_the_screen(tmp_path: Path
         assert app.is_running and app.return_value is None
         await pilot.press("ctrl+q")
     assert app.return_value is None
+
+
+async def test_the_highlighted_task_stays_when_the_role_and_width_change() -> None:
+    app = checked(human_args("--domain", "retail"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        tasks = await shown_domain(pilot, screen, "retail")
+        await highlight(pilot, screen, 14, tasks[14])
+        narrow = screen.tasks.columns[screen.tasks.ordered_columns[-1].key].width
+        await pick(pilot, "role", ("down",), "agent")
+        assert getattr(screen.highlighted_task, "id", None) == tasks[14].id
+        await pilot.resize_terminal(160, 40)
+        await until(pilot, lambda: screen.tasks.ordered_columns[-1].width > narrow + 30, WAIT)
+        assert getattr(screen.highlighted_task, "id", None) == tasks[14].id
+
+
+class Boom(RuntimeError):
+    """The error the test makes the start screen raise."""
+
+
+def test_a_crash_of_the_start_screen_is_kept_and_exits_1() -> None:
+    app = checked(human_args())
+
+    def broken() -> None:
+        raise Boom("the table [red]broke[/red]")
+
+    app.start_screen.refill = broken  # type: ignore[method-assign]
+    assert app.run(headless=True, size=SIZE) is None
+    assert isinstance(app.crash, Boom) and app.return_code == 1
+    line = crash_line(app.crash, None)
+    assert "\n" not in line and "[red]broke[/red]" in line
 
 
 async def test_quitting_the_start_screen_chooses_nothing() -> None:
