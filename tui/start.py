@@ -45,12 +45,8 @@ KEYS = Text.assemble(
     " a task, ",
     ("enter", "bold"),
     " starts it; ",
-    ("tab", "bold"),
-    " / ",
-    ("shift+tab", "bold"),
-    " move to the fields (enter opens one, type to search), ",
-    ("ctrl+q", "bold"),
-    " quits",
+    ("tab/shift+tab", "bold"),
+    " the fields (enter opens one, type to search)",
 )
 """The start screen's keys, said once above the table."""
 PREVIEW_CHARS = 200
@@ -169,7 +165,7 @@ class StartScreen(SizedScreen):
     DEFAULT_CSS = """
     StartScreen #start-title { padding: 0 1; background: $primary 30%; }
     StartScreen #start-fields { height: auto; }
-    StartScreen .field { width: 1fr; height: auto; }
+    StartScreen .field { width: 1fr; height: 4; }
     StartScreen .field Label { padding: 0 1; color: $text-muted; }
     StartScreen #field-domain, StartScreen #field-emotion { width: 3fr; }
     StartScreen #field-role, StartScreen #field-tier, StartScreen #field-intensity { width: 2fr; }
@@ -248,9 +244,7 @@ class StartScreen(SizedScreen):
         return self.small_notice("tau-sim human", "ctrl+q")
 
     def _missing_line(self) -> Text:
-        return Text(
-            f"not installed here: {', '.join(self.missing)} (`tau-sim domains list` says why)"
-        )
+        return Text(f"not installed: {', '.join(self.missing)} (see `tau-sim domains list`)")
 
     def on_mount(self) -> None:
         """Fill the table for the fields' first values; the table has the focus."""
@@ -291,8 +285,8 @@ class StartScreen(SizedScreen):
         for name in ("emotion", "intensity"):
             self.query_one(f"#field-{name}").display = role == "user"
         opponent = (self.given.opponent or {}).get(role, "")
-        title = Text("tau-sim human: choose what you play", style="bold")
-        title.append(f"   {domain.title}: you play the {role}")
+        title = Text("tau-sim human", style="bold")
+        title.append(f"  {domain.title}: you play the {role}")
         if opponent:
             title.append(f" against {opponent}")
         self.title_line.update(title)

@@ -112,6 +112,7 @@ async def test_keys_choose_domain_role_and_task_and_the_session_is_that_of_the_f
         await until(pilot, lambda: app.return_value is not None, WAIT)
     choice = app.return_value
     assert isinstance(choice, Choice)
+    assert not (tmp_path / "chosen.db").exists()  # nothing is stored before the choice
     hard = [t.id for t in get_domain("airline").tasks if t.tier == "hard"]
     assert (choice.domain, choice.role, choice.task) == ("airline", "agent", hard[1])
 
