@@ -246,7 +246,8 @@ COMMANDS.add(
         after="tui",
         parser_options={
             "description": "A person plays one side of each conversation on a screen; the "
-            "session is one run in --db (`tau-sim report` reads it, --resume finishes it)."
+            "session is one run in --db (`tau-sim report` reads it, --resume finishes it). "
+            "Without --task (or --tasks) a start screen chooses the domain, role and task."
         },
     ),
 )
