@@ -16,7 +16,6 @@ from typing import Any
 from tau_sim.simulator.cli import (
     EXIT_INTERRUPTED,
     add_run_arguments,
-    config_from_settings,
     configure_run,
     error_share_exit,
     flag,
@@ -126,15 +125,20 @@ def _tui_resume(args: argparse.Namespace) -> tuple[Any, ...]:
 
 
 def configure_human(human: argparse.ArgumentParser) -> None:
-    """``tau-sim human``: what the person plays, against whom, on which tasks."""
-    human.add_argument("--role", default="user", help="what you play: user (default) or agent")
+    """``tau-sim human``: what the person plays, against whom, on which tasks.
+
+    Without ``--task`` (or ``--tasks``) a start screen asks for the domain, role and task; the
+    flags given fix theirs.
+    """
+    human.add_argument("--role", help="what you play: user (default) or agent")
     human.add_argument("--agent", help="the agent you face as the user (default scripted/gold)")
     human.add_argument("--user", help="the user you face as the agent (default scripted)")
     human.add_argument("--domain", help="the domain (default retail)")
     human.add_argument(
-        "--task", default="random", help="task id(s), comma-separated, or random (default)"
+        "--task",
+        help="task id(s), comma-separated, or random (default: choose on the start screen)",
     )
-    human.add_argument("--tasks", type=int, default=1, help="how many random tasks (default 1)")
+    human.add_argument("--tasks", type=int, help="how many random tasks (default 1)")
     human.add_argument("--emotions", help="comma-separated emotions or families (default anger)")
     human.add_argument("--intensities", help="low,medium,high or numbers in 0..1 (default high)")
     human.add_argument("--seed", type=int, default=0, help="seed of the draw and the run")
@@ -143,9 +147,14 @@ def configure_human(human: argparse.ArgumentParser) -> None:
 
 
 def run_human(args: argparse.Namespace) -> int:
-    """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it."""
+    """``tau-sim human``: check the session as ``tau-sim run`` checks a run, then play it.
+
+    Without a task the start screen chooses one first (``tui.start``); the session is then the
+    one its choice's flags would start.
+    """
     from tau_sim.simulator.run import Player
-    from tau_sim.tui.session import human_settings, make_app, run_session
+    from tau_sim.tui.session import make_app, run_session, session_config
+    from tau_sim.tui.start import opens_start_screen
 
     if args.resume:
         store = Store(args.db, create=False)
@@ -153,18 +162,12 @@ def run_human(args: argparse.Namespace) -> int:
         config, run_id = resume_config(args, store, keys)
         outcome: Any = run_session(make_app(store, config, run_id, resume=True))
     else:
-        settings = human_settings(
-            args.role,
-            agent=args.agent,
-            user=args.user,
-            domain=args.domain,
-            task=args.task,
-            tasks=args.tasks,
-            seed=args.seed,
-        )
-        settings["emotions"] = args.emotions or "anger"
-        settings["intensities"] = args.intensities or "high"
-        config = config_from_settings(settings, None, {}, {})
+        if opens_start_screen(args):
+            chosen = _choose(args)
+            if isinstance(chosen, int):
+                return chosen
+            args = chosen
+        config = session_config(args)
         run_id = new_run_id()
         player = Player(config, run_id)
         player.prepare()
@@ -196,6 +199,28 @@ def run_human(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if outcome.interrupted else 0
 
 
+def _choose(args: argparse.Namespace) -> argparse.Namespace | int:
+    """The start screen: the options with the person's choice, or the exit code (quit, crash).
+
+    The flags given are checked first (a bad one is the usual one-line error, exit 2), and each
+    choice as its flags would be, on the screen.
+    """
+    from tau_sim.tui.launch import crash_line
+    from tau_sim.tui.session import session_config
+    from tau_sim.tui.start import start_app
+
+    session_config(args)
+    app = start_app(args, lambda choice: session_config(choice.applied(args)))
+    choice = app.run()
+    if app.crash is not None:
+        print(crash_line(app.crash, None), file=sys.stderr)
+        return 1
+    if choice is None:
+        print("tau-sim: no task chosen; nothing was stored", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return choice.applied(args)
+
+
 COMMANDS.add(
     "tui",
     Command(
@@ -221,7 +246,8 @@ COMMANDS.add(
         after="tui",
         parser_options={
             "description": "A person plays one side of each conversation on a screen; the "
-            "session is one run in --db (`tau-sim report` reads it, --resume finishes it)."
+            "session is one run in --db (`tau-sim report` reads it, --resume finishes it). "
+            "Without --task (or --tasks) a start screen chooses the domain, role and task."
         },
     ),
 )

@@ -2,14 +2,18 @@
 
 ``human_settings`` turns the command's options into the settings ``tau-sim run`` would take
 (one agent, one user, one trial, one conversation at a time, the tasks chosen or drawn), so
-the session is an ordinary run: stored, scored, reported and resumed like any other.
+the session is an ordinary run: stored, scored, reported and resumed like any other;
+``session_config`` makes them a ``RunConfig`` (for the command, and for the start screen's
+check of a choice: ``tui.start``).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 from typing import Any
 
+from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig
 from tau_sim.simulator.run import Player, run_domains, task_pool
@@ -23,6 +27,10 @@ ROLES = ("user", "agent")
 HUMAN_TIMEOUT_S = 3600.0
 """Seconds per conversation: a person types far slower than a model answers."""
 RANDOM = "random"
+DEFAULT_AGENT, DEFAULT_USER = "scripted/gold", "scripted"
+"""Whom the person faces as the user (``--agent``) and as the agent (``--user``) by default."""
+DEFAULT_EMOTION, DEFAULT_INTENSITY = "anger", "high"
+"""The condition of a session whose flags name none (``--emotions``, ``--intensities``)."""
 
 
 def human_settings(
@@ -62,11 +70,11 @@ def human_settings(
     if role == "user":
         if agent == HUMAN:
             raise UsageError("--agent: the person plays the user; choose another agent")
-        players = {"agent": agent or "scripted/gold", "user": HUMAN}
+        players = {"agent": agent or DEFAULT_AGENT, "user": HUMAN}
     else:
         if user == HUMAN:
             raise UsageError("--user: the person plays the agent; choose another user")
-        players = {"agent": HUMAN, "user": user or "scripted"}
+        players = {"agent": HUMAN, "user": user or DEFAULT_USER}
     return {
         "domain": ",".join(domains),
         "tasks": ",".join(chosen),
@@ -77,6 +85,25 @@ def human_settings(
         "seed": seed,
         "timeout": HUMAN_TIMEOUT_S,
     }
+
+
+def session_config(args: argparse.Namespace) -> RunConfig:
+    """The run config of a new session from ``tau-sim human``'s options (``UsageError``: bad).
+
+    Options left out take their defaults: the user role, a random task, anger at high.
+    """
+    settings = human_settings(
+        args.role or "user",
+        agent=args.agent,
+        user=args.user,
+        domain=args.domain,
+        task=args.task or RANDOM,
+        tasks=1 if args.tasks is None else args.tasks,
+        seed=args.seed,
+    )
+    settings["emotions"] = args.emotions or DEFAULT_EMOTION
+    settings["intensities"] = args.intensities or DEFAULT_INTENSITY
+    return config_from_settings(settings, None, {}, {})
 
 
 def role_of(config: RunConfig) -> str:
@@ -122,4 +149,5 @@ def run_session(app: HumanApp, *, headless: bool = False) -> Outcome:
         app.source.error,
         runner.config,
         app.crash,
+        runner.total,
     )

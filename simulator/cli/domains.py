@@ -152,14 +152,23 @@ def _generate(args: argparse.Namespace) -> None:
             handle.write(data.decode("utf-8"))
 
 
-def _buildable_domains(names: list[str]) -> list[Domain]:
-    """The domains ``names`` that build here; each one that cannot (an extra missing) says why."""
+def installed_domains(names: list[str]) -> tuple[list[Domain], dict[str, str]]:
+    """The domains ``names`` that build here, and why each other one cannot (an extra missing)."""
     built = []
+    missing = {}
     for name in names:
         try:
             built.append(get_domain(name))
         except UsageError as exc:
-            print(f"tau-sim: {name}: {exc}", file=sys.stderr)
+            missing[name] = str(exc)
+    return built, missing
+
+
+def _buildable_domains(names: list[str]) -> list[Domain]:
+    """The domains ``names`` that build here; each one that cannot (an extra missing) says why."""
+    built, missing = installed_domains(names)
+    for name, why in missing.items():
+        print(f"tau-sim: {name}: {why}", file=sys.stderr)
     return built
 
 

@@ -67,7 +67,7 @@ def test_a_crash_of_the_screen_stops_the_run_resumable_and_exits_1(tmp_path: Pat
     outcome = run_session(app, headless=True)
     assert isinstance(outcome.crash, Boom)
     assert app.return_code == 1
-    assert outcome.created and outcome.interrupted
+    assert outcome.created and outcome.interrupted and outcome.total == 1
     assert status(db) == "interrupted"
     line = crash_line(outcome.crash, f"tau-sim human --resume {outcome.run_id} --db {db}")
     assert "\n" not in line and "broke" in line and "--resume human-run" in line
