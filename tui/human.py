@@ -27,16 +27,12 @@ the right arrow accepts).
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Markdown, OptionList, Static
+from textual.widgets import Footer, Input, Markdown, Static
 from textual.worker import Worker
 
 from tau_sim.simulator.core import (
@@ -49,123 +45,31 @@ from tau_sim.simulator.core import (
     ConversationStarted,
     EmotionUpdate,
     Event,
-    ToolResult,
     UserMessage,
     UserToolCall,
     UserToolResult,
     UserTurn,
-    visible,
 )
-from tau_sim.simulator.world import AgentView, UserView
 from tau_sim.tui.app import TICK_S, TauSimApp, innermost, stop_on_crash
+from tau_sim.tui.briefs import acting_words, agent_brief, user_brief
 from tau_sim.tui.completion import CommandSuggester, IdBook
 from tau_sim.tui.dialogue import (
-    DialogueView,
     EmotionTrack,
     Outcome,
-    Turn,
     describe_start,
 )
+from tau_sim.tui.human_widgets import HumanDialogue, ReasonScreen
 from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
 from tau_sim.tui.tool_form import ToolForm
-from tau_sim.tui.tool_lines import CallError, parse_calls, tools_text
-from tau_sim.users.emotions import clamp, profile_of
+from tau_sim.tui.tool_lines import CallError, parse_calls
+from tau_sim.users.emotions import clamp
 from tau_sim.users.human import AgentAsk, Ask, Desk, UserAsk
-from tau_sim.users.pushback import instructions
 
 STEP = 0.1
 """How much one key press raises or lowers the intensity being acted."""
-ABANDON_REASONS = (
-    "the agent did not solve my problem",
-    "the agent ignored how I feel",
-    "the agent asked for too much",
-    "the agent was too slow",
-    "the agent refused without a reason",
-    "the agent was rude",
-)
-"""The reasons a person may pick for abandoning (or they write their own)."""
 GIVE_UP = "I am giving up on this."
 """What the user says last on abandoning when nothing is typed (the reason is not said)."""
-GUIDES = {
-    "anger": "Be curt and impatient; push back when the agent stalls or repeats itself.",
-    "fear": "Sound worried; ask what happens next and whether it is really fixed.",
-    "sadness": "Sound low and tired; say what this costs you; respond to kindness.",
-    "disgust": "Sound offended by how this was handled; expect the agent to own it.",
-    "enjoyment": "Be upbeat and easy-going; thank the agent for progress.",
-    "neutral": "Be matter-of-fact: say what you need and answer what you are asked.",
-}
-"""A line of acting guidance per emotion family."""
-INTENSITY_WORDS = ((0.34, "mildly"), (0.67, "clearly"), (1.01, "strongly"))
-
-
-def _words(intensity: float) -> str:
-    return next(word for top, word in INTENSITY_WORDS if intensity < top)
-
-
-def pretty(content: str) -> str:
-    """A tool result as the agent player reads it: JSON indented, anything else as it is."""
-    try:
-        value = json.loads(content)
-    except json.JSONDecodeError:
-        return content
-    if not isinstance(value, dict | list):
-        return content
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-class HumanDialogue(DialogueView):
-    """The dialogue as the person's role sees it.
-
-    With ``whole_results`` (the agent player, who must read ids and amounts) a tool result is
-    shown whole and pretty-printed; otherwise it is cut at ``RESULT_CHARS``.
-    """
-
-    def __init__(self, *, whole_results: bool = False, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.whole_results = whole_results
-
-    def turn_of(self, event: Event) -> Turn | None:  # type: ignore[override]
-        """The dialogue's entry, a tool result whole with ``whole_results``."""
-        if isinstance(event, ToolResult) and self.whole_results:
-            text = Text("error" if event.error else "result", style="bold")
-            text.append("\n")
-            text.append(visible(pretty(event.content)))
-            return Turn(text, classes="tool-error" if event.error else "tool-result")
-        return DialogueView.turn_of(event)
-
-
-class ReasonScreen(ModalScreen[str | None]):
-    """Pick why you abandon, or write it (escape: keep talking).
-
-    The reason is stored with the ending (the last ``EmotionUpdate``'s reason, which the
-    failure diagnosis reads), never sent as something the user says.
-    """
-
-    BINDINGS = [Binding("escape", "dismiss_none", "Keep talking")]
-
-    def compose(self) -> ComposeResult:
-        """The list of reasons and a line for one's own."""
-        with Vertical(id="reason-box"):
-            yield Static(Text("Why do you give up?", style="bold"))
-            yield OptionList(*ABANDON_REASONS, id="reasons")
-            yield Input(placeholder="or write your own reason, then Enter", id="own-reason")
-
-    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
-        """The reason picked."""
-        self.dismiss(ABANDON_REASONS[message.option_index])
-
-    @on(Input.Submitted, "#own-reason")
-    def written(self, message: Input.Submitted) -> None:
-        """The reason written (an empty line picks nothing)."""
-        message.stop()
-        reason = " ".join(message.value.split())
-        if reason:
-            self.dismiss(reason)
-
-    def action_dismiss_none(self) -> None:
-        """Back to the conversation."""
-        self.dismiss(None)
 
 
 class HumanScreen(SizedScreen):
@@ -350,65 +254,8 @@ class HumanScreen(SizedScreen):
 
     def _brief(self, ask: Ask) -> Text:
         if isinstance(ask, AgentAsk):
-            return self._agent_brief(ask.view)
-        return self._user_brief(ask.view)
-
-    def _user_brief(self, view: UserView) -> Text:
-        """The user's brief: the goal and how to act first, then the phone, facts and keys.
-
-        What a person needs at every turn (the goal, the condition, the intensity being acted,
-        the phone's tools) comes before what is read once, so it is in view at 120x40.
-        """
-        profile = profile_of(view)
-        scenario = view.scenario
-        text = Text("You are the customer ", style="bold")
-        text.append(f"({view.domain_title}, task {view.task_id})\n")
-        text.append("Goal\n", style="bold")
-        text.append(scenario.goal + "\n")
-        text.append("Act ", style="bold")
-        text.append(f"{profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
-        text.append(f"  acting now: {self.acting:.1f} ({_words(self.acting)})", style="bold")
-        text.append("  ctrl+up/down\n", style="dim")
-        text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n")
-        text.append(
-            f"  politeness {profile.politeness}, urgency {profile.urgency}, trust {profile.trust}\n"
-        )
-        pushback = instructions(profile, scenario.demand)
-        if pushback:
-            text.append("If the agent refuses\n", style="bold")
-            text.append(f"  {pushback}\n")
-        if view.tools:
-            text.append("Your phone\n", style="bold")
-            text.append(tools_text(view.tools))
-        if scenario.known_info:
-            text.append("You know ", style="bold")
-            text.append("(give each when asked)\n", style="dim")
-            for name, value in scenario.known_info.items():
-                text.append(f"  {name.replace('_', ' ')}: ", style="dim")
-                text.append(f"{value}\n")
-        if scenario.unknown_info:
-            text.append("You do not know\n", style="bold")
-            text.append("  " + ", ".join(scenario.unknown_info) + "\n")
-        if scenario.opening:
-            text.append("You might open with\n", style="bold")
-            text.append(f"  {scenario.opening}\n")
-        text.append("Keys ", style="bold")
-        text.append("ctrl+s satisfied, ctrl+b abandon, ctrl+q stop (resumable)")
-        return text
-
-    @staticmethod
-    def _agent_brief(view: AgentView) -> Text:
-        text = Text("You are the agent\n", style="bold")
-        text.append(f"{view.title}\n\n")
-        text.append("Tools\n", style="bold")
-        text.append(tools_text(view.tools))
-        text.append(
-            "/a x=1 ; /b y=2 sends both calls in one turn (run in that order); /tool alone or "
-            "ctrl+o opens a form; the right arrow accepts a completion\n",
-            style="dim italic",
-        )
-        text.append("\nPolicy", style="bold")
-        return text
+            return agent_brief(ask.view)
+        return user_brief(ask.view, self.acting)
 
     @on(Input.Submitted, "#say")
     async def submitted(self, message: Input.Submitted) -> None:
@@ -497,7 +344,7 @@ class HumanScreen(SizedScreen):
         self.acting = round(clamp(self.acting + direction * STEP), 2)
         if isinstance(self.ask, UserAsk):
             self.brief.update(self._brief(self.ask))
-        self.notify(f"acting at {self.acting:.1f} ({_words(self.acting)})", timeout=2)
+        self.notify(f"acting at {self.acting:.1f} ({acting_words(self.acting)})", timeout=2)
 
     async def action_stop(self) -> None:
         """End satisfied: the typed line (or a thank-you) with ``###STOP###``."""

@@ -396,8 +396,8 @@ class StartApp(App[Choice]):
 
 def start_app(args: argparse.Namespace, check: Callable[[Choice], object]) -> StartApp:
     """The start screen of ``tau-sim human``'s options (their fixed fields given)."""
-    from tau_sim.simulator.cli.domains import installed_domains
-    from tau_sim.simulator.core.registry import DOMAINS
+    from tau_sim.simulator.cli import installed_domains
+    from tau_sim.simulator.core import DOMAINS
 
     domains, missing = installed_domains(DOMAINS.names())
     given = Given.of(args)

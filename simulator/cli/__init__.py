@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
+    from tau_sim.simulator.cli.domains import installed_domains
     from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED
     from tau_sim.simulator.cli.options import Parser, flag
     from tau_sim.simulator.cli.parser import build_parser, parsers
@@ -47,6 +48,7 @@ __all__ = [
     "configure_run",
     "error_share_exit",
     "flag",
+    "installed_domains",
     "parsers",
     "print_report",
     "remove_unused",
@@ -67,6 +69,7 @@ _MODULE_OF = {
     "configure_run": "settings",
     "error_share_exit": "run",
     "flag": "options",
+    "installed_domains": "domains",
     "parsers": "parser",
     "print_report": "report",
     "remove_unused": "run",

@@ -19,7 +19,8 @@ from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store, open_database
-from tau_sim.tui.human import HumanApp, HumanScreen, ReasonScreen
+from tau_sim.tui.human import HumanApp, HumanScreen
+from tau_sim.tui.human_widgets import ReasonScreen
 from tau_sim.tui.session import human_settings, make_app
 from tau_sim.tui.tool_lines import CallError, parse_call, tools_text
 from tests.helpers.cli import TAU_SIM
