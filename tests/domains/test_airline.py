@@ -18,6 +18,7 @@ from tau_sim.domains.airline import airline as make_airline
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
+    NOW,
     TODAY,
     Flight,
     Reservation,
@@ -25,7 +26,7 @@ from tau_sim.domains.airline.data import (
     flight_key,
     net_paid,
 )
-from tau_sim.domains.airline.rules import compensation, nonfree_bags
+from tau_sim.domains.airline.rules import COMPENSATION_CAP, compensation, nonfree_bags
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
@@ -177,7 +178,9 @@ def test_booking_never_takes_a_cabin_below_zero_seats(domain: Domain) -> None:
     )
     ok(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
     assert seats(db, flight.flight_number, flight.date, cabin) == 0
-    assert "0 " in refused(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
+    assert f"has 0 {cabin} seat(s) left, 1 needed" in refused(
+        domain, db, "book_reservation", **booking(user, flight, cabin, 1)
+    )
 
 
 def test_booking_refuses_departed_cancelled_and_wrong_route_flights(domain: Domain) -> None:
@@ -195,7 +198,8 @@ def test_booking_refuses_departed_cancelled_and_wrong_route_flights(domain: Doma
     wrong = booking(
         user, flight, "economy", 1, origin=flight.destination, destination=flight.origin
     )
-    assert "not" in refused(domain, db, "book_reservation", **wrong)
+    backwards = f"flies {flight.origin}-{flight.destination}, not {flight.destination}-"
+    assert backwards in refused(domain, db, "book_reservation", **wrong)
 
 
 def test_a_gift_card_pays_only_up_to_its_balance(domain: Domain) -> None:
@@ -534,11 +538,15 @@ def test_forbidden_tasks_are_the_ones_the_policy_forbids(domain: Domain) -> None
         r: Reservation = record(base, "reservations", rid)
         created = dt.datetime.fromisoformat(r.created_at)
         assert r.cabin == "basic_economy" and not r.insurance
-        assert created < dt.datetime(2026, 5, 14, 12, 0), "booked more than 24 hours ago"
+        assert created < NOW - dt.timedelta(hours=24), "booked more than 24 hours ago"
         assert task.required_outputs == ["non-refundable"]
-    for task in [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]:
+    over_cap = [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]
+    assert over_cap
+    for task in over_cap:
         wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
-        assert wanted > 150.0 and task.actions[-1].name == "transfer_to_human_agents"
+        user: User = record(base, "users", task.actions[1].arguments["user_id"])
+        assert wanted > COMPENSATION_CAP[user.membership], task.id  # the caller's own tier
+        assert task.actions[-1].name == "transfer_to_human_agents"
 
 
 # ---- the hard tier ---------------------------------------------------------------------------
