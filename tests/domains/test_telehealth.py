@@ -404,14 +404,19 @@ def test_task_fees_follow_the_24_hour_notice_rule(domain: Domain) -> None:
 
 def test_no_task_refills_a_controlled_substance_or_refills_too_early(domain: Domain) -> None:
     db = domain.new_database()
-    for task in domain.tasks:
-        for action in domain.write_actions(task):
-            if action.name == "request_refill":
-                rx: Prescription = db.get("prescriptions", action.arguments["rx_id"])
-                assert not rx.controlled and rx.earliest_refill <= TODAY, task.id
-        if task.intent == "controlled_refill_transfer":
-            rx = db.get("prescriptions", task.actions[-2].arguments["rx_id"])
-            assert rx.controlled and task.actions[-1].name == "transfer_to_human_agents"
+    refills = [
+        (task, action)
+        for task in domain.tasks
+        for action in domain.write_actions(task)
+        if action.name == "request_refill"
+    ]
+    assert len(refills) >= 5
+    for task, action in refills:
+        rx: Prescription = db.get("prescriptions", action.arguments["rx_id"])
+        assert not rx.controlled and rx.earliest_refill <= TODAY, task.id
+    for task in _of(domain, "controlled_refill_transfer"):
+        rx = db.get("prescriptions", task.actions[-2].arguments["rx_id"])
+        assert rx.controlled and task.actions[-1].name == "transfer_to_human_agents"
 
 
 def test_privacy_tasks_never_touch_the_other_patients_records(domain: Domain) -> None:
@@ -480,6 +485,7 @@ def _read(domain: Domain, task: Any, tool: str, key: str) -> list[Any]:
 
 
 def test_a_described_record_is_said_in_the_opening_and_names_no_id(domain: Domain) -> None:
+    checked = 0
     for task in domain.tasks:
         if task.tier != "hard":
             continue
@@ -488,6 +494,8 @@ def test_a_described_record_is_said_in_the_opening_and_names_no_id(domain: Domai
         if described and "search" in domain.intent(task.intent).challenges:
             assert described in task.scenario.opening or task.scenario.later, task.id
             assert "APT-" not in described and "RX-" not in described
+            checked += 1
+    assert checked >= 10
 
 
 def test_a_disproven_claim_meets_the_record_that_disproves_it(domain: Domain) -> None:
@@ -508,7 +516,7 @@ def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(domain: Domai
         refused_rx = [
             _get(db, "prescriptions", a.arguments["rx_id"]) for a in domain.violations(task)
         ]
-        assert all(rx.controlled for rx in refused_rx)
+        assert refused_rx and all(rx.controlled for rx in refused_rx), task.id
         assert task.actions[-1].name == "transfer_to_human_agents"
         for write in domain.write_actions(task):
             assert not _get(db, "prescriptions", write.arguments["rx_id"]).controlled
@@ -530,9 +538,18 @@ def test_a_conditional_task_takes_the_branch_the_records_decide(domain: Domain) 
         }
         for rx in _read(domain, task, "get_prescription_details", "rx_id"):
             assert (rx.rx_id in refilled) == (rx.earliest_refill <= TODAY), task.id
+    branches = set()
     for task in _of(domain, "book_with_fallback"):
         searched = [a for a in task.actions if a.name == "find_available_slots"]
         first_choice = searched[0].arguments["provider_id"]
         booked: Slot = _get(db, "slots", domain.write_actions(task)[-1].arguments["slot_id"])
-        taken = len(searched) == 2
+        (wanted,) = [
+            s
+            for _, s in db.items("slots")
+            if s.provider_id == first_choice and s.start == booked.start
+        ]  # the first choice's slot at the time the user asked for
+        taken = bool(wanted.appointment_id)
         assert (booked.provider_id != first_choice) == taken, task.id
+        assert len(searched) == (2 if taken else 1), task.id
+        branches.add(taken)
+    assert True in branches  # some first choice is taken
