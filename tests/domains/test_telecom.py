@@ -224,11 +224,16 @@ def test_the_phone_answers_from_its_state_and_the_line(domain: Domain) -> None:
     assert "Airplane mode is now OFF" in ok(domain, db, "toggle_airplane_mode", phone_number=phone)
     device: Device = db.get("devices", phone)  # type: ignore[assignment]
     assert not device.airplane_mode
-    cut = a_line(db, lambda ln: ln.suspension_reason == NON_PAYMENT)
-    if not db.get("devices", cut.phone_number).airplane_mode:  # type: ignore[union-attr]
-        assert "Emergency calls only" in ok(
-            domain, db, "check_status_bar", phone_number=cut.phone_number
-        )
+    cut = a_line(
+        db,
+        lambda ln: (
+            ln.suspension_reason == NON_PAYMENT
+            and not db.get("devices", ln.phone_number).airplane_mode  # type: ignore[union-attr]
+        ),
+    )
+    assert "Emergency calls only" in ok(
+        domain, db, "check_status_bar", phone_number=cut.phone_number
+    )
 
 
 # ---- dual control --------------------------------------------------------------------------------
@@ -458,14 +463,16 @@ def test_the_llm_user_gets_the_phone_tools_through_an_openai_endpoint(domain: Do
 
 
 def test_credit_cap_tasks_go_to_a_human_and_non_payment_tasks_refuse(domain: Domain) -> None:
-    for task in domain.tasks:
-        if task.intent == "dispute_over_cap":
-            assert task.actions[-1].name == "transfer_to_human_agents"
-            bill_id = task.actions[-2].arguments["bill_id"]
-            bill: Bill = domain.base.tables["bills"][bill_id]
-            assert any(c.amount > CREDIT_CAP for c in bill.charges)
-        if task.intent == "resume_without_payment":
-            assert not domain.write_actions(task) and task.required_outputs
+    over_cap = [t for t in domain.tasks if t.intent == "dispute_over_cap"]
+    unpaid = [t for t in domain.tasks if t.intent == "resume_without_payment"]
+    assert over_cap and unpaid
+    for task in over_cap:
+        assert task.actions[-1].name == "transfer_to_human_agents", task.id
+        bill_id = task.actions[-2].arguments["bill_id"]
+        bill: Bill = domain.base.tables["bills"][bill_id]
+        assert any(c.amount > CREDIT_CAP for c in bill.charges), task.id
+    for task in unpaid:
+        assert not domain.write_actions(task) and task.required_outputs, task.id
 
 
 # ---- the phone's faults and the troubleshooting manual (issue 22, item 3) ---------------------
