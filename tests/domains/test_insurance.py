@@ -30,6 +30,8 @@ from tau_sim.domains.insurance.data import (
     User,
 )
 from tau_sim.domains.insurance.rules import (
+    FILING_WINDOW_DAYS,
+    HUMAN_CLAIM_THRESHOLD,
     ITEM_CATEGORIES,
     LOSS_COVERAGE,
     NON_HOUSEHOLD,
@@ -546,31 +548,38 @@ def test_policy_and_claim_numbers_are_lookupable_slots(insurance: Domain) -> Non
         assert any(s.lookupable for s in user_slots(insurance, task)), task.id
 
 
-def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
-    insurance: Domain,
-) -> None:
-    db = insurance.new_database()
-    for task in insurance.tasks:
-        known = task.scenario.known_info
-        if task.intent == "late_claim_refusal":
-            late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
-            assert late > 60 and task.required_outputs == [f"{late} days"]
-        elif task.intent == "excluded_claim_refusal":
-            checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
-            assert known["loss_type"] in checked.exclusions
-        elif task.intent == "claim_to_human":
-            amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-            assert known["injury"].startswith("yes") or amount > 25_000
-            assert task.actions[-1].name == "transfer_to_human_agents"
-
-
-# ---- the hard tier ---------------------------------------------------------------------------
-
-
 def tasks_of(domain: Domain, intent: str) -> list[Task]:
     found = [t for t in domain.tasks if t.intent == intent]
     assert found, intent
     return found
+
+
+def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
+    insurance: Domain,
+) -> None:
+    db = insurance.new_database()
+    # the figures the tasks are built with are the ones the agent reads in the policy
+    assert f"within **{FILING_WINDOW_DAYS} days**" in insurance.policy
+    assert f"above **${HUMAN_CLAIM_THRESHOLD:,.0f}**" in insurance.policy
+    for task in tasks_of(insurance, "late_claim_refusal"):
+        known = task.scenario.known_info
+        late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
+        assert late > FILING_WINDOW_DAYS and task.required_outputs == [f"{late} days"]
+    for task in tasks_of(insurance, "excluded_claim_refusal"):
+        checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
+        assert task.scenario.known_info["loss_type"] in checked.exclusions
+    for task in tasks_of(insurance, "claim_to_human"):
+        known = task.scenario.known_info
+        amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
+        assert known["injury"].startswith("yes") or amount > HUMAN_CLAIM_THRESHOLD
+        assert task.actions[-1].name == "transfer_to_human_agents"
+    for intent in ("late_claim_refusal", "excluded_claim_refusal", "claim_to_human"):
+        for task in tasks_of(insurance, intent):  # the claim the user wants is never filed
+            assert not insurance.write_actions(task), task.id
+            assert [a.name for a in insurance.violations(task)] == ["file_claim"], task.id
+
+
+# ---- the hard tier ---------------------------------------------------------------------------
 
 
 def test_the_policy_marks_each_refusal_rule_and_every_hard_intent_names_its_tier(
@@ -669,7 +678,7 @@ def test_the_late_part_of_a_mixed_claim_is_past_the_window(insurance: Domain) ->
             (TODAY - datetime.date.fromisoformat(a.arguments["loss_date"])).days
             for a in (filed, late)
         ]
-        assert ages[0] <= 60 < ages[1]
+        assert ages[0] <= FILING_WINDOW_DAYS < ages[1]
         assert f"{ages[1]} days" in task.required_outputs
 
 
