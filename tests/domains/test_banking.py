@@ -324,6 +324,9 @@ def _records(banking: Domain, intent: str) -> list[tuple[Transaction, User]]:
 
 
 def test_dispute_tasks_respect_the_window(banking: Domain) -> None:
+    assert (
+        f"dispute window is {DISPUTE_WINDOW_DAYS} days**" in banking.policy
+    )  # what the agent reads
     inside = _records(banking, "dispute_charge")
     outside = _records(banking, "dispute_outside_window")
     assert inside and outside
@@ -336,6 +339,8 @@ def test_fee_tasks_respect_the_cap_and_the_twelve_months(banking: Domain) -> Non
         last = user.last_fee_reversal
         return not last or days_ago(last) > FEE_REVERSAL_PERIOD_DAYS
 
+    assert f"fee is at most **{money_text(FEE_REVERSAL_CAP)}**" in banking.policy
+    assert f"more than {FEE_REVERSAL_PERIOD_DAYS} days before today" in banking.policy
     allowed = _records(banking, "reverse_fee")
     second = _records(banking, "second_fee_reversal")
     over = _records(banking, "fee_over_cap")
