@@ -192,7 +192,9 @@ def test_transfer_moves_money_and_counts_against_the_daily_limit(
 
 def test_transfer_refuses_beyond_the_overdraft_limit(banking: Domain, db: Database) -> None:
     _, chk, sav = customer_with_two_accounts(db)
-    roomy = msgspec.structs.replace(chk, daily_transfer_limit=1e9, transferred_today=0.0)
+    roomy = msgspec.structs.replace(
+        chk, balance=100.0, daily_transfer_limit=1e9, transferred_today=0.0
+    )
     db.put("accounts", chk.account_id, roomy)
     args = {"from_account_id": chk.account_id, "to_account_id": sav.account_id}
     refused(
@@ -203,9 +205,8 @@ def test_transfer_refuses_beyond_the_overdraft_limit(banking: Domain, db: Databa
         **args,
         amount=roomy.available + 0.01,
     )
-    if roomy.available > 0:
-        ok(banking, db, "transfer_between_accounts", **args, amount=roomy.available)
-        assert account(db, chk.account_id).balance == -roomy.overdraft_limit
+    ok(banking, db, "transfer_between_accounts", **args, amount=roomy.available)
+    assert account(db, chk.account_id).balance == -roomy.overdraft_limit
 
 
 def test_transfer_refuses_above_what_the_daily_limit_leaves(banking: Domain, db: Database) -> None:
