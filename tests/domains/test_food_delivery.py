@@ -205,7 +205,7 @@ def test_a_gift_card_that_cannot_cover_the_difference_refuses_the_dish(
         food,
         db,
         "add_order_item",
-        "balance",
+        f"gift card {order.payment_method_id} balance $0.00 is below",
         order_id=order.order_id,
         item_id=dish.item_id,
         quantity=1,

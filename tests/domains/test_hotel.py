@@ -149,7 +149,7 @@ def test_booking_refuses_past_dates_too_many_guests_and_an_empty_gift_card(
     gift = PaymentMethod("gift_card_9999999", "gift_card", balance=10.0)
     poor = msgspec.structs.replace(user, payment_methods=(*user.payment_methods, gift))
     db.put("users", user.user_id, poor)
-    assert "balance" in refused(
+    assert "gift card gift_card_9999999 balance $10.00 is below" in refused(
         domain,
         db,
         "book_reservation",

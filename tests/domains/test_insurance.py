@@ -372,7 +372,7 @@ def test_a_gift_card_pays_only_what_it_holds(insurance: Domain) -> None:
         insurance,
         db,
         "make_payment",
-        "balance",
+        f"gift card {gift.id} balance ${gift.balance or 0:.2f} is below",
         policy_id=policy.policy_id,
         payment_method_id=gift.id,
         amount=policy.balance_due,

@@ -123,7 +123,7 @@ def test_data_addons_need_a_data_allowance_and_a_method_that_covers_them(domain:
         domain,
         db,
         "add_data_addon",
-        "balance",
+        f"gift card {card.id} balance ${card.balance or 0:.2f} is below",
         line_id=line.line_id,
         addon_id="data_10gb",
         payment_method_id=card.id,

@@ -226,7 +226,7 @@ def test_a_payment_needs_the_customers_own_method_with_funds(
         utilities,
         db,
         "make_payment",
-        "gift card",
+        f"gift card {gift.id} balance ${gift.balance:.2f} is below ${gift.balance + 5:.2f}",
         account_id=account.account_id,
         amount=gift.balance + 5,
         payment_method_id=gift.id,
