@@ -222,7 +222,7 @@ def test_the_cost_is_the_copay_when_covered_else_the_self_pay_price(
         domain,
         db,
         "update_insurance",
-        "not found",
+        "insurance plan 'PLN-GOLD' not found",
         user_id=patient.user_id,
         plan_id="PLN-GOLD",
         member_id="X1",
@@ -302,7 +302,7 @@ def test_cancelling_frees_the_slot_once_and_records_the_late_fee(
         domain,
         db,
         "cancel_appointment",
-        "not found",
+        "appointment 'APT-000000' not found",
         appointment_id="APT-000000",
         charge_late_fee=False,
     )
@@ -320,7 +320,14 @@ def test_refills_never_go_below_zero(domain: Domain, db: Database) -> None:
     refused(
         domain, db, "request_refill", "no refills left", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id
     )
-    refused(domain, db, "request_refill", "not found", rx_id=rx.rx_id, pharmacy_id="PH-0000")
+    refused(
+        domain,
+        db,
+        "request_refill",
+        "pharmacy 'PH-0000' not found",
+        rx_id=rx.rx_id,
+        pharmacy_id="PH-0000",
+    )
 
 
 def test_a_renewal_only_when_no_refills_are_left_and_only_once(
@@ -356,7 +363,7 @@ def test_a_pharmacy_change_needs_another_existing_pharmacy(domain: Domain, db: D
         domain,
         db,
         "change_prescription_pharmacy",
-        "not found",
+        "pharmacy 'PH-0000' not found",
         rx_id=rx.rx_id,
         pharmacy_id="PH-0000",
     )
@@ -463,7 +470,7 @@ def test_the_lists_name_each_appointment_and_prescription(domain: Domain, db: Da
         rx: Prescription = _get(db, "prescriptions", row["rx_id"])
         assert (row["medication"], row["controlled"]) == (rx.medication, rx.controlled)
     for tool in ("list_patient_appointments", "list_patient_prescriptions"):
-        refused(domain, db, tool, "not found", user_id="nobody_0000")
+        refused(domain, db, tool, "patient 'nobody_0000' not found", user_id="nobody_0000")
 
 
 def _get(db: Database, table: str, key: str) -> Any:
