@@ -397,13 +397,9 @@ def test_checked_out_stays_carry_their_housekeeping_log(domain: Domain) -> None:
             assert r.housekeeping == ()
         else:
             assert r.housekeeping == tuple(n.date for n in r.nights)
-    shown = ok(
-        domain,
-        db,
-        "get_reservation_details",
-        reservation_id=first(db, "reservations", lambda r: r.housekeeping).reservation_id,
-    )
-    assert shown["housekeeping"]
+    cleaned: Reservation = first(db, "reservations", lambda r: r.housekeeping)
+    shown = ok(domain, db, "get_reservation_details", reservation_id=cleaned.reservation_id)
+    assert shown["housekeeping"] == list(cleaned.housekeeping)
 
 
 def test_the_policy_marks_every_refusal_rule_a_task_tests(domain: Domain) -> None:
