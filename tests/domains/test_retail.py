@@ -202,25 +202,38 @@ def test_schema_details(retail: Domain) -> None:
     assert "same product" in new_ids["description"]  # continuation lines are kept
 
 
+ORDER = "<a pending order>"
+"""Stands for a real pending order's id, so that only the bad argument can be refused."""
+
+
 @pytest.mark.parametrize(
-    ("name", "arguments"),
+    ("name", "arguments", "expect"),
     [
-        ("get_order_details", {"order_id": 1234567}),
-        ("get_order_details", {"order_id": "#W1", "extra": 1}),
-        ("get_order_details", {}),
+        ("get_order_details", {"order_id": 1234567}, "`order_id` must be a string"),
+        ("get_order_details", {"order_id": ORDER, "extra": 1}, "unknown argument `extra`"),
+        ("get_order_details", {}, "`order_id` is required"),
         (
             "modify_pending_order_items",
-            {"order_id": "#W1", "item_ids": "1", "new_item_ids": [], "payment_method_id": "x"},
+            {"order_id": ORDER, "item_ids": "1", "new_item_ids": [], "payment_method_id": "x"},
+            "`item_ids` must be a JSON array",
         ),
-        ("cancel_pending_order", {"order_id": "#W1", "reason": "changed my mind"}),
-        ("no_such_tool", {}),
+        (
+            "cancel_pending_order",
+            {"order_id": ORDER, "reason": "changed my mind"},
+            '`reason` must be one of "no longer needed", "ordered by mistake"',
+        ),
+        ("no_such_tool", {}, "unknown tool 'no_such_tool'"),
     ],
 )
 def test_bad_arguments_are_error_outcomes(
-    retail: Domain, name: str, arguments: dict[str, Any]
+    retail: Domain, name: str, arguments: dict[str, Any], expect: str
 ) -> None:
-    outcome = retail.toolkit.call(retail.new_database(), name, arguments)
-    assert outcome.error and outcome.content.startswith("Error:")
+    db = retail.new_database()
+    order = an_order(db, PENDING).order_id
+    real = {k: order if v == ORDER else v for k, v in arguments.items()}
+    outcome = retail.toolkit.call(db, name, real)
+    assert outcome.error and outcome.content.startswith("Error:") and expect in outcome.content
+    assert db.state_hash() == retail.new_database().state_hash()
 
 
 def test_arguments_must_be_an_object(retail: Domain) -> None:
