@@ -593,8 +593,14 @@ def test_items_can_be_modified_only_once(retail: Domain) -> None:
         i["item_id"] for i in view["items"]
     ]
     back = dict(args, item_ids=[new], new_item_ids=[old])
-    error, content = call(retail, db, "modify_pending_order_items", **back)
-    assert error and "only once" in content
+    # the status names why: every status refusal of this tool says "only once"
+    refused(
+        retail,
+        db,
+        "modify_pending_order_items",
+        f"order {order.order_id} is 'pending (items modified)': only 'pending' orders",
+        **back,
+    )
     # other modifications remain possible
     ok(retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed")
 
