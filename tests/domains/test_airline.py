@@ -26,7 +26,13 @@ from tau_sim.domains.airline.data import (
     flight_key,
     net_paid,
 )
-from tau_sim.domains.airline.rules import COMPENSATION_CAP, compensation, nonfree_bags
+from tau_sim.domains.airline.rules import (
+    CANCELLED_RATE,
+    COMPENSATION_CAP,
+    DELAY_RATE,
+    compensation,
+    nonfree_bags,
+)
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
@@ -378,7 +384,10 @@ def test_compensation_only_for_a_disrupted_flight_once_and_within_the_tool_limit
     )
 
 
-def test_the_policy_caps_compensation_per_tier() -> None:
+def test_the_policy_caps_compensation_per_tier(domain: Domain) -> None:
+    for tier, cap in COMPENSATION_CAP.items():  # the rates the tools use are the policy's table
+        row = f"| {tier} | ${DELAY_RATE[tier]:.0f} | ${CANCELLED_RATE[tier]:.0f} | ${cap:.0f} |"
+        assert row in domain.policy, row
     assert compensation("regular", False, 2) == (100.0, 100.0)
     assert compensation("regular", False, 4) == (200.0, 150.0)
     assert compensation("silver", True, 3) == (450.0, 300.0)
