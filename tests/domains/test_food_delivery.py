@@ -24,15 +24,19 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.food_delivery.intents.common import order_in
 from tau_sim.domains.food_delivery.rules import (
+    CLAIM_WINDOW_DAYS,
     ITEM_REFUND_MONTHLY_CAP,
     ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT,
     LATE_CREDIT_MONTHLY_CAP,
     LATE_MINUTES,
+    VERY_LATE_CREDIT,
+    VERY_LATE_MINUTES,
     in_claim_window,
     item_refunds,
     minutes_late,
 )
-from tau_sim.domains.kit.payments import PaymentMethod
+from tau_sim.domains.kit.payments import PaymentMethod, money_text
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
@@ -571,3 +575,16 @@ def test_a_conditional_task_takes_the_branch_the_records_decide(food: Domain) ->
         assert usable(apply.arguments["code"], order), task.id
         branches.add(holds)
     assert False in branches  # the fallback branch is taken by some task
+
+
+def test_the_policy_states_the_figures_the_tasks_use(food: Domain) -> None:
+    """The caps and windows the tasks are held to above are the ones the agent reads."""
+    for figure in (
+        f"within **{CLAIM_WINDOW_DAYS} days**",
+        f"at most **{ITEM_REFUND_ORDER_SHARE:.0%} of the",
+        f"at most **{money_text(ITEM_REFUND_MONTHLY_CAP)} per",
+        f"**{LATE_MINUTES} minutes or more** late: **{money_text(LATE_CREDIT)}**",
+        f"**{VERY_LATE_MINUTES} minutes or more** late: **{money_text(VERY_LATE_CREDIT)}**",
+        f"at most **{money_text(LATE_CREDIT_MONTHLY_CAP)} per calendar",
+    ):
+        assert figure in food.policy, figure

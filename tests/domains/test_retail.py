@@ -775,3 +775,7 @@ def test_malformed_task_line_names_file_and_line(retail: Domain, tmp_path: Path)
     field = r"Expected `object`, got `array` - at `\$.scenario.known_info`"
     with pytest.raises(UsageError, match=rf"{bad}:1: invalid task: {field}"):
         load_tasks(bad)
+
+
+def test_the_policy_states_the_return_window_the_tasks_use(retail: Domain) -> None:
+    assert f"within **{RETURN_WINDOW_DAYS} days**" in retail.policy

@@ -20,6 +20,7 @@ import msgspec
 import pytest
 
 from tau_sim.agents.scripted import make_scripted_agent
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telecom import telecom as make_telecom
 from tau_sim.domains.telecom.data import (
     BREAKS,
@@ -32,7 +33,7 @@ from tau_sim.domains.telecom.data import (
 )
 from tau_sim.domains.telecom.faults import FAULTS, FINAL_CHECKS, faults_of
 from tau_sim.domains.telecom.intents.troubleshoot import skip_one
-from tau_sim.domains.telecom.rules import CREDIT_CAP
+from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS, ROAMING_DAY_FEE
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
@@ -578,3 +579,12 @@ def test_mixed_refusals_leave_forbidden_writes_the_tools_allow(domain: Domain) -
         ok(domain, db, violation.name, **violation.arguments)
         reward, _ = score(domain, task, db, ["Done. " + " ".join(task.required_outputs)])
         assert reward == 0.0
+
+
+def test_the_policy_states_the_figures_the_tools_and_tasks_use(domain: Domain) -> None:
+    for figure in (
+        f"issued at most {DISPUTE_WINDOW_DAYS} days ago",
+        f"the charge is {money_text(CREDIT_CAP)} or less",
+        f"roaming costs {money_text(ROAMING_DAY_FEE)} per day",
+    ):
+        assert figure in domain.policy, figure

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telehealth import telehealth
 from tau_sim.domains.telehealth.catalog import SPECIALTIES
 from tau_sim.domains.telehealth.data import (
@@ -560,3 +561,8 @@ def test_a_conditional_task_takes_the_branch_the_records_decide(domain: Domain) 
         assert len(searched) == (2 if taken else 1), task.id
         branches.add(taken)
     assert True in branches  # some first choice is taken
+
+
+def test_the_policy_states_the_late_fees_the_tools_charge(domain: Domain) -> None:
+    video, in_person = money_text(LATE_FEES["video"]), money_text(LATE_FEES["in_person"])
+    assert f"**{video} for a video visit, {in_person} for an in-person visit**" in domain.policy

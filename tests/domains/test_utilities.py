@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tau_sim.domains.kit.calc import add_months, days_from
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.utilities import utilities as make_utilities
 from tau_sim.domains.utilities.data import (
     ACTIVE,
@@ -621,3 +622,13 @@ def test_tasks_credit_waive_and_dispute_only_as_the_policy_allows(utilities: Dom
                 assert not on_file(violation.arguments), task.id
     assert {"apply_outage_credit", "dispute_bill", "transfer_balance", "set_autopay"} <= seen
     assert {"violation:waive_late_fee", "violation:apply_outage_credit"} <= seen
+
+
+def test_the_policy_states_the_figures_the_tasks_use(utilities: Domain) -> None:
+    for figure in (
+        f"**{PLAN_MIN_MONTHS} to {PLAN_MAX_MONTHS} months**",
+        f"at least **{money_text(PLAN_MIN_INSTALMENT)}**",
+        f"for **{CREDIT_MIN_HOURS} hours or more**",
+        f"a date after {WAIVER_CUTOFF}",
+    ):
+        assert figure in utilities.policy, figure
