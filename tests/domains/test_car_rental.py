@@ -28,7 +28,15 @@ from tau_sim.domains.car_rental.data import (
     net_paid,
 )
 from tau_sim.domains.car_rental.intents.common import cancellation_refund
-from tau_sim.domains.car_rental.rules import late_fee
+from tau_sim.domains.car_rental.rules import (
+    ADD_ONS,
+    FREE_CANCELLATION_HOURS,
+    LATE_FEE_PER_HOUR,
+    OTHER_CITY_FEE,
+    SAME_CITY_FEE,
+    YOUNG_DRIVER_SURCHARGE,
+    late_fee,
+)
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.lookup import record as fetched
 from tau_sim.simulator.world.database import Database
@@ -473,3 +481,18 @@ def test_hard_tasks_describe_their_bookings_and_the_description_is_unique(
         others = [fetched(db, "bookings", c) for c in user.bookings if c != meant]
         assert len(others) >= 1, task.id
         assert all(o.pickup_date not in words or o.pickup_location not in words for o in others)
+
+
+def test_the_policy_states_the_prices_the_tools_charge(domain: Domain) -> None:
+    """The figures the tests above restate by hand are the tools' and the policy's both."""
+    rows = [line for line in domain.policy.splitlines() if line.startswith("| ")]
+    for name, price in ADD_ONS.items():  # its row of the add-on table names its price
+        assert any(r.startswith(f"| {name}") and r.endswith(f"| ${price:.0f} |") for r in rows)
+    for figure in (
+        f"young-driver surcharge of ${YOUNG_DRIVER_SURCHARGE:.0f} per rental day",
+        f"${SAME_CITY_FEE:.0f} for another branch of",
+        f"${OTHER_CITY_FEE:.0f} for a branch in another city",
+        f"**{FREE_CANCELLATION_HOURS} hours or more before the pick-up time**",
+        f"**${LATE_FEE_PER_HOUR:.0f} per started",
+    ):
+        assert figure in domain.policy, figure

@@ -30,7 +30,15 @@ from tau_sim.domains.hotel.data import (
     night_key,
 )
 from tau_sim.domains.hotel.intents.common import cancellation_refund, upgrade_due
-from tau_sim.domains.hotel.rules import MEMBER_TIERS, POINTS_PER_NIGHT, goodwill_points
+from tau_sim.domains.hotel.rules import (
+    EARN_PER_NIGHT,
+    FREE_CANCELLATION_HOURS,
+    GOODWILL_CAP,
+    GOODWILL_PER_NIGHT,
+    MEMBER_TIERS,
+    POINTS_PER_NIGHT,
+    goodwill_points,
+)
 from tau_sim.domains.kit.lookup import record as fetched
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.simulator.world.database import Database
@@ -434,3 +442,19 @@ def test_hard_tasks_describe_their_stays_without_codes(domain: Domain) -> None:
         r: Reservation = fetched(db, "reservations", meant)
         guest: Guest = fetched(db, "users", r.user_id)
         assert len(guest.reservations) >= 2, task.id
+
+
+def test_the_policy_states_the_points_and_windows_the_tools_use(domain: Domain) -> None:
+    earn = EARN_PER_NIGHT
+    redeem = POINTS_PER_NIGHT
+    for figure in (
+        f"**{earn['blue']:,}** points for blue, **{earn['silver']:,}** for silver",
+        f"**{redeem['standard']:,}** points a night for a standard room",
+        f"**{redeem['deluxe']:,}** for a deluxe room",
+        f"**{redeem['suite']:,}** for a suite",
+        f"**{GOODWILL_PER_NIGHT:,} goodwill points per night**",
+        f"at most **{GOODWILL_CAP:,}** points",
+        f"Free cancellation until **{FREE_CANCELLATION_HOURS['flexible']} hours**",
+        f"Free cancellation until **{FREE_CANCELLATION_HOURS['member']} hours**",
+    ):
+        assert figure in domain.policy, figure
