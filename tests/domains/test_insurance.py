@@ -30,10 +30,12 @@ from tau_sim.domains.insurance.data import (
     User,
 )
 from tau_sim.domains.insurance.rules import (
+    DRIVER_RATES,
     FILING_WINDOW_DAYS,
     HUMAN_CLAIM_THRESHOLD,
     ITEM_CATEGORIES,
     LOSS_COVERAGE,
+    MAX_ITEM_VALUE,
     NON_HOUSEHOLD,
     RELATIONSHIPS,
 )
@@ -793,3 +795,14 @@ def test_one_payment_method_pays_each_balance_due_and_only_those(insurance: Doma
             assert bool(payment) == owes
             if owes:
                 assert payment[0].arguments["amount"] == policy.balance_due
+
+
+def test_the_policy_states_the_rates_the_quotes_use(insurance: Domain) -> None:
+    """The surcharges and item rates the tests above restate are the policy's and the tools'."""
+    policy = " ".join(insurance.policy.split())  # the figures run across line breaks
+    bands = ["under 21", "21 to 24", "25 to 69", "70 and over"]
+    for band, (_, rate) in zip(bands, DRIVER_RATES, strict=True):
+        assert f"{band} ${rate:,.2f}" in policy, band
+    for category, rate in ITEM_CATEGORIES.items():
+        assert f"{category} {rate:.1%}" in policy, category
+    assert f"appraised value of at most ${MAX_ITEM_VALUE:,.2f}" in policy
