@@ -18,6 +18,7 @@ from tau_sim.domains.airline import airline as make_airline
 from tau_sim.domains.airline.data import (
     ACTIVE,
     CANCELLED,
+    NOW,
     TODAY,
     Flight,
     Reservation,
@@ -25,7 +26,13 @@ from tau_sim.domains.airline.data import (
     flight_key,
     net_paid,
 )
-from tau_sim.domains.airline.rules import compensation, nonfree_bags
+from tau_sim.domains.airline.rules import (
+    CANCELLED_RATE,
+    COMPENSATION_CAP,
+    DELAY_RATE,
+    compensation,
+    nonfree_bags,
+)
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
@@ -177,7 +184,9 @@ def test_booking_never_takes_a_cabin_below_zero_seats(domain: Domain) -> None:
     )
     ok(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
     assert seats(db, flight.flight_number, flight.date, cabin) == 0
-    assert "0 " in refused(domain, db, "book_reservation", **booking(user, flight, cabin, 1))
+    assert f"has 0 {cabin} seat(s) left, 1 needed" in refused(
+        domain, db, "book_reservation", **booking(user, flight, cabin, 1)
+    )
 
 
 def test_booking_refuses_departed_cancelled_and_wrong_route_flights(domain: Domain) -> None:
@@ -195,7 +204,8 @@ def test_booking_refuses_departed_cancelled_and_wrong_route_flights(domain: Doma
     wrong = booking(
         user, flight, "economy", 1, origin=flight.destination, destination=flight.origin
     )
-    assert "not" in refused(domain, db, "book_reservation", **wrong)
+    backwards = f"flies {flight.origin}-{flight.destination}, not {flight.destination}-"
+    assert backwards in refused(domain, db, "book_reservation", **wrong)
 
 
 def test_a_gift_card_pays_only_up_to_its_balance(domain: Domain) -> None:
@@ -219,7 +229,8 @@ def test_a_gift_card_pays_only_up_to_its_balance(domain: Domain) -> None:
     )
     dear_fare = next(x for x in dear.fares if x.price > gift.balance and x.seats_left > 0)
     args = booking(user, dear, dear_fare.cabin, 1, payment_method_id=gift.id)
-    assert "balance" in refused(domain, db, "book_reservation", **args)
+    short = f"gift card {gift.id} balance ${gift.balance:.2f} is below"
+    assert short in refused(domain, db, "book_reservation", **args)
     ok(
         domain,
         db,
@@ -373,7 +384,10 @@ def test_compensation_only_for_a_disrupted_flight_once_and_within_the_tool_limit
     )
 
 
-def test_the_policy_caps_compensation_per_tier() -> None:
+def test_the_policy_caps_compensation_per_tier(domain: Domain) -> None:
+    for tier, cap in COMPENSATION_CAP.items():  # the rates the tools use are the policy's table
+        row = f"| {tier} | ${DELAY_RATE[tier]:.0f} | ${CANCELLED_RATE[tier]:.0f} | ${cap:.0f} |"
+        assert row in domain.policy, row
     assert compensation("regular", False, 2) == (100.0, 100.0)
     assert compensation("regular", False, 4) == (200.0, 150.0)
     assert compensation("silver", True, 3) == (450.0, 300.0)
@@ -534,11 +548,15 @@ def test_forbidden_tasks_are_the_ones_the_policy_forbids(domain: Domain) -> None
         r: Reservation = record(base, "reservations", rid)
         created = dt.datetime.fromisoformat(r.created_at)
         assert r.cabin == "basic_economy" and not r.insurance
-        assert created < dt.datetime(2026, 5, 14, 12, 0), "booked more than 24 hours ago"
+        assert created < NOW - dt.timedelta(hours=24), "booked more than 24 hours ago"
         assert task.required_outputs == ["non-refundable"]
-    for task in [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]:
+    over_cap = [t for t in domain.tasks if t.intent == "compensation_over_cap_transfer"]
+    assert over_cap
+    for task in over_cap:
         wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
-        assert wanted > 150.0 and task.actions[-1].name == "transfer_to_human_agents"
+        user: User = record(base, "users", task.actions[1].arguments["user_id"])
+        assert wanted > COMPENSATION_CAP[user.membership], task.id  # the caller's own tier
+        assert task.actions[-1].name == "transfer_to_human_agents"
 
 
 # ---- the hard tier ---------------------------------------------------------------------------

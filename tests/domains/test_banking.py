@@ -30,6 +30,7 @@ from tau_sim.domains.banking.rules import (
     FEE_REVERSAL_CAP,
     FEE_REVERSAL_PERIOD_DAYS,
 )
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.core.registry import DOMAINS
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain, Task
@@ -57,6 +58,11 @@ def account(db: Database, account_id: str) -> Account:
     found = db.get("accounts", account_id)
     assert found is not None
     return found  # type: ignore[no-any-return]
+
+
+def dollars(text: str) -> float:
+    """The amount of a figure as the user says it, e.g. "$2,550.00"."""
+    return float(text.removeprefix("$").replace(",", ""))
 
 
 def customer_with_two_accounts(db: Database) -> tuple[User, Account, Account]:
@@ -186,7 +192,9 @@ def test_transfer_moves_money_and_counts_against_the_daily_limit(
 
 def test_transfer_refuses_beyond_the_overdraft_limit(banking: Domain, db: Database) -> None:
     _, chk, sav = customer_with_two_accounts(db)
-    roomy = msgspec.structs.replace(chk, daily_transfer_limit=1e9, transferred_today=0.0)
+    roomy = msgspec.structs.replace(
+        chk, balance=100.0, daily_transfer_limit=1e9, transferred_today=0.0
+    )
     db.put("accounts", chk.account_id, roomy)
     args = {"from_account_id": chk.account_id, "to_account_id": sav.account_id}
     refused(
@@ -197,9 +205,8 @@ def test_transfer_refuses_beyond_the_overdraft_limit(banking: Domain, db: Databa
         **args,
         amount=roomy.available + 0.01,
     )
-    if roomy.available > 0:
-        ok(banking, db, "transfer_between_accounts", **args, amount=roomy.available)
-        assert account(db, chk.account_id).balance == -roomy.overdraft_limit
+    ok(banking, db, "transfer_between_accounts", **args, amount=roomy.available)
+    assert account(db, chk.account_id).balance == -roomy.overdraft_limit
 
 
 def test_transfer_refuses_above_what_the_daily_limit_leaves(banking: Domain, db: Database) -> None:
@@ -318,6 +325,9 @@ def _records(banking: Domain, intent: str) -> list[tuple[Transaction, User]]:
 
 
 def test_dispute_tasks_respect_the_window(banking: Domain) -> None:
+    assert (
+        f"dispute window is {DISPUTE_WINDOW_DAYS} days**" in banking.policy
+    )  # what the agent reads
     inside = _records(banking, "dispute_charge")
     outside = _records(banking, "dispute_outside_window")
     assert inside and outside
@@ -330,6 +340,8 @@ def test_fee_tasks_respect_the_cap_and_the_twelve_months(banking: Domain) -> Non
         last = user.last_fee_reversal
         return not last or days_ago(last) > FEE_REVERSAL_PERIOD_DAYS
 
+    assert f"fee is at most **{money_text(FEE_REVERSAL_CAP)}**" in banking.policy
+    assert f"more than {FEE_REVERSAL_PERIOD_DAYS} days before today" in banking.policy
     allowed = _records(banking, "reverse_fee")
     second = _records(banking, "second_fee_reversal")
     over = _records(banking, "fee_over_cap")
@@ -417,6 +429,7 @@ def test_duplicate_claims_have_a_single_charge(banking: Domain, db: Database) ->
         ]
         assert twins == [txn], task.id
         assert violation.arguments["reason"] == "duplicate charge"
+        assert not [a for a in banking.write_actions(task) if a.name == "file_dispute"], task.id
 
 
 def test_mixed_disputes_file_the_recent_charges_and_refuse_the_old_one(
@@ -477,29 +490,45 @@ def test_conditional_transfers_follow_the_condition(banking: Domain) -> None:
     for task in _tasks(banking, "top_up_if_low"):
         db = banking.new_database()
         chk, _ = (account(db, a) for a in _owner(db, task).accounts)
-        threshold = float(task.scenario.known_info["threshold"].lstrip("$").replace(",", ""))
+        threshold = dollars(task.scenario.known_info["threshold"])
         (move,) = banking.write_actions(task)
         tops_up = move.arguments["to_account_id"] == chk.account_id
         assert tops_up is (chk.balance < threshold), task.id
+    reasons = set()
     for task in _tasks(banking, "transfer_or_the_most"):
         db = banking.new_database()
         (move,) = banking.write_actions(task)
-        asked = float(task.scenario.known_info["amount"].lstrip("$").replace(",", ""))
+        known = task.scenario.known_info
+        asked = dollars(known["amount"])
         args = {k: v for k, v in move.arguments.items() if k != "amount"}
+        source = account(db, args["from_account_id"])
         if move.arguments["amount"] != asked:  # what was asked is more than the ledger allows
-            refused(banking, db, "transfer_between_accounts", "", **args, amount=asked)
+            # the user's fallback is their own figure when the balance is short, else the room
+            if "other_amount" in known:
+                reason = "would overdraw"
+                assert move.arguments["amount"] == dollars(known["other_amount"]), task.id
+            else:
+                reason = f"at most {money_text(source.transfer_room)}"
+                assert move.arguments["amount"] == source.transfer_room, task.id
+            refused(banking, db, "transfer_between_accounts", reason, **args, amount=asked)
+            reasons.add(reason.split(" $")[0])
         ok(banking, db, "transfer_between_accounts", **args, amount=move.arguments["amount"])
+    assert reasons == {"would overdraw", "at most"}  # both refusals are exercised
 
 
 def test_no_gold_dispute_calls_a_single_posting_a_duplicate(banking: Domain, db: Database) -> None:
-    for task in banking.tasks:
-        for action in banking.write_actions(task):
-            if action.name != "file_dispute" or action.arguments["reason"] != "duplicate charge":
-                continue
-            txn = transaction(db, action.arguments["transaction_id"])
-            twins = [
-                t
-                for t in _statement(db, _owner(db, task))
-                if (t.description, t.amount) == (txn.description, txn.amount)
-            ]
-            assert len(twins) >= 2, task.id
+    disputes = [
+        (task, action)
+        for task in banking.tasks
+        for action in banking.write_actions(task)
+        if action.name == "file_dispute"
+    ]
+    assert len(disputes) >= 20  # the check below runs over the gold disputes, not over nothing
+    for task, action in disputes:
+        txn = transaction(db, action.arguments["transaction_id"])
+        twins = [
+            t
+            for t in _statement(db, _owner(db, task))
+            if (t.description, t.amount) == (txn.description, txn.amount)
+        ]
+        assert action.arguments["reason"] != "duplicate charge" or len(twins) >= 2, task.id

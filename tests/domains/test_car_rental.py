@@ -28,7 +28,15 @@ from tau_sim.domains.car_rental.data import (
     net_paid,
 )
 from tau_sim.domains.car_rental.intents.common import cancellation_refund
-from tau_sim.domains.car_rental.rules import late_fee
+from tau_sim.domains.car_rental.rules import (
+    ADD_ONS,
+    FREE_CANCELLATION_HOURS,
+    LATE_FEE_PER_HOUR,
+    OTHER_CITY_FEE,
+    SAME_CITY_FEE,
+    YOUNG_DRIVER_SURCHARGE,
+    late_fee,
+)
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.lookup import record as fetched
 from tau_sim.simulator.world.database import Database
@@ -139,7 +147,7 @@ def test_a_booking_takes_one_vehicle_a_day_and_never_below_zero(domain: Domain) 
             return_date=(day + dt.timedelta(days=1)).isoformat(),
         ),
     )
-    assert "no " in message and "available" in message
+    assert f"no {cls} vehicle is available at {loc} on {day.isoformat()}" in message
     before = [free(db, "SEA-DT", "economy", start + dt.timedelta(days=n)) for n in range(3)]
     assert min(before) > 0
     made = ok(domain, db, "create_booking", **new_booking(db, uid))
@@ -207,6 +215,7 @@ def test_an_extension_must_move_the_return_date_later_and_pays_each_extra_day(
         domain,
         db,
         "extend_booking",
+        "must be after the current return date",
         booking_id=b.booking_id,
         new_return_date=b.return_date,
         payment_method_id=card,
@@ -240,7 +249,8 @@ def test_an_extension_needs_a_vehicle_every_extra_day(domain: Domain) -> None:
 
     b = booking(db, blocked)
     later = (dt.date.fromisoformat(b.return_date) + dt.timedelta(days=1)).isoformat()
-    assert "available" in refused(
+    full = f"no {b.vehicle_class} vehicle is available at {b.pickup_location} on {b.return_date}"
+    assert full in refused(
         domain,
         db,
         "extend_booking",
@@ -268,16 +278,23 @@ def test_a_refund_never_exceeds_what_was_paid_and_frees_the_vehicle(domain: Doma
     done = ok(domain, db, "cancel_booking", booking_id=b.booking_id, refund_amount=paid)
     assert done["status"] == CANCELLED and done["net_paid"] == 0.0
     assert free(db, b.pickup_location, b.vehicle_class, day) == before + 1
-    refused(domain, db, "cancel_booking", booking_id=b.booking_id, refund_amount=0.0)
+    refused(
+        domain,
+        db,
+        "cancel_booking",
+        f"is {CANCELLED}: it cannot be cancelled",
+        booking_id=b.booking_id,
+        refund_amount=0.0,
+    )
 
 
 def test_only_a_booking_not_picked_up_can_be_cancelled_or_upgraded(domain: Domain) -> None:
     db = domain.new_database()
     b = booking(db, lambda b: b.status == ACTIVE and has_card(db, b))
-    assert "active" in refused(
+    assert f"is {ACTIVE}: it cannot be cancelled" in refused(
         domain, db, "cancel_booking", booking_id=b.booking_id, refund_amount=0.0
     )
-    assert "active" in refused(
+    assert f"is {ACTIVE}: it cannot be changed to another class" in refused(
         domain,
         db,
         "change_vehicle_class",
@@ -327,7 +344,7 @@ def test_late_fee_is_per_hour_up_to_one_day_of_rate(domain: Domain) -> None:
     )
     done = ok(domain, db, "record_late_return", hours_late=2, late_fee=30.0, **args)
     assert done["late_hours"] == 2 and done["net_paid"] == pytest.approx(net_paid(b) + 30.0)
-    assert "already" in refused(
+    assert "already has a late return recorded" in refused(
         domain, db, "record_late_return", hours_late=1, late_fee=15.0, **args
     )
     returned = booking(db, lambda b: b.status == RETURNED and has_card(db, b))
@@ -335,6 +352,7 @@ def test_late_fee_is_per_hour_up_to_one_day_of_rate(domain: Domain) -> None:
         domain,
         db,
         "record_late_return",
+        f"is {RETURNED}: it cannot be returned late",
         booking_id=returned.booking_id,
         hours_late=1,
         late_fee=15.0,
@@ -364,6 +382,7 @@ def test_a_damage_report_charges_at_most_the_estimate_on_a_rental_on_the_road(
         domain,
         db,
         "file_damage_report",
+        f"is {RESERVED}: it cannot be given a damage report",
         customer_charge=0.0,
         **{**report, "booking_id": reserved.booking_id},
     )
@@ -386,7 +405,14 @@ def test_a_damage_charge_is_waived_only_on_its_own_booking(domain: Domain) -> No
     )
     done = ok(domain, db, "waive_damage_charge", booking_id=b.booking_id, report_id=rid)
     assert done["customer_charge"] == 0.0 and done["status"] == "waived"
-    refused(domain, db, "waive_damage_charge", booking_id=b.booking_id, report_id=rid)
+    refused(
+        domain,
+        db,
+        "waive_damage_charge",
+        f"{rid} has no charge to waive",
+        booking_id=b.booking_id,
+        report_id=rid,
+    )
 
 
 # ---- the base and its ages -------------------------------------------------------------------
@@ -439,10 +465,13 @@ def test_hard_tasks_describe_their_bookings_and_the_description_is_unique(
     domain: Domain,
 ) -> None:
     db = domain.new_database()
-    for task in domain.tasks:
-        words = task.scenario.known_info.get("rental")
-        if task.tier != "hard" or words is None:
-            continue
+    described = [
+        (task, words)
+        for task in domain.tasks
+        if task.tier == "hard" and (words := task.scenario.known_info.get("rental")) is not None
+    ]
+    assert len(described) >= 10
+    for task, words in described:
         meant = next(
             a.arguments["booking_id"] for a in task.actions if a.name == "get_booking_details"
         )
@@ -452,3 +481,18 @@ def test_hard_tasks_describe_their_bookings_and_the_description_is_unique(
         others = [fetched(db, "bookings", c) for c in user.bookings if c != meant]
         assert len(others) >= 1, task.id
         assert all(o.pickup_date not in words or o.pickup_location not in words for o in others)
+
+
+def test_the_policy_states_the_prices_the_tools_charge(domain: Domain) -> None:
+    """The figures the tests above restate by hand are the tools' and the policy's both."""
+    rows = [line for line in domain.policy.splitlines() if line.startswith("| ")]
+    for name, price in ADD_ONS.items():  # its row of the add-on table names its price
+        assert any(r.startswith(f"| {name}") and r.endswith(f"| ${price:.0f} |") for r in rows)
+    for figure in (
+        f"young-driver surcharge of ${YOUNG_DRIVER_SURCHARGE:.0f} per rental day",
+        f"${SAME_CITY_FEE:.0f} for another branch of",
+        f"${OTHER_CITY_FEE:.0f} for a branch in another city",
+        f"**{FREE_CANCELLATION_HOURS} hours or more before the pick-up time**",
+        f"**${LATE_FEE_PER_HOUR:.0f} per started",
+    ):
+        assert figure in domain.policy, figure

@@ -12,6 +12,7 @@ from tau_sim.domains.food_delivery import food_delivery as make_food_delivery
 from tau_sim.domains.food_delivery.data import (
     CANCELLED,
     DELIVERED,
+    NOW,
     OUT_FOR_DELIVERY,
     PLACED,
     PREPARING,
@@ -23,15 +24,19 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.food_delivery.intents.common import order_in
 from tau_sim.domains.food_delivery.rules import (
+    CLAIM_WINDOW_DAYS,
     ITEM_REFUND_MONTHLY_CAP,
     ITEM_REFUND_ORDER_SHARE,
+    LATE_CREDIT,
     LATE_CREDIT_MONTHLY_CAP,
     LATE_MINUTES,
+    VERY_LATE_CREDIT,
+    VERY_LATE_MINUTES,
     in_claim_window,
     item_refunds,
     minutes_late,
 )
-from tau_sim.domains.kit.payments import PaymentMethod
+from tau_sim.domains.kit.payments import PaymentMethod, money_text
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.domain import Domain
 from tests.domains.calls import ok, refused
@@ -204,7 +209,7 @@ def test_a_gift_card_that_cannot_cover_the_difference_refuses_the_dish(
         food,
         db,
         "add_order_item",
-        "balance",
+        f"gift card {order.payment_method_id} balance $0.00 is below",
         order_id=order.order_id,
         item_id=dish.item_id,
         quantity=1,
@@ -271,7 +276,15 @@ def test_one_promotion_per_order_and_a_percentage_is_capped(food: Domain, db: Da
     )
     delivered = first(db, lambda o: o.status == DELIVERED)
     refused(food, db, "apply_promotion", "delivered", order_id=delivered.order_id, code="SAVE5")
-    refused(food, db, "apply_promotion", "not found", order_id=order.order_id, code="FREEFOOD")
+    other = first(db, lambda o: o.status == PLACED and not o.promo_code)  # no other reason
+    refused(
+        food,
+        db,
+        "apply_promotion",
+        "promotion code 'FREEFOOD' not found",
+        order_id=other.order_id,
+        code="FREEFOOD",
+    )
 
 
 # ---- refunds and credits ----------------------------------------------------------------------
@@ -408,6 +421,12 @@ def test_one_late_credit_per_delivered_order_into_account_credit(
 # ---- the tasks follow the policy --------------------------------------------------------------
 
 
+def _tasks(food: Domain, intent: str) -> list[Any]:
+    tasks = [t for t in food.tasks if t.intent == intent]
+    assert tasks, intent
+    return tasks
+
+
 def _write(task: Any, name: str) -> dict[str, Any]:
     return next(a.arguments for a in task.actions if a.name == name)
 
@@ -436,22 +455,22 @@ def test_refund_and_credit_tasks_stay_within_the_caps_and_window(food: Domain) -
 
 
 def test_refused_tasks_are_refusable_and_capped_tasks_are_capped(food: Domain) -> None:
-    for task in food.tasks:
-        if food.intent(task.intent).tier == "hard":
-            continue
+    def order_of(task: Any) -> Order:
         order = order_in(food, task)
-        if task.intent == "modify_preparing_refused":
-            assert isinstance(order, Order) and order.status == PREPARING
-        elif task.intent == "late_credit_refused":
-            assert isinstance(order, Order) and 0 < minutes_late(order) < LATE_MINUTES
-        elif task.intent == "refund_wrong_item_capped":
-            args = _write(task, "refund_order_item")
-            assert isinstance(order, Order)
-            line = next(i for i in order.items if i.item_id == args["item_id"])
-            assert args["amount"] < line.line_total
-        elif task.intent == "promotion_refused":
-            assert isinstance(order, Order) and task.required_outputs
-            assert not food.write_actions(task)
+        assert isinstance(order, Order), task.id
+        return order
+
+    for task in _tasks(food, "modify_preparing_refused"):
+        assert order_of(task).status == PREPARING, task.id
+    for task in _tasks(food, "late_credit_refused"):
+        assert 0 < minutes_late(order_of(task)) < LATE_MINUTES, task.id
+    for task in _tasks(food, "refund_wrong_item_capped"):
+        args = _write(task, "refund_order_item")
+        line = next(i for i in order_of(task).items if i.item_id == args["item_id"])
+        assert args["amount"] < line.line_total, task.id
+    for task in _tasks(food, "promotion_refused"):
+        assert order_of(task) and task.required_outputs, task.id
+        assert not food.write_actions(task), task.id
 
 
 # ---- the order list and the hard tier ----------------------------------------------------------
@@ -467,19 +486,13 @@ def test_the_order_list_names_each_order_of_the_profile(food: Domain, db: Databa
         assert row["restaurant"] == restaurant(db, order).name
         assert row["dishes"] == [i.name for i in order.items]
         assert row["status"] == order.status and row["placed_at"] == order.placed_at
-    refused(food, db, "list_user_orders", "not found", user_id="nobody_0000")
-
-
-def _hard(food: Domain, intent: str) -> list[Any]:
-    tasks = [t for t in food.tasks if t.intent == intent]
-    assert tasks, intent
-    return tasks
+    refused(food, db, "list_user_orders", "user 'nobody_0000' not found", user_id="nobody_0000")
 
 
 def test_a_described_order_is_said_in_the_opening_and_names_no_id(food: Domain) -> None:
-    for task in food.tasks:
-        if "search" not in food.intent(task.intent).challenges:
-            continue
+    searched = [t for t in food.tasks if "search" in food.intent(t.intent).challenges]
+    assert len(searched) >= 20
+    for task in searched:
         described = task.scenario.known_info["order"]
         assert described in task.scenario.opening, task.id
         assert "#FD" not in described and "order_id" not in task.scenario.known_info
@@ -493,33 +506,33 @@ def _violated(food: Domain, task: Any) -> list[Order]:
 
 
 def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(food: Domain) -> None:
-    for task in _hard(food, "late_credits_mixed"):
+    for task in _tasks(food, "late_credits_mixed"):
         (order,) = _violated(food, task)
         late = minutes_late(order)
         assert not in_claim_window(order) or 0 < late < LATE_MINUTES, task.id
-    for task in _hard(food, "item_refund_window_mixed"):
+    for task in _tasks(food, "item_refund_window_mixed"):
         assert all(not in_claim_window(o) for o in _violated(food, task)), task.id
-    for task in _hard(food, "whole_order_refund_mixed"):
+    for task in _tasks(food, "whole_order_refund_mixed"):
         done = {a.arguments["item_id"] for a in food.write_actions(task)}
         assert done.isdisjoint(a.arguments["item_id"] for a in food.violations(task))
-    for task in _hard(food, "preparing_tip_and_address_mixed"):
+    for task in _tasks(food, "preparing_tip_and_address_mixed"):
         (order,) = _violated(food, task)
         assert order.status == PREPARING
 
 
 def test_a_disproven_claim_meets_the_record_that_disproves_it(food: Domain) -> None:
     db = food.new_database()
-    for task in _hard(food, "not_their_order_disproven"):
+    for task in _tasks(food, "not_their_order_disproven"):
         (cancel,) = food.violations(task)
         order = db.get("orders", cancel.arguments["order_id"])
         caller = user(db, task.actions[-1].arguments["user_id"])
         assert isinstance(order, Order) and order.order_id not in caller.orders
         assert not food.write_actions(task) and task.required_outputs == ["cannot help"]
-    for task in _hard(food, "never_delivered_disproven"):
+    for task in _tasks(food, "never_delivered_disproven"):
         (order,) = {o.order_id: o for o in _violated(food, task)}.values()
         assert order.status == DELIVERED and order.delivered_at[11:16] in task.required_outputs
     db = food.new_database()
-    for task in _hard(food, "not_started_disproven"):
+    for task in _tasks(food, "not_started_disproven"):
         assert not food.write_actions(task) and OUT_FOR_DELIVERY in task.required_outputs
         reads = [a.arguments["order_id"] for a in task.actions if a.name == "get_order_details"]
         statuses = [getattr(db.get("orders", r), "status", "") for r in reads]
@@ -528,16 +541,50 @@ def test_a_disproven_claim_meets_the_record_that_disproves_it(food: Domain) -> N
 
 def test_a_conditional_task_takes_the_branch_the_records_decide(food: Domain) -> None:
     db = food.new_database()
-    for task in _hard(food, "search_cancel_if_placed"):
+    for task in _tasks(food, "search_cancel_if_placed"):
         (write,) = food.write_actions(task)
         order = db.get("orders", write.arguments["order_id"])
         assert isinstance(order, Order)
         assert (write.name == "cancel_order") == (order.status == PLACED), task.id
-    for task in _hard(food, "promotion_with_fallback"):
-        codes = [a.arguments["code"] for a in task.actions if a.name == "get_promotion_details"]
-        applied = food.write_actions(task)[-1].arguments["code"]
-        primary = task.scenario.known_info["promo_code"]
-        assert codes[0] == primary
-        assert applied == (
-            primary if len(codes) == 1 else task.scenario.known_info["fallback_code"]
+
+    def usable(code: str, order: Order) -> bool:
+        """The policy's three conditions, read off the records (not the domain's own check)."""
+        promo = db.get("promotions", code)
+        assert isinstance(promo, Promotion), code
+        owner = user(db, order.user_id)
+        delivered_before = any(
+            getattr(db.get("orders", o), "status", "") == DELIVERED for o in owner.orders
         )
+        return (
+            promo.expires >= NOW.date().isoformat()
+            and order.subtotal >= promo.min_subtotal
+            and not (promo.first_order_only and delivered_before)
+        )
+
+    branches = set()
+    for task in _tasks(food, "promotion_with_fallback"):
+        codes = [a.arguments["code"] for a in task.actions if a.name == "get_promotion_details"]
+        (apply,) = food.write_actions(task)
+        order = db.get("orders", apply.arguments["order_id"])
+        assert isinstance(order, Order)
+        primary = task.scenario.known_info["promo_code"]
+        fallback = task.scenario.known_info["fallback_code"]
+        holds = usable(primary, order)
+        assert codes == ([primary] if holds else [primary, fallback]), task.id
+        assert apply.arguments["code"] == (primary if holds else fallback), task.id
+        assert usable(apply.arguments["code"], order), task.id
+        branches.add(holds)
+    assert False in branches  # the fallback branch is taken by some task
+
+
+def test_the_policy_states_the_figures_the_tasks_use(food: Domain) -> None:
+    """The caps and windows the tasks are held to above are the ones the agent reads."""
+    for figure in (
+        f"within **{CLAIM_WINDOW_DAYS} days**",
+        f"at most **{ITEM_REFUND_ORDER_SHARE:.0%} of the",
+        f"at most **{money_text(ITEM_REFUND_MONTHLY_CAP)} per",
+        f"**{LATE_MINUTES} minutes or more** late: **{money_text(LATE_CREDIT)}**",
+        f"**{VERY_LATE_MINUTES} minutes or more** late: **{money_text(VERY_LATE_CREDIT)}**",
+        f"at most **{money_text(LATE_CREDIT_MONTHLY_CAP)} per calendar",
+    ):
+        assert figure in food.policy, figure

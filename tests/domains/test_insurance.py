@@ -8,6 +8,8 @@ allowed counterpart succeeds and changes what it should.
 from __future__ import annotations
 
 import datetime
+import random
+import re
 import time
 from collections.abc import Callable
 from typing import Any, get_args
@@ -28,8 +30,12 @@ from tau_sim.domains.insurance.data import (
     User,
 )
 from tau_sim.domains.insurance.rules import (
+    DRIVER_RATES,
+    FILING_WINDOW_DAYS,
+    HUMAN_CLAIM_THRESHOLD,
     ITEM_CATEGORIES,
     LOSS_COVERAGE,
+    MAX_ITEM_VALUE,
     NON_HOUSEHOLD,
     RELATIONSHIPS,
 )
@@ -276,8 +282,9 @@ def test_drivers_are_unique_old_enough_and_raise_the_premium(insurance: Domain) 
     assert added["premium_change"] == quote["premium_change"] > 0
     assert added["premium"] == quote["new_premium"]
     assert added["balance_due"] == round(policy.balance_due + quote["premium_change"], 2)
-    expected = round(1100.0 * added["days_left_in_term"] / 365, 2)
-    assert quote["premium_change"] == expected
+    left = (datetime.date.fromisoformat(policy.end_date) - TODAY).days  # not the tool's figure
+    assert added["days_left_in_term"] == left > 0
+    assert quote["premium_change"] == round(1100.0 * left / 365, 2)
 
 
 def test_scheduled_items_have_a_value_cap(insurance: Domain) -> None:
@@ -368,7 +375,7 @@ def test_a_gift_card_pays_only_what_it_holds(insurance: Domain) -> None:
         insurance,
         db,
         "make_payment",
-        "balance",
+        f"gift card {gift.id} balance ${gift.balance or 0:.2f} is below",
         policy_id=policy.policy_id,
         payment_method_id=gift.id,
         amount=policy.balance_due,
@@ -377,10 +384,24 @@ def test_a_gift_card_pays_only_what_it_holds(insurance: Domain) -> None:
 
 def test_cancellation_refunds_the_days_left_less_the_fee(insurance: Domain) -> None:
     db = insurance.new_database()
+
+    def other_methods(p: Policy) -> list[Any]:
+        return [
+            m
+            for m in holder(db, p).payment_methods
+            if m.source != "gift_card" and m.id != p.payment_method_id
+        ]
+
     policy = a_policy(
-        db, lambda p: p.status == ACTIVE and p.cancellation_fee > 0 and p.balance_due == 0
+        db,
+        lambda p: (
+            p.status == ACTIVE
+            and p.cancellation_fee > 0
+            and p.balance_due == 0
+            and bool(other_methods(p))
+        ),
     )
-    pid, user = policy.policy_id, holder(db, policy)
+    pid = policy.policy_id
     quote = ok(insurance, db, "quote_cancellation", policy_id=pid)
     term = (
         datetime.date.fromisoformat(policy.end_date)
@@ -390,21 +411,15 @@ def test_cancellation_refunds_the_days_left_less_the_fee(insurance: Domain) -> N
     assert quote["days_left"] == left and quote["term_days"] == term
     expected = round(round(policy.premium * left / term, 2) - policy.cancellation_fee, 2)
     assert quote["refund"] == pytest.approx(expected, abs=0.011)
-    other = [
-        m
-        for m in user.payment_methods
-        if m.source != "gift_card" and m.id != policy.payment_method_id
-    ]
-    if other:
-        refused(
-            insurance,
-            db,
-            "cancel_policy",
-            "payment method on file",
-            policy_id=pid,
-            reason="other",
-            refund_payment_method_id=other[0].id,
-        )
+    refused(
+        insurance,
+        db,
+        "cancel_policy",
+        "payment method on file",
+        policy_id=pid,
+        reason="other",
+        refund_payment_method_id=other_methods(policy)[0].id,
+    )
     done = ok(
         insurance,
         db,
@@ -441,7 +456,10 @@ def test_a_refund_is_never_above_what_was_paid(insurance: Domain) -> None:
     ]
     policy, quote = next((p, q) for p, q in quotes if q["unearned_premium"] > p.paid)
     assert 0 < quote["refund"] <= policy.paid < quote["unearned_premium"]
-    earned = policy.premium - quote["unearned_premium"]
+    end, start = (datetime.date.fromisoformat(d) for d in (policy.end_date, policy.start_date))
+    unearned = round(policy.premium * (end - TODAY).days / (end - start).days, 2)
+    assert quote["unearned_premium"] == unearned  # counted here, not taken from the tool
+    earned = policy.premium - unearned
     assert quote["refund"] == round(policy.paid - earned - policy.cancellation_fee, 2)
     done = ok(
         insurance,
@@ -536,31 +554,38 @@ def test_policy_and_claim_numbers_are_lookupable_slots(insurance: Domain) -> Non
         assert any(s.lookupable for s in user_slots(insurance, task)), task.id
 
 
-def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
-    insurance: Domain,
-) -> None:
-    db = insurance.new_database()
-    for task in insurance.tasks:
-        known = task.scenario.known_info
-        if task.intent == "late_claim_refusal":
-            late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
-            assert late > 60 and task.required_outputs == [f"{late} days"]
-        elif task.intent == "excluded_claim_refusal":
-            checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
-            assert known["loss_type"] in checked.exclusions
-        elif task.intent == "claim_to_human":
-            amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-            assert known["injury"].startswith("yes") or amount > 25_000
-            assert task.actions[-1].name == "transfer_to_human_agents"
-
-
-# ---- the hard tier ---------------------------------------------------------------------------
-
-
 def tasks_of(domain: Domain, intent: str) -> list[Task]:
     found = [t for t in domain.tasks if t.intent == intent]
     assert found, intent
     return found
+
+
+def test_forbidden_claims_are_outside_the_window_excluded_or_for_a_human(
+    insurance: Domain,
+) -> None:
+    db = insurance.new_database()
+    # the figures the tasks are built with are the ones the agent reads in the policy
+    assert f"within **{FILING_WINDOW_DAYS} days**" in insurance.policy
+    assert f"above **${HUMAN_CLAIM_THRESHOLD:,.0f}**" in insurance.policy
+    for task in tasks_of(insurance, "late_claim_refusal"):
+        known = task.scenario.known_info
+        late = (TODAY - datetime.date.fromisoformat(known["loss_date"])).days
+        assert late > FILING_WINDOW_DAYS and task.required_outputs == [f"{late} days"]
+    for task in tasks_of(insurance, "excluded_claim_refusal"):
+        checked = got(db, "policies", task.actions[-1].arguments["policy_id"])
+        assert task.scenario.known_info["loss_type"] in checked.exclusions
+    for task in tasks_of(insurance, "claim_to_human"):
+        known = task.scenario.known_info
+        amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
+        assert known["injury"].startswith("yes") or amount > HUMAN_CLAIM_THRESHOLD
+        assert task.actions[-1].name == "transfer_to_human_agents"
+    for intent in ("late_claim_refusal", "excluded_claim_refusal", "claim_to_human"):
+        for task in tasks_of(insurance, intent):  # the claim the user wants is never filed
+            assert not insurance.write_actions(task), task.id
+            assert [a.name for a in insurance.violations(task)] == ["file_claim"], task.id
+
+
+# ---- the hard tier ---------------------------------------------------------------------------
 
 
 def test_the_policy_marks_each_refusal_rule_and_every_hard_intent_names_its_tier(
@@ -659,7 +684,7 @@ def test_the_late_part_of_a_mixed_claim_is_past_the_window(insurance: Domain) ->
             (TODAY - datetime.date.fromisoformat(a.arguments["loss_date"])).days
             for a in (filed, late)
         ]
-        assert ages[0] <= 60 < ages[1]
+        assert ages[0] <= FILING_WINDOW_DAYS < ages[1]
         assert f"{ages[1]} days" in task.required_outputs
 
 
@@ -672,20 +697,41 @@ def test_mixed_driver_tasks_add_only_household_members(insurance: Domain) -> Non
         assert 3 <= len(insurance.write_actions(task)) <= 5
 
 
+def said_limit(task: Task) -> float:
+    """The premium rise above which the user says no, as the goal states it ("$1,250")."""
+    found = re.search(r"more than \$([\d,]+(?:\.\d+)?)", task.scenario.goal)
+    assert found, task.id
+    return float(found[1].replace(",", ""))
+
+
+def with_samples(domain: Domain, intent: str, seeds: int = 12) -> list[Task]:
+    """The domain's tasks of ``intent`` and more drawn from it, so both branches occur."""
+    drawn = (
+        domain.intent(intent).sample(domain, domain.new_database(), random.Random(seed))
+        for seed in range(seeds)
+    )
+    return [*tasks_of(domain, intent), *(t for t in drawn if t is not None)]
+
+
 def test_conditional_goals_follow_the_quotes(insurance: Domain) -> None:
     db = insurance.new_database()
-    for task in tasks_of(insurance, "household_update"):
-        limit = float(task.scenario.goal.split("more than $")[1].split(",")[0].replace(",", ""))
+    branches: set[bool] = set()
+    for task in with_samples(insurance, "household_update"):
         quote = next(a for a in task.actions if a.name == "quote_driver")
         charge = ok(insurance, db, "quote_driver", **quote.arguments)["premium_change"]
         added = any(a.name == "add_driver" for a in task.actions)
-        assert added == (charge <= limit)
-    for task in tasks_of(insurance, "schedule_collection"):
-        limit = float(task.scenario.goal.split("more than $")[1].split(",")[0])
+        assert added == (charge <= said_limit(task)), task.id
+        branches.add(added)
+    assert branches == {True, False}  # the driver is added in some tasks and left in others
+    branches.clear()
+    for task in with_samples(insurance, "schedule_collection"):
         scheduled = [a.arguments for a in task.actions if a.name == "add_scheduled_item"]
         for quote in (a for a in task.actions if a.name == "quote_scheduled_item"):
             charge = ok(insurance, db, "quote_scheduled_item", **quote.arguments)["premium_change"]
-            assert (quote.arguments in scheduled) == (charge <= limit)
+            kept = quote.arguments in scheduled
+            assert kept == (charge <= said_limit(task)), task.id
+            branches.add(kept)
+    assert branches == {True, False}
 
 
 def test_described_claims_are_named_by_what_happened_among_several(insurance: Domain) -> None:
@@ -749,3 +795,14 @@ def test_one_payment_method_pays_each_balance_due_and_only_those(insurance: Doma
             assert bool(payment) == owes
             if owes:
                 assert payment[0].arguments["amount"] == policy.balance_due
+
+
+def test_the_policy_states_the_rates_the_quotes_use(insurance: Domain) -> None:
+    """The surcharges and item rates the tests above restate are the policy's and the tools'."""
+    policy = " ".join(insurance.policy.split())  # the figures run across line breaks
+    bands = ["under 21", "21 to 24", "25 to 69", "70 and over"]
+    for band, (_, rate) in zip(bands, DRIVER_RATES, strict=True):
+        assert f"{band} ${rate:,.2f}" in policy, band
+    for category, rate in ITEM_CATEGORIES.items():
+        assert f"{category} {rate:.1%}" in policy, category
+    assert f"appraised value of at most ${MAX_ITEM_VALUE:,.2f}" in policy

@@ -133,7 +133,8 @@ def test_address_and_profile_tools_take_the_domain_name_and_description() -> Non
     assert not tools.call(db, "update_home", {"user_id": "ana_1", **ELSEWHERE}).error
     assert _ana(db).address.city == "Reno"
     blank = tools.call(db, "update_home", {"user_id": "ana_1", **ELSEWHERE, "city": " "})
-    assert blank.error and "city" in blank.content
+    assert blank.error and "address1, city, state, country and zip are required" in blank.content
+    assert _ana(db).address.city == "Reno"  # the refused move changed nothing
     assert tools.call(db, "get_patient", {"user_id": "x"}).content == '{"id":"x"}'
 
 

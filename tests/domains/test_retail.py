@@ -36,7 +36,7 @@ from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, load_tasks
 from tau_sim.simulator.world.slots import user_slots
 from tau_sim.simulator.world.tools import ToolKind
-from tests.domains.calls import call, ok
+from tests.domains.calls import call, ok, refused
 from tests.helpers.cli import TAU_SIM, tau_sim
 from tests.scoring import score
 
@@ -202,25 +202,38 @@ def test_schema_details(retail: Domain) -> None:
     assert "same product" in new_ids["description"]  # continuation lines are kept
 
 
+ORDER = "<a pending order>"
+"""Stands for a real pending order's id, so that only the bad argument can be refused."""
+
+
 @pytest.mark.parametrize(
-    ("name", "arguments"),
+    ("name", "arguments", "expect"),
     [
-        ("get_order_details", {"order_id": 1234567}),
-        ("get_order_details", {"order_id": "#W1", "extra": 1}),
-        ("get_order_details", {}),
+        ("get_order_details", {"order_id": 1234567}, "`order_id` must be a string"),
+        ("get_order_details", {"order_id": ORDER, "extra": 1}, "unknown argument `extra`"),
+        ("get_order_details", {}, "`order_id` is required"),
         (
             "modify_pending_order_items",
-            {"order_id": "#W1", "item_ids": "1", "new_item_ids": [], "payment_method_id": "x"},
+            {"order_id": ORDER, "item_ids": "1", "new_item_ids": [], "payment_method_id": "x"},
+            "`item_ids` must be a JSON array",
         ),
-        ("cancel_pending_order", {"order_id": "#W1", "reason": "changed my mind"}),
-        ("no_such_tool", {}),
+        (
+            "cancel_pending_order",
+            {"order_id": ORDER, "reason": "changed my mind"},
+            '`reason` must be one of "no longer needed", "ordered by mistake"',
+        ),
+        ("no_such_tool", {}, "unknown tool 'no_such_tool'"),
     ],
 )
 def test_bad_arguments_are_error_outcomes(
-    retail: Domain, name: str, arguments: dict[str, Any]
+    retail: Domain, name: str, arguments: dict[str, Any], expect: str
 ) -> None:
-    outcome = retail.toolkit.call(retail.new_database(), name, arguments)
-    assert outcome.error and outcome.content.startswith("Error:")
+    db = retail.new_database()
+    order = an_order(db, PENDING).order_id
+    real = {k: order if v == ORDER else v for k, v in arguments.items()}
+    outcome = retail.toolkit.call(db, name, real)
+    assert outcome.error and outcome.content.startswith("Error:") and expect in outcome.content
+    assert db.state_hash() == retail.new_database().state_hash()
 
 
 def test_arguments_must_be_an_object(retail: Domain) -> None:
@@ -365,56 +378,52 @@ def test_only_delivered_orders_can_be_returned(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, PENDING)
     method = order.payment_history[0].payment_method_id
-    error, content = call(
+    refused(
         retail,
         db,
         "return_delivered_order_items",
+        "only 'delivered' orders can be returned",
         order_id=order.order_id,
         item_ids=[order.items[0].item_id],
         payment_method_id=method,
     )
-    assert error and "delivered" in content
 
 
 def test_return_rules(retail: Domain) -> None:
     db = retail.new_database()
+
+    def cards(o: Order) -> list[str]:
+        return [m.id for m in user_of(db, o).payment_methods if m.source == "credit_card"]
+
     order = an_order(
         db,
         DELIVERED,
-        payment_history=lambda o: o.payment_history[0].payment_method_id.startswith("paypal"),
+        payment_history=lambda o: (
+            o.payment_history[0].payment_method_id.startswith("paypal") and bool(cards(o))
+        ),
     )
     user = user_of(db, order)
     item = order.items[0].item_id
-    others = [m.id for m in user.payment_methods if m.source == "credit_card"]
-    if others:  # a card that did not pay for the order cannot receive the refund
-        assert call(
+    original = order.payment_history[0].payment_method_id
+
+    def refuse(expect: str, items: list[str], method: str) -> None:
+        refused(
             retail,
             db,
             "return_delivered_order_items",
+            expect,
             order_id=order.order_id,
-            item_ids=[item],
-            payment_method_id=others[0],
-        )[0]
+            item_ids=items,
+            payment_method_id=method,
+        )
+
+    # a card that did not pay for the order cannot receive the refund
+    refuse("refunds go to the original payment method", [item], cards(order)[0])
     foreign = next(
         m.id for _, u in db.items("users") for m in u.payment_methods if u.user_id != user.user_id
     )
-    assert call(
-        retail,
-        db,
-        "return_delivered_order_items",
-        order_id=order.order_id,
-        item_ids=[item],
-        payment_method_id=foreign,
-    )[0]
-    assert call(
-        retail,
-        db,
-        "return_delivered_order_items",
-        order_id=order.order_id,
-        item_ids=["0000000000"],
-        payment_method_id="paypal",
-    )[0]
-    assert db.state_hash() == retail.new_database().state_hash()
+    refuse(f"does not belong to user {user.user_id}", [item], foreign)
+    refuse(f"item '0000000000' is not in order {order.order_id}", ["0000000000"], original)
     view = ok(
         retail,
         db,
@@ -432,26 +441,25 @@ def test_exchange_rules(retail: Domain) -> None:
     method = order.payment_history[0].payment_method_id
     old, unavailable = other_variant(db, order, available=False)
 
-    def exchange(new_item: str) -> tuple[bool, str]:
-        return call(
+    def exchange(new_item: str, expect: str) -> None:
+        refused(
             retail,
             db,
             "exchange_delivered_order_items",
+            expect,
             order_id=order.order_id,
             item_ids=[old],
             new_item_ids=[new_item],
             payment_method_id=method,
         )
 
-    error, content = exchange(unavailable)
-    assert error and "not available" in content
+    exchange(unavailable, "is not available")
     other_product = next(
         pid for pid in db.keys("products") if pid not in {i.product_id for i in order.items}
     )
     foreign_item = get(db, "products", other_product).variants[0].item_id
-    error, content = exchange(foreign_item)
-    assert error and "not a variant" in content
-    assert exchange(old)[0]
+    exchange(foreign_item, "is not a variant")
+    exchange(old, "is the same as the old item")
 
 
 # ---- the policy's refusal rules: the tools allow what the agent must refuse -------------------
@@ -585,8 +593,14 @@ def test_items_can_be_modified_only_once(retail: Domain) -> None:
         i["item_id"] for i in view["items"]
     ]
     back = dict(args, item_ids=[new], new_item_ids=[old])
-    error, content = call(retail, db, "modify_pending_order_items", **back)
-    assert error and "only once" in content
+    # the status names why: every status refusal of this tool says "only once"
+    refused(
+        retail,
+        db,
+        "modify_pending_order_items",
+        f"order {order.order_id} is 'pending (items modified)': only 'pending' orders",
+        **back,
+    )
     # other modifications remain possible
     ok(retail, db, "cancel_pending_order", order_id=order.order_id, reason="no longer needed")
 
@@ -606,21 +620,22 @@ def test_gift_card_balance_must_cover_payment(retail: Domain) -> None:
             break
     else:
         raise AssertionError("no suitable order")
-    error, content = call(
+    refused(
         retail,
         db,
         "modify_pending_order_payment",
+        f"balance ${gift.balance or 0:.2f} is below ${paid.amount:.2f}",
         order_id=order.order_id,
         payment_method_id=gift.id,
     )
-    assert error and "balance" in content
-    assert call(
+    refused(
         retail,
         db,
         "modify_pending_order_payment",
+        "the one already used",
         order_id=order.order_id,
         payment_method_id=paid.payment_method_id,
-    )[0]
+    )
 
 
 def test_transfer_does_not_change_the_database(retail: Domain) -> None:
@@ -634,10 +649,11 @@ def test_transfer_does_not_change_the_database(retail: Domain) -> None:
 def test_address_must_be_complete(retail: Domain) -> None:
     db = retail.new_database()
     order = an_order(db, PENDING)
-    error, _ = call(
+    refused(
         retail,
         db,
         "modify_pending_order_address",
+        "address1, city, state, country and zip are required",
         order_id=order.order_id,
         address1=" ",
         address2="",
@@ -646,7 +662,6 @@ def test_address_must_be_complete(retail: Domain) -> None:
         country="USA",
         zip="78701",
     )
-    assert error
 
 
 # ---- benchmark tasks -------------------------------------------------------------------------
@@ -760,3 +775,7 @@ def test_malformed_task_line_names_file_and_line(retail: Domain, tmp_path: Path)
     field = r"Expected `object`, got `array` - at `\$.scenario.known_info`"
     with pytest.raises(UsageError, match=rf"{bad}:1: invalid task: {field}"):
         load_tasks(bad)
+
+
+def test_the_policy_states_the_return_window_the_tasks_use(retail: Domain) -> None:
+    assert f"within **{RETURN_WINDOW_DAYS} days**" in retail.policy

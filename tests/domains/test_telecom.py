@@ -20,6 +20,7 @@ import msgspec
 import pytest
 
 from tau_sim.agents.scripted import make_scripted_agent
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telecom import telecom as make_telecom
 from tau_sim.domains.telecom.data import (
     BREAKS,
@@ -32,7 +33,7 @@ from tau_sim.domains.telecom.data import (
 )
 from tau_sim.domains.telecom.faults import FAULTS, FINAL_CHECKS, faults_of
 from tau_sim.domains.telecom.intents.troubleshoot import skip_one
-from tau_sim.domains.telecom.rules import CREDIT_CAP
+from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS, ROAMING_DAY_FEE
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
@@ -123,7 +124,7 @@ def test_data_addons_need_a_data_allowance_and_a_method_that_covers_them(domain:
         domain,
         db,
         "add_data_addon",
-        "balance",
+        f"gift card {card.id} balance ${card.balance or 0:.2f} is below",
         line_id=line.line_id,
         addon_id="data_10gb",
         payment_method_id=card.id,
@@ -224,11 +225,16 @@ def test_the_phone_answers_from_its_state_and_the_line(domain: Domain) -> None:
     assert "Airplane mode is now OFF" in ok(domain, db, "toggle_airplane_mode", phone_number=phone)
     device: Device = db.get("devices", phone)  # type: ignore[assignment]
     assert not device.airplane_mode
-    cut = a_line(db, lambda ln: ln.suspension_reason == NON_PAYMENT)
-    if not db.get("devices", cut.phone_number).airplane_mode:  # type: ignore[union-attr]
-        assert "Emergency calls only" in ok(
-            domain, db, "check_status_bar", phone_number=cut.phone_number
-        )
+    cut = a_line(
+        db,
+        lambda ln: (
+            ln.suspension_reason == NON_PAYMENT
+            and not db.get("devices", ln.phone_number).airplane_mode  # type: ignore[union-attr]
+        ),
+    )
+    assert "Emergency calls only" in ok(
+        domain, db, "check_status_bar", phone_number=cut.phone_number
+    )
 
 
 # ---- dual control --------------------------------------------------------------------------------
@@ -458,14 +464,16 @@ def test_the_llm_user_gets_the_phone_tools_through_an_openai_endpoint(domain: Do
 
 
 def test_credit_cap_tasks_go_to_a_human_and_non_payment_tasks_refuse(domain: Domain) -> None:
-    for task in domain.tasks:
-        if task.intent == "dispute_over_cap":
-            assert task.actions[-1].name == "transfer_to_human_agents"
-            bill_id = task.actions[-2].arguments["bill_id"]
-            bill: Bill = domain.base.tables["bills"][bill_id]
-            assert any(c.amount > CREDIT_CAP for c in bill.charges)
-        if task.intent == "resume_without_payment":
-            assert not domain.write_actions(task) and task.required_outputs
+    over_cap = [t for t in domain.tasks if t.intent == "dispute_over_cap"]
+    unpaid = [t for t in domain.tasks if t.intent == "resume_without_payment"]
+    assert over_cap and unpaid
+    for task in over_cap:
+        assert task.actions[-1].name == "transfer_to_human_agents", task.id
+        bill_id = task.actions[-2].arguments["bill_id"]
+        bill: Bill = domain.base.tables["bills"][bill_id]
+        assert any(c.amount > CREDIT_CAP for c in bill.charges), task.id
+    for task in unpaid:
+        assert not domain.write_actions(task) and task.required_outputs, task.id
 
 
 # ---- the phone's faults and the troubleshooting manual (issue 22, item 3) ---------------------
@@ -571,3 +579,12 @@ def test_mixed_refusals_leave_forbidden_writes_the_tools_allow(domain: Domain) -
         ok(domain, db, violation.name, **violation.arguments)
         reward, _ = score(domain, task, db, ["Done. " + " ".join(task.required_outputs)])
         assert reward == 0.0
+
+
+def test_the_policy_states_the_figures_the_tools_and_tasks_use(domain: Domain) -> None:
+    for figure in (
+        f"issued at most {DISPUTE_WINDOW_DAYS} days ago",
+        f"the charge is {money_text(CREDIT_CAP)} or less",
+        f"roaming costs {money_text(ROAMING_DAY_FEE)} per day",
+    ):
+        assert figure in domain.policy, figure

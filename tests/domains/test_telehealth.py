@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telehealth import telehealth
 from tau_sim.domains.telehealth.catalog import SPECIALTIES
 from tau_sim.domains.telehealth.data import (
@@ -222,7 +223,7 @@ def test_the_cost_is_the_copay_when_covered_else_the_self_pay_price(
         domain,
         db,
         "update_insurance",
-        "not found",
+        "insurance plan 'PLN-GOLD' not found",
         user_id=patient.user_id,
         plan_id="PLN-GOLD",
         member_id="X1",
@@ -302,7 +303,7 @@ def test_cancelling_frees_the_slot_once_and_records_the_late_fee(
         domain,
         db,
         "cancel_appointment",
-        "not found",
+        "appointment 'APT-000000' not found",
         appointment_id="APT-000000",
         charge_late_fee=False,
     )
@@ -320,7 +321,14 @@ def test_refills_never_go_below_zero(domain: Domain, db: Database) -> None:
     refused(
         domain, db, "request_refill", "no refills left", rx_id=rx.rx_id, pharmacy_id=rx.pharmacy_id
     )
-    refused(domain, db, "request_refill", "not found", rx_id=rx.rx_id, pharmacy_id="PH-0000")
+    refused(
+        domain,
+        db,
+        "request_refill",
+        "pharmacy 'PH-0000' not found",
+        rx_id=rx.rx_id,
+        pharmacy_id="PH-0000",
+    )
 
 
 def test_a_renewal_only_when_no_refills_are_left_and_only_once(
@@ -356,7 +364,7 @@ def test_a_pharmacy_change_needs_another_existing_pharmacy(domain: Domain, db: D
         domain,
         db,
         "change_prescription_pharmacy",
-        "not found",
+        "pharmacy 'PH-0000' not found",
         rx_id=rx.rx_id,
         pharmacy_id="PH-0000",
     )
@@ -404,14 +412,19 @@ def test_task_fees_follow_the_24_hour_notice_rule(domain: Domain) -> None:
 
 def test_no_task_refills_a_controlled_substance_or_refills_too_early(domain: Domain) -> None:
     db = domain.new_database()
-    for task in domain.tasks:
-        for action in domain.write_actions(task):
-            if action.name == "request_refill":
-                rx: Prescription = db.get("prescriptions", action.arguments["rx_id"])
-                assert not rx.controlled and rx.earliest_refill <= TODAY, task.id
-        if task.intent == "controlled_refill_transfer":
-            rx = db.get("prescriptions", task.actions[-2].arguments["rx_id"])
-            assert rx.controlled and task.actions[-1].name == "transfer_to_human_agents"
+    refills = [
+        (task, action)
+        for task in domain.tasks
+        for action in domain.write_actions(task)
+        if action.name == "request_refill"
+    ]
+    assert len(refills) >= 5
+    for task, action in refills:
+        rx: Prescription = db.get("prescriptions", action.arguments["rx_id"])
+        assert not rx.controlled and rx.earliest_refill <= TODAY, task.id
+    for task in _of(domain, "controlled_refill_transfer"):
+        rx = db.get("prescriptions", task.actions[-2].arguments["rx_id"])
+        assert rx.controlled and task.actions[-1].name == "transfer_to_human_agents"
 
 
 def test_privacy_tasks_never_touch_the_other_patients_records(domain: Domain) -> None:
@@ -458,7 +471,7 @@ def test_the_lists_name_each_appointment_and_prescription(domain: Domain, db: Da
         rx: Prescription = _get(db, "prescriptions", row["rx_id"])
         assert (row["medication"], row["controlled"]) == (rx.medication, rx.controlled)
     for tool in ("list_patient_appointments", "list_patient_prescriptions"):
-        refused(domain, db, tool, "not found", user_id="nobody_0000")
+        refused(domain, db, tool, "patient 'nobody_0000' not found", user_id="nobody_0000")
 
 
 def _get(db: Database, table: str, key: str) -> Any:
@@ -480,6 +493,7 @@ def _read(domain: Domain, task: Any, tool: str, key: str) -> list[Any]:
 
 
 def test_a_described_record_is_said_in_the_opening_and_names_no_id(domain: Domain) -> None:
+    checked = 0
     for task in domain.tasks:
         if task.tier != "hard":
             continue
@@ -488,6 +502,8 @@ def test_a_described_record_is_said_in_the_opening_and_names_no_id(domain: Domai
         if described and "search" in domain.intent(task.intent).challenges:
             assert described in task.scenario.opening or task.scenario.later, task.id
             assert "APT-" not in described and "RX-" not in described
+            checked += 1
+    assert checked >= 10
 
 
 def test_a_disproven_claim_meets_the_record_that_disproves_it(domain: Domain) -> None:
@@ -508,7 +524,7 @@ def test_the_refused_half_of_a_mixed_task_breaks_the_rule_it_names(domain: Domai
         refused_rx = [
             _get(db, "prescriptions", a.arguments["rx_id"]) for a in domain.violations(task)
         ]
-        assert all(rx.controlled for rx in refused_rx)
+        assert refused_rx and all(rx.controlled for rx in refused_rx), task.id
         assert task.actions[-1].name == "transfer_to_human_agents"
         for write in domain.write_actions(task):
             assert not _get(db, "prescriptions", write.arguments["rx_id"]).controlled
@@ -530,9 +546,23 @@ def test_a_conditional_task_takes_the_branch_the_records_decide(domain: Domain) 
         }
         for rx in _read(domain, task, "get_prescription_details", "rx_id"):
             assert (rx.rx_id in refilled) == (rx.earliest_refill <= TODAY), task.id
+    branches = set()
     for task in _of(domain, "book_with_fallback"):
         searched = [a for a in task.actions if a.name == "find_available_slots"]
         first_choice = searched[0].arguments["provider_id"]
         booked: Slot = _get(db, "slots", domain.write_actions(task)[-1].arguments["slot_id"])
-        taken = len(searched) == 2
+        (wanted,) = [
+            s
+            for _, s in db.items("slots")
+            if s.provider_id == first_choice and s.start == booked.start
+        ]  # the first choice's slot at the time the user asked for
+        taken = bool(wanted.appointment_id)
         assert (booked.provider_id != first_choice) == taken, task.id
+        assert len(searched) == (2 if taken else 1), task.id
+        branches.add(taken)
+    assert True in branches  # some first choice is taken
+
+
+def test_the_policy_states_the_late_fees_the_tools_charge(domain: Domain) -> None:
+    video, in_person = money_text(LATE_FEES["video"]), money_text(LATE_FEES["in_person"])
+    assert f"**{video} for a video visit, {in_person} for an in-person visit**" in domain.policy

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tau_sim.domains.kit.calc import add_months, days_from
+from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.utilities import utilities as make_utilities
 from tau_sim.domains.utilities.data import (
     ACTIVE,
@@ -226,7 +227,7 @@ def test_a_payment_needs_the_customers_own_method_with_funds(
         utilities,
         db,
         "make_payment",
-        "gift card",
+        f"gift card {gift.id} balance ${gift.balance:.2f} is below ${gift.balance + 5:.2f}",
         account_id=account.account_id,
         amount=gift.balance + 5,
         payment_method_id=gift.id,
@@ -557,8 +558,10 @@ def test_autopay_takes_the_customers_card_or_paypal_never_a_gift_card(
 
 
 def test_tasks_follow_the_plan_limits_and_the_transfers_of_the_policy(utilities: Domain) -> None:
+    checked: set[str] = set()
     for task in utilities.tasks:
         for action in task.actions:
+            checked.add(action.name)
             if action.name == "create_payment_plan":
                 months = action.arguments["months"]
                 assert PLAN_MIN_MONTHS <= months <= PLAN_MAX_MONTHS, task.id
@@ -570,25 +573,32 @@ def test_tasks_follow_the_plan_limits_and_the_transfers_of_the_policy(utilities:
         assert ends == (task.intent in ("hardship_disconnection", "gas_smell")), task.id
         if task.intent == "waive_exit_fee":
             assert not utilities.write_actions(task) and task.required_outputs, task.id
+            checked.add(task.intent)
+    assert {"create_payment_plan", "change_tariff", "open_account", "waive_exit_fee"} <= checked
 
 
 def test_tasks_credit_waive_and_dispute_only_as_the_policy_allows(utilities: Domain) -> None:
     tables = utilities.base.tables
     seen = set()
+
+    def on_file(args: dict[str, Any]) -> bool:
+        """An outage of the fuel that day at the account's zip, long enough for a credit."""
+        account = tables["accounts"][args["account_id"]]
+        zip_code = tables["premises"][account.premise_id].address.zip
+        return any(
+            o.zip == zip_code
+            and o.fuel == args["fuel"]
+            and o.started[:10] == args["date"]
+            and o.hours >= CREDIT_MIN_HOURS
+            for o in tables["past_outages"].values()
+        )
+
     for task in utilities.tasks:
         for action in utilities.write_actions(task):
             args = action.arguments
             seen.add(action.name)
             if action.name == "apply_outage_credit":
-                account = tables["accounts"][args["account_id"]]
-                zip_code = tables["premises"][account.premise_id].address.zip
-                assert any(
-                    o.zip == zip_code
-                    and o.fuel == args["fuel"]
-                    and o.started[:10] == args["date"]
-                    and o.hours >= CREDIT_MIN_HOURS
-                    for o in tables["past_outages"].values()
-                ), task.id
+                assert on_file(args), task.id
             if action.name == "waive_late_fee":
                 assert tables["accounts"][args["account_id"]].late_fee_waived <= WAIVER_CUTOFF
             if action.name == "dispute_bill":
@@ -605,5 +615,20 @@ def test_tasks_credit_waive_and_dispute_only_as_the_policy_allows(utilities: Dom
         for violation in utilities.violations(task):
             assert utilities.intent(task.intent).rules, task.id
             seen.add(f"violation:{violation.name}")
+            if violation.name == "waive_late_fee":  # forbidden: a waiver in the last 12 months
+                account = tables["accounts"][violation.arguments["account_id"]]
+                assert account.late_fee > 0 and account.late_fee_waived > WAIVER_CUTOFF, task.id
+            if violation.name == "apply_outage_credit":  # forbidden: no such outage on file
+                assert not on_file(violation.arguments), task.id
     assert {"apply_outage_credit", "dispute_bill", "transfer_balance", "set_autopay"} <= seen
     assert {"violation:waive_late_fee", "violation:apply_outage_credit"} <= seen
+
+
+def test_the_policy_states_the_figures_the_tasks_use(utilities: Domain) -> None:
+    for figure in (
+        f"**{PLAN_MIN_MONTHS} to {PLAN_MAX_MONTHS} months**",
+        f"at least **{money_text(PLAN_MIN_INSTALMENT)}**",
+        f"for **{CREDIT_MIN_HOURS} hours or more**",
+        f"a date after {WAIVER_CUTOFF}",
+    ):
+        assert figure in utilities.policy, figure
