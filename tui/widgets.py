@@ -388,13 +388,25 @@ class Terminations(OptionList):
     """Conversations that ended early (abandoned, step or tool-error limits, errors).
 
     Two lines each: who and under which condition, then the ending and why. The list follows
-    the newest while it is scrolled to its end and nothing is highlighted; scrolled up (or
-    with an entry highlighted) it stays where the person put it.
+    the newest with Textual's anchor (``Widget.anchor``): the compositor keeps an anchored list
+    scrolled to its end whenever it lays it out, so a list hidden while the screen was too
+    small, resized, or grown by a tick shows its newest entries in the same frame, with no
+    scroll left to run after a refresh. Scrolling up (or highlighting an entry) releases the
+    anchor and the list stays where the person put it; scrolling back to the end follows again.
     """
+
+    def on_mount(self) -> None:
+        """Follow the newest from the start."""
+        super().on_mount()
+        self.anchor()
+
+    @property
+    def following(self) -> bool:
+        """Whether new entries scroll the list to its end."""
+        return self.is_anchored and not self._anchor_released
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
-        follow = self.highlighted is None and self.scroll_y >= self.max_scroll_y
         options = []
         for summary in changes.terminations:
             prompt = Text()
@@ -413,10 +425,10 @@ class Terminations(OptionList):
                 prompt.append(visible(why[:80]), style="italic")
             options.append(Option(prompt, id=summary.id))
         if options:
+            if self.highlighted is not None and self.following:
+                self.release_anchor()  # the person is choosing an entry: keep it in place
             self.add_options(options)
             self.border_subtitle = f"{self.option_count} so far"
-            if follow:
-                self.scroll_end(animate=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the selected conversation."""
