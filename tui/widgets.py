@@ -46,12 +46,16 @@ STATUS_STYLES = {
 }
 
 
+def intensity_style(value: float) -> str:
+    """The colour of a level in 0..1, from calm to intense (the same at every value's place)."""
+    return "green" if value < 0.4 else "yellow" if value < 0.7 else "red"
+
+
 def intensity_bar(value: float, width: int = BAR_WIDTH) -> Text:
     """An intensity in 0..1 as a bar and its value, coloured from calm to intense."""
     value = min(max(value, 0.0), 1.0)
     filled = round(value * width)
-    style = "green" if value < 0.4 else "yellow" if value < 0.7 else "red"
-    bar = Text("█" * filled, style=style)
+    bar = Text("█" * filled, style=intensity_style(value))
     bar.append("░" * (width - filled), style="dim")
     bar.append(f" {value:.2f}")
     return bar
