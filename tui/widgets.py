@@ -136,13 +136,15 @@ class RunSummary(Widget):
     def _timing(
         self, info: RunInfo, state: RunState, total: int | None
     ) -> tuple[float | None, float | None, float | None]:
+        """Elapsed (a resumed run's earlier invocations included), this invocation's rate, ETA."""
         assert self.clock is not None
         if info.started_at is None:
             return None, None, None
         end = info.ended_at if info.ended_at is not None else self.clock()
-        elapsed = max(end - info.started_at, 0.0)
+        now = max(end - info.started_at, 0.0)
+        elapsed = info.earlier + now
         played = state.ended - info.kept  # what ended since the start, not what was kept
-        rate = played / elapsed if elapsed > 0 and played > 0 else None
+        rate = played / now if now > 0 and played > 0 else None
         eta = None
         if total is not None and rate and info.status == "running":
             eta = (total - state.done) / rate
