@@ -19,7 +19,7 @@ from tau_sim.simulator.store import get_run, open_database, played_seconds
 from tests.helpers.cli import ALL_AT_ONCE, SMALL, SMALL_CELLS, TAU_SIM, tau_sim
 
 SLOW = ["--agent-arg", "latency=0.1", "--user-arg", "latency=0.1", "--concurrency", "2"]
-EARLIER_S = 2.0
+EARLIER_S = 3.0
 """Seconds the first invocation plays before it is interrupted (more than the bar's rounding)."""
 ELAPSED = re.compile(rb"(\d+):(\d\d):(\d\d)")
 
@@ -103,7 +103,8 @@ def test_a_resumed_runs_bar_and_duration_count_the_earlier_part(tmp_path: Path) 
     assert times, shown[-2000:]
     h, m, s = (int(x) for x in times[-1])
     bar = 3600 * h + 60 * m + s  # the bar's last drawing: the whole run's time
-    assert int(played) - 1 <= bar <= int(played) + 1, (bar, played, earlier)
+    # the bar starts a little before the store's claim and stops a little after the end
+    assert int(played) - 1 <= bar <= int(played) + 2, (bar, played, earlier)
     assert bar >= int(earlier)  # more than the resumed part alone could show
 
     listed = tau_sim("runs", "--db", str(db)).stdout
