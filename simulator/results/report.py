@@ -444,11 +444,10 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "success",
         "abandoned",
     ):
-        table.add_column(  # no header is cut; names are folded onto more lines, never cut
+        table.add_column(  # names are folded onto more lines, never cut
             column,
             no_wrap=column in ("run", "created", "status", "seed"),
             overflow="fold" if column in ("agents", "users", "conditions") else "ellipsis",
-            min_width=len(column),
         )
     for r in rows:
         agents, users, conditions = _run_summary(r["config"])
