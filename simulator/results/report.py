@@ -395,10 +395,11 @@ def user_error_note(report: dict[str, Any]) -> str:
 
 
 def render_runs(db: Any, console: Console | None = None) -> None:
-    """Print one line per run: id, start, status, agents, users, conditions, duration, results.
+    """Print one line per run: id, start, status, agents, conditions, seed, duration, results.
 
-    ``users`` names the run's user simulators as stored (``scripted``, an LLM user's model,
-    ``human`` for a session a person played), so a human session reads apart from a run.
+    ``users`` (a column shown when some run's users are not the scripted one alone) names the
+    run's user simulators as stored (``scripted``, an LLM user's model, ``human`` for a
+    session a person played), so a human session reads apart from a run.
     ``duration`` is the time the run was played, over every invocation of a resumed run
     (``store.played_seconds``: the pauses between them are left out).
 
@@ -427,13 +428,15 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         )
     )
     user_errors = any(r["user_errors"] for r in rows)
-    table = Table(title="runs", pad_edge=False, collapse_padding=True)
+    summaries = {r["id"]: _run_summary(r["config"]) for r in rows}
+    other_users = any(users not in (SCRIPTED_USER, "?") for _, users, _ in summaries.values())
+    table = Table(title="runs")
     for column in (
         "run",
         "created",
         "status",
         "agents",
-        "users",
+        *(["users"] if other_users else []),
         "conditions",
         "seed",
         "duration",
@@ -444,19 +447,15 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         "success",
         "abandoned",
     ):
-        table.add_column(  # names are folded onto more lines, never cut
-            column,
-            no_wrap=column in ("run", "created", "status", "seed"),
-            overflow="fold" if column in ("agents", "users", "conditions") else "ellipsis",
-        )
+        table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
     for r in rows:
-        agents, users, conditions = _run_summary(r["config"])
+        agents, users, conditions = summaries[r["id"]]
         table.add_row(
             cell(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
             cell(states[r["id"]]),
             cell(agents),
-            cell(users),
+            *([cell(users)] if other_users else []),
             cell(conditions),
             str(r["seed"]),
             _duration(None if r["ended_at"] is None else played_seconds(r)),
@@ -470,6 +469,10 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     console.print(table)
 
 
+SCRIPTED_USER = "scripted"
+"""The users of a run with only the scripted user (``runs`` then shows no users column)."""
+
+
 def _run_summary(config_json: str | None) -> tuple[str, str, str]:
     """(agents, users, conditions) of a stored run config, as short text; "?" when unreadable."""
     import msgspec
@@ -478,8 +481,8 @@ def _run_summary(config_json: str | None) -> tuple[str, str, str]:
 
     try:
         config = msgspec.json.decode(config_json or "")
-        agents = ", ".join(config.get("agents", []))
-        users = ", ".join(config.get("users", []))
+        agents = ",".join(config.get("agents", []))
+        users = ",".join(config.get("users", [SCRIPTED_USER]))
         intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
         emotions = [
             e if e in (NEUTRAL, TASK_EMOTION) else f"{e}@{intensities}"

@@ -1,5 +1,6 @@
-"""``tau-sim runs`` names each run's users, so a session a person played (``tau-sim human``,
-the real app here) reads apart from a scripted run in the same file (issue 23, defect 8)."""
+"""``tau-sim runs`` names each run's users once a file holds a run whose user is not the
+scripted one, so a session a person played (``tau-sim human``, the real app here) reads apart
+from a scripted run in the same file (issue 23, defect 8)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ pytestmark = pytest.mark.anyio
 async def test_runs_lists_the_user_of_each_run(tmp_path: Path) -> None:
     db = tmp_path / "both.db"
     tau_sim("run", "--tasks", "1", "--agent", "scripted/gold", "--db", str(db), "--quiet")
+    only_scripted = tau_sim("runs", "--db", str(db)).stdout
+    assert "users" not in only_scripted  # the column shows once another user is in the file
     app = session(db)
     async with app.run_test(size=SIZE) as pilot:
         await say(pilot, "hi, my order")
