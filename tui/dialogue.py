@@ -4,13 +4,13 @@ r"""One conversation drawn as a dialogue: the widgets a conversation screen is b
 user's and the agent's messages, tool calls and their results, the user's own device (phone)
 calls and what they showed, each with its own CSS class
 (``.user``, ``.agent``, ``.tool-call``, ``.tool-result``, ``.tool-error``); ``EmotionTrack``
-draws the user's intensity and dissatisfaction turn by turn; ``Outcome`` shows how the
-conversation ended. They know nothing of where the events come from, so a screen where a
-person plays one side reuses them. Every text is a ``rich.text.Text``: markup in a message
-shows literally, and what came from a model, a user or the store passes through
-``core.escapes.visible`` (Textual itself drops only BEL, BS, VT, FF and CR): NUL, ESC, a
-bidirectional override or a zero-width space shows as its escape (``\x1b``, ``\u202e``),
-never raw.
+draws the user's intensity and dissatisfaction turn by turn on a fixed 0..1 scale
+(``LevelLine``); ``Outcome`` shows how the conversation ended. They know nothing of where the
+events come from, so a screen where a person plays one side reuses them. Every text is a
+``rich.text.Text``: markup in a message shows literally, and what came from a model, a user or
+the store passes through ``core.escapes.visible`` (Textual itself drops only BEL, BS, VT, FF
+and CR): NUL, ESC, a bidirectional override or a zero-width space shows as its escape
+(``\x1b``, ``\u202e``), never raw.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ import json
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Sparkline, Static
+from textual.widgets import Static
 
 from tau_sim.simulator.core import (
     AgentMessage,
@@ -37,7 +38,7 @@ from tau_sim.simulator.core import (
     visible,
 )
 from tau_sim.tui.state import ABANDONED, status_of
-from tau_sim.tui.widgets import STATUS_STYLES
+from tau_sim.tui.widgets import STATUS_STYLES, intensity_style
 
 RESULT_CHARS = 240
 """A tool result longer than this is cut (the store keeps it whole)."""
@@ -107,17 +108,59 @@ class DialogueView(VerticalScroll):
         return None
 
 
+LEVELS = " ▁▂▃▄▅▆▇█"
+"""A column's eighths of a row, from none to full."""
+
+
+class LevelLine(Widget):
+    """Values in 0..1, one column each (stretched or bucketed to the width), on a fixed scale.
+
+    Textual's ``Sparkline`` scales to its data's own range: a constant 0.9 drew as flat as a
+    neutral 0.0, and a single value as a full bar. Here the height is the value itself, each
+    column coloured as the table's intensity bar (``intensity_style``); 0.0 still shows the
+    lowest mark, so a value is never blank.
+    """
+
+    data: reactive[list[float]] = reactive(list, layout=False)
+    """The values, oldest first."""
+
+    def column_values(self, width: int) -> list[float]:
+        """The value of each of ``width`` columns: the largest of the values it covers."""
+        data = self.data
+        if not data or width <= 0:
+            return []
+        n = len(data)
+        return [
+            max(data[x * n // width : max(x * n // width + 1, (x + 1) * n // width)])
+            for x in range(width)
+        ]
+
+    def render(self) -> Text:
+        """One text row per line of the widget, the top row first."""
+        width, height = self.size.width, max(self.size.height, 1)
+        columns = [min(max(v, 0.0), 1.0) for v in self.column_values(width)]
+        eighths = [max(1, round(v * 8 * height)) for v in columns]
+        text = Text()
+        for row in range(height):
+            base = (height - 1 - row) * 8  # eighths below this row
+            if row:
+                text.append("\n")
+            for value, filled in zip(columns, eighths, strict=True):
+                text.append(LEVELS[min(max(filled - base, 0), 8)], style=intensity_style(value))
+        return text
+
+
 class EmotionTrack(Widget):
-    """The user's intensity and dissatisfaction, one value per emotion update."""
+    """The user's intensity and dissatisfaction, one value per emotion update (``LevelLine``)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.intensity: list[float] = []
         self.dissatisfaction: list[float] = []
         self.intensity_label = Static(id="intensity-label", classes="track-label")
-        self.intensity_line = Sparkline([], id="intensity-line")
+        self.intensity_line = LevelLine(id="intensity-line")
         self.dissatisfaction_label = Static(id="dissatisfaction-label", classes="track-label")
-        self.dissatisfaction_line = Sparkline([], id="dissatisfaction-line")
+        self.dissatisfaction_line = LevelLine(id="dissatisfaction-line")
 
     def compose(self) -> ComposeResult:
         """The widget's parts."""

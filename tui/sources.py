@@ -32,7 +32,14 @@ from tau_sim.simulator.core import (
 )
 from tau_sim.simulator.engine import LiveFeed
 from tau_sim.simulator.run import Runner
-from tau_sim.simulator.store import get_run, iter_events, open_database, ordered_rows, run_state
+from tau_sim.simulator.store import (
+    get_run,
+    iter_events,
+    open_database,
+    ordered_rows,
+    played_seconds,
+    run_state,
+)
 
 SHOWN_KINDS = (
     "conversation_started",
@@ -56,16 +63,22 @@ FEED_CAPACITY = 1_000_000
 
 @dataclass(slots=True)
 class RunInfo:
-    """What the run's row says: id, size, status, and when it started and ended (epoch s)."""
+    """What the run's row says: id, size, status, and when it started and ended (epoch s).
+
+    ``started_at`` is when this invocation of the run started (a resumed run's latest);
+    ``earlier`` the seconds its earlier invocations played (``store.played_seconds``), so the
+    run's elapsed time is ``earlier`` plus this invocation's.
+    """
 
     run_id: str
     total: int | None
     status: str
     started_at: float | None = None
     ended_at: float | None = None
+    earlier: float = 0.0
     already_done: int = 0
     kept: int = 0
-    """Finished conversations shown from the store before this process played any (resume)."""
+    """Finished conversations of the run's earlier invocations (left out of this one's rate)."""
     db: str | None = None
     """The store a followed run is in (for the resume hint; None: played here)."""
 
@@ -156,6 +169,8 @@ class LiveSource:
     def _started(self, already_done: int) -> None:
         self.info.already_done = 0 if self._resumed else already_done
         self.info.started_at = self.clock()
+        if self._resumed:  # read before this invocation claims the run
+            self.info.earlier = played_seconds(get_run(self._reader.db, self.info.run_id))
         self.info.status = "running"
 
     def drain(self) -> list[Event]:
@@ -228,18 +243,34 @@ class StoreSource:
     def _refresh(self, run: dict[str, object]) -> None:
         """Take in the run's row: a stale run's time stops at its last heartbeat.
 
+        This invocation's time runs from its claim (``claimed_at``; the creation in rows stored
+        before that column), after the ``earlier_s`` seconds of the run's earlier invocations;
+        the conversations those completed are ``kept`` (left out of this invocation's rate).
+
         A stale run written again (a ``--resume`` elsewhere deleted its unfinished
         conversations and plays them again) is read on from the last event of its completed
         conversations: SQLite may give the new events the rowids of the deleted ones.
         """
         was, now = self.info.status, run_state(run)
         self.info.status = now
-        self.info.started_at = run.get("created_at")  # type: ignore[assignment]
+        claimed = run.get("claimed_at")
+        if claimed is not None and claimed != self.info.started_at:
+            self.info.kept = self._completed_before(claimed)
+        self.info.started_at = claimed or run.get("created_at")  # type: ignore[assignment]
+        self.info.earlier = float(run.get("earlier_s") or 0.0)  # type: ignore[arg-type]
         self.info.ended_at = run.get("ended_at")  # type: ignore[assignment]
         if now == "stale":
             self.info.ended_at = run.get("heartbeat_at") or self.info.started_at  # type: ignore[assignment]
         elif was == "stale" and now == "running":
             self._after = min(self._after, self._last_kept_rowid())
+
+    def _completed_before(self, claimed: object) -> int:
+        row = self._reader.db.execute(
+            "select count(*) from conversations "
+            "where run_id = ? and status = 'completed' and ended_at < ?",
+            [self.info.run_id, claimed],
+        ).fetchone()
+        return int(row[0])
 
     def _last_kept_rowid(self) -> int:
         r = ordered_rows(self._reader.db)

@@ -46,12 +46,16 @@ STATUS_STYLES = {
 }
 
 
+def intensity_style(value: float) -> str:
+    """The colour of a level in 0..1, from calm to intense (the same at every value's place)."""
+    return "green" if value < 0.4 else "yellow" if value < 0.7 else "red"
+
+
 def intensity_bar(value: float, width: int = BAR_WIDTH) -> Text:
     """An intensity in 0..1 as a bar and its value, coloured from calm to intense."""
     value = min(max(value, 0.0), 1.0)
     filled = round(value * width)
-    style = "green" if value < 0.4 else "yellow" if value < 0.7 else "red"
-    bar = Text("█" * filled, style=style)
+    bar = Text("█" * filled, style=intensity_style(value))
     bar.append("░" * (width - filled), style="dim")
     bar.append(f" {value:.2f}")
     return bar
@@ -132,13 +136,15 @@ class RunSummary(Widget):
     def _timing(
         self, info: RunInfo, state: RunState, total: int | None
     ) -> tuple[float | None, float | None, float | None]:
+        """Elapsed (a resumed run's earlier invocations included), this invocation's rate, ETA."""
         assert self.clock is not None
         if info.started_at is None:
             return None, None, None
         end = info.ended_at if info.ended_at is not None else self.clock()
-        elapsed = max(end - info.started_at, 0.0)
+        now = max(end - info.started_at, 0.0)
+        elapsed = info.earlier + now
         played = state.ended - info.kept  # what ended since the start, not what was kept
-        rate = played / elapsed if elapsed > 0 and played > 0 else None
+        rate = played / now if now > 0 and played > 0 else None
         eta = None
         if total is not None and rate and info.status == "running":
             eta = (total - state.done) / rate
@@ -388,13 +394,25 @@ class Terminations(OptionList):
     """Conversations that ended early (abandoned, step or tool-error limits, errors).
 
     Two lines each: who and under which condition, then the ending and why. The list follows
-    the newest while it is scrolled to its end and nothing is highlighted; scrolled up (or
-    with an entry highlighted) it stays where the person put it.
+    the newest with Textual's anchor (``Widget.anchor``): the compositor keeps an anchored list
+    scrolled to its end whenever it lays it out, so a list hidden while the screen was too
+    small, resized, or grown by a tick shows its newest entries in the same frame, with no
+    scroll left to run after a refresh. Scrolling up (or highlighting an entry) releases the
+    anchor and the list stays where the person put it; scrolling back to the end follows again.
     """
+
+    def on_mount(self) -> None:
+        """Follow the newest from the start."""
+        super().on_mount()
+        self.anchor()
+
+    @property
+    def following(self) -> bool:
+        """Whether new entries scroll the list to its end."""
+        return self.is_anchored and not self._anchor_released
 
     def show(self, changes: Changes) -> None:
         """Add the conversations that ended early in this tick, in the order they ended."""
-        follow = self.highlighted is None and self.scroll_y >= self.max_scroll_y
         options = []
         for summary in changes.terminations:
             prompt = Text()
@@ -413,10 +431,10 @@ class Terminations(OptionList):
                 prompt.append(visible(why[:80]), style="italic")
             options.append(Option(prompt, id=summary.id))
         if options:
+            if self.highlighted is not None and self.following:
+                self.release_anchor()  # the person is choosing an entry: keep it in place
             self.add_options(options)
             self.border_subtitle = f"{self.option_count} so far"
-            if follow:
-                self.scroll_end(animate=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the selected conversation."""

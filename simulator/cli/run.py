@@ -31,6 +31,7 @@ from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.grid.cells import new_run_id
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.grid.keys import seal_keys
+from tau_sim.simulator.store.reads import get_run, played_seconds
 from tau_sim.simulator.store.runs import Store
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ def _run(args: argparse.Namespace) -> int:
 
     def started(already_done: int) -> None:
         assert runner is not None  # called by the runner itself
-        progress.start(runner.total, already_done)
+        earlier = played_seconds(get_run(store.db, run_id)) if resume else 0.0
+        progress.start(runner.total, already_done, earlier)
 
     runner: Runner | None = None
     try:

@@ -416,13 +416,19 @@ def user_error_note(report: dict[str, Any]) -> str:
 def render_runs(db: Any, console: Console | None = None) -> None:
     """Print one line per run: id, start, status, agents, conditions, seed, duration, results.
 
+    ``users`` (a column shown when some run's users are not the scripted one alone) names the
+    run's user simulators as stored (``scripted``, an LLM user's model, ``human`` for a
+    session a person played), so a human session reads apart from a run.
+    ``duration`` is the time the run was played, over every invocation of a resumed run
+    (``store.played_seconds``: the pauses between them are left out).
+
     A ``running`` run whose process is gone reads ``stale``; success and abandonment leave out
     the conversations that endpoint errors ended (``infra``) and those the user simulator ended
     (``user err``, a column shown when some run has any).
     """
     import time
 
-    from tau_sim.simulator.store import run_states
+    from tau_sim.simulator.store import played_seconds, run_states
 
     states = run_states(db)
     console = console or _console()
@@ -430,7 +436,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     counted = f"c.status = 'completed' and c.reason not in ({excluded})"  # as the report counts
     rows = list(
         db.query(
-            "select r.id, r.created_at, r.ended_at, r.status, r.seed, r.config, r.cells, "
+            "select r.*, "
             "sum(c.status = 'completed') as completed, "
             f"sum(c.status = 'completed' and c.reason = '{INFRA_REASON}') as infra, "
             f"sum(c.status = 'completed' and c.reason = '{USER_ERROR_REASON}') as user_errors, "
@@ -441,12 +447,15 @@ def render_runs(db: Any, console: Console | None = None) -> None:
         )
     )
     user_errors = any(r["user_errors"] for r in rows)
+    summaries = {r["id"]: _run_summary(r["config"]) for r in rows}
+    other_users = any(users not in (SCRIPTED_USER, "?") for _, users, _ in summaries.values())
     table = Table(title="runs")
     for column in (
         "run",
         "created",
         "status",
         "agents",
+        *(["users"] if other_users else []),
         "conditions",
         "seed",
         "duration",
@@ -459,15 +468,16 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     ):
         table.add_column(column, no_wrap=column in ("run", "created", "status", "seed"))
     for r in rows:
-        agents, conditions = _run_summary(r["config"])
+        agents, users, conditions = summaries[r["id"]]
         table.add_row(
             cell(r["id"]),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r["created_at"])),
             cell(states[r["id"]]),
             cell(agents),
+            *([cell(users)] if other_users else []),
             cell(conditions),
             str(r["seed"]),
-            _duration(r["created_at"], r["ended_at"]),
+            _duration(None if r["ended_at"] is None else played_seconds(r)),
             str(r["cells"]),
             str(r["completed"] or 0),
             str(r["infra"] or 0),
@@ -478,8 +488,12 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     console.print(table)
 
 
-def _run_summary(config_json: str | None) -> tuple[str, str]:
-    """(agents, conditions) of a stored run config, as short text; "?" when unreadable."""
+SCRIPTED_USER = "scripted"
+"""The users of a run with only the scripted user (``runs`` then shows no users column)."""
+
+
+def _run_summary(config_json: str | None) -> tuple[str, str, str]:
+    """(agents, users, conditions) of a stored run config, as short text; "?" when unreadable."""
     import msgspec
 
     from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION
@@ -487,21 +501,21 @@ def _run_summary(config_json: str | None) -> tuple[str, str]:
     try:
         config = msgspec.json.decode(config_json or "")
         agents = ",".join(config.get("agents", []))
+        users = ",".join(config.get("users", [SCRIPTED_USER]))
         intensities = ",".join(f"{i:g}" for i in config.get("intensities", []))
         emotions = [
             e if e in (NEUTRAL, TASK_EMOTION) else f"{e}@{intensities}"
             for e in config.get("emotions", [])
         ]
     except (msgspec.DecodeError, AttributeError, TypeError, ValueError):
-        return "?", "?"
-    return agents, " ".join(emotions)
+        return "?", "?", "?"
+    return agents, users, " ".join(emotions)
 
 
-def _duration(start: float | None, end: float | None) -> str:
-    """Seconds between start and end as ``1h02m``, ``3m05s`` or ``4.2s``; "-" when not ended."""
-    if start is None or end is None:
+def _duration(seconds: float | None) -> str:
+    """Seconds as ``1h02m``, ``3m05s`` or ``4.2s``; "-" when not ended (None)."""
+    if seconds is None:
         return "-"
-    seconds = max(end - start, 0.0)
     if seconds < 60:
         return f"{seconds:.1f}s"
     minutes, secs = divmod(int(seconds), 60)

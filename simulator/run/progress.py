@@ -7,11 +7,32 @@ report leaves them out.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+)
+from rich.text import Text
 
 from tau_sim.simulator.core.events import ConversationEnded
 from tau_sim.simulator.core.infra import INFRA_REASONS, USER_ERROR_REASONS
+
+
+class RunElapsedColumn(ProgressColumn):
+    """The run's elapsed time: its earlier invocations' (``task.fields["earlier"]``) and this."""
+
+    def render(self, task: Task) -> Text:
+        """``0:01:05``; a resumed run's clock goes on from where its earlier part left it."""
+        elapsed = task.finished_time if task.finished else task.elapsed
+        earlier = float(task.fields.get("earlier", 0.0))
+        seconds = earlier + (elapsed or 0.0)
+        return Text(str(timedelta(seconds=max(0, int(seconds)))), style="progress.elapsed")
 
 
 class RunProgress:
@@ -31,17 +52,21 @@ class RunProgress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[stats]}"),
-                TimeElapsedColumn(),
+                RunElapsedColumn(),
                 console=Console(stderr=True),
                 transient=False,
             )
 
-    def start(self, total: int, already_done: int) -> None:
-        """Start drawing once the run has really started (``already_done``: kept on resume)."""
+    def start(self, total: int, already_done: int, earlier: float = 0.0) -> None:
+        """Start drawing once the run has really started.
+
+        On resume, ``already_done`` conversations are kept and ``earlier`` seconds were played
+        by the earlier invocations (``store.played_seconds``); the elapsed time counts them.
+        """
         self.done = already_done
         if self._progress is not None:
             self._task = self._progress.add_task(
-                "run", total=total, completed=already_done, stats=""
+                "run", total=total, completed=already_done, stats="", earlier=earlier
             )
             self._progress.start()
 

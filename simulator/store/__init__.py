@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from tau_sim.simulator.store.reads import (
         get_run,
         iter_events,
+        played_seconds,
         role_usage,
         run_state,
         run_states,
@@ -91,6 +92,7 @@ MODULE_OF = {
     "open_database": "opening",
     "ordered_rows": "event_rows",
     "output_fault": "outputs",
+    "played_seconds": "reads",
     "role_usage": "reads",
     "run_state": "reads",
     "run_states": "reads",
@@ -124,6 +126,7 @@ __all__ = [
     "open_database",
     "ordered_rows",
     "output_fault",
+    "played_seconds",
     "role_usage",
     "run_state",
     "run_states",

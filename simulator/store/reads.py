@@ -58,6 +58,23 @@ def run_state(run: Mapping[str, Any], now: float | None = None) -> str:
     return "stale" if (now or time.time()) - beat > stale_after() else "running"
 
 
+def played_seconds(run: Mapping[str, Any], now: float | None = None) -> float:
+    """Seconds a run has been played, over every invocation of it (``--resume`` goes on).
+
+    Its earlier invocations' (``runs.earlier_s``) plus the current or last one's: from its
+    claim (``runs.claimed_at``; the run's creation in rows stored before that column) to its
+    end, or for a run still written to ``now`` (None: its last heartbeat, which is also where
+    the time of a run whose process died stops).
+    """
+    start = run.get("claimed_at") or run["created_at"]
+    end = run.get("ended_at")
+    if end is None:
+        end = now if now is not None and run_state(run, now) == "running" else None
+    if end is None:
+        end = run.get("heartbeat_at") or start
+    return float(run.get("earlier_s") or 0.0) + max(float(end) - float(start), 0.0)
+
+
 def run_states(sqlite: sqlite_utils.Database) -> dict[str, str]:
     """``run_state`` of every run in the file, by run id (a bad threshold fails even if unused)."""
     stale_after()

@@ -15,6 +15,7 @@ import time
 
 from tau_sim.simulator.grid.cells import CellSet
 from tau_sim.simulator.store.opening import storage_faults
+from tau_sim.simulator.store.reads import played_seconds
 from tau_sim.simulator.store.writer import Writer
 
 
@@ -64,10 +65,13 @@ class Store(Writer):
     def claim_run(self, run_id: str) -> None:
         """Mark a run ``running`` by this process (pid, host) and beat its heartbeat from now on.
 
-        The writer's commits refresh ``runs.heartbeat_at`` every ``heartbeat_interval``.
+        The writer's commits refresh ``runs.heartbeat_at`` every ``heartbeat_interval``. The
+        time the earlier invocations played (``played_seconds``) is kept in ``earlier_s`` and
+        this one's starts at ``claimed_at``.
         """
         now = time.time()
         with storage_faults(self.path), self.db.conn:
+            run = self.db.table("runs").get(run_id)
             self.db.table("runs").update(
                 run_id,
                 {
@@ -76,6 +80,8 @@ class Store(Writer):
                     "heartbeat_at": now,
                     "pid": os.getpid(),
                     "host": socket.gethostname(),
+                    "claimed_at": now,
+                    "earlier_s": played_seconds(run),
                 },
             )
         self.beat_for(run_id, now)

@@ -18,9 +18,11 @@ SCHEMA_VERSION = 3
 ``event_kinds``), read through the view ``events`` (``simulator.store.event_rows``); new files have
 16 KB pages. 2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``)
 and the ``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own
-level). Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``
-(NULL in runs stored before them; readers do not need them), and the ``conversations``
-columns of ``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
+level). Added in place without a version change: ``runs.heartbeat_at``, ``runs.pid``, ``runs.host``,
+``runs.claimed_at`` and ``runs.earlier_s`` (when the process now or last playing the run claimed
+it, and the seconds earlier invocations played it: ``reads.played_seconds``) (NULL in runs
+stored before them; readers do not need them), and the ``conversations`` columns of
+``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
 CONVERSATION_COLUMNS = {
     **{f"{role}_{name}": kind for role in ROLES for name, kind in ROLE_FIELDS.items()},
@@ -28,7 +30,14 @@ CONVERSATION_COLUMNS = {
     "failure_detail": "text",
 }
 """Columns of ``conversations`` that older files may lack, with their SQL types."""
-RUN_COLUMNS = {"tasks_hash": "text", "heartbeat_at": "float", "pid": "integer", "host": "text"}
+RUN_COLUMNS = {
+    "tasks_hash": "text",
+    "heartbeat_at": "float",
+    "pid": "integer",
+    "host": "text",
+    "claimed_at": "float",
+    "earlier_s": "float",
+}
 """Columns of ``runs`` that older files may lack, with their SQL types (added when opened)."""
 
 
@@ -48,6 +57,8 @@ def create_schema(sqlite: sqlite_utils.Database) -> None:
             "heartbeat_at": float,
             "pid": int,
             "host": str,
+            "claimed_at": float,
+            "earlier_s": float,
         },
         pk="id",
         if_not_exists=True,

@@ -109,3 +109,13 @@ def tables_sized(pilot: Any) -> bool:
         table._require_update_dimensions or table._new_rows or table._updated_cells
         for table in pilot.app.screen.query(DataTable)
     )
+
+
+def newest_shown(pilot: Any) -> bool:
+    """Whether the dashboard's early terminations are laid out at their newest entry.
+
+    The panel's anchor scrolls it when the compositor lays it out; a screenshot waits for
+    that state rather than for a time.
+    """
+    panel = pilot.app.dashboard.terminations
+    return bool(panel.following and panel.scroll_y == panel.max_scroll_y)

@@ -30,7 +30,16 @@ from tau_sim.tui.dialogue import DialogueView, EmotionTrack, Turn
 from tau_sim.tui.screens import ConversationScreen
 from tau_sim.tui.sources import StoreSource
 from tests.helpers.cli import TAU_SIM
-from tests.tui.runs import aplayed, opened, played, retail, stored_counts, tables_sized, until
+from tests.tui.runs import (
+    aplayed,
+    newest_shown,
+    opened,
+    played,
+    retail,
+    stored_counts,
+    tables_sized,
+    until,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -155,7 +164,8 @@ async def test_markup_in_messages_shows_literally(tmp_path: Path) -> None:
     app = TauSimApp(StoreSource(db, "markup"), clock=None)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.settled)
-        await until(pilot, lambda: tables_sized(pilot))
+        await until(pilot, lambda: tables_sized(pilot) and newest_shown(pilot))
+        await pilot.pause()
         dashboard = html.unescape(app.export_screenshot()).replace("\xa0", " ")
         app.dashboard.table.focus()
         await pilot.press("enter")

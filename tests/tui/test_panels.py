@@ -12,26 +12,63 @@ from textual.widgets import Input, Static
 from tau_sim.simulator.core import resolve_emotion
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.sources import StoreSource
+from tau_sim.tui.widgets import Terminations
 from tests.tui.runs import aplayed, live_app, retail, until
 
 pytestmark = pytest.mark.anyio
 
 
+def at_end(panel: Terminations) -> bool:
+    """Whether the panel overflows and shows its newest entry."""
+    return panel.max_scroll_y > 0 and panel.scroll_y == panel.max_scroll_y
+
+
 async def test_early_terminations_follow_the_newest_until_scrolled_up(tmp_path: Path) -> None:
-    db = tmp_path / "early.db"
-    config = retail(tasks=20, agents=("scripted/over-asker",), emotions=("frustration",))
-    app = live_app(db, config)
+    """Followed while at the end; left where the person scrolled it while new ones come;
+    followed again once scrolled back to the end (issue 23, defect 4)."""
+    config = retail(
+        tasks=40,
+        agents=("scripted/over-asker",),
+        emotions=("frustration",),
+        concurrency=4,
+        latency=0.05,  # about four early terminations a second
+    )
+    app = live_app(tmp_path / "early.db", config)
     async with app.run_test(size=(120, 40)) as pilot:
         panel = app.dashboard.terminations
         await until(pilot, lambda: panel.option_count >= 8)  # more than the panel shows
-        await until(pilot, lambda: panel.max_scroll_y > 0 and panel.scroll_y == panel.max_scroll_y)
+        await until(pilot, lambda: at_end(panel))
         panel.scroll_home(animate=False)
-        await until(pilot, lambda: app.settled)
-        await pilot.pause(0.2)
-        assert panel.scroll_y == 0  # scrolled up by the person: left there
+        count = panel.option_count
+        await until(pilot, lambda: panel.option_count >= count + 2, within=20)
+        await pilot.pause()
+        assert panel.scroll_y == 0 and not panel.following  # left where the person put it
+
+        panel.scroll_end(animate=False)
+        await until(pilot, lambda: panel.following)
+        count = panel.option_count
+        await until(pilot, lambda: panel.option_count >= count + 2, within=20)
+        await until(pilot, lambda: at_end(panel))  # the newest again
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: app.settled, within=30)
     assert panel.option_count == app.state.abandoned + sum(
         s.status == "error" for s in app.state.conversations.values()
     )
+
+
+async def test_early_terminations_follow_after_the_screen_was_too_small(tmp_path: Path) -> None:
+    """Hidden at 80x24 the panel has no size; once shown it still shows the newest (it used
+    to keep showing the first ones, as if scrolled up)."""
+    config = retail(tasks=40, agents=("scripted/over-asker",), emotions=("frustration",))
+    app = live_app(tmp_path / "small.db", config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        panel = app.dashboard.terminations
+        await until(pilot, lambda: panel.option_count >= 8)
+        assert app.dashboard.too_small
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: app.settled, within=30)
+        await until(pilot, lambda: at_end(panel))
+        assert panel.following
 
 
 async def test_a_finished_runs_terminations_open_at_the_newest(tmp_path: Path) -> None:

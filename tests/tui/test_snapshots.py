@@ -10,7 +10,7 @@ from typing import Any
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import HelpScreen
 from tau_sim.tui.sources import StoreSource
-from tests.tui.runs import opened, played, retail, tables_sized, until
+from tests.tui.runs import newest_shown, opened, played, retail, tables_sized, until
 
 SIZE = (100, 30)  # the smallest layout the screens are made for
 
@@ -25,10 +25,11 @@ async def _loaded(pilot: Any) -> None:
     """Wait until the run is shown and the screen stops changing.
 
     The tables size their columns when their message queue is idle, after the rows are in;
-    a screenshot taken before that shows cells cut at the headers' widths.
+    a screenshot taken before that shows cells cut at the headers' widths. The early
+    terminations show their newest entry once laid out.
     """
     await until(pilot, lambda: pilot.app.settled)
-    await until(pilot, lambda: tables_sized(pilot))
+    await until(pilot, lambda: tables_sized(pilot) and newest_shown(pilot))
     await _steady(pilot)
 
 
