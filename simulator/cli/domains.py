@@ -2,7 +2,7 @@
 
 ``stats`` measures the domains' tasks (``world.taskstats``); ``generate`` samples a domain's.
 
-``results.report`` (rich) and ``world.domain`` are imported when the command runs (a lean
+``results.catalogs`` (rich) and ``world.domain`` are imported when the command runs (a lean
 start-up).
 """
 
@@ -74,7 +74,7 @@ def configure(domains: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List the domains (the default), show one, or write the tasks it samples."""
-    from tau_sim.simulator.results.report import render_domain, render_domains
+    from tau_sim.simulator.results.catalogs import render_domain, render_domains
 
     load_plugins()
     command = args.domains_command or "list"

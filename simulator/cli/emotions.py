@@ -1,6 +1,6 @@
 """``tau-sim emotions``: emotion families, leaves (aliases), intensity levels and dimensions.
 
-The families come from the emotion taxonomies of the ``EMOTIONS`` registry; ``results.report``
+The families come from the emotion taxonomies of the ``EMOTIONS`` registry; ``results.catalogs``
 (rich) is imported when the command runs.
 """
 

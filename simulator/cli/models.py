@@ -2,7 +2,7 @@
 
 Each entry names the option structs a provider or kind checks its options against, so the keys
 listed are the keys it accepts (an unknown one is an error there too). The structs' modules are
-imported by name when the command runs (``importlib``); ``results.report`` (rich) too.
+imported by name when the command runs (``importlib``); ``results.catalogs`` (rich) too.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def catalog_command(
 ) -> Command:
     """A command that prints ``catalog()`` as tables, or as one JSON object with ``--json``.
 
-    ``renderer`` names the function of ``simulator.results.report`` that draws the tables
+    ``renderer`` names the function of ``simulator.results.catalogs`` that draws the tables
     (rich is imported when the command runs, not when the parser is built).
     """
 
@@ -85,13 +85,13 @@ def catalog_command(
         parser.add_argument("--json", action="store_true", help="print one JSON object")
 
     def run(args: argparse.Namespace) -> int:
-        from tau_sim.simulator.results import report
+        from tau_sim.simulator.results import catalogs
 
         listing = catalog()
         if args.json:
             print(json.dumps(listing, indent=2))
         else:
-            getattr(report, renderer)(listing)
+            getattr(catalogs, renderer)(listing)
         return 0
 
     return Command(name, help_line, configure, run)

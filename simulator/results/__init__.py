@@ -22,6 +22,12 @@ if TYPE_CHECKING:
         render_costs,
         render_failures,
     )
+    from tau_sim.simulator.results.catalogs import (
+        render_domain,
+        render_domains,
+        render_emotions,
+        render_models,
+    )
     from tau_sim.simulator.results.compare import (
         CELL_FIELDS,
         ROLE_FIELDS,
@@ -84,11 +90,7 @@ if TYPE_CHECKING:
         interval_line,
         render_by_emotion,
         render_compare,
-        render_domain,
-        render_domains,
         render_emotion_effect,
-        render_emotions,
-        render_models,
         render_report,
         render_runs,
     )
@@ -204,12 +206,12 @@ MODULE_OF = {
     "render_by_emotion": "report",
     "render_compare": "report",
     "render_costs": "breakdowns",
-    "render_domain": "report",
-    "render_domains": "report",
+    "render_domain": "catalogs",
+    "render_domains": "catalogs",
     "render_emotion_effect": "report",
-    "render_emotions": "report",
+    "render_emotions": "catalogs",
     "render_failures": "breakdowns",
-    "render_models": "report",
+    "render_models": "catalogs",
     "render_report": "report",
     "render_review": "review",
     "render_runs": "report",

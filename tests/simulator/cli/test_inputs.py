@@ -258,6 +258,8 @@ def test_version_models_and_emotions() -> None:
     assert emotions["dimensions"]["trust"] == ["trusting", "cautious", "skeptical"]
     text = tau_sim("emotions").stdout
     assert "frustration (default)" in text and "family = its default leaf" in text
+    tables = tau_sim("models").stdout
+    assert "model providers (--agent/--user PROVIDER/MODEL)" in tables and "user kinds" in tables
 
 
 def test_run_help_shows_every_default() -> None:
