@@ -107,7 +107,7 @@ class TauSimApp(App[None]):
         super().__init__()
         self.source = source
         self.clock = clock
-        self.state = RunState(source.info.total)
+        self.state = RunState(source.info.total, agents=source.info.agents)
         self.updates = 0
         """Ticks that changed what the screen shows (the benchmark's screen updates)."""
         self.done = False

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 import anyio
+import msgspec
 import sqlite_utils
 
 from tau_sim.simulator.core import (
@@ -78,6 +79,8 @@ class RunInfo:
     earlier: float = 0.0
     already_done: int = 0
     kept: int = 0
+    agents: tuple[str, ...] = ()
+    """The run's agents as configured: the success grid has a column for each from the start."""
     """Finished conversations of the run's earlier invocations (left out of this one's rate)."""
     db: str | None = None
     """The store a followed run is in (for the resume hint; None: played here)."""
@@ -158,7 +161,9 @@ class LiveSource:
         self.feed = LiveFeed(FEED_CAPACITY)
         self.clock = clock
         self.runner = make_runner(self.feed, self._started)
-        self.info = RunInfo(run_id, self.runner.total, "starting")
+        self.info = RunInfo(
+            run_id, self.runner.total, "starting", agents=tuple(self.runner.config.agents)
+        )
         self.error: BaseException | None = None
         self.started = False
         self._reader = _Reader(db_path)
@@ -223,6 +228,16 @@ def kept_history(sqlite: sqlite_utils.Database, run_id: str, *, keep_errors: boo
     return [decode_stored(*row) for row in rows]
 
 
+def configured_agents(run: dict[str, object]) -> tuple[str, ...]:
+    """The agents a stored run's configuration names (none where it is unreadable)."""
+    from tau_sim.simulator.grid import decode_config
+
+    try:
+        return tuple(decode_config(str(run.get("config") or "")).agents)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+        return ()
+
+
 class StoreSource:
     """A run another process writes (or wrote), followed by polling its store read-only."""
 
@@ -234,7 +249,13 @@ class StoreSource:
         """Open the store and find the run (``UsageError``: no such file, no such run)."""
         self._reader = _Reader(db_path)
         run = get_run(self._reader.db, run_id)
-        self.info = RunInfo(str(run["id"]), int(run["cells"]), str(run["status"]), db=str(db_path))
+        self.info = RunInfo(
+            str(run["id"]),
+            int(run["cells"]),
+            str(run["status"]),
+            db=str(db_path),
+            agents=configured_agents(run),
+        )
         self._after = 0
         self._refresh(run)
         self._pending: list[Event] = []

@@ -11,6 +11,7 @@ changed since the last time, so a burst of thousands of events costs one screen 
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tau_sim.simulator.core import (
@@ -110,7 +111,10 @@ class Changes:
 class RunState:
     """The run's conversations and counts, folded from its events."""
 
-    def __init__(self, total: int | None = None, already_done: int = 0) -> None:
+    def __init__(
+        self, total: int | None = None, already_done: int = 0, agents: Sequence[str] = ()
+    ) -> None:
+        """``agents``: the run's configured agents, whose grid columns show before any start."""
         self.total = total
         self.already_done = already_done
         self.conversations: dict[str, ConversationSummary] = {}
@@ -123,7 +127,7 @@ class RunState:
         self.events_seen = 0
         self.terminations: list[ConversationSummary] = []
         self.grid: dict[tuple[str, float], dict[str, Cellcount]] = defaultdict(dict)
-        self.agents: list[str] = []
+        self.agents: list[str] = list(agents)
         self._per_task: dict[tuple[object, ...], list[int]] = defaultdict(lambda: [0, 0])
         self._live_events: dict[str, list[Event]] = {}
         self._finished_events: OrderedDict[str, list[Event]] = OrderedDict()

@@ -147,3 +147,18 @@ async def test_the_success_grid_shows_every_agent_and_condition_from_the_first_s
         assert cells == {"-"}
         await pilot.press("ctrl+c")
         await until(pilot, lambda: app.settled, within=30)
+
+
+async def test_every_agent_has_its_column_before_its_first_conversation(tmp_path: Path) -> None:
+    """One conversation at a time: the over-asker's column is there while gold plays first."""
+    config = retail(tasks=2, concurrency=1, latency=1.0)
+    app = live_app(tmp_path / "one.db", config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        grid = app.dashboard.grid
+        await until(pilot, lambda: app.state.live == 1 and grid.row_count >= 1)
+        assert app.state.ended == 0
+        started = {c.agent for c in app.state.conversations.values()}
+        assert len(started) == 1  # only one agent has started a conversation
+        assert [str(c.label) for c in grid.columns.values()][1:] == ["gold", "over-asker"]
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: app.settled, within=30)
