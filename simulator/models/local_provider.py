@@ -35,6 +35,7 @@ from tau_sim.simulator.models.local_speed import (
 )
 from tau_sim.simulator.models.options import ShellWords
 from tau_sim.simulator.models.servers import (
+    Pool,
     Seconds,
     ServerModelProvider,
     StartupOptions,
@@ -163,7 +164,7 @@ class LocalModelProvider(ServerModelProvider):
     def __init__(
         self,
         name: str,
-        pool: ReplicaPool,
+        pool: Pool,
         model: OpenAIChatModel,
         options: LocalOptions,
         *,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 Pool = ReplicaPool | StaticPool
 
 __all__ = [
+    "Pool",
     "Seconds",
     "ServerModelProvider",
     "ServerOptions",
