@@ -44,6 +44,7 @@ class Played:
     calls: list[tuple[float, int, int, str | None]]
     seconds: float
     reason: str
+    detail: str
     wall_s: float
     estimate: str
 
@@ -66,8 +67,8 @@ def play(mode: str, folder: Path, tasks: str, timeout_s: float) -> Played:
         rows = conn.execute(
             "select payload from events where kind = 'model_usage' order by seq"
         ).fetchall()
-        started, ended, reason = conn.execute(
-            "select started_at, ended_at, reason from conversations"
+        started, ended, reason, detail = conn.execute(
+            "select started_at, ended_at, reason, detail from conversations"
         ).fetchone()
     usages = [json.loads(r[0]) for r in rows]
     calls = [
@@ -75,7 +76,7 @@ def play(mode: str, folder: Path, tasks: str, timeout_s: float) -> Played:
         for u in usages
         if u["role"] == "agent"
     ]
-    return Played(calls, ended - started, reason, wall, estimate)
+    return Played(calls, ended - started, reason, detail or "", wall, estimate)
 
 
 def show(mode: str, played: Played) -> None:
@@ -87,7 +88,7 @@ def show(mode: str, played: Played) -> None:
         print(f"  call {i}: {seconds:7.1f} s  {tokens}{failed}")
     calls = sum(c[0] for c in played.calls)
     print(f"  agent calls: {len(played.calls)}, {calls:.1f} s in all")
-    print(f"  conversation: {played.seconds:.1f} s, ended {played.reason}")
+    print(f"  conversation: {played.seconds:.1f} s, ended {played.reason}: {played.detail}")
     print(f"  command: {played.wall_s:.1f} s (server start and speed check included)")
 
 
