@@ -103,7 +103,9 @@ def main(args: argparse.Namespace) -> None:
         per_call_stock = sum(c[0] for c in stock.calls) / max(1, len(stock.calls))
         per_call_ours = sum(c[0] for c in ours.calls) / max(1, len(ours.calls))
         print("\nstock / ours:")
-        print(f"  seconds per agent call: {per_call_stock / max(per_call_ours, 1e-9):.1f}x")
+        finished = f"({len(stock.calls)} and {len(ours.calls)} finished calls)"
+        ratio = per_call_stock / max(per_call_ours, 1e-9)
+        print(f"  seconds per finished agent call: {ratio:.1f}x {finished}")
         print(f"  conversation: {stock.seconds / max(ours.seconds, 1e-9):.1f}x")
         print(f"  command: {stock.wall_s / max(ours.wall_s, 1e-9):.1f}x")
     print(f"\ndatabases and server logs: {folder}")

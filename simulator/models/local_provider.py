@@ -34,6 +34,7 @@ from tau_sim.simulator.models.local_speed import (
     slowest,
 )
 from tau_sim.simulator.models.options import ShellWords
+from tau_sim.simulator.models.sdk import short
 from tau_sim.simulator.models.servers import (
     Pool,
     Seconds,
@@ -197,7 +198,8 @@ class LocalModelProvider(ServerModelProvider):
             try:
                 speeds.append(await measure(url, model, timeout))
             except Exception as exc:  # whatever failed, the server is not working
-                raise LaunchError(f"{self.name}: measuring {url} failed: {exc!r}") from None
+                failed = short(f"{type(exc).__name__}: {exc}")
+                raise LaunchError(f"{self.name}: measuring {url} failed: {failed}") from None
 
         try:
             async with anyio.create_task_group() as tg:
@@ -245,7 +247,8 @@ def make_local_provider(model: str, args: dict[str, Any]) -> LocalModelProvider:
     client_args.setdefault("max_connections", 1)
     fixed_timeout = "timeout" in client_args
     client_args.setdefault("timeout", 600.0)
-    # llama.cpp's chatml-function-calling handler ignores the tools unless tool_choice is sent.
+    # llama-cpp-python's chatml-function-calling ignores the tools unless tool_choice is sent
+    # (tau-sim-tools takes none as auto).
     client_args.setdefault("tool_choice", "auto")
     # Unbounded, a small model can write until its context is full (a looping answer that then
     # fills every later prompt); a schema makes its JSON answers hold exactly the fields asked.

@@ -98,9 +98,12 @@ async def test_a_given_timeout_is_kept(server: ScriptServer) -> None:
 async def test_a_failed_speed_check_stops_the_servers(tmp_path: Path) -> None:
     spec = ReplicaSpec(argv=(sys.executable, TINY, "--port", "{port}"), name="tiny")
     pool = ReplicaPool([spec], LaunchOptions(log_dir=tmp_path, stop_grace_s=5))
-    with pytest.raises(LaunchError, match=r"^local/m: measuring http://127\.0\.0\.1:\d+/v1 failed"):
+    with pytest.raises(
+        LaunchError, match=r"^local/m: measuring http://127\.0\.0\.1:\d+/v1 failed"
+    ) as e:
         async with provider(pool, {}):
             pass
+    assert "404 Not Found" in str(e.value) and "\n" not in str(e.value)
     (replica,) = pool.status()
     assert replica.pid is not None and replica.state is ReplicaState.STOPPED
     with pytest.raises(ProcessLookupError):  # the guard's process group, its server included
