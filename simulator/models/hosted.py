@@ -300,6 +300,15 @@ class HostedChatModel:
         self._ssl: Any = None
         self._tools_cache: dict[int, tuple[list[ToolSpec], list[dict[str, Any]]]] = {}
 
+    def set_timeout(self, seconds: float) -> None:
+        """Bound every attempt by ``seconds``; called before the first request.
+
+        The clients, made on first use, keep the timeout they were made with.
+        """
+        if self._clients:
+            raise RuntimeError(f"{self.name}: the timeout is set before the first request")
+        self.options = msgspec.structs.replace(self.options, timeout=seconds)
+
     def __repr__(self) -> str:
         where = "pool" if self.pool is not None else self.base_url
         return f"{type(self).__name__}({self.name!r}, {where!r})"

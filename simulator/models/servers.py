@@ -27,10 +27,12 @@ from tau_sim.simulator.models.options import CommaList, ShellWords, convert_opti
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core.chat import ChatModel, EndpointPool
+    from tau_sim.simulator.models.openai_provider import OpenAIChatModel
 
 Pool = ReplicaPool | StaticPool
 
 __all__ = [
+    "Pool",
     "Seconds",
     "ServerModelProvider",
     "ServerOptions",
@@ -103,7 +105,7 @@ class ServerModelProvider:
 
 def openai_model(
     name: str, served_model: str, pool: EndpointPool, args: dict[str, Any]
-) -> ChatModel:
+) -> OpenAIChatModel:
     """An OpenAI-compatible chat model for ``served_model`` that sends requests through ``pool``.
 
     ``args`` are the client's options (``temperature``, ``max_tokens``, ``max_connections`` …);
@@ -113,14 +115,13 @@ def openai_model(
 
     options = dict(args)
     api_key = options.pop("api_key", None)
-    model: ChatModel = OpenAIChatModel(
+    return OpenAIChatModel(
         name,
         served_model,
         pool=pool,
         api_key=None if api_key is None else str(api_key),
         **options,
     )
-    return model
 
 
 # options ------------------------------------------------------------------------------------------

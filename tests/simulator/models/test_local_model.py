@@ -24,6 +24,7 @@ from tau_sim.simulator.models.local_provider import (
     local_servers,
 )
 from tau_sim.simulator.models.local_provider import make_local_provider as make_local
+from tau_sim.simulator.models.local_speed import call_timeout
 from tau_sim.simulator.models.options import convert_options
 from tests.helpers.cli import TAU_SIM
 from tests.helpers.require import missing
@@ -82,17 +83,17 @@ def test_server_command_line(tmp_path: Path) -> None:
     spec = llama_server_spec(
         tmp_path / "m.gguf",
         alias="smollm2-135m",
-        chat_format="chatml-function-calling",
+        chat_format="tau-sim-tools",
         n_threads=2,
         n_ctx=4096,
         extra=["--verbose", "false"],
     )
     argv = spec.command("127.0.0.1", 8123)
-    assert argv[1:3] == ["-m", "llama_cpp.server"]
+    assert argv[1:3] == ["-m", "tau_sim.simulator.models.llama_server"]
     pairs = dict(zip(argv[3::2], argv[4::2], strict=False))
     assert pairs["--model"] == str(tmp_path / "m.gguf")
     assert pairs["--port"] == "8123" and pairs["--host"] == "127.0.0.1"
-    assert pairs["--chat_format"] == "chatml-function-calling"
+    assert pairs["--chat_format"] == "tau-sim-tools"
     assert pairs["--n_threads"] == "2" and pairs["--n_ctx"] == "4096"
     assert pairs["--model_alias"] == "smollm2-135m"
     assert argv[-2:] == ["--verbose", "false"]
@@ -105,7 +106,8 @@ def test_unknown_key_lists_the_local_launcher_and_client_keys() -> None:
     message = str(caught.value)
     assert "\n" not in message
     assert message.startswith(
-        "local/smollm2-135m: unknown option 'threads' (known: extra, n_ctx, n_threads, replicas; "
+        "local/smollm2-135m: unknown option 'threads' "
+        "(known: calibrate, chat_format, extra, n_ctx, n_threads, replicas; "
     )
     assert "; launcher: log_dir, max_restarts, startup_timeout, stop_grace; " in message
     assert "; client: api_key, api_key_env, " in message and "tool_choice" in message
@@ -176,8 +178,12 @@ async def test_one_real_chat_with_a_tool(tmp_path: Path) -> None:
         for call in reply.message.tool_calls:
             assert call.name == "get_order_status"
         assert reply.usage.tokens_in > 150  # the tool schema is in the prompt (35 without)
-        assert reply.usage.tokens_out > 0
+        assert 0 < reply.usage.tokens_out <= 64  # tau-sim-tools: the whole answer within it
         assert reply.usage.latency_s > 0
+        # the speed measured at start set the per-call timeout
+        assert provider.speed is not None and provider.speed.prompt_tps > 0
+        timeout = provider.chat_model.options.timeout
+        assert timeout == call_timeout(provider.speed, 1024, 64)
 
 
 @needs_llama

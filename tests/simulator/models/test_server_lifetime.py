@@ -183,7 +183,7 @@ def test_the_real_llama_server_never_outlives_the_cli(
         # a request is in flight once the server has answered the health check
         wait_for(listening(tmp_path, '"GET /v1/models HTTP/1.1" 200'), 240, "llama.cpp is up")
         before = marked(marker)
-        assert any("llama_cpp.server" in c for c in before.values()), before
+        assert any("models.llama_server" in c for c in before.values()), before
         end_cli(cli, how)
     finally:
         if cli.poll() is None:
