@@ -50,6 +50,13 @@ class OutcomeRow(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._names)
 
+    def replaced(self, **values: Any) -> OutcomeRow:
+        """This row with ``values`` in place of its own (the same names table, shared)."""
+        row = list(self._values)
+        for name, value in values.items():
+            row[self._names[name]] = value
+        return OutcomeRow(self._names, tuple(row))
+
 
 def weight(row: Mapping[str, Any]) -> int:
     """How many conversations ``row`` stands for (1 for a stored row)."""

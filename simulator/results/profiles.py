@@ -74,23 +74,12 @@ def profile_label(field: str, value: Any) -> Any:
 
 def by_profile(rows: Sequence[OutcomeRow]) -> list[OutcomeRow]:
     """The rows with their emotion as its family and their intensity as its level."""
-    out = []
-    for row in rows:
-        values = dict(row)
-        neutral = values["emotion"] == NEUTRAL
-        values["emotion"] = profile_label("emotion", values["emotion"])
-        values["intensity"] = "-" if neutral else profile_label("intensity", values["intensity"])
-        out.append(OutcomeRow(_names(values), tuple(values.values())))
-    return out
-
-
-_SHARED: dict[tuple[str, ...], dict[str, int]] = {}
-
-
-def _names(values: Mapping[str, Any]) -> dict[str, int]:
-    """One names table per column layout, shared by every row that has it (as ``outcome_rows``)."""
-    key = tuple(values)
-    names = _SHARED.get(key)
-    if names is None:
-        names = _SHARED[key] = {name: i for i, name in enumerate(key)}
-    return names
+    return [
+        row.replaced(
+            emotion=profile_label("emotion", row["emotion"]),
+            intensity="-"
+            if row["emotion"] == NEUTRAL
+            else profile_label("intensity", row["intensity"]),
+        )
+        for row in rows
+    ]
