@@ -1,0 +1,45 @@
+"""``tau-sim users read|prompt``, registered in the CLI's ``COMMANDS``.
+
+Listed under the ``tau_sim.commands`` entry point group: the CLI imports this module to build its
+parser for every command; what each sub-command runs is imported only when it runs
+(``users.read_command``: how the scripted user reads agent texts; ``users.prompt_command``: the
+LLM user's brief of a task).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tau_sim.simulator.core import COMMANDS, Command
+
+
+def configure(users: argparse.ArgumentParser) -> None:
+    """The sub-commands of ``tau-sim users`` and their options."""
+    usub = users.add_subparsers(dest="users_command", required=True, parser_class=type(users))
+    read = usub.add_parser("read", help="the acts the scripted user reads in agent texts")
+    read.add_argument("--domain", required=True, help="the domain whose slots and steps to read")
+    read.add_argument("--task", help="the task whose user reads (default: the domain's first)")
+    read.add_argument("--json", action="store_true", help="one JSON object per text")
+    read.add_argument("texts", nargs="+", metavar="TEXT", help="agent texts to read")
+    prompt = usub.add_parser("prompt", help="the LLM user's brief of one task")
+    prompt.add_argument("--domain", required=True, help="the task's domain")
+    prompt.add_argument("--task", required=True, help="the task id")
+    prompt.add_argument("--emotion", default="neutral", help="emotion leaf or family")
+    prompt.add_argument("--intensity", type=float, help="0..1 (default: the emotion's own)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sub-command given."""
+    if args.users_command == "read":
+        from tau_sim.users.read_command import run_read
+
+        return run_read(args)
+    from tau_sim.users.prompt_command import run_prompt
+
+    return run_prompt(args)
+
+
+COMMANDS.add(
+    "users",
+    Command("users", "how the simulated users read agents, and their briefs", configure, run),
+)
