@@ -16,8 +16,18 @@ from tau_sim.simulator.core.errors import StoreError, UsageError
 EXIT_STORAGE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT); ``exit_code_of`` gives the status of the other stop signals."""
 EXIT_BROKEN_PIPE = 141
 """A closed stdout (``tau-sim runs | head -1``): quiet, like a shell's SIGPIPE exit (128 + 13)."""
+
+
+def exit_code_of(signum: int | None) -> int:
+    """The exit status of a command stopped by ``signum``: 128 + its number.
+
+    Shells, ``timeout``, Slurm and Kubernetes read it so (SIGTERM 143, SIGHUP 129); 130 for
+    Ctrl-C or when no signal is known.
+    """
+    return EXIT_INTERRUPTED if signum is None else 128 + signum
 
 
 def usage_error(exc: BaseException) -> UsageError | StoreError | None:

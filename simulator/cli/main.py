@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from tau_sim.simulator.cli.errors import (
     EXIT_BROKEN_PIPE,
-    EXIT_INTERRUPTED,
     EXIT_STORAGE,
     EXIT_USAGE,
+    exit_code_of,
     ignore_ctrl_c,
     leaves,
     silence_stdout,
@@ -29,8 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tau-sim`` console script.
 
     Bad input is one line and exit 2; a closed stdout exits quietly with 141; Ctrl-C before a
-    run starts is one line and 130 (a started run handles its own signals); anything else is
-    one line asking for a report, exit 1 — never a traceback.
+    run starts is one line and 130 (SIGTERM 143, SIGHUP 129: 128 + the signal; a started run
+    handles its own signals); anything else is one line asking for a report, exit 1 — never a
+    traceback.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         ignore_ctrl_c()
         print("tau-sim: interrupted before the run started; nothing was stored", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return exit_code_of(_first_stop_signal())
     except Exception as exc:
         if any(isinstance(e, BrokenPipeError) for e in leaves(exc)):
             silence_stdout()
@@ -52,6 +53,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+
+
+def _first_stop_signal() -> int | None:
+    """The stop signal a run's start-up took (None: a plain Ctrl-C, or no run was starting)."""
+    if "tau_sim.simulator.run.signals" not in sys.modules:
+        return None
+    from tau_sim.simulator.run.signals import stop_signal
+
+    return stop_signal()
 
 
 def _main(argv: list[str]) -> int:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, leaves, usage_error
+from tau_sim.simulator.cli.errors import exit_code_of, leaves, usage_error
 from tau_sim.simulator.cli.report import print_report
 from tau_sim.simulator.cli.resume import resume_config, resume_keys, resume_settings
 from tau_sim.simulator.cli.run_options import add_run_arguments
@@ -142,7 +142,8 @@ def _run(args: argparse.Namespace) -> int:
 def _interrupted(store: Store, runner: Runner, settings: dict[str, Any]) -> int:
     """Say how many conversations an interrupted run stored (read back) and how to go on.
 
-    Then the report of what is stored; exit 130. A terminal that is gone (SIGHUP) takes no
+    Then the report of what is stored; exit 128 + the signal (``exit_code_of``: Ctrl-C 130,
+    SIGTERM 143, SIGHUP 129). A terminal that is gone (SIGHUP) takes no
     output: it is dropped, the run stays stored as ``interrupted``.
     """
     from tau_sim.simulator.run.signals import stop_signal
@@ -163,7 +164,7 @@ def _interrupted(store: Store, runner: Runner, settings: dict[str, Any]) -> int:
     except OSError:
         _silence_output()
     store.close_sync()
-    return EXIT_INTERRUPTED
+    return exit_code_of(received)
 
 
 COMMAND = Command(
@@ -176,9 +177,9 @@ COMMAND = Command(
         "epilog": "exit codes: 0 done; 2 bad input (nothing stored); 3 more than "
         "--max-error-share of the conversations hit endpoint errors (HTTP errors, timeouts, "
         "dropped connections, malformed bodies) or user-simulator errors (empty turns, the "
-        "same message over and over): results exclude them, --resume plays them again; 130 "
-        "interrupted (Ctrl-C, SIGTERM or SIGHUP: what finished is stored, the run is "
-        "interrupted and --resume goes on)",
+        "same message over and over): results exclude them, --resume plays them again; 130, "
+        "143, 129 interrupted by Ctrl-C, SIGTERM, SIGHUP (128 + the signal: what finished is "
+        "stored, the run is interrupted and --resume goes on)",
     },
 )
 

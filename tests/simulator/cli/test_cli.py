@@ -528,17 +528,39 @@ def test_the_console_script_loads_the_cli_and_a_ctrl_c_while_loading_is_quiet() 
     script = Path(sys.executable).parent / "tau-sim"
     out = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.startswith("tau-sim ")
-    # the handler the entry point holds while the CLI imports: one line, exit 130, no traceback
-    code = (
-        "import os, signal, time\n"
-        "from tau_sim import entry\n"
-        "signal.signal(signal.SIGINT, entry._interrupted_while_loading)\n"
-        "os.kill(os.getpid(), signal.SIGINT)\n"
-        "time.sleep(10)\n"
+
+
+# A finder that, when the entry point imports the CLI, sends the process a signal and waits
+# for it: the signal arrives exactly while the CLI loads.
+SIGNAL_WHILE_LOADING = """
+import os, signal, sys, time
+class Stop:
+    def find_spec(self, name, path=None, target=None):
+        if name == "tau_sim.simulator.cli.main":
+            os.kill(os.getpid(), signal.{name})
+            time.sleep(30)
+        return None
+sys.meta_path.insert(0, Stop())
+from tau_sim import entry
+sys.exit(entry.main())
+"""
+
+
+@pytest.mark.parametrize(("name", "code"), [("SIGINT", 130), ("SIGTERM", 143), ("SIGHUP", 129)])
+def test_a_stop_signal_while_the_cli_loads_is_one_line_and_128_plus_its_number(
+    name: str, code: int
+) -> None:
+    """Ctrl-C, SIGTERM and SIGHUP while the console script imports the CLI: one line, exit
+    128 + the signal (as shells, timeout, Slurm and Kubernetes read it), no traceback."""
+    program = SIGNAL_WHILE_LOADING.replace("{name}", name)
+    out = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 130
+    assert out.returncode == code, out.stderr
     assert out.stderr == "tau-sim: interrupted while starting; nothing was stored\n"
+
+
+def test_the_console_script_imports_only_its_entry_before_it_takes_the_signals() -> None:
     # the console script takes Ctrl-C before any module of the project's is imported
     probe = "import sys, tau_sim.entry; print(sorted(m for m in sys.modules if 'tau_sim.' in m))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)

@@ -71,10 +71,12 @@ def completed_now(db: Path) -> int:
         return 0
 
 
-def check_interrupted(proc: subprocess.Popen[str], db: Path, err: str, by: str = "") -> str:
-    """Exit 130, one line on stderr stating the stored count as the file holds it, the run
-    ``interrupted`` (resumable), no traceback; returns the run id."""
-    assert proc.returncode == 130, err
+def check_interrupted(
+    proc: subprocess.Popen[str], db: Path, err: str, by: str = "", code: int = 130
+) -> str:
+    """Exit ``code`` (128 + the signal), one line on stderr stating the stored count as the
+    file holds it, the run ``interrupted`` (resumable), no traceback; returns the run id."""
+    assert proc.returncode == code, err
     assert "Traceback" not in err, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"tau-sim: interrupted{by}; "), err
@@ -118,17 +120,19 @@ def test_repeated_ctrl_c_ends_at_once_with_what_is_stored(
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize(
-    ("signum", "by"), [(signal.SIGHUP, " by SIGHUP"), (signal.SIGTERM, " by SIGTERM")]
+    ("signum", "by", "code"),
+    [(signal.SIGHUP, " by SIGHUP", 129), (signal.SIGTERM, " by SIGTERM", 143)],
 )
 def test_sighup_and_sigterm_interrupt_as_ctrl_c_does(
-    tmp_path: Path, workers: str, signum: int, by: str
+    tmp_path: Path, workers: str, signum: int, by: str, code: int
 ) -> None:
+    """As Ctrl-C, but the exit status is 128 + the signal (SIGHUP 129, SIGTERM 143)."""
     db = tmp_path / "hup.db"
     proc = start(db, "--workers", workers)
     assert wait_for_completed(db, 2) >= 2
     os.killpg(proc.pid, signum)
     _out, err = proc.communicate(timeout=ENDS_WITHIN)
-    run_id = check_interrupted(proc, db, err, by)
+    run_id = check_interrupted(proc, db, err, by, code)
     if workers == "2" and signum == signal.SIGHUP:
         tau_sim("run", "--resume", run_id, *ALL_AT_ONCE, "--db", str(db), "--quiet")
         assert stored(db)[1:] == ("completed", SMALL_CELLS)
@@ -210,6 +214,6 @@ def test_a_closed_terminal_interrupts_the_run(tmp_path: Path, workers: str) -> N
             shown += os.read(terminal, 65536)  # its progress bar: "  2/12" and so on
     os.close(terminal)
     _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 130
+    assert os.waitstatus_to_exitcode(status) == 129  # 128 + SIGHUP
     assert b"Traceback" not in shown and b"/12" in shown  # the bar was drawn
     assert stored(db)[1] == "interrupted" and report(db)["status"] == "interrupted"

@@ -26,11 +26,15 @@ from tau_sim.simulator.world import (  # noqa: E402
     agent_view,
     answer_key,
 )
+from tests.domains.tau2.needs import require_tau2  # noqa: E402
 
 
 @cache
 def domain_named(name: str) -> Domain:
-    """The domain ``name``, built once."""
+    """The domain ``name``, built once; a τ²-bench domain skips the test where τ²-bench is
+    not installed (fails it where ``TAU_SIM_REQUIRE_TAU2`` is set)."""
+    if name.startswith("tau2/"):
+        require_tau2()
     return get_domain(name)
 
 
