@@ -75,7 +75,8 @@ def import_ray() -> ModuleType:
         import ray
     except ImportError:
         raise UsageError(f"--ray: Ray is not installed; {INSTALL}") from None
-    return ray
+    module: ModuleType = ray  # typed where Ray is installed, Any where it is not
+    return module
 
 
 def check_run(config: RunConfig, providers: Sequence[Any]) -> None:
