@@ -242,8 +242,14 @@ async def test_cancelled_while_starting_stops_servers(tmp_path: Path) -> None:
     await wait_all_gone(pids)
 
 
-def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str) -> set[int]:
-    """Start a pool in a child Python, end the child with ``how``; the servers' pids."""
+STATE_WITHIN = 120
+"""The longest a state of the child's process tree may take to come on a loaded machine (the
+tests go on as soon as it holds)."""
+
+
+def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str, processes: int) -> set[int]:
+    """Start a pool in a child Python, wait until its tree holds ``processes`` processes (the
+    guards, the servers and what they start), end the child with ``how``; their pids."""
     script = tmp_path / "main.py"
     script.write_text(
         textwrap.dedent(
@@ -272,10 +278,13 @@ def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str) -> set[in
         leaders = [int(p) for p in line.split()]
         assert len(leaders) == 2
         pids = set(leaders)
-        for pid in leaders:
-            pids |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
+        deadline = time.monotonic() + STATE_WITHIN
+        while len(pids) < processes and time.monotonic() < deadline:
+            for pid in leaders:
+                pids |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
+            time.sleep(0.02)
         child.send_signal(how)
-        child.wait(timeout=20)
+        child.wait(timeout=STATE_WITHIN)
     finally:
         if child.poll() is None:
             child.kill()
@@ -286,21 +295,21 @@ def run_pool_in_child(tmp_path: Path, how: signal.Signals, flags: str) -> set[in
 
 
 def wait_gone_blocking(pids: set[int]) -> bool:
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + STATE_WITHIN
     while not all(gone(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     return all(gone(p) for p in pids)
 
 
 def test_ctrl_c_in_asyncio_run_leaves_no_server(tmp_path: Path) -> None:
-    pids = run_pool_in_child(tmp_path, signal.SIGINT, '"--spawn-child"')
+    pids = run_pool_in_child(tmp_path, signal.SIGINT, '"--spawn-child"', 6)
     assert len(pids) == 6  # two guards, two servers, two children
     assert wait_gone_blocking(pids)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="parent-death signal is Linux-only")
 def test_servers_die_with_a_killed_tau_sim(tmp_path: Path) -> None:
-    pids = run_pool_in_child(tmp_path, signal.SIGKILL, "")  # no cleanup code runs at all
+    pids = run_pool_in_child(tmp_path, signal.SIGKILL, "", 4)  # no cleanup code runs at all
     assert len(pids) == 4  # two guards, two servers
     assert wait_gone_blocking(pids)
 
