@@ -140,7 +140,7 @@ class TauSimApp(App[None]):
         await self.source.follow()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """When the run's worker ends: show the end, and exit if quitting."""
+        """When the run's worker ends: show the end; exit if quitting or stopped by a signal."""
         if event.worker.group != "run" or not event.worker.is_finished:
             return
         self.done = True
@@ -151,7 +151,10 @@ class TauSimApp(App[None]):
         if error is not None:  # error texts may hold brackets: never markup
             message = f"the run stopped: {innermost(error)}"
             self.notify(message, severity="error", timeout=30, markup=False)
-        if self._quitting:
+        # interrupted, not by the person: a signal (SIGHUP from a closed terminal, SIGTERM)
+        # stopped the run; a screen left on a dead terminal would spin for ever
+        signalled = not self.source.attached and self.source.info.status == "interrupted"
+        if self._quitting or signalled:
             self.exit(return_code=1 if self.crash else 0)
 
     def _handle_exception(self, error: Exception) -> None:

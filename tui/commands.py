@@ -18,12 +18,14 @@ from tau_sim.simulator.cli import (
     add_run_arguments,
     configure_run,
     error_share_exit,
+    exit_code_of,
     flag,
     print_report,
     remove_unused,
     resume_config,
     resume_keys,
     resume_settings,
+    silence_output,
 )
 from tau_sim.simulator.core import COMMANDS, Command, UsageError
 from tau_sim.simulator.grid import new_run_id, seal_keys
@@ -69,14 +71,20 @@ def run_tui(args: argparse.Namespace) -> int:
         return 1
     if outcome.error is not None:
         raise outcome.error
-    if outcome.interrupted:
-        print(
-            f"tau-sim: interrupted; {_stored(store, run_id, outcome.total)}resume with: "
-            f"tau-sim run --resume {run_id} --db {settings['db']}",
-            file=sys.stderr,
+    try:
+        if outcome.interrupted:
+            print(
+                f"tau-sim: interrupted; {_stored(store, run_id, outcome.total)}resume with: "
+                f"tau-sim run --resume {run_id} --db {settings['db']}",
+                file=sys.stderr,
+            )
+        print_report(
+            store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"]
         )
-    print_report(store.db, run_id, as_json=settings["json"], count_errors=settings["count_errors"])
-    code = EXIT_INTERRUPTED
+        sys.stdout.flush()
+    except OSError:  # the terminal is gone (SIGHUP): the run stays stored, resumable
+        silence_output()
+    code = _stopped_code()
     if not outcome.interrupted:
         code = error_share_exit(store.db, run_id, outcome.config, settings)
     store.close_sync()
@@ -188,15 +196,29 @@ def run_human(args: argparse.Namespace) -> int:
         return 1
     if outcome.error is not None:
         raise outcome.error
-    if outcome.interrupted:
-        print(
-            f"tau-sim: stopped; {_stored(store, run_id, outcome.total)}resume with: "
-            f"tau-sim human --resume {run_id} --db {args.db}",
-            file=sys.stderr,
-        )
-    print_report(store.db, run_id, as_json=False, count_errors=False)
+    try:
+        if outcome.interrupted:
+            print(
+                f"tau-sim: stopped; {_stored(store, run_id, outcome.total)}resume with: "
+                f"tau-sim human --resume {run_id} --db {args.db}",
+                file=sys.stderr,
+            )
+        print_report(store.db, run_id, as_json=False, count_errors=False)
+        sys.stdout.flush()
+    except OSError:  # the terminal is gone (SIGHUP): the session stays stored, resumable
+        silence_output()
     store.close_sync()
-    return EXIT_INTERRUPTED if outcome.interrupted else 0
+    return _stopped_code() if outcome.interrupted else 0
+
+
+def _stopped_code() -> int:
+    """The exit status of a stopped screen: 130 where the person quit, else 128 + the signal.
+
+    A closed terminal's SIGHUP gives 129, SIGTERM 143.
+    """
+    from tau_sim.simulator.run import stop_signal
+
+    return exit_code_of(stop_signal())
 
 
 def _choose(args: argparse.Namespace) -> argparse.Namespace | int:

@@ -438,7 +438,7 @@ class HumanApp(App[None]):
             self.screen_of.show_events(events)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """When the run ends: say so, and exit if quitting."""
+        """When the run ends: say so, and exit if quitting or a signal stopped it."""
         if event.worker.group != "run" or not event.worker.is_finished:
             return
         self.done = True
@@ -449,7 +449,9 @@ class HumanApp(App[None]):
         elif not self._quitting:
             self.notify("the session is over: every conversation is stored (ctrl+q quits)")
             self.screen_of.session_over()
-        if self._quitting:
+        if self._quitting or self.source.runner.interrupted:
+            # interrupted, not by the person: a signal (SIGHUP from a closed terminal, SIGTERM)
+            # stopped the run; a screen left on a dead terminal would spin for ever
             self.exit(return_code=1 if self.crash else 0)
 
     def _handle_exception(self, error: Exception) -> None:

@@ -18,7 +18,7 @@ from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
     from tau_sim.simulator.cli.domains import installed_domains
-    from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED
+    from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, exit_code_of, silence_output
     from tau_sim.simulator.cli.options import Parser, flag
     from tau_sim.simulator.cli.parser import build_parser, parsers
     from tau_sim.simulator.cli.report import print_report
@@ -47,6 +47,7 @@ __all__ = [
     "config_from_settings",
     "configure_run",
     "error_share_exit",
+    "exit_code_of",
     "flag",
     "installed_domains",
     "parsers",
@@ -55,6 +56,7 @@ __all__ = [
     "resume_config",
     "resume_keys",
     "resume_settings",
+    "silence_output",
     "unique",
 ]
 
@@ -68,6 +70,7 @@ _MODULE_OF = {
     "config_from_settings": "settings",
     "configure_run": "settings",
     "error_share_exit": "run",
+    "exit_code_of": "errors",
     "flag": "options",
     "installed_domains": "domains",
     "parsers": "parser",
@@ -76,6 +79,7 @@ _MODULE_OF = {
     "resume_config": "resume",
     "resume_keys": "resume",
     "resume_settings": "resume",
+    "silence_output": "errors",
     "unique": "settings",
 }
 """Each public name's module in this package."""

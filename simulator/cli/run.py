@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sqlite3
 import sys
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from tau_sim.simulator.cli.errors import exit_code_of, leaves, usage_error
+from tau_sim.simulator.cli.errors import exit_code_of, leaves, silence_output, usage_error
 from tau_sim.simulator.cli.report import print_report
 from tau_sim.simulator.cli.resume import resume_config, resume_keys, resume_settings
 from tau_sim.simulator.cli.run_options import add_run_arguments
@@ -162,7 +161,7 @@ def _interrupted(store: Store, runner: Runner, settings: dict[str, Any]) -> int:
         )
         sys.stdout.flush()
     except OSError:
-        _silence_output()
+        silence_output()
     store.close_sync()
     return exit_code_of(received)
 
@@ -235,17 +234,6 @@ def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, 
     except sqlite3.Error:
         stored = ""
     return f"{fault}; {stored}resume with: tau-sim run --resume {run_id} --db {db}"
-
-
-def _silence_output() -> None:
-    """Point stdout and stderr at /dev/null: their terminal is gone, later writes must not fail."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for stream in (sys.stdout, sys.stderr):
-            os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):
-        pass
 
 
 def _dry_run(player: Any, *, as_json: bool) -> int:

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
         Runner,
     )
     from tau_sim.simulator.run.signals import (
+        stop_signal,
         until_signal,
     )
 
@@ -127,6 +128,7 @@ MODULE_OF = {
     "settle_memory": "player",
     "task_condition": "player",
     "task_pool": "checks",
+    "stop_signal": "signals",
     "until_signal": "signals",
     "validate": "checks",
 }
@@ -174,6 +176,7 @@ __all__ = [
     "run_domains",
     "select_tasks",
     "settle_memory",
+    "stop_signal",
     "task_condition",
     "task_pool",
     "until_signal",

@@ -23,7 +23,10 @@ through ``call_soon_threadsafe``.
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import signal
+import termios
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -56,6 +59,9 @@ class _Stops:
         if self.first is not None:
             return
         self.first = signum
+        _RECEIVED.append(signum)
+        if signum == signal.SIGHUP:
+            drop_dead_terminal()
         if self.raising:
             self.raising = False
             raise KeyboardInterrupt
@@ -80,7 +86,42 @@ class _Stops:
             self._loop = None
 
 
+def terminal_gone(fd: int) -> bool:
+    """Whether ``fd`` is a terminal that has hung up (a closed window, a dropped ssh).
+
+    Its attributes then read as an I/O error; a live terminal answers, a pipe or a file says
+    it is no terminal.
+    """
+    try:
+        termios.tcgetattr(fd)
+    except termios.error as exc:
+        return bool(exc.args[0] == errno.EIO)
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def drop_dead_terminal() -> None:
+    """Point stdout and stderr at /dev/null where they are a terminal that hung up.
+
+    Called on SIGHUP before anything else is written: a write to a hung-up terminal fails
+    (EIO), which kills a screen's writer thread and leaves its next writes blocked for ever;
+    a ``kill -HUP`` of a process whose terminal is alive keeps its output.
+    """
+    dead = [fd for fd in (1, 2) if terminal_gone(fd)]
+    if not dead:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in dead:
+            os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
 _STOPS = _Stops()
+_RECEIVED: list[int] = []
+"""Every stop signal acted on in this process, held or taken for a play (``stop_signal``)."""
 
 
 def hold_signals(*, start_up: bool = False) -> bool:
@@ -119,8 +160,12 @@ def ignore_signals() -> None:
 
 
 def stop_signal() -> int | None:
-    """The first of ``STOP_SIGNALS`` this process received while holding them (None: none)."""
-    return _STOPS.first
+    """The first of ``STOP_SIGNALS`` this process acted on (None: none).
+
+    Held (``hold_signals``) or taken for one play (``until_signal`` where nothing is held: the
+    screens of ``tau-sim tui`` and ``tau-sim human``).
+    """
+    return _STOPS.first if _STOPS.first is not None else next(iter(_RECEIVED), None)
 
 
 @contextmanager
