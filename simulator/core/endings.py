@@ -29,6 +29,7 @@ class TerminationReason(StrEnum):
     MODEL_ERROR = "model_error"
     INFRA_ERROR = "infra_error"
     USER_ERROR = "user_error"
+    AGENT_STALLED = "agent_stalled"
     ERROR = "error"
 
 
@@ -41,10 +42,14 @@ left out of the figures by default, like ``INFRA_ENDINGS``."""
 EXCLUDED_ENDINGS = INFRA_ENDINGS | USER_ERROR_ENDINGS
 """Every ending that says nothing about the agent: what the figures leave out by default."""
 REPEATED_USER_TURNS = 6
-"""The referee ends a conversation with ``user_error`` once the user has sent the same message
-(compared casefolded, without punctuation and spacing) this many times in a row: a user
-simulator stuck in a loop. A stuck model repeats until ``max_steps`` (50 messages: 25 user
-turns), which this ends after 11. The scripted user answers an agent that keeps asking for what
+"""The referee ends a conversation once the user has sent the same message (compared
+casefolded, without punctuation and spacing) this many times in a row. Who is charged depends on
+what the user was answering (``Referee``): where every agent turn of the loop gave the user
+nothing to answer (empty, the agent's own last text again, or a text the user read as nothing
+it could place) and no tool was called, the agent stalled (``agent_stalled``, the agent's
+failure, counted); otherwise the user simulator is stuck in a loop (``user_error``). A stuck
+model repeats until ``max_steps`` (50 messages: 25 user turns), which this ends after 11. The
+scripted user answers an agent that keeps asking for what
 it does not know with one of two phrasings each time: over 65,000 conversations (every shipped
 domain, the scripted gold, over-asker and sloppy agents, six emotions, three intensities) it sent
 one line at most 4 times in a row, so 6 leaves it a margin."""

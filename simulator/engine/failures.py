@@ -16,7 +16,9 @@ rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` o
 - ``policy_violation``: the final state holds a write the policy forbids for this task, one its
   user asks for (``Intent.violations``: every record that write leaves, as it leaves it; the
   write is named), however the conversation then ended;
-- ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it;
+- ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it; ``agent_stalled``: the user
+  repeated itself because the agent's turns gave it nothing to answer (the referee's loop
+  rule, charged to the agent);
 - ``abandoned``: the user gave up (with the reason the user gave, if any);
 - ``transfer``: a transfer to a human that is not the task's gold ending;
 - ``wrong_write``: the final state differs from the expected one (which gold write is missing
@@ -63,6 +65,7 @@ FAILURE_KINDS = (
     "policy_violation",
     "timeout",
     "max_steps",
+    "agent_stalled",
     "tool_errors",
     "abandoned",
     "transfer",
@@ -78,6 +81,7 @@ DETAIL_CHARS = 400
 _LIMITS = {
     TerminationReason.TIMEOUT: "timeout",
     TerminationReason.MAX_STEPS: "max_steps",
+    TerminationReason.AGENT_STALLED: "agent_stalled",
     TerminationReason.TOO_MANY_TOOL_ERRORS: "tool_errors",
 }
 

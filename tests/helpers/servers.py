@@ -177,6 +177,15 @@ class FaultServer:
             return _tool_call(body["tools"][0]["function"]["name"], '{"order_id": ')
         if mode == "blank":
             return Response.json(completion({"role": "assistant", "content": ""}, 9, 0))
+        if mode == "stalling-agent":  # the agent answers nothing; the user repeats its request
+            if body.get("tools"):
+                return Response.json(completion({"role": "assistant", "content": ""}, 9, 0))
+            return Response.json(plausible(body, user_turns=10**9))
+        if mode == "off-topic-agent":  # the agent chats about nothing the user asked
+            if body.get("tools"):
+                text = "Our stores are open from nine to five on weekdays."
+                return Response.json(completion({"role": "assistant", "content": text}, 9, 12))
+            return Response.json(plausible(body, user_turns=10**9))
         if mode == "loop":
             return Response.json(plausible(body, user_turns=10**9))
         return Response.json(plausible(body, user_turns=3))

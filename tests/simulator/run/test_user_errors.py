@@ -306,3 +306,55 @@ def test_the_scripted_users_longest_repetition_stays_under_the_limit(tmp_path: P
         longest = max(longest, *(len(list(run)) for _text, run in groupby(texts)))
     assert 1 <= longest < REPEATED_USER_TURNS
     assert query(db, "select count(*) from conversations where reason = 'user_error'") == [(0,)]
+
+
+def agent_args(url: str) -> list[str]:
+    options = [f"base_url={url}", "max_retries=0", "timeout=5"]
+    return ["--agent", "openai/fake", *(x for o in options for x in ("--agent-arg", o))]
+
+
+STALLING_GRID = [*GRID[: GRID.index("--agent")], *GRID[GRID.index("--agent") + 2 :]]
+"""``GRID`` without its agent."""
+
+
+def test_a_user_looping_because_the_agent_answers_nothing_is_the_agents_failure(
+    endpoint: FaultServer, tmp_path: Path
+) -> None:
+    """An LLM agent that answers empty texts; the LLM user repeats its request: the loop is
+    ``agent_stalled``, counted in the figures as the agent's failure (exit 0, not the user
+    simulator's 3), and ``--resume`` has nothing to play again."""
+    db = tmp_path / "stall.db"
+    endpoint.mode = "stalling-agent"
+    args = [*STALLING_GRID, *agent_args(endpoint.url), *user_args(endpoint.url)]
+    out = tau_sim("run", *args, "--db", str(db), "--quiet")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    rows = stored(db)
+    assert len(rows) == CELLS
+    for _cell, status, reason, detail, failure, _failure_detail, turns in rows:
+        assert (status, reason, failure) == ("completed", "agent_stalled", "agent_stalled")
+        assert "nothing to answer" in detail and LOOPED in detail
+        assert turns < Limits().max_steps / 2, turns
+    data = report(db)
+    assert (data["n"], data["user_errors"]) == (CELLS, 0)
+    assert data["reasons"] == {"agent_stalled": CELLS}
+    assert data["pass_hat_k"]["1"] == 0.0
+    assert data["status"] == "completed"  # whole: nothing for --resume to play again
+    run_id = run_id_of(db)
+    again = tau_sim("run", "--resume", run_id, "--db", str(db), "--quiet")
+    assert again.returncode == 2 and "is already completed" in again.stderr, again.stderr
+    assert stored(db) == rows
+
+
+def test_an_off_topic_agent_against_the_scripted_user_is_never_a_user_error(
+    endpoint: FaultServer, tmp_path: Path
+) -> None:
+    """An LLM agent that chats about nothing the scripted user asked: however the conversation
+    ends, it is charged to the agent and counted, never to the user simulator."""
+    db = tmp_path / "off-topic.db"
+    endpoint.mode = "off-topic-agent"
+    out = tau_sim("run", *STALLING_GRID, *agent_args(endpoint.url), "--db", str(db), "--quiet")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    data = report(db)
+    assert (data["n"], data["user_errors"]) == (CELLS, 0)
+    assert set(data["reasons"]) <= {"agent_stalled", "max_steps", "user_abandoned"}
+    assert data["pass_hat_k"]["1"] == 0.0
