@@ -76,6 +76,8 @@ class ScriptedAgentProvider(NothingToStart):
             raise UsageError(f"--agent: unknown scripted agent {model!r} (known: {known})")
         self.profile = profile
         self.name = f"scripted/{model or profile}"
+        self.canonical = f"scripted/{profile}"
+        """The agent this name is (an alias names its profile: ``scripted/oracle`` is gold)."""
         options = convert_options(args, ScriptedAgentOptions, FLAG)
         self.latency = options.latency
         self.error_rate = options.error_rate

@@ -12,6 +12,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from tau_sim.simulator.core.conditions import (
     DEFAULT_LEVEL,
     DIMENSIONS,
@@ -191,7 +193,27 @@ def make_providers(
         name: _with_flag("--user-arg", make_user_provider, name, config.user_options)
         for name in config.users
     }
+    _check_aliases(agents, config.agent_options)
     return agents, users
+
+
+def _check_aliases(agents: dict[str, AnyAgentProvider], options: dict[str, Any]) -> None:
+    """No two ``--agent`` names that are one agent with the same options.
+
+    ``scripted/gold`` and its alias ``scripted/oracle`` would play the same cells twice under
+    two names. A provider says which agent it is by its ``canonical`` name (its own name where
+    it has none).
+    """
+    seen: dict[tuple[str, bytes], str] = {}
+    for name, provider in agents.items():
+        canonical = getattr(provider, "canonical", name)
+        key = (canonical, msgspec.json.encode(options.get(name, {}), order="sorted"))
+        if key in seen:
+            raise UsageError(
+                f"--agent: {seen[key]!r} and {name!r} are the same agent ({canonical}); "
+                "give each agent once"
+            )
+        seen[key] = name
 
 
 _P = TypeVar("_P")

@@ -99,6 +99,10 @@ def test_gold_paths_are_checked_when_the_task_file_loads(
 # (arguments of `run` before --db, the message). Each must leave the database's bytes as they are.
 RUN_CASES: list[tuple[list[str], str]] = [
     (["--agent", "scripted/gold,scripted/gold"], "--agent: 'scripted/gold' is given twice"),
+    (
+        ["--agent", "scripted/gold,scripted/oracle"],
+        "--agent: 'scripted/gold' and 'scripted/oracle' are the same agent (scripted/gold)",
+    ),
     (["--emotions", "anger,frustration"], "--emotions: 'anger' and 'frustration' are the same"),
     (["--emotions", "worry,nervousness"], "--emotions: 'worry' and 'nervousness' are the same"),
     (["--intensities", "low,0.3"], "--intensities: 'low' and '0.3' are the same entry (0.3)"),
