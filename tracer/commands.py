@@ -173,9 +173,9 @@ def stats_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    from rich.console import Console
+    from tau_sim.simulator.results import stdout_console
 
-    render(figures, Console())
+    render(figures, stdout_console())
     return 0
 
 

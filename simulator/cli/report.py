@@ -110,9 +110,9 @@ def _print_breakdowns(report: dict[str, Any]) -> None:
     """The cost and failure tables under the report, then policy violations and users' tags."""
     from tau_sim.simulator.results.breakdowns import render_costs, render_failures
     from tau_sim.simulator.results.pressure_tables import render_tags, render_violations
-    from tau_sim.simulator.results.report import _console
+    from tau_sim.simulator.results.report import stdout_console
 
-    console = _console()
+    console = stdout_console()
     render_costs(report, console)
     render_failures(report, console)
     render_violations(report, console)
@@ -121,13 +121,12 @@ def _print_breakdowns(report: dict[str, Any]) -> None:
 
 def _compare_users(db: Any, args: argparse.Namespace) -> int:
     """``tau-sim report --compare-users``: human-played against simulated users."""
-    from rich.console import Console
-
+    from tau_sim.simulator.results.report import stdout_console
     from tau_sim.simulator.results.usercompare import compare_users, print_compare_users
 
     result = compare_users(db, args.run_id)
     if args.json:
         sys.stdout.write(json_visible(msgspec.json.encode(result).decode()) + "\n")
     else:
-        print_compare_users(result, Console())
+        print_compare_users(result, stdout_console())
     return 0

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table
 
-from tau_sim.simulator.results.report import _console, cell
+from tau_sim.simulator.results.report import cell, stdout_console
 from tau_sim.simulator.world.taskstats import MANY_WRITES, TaskStats
 
 
@@ -67,7 +67,7 @@ def render_task_stats(
     figures: Sequence[TaskStats], tier: str, console: Console | None = None
 ) -> None:
     """Print one row per domain, then why each figure shown as ``-`` was not computed."""
-    console = console or _console()
+    console = console or stdout_console()
     title = "task figures" + ("" if tier == "all" else f" — {tier} tier")
     table = Table(title=title)
     table.add_column("domain", no_wrap=True)

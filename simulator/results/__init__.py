@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         render_emotion_effect,
         render_report,
         render_runs,
+        stdout_console,
     )
     from tau_sim.simulator.results.review import (
         JUDGE,
@@ -215,6 +216,7 @@ MODULE_OF = {
     "render_report": "report",
     "render_review": "review",
     "render_runs": "report",
+    "stdout_console": "report",
     "render_transcript": "transcript",
     "review_prompt": "review",
     "review_run": "review",
@@ -315,6 +317,7 @@ __all__ = [
     "review_run",
     "role_totals",
     "run_report",
+    "stdout_console",
     "summarize",
     "tag_kind",
     "task_pass_at_k",

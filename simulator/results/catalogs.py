@@ -7,13 +7,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tau_sim.simulator.results.report import _console, cell
+from tau_sim.simulator.results.report import cell, stdout_console
 from tau_sim.simulator.world.domain import TIERS, Domain
 
 
 def render_models(catalog: dict[str, Any], console: Console | None = None) -> None:
     """Print the model providers, agent kinds and user kinds with their option keys."""
-    console = console or _console()
+    console = console or stdout_console()
     for title, key, what in (
         ("model providers (--agent/--user PROVIDER/MODEL)", "model_providers", "serves"),
         ("agent kinds (--agent KIND/NAME; --agent-arg KEY=VALUE)", "agents", "what"),
@@ -30,7 +30,7 @@ def render_models(catalog: dict[str, Any], console: Console | None = None) -> No
 
 def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> None:
     """Print the emotion families and leaves, the intensity levels and the dimensions."""
-    console = console or _console()
+    console = console or stdout_console()
     table = Table(title="emotions (--emotions: a leaf, an alias, or a family = its default leaf)")
     for column in ("family", "leaf", "aliases", "politeness/urgency/trust"):
         table.add_column(column)
@@ -55,7 +55,7 @@ def render_emotions(catalog: dict[str, Any], console: Console | None = None) -> 
 
 def render_domains(domains: list[Domain], console: Console | None = None) -> None:
     """Print the registered domains with their sizes."""
-    console = console or _console()
+    console = console or stdout_console()
     table = Table(title="domains")
     for column in ("name", "title", "tools", "user tools", "intents", "tasks"):
         table.add_column(column)
@@ -73,7 +73,7 @@ def render_domains(domains: list[Domain], console: Console | None = None) -> Non
 
 def render_domain(domain: Domain, console: Console | None = None) -> None:
     """Print a domain's tools (kind, arguments, description), intents and tasks per tier."""
-    console = console or _console()
+    console = console or stdout_console()
     console.print(f"[bold]{cell(domain.name)}[/bold] — {cell(domain.title)}")
     tools = Table(title=f"{len(domain.toolkit.tools)} tools")
     for column in ("tool", "kind", "arguments", "description"):

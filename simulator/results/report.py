@@ -37,9 +37,14 @@ class _Console(Console):
         raise BrokenPipeError
 
 
-def _console() -> Console:
-    """A console for stdout; wide when stdout is not a terminal (logs, CI, pipes)."""
-    return _Console() if sys.stdout.isatty() else _Console(width=160)
+FILE_WIDTH = 1000
+"""The width of tables and lines written where stdout is not a terminal (a file, a pipe, a log):
+wide enough that every table takes its content's width, no column cut or shrunk."""
+
+
+def stdout_console() -> Console:
+    """A console for stdout: the terminal's width, or ``FILE_WIDTH`` where it is not one."""
+    return _Console() if sys.stdout.isatty() else _Console(width=FILE_WIDTH)
 
 
 def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
@@ -58,7 +63,7 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     simulator ended) appear when the run has any. Under each figure
     is its 95% interval (``interval_line`` says how it was made).
     """
-    console = console or _console()
+    console = console or stdout_console()
     ks = list(report["pass_hat_k"])
     rows = report["conditions"]
     dims = GROUP_FIELDS
@@ -317,7 +322,7 @@ def effect_table(
 
 def render_compare(result: dict[str, Any], console: Console | None = None) -> None:
     """Print a comparison: per condition B minus A with intervals, then the tasks that flip."""
-    console = console or _console()
+    console = console or stdout_console()
     a, b = result["a"], result["b"]
     conditions = result["conditions"]
     fields = [f for f in result["paired_by"] if f not in ("task_id", "trial")]
@@ -433,7 +438,7 @@ def render_runs(db: Any, console: Console | None = None) -> None:
     from tau_sim.simulator.store import played_seconds, run_states
 
     states = run_states(db)
-    console = console or _console()
+    console = console or stdout_console()
     excluded = ", ".join(f"'{reason}'" for reason in sorted(EXCLUDED_REASONS))
     counted = f"c.status = 'completed' and c.reason not in ({excluded})"  # as the report counts
     rows = list(
