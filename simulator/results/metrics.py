@@ -361,7 +361,7 @@ def run_report(
     if by_family:
         report["by_family"] = per_frame(rows, "family", _family, figures)
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
-    report.update(cost_and_failures(rows))
+    report.update(cost_and_failures(rows, count_errors=count_errors))
     report["assertions"] = assertions_section(sqlite, run["id"])
     report["policy_violations"] = policy_violation_section(
         rows, run, bootstrap, count_errors=count_errors
@@ -436,12 +436,18 @@ def labelled_effect(
     return effect
 
 
-def cost_and_failures(rows: Sequence[Row]) -> dict[str, Any]:
-    """The report's ``cost`` and ``failures`` sections: tokens and dollars per role, reasons."""
+def cost_and_failures(rows: Sequence[Row], *, count_errors: bool = False) -> dict[str, Any]:
+    """The report's ``cost`` and ``failures`` sections.
+
+    Cost: tokens and dollars per role, over every conversation paid for. Failures: the reasons
+    of the conversations the figures count (not those an endpoint or the user simulator ended,
+    unless ``count_errors``).
+    """
     from tau_sim.simulator.results.costs import cost_report
     from tau_sim.simulator.results.reasons import failure_report
 
-    return {"cost": cost_report(rows), "failures": failure_report(rows)}
+    failures = failure_report(counted(rows, count_errors=count_errors))
+    return {"cost": cost_report(rows), "failures": failures}
 
 
 def policy_violation_section(

@@ -24,6 +24,7 @@ import sqlite_utils
 from tau_sim.simulator.core.chat import ChatMessage, ModelError
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.escapes import visible
+from tau_sim.simulator.core.infra import EXCLUDED_REASONS
 from tau_sim.simulator.core.registry import (
     SIMULATED_BACKENDS,
     load_plugins,
@@ -117,11 +118,13 @@ def review_prompt(sqlite: sqlite_utils.Database, conversation: str) -> list[Chat
 def _to_review(
     sqlite: sqlite_utils.Database, run_id: str, judge: str, redo: bool
 ) -> tuple[list[tuple[str, str]], int]:
-    failed = [
+    excluded = ", ".join(f"'{reason}'" for reason in sorted(EXCLUDED_REASONS))
+    failed = [  # the agent's failures: an endpoint's or the user simulator's are no judge's work
         (str(r[0]), str(r[1]))
         for r in sqlite.execute(
             "select id, failure from conversations where run_id = ? and status = 'completed' "
-            "and failure is not null order by cell",
+            f"and failure is not null and reason not in ({excluded}) "
+            f"and failure not in ({excluded}) order by cell",
             [run_id],
         )
     ]

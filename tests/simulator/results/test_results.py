@@ -407,3 +407,31 @@ def test_empty_user_turns_are_the_user_simulators_failure() -> None:
         gold_transfer=False,
     )
     assert ended_by_user_model == Failure("user_error", "user: no JSON")
+
+
+def test_endpoint_errors_are_no_judges_work_nor_failures_of_the_agent(
+    endpoint: CachingServer, tmp_path: Path
+) -> None:
+    """Conversations an endpoint ended (``infra_error``) are left out of the failure table
+    (unless ``--count-errors``) and never sent to the judge, which would be paid for nothing."""
+    db = tmp_path / "infra.db"
+    user = ["--user", "openai/fake", *model_args("--user-arg", endpoint.url)]
+    endpoint.mode = "500"
+    try:
+        grid = ["--tasks", "2", "--emotions", "neutral,anger", "--intensities", "high"]
+        out = tau_sim("run", *grid, *user, "--db", str(db), "--quiet", check=False)
+    finally:
+        endpoint.mode = "ok"
+    assert out.returncode == 3, out.stderr
+    rows = query(db, "select reason, failure from conversations")
+    assert rows and {(r["reason"], r["failure"]) for r in rows} == {("infra_error", "infra_error")}
+    failures = json.loads(tau_sim("report", "--json", "--db", str(db)).stdout)["failures"]
+    assert failures["failed"] == 0 and failures["reasons"] == {}
+    counted = tau_sim("report", "--json", "--count-errors", "--db", str(db)).stdout
+    assert json.loads(counted)["failures"]["reasons"] == {"infra_error": len(rows)}
+    requests = endpoint.judge_requests
+    judge = ["--judge", "openai/judge", *model_args("--judge-arg", endpoint.url)]
+    reviewed = json.loads(
+        tau_sim("review", run_id_of(db), *judge, "--json", "--db", str(db)).stdout
+    )
+    assert reviewed["reviewed"] == 0 and endpoint.judge_requests == requests
