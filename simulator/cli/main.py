@@ -64,12 +64,21 @@ def _first_stop_signal() -> int | None:
     return stop_signal()
 
 
+def _check_file_names(args: object) -> None:
+    """A database flag given an empty name (``--db ""``) is bad input, not the folder ``.``."""
+    for name in ("db", "db_b"):
+        value = getattr(args, name, None)
+        if value is not None and not str(value).strip():
+            raise UsageError(f"--{name.replace('_', '-')}: the database file name is empty")
+
+
 def _main(argv: list[str]) -> int:
     table = commands()
     parser, _ = build(table)
     args = parser.parse_args(argv)
     command = next(command for command in table if command.name == args.command)
     try:
+        _check_file_names(args)
         return command.run(args)
     except (UsageError, StoreError, BaseExceptionGroup) as exc:
         usage = usage_error(exc)

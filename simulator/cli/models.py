@@ -40,7 +40,8 @@ MODEL_PROVIDERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 
 AGENT_KINDS: dict[str, tuple[str, str | None]] = {
     "scripted": (
-        "calibration agents: scripted/gold (alias oracle), scripted/over-asker, scripted/sloppy",
+        "calibration agents: scripted/gold (alias oracle), scripted/over-asker, scripted/sloppy, "
+        "scripted/pushover",
         "tau_sim.agents.scripted:ScriptedAgentOptions",
     ),
     "llm": ("PROVIDER/MODEL: a tool-calling agent on that model (the provider's options)", None),

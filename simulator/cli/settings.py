@@ -271,6 +271,9 @@ def config_from_settings(
     domains = run_domains(fields.get("domains", defaults.domains))
     tasks_file = settings.get("tasks_file")
     pool = task_pool(list(domains.values()), tasks_file, replay=())  # the run replays its own
+    if tasks_file and not pool:
+        raise UsageError(f"--tasks-file: {tasks_file} holds no tasks")
+    tiers_of = {t.id: t.tier for t in pool}
     if settings.get("task_split"):
         pool = split_pool(pool, domains, fields.setdefault("task_split", settings["task_split"]))
     names = list(domains)
@@ -282,6 +285,13 @@ def config_from_settings(
             where = f"the {tier} tasks of {where}"
     if settings.get("tasks") is not None and not str(settings["tasks"]).strip().isdigit():
         unique("--tasks", ids := listed("--tasks", settings["tasks"]), ids)
+        kept = {t.id for t in pool}
+        for task_id in ids:
+            if task_id not in kept and task_id in tiers_of:
+                raise UsageError(
+                    f"--tasks: {task_id!r} is a {tiers_of[task_id]} task; --tier "
+                    f"{fields['tier']} plays only the {fields['tier']} tasks"
+                )
     fields["tasks"] = select_tasks(pool, settings.get("tasks"), where)
     if tasks_file:
         fields["tasks_file"] = str(Path(tasks_file).resolve())

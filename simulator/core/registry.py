@@ -346,8 +346,9 @@ def make_model_provider(name: str, args: dict[str, Any], flag: str = "--agent") 
     provider, model = split_model_name(name)
     if provider not in MODELS:
         known = ", ".join(MODELS.names()) or "none"
+        hint = " (an LLM user is --user PROVIDER/MODEL, e.g. openai/gpt-4.1)" if not model else ""
         raise UsageError(
-            f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known})"
+            f"{flag}: unknown model provider {provider!r} in {name!r} (known: {known}){hint}"
         )
     return MODELS[provider](model, args)
 
@@ -401,7 +402,9 @@ def resolve_emotion(name: str) -> str:
             return taxonomy.resolve(name)
         except KeyError:
             continue
-    raise UsageError(f"--emotions: unknown emotion {name!r}")
+    raise UsageError(
+        f"--emotions: unknown emotion {name!r} (`tau-sim emotions` lists the leaves and families)"
+    )
 
 
 def emotion_family(name: str) -> str:

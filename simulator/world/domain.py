@@ -448,6 +448,8 @@ def load_tasks(
         raise UsageError(f"cannot read task file {path}: {exc.strerror}") from None
     tasks: list[Task] = []
     ids: set[str] = set()
+    if lines and lines[0].startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (Windows)
+        lines[0] = lines[0][3:]
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -462,6 +464,8 @@ def load_tasks(
             raise UsageError(f"{path}:{number}: invalid task: {exc}") from None
         except msgspec.DecodeError as exc:
             raise UsageError(f"{path}:{number}: not valid JSON: {exc}") from None
+        if not task.id.strip():
+            raise UsageError(f"{path}:{number}: id: a task needs a non-empty id")
         if task.id in ids:
             raise UsageError(f"{path}:{number}: duplicate task id {task.id!r}")
         if task.emotion is not None:

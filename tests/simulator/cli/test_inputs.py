@@ -116,6 +116,12 @@ RUN_CASES: list[tuple[list[str], str]] = [
         "so --intensities would be ignored",
     ),
     (["--tasks", "retail-001,retail-001"], "--tasks: 'retail-001' is given twice"),
+    (
+        ["--tier", "hard", "--tasks", "retail-000"],
+        "--tasks: 'retail-000' is a base task; --tier hard plays only the hard tasks",
+    ),
+    (["--emotions", "joyfulness"], "(`tau-sim emotions` lists the leaves and families)"),
+    (["--user", "llm"], "(an LLM user is --user PROVIDER/MODEL, e.g. openai/gpt-4.1)"),
     (["--user", "scripted,scripted"], "--user: 'scripted' is given twice"),
     (["--politeness", "cold,cold"], "--politeness: 'cold' is given twice"),
     (["--trust", "default,default"], "--trust: 'default' is given twice"),
@@ -154,6 +160,35 @@ def test_bad_run_input_is_one_line_and_stores_nothing(
     line = one_line_error(tau_sim("run", *args, "--db", str(populated)))
     assert message in line
     assert digest(populated) == before and stored(populated) == rows
+
+
+def test_task_files_empty_nameless_or_with_a_byte_order_mark(
+    populated: Path, tmp_path: Path
+) -> None:
+    """An empty task file names the file (not --tasks); a task without an id is refused with
+    file, line and field; a UTF-8 byte-order mark (Windows editors) is read past."""
+    before = digest(populated)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    line = one_line_error(tau_sim("run", "--tasks-file", str(empty), "--db", str(populated)))
+    assert f"--tasks-file: {empty} holds no tasks" in line
+    first = RETAIL.read_bytes().splitlines()[0]
+    nameless = tmp_path / "nameless.jsonl"
+    nameless.write_bytes(first.replace(b'"id":"retail-000"', b'"id":" "'))
+    line = one_line_error(tau_sim("run", "--tasks-file", str(nameless), "--db", str(populated)))
+    assert f"{nameless}:1: id: a task needs a non-empty id" in line
+    assert digest(populated) == before
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + first + b"\n")
+    out = tau_sim("run", "--tasks-file", str(marked), "--db", str(tmp_path / "m.db"), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["n"] == 1
+
+
+def test_an_empty_database_name_is_refused(tmp_path: Path) -> None:
+    for command in (["run"], ["report"], ["runs"]):
+        line = one_line_error(tau_sim(*command, "--db", ""))
+        assert line.endswith("--db: the database file name is empty"), line
 
 
 def test_binary_and_non_utf8_files_are_one_line_errors(populated: Path, tmp_path: Path) -> None:
