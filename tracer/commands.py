@@ -54,6 +54,8 @@ def construct_command(args: argparse.Namespace) -> int:
         raise UsageError("--count: give how many tasks to keep")
     if args.count is not None and args.count < 1:
         raise UsageError(f"--count must be at least 1 (got {args.count})")
+    if not 0 <= args.seed < 2**63:
+        raise UsageError(f"--seed must be in 0..2^63-1 (got {args.seed})")
     out = Path(args.out)
     check_output(out, force=args.force)  # before sampling and paraphrasing
     if hold_out is not None:

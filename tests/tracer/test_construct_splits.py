@@ -79,6 +79,7 @@ def test_a_held_out_domain_is_all_test(tmp_path: Path) -> None:
         (["--count", "3", "--hold-out", "domains:retail"], "holds out every intent"),
         (["--hold-out", "domains:airline", "--split", "test"], "holds out no benchmark task"),
         (["--hold-out", HELD], "--count: give how many tasks to keep"),
+        (["--count", "3", "--seed", "-1"], "--seed must be in 0..2^63-1 (got -1)"),
         (
             ["--hold-out", HELD, "--split", "test", "--writer", "openai/x"],
             "paraphrase --split train",

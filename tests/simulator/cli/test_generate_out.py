@@ -33,12 +33,14 @@ def test_an_existing_out_is_refused_without_force_and_replaced_with_it(tmp_path:
     line = one_line_error(generate("--count", "5", "--out", str(out)))
     assert line == f"tau-sim: error: --out {out} already exists; pass --force to replace it"
     assert out.read_bytes() == three
-    assert generate("--count", "5", "--out", str(out), "--force").returncode == 0
+    replaced = generate("--count", "5", "--out", str(out), "--force")
+    assert replaced.returncode == 0 and replaced.stderr == f"wrote 5 tasks of retail to {out}\n"
     five = out.read_bytes()
     assert len(five.splitlines()) == 5 and five.startswith(three)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tasks.jsonl"]  # no temporary file
     done = generate("--count", "2", "--out", os.devnull)  # a device: written, never replaced
-    assert done.returncode == 0 and not done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"wrote 2 tasks of retail to {os.devnull}\n"  # nothing else said
 
 
 def test_a_full_disk_keeps_the_previous_task_file(tmp_path: Path) -> None:
