@@ -171,6 +171,9 @@ class Runner:
                         self.total,
                         tasks_hash=self.player.tasks_hash,
                     )
+                # claimed before anything of a resumed run is touched: refused (nothing
+                # changed) while another process plays it
+                self.store.claim_run(self.run_id)
                 self.created = True
                 completed = await self._play(outer)
         except BaseException:
@@ -223,7 +226,6 @@ class Runner:
         )
         cells = pending(self.config, done)
         settle_memory()
-        self.store.claim_run(self.run_id)
         outer.start_soon(self.store.run_writer)
         self._stop = anyio.Event()
         if self._stop_requested:

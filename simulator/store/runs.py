@@ -13,9 +13,11 @@ import os
 import socket
 import time
 
+from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.grid.cells import CellSet
 from tau_sim.simulator.store.opening import storage_faults
-from tau_sim.simulator.store.reads import played_seconds
+from tau_sim.simulator.store.reads import played_seconds, run_state
+from tau_sim.simulator.store.timeouts import STALE_AFTER_ENV, stale_after
 from tau_sim.simulator.store.writer import Writer
 
 
@@ -65,25 +67,37 @@ class Store(Writer):
     def claim_run(self, run_id: str) -> None:
         """Mark a run ``running`` by this process (pid, host) and beat its heartbeat from now on.
 
+        A run another live process is playing (``running``, its heartbeat fresh) is refused
+        (``UsageError``): the row is read and written in one ``BEGIN IMMEDIATE`` transaction, so
+        of two ``--resume`` started at once only one plays.
+
         The writer's commits refresh ``runs.heartbeat_at`` every ``heartbeat_interval``. The
         time the earlier invocations played (``played_seconds``) is kept in ``earlier_s`` and
         this one's starts at ``claimed_at``.
         """
         now = time.time()
-        with storage_faults(self.path), self.db.conn:
-            run = self.db.table("runs").get(run_id)
-            self.db.table("runs").update(
-                run_id,
-                {
-                    "status": "running",
-                    "ended_at": None,
-                    "heartbeat_at": now,
-                    "pid": os.getpid(),
-                    "host": socket.gethostname(),
-                    "claimed_at": now,
-                    "earlier_s": played_seconds(run),
-                },
-            )
+        conn = self.db.conn
+        with storage_faults(self.path):
+            conn.execute("begin immediate")  # read and claim under the write lock: one claimer
+            try:
+                run = self.db.table("runs").get(run_id)
+                _check_unclaimed(run, now)
+                self.db.table("runs").update(
+                    run_id,
+                    {
+                        "status": "running",
+                        "ended_at": None,
+                        "heartbeat_at": now,
+                        "pid": os.getpid(),
+                        "host": socket.gethostname(),
+                        "claimed_at": now,
+                        "earlier_s": played_seconds(run),
+                    },
+                )
+            except BaseException:
+                conn.rollback()
+                raise
+            conn.commit()
         self.beat_for(run_id, now)
 
     def finish_run(self, run_id: str, status: str) -> str:
@@ -173,3 +187,17 @@ class Store(Writer):
         )
         self.db.execute("delete from conversations where id = ?", [conversation])
         self.forget(conversation)
+
+
+def _check_unclaimed(run: dict[str, object], now: float) -> None:
+    """Refuse a run that another live process is playing (its own row: this process's)."""
+    mine = run.get("pid") == os.getpid() and run.get("host") in (None, socket.gethostname())
+    if mine or run_state(run, now) != "running":
+        return
+    beat = run.get("heartbeat_at") or run["created_at"]
+    assert isinstance(beat, int | float)
+    raise UsageError(
+        f"--resume: run {run['id']} is being played by another process (pid {run.get('pid')} "
+        f"on {run.get('host')}), its last heartbeat {now - beat:.0f} s ago; stop it, or wait "
+        f"until it reads stale (no heartbeat for {stale_after():g} s, {STALE_AFTER_ENV})"
+    )

@@ -217,3 +217,42 @@ def test_a_closed_terminal_interrupts_the_run(tmp_path: Path, workers: str) -> N
     assert os.waitstatus_to_exitcode(status) == 129  # 128 + SIGHUP
     assert b"Traceback" not in shown and b"/12" in shown  # the bar was drawn
     assert stored(db)[1] == "interrupted" and report(db)["status"] == "interrupted"
+
+
+def test_two_resumes_started_at_once_play_the_run_once(tmp_path: Path) -> None:
+    """An interrupted run resumed twice at the same moment: one plays it to the end, the other
+    is refused with one line (exit 2) whenever it looks (before the claim, at it, or after the
+    end), and every cell is stored once."""
+    db = tmp_path / "twice.db"
+    first = start(db)
+    assert wait_for_completed(db, 2) >= 2
+    os.killpg(first.pid, signal.SIGINT)
+    first.communicate(timeout=ENDS_WITHIN)
+    run_id, status, _count = stored(db)
+    assert status == "interrupted"
+    resumes = [
+        subprocess.Popen(
+            [*TAU_SIM, "run", "--resume", run_id, "--db", str(db), "--quiet"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outcomes = sorted((p.wait(timeout=ENDS_WITHIN * 2), p.communicate()[1]) for p in resumes)
+    (played, played_err), (refused, refused_err) = outcomes
+    assert (played, refused) == (0, 2), outcomes
+    assert played_err == ""
+    lines = refused_err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in refused_err, refused_err
+    assert any(
+        why in lines[0]
+        for why in ("is being played by another process", "is still running", "already completed")
+    ), lines[0]
+    conn = sqlite3.connect(db)
+    rows, cells = conn.execute(
+        "select count(*), count(distinct cell) from conversations"
+    ).fetchone()
+    conn.close()
+    assert rows == cells == SMALL_CELLS
+    assert stored(db)[1:] == ("completed", SMALL_CELLS)
