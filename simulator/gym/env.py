@@ -24,7 +24,7 @@ import gymnasium
 from gymnasium import spaces
 
 from tau_sim.simulator.gym.loop import LoopHost
-from tau_sim.simulator.gym.options import rollout_config
+from tau_sim.simulator.gym.options import check_option_names, named_as_options, rollout_config
 from tau_sim.simulator.gym.rollouts import Episode, Rollouts
 from tau_sim.simulator.gym.wire import CHARSET, MAX_ACTION, MAX_OBSERVATION
 
@@ -37,6 +37,15 @@ def observation_space() -> spaces.Text:
 def action_space() -> spaces.Text:
     """An action: reply text, or an assistant message as a JSON object (``wire.decode_action``)."""
     return spaces.Text(MAX_ACTION, min_length=0, charset=CHARSET)
+
+
+def check_action(action: object) -> None:
+    """Refuse an action that is not text: it would reach the user as ``"None"`` or ``"42"``."""
+    if not isinstance(action, str):
+        raise TypeError(
+            "action: expected a string (the reply, or an assistant message as a JSON object), "
+            f"got {type(action).__name__}"
+        )
 
 
 def draw_task(rollouts: Rollouts, options: dict[str, Any] | None, rng: Any) -> str:
@@ -64,10 +73,12 @@ class TauSimEnv(gymnasium.Env[str, str]):
         run_id: str | None = None,
         **options: Any,
     ) -> None:
-        self.config = rollout_config(domain, **options)
+        check_option_names(options)
+        with named_as_options():
+            self.config = rollout_config(domain, **options)
+            self.rollouts = Rollouts(self.config, store=store, run_id=run_id)
         self.observation_space = observation_space()
         self.action_space = action_space()
-        self.rollouts = Rollouts(self.config, store=store, run_id=run_id)
         self._host = LoopHost(self.rollouts)
         self._episode: Episode | None = None
 
@@ -96,6 +107,7 @@ class TauSimEnv(gymnasium.Env[str, str]):
         """Play one assistant turn; the next view, the reward (at the end), and the ending."""
         if self._episode is None:
             raise RuntimeError("call reset() before step()")
+        check_action(action)
         turn = self._host.run(self._episode.step(action))
         return turn.observation, turn.reward, turn.terminated, turn.truncated, dict(turn.info)
 

@@ -9,7 +9,10 @@ seed and the limits. The config goes through the same checks as a run's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -94,3 +97,37 @@ def rollout_config(
 def episode_config(config: RunConfig, task_id: str, trial: int, seed: int) -> RunConfig:
     """The one-task config of seed ``seed`` whose cell ``trial`` is an episode's (``cell_at``)."""
     return msgspec.structs.replace(config, tasks=[task_id], trials=trial + 1, seed=seed)
+
+
+_FLAG = re.compile(r"^--([a-z][a-z-]*)")
+
+
+@contextmanager
+def named_as_options() -> Iterator[None]:
+    """Inside it, a ``UsageError`` that names a ``tau-sim run`` flag names the option instead.
+
+    The checks a run shares say ``--max-steps``; the environment's option is ``max_steps``.
+    """
+    try:
+        yield
+    except UsageError as exc:
+        text = str(exc)
+        renamed = _FLAG.sub(lambda m: m.group(1).replace("-", "_"), text)
+        if renamed == text:
+            raise
+        raise UsageError(renamed) from None
+
+
+def check_option_names(options: dict[str, Any]) -> None:
+    """Refuse an option ``rollout_config`` does not take, naming it and the known ones."""
+    known = [
+        name
+        for name, p in inspect.signature(rollout_config).parameters.items()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    for name in options:
+        if name not in known:
+            raise UsageError(
+                f"{name}: not an option of the environment (known: store, run_id, "
+                f"{', '.join(known)})"
+            )

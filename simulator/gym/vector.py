@@ -21,9 +21,9 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from tau_sim.simulator.gym.env import action_space, draw_task, observation_space
+from tau_sim.simulator.gym.env import action_space, check_action, draw_task, observation_space
 from tau_sim.simulator.gym.loop import LoopHost
-from tau_sim.simulator.gym.options import rollout_config
+from tau_sim.simulator.gym.options import check_option_names, named_as_options, rollout_config
 from tau_sim.simulator.gym.rollouts import Episode, Rollouts, Turn
 
 
@@ -44,12 +44,14 @@ class TauSimVectorEnv(VectorEnv[tuple[str, ...], tuple[str, ...], np.ndarray]):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1 (got {num_envs})")
         self.num_envs = num_envs
-        self.config = rollout_config(domain, **options)
+        check_option_names(options)
+        with named_as_options():
+            self.config = rollout_config(domain, **options)
+            self.rollouts = Rollouts(self.config, store=store, run_id=run_id)
         self.single_observation_space = observation_space()
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.rollouts = Rollouts(self.config, store=store, run_id=run_id)
         self._host = LoopHost(self.rollouts)
         self._episodes: list[Episode | None] = [None] * num_envs
         self._ended = np.zeros(num_envs, dtype=np.bool_)
@@ -98,6 +100,8 @@ class TauSimVectorEnv(VectorEnv[tuple[str, ...], tuple[str, ...], np.ndarray]):
         """Play one assistant turn in every slot (a slot whose episode ended starts its next)."""
         if self._episodes[0] is None:
             raise RuntimeError("call reset() before step()")
+        for action in actions:
+            check_action(action)
         steps = []
         for slot, action in enumerate(actions):
             if self._ended[slot]:

@@ -47,3 +47,33 @@ def test_a_bad_option_is_one_line_naming_it() -> None:
         gymnasium.make("tau-sim/retail-v0", task="nope")
     with pytest.raises(UsageError, match="tier"):
         gymnasium.make("tau-sim/retail-v0", tier="medium")
+    # the option's own name, never a `tau-sim run` flag; an unknown option is named, not a
+    # TypeError from deep inside gymnasium.make
+    with pytest.raises(UsageError, match=r"^max_steps must be at least 2 \(got 0\)$"):
+        gymnasium.make("tau-sim/retail-v0", max_steps=0)
+    with pytest.raises(UsageError, match=r"^seed must be at least 0"):
+        gymnasium.make("tau-sim/retail-v0", seed=-1)
+    with pytest.raises(UsageError, match=r"^nosuch: not an option of the environment \(known: "):
+        gymnasium.make("tau-sim/retail-v0", nosuch=1)
+    with pytest.raises(UsageError, match=r"^max_tool_errors"):
+        gymnasium.make_vec("tau-sim/retail-v0", num_envs=2, max_tool_errors=0)
+
+
+def test_an_action_that_is_not_text_is_refused_not_sent_to_the_user() -> None:
+    env = gymnasium.make("tau-sim/retail-v0")
+    try:
+        first, _info = env.reset(seed=1)
+        for action in (None, 42, {"content": "hi"}):
+            with pytest.raises(TypeError, match="action: expected a string"):
+                env.step(action)
+        observation, *_ = env.step("Hello! How can I help you today?")
+        assert "None" not in observation.split(first, 1)[-1]  # nothing of the refused ones
+    finally:
+        env.close()
+    envs = gymnasium.make_vec("tau-sim/retail-v0", num_envs=2)
+    try:
+        envs.reset(seed=1)
+        with pytest.raises(TypeError, match="got NoneType"):
+            envs.step(("Hello!", None))
+    finally:
+        envs.close()
