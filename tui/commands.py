@@ -33,8 +33,15 @@ from tau_sim.simulator.store import DEFAULT_DB, Store
 
 
 def configure_tui(tui: argparse.ArgumentParser) -> None:
-    """``tau-sim tui``: the options of ``tau-sim run`` and ``--attach``."""
+    """``tau-sim tui``: the options of ``tau-sim run`` and ``--attach``.
+
+    ``--dry-run`` and ``--keep-errors`` are ``tau-sim run``'s alone: refused here (one line),
+    so not listed in the help.
+    """
     add_run_arguments(tui)
+    for action in tui._actions:
+        if action.dest in ("dry_run", "keep_errors"):
+            action.help = SUPPRESS
     tui.add_argument(
         "--attach",
         nargs="?",

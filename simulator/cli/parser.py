@@ -27,7 +27,8 @@ from tau_sim.simulator.cli.options import Parser
 from tau_sim.simulator.core.registry import COMMANDS, Command
 
 DESCRIPTION = (
-    "The ``tau-sim`` command line: run, report, compare, rescore, runs, domains, models, tracer…"
+    "tau-sim: simulate tool-calling agents serving emotional users; run, report, compare, "
+    "rescore, runs, domains, models, tracer, users…"
 )
 """What ``tau-sim --help`` says first."""
 BUILT_IN: tuple[Command, ...] = (

@@ -134,7 +134,7 @@ def add_run_arguments(run: argparse.ArgumentParser) -> None:
         metavar="RUN_ID",
         help="finish an interrupted run and play again the conversations endpoint or "
         "user-simulator errors ended (takes only --concurrency, --workers, --ray, "
-        "--max-error-share, --keep-errors and output options)",
+        "--max-error-share, --keep-errors, --count-errors and output options)",
     )
     run.add_argument(
         "--config",

@@ -565,3 +565,20 @@ def test_the_console_script_imports_only_its_entry_before_it_takes_the_signals()
     probe = "import sys, tau_sim.entry; print(sorted(m for m in sys.modules if 'tau_sim.' in m))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "['tau_sim.entry']"
+
+
+def test_help_texts_list_what_each_command_takes() -> None:
+    """The top-level help has no reST markup; `tui --help` does not offer the run options it
+    refuses; `run --help` says --resume takes --count-errors."""
+    top = subprocess.run([*TAU_SIM, "--help"], capture_output=True, text=True, timeout=60)
+    assert "``" not in top.stdout and "users" in top.stdout
+    tui = subprocess.run([*TAU_SIM, "tui", "--help"], capture_output=True, text=True, timeout=60)
+    options = [line.split()[0] for line in tui.stdout.splitlines() if line.startswith("  --")]
+    assert "--attach" in options and "--dry-run" not in options and "--keep-errors" not in options
+    refused = subprocess.run(
+        [*TAU_SIM, "tui", "--dry-run"], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2 and "goes with `tau-sim run`" in refused.stderr
+    run = subprocess.run([*TAU_SIM, "run", "--help"], capture_output=True, text=True, timeout=60)
+    resume = " ".join(run.stdout.split("--resume RUN_ID", 2)[-1].split()[:40])
+    assert "--count-errors" in resume
