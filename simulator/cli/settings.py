@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -179,19 +180,48 @@ def configure_run(
     ``run_parser()``).
     """
     from tau_sim.simulator.models.options import load_config, merge, parse_key_values
+    from tau_sim.simulator.run.checks import check_numbers
 
     run_file = load_config(args.config) if "config" in args else None
     given = {k: v for k, v in vars(args).items() if k not in NOT_SETTINGS}
     file_settings = run_table(parser or run_parser(), run_file, args.config) if run_file else {}
     settings = merge(OUTPUT_DEFAULTS, file_settings, given)
-    config = config_from_settings(
-        settings,
-        run_file,
-        parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
-        parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
-        parse_key_values(getattr(args, "judge_arg", []), "--judge-arg"),
-    )
+    try:
+        config = config_from_settings(
+            settings,
+            run_file,
+            parse_key_values(getattr(args, "agent_arg", []), "--agent-arg"),
+            parse_key_values(getattr(args, "user_arg", []), "--user-arg"),
+            parse_key_values(getattr(args, "judge_arg", []), "--judge-arg"),
+        )
+        check_numbers(config)
+    except UsageError as exc:
+        if isinstance(exc, OptionError) or run_file is None:
+            raise
+        raise _from_run_file(exc, args.config, run_file.run, given) from None
     return settings, config
+
+
+_FLAG_AT_START = re.compile(r"^(--[a-z][a-z-]*)(:? )")
+
+
+def _from_run_file(
+    exc: UsageError, path: str, table: dict[str, Any], given: dict[str, Any]
+) -> UsageError:
+    """``exc`` naming the run file and its ``[run]`` key where that key set the value.
+
+    Where a ``[run]`` key and no flag gave the value an error is about, ``--seed must be ...``
+    becomes ``--config run.toml: [run] seed = -1: must be ...``; any other error is as it is.
+    """
+    found = _FLAG_AT_START.match(str(exc))
+    if found is None:
+        return exc
+    dest = found.group(1)[2:].replace("-", "_")
+    key = next((k for k in table if k.replace("-", "_") == dest), None)
+    if key is None or dest in given:
+        return exc
+    rest = str(exc)[found.end() :]
+    return UsageError(f"--config {path}: [run] {key} = {_toml(table[key])}: {rest}")
 
 
 ARG_FLAGS = {"--agent-arg": ("agent_arg", "agent"), "--user-arg": ("user_arg", "user")}
@@ -270,6 +300,13 @@ def config_from_settings(
         fields["domains"] = _all_domains(DOMAINS.names()) if names == ["all"] else names
     domains = run_domains(fields.get("domains", defaults.domains))
     tasks_file = settings.get("tasks_file")
+    if tasks_file and Path(tasks_file).is_dir():
+        raise UsageError(f"--tasks-file {tasks_file} is a directory; give a JSONL file")
+    if tasks_file and Path(tasks_file).exists() and not Path(tasks_file).is_file():
+        raise UsageError(
+            f"--tasks-file {tasks_file}: not a regular file (a pipe or a device reads once; the "
+            "run reads its task file again, and so does --resume): save the tasks to a file"
+        )
     pool = task_pool(list(domains.values()), tasks_file, replay=())  # the run replays its own
     if tasks_file and not pool:
         raise UsageError(f"--tasks-file: {tasks_file} holds no tasks")

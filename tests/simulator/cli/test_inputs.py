@@ -185,6 +185,35 @@ def test_task_files_empty_nameless_or_with_a_byte_order_mark(
     assert json.loads(out.stdout)["n"] == 1
 
 
+def test_a_run_file_value_out_of_range_names_the_file_and_key(
+    populated: Path, tmp_path: Path
+) -> None:
+    run_file = tmp_path / "run.toml"
+    run_file.write_text("[run]\nseed = -1\ntrials = 0\n")
+    line = one_line_error(tau_sim("run", "--config", str(run_file), "--db", str(populated)))
+    assert line.endswith(f"--config {run_file}: [run] trials = 0: must be at least 1 (got 0)")
+    run_file.write_text("[run]\nseed = -1\n")
+    line = one_line_error(tau_sim("run", "--config", str(run_file), "--db", str(populated)))
+    assert line.endswith(f"--config {run_file}: [run] seed = -1: must be at least 0 (got -1)")
+    flagged = tau_sim("run", "--config", str(run_file), "--seed", "-2", "--db", str(populated))
+    assert one_line_error(flagged).endswith("--seed must be at least 0 (got -2)")  # the flag's
+
+
+def test_a_task_file_on_a_pipe_or_a_directory_is_refused(populated: Path, tmp_path: Path) -> None:
+    before = digest(populated)
+    piped = subprocess.run(
+        [*TAU_SIM, "run", "--tasks-file", "/dev/stdin", "--db", str(populated)],
+        input=RETAIL.read_text().splitlines()[0] + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "--tasks-file /dev/stdin: not a regular file" in one_line_error(piped)
+    line = one_line_error(tau_sim("run", "--tasks-file", str(tmp_path), "--db", str(populated)))
+    assert f"--tasks-file {tmp_path} is a directory" in line
+    assert digest(populated) == before
+
+
 def test_an_empty_database_name_is_refused(tmp_path: Path) -> None:
     for command in (["run"], ["report"], ["runs"]):
         line = one_line_error(tau_sim(*command, "--db", ""))
