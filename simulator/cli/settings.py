@@ -221,7 +221,9 @@ def _from_run_file(
     if key is None or dest in given:
         return exc
     rest = str(exc)[found.end() :]
-    return UsageError(f"--config {path}: [run] {key} = {_toml(table[key])}: {rest}")
+    value = _toml(table[key])
+    shown = value if len(value) <= 40 else f"{value[:20]}…({len(value)} characters)"
+    return UsageError(f"--config {path}: [run] {key} = {shown}: {rest}")
 
 
 ARG_FLAGS = {"--agent-arg": ("agent_arg", "agent"), "--user-arg": ("user_arg", "user")}
