@@ -30,3 +30,12 @@ class StoreError(Exception):
 
     The message names the file and the cause; nothing it did not say was stored is counted.
     """
+
+
+class ClaimLost(StoreError):
+    """Another process claimed this process's run: it writes nothing more to it.
+
+    A run whose process was stopped (``SIGSTOP``, a suspended laptop) reads stale; a
+    ``--resume`` elsewhere then claims it. When the stopped process goes on, its next write
+    finds the run's row naming the other process and stops, leaving the row alone.
+    """

@@ -17,7 +17,7 @@ import anyio
 import msgspec
 from anyio.abc import TaskGroup
 
-from tau_sim.simulator.core.errors import StoreError, UsageError
+from tau_sim.simulator.core.errors import ClaimLost, StoreError, UsageError
 from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, EXCLUDED_REASONS, run_error_share
 from tau_sim.simulator.engine.bus import Bus, LiveFeed, Subscriber
 from tau_sim.simulator.grid.cells import Cell, CellSet, grid_size, pending
@@ -176,8 +176,8 @@ class Runner:
                 self.store.claim_run(self.run_id)
                 self.created = True
                 completed = await self._play(outer)
-        except BaseException:
-            if self.created:
+        except BaseException as exc:
+            if self.created and not _claim_lost(exc):  # a lost run is another's to finish
                 self._finish_after_failure()
             raise
         self.status = self.store.finish_run(
@@ -246,3 +246,12 @@ class Runner:
             with anyio.CancelScope(shield=True):
                 await self.store.close()
         return completed
+
+
+def _claim_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or holds, a ``ClaimLost`` (task groups wrap what tasks raise)."""
+    if isinstance(exc, ClaimLost):
+        return True
+    return isinstance(exc, BaseExceptionGroup) and any(
+        _claim_lost(inner) for inner in exc.exceptions
+    )

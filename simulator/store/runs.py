@@ -18,7 +18,7 @@ from tau_sim.simulator.grid.cells import CellSet
 from tau_sim.simulator.store.opening import storage_faults
 from tau_sim.simulator.store.reads import played_seconds, run_state
 from tau_sim.simulator.store.timeouts import STALE_AFTER_ENV, stale_after
-from tau_sim.simulator.store.writer import Writer
+from tau_sim.simulator.store.writer import Writer, owned_by_me
 
 
 class Store(Writer):
@@ -109,11 +109,13 @@ class Store(Writer):
         conversations, so the count is against the total, never against the rows), whatever
         ``status`` says; otherwise ``status``, except that ``completed``
         becomes ``failed``. One statement: the count and the status are read and written in
-        one transaction.
+        one transaction, and only while the run is this process's (else ``ClaimLost``: another
+        process resumed it and owns its row).
         """
         self.stop_beating()
         fallback = "failed" if status == "completed" else status
         with storage_faults(self.path), self.db.conn:
+            self._check_claim(self.db.conn, run_id)
             self.db.execute(
                 "update runs set ended_at = ?, status = case when (select count(*) from "
                 "conversations where run_id = runs.id and status = 'completed') >= cells "
@@ -191,8 +193,7 @@ class Store(Writer):
 
 def _check_unclaimed(run: dict[str, object], now: float) -> None:
     """Refuse a run that another live process is playing (its own row: this process's)."""
-    mine = run.get("pid") == os.getpid() and run.get("host") in (None, socket.gethostname())
-    if mine or run_state(run, now) != "running":
+    if owned_by_me(run.get("pid"), run.get("host")) or run_state(run, now) != "running":
         return
     beat = run.get("heartbeat_at") or run["created_at"]
     assert isinstance(beat, int | float)

@@ -17,6 +17,9 @@ unfinished for ``--resume``. The writer's commits carry the run's heartbeat
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +28,7 @@ from typing import Any
 
 import anyio
 
-from tau_sim.simulator.core.errors import StoreError
+from tau_sim.simulator.core.errors import ClaimLost, StoreError
 from tau_sim.simulator.core.events import (
     ConversationEnded,
     ConversationStarted,
@@ -227,6 +230,8 @@ class Writer:
         now = time.time()
         beat = self._run_id is not None and now - self._beat_at >= self.heartbeat_interval
         with storage_faults(self.path), conn:
+            if self._run_id is not None:
+                self._check_claim(conn, self._run_id)
             conn.executemany(_STARTED_SQL, batch.started)
             keys = self._keys  # a conversation's key is read once, at its first events
             conn.executemany(
@@ -245,6 +250,18 @@ class Writer:
             self._keys.pop(row[-1], None)
         self.events_written += len(batch.events)
 
+    def _check_claim(self, conn: sqlite3.Connection, run_id: str) -> None:
+        """Inside a write: refuse it (``ClaimLost``, rolled back) where the run is not ours.
+
+        The run's row names the process that claimed it last (``Store.claim_run``).
+        """
+        row = conn.execute("select pid, host from runs where id = ?", [run_id]).fetchone()
+        if row is not None and not owned_by_me(row[0], row[1]):
+            raise ClaimLost(
+                f"--db {self.path}: run {run_id} was resumed by another process (pid {row[0]} "
+                f"on {row[1]}) while this one was stopped; this one stops without writing more"
+            )
+
     def _key_of(self, conversation: str) -> int:
         """The key of a conversation's row (read, cached); a bare row is written if it has none."""
         conn = self.db.conn
@@ -259,7 +276,10 @@ class Writer:
         return int(row[0])
 
     def beat_for(self, run_id: str, now: float) -> None:
-        """Beat ``run_id``'s heartbeat on the commits from now on (last beaten at ``now``)."""
+        """Beat ``run_id``'s heartbeat on the commits from now on (last beaten at ``now``).
+
+        Each commit then first checks that the run is still this process's (``ClaimLost``).
+        """
         self._run_id = run_id
         self._beat_at = now
 
@@ -274,3 +294,8 @@ class Writer:
     def close_sync(self) -> None:
         """Checkpoint and close the connection."""
         self.db.conn.close()
+
+
+def owned_by_me(pid: object, host: object) -> bool:
+    """Whether a run row's ``pid`` and ``host`` name this process (no host stored: the pid)."""
+    return pid == os.getpid() and host in (None, socket.gethostname())

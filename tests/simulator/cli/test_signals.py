@@ -256,3 +256,56 @@ def test_two_resumes_started_at_once_play_the_run_once(tmp_path: Path) -> None:
     conn.close()
     assert rows == cells == SMALL_CELLS
     assert stored(db)[1:] == ("completed", SMALL_CELLS)
+
+
+def test_a_stopped_run_resumed_elsewhere_then_continued_leaves_the_resumers_run_whole(
+    tmp_path: Path,
+) -> None:
+    """``SIGSTOP`` a run until it reads stale, ``--resume`` it in another process to the end,
+    then ``SIGCONT`` the first: the resumer exits 0 with every cell stored once, and the first
+    stops at its next write with one line (exit 1), changing nothing."""
+    db = tmp_path / "stopped.db"
+    env = {**os.environ, "TAU_SIM_STALE_AFTER": "1"}
+    first = subprocess.Popen(
+        [*TAU_SIM, "run", *SMALL, *SLOW, "--db", str(db), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=env,
+    )
+    try:
+        assert wait_for_completed(db, 2) >= 2
+        os.killpg(first.pid, signal.SIGSTOP)
+        run_id = stored(db)[0]
+        deadline = time.time() + ENDS_WITHIN
+        while time.time() < deadline:  # the state: no heartbeat for longer than stale_after
+            conn = sqlite3.connect(db)
+            [beat] = conn.execute("select heartbeat_at from runs").fetchone()
+            conn.close()
+            if time.time() - beat > 1.5:
+                break
+            time.sleep(0.1)
+        resumed = subprocess.run(
+            [*TAU_SIM, "run", "--resume", run_id, "--db", str(db), "--quiet"],
+            capture_output=True,
+            text=True,
+            timeout=ENDS_WITHIN * 2,
+            env=env,
+        )
+        assert resumed.returncode == 0 and resumed.stderr == "", resumed.stderr
+        whole = stored(db)
+        assert whole[1:] == ("completed", SMALL_CELLS)
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
+    _out, err = first.communicate(timeout=ENDS_WITHIN)
+    assert first.returncode == 1 and "Traceback" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "was resumed by another process" in lines[0], err
+    conn = sqlite3.connect(db)
+    rows, cells = conn.execute(
+        "select count(*), count(distinct cell) from conversations"
+    ).fetchone()
+    conn.close()
+    assert rows == cells == SMALL_CELLS
+    assert stored(db) == whole
