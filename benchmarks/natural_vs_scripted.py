@@ -1,0 +1,213 @@
+"""How the scripted user scores a natural-wording agent, against gold on the same tasks.
+
+Starts ``benchmarks/natural_agent.py`` on 127.0.0.1, then plays with ``tau-sim run`` (the
+scripted user) the same tasks with ``openai/natural`` (the double, through the real OpenAI
+path) and with ``scripted/gold``, at neutral and at frustration 0.9: 10 tasks per domain over the
+ten built-in domains (a seeded choice, half of them hard where the domain has hard tasks) plus
+every telecom hard task. It prints success per domain and condition for both agents and their
+ratio, why each failed conversation failed (the end reason, the state, the outputs), and the
+double's turns the user tagged as unclear, no progress or dismissive, grouped by what the turn
+did. Gold is a calibrator: its figures say what a perfect agent scores against this user, not
+what the benchmark measures.
+
+    PYTHONPATH=$PWD python benchmarks/natural_vs_scripted.py [--per-domain 10] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from benchmarks import natural_wording as nw
+from tau_sim.simulator.core.registry import get_domain
+
+DOMAINS = (
+    "airline",
+    "banking",
+    "car_rental",
+    "food_delivery",
+    "hotel",
+    "insurance",
+    "retail",
+    "telecom",
+    "telehealth",
+    "utilities",
+)
+CONDITIONS = {"neutral": ["--emotions", "neutral"], "frustration 0.9": ["--emotions", "frustration", "--intensities", "0.9"]}
+AGENTS = ("openai/natural", "scripted/gold")
+MISREAD = ("unclear_question", "no_progress", "dismissive", "ignored_cue", "unbacked_claim")
+KINDS = {
+    "greeting/auth question": nw.GREETINGS + nw.AUTH + nw.AUTH_LIST,
+    "held-fact question": nw.FACTS + nw.WHICH,
+    "confirmation": nw.CONFIRM + nw.CONFIRM_LIST,
+    "report": nw.DONE + nw.DONE_LIST + nw.CHECKED,
+    "refusal": nw.REFUSED + nw.RESTATE,
+    "device step": nw.STEP_ONE + nw.STEP_MANY,
+    "farewell": nw.FAREWELL,
+    "closing question": nw.MORE,
+    "acknowledgement": nw.COMFORT,
+    "transfer": nw.TRANSFER,
+}
+
+
+def choose_tasks(per_domain: int, seed: int) -> list[str]:
+    """Seeded: ``per_domain`` tasks of each domain (half hard where it has any), all telecom hard."""
+    rng = random.Random(seed)
+    chosen: list[str] = []
+    for name in DOMAINS:
+        tasks = get_domain(name).tasks
+        hard = [t.id for t in tasks if t.tier == "hard"]
+        base = [t.id for t in tasks if t.tier != "hard"]
+        n_hard = min(len(hard), per_domain // 2)
+        picked = rng.sample(hard, n_hard) + rng.sample(base, per_domain - n_hard)
+        if name == "telecom":
+            picked = sorted(set(picked) | set(hard))
+        chosen += picked
+    return chosen
+
+
+def kind_of(text: str) -> str:
+    """Which act of the double a text is, by the phrasing it starts or ends with."""
+    found = []
+    for kind, options in KINDS.items():
+        for option in options:
+            head = option.split("{")[0].strip()
+            if head and head in text:
+                found.append(kind)
+                break
+    return " + ".join(found) or "other"
+
+
+def run(agent: str, condition: list[str], tasks: list[str], db: Path, url: str) -> None:
+    """One ``tau-sim run`` of ``agent`` over ``tasks`` under ``condition``."""
+    cmd = [
+        str(Path(sys.executable).parent / "tau-sim"), "run",
+        "--domain", ",".join(DOMAINS), "--tasks", ",".join(tasks), "--agent", agent,
+        *condition, "--db", str(db), "--quiet", "--concurrency", "16",
+    ]  # fmt: skip
+    if agent.startswith("openai/"):
+        cmd += ["--agent-arg", f"base_url={url}/v1", "--agent-arg", "api_key=none"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+def failure(reason: str, breakdown: str | None) -> str:
+    """Why one conversation failed: the end reason, then what was wrong in the result."""
+    parts = [reason]
+    data = json.loads(breakdown) if breakdown else {}
+    if data.get("db_match") is False:
+        parts.append("wrong state")
+    if data.get("missing_outputs"):
+        parts.append("output missing")
+    return ", ".join(parts)
+
+
+def report(db: Path) -> str:
+    """The tables: success per domain and condition, failures, misread turns."""
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "select id, domain, agent, emotion, reward, reason, breakdown from conversations"
+    ).fetchall()
+    wins: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    why: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for _cid, domain, agent, emotion, reward, reason, breakdown in rows:
+        cond = "neutral" if emotion == "neutral" else "frustration 0.9"
+        wins[(agent, domain, cond)].append(float(reward or 0.0) >= 1.0)
+        if float(reward or 0.0) < 1.0:
+            why[(agent, cond)][failure(reason, breakdown)] += 1
+    lines = ["success (share of conversations with reward 1) per domain and condition", ""]
+    head = f"{'domain':14} {'condition':16} {'n':>3} {'natural':>8} {'gold':>6} {'ratio':>6}"
+    lines += [head, "-" * len(head)]
+    for cond in CONDITIONS:
+        totals = {a: [] for a in AGENTS}  # type: dict[str, list[float]]
+        for domain in (*DOMAINS, "all"):
+            if domain == "all":
+                nat, gold = totals[AGENTS[0]], totals[AGENTS[1]]
+            else:
+                nat, gold = wins[(AGENTS[0], domain, cond)], wins[(AGENTS[1], domain, cond)]
+                totals[AGENTS[0]] += nat
+                totals[AGENTS[1]] += gold
+            if not nat:
+                continue
+            n_rate = sum(nat) / len(nat)
+            g_rate = sum(gold) / len(gold) if gold else 0.0
+            ratio = f"{n_rate / g_rate:.2f}" if g_rate else "-"
+            lines.append(f"{domain:14} {cond:16} {len(nat):>3} {n_rate:>8.2f} {g_rate:>6.2f} {ratio:>6}")
+        lines.append("")
+    lines += ["why conversations failed (end reason, what was wrong)", ""]
+    for (agent, cond), counts in sorted(why.items()):
+        for what, n in counts.most_common():
+            lines.append(f"  {agent:16} {cond:16} {n:>4}  {what}")
+    lines += ["", "the double's turns the scripted user tagged (trigger, act, count, example)", ""]
+    tagged: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    events = con.execute(
+        "select e.conversation, e.kind, e.payload from events e join conversations c "
+        "on c.id = e.conversation where c.agent = ? and e.kind in "
+        "('agent_message', 'emotion_update') order by e.conversation, e.seq",
+        (AGENTS[0],),
+    ).fetchall()
+    last: dict[str, str] = {}
+    for conv, kind, payload in events:
+        data = json.loads(payload)
+        if kind == "agent_message":
+            if data.get("text"):
+                last[conv] = data["text"]
+            continue
+        text = last.pop(conv, None)
+        if text is None:
+            continue
+        for trigger in data.get("triggers", []):
+            if trigger in MISREAD:
+                tagged[(trigger, kind_of(text))][text] += 1
+    for (trigger, act), texts in sorted(tagged.items(), key=lambda kv: -sum(kv[1].values())):
+        example, _ = texts.most_common(1)[0]
+        shown = example.replace("\n", " / ")[:160]
+        lines.append(f"  {trigger:17} {act:28} {sum(texts.values()):>4}  e.g. {shown!r}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-domain", type=int, default=10, help="tasks per domain")
+    parser.add_argument("--seed", type=int, default=0, help="chooses the tasks and phrasings")
+    parser.add_argument("--db", default="", help="results database (default: a temporary one)")
+    args = parser.parse_args(argv)
+    if args.per_domain < 2:
+        print("--per-domain: at least 2", file=sys.stderr)
+        return 2
+    tasks = choose_tasks(args.per_domain, args.seed)
+    tmp = tempfile.mkdtemp(prefix="natural-vs-scripted-")
+    db = Path(args.db or Path(tmp) / "runs.db")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path.cwd()), os.environ.get("PYTHONPATH", "")]))}
+    server = subprocess.Popen(
+        [sys.executable, "benchmarks/natural_agent.py", "--domain", ",".join(DOMAINS),
+         "--tasks-of", ",".join(tasks), "--seed", str(args.seed)],
+        stdout=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline().split()
+        if line[:1] != ["READY"]:
+            print("natural agent: did not start", file=sys.stderr)
+            return 1
+        url = f"http://127.0.0.1:{line[1]}"
+        for condition in CONDITIONS.values():
+            for agent in AGENTS:
+                run(agent, condition, tasks, db, url)
+    finally:
+        server.terminate()
+        server.wait()
+    print(f"{len(tasks)} tasks (seed {args.seed}), scripted user; gold is a calibrator")
+    print(report(db))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
