@@ -116,6 +116,8 @@ class NaturalPolicy(GoldPolicy):
         super().__init__(key, profile="gold", bindings=bindings)
         self.task = task
         self.seed = seed
+        self._stopped = False
+        """Whether the user declined (or never approved) the writes: nothing to hold firm on."""
 
     def words(self) -> Wording:
         """The seeded chooser for the text about to be said."""
@@ -213,7 +215,7 @@ class NaturalPolicy(GoldPolicy):
     def _outputs(self) -> str:
         words = self.words()
         return " ".join(
-            words.pick(AMOUNT if o[:1] in "$0123456789" else OUTPUT, out=o)
+            words.pick(AMOUNT if o.startswith("$") else OUTPUT, out=o)
             for o in self.answer_key.required_outputs
         )
 
@@ -264,7 +266,8 @@ class NaturalPolicy(GoldPolicy):
     def _insists(self) -> bool:
         """Whether the user presses on a refused request (a refusal task, not contented words)."""
         last = self._last_user_text()
-        return bool(self.task.scenario.demand) and not _CONTENT.search(last)
+        refused = bool(self.task.scenario.demand) and not self._stopped
+        return refused and not _CONTENT.search(last)
 
     def _hold_firm(self) -> Say | None:
         if not self._insists():
@@ -329,6 +332,7 @@ class NaturalPolicy(GoldPolicy):
                 last = self._last_user_text()
                 if _DECLINE.search(last) or not _YES.search(last):
                     held = DECLINED if _DECLINE.search(last) else HOLDING
+                    self._stopped = True
                     yield Say(f"{self.words().pick(held)} {self._more()}")
                     return
             call = self._bind(i, live)
@@ -369,15 +373,15 @@ class Catalogue:
 
     def identify(
         self, tools: frozenset[str], user_texts: list[str]
-    ) -> tuple[Task, AnswerKey, Bindings] | None:
-        """The task whose facts and opening best match what the user has said so far.
+    ) -> list[tuple[Task, AnswerKey, Bindings]]:
+        """The tasks that best match what the user has said so far (ties all kept).
 
         A known-info value the user said counts most (values are specific: ids, names,
-        amounts); the share of the task's opening words the first message shares breaks ties.
+        amounts); the share of the task's opening words the first message shares comes next.
         """
         rows = self.by_tools.get(tools)
         if not rows or not user_texts:
-            return None
+            return []
         said = " ".join(user_texts).lower()
         first = _words(user_texts[0])
 
@@ -389,7 +393,27 @@ class Catalogue:
             overlap = len(opening & first) / max(1, len(opening))
             return 2.0 * hits + 3.0 * overlap
 
-        return max(rows, key=score)
+        scored = [(score(row), row) for row in rows]
+        best = max(s for s, _row in scored)
+        return [row for s, row in scored if s >= best - 1e-9]
+
+
+def ask_either(candidates: list[tuple[Task, AnswerKey, Bindings]], seed: int) -> str | None:
+    """One authentication question offering each way the candidate tasks verify a user.
+
+    None where they all verify the same way (their own first question then serves).
+    """
+    ways: dict[tuple[str, ...], str] = {}
+    for _task, key, _b in candidates:
+        slots = {s.name: s.prompt for s in key.known_info}
+        names = tuple(n for n in key.auth_slots if n in slots)
+        if names:
+            ways.setdefault(names, listing([slots[n] for n in names]))
+    if len(ways) < 2:
+        return None
+    words = Wording(seed, "either", 0)
+    either = ", or ".join(ways.values())
+    return f"{words.pick(GREETINGS)} {words.pick(AUTH, slots=either)}"
 
 
 def _history(messages: list[dict[str, Any]]) -> list[ChatMessage]:
@@ -408,7 +432,9 @@ def _history(messages: list[dict[str, Any]]) -> list[ChatMessage]:
             out.append(ChatMessage(role="assistant", content=m.get("content"), tool_calls=calls))
         elif role == "tool":
             out.append(
-                ChatMessage(role="tool", content=m.get("content"), tool_call_id=m.get("tool_call_id"))
+                ChatMessage(
+                    role="tool", content=m.get("content"), tool_call_id=m.get("tool_call_id")
+                )
             )
         elif role == "user":
             out.append(ChatMessage(role="user", content=m.get("content")))
@@ -421,9 +447,13 @@ def answer(catalogue: Catalogue, body: dict[str, Any], seed: int) -> dict[str, A
     tools = frozenset(t["function"]["name"] for t in body.get("tools") or [])
     texts = [m.content or "" for m in history if m.role == "user"]
     found = catalogue.identify(tools, texts)
-    if found is None:
+    if not found:
         return {"role": "assistant", "content": "Hello! How can I help you today?"}
-    task, key, bindings = found
+    if not any(m.role == "assistant" for m in history) and len(found) > 1:
+        either = ask_either(found, seed)
+        if either is not None:
+            return {"role": "assistant", "content": either}
+    task, key, bindings = found[0]
     policy = NaturalPolicy(key, task, bindings, seed)
     step: Step = Say("")
     for at, message in enumerate([*history, None]):

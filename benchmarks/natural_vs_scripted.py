@@ -41,7 +41,10 @@ DOMAINS = (
     "telehealth",
     "utilities",
 )
-CONDITIONS = {"neutral": ["--emotions", "neutral"], "frustration 0.9": ["--emotions", "frustration", "--intensities", "0.9"]}
+CONDITIONS = {
+    "neutral": ["--emotions", "neutral"],
+    "frustration 0.9": ["--emotions", "frustration", "--intensities", "0.9"],
+}
 AGENTS = ("openai/natural", "scripted/gold")
 MISREAD = ("unclear_question", "no_progress", "dismissive", "ignored_cue", "unbacked_claim")
 KINDS = {
@@ -59,7 +62,7 @@ KINDS = {
 
 
 def choose_tasks(per_domain: int, seed: int) -> list[str]:
-    """Seeded: ``per_domain`` tasks of each domain (half hard where it has any), all telecom hard."""
+    """Seeded: ``per_domain`` tasks a domain (half hard where it has any), all telecom hard."""
     rng = random.Random(seed)
     chosen: list[str] = []
     for name in DOMAINS:
@@ -109,6 +112,23 @@ def failure(reason: str, breakdown: str | None) -> str:
     return ", ".join(parts)
 
 
+def off_path(con: sqlite3.Connection) -> list[str]:
+    """The double's conversations whose tool calls are not gold's (a prefix where it stopped)."""
+    calls: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for agent, task, emotion, payload in con.execute(
+        "select c.agent, c.task_id, c.emotion, e.payload from events e join conversations c "
+        "on c.id = e.conversation where e.kind = 'tool_call' order by e.conversation, e.seq"
+    ):
+        call = json.loads(payload)["call"]
+        calls[(agent, task, emotion)].append(json.dumps([call["name"], call["arguments"]]))
+    off = []
+    for (agent, task, emotion), mine in calls.items():
+        gold = calls.get((AGENTS[1], task, emotion), [])
+        if agent == AGENTS[0] and mine != gold[: len(mine)]:
+            off.append(f"{task}@{emotion}")
+    return sorted(off)
+
+
 def report(db: Path) -> str:
     """The tables: success per domain and condition, failures, misread turns."""
     con = sqlite3.connect(db)
@@ -139,12 +159,16 @@ def report(db: Path) -> str:
             n_rate = sum(nat) / len(nat)
             g_rate = sum(gold) / len(gold) if gold else 0.0
             ratio = f"{n_rate / g_rate:.2f}" if g_rate else "-"
-            lines.append(f"{domain:14} {cond:16} {len(nat):>3} {n_rate:>8.2f} {g_rate:>6.2f} {ratio:>6}")
+            lines.append(
+                f"{domain:14} {cond:16} {len(nat):>3} {n_rate:>8.2f} {g_rate:>6.2f} {ratio:>6}"
+            )
         lines.append("")
     lines += ["why conversations failed (end reason, what was wrong)", ""]
     for (agent, cond), counts in sorted(why.items()):
         for what, n in counts.most_common():
             lines.append(f"  {agent:16} {cond:16} {n:>4}  {what}")
+    off = off_path(con)
+    lines += ["", f"the double's conversations whose calls left gold's path: {len(off)} {off[:10]}"]
     lines += ["", "the double's turns the scripted user tagged (trigger, act, count, example)", ""]
     tagged: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     events = con.execute(
@@ -185,7 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     tasks = choose_tasks(args.per_domain, args.seed)
     tmp = tempfile.mkdtemp(prefix="natural-vs-scripted-")
     db = Path(args.db or Path(tmp) / "runs.db")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path.cwd()), os.environ.get("PYTHONPATH", "")]))}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path.cwd()), os.environ.get("PYTHONPATH", "")])
+        ),
+    }
     server = subprocess.Popen(
         [sys.executable, "benchmarks/natural_agent.py", "--domain", ",".join(DOMAINS),
          "--tasks-of", ",".join(tasks), "--seed", str(args.seed)],

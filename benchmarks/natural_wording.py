@@ -55,7 +55,9 @@ CONFIRM = (
     "I'm ready to {summary}. Shall I proceed?",
     "Okay, so I'll {summary}. Can you confirm that's what you want?",
 )
-CONFIRM_LIST = ("Before I proceed, here's what I'll do:\n{bullets}\n\nDoes that look right to you?",)
+CONFIRM_LIST = (
+    "Before I proceed, here's what I'll do:\n{bullets}\n\nDoes that look right to you?",
+)
 DECLINED = (
     "No problem, I won't change anything.",
     "Understood, I'll leave everything as it is.",

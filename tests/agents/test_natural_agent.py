@@ -52,8 +52,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         ready = server.stdout.readline().split()  # the server's own "listening" line
         assert ready[:1] == ["READY"], ready
         for agent in ("openai/natural", "scripted/gold"):
-            cmd = [TAU_SIM, "run", "--domain", "retail,airline,banking,telecom",
-                   "--tasks", ",".join(TASKS), "--agent", agent, "--db", str(path), "--quiet"]  # fmt: skip
+            cmd = [TAU_SIM, "run", "--domain", "retail,airline,banking,telecom", "--quiet",
+                   "--tasks", ",".join(TASKS), "--agent", agent, "--db", str(path)]  # fmt: skip
             if agent.startswith("openai/"):
                 cmd += ["--agent-arg", f"base_url=http://127.0.0.1:{ready[1]}/v1"]
             done = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=ROOT)
