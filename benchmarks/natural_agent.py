@@ -398,7 +398,9 @@ class Catalogue:
         return [row for s, row in scored if s >= best - 1e-9]
 
 
-def ask_either(candidates: list[tuple[Task, AnswerKey, Bindings]], seed: int) -> str | None:
+def ask_either(
+    candidates: list[tuple[Task, AnswerKey, Bindings]], opening: str, seed: int
+) -> str | None:
     """One authentication question offering each way the candidate tasks verify a user.
 
     None where they all verify the same way (their own first question then serves).
@@ -413,7 +415,8 @@ def ask_either(candidates: list[tuple[Task, AnswerKey, Bindings]], seed: int) ->
         return None
     words = Wording(seed, "either", 0)
     either = ", or ".join(ways.values())
-    return f"{words.pick(GREETINGS)} {words.pick(AUTH, slots=either)}"
+    hello = words.pick(COMFORT if upset(opening) else GREETINGS)
+    return f"{hello} {words.pick(AUTH, slots=either)}"
 
 
 def _history(messages: list[dict[str, Any]]) -> list[ChatMessage]:
@@ -450,7 +453,7 @@ def answer(catalogue: Catalogue, body: dict[str, Any], seed: int) -> dict[str, A
     if not found:
         return {"role": "assistant", "content": "Hello! How can I help you today?"}
     if not any(m.role == "assistant" for m in history) and len(found) > 1:
-        either = ask_either(found, seed)
+        either = ask_either(found, texts[0], seed)
         if either is not None:
             return {"role": "assistant", "content": either}
     task, key, bindings = found[0]

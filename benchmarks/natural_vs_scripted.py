@@ -78,12 +78,15 @@ def choose_tasks(per_domain: int, seed: int) -> list[str]:
 
 
 def kind_of(text: str) -> str:
-    """Which act of the double a text is, by the phrasing it starts or ends with."""
+    """Which acts of the double a text holds, by the fixed words of the phrasings it used."""
     found = []
     for kind, options in KINDS.items():
         for option in options:
-            head = option.split("{")[0].strip()
-            if head and head in text:
+            head, tail = option.split("{")[0].strip(), option.split("}")[-1].strip()
+            parts = [p for p in (head, tail) if p]
+            if "{" not in option:
+                parts = [option]
+            if max(map(len, parts), default=0) >= 8 and all(p in text for p in parts):
                 found.append(kind)
                 break
     return " + ".join(found) or "other"
