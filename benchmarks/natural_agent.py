@@ -8,10 +8,13 @@ what the user said (``identify``: the known-info values the user's messages cont
 words they share with each task's opening), again at every request, so the guess narrows as
 facts arrive. Then it plays that task's gold path as ``agents.plan`` decides it (what to ask,
 when to confirm, ids from live results: ``NaturalPolicy`` keeps gold's decisions and replaces
-every text) in its own varied words (``benchmarks.natural_wording``), seeded by ``--seed``.
+every text) in its own varied words (``benchmarks.natural_wording``), chosen by a ``Style``:
+a seed (``--seed``, or the request's own ``seed``: ``--agent-arg seed=N``) and how its report
+ends (``--closing``: a question, a farewell, or either, drawn).
 It keeps no state between requests: each answer is replayed from the messages.
 
-    python benchmarks/natural_agent.py --port 0 --domain retail,telecom [--tasks-of IDS] [--seed N]
+    PYTHONPATH=$PWD python benchmarks/natural_agent.py --port 0 --domain retail,telecom \
+        [--tasks-of IDS] [--seed N] [--closing mixed|question|farewell]
 
 prints ``READY <port>`` once it listens.
 """
@@ -26,6 +29,7 @@ import re
 import sys
 import weakref
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, cast
 
 from benchmarks.fake_openai_server import HTTPServer, Request, Response, completion
@@ -63,7 +67,7 @@ from benchmarks.natural_wording import (
 )
 from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.plan import Call, GoldPolicy, Say, Step
-from tau_sim.simulator.core import ChatMessage, ToolCallSpec
+from tau_sim.simulator.core import ChatMessage, ToolCallSpec, UsageError
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.world import Action, AnswerKey, InfoSlot, Task
 from tau_sim.simulator.world.views import answer_key
@@ -100,6 +104,17 @@ FOLLOW_UPS = 4
 """How many messages after its report the double answers before it only says goodbye."""
 
 
+CLOSINGS = ("mixed", "question", "farewell")
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the double words things: the seed of its choices and how its report ends."""
+
+    seed: int = 0
+    closing: str = "mixed"
+
+
 def upset(text: str) -> bool:
     """Whether a user's words show a feeling worth acknowledging."""
     return bool(_UPSET.search(text))
@@ -112,17 +127,17 @@ class NaturalPolicy(GoldPolicy):
     record, write groups, ids from live results); everything said is written here.
     """
 
-    def __init__(self, key: AnswerKey, task: Task, bindings: Bindings, seed: int) -> None:
+    def __init__(self, key: AnswerKey, task: Task, bindings: Bindings, style: Style) -> None:
         super().__init__(key, profile="gold", bindings=bindings)
         self.task = task
-        self.seed = seed
+        self.style = style
         self._stopped = False
         """Whether the user declined (or never approved) the writes: nothing to hold firm on."""
 
     def words(self) -> Wording:
         """The seeded chooser for the text about to be said."""
         turn = sum(1 for m in self.history if m.role == "assistant")
-        return Wording(self.seed, self.answer_key.task_id, turn)
+        return Wording(self.style.seed, self.answer_key.task_id, turn)
 
     def step(self, history: list[ChatMessage]) -> Step:
         index = sum(1 for m in history if m.role == "assistant")
@@ -250,7 +265,9 @@ class NaturalPolicy(GoldPolicy):
         words = self.words()
         if transfer:
             return f"{self._held_or_opener()}{self._outcome()} {words.pick(TRANSFER)}"
-        ending = words.pick(FAREWELL) if words.chance(0.3) else self._more()
+        closing = self.style.closing
+        farewell = closing == "farewell" or (closing == "mixed" and words.chance(0.3))
+        ending = words.pick(FAREWELL) if farewell else self._more()
         return f"{self._held_or_opener()}{self._outcome()} {ending}"
 
     def _held_or_opener(self) -> str:
@@ -362,6 +379,7 @@ class Catalogue:
 
     def __init__(self, domains: Iterable[str], task_ids: set[str] | None = None) -> None:
         self.by_tools: dict[frozenset[str], list[tuple[Task, AnswerKey, Bindings]]] = {}
+        self.task_ids: set[str] = set()
         for name in domains:
             domain = get_domain(name)
             tools = frozenset(spec.name for spec in domain.toolkit.specs)
@@ -369,6 +387,7 @@ class Catalogue:
             for task in domain.tasks:
                 if task_ids is None or task.id in task_ids:
                     key = answer_key(domain, task)
+                    self.task_ids.add(task.id)
                     rows.append((task, key, Bindings(key)))
 
     def identify(
@@ -444,8 +463,10 @@ def _history(messages: list[dict[str, Any]]) -> list[ChatMessage]:
     return out
 
 
-def answer(catalogue: Catalogue, body: dict[str, Any], seed: int) -> dict[str, Any]:
+def answer(catalogue: Catalogue, body: dict[str, Any], style: Style) -> dict[str, Any]:
     """The assistant message for one chat-completions request (an OpenAI message dict)."""
+    if isinstance(body.get("seed"), int):
+        style = Style(body["seed"], style.closing)
     history = _history(body.get("messages", []))
     tools = frozenset(t["function"]["name"] for t in body.get("tools") or [])
     texts = [m.content or "" for m in history if m.role == "user"]
@@ -453,11 +474,11 @@ def answer(catalogue: Catalogue, body: dict[str, Any], seed: int) -> dict[str, A
     if not found:
         return {"role": "assistant", "content": "Hello! How can I help you today?"}
     if not any(m.role == "assistant" for m in history) and len(found) > 1:
-        either = ask_either(found, texts[0], seed)
+        either = ask_either(found, texts[0], style.seed)
         if either is not None:
             return {"role": "assistant", "content": either}
     task, key, bindings = found[0]
-    policy = NaturalPolicy(key, task, bindings, seed)
+    policy = NaturalPolicy(key, task, bindings, style)
     step: Step = Say("")
     for at, message in enumerate([*history, None]):
         if message is None or message.role == "assistant":
@@ -473,7 +494,7 @@ def answer(catalogue: Catalogue, body: dict[str, Any], seed: int) -> dict[str, A
     return {"role": "assistant", "content": step.text}
 
 
-def handler(catalogue: Catalogue, seed: int) -> Any:
+def handler(catalogue: Catalogue, style: Style) -> Any:
     """The HTTP handler: ``POST .../chat/completions`` and ``GET .../models``."""
 
     async def handle(request: Request) -> Response:
@@ -481,15 +502,15 @@ def handler(catalogue: Catalogue, seed: int) -> Any:
             return Response.json({"object": "list", "data": [{"id": "natural", "object": "model"}]})
         if not request.path.endswith("/chat/completions"):
             return Response.json({"error": {"message": "not found"}}, status=404)
-        message = answer(catalogue, request.json(), seed)
+        message = answer(catalogue, request.json(), style)
         return Response.json(completion(message, 0, 0))
 
     return handle
 
 
-async def serve(catalogue: Catalogue, seed: int, host: str, port: int) -> None:
+async def serve(catalogue: Catalogue, style: Style, host: str, port: int) -> None:
     """Listen until cancelled, printing ``READY <port>`` once listening."""
-    server = HTTPServer(handler(catalogue, seed), host, port, keep_requests=False)
+    server = HTTPServer(handler(catalogue, style), host, port, keep_requests=False)
     await server.start()
     print(f"READY {server.port}", flush=True)
     await asyncio.Event().wait()
@@ -500,17 +521,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--domain", required=True, help="comma-separated domains it knows")
     parser.add_argument("--tasks-of", default="", help="comma-separated task ids of the run")
     parser.add_argument("--seed", type=int, default=0, help="chooses the phrasings")
+    parser.add_argument(
+        "--closing", choices=CLOSINGS, default="mixed", help="how the report ends (default mixed)"
+    )
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args(argv)
     ids = {t for t in args.tasks_of.split(",") if t} or None
     try:
         catalogue = Catalogue([d for d in args.domain.split(",") if d], ids)
-    except Exception as exc:  # an unknown domain: one line, exit 2
+    except UsageError as exc:
         print(f"--domain: {exc}", file=sys.stderr)
         return 2
+    unknown = sorted((ids or set()) - catalogue.task_ids)
+    if unknown:
+        print(f"--tasks-of: no such task in --domain: {', '.join(unknown)}", file=sys.stderr)
+        return 2
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(catalogue, args.seed, args.host, args.port))
+        asyncio.run(serve(catalogue, Style(args.seed, args.closing), args.host, args.port))
     return 0
 
 

@@ -204,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-domain", type=int, default=10, help="tasks per domain")
     parser.add_argument("--seed", type=int, default=0, help="chooses the tasks and phrasings")
+    parser.add_argument(
+        "--closing", choices=("mixed", "question", "farewell"), default="mixed",
+        help="how the double's report ends (default mixed: a question or a farewell, drawn)",
+    )  # fmt: skip
     parser.add_argument("--db", default="", help="results database (default: a temporary one)")
     args = parser.parse_args(argv)
     if args.per_domain < 2:
@@ -220,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     server = subprocess.Popen(
         [sys.executable, "benchmarks/natural_agent.py", "--domain", ",".join(DOMAINS),
-         "--tasks-of", ",".join(tasks), "--seed", str(args.seed)],
+         "--tasks-of", ",".join(tasks), "--seed", str(args.seed), "--closing", args.closing],
         stdout=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     try:
@@ -236,7 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.terminate()
         server.wait()
-    print(f"{len(tasks)} tasks (seed {args.seed}), scripted user; gold is a calibrator")
+    print(
+        f"{len(tasks)} tasks (seed {args.seed}, closing {args.closing}), scripted user; "
+        "gold is a calibrator"
+    )
     print(report(db))
     return 0
 

@@ -40,7 +40,7 @@ def _env() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Both agents' conversations on ``TASKS`` at neutral, in one results database."""
+    """Both agents' conversations on ``TASKS`` at neutral, the double's also at frustration 0.9."""
     path = tmp_path_factory.mktemp("natural") / "runs.db"
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "benchmarks" / "natural_agent.py"), "--seed", "3",
@@ -51,9 +51,14 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         assert server.stdout is not None
         ready = server.stdout.readline().split()  # the server's own "listening" line
         assert ready[:1] == ["READY"], ready
-        for agent in ("openai/natural", "scripted/gold"):
+        plays = [("openai/natural", "neutral"), ("openai/natural", "frustration"),
+                 ("scripted/gold", "neutral")]  # fmt: skip
+        for agent, emotion in plays:
             cmd = [TAU_SIM, "run", "--domain", "retail,airline,banking,telecom", "--quiet",
-                   "--tasks", ",".join(TASKS), "--agent", agent, "--db", str(path)]  # fmt: skip
+                   "--tasks", ",".join(TASKS), "--agent", agent, "--db", str(path),
+                   "--emotions", emotion]  # fmt: skip
+            if emotion != "neutral":
+                cmd += ["--intensities", "0.9"]
             if agent.startswith("openai/"):
                 cmd += ["--agent-arg", f"base_url=http://127.0.0.1:{ready[1]}/v1"]
             done = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=ROOT)
@@ -66,12 +71,15 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             server.stdout.close()
 
 
-def _conversations(db: Path, agent: str) -> dict[str, tuple[float, list[dict[str, object]]]]:
+def _conversations(
+    db: Path, agent: str, emotion: str = "neutral"
+) -> dict[str, tuple[float, list[dict[str, object]]]]:
     """Task id -> (reward, the agent's messages as the events hold them)."""
     con = sqlite3.connect(db)
     out: dict[str, tuple[float, list[dict[str, object]]]] = {}
     for cid, task, reward in con.execute(
-        "select id, task_id, reward from conversations where agent = ?", (agent,)
+        "select id, task_id, reward from conversations where agent = ? and emotion = ?",
+        (agent, emotion),
     ):
         rows = con.execute(
             "select payload from events where conversation = ? and kind = 'agent_message' "
@@ -91,8 +99,11 @@ def _texts(messages: list[dict[str, object]]) -> list[str]:
     return [str(m["text"]) for m in messages if m.get("text")]
 
 
-def test_the_double_plays_golds_calls(db: Path) -> None:
-    natural, gold = _conversations(db, "openai/natural"), _conversations(db, "scripted/gold")
+@pytest.mark.parametrize("emotion", ["neutral", "frustration"])
+def test_the_double_plays_golds_calls(db: Path, emotion: str) -> None:
+    # the task is found from the user's words, framed by its feeling and persona
+    natural = _conversations(db, "openai/natural", emotion)
+    gold = _conversations(db, "scripted/gold")
     assert set(natural) == set(gold) == set(TASKS)
     for task in TASKS:
         mine, golds = _calls(natural[task][1]), _calls(gold[task][1])
