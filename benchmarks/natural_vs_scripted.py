@@ -46,7 +46,16 @@ CONDITIONS = {
     "frustration 0.9": ["--emotions", "frustration", "--intensities", "0.9"],
 }
 AGENTS = ("openai/natural", "scripted/gold")
-MISREAD = ("unclear_question", "no_progress", "dismissive", "ignored_cue", "unbacked_claim")
+MISREAD = (
+    "unclear_question",
+    "no_progress",
+    "dismissive",
+    "ignored_cue",
+    "unbacked_claim",
+    "lookupable_question",
+    "repeated_question",
+)
+"""The triggers of a turn the user found fault with (a slot question's by its prefix)."""
 KINDS = {
     "greeting/auth question": nw.GREETINGS + nw.AUTH + nw.AUTH_LIST,
     "held-fact question": nw.FACTS + nw.WHICH,
@@ -191,8 +200,8 @@ def report(db: Path) -> str:
         if text is None:
             continue
         for trigger in data.get("triggers", []):
-            if trigger in MISREAD:
-                tagged[(trigger, kind_of(text))][text] += 1
+            if trigger.split(":")[0] in MISREAD:
+                tagged[(trigger.split(":")[0], kind_of(text))][text] += 1
     for (trigger, act), texts in sorted(tagged.items(), key=lambda kv: -sum(kv[1].values())):
         example, _ = texts.most_common(1)[0]
         shown = example.replace("\n", " / ")[:160]
