@@ -75,7 +75,9 @@ from tau_sim.simulator.world.views import answer_key
 _UPSET = re.compile(
     r"\b(upset|angry|furious|frustrat\w*|annoy\w*|ridiculous|unacceptable|unbelievable|"
     r"terrible|awful|worried|anxious|scared|panic\w*|stress\w*|disappoint\w*|fed up|hate|"
-    r"sick of|useless|waste|seriously|desperate|sad|hopeless|upsetting)\b|!!|\?!",
+    r"sick of|useless|waste|seriously|desperate|sad|hopeless|upsetting|immediately|right now|"
+    r"come on|proof|yourself|nonsense|joke|forget it|how hard|still waiting|are you sure)\b|"
+    r"\breally\?|!!|\?!",
     re.IGNORECASE,
 )
 _DECLINE = re.compile(
@@ -89,7 +91,9 @@ _CONTENT = re.compile(
 )
 _LOST = re.compile(
     r"what do you mean|what you mean|don't understand|do not understand|don't follow|"
-    r"makes no sense|what's next|what now|is it sorted|^\W*and\?|get on with it|^\W*sorry\?",
+    r"makes no sense|what's next|what now|is it sorted|^\W*and\?|get on with it|^\W*sorry\?|"
+    r"what are you (even )?asking|what is (this|that)\?|confus\w*|come again|huh\b|"
+    r"explain|what\?\s*$|^\W*so\?",
     re.IGNORECASE,
 )
 RETRIES = 2
