@@ -351,7 +351,7 @@ class NaturalPolicy(GoldPolicy):
                 yield Say(self._opener() + self._confirm(writes))
                 yield from self._until_followed(self._confirm(writes))
                 last = self._last_user_text()
-                if _DECLINE.search(last) or not _YES.search(last):
+                if _DECLINE.search(last) or self._lost() or not _YES.search(last):
                     held = DECLINED if _DECLINE.search(last) else HOLDING
                     self._stopped = True
                     yield Say(f"{self.words().pick(held)} {self._more()}")
