@@ -113,19 +113,25 @@ def run(agent: str, condition: list[str], tasks: list[str], db: Path, url: str) 
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
-def failure(reason: str, breakdown: str | None) -> str:
-    """Why one conversation failed: the end reason, then what was wrong in the result."""
+def failure(reason: str, breakdown: str | None, path: str) -> str:
+    """Why one conversation failed: the end reason, what was wrong, how far gold's path went.
+
+    ``path`` says how the agent's calls compare with gold's on the task: ``all of gold's
+    calls`` (a wrong state then comes from steps the user did not do on its device), ``gold's
+    calls cut short`` (the conversation ended or was held before the writes), or ``off gold's
+    path``.
+    """
     parts = [reason]
     data = json.loads(breakdown) if breakdown else {}
     if data.get("db_match") is False:
         parts.append("wrong state")
     if data.get("missing_outputs"):
         parts.append("output missing")
-    return ", ".join(parts)
+    return f"{', '.join(parts)} ({path})"
 
 
-def off_path(con: sqlite3.Connection) -> list[str]:
-    """The double's conversations whose tool calls are not gold's (a prefix where it stopped)."""
+def tool_calls(con: sqlite3.Connection) -> dict[tuple[str, str, str], list[str]]:
+    """(agent, task, emotion) -> the agent's tool calls, in order, as JSON texts."""
     calls: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     for agent, task, emotion, payload in con.execute(
         "select c.agent, c.task_id, c.emotion, e.payload from events e join conversations c "
@@ -133,27 +139,60 @@ def off_path(con: sqlite3.Connection) -> list[str]:
     ):
         call = json.loads(payload)["call"]
         calls[(agent, task, emotion)].append(json.dumps([call["name"], call["arguments"]]))
-    off = []
-    for (agent, task, emotion), mine in calls.items():
-        gold = calls.get((AGENTS[1], task, emotion), [])
-        if agent == AGENTS[0] and mine != gold[: len(mine)]:
-            off.append(f"{task}@{emotion}")
-    return sorted(off)
+    return calls
+
+
+def path_of(calls: dict[tuple[str, str, str], list[str]], agent: str, task: str, emo: str) -> str:
+    """How ``agent``'s calls on ``task`` compare with gold's there (see ``failure``)."""
+    mine, gold = calls.get((agent, task, emo), []), calls.get((AGENTS[1], task, emo), [])
+    if mine == gold:
+        return "all of gold's calls"
+    return "gold's calls cut short" if mine == gold[: len(mine)] else "off gold's path"
+
+
+def device_steps(con: sqlite3.Connection) -> list[str]:
+    """Per device tool: how often the double asked for it and how often the user then did it."""
+    asked: Counter[str] = Counter()
+    done: Counter[str] = Counter()
+    pending: dict[str, set[str]] = {}
+    for conv, kind, payload in con.execute(
+        "select e.conversation, e.kind, e.payload from events e join conversations c "
+        "on c.id = e.conversation where c.agent = ? and e.kind in "
+        "('agent_message', 'user_tool_call') order by e.conversation, e.seq",
+        (AGENTS[0],),
+    ):
+        data = json.loads(payload)
+        if kind == "agent_message":
+            text = data.get("text") or ""
+            steps = "device step" in kind_of(text)  # a request, not the closing summary
+            wanted = {t for t, ask in nw.STEPS.items() if steps and ask.lower() in text.lower()}
+            asked.update(wanted)
+            pending[conv] = wanted
+        elif data["call"]["name"] in pending.get(conv, set()):
+            done[data["call"]["name"]] += 1
+            pending[conv].discard(data["call"]["name"])
+    return [
+        f"  {tool:28} asked {n:>4}  done {done[tool]:>4}  ({done[tool] / n:.0%})  "
+        f"{nw.STEPS[tool]!r}"
+        for tool, n in asked.most_common()
+    ]
 
 
 def report(db: Path) -> str:
     """The tables: success per domain and condition, failures, misread turns."""
     con = sqlite3.connect(db)
     rows = con.execute(
-        "select id, domain, agent, emotion, reward, reason, breakdown from conversations"
+        "select task_id, domain, agent, emotion, reward, reason, breakdown from conversations"
     ).fetchall()
+    calls = tool_calls(con)
     wins: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     why: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
-    for _cid, domain, agent, emotion, reward, reason, breakdown in rows:
+    for task, domain, agent, emotion, reward, reason, breakdown in rows:
         cond = "neutral" if emotion == "neutral" else "frustration 0.9"
         wins[(agent, domain, cond)].append(float(reward or 0.0) >= 1.0)
         if float(reward or 0.0) < 1.0:
-            why[(agent, cond)][failure(reason, breakdown)] += 1
+            path = path_of(calls, agent, task, emotion)
+            why[(agent, cond)][failure(reason, breakdown, path)] += 1
     lines = ["success (share of conversations with reward 1) per domain and condition", ""]
     head = f"{'domain':14} {'condition':16} {'n':>3} {'natural':>8} {'gold':>6} {'ratio':>6}"
     lines += [head, "-" * len(head)]
@@ -175,12 +214,22 @@ def report(db: Path) -> str:
                 f"{domain:14} {cond:16} {len(nat):>3} {n_rate:>8.2f} {g_rate:>6.2f} {ratio:>6}"
             )
         lines.append("")
-    lines += ["why conversations failed (end reason, what was wrong)", ""]
+    lines += ["why conversations failed (end reason, what was wrong, the agent's calls)", ""]
     for (agent, cond), counts in sorted(why.items()):
         for what, n in counts.most_common():
             lines.append(f"  {agent:16} {cond:16} {n:>4}  {what}")
-    off = off_path(con)
+    off = sorted(
+        f"{task}@{emo}"
+        for (agent, task, emo) in calls
+        if agent == AGENTS[0] and path_of(calls, agent, task, emo) == "off gold's path"
+    )
     lines += ["", f"the double's conversations whose calls left gold's path: {len(off)} {off[:10]}"]
+    lines += [
+        "",
+        "device steps: asked by the double (each request), done by the user right after",
+        "",
+    ]
+    lines += device_steps(con)
     lines += ["", "the double's turns the scripted user tagged (trigger, act, count, example)", ""]
     tagged: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     events = con.execute(
