@@ -51,6 +51,7 @@ from benchmarks.natural_wording import (
     GREETINGS,
     HOLDING,
     MORE,
+    NOTED,
     OUTPUT,
     REFUSED,
     REPHRASE,
@@ -337,7 +338,8 @@ class NaturalPolicy(GoldPolicy):
                 if i + 1 in key.user_steps and self.words().chance(0.3):
                     group.append(i + 1)
                 asked.update(group)
-                yield Say(self._opener() + self._ask_steps(group))
+                noted = self.words().pick(NOTED) + " " if i - 1 in key.user_steps else ""
+                yield Say(self._opener() + noted + self._ask_steps(group))
                 for j in group:
                     yield from self._until_followed(self._ask_steps([j]))
                 continue

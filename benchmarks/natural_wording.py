@@ -121,6 +121,8 @@ FAILED = (
     "I'm sorry, something went wrong on my side: {error}.",
     "Unfortunately the system didn't accept that: {error}. I'm sorry about this.",
 )
+NOTED = ("Thanks for checking that.", "Got it, thank you.", "Okay, that helps.", "Thanks, noted.")
+"""What the double says on reading the customer's report of a device step, before the next."""
 STEP_ONE = (
     "Could you {step} and tell me what you find?",
     "Next, please {step}. What do you see?",
