@@ -70,20 +70,22 @@ KINDS = {
 }
 
 
-def choose_tasks(per_domain: int, seed: int) -> list[str]:
-    """Seeded: ``per_domain`` tasks a domain (half hard where it has any), all telecom hard."""
+def choose_tasks(per_domain: int, seed: int) -> tuple[list[str], list[str]]:
+    """Seeded: ``per_domain`` tasks a domain (half hard where it has any), and the telecom hard
+    tasks not among them (every telecom hard task plays)."""
     rng = random.Random(seed)
-    chosen: list[str] = []
+    sample: list[str] = []
+    extra: list[str] = []
     for name in DOMAINS:
         tasks = get_domain(name).tasks
         hard = [t.id for t in tasks if t.tier == "hard"]
         base = [t.id for t in tasks if t.tier != "hard"]
         n_hard = min(len(hard), per_domain // 2)
         picked = rng.sample(hard, n_hard) + rng.sample(base, per_domain - n_hard)
+        sample += picked
         if name == "telecom":
-            picked = sorted(set(picked) | set(hard))
-        chosen += picked
-    return chosen
+            extra += [t for t in hard if t not in picked]
+    return sample, extra
 
 
 def kind_of(text: str) -> str:
@@ -178,18 +180,23 @@ def device_steps(con: sqlite3.Connection) -> list[str]:
     ]
 
 
-def report(db: Path) -> str:
+def report(db: Path, sample: set[str]) -> str:
     """The tables: success per domain and condition, failures, misread turns."""
     con = sqlite3.connect(db)
     rows = con.execute(
         "select task_id, domain, agent, emotion, reward, reason, breakdown from conversations"
     ).fetchall()
     calls = tool_calls(con)
+    telecom_hard = {t.id for t in get_domain("telecom").tasks if t.tier == "hard"}
     wins: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     why: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for task, domain, agent, emotion, reward, reason, breakdown in rows:
         cond = "neutral" if emotion == "neutral" else "frustration 0.9"
         wins[(agent, domain, cond)].append(float(reward or 0.0) >= 1.0)
+        if task in sample:
+            wins[(agent, "sample", cond)].append(float(reward or 0.0) >= 1.0)
+        if task in telecom_hard:
+            wins[(agent, "telecom (hard)", cond)].append(float(reward or 0.0) >= 1.0)
         if float(reward or 0.0) < 1.0:
             path = path_of(calls, agent, task, emotion)
             why[(agent, cond)][failure(reason, breakdown, path)] += 1
@@ -198,11 +205,12 @@ def report(db: Path) -> str:
     lines += [head, "-" * len(head)]
     for cond in CONDITIONS:
         totals = {a: [] for a in AGENTS}  # type: dict[str, list[float]]
-        for domain in (*DOMAINS, "all"):
+        for domain in (*DOMAINS, "telecom (hard)", "sample", "all"):
             if domain == "all":
                 nat, gold = totals[AGENTS[0]], totals[AGENTS[1]]
             else:
                 nat, gold = wins[(AGENTS[0], domain, cond)], wins[(AGENTS[1], domain, cond)]
+            if domain in DOMAINS:
                 totals[AGENTS[0]] += nat
                 totals[AGENTS[1]] += gold
             if not nat:
@@ -271,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.per_domain < 2:
         print("--per-domain: at least 2", file=sys.stderr)
         return 2
-    tasks = choose_tasks(args.per_domain, args.seed)
+    sample, extra = choose_tasks(args.per_domain, args.seed)
+    tasks = sample + extra
     tmp = tempfile.mkdtemp(prefix="natural-vs-scripted-")
     db = Path(args.db or Path(tmp) / "runs.db")
     env = {
@@ -302,7 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(tasks)} tasks (seed {args.seed}, closing {args.closing}), scripted user; "
         "gold is a calibrator"
     )
-    print(report(db))
+    print(
+        f"rows: each domain's tasks played; telecom (hard): every telecom hard task; sample: the "
+        f"{len(sample)} tasks of the seeded sample ({args.per_domain} a domain); all: every task"
+    )
+    print(report(db, set(sample)))
     return 0
 
 
