@@ -91,7 +91,8 @@ _CONTENT = re.compile(
     re.IGNORECASE,
 )
 _LOST = re.compile(
-    r"what do you mean|what you mean|don't understand|do not understand|don't follow|"
+    r"what do you mean|what you mean|don't understand|do not understand|do(n't| not) follow|"
+    r"not following|lost me|unclear|"
     r"makes no sense|what's next|what now|is it sorted|^\W*and\?|get on with it|^\W*sorry\?|"
     r"what are you (even )?asking|what is (this|that)\?|confus\w*|come again|huh\b|"
     r"explain|what\?\s*$|^\W*so\?",
@@ -208,10 +209,16 @@ class NaturalPolicy(GoldPolicy):
             again = self.words().pick(FACTS, slots=listing([s.prompt for s in unsaid]))
             yield Say(self.words().pick(REPHRASE) + again)
 
-    def _until_followed(self, text: str) -> Iterator[Step]:
-        """Say a request again, reworded, while the user says it did not follow it."""
+    def _until_followed(self, text: str, answer: bool = False) -> Iterator[Step]:
+        """Say a request again, reworded, while the user says it did not follow it.
+
+        With ``answer`` (a yes/no question) any reply that is neither a yes nor a no counts
+        as not followed.
+        """
         for _ in range(RETRIES):
-            if not self._lost():
+            last = self._last_user_text()
+            unanswered = answer and not (_YES.search(last) or _DECLINE.search(last))
+            if not (self._lost() or unanswered):
                 return
             yield Say(self.words().pick(REPHRASE) + text)
 
@@ -351,7 +358,7 @@ class NaturalPolicy(GoldPolicy):
             if part is not None:
                 writes = [self._bind(w, live) for w in part]
                 yield Say(self._opener() + self._confirm(writes))
-                yield from self._until_followed(self._confirm(writes))
+                yield from self._until_followed(self._confirm(writes), answer=True)
                 last = self._last_user_text()
                 if _DECLINE.search(last) or self._lost() or not _YES.search(last):
                     held = DECLINED if _DECLINE.search(last) else HOLDING
