@@ -98,6 +98,12 @@ _LOST = re.compile(
     r"explain|what\?\s*$|^\W*so\?",
     re.IGNORECASE,
 )
+_REPORTED = re.compile(
+    r"\b(i did|did that|done|says|shows|showing|screen|i see|there is|there's|it's|is on|is off|"
+    r"restarted|turned|switched|tried|reads|displays|connects|sent|detected|allowed)\b",
+    re.IGNORECASE,
+)
+"""Words of a customer's report of a device step (what it did, what the phone shows)."""
 RETRIES = 2
 """How many times the double rewords a question or step the user did not follow."""
 _YES = re.compile(
@@ -209,15 +215,18 @@ class NaturalPolicy(GoldPolicy):
             again = self.words().pick(FACTS, slots=listing([s.prompt for s in unsaid]))
             yield Say(self.words().pick(REPHRASE) + again)
 
-    def _until_followed(self, text: str, answer: bool = False) -> Iterator[Step]:
+    def _until_followed(
+        self, text: str, answer: bool = False, report: bool = False
+    ) -> Iterator[Step]:
         """Say a request again, reworded, while the user says it did not follow it.
 
         With ``answer`` (a yes/no question) any reply that is neither a yes nor a no counts
-        as not followed.
+        as not followed; with ``report`` (a device step), any reply that reports nothing.
         """
         for _ in range(RETRIES):
             last = self._last_user_text()
             unanswered = answer and not (_YES.search(last) or _DECLINE.search(last))
+            unanswered |= report and not _REPORTED.search(last)
             if not (self._lost() or unanswered):
                 return
             yield Say(self.words().pick(REPHRASE) + text)
@@ -348,7 +357,7 @@ class NaturalPolicy(GoldPolicy):
                 noted = self.words().pick(NOTED) + " " if i - 1 in key.user_steps else ""
                 yield Say(self._opener() + noted + self._ask_steps(group))
                 for j in group:
-                    yield from self._until_followed(self._ask_steps([j]))
+                    yield from self._until_followed(self._ask_steps([j]), report=True)
                 continue
             part = confirmed.get(i)
             if part is not None:
