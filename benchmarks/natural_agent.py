@@ -354,7 +354,9 @@ class NaturalPolicy(GoldPolicy):
                 if i + 1 in key.user_steps and self.words().chance(0.3):
                     group.append(i + 1)
                 asked.update(group)
-                noted = self.words().pick(NOTED) + " " if i - 1 in key.user_steps else ""
+                reported = _REPORTED.search(self._last_user_text()) and not self._lost()
+                after = i - 1 in key.user_steps and reported
+                noted = self.words().pick(NOTED) + " " if after else ""
                 yield Say(self._opener() + noted + self._ask_steps(group))
                 for j in group:
                     yield from self._until_followed(self._ask_steps([j]), report=True)
