@@ -129,6 +129,7 @@ class ScriptedUser:
         self.agent_turns = 0
         self.complained = False
         self.pushed = False  # whether the user's last message insisted on its demand
+        self.reported = False  # whether the agent has said an action was done
         self.doubted = False
         self.later_pending = bool(self.scenario.later)
         self.last: UserTurn | None = None
@@ -284,12 +285,14 @@ class ScriptedUser:
         doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
         answers = acts.asked or acts.steps or acts.confirmation or doubt
-        pending = self.goal_items if acts.completion and not (answers or later) else []
+        closes = (acts.completion or self._farewell(acts, answers)) and not (answers or later)
+        self.reported = self.reported or acts.done
+        pending = self.goal_items if closes else []
         if pending:
             triggers.extend(f"goal_item:{name}" for name in pending)
             lines = [self.tone.accept()] if pushback == ACCEPT and self.insisting.used else []
             return " ".join([*lines, self._raise_goal_items(pending)]), None, triggers, reason
-        if acts.completion and not (answers or later):
+        if closes:
             closing = self.tone.closing()
             if pushback == ACCEPT and self.insisting.used:
                 closing = f"{self.tone.accept()} {closing}"
@@ -328,6 +331,15 @@ class ScriptedUser:
             self._held = (parts, triggers, reason)
             return "", None, triggers, reason
         return " ".join(parts), None, triggers, reason
+
+    def _farewell(self, acts: AgentActs, answers: object) -> bool:
+        """Whether a text after the agent reported its work done is a goodbye in other words:
+        the reader finds nothing in it (no question, placed or not, no claim, no lookup
+        announced, no refusal or handoff), and nothing is pending (demand settled, no later need; unsaid goal
+        items are raised instead). "You're welcome! Take care." then ends the conversation."""
+        if not self.reported or answers or acts.substantive or acts.refused or acts.announced:
+            return False
+        return self.insisting.settled and not self.later_pending
 
     def _courteous(self, acts: AgentActs) -> bool:
         """Whether an answer to an insistence is courteous: it acknowledges the user (where its
