@@ -241,7 +241,7 @@ class ScriptedUser:
             triggers.append("unbacked_claim")
         if acts.transfer:
             triggers.append("transfer")
-        if not acts.substantive:
+        if not acts.substantive and not (acts.refused and not self.insisting.settled):
             triggers.append("announced_delay" if acts.announced else "no_progress")
         return triggers, list(dict.fromkeys(complaints))
 
@@ -286,7 +286,7 @@ class ScriptedUser:
         doubt = doubt and not self.doubted
         answers = acts.asked or acts.steps or acts.confirmation or doubt
         closes = (acts.completion or self._farewell(acts, answers)) and not (answers or later)
-        self.reported = self.reported or acts.done
+        self.reported = self.reported or acts.done or pushback == ACCEPT
         pending = self.goal_items if closes else []
         if pending:
             triggers.extend(f"goal_item:{name}" for name in pending)
@@ -333,7 +333,8 @@ class ScriptedUser:
         return " ".join(parts), None, triggers, reason
 
     def _farewell(self, acts: AgentActs, answers: object) -> bool:
-        """Whether a text after the agent reported its work done is a goodbye in other words:
+        """Whether a text after the agent reported its work done (or the user accepted its
+        refusal) is a goodbye in other words:
         the reader finds nothing in it (no question, placed or not, no claim, no lookup
         announced, no refusal or handoff), and nothing is pending (demand settled, no later need; unsaid goal
         items are raised instead). "You're welcome! Take care." then ends the conversation."""
