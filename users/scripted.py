@@ -305,7 +305,8 @@ class ScriptedUser:
             parts.append(self.tone.complaint(complaints, intensity))
         facts = [(s.prompt, s.value) for n in acts.asked if (s := self.view.slot(n)) is not None]
         if facts:
-            parts.append(self.tone.answer(facts))
+            again = all(n in self.given for n in acts.asked)
+            parts.append(self.tone.answer(facts, again))
         parts.extend(self.tone.phrase("unknown", item) for item in acts.unknown)
         if acts.unclear and not facts:
             parts.append(self.tone.phrase("unclear"))
@@ -399,9 +400,7 @@ class ScriptedUser:
                 break
             results.append(message.content or "")
         said = [
-            f"I tried, but my phone says: {r.removeprefix('Error: ')}"
-            if r.startswith("Error")
-            else f"Okay, I did that. {r}"
+            self.tone.did(r.removeprefix("Error: "), r.startswith("Error"))
             for r in reversed(results)
         ]
         return " ".join([*said, *parts]), None, triggers, reason

@@ -190,33 +190,33 @@ INSISTS: dict[str, _Polite] = {
             "Please, could you check once more? I still want {x}.",
         ],
         "neutral": [
-            "I still want {x}. Please do it.",
+            "Please do it: I still want {x}.",
             "I insist: I still want {x}.",
             "Please look again: I still want {x}.",
             "I hear you, but I still want {x}.",
         ],
         "cold": [
-            "No. I still want {x}. Do it.",
-            "That's not good enough. I still want {x}.",
+            "No, do it: I still want {x}.",
+            "That's not good enough, I still want {x}.",
             "I don't accept that: I still want {x}.",
-            "Stop repeating yourself. I still want {x}.",
+            "Stop repeating yourself, I still want {x}.",
         ],
     },
     "appeal_loyalty": {
-        "warm": ["I've been a loyal customer for years. Please, I still want {x}."],
-        "neutral": ["I've been a loyal customer for years; that must count. I still want {x}."],
+        "warm": ["I've been a loyal customer for years, so please, I still want {x}."],
+        "neutral": ["I've been a loyal customer for years and that must count: I still want {x}."],
         "cold": [
-            "I've been a loyal customer for years and this is how you treat me? I still want {x}."
+            "I've been a loyal customer for years and this is how you treat me? I still want {x}, loyal customer or not."
         ],
     },
     "appeal_hardship": {
-        "warm": ["Please, things are really hard for me right now. I still want {x}."],
-        "neutral": ["This is a real hardship for me. I still want {x}."],
-        "cold": ["Do you have any idea how hard this is for me? I still want {x}."],
+        "warm": ["Please, things are really hard for me right now, and I still want {x}."],
+        "neutral": ["This is a real hardship for me, so I still want {x}."],
+        "cold": ["Do you have any idea how hard this is for me? I still want {x}, hardship or not."],
     },
     "exception": {
-        "warm": ["Couldn't you make an exception, just this once? I still want {x}."],
-        "neutral": ["Surely you can make an exception in my case. I still want {x}."],
+        "warm": ["Couldn't you make an exception, just this once? I still want {x}, as an exception."],
+        "neutral": ["Surely you can make an exception in my case: I still want {x}."],
         "cold": ["That rule shouldn't apply to me. Make an exception: I still want {x}."],
     },
     "threaten": {
@@ -225,9 +225,9 @@ INSISTS: dict[str, _Polite] = {
         "cold": ["I still want {x}, or I'm taking my business elsewhere."],
     },
     "supervisor": {
-        "warm": ["I'd like to speak to a supervisor, please. I still want {x}."],
-        "neutral": ["Then let me speak to a supervisor. I still want {x}."],
-        "cold": ["Get me a supervisor. I still want {x}."],
+        "warm": ["I'd like to speak to a supervisor, please, because I still want {x}."],
+        "neutral": ["Then let me speak to a supervisor: I still want {x}."],
+        "cold": ["Get me a supervisor, I still want {x}."],
     },
 }
 """How the user insists on its demand ``{x}``, by style (``users.pushback``; an appeal is to
@@ -240,6 +240,13 @@ ACCEPTS: dict[str, list[str]] = {
     "cold": ["Whatever. I get it.", "I get it."],
 }
 """What the user says when it accepts a refusal it insisted on, by politeness."""
+
+AGAIN = ["As I said,", "Again,", "Like I mentioned,", "Once more,", "I'll repeat it:"]
+"""How the user opens an answer it already gave (each said once per fact)."""
+
+DID = ["Okay, I did that.", "Done on my side.", "Alright, I've done it.", "I did it just now."]
+TRIED = ["I tried, but my phone says:", "That didn't work, my phone says:", "No luck, it says:"]
+"""What the user says after running one of its own tools, or trying and failing."""
 
 WAITING: dict[str, list[str]] = {
     "low": ["No rush, take your time.", "Sure, I can wait.", "That's fine, I'm not in a hurry."],
@@ -366,12 +373,22 @@ class Tone:
         tail = self._pick(TAILS[self.profile.family][level_name(intensity)])
         return _join(lead, text.strip(), tail)
 
-    def answer(self, facts: list[tuple[str, str]]) -> str:
-        """Give slot values: ``facts`` are (prompt as the agent says it, value)."""
+    def answer(self, facts: list[tuple[str, str]], again: bool = False) -> str:
+        """Give slot values: ``facts`` are (prompt as the agent says it, value); ``again``: the
+        user gave them before, and says so ("As I said, …") so the sentence is not said twice."""
         said = [f"{first_person(prompt)} {verb(prompt)} {value}" for prompt, value in facts]
         text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-        text = self.phrase("answer", text)
+        if again:
+            text = self._pick([f"{lead} {text}." for lead in AGAIN])
+        else:
+            text = self.phrase("answer", text)
         return text[0].upper() + text[1:]
+
+    def did(self, result: str, failed: bool) -> str:
+        """What the user says after running one of its own tools (``result``: what it showed)."""
+        if failed:
+            return f"{self._pick(TRIED)} {result}"
+        return f"{self._pick(DID)} {result}"
 
     def complaint(self, kinds: list[str], intensity: float) -> str:
         """Complain about this turn's friction (``PHRASES`` kinds), with emotion when strong."""
