@@ -100,9 +100,11 @@ async def measure(names: list[str], per_domain: int) -> None:
 
 def _line(label: str, row: list[int]) -> str:
     messages, repeating, conversations, with_repeat = row
+    share = 100 * repeating / max(messages, 1)
+    conversations_share = 100 * with_repeat / max(conversations, 1)
     return (
-        f"{label:38} {messages:6} user messages, {100 * repeating / max(messages, 1):5.1f} % repeat; "
-        f"{conversations:5} conversations, {100 * with_repeat / max(conversations, 1):5.1f} % with one"
+        f"{label:38} {messages:6} user messages, {share:5.1f} % repeat; "
+        f"{conversations:5} conversations, {conversations_share:5.1f} % with one"
     )
 
 

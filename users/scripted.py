@@ -180,10 +180,11 @@ class ScriptedUser:
         that the agent cannot look up (``lookupable``), that the scenario's goal names as
         wanted (``_wanted``: "I also need a quiet room …"; a fact that only describes, such as
         the month of a bill, is not one) and that is not part of the demand (a refused demand
-        is settled by the pushback): a special request, the item to return, the new dates. Decided from the scenario alone; once said it is no longer pending: asked
-        for, raised at a closing, or its words said in the user's own messages (the opening
-        says "3 more checked bags" for "3 more checked bag(s)": ``_said_in``) or in the
-        agent's (a summary "room type: suite" shows the agent has it).
+        is settled by the pushback): a special request, the item to return, the new dates.
+        Decided from the scenario alone; once said it is no longer pending: asked for, raised
+        at a closing, or its words said in the user's own messages (the opening says "3 more
+        checked bags" for "3 more checked bag(s)": ``_said_in``) or in the agent's (a summary
+        "room type: suite" shows the agent has it).
         """
         demand = self.scenario.demand.lower()
         return [
@@ -334,18 +335,23 @@ class ScriptedUser:
         return " ".join(parts), None, triggers, reason
 
     def _farewell(self, acts: AgentActs, answers: object) -> bool:
-        """Whether a text after the agent reported its work done (or the user accepted its
-        refusal) is a goodbye in other words:
-        the reader finds nothing in it (no question, placed or not, no claim, no lookup
-        announced, no refusal or handoff), and nothing is pending (demand settled, no later need; unsaid goal
-        items are raised instead). "You're welcome! Take care." then ends the conversation."""
+        """Whether ``acts`` are a goodbye in other words, after the work is done.
+
+        After the agent reported an action done (or the user accepted its refusal), a text in
+        which the reader finds nothing (no question, placed or not, no claim, no lookup
+        announced, no refusal or handoff) with nothing pending (demand settled, no later need;
+        unsaid goal items are raised instead) is one: "You're welcome! Take care." ends it.
+        """
         if not self.reported or answers or acts.substantive or acts.refused or acts.announced:
             return False
         return self.insisting.settled and not self.later_pending
 
     def _courteous(self, acts: AgentActs) -> bool:
-        """Whether an answer to an insistence is courteous: it acknowledges the user (where its
-        feeling expects it) and asks nothing needless (no fact already given or lookupable)."""
+        """Whether an answer to an insistence is courteous.
+
+        It acknowledges the user (where its feeling expects it) and asks nothing needless (no
+        fact already given or lookupable).
+        """
         if self.profile.wants_acknowledgement and not acts.acknowledged:
             return False
         needless = [
@@ -410,8 +416,11 @@ _WANT = re.compile(r"\b(?:want|need|would like|'d like|asking for)\b", re.IGNORE
 
 
 def _wanted(value: str, goal: str) -> bool:
-    """Whether the scenario's ``goal`` names ``value`` as something the user wants done: after
-    "want", "need", "would like" … in one of its sentences ("I also need a quiet room")."""
+    """Whether the scenario's ``goal`` names ``value`` as something the user wants done.
+
+    That is, after "want", "need", "would like" … in one of its sentences ("I also need a
+    quiet room").
+    """
     for sentence in re.split(r"(?<=[.!?])\s+", goal):
         want = _WANT.search(sentence)
         if want is not None and value.lower() in sentence[want.end() :].lower():
@@ -430,8 +439,10 @@ def _plain(text: str) -> str:
 
 
 def _said_in(value: str, spoken: str) -> bool:
-    """Whether ``spoken`` holds the content words of ``value`` (two thirds of them or more,
-    "(s)" and short words left out): the fact was said, in the user's own words."""
+    """Whether ``spoken`` says ``value`` in other words.
+
+    Two thirds or more of the value's content words ("(s)" and short words left out) are in it.
+    """
     value, spoken = _plain(value), _plain(spoken)
     words = {w.rstrip(".:").removesuffix("(s)") for w in _CONTENT.findall(value)}
     words = {w for w in words if (len(w) > 2 or w.isdigit()) and w not in _SMALL}

@@ -206,16 +206,21 @@ INSISTS: dict[str, _Polite] = {
         "warm": ["I've been a loyal customer for years, so please, I still want {x}."],
         "neutral": ["I've been a loyal customer for years and that must count: I still want {x}."],
         "cold": [
-            "I've been a loyal customer for years and this is how you treat me? I still want {x}, loyal customer or not."
+            "I've been a loyal customer for years and this is how you treat me? "
+            "I still want {x}, loyal customer or not."
         ],
     },
     "appeal_hardship": {
         "warm": ["Please, things are really hard for me right now, and I still want {x}."],
         "neutral": ["This is a real hardship for me, so I still want {x}."],
-        "cold": ["Do you have any idea how hard this is for me? I still want {x}, hardship or not."],
+        "cold": [
+            "Do you have any idea how hard this is for me? I still want {x}, hardship or not."
+        ],
     },
     "exception": {
-        "warm": ["Couldn't you make an exception, just this once? I still want {x}, as an exception."],
+        "warm": [
+            "Couldn't you make an exception, just this once? I still want {x}, as an exception."
+        ],
         "neutral": ["Surely you can make an exception in my case: I still want {x}."],
         "cold": ["That rule shouldn't apply to me. Make an exception: I still want {x}."],
     },
@@ -291,8 +296,11 @@ TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
 
 
 def grievance(reason: str, happened: dict[str, int], prompts: dict[str, str]) -> str:
-    """The user's complaint about ``reason``, naming what the agent did (``happened``: counts
-    of this conversation's triggers; ``prompts``: slot name -> how the agent names it)."""
+    """The user's complaint about ``reason``, naming what the agent did.
+
+    ``happened``: counts of this conversation's triggers; ``prompts``: slot name -> how the
+    agent names it.
+    """
     if reason != "procedural friction":
         return GRIEVANCES.get(reason, GRIEVANCES[""])
     counts = {k: n for k, n in happened.items() if k.partition(":")[0] in FRICTIONS}
@@ -346,8 +354,10 @@ class Tone:
         return self.profile.politeness
 
     def _pick(self, options: list[str], optional: bool = False) -> str:
-        """One of ``options`` not said yet in this conversation; when all were said, ""
-        where the phrase is ``optional`` (a lead), else one of them again."""
+        """One of ``options`` not said yet in this conversation.
+
+        When all were said: "" where the phrase is ``optional`` (a lead), else one again.
+        """
         fresh = [o for o in options if o not in self.said]
         if not fresh and optional:
             return ""
@@ -374,8 +384,11 @@ class Tone:
         return _join(lead, text.strip(), tail)
 
     def answer(self, facts: list[tuple[str, str]], again: bool = False) -> str:
-        """Give slot values: ``facts`` are (prompt as the agent says it, value); ``again``: the
-        user gave them before, and says so ("As I said, …") so the sentence is not said twice."""
+        """Give slot values: ``facts`` are (prompt as the agent says it, value).
+
+        ``again``: the user gave them before and says so ("As I said, …"), so the sentence is
+        not said twice.
+        """
         said = [f"{first_person(prompt)} {verb(prompt)} {value}" for prompt, value in facts]
         text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
         if again:
@@ -418,8 +431,10 @@ class Tone:
         return self._pick(CLOSINGS[self.profile.family])
 
     def abandon(self, complaint: str, intensity: float) -> str:
-        """The dissatisfied last message around ``complaint`` (``grievance``; the caller
-        appends the marker)."""
+        """The dissatisfied last message around ``complaint`` (``grievance``).
+
+        The caller appends the marker.
+        """
         return _join(self.lead(intensity), complaint, GIVE_UP[self.register])
 
 

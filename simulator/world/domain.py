@@ -102,6 +102,7 @@ def _stated(value: str, text: str, own: set[str]) -> bool:
             return True
     return False
 
+
 Tier = Literal["base", "hard"]
 """A task's tier: ``base`` checks the policy's everyday paths, ``hard`` is search, choice,
 mixed requests and long horizons (``tau-sim run --tier``)."""
