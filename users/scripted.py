@@ -5,7 +5,12 @@ reads each agent text with ``users.dialogue.AgentTextReader``: it gives the valu
 known-info slots it is asked for (several when one question names several; a choice question,
 "which one", is not taken for one the agent's tools could answer),
 says "yes" to confirmation questions, says it does not know what it does not know, and closes with
-``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
+``###STOP###`` when the agent asks whether there is anything else or, after it reported its work
+done, says goodbye in words the reader finds nothing in ("You're welcome! Take care."), once
+nothing is pending: before that it raises its unsaid goal items (``goal_items``: a special
+request the agent never asked for; trigger ``goal_item:NAME``). An answer it gave before opens
+with "As I said," and the like; ``Tone`` says no phrase twice. When it quits, its complaint
+names what happened most (``users.tone.grievance``). Every turn feeds the triggers
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
 ``###UNSATISFIED###`` and the reason.
 
@@ -35,9 +40,11 @@ Where the scenario has a ``demand`` (the right answer is a refusal), the user pu
 without doing it, and asks nothing, gets an insistence instead of the closing (trigger
 ``insisted:STYLE``, worded by ``Tone.insist``), as many times as the profile's pushback says;
 then the user accepts ("Alright, I understand.") and closes as before. A neutral user accepts
-at once. The first refusal counts as progress as it did; the same refusal again after an
-insistence does not, and answering an insistence without an acknowledgement is
-``dismissive``. This path is apart from answering the agent's questions: a text that asks for
+at once. A refusal of the pending demand is never ``no_progress``; the same refusal again after
+an insistence is no progress either, answering an insistence without an acknowledgement is
+``dismissive``, and a courteous answer (acknowledged, nothing needless asked) weighs no
+``no_progress``, ``announced_delay`` or ``unbacked_claim``: a courteous agent keeps the user
+through all its insistences. This path is apart from answering the agent's questions: a text that asks for
 a slot, a step or a confirmation is answered as usual.
 
 Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
