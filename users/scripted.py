@@ -44,8 +44,8 @@ at once. A refusal of the pending demand is never ``no_progress``; the same refu
 an insistence is no progress either, answering an insistence without an acknowledgement is
 ``dismissive``, and a courteous answer (acknowledged, nothing needless asked) weighs no
 ``no_progress``, ``announced_delay`` or ``unbacked_claim``: a courteous agent keeps the user
-through all its insistences. This path is apart from answering the agent's questions: a text that asks for
-a slot, a step or a confirmation is answered as usual.
+through all its insistences. This path is apart from answering the agent's questions: a text
+that asks for a slot, a step or a confirmation is answered as usual.
 
 Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
 ``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there is

@@ -398,10 +398,13 @@ class Tone:
         return text[0].upper() + text[1:]
 
     def did(self, result: str, failed: bool) -> str:
-        """What the user says after running one of its own tools (``result``: what it showed)."""
+        """What the user says after running one of its own tools (``result``: what it showed).
+
+        Once every lead was said, the result alone.
+        """
         if failed:
-            return f"{self._pick(TRIED)} {result}"
-        return f"{self._pick(DID)} {result}"
+            return _join(self._pick(TRIED, optional=True) or "My phone says:", result)
+        return _join(self._pick(DID, optional=True), result)
 
     def complaint(self, kinds: list[str], intensity: float) -> str:
         """Complain about this turn's friction (``PHRASES`` kinds), with emotion when strong."""
