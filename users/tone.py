@@ -284,7 +284,7 @@ GRIEVANCES: dict[str, str] = {
 """What the user says about the reason it gives up (procedural friction: ``FRICTIONS``)."""
 
 FRICTIONS: dict[str, str] = {
-    "repeated_question": "You've asked for {x} {n} times now.",
+    "repeated_question": "You've asked for {x} {n} now.",
     "lookupable_question": "You keep asking me for things you should already have.",
     "announced_delay": "You keep saying you'll check, and nothing comes back.",
     "no_progress": "We keep going round in circles and nothing gets done.",

@@ -21,6 +21,7 @@ from tau_sim.simulator.world.views import user_view
 from tau_sim.users.emotions import EmotionProfile
 from tau_sim.users.pushback import pushback_of
 from tau_sim.users.scripted import ScriptedUser
+from tau_sim.users.tone import grievance
 from tests.agents.dialog import context, play
 
 pytestmark = pytest.mark.anyio
@@ -188,7 +189,7 @@ async def test_the_quit_line_names_the_question_asked_again() -> None:
     assert got.ended.reason == "user_abandoned"
     last = got.texts[-1]
     assert last.endswith(UNSATISFIED)
-    assert re.search(r"asked for my email address (twice|\w+ times)", last), last
+    assert re.search(r"asked for my email address (twice|\w+ times) now", last), last
     assert "should already have" not in last
 
 
@@ -220,3 +221,25 @@ async def test_an_emotional_user_says_no_sentence_twice() -> None:
     got = await talk("retail", "retail-048", texts, "frustration", 0.9, max_steps=12)
     said = [s for t in got.texts for s in _sentences(t)]
     assert len(said) == len(set(said)), said
+
+
+def test_the_grievance_names_what_happened_most() -> None:
+    prompts = {"email": "your email address"}
+    assert grievance("procedural friction", {"repeated_question:email": 2}, prompts) == (
+        "You've asked for my email address three times now."
+    )
+    delays = {"announced_delay": 3, "no_progress": 1}
+    assert "you'll check" in grievance("procedural friction", delays, prompts)
+    assert "should already have" in grievance(
+        "procedural friction", {"lookupable_question:order_id": 2}, prompts
+    )
+    assert grievance("unbacked claims", {}, prompts) == (
+        "You keep saying it's done without saying what."
+    )
+
+
+async def test_the_same_seed_plays_the_same_conversation() -> None:
+    texts = [*RETAIL_048_DONE, "Let me check that.", FAREWELLS[0]]
+    first = await talk("retail", "retail-048", texts, "frustration", 0.9)
+    second = await talk("retail", "retail-048", texts, "frustration", 0.9)
+    assert first.texts == second.texts and first.triggers == second.triggers
