@@ -54,16 +54,28 @@ def described(persona: str) -> str:
     return DESCRIPTIONS.get(persona, persona)
 
 
-def styled(persona: str, text: str, kept: Iterable[str], rng: random.Random) -> str:
+def styled(
+    persona: str,
+    text: str,
+    kept: Iterable[str],
+    rng: random.Random,
+    asides: set[str] | None = None,
+) -> str:
     """``text`` as a user of ``persona`` writes it; the ``kept`` phrases stay verbatim.
 
-    A rambling user adds an aside around the whole message; the others rewrite the words
+    A rambling user adds an aside around the whole message, once per conversation where the
+    caller keeps the ``asides`` used so far (the set is updated); the others rewrite the words
     between the kept phrases; a plain user (or a persona written by hand) writes as it is.
     """
     if not text:
         return text
     if persona == "rambling":
-        return _ramble(text, rng)
+        if asides is not None and asides:
+            return text
+        said = _ramble(text, rng)
+        if asides is not None:
+            asides.add(said)
+        return said
     rewrite = _WORDING.get(persona)
     if rewrite is None:
         return text

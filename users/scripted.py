@@ -5,7 +5,12 @@ reads each agent text with ``users.dialogue.AgentTextReader``: it gives the valu
 known-info slots it is asked for (several when one question names several; a choice question,
 "which one", is not taken for one the agent's tools could answer),
 says "yes" to confirmation questions, says it does not know what it does not know, and closes with
-``###STOP###`` when the agent asks whether there is anything else. Every turn feeds the triggers
+``###STOP###`` when the agent asks whether there is anything else or, after it reported its work
+done, says goodbye in words the reader finds nothing in ("You're welcome! Take care."), once
+nothing is pending: before that it raises its unsaid goal items (``goal_items``: a special
+request the agent never asked for; trigger ``goal_item:NAME``). An answer it gave before opens
+with "As I said," and the like; ``Tone`` says no phrase twice. When it quits, its complaint
+names what happened most (``users.tone.grievance``). Every turn feeds the triggers
 it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
 ``###UNSATISFIED###`` and the reason.
 
@@ -35,10 +40,12 @@ Where the scenario has a ``demand`` (the right answer is a refusal), the user pu
 without doing it, and asks nothing, gets an insistence instead of the closing (trigger
 ``insisted:STYLE``, worded by ``Tone.insist``), as many times as the profile's pushback says;
 then the user accepts ("Alright, I understand.") and closes as before. A neutral user accepts
-at once. The first refusal counts as progress as it did; the same refusal again after an
-insistence does not, and answering an insistence without an acknowledgement is
-``dismissive``. This path is apart from answering the agent's questions: a text that asks for
-a slot, a step or a confirmation is answered as usual.
+at once. A refusal of the pending demand is never ``no_progress``; the same refusal again after
+an insistence is no progress either, answering an insistence without an acknowledgement is
+``dismissive``, and a courteous answer (acknowledged, nothing needless asked) weighs no
+``no_progress``, ``announced_delay`` or ``unbacked_claim``: a courteous agent keeps the user
+through all its insistences. This path is apart from answering the agent's questions: a text
+that asks for a slot, a step or a confirmation is answered as usual.
 
 Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
 ``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there is
@@ -51,6 +58,7 @@ non-native), the facts in it and the phrases that carry its feeling and pushback
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar
 
 import anyio
@@ -74,9 +82,20 @@ from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
-from tau_sim.users.tone import FEELING_WORDS, Tone
+from tau_sim.users.tone import FEELING_WORDS, Tone, first_person, grievance, verb
 
 FLAG = "--user-arg"
+
+IDENTITY: frozenset[str] = frozenset(
+    {"first_name", "last_name", "zip", "email", "dob", "pin", "account_number", "phone_number"}
+    | {"member_id"}
+)
+"""Known facts that say who the user is (what any task may authenticate with): never goal
+items, given only when asked."""
+
+COURTEOUS_DROPS: frozenset[str] = frozenset({"no_progress", "announced_delay", "unbacked_claim"})
+"""Triggers a courteous answer to an insistence does not count: restating a refusal politely is
+the right answer to the pressure, not a turn without progress."""
 
 
 class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,9 +129,14 @@ class ScriptedUser:
         self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
         self.insisting = Insisting(self.scenario.demand, pushback_of(self.profile))
         self.given: set[str] = set()
+        self.happened: dict[str, int] = {}  # how often each trigger occurred (the complaint)
+        self.said_asides: set[str] = set()  # the persona's asides used (at most one)
+        self.spoken = ""  # everything the user said so far, lower-cased
+        self.heard = ""  # everything the agent said so far, lower-cased
         self.agent_turns = 0
         self.complained = False
         self.pushed = False  # whether the user's last message insisted on its demand
+        self.reported = False  # whether the agent has said an action was done
         self.doubted = False
         self.later_pending = bool(self.scenario.later)
         self.last: UserTurn | None = None
@@ -135,8 +159,9 @@ class ScriptedUser:
             if self._calls:
                 calls, self._calls = self._calls, []
                 return UserTurn(text="", model=self.model_name, tool_calls=calls)
+        self.spoken += f" {text.lower()}"
         if ends is None:
-            text = styled(self.scenario.persona, text, self.kept, self.style)
+            text = styled(self.scenario.persona, text, self.kept, self.style, self.said_asides)
         state = EmotionUpdate(
             conversation=self.view.conversation_id,
             emotion=self.profile.leaf,
@@ -153,6 +178,46 @@ class ScriptedUser:
         opening = self.scenario.opening
         self.given.update(self.scenario.volunteered())
         return self.tone.opening(opening, self.dynamics.intensity), None, ["opening"], ""
+
+    @property
+    def goal_items(self) -> list[str]:
+        """The unsaid goal items: known facts the user came to get acted on and has not said.
+
+        A goal item is a known-info slot that says nothing about who the user is (``IDENTITY``),
+        that the agent cannot look up (``lookupable``), that the scenario's goal names as
+        wanted (``_wanted``: "I also need a quiet room …"; a fact that only describes, such as
+        the month of a bill, is not one) and that is not part of the demand (a refused demand
+        is settled by the pushback): a special request, the item to return, the new dates.
+        Decided from the scenario alone; once said it is no longer pending: asked for, raised
+        at a closing, or its words said in the user's own messages (the opening says "3 more
+        checked bags" for "3 more checked bag(s)": ``_said_in``) or in the agent's (a summary
+        "room type: suite" shows the agent has it).
+        """
+        demand = self.scenario.demand.lower()
+        return [
+            slot.name
+            for slot in self.view.slots
+            if slot.name not in IDENTITY
+            and not slot.lookupable
+            and slot.name not in self.given
+            and not (demand and slot.value.lower() in demand)
+            and _wanted(slot.value, self.scenario.goal)
+            and not _said_in(slot.value, self.spoken)
+            and not _said_in(slot.value, self.heard)
+        ]
+
+    def _raise_goal_items(self, names: list[str]) -> str:
+        """The unsaid goal items in plain words; they count as given."""
+        said = []
+        for name in names:
+            slot = self.view.slot(name)
+            if slot is not None:
+                said.append(f"{first_person(slot.prompt)} {verb(slot.prompt)} {slot.value}")
+        self.given.update(names)
+        if not said:
+            return ""
+        text = said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1]
+        return f"Before we finish, one more thing: {text}."
 
     def _triggers(self, acts: AgentActs) -> tuple[list[str], list[str]]:
         """This turn's triggers and the complaints they deserve."""
@@ -184,12 +249,13 @@ class ScriptedUser:
             triggers.append("unbacked_claim")
         if acts.transfer:
             triggers.append("transfer")
-        if not acts.substantive:
+        if not acts.substantive and not (acts.refused and not self.insisting.settled):
             triggers.append("announced_delay" if acts.announced else "no_progress")
         return triggers, list(dict.fromkeys(complaints))
 
     def _reply(self, text: str) -> tuple[str, str | None, list[str], str]:
         self.agent_turns += 1
+        self.heard += f" {text.lower()}"
         acts = self.reader.read(text)
         triggers, complaints = self._triggers(acts)
         answering, self.pushed = self.pushed, False
@@ -199,12 +265,20 @@ class ScriptedUser:
             if answering:  # the same refusal again, after the user insisted: no progress to it
                 triggers = [t for t in triggers if t != "progress"]
             triggers.append(f"insisted:{pushback}")
+        courteous = answering and (insisting or pushback == ACCEPT)
+        courteous = courteous and acts.refused and self._courteous(acts)
+        if courteous:
+            triggers = [t for t in triggers if t not in COURTEOUS_DROPS]
+        for trigger in triggers:
+            self.happened[trigger] = self.happened.get(trigger, 0) + 1
         change = self.dynamics.apply(triggers)
         intensity = self.dynamics.intensity
         reason = self.dynamics.reason if change > 0 else ("progress" if change < 0 else "")
         if self.dynamics.abandoned:
             reason = self.dynamics.reason or "no progress"
-            text = f"{self.tone.abandon(self.dynamics.reason, intensity)} {UNSATISFIED}"
+            prompts = {slot.name: slot.prompt for slot in self.view.slots}
+            complaint = grievance(self.dynamics.reason, self.happened, prompts)
+            text = f"{self.tone.abandon(complaint, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
         later = self.later_pending and (acts.completion or self.agent_turns >= LATER_AFTER)
         if later:
@@ -219,7 +293,14 @@ class ScriptedUser:
         doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
         answers = acts.asked or acts.steps or acts.confirmation or doubt
-        if acts.completion and not (answers or later):
+        closes = (acts.completion or self._farewell(acts, answers)) and not (answers or later)
+        self.reported = self.reported or acts.done or pushback == ACCEPT
+        pending = self.goal_items if closes else []
+        if pending:
+            triggers.extend(f"goal_item:{name}" for name in pending)
+            lines = [self.tone.accept()] if pushback == ACCEPT and self.insisting.used else []
+            return " ".join([*lines, self._raise_goal_items(pending)]), None, triggers, reason
+        if closes:
             closing = self.tone.closing()
             if pushback == ACCEPT and self.insisting.used:
                 closing = f"{self.tone.accept()} {closing}"
@@ -232,7 +313,8 @@ class ScriptedUser:
             parts.append(self.tone.complaint(complaints, intensity))
         facts = [(s.prompt, s.value) for n in acts.asked if (s := self.view.slot(n)) is not None]
         if facts:
-            parts.append(self.tone.answer(facts))
+            again = all(n in self.given for n in acts.asked)
+            parts.append(self.tone.answer(facts, again))
         parts.extend(self.tone.phrase("unknown", item) for item in acts.unknown)
         if acts.unclear and not facts:
             parts.append(self.tone.phrase("unclear"))
@@ -258,6 +340,33 @@ class ScriptedUser:
             self._held = (parts, triggers, reason)
             return "", None, triggers, reason
         return " ".join(parts), None, triggers, reason
+
+    def _farewell(self, acts: AgentActs, answers: object) -> bool:
+        """Whether ``acts`` are a goodbye in other words, after the work is done.
+
+        After the agent reported an action done (or the user accepted its refusal), a text in
+        which the reader finds nothing (no question, placed or not, no claim, no lookup
+        announced, no refusal or handoff) with nothing pending (demand settled, no later need;
+        unsaid goal items are raised instead) is one: "You're welcome! Take care." ends it.
+        """
+        if not self.reported or answers or acts.substantive or acts.refused or acts.announced:
+            return False
+        return self.insisting.settled and not self.later_pending
+
+    def _courteous(self, acts: AgentActs) -> bool:
+        """Whether an answer to an insistence is courteous.
+
+        It acknowledges the user (where its feeling expects it) and asks nothing needless (no
+        fact already given or lookupable).
+        """
+        if self.profile.wants_acknowledgement and not acts.acknowledged:
+            return False
+        needless = [
+            n
+            for n in acts.asked
+            if n in self.given or ((slot := self.view.slot(n)) is not None and slot.lookupable)
+        ]
+        return not needless
 
     def _raise_later(self, due: bool) -> list[str]:
         """The later need's text, once, when it is ``due``; the facts it states count as given."""
@@ -304,12 +413,51 @@ class ScriptedUser:
                 break
             results.append(message.content or "")
         said = [
-            f"I tried, but my phone says: {r.removeprefix('Error: ')}"
-            if r.startswith("Error")
-            else f"Okay, I did that. {r}"
+            self.tone.did(r.removeprefix("Error: "), r.startswith("Error"))
             for r in reversed(results)
         ]
         return " ".join([*said, *parts]), None, triggers, reason
+
+
+_WANT = re.compile(r"\b(?:want|need|would like|'d like|asking for)\b", re.IGNORECASE)
+
+
+def _wanted(value: str, goal: str) -> bool:
+    """Whether the scenario's ``goal`` names ``value`` as something the user wants done.
+
+    That is, after "want", "need", "would like" … in one of its sentences ("I also need a
+    quiet room").
+    """
+    for sentence in re.split(r"(?<=[.!?])\s+", goal):
+        want = _WANT.search(sentence)
+        if want is not None and value.lower() in sentence[want.end() :].lower():
+            return True
+    return False
+
+
+_CONTENT = re.compile(r"[a-z0-9$][a-z0-9$.:@-]*")
+_SMALL = frozenset({"the", "and", "for", "with", "from", "that", "this", "more", "than", "not"})
+
+
+def _plain(text: str) -> str:
+    """``text`` lower-cased with amounts written alike ("$30,400.00" and "30400" -> "30400")."""
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text.lower().replace("$", ""))
+    return re.sub(r"(?<=\d)\.0+\b", "", text)
+
+
+def _said_in(value: str, spoken: str) -> bool:
+    """Whether ``spoken`` says ``value`` in other words.
+
+    Two thirds or more of the value's content words ("(s)" and short words left out) are in it.
+    """
+    value, spoken = _plain(value), _plain(spoken)
+    words = {w.rstrip(".:").removesuffix("(s)") for w in _CONTENT.findall(value)}
+    words = {w for w in words if (len(w) > 2 or w.isdigit()) and w not in _SMALL}
+    if not words:
+        return False
+    heard = set(_CONTENT.findall(spoken))
+    heard |= {w.rstrip(".:") for w in heard} | {w.rstrip(".:").removesuffix("s") for w in heard}
+    return 3 * sum(w in heard or w.removesuffix("s") in heard for w in words) >= 2 * len(words)
 
 
 def _new_agent_text(transcript: list[ChatMessage]) -> str:

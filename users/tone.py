@@ -4,7 +4,8 @@ The content of a message (slot values, yes/no, markers) never depends on the ton
 around it do. Emotional colour comes from the family and the intensity level (``leads`` and
 ``tails``); the politeness level (warm, neutral, cold) chooses the wording of every phrase; the
 urgency level chooses what the user says while it waits (``WAITING``). Choices among variants use
-the user's seeded random generator, so a seed always yields the same wording. ``INSISTS`` words
+the user's seeded random generator, so a seed always yields the same wording; a phrase said once
+is not picked again while the table holds another (a lead is left out instead). ``INSISTS`` words
 the user's insisting on a refused demand (``users.pushback``), ``ACCEPTS`` its giving in.
 """
 
@@ -19,24 +20,33 @@ _Levels = dict[str, list[str]]
 
 LEADS: dict[str, _Levels] = {
     "anger": {
-        "low": ["Hm.", "Okay, look."],
-        "medium": ["Seriously?", "Come on."],
-        "high": ["This is ridiculous!", "Unbelievable!"],
+        "low": ["Hm.", "Okay, look.", "Right.", "Well then."],
+        "medium": ["Seriously?", "Come on.", "Oh, for goodness' sake.", "You have to be kidding."],
+        "high": [
+            "This is ridiculous!",
+            "Unbelievable!",
+            "I can't believe this!",
+            "Are you serious right now?",
+        ],
     },
     "fear": {
-        "low": ["Oh, um.", "Okay."],
-        "medium": ["I'm getting a bit nervous.", "Oh no."],
-        "high": ["Please, I'm really scared here!", "Oh god, please!"],
+        "low": ["Oh, um.", "Okay.", "Um, alright."],
+        "medium": ["I'm getting a bit nervous.", "Oh no.", "This is worrying me."],
+        "high": ["Please, I'm really scared here!", "Oh god, please!", "I'm shaking here!"],
     },
     "sadness": {
-        "low": ["Oh.", "Well."],
-        "medium": ["Sigh.", "I'm having a hard time with this."],
-        "high": ["I just can't deal with this anymore.", "Everything is going wrong today."],
+        "low": ["Oh.", "Well.", "Alright then."],
+        "medium": ["Sigh.", "I'm having a hard time with this.", "This is wearing me down."],
+        "high": [
+            "I just can't deal with this anymore.",
+            "Everything is going wrong today.",
+            "I'm at the end of my rope.",
+        ],
     },
     "disgust": {
-        "low": ["Ugh.", "Really."],
-        "medium": ["This is pretty sloppy.", "Honestly."],
-        "high": ["This is pathetic.", "What a joke."],
+        "low": ["Ugh.", "Really.", "Hmph."],
+        "medium": ["This is pretty sloppy.", "Honestly.", "How careless."],
+        "high": ["This is pathetic.", "What a joke.", "Appalling."],
     },
     "enjoyment": {
         "low": ["Hi!", "Hello!"],
@@ -84,19 +94,40 @@ PHRASES: dict[str, _Polite] = {
         "cold": ["{x}.", "Here: {x}."],
     },
     "confirm": {
-        "warm": ["Yes, please go ahead.", "Yes, that's right, please proceed."],
-        "neutral": ["Yes, go ahead.", "Yes, do it."],
-        "cold": ["Yes. Just do it.", "Yes, obviously. Go."],
+        "warm": [
+            "Yes, please go ahead.",
+            "Yes, that's right, please proceed.",
+            "Yes, that all looks right, thank you.",
+            "Yes please, that's correct.",
+        ],
+        "neutral": ["Yes, go ahead.", "Yes, do it.", "Yes, that's right.", "Yes, correct."],
+        "cold": ["Yes. Just do it.", "Yes, obviously. Go.", "Yes. Get on with it.", "Yes."],
     },
     "repeated": {
-        "warm": ["I believe I already mentioned that.", "I think I gave you that already."],
-        "neutral": ["I already told you that.", "I just gave you that."],
-        "cold": ["I ALREADY told you that!", "How many times do I have to say it?"],
+        "warm": [
+            "I believe I already mentioned that.",
+            "I think I gave you that already.",
+            "I did give you that a moment ago.",
+        ],
+        "neutral": ["I already told you that.", "I just gave you that.", "I said that earlier."],
+        "cold": [
+            "I ALREADY told you that!",
+            "How many times do I have to say it?",
+            "Scroll up, I gave you that.",
+        ],
     },
     "lookupable": {
-        "warm": ["Isn't that in your system?", "Can't you find that on your side?"],
-        "neutral": ["Can't you look that up yourself?", "Shouldn't you have that already?"],
-        "cold": ["Look it up yourself!", "Why don't you have that already?"],
+        "warm": [
+            "Isn't that in your system?",
+            "Can't you find that on your side?",
+            "I thought you'd have that on file.",
+        ],
+        "neutral": [
+            "Can't you look that up yourself?",
+            "Shouldn't you have that already?",
+            "Isn't that on my account?",
+        ],
+        "cold": ["Look it up yourself!", "Why don't you have that already?", "It's on your end."],
     },
     "unknown": {
         "warm": ["I'm sorry, I don't know {x}.", "I'm afraid I don't have {x}."],
@@ -104,9 +135,13 @@ PHRASES: dict[str, _Polite] = {
         "cold": ["No idea about {x}.", "I don't know {x}, obviously."],
     },
     "unclear": {
-        "warm": ["Sorry, I'm not sure what you mean.", "I'm not sure I follow, sorry."],
-        "neutral": ["I'm not sure what you mean.", "What do you mean?"],
-        "cold": ["What are you even asking?", "That makes no sense."],
+        "warm": [
+            "Sorry, I'm not sure what you mean.",
+            "I'm not sure I follow, sorry.",
+            "Sorry, could you put that another way?",
+        ],
+        "neutral": ["I'm not sure what you mean.", "What do you mean?", "I don't follow."],
+        "cold": ["What are you even asking?", "That makes no sense.", "Say that plainly."],
     },
     "transfer": {
         "warm": ["Okay, thank you, I'll wait.", "Alright, thanks."],
@@ -114,9 +149,24 @@ PHRASES: dict[str, _Polite] = {
         "cold": ["Fine.", "Whatever, fine."],
     },
     "nudge": {
-        "warm": ["Okay, thank you. What happens next?", "Alright. Is there anything you need?"],
-        "neutral": ["Okay. What's next?", "So, is it sorted?"],
-        "cold": ["And? Get on with it.", "So? Is it done or not?"],
+        "warm": [
+            "Okay, thank you. What happens next?",
+            "Alright. Is there anything you need?",
+            "Thanks. Where are we with it now?",
+            "Okay. Is there anything else you need from me?",
+        ],
+        "neutral": [
+            "Okay. What's next?",
+            "So, is it sorted?",
+            "Where does that leave my request?",
+            "Okay. What happens now?",
+        ],
+        "cold": [
+            "And? Get on with it.",
+            "So? Is it done or not?",
+            "I'm still waiting for an answer.",
+            "Is anything actually happening?",
+        ],
     },
     "doubt": {
         "warm": [
@@ -136,25 +186,42 @@ INSISTS: dict[str, _Polite] = {
         "warm": [
             "I understand, but I'd still really like {x}. Is there really nothing you can do?",
             "Sorry to insist, but I still want {x}.",
+            "I do appreciate it, but I still want {x}.",
+            "Please, could you check once more? I still want {x}.",
         ],
-        "neutral": ["I still want {x}. Please do it.", "I insist: I still want {x}."],
-        "cold": ["No. I still want {x}. Do it.", "That's not good enough. I still want {x}."],
+        "neutral": [
+            "Please do it: I still want {x}.",
+            "I insist: I still want {x}.",
+            "Please look again: I still want {x}.",
+            "I hear you, but I still want {x}.",
+        ],
+        "cold": [
+            "No, do it: I still want {x}.",
+            "That's not good enough, I still want {x}.",
+            "I don't accept that: I still want {x}.",
+            "Stop repeating yourself, I still want {x}.",
+        ],
     },
     "appeal_loyalty": {
-        "warm": ["I've been a loyal customer for years. Please, I still want {x}."],
-        "neutral": ["I've been a loyal customer for years; that must count. I still want {x}."],
+        "warm": ["I've been a loyal customer for years, so please, I still want {x}."],
+        "neutral": ["I've been a loyal customer for years and that must count: I still want {x}."],
         "cold": [
-            "I've been a loyal customer for years and this is how you treat me? I still want {x}."
+            "I've been a loyal customer for years and this is how you treat me? "
+            "I still want {x}, loyal customer or not."
         ],
     },
     "appeal_hardship": {
-        "warm": ["Please, things are really hard for me right now. I still want {x}."],
-        "neutral": ["This is a real hardship for me. I still want {x}."],
-        "cold": ["Do you have any idea how hard this is for me? I still want {x}."],
+        "warm": ["Please, things are really hard for me right now, and I still want {x}."],
+        "neutral": ["This is a real hardship for me, so I still want {x}."],
+        "cold": [
+            "Do you have any idea how hard this is for me? I still want {x}, hardship or not."
+        ],
     },
     "exception": {
-        "warm": ["Couldn't you make an exception, just this once? I still want {x}."],
-        "neutral": ["Surely you can make an exception in my case. I still want {x}."],
+        "warm": [
+            "Couldn't you make an exception, just this once? I still want {x}, as an exception."
+        ],
+        "neutral": ["Surely you can make an exception in my case: I still want {x}."],
         "cold": ["That rule shouldn't apply to me. Make an exception: I still want {x}."],
     },
     "threaten": {
@@ -163,9 +230,9 @@ INSISTS: dict[str, _Polite] = {
         "cold": ["I still want {x}, or I'm taking my business elsewhere."],
     },
     "supervisor": {
-        "warm": ["I'd like to speak to a supervisor, please. I still want {x}."],
-        "neutral": ["Then let me speak to a supervisor. I still want {x}."],
-        "cold": ["Get me a supervisor. I still want {x}."],
+        "warm": ["I'd like to speak to a supervisor, please, because I still want {x}."],
+        "neutral": ["Then let me speak to a supervisor: I still want {x}."],
+        "cold": ["Get me a supervisor, I still want {x}."],
     },
 }
 """How the user insists on its demand ``{x}``, by style (``users.pushback``; an appeal is to
@@ -179,12 +246,20 @@ ACCEPTS: dict[str, list[str]] = {
 }
 """What the user says when it accepts a refusal it insisted on, by politeness."""
 
+AGAIN = ["As I said,", "Again,", "Like I mentioned,", "Once more,", "I'll repeat it:"]
+"""How the user opens an answer it already gave (each said once per fact)."""
+
+DID = ["Okay, I did that.", "Done on my side.", "Alright, I've done it.", "I did it just now."]
+TRIED = ["I tried, but my phone says:", "That didn't work, my phone says:", "No luck, it says:"]
+"""What the user says after running one of its own tools, or trying and failing."""
+
 WAITING: dict[str, list[str]] = {
-    "low": ["No rush, take your time.", "Sure, I can wait."],
-    "moderate": ["Okay, I'll wait.", "Alright, let me know what you find."],
+    "low": ["No rush, take your time.", "Sure, I can wait.", "That's fine, I'm not in a hurry."],
+    "moderate": ["Okay, I'll wait.", "Alright, let me know what you find.", "Sure, go ahead."],
     "high": [
         "Please hurry, I need this sorted now.",
         "I don't have time to wait, please be quick.",
+        "I'm still waiting, please make it quick.",
     ],
 }
 """What the user says to a lookup announced but not done, by urgency level."""
@@ -199,15 +274,46 @@ CLOSINGS: dict[str, list[str]] = {
 }
 
 GRIEVANCES: dict[str, str] = {
-    "procedural friction": "You keep asking me for things you should already have.",
     "dismissive tone": "You don't seem to care at all about my situation.",
     "ignored cues": "You're not listening to a word I say.",
     "emotional neglect": "Nobody here cares how this is affecting me.",
     "unclear questions": "I can't follow what you're asking me.",
-    "unbacked claims": "You keep telling me it's done without any details to show for it.",
+    "unbacked claims": "You keep saying it's done without saying what.",
     "": "This is going nowhere.",
 }
-"""What the user says about the reason it gives up."""
+"""What the user says about the reason it gives up (procedural friction: ``FRICTIONS``)."""
+
+FRICTIONS: dict[str, str] = {
+    "repeated_question": "You've asked for {x} {n} now.",
+    "lookupable_question": "You keep asking me for things you should already have.",
+    "announced_delay": "You keep saying you'll check, and nothing comes back.",
+    "no_progress": "We keep going round in circles and nothing gets done.",
+}
+"""The grievance of procedural friction, by the trigger that happened most in the conversation
+(``repeated_question``: ``{x}`` the fact, ``{n}`` how many times it was asked in all)."""
+
+TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
+
+
+def grievance(reason: str, happened: dict[str, int], prompts: dict[str, str]) -> str:
+    """The user's complaint about ``reason``, naming what the agent did.
+
+    ``happened``: counts of this conversation's triggers; ``prompts``: slot name -> how the
+    agent names it.
+    """
+    if reason != "procedural friction":
+        return GRIEVANCES.get(reason, GRIEVANCES[""])
+    counts = {k: n for k, n in happened.items() if k.partition(":")[0] in FRICTIONS}
+    if not counts:
+        return GRIEVANCES[""]
+    trigger = max(counts, key=lambda k: counts[k])
+    kind, _, name = trigger.partition(":")
+    if kind != "repeated_question":
+        return FRICTIONS[kind]
+    asked = counts[trigger] + 1
+    times = TIMES.get(asked, f"{asked} times")
+    return FRICTIONS[kind].format(x=first_person(prompts.get(name, name)), n=times)
+
 
 GIVE_UP = {
     "warm": "I'm sorry, but I'd rather stop here.",
@@ -223,7 +329,7 @@ def first_person(prompt: str) -> str:
     return _YOUR.sub("my", prompt.strip())
 
 
-def _verb(prompt: str) -> str:
+def verb(prompt: str) -> str:
     """``are`` after a plural name ("the items"), else ``is``."""
     last = prompt.strip().split()[-1].lower() if prompt.strip() else ""
     return "are" if last.endswith("s") and not last.endswith("ss") else "is"
@@ -240,14 +346,24 @@ class Tone:
         self.profile = profile
         self.rng = rng
         self._insisted = ""  # the last insisting phrase: the next one is worded otherwise
+        self.said: set[str] = set()  # every phrase said so far: none is picked twice
 
     @property
     def register(self) -> str:
         """The wording of the phrases: the profile's politeness level (warm, neutral, cold)."""
         return self.profile.politeness
 
-    def _pick(self, options: list[str]) -> str:
-        return self.rng.choice(options)
+    def _pick(self, options: list[str], optional: bool = False) -> str:
+        """One of ``options`` not said yet in this conversation.
+
+        When all were said: "" where the phrase is ``optional`` (a lead), else one again.
+        """
+        fresh = [o for o in options if o not in self.said]
+        if not fresh and optional:
+            return ""
+        choice = self.rng.choice(fresh or options)
+        self.said.add(choice)
+        return choice
 
     def phrase(self, kind: str, x: str = "") -> str:
         """One phrase of ``kind`` (see ``PHRASES``) in the current register."""
@@ -259,7 +375,7 @@ class Tone:
 
     def lead(self, intensity: float) -> str:
         """An emotional interjection for the intensity level ("" for neutral)."""
-        return self._pick(LEADS[self.profile.family][level_name(intensity)])
+        return self._pick(LEADS[self.profile.family][level_name(intensity)], optional=True)
 
     def opening(self, text: str, intensity: float) -> str:
         """The first message: the scenario's opening framed by the emotion."""
@@ -267,12 +383,28 @@ class Tone:
         tail = self._pick(TAILS[self.profile.family][level_name(intensity)])
         return _join(lead, text.strip(), tail)
 
-    def answer(self, facts: list[tuple[str, str]]) -> str:
-        """Give slot values: ``facts`` are (prompt as the agent says it, value)."""
-        said = [f"{first_person(prompt)} {_verb(prompt)} {value}" for prompt, value in facts]
+    def answer(self, facts: list[tuple[str, str]], again: bool = False) -> str:
+        """Give slot values: ``facts`` are (prompt as the agent says it, value).
+
+        ``again``: the user gave them before and says so ("As I said, …"), so the sentence is
+        not said twice.
+        """
+        said = [f"{first_person(prompt)} {verb(prompt)} {value}" for prompt, value in facts]
         text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-        text = self.phrase("answer", text)
+        if again:
+            text = self._pick([f"{lead} {text}." for lead in AGAIN])
+        else:
+            text = self.phrase("answer", text)
         return text[0].upper() + text[1:]
+
+    def did(self, result: str, failed: bool) -> str:
+        """What the user says after running one of its own tools (``result``: what it showed).
+
+        Once every lead was said, the result alone.
+        """
+        if failed:
+            return _join(self._pick(TRIED, optional=True) or "My phone says:", result)
+        return _join(self._pick(DID, optional=True), result)
 
     def complaint(self, kinds: list[str], intensity: float) -> str:
         """Complain about this turn's friction (``PHRASES`` kinds), with emotion when strong."""
@@ -301,10 +433,12 @@ class Tone:
         """The satisfied last message (the caller appends the marker)."""
         return self._pick(CLOSINGS[self.profile.family])
 
-    def abandon(self, reason: str, intensity: float) -> str:
-        """The dissatisfied last message (the caller appends the marker)."""
-        grievance = GRIEVANCES.get(reason, GRIEVANCES[""])
-        return _join(self.lead(intensity), grievance, GIVE_UP[self.register])
+    def abandon(self, complaint: str, intensity: float) -> str:
+        """The dissatisfied last message around ``complaint`` (``grievance``).
+
+        The caller appends the marker.
+        """
+        return _join(self.lead(intensity), complaint, GIVE_UP[self.register])
 
 
 def _strings(table: object) -> list[str]:

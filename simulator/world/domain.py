@@ -64,13 +64,43 @@ class UserScenario(msgspec.Struct, frozen=True):
     def volunteered(self) -> list[str]:
         """The names of the known facts the opening states (its value as whole words, any case).
 
-        Whole words: a room type "suite" is not stated by a hotel called "Fog City Suites".
+        Whole words: a room type "suite" is not stated by a hotel called "Fog City Suites". A
+        value said only inside another name is not stated either: the last name "Clark" in
+        "Dr. Samuel Clark" (a capitalised word or a title next to it that is not one of the
+        user's own values, those not holding it, and not "I"/"Hi"-like) names someone else.
         """
         return [
             name
             for name, value in self.known_info.items()
-            if value and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", self.opening, re.IGNORECASE)
+            if value and _stated(value, self.opening, self._own_words(value))
         ]
+
+    def _own_words(self, value: str) -> set[str]:
+        """The words of the user's other values, those that do not hold ``value`` themselves."""
+        inside = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)", re.IGNORECASE)
+        return {
+            w.lower()
+            for v in self.known_info.values()
+            if v and v != value and not inside.search(v)
+            for w in _WORD.findall(v)
+        }
+
+
+_WORD = re.compile(r"[A-Za-z][\w'.-]*")
+_NEUTRAL_WORDS = frozenset({"i", "i'm", "im", "hi", "hello", "hey", "my", "this", "it's", "and"})
+
+
+def _stated(value: str, text: str, own: set[str]) -> bool:
+    """Whether ``text`` says ``value`` as whole words, not inside someone else's name."""
+    for match in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE):
+        before = _WORD.findall(text[: match.start()])[-1:]
+        after = _WORD.findall(text[match.end() :])[:1]
+        if text[match.end() :].lstrip()[:1] in (",", ";", ":", ".") and after:
+            after = []
+        neighbours = [w for w in (*before, *after) if w[:1].isupper()]
+        if all(w.lower().rstrip(".") in own or w.lower() in _NEUTRAL_WORDS for w in neighbours):
+            return True
+    return False
 
 
 Tier = Literal["base", "hard"]
