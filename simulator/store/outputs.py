@@ -93,6 +93,35 @@ def check_output(
     return False
 
 
+def _sweep_leftovers(path: Path) -> None:
+    """Remove the temporary files of ``path`` whose writing process no longer exists."""
+    prefix = f".{path.name}."
+    try:
+        siblings = list(path.parent.iterdir())
+    except OSError:
+        return
+    for temp in siblings:
+        name = temp.name
+        if not (name.startswith(prefix) and name.endswith(".tmp")):
+            continue
+        pid = name[len(prefix) : -len(".tmp")].partition("-")[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        with suppress(OSError):
+            temp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class _Staged:
     """A temporary file beside ``path`` that becomes ``path`` on ``commit``."""
 
@@ -101,9 +130,16 @@ class _Staged:
         self.temp: Path | None = None
 
     def open(self) -> int:
-        """Create the temporary file (mode 0666 less the umask, as ``open`` would) and its fd."""
+        """Create the temporary file (mode 0666 less the umask, as ``open`` would) and its fd.
+
+        Its name holds this process's pid; the temporary files of ``path`` left by processes
+        that are gone (``kill -9`` mid-write) are removed first.
+        """
+        _sweep_leftovers(self.path)
         while True:
-            temp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(4)}.tmp")
+            temp = self.path.with_name(
+                f".{self.path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
+            )
             try:
                 fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             except FileExistsError:
