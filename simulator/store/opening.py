@@ -26,6 +26,9 @@ from tau_sim.simulator.store.schema import SCHEMA_VERSION, add_columns, create_s
 from tau_sim.simulator.store.timeouts import default_busy_timeout
 
 DEFAULT_DB = "tau-sim.db"
+WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
+"""How large the write-ahead log grows before it is checkpointed, and the size a checkpointed
+log is truncated to (SQLite's default of 1000 pages is 16 MB at ``PAGE_SIZE``)."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _CAUSES = {
@@ -197,6 +200,9 @@ def _open_schema(
         sqlite.execute(f"pragma page_size = {PAGE_SIZE}")
     _journal_in_wal(sqlite.conn, wait=wait)
     sqlite.execute("pragma synchronous = normal")
+    # SQLite checkpoints the WAL every 1000 pages: 16 MB at our page size, for runs of a few MB
+    sqlite.execute(f"pragma wal_autocheckpoint = {WAL_CHECKPOINT_BYTES // PAGE_SIZE}")
+    sqlite.execute(f"pragma journal_size_limit = {WAL_CHECKPOINT_BYTES}")
     sqlite.execute("begin immediate")  # a read-only file or a held lock fails here, not mid-run
     try:
         if not tables:  # another process may have created it meanwhile: look again, locked
