@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from contextlib import suppress
 from typing import Any, TypeVar
 
 from tau_sim.simulator.gym.rollouts import Rollouts
@@ -64,6 +65,15 @@ class LoopHost:
             coro.close()
             raise RuntimeError("the environment is closed")
         return self._runner.run(coro)
+
+    def __del__(self) -> None:
+        """An environment dropped without ``close`` closes here, quietly.
+
+        Left to the garbage collector, the task holding the rollouts would be destroyed with no
+        loop to run its exit ("Exception ignored ... NoEventLoopError").
+        """
+        with suppress(Exception):
+            self.close()
 
     def close(self) -> None:
         """Close the rollouts (abandoning unfinished episodes, flushing the store) and the loop."""

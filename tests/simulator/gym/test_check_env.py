@@ -55,8 +55,8 @@ def test_a_bad_option_is_one_line_naming_it() -> None:
         gymnasium.make("tau-sim/retail-v0", seed=-1)
     with pytest.raises(UsageError, match=r"^nosuch: not an option of the environment \(known: "):
         gymnasium.make("tau-sim/retail-v0", nosuch=1)
-    with pytest.raises(UsageError, match=r"^max_tool_errors"):
-        gymnasium.make_vec("tau-sim/retail-v0", num_envs=2, max_tool_errors=0)
+    with pytest.raises(UsageError, match=r"^max_steps must be at least 2"):
+        gymnasium.make_vec("tau-sim/retail-v0", num_envs=2, max_steps=1)
 
 
 def test_an_action_that_is_not_text_is_refused_not_sent_to_the_user() -> None:
@@ -77,3 +77,19 @@ def test_an_action_that_is_not_text_is_refused_not_sent_to_the_user() -> None:
             envs.step(("Hello!", None))
     finally:
         envs.close()
+
+
+def test_an_environment_dropped_without_close_goes_quietly() -> None:
+    """Garbage-collected unclosed (a failed script, a notebook cell run again): no "Exception
+    ignored ... NoEventLoopError" from the coroutine that held its run open (pytest turns such
+    unraisable exceptions into errors)."""
+    import gc
+
+    env = gymnasium.make("tau-sim/retail-v0")
+    env.reset(seed=1)
+    del env
+    gc.collect()
+    envs = gymnasium.make_vec("tau-sim/retail-v0", num_envs=2)
+    envs.reset(seed=1)
+    del envs
+    gc.collect()
