@@ -14,32 +14,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 
-from tau_sim.simulator.core.endings import Limits
+from inprocess import DOMAINS, play
+
 from tau_sim.simulator.core.events import ConversationEnded
 from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
-from tau_sim.simulator.engine.bus import Bus, LiveFeed
-from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.run import make_agent
-from tau_sim.simulator.world import (
-    AnswerKey,
-    ConversationContext,
-    Task,
-    answer_key,
-    untold,
-    user_view,
-)
+from tau_sim.simulator.world import answer_key, untold
 
-DOMAINS = [
-    *("retail", "airline", "banking", "telecom", "telehealth", "insurance", "hotel"),
-    *("car_rental", "food_delivery", "utilities"),
-]
 CONDITIONS = (("neutral", 0.6), ("anger", 0.9))
-
-
-def _key(keys: dict[str, AnswerKey], task: Task) -> AnswerKey:
-    return keys[task.id]
 
 
 async def measure(agent: str, names: list[str], strict: bool) -> None:
@@ -50,30 +32,13 @@ async def measure(agent: str, names: list[str], strict: bool) -> None:
         domain = get_domain(name)
         keys = {t.id: answer_key(domain, t) for t in domain.tasks}
         given = [] if strict else [domain.policy]
-        for emotion, intensity in CONDITIONS:
+        for condition in CONDITIONS:
+            emotion = condition[0]
             n = bad = ok = abandoned = 0
             for task in domain.tasks:
-                ctx = ConversationContext(
-                    conversation_id=f"{task.id}-{emotion}",
-                    run_id="facts",
-                    task=task,
-                    domain=domain,
-                    emotion=emotion,
-                    intensity=intensity,
-                    trial=0,
-                    seed=0,
+                events = await play(
+                    domain, task, keys[task.id], (agent, agents), users, condition, "facts"
                 )
-                feed = LiveFeed(capacity=100_000)
-                await run_conversation(
-                    ctx,
-                    make_agent(agents, ctx, functools.partial(_key, keys)),
-                    agent,
-                    users.for_conversation(user_view(ctx)),
-                    "scripted",
-                    Bus([feed]),
-                    Limits(max_steps=60, timeout_s=30),
-                )
-                events = feed.drain()
                 ended = events[-1]
                 assert isinstance(ended, ConversationEnded)
                 n += 1

@@ -15,22 +15,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import re
 
+from inprocess import DOMAINS, play
+
 from tau_sim.simulator.core import STOP, UNSATISFIED
-from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserMessage
 from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
-from tau_sim.simulator.engine.bus import Bus, LiveFeed
-from tau_sim.simulator.engine.conversation import run_conversation
-from tau_sim.simulator.run import make_agent
-from tau_sim.simulator.world import AnswerKey, ConversationContext, Task, answer_key, user_view
+from tau_sim.simulator.world import answer_key
 
-DOMAINS = [
-    *("retail", "airline", "banking", "telecom", "telehealth", "insurance", "hotel"),
-    *("car_rental", "food_delivery", "utilities"),
-]
 AGENTS = ("scripted/gold", "scripted/over-asker")
 CONDITIONS = (("neutral", 0.6), ("frustration", 0.9))
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -53,44 +46,24 @@ def repeats(texts: list[str]) -> int:
     return count
 
 
-def _key(keys: dict[str, AnswerKey], task: Task) -> AnswerKey:
-    return keys[task.id]
-
-
 async def measure(names: list[str], per_domain: int) -> None:
     """Print one line per agent and condition, then the total."""
     users = make_user_provider("scripted", {})
     totals = [0, 0, 0, 0]  # messages, repeating messages, conversations, with a repeat
     for agent in AGENTS:
         agents = make_agent_provider(agent, {})
-        for emotion, intensity in CONDITIONS:
+        for condition in CONDITIONS:
+            emotion, intensity = condition
             row = [0, 0, 0, 0]
             for name in names:
                 domain = get_domain(name)
                 tasks = domain.tasks[:per_domain] if per_domain else domain.tasks
                 keys = {t.id: answer_key(domain, t) for t in tasks}
                 for task in tasks:
-                    ctx = ConversationContext(
-                        conversation_id=f"{task.id}-{emotion}",
-                        run_id="repeats",
-                        task=task,
-                        domain=domain,
-                        emotion=emotion,
-                        intensity=intensity,
-                        trial=0,
-                        seed=0,
+                    events = await play(
+                        domain, task, keys[task.id], (agent, agents), users, condition, "repeats"
                     )
-                    feed = LiveFeed(capacity=100_000)
-                    await run_conversation(
-                        ctx,
-                        make_agent(agents, ctx, functools.partial(_key, keys)),
-                        agent,
-                        users.for_conversation(user_view(ctx)),
-                        "scripted",
-                        Bus([feed]),
-                        Limits(max_steps=60, timeout_s=30),
-                    )
-                    texts = [e.text for e in feed.drain() if isinstance(e, UserMessage) and e.text]
+                    texts = [e.text for e in events if isinstance(e, UserMessage) and e.text]
                     found = repeats(texts)
                     row = [row[0] + len(texts), row[1] + found, row[2] + 1, row[3] + bool(found)]
             totals = [a + b for a, b in zip(totals, row, strict=True)]
