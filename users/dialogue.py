@@ -5,9 +5,9 @@ so that these rules read them right):
 
 - The text is split into sentences. A sentence is a *request* when it has a question mark or a
   request cue ("please provide", "let me know", "may I have" …).
-- A request naming a keyword of one of the user's own tools (a device step: "could you please
-  toggle airplane mode on your phone?") asks the user to run that tool; step keywords are read
-  first, and a sentence that names one is read for nothing else.
+- Device steps (the user's own tools) are read by meaning over the whole text
+  (``users.device_steps``: "pop the SIM tray out and reseat the card", "what do you see at the
+  top of your screen?"); a sentence that adds a step is read for nothing else.
 - A request naming a keyword of a known-info slot asks for that slot (keywords win over every
   other reading, so "could you confirm your email?" asks for the email); with a choice cue
   ("which one" …) it asks the user to choose among records the agent found, which its tools
@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tau_sim.simulator.world import InfoSlot, UserStep
+from tau_sim.users.device_steps import read_steps
 
 REQUEST_CUES = (
     "please provide",
@@ -268,14 +269,22 @@ class AgentTextReader:
         self.order = [slot.name for slot in slots]
         self.patterns = _slot_patterns(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
-        self.step_patterns = [(_pattern(k), step.name) for step in steps for k in step.keywords]
+        self.step_names = frozenset(step.name for step in steps)
 
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
         acts = AgentActs()
         acts.acknowledged = has_cue(text.lower(), ACK_CUES)
         acts.detailed = bool(_DETAIL.search(text))
+        if self.step_names:
+            acts.steps = read_steps(text, self.step_names)
+        read_so_far: list[str] = []
         for sentence in sentences(text):
+            if acts.steps:  # a sentence that adds a device step is read for nothing else
+                before = read_steps(" ".join(read_so_far), self.step_names)
+                read_so_far.append(sentence)
+                if len(read_steps(" ".join(read_so_far), self.step_names)) > len(before):
+                    continue
             acts.refused = acts.refused or has_cue(sentence, REFUSAL_CUES)
             if has_cue(sentence, TRANSFER_CUES):
                 acts.transfer = True
@@ -286,10 +295,6 @@ class AgentTextReader:
                 acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
                 acts.done = acts.done or has_cue(sentence, DONE_CUES)
                 acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
-                continue
-            wanted = [name for p, name in self.step_patterns if p.search(sentence)]
-            if wanted:
-                acts.steps.extend(n for n in dict.fromkeys(wanted) if n not in acts.steps)
                 continue
             named = _asked(sentence, self.patterns)
             if named:
@@ -304,6 +309,6 @@ class AgentTextReader:
                 ]
                 if items:
                     acts.unknown.extend(i for i in items if i not in acts.unknown)
-                elif not acts.transfer:
+                elif not acts.transfer and not acts.steps:  # "What do you see?" after a step
                     acts.unclear += 1
         return acts

@@ -142,13 +142,8 @@ def test_the_double_asks_for_device_steps_in_its_own_words(db: Path) -> None:
     assert {"restart_device", "reseat_sim_card"}.isdisjoint(n for n, _ in _calls(messages))
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the scripted user misreads natural wording today (issue 33/38): confirmations "
-    "such as 'Just to confirm before I make any changes, I'll … Is that okay?' and markdown "
-    "lists read as unclear questions, device steps worded by meaning are not performed, "
-    "farewells without 'anything else' get 'What's next?' (fixes on branches reader, dynamics)",
-)
 def test_the_scripted_user_understands_the_double(db: Path) -> None:
+    """On these four tasks (telecom-011's device steps among them) the scripted user follows the
+    double's own wording to reward 1; the wider measure is benchmarks/natural_vs_scripted.py."""
     natural = _conversations(db, "openai/natural")
     assert {task: reward for task, (reward, _m) in natural.items()} == dict.fromkeys(TASKS, 1.0)
