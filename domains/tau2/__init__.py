@@ -52,8 +52,18 @@ def _factory(short: str) -> Callable[[], Domain]:
 def export_tau2(db: Any, run_id: str, out: str, force: bool = False) -> int:
     """``tau-sim export RUN_ID --format tau2``: the run in τ²-bench's results format.
 
-    An existing ``out`` is replaced only with ``force``.
+    An existing ``out`` is replaced only with ``force``. A run over other domains is refused
+    before τ²-bench's package is needed (one line, whether it is installed or not).
     """
+    from tau_sim.simulator.grid import decode_config
+    from tau_sim.simulator.store import get_run
+
+    config = decode_config(get_run(db, run_id)["config"])
+    if len(config.domains) != 1 or not config.domains[0].startswith("tau2/"):
+        raise UsageError(
+            f"--format tau2: run {run_id} plays {', '.join(config.domains)}; τ²-bench's "
+            "results hold one tau2/* domain (jsonl or csv export any run)"
+        )
     _require()
     from tau_sim.domains.tau2.results import export_tau2 as write
 
