@@ -28,7 +28,7 @@ from tau_sim.simulator.core.registry import COMMANDS, Command
 
 DESCRIPTION = (
     "tau-sim: simulate tool-calling agents serving emotional users; run, report, compare, "
-    "rescore, runs, domains, models, tracer, users…"
+    "rescore, runs, domains, models, tracer…"
 )
 """What ``tau-sim --help`` says first."""
 BUILT_IN: tuple[Command, ...] = (

@@ -571,7 +571,7 @@ def test_help_texts_list_what_each_command_takes() -> None:
     """The top-level help has no reST markup; `tui --help` does not offer the run options it
     refuses; `run --help` says --resume takes --count-errors."""
     top = subprocess.run([*TAU_SIM, "--help"], capture_output=True, text=True, timeout=60)
-    assert "``" not in top.stdout and "users" in top.stdout
+    assert "``" not in top.stdout and "tracer" in top.stdout
     tui = subprocess.run([*TAU_SIM, "tui", "--help"], capture_output=True, text=True, timeout=60)
     options = [line.split()[0] for line in tui.stdout.splitlines() if line.startswith("  --")]
     assert "--attach" in options and "--dry-run" not in options and "--keep-errors" not in options
