@@ -16,6 +16,7 @@ import sqlite3
 import struct
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -72,8 +73,10 @@ def test_quitting_the_screen_says_how_many_are_stored_and_exits_130(tmp_path: Pa
     assert b"Traceback" not in shown
 
 
-def closed_terminal_exit(command: list[str], db: Path) -> tuple[int, bytes]:
-    """Start ``command`` on a 120x40 pty, wait until its run is stored in ``db``, close the
+def closed_terminal_exit(
+    command: list[str], db: Path, ready: Callable[[Path], bool]
+) -> tuple[int, bytes]:
+    """Start ``command`` on a 120x40 pty, wait until ``ready(db)`` (the run plays), close the
     terminal (the kernel sends SIGHUP, then the tty reads as gone); the exit status and what
     the screen showed (fails where the process outlives the close by ``ENDS_WITHIN``)."""
     pid, terminal = pty.fork()
@@ -81,12 +84,13 @@ def closed_terminal_exit(command: list[str], db: Path) -> tuple[int, bytes]:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         os.environ["TERM"] = "xterm-256color"
         os.execv(command[0], command)
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
     shown = b""
     deadline = time.time() + ENDS_WITHIN
-    while time.time() < deadline and not run_status(db):
+    while time.time() < deadline and not ready(db):
         if select.select([terminal], [], [], 0.1)[0]:
             shown += os.read(terminal, 65536)
-    assert run_status(db), shown[-2000:]
+    assert ready(db), shown[-2000:]
     os.close(terminal)
     status = None
     deadline = time.time() + ENDS_WITHIN
@@ -101,6 +105,19 @@ def closed_terminal_exit(command: list[str], db: Path) -> tuple[int, bytes]:
         os.waitpid(pid, 0)
         raise AssertionError(f"still running after the terminal closed ({cpu:.1f} s CPU)")
     return os.waitstatus_to_exitcode(status), shown
+
+
+def conversation_started(db: Path) -> bool:
+    """Whether a conversation of the run has started (the play is under way)."""
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("select count(*) from events where kind = 'conversation_started'")
+            return int(row.fetchone()[0]) > 0
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
 
 
 def run_status(db: Path) -> str:
@@ -124,7 +141,8 @@ def test_a_human_session_whose_terminal_closes_ends_with_129_and_stays_resumable
     terminal for ever."""
     db = tmp_path / "human.db"
     command = [*TAU_SIM, "human", "--task", "retail-000", "--db", str(db)]
-    code, shown = closed_terminal_exit(command, db)
+    # the session plays once its conversation has started (it then waits for the person)
+    code, shown = closed_terminal_exit(command, db, conversation_started)
     assert code == 129, shown[-2000:]
     assert run_status(db) == "interrupted"
 
@@ -132,6 +150,6 @@ def test_a_human_session_whose_terminal_closes_ends_with_129_and_stays_resumable
 def test_the_dashboard_whose_terminal_closes_ends_with_129(tmp_path: Path) -> None:
     db = tmp_path / "tui.db"
     command = [*TAU_SIM, "tui", *SMALL, *SLOW, "--db", str(db)]
-    code, shown = closed_terminal_exit(command, db)
+    code, shown = closed_terminal_exit(command, db, lambda db: completed(db) >= 1)
     assert code == 129, shown[-2000:]
     assert run_status(db) == "interrupted"
