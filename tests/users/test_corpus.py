@@ -82,7 +82,7 @@ def _present(name: str) -> Path:
     if not path.exists():
         if name in OWN:
             pytest.fail(f"{path} is missing: the corpus's own files must exist")
-        pytest.skip(f"{path.name} is not written yet (another part of the corpus); nothing to check")
+        pytest.skip(f"{path.name} is not written yet (another helper's part of the corpus)")
     return path
 
 
