@@ -3,7 +3,8 @@
 Agent turns (``tests/users/corpus``, what the scripted user's reader is measured on) and user
 turns (``tests/agents/corpus``, what the calibrators read) follow the shared schema described in
 ``tests/users/corpus/README.md``. The three files of this folder's own corpus must exist; the
-device and user-turn files are checked when present.
+device and user-turn files are checked when present. The scripted agents' own sentences are
+looked for in agent turns only (a customer may well say "have a great day").
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ MINIMUM = {DEVELOPMENT: (300, 25), HELD_OUT: (150, 12)}
 """Turns in all and per domain, by file."""
 ISSUE_33_TURNS = 26
 """The natural agent turns issue 33 measured the reader on."""
-POSITIVES = {DEVELOPMENT: 10, HELD_OUT: 5}
-"""Turns each boolean act (and a slot question) must hold in, so its accuracy means something."""
+POSITIVE_SHARE = 0.05
+"""Share of a set's turns each act must hold in: a reader that never finds an act then scores
+below the 95 % the reader's test asks for."""
 
 FLAGS = ("confirms", "done", "refuses", "closes", "transfers", "acknowledges", "asks_other")
 ACTS = {"asks", "steps", *FLAGS}
@@ -219,14 +221,15 @@ def test_each_set_is_big_enough_in_every_domain(name: str) -> None:
     assert not thin, f"{name}: fewer than {per_domain} turns in {thin}"
 
 
-@pytest.mark.parametrize("name", sorted(POSITIVES))
+@pytest.mark.parametrize("name", sorted(MINIMUM))
 def test_every_act_is_held_by_enough_turns(name: str) -> None:
     rows = _rows(name)
-    least = POSITIVES[name]
-    held = {flag: sum(row["acts"][flag] for row in rows) for flag in FLAGS}
-    held["asks"] = sum(bool(row["acts"]["asks"]) for row in rows)
-    assert all(n >= least for n in held.values()), held
-    assert sum(not any(row["acts"].values()) for row in rows) >= least, "too few turns with no act"
+    held = {act: sum(bool(row["acts"][act]) for row in rows) for act in ACTS}
+    held["no act"] = sum(not any(row["acts"].values()) for row in rows)
+    thin = {act: n for act, n in held.items() if n <= POSITIVE_SHARE * len(rows)}
+    assert not thin, (
+        f"{name}: acts held by {POSITIVE_SHARE:.0%} of {len(rows)} turns or fewer: {thin}"
+    )
 
 
 def test_the_issue_turns_quote_their_fragments() -> None:
