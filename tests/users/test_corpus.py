@@ -57,7 +57,7 @@ below the 95 % the reader's test asks for."""
 
 FLAGS = ("confirms", "done", "refuses", "closes", "transfers", "acknowledges", "asks_other")
 ACTS = {"asks", "steps", *FLAGS}
-LABELS = {
+LABELS: dict[str, type | tuple[type, ...]] = {
     "insists": bool,
     "accepts": bool,
     "declines": bool,
