@@ -2,57 +2,24 @@
 
 An agent words a device step in many ways ("pop the SIM tray out and reseat the card", "what
 do you see at the top of your screen?", "switch Wi-Fi Calling on"). A step is read as a *topic*
-(what the step is about: the SIM, the network mode, the APN …) and a *kind* (look at it, or
-change it); the pair names one of the user's tools (``STEP_OF``). A message is cut into clauses
-(sentences, lines, list items, "then"); a clause is read only when it asks the user something
-(a question, or a request: "please", "could you", an imperative at its start), so an
-explanation ("airplane mode cuts every radio") asks for nothing. The steps come out in the order
-asked, each once, and only those of tools the user has.
+(what the step is about, in the words of the domain's ``StepHint.topic``) and a *kind* (look at
+it, or change it); the pair names one of the user's tools (``Topic``). A message is cut into
+clauses (sentences, lines, list items, "then"); a clause is read only when it asks the user
+something (a question, or a request: "please", "could you", an imperative at its start), so an
+explanation ("airplane mode cuts every radio") asks for nothing, nor does a sentence about what
+the agent does ("Here is what I am going to do: enable roaming"). The steps come out in the
+order asked, each once. The vocabulary of verbs and clauses here is the language's; what the
+steps are about is the domain's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Sequence
 
-TOPICS: tuple[tuple[str, str], ...] = (
-    ("speed_test", r"speed ?test|speed-check|download speed|internet speed|how fast|fast\.com"),
-    ("test_call", r"test call|\b611\b|(?:make|place) (?:a |one )?(?:quick |short )?call\b"),
-    ("picture", r"picture message|picture|photo|\bmms\b|image"),
-    ("wifi_calling", r"wi-?fi[ -]?calling|call(?:s|ing)? over wi-?fi"),
-    ("forwarding", r"forward|divert"),
-    (
-        "permissions",
-        r"permission|permitted|(?:app|messages|texting)[^.?!]{0,40}\baccess\b"
-        r"|\baccess\b[^.?!]{0,30}\b(?:messages|texting) app",
-    ),
-    ("apn", r"\bapns?\b|access point"),
-    ("vpn", r"\bvpns?\b|tunnel"),
-    ("data_saver", r"data[ -]sav|data usage|restrict(?:ed)? background data"),
-    ("battery_saver", r"battery|low[ -]power|power[ -]sav"),
-    ("roaming", r"roaming"),
-    (
-        "network_mode",
-        r"network (?:mode|type|selection)|preferred network|\b[2345]g\b|\blte\b"
-        r"|generation of network|network generation|connection type",
-    ),
-    ("mobile_data", r"(?<!on )(?<!using )(?<!over )(?<!via )(?:mobile|cellular) data|data switch"),
-    ("airplane", r"airplane|aeroplane|flight mode|plane icon"),
-    ("sim", r"\bsim\b|sim card|sim tray"),
-    ("update", r"\bupdates?\b|software version|system version|os version|installation"),
-    (
-        "restart",
-        r"restart|reboot|power[ -]cycle|(?:turn|switch|power) (?:your |the )?(?:phone|device|"
-        r"handset) (?:off|down)|(?:turn|switch|power) (?:it )?off and (?:back )?on",
-    ),
-    (
-        "status_bar",
-        r"status bar|top (?:right |left )?(?:edge )?of (?:your |the )?(?:phone'?s? )?"
-        r"(?:screen|display)|signal (?:bars?|icon|indicator|strength)|network indicator"
-        r"|notification bar|how many bars|icons? (?:at|along|in) the top",
-    ),
-)
-"""Each topic and the words that name it ("on mobile data" is how, not what: not named)."""
+import msgspec
+
+from tau_sim.simulator.world import UserStep
 
 CHANGE = re.compile(
     r"\b(turn|turning|switch|toggle|enable|disable|activate|deactivate|flip|disconnect|reset|"
@@ -68,45 +35,41 @@ LOOK = re.compile(
 )
 """Words that ask the user to look at something and say what it shows."""
 
-STEP_OF: dict[tuple[str, str], str] = {
-    ("status_bar", "look"): "check_status_bar",
-    ("status_bar", "change"): "check_status_bar",
-    ("airplane", "change"): "toggle_airplane_mode",
-    ("airplane", "look"): "check_status_bar",
-    ("sim", "look"): "check_sim_card",
-    ("sim", "change"): "reseat_sim_card",
-    ("network_mode", "look"): "check_network_mode",
-    ("network_mode", "change"): "set_network_mode_automatic",
-    ("mobile_data", "look"): "check_mobile_data",
-    ("mobile_data", "change"): "toggle_mobile_data",
-    ("roaming", "look"): "check_mobile_data",
-    ("roaming", "change"): "toggle_data_roaming",
-    ("apn", "look"): "check_apn_settings",
-    ("apn", "change"): "reset_apn_settings",
-    ("vpn", "look"): "check_vpn",
-    ("vpn", "change"): "toggle_vpn",
-    ("data_saver", "look"): "check_data_saver",
-    ("data_saver", "change"): "toggle_data_saver",
-    ("battery_saver", "look"): "check_battery_saver",
-    ("battery_saver", "change"): "toggle_battery_saver",
-    ("permissions", "look"): "check_app_permissions",
-    ("permissions", "change"): "grant_messaging_permissions",
-    ("wifi_calling", "look"): "check_wifi_calling",
-    ("wifi_calling", "change"): "toggle_wifi_calling",
-    ("forwarding", "look"): "check_call_forwarding",
-    ("forwarding", "change"): "toggle_call_forwarding",
-    ("update", "look"): "check_software_update",
-    ("update", "change"): "install_software_update",
-    ("restart", "look"): "restart_device",
-    ("restart", "change"): "restart_device",
-    ("speed_test", "look"): "run_speed_test",
-    ("speed_test", "change"): "run_speed_test",
-    ("test_call", "look"): "make_test_call",
-    ("test_call", "change"): "make_test_call",
-    ("picture", "look"): "send_test_picture_message",
-    ("picture", "change"): "send_test_picture_message",
-}
-"""The user tool a (topic, kind) names."""
+
+class Topic(msgspec.Struct, frozen=True):
+    """One thing the user's steps are about: its words, the tools that look and change.
+
+    One of the two may be missing: a restart is only done.
+    """
+
+    words: str
+    look: str | None = None
+    change: str | None = None
+    change_words: str = ""
+
+    def tool(self, kind: str) -> str | None:
+        """The tool of ``kind`` (``look`` or ``change``), else the other one."""
+        first, other = (self.change, self.look) if kind == "change" else (self.look, self.change)
+        return first or other
+
+
+def topics_of(steps: Sequence[UserStep]) -> list[Topic]:
+    """The topics of the user's steps: each step's own, and those its look also shows."""
+    by_words: dict[str, dict[str, str]] = {}
+    change_words: dict[str, str] = {}
+    for step in steps:
+        tools = by_words.setdefault(step.hint.topic, {})
+        tools["change" if step.hint.changes else "look"] = step.name
+        if step.hint.change_words:
+            change_words[step.hint.topic] = step.hint.change_words
+    for step in steps:
+        for shown in step.hint.also_shows:
+            by_words.setdefault(shown, {}).setdefault("look", step.name)
+    return [
+        Topic(words, tools.get("look"), tools.get("change"), change_words.get(words, ""))
+        for words, tools in by_words.items()
+    ]
+
 
 ASKING = re.compile(
     r"\?|\b(please|could you|can you|would you|will you|i'd like you to|i need you to|"
@@ -123,7 +86,8 @@ IMPERATIVE_START = re.compile(
     r"^(?:(?:\d+[.)]|[-*•])\s*|(?:first|next|now|then|after that|finally|also|and|ok(?:ay)?|"
     rf"great|thanks|alright|please)[,:]?\s+)*(?:\*\*)?(?:{VERBS})\b"
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+"""Where a message breaks into sentences (the scripted user's reader cuts them so too)."""
 _CLAUSES = re.compile(
     r"(?<=[.!?])\s+|\n+|;\s*|:\s+|,?\s+(?:and )?then\s+|\s+after that,?\s+"
     rf"|,\s+(?:and\s+)?(?=(?:please\s+)?(?:{VERBS})\b)"
@@ -157,56 +121,50 @@ def asks_something(clause: str) -> bool:
     return bool(ASKING.search(clause) or IMPERATIVE_START.search(clause))
 
 
-def _kind(clause: str, topic: str) -> str:
+def _kind(clause: str, topic: Topic) -> str:
     """Whether ``clause`` asks to look at ``topic`` or to change it.
 
-    The first of a change verb and a word of looking decides ("tell me whether the data toggle
-    is on" looks).
+    The first of a change verb (or the topic's own ``change_words``, where it has them) and a
+    word of looking decides ("tell me whether the data toggle is on" looks).
     """
-    if topic == "permissions":
-        grants = re.search(r"\b(grant|give|allow|enable|turn on|approve)\b", clause)
-        looks = LOOK.search(clause)
-        if grants and not (looks and looks.start() < grants.start()):
-            return "change"
-        return "look"
-    if topic == "network_mode" and re.search(r"\bauto(?:matic)?\b", clause):
-        return "change" if CHANGE.search(clause) or "set" in clause else "look"
-    if topic == "apn":
-        return "change" if re.search(r"\b(reset|restore|default)", clause) else "look"
-    change, look = CHANGE.search(clause), LOOK.search(clause)
-    if change is None:
-        return "look"
-    if look is not None and look.start() < change.start():
+    change = re.search(topic.change_words, clause) if topic.change_words else CHANGE.search(clause)
+    look = LOOK.search(clause)
+    if change is None or (look is not None and look.start() < change.start()):
         return "look"
     return "change"
 
 
-def _topics(clause: str) -> list[str]:
-    """The topics a clause names, in the order it names them."""
+def _named(clause: str, topics: Sequence[Topic]) -> list[Topic]:
+    """The topics a clause names, in the order it names them.
+
+    Of two that one look shows ("the plane icon in the status bar"), the first named.
+    """
     found = sorted(
-        (match.start(), topic)
-        for topic, pattern in TOPICS
-        if (match := re.search(pattern, clause)) is not None
+        (match.start(), n)
+        for n, topic in enumerate(topics)
+        if (match := re.search(topic.words, clause)) is not None
     )
-    topics = [topic for _start, topic in found]
-    if "airplane" in topics and "status_bar" in topics:
-        topics.remove("airplane")  # "the plane icon in the status bar": the bar is looked at
-    return topics
+    named: list[Topic] = []
+    for _start, n in found:
+        topic = topics[n]
+        if topic.look is None or all(t.look != topic.look for t in named):
+            named.append(topic)
+    return named
 
 
 class _Reading:
     """One message read clause by clause: the steps so far and what earlier clauses said."""
 
-    def __init__(self, tools: Collection[str]) -> None:
-        self.tools = tools
+    def __init__(self, topics: Sequence[Topic]) -> None:
+        self.topics = topics
         self.steps: list[str] = []
-        self.last: list[str] = []  # the topics the last clause that named any named
+        self.last: list[Topic] = []  # the topics the last clause that named any named
         self.changed: set[str] = set()
         self.asked_before = ""  # the last clause that asked something
 
     def clause(self, clause: str) -> None:
         """Read one clause of a sentence in which the user, not the agent, is to act."""
-        topics, asks = _topics(clause), asks_something(clause)
+        topics, asks = _named(clause, self.topics), asks_something(clause)
         carried = False
         if not topics and self.last and asks and (_REFERS.search(clause) or CHANGE.search(clause)):
             topics, carried = self.last[-1:], not _REFERS.search(clause)  # "switch it off"
@@ -221,26 +179,38 @@ class _Reading:
         self.asked_before = read_as
         for topic in topics:
             kind = _kind(read_as, topic)
-            if (carried and kind != "change") or (kind == "look" and topic in self.changed):
+            if (carried and kind != "change") or (kind == "look" and topic.words in self.changed):
                 continue  # "tap the menu" names no step; "…then check it" checks the change
             if kind == "change":
-                self.changed.add(topic)
-            step = STEP_OF.get((topic, kind))
-            if step is not None and step in self.tools and step not in self.steps:
+                self.changed.add(topic.words)
+            step = topic.tool(kind)
+            if step is not None and step not in self.steps:
                 self.steps.append(step)
 
 
-def read_steps(text: str, tools: Collection[str]) -> list[str]:
-    """The user tools (of ``tools``) the agent's ``text`` asks the user to run, in order.
+def read_steps(text: str, topics: Sequence[Topic]) -> list[str]:
+    """The user's tools the agent's ``text`` asks the user to run, in order.
 
-    A sentence about what the agent does ("Here is what I am going to do: enable roaming")
-    asks for nothing; a clause that asks for a change without naming what ("please switch it
-    off") is about the last topic named before it.
+    ``topics`` are what the user's steps are about (``topics_of``).
+    A sentence about what the agent does asks for nothing; a clause that asks for a change
+    without naming what ("please switch it off") is about the last topic named before it.
     """
-    reading = _Reading(tools)
-    for sentence in _SENTENCES.split(text.lower()):
-        if _AGENT_ACTS.search(sentence) and not _TO_YOU.search(sentence):
+    return [step for sentence in steps_by_sentence(text, topics) for step in sentence]
+
+
+def steps_by_sentence(text: str, topics: Sequence[Topic]) -> list[list[str]]:
+    """The steps each sentence of ``text`` adds, read with what earlier sentences named.
+
+    Sentences are cut at ``SENTENCE_BREAK``, the empty ones left out.
+    """
+    reading = _Reading(topics)
+    added: list[list[str]] = []
+    for sentence in SENTENCE_BREAK.split(text.lower()):
+        if not sentence.strip():
             continue
-        for clause in clauses(sentence):
-            reading.clause(clause)
-    return reading.steps
+        before = len(reading.steps)
+        if not (_AGENT_ACTS.search(sentence) and not _TO_YOU.search(sentence)):
+            for clause in clauses(sentence):
+                reading.clause(clause)
+        added.append(reading.steps[before:])
+    return added

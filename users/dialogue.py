@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tau_sim.simulator.world import InfoSlot, UserStep
-from tau_sim.users.device_steps import read_steps
+from tau_sim.users.device_steps import SENTENCE_BREAK, steps_by_sentence, topics_of
 
 REQUEST_CUES = (
     "please provide",
@@ -154,14 +154,13 @@ CHOICE_CUES = ("which one", "which of")
 found (which card, which line): not a question its tools could have answered."""
 TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
 
 
 def sentences(text: str) -> list[str]:
     """The non-empty sentences of ``text``, lower-cased."""
-    return [s.strip().lower() for s in _SPLIT.split(text) if s.strip()]
+    return [s.strip().lower() for s in SENTENCE_BREAK.split(text) if s.strip()]
 
 
 def has_cue(sentence: str, cues: Sequence[str]) -> bool:
@@ -269,22 +268,18 @@ class AgentTextReader:
         self.order = [slot.name for slot in slots]
         self.patterns = _slot_patterns(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
-        self.step_names = frozenset(step.name for step in steps)
+        self.topics = topics_of(steps)
 
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
         acts = AgentActs()
         acts.acknowledged = has_cue(text.lower(), ACK_CUES)
         acts.detailed = bool(_DETAIL.search(text))
-        if self.step_names:
-            acts.steps = read_steps(text, self.step_names)
-        read_so_far: list[str] = []
-        for sentence in sentences(text):
-            if acts.steps:  # a sentence that adds a device step is read for nothing else
-                before = read_steps(" ".join(read_so_far), self.step_names)
-                read_so_far.append(sentence)
-                if len(read_steps(" ".join(read_so_far), self.step_names)) > len(before):
-                    continue
+        added = steps_by_sentence(text, self.topics) if self.topics else []
+        acts.steps = [step for steps in added for step in steps]
+        for n, sentence in enumerate(sentences(text)):
+            if added and added[n]:  # a sentence that adds a device step is read for nothing else
+                continue
             acts.refused = acts.refused or has_cue(sentence, REFUSAL_CUES)
             if has_cue(sentence, TRANSFER_CUES):
                 acts.transfer = True

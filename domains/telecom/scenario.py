@@ -57,158 +57,166 @@ HINTS: dict[str, SlotHint] = {
 }
 """The kit's standard slots plus the lines, plans, add-ons, bills and charges of telecom."""
 
+# What each device step is about, as an agent may name it (regular expressions over lower-case
+# text): the scripted user reads a step as one of these topics and whether it is to be looked at
+# or changed (``tau_sim.users.device_steps``). Steps that look at and change one thing share it.
+SPEED_TEST = r"speed ?test|speed-check|download speed|internet speed|how fast|fast\.com"
+TEST_CALL = r"test call|\b611\b|(?:make|place) (?:a |one )?(?:quick |short )?call\b"
+PICTURE = r"picture message|picture|photo|\bmms\b|image"
+WIFI_CALLING = r"wi-?fi[ -]?calling|call(?:s|ing)? over wi-?fi"
+FORWARDING = r"forward|divert"
+PERMISSIONS = (
+    r"permission|permitted|(?:app|messages|texting)[^.?!]{0,40}\baccess\b"
+    r"|\baccess\b[^.?!]{0,30}\b(?:messages|texting) app"
+)
+APN = r"\bapns?\b|access point"
+VPN = r"\bvpns?\b|tunnel"
+DATA_SAVER = r"data[ -]sav|data usage|restrict(?:ed)? background data"
+BATTERY_SAVER = r"battery|low[ -]power|power[ -]sav"
+ROAMING = r"roaming"
+NETWORK_MODE = (
+    r"network (?:mode|type|selection)|preferred network|\b[2345]g\b|\blte\b"
+    r"|generation of network|network generation|connection type"
+)
+MOBILE_DATA = r"(?<!on )(?<!using )(?<!over )(?<!via )(?:mobile|cellular) data|data switch"
+AIRPLANE = r"airplane|aeroplane|flight mode|plane icon"
+SIM = r"\bsim\b|sim card|sim tray"
+UPDATE = r"\bupdates?\b|software version|system version|os version|installation"
+RESTART = (
+    r"restart|reboot|power[ -]cycle|(?:turn|switch|power) (?:your |the )?(?:phone|device|"
+    r"handset) (?:off|down)|(?:turn|switch|power) (?:it )?off and (?:back )?on"
+)
+STATUS_BAR = (
+    r"status bar|top (?:right |left )?(?:edge )?of (?:your |the )?(?:phone'?s? )?"
+    r"(?:screen|display)|signal (?:bars?|icon|indicator|strength)|network indicator"
+    r"|notification bar|how many bars|icons? (?:at|along|in) the top"
+)
+AUTOMATIC = r"\bauto(?:matic)?\b"
+RESET = r"\b(?:reset|restore|default)"
+GRANT = r"\b(?:grant|give|allow|enable|turn on|approve)\b"
+
 STEP_HINTS: dict[str, StepHint] = {
     "check_status_bar": StepHint(
-        ("status bar", "signal bars", "signal icon"),
-        "look at the status bar at the top of your phone's screen",
+        topic=STATUS_BAR,
+        changes=False,
+        request="look at the status bar at the top of your phone's screen",
+        also_shows=(AIRPLANE,),
     ),
     "toggle_airplane_mode": StepHint(
-        (
-            "toggle airplane",
-            "airplane mode off",
-            "off airplane mode",
-            "disable airplane",
-            "switch airplane",
-            "turn airplane",
-            "flight mode off",
-        ),
-        "toggle airplane mode on your phone",
+        topic=AIRPLANE, changes=True, request="toggle airplane mode on your phone"
     ),
     "check_sim_card": StepHint(
-        ("sim settings", "sim card is detected", "whether the sim", "check the sim"),
-        "open the SIM settings and read whether the SIM card is detected",
+        topic=SIM,
+        changes=False,
+        request="open the SIM settings and read whether the SIM card is detected",
     ),
     "reseat_sim_card": StepHint(
-        ("reseat", "reinsert", "sim card out", "take the sim out", "sim out and"),
-        "take the SIM card out of your phone and put it back in firmly",
+        topic=SIM,
+        changes=True,
+        request="take the SIM card out of your phone and put it back in firmly",
     ),
     "check_network_mode": StepHint(
-        ("network type", "network mode", "preferred network"),
-        "open the mobile network settings and read the network type it prefers",
+        topic=NETWORK_MODE,
+        changes=False,
+        request="open the mobile network settings and read the network type it prefers",
     ),
     "set_network_mode_automatic": StepHint(
-        ("automatic network", "network to automatic", "set it to automatic", "5g/4g/3g"),
-        "set the network back to automatic (5G/4G/3G)",
+        topic=NETWORK_MODE,
+        changes=True,
+        request="set the network back to automatic (5G/4G/3G)",
+        change_words=AUTOMATIC,
     ),
     "check_mobile_data": StepHint(
-        (
-            "mobile data settings",
-            "mobile data switch",
-            "check mobile data",
-            "check the mobile data",
-        ),
-        "open the mobile data settings and read both of their switches",
+        topic=MOBILE_DATA,
+        changes=False,
+        request="open the mobile data settings and read both of their switches",
+        also_shows=(ROAMING,),
     ),
     "toggle_mobile_data": StepHint(
-        (
-            "toggle mobile data",
-            "mobile data on",
-            "on mobile data",
-            "enable mobile data",
-            "toggle cellular data",
-            "cellular data on",
-        ),
-        "toggle mobile data in your phone's settings",
+        topic=MOBILE_DATA, changes=True, request="toggle mobile data in your phone's settings"
     ),
     "toggle_data_roaming": StepHint(
-        ("toggle data roaming", "data roaming on", "on data roaming", "enable data roaming"),
-        "toggle data roaming in your phone's settings",
+        topic=ROAMING, changes=True, request="toggle data roaming in your phone's settings"
     ),
     "check_apn_settings": StepHint(
-        ("access point name", "read the apn", "check the apn", "check your apn"),
-        "read the access point name (APN) in your phone's mobile network settings",
+        topic=APN,
+        changes=False,
+        request="read the access point name (APN) in your phone's mobile network settings",
     ),
     "reset_apn_settings": StepHint(
-        ("reset the apn", "reset your apn", "apn reset", "reset the access point"),
-        "reset the APN settings on your phone to the defaults",
+        topic=APN,
+        changes=True,
+        request="reset the APN settings on your phone to the defaults",
+        change_words=RESET,
     ),
-    "restart_device": StepHint(
-        ("restart", "reboot", "turn your phone off and on"),
-        "restart your phone",
-    ),
+    "restart_device": StepHint(topic=RESTART, changes=True, request="restart your phone"),
     "check_vpn": StepHint(
-        ("vpn settings", "check the vpn", "vpn is connected", "any vpn"),
-        "open the VPN settings and read whether a VPN is connected",
+        topic=VPN,
+        changes=False,
+        request="open the VPN settings and read whether a VPN is connected",
     ),
     "toggle_vpn": StepHint(
-        ("disconnect the vpn", "toggle the vpn", "vpn off", "turn off the vpn"),
-        "disconnect the VPN in your phone's settings",
+        topic=VPN, changes=True, request="disconnect the VPN in your phone's settings"
     ),
     "check_data_saver": StepHint(
-        ("data usage settings", "data saver is", "check data saver", "check the data saver"),
-        "open the data usage settings and read whether Data Saver is on",
+        topic=DATA_SAVER,
+        changes=False,
+        request="open the data usage settings and read whether Data Saver is on",
     ),
     "toggle_data_saver": StepHint(
-        ("toggle data saver", "data saver off", "turn off data saver", "switch off data saver"),
-        "toggle Data Saver (turn it off)",
+        topic=DATA_SAVER, changes=True, request="toggle Data Saver (turn it off)"
     ),
     "check_battery_saver": StepHint(
-        ("battery settings", "battery saver is", "check battery saver", "low power mode is"),
-        "open the battery settings and read whether battery saver is on",
+        topic=BATTERY_SAVER,
+        changes=False,
+        request="open the battery settings and read whether battery saver is on",
     ),
     "toggle_battery_saver": StepHint(
-        (
-            "toggle battery saver",
-            "battery saver off",
-            "turn off battery saver",
-            "low power mode off",
-        ),
-        "toggle battery saver (turn it off)",
+        topic=BATTERY_SAVER, changes=True, request="toggle battery saver (turn it off)"
     ),
     "check_app_permissions": StepHint(
-        ("app permissions", "permissions of the messages", "messages app's permissions"),
-        "open the Messages app's permissions and read what it is allowed",
+        topic=PERMISSIONS,
+        changes=False,
+        request="open the Messages app's permissions and read what it is allowed",
     ),
     "grant_messaging_permissions": StepHint(
-        ("allow the messages", "grant the messages", "grant messaging", "allow messaging"),
-        "allow the Messages app every permission it asks for",
+        topic=PERMISSIONS,
+        changes=True,
+        request="allow the Messages app every permission it asks for",
+        change_words=GRANT,
     ),
     "check_wifi_calling": StepHint(
-        ("calling settings", "wi-fi calling is", "wifi calling is", "check wi-fi calling"),
-        "open the calling settings and read whether Wi-Fi calling is on",
+        topic=WIFI_CALLING,
+        changes=False,
+        request="open the calling settings and read whether Wi-Fi calling is on",
     ),
     "toggle_wifi_calling": StepHint(
-        (
-            "toggle wi-fi calling",
-            "wi-fi calling on",
-            "toggle wifi calling",
-            "wifi calling on",
-            "enable wi-fi calling",
-        ),
-        "toggle Wi-Fi calling (turn it on)",
+        topic=WIFI_CALLING, changes=True, request="toggle Wi-Fi calling (turn it on)"
     ),
     "check_call_forwarding": StepHint(
-        ("forwarding settings", "calls are forwarded", "check call forwarding"),
-        "open the call forwarding settings and read whether calls are forwarded",
+        topic=FORWARDING,
+        changes=False,
+        request="open the call forwarding settings and read whether calls are forwarded",
     ),
     "toggle_call_forwarding": StepHint(
-        (
-            "toggle call forwarding",
-            "call forwarding off",
-            "turn off call forwarding",
-            "stop forwarding",
-        ),
-        "toggle call forwarding (turn it off)",
+        topic=FORWARDING, changes=True, request="toggle call forwarding (turn it off)"
     ),
     "check_software_update": StepHint(
-        ("software update screen", "update is waiting", "check for updates", "check for an update"),
-        "open the software update screen and read whether an update is waiting",
+        topic=UPDATE,
+        changes=False,
+        request="open the software update screen and read whether an update is waiting",
     ),
     "install_software_update": StepHint(
-        ("install the update", "install the software", "install the waiting", "install it"),
-        "install the waiting software update",
+        topic=UPDATE, changes=True, request="install the waiting software update"
     ),
     "run_speed_test": StepHint(
-        ("speed test",),
-        "run a speed test with Wi-Fi switched off",
+        topic=SPEED_TEST, changes=True, request="run a speed test with Wi-Fi switched off"
     ),
     "make_test_call": StepHint(
-        ("test call", "call 611", "call the test number"),
-        "make a test call to 611 from home",
+        topic=TEST_CALL, changes=True, request="make a test call to 611 from home"
     ),
     "send_test_picture_message": StepHint(
-        ("picture message to", "test picture", "send yourself a photo", "send a photo"),
-        "send a test picture message to your own number",
+        topic=PICTURE, changes=True, request="send a test picture message to your own number"
     ),
 }
 """How an agent asks the user to run each of the phone's tools (``domains.telecom.device``)."""

@@ -16,14 +16,19 @@ from pathlib import Path
 import pytest
 
 from tau_sim.simulator.core.registry import get_domain
-from tau_sim.users.device_steps import clauses, read_steps
+from tau_sim.simulator.world import user_steps
+from tau_sim.users.device_steps import Topic, clauses, read_steps, topics_of
 
 CORPUS = Path(__file__).parent / "corpus"
 FLOORS = {"device_turns.jsonl": 0.95, "device_turns_heldout.jsonl": 0.75}
 
 
+def telecom_topics() -> list[Topic]:
+    return topics_of(user_steps(get_domain("telecom")))
+
+
 def accuracy(name: str) -> tuple[float, list[str]]:
-    tools = set(get_domain("telecom").user_toolkit.tools)
+    tools = telecom_topics()
     rows = [json.loads(line) for line in (CORPUS / name).read_text().splitlines() if line]
     wrong = [
         f"{row['id']}: {row['acts']['steps']} read as {got}"
@@ -41,7 +46,7 @@ def test_device_steps_are_read_by_meaning(name: str) -> None:
 
 
 def test_the_wording_that_failed_in_issue_38_is_read() -> None:
-    tools = set(get_domain("telecom").user_toolkit.tools)
+    tools = telecom_topics()
     cases = {
         "Please pop the SIM tray out, reseat the SIM card firmly, and slide it back in.": [
             "reseat_sim_card"
