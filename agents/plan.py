@@ -205,15 +205,24 @@ class GoldPolicy:
             # 0.5 MB/s over a run (finished policies and their histories outlived their
             # conversations under the runner's rare collections); with the proxy it stays flat.
             me = cast(GoldPolicy, weakref.proxy(self))
-            self._script_iter = GoldPolicy._script(me)
+            self._script_iter = type(self).script(me)
         while len(self._steps) <= index:
             step = next(self._script_iter, None)
             if step is None:
-                return self._hold_firm() or Say(GOODBYE)
+                return self._hold_firm() or Say(self.goodbye())
             self._steps.append(step)
         return self._steps[index]
 
     # --- reading the dialogue -------------------------------------------------------------
+
+    @staticmethod
+    def script(me: GoldPolicy) -> Iterator[Step]:
+        """The steps of the plan, for the policy ``me`` (a weak proxy; see ``step``)."""
+        return me._script()
+
+    def goodbye(self) -> str:
+        """What the agent says once its plan is done and nothing is left to hold firm on."""
+        return GOODBYE
 
     def _user_texts(self) -> list[str]:
         return [m.content or "" for m in self.history if m.role == "user"]

@@ -27,7 +27,6 @@ import contextlib
 import json
 import re
 import sys
-import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, cast
@@ -151,18 +150,14 @@ class NaturalPolicy(GoldPolicy):
         turn = sum(1 for m in self.history if m.role == "assistant")
         return Wording(self.style.seed, self.answer_key.task_id, turn)
 
-    def step(self, history: list[ChatMessage]) -> Step:
-        index = sum(1 for m in history if m.role == "assistant")
-        self.history = history
-        if self._script_iter is None:
-            me = cast(NaturalPolicy, weakref.proxy(self))
-            self._script_iter = NaturalPolicy._natural(me)
-        while len(self._steps) <= index:
-            step = next(self._script_iter, None)
-            if step is None:
-                return self._hold_firm() or Say(self.words().pick(FAREWELL))
-            self._steps.append(step)
-        return self._steps[index]
+    @staticmethod
+    def script(me: GoldPolicy) -> Iterator[Step]:
+        """The double's own plan (gold's decisions, its own words)."""
+        return cast(NaturalPolicy, me)._natural()
+
+    def goodbye(self) -> str:
+        """One of the double's many farewells."""
+        return self.words().pick(FAREWELL)
 
     # --- how texts open and end -------------------------------------------------------------
 
