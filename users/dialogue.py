@@ -1,262 +1,128 @@
-"""Rule-based reading of an agent's text: what it asks, whether it confirms, completes or cares.
+"""The rule reader: what an agent's text does, read sentence by sentence by its wording.
 
-The conventions (shared by the scripted user and the scripted agents, which phrase their texts
-so that these rules read them right):
+The text is cut into sentences (markdown marks and list bullets dropped; the items of a list
+that a request introduces, "one of the following:", are requests too). Every sentence is read
+for the acts that need no question (``users.cues``): a refusal, something not found, a
+transfer, a closing or farewell, an action reported done, a lookup made or announced, care
+shown. A sentence that asks (a question, a request, an imperative) is read for what it asks:
 
-- The text is split into sentences. A sentence is a *request* when it has a question mark or a
-  request cue ("please provide", "let me know", "may I have" …).
-- A request naming a keyword of one of the user's own tools (a device step: "could you please
-  toggle airplane mode on your phone?") asks the user to run that tool; step keywords are read
-  first, and a sentence that names one is read for nothing else.
-- A request naming a keyword of a known-info slot asks for that slot (keywords win over every
-  other reading, so "could you confirm your email?" asks for the email); with a choice cue
-  ("which one" …) it asks the user to choose among records the agent found, which its tools
-  could not have done for it.
-- Otherwise a request with a confirmation cue ("confirm", "proceed", "shall I", "go ahead" …) is a
-  confirmation question; with a completion cue ("anything else" …) it closes the request; naming
-  something the user does not know it is an unknown question; anything else is unclear.
-- Completion cues also count outside questions ("have a great day!"); progress cues ("has been",
-  "successfully" …) and transfer cues ("transfer you") are read in statements.
-- A progress statement is a *claim* (``done`` when it says an action was carried out: "has
-  been", "successfully" …, rather than "I found"); the text *backs* its claims when it states a
-  detail anywhere (a digit, an id such as ``#W1`` or a code in capitals such as ``RLZUYL``, an
-  amount such as ``$5``).
-- A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
-  the user sees ends the agent's turn, an announced lookup was not done in that turn.
-- Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
-- Refusal cues ("cannot", "can't", "unable to", "not able to", "not eligible", "non-refundable",
-  "policy does not allow" …) in any sentence make the text a *refusal*: the agent turns down
-  what the user asked (a user with a demand insists on it, ``users.pushback``).
+- the user's own tools it asks for, by meaning (``users.stepsense``); a sentence that asks for
+  one is read for nothing else;
+- the user's slots it names, by keyword or kind (``users.slotsense``); offered as
+  alternatives ("your email, or your full name and ZIP code") every group is asked and the
+  groups are kept apart; with a choice ("which of your two orders") the slot is also *chosen*;
+- otherwise the user's go-ahead for an action, an unknown item the user does not hold, or a
+  question nobody could place (*unclear*).
+
+A go-ahead question that names a slot in its summary ("Shall I ship it to your new address?")
+confirms and asks nothing, unless it offers a choice. The text *backs* its claims when it states
+a detail anywhere (a digit, an id such as ``#W1``, a code in capitals such as ``RLZUYL``).
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
-import msgspec
-
+from tau_sim.simulator.core import Usage
 from tau_sim.simulator.world import InfoSlot, UserStep
+from tau_sim.users import cues
+from tau_sim.users.perception import AgentActs
+from tau_sim.users.slotsense import keyword, named, slot_patterns
+from tau_sim.users.stepsense import IMPERATIVE, StepReader
 
-REQUEST_CUES = (
-    "please provide",
-    "please share",
-    "please tell",
-    "please give",
-    "please send",
-    "please confirm",
-    "please let me know",
-    "let me know",
-    "i need your",
-    "i'll need your",
-    "i will need your",
-    "may i have",
-    "can i have",
-    "could i have",
-    "could i get",
-    "can i get",
-)
-CONFIRM_CUES = (
-    "confirm",
-    "proceed",
-    "shall i",
-    "should i",
-    "go ahead",
-    "would you like me to",
-    "do you want me to",
-    "is that correct",
-    "is this correct",
-    "is that right",
-    "yes/no",
-)
-COMPLETION_CUES = (
-    "anything else",
-    "something else",
-    "else i can help",
-    "else can i help",
-    "have a great day",
-    "have a nice day",
-    "goodbye",
-)
-ACK_CUES = (
-    "sorry",
-    "apolog",
-    "i understand",
-    "i hear you",
-    "i can see",
-    "i can imagine",
-    "frustrat",
-    "thank you for your patience",
-    "here to help",
-    "that must",
-    "no worries",
-    "happy to help",
-    "glad to help",
-)
-DONE_CUES = (
-    "has been",
-    "have been",
-    "successfully",
-    "is now",
-    "are now",
-    "completed",
-    "processed",
-    "all done",
-)
-PROGRESS_CUES = (*DONE_CUES, "i found", "i've found", "i have found")
-DELAY_CUES = (
-    "let me check",
-    "let me look",
-    "let me pull",
-    "let me verify",
-    "let me find",
-    "i'll check",
-    "i will check",
-    "i'll look",
-    "i will look",
-    "i'm checking",
-    "i am checking",
-    "one moment",
-    "just a moment",
-    "give me a moment",
-    "bear with me",
-    "please wait",
-)
-REFUSAL_CUES = (
-    "cannot",
-    "can't",
-    "can not",
-    "unable to",
-    "not able to",
-    "won't be able",
-    "will not be able",
-    "not eligible",
-    "ineligible",
-    "non-refundable",
-    "nonrefundable",
-    "not refundable",
-    "policy does not allow",
-    "policy doesn't allow",
-    "not allowed",
-    "not permitted",
-    "not possible",
-    "do not qualify",
-    "does not qualify",
-    "doesn't qualify",
-    "don't qualify",
-    "i'm afraid",
-    "i am afraid",
-)
-CHOICE_CUES = ("which one", "which of")
-"""A request naming a slot with one of these asks the user to choose among records the agent
-found (which card, which line): not a question its tools could have answered."""
-TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
+__all__ = ["AgentActs", "AgentTextReader", "sentences"]
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_MARKS = re.compile(r"\*\*|__|`|^#+\s*|^>\s*", re.M)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_ABBREVIATION = re.compile(r"\b(e\.g|i\.e|dr|mr|mrs|ms|st|vs|approx|etc|no)\.(?=\s)", re.I)
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
+_LIST_LEAD = re.compile(r"(?:one|any|either|both|each) of (?:the following|these)|following:$")
+_OR = re.compile(r"\bor\b|\balternatively\b|\binstead\b")
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "...", "–": "-"})
+
+
+class Sentence:
+    """One sentence of an agent text: its lower-case words and how it reads."""
+
+    __slots__ = ("group", "lead", "low", "question", "request")
+
+    def __init__(self, low: str, inherited: bool, group: int) -> None:
+        self.low = low
+        self.question = "?" in low
+        self.lead = low.endswith(":")
+        self.request = (
+            inherited
+            or self.question
+            or bool(cues.REQUEST.search(low))
+            or bool(IMPERATIVE.match(_lead_stripped(low)))
+        )
+        self.group = group
+
+
+def _lead_stripped(low: str) -> str:
+    return re.sub(r"^(?:(?:please|now|first|next|then|and|also|finally|so|just|ok|okay)\W+)+", "", low)
 
 
 def sentences(text: str) -> list[str]:
-    """The non-empty sentences of ``text``, lower-cased."""
-    return [s.strip().lower() for s in _SPLIT.split(text) if s.strip()]
+    """The non-empty sentences of ``text``, lower-cased (markdown marks and bullets dropped)."""
+    return [s.low for s in _sentences(text)]
 
 
-def has_cue(sentence: str, cues: Sequence[str]) -> bool:
-    """Whether ``sentence`` (lower-case) contains one of ``cues``."""
-    return any(cue in sentence for cue in cues)
-
-
-def is_request(sentence: str) -> bool:
-    """Whether a sentence asks the user something."""
-    return "?" in sentence or has_cue(sentence, REQUEST_CUES)
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern(keyword: str) -> re.Pattern[str]:
-    """Matches ``keyword`` at the start of a word (lower-case text, plural-tolerant)."""
-    return re.compile(r"(?<![a-z0-9])" + re.escape(keyword.lower().strip()))
-
-
-def _slot_patterns(slots: Sequence[InfoSlot]) -> list[tuple[re.Pattern[str], str]]:
-    return [(_pattern(keyword), slot.name) for slot in slots for keyword in slot.keywords]
-
-
-def _asked(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> set[str]:
-    """Names of the slots a request sentence names (``patterns``: keyword pattern, slot name).
-
-    A keyword right after another slot's keyword is that slot's head noun, not a question of its
-    own: "your email address" asks for the email, not for an address; nor is a keyword inside a
-    longer keyword of another slot ("damage" in "how the damage happened").
-    """
-    spans = [(m.start(), m.end(), name) for p, name in patterns for m in p.finditer(sentence)]
-    named: set[str] = set()
-    for start, end, name in spans:
-        if not any(
-            other != name
-            and (
-                (e <= start and not sentence[e:start].strip())
-                or (s <= start and end <= e and e - s > end - start)
-            )
-            for s, e, other in spans
-        ):
-            named.add(name)
-    return named
+def _sentences(text: str) -> list[Sentence]:
+    """The sentences of ``text``; the items of a list a request introduces are requests."""
+    text = _ABBREVIATION.sub(r"\1", _MARKS.sub("", text.translate(_TYPOGRAPHY)))
+    found: list[Sentence] = []
+    inherited = False
+    group = 0
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            continue
+        bullet = bool(_BULLET.match(line))
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        if not bullet:
+            inherited = False
+        elif inherited:
+            group += 1
+        for part in _SPLIT.split(line):
+            low = part.strip().lower()
+            if low:
+                found.append(Sentence(low, inherited and bullet, group if bullet else 0))
+        last = found[-1] if found else None
+        if last is not None and last.lead and last.request:
+            inherited = True
+            group = 0 if not _LIST_LEAD.search(last.low) else group
+    return found
 
 
 def _unknown_patterns(item: str) -> list[re.Pattern[str]]:
     """Patterns of the long words of an unknown item; a request naming them all names the item."""
-    return [_pattern(w) for w in _WORD.findall(item.lower()) if len(w) >= 4]
+    return [keyword(w) for w in _WORD.findall(item.lower()) if len(w) >= 4]
 
 
 def _names_unknown(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
     return item in sentence or (bool(words) and all(w.search(sentence) for w in words))
 
 
-class AgentActs(msgspec.Struct):
-    """What one agent text does, as the scripted user reads it."""
-
-    asked: list[str] = []
-    chosen: list[str] = []
-    confirmation: bool = False
-    completion: bool = False
-    transfer: bool = False
-    acknowledged: bool = False
-    progress: bool = False
-    unknown: list[str] = []
-    unclear: int = 0
-    announced: bool = False
-    done: bool = False
-    detailed: bool = False
-    steps: list[str] = []
-    refused: bool = False
-
-    @property
-    def unbacked(self) -> bool:
-        """Whether the text claims progress without stating any detail to back it."""
-        return self.progress and not self.detailed
-
-    @property
-    def substantive(self) -> bool:
-        """Whether the text moves the conversation (asks, confirms, reports, ends or hands off)."""
-        return bool(
-            self.asked
-            or self.steps
-            or self.confirmation
-            or self.completion
-            or self.transfer
-            or self.progress
-            or self.unknown
-            or self.unclear
-        )
+def _done(sentence: str) -> bool:
+    """Whether the sentence reports an action done (a match not under a condition or negation)."""
+    for match in cues.DONE.finditer(sentence):
+        start = max(sentence.rfind(b, 0, match.start()) for b in (",", ";", ":", " — ", " - "))
+        clause = sentence[start + 1 : match.end()]
+        if not cues.DONE_BLOCKS.search(clause):
+            return True
+    return False
 
 
 class AgentTextReader:
-    """Reads agent texts against one user's known slots and unknown items.
+    """The rule reader of one user's conversation: its slots, unknown items and own tools.
 
-    The keyword patterns and the words of the unknown items are prepared once per conversation.
-    ``steps`` are the user's own tools (``simulator.world.usersteps``), read from requests first.
+    The slot and step patterns and the words of the unknown items are prepared once per
+    conversation; ``read`` is the rules, ``perceive`` the ``Reader`` seam over them.
     """
 
     def __init__(
@@ -266,44 +132,106 @@ class AgentTextReader:
         steps: Sequence[UserStep] = (),
     ) -> None:
         self.order = [slot.name for slot in slots]
-        self.patterns = _slot_patterns(slots)
+        self.patterns = slot_patterns(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
-        self.step_patterns = [(_pattern(k), step.name) for step in steps for k in step.keywords]
+        self.steps = StepReader(steps)
+
+    async def perceive(self, text: str) -> AgentActs:
+        """The acts of ``text`` (the ``Reader`` seam)."""
+        return self.read(text)
+
+    def spent(self) -> Usage | None:
+        """Rules cost no model."""
+        return None
 
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
         acts = AgentActs()
-        acts.acknowledged = has_cue(text.lower(), ACK_CUES)
+        acts.acknowledged = bool(cues.ACKNOWLEDGEMENT.search(text.lower().translate(_TYPOGRAPHY)))
         acts.detailed = bool(_DETAIL.search(text))
-        for sentence in sentences(text):
-            acts.refused = acts.refused or has_cue(sentence, REFUSAL_CUES)
-            if has_cue(sentence, TRANSFER_CUES):
-                acts.transfer = True
-            if has_cue(sentence, COMPLETION_CUES):
-                acts.completion = True
-                continue
-            if not is_request(sentence):
-                acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
-                acts.done = acts.done or has_cue(sentence, DONE_CUES)
-                acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
-                continue
-            wanted = [name for p, name in self.step_patterns if p.search(sentence)]
-            if wanted:
-                acts.steps.extend(n for n in dict.fromkeys(wanted) if n not in acts.steps)
-                continue
-            named = _asked(sentence, self.patterns)
-            if named:
-                acts.asked.extend(n for n in self.order if n in named and n not in acts.asked)
-                if has_cue(sentence, CHOICE_CUES):
-                    acts.chosen.extend(n for n in named if n not in acts.chosen)
-            elif has_cue(sentence, CONFIRM_CUES):
-                acts.confirmation = True
-            else:
-                items = [
-                    i for i, low, words in self.unknown if _names_unknown(sentence, low, words)
-                ]
-                if items:
-                    acts.unknown.extend(i for i in items if i not in acts.unknown)
-                elif not acts.transfer:
-                    acts.unclear += 1
+        self.steps.start()
+        parts = _sentences(text)
+        groups: dict[int, list[str]] = {}
+        for sentence in parts:
+            self._statement(sentence.low, acts)
+            wanted = self.steps.read(sentence.low, sentence.question)
+            acts.steps.extend(n for n in wanted if n not in acts.steps)
+            if sentence.request:
+                self._request(sentence, acts, groups, quiet=bool(wanted))
+        if acts.steps:
+            acts.unclear = 0
+        if len([g for g in groups.values() if g]) >= 2:
+            acts.alternatives = [g for _, g in sorted(groups.items()) if g]
+        acts.asked = [name for name in self.order if name in acts.asked]
+        acts.progress = acts.progress or acts.done
         return acts
+
+    def _statement(self, low: str, acts: AgentActs) -> None:
+        """The acts a sentence carries whether or not it asks."""
+        not_found = bool(cues.NOT_FOUND.search(low))
+        acts.not_found = acts.not_found or not_found
+        if not not_found and cues.REFUSAL.search(low) and not cues.REFUSAL_BLOCKS.search(low):
+            acts.refused = True
+        if cues.TRANSFER.search(low) and not cues.TRANSFER_BLOCKS.search(low):
+            acts.transfer = True
+        if cues.CLOSING.search(low) or cues.FAREWELL.search(low):
+            acts.completion = True
+        if "?" not in low:
+            if _done(low):
+                acts.done = True
+            acts.progress = acts.progress or bool(cues.LOOKUP.search(low))
+            acts.announced = acts.announced or bool(cues.DELAY.search(low))
+        if cues.CONFIRM_STATEMENT.search(low):
+            acts.confirmation = True
+
+    def _request(
+        self, sentence: Sentence, acts: AgentActs, groups: dict[int, list[str]], quiet: bool
+    ) -> None:
+        """What a sentence that asks asks for (``quiet``: it asks for steps, and only slots
+        besides)."""
+        low = sentence.low
+        strong = bool(cues.CONFIRMATION.search(low)) and sentence.question
+        weak = bool(cues.OFFER.search(low)) and sentence.question
+        choice = bool(cues.CHOICE.search(low))
+        found = named(low, self.patterns)
+        if found and strong and not choice:
+            found = []
+        if found:
+            names = [n for _, n in found]
+            acts.asked.extend(n for n in names if n not in acts.asked)
+            if choice:
+                acts.chosen.extend(n for n in names if n not in acts.chosen)
+            self._group(sentence, found, groups)
+            return
+        if quiet:
+            return
+        if strong or weak:
+            acts.confirmation = True
+            return
+        items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
+        if items:
+            acts.unknown.extend(i for i in items if i not in acts.unknown)
+        elif sentence.question and not (acts.completion or acts.transfer) and not _closing(low):
+            acts.unclear += 1
+
+    def _group(
+        self, sentence: Sentence, found: list[tuple[int, str]], groups: dict[int, list[str]]
+    ) -> None:
+        """Note the alternatives a request offers: list items, or parts joined by "or"."""
+        if sentence.group:
+            groups.setdefault(sentence.group, []).extend(n for _, n in found)
+            return
+        cuts = [m.start() for m in _OR.finditer(sentence.low)]
+        if not cuts:
+            return
+        bounds = [0, *cuts, len(sentence.low)]
+        parts = [[n for p, n in found if lo <= p < hi] for lo, hi in zip(bounds, bounds[1:])]
+        parts = [p for p in parts if p]
+        if len(parts) >= 2:
+            base = 1000 * (len(groups) + 1)
+            for i, part in enumerate(parts):
+                groups[base + i] = part
+
+
+def _closing(low: str) -> bool:
+    return bool(cues.CLOSING.search(low) or cues.FAREWELL.search(low))

@@ -27,18 +27,24 @@ class StepHint(msgspec.Struct, frozen=True):
     ``keywords`` are phrases an agent's request names when it asks for this step (matched
     case-insensitively at word starts; two tools of a domain must not share one); ``request``
     is how a scripted agent words the request after "could you please", e.g. "toggle airplane
-    mode on your phone".
+    mode on your phone". ``shows`` and ``does`` say the step by meaning, as regular expressions
+    over lower-case text: ``shows`` what the step lets the user read (a request to look at it,
+    or a question about it, asks for the step: "is Data Saver on?"), ``does`` what it changes
+    or does (a request to change it asks for the step: "please switch Data Saver off").
     """
 
     keywords: tuple[str, ...]
     request: str
+    shows: tuple[str, ...] = ()
+    does: tuple[str, ...] = ()
 
 
 class UserStep(msgspec.Struct, frozen=True):
     """One user tool as the user's view carries it: its hint and the parameters it takes.
 
     ``parameters`` are the tool's argument names (a scripted user fills each from the known-info
-    slot of the same name); ``required`` those without a default.
+    slot of the same name); ``required`` those without a default; ``shows`` and ``does`` as in
+    ``StepHint``.
     """
 
     name: str
@@ -46,6 +52,8 @@ class UserStep(msgspec.Struct, frozen=True):
     request: str
     parameters: list[str]
     required: list[str]
+    shows: list[str] = []
+    does: list[str] = []
 
 
 def user_steps(domain: Domain) -> list[UserStep]:
@@ -65,6 +73,8 @@ def user_steps(domain: Domain) -> list[UserStep]:
                 request=hint.request,
                 parameters=list(parameters.get("properties", {})),
                 required=list(parameters.get("required", [])),
+                shows=list(hint.shows),
+                does=list(hint.does),
             )
         )
     return steps

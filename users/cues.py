@@ -1,0 +1,334 @@
+"""How agents word each act, as patterns over one lower-case sentence (``users.dialogue`` reads).
+
+Each act is a small table of regular expressions, compiled once. Patterns are written in the
+positive form ("has been cancelled", "I've cancelled"), so a negated or hedged sentence ("it
+hasn't been cancelled yet", "I haven't cancelled anything") does not match them; a few acts
+also have *blocking* patterns (a refusal cue that says something was not found, a transfer the
+agent says it cannot make). The words are how people write, not the calibrators' phrases.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def compiled(*alternatives: str) -> re.Pattern[str]:
+    """One pattern matching any of ``alternatives`` from the start of a word."""
+    return re.compile(r"(?<![\w'])(?:" + "|".join(alternatives) + ")")
+
+
+_ME = r"(?:i|we)"
+_HAVE = r"(?:i|we)(?:'ve| have)"
+_ADV = r"(?:just |now |already |successfully |also |gone ahead and |went ahead and )*"
+
+WRITE_VERBS = (
+    r"cancel(?:l)?ed|updated|changed|modified|processed|issued|refunded|booked|rebooked|reserved"
+    r"|scheduled|rescheduled|moved|added|removed|applied|submitted|filed|opened|sent|set up"
+    r"|switched|upgraded|downgraded|credited|waived|reversed|replaced|exchanged|initiated|placed"
+    r"|arranged|activated|reactivated|deactivated|enabled|disabled|blocked|frozen|froze|unfrozen"
+    r"|unfroze|locked|unlocked|renewed|extended|paid|adjusted|corrected|registered|enrolled"
+    r"|ordered|requested|logged|lodged|raised|started|created|transferred|suspended|restored"
+    r"|reinstated|refilled|redirected|pointed|swapped|returned|recorded|noted|saved|put through"
+    r"|charged|posted|marked|lifted|removed|dropped|turned on|turned off|switched on|switched off"
+    r"|taken care of|sorted|handled|fixed|resolved|completed|finalized|finalised|confirmed"
+    r"|authorized|authorised|approved|released|reset|added on|signed you up|signed up|upgraded"
+)
+"""Past participles of the actions an agent carries out (writes, not lookups)."""
+
+DONE = compiled(
+    _HAVE + r" " + _ADV + r"(?:" + WRITE_VERBS + r")\b",
+    r"(?:has|have|had) (?:now |just |already |successfully |also )*been (?:\w+ )?(?:"
+    + WRITE_VERBS
+    + r")\b",
+    r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|active|on|off|live|in place|confirmed"
+    r"|booked|set|showing|on file|back on|pointing|frozen|unfrozen|suspended|cleared|covered)\b",
+    r"(?:is|are) (?:officially |all |fully )?(?:cancel(?:l)?ed|booked|confirmed|frozen|unfrozen"
+    r"|filed|scheduled|rescheduled|reactivated|on its way|on the way|in!|on file|active again"
+    r"|back on|paid|credited|reversed|refunded|submitted|upgraded|updated|sorted|locked"
+    r"|unlocked|added|sent|done|complete|completed|restored)\b",
+    r"(?:is|are) (?:now )?active on your",
+    r"(?:all|you're all|you are all|everything's|everything is) (?:set|done|sorted|good to go)",
+    r"\bdone\b[!.—,:-]",
+    r"^done$",
+    r"^(?:switched|booked|cancel(?:l)?ed|sorted|fixed|updated|submitted|confirmed|finished)\b!?",
+    r"successfully",
+    r"went through|has gone through|gone through",
+    r"(?:transfer|payment|refund|cancellation|booking|change|update|request|reversal|dispute"
+    r"|exchange|return|upgrade) (?:is )?(?:complete|completed|confirmed|processed|in|through)\b",
+    r"(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from|back)\b",
+    r"you(?:'re| are) (?:now |all )?(?:booked|confirmed|in business|in economy|set|verified"
+    r" and|enrolled|registered|covered|on)\b",
+    r"(?:is|are) heading back|(?:is|are) going back to|on (?:its|their) way",
+    r"(?:now |has been )?(?:shows?|reflects?) (?:a|the|your) (?:new |updated |balance)",
+    r"working again|(?:is|are) active again|back (?:up and running|in service|online)",
+    r"(?:it's|that's|this is) (?:been )?(?:done|taken care of|sorted|in place|all set)",
+    r"✅",
+)
+"""An action carried out, reported in the positive ("has been cancelled", "Done!", "All set")."""
+
+DONE_BLOCKS = compiled(
+    r"(?:once|after|when|as soon as|until|if|before|whether) (?:\w+ ){0,6}(?:has|have|is|are"
+    r"|it's|it is)\b",
+    r"(?:will|would|'ll|can|could|should|may|might|won't|cannot|can't) (?:\w+ ){0,3}be\b",
+    r"(?:nothing|not|never|no \w+) (?:has|have|is|are)\b",
+    r"(?:haven't|hasn't|isn't|aren't|wasn't|weren't|not yet|yet to)\b",
+)
+"""Sentences whose done pattern is a condition, a future, a possibility or a negation."""
+
+LOOKUP = compiled(
+    _HAVE + r" " + _ADV + r"(?:found|located|checked|reviewed|looked|pulled up|verified"
+    r"|confirmed your identity|gone through|went through)",
+    r"(?:i|we) (?:found|located|see|can see|checked|looked|pulled up|verified|reviewed|went"
+    r" through)\b",
+    r"(?:i was|we were) able to (?:find|locate|pull up|verify)",
+    r"you(?:'re| are) (?:now )?(?:verified|authenticated)",
+    r"(?:here's|here is) what i found|according to|(?:it|this) (?:looks|seems) like"
+    r"|(?:shows|showing) (?:as|that)",
+)
+"""A lookup reported (what the agent found), which is progress but not an action done."""
+
+DELAY = compiled(
+    r"let me (?:quickly |just |go ahead and )?(?:check|look|pull|verify|find|see|review|take a"
+    r" look|confirm|search|grab|bring up|dig|get|open)",
+    r"(?:i'll|i will|i'm going to|i am going to) (?:quickly |just |go ahead and )?(?:check|look"
+    r"|pull|verify|find|review|search|take a look|dig)",
+    r"(?:i'm|i am) (?:now |just )?(?:checking|looking|pulling|reviewing|searching|verifying)",
+    r"(?:^|, |— |- )(?:now )?(?:checking|looking|pulling|reviewing|searching) (?:up |into |for |on"
+    r" )?",
+    r"(?:one|just a|give me a|give me one|a|bear with me for a|hang on a|hold on a) (?:moment"
+    r"|sec|second|minute|min)\b",
+    r"bear with me|hang tight|please (?:hold|wait)|hold on",
+)
+"""A lookup announced, not yet made ("Let me check", "One moment")."""
+
+NOT_FOUND = compiled(
+    r"(?:can't|cannot|can not|couldn't|could not|wasn't able to|was not able to|weren't able to"
+    r"|unable to|not able to|didn't|did not|don't|do not|can't seem to|couldn't seem to)"
+    r" (?:seem to )?(?:find|locate|see|pull up|match|spot|bring up|access)(?: any| an?| the"
+    r"| your| that| this)?",
+    r"(?:not|n't) (?:finding|seeing|showing|coming up|matching)",
+    r"no (?:\w+ )?(?:account|order|record|booking|reservation|profile|customer|match|result"
+    r"|policy|claim|patient|file|user|matches|results)s? (?:\w+ )?(?:found|matching|under|with"
+    r"|for|linked|on file|associated|came up|comes up)",
+    r"(?:doesn't|does not|didn't|did not|don't|do not) (?:seem to )?(?:match|bring up|return"
+    r"|turn up|show up)",
+    r"(?:isn't|is not|wasn't|was not|aren't) (?:coming up|showing up|on file|in our system"
+    r"|registered)",
+    r"nothing (?:came|comes|turned|shows) up",
+)
+"""Something the user named was not found ("I can't seem to find an account"): not a refusal."""
+
+REFUSAL = compiled(
+    r"(?:can't|cannot|can not|couldn't|could not|won't be able to|will not be able to"
+    r"|wouldn't be able to|unable to|not able to|won't|will not) (?:\w+ )?(?:be )?(?:cancel"
+    r"|refund|change|modify|process|approve|offer|give|issue|do|make|move|reverse|waive|credit"
+    r"|grant|extend|add|remove|send|accept|allow|book|switch|exchange|return|transfer the"
+    r"|dispute|reinstate|apply|honor|honour|match|authorise|authorize|override|discuss|access"
+    r"|edit|update|release|unlock|lift|refill|go through|reschedule|rebook|upgrade|downgrade"
+    r"|reactivate|restore|split|combine|provide|share|disclose|help with|help you with|use"
+    r"|put|pay|file|open|submit|let|reduce|lower|raise|increase|remove|undo|take|complete"
+    r"|be cancel|be refund|be changed|be moved|be reversed|be disputed|be returned"
+    r"|be exchanged|be done|be made|be processed|be applied|be waived|be credited|be used"
+    r"|be booked|be added|be removed|be extended|be refilled|be upgraded|be transferred)",
+    r"(?:not|n't|no longer|never) (?:\w+ )?(?:eligible|qualif|permitted|allowed|possible"
+    r"|refundable|covered|an option|available for|something (?:i|we) can|able to be|in a"
+    r" position)",
+    r"ineligible|non-?refundable|final sale|doesn't qualify|does not qualify|don't qualify"
+    r"|do not qualify",
+    r"(?:isn't|is not|aren't|are not|wasn't) (?:\w+ )?(?:something|anything) (?:i|we)(?:'m| am"
+    r"| are)? (?:can|could|able|allowed|permitted)",
+    r"(?:i'm|i am|we're|we are) (?:only )?(?:able|allowed|permitted|authorized|authorised) to"
+    r" only",
+    r"(?:i'm|i am|we're|we are|i|we) (?:only|can only) (?:able to |allowed to |permitted to"
+    r" )?(?:cancel|refund|change|process|offer|issue|discuss|do|make|move|reverse|waive"
+    r"|credit|accept|return|exchange|book|help)",
+    r"can only (?:be |come |go |happen )",
+    r"(?:only|just) (?:work|works|apply|applies|cover|covers|allow|allows|go|goes) (?:for"
+    r"|between|to|with|if|when)",
+    r"(?:policy|rules?|terms) (?:only|doesn't|does not|don't|do not|won't|can't|prevents?"
+    r"|prohibits?|requires?|says?|states?)",
+    r"(?:policy|rules?) (?:is|are) (?:that|clear)",
+    r"(?:outside|beyond|past|after) (?:the|our|your|its|that|what) (?:\w+ ){0,2}(?:window"
+    r"|period|policy|limit|deadline|point|cut-?off|scope|terms|(?:i|we)(?:'m| am| are)? (?:can"
+    r"|able|allowed))",
+    r"(?:falls|fall|is|are) outside",
+    r"(?:limited|restricted) to",
+    r"(?:i'm|i am|we're|we are) (?:not in a position|unable|not able|not allowed|not permitted"
+    r"|not authorized|not authorised)",
+    r"(?:i|we) (?:have to|must|need to) (?:decline|deny|refuse|turn down)",
+    r"(?:no longer|can no longer|cannot be|can't be) (?:be )?(?:cancel|refund|change|modif"
+    r"|return|exchange|move|dispute|revers|eligible|possible|accepted|edited)",
+    r"(?:isn't|is not|aren't|are not|won't be|will not be) (?:possible|allowed|permitted"
+    r"|refunded|refundable|covered|eligible|an option|doable|available to you)",
+    r"(?:i'm|i am) afraid (?:that |this |it |we |i |the |your |there )",
+    r"(?:unfortunately|regrettably)",
+    r"(?:won't|will not|wouldn't) (?:go through|be going through|work)",
+    r"(?:doesn't|does not|don't|do not) (?:apply|qualify|allow|cover|permit|include)",
+    r"(?:stays?|remains?) (?:as it is|in place|suspended|non-?refundable|there|unchanged"
+    r"|active|locked|frozen|on (?:the|your) (?:account|reservation|booking))",
+    r"no (?:exceptions?|way (?:for me|to|i can))",
+    r"has to come from|have to come from|must come from|need to (?:contact|get in touch|call)"
+    r" (?:them|the|their|us directly)",
+    r"(?:there's|there is|there are) no (?:second|duplicate|other|extra|additional) \w+ to",
+    r"(?:isn't|is not|aren't|are not) (?:linked|tied|attached) to your",
+    r"(?:i|we) (?:won't|will not) (?:be )?(?:making|make|change|cancel|refund|process)",
+    r"(?:window|period|deadline) (?:has|have) (?:closed|passed|expired|ended)",
+    r"(?:is|are) (?:older|more) than \d+ days",
+    r"(?:above|more than|over|exceeds?) (?:what|the (?:\w+ )?limit)",
+    r"(?:a|the) (?:different|separate) (?:story|matter)|another matter",
+)
+"""A refusal, however worded: an inability, an eligibility rule, a policy, a limit."""
+
+REFUSAL_BLOCKS = compiled(
+    r"(?:if|in case|whether|unless|once|so that|so you) (?:\w+ ){0,4}(?:can't|cannot|can not"
+    r"|won't|isn't|aren't|unable)",
+    r"(?:can't|cannot|couldn't) (?:wait|thank|stress|promise|tell you how|imagine|believe)",
+    r"can't go wrong|won't take (?:long|more than)|won't be (?:charged|billed|a problem)"
+    r"|no (?:extra |additional )?(?:charge|fee|cost|problem|worries)",
+)
+"""Sentences whose refusal pattern is a condition, an idiom or good news."""
+
+CLOSING = compiled(
+    r"anything else|something else|anything more (?:i|we) can|anything further"
+    r"|anything more (?:you|to)|(?:any|some)thing more (?:for|that)",
+    r"any (?:other|more|further) (?:questions?|concerns?|issues?|way|thing|matters?"
+    r"|requests?|help|problems?)",
+    r"(?:else|more) (?:that )?(?:i|we) can (?:do|help|assist|look|sort|take care)",
+    r"can (?:i|we) help (?:you )?with anything|help (?:you )?with anything (?:else|more)",
+    r"what else can (?:i|we)|(?:is|was) there more|need anything (?:else|more)",
+    r"(?:was|is) there anything|that's everything on my|(?:else|more) you need(?:ed)?",
+)
+"""Asks whether there is anything else."""
+
+FAREWELL = compiled(
+    r"take (?:good )?care(?! of| not| to| that)",
+    r"have an? (?:\w+ ){0,4}(?:day|evening|afternoon|morning|weekend|night|one|trip|flight"
+    r"|stay|week|holiday|vacation|time|visit|journey)\b",
+    r"enjoy (?:the rest of |your |the )(?:\w+ ){0,2}(?:day|evening|afternoon|weekend|trip|stay"
+    r"|flight|holiday|vacation|visit|meal|time)",
+    r"enjoy (?:the |your )?(?:new|trip|stay|flight|meal|visit)|enjoy (?:\w+ ){0,2}!|safe travels",
+    r"good-?bye|bye for now|^bye\b|\bbye!|talk soon|all the best|best of luck|good luck",
+    r"feel better|get well|wish(?:ing)? you (?:a|all|the|well)",
+    r"(?:glad|happy|pleased) (?:i|we) (?:could|was able to|were able to|got|managed|have)"
+    r" (?:to )?(?:help|sort|get|fix|resolve|assist)",
+    r"(?:glad|happy) (?:that |this |it |we )(?:\w+ )?(?:helped|worked|sorted|got sorted)",
+    r"my pleasure|you're (?:very |most |so )?welcome|you are (?:very |most )?welcome",
+    r"(?:don't|do not) hesitate to|feel free to (?:reach|contact|get in touch|come back|chat)",
+    r"reach out (?:again )?(?:any ?time|whenever|if)|(?:any ?time|whenever) you need",
+    r"thanks? (?:you )?for (?:banking|flying|shopping|choosing|being|staying|calling"
+    r"|chatting)(?! us about)",
+    r"until next time|see you",
+)
+"""Says goodbye, with or without asking whether there is anything else."""
+
+TRANSFER = compiled(
+    r"transfer(?:ring)? (?:you|your (?:call|chat|case|request)|this (?:chat|call|conversation"
+    r"|case))",
+    r"connect(?:ing)? you (?:with|to)|put(?:ting)? you (?:through|in touch)",
+    r"(?:hand|pass|escalat|refer|forward|rout|send)(?:ed|ing|e|es|s)? (?:you|this|it|that"
+    r"|your \w+(?: \w+)?)(?: (?:over|on|along|off|up))? to",
+    r"(?:hand|pass)(?:ed|ing)? (?:over|on|along) (?:your|this)",
+    r"escalat(?:e|ed|ing) (?:this|it|your)",
+    r"(?:bring|brought|bringing) in (?:a|one of|our|someone)",
+    r"(?:human|live) (?:agent|representative|rep|person|colleague|being)",
+    r"(?:colleague|specialist|team member|member of our|supervisor|nurse|clinician|agent)"
+    r" (?:\w+ ){0,4}(?:will|who'll|'ll) (?:join|take over|pick up|be with you|contact|call"
+    r"|reach out|follow up|get back|take it)",
+    r"(?:they'll|they will|who will) (?:join|take over|pick up|be with you)",
+)
+"""Hands the user to a person or another team."""
+
+TRANSFER_BLOCKS = compiled(
+    r"(?:can't|cannot|unable to|not able to|won't|no) (?:\w+ ){0,2}(?:transfer|connect|escalat"
+    r"|hand|human|live agent)",
+    r"would you like (?:me )?to|do you want (?:me )?to|shall i|should i|if you(?:'d| would) like",
+    r"(?:moved|transfer(?:red)?) (?:\$|from|between)|transfer (?:of|limit)|(?:money|funds)",
+)
+"""Sentences that speak of a transfer without making one (refused, offered, of money)."""
+
+ACKNOWLEDGEMENT = compiled(
+    r"sorry|apolog",
+    r"(?:i|we) (?:completely |totally |fully |really |absolutely |definitely |can |do )*"
+    r"(?:understand|get (?:it|why|how|that)|see (?:why|how)|hear (?:you|how|that)|imagine"
+    r"|appreciate (?:how|that|why|your (?:patience|understanding)))",
+    r"i realis|i realiz|i know (?:how|this|that|it's|it is|what)",
+    r"(?:that|this|it) (?:must|sounds|would be|is|has been|'s|can be)(?: \w+)? (?:really |so |very "
+    r"|incredibly |quite |a |an |such a |truly )*(?:frustrating|stressful|annoying|upsetting"
+    r"|worrying|worry|scary|difficult|hard|inconvenient|disappointing|exhausting|tough|awful"
+    r"|concerning|alarming|unsettling|overwhelming|no fun|long day|nightmare|pain|hassle"
+    r"|headache|rough|a lot|feeling)",
+    r"understandabl|frustrat|no worries|not a problem|no problem|(?:happy|glad|delighted|more"
+    r" than happy) to (?:help|look|assist|sort|take|get|check)",
+    r"here (?:to|for) (?:help|you)|(?:i'd|i would) be (?:glad|happy|delighted)",
+    r"thanks? (?:you )?(?:so much )?for (?:your patience|bearing with|being patient|waiting"
+    r"|your understanding|hanging in|sticking with)|thanks? for (?:your )?patience",
+    r"appreciate (?:your|you) (?:patience|understanding|bearing|waiting)",
+    r"(?:don't|do not) worry|rest assured|you're not alone|i've got you",
+    r"(?:totally|completely|perfectly|entirely) (?:fair|understandable|valid|reasonable)",
+    r"(?:what|such) a (?:hassle|pain|nuisance|shame)|that's (?:a shame|rough|no fun|awful)",
+    r"can't wait to|(?:let's|let us) get (?:this|that|it|you) (?:sorted|fixed|back)",
+    r"i feel (?:for )?you|feel better|must be (?:hard|tough|difficult|stressful)",
+)
+"""Shows care for the user or their situation."""
+
+CONFIRMATION = compiled(
+    r"shall (?:i|we)\b|should (?:i|we) (?:go|proceed|book|cancel|submit|make|process|lock|do"
+    r"|place|file|send|freeze|apply|change|switch|start|open|update|move|set)",
+    r"(?:would|do) you (?:still )?(?:like|want) me to|want me to|(?:would|do) you like me to",
+    r"(?:can|may|could) (?:i|we) (?:go ahead|proceed|book|cancel|submit|process|lock|place"
+    r"|file|freeze|make|apply|start|set|switch|change|update)",
+    r"\bgo ahead\b|\bproceed\b|ready (?:for me )?to|the go-ahead|give me the (?:ok|okay|green)",
+    r"is (?:that|this|everything|all of that) (?:\w+ )?(?:correct|right|ok|okay|accurate|what you"
+    r" want|alright|all right|fine)",
+    r"(?:does|do) (?:that|this|everything|these) (?:\w+ )?(?:sound|look|work)",
+    r"are you sure|(?:is it|would it be|is that) (?:ok|okay|alright|all right|fine) (?:if|to|with)",
+    r"(?:ok|okay|alright|all right) (?:to|if i|with (?:you|that|this))",
+    r"(?:yes|no)\W+(?:or|/) ?(?:no|yes)|yes/no",
+    r"would that work|does that work|works for you\?|sound good\?|sounds good\?",
+    r"lock it in\?|make the switch\?|book it\?",
+)
+"""Asks the user's go-ahead for an action, in a question ("Shall I cancel it?")."""
+
+OFFER = compiled(
+    r"(?:would|do) you (?:still )?(?:like|want) (?:to|it|us to) (?:go ahead|proceed|continue"
+    r"|confirm|cancel|book|switch|start|change|keep|move|upgrade|file|submit|freeze|lock"
+    r"|make|return|exchange|add|put|use|pay|apply|do|have|set|open|try)",
+)
+"""Offers an action the user may want ("Would you like to cancel it?"): a go-ahead question
+unless it names a slot of the user ("Would you like to add travel insurance?")."""
+
+CONFIRM_STATEMENT = compiled(
+    r"(?:as soon as|once|when|after) you (?:confirm|say|reply|give|approve|agree|okay|ok)",
+    r"(?:until|before) you (?:confirm|approve|agree|say yes|give me the)",
+    r"(?:reply|say|answer|type) (?:with )?[\"']?(?:yes|ok|okay|the word)\b",
+    r"just say the word|give me the go-ahead|with your go-ahead|your (?:ok|okay|go-ahead|approval)",
+    r"let me know if (?:you'd|you would|you want|you) (?:like )?(?:me to )?(?:go ahead|proceed)",
+    r"(?:please )?confirm (?:and|so|that) (?:i|you(?:'d| would| want))",
+)
+"""Asks the user's go-ahead in a statement ("As soon as you reply yes, I'll cancel it")."""
+
+CHOICE = compiled(
+    r"which (?:one|of)|either (?:one|of)|(?:the|one of the) (?:two|three|four|several)\b",
+    r"\bor\b (?:the|a|an|your|my|one)\b",
+)
+"""A question that asks the user to choose among records the agent found."""
+
+REQUEST = compiled(
+    r"please\b(?! (?:note|be aware|allow|expect|hold|wait|bear))",
+    r"let's|let us",
+    r"please (?:provide|share|tell|give|send|confirm|let me know|enter|type|spell|state"
+    r"|specify|list|describe|read|include|reply|check|double-check|verify|note|add|pick"
+    r"|choose|select)",
+    r"let me know|tell me|give me|send me|read me|share (?:with me|your|the)|walk me",
+    r"(?:i|we)(?:'ll| will)? (?:just |also |still |first |only )?need (?:your|the|to (?:know"
+    r"|have|get|see|confirm|verify)|a few|two|one|some|either|both|a couple)",
+    r"(?:i|we)(?:'d| would) need|i'll need|i need|all i need|what i need|may i have|can i have"
+    r"|could i (?:have|get)|can i get|(?:may|can|could) i (?:ask|grab|take|get)",
+    r"(?:can|could|would|will) you (?:please |kindly |also |just )?(?:tell|give|provide|share"
+    r"|confirm|send|read|spell|let|describe|list|check|double-check|verify|pick|choose|select"
+    r"|say|type|enter)",
+    r"(?:whichever|either) (?:is|works|one)|(?:i can|we can) (?:verify|identify|look you up|find"
+    r" you|pull up)",
+    r"(?:one|either|both) of the following|please$|, please\b",
+)
+"""Asks the user for something in a statement ("Please share", "I'll need your email")."""
