@@ -189,14 +189,14 @@ REFUSAL_BLOCKS = compiled(
 """Sentences whose refusal pattern is a condition, an idiom or good news."""
 
 CLOSING = compiled(
-    r"anything else|something else|anything more (?:i|we) can|anything further"
-    r"|anything more (?:you|to)|(?:any|some)thing more (?:for|that)",
+    r"(?<!or )anything else|something else (?:i|we|you)|anything more (?:i|we) can"
+    r"|anything further|anything more (?:you|to)|(?:any|some)thing more (?:for|that)",
     r"any (?:other|more|further) (?:questions?|concerns?|issues?|way|thing|matters?"
     r"|requests?|help|problems?)",
     r"(?:else|more) (?:that )?(?:i|we) can (?:do|help|assist|look|sort|take care)",
     r"can (?:i|we) help (?:you )?with anything|help (?:you )?with anything (?:else|more)",
     r"what else can (?:i|we)|(?:is|was) there more|need anything (?:else|more)",
-    r"(?:was|is) there anything|that's everything on my|(?:else|more) you need(?:ed)?",
+    r"that's everything on my|(?:else|more) you need(?:ed)?",
 )
 """Asks whether there is anything else."""
 
@@ -293,6 +293,7 @@ OFFER = compiled(
     r"(?:would|do) you (?:still )?(?:like|want) (?:to|it|us to) (?:go ahead|proceed|continue"
     r"|confirm|cancel|book|switch|start|change|keep|move|upgrade|file|submit|freeze|lock"
     r"|make|return|exchange|add|put|use|pay|apply|do|have|set|open|try)",
+    r"would you like (?:that|this|it|one|those|these)(?: instead| then| booked| done)?\?",
 )
 """Offers an action the user may want ("Would you like to cancel it?"): a go-ahead question
 unless it names a slot of the user ("Would you like to add travel insurance?")."""
@@ -307,14 +308,29 @@ CONFIRM_STATEMENT = compiled(
 )
 """Asks the user's go-ahead in a statement ("As soon as you reply yes, I'll cancel it")."""
 
+AGENT_ACTS = compiled(
+    r"^\W*(?:ok|okay|alright|all right)(?: to| if i)\b|shall (?:i|we)\b|should (?:i|we)\b"
+    r"|(?:would|do) you (?:like|want) me to|want me to|(?:can|may) (?:i|we) (?:go ahead|proceed)",
+)
+"""A go-ahead question about what the agent will do: it asks the user for no device step."""
+
 CHOICE = compiled(
-    r"which (?:one|of)|either (?:one|of)|(?:the|one of the) (?:two|three|four|several)\b",
+    r"which (?:one|ones|of|would|do|works|is|are|did|should)\b|either (?:one|of)"
+    r"|(?:the|one of the) (?:two|three|four|several)\b|the right one|is (?:this|it|that) the\b",
     r"\bor\b (?:the|a|an|your|my|one)\b",
 )
 """A question that asks the user to choose among records the agent found."""
 
+PICK = compiled(
+    r"which (?:one|ones|of (?:the|these|those|them|your|its)|would you prefer|works best)\b"
+    r"|the right one|^is (?:this|it|that) the\b|: is (?:this|it|that) the\b",
+)
+"""A choice that names no record ("Which one is missing?"): the text's record says which."""
+
 REQUEST = compiled(
-    r"please\b(?! (?:note|be aware|allow|expect|hold|wait|bear))",
+    r"please\b(?! (?:note|be aware|allow|expect|hold|wait|bear|stay))",
+    r"if you(?:'d| would) rather|if (?:that's|it's) easier|if you prefer|alternatively"
+    r"|(?:work|works|will do|is fine|are fine) (?:too|as well|instead)",
     r"let's|let us",
     r"please (?:provide|share|tell|give|send|confirm|let me know|enter|type|spell|state"
     r"|specify|list|describe|read|include|reply|check|double-check|verify|note|add|pick"

@@ -28,8 +28,8 @@ from tau_sim.simulator.core import Usage
 from tau_sim.simulator.world import InfoSlot, UserStep
 from tau_sim.users import cues
 from tau_sim.users.perception import AgentActs
-from tau_sim.users.slotsense import keyword, named, slot_patterns
-from tau_sim.users.stepsense import IMPERATIVE, StepReader
+from tau_sim.users.slotsense import SlotSense, keyword
+from tau_sim.users.stepsense import StepReader
 
 __all__ = ["AgentActs", "AgentTextReader", "sentences"]
 
@@ -54,16 +54,9 @@ class Sentence:
         self.question = "?" in low
         self.lead = low.endswith(":")
         self.request = (
-            inherited
-            or self.question
-            or bool(cues.REQUEST.search(low))
-            or bool(IMPERATIVE.match(_lead_stripped(low)))
+            inherited or self.question or bool(cues.REQUEST.search(low) or _WHICH.match(low))
         )
         self.group = group
-
-
-def _lead_stripped(low: str) -> str:
-    return re.sub(r"^(?:(?:please|now|first|next|then|and|also|finally|so|just|ok|okay)\W+)+", "", low)
 
 
 def sentences(text: str) -> list[str]:
@@ -101,11 +94,18 @@ def _sentences(text: str) -> list[Sentence]:
 
 def _unknown_patterns(item: str) -> list[re.Pattern[str]]:
     """Patterns of the long words of an unknown item; a request naming them all names the item."""
-    return [keyword(w) for w in _WORD.findall(item.lower()) if len(w) >= 4]
+    words = _WORD.findall(item.lower())
+    return [keyword(w.removesuffix("s") if w == "ids" else w) for w in words if len(w) >= 2]
 
 
 def _names_unknown(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
     return item in sentence or (bool(words) and all(w.search(sentence) for w in words))
+
+
+def _literal(sentence: str, item: str) -> bool:
+    """Whether the sentence names an unknown item as such ("the item ID"): no slot's then."""
+    low = item.lower()
+    return low in sentence or low.removesuffix("s") in sentence
 
 
 def _done(sentence: str) -> bool:
@@ -132,7 +132,7 @@ class AgentTextReader:
         steps: Sequence[UserStep] = (),
     ) -> None:
         self.order = [slot.name for slot in slots]
-        self.patterns = slot_patterns(slots)
+        self.slots = SlotSense(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
         self.steps = StepReader(steps)
 
@@ -152,11 +152,14 @@ class AgentTextReader:
         self.steps.start()
         parts = _sentences(text)
         groups: dict[int, list[str]] = {}
+        self.text = text
+        self.lows = [p.low for p in parts]
+        self.joined = " ".join(self.lows)
         for sentence in parts:
             self._statement(sentence.low, acts)
-            wanted = self.steps.read(sentence.low, sentence.question)
+            wanted = [] if _agent_acts(sentence) else self.steps.read(sentence.low, sentence.question)
             acts.steps.extend(n for n in wanted if n not in acts.steps)
-            if sentence.request:
+            if sentence.request and not _handoff(sentence.low):
                 self._request(sentence, acts, groups, quiet=bool(wanted))
         if acts.steps:
             acts.unclear = 0
@@ -168,6 +171,8 @@ class AgentTextReader:
 
     def _statement(self, low: str, acts: AgentActs) -> None:
         """The acts a sentence carries whether or not it asks."""
+        if cues.CONFIRM_STATEMENT.search(low):
+            acts.confirmation = True
         not_found = bool(cues.NOT_FOUND.search(low))
         acts.not_found = acts.not_found or not_found
         if not not_found and cues.REFUSAL.search(low) and not cues.REFUSAL_BLOCKS.search(low):
@@ -181,8 +186,6 @@ class AgentTextReader:
                 acts.done = True
             acts.progress = acts.progress or bool(cues.LOOKUP.search(low))
             acts.announced = acts.announced or bool(cues.DELAY.search(low))
-        if cues.CONFIRM_STATEMENT.search(low):
-            acts.confirmation = True
 
     def _request(
         self, sentence: Sentence, acts: AgentActs, groups: dict[int, list[str]], quiet: bool
@@ -190,12 +193,27 @@ class AgentTextReader:
         """What a sentence that asks asks for (``quiet``: it asks for steps, and only slots
         besides)."""
         low = sentence.low
-        strong = bool(cues.CONFIRMATION.search(low)) and sentence.question
-        weak = bool(cues.OFFER.search(low)) and sentence.question
+        if cues.CONFIRM_STATEMENT.search(low):
+            acts.confirmation = True
+            return
+        strong = sentence.question and _yes_no(low, cues.CONFIRMATION)
+        weak = sentence.question and _yes_no(low, cues.OFFER)
         choice = bool(cues.CHOICE.search(low))
-        found = named(low, self.patterns)
+        picked = []
+        if not quiet and cues.PICK.search(low) and not self.slots.named(low, questions=False):
+            picked = self.slots.chosen(low, self.joined)
+        found = [(0, n) for n in picked] or self.slots.named(low)
         if found and strong and not choice:
             found = []
+        if not quiet:
+            others = [o for o in self.lows if o != low]
+            again = self.slots.rechecked(low, others, self.text)
+            found += [(0, n) for n in again if n not in {m for _, m in found}]
+        items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
+        if any(_literal(low, item) for item in items):
+            found = []
+        if _closing(low) and not found:
+            return
         if found:
             names = [n for _, n in found]
             acts.asked.extend(n for n in names if n not in acts.asked)
@@ -208,10 +226,9 @@ class AgentTextReader:
         if strong or weak:
             acts.confirmation = True
             return
-        items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
         if items:
             acts.unknown.extend(i for i in items if i not in acts.unknown)
-        elif sentence.question and not (acts.completion or acts.transfer) and not _closing(low):
+        elif sentence.question and not acts.transfer and not _closing(low):
             acts.unclear += 1
 
     def _group(
@@ -231,6 +248,29 @@ class AgentTextReader:
             base = 1000 * (len(groups) + 1)
             for i, part in enumerate(parts):
                 groups[base + i] = part
+
+
+_WHICH = re.compile(r"^which\b")
+_WH = re.compile(r"^(?:\W*(?:and|so|ok|okay|great|also|now|then)\W+)*(?:which|what|where|when|how|who|why)\b")
+
+
+def _yes_no(low: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` matches in a clause that is no wh-question ("which should I…?")."""
+    for match in pattern.finditer(low):
+        start = max(low.rfind(b, 0, match.start()) for b in ("— ", ", ", ": ", "; ", " - "))
+        if not _WH.match(low[start + 1 :].strip()):
+            return True
+    return False
+
+
+def _agent_acts(sentence: Sentence) -> bool:
+    """Whether a question asks the go-ahead for what the agent will do (no step of the user)."""
+    return sentence.question and bool(cues.AGENT_ACTS.search(sentence.low))
+
+
+def _handoff(low: str) -> bool:
+    """Whether a sentence hands the user over (it asks nothing of its own then)."""
+    return bool(cues.TRANSFER.search(low)) and not cues.TRANSFER_BLOCKS.search(low)
 
 
 def _closing(low: str) -> bool:

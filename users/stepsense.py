@@ -41,7 +41,7 @@ CONDITION = re.compile(
 ASKING = re.compile(
     r"(?<![\w'])(?:please|could you|can you|would you|will you|would you mind|tell me|let me"
     r" know|let's|let us|go ahead|try|i need you to|i'd like you to|make sure|i'll need you to"
-    r"|you'll need to|you need to|you should|read me|walk me|i'd like to (?:see|know|check)"
+    r"|^you(?:'ll| will)? need to|^you should|read me|walk me|i'd like to (?:see|know|check)"
     r"|i want to (?:see|know|check))(?![\w'])"
 )
 IMPERATIVE = re.compile(

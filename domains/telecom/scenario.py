@@ -124,7 +124,10 @@ _PICTURE = (
     r"(?:photo|picture|image|pic) (?:\w+ ){0,4}(?:text|message|sms)",
     r"test picture",
 )
-_VPN = r"vpn|virtual private|freeshield|tunnel|privacy app|key icon"
+_VPN = (
+    r"vpn|virtual private|freeshield|tunnel|privacy app"
+    r"|key icon(?: (?:\w+ ){0,2}(?:near|next to|by|beside) the clock)?"
+)
 _DATA_SAVER = (
     r"data saver|data-sav(?:er|ing)|data sav(?:ing)|save data|saving data",
     r"(?:restrict|limit)s? background data|background data",
