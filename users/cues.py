@@ -40,38 +40,56 @@ DONE = compiled(
     r"(?:has|have|had) (?:now |just |already |successfully |also )*been (?:\w+ )?(?:"
     + WRITE_VERBS
     + r")\b",
-    r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|active|on|off|live|in place|confirmed"
-    r"|booked|set|showing|on file|back on|pointing|frozen|unfrozen|suspended|cleared|covered)\b",
-    r"(?:is|are) (?:officially |all |fully )?(?:cancel(?:l)?ed|booked|confirmed|frozen|unfrozen"
-    r"|filed|scheduled|rescheduled|reactivated|on its way|on the way|in!|on file|active again"
-    r"|back on|paid|credited|reversed|refunded|submitted|upgraded|updated|sorted|locked"
-    r"|unlocked|added|sent|done|complete|completed|restored)\b",
+    r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|withdrawn|closed|active|live|in place"
+    r"|set|showing|on file|back on|pointing|cleared|covered|\$)",
+    r"(?:claim|request|order|booking|dispute|report|application|change|reading|payment|refund"
+    r"|return|exchange) (?:is|are) in\b",
+    r"(?:tip|waiver|add-on|addon|coverage|insurance|protection|bags?|discount|code|credit|hold"
+    r"|lock|block|freeze|upgrade) (?:is|are) (?:now )?(?:on|active|applied|in place|added)\b",
     r"(?:is|are) (?:now )?active on your",
     r"(?:all|you're all|you are all|everything's|everything is) (?:set|done|sorted|good to go)",
     r"\bdone\b[!.—,:-]",
     r"^done$",
-    r"^(?:switched|booked|cancel(?:l)?ed|sorted|fixed|updated|submitted|confirmed|finished)\b!?",
+    r"^(?:switched|booked|cancel(?:l)?ed|sorted|fixed|updated|submitted|confirmed|finished|added"
+    r"|applied|changed|filed|sent|reserved|withdrawn|rescheduled|upgraded|credited|refunded"
+    r"|transferred|paid|all set)\b",
     r"successfully",
-    r"went through|has gone through|gone through",
+    r"(?:payment|transfer|refund|change|charge|booking|request|cancellation|dispute|update"
+    r"|exchange|return) (?:has )?(?:went|gone) through",
     r"(?:transfer|payment|refund|cancellation|booking|change|update|request|reversal|dispute"
-    r"|exchange|return|upgrade) (?:is )?(?:complete|completed|confirmed|processed|in|through)\b",
+    r"|exchange|return|upgrade) (?:is )?(?:complete|completed|confirmed|processed|through)\b",
     r"(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from|back)\b",
+    r"went (?:to|back to) (?:your|the card|the original)",
+    r"(?:is|are) now (?:the|your|in|at)\b",
     r"you(?:'re| are) (?:now |all )?(?:booked|confirmed|in business|in economy|set|verified"
-    r" and|enrolled|registered|covered|on)\b",
+    r" and|enrolled|registered|covered)\b",
     r"(?:is|are) heading back|(?:is|are) going back to|on (?:its|their) way",
     r"(?:now |has been )?(?:shows?|reflects?) (?:a|the|your) (?:new |updated |balance)",
+    r"(?:new|updated) (?:total|balance) is",
+    r"\bnow (?:runs|ends|starts|goes|points|includes|covers|lists)\b",
     r"working again|(?:is|are) active again|back (?:up and running|in service|online)",
     r"(?:it's|that's|this is) (?:been )?(?:done|taken care of|sorted|in place|all set)",
     r"✅",
 )
 """An action carried out, reported in the positive ("has been cancelled", "Done!", "All set")."""
 
+DONE_STATE = compiled(
+    r"(?:is|are) (?:officially |all )?(?:cancel(?:l)?ed|confirmed|frozen|unfrozen|filed"
+    r"|rescheduled|reactivated|on its way|on the way|in!|on file|active again|back on|paid"
+    r"|credited|reversed|refunded|submitted|upgraded|updated|sorted|unlocked|added|sent|done"
+    r"|complete|completed|restored|applied|withdrawn|closed|recorded|reserved(?! for (?:drivers"
+    r"|members|customers|guests|people|those|anyone))|booked(?! at| for that| solid| up))\b",
+)
+"""A record's new state, reported as done unless the same sentence refuses."""
+
 DONE_BLOCKS = compiled(
-    r"(?:once|after|when|as soon as|until|if|before|whether) (?:\w+ ){0,6}(?:has|have|is|are"
+    r"(?:once|after|when|as soon as|until|if|before|whether|as) (?:\w+ ){0,6}(?:has|have|is|are"
     r"|it's|it is)\b",
     r"(?:will|would|'ll|can|could|should|may|might|won't|cannot|can't) (?:\w+ ){0,3}be\b",
     r"(?:nothing|not|never|no \w+) (?:has|have|is|are)\b",
     r"(?:haven't|hasn't|isn't|aren't|wasn't|weren't|not yet|yet to)\b",
+    r"\bstatus\b",
+    r"(?:\bnot|\bnever|n't) (?:\w+ )?\w+$",
 )
 """Sentences whose done pattern is a condition, a future, a possibility or a negation."""
 
@@ -104,9 +122,10 @@ DELAY = compiled(
 NOT_FOUND = compiled(
     r"(?:can't|cannot|can not|couldn't|could not|wasn't able to|was not able to|weren't able to"
     r"|unable to|not able to|didn't|did not|don't|do not|can't seem to|couldn't seem to)"
-    r" (?:seem to )?(?:find|locate|see|pull up|match|spot|bring up|access)(?: any| an?| the"
+    r" (?:seem to )?(?:find|locate|see|pull up|match|spot|bring up)(?: any| an?| the"
     r"| your| that| this)?",
-    r"(?:not|n't) (?:finding|seeing|showing|coming up|matching)",
+    r"(?:\w*n't|not) (?:finding|seeing|showing|coming up|matching)",
+    r"(?:don't|do not|didn't|did not) see (?:a|an|any|the)\b",
     r"no (?:\w+ )?(?:account|order|record|booking|reservation|profile|customer|match|result"
     r"|policy|claim|patient|file|user|matches|results)s? (?:\w+ )?(?:found|matching|under|with"
     r"|for|linked|on file|associated|came up|comes up)",
@@ -118,48 +137,51 @@ NOT_FOUND = compiled(
 )
 """Something the user named was not found ("I can't seem to find an account"): not a refusal."""
 
+_PERCEIVE = (
+    r"find|locate|see|spot|pull up|bring up|match|wait|thank|stress|promise|imagine|believe"
+    r"|tell you how|say enough|help but"
+)
 REFUSAL = compiled(
     r"(?:can't|cannot|can not|couldn't|could not|won't be able to|will not be able to"
-    r"|wouldn't be able to|unable to|not able to|won't|will not) (?:\w+ )?(?:be )?(?:cancel"
-    r"|refund|change|modify|process|approve|offer|give|issue|do|make|move|reverse|waive|credit"
-    r"|grant|extend|add|remove|send|accept|allow|book|switch|exchange|return|transfer the"
-    r"|dispute|reinstate|apply|honor|honour|match|authorise|authorize|override|discuss|access"
-    r"|edit|update|release|unlock|lift|refill|go through|reschedule|rebook|upgrade|downgrade"
-    r"|reactivate|restore|split|combine|provide|share|disclose|help with|help you with|use"
-    r"|put|pay|file|open|submit|let|reduce|lower|raise|increase|remove|undo|take|complete"
-    r"|be cancel|be refund|be changed|be moved|be reversed|be disputed|be returned"
-    r"|be exchanged|be done|be made|be processed|be applied|be waived|be credited|be used"
-    r"|be booked|be added|be removed|be extended|be refilled|be upgraded|be transferred)",
-    r"(?:not|n't|no longer|never) (?:\w+ )?(?:eligible|qualif|permitted|allowed|possible"
-    r"|refundable|covered|an option|available for|something (?:i|we) can|able to be|in a"
+    r"|wouldn't be able to|unable to|not able to|not in a position to) (?:seem to )?(?!"
+    + _PERCEIVE
+    + r")\w+",
+    r"(?:i|we|it|this|that|they|code|fee|discount) (?:won't|will not) (?:be )?(?:cancel|refund"
+    r"|change|modif|process|approve|offer|give|issue|make|reverse|waive|credit|grant|extend"
+    r"|allow|accept|go through|work|making|changing|going|apply)",
+    r"(?:\w*n't|not|no longer|never) (?:\w+ )?(?:eligible|qualif|permitted|allowed|possible"
+    r"|refundable|covered|an option|available|something (?:i|we) can|able to be|in a"
     r" position)",
-    r"ineligible|non-?refundable|final sale|doesn't qualify|does not qualify|don't qualify"
-    r"|do not qualify",
-    r"(?:isn't|is not|aren't|are not|wasn't) (?:\w+ )?(?:something|anything) (?:i|we)(?:'m| am"
-    r"| are)? (?:can|could|able|allowed|permitted)",
-    r"(?:i'm|i am|we're|we are) (?:only )?(?:able|allowed|permitted|authorized|authorised) to"
-    r" only",
+    r"ineligible|final sale|doesn't qualify|does not qualify|don't qualify|do not qualify",
+    r"(?:is|are|it's|remains?|stays?|was) (?:\w+ )?non-?refundable|non-?refundable (?:once|after"
+    r"|because|so)",
+    r"(?:isn't|is not|aren't|are not|wasn't) (?:\w+ )?(?:something|anything|one) (?:that )?"
+    r"(?:i|we)(?:'m| am| are)? (?:can|could|able|allowed|permitted)",
     r"(?:i'm|i am|we're|we are|i|we) (?:only|can only) (?:able to |allowed to |permitted to"
     r" )?(?:cancel|refund|change|process|offer|issue|discuss|do|make|move|reverse|waive"
     r"|credit|accept|return|exchange|book|help)",
     r"can only (?:be |come |go |happen )",
+    r"^only (?:\w+ ){1,14}(?:can|may|qualify|are eligible)",
     r"(?:only|just) (?:work|works|apply|applies|cover|covers|allow|allows|go|goes) (?:for"
     r"|between|to|with|if|when)",
     r"(?:policy|rules?|terms) (?:only|doesn't|does not|don't|do not|won't|can't|prevents?"
     r"|prohibits?|requires?|says?|states?)",
     r"(?:policy|rules?) (?:is|are) (?:that|clear)",
-    r"(?:outside|beyond|past|after) (?:the|our|your|its|that|what) (?:\w+ ){0,2}(?:window"
+    r"(?:outside|beyond|past|after) (?:the|our|your|its|that|what) (?:[\w-]+ ){0,2}(?:window"
     r"|period|policy|limit|deadline|point|cut-?off|scope|terms|(?:i|we)(?:'m| am| are)? (?:can"
     r"|able|allowed))",
     r"(?:falls|fall|is|are) outside",
-    r"(?:limited|restricted) to",
+    r"(?:limited|restricted) to|\bcapped\b",
     r"(?:i'm|i am|we're|we are) (?:not in a position|unable|not able|not allowed|not permitted"
     r"|not authorized|not authorised)",
     r"(?:i|we) (?:have to|must|need to) (?:decline|deny|refuse|turn down)",
-    r"(?:no longer|can no longer|cannot be|can't be) (?:be )?(?:cancel|refund|change|modif"
-    r"|return|exchange|move|dispute|revers|eligible|possible|accepted|edited)",
+    r"(?:can )?no longer (?:be )?(?:eligible|possible|cancel|refund|change|modif|return|exchange"
+    r"|move|dispute|revers|accepted|edited|available|valid|an option|allowed)",
+    r"(?:doesn't|does not) (?:look|seem) like (?:\w+ ){0,4}(?:can|will|is eligible|qualif)",
+    r"more than \d+ days (?:ago|after|since)",
+    r"(?:anymore|any longer)\b",
     r"(?:isn't|is not|aren't|are not|won't be|will not be) (?:possible|allowed|permitted"
-    r"|refunded|refundable|covered|eligible|an option|doable|available to you)",
+    r"|refunded|refundable|covered|eligible|an option|doable)",
     r"(?:i'm|i am) afraid (?:that |this |it |we |i |the |your |there )",
     r"(?:unfortunately|regrettably)",
     r"(?:won't|will not|wouldn't) (?:go through|be going through|work)",
@@ -168,21 +190,34 @@ REFUSAL = compiled(
     r"|active|locked|frozen|on (?:the|your) (?:account|reservation|booking))",
     r"no (?:exceptions?|way (?:for me|to|i can))",
     r"has to come from|have to come from|must come from|need to (?:contact|get in touch|call)"
-    r" (?:them|the|their|us directly)",
-    r"(?:there's|there is|there are) no (?:second|duplicate|other|extra|additional) \w+ to",
+    r" (?:them|the|their|us directly)|(?:he|she|they)(?:'ll| will) need to get in touch",
+    r"there(?:'s| is| was) (?:no|nothing) (?:second |duplicate |other |extra |additional )?"
+    r"(?:charge|payment|fee|claim|dispute|refund)s? to (?:dispute|refund|cancel|withdraw"
+    r"|reverse|claim|file)",
+    r"(?:there's|there is|there was|there were) no (?:active )?coverage|\bexcluded\b",
+    r"nothing to (?:dispute|refund|cancel|withdraw|reverse|claim|file)",
     r"(?:isn't|is not|aren't|are not) (?:linked|tied|attached) to your",
     r"(?:i|we) (?:won't|will not) (?:be )?(?:making|make|change|cancel|refund|process)",
     r"(?:window|period|deadline) (?:has|have) (?:closed|passed|expired|ended)",
     r"(?:is|are) (?:older|more) than \d+ days",
     r"(?:above|more than|over|exceeds?) (?:what|the (?:\w+ )?limit)",
-    r"(?:a|the) (?:different|separate) (?:story|matter)|another matter",
+    r"(?:a|the) (?:different|separate) (?:story|matter)|another (?:matter|story)",
+    r"rather than (?:the |their |its |your )?full|not the full|instead of the full",
+    r"the earliest (?:i|we|you) (?:can|could)",
+    r"\bnever (?:be )?(?:waived|refunded|reversed|credited|changed|cancel|removed|allowed)",
+    r"(?:charge|fee|decision|booking|reservation|order|cost) (?:still )?stands\b",
 )
 """A refusal, however worded: an inability, an eligibility rule, a policy, a limit."""
 
 REFUSAL_BLOCKS = compiled(
-    r"(?:if|in case|whether|unless|once|so that|so you) (?:\w+ ){0,4}(?:can't|cannot|can not"
+    r"(?:if|in case|whether|unless|once) (?:\w+ ){0,4}(?:can't|cannot|can not"
     r"|won't|isn't|aren't|unable)",
     r"(?:can't|cannot|couldn't) (?:wait|thank|stress|promise|tell you how|imagine|believe)",
+    r"until you|without your (?:ok|okay|go-ahead|confirmation|approval)",
+    r"can(?:'t|not) be (?:undone|reopened|reversed|reinstated|restored|changed)(?: later"
+    r"| afterwards| once| after)",
+    r"(?:phone|device|app|sim card|network|signal|calls?|handset|messages?|router|wi-fi)"
+    r" (?:can't|cannot|couldn't|won't)",
     r"can't go wrong|won't take (?:long|more than)|won't be (?:charged|billed|a problem)"
     r"|no (?:extra |additional )?(?:charge|fee|cost|problem|worries)",
 )
@@ -202,6 +237,9 @@ CLOSING = compiled(
 
 FAREWELL = compiled(
     r"take (?:good )?care(?! of| not| to| that)",
+    r"^enjoy\b|^(?:drive|travel|fly|get home|stay) safe(?:ly)?\b|safe (?:travels|trip|drive)",
+    r"(?:i )?hope (?:\w+ ){0,5}(?:go|goes|went|works?|turns? out) (?:smoothly|well|great|fine)"
+    r"|hope you (?:have|enjoy|feel|get)",
     r"have an? (?:\w+ ){0,4}(?:day|evening|afternoon|morning|weekend|night|one|trip|flight"
     r"|stay|week|holiday|vacation|time|visit|journey)\b",
     r"enjoy (?:the rest of |your |the )(?:\w+ ){0,2}(?:day|evening|afternoon|weekend|trip|stay"
@@ -254,19 +292,19 @@ ACKNOWLEDGEMENT = compiled(
     r"i realis|i realiz|i know (?:how|this|that|it's|it is|what)",
     r"(?:that|this|it) (?:must|sounds|would be|is|has been|'s|can be)(?: \w+)? (?:really |so |very "
     r"|incredibly |quite |a |an |such a |truly )*(?:frustrating|stressful|annoying|upsetting"
+    r"|scare|ordeal|shock|fright|worry|pain|blow|mess|letdown"
     r"|worrying|worry|scary|difficult|hard|inconvenient|disappointing|exhausting|tough|awful"
     r"|concerning|alarming|unsettling|overwhelming|no fun|long day|nightmare|pain|hassle"
     r"|headache|rough|a lot|feeling)",
     r"understandabl|frustrat|no worries|not a problem|no problem|(?:happy|glad|delighted|more"
-    r" than happy) to (?:help|look|assist|sort|take|get|check)",
+    r" than happy) to\b",
     r"here (?:to|for) (?:help|you)|(?:i'd|i would) be (?:glad|happy|delighted)",
-    r"thanks? (?:you )?(?:so much )?for (?:your patience|bearing with|being patient|waiting"
-    r"|your understanding|hanging in|sticking with)|thanks? for (?:your )?patience",
+    r"thanks? (?:you )?(?:so much )?for (?:your understanding|hanging in|sticking with)",
     r"appreciate (?:your|you) (?:patience|understanding|bearing|waiting)",
     r"(?:don't|do not) worry|rest assured|you're not alone|i've got you",
     r"(?:totally|completely|perfectly|entirely) (?:fair|understandable|valid|reasonable)",
     r"(?:what|such) a (?:hassle|pain|nuisance|shame)|that's (?:a shame|rough|no fun|awful)",
-    r"can't wait to|(?:let's|let us) get (?:this|that|it|you) (?:sorted|fixed|back)",
+    r"can't wait to",
     r"i feel (?:for )?you|feel better|must be (?:hard|tough|difficult|stressful)",
 )
 """Shows care for the user or their situation."""

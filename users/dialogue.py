@@ -108,11 +108,11 @@ def _literal(sentence: str, item: str) -> bool:
     return low in sentence or low.removesuffix("s") in sentence
 
 
-def _done(sentence: str) -> bool:
-    """Whether the sentence reports an action done (a match not under a condition or negation)."""
-    for match in cues.DONE.finditer(sentence):
+def _done(sentence: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` reports an action done (a match not under a condition or negation)."""
+    for match in pattern.finditer(sentence):
         start = max(sentence.rfind(b, 0, match.start()) for b in (",", ";", ":", " — ", " - "))
-        clause = sentence[start + 1 : match.end()]
+        clause = f"{sentence[start + 1 : match.start()].strip()} {match.group(0)}".strip()
         if not cues.DONE_BLOCKS.search(clause):
             return True
     return False
@@ -175,14 +175,18 @@ class AgentTextReader:
             acts.confirmation = True
         not_found = bool(cues.NOT_FOUND.search(low))
         acts.not_found = acts.not_found or not_found
-        if not not_found and cues.REFUSAL.search(low) and not cues.REFUSAL_BLOCKS.search(low):
-            acts.refused = True
-        if cues.TRANSFER.search(low) and not cues.TRANSFER_BLOCKS.search(low):
-            acts.transfer = True
+        handoff = _handoff(low)
+        acts.transfer = acts.transfer or handoff
+        refused = (
+            not (not_found or handoff)
+            and bool(cues.REFUSAL.search(low))
+            and not cues.REFUSAL_BLOCKS.search(low)
+        )
+        acts.refused = acts.refused or refused
         if cues.CLOSING.search(low) or cues.FAREWELL.search(low):
             acts.completion = True
         if "?" not in low:
-            if _done(low):
+            if _done(low, cues.DONE) or (_done(low, cues.DONE_STATE) and not refused):
                 acts.done = True
             acts.progress = acts.progress or bool(cues.LOOKUP.search(low))
             acts.announced = acts.announced or bool(cues.DELAY.search(low))
