@@ -39,7 +39,7 @@ DONE = compiled(
     _HAVE + r" " + _ADV + r"(?:" + WRITE_VERBS + r")\b",
     r"(?:has|have|had) (?:now |just |already |successfully |also )*been (?:\w+ )?(?:"
     + WRITE_VERBS
-    + r")\b",
+    + r")\b(?! since)",
     r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|withdrawn|closed|active|live|in place"
     r"|set|showing|on file|back on|pointing|cleared|covered|\$)",
     r"(?:claim|request|order|booking|dispute|report|application|change|reading|payment|refund"
@@ -58,7 +58,13 @@ DONE = compiled(
     r"|exchange|return) (?:has )?(?:went|gone) through",
     r"(?:transfer|payment|refund|cancellation|booking|change|update|request|reversal|dispute"
     r"|exchange|return|upgrade) (?:is )?(?:complete|completed|confirmed|processed|through)\b",
-    r"(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from|back)\b",
+    r"(?:was |were |got |been |just |\d )(?:moved|credited|refunded|charged|added|sent|issued)"
+    r" (?:to|from|back)\b|^(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from|back)\b",
+    r"^[\w-]+ (?:issued|applied|added|processed|cancel(?:l)?ed|refunded|credited|sent|filed|booked"
+    r"|submitted|confirmed|reversed|waived)\b[:!.]",
+    r"(?:i|we)(?:'ve| have) [^.;]*? and (?:also )?(?:" + WRITE_VERBS + r")\b",
+    r"(?:new|replacement) (?:card|order|item|device|sim) (?:ships|is shipping|will ship|arrives"
+    r"|is on)",
     r"went (?:to|back to) (?:your|the card|the original)",
     r"(?:is|are) now (?:the|your|in|at)\b",
     r"you(?:'re| are) (?:now |all )?(?:booked|confirmed|in business|in economy|set|verified"
@@ -83,7 +89,8 @@ DONE_STATE = compiled(
 """A record's new state, reported as done unless the same sentence refuses."""
 
 DONE_BLOCKS = compiled(
-    r"(?:once|after|when|as soon as|until|if|before|whether|as) (?:\w+ ){0,6}(?:has|have|is|are"
+    r"\bas (?:\w+ ){1,2}(?:is|are) \w+$",
+    r"(?:once|after|when|as soon as|until|if|before|whether) (?:\w+ ){0,6}(?:has|have|is|are"
     r"|it's|it is)\b",
     r"(?:will|would|'ll|can|could|should|may|might|won't|cannot|can't) (?:\w+ ){0,3}be\b",
     r"(?:nothing|not|never|no \w+) (?:has|have|is|are)\b",
@@ -134,6 +141,8 @@ NOT_FOUND = compiled(
     r"(?:isn't|is not|wasn't|was not|aren't) (?:coming up|showing up|on file|in our system"
     r"|registered)",
     r"nothing (?:came|comes|turned|shows) up",
+    r"(?:don't|do not) have (?:that|this|an?|any) (?:\w+ )?(?:on file|in our system|on record"
+    r"|registered)|(?:isn't|is not|wasn't) on file",
 )
 """Something the user named was not found ("I can't seem to find an account"): not a refusal."""
 
@@ -183,7 +192,8 @@ REFUSAL = compiled(
     r"(?:isn't|is not|aren't|are not|won't be|will not be) (?:possible|allowed|permitted"
     r"|refunded|refundable|covered|eligible|an option|doable)",
     r"(?:i'm|i am) afraid (?:that |this |it |we |i |the |your |there )",
-    r"(?:unfortunately|regrettably)",
+    r"(?:unfortunately|regrettably)\b(?=.*(?:\bnot\b|n't\b|\bno\b|\bonly\b|\bunable\b|\bpast\b"
+    r"|\boutside\b|\btoo late\b|\balready\b|\bnever\b))",
     r"(?:won't|will not|wouldn't) (?:go through|be going through|work)",
     r"(?:doesn't|does not|don't|do not) (?:apply|qualify|allow|cover|permit|include)",
     r"(?:stays?|remains?) (?:as it is|in place|suspended|non-?refundable|there|unchanged"
@@ -214,6 +224,7 @@ REFUSAL_BLOCKS = compiled(
     r"|won't|isn't|aren't|unable)",
     r"(?:can't|cannot|couldn't) (?:wait|thank|stress|promise|tell you how|imagine|believe)",
     r"until you|without your (?:ok|okay|go-ahead|confirmation|approval)",
+    r"only (?:be )?\w+ once",
     r"can(?:'t|not) be (?:undone|reopened|reversed|reinstated|restored|changed)(?: later"
     r"| afterwards| once| after)",
     r"(?:phone|device|app|sim card|network|signal|calls?|handset|messages?|router|wi-fi)"
@@ -224,7 +235,8 @@ REFUSAL_BLOCKS = compiled(
 """Sentences whose refusal pattern is a condition, an idiom or good news."""
 
 CLOSING = compiled(
-    r"(?<!or )anything else|something else (?:i|we|you)|anything more (?:i|we) can"
+    r"(?<!or )anything else(?!(?: \w+){0,4} (?:noted|added)\b)(?!.*\bbesides\b)"
+    r"|something else (?:i|we|you)|anything more (?:i|we) can"
     r"|anything further|anything more (?:you|to)|(?:any|some)thing more (?:for|that)",
     r"any (?:other|more|further) (?:questions?|concerns?|issues?|way|thing|matters?"
     r"|requests?|help|problems?)",
@@ -250,7 +262,7 @@ FAREWELL = compiled(
     r"(?:glad|happy|pleased) (?:i|we) (?:could|was able to|were able to|got|managed|have)"
     r" (?:to )?(?:help|sort|get|fix|resolve|assist)",
     r"(?:glad|happy) (?:that |this |it |we )(?:\w+ )?(?:helped|worked|sorted|got sorted)",
-    r"my pleasure|you're (?:very |most |so )?welcome|you are (?:very |most )?welcome",
+    r"my pleasure|you're (?:very |most |so )?welcome(?! to)|you are (?:very |most )?welcome(?! to)",
     r"(?:don't|do not) hesitate to|feel free to (?:reach|contact|get in touch|come back|chat)",
     r"reach out (?:again )?(?:any ?time|whenever|if)|(?:any ?time|whenever) you need",
     r"thanks? (?:you )?for (?:banking|flying|shopping|choosing|being|staying|calling"
@@ -272,7 +284,18 @@ TRANSFER = compiled(
     r"(?:colleague|specialist|team member|member of our|supervisor|nurse|clinician|agent)"
     r" (?:\w+ ){0,4}(?:will|who'll|'ll) (?:join|take over|pick up|be with you|contact|call"
     r"|reach out|follow up|get back|take it)",
-    r"(?:they'll|they will|who will) (?:join|take over|pick up|be with you)",
+    r"(?:they'll|they will|who will|someone (?:from|on) \w+ (?:\w+ )?will) (?:join|take over"
+    r"|pick up|be with you|carry on|continue)",
+    r"(?:hand|pass|forward|send|mov|escalat|refer|rout|transferr?)(?:ing|ed|e|es|s)? (?:you|this"
+    r"|it|your (?:case|chat|request|call|claim|report)|the (?:case|chat|report|claim))(?: \w+){0,2}"
+    r" (?:over |through |along |on )?to (?:them|someone|(?:our|the|a|an|one of|my) (?:\w+ ){0,2}"
+    r"(?:team|department|desk|specialists?|colleagues?|supervisor|manager|agents?|nurses?"
+    r"|pharmacists?|adjusters?|clinicians?|representatives?|unit|group))",
+    r"forward(?:ing|ed)? (?:your|this) (?:case|chat|request|claim|call)",
+    r"hand(?:ing|ed)? (?:this|it|you|your \w+)(?: \w+)? over|\bhand-?off\b",
+    r"connect(?:ing)? you\b",
+    r"(?:get|bring|have) (?:a|my|our|one of our) (?:\w+ )?(?:supervisor|manager|specialist"
+    r"|colleague|agent|nurse|pharmacist|adjuster)s? (?:on the line|in|to|who)",
 )
 """Hands the user to a person or another team."""
 
@@ -280,12 +303,16 @@ TRANSFER_BLOCKS = compiled(
     r"(?:can't|cannot|unable to|not able to|won't|no) (?:\w+ ){0,2}(?:transfer|connect|escalat"
     r"|hand|human|live agent)",
     r"would you like (?:me )?to|do you want (?:me )?to|shall i|should i|if you(?:'d| would) like",
+    r"(?:ask|request) for a (?:human|person|supervisor|manager)",
     r"(?:moved|transfer(?:red)?) (?:\$|from|between)|transfer (?:of|limit)|(?:money|funds)",
 )
 """Sentences that speak of a transfer without making one (refused, offered, of money)."""
 
 ACKNOWLEDGEMENT = compiled(
-    r"sorry|apolog",
+    r"sorry|apolog|yikes|oh no|ouch|\bugh\b",
+    r"(?:i'd|i would|anyone would) be (?:\w+ )?(?:upset|frustrated|worried|annoyed|angry|stressed"
+    r"|nervous|anxious)",
+    r"(?:is|that's|that is|sounds) (?:really |so |pretty )?rough",
     r"(?:i|we) (?:completely |totally |fully |really |absolutely |definitely |can |do )*"
     r"(?:understand|get (?:it|why|how|that)|see (?:why|how)|hear (?:you|how|that)|imagine"
     r"|appreciate (?:how|that|why|your (?:patience|understanding)))",
@@ -303,11 +330,16 @@ ACKNOWLEDGEMENT = compiled(
     r"appreciate (?:your|you) (?:patience|understanding|bearing|waiting)",
     r"(?:don't|do not) worry|rest assured|you're not alone|i've got you",
     r"(?:totally|completely|perfectly|entirely) (?:fair|understandable|valid|reasonable)",
-    r"(?:what|such) a (?:hassle|pain|nuisance|shame)|that's (?:a shame|rough|no fun|awful)",
+    r"(?:what|such) a (?:hassle|pain|nuisance|shame|headache|mess|nightmare)|that's (?:a shame|rough|no fun|awful)",
     r"can't wait to",
     r"i feel (?:for )?you|feel better|must be (?:hard|tough|difficult|stressful)",
 )
 """Shows care for the user or their situation."""
+
+ACKNOWLEDGEMENT_BLOCKS = compiled(
+    r"^sorry,? (?:could|can|would|what|i didn't|i missed|come again|say that|one more)",
+)
+"""An apology that only asks again ("Sorry, could you repeat that?"): no care shown."""
 
 CONFIRMATION = compiled(
     r"shall (?:i|we)\b|should (?:i|we) (?:go|proceed|book|cancel|submit|make|process|lock|do"
@@ -316,6 +348,8 @@ CONFIRMATION = compiled(
     r"(?:can|may|could) (?:i|we) (?:go ahead|proceed|book|cancel|submit|process|lock|place"
     r"|file|freeze|make|apply|start|set|switch|change|update)",
     r"\bgo ahead\b|\bproceed\b|ready (?:for me )?to|the go-ahead|give me the (?:ok|okay|green)",
+    r"^(?:does )?(?:everything|that|this|all (?:of )?(?:that|this)) (?:look|sound)s? (?:right|good"
+    r"|ok|okay|correct)",
     r"is (?:that|this|everything|all of that) (?:\w+ )?(?:correct|right|ok|okay|accurate|what you"
     r" want|alright|all right|fine)",
     r"(?:does|do) (?:that|this|everything|these) (?:\w+ )?(?:sound|look|work)",
@@ -341,6 +375,7 @@ CONFIRM_STATEMENT = compiled(
     r"(?:until|before) you (?:confirm|approve|agree|say yes|give me the)",
     r"(?:reply|say|answer|type) (?:with )?[\"']?(?:yes|ok|okay|the word)\b",
     r"just say the word|give me the go-ahead|with your go-ahead|your (?:ok|okay|go-ahead|approval)",
+    r"if (?:so|yes|that's (?:right|correct)|it (?:does|is)), (?:i'll|i will)",
     r"let me know if (?:you'd|you would|you want|you) (?:like )?(?:me to )?(?:go ahead|proceed)",
     r"(?:please )?confirm (?:and|so|that) (?:i|you(?:'d| would| want))",
 )
@@ -360,6 +395,7 @@ CHOICE = compiled(
 """A question that asks the user to choose among records the agent found."""
 
 PICK = compiled(
+    r"(?:that|this|it) must be the|(?:do you mean|you mean|are you referring to|is it) the\b",
     r"which (?:one|ones|of (?:the|these|those|them|your|its)|would you prefer|works best)\b"
     r"|the right one|^is (?:this|it|that) the\b|: is (?:this|it|that) the\b",
 )

@@ -93,13 +93,28 @@ def _sentences(text: str) -> list[Sentence]:
 
 
 def _unknown_patterns(item: str) -> list[re.Pattern[str]]:
-    """Patterns of the long words of an unknown item; a request naming them all names the item."""
-    words = _WORD.findall(item.lower())
-    return [keyword(w.removesuffix("s") if w == "ids" else w) for w in words if len(w) >= 2]
+    """The words of an unknown item, in order and close together ("user id", "the user's ID")."""
+    words = [w.removesuffix("s") if w == "ids" else w for w in _WORD.findall(item.lower())]
+    gap = r"\w*\W+(?:\w+\W+){0,2}"
+    return [re.compile(r"(?<![a-z0-9])" + gap.join(re.escape(w) for w in words))] if words else []
 
 
 def _names_unknown(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
-    return item in sentence or (bool(words) and all(w.search(sentence) for w in words))
+    return item in sentence or any(w.search(sentence) for w in words)
+
+
+_IDS = re.compile(
+    r"\b(?:customer|user|client|profile|item|product|property|variant|restaurant|slot|provider"
+    r"|pharmacy|premise|meter|tariff|bill|charge|line|card|transaction|account|payment method)"
+    r" ids?\b"
+)
+"""Ids a user never holds (the records' keys in the agent's database)."""
+
+
+def _held(phrase: str, found: list[tuple[int, str]]) -> bool:
+    """Whether an id phrase is one of the slots found (its first word names the slot)."""
+    head = phrase.split()[0]
+    return any(head in name for _, name in found)
 
 
 def _literal(sentence: str, item: str) -> bool:
@@ -147,7 +162,6 @@ class AgentTextReader:
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
         acts = AgentActs()
-        acts.acknowledged = bool(cues.ACKNOWLEDGEMENT.search(text.lower().translate(_TYPOGRAPHY)))
         acts.detailed = bool(_DETAIL.search(text))
         self.steps.start()
         parts = _sentences(text)
@@ -171,6 +185,8 @@ class AgentTextReader:
 
     def _statement(self, low: str, acts: AgentActs) -> None:
         """The acts a sentence carries whether or not it asks."""
+        if cues.ACKNOWLEDGEMENT.search(low) and not cues.ACKNOWLEDGEMENT_BLOCKS.search(low):
+            acts.acknowledged = True
         if cues.CONFIRM_STATEMENT.search(low):
             acts.confirmation = True
         not_found = bool(cues.NOT_FOUND.search(low))
@@ -185,7 +201,7 @@ class AgentTextReader:
         acts.refused = acts.refused or refused
         if cues.CLOSING.search(low) or cues.FAREWELL.search(low):
             acts.completion = True
-        if "?" not in low:
+        if "?" not in low and not handoff:
             if _done(low, cues.DONE) or (_done(low, cues.DONE_STATE) and not refused):
                 acts.done = True
             acts.progress = acts.progress or bool(cues.LOOKUP.search(low))
@@ -207,6 +223,8 @@ class AgentTextReader:
         if not quiet and cues.PICK.search(low) and not self.slots.named(low, questions=False):
             picked = self.slots.chosen(low, self.joined)
         found = [(0, n) for n in picked] or self.slots.named(low)
+        if not found and not quiet and choice and sentence.question:
+            found = [(0, n) for n in self.slots.chosen(low, self.joined)]
         if found and strong and not choice:
             found = []
         if not quiet:
@@ -216,6 +234,8 @@ class AgentTextReader:
         items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
         if any(_literal(low, item) for item in items):
             found = []
+        items += [m.group(0) for m in _IDS.finditer(low) if not _held(m.group(0), found)]
+        acts.unknown.extend(i for i in dict.fromkeys(items) if i not in acts.unknown)
         if _closing(low) and not found:
             return
         if found:
@@ -230,9 +250,7 @@ class AgentTextReader:
         if strong or weak:
             acts.confirmation = True
             return
-        if items:
-            acts.unknown.extend(i for i in items if i not in acts.unknown)
-        elif sentence.question and not acts.transfer and not _closing(low):
+        if not items and sentence.question and not acts.transfer and not _closing(low):
             acts.unclear += 1
 
     def _group(

@@ -65,7 +65,13 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
     )),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
-    (r"special_request", (r"anything (?:we|i) should know|special requests?|preferences?",)),
+    (r"special_request", (
+        r"anything (?:we|i) should know|special requests?|preferences?",
+        r"(?:like|want) (?:\w+ )?noted|anything (?:else )?(?:to add|you'd like (?:noted|added))",
+    )),
+    (r"^items$", (
+        r"items? (?:\w+ ){0,5}(?:you'd|you would) like to (?:swap|exchange|return|change|cancel)",
+    )),
 )
 """Slot-name pattern -> noun phrases of that kind (regular expressions over lower-case text)."""
 
@@ -83,6 +89,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"amount|threshold|estimate|tip$", (r"how much|what (?:sum|figure|value)",)),
     (r"^flight$", (r"(?:which|what) (?:day|date|time)|when would you like to fly|fly instead",)),
     (r"payment", (
+        r"paypal|credit card|debit card|gift card|(?:different|another|other) (?:payment )?(?:method"
+        r"|card)",
         r"pay (?:with|for|by)|(?:which|what) (?:card|account) (?:\w+ ){0,4}"
         r"(?:pay|charge|use|refund|put|cover)",
         r"charge (?:it|that|this|the \w+) to|put (?:it|that|this) on|cover the difference",
@@ -102,7 +110,7 @@ HEADS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"order", ("order",)),
     (r"polic", ("policy",)),
     (r"^account$", ("account", "property")),
-    (r"flight", ("flight",)),
+    (r"flight", ("flight", "departure", "option")),
     (r"charge|transaction", ("charge", "transaction", "purchase")),
     (r"fee", ("fee",)),
     (r"plan$", ("plan",)),
@@ -131,7 +139,7 @@ _RECHECK = re.compile(
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{5,}\b|\b\d{4,}\b")
-_WHICH = re.compile(r"\b(?:which|what) ([a-z-]+)")
+_WHICH = re.compile(r"\b(?:which|what) (?:two |three |four |of the |of your )?([a-z-]+)")
 _STEM = re.compile(r"(?<=ss|sh|ch)es$|(?<=[xz])es$|(?<=[^s])s$")
 
 

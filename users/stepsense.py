@@ -59,7 +59,7 @@ _LEAD = re.compile(
     r"|step \d+|\d+[.)]|[-*•])\b[,:.]?\s*)+"
 )
 _CLAUSES = re.compile(
-    r"\s*(?:;|:\s|,?\s+(?:and\s+)?then\b|,?\s+and\s+after\s+that\b|,\s+after\s+that\b"
+    r"\s*(?:;|:\s|\s[—-]\s|,?\s+(?:and\s+)?then\b|,?\s+and\s+after\s+that\b|,\s+after\s+that\b"
     r"|,\s+(?:and\s+)?(?=(?:if|once|when|after|before|so|since|because|as soon as|and|but"
     r"|then|while|please|what|which|how|is|are|does|do|could|can|would)\b)"
     r"|,?\s+(?=(?:so (?:that|it|the|you|your|we|they|calls|apps|nothing)|since|because)\b)"
@@ -114,6 +114,7 @@ class StepReader:
         asked: list[str] = []
         whole = _spans(self.either, sentence)
         mood = asking = False
+        guide: list[str] = []  # the tools a clause that only says where to go named
         for start, end in _clauses(sentence):
             raw = sentence[start:end]
             clause = _LEAD.sub("", raw.strip(" ,.-—*"))
@@ -138,12 +139,28 @@ class StepReader:
                 if not asking and shown:
                     self.last_shown = shown[-1][2]
                 continue
+            if guide and mood and found:
+                asked = [n for n in asked if n not in guide]
+            guide = [n for _, _, n in found] if _GUIDE.match(_bare(clause)) and not mood else []
             if not found and _refers(clause):
                 referent = self.last_changed if mood else self.last_shown
                 if referent:
                     asked.append(referent)
             asked.extend(name for _, _, name in found)
         return list(dict.fromkeys(asked))
+
+
+_GUIDE = re.compile(
+    r"^(?:open|go (?:to|into)|head (?:to|into)|navigate to|swipe|pull down|scroll|long-press"
+    r"|find|launch)\b(?!.*\b(?:check|see|tell|read|whether|what|which|look)\b)"
+)
+"""A clause that only says where to go ("open the Messages app's settings"): when the next
+clause changes what it named, the change is the step, not a look at it."""
+_ASK_PREFIX = re.compile(r"^(?:(?:could|can|would|will) you (?:please |kindly |also )?|please )")
+
+
+def _bare(clause: str) -> str:
+    return _ASK_PREFIX.sub("", clause)
 
 
 def _clauses(sentence: str) -> list[tuple[int, int]]:

@@ -97,7 +97,8 @@ _APN_RESET = (
     r"reset to default|restore (?:the )?defaults?|factory defaults?|default (?:values|settings)",
 )
 _RESTART = (
-    r"restart|reboot|re-boot|power[- ]?cycle|fresh start",
+    r"(?<!let the phone )(?<!let it )(?:restart|reboot|re-boot)(?! by itself| on its own)",
+    r"power[- ]?cycle|fresh start",
     r"(?:turn|switch|power) (?:\w+ ){0,3}(?:off|down)\W+(?:\w+\W+){0,8}(?:back )?on\b",
     r"off and (?:back )?on|off and on again|on and off again",
 )
@@ -240,7 +241,7 @@ STEP_HINTS: dict[str, StepHint] = {
         does=_APN_RESET,
     ),
     "restart_device": StepHint(
-        ("restart", "reboot", "turn your phone off and on"),
+        ("turn your phone off and on",),
         "restart your phone",
         shows=_RESTART,
         does=_RESTART,
