@@ -92,7 +92,8 @@ DONE_BLOCKS = compiled(
     r"\bas (?:\w+ ){1,2}(?:is|are) \w+$",
     r"(?:once|after|when|as soon as|until|if|before|whether) (?:\w+ ){0,6}(?:has|have|is|are"
     r"|it's|it is)\b",
-    r"(?:will|would|'ll|can|could|should|may|might|won't|cannot|can't) (?:\w+ ){0,3}be\b",
+    r"(?:will|would|\w+'ll|can|could|should|may|might|won't|cannot|can't|going to) (?:\w+ ){0,3}"
+    r"(?:be|get|have|make)\b",
     r"(?:nothing|not|never|no \w+) (?:has|have|is|are)\b",
     r"(?:haven't|hasn't|isn't|aren't|wasn't|weren't|not yet|yet to)\b",
     r"\bstatus\b",
@@ -103,11 +104,12 @@ DONE_BLOCKS = compiled(
 LOOKUP = compiled(
     _HAVE + r" " + _ADV + r"(?:found|located|checked|reviewed|looked|pulled up|verified"
     r"|confirmed your identity|gone through|went through)",
-    r"(?:i|we) (?:found|located|see|can see|checked|looked|pulled up|verified|reviewed|went"
+    r"(?:i|we) (?:found|located|checked|looked (?:at|into|up)|pulled up|verified|reviewed|went"
     r" through)\b",
+    r"(?:i|we) (?:can )?see (?:that )?(?:your|the|an?|two|three|four|several|\d|#|one)\b",
     r"(?:i was|we were) able to (?:find|locate|pull up|verify)",
     r"you(?:'re| are) (?:now )?(?:verified|authenticated)",
-    r"(?:here's|here is) what i found|according to|(?:it|this) (?:looks|seems) like"
+    r"(?:here's|here is) what i found|according to|(?:it|this) (?:looks|seems) like (?!a |an )"
     r"|(?:shows|showing) (?:as|that)",
 )
 """A lookup reported (what the agent found), which is progress but not an action done."""
@@ -164,6 +166,8 @@ REFUSAL = compiled(
     r"ineligible|final sale|doesn't qualify|does not qualify|don't qualify|do not qualify",
     r"(?:is|are|it's|remains?|stays?|was) (?:\w+ )?non-?refundable|non-?refundable (?:once|after"
     r"|because|so)",
+    r"(?<=[:;] )(?:non-?refundable|cannot|can't|not allowed|not eligible|ineligible|denied)"
+    r"(?:[.;]|$)",
     r"(?:isn't|is not|aren't|are not|wasn't) (?:\w+ )?(?:something|anything|one) (?:that )?"
     r"(?:i|we)(?:'m| am| are)? (?:can|could|able|allowed|permitted)",
     r"(?:i'm|i am|we're|we are|i|we) (?:only|can only) (?:able to |allowed to |permitted to"
@@ -224,6 +228,7 @@ REFUSAL_BLOCKS = compiled(
     r"|won't|isn't|aren't|unable)",
     r"(?:can't|cannot|couldn't) (?:wait|thank|stress|promise|tell you how|imagine|believe)",
     r"until you|without your (?:ok|okay|go-ahead|confirmation|approval)",
+    r"(?:will not|won't) (?:make|do) (?:any|anything)",
     r"only (?:be )?\w+ once",
     r"can(?:'t|not) be (?:undone|reopened|reversed|reinstated|restored|changed)(?: later"
     r"| afterwards| once| after)",
@@ -422,3 +427,11 @@ REQUEST = compiled(
     r"(?:one|either|both) of the following|please$|, please\b",
 )
 """Asks the user for something in a statement ("Please share", "I'll need your email")."""
+
+INFO_REQUEST = compiled(
+    r"(?:provide|share|send|give|tell|enter|type|spell|state|specify|read) (?:me |us )?(?:your|the"
+    r"|a|an|with|me|us)\b",
+    r"(?:i|we)(?:'ll| will)? (?:just |also |still )?need (?:your|the|a|an)\b",
+)
+"""A statement that asks for a piece of information (a question nobody could place when it
+names none the user holds)."""

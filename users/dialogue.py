@@ -250,7 +250,8 @@ class AgentTextReader:
         if strong or weak:
             acts.confirmation = True
             return
-        if not items and sentence.question and not acts.transfer and not _closing(low):
+        asking = sentence.question or bool(cues.INFO_REQUEST.search(low))
+        if not items and asking and not acts.transfer and not _closing(low):
             acts.unclear += 1
 
     def _group(
