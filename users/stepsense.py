@@ -115,10 +115,16 @@ class StepReader:
         whole = _spans(self.either, sentence)
         mood = asking = False
         guide: list[str] = []  # the tools a clause that only says where to go named
+        described = False  # the clause lists what the agent itself does ("I'll do this: …")
+        previous = 0
         for start, end in _clauses(sentence):
             raw = sentence[start:end]
             clause = _LEAD.sub("", raw.strip(" ,.-—*"))
-            if not clause:
+            described = sentence[previous:start].strip().startswith(":") and (
+                described or bool(_AGENT_DOES.search(sentence[:previous]))
+            )
+            previous = end
+            if not clause or described:
                 continue
             conditional = bool(CONDITION.match(clause)) and not ASKING.search(clause)
             own = question or bool(ASKING.search(clause) or IMPERATIVE.match(clause))
@@ -156,6 +162,12 @@ _GUIDE = re.compile(
 )
 """A clause that only says where to go ("open the Messages app's settings"): when the next
 clause changes what it named, the change is the step, not a look at it."""
+_AGENT_DOES = re.compile(
+    r"(?:i am|i'm|we are|we're) going to do|(?:i|we)(?:'ll| will) (?:do|make|set up)\b"
+    r"|(?:has|have) been done|what i(?:'ve| have) done|what i did|(?:i|we)(?:'ve| have) (?:done"
+    r"|made|set up)\b"
+)
+"""What the agent says it does or did before a colon: the list after it is no request."""
 _ASK_PREFIX = re.compile(r"^(?:(?:could|can|would|will) you (?:please |kindly |also )?|please )")
 
 
