@@ -134,6 +134,7 @@ NOT_FOUND = compiled(
     r" (?:seem to )?(?:find|locate|see|pull up|match|spot|bring up)(?: any| an?| the"
     r"| your| that| this)?",
     r"(?:\w*n't|not) (?:finding|seeing|showing|coming up|matching)",
+    r"(?:couldn't|could not|can't|cannot|unable to|wasn't able to) (?:seem to )?locate",
     r"(?:don't|do not|didn't|did not) see (?:a|an|any|the)\b",
     r"no (?:\w+ )?(?:account|order|record|booking|reservation|profile|customer|match|result"
     r"|policy|claim|patient|file|user|matches|results)s? (?:\w+ )?(?:found|matching|under|with"
@@ -168,7 +169,8 @@ REFUSAL = compiled(
     r"|because|so)",
     r"(?<=[:;] )(?:non-?refundable|cannot|can't|not allowed|not eligible|ineligible|denied)"
     r"(?:[.;]|$)",
-    r"(?:isn't|is not|aren't|are not|wasn't) (?:\w+ )?(?:something|anything|one) (?:that )?"
+    r"(?:isn't|is not|aren't|are not|wasn't|that's not|that is not|it's not|it is not)"
+    r" (?:\w+ )?(?:something|anything|one) (?:that )?"
     r"(?:i|we)(?:'m| am| are)? (?:can|could|able|allowed|permitted)",
     r"(?:i'm|i am|we're|we are|i|we) (?:only|can only) (?:able to |allowed to |permitted to"
     r" )?(?:cancel|refund|change|process|offer|issue|discuss|do|make|move|reverse|waive"
@@ -196,10 +198,15 @@ REFUSAL = compiled(
     r"(?:isn't|is not|aren't|are not|won't be|will not be) (?:possible|allowed|permitted"
     r"|refunded|refundable|covered|eligible|an option|doable)",
     r"(?:i'm|i am) afraid (?:that |this |it |we |i |the |your |there )",
-    r"(?:unfortunately|regrettably)\b(?=.*(?:\bnot\b|n't\b|\bno\b|\bonly\b|\bunable\b|\bpast\b"
+    r"(?:unfortunately|regrettably|sadly)\b(?=.*(?:\bnot\b|n't\b|\bno\b|\bonly\b|\bunable\b|\bpast\b"
     r"|\boutside\b|\btoo late\b|\balready\b|\bnever\b))",
     r"(?:won't|will not|wouldn't) (?:go through|be going through|work)",
     r"(?:doesn't|does not|don't|do not) (?:apply|qualify|allow|cover|permit|include)",
+    r"(?:doesn't|does not|won't|will not|wouldn't) (?:let|allow) (?:me|us|you)\b",
+    r"(?:is|are) only (?:possible|allowed|available|permitted|eligible|offered|accepted)",
+    r"(?:has|have) (?:already )?expired|is expired|(?:is|are) (?:no longer|not) valid",
+    r"the (?:best|most) (?:i|we) can (?:do|offer)",
+    r"(?:we|i) (?:don't|do not) (?:offer|provide|support|allow|accept|issue|refund|cover|permit)\b",
     r"(?:stays?|remains?) (?:as it is|in place|suspended|non-?refundable|there|unchanged"
     r"|active|locked|frozen|on (?:the|your) (?:account|reservation|booking))",
     r"no (?:exceptions?|way (?:for me|to|i can))",
@@ -249,6 +256,8 @@ CLOSING = compiled(
     r"can (?:i|we) help (?:you )?with anything|help (?:you )?with anything (?:else|more)",
     r"what else can (?:i|we)|(?:is|was) there more|need anything (?:else|more)",
     r"that's everything on my|(?:else|more) you need(?:ed)?",
+    r"(?:is|was) there (?:\w+ ){0,2}(?:anything|something) (?:else|more|further)\b",
+    r"(?:will|would) that be all|(?:is|was) that (?:all|everything)(?: for (?:today|now))?\?",
 )
 """Asks whether there is anything else."""
 
@@ -273,6 +282,7 @@ FAREWELL = compiled(
     r"thanks? (?:you )?for (?:banking|flying|shopping|choosing|being|staying|calling"
     r"|chatting)(?! us about)",
     r"until next time|see you",
+    r"take it easy|safe flying|happy travels|cheers[,!]|bon app[eé]tit",
 )
 """Says goodbye, with or without asking whether there is anything else."""
 
@@ -298,7 +308,8 @@ TRANSFER = compiled(
     r"|pharmacists?|adjusters?|clinicians?|representatives?|unit|group))",
     r"forward(?:ing|ed)? (?:your|this) (?:case|chat|request|claim|call)",
     r"hand(?:ing|ed)? (?:this|it|you|your \w+)(?: \w+)? over|\bhand-?off\b",
-    r"connect(?:ing)? you\b",
+    r"connect(?:ing)? you\b|(?:be|being|get|getting) (?:connected|transferred|put through)"
+    r" (?:to|with)|loop(?:ing)? in (?:a|one|our|my|someone)",
     r"(?:get|bring|have) (?:a|my|our|one of our) (?:\w+ )?(?:supervisor|manager|specialist"
     r"|colleague|agent|nurse|pharmacist|adjuster)s? (?:on the line|in|to|who)",
 )
@@ -383,6 +394,8 @@ CONFIRM_STATEMENT = compiled(
     r"if (?:so|yes|that's (?:right|correct)|it (?:does|is)), (?:i'll|i will)",
     r"let me know if (?:you'd|you would|you want|you) (?:like )?(?:me to )?(?:go ahead|proceed)",
     r"(?:please )?confirm (?:and|so|that) (?:i|you(?:'d| would| want))",
+    r"(?:please )?confirm (?:that )?you(?:'d| would) like to|(?:please )?confirm (?:that )?you"
+    r" want to",
 )
 """Asks the user's go-ahead in a statement ("As soon as you reply yes, I'll cancel it")."""
 

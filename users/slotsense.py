@@ -30,7 +30,8 @@ _NAME = (
     r"first (?:name )?(?:and|&|\+) (?:your )?(?:last|surname|family)",
     r"names? (?:on|for|under) (?:the|your) (?:account|file|booking|reservation|profile|card|policy)",
     r"who (?:i'm|i am|am i) (?:speaking|talking|chatting)",
-    r"what's your name|what is your name",
+    r"what's your name|what is your name|(?:what|which) name\b(?! of)",
+    r"name (?:is|'s) (?:the|your) (?:account|booking|reservation|profile) (?:under|in)",
 )
 NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"email", (r"e-?mail",)),
@@ -65,6 +66,7 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
     )),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
+    (r"rate_plan", (r"(?:flexible|member|non-refundable|refundable|standard|prepaid) rate",)),
     (r"special_request", (
         r"anything (?:we|i) should know|special requests?|preferences?",
         r"(?:like|want) (?:\w+ )?noted|anything (?:else )?(?:to add|you'd like (?:noted|added))",
@@ -86,7 +88,9 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"\bwhen\b",
         r"\bdates?\b(?! of birth)",
     )),
-    (r"amount|threshold|estimate|tip$", (r"how much|what (?:sum|figure|value)",)),
+    (r"amount|threshold|estimate|tip$", (
+        r"how much|what (?:sum|figure|value)|what (?:will|would|did|does|do) (?:\w+ ){0,3}cost",
+    )),
     (r"^flight$", (r"(?:which|what) (?:day|date|time)|when would you like to fly|fly instead",)),
     (r"payment", (
         r"paypal|credit card|debit card|gift card|(?:different|another|other) (?:payment )?(?:method"
@@ -259,6 +263,10 @@ class SlotSense:
             found = _named(other, self.nouns)
             if found:
                 return [found[0][1]]
+        for other in others:
+            picked = self.chosen(other, other)
+            if picked:
+                return picked
         return []
 
 
@@ -288,6 +296,8 @@ def _named(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> li
         if name in _PERSONAL and _OTHER_PERSON.search(before):
             continue
         if name == "email" and _EMAIL_ELSEWHERE.search(before):
+            continue
+        if before.endswith("per "):  # a unit ("$30 per passenger"), not a question
             continue
         if any(
             other != name

@@ -101,6 +101,7 @@ _RESTART = (
     r"power[- ]?cycle|fresh start",
     r"(?:turn|switch|power) (?:\w+ ){0,3}(?:off|down)\W+(?:\w+\W+){0,8}(?:back )?on\b",
     r"off and (?:back )?on|off and on again|on and off again",
+    r"(?:power|turn|switch|shut) (?:\w+ ){0,3}(?:down|off) and (?:\w+ )?(?:back )?(?:up|on)\b",
 )
 _SPEED = (
     r"(?:speed ?test|speed check)(?: (?:\w+ ){0,3}(?:on|over|using|with) (?:mobile|cellular)"

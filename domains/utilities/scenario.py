@@ -63,6 +63,7 @@ HINTS: dict[str, SlotHint] = {
             "meters show",
             "number does it show",
             "number it shows",
+            "on the meter",
         ),
         "the meter reading",
     ),
