@@ -59,7 +59,8 @@ DONE = compiled(
     r"(?:transfer|payment|refund|cancellation|booking|change|update|request|reversal|dispute"
     r"|exchange|return|upgrade) (?:is )?(?:complete|completed|confirmed|processed|through)\b",
     r"(?:was |were |got |been |just |\d )(?:moved|credited|refunded|charged|added|sent|issued)"
-    r" (?:to|from|back)\b|^(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from|back)\b",
+    r" (?:to|from|back)\b|^(?:moved|credited|refunded|charged|added|sent|issued) (?:to|from"
+    r"|back)\b",
     r"^[\w-]+ (?:issued|applied|added|processed|cancel(?:l)?ed|refunded|credited|sent|filed|booked"
     r"|submitted|confirmed|reversed|waived)\b[:!.]",
     r"(?:i|we)(?:'ve| have) [^.;]*? and (?:also )?(?:" + WRITE_VERBS + r")\b",
@@ -198,7 +199,8 @@ REFUSAL = compiled(
     r"(?:isn't|is not|aren't|are not|won't be|will not be) (?:possible|allowed|permitted"
     r"|refunded|refundable|covered|eligible|an option|doable)",
     r"(?:i'm|i am) afraid (?:that |this |it |we |i |the |your |there )",
-    r"(?:unfortunately|regrettably|sadly)\b(?=.*(?:\bnot\b|n't\b|\bno\b|\bonly\b|\bunable\b|\bpast\b"
+    r"(?:unfortunately|regrettably|sadly)\b(?=.*(?:\bnot\b|n't\b|\bno\b|\bonly\b|\bunable\b"
+    r"|\bpast\b"
     r"|\boutside\b|\btoo late\b|\balready\b|\bnever\b))",
     r"(?:won't|will not|wouldn't) (?:go through|be going through|work)",
     r"(?:doesn't|does not|don't|do not) (?:apply|qualify|allow|cover|permit|include)",
@@ -346,7 +348,8 @@ ACKNOWLEDGEMENT = compiled(
     r"appreciate (?:your|you) (?:patience|understanding|bearing|waiting)",
     r"(?:don't|do not) worry|rest assured|you're not alone|i've got you",
     r"(?:totally|completely|perfectly|entirely) (?:fair|understandable|valid|reasonable)",
-    r"(?:what|such) a (?:hassle|pain|nuisance|shame|headache|mess|nightmare)|that's (?:a shame|rough|no fun|awful)",
+    r"(?:what|such) a (?:hassle|pain|nuisance|shame|headache|mess|nightmare)|that's (?:a shame"
+    r"|rough|no fun|awful)",
     r"can't wait to",
     r"i feel (?:for )?you|feel better|must be (?:hard|tough|difficult|stressful)",
 )

@@ -21,6 +21,7 @@ a detail anywhere (a digit, an id such as ``#W1``, a code in capitals such as ``
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -28,7 +29,7 @@ from tau_sim.simulator.core import Usage
 from tau_sim.simulator.world import InfoSlot, UserStep
 from tau_sim.users import cues
 from tau_sim.users.perception import AgentActs
-from tau_sim.users.slotsense import SlotSense, keyword
+from tau_sim.users.slotsense import SlotSense
 from tau_sim.users.stepsense import StepReader
 
 __all__ = ["AgentActs", "AgentTextReader", "sentences"]
@@ -41,7 +42,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 _DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
 _LIST_LEAD = re.compile(r"(?:one|any|either|both|each) of (?:the following|these)|following:$")
 _OR = re.compile(r"\bor\b|\balternatively\b|\binstead\b")
-_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "...", "–": "-"})
+_TYPOGRAPHY = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u203a": ">"}
+)
+"""Curly quotes, en dashes and the arrows of menu paths, as plain characters."""
 
 
 class Sentence:
@@ -171,7 +175,9 @@ class AgentTextReader:
         self.joined = " ".join(self.lows)
         for sentence in parts:
             self._statement(sentence.low, acts)
-            wanted = [] if _agent_acts(sentence) else self.steps.read(sentence.low, sentence.question)
+            wanted = (
+                [] if _agent_acts(sentence) else self.steps.read(sentence.low, sentence.question)
+            )
             acts.steps.extend(n for n in wanted if n not in acts.steps)
             if sentence.request and not _handoff(sentence.low):
                 self._request(sentence, acts, groups, quiet=bool(wanted))
@@ -210,8 +216,7 @@ class AgentTextReader:
     def _request(
         self, sentence: Sentence, acts: AgentActs, groups: dict[int, list[str]], quiet: bool
     ) -> None:
-        """What a sentence that asks asks for (``quiet``: it asks for steps, and only slots
-        besides)."""
+        """What a sentence that asks asks for (``quiet``: it asks for steps; slots only then)."""
         low = sentence.low
         if cues.CONFIRM_STATEMENT.search(low):
             acts.confirmation = True
@@ -265,7 +270,7 @@ class AgentTextReader:
         if not cuts:
             return
         bounds = [0, *cuts, len(sentence.low)]
-        parts = [[n for p, n in found if lo <= p < hi] for lo, hi in zip(bounds, bounds[1:])]
+        parts = [[n for p, n in found if lo <= p < hi] for lo, hi in itertools.pairwise(bounds)]
         parts = [p for p in parts if p]
         if len(parts) >= 2:
             base = 1000 * (len(groups) + 1)
@@ -274,7 +279,9 @@ class AgentTextReader:
 
 
 _WHICH = re.compile(r"^which\b")
-_WH = re.compile(r"^(?:\W*(?:and|so|ok|okay|great|also|now|then)\W+)*(?:which|what|where|when|how|who|why)\b")
+_WH = re.compile(
+    r"^(?:\W*(?:and|so|ok|okay|great|also|now|then)\W+)*(?:which|what|where|when|how|who|why)\b"
+)
 
 
 def _yes_no(low: str, pattern: re.Pattern[str]) -> bool:

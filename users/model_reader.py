@@ -85,7 +85,9 @@ def system_prompt(slots: Sequence[InfoSlot], steps: Sequence[UserStep]) -> str:
     """The reader's instructions with the user's facts and phone tools."""
     facts = "\n".join(f"- {s.name}: {s.prompt}" for s in slots) or "- (none)"
     tools = "\n".join(f"- {s.name}: {s.request}" for s in steps) or "- (none)"
-    return f"{INSTRUCTIONS}\n\nThe customer's facts:\n{facts}\n\nThe customer's phone tools:\n{tools}"
+    return (
+        f"{INSTRUCTIONS}\n\nThe customer's facts:\n{facts}\n\nThe customer's phone tools:\n{tools}"
+    )
 
 
 def parsed(content: str | None, slots: Sequence[str], steps: Sequence[str]) -> ReadActs | None:
@@ -122,7 +124,7 @@ class ModelReader:
         self.fallbacks = 0
 
     async def perceive(self, text: str) -> AgentActs:
-        """The acts the model reads in ``text`` (the rule reader's where its answer is malformed)."""
+        """The acts the model reads in ``text`` (the rules' where its answer is malformed)."""
         messages = [self.system, ChatMessage("user", text)]
         response = await self.model.chat(messages, [], response_format=self.format)
         self.usage = _added(self.usage, response.usage)

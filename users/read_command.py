@@ -23,12 +23,9 @@ def reader_for(domain_name: str, task_id: str | None) -> AgentTextReader:
     domain = get_domain_named(domain_name)
     if not domain.tasks:
         raise UsageError(f"--domain: domain {domain_name!r} has no tasks")
-    if task_id is None:
-        task = domain.tasks[0]
-    else:
-        task = next((t for t in domain.tasks if t.id == task_id), None)
-        if task is None:
-            raise UsageError(f"--task: no task {task_id!r} in domain {domain_name!r}")
+    task = next((t for t in domain.tasks if task_id in (None, t.id)), None)
+    if task is None:
+        raise UsageError(f"--task: no task {task_id!r} in domain {domain_name!r}")
     slots = user_slots(domain, task)
     return AgentTextReader(slots, task.scenario.unknown_info, user_steps(domain))
 

@@ -75,10 +75,10 @@ from tau_sim.simulator.core import (
 from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import LATER_AFTER, UserView
 from tau_sim.users.dialogue import AgentTextReader
-from tau_sim.users.model_reader import ModelReader
-from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
+from tau_sim.users.model_reader import ModelReader
+from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import FEELING_WORDS, Tone

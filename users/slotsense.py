@@ -28,7 +28,8 @@ _NAME = (
     r"your (?:full |legal )?names?\b",
     r"first and last names?",
     r"first (?:name )?(?:and|&|\+) (?:your )?(?:last|surname|family)",
-    r"names? (?:on|for|under) (?:the|your) (?:account|file|booking|reservation|profile|card|policy)",
+    r"names? (?:on|for|under) (?:the|your) (?:account|file|booking|reservation|profile|card"
+    r"|policy)",
     r"who (?:i'm|i am|am i) (?:speaking|talking|chatting)",
     r"what's your name|what is your name|(?:what|which) name\b(?! of)",
     r"name (?:is|'s) (?:the|your) (?:account|booking|reservation|profile) (?:under|in)",
@@ -39,21 +40,33 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"last_name", (*_NAME, r"last name|surname|family name")),
     (r"^zip$", (r"zip|postal code|post ?code|postcode",)),
     (r"^dob$", (r"date of birth|birth ?date|birthday|\bdob\b|when (?:were|was) you born",)),
-    (r"phone", (
-        r"phone number|mobile number|cell(?:phone)? number|number to reach|contact number"
-        r"|(?:best|good) number",
-        r"number (?:of|for) (?:the|your|this) (?:phone|line|mobile)|(?:which|what) (?:phone )?number",
-    )),
+    (
+        r"phone",
+        (
+            r"phone number|mobile number|cell(?:phone)? number|number to reach|contact number"
+            r"|(?:best|good) number",
+            r"number (?:of|for) (?:the|your|this) (?:phone|line|mobile)|(?:which"
+            r"|what) (?:phone )?number",
+        ),
+    ),
     (r"^pin$", (r"\bpin\b|passcode|security code|four-digit code",)),
     (r"account_number", (r"account (?:number|no\b|#)",)),
     (r"address", (r"(?<!e-mail )(?<!email )address", r"mailing|street address")),
-    (r"reason", (
-        r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)|prompting",
-    )),
-    (r"new_item", (
-        r"(?:swap|exchange|switch|change|replace)(?:ped|d)? (?:\w+ ){0,3}(?:for|to|into|with)\b",
-        r"(?:would you like|do you want|you'd like) instead|instead\?",
-    )),
+    (
+        r"reason",
+        (
+            r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)"
+            r"|prompting",
+        ),
+    ),
+    (
+        r"new_item",
+        (
+            r"(?:swap|exchange|switch|change|replace)(?:ped|d)? (?:\w+ ){0,3}(?:for|to|into"
+            r"|with)\b",
+            r"(?:would you like|do you want|you'd like) instead|instead\?",
+        ),
+    ),
     (r"specialty", (r"specialist|specialty|speciality",)),
     (r"trip_type", (r"one-?way|round[- ]?trip|return trip",)),
     (r"^addon$", (r"add-?on|data pack|data package|extra data",)),
@@ -61,45 +74,68 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"card_problem", (r"lost or stolen|stolen|damaged|what happened",)),
     (r"to_account", (r"go into|go to\?|into which|to which|receiving|destination account",)),
     (r"from_account", (r"come out of|out of which|from which|taken from",)),
-    (r"passengers|guests", (
-        r"how many (?:people|passengers|travell?ers|guests|adults|of you)",
-        r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
-    )),
+    (
+        r"passengers|guests",
+        (
+            r"how many (?:people|passengers|travell?ers|guests|adults|of you)",
+            r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
+        ),
+    ),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
     (r"rate_plan", (r"(?:flexible|member|non-refundable|refundable|standard|prepaid) rate",)),
-    (r"special_request", (
-        r"anything (?:we|i) should know|special requests?|preferences?",
-        r"(?:like|want) (?:\w+ )?noted|anything (?:else )?(?:to add|you'd like (?:noted|added))",
-    )),
-    (r"^items$", (
-        r"items? (?:\w+ ){0,5}(?:you'd|you would) like to (?:swap|exchange|return|change|cancel)",
-    )),
+    (
+        r"special_request",
+        (
+            r"anything (?:we|i) should know|special requests?|preferences?",
+            r"(?:like|want) (?:\w+ )?noted|anything (?:else )?(?:to add|you'd like (?:noted"
+            r"|added))",
+        ),
+    ),
+    (
+        r"^items$",
+        (
+            r"items? (?:\w+ ){0,5}(?:you'd|you would) like to (?:swap|exchange|return|change"
+            r"|cancel)",
+        ),
+    ),
 )
 """Slot-name pattern -> noun phrases of that kind (regular expressions over lower-case text)."""
 
 QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"address", (
-        r"where (?:\w+ ){0,5}(?:send|ship|mail|deliver|post|go|arrive)",
-        r"(?:ship|send|mail|deliver) (?:\w+ ){0,4}to\?",
-    )),
-    (r"(?:^|_)(?:dates?|time|travel_dates|loss_date|storm_date|return_date|new_dates|stay_dates"
-     r"|rental_dates|new_time)$", (
-        r"(?:which|what) (?:\w+ )?(?:day|date|dates|days|time|times)\b",
-        r"\bwhen\b",
-        r"\bdates?\b(?! of birth)",
-    )),
-    (r"amount|threshold|estimate|tip$", (
-        r"how much|what (?:sum|figure|value)|what (?:will|would|did|does|do) (?:\w+ ){0,3}cost",
-    )),
+    (
+        r"address",
+        (
+            r"where (?:\w+ ){0,5}(?:send|ship|mail|deliver|post|go|arrive)",
+            r"(?:ship|send|mail|deliver) (?:\w+ ){0,4}to\?",
+        ),
+    ),
+    (
+        r"(?:^|_)(?:dates?|time|travel_dates|loss_date|storm_date|return_date|new_dates|stay_dates"
+        r"|rental_dates|new_time)$",
+        (
+            r"(?:which|what) (?:\w+ )?(?:day|date|dates|days|time|times)\b",
+            r"\bwhen\b",
+            r"\bdates?\b(?! of birth)",
+        ),
+    ),
+    (
+        r"amount|threshold|estimate|tip$",
+        (r"how much|what (?:sum|figure|value)|what (?:will|would|did|does|do) (?:\w+ ){0,3}cost",),
+    ),
     (r"^flight$", (r"(?:which|what) (?:day|date|time)|when would you like to fly|fly instead",)),
-    (r"payment", (
-        r"paypal|credit card|debit card|gift card|(?:different|another|other) (?:payment )?(?:method"
-        r"|card)",
-        r"pay (?:with|for|by)|(?:which|what) (?:card|account) (?:\w+ ){0,4}"
-        r"(?:pay|charge|use|refund|put|cover)",
-        r"charge (?:it|that|this|the \w+) to|put (?:it|that|this) on|cover the difference",
-        r"(?:which|what) card|how would you like to pay|how (?:would|will) you (?:like to )?pay",
-    )),
+    (
+        r"payment",
+        (
+            r"paypal|credit card|debit card|gift card|(?:different|another"
+            r"|other) (?:payment )?(?:method"
+            r"|card)",
+            r"pay (?:with|for|by)|(?:which|what) (?:card|account) (?:\w+ ){0,4}"
+            r"(?:pay|charge|use|refund|put|cover)",
+            r"charge (?:it|that|this|the \w+) to|put (?:it|that|this) on|cover the difference",
+            r"(?:which|what) card|how would you like to pay|how (?:would"
+            r"|will) you (?:like to )?pay",
+        ),
+    ),
 )
 """Slot-name pattern -> question phrases of that kind, read where no noun names a slot."""
 
@@ -254,7 +290,9 @@ class SlotSense:
         for code in _CODE.findall(original):
             for name, shape in self.shapes:
                 if _shape(code.strip("#")) == shape or (
-                    not code.isdigit() and "A" in shape and "9" in shape
+                    not code.isdigit()
+                    and "A" in shape
+                    and "9" in shape
                     and abs(len(code) - len(shape)) <= 1
                     and not shape.replace("9", "").replace("A", "")
                 ):
@@ -270,9 +308,11 @@ class SlotSense:
         return []
 
 
-_PART = re.compile(r", and (?=(?:is|are|was|were|what|which|where|when|how|who|do|does|did|can"
-                   r"|could|would|should)\b)|\? and |, or (?=(?:is|are|was|what|which|where|when|how)\b)"
-                   r"|; |, (?=(?:what|which|where|when|how)\b)")
+_PART = re.compile(
+    r", and (?=(?:is|are|was|were|what|which|where|when|how|who|do|does|did|can"
+    r"|could|would|should)\b)|\? and |, or (?=(?:is|are|was|what|which|where|when|how)\b)"
+    r"|; |, (?=(?:what|which|where|when|how)\b)"
+)
 
 
 def _parts(sentence: str) -> list[tuple[int, int]]:

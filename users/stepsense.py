@@ -24,14 +24,17 @@ from tau_sim.simulator.world import UserStep
 CHANGE_VERBS = re.compile(
     r"(?<![\w'-])(?:turn|switch|toggle|flip|disable|enable|activate|deactivate|allow|grant|give"
     r"|reset|restore|set|change|pick|select|choose|disconnect|connect|install|apply|download"
-    r"|remove|take(?! a (?:quick |closer )?look)|pop|eject|reinsert|insert|put|slide|push|reseat|restart|reboot|power|cancel"
-    r"|stop|clear|untick|uncheck|lift|swap|approve|accept|start|turning|power-cycle|switching|taking"
+    r"|remove|take(?! a (?:quick |closer )?look)|pop|eject|reinsert|insert|put|slide|push|reseat"
+    r"|restart|reboot|power|cancel"
+    r"|stop|clear|untick|uncheck|lift|swap|approve|accept|start|turning|power-cycle|switching"
+    r"|taking"
     r"|removing|inserting|popping|restarting|rebooting|resetting|disabling|enabling"
     r"|(?:tap|press|hit|click) (?:\w+ ){0,3}(?:icon|tile|switch|toggle|button|disconnect|install"
     r"|restart|reset|off|on))(?![\w'-])"
 )
 LOOK_VERBS = re.compile(
-    r"(?<![\w'-])(?:check|see|look|take a (?:quick |closer )?look|tell me|let me know|read|what|which|whether|how many|how"
+    r"(?<![\w'-])(?:check|see|look|take a (?:quick |closer )?look|tell me|let me know|read|what"
+    r"|which|whether|how many|how"
     r" fast|glance|find out|verify|confirm|do you see|describe|^is|^are|^does|^do|^any)(?![\w'-])"
 )
 CONDITION = re.compile(
@@ -69,9 +72,7 @@ _CLAUSES = re.compile(
     r"|slide|push|lift|reinsert|choose|pick|select|measure|hit|tap|allow|give|set|reset|install"
     r"|wait|use|open|go)\b))"
 )
-_STATEMENT = re.compile(
-    r"^(?:it|this|that|which|they|these|those|you|your|the phone|there|we|i)\b"
-)
+_STATEMENT = re.compile(r"^(?:it|this|that|which|they|these|those|you|your|the phone|there|we|i)\b")
 _VERB = re.compile(CHANGE_VERBS.pattern + "|" + LOOK_VERBS.pattern + "|" + IMPERATIVE.pattern)
 
 

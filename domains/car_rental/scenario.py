@@ -120,7 +120,6 @@ HINTS: dict[str, SlotHint] = {
             "where would you like to return",
             "where do you want to return",
         ),
-
         "where you want to return the car",
     ),
     "hours_late": SlotHint(

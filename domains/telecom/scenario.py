@@ -89,7 +89,10 @@ _NETWORK_SET = (
     r"top option",
     r"(?:5g|4g|lte|3g)(?: only|/| or )",
 )
-_DATA = r"mobile data|cellular data|data (?:toggle|switch)|(?:mobile|cellular) (?:data )?(?:switch|toggle)"
+_DATA = (
+    r"mobile data|cellular data|data (?:toggle|switch)"
+    r"|(?:mobile|cellular) (?:data )?(?:switch|toggle)"
+)
 _ROAMING = r"roaming"
 _APN = r"apns?\b|access point"
 _APN_RESET = (
@@ -116,7 +119,6 @@ _SPEED = (
 _TEST_CALL = (
     r"test call|test (?:line|number)|611",
     r"(?:make|place) (?:a |one )?(?:quick |short )?(?:test )?(?:phone )?call\b(?! over)",
-
     r"(?:try|trying) (?:calling|ringing|to call|a call)",
     r"call (?:yourself|someone|a friend|your own)",
 )
@@ -159,7 +161,8 @@ _WIFI_CALLING = (
 )
 _FORWARDING = r"forward|divert|555-0100"
 _UPDATE_SHOWN = (
-    r"software update|system update|carrier update|(?:carrier|system|software|os|phone) (?:settings )?update",
+    r"software update|system update|carrier update|(?:carrier|system|software|os"
+    r"|phone) (?:settings )?update",
     r"updates? (?:\w+ )?(?:available|waiting|pending)",
     r"(?:pending|waiting) update|any updates|check for (?:an )?updates?",
 )
@@ -270,7 +273,7 @@ STEP_HINTS: dict[str, StepHint] = {
     "check_battery_saver": StepHint(
         ("battery settings", "battery saver is", "check battery saver", "low power mode is"),
         "open the battery settings and read whether battery saver is on",
-        shows=(*_BATTERY, r"battery settings|settings (?:›|>) battery"),
+        shows=(*_BATTERY, r"battery settings|settings > battery"),
     ),
     "toggle_battery_saver": StepHint(
         (

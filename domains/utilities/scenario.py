@@ -108,7 +108,6 @@ HINTS: dict[str, SlotHint] = {
             "cutting out",
             "cutting in and out",
         ),
-
         "what the problem is",
     ),
 }

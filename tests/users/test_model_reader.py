@@ -100,7 +100,9 @@ async def test_a_malformed_answer_falls_back_to_the_rules_and_is_recorded(answer
 
 def test_answers_are_checked_against_the_users_names() -> None:
     slots, steps = ["email", "zip"], ["restart_device"]
-    good = parsed(json.dumps({**NOTHING, "asks": ["zip"], "steps": ["restart_device"]}), slots, steps)
+    good = parsed(
+        json.dumps({**NOTHING, "asks": ["zip"], "steps": ["restart_device"]}), slots, steps
+    )
     assert good == ReadActs(**{**NOTHING, "asks": ["zip"], "steps": ["restart_device"]})
     fenced = "```json\n" + json.dumps(NOTHING) + "\n```"
     assert parsed(fenced, slots, steps) is not None

@@ -21,7 +21,9 @@ def env(tmp_path: Path) -> dict[str, str]:
     """
     info = tmp_path / "tau_sim_users_command-0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tau-sim-users-command\nVersion: 0\n")
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: tau-sim-users-command\nVersion: 0\n"
+    )
     (info / "entry_points.txt").write_text("[tau_sim.commands]\nusers = tau_sim.users.cli\n")
     paths = [str(tmp_path), os.getcwd(), os.environ.get("PYTHONPATH", "")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
@@ -33,7 +35,9 @@ def test_json_gives_one_object_per_text_under_the_corpus_keys(env: dict[str, str
         "Done! Order #W3956140 is cancelled. Is there anything more I can do for you today?",
         "You're welcome! Take care.",
     ]
-    out = tau_sim("users", "read", "--domain", "retail", "--task", "retail-048", "--json", *texts, env=env)
+    out = tau_sim(
+        "users", "read", "--domain", "retail", "--task", "retail-048", "--json", *texts, env=env
+    )
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(rows) == 3
     assert rows[0]["asks"] == ["email", "first_name", "last_name", "zip"]
@@ -47,7 +51,10 @@ def test_json_gives_one_object_per_text_under_the_corpus_keys(env: dict[str, str
 def test_the_table_names_the_acts_and_the_device_steps_in_order(env: dict[str, str]) -> None:
     text = "Please pop the SIM tray out, reseat the card firmly, and then restart the phone."
     out = tau_sim("users", "read", "--domain", "telecom", text, env=env)
-    assert out.stdout.splitlines() == [f"> {text}", "  steps         reseat_sim_card, restart_device"]
+    assert out.stdout.splitlines() == [
+        f"> {text}",
+        "  steps         reseat_sim_card, restart_device",
+    ]
     quiet = tau_sim("users", "read", "--domain", "telecom", "Thanks for waiting.", env=env)
     assert "(no act)" in quiet.stdout
 

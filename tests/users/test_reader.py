@@ -14,7 +14,12 @@ from tau_sim.users.read_command import reader_for
 
 CASES: list[tuple[str, str, str, dict[str, object]]] = [
     # closings and farewells, with and without "anything else"
-    ("retail", "retail-011", "Is there anything else I can assist you with today?", {"closes": True}),
+    (
+        "retail",
+        "retail-011",
+        "Is there anything else I can assist you with today?",
+        {"closes": True},
+    ),
     ("retail", "retail-011", "Let me know if you need anything else!", {"closes": True}),
     ("retail", "retail-011", "Is there something else on your list?", {"closes": True}),
     ("retail", "retail-011", "Will that be all for today?", {"closes": True}),
@@ -46,14 +51,24 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "That's not something I'm able to do, as the booking belongs to another member.",
         {"refuses": True},
     ),
-    ("airline", "airline-001", "Our system doesn't let me change the name on a ticket.", {"refuses": True}),
+    (
+        "airline",
+        "airline-001",
+        "Our system doesn't let me change the name on a ticket.",
+        {"refuses": True},
+    ),
     (
         "retail",
         "retail-011",
         "Exchanges are only possible between items of the same product.",
         {"refuses": True},
     ),
-    ("food_delivery", "food_delivery-003", "Sadly, that promo code has expired.", {"refuses": True}),
+    (
+        "food_delivery",
+        "food_delivery-003",
+        "Sadly, that promo code has expired.",
+        {"refuses": True},
+    ),
     (
         "banking",
         "banking-000",
@@ -66,7 +81,12 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "I couldn't locate a reservation under that code. Could you double-check it for me?",
         {"asks": ["reservation_id"]},
     ),
-    ("retail", "retail-011", "No problem, I can definitely do that for you.", {"acknowledges": True}),
+    (
+        "retail",
+        "retail-011",
+        "No problem, I can definitely do that for you.",
+        {"acknowledges": True},
+    ),
     # transfers
     (
         "banking",
@@ -74,8 +94,18 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "I'm going to loop in a specialist from our fraud team who can sort this out.",
         {"transfers": True},
     ),
-    ("insurance", "insurance-001", "Let me escalate this to a supervisor right away.", {"transfers": True}),
-    ("telecom", "telecom-000", "You'll be connected to one of our billing agents shortly.", {"transfers": True}),
+    (
+        "insurance",
+        "insurance-001",
+        "Let me escalate this to a supervisor right away.",
+        {"transfers": True},
+    ),
+    (
+        "telecom",
+        "telecom-000",
+        "You'll be connected to one of our billing agents shortly.",
+        {"transfers": True},
+    ),
     (
         "hotel",
         "hotel-000",
@@ -91,7 +121,12 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ("banking", "banking-000", "Nothing has been charged to your card yet.", {}),
     # go-ahead questions and statements
     ("airline", "airline-001", "Would you like me to go ahead and book it?", {"confirms": True}),
-    ("insurance", "insurance-001", "Please confirm you'd like to move forward with the claim.", {"confirms": True}),
+    (
+        "insurance",
+        "insurance-001",
+        "Please confirm you'd like to move forward with the claim.",
+        {"confirms": True},
+    ),
     ("retail", "retail-011", "Just reply 'yes' and I'll take care of it.", {"confirms": True}),
     (
         "airline",
@@ -100,14 +135,24 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         {"confirms": True},
     ),
     # slots asked by keyword and by meaning
-    ("retail", "retail-011", "To get started, can you share the email tied to your account?", {"asks": ["email"]}),
+    (
+        "retail",
+        "retail-011",
+        "To get started, can you share the email tied to your account?",
+        {"asks": ["email"]},
+    ),
     (
         "retail",
         "retail-011",
         "What name is the account under, and what's the ZIP?",
         {"asks": ["first_name", "last_name", "zip"]},
     ),
-    ("retail", "retail-011", "Could I get the order number? It starts with #W.", {"asks": ["order_id"]}),
+    (
+        "retail",
+        "retail-011",
+        "Could I get the order number? It starts with #W.",
+        {"asks": ["order_id"]},
+    ),
     ("airline", "airline-000", "What date are you looking to travel?", {"asks": ["travel_dates"]}),
     ("airline", "airline-000", "How many bags will you be checking?", {"asks": ["bags"]}),
     ("hotel", "hotel-000", "How many guests will be staying with you?", {"asks": ["guests"]}),
@@ -120,15 +165,30 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ),
     ("insurance", "insurance-001", "When did the accident happen?", {"asks": ["loss_date"]}),
     # device steps
-    ("telecom", "telecom-003", "Can you toggle Airplane Mode on and then off again?", {"steps": ["toggle_airplane_mode"]}),
-    ("telecom", "telecom-004", "Please power your phone down and back up.", {"steps": ["restart_device"]}),
+    (
+        "telecom",
+        "telecom-003",
+        "Can you toggle Airplane Mode on and then off again?",
+        {"steps": ["toggle_airplane_mode"]},
+    ),
+    (
+        "telecom",
+        "telecom-004",
+        "Please power your phone down and back up.",
+        {"steps": ["restart_device"]},
+    ),
     (
         "telecom",
         "telecom-012",
         "Try turning off your VPN, then run a speed test.",
         {"steps": ["toggle_vpn", "run_speed_test"]},
     ),
-    ("telecom", "telecom-012", "Could you verify that mobile data is enabled?", {"steps": ["check_mobile_data"]}),
+    (
+        "telecom",
+        "telecom-012",
+        "Could you verify that mobile data is enabled?",
+        {"steps": ["check_mobile_data"]},
+    ),
     # several acts in one turn; ids the user never holds
     (
         "banking",
@@ -146,15 +206,30 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Which of your orders is this about, the one with the boots or the one with the tent?",
         {"asks": ["order_desc"]},
     ),
-    ("retail", "retail-002", "How would you like to pay the price difference?", {"asks": ["payment_method"]}),
-    ("retail", "retail-011", "Can you tell me why you'd like to cancel?", {"asks": ["cancel_reason"]}),
+    (
+        "retail",
+        "retail-002",
+        "How would you like to pay the price difference?",
+        {"asks": ["payment_method"]},
+    ),
+    (
+        "retail",
+        "retail-011",
+        "Can you tell me why you'd like to cancel?",
+        {"asks": ["cancel_reason"]},
+    ),
     (
         "airline",
         "airline-000",
         "Where will you be flying from, and where to?",
         {"asks": ["origin", "destination"]},
     ),
-    ("airline", "airline-000", "Do you need a one-way ticket or a round trip?", {"asks": ["trip_type"]}),
+    (
+        "airline",
+        "airline-000",
+        "Do you need a one-way ticket or a round trip?",
+        {"asks": ["trip_type"]},
+    ),
     (
         "airline",
         "airline-000",
@@ -167,14 +242,49 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Would you like to add travel insurance for $30.00 per passenger?",
         {"asks": ["insurance"]},
     ),
-    ("airline", "airline-001", "Could you share your six-character booking code?", {"asks": ["reservation_id"]}),
-    ("hotel", "hotel-000", "Would you prefer the flexible rate or the member rate?", {"asks": ["rate_plan"]}),
-    ("hotel", "hotel-000", "Do you have any special requests for your stay?", {"asks": ["special_request"]}),
-    ("telehealth", "telehealth-001", "What day and time would suit you better?", {"asks": ["new_time"]}),
-    ("banking", "banking-000", "Could you give me the last four digits of the card?", {"asks": ["card"]}),
+    (
+        "airline",
+        "airline-001",
+        "Could you share your six-character booking code?",
+        {"asks": ["reservation_id"]},
+    ),
+    (
+        "hotel",
+        "hotel-000",
+        "Would you prefer the flexible rate or the member rate?",
+        {"asks": ["rate_plan"]},
+    ),
+    (
+        "hotel",
+        "hotel-000",
+        "Do you have any special requests for your stay?",
+        {"asks": ["special_request"]},
+    ),
+    (
+        "telehealth",
+        "telehealth-001",
+        "What day and time would suit you better?",
+        {"asks": ["new_time"]},
+    ),
+    (
+        "banking",
+        "banking-000",
+        "Could you give me the last four digits of the card?",
+        {"asks": ["card"]},
+    ),
     ("utilities", "utilities-000", "Which property is this for?", {"asks": ["account"]}),
-    ("utilities", "utilities-000", "What number is showing on the meter right now?", {"asks": ["reading"]}),
-    ("car_rental", "car_rental-007", "What class would you like to move up to?", {"asks": ["new_class"]}),
+    (
+        "utilities",
+        "utilities-000",
+        "What number is showing on the meter right now?",
+        {"asks": ["reading"]},
+    ),
+    (
+        "car_rental",
+        "car_rental-007",
+        "What class would you like to move up to?",
+        {"asks": ["new_class"]},
+    ),
     ("insurance", "insurance-001", "Was anyone injured?", {"asks": ["injury"]}),
     (
         "insurance",
@@ -190,8 +300,18 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ),
     ("food_delivery", "food_delivery-003", "Which dish was wrong?", {"asks": ["item"]}),
     # more device steps
-    ("telecom", "telecom-015", "Please go into Settings and switch Data Saver off.", {"steps": ["toggle_data_saver"]}),
-    ("telecom", "telecom-003", "Do you see an 'R' next to the signal bars?", {"steps": ["check_status_bar"]}),
+    (
+        "telecom",
+        "telecom-015",
+        "Please go into Settings and switch Data Saver off.",
+        {"steps": ["toggle_data_saver"]},
+    ),
+    (
+        "telecom",
+        "telecom-003",
+        "Do you see an 'R' next to the signal bars?",
+        {"steps": ["check_status_bar"]},
+    ),
     (
         "telecom",
         "telecom-013",
@@ -229,7 +349,12 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         {"steps": ["install_software_update", "restart_device"]},
     ),
     # refusals and their look-alikes
-    ("food_delivery", "food_delivery-003", "We don't offer same-day refunds in your area.", {"refuses": True}),
+    (
+        "food_delivery",
+        "food_delivery-003",
+        "We don't offer same-day refunds in your area.",
+        {"refuses": True},
+    ),
     ("retail", "retail-011", "There's no fee for this change.", {}),
     (
         "retail",
@@ -245,7 +370,5 @@ def test_natural_wording_is_read_as_its_acts(
     domain: str, task: str, text: str, acts: dict[str, object]
 ) -> None:
     got = public(reader_for(domain, task).read(text))
-    expected = {
-        key: acts.get(key, [] if key in ("asks", "steps") else False) for key in ACT_KEYS
-    }
+    expected = {key: acts.get(key, [] if key in ("asks", "steps") else False) for key in ACT_KEYS}
     assert {key: got[key] for key in ACT_KEYS} == expected
