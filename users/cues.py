@@ -35,8 +35,19 @@ WRITE_VERBS = (
 )
 """Past participles of the actions an agent carries out (writes, not lookups)."""
 
+_LOOKED = (
+    r"checked|reviewed|looked|verified|noticed|located|pulled|searched|compared|tried|asked"
+    r"|received|gone|been|had|confirmed (?:that|your identity|you|it's|the)|double-checked"
+    r"|flagged|passed|handed|escalated|forwarded|transferred you|referred|shared|explained"
+    r"|mentioned|listed|included|attached|outlined|summari[sz]ed|noted that|found|seen"
+    r"|put together|prepared|drafted|lined up|pulled together|calculated|worked out|quoted"
+)
+"""What an agent says it did that is no action on the user's records (a lookup, a handoff)."""
+
 DONE = compiled(
     _HAVE + r" " + _ADV + r"(?:" + WRITE_VERBS + r")\b",
+    _HAVE + r" " + _ADV + r"(?!" + _LOOKED + r")(?:\w+ed|made|given|taken|put|set|sent|paid"
+    r"|done|got|begun)\b",
     r"(?:has|have|had) (?:now |just |already |successfully |also )*been (?:\w+ )?(?:"
     + WRITE_VERBS
     + r")\b(?! since)",
