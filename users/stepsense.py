@@ -21,16 +21,18 @@ from collections.abc import Sequence
 
 from tau_sim.simulator.world import UserStep
 
+_CHANGES = (
+    "turn|switch|toggle|flip|disable|enable|activate|deactivate|allow|grant|give|reset|restore"
+    "|set|change|pick|select|choose|disconnect|connect|install|apply|download|remove|take|pop"
+    "|eject|re-?insert|insert|put|slide|push|re-?seat|re-?start|re-?boot|power|cancel|stop|clear"
+    "|untick|uncheck|lift|swap|approve|accept|start|power-cycle|pull"
+)
 CHANGE_VERBS = re.compile(
-    r"(?<![\w'-])(?:turn|switch|toggle|flip|disable|enable|activate|deactivate|allow|grant|give"
-    r"|reset|restore|set|change|pick|select|choose|disconnect|connect|install|apply|download"
-    r"|remove|take(?! a (?:quick |closer )?look)|pop|eject|reinsert|insert|put|slide|push|reseat"
-    r"|restart|reboot|power|cancel"
-    r"|stop|clear|untick|uncheck|lift|swap|approve|accept|start|turning|power-cycle|switching"
-    r"|taking"
-    r"|removing|inserting|popping|restarting|rebooting|resetting|disabling|enabling"
-    r"|(?:tap|press|hit|click) (?:\w+ ){0,3}(?:icon|tile|switch|toggle|button|disconnect|install"
-    r"|restart|reset|off|on))(?![\w'-])"
+    r"(?<![\w'-])(?:(?:" + _CHANGES + r")(?:ing)?(?<!take)(?<!taking)"
+    r"|take|taking|setting|putting|popping|stopping|swapping|giving|removing|restoring"
+    r"|update(?= (?:your|the|it)\b)"
+    r"|(?:tap|press|hit|click) [\"']?(?:[\w-]+ ){0,3}(?:icon|tile|switch|toggle|button|disconnect"
+    r"|install|restart|reset|off|on))(?![\w'-])(?! a (?:quick |closer )?look)"
 )
 LOOK_VERBS = re.compile(
     r"(?<![\w'-])(?:check|see|look|take a (?:quick |closer )?look|tell me|let me know|read|what"
@@ -79,7 +81,7 @@ _VERB = re.compile(CHANGE_VERBS.pattern + "|" + LOOK_VERBS.pattern + "|" + IMPER
 def _compile(parts: Sequence[str]) -> re.Pattern[str] | None:
     if not parts:
         return None
-    return re.compile(r"(?<![\w'])(?:" + "|".join(parts) + ")")
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + ")")
 
 
 class StepReader:

@@ -75,6 +75,8 @@ _SIM_OUT = (
     r"reseat|re-seat|reinsert|re-insert|sim\b|sim card|sim tray|tray\b",
     r"card (?:out|back)",
     r"(?:remove|take|pop|eject|pull|lift) (?:\w+ ){0,3}(?:card|tray)",
+    r"(?:pull|take|pop|slide) (?:the |your )?(?:sim|card|tray)(?: \w+)? out"
+    r"|slot (?:\w+ )?(?:back )?in\b",
 )
 _NETWORK = r"network (?:type|mode|generation|selection)|preferred network|connection type"
 _NETWORK_SHOWN = (
@@ -152,7 +154,7 @@ _GRANT = (
     r"permissions?",
     r"access (?:to|for) (?:phone|storage|sms)",
     r"(?:give|grant|allow) (?:\w+ ){0,3}(?:access|messages|messaging|texting)",
-    r"(?:messages|messaging|texting|sms) app",
+    r"(?:messages|messaging|texting|sms) app(?:'s)? (?:access|permissions?)",
 )
 _WIFI_CALLING = (
     r"wi-?fi calling|wifi calling",
@@ -166,7 +168,10 @@ _UPDATE_SHOWN = (
     r"updates? (?:\w+ )?(?:available|waiting|pending)",
     r"(?:pending|waiting) update|any updates|check for (?:an )?updates?",
 )
-_UPDATE = (*_UPDATE_SHOWN, r"update|installation|\binstall\b")
+_UPDATE = (
+    *_UPDATE_SHOWN,
+    r"update|installation|\binstall\b|latest (?:software|version|firmware)",
+)
 
 STEP_HINTS: dict[str, StepHint] = {
     "check_status_bar": StepHint(
