@@ -82,6 +82,17 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
+    (r"^origin$", (
+        r"departure (?:city|airport)|(?:which|what) (?:city|airport) (?:\w+ ){0,4}(?:out of|from)\b",
+        r"where (?:are|will) you (?:be )?(?:flying|leaving|departing|starting) from",
+    )),
+    (r"^destination$", (
+        r"arrival (?:city|airport)|where (?:are|will) you (?:be )?(?:headed|going|flying to"
+        r"|travell?ing to)|(?:fly|flying|travell?ing) to\?",
+    )),
+    (r"current_plan", (
+        r"(?:(?:what|which) )?plan (?:are you|you're|you are) (?:currently |now )on|currently on",
+    )),
     (r"rate_plan", (r"(?:flexible|member|non-refundable|refundable|standard|prepaid) rate",)),
     (
         r"special_request",
