@@ -46,12 +46,14 @@ _LOOKED = (
 
 DONE = compiled(
     _HAVE + r" " + _ADV + r"(?:" + WRITE_VERBS + r")\b",
+    r"(?<!if )(?<!once )(?<!when )(?<!before )(?<!after )(?:i|we) (?:just |now |also |already"
+    r" |successfully )*(?:" + WRITE_VERBS + r")\b(?! (?:it|that|this)? ?(?:if|once|when)\b)",
     _HAVE + r" " + _ADV + r"(?!" + _LOOKED + r")(?:\w+ed|made|given|taken|put|set|sent|paid"
     r"|done|got|begun)\b",
     r"(?:has|have|had) (?:now |just |already |successfully |also )*been (?:\w+ )?(?:"
     + WRITE_VERBS
     + r")\b(?! since)",
-    r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|withdrawn|closed|active|live|in place"
+    r"(?:is|are) now (?:\w+ )?(?:" + WRITE_VERBS + r"|withdrawn|closed|active|live|in place|open"
     r"|set|showing|on file|back on|pointing|cleared|covered|\$)",
     r"(?:claim|request|order|booking|dispute|report|application|change|reading|payment|refund"
     r"|return|exchange) (?:is|are) in\b",
@@ -84,7 +86,7 @@ DONE = compiled(
     r"(?:is|are) heading back|(?:is|are) going back to|on (?:its|their) way",
     r"(?:now |has been )?(?:shows?|reflects?) (?:a|the|your) (?:new |updated |balance)",
     r"(?:new|updated) (?:total|balance) is",
-    r"\bnow (?:runs|ends|starts|goes|points|includes|covers|lists)\b",
+    r"\bnow (?:runs|ends|starts|goes|points|includes|covers|lists|reads|says|shows)\b",
     r"working again|(?:is|are) active again|back (?:up and running|in service|online)",
     r"(?:it's|that's|this is) (?:been )?(?:done|taken care of|sorted|in place|all set)",
     r"✅",

@@ -386,6 +386,35 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ),
     ("retail", "retail-011", "Could you give me the product ID of the new item?", {"asks_other": True}),
     ("telecom", "telecom-000", "What's the line ID?", {"asks_other": True}),
+    # more actions reported done, and their look-alikes
+    (
+        "retail",
+        "retail-011",
+        "Your return has been initiated; you'll get a prepaid label by email.",
+        {"done": True},
+    ),
+    (
+        "retail",
+        "retail-011",
+        "Great news: the refund went through and should show up in 3-5 days.",
+        {"done": True},
+    ),
+    (
+        "telehealth",
+        "telehealth-001",
+        "I just moved your appointment to Thursday at 10:00.",
+        {"done": True},
+    ),
+    ("telecom", "telecom-000", "Okay, the add-on is now active.", {"done": True}),
+    ("banking", "banking-000", "Your dispute is now open under reference DSP-1234.", {"done": True}),
+    ("retail", "retail-011", "The address on order #W1234567 now reads 12 Oak St.", {"done": True}),
+    ("retail", "retail-011", "Reservation updated ✅", {"done": True}),
+    ("retail", "retail-011", "I can cancel that for you right now.", {}),
+    ("retail", "retail-011", "If I cancelled it today, the refund would be $40.00.", {}),
+    # questions the user cannot place
+    ("retail", "retail-011", "Could you send me a photo of the receipt?", {"asks_other": True}),
+    ("retail", "retail-011", "Do you have the tracking number handy?", {"asks_other": True}),
+    ("telecom", "telecom-000", "What's the serial number on the device?", {"asks_other": True}),
     # more device steps
     (
         "telecom",
