@@ -389,6 +389,8 @@ CONFIRMATION = compiled(
     r"(?:ok|okay|alright|all right) (?:to|if i|with (?:you|that|this))",
     r"(?:yes|no)\W+(?:or|/) ?(?:no|yes)|yes/no",
     r"would that work|does that work|works for you\?|sound good\?|sounds good\?",
+    r"would (?:that|this|it) (?:be )?(?:help|helpful|work|okay|ok|alright|all right)\b",
+    r"if (?:that|this) works\?|if (?:that|this)(?:'s| is) (?:ok|okay|alright|all right|fine)\?",
     r"lock it in\?|make the switch\?|book it\?",
 )
 """Asks the user's go-ahead for an action, in a question ("Shall I cancel it?")."""

@@ -172,7 +172,7 @@ class AgentTextReader:
         groups: dict[int, list[str]] = {}
         self.text = text
         self.lows = [p.low for p in parts]
-        self.joined = " ".join(self.lows)
+
         for sentence in parts:
             self._statement(sentence.low, acts)
             wanted = (
@@ -188,6 +188,11 @@ class AgentTextReader:
         acts.asked = [name for name in self.order if name in acts.asked]
         acts.progress = acts.progress or acts.done
         return acts
+
+    def before(self, low: str) -> str:
+        """The text up to sentence ``low``, that sentence last (where a choice names its record)."""
+        index = self.lows.index(low)
+        return " ".join(self.lows[: index + 1])
 
     def _statement(self, low: str, acts: AgentActs) -> None:
         """The acts a sentence carries whether or not it asks."""
@@ -226,10 +231,10 @@ class AgentTextReader:
         choice = bool(cues.CHOICE.search(low))
         picked = []
         if not quiet and cues.PICK.search(low) and not self.slots.named(low, questions=False):
-            picked = self.slots.chosen(low, self.joined)
+            picked = self.slots.chosen(low, self.before(low))
         found = [(0, n) for n in picked] or self.slots.named(low)
         if not found and not quiet and choice and sentence.question:
-            found = [(0, n) for n in self.slots.chosen(low, self.joined)]
+            found = [(0, n) for n in self.slots.chosen(low, self.before(low))]
         if found and strong and not choice:
             found = []
         if not quiet:
@@ -255,7 +260,7 @@ class AgentTextReader:
         if strong or weak:
             acts.confirmation = True
             return
-        asking = sentence.question or bool(cues.INFO_REQUEST.search(low))
+        asking = sentence.question or bool(cues.INFO_REQUEST.search(low) and not sentence.lead)
         if not items and asking and not acts.transfer and not _closing(low):
             acts.unclear += 1
 
@@ -288,9 +293,16 @@ def _yes_no(low: str, pattern: re.Pattern[str]) -> bool:
     """Whether ``pattern`` matches in a clause that is no wh-question ("which should I…?")."""
     for match in pattern.finditer(low):
         start = max(low.rfind(b, 0, match.start()) for b in ("— ", ", ", ": ", "; ", " - "))
-        if not _WH.match(low[start + 1 :].strip()):
-            return True
+        if _WH.match(low[start + 1 :].strip()) or _SUBORDINATE.search(low[: match.start()]):
+            continue
+        return True
     return False
+
+
+_SUBORDINATE = re.compile(
+    r"\b(?:before|once|after|when|so|so that|until|while) (?:i|we) (?:can |could )?$|\bto $"
+)
+"""What puts a go-ahead word in a clause of its own ("Before I proceed, …")."""
 
 
 def _agent_acts(sentence: Sentence) -> bool:

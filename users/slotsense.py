@@ -133,7 +133,10 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"amount|threshold|estimate|tip$",
         (r"how much|what (?:sum|figure|value)|what (?:will|would|did|does|do) (?:\w+ ){0,3}cost",),
     ),
-    (r"^flight$", (r"(?:which|what) (?:day|date|time)|when would you like to fly|fly instead",)),
+    (r"^flight$", (
+        r"(?:which|what) (?:day|date|time)|when would you like to fly|fly instead",
+        r"new (?:date|day|time)|date (?:you'd|you would) like to (?:fly|travel)",
+    )),
     (
         r"payment",
         (
@@ -285,8 +288,10 @@ class SlotSense:
         return []
 
     def chosen(self, sentence: str, text: str) -> list[str]:
-        """The slot a choice question asks for, by the record the text names ("two cards")."""
-        words = [_stem(w) for w in re.findall(r"[a-z-]+", text)]
+        """The slot a choice question asks for, by the record it names ("which of the two
+        cards?"), else the last one the text before it names ("two cards … Which one?")."""
+        words = [_stem(w) for w in re.findall(r"[a-z-]+", sentence)]
+        words = [_stem(w) for w in re.findall(r"[a-z-]+", text)] + words
         for word in reversed(words):
             if word in self.heads:
                 return self.heads[word][:1]

@@ -25,12 +25,12 @@ _CHANGES = (
     "turn|switch|toggle|flip|disable|enable|activate|deactivate|allow|grant|give|reset|restore"
     "|set|change|pick|select|choose|disconnect|connect|install|apply|download|remove|take|pop"
     "|eject|re-?insert|insert|put|slide|push|re-?seat|re-?start|re-?boot|power|cancel|stop|clear"
-    "|untick|uncheck|lift|swap|approve|accept|start|power-cycle|pull"
+    "|untick|uncheck|lift|swap|approve|accept|start|power-cycle|pull|close|quit|exit|end"
 )
 CHANGE_VERBS = re.compile(
     r"(?<![\w'-])(?:(?:" + _CHANGES + r")(?:ing)?(?<!take)(?<!taking)"
     r"|take|taking|setting|putting|popping|stopping|swapping|giving|removing|restoring"
-    r"|update(?= (?:your|the|it)\b)"
+    r"|update(?= (?:your|the|it)\b)|(?:get|bring) (?:\w+ ){0,3}out of"
     r"|(?:tap|press|hit|click) [\"']?(?:[\w-]+ ){0,3}(?:icon|tile|switch|toggle|button|disconnect"
     r"|install|restart|reset|off|on))(?![\w'-])(?! a (?:quick |closer )?look)"
 )
@@ -150,7 +150,10 @@ class StepReader:
                 continue
             if guide and mood and found:
                 asked = [n for n in asked if n not in guide]
-            guide = [n for _, _, n in found] if _GUIDE.match(_bare(clause)) and not mood else []
+            if _GUIDE.match(_bare(clause)) and not mood:
+                guide = [n for _, _, n in found] or guide
+            elif found or mood:
+                guide = []
             if not found and _refers(clause):
                 referent = self.last_changed if mood else self.last_shown
                 if referent:

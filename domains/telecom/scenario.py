@@ -68,6 +68,7 @@ _SIGNAL = (
     r"(?:very )?top (?:right|left)",
     r"(?:next to|near|beside|by) the clock",
     r"network indicator|(?:an? )?r icon|\ban r\b",
+    r"emergency calls only|sos only|lock screen",
     _PLANE,
 )
 _SIM = r"sim\b|sim card|sim status|sim manager"
@@ -101,12 +102,14 @@ _APN_RESET = (
     _APN,
     r"reset to default|restore (?:the )?defaults?|factory defaults?|default (?:values|settings)",
 )
+_DEVICE = r"(?:it|the phone|your phone|the device|your device|the handset|your handset|everything)"
 _RESTART = (
     r"(?<!let the phone )(?<!let it )(?:restart|reboot|re-boot)(?! by itself| on its own)",
     r"power[- ]?cycle|fresh start",
-    r"(?:turn|switch|power) (?:\w+ ){0,3}(?:off|down)\W+(?:\w+\W+){0,8}(?:back )?on\b",
-    r"off and (?:back )?on|off and on again|on and off again",
-    r"(?:power|turn|switch|shut) (?:\w+ ){0,3}(?:down|off) and (?:\w+ )?(?:back )?(?:up|on)\b",
+    r"(?:turn|switch|power|shut) " + _DEVICE + r" (?:\w+ )?(?:off|down)\W+(?:\w+\W+){0,8}"
+    r"(?:back )?(?:on|up)\b",
+    r"(?:turn|switch|power|shut) (?:off|down) " + _DEVICE + r"\W+(?:\w+\W+){0,8}(?:back )?(?:on|up)\b",
+    r"(?:power|turn|switch) (?:it )?off and (?:back )?on|off and on again|on and off again",
 )
 _SPEED = (
     r"(?:speed ?test|speed check)(?: (?:\w+ ){0,3}(?:on|over|using|with) (?:mobile|cellular)"
@@ -167,6 +170,7 @@ _UPDATE_SHOWN = (
     r"|phone) (?:settings )?update",
     r"updates? (?:\w+ )?(?:available|waiting|pending)",
     r"(?:pending|waiting) update|any updates|check for (?:an )?updates?",
+    r"up to date|latest (?:software|version|firmware)",
 )
 _UPDATE = (
     *_UPDATE_SHOWN,

@@ -415,6 +415,110 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
     ("retail", "retail-011", "Could you send me a photo of the receipt?", {"asks_other": True}),
     ("retail", "retail-011", "Do you have the tracking number handy?", {"asks_other": True}),
     ("telecom", "telecom-000", "What's the serial number on the device?", {"asks_other": True}),
+    # long turns, in prose and in markdown
+    (
+        "retail",
+        "retail-011",
+        "I've located order **#W1234567**. Here's a quick summary:\n\n| Item | Status |\n|---|---|"
+        "\n| Desk Lamp | Pending |\n\nSince it hasn't shipped yet, it's eligible for cancellation."
+        " Before I proceed, could you let me know the reason for cancelling? The options are:\n"
+        "1. No longer needed\n2. Ordered by mistake",
+        {"asks": ["cancel_reason"]},
+    ),
+    (
+        "retail",
+        "retail-011",
+        "Thanks for your patience while I looked into this.\n\n**What I found:**\n- Order #W1234567"
+        " was delivered on 2025-04-02.\n- Our return window is 30 days from delivery.\n\n"
+        "Unfortunately, that means the order is no longer eligible for a return. I know that's"
+        " disappointing, and I'm sorry I don't have better news.\n\nIf there's anything else I can"
+        " help you with, just let me know!",
+        {"refuses": True, "acknowledges": True, "closes": True},
+    ),
+    (
+        "airline",
+        "airline-001",
+        "Absolutely, I can help you change your flight!\n\nTo get started, I'll need a couple of"
+        " details:\n- **Your reservation ID** (6 characters, e.g. ABC123)\n- **The new date** you'd"
+        " like to travel\n\nOnce I have those, I'll check availability for you.",
+        {"asks": ["reservation_id", "flight"]},
+    ),
+    (
+        "banking",
+        "banking-000",
+        "I'm so sorry to hear your card is missing, that's stressful. Here's what I'll do:\n\n1."
+        " **Freeze** your debit card ending in 9222 so no new charges can go through.\n2. **Order a"
+        " replacement** to your address on file.\n\nShall I go ahead with both?",
+        {"acknowledges": True, "confirms": True},
+    ),
+    (
+        "insurance",
+        "insurance-001",
+        "I've reviewed your home policy and the details of the water damage you described. Because"
+        " the damage came from a slow leak that went on for months, it falls under the gradual"
+        " damage exclusion, so I'm not able to open a claim for it. I understand this isn't the"
+        " answer you were hoping for. If you'd like, I can connect you with a claims specialist to"
+        " review any other damage from the same incident. Would that be helpful?",
+        {"refuses": True, "acknowledges": True, "confirms": True},
+    ),
+    (
+        "hotel",
+        "hotel-000",
+        "Good news! I was able to move your stay at the Harbour Hotel to 2026-08-05 through"
+        " 2026-08-09. The new total is $612.00, and the $40.00 difference has been charged to your"
+        " Visa ending in 4242. You'll receive an updated confirmation email shortly. Is there"
+        " anything else you'd like me to adjust?",
+        {"done": True, "closes": True},
+    ),
+    (
+        "utilities",
+        "utilities-000",
+        "Here's a summary of your request:\n\n- **Account:** 8414 Main Street\n- **New tariff:** EV"
+        " Night Fixed 12\n- **Start date:** your next billing cycle\n\nPlease note there's no exit"
+        " fee since your current deal has ended. Would you like me to submit the switch?",
+        {"confirms": True},
+    ),
+    (
+        "car_rental",
+        "car_rental-007",
+        "I'm afraid I can't extend the rental past 2026-06-21, as the car is already booked by"
+        " another customer from that date. I could offer you a different vehicle of the same class"
+        " from 2026-06-21 onwards, if that works?",
+        {"refuses": True, "confirms": True},
+    ),
+    (
+        "telehealth",
+        "telehealth-001",
+        "Of course! I can help you reschedule. To make sure I have the right appointment, could you"
+        " confirm which one you mean, the cardiology visit on March 12 or the dermatology one on"
+        " March 20? And what day and time would work better for you?",
+        {"asks": ["appointment", "new_time"]},
+    ),
+    (
+        "telecom",
+        "telecom-004",
+        "Here's what I'd like you to try, in order:\n\n1. **Turn off Data Saver** (Settings >"
+        " Network & internet > Data Saver).\n2. **Restart** the phone.\n3. Run a **speed test**"
+        " with Wi-Fi off and tell me the download speed.",
+        {"steps": ["toggle_data_saver", "restart_device", "run_speed_test"]},
+    ),
+    (
+        "telecom",
+        "telecom-013",
+        "Thanks, that helps narrow it down. A couple of quick checks:\n\n- Is **Wi-Fi Calling**"
+        " enabled?\n- Is **call forwarding** set to anything?\n\nThese two settings are the usual"
+        " culprits when calls don't come through at home.",
+        {"steps": ["check_wifi_calling", "check_call_forwarding"]},
+    ),
+    (
+        "telecom",
+        "telecom-004",
+        "I can see why that's frustrating. Your phone's APN is set to something our network doesn't"
+        " recognise, which is why data isn't working even though you have bars. To fix it, please"
+        " open Settings, go to Mobile network > Access Point Names, tap the three-dot menu and"
+        " choose Reset to default. After that, switch mobile data off and on once.",
+        {"acknowledges": True, "steps": ["reset_apn_settings", "toggle_mobile_data"]},
+    ),
     # more device steps
     (
         "telecom",

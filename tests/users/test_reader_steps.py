@@ -173,7 +173,29 @@ SEVERAL: list[tuple[str, list[str]]] = [
         ["toggle_wifi_calling", "make_test_call"],
     ),
 ]
-CASES = [(text, [name]) for name, texts in ONE_STEP.items() for text in texts] + SEVERAL
+MORE: list[tuple[str, list[str]]] = [
+    ("Are you seeing 'Emergency calls only' on the lock screen?", ["check_status_bar"]),
+    ("Do you have service right now?", ["check_status_bar"]),
+    ("Please get the phone out of flight mode.", ["toggle_airplane_mode"]),
+    ("What network preference is selected on your phone?", ["check_network_mode"]),
+    ("Please let the phone choose the network automatically.", ["set_network_mode_automatic"]),
+    ("Please reset your network access point to factory settings.", ["reset_apn_settings"]),
+    ("Could you do a quick restart?", ["restart_device"]),
+    ("Could you test your data speed?", ["run_speed_test"]),
+    ("Close the VPN connection, please.", ["toggle_vpn"]),
+    ("Disable the setting that restricts background data.", ["toggle_data_saver"]),
+    ("What is the Messages app allowed to access?", ["check_app_permissions"]),
+    ("Enable all the permissions for the Messages app.", ["grant_messaging_permissions"]),
+    ("Are your calls being diverted to another number?", ["check_call_forwarding"]),
+    ("Remove the forwarding number, please.", ["toggle_call_forwarding"]),
+    ("Is your phone's software up to date?", ["check_software_update"]),
+    ("Install the new carrier settings, please.", ["install_software_update"]),
+    (
+        "Toggle airplane mode, then check whether you have signal.",
+        ["toggle_airplane_mode", "check_status_bar"],
+    ),
+]
+CASES = [(text, [name]) for name, texts in ONE_STEP.items() for text in texts] + SEVERAL + MORE
 
 
 def test_every_user_tool_has_phrasings() -> None:
