@@ -1,262 +1,150 @@
-"""Rule-based reading of an agent's text: what it asks, whether it confirms, completes or cares.
+"""The rule reader: what an agent's text does, read sentence by sentence by its wording.
 
-The conventions (shared by the scripted user and the scripted agents, which phrase their texts
-so that these rules read them right):
+The text is cut into sentences (markdown marks and list bullets dropped; the items of a list
+that a request introduces, "one of the following:", are requests too). Every sentence is read
+for the acts that need no question (``users.cues``): a refusal, something not found, a
+transfer, a closing or farewell, an action reported done, a lookup made or announced, care
+shown. A sentence that asks (a question, a request, an imperative) is read for what it asks:
 
-- The text is split into sentences. A sentence is a *request* when it has a question mark or a
-  request cue ("please provide", "let me know", "may I have" …).
-- Device steps (the user's own tools) are read by meaning over the whole text
-  (``users.device_steps``: "pop the SIM tray out and reseat the card", "what do you see at the
-  top of your screen?"); a sentence that adds a step is read for nothing else.
-- A request naming a keyword of a known-info slot asks for that slot (keywords win over every
-  other reading, so "could you confirm your email?" asks for the email); with a choice cue
-  ("which one" …) it asks the user to choose among records the agent found, which its tools
-  could not have done for it.
-- Otherwise a request with a confirmation cue ("confirm", "proceed", "shall I", "go ahead" …) is a
-  confirmation question; with a completion cue ("anything else" …) it closes the request; naming
-  something the user does not know it is an unknown question; anything else is unclear.
-- Completion cues also count outside questions ("have a great day!"); progress cues ("has been",
-  "successfully" …) and transfer cues ("transfer you") are read in statements.
-- A progress statement is a *claim* (``done`` when it says an action was carried out: "has
-  been", "successfully" …, rather than "I found"); the text *backs* its claims when it states a
-  detail anywhere (a digit, an id such as ``#W1`` or a code in capitals such as ``RLZUYL``, an
-  amount such as ``$5``).
-- A statement with a delay cue ("let me check", "one moment" …) announces a lookup; since a text
-  the user sees ends the agent's turn, an announced lookup was not done in that turn.
-- Acknowledgement cues ("sorry", "I understand" …) anywhere make the text empathetic.
-- Refusal cues ("cannot", "can't", "unable to", "not able to", "not eligible", "non-refundable",
-  "policy does not allow" …) in any sentence make the text a *refusal*: the agent turns down
-  what the user asked (a user with a demand insists on it, ``users.pushback``).
+- the user's own tools it asks for, by meaning (``users.stepsense``); a sentence that asks for
+  one is read for nothing else;
+- the user's slots it names, by keyword or kind (``users.slotsense``); offered as
+  alternatives ("your email, or your full name and ZIP code") every group is asked and the
+  groups are kept apart; with a choice ("which of your two orders") the slot is also *chosen*;
+- otherwise the user's go-ahead for an action, an unknown item the user does not hold, or a
+  question nobody could place (*unclear*).
+
+A go-ahead question that names a slot in its summary ("Shall I ship it to your new address?")
+confirms and asks nothing, unless it offers a choice. The text *backs* its claims when it states
+a detail anywhere (a digit, an id such as ``#W1``, a code in capitals such as ``RLZUYL``).
 """
 
 from __future__ import annotations
 
-import functools
+import itertools
 import re
 from collections.abc import Sequence
 
-import msgspec
-
+from tau_sim.simulator.core import Usage
 from tau_sim.simulator.world import InfoSlot, UserStep
-from tau_sim.users.device_steps import SENTENCE_BREAK, steps_by_sentence, topics_of
+from tau_sim.users import cues
+from tau_sim.users.perception import AgentActs
+from tau_sim.users.slotsense import SlotSense
+from tau_sim.users.stepsense import AGENT_DID, StepReader
 
-REQUEST_CUES = (
-    "please provide",
-    "please share",
-    "please tell",
-    "please give",
-    "please send",
-    "please confirm",
-    "please let me know",
-    "let me know",
-    "i need your",
-    "i'll need your",
-    "i will need your",
-    "may i have",
-    "can i have",
-    "could i have",
-    "could i get",
-    "can i get",
-)
-CONFIRM_CUES = (
-    "confirm",
-    "proceed",
-    "shall i",
-    "should i",
-    "go ahead",
-    "would you like me to",
-    "do you want me to",
-    "is that correct",
-    "is this correct",
-    "is that right",
-    "yes/no",
-)
-COMPLETION_CUES = (
-    "anything else",
-    "something else",
-    "else i can help",
-    "else can i help",
-    "have a great day",
-    "have a nice day",
-    "goodbye",
-)
-ACK_CUES = (
-    "sorry",
-    "apolog",
-    "i understand",
-    "i hear you",
-    "i can see",
-    "i can imagine",
-    "frustrat",
-    "thank you for your patience",
-    "here to help",
-    "that must",
-    "no worries",
-    "happy to help",
-    "glad to help",
-)
-DONE_CUES = (
-    "has been",
-    "have been",
-    "successfully",
-    "is now",
-    "are now",
-    "completed",
-    "processed",
-    "all done",
-)
-PROGRESS_CUES = (*DONE_CUES, "i found", "i've found", "i have found")
-DELAY_CUES = (
-    "let me check",
-    "let me look",
-    "let me pull",
-    "let me verify",
-    "let me find",
-    "i'll check",
-    "i will check",
-    "i'll look",
-    "i will look",
-    "i'm checking",
-    "i am checking",
-    "one moment",
-    "just a moment",
-    "give me a moment",
-    "bear with me",
-    "please wait",
-)
-REFUSAL_CUES = (
-    "cannot",
-    "can't",
-    "can not",
-    "unable to",
-    "not able to",
-    "won't be able",
-    "will not be able",
-    "not eligible",
-    "ineligible",
-    "non-refundable",
-    "nonrefundable",
-    "not refundable",
-    "policy does not allow",
-    "policy doesn't allow",
-    "not allowed",
-    "not permitted",
-    "not possible",
-    "do not qualify",
-    "does not qualify",
-    "doesn't qualify",
-    "don't qualify",
-    "i'm afraid",
-    "i am afraid",
-)
-CHOICE_CUES = ("which one", "which of")
-"""A request naming a slot with one of these asks the user to choose among records the agent
-found (which card, which line): not a question its tools could have answered."""
-TRANSFER_CUES = ("transfer you", "transferring you", "human agent", "human representative")
+__all__ = ["AgentActs", "AgentTextReader", "sentences"]
 
+_MARKS = re.compile(r"\*\*|__|`|^#+\s*|^>\s*", re.M)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_ABBREVIATION = re.compile(r"\b(e\.g|i\.e|dr|mr|mrs|ms|st|vs|approx|etc|no)\.(?=\s)", re.I)
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
+_LIST_LEAD = re.compile(r"(?:one|any|either|both|each) of (?:the following|these)|following:$")
+_OR = re.compile(r"\bor\b|\balternatively\b|\binstead\b")
+_TYPOGRAPHY = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u203a": ">"}
+)
+"""Curly quotes, en dashes and the arrows of menu paths, as plain characters."""
+
+
+class Sentence:
+    """One sentence of an agent text: its lower-case words and how it reads."""
+
+    __slots__ = ("group", "lead", "low", "question", "recap", "request")
+
+    def __init__(self, low: str, inherited: bool, group: int, recap: bool = False) -> None:
+        self.low = low
+        self.recap = recap  # an item of a list of what was done ("Here's what we did: …")
+        self.question = "?" in low
+        self.lead = low.endswith(":")
+        self.request = (
+            inherited or self.question or bool(cues.REQUEST.search(low) or _WHICH.match(low))
+        )
+        self.group = group
 
 
 def sentences(text: str) -> list[str]:
-    """The non-empty sentences of ``text``, lower-cased."""
-    return [s.strip().lower() for s in SENTENCE_BREAK.split(text) if s.strip()]
+    """The non-empty sentences of ``text``, lower-cased (markdown marks and bullets dropped)."""
+    return [s.low for s in _sentences(text)]
 
 
-def has_cue(sentence: str, cues: Sequence[str]) -> bool:
-    """Whether ``sentence`` (lower-case) contains one of ``cues``."""
-    return any(cue in sentence for cue in cues)
-
-
-def is_request(sentence: str) -> bool:
-    """Whether a sentence asks the user something."""
-    return "?" in sentence or has_cue(sentence, REQUEST_CUES)
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern(keyword: str) -> re.Pattern[str]:
-    """Matches ``keyword`` at the start of a word (lower-case text, plural-tolerant)."""
-    return re.compile(r"(?<![a-z0-9])" + re.escape(keyword.lower().strip()))
-
-
-def _slot_patterns(slots: Sequence[InfoSlot]) -> list[tuple[re.Pattern[str], str]]:
-    return [(_pattern(keyword), slot.name) for slot in slots for keyword in slot.keywords]
-
-
-def _asked(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> set[str]:
-    """Names of the slots a request sentence names (``patterns``: keyword pattern, slot name).
-
-    A keyword right after another slot's keyword is that slot's head noun, not a question of its
-    own: "your email address" asks for the email, not for an address; nor is a keyword inside a
-    longer keyword of another slot ("damage" in "how the damage happened").
-    """
-    spans = [(m.start(), m.end(), name) for p, name in patterns for m in p.finditer(sentence)]
-    named: set[str] = set()
-    for start, end, name in spans:
-        if not any(
-            other != name
-            and (
-                (e <= start and not sentence[e:start].strip())
-                or (s <= start and end <= e and e - s > end - start)
-            )
-            for s, e, other in spans
-        ):
-            named.add(name)
-    return named
+def _sentences(text: str) -> list[Sentence]:
+    """The sentences of ``text``; the items of a list a request introduces are requests."""
+    text = _ABBREVIATION.sub(r"\1", _MARKS.sub("", text.translate(_TYPOGRAPHY)))
+    found: list[Sentence] = []
+    inherited = recap = False
+    group = 0
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            continue
+        bullet = bool(_BULLET.match(line))
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        if not bullet:
+            inherited = recap = False
+        elif inherited:
+            group += 1
+        for part in _SPLIT.split(line):
+            low = part.strip().lower()
+            if low:
+                found.append(Sentence(low, inherited and bullet, group if bullet else 0, recap))
+        last = found[-1] if found else None
+        if last is not None and last.lead and not bullet:
+            recap = not last.request and bool(AGENT_DID.search(last.low))
+        if last is not None and last.lead and last.request:
+            inherited = True
+            group = 0 if not _LIST_LEAD.search(last.low) else group
+    return found
 
 
 def _unknown_patterns(item: str) -> list[re.Pattern[str]]:
-    """Patterns of the long words of an unknown item; a request naming them all names the item."""
-    return [_pattern(w) for w in _WORD.findall(item.lower()) if len(w) >= 4]
+    """The words of an unknown item, in order and close together ("user id", "the user's ID")."""
+    words = [w.removesuffix("s") if w == "ids" else w for w in _WORD.findall(item.lower())]
+    gap = r"\w*\W+(?:\w+\W+){0,2}"
+    return [re.compile(r"(?<![a-z0-9])" + gap.join(re.escape(w) for w in words))] if words else []
 
 
 def _names_unknown(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
-    return item in sentence or (bool(words) and all(w.search(sentence) for w in words))
+    return item in sentence or any(w.search(sentence) for w in words)
 
 
-class AgentActs(msgspec.Struct):
-    """What one agent text does, as the scripted user reads it."""
+_IDS = re.compile(
+    r"\b(?:customer|user|client|profile|item|product|property|variant|restaurant|slot|provider"
+    r"|pharmacy|premise|meter|tariff|bill|charge|line|card|transaction|account|payment method)"
+    r" ids?\b"
+)
+"""Ids a user never holds (the records' keys in the agent's database)."""
 
-    asked: list[str] = []
-    chosen: list[str] = []
-    confirmation: bool = False
-    completion: bool = False
-    transfer: bool = False
-    acknowledged: bool = False
-    progress: bool = False
-    unknown: list[str] = []
-    unclear: int = 0
-    announced: bool = False
-    done: bool = False
-    detailed: bool = False
-    steps: list[str] = []
-    refused: bool = False
 
-    @property
-    def unbacked(self) -> bool:
-        """Whether the text claims progress without stating any detail to back it."""
-        return self.progress and not self.detailed
+def _held(phrase: str, found: list[tuple[int, str]]) -> bool:
+    """Whether an id phrase is one of the slots found (its first word names the slot)."""
+    head = phrase.split()[0]
+    return any(head in name for _, name in found)
 
-    @property
-    def substantive(self) -> bool:
-        """Whether the text moves the conversation (asks, confirms, reports, ends or hands off)."""
-        return bool(
-            self.asked
-            or self.steps
-            or self.confirmation
-            or self.completion
-            or self.transfer
-            or self.progress
-            or self.unknown
-            or self.unclear
-        )
+
+def _literal(sentence: str, item: str) -> bool:
+    """Whether the sentence names an unknown item as such ("the item ID"): no slot's then."""
+    low = item.lower()
+    return low in sentence or low.removesuffix("s") in sentence
+
+
+def _done(sentence: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` reports an action done (a match not under a condition or negation)."""
+    for match in pattern.finditer(sentence):
+        start = max(sentence.rfind(b, 0, match.start()) for b in (",", ";", ":", " — ", " - "))
+        clause = f"{sentence[start + 1 : match.start()].strip()} {match.group(0)}".strip()
+        if not cues.DONE_BLOCKS.search(clause):
+            return True
+    return False
 
 
 class AgentTextReader:
-    """Reads agent texts against one user's known slots and unknown items.
+    """The rule reader of one user's conversation: its slots, unknown items and own tools.
 
-    The keyword patterns and the words of the unknown items are prepared once per conversation.
-    ``steps`` are the user's own tools (``simulator.world.usersteps``), read from requests first.
+    The slot and step patterns and the words of the unknown items are prepared once per
+    conversation; ``read`` is the rules, ``perceive`` the ``Reader`` seam over them.
     """
 
     def __init__(
@@ -266,44 +154,171 @@ class AgentTextReader:
         steps: Sequence[UserStep] = (),
     ) -> None:
         self.order = [slot.name for slot in slots]
-        self.patterns = _slot_patterns(slots)
+        self.slots = SlotSense(slots)
         self.unknown = [(item, item.lower(), _unknown_patterns(item)) for item in unknown_info]
-        self.topics = topics_of(steps)
+        self.steps = StepReader(steps)
+
+    async def perceive(self, text: str) -> AgentActs:
+        """The acts of ``text`` (the ``Reader`` seam)."""
+        return self.read(text)
+
+    def spent(self) -> Usage | None:
+        """Rules cost no model."""
+        return None
 
     def read(self, text: str) -> AgentActs:
         """What one agent text does."""
         acts = AgentActs()
-        acts.acknowledged = has_cue(text.lower(), ACK_CUES)
         acts.detailed = bool(_DETAIL.search(text))
-        added = steps_by_sentence(text, self.topics) if self.topics else []
-        acts.steps = [step for steps in added for step in steps]
-        for n, sentence in enumerate(sentences(text)):
-            if added and added[n]:  # a sentence that adds a device step is read for nothing else
-                continue
-            acts.refused = acts.refused or has_cue(sentence, REFUSAL_CUES)
-            if has_cue(sentence, TRANSFER_CUES):
-                acts.transfer = True
-            if has_cue(sentence, COMPLETION_CUES):
-                acts.completion = True
-                continue
-            if not is_request(sentence):
-                acts.progress = acts.progress or has_cue(sentence, PROGRESS_CUES)
-                acts.done = acts.done or has_cue(sentence, DONE_CUES)
-                acts.announced = acts.announced or has_cue(sentence, DELAY_CUES)
-                continue
-            named = _asked(sentence, self.patterns)
-            if named:
-                acts.asked.extend(n for n in self.order if n in named and n not in acts.asked)
-                if has_cue(sentence, CHOICE_CUES):
-                    acts.chosen.extend(n for n in named if n not in acts.chosen)
-            elif has_cue(sentence, CONFIRM_CUES):
-                acts.confirmation = True
-            else:
-                items = [
-                    i for i, low, words in self.unknown if _names_unknown(sentence, low, words)
-                ]
-                if items:
-                    acts.unknown.extend(i for i in items if i not in acts.unknown)
-                elif not acts.transfer and not acts.steps:  # "What do you see?" after a step
-                    acts.unclear += 1
+        self.steps.start()
+        parts = _sentences(text)
+        groups: dict[int, list[str]] = {}
+        self.text = text
+        self.lows = [p.low for p in parts]
+
+        for sentence in parts:
+            self._statement(sentence.low, acts)
+            wanted = (
+                []
+                if sentence.recap or _agent_acts(sentence)
+                else self.steps.read(sentence.low, sentence.question)
+            )
+            acts.steps.extend(n for n in wanted if n not in acts.steps)
+            if sentence.request and not sentence.recap and not _handoff(sentence.low):
+                self._request(sentence, acts, groups, quiet=bool(wanted))
+        if acts.steps:
+            acts.unclear = 0
+        if len([g for g in groups.values() if g]) >= 2:
+            acts.alternatives = [g for _, g in sorted(groups.items()) if g]
+        acts.asked = [name for name in self.order if name in acts.asked]
+        acts.progress = acts.progress or acts.done
         return acts
+
+    def before(self, low: str) -> str:
+        """The text up to sentence ``low``, that sentence last (where a choice names its record)."""
+        index = self.lows.index(low)
+        return " ".join(self.lows[: index + 1])
+
+    def _statement(self, low: str, acts: AgentActs) -> None:
+        """The acts a sentence carries whether or not it asks."""
+        if cues.ACKNOWLEDGEMENT.search(low) and not cues.ACKNOWLEDGEMENT_BLOCKS.search(low):
+            acts.acknowledged = True
+        if cues.CONFIRM_STATEMENT.search(low):
+            acts.confirmation = True
+        not_found = bool(cues.NOT_FOUND.search(low))
+        acts.not_found = acts.not_found or not_found
+        handoff = _handoff(low)
+        acts.transfer = acts.transfer or handoff
+        refused = (
+            not (not_found or handoff)
+            and bool(cues.REFUSAL.search(low))
+            and not cues.REFUSAL_BLOCKS.search(low)
+        )
+        acts.refused = acts.refused or refused
+        if cues.CLOSING.search(low) or cues.FAREWELL.search(low):
+            acts.completion = True
+        if "?" not in low and not handoff:
+            if _done(low, cues.DONE) or (_done(low, cues.DONE_STATE) and not refused):
+                acts.done = True
+            acts.progress = acts.progress or bool(cues.LOOKUP.search(low))
+            acts.announced = acts.announced or bool(cues.DELAY.search(low))
+
+    def _request(
+        self, sentence: Sentence, acts: AgentActs, groups: dict[int, list[str]], quiet: bool
+    ) -> None:
+        """What a sentence that asks asks for (``quiet``: it asks for steps; slots only then)."""
+        low = sentence.low
+        if cues.CONFIRM_STATEMENT.search(low):
+            acts.confirmation = True
+            return
+        strong = sentence.question and _yes_no(low, cues.CONFIRMATION)
+        weak = sentence.question and _yes_no(low, cues.OFFER)
+        choice = bool(cues.CHOICE.search(low))
+        picked = []
+        if not quiet and cues.PICK.search(low) and not self.slots.named(low, questions=False):
+            picked = self.slots.chosen(low, self.before(low))
+        found = [(0, n) for n in picked] or self.slots.named(low)
+        if not found and not quiet and choice and sentence.question:
+            found = [(0, n) for n in self.slots.chosen(low, self.before(low))]
+        if found and strong and not choice:
+            found = []
+        if not quiet:
+            others = [o for o in self.lows if o != low]
+            again = self.slots.rechecked(low, others, self.text)
+            found += [(0, n) for n in again if n not in {m for _, m in found}]
+        items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
+        if any(_literal(low, item) for item in items):
+            found = []
+        items += [m.group(0) for m in _IDS.finditer(low) if not _held(m.group(0), found)]
+        acts.unknown.extend(i for i in dict.fromkeys(items) if i not in acts.unknown)
+        if _closing(low) and not found:
+            return
+        if found:
+            names = [n for _, n in found]
+            acts.asked.extend(n for n in names if n not in acts.asked)
+            if choice:
+                acts.chosen.extend(n for n in names if n not in acts.chosen)
+            self._group(sentence, found, groups)
+            return
+        if quiet:
+            return
+        if strong or weak:
+            acts.confirmation = True
+            return
+        asking = sentence.question or bool(cues.INFO_REQUEST.search(low) and not sentence.lead)
+        if not items and asking and not acts.transfer and not _closing(low):
+            acts.unclear += 1
+
+    def _group(
+        self, sentence: Sentence, found: list[tuple[int, str]], groups: dict[int, list[str]]
+    ) -> None:
+        """Note the alternatives a request offers: list items, or parts joined by "or"."""
+        if sentence.group:
+            groups.setdefault(sentence.group, []).extend(n for _, n in found)
+            return
+        cuts = [m.start() for m in _OR.finditer(sentence.low)]
+        if not cuts:
+            return
+        bounds = [0, *cuts, len(sentence.low)]
+        parts = [[n for p, n in found if lo <= p < hi] for lo, hi in itertools.pairwise(bounds)]
+        parts = [p for p in parts if p]
+        if len(parts) >= 2:
+            base = 1000 * (len(groups) + 1)
+            for i, part in enumerate(parts):
+                groups[base + i] = part
+
+
+_WHICH = re.compile(r"^which\b")
+_WH = re.compile(
+    r"^(?:\W*(?:and|so|ok|okay|great|also|now|then)\W+)*(?:which|what|where|when|how|who|why)\b"
+)
+
+
+def _yes_no(low: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` matches in a clause that is no wh-question ("which should I…?")."""
+    for match in pattern.finditer(low):
+        start = max(low.rfind(b, 0, match.start()) for b in ("— ", ", ", ": ", "; ", " - "))
+        if _WH.match(low[start + 1 :].strip()) or _SUBORDINATE.search(low[: match.start()]):
+            continue
+        return True
+    return False
+
+
+_SUBORDINATE = re.compile(
+    r"\b(?:before|once|after|when|so|so that|until|while) (?:i|we) (?:can |could )?$|\bto $"
+)
+"""What puts a go-ahead word in a clause of its own ("Before I proceed, …")."""
+
+
+def _agent_acts(sentence: Sentence) -> bool:
+    """Whether a question asks the go-ahead for what the agent will do (no step of the user)."""
+    return sentence.question and bool(cues.AGENT_ACTS.search(sentence.low))
+
+
+def _handoff(low: str) -> bool:
+    """Whether a sentence hands the user over (it asks nothing of its own then)."""
+    return bool(cues.TRANSFER.search(low)) and not cues.TRANSFER_BLOCKS.search(low)
+
+
+def _closing(low: str) -> bool:
+    return bool(cues.CLOSING.search(low) or cues.FAREWELL.search(low))

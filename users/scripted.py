@@ -1,7 +1,9 @@
 """The scripted emotional user: rule-based replies in an emotion's tone, deterministic per seed.
 
 The user opens with the scenario's opening (which volunteers some facts: ``volunteered``), then
-reads each agent text with ``users.dialogue.AgentTextReader``: it gives the values of the
+reads each agent text through its reader (``users.perception.Reader``: the rule reader
+``users.dialogue.AgentTextReader``, or with ``reader=PROVIDER/MODEL`` a model,
+``users.model_reader.ModelReader``) into its acts: it gives the values of the
 known-info slots it is asked for (several when one question names several; a choice question,
 "which one", is not taken for one the agent's tools could answer),
 says "yes" to confirmation questions, says it does not know what it does not know, and closes with
@@ -59,7 +61,8 @@ non-native), the facts in it and the phrases that carry its feeling and pushback
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, ClassVar
+from types import TracebackType
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import anyio
 import msgspec
@@ -67,6 +70,7 @@ import msgspec
 from tau_sim.simulator.core import (
     STOP,
     UNSATISFIED,
+    UNSTRUCTURED_REPLY,
     USERS,
     ChatMessage,
     EmotionUpdate,
@@ -74,17 +78,25 @@ from tau_sim.simulator.core import (
     ToolCallSpec,
     Usage,
     UserTurn,
+    make_model_provider,
 )
 from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import LATER_AFTER, UserView
-from tau_sim.users.dialogue import AgentActs, AgentTextReader
+from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import profile_of
+from tau_sim.users.model_reader import ModelReader
+from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
 from tau_sim.users.tone import FEELING_WORDS, Tone, first_person, grievance, verb
 
+if TYPE_CHECKING:
+    from tau_sim.simulator.core import ModelProvider
+
 FLAG = "--user-arg"
+RULES = "rules"
+"""The ``reader`` option that reads with the rules (no model)."""
 
 IDENTITY: frozenset[str] = frozenset(
     {"first_name", "last_name", "zip", "email", "dob", "pin", "account_number", "phone_number"}
@@ -104,10 +116,13 @@ class ScriptedUserOptions(msgspec.Struct, frozen=True, kw_only=True):
     Attributes:
         latency: seconds each turn takes, as if a model answered (0..60).
         threshold_scale: multiplies the patience thresholds (above 1: more patient).
+        reader: ``rules`` (the rule reader) or ``PROVIDER/MODEL``, a model that reads each
+            agent text into the acts (its options are the user's other ``--user-arg``s).
     """
 
     latency: Annotated[float, msgspec.Meta(ge=0.0, le=60.0)] = 0.0
     threshold_scale: Annotated[float, msgspec.Meta(ge=0.01)] = 1.0
+    reader: str = RULES
 
 
 class ScriptedUser:
@@ -116,7 +131,12 @@ class ScriptedUser:
     model_name = "scripted"
 
     def __init__(
-        self, view: UserView, *, latency: float = 0.0, threshold_scale: float = 1.0
+        self,
+        view: UserView,
+        *,
+        latency: float = 0.0,
+        threshold_scale: float = 1.0,
+        reader: Reader | None = None,
     ) -> None:
         self.profile = profile_of(view)
         self.view = view
@@ -126,7 +146,9 @@ class ScriptedUser:
         self.tone = Tone(self.profile, view.rng(f"user:{view.task_id}"))
         self.style = view.rng(f"persona:{view.task_id}")
         self.kept = [*self.scenario.known_info.values(), *FEELING_WORDS]
-        self.reader = AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
+        self.reader = reader or AgentTextReader(view.slots, self.scenario.unknown_info, view.steps)
+        if isinstance(reader, ModelReader):  # its calls are priced as that model's
+            self.model_name = reader.model.name
         self.insisting = Insisting(self.scenario.demand, pushback_of(self.profile))
         self.given: set[str] = set()
         self.happened: dict[str, int] = {}  # how often each trigger occurred (the complaint)
@@ -135,6 +157,7 @@ class ScriptedUser:
         self.heard = ""  # everything the agent said so far, lower-cased
         self.agent_turns = 0
         self.complained = False
+        self.backed = False  # whether the agent backed a report of work done with a detail
         self.pushed = False  # whether the user's last message insisted on its demand
         self.reported = False  # whether the agent has said an action was done
         self.doubted = False
@@ -155,7 +178,12 @@ class ScriptedUser:
         elif self._held is not None and transcript[-1].role == "tool":
             text, ends, triggers, reason = self._report(transcript)
         else:
-            text, ends, triggers, reason = self._reply(_new_agent_text(transcript))
+            heard = _new_agent_text(transcript)
+            self.heard += f" {heard.lower()}"
+            acts = await self.reader.perceive(heard)
+            text, ends, triggers, reason = self._reply(acts)
+            if acts.fallback:
+                triggers.append(UNSTRUCTURED_REPLY)  # the model's reading was malformed
             if self._calls:
                 calls, self._calls = self._calls, []
                 return UserTurn(text="", model=self.model_name, tool_calls=calls)
@@ -170,7 +198,8 @@ class ScriptedUser:
             reason=reason,
             triggers=triggers,
         )
-        usage = Usage(latency_s=self.latency)  # no model answered: no tokens, no cost
+        # the rule reader calls no model: no tokens, no cost (a model reader reports its calls)
+        usage = self.reader.spent() or Usage(latency_s=self.latency)
         self.last = UserTurn(text=text, ends=ends, state=state, model=self.model_name, usage=usage)
         return self.last
 
@@ -245,7 +274,7 @@ class ScriptedUser:
             triggers.append("confirmation")
         if acts.progress or acts.completion:
             triggers.append("progress")
-        if acts.unbacked and self.profile.trust != "trusting":
+        if self._unbacked(acts) and self.profile.trust != "trusting":
             triggers.append("unbacked_claim")
         if acts.transfer:
             triggers.append("transfer")
@@ -253,11 +282,18 @@ class ScriptedUser:
             triggers.append("announced_delay" if acts.announced else "no_progress")
         return triggers, list(dict.fromkeys(complaints))
 
-    def _reply(self, text: str) -> tuple[str, str | None, list[str], str]:
+    def _unbacked(self, acts: AgentActs) -> bool:
+        """Whether the text claims progress with no detail to back it.
+
+        A goodbye that sums up work an earlier turn backed ("you're all set then, bye!") claims
+        nothing new.
+        """
+        return acts.unbacked and not (acts.completion and self.backed)
+
+    def _reply(self, acts: AgentActs) -> tuple[str, str | None, list[str], str]:
         self.agent_turns += 1
-        self.heard += f" {text.lower()}"
-        acts = self.reader.read(text)
         triggers, complaints = self._triggers(acts)
+        self.backed = self.backed or (acts.done and acts.detailed)
         answering, self.pushed = self.pushed, False
         pushback = self.insisting.react(acts)
         insisting = pushback not in ("", ACCEPT)
@@ -290,7 +326,7 @@ class ScriptedUser:
                 triggers,
                 reason,
             )
-        doubt = acts.done and acts.unbacked and self.profile.trust == "skeptical"
+        doubt = acts.done and self._unbacked(acts) and self.profile.trust == "skeptical"
         doubt = doubt and not self.doubted
         answers = acts.asked or acts.steps or acts.confirmation or doubt
         closes = (acts.completion or self._farewell(acts, answers)) and not (answers or later)
@@ -330,8 +366,8 @@ class ScriptedUser:
         if len(calls) < len(acts.steps) and not facts:
             parts.append(self.tone.phrase("unclear"))
         parts.extend(self._raise_later(later))
-        if not parts and not calls:
-            parts.append(self.tone.phrase("nudge"))
+        if not parts and not calls:  # a report of work done is thanked, anything else nudged
+            parts.append(self.tone.phrase("noted" if acts.done and not acts.refused else "nudge"))
         self.given.update(acts.asked)
         self.complained = bool(complaints) or bool(acts.unclear and not facts)
         triggers.extend(f"user_step:{call.name}" for call in calls)
@@ -472,20 +508,54 @@ def _new_agent_text(transcript: list[ChatMessage]) -> str:
 
 
 class ScriptedUserProvider(NothingToStart):
-    """Makes scripted users; ``latency`` (s) emulates a model call, ``threshold_scale`` patience."""
+    """Makes scripted users; ``latency`` (s) emulates a model call, ``threshold_scale`` patience.
+
+    With ``reader=PROVIDER/MODEL`` each user reads through that model (``ModelReader``); the
+    provider then starts and stops the model's provider, and the options that are not the
+    scripted user's own go to it.
+    """
 
     reads_free_text: ClassVar[bool] = False
     """It answers from a scenario's slots; a free-text scenario (τ²-bench's) has none."""
 
     def __init__(self, name: str, args: dict[str, Any]) -> None:
         self.name = name
-        options = convert_options(args, ScriptedUserOptions, FLAG)
+        own = {k: v for k, v in args.items() if k in ScriptedUserOptions.__struct_fields__}
+        options = convert_options(own, ScriptedUserOptions, FLAG)
+        rest = {k: v for k, v in args.items() if k not in own}
         self.latency = options.latency
         self.threshold_scale = options.threshold_scale
+        self.model_provider: ModelProvider | None = None
+        if options.reader != RULES:
+            self.model_provider = make_model_provider(options.reader, rest, flag=FLAG)
+        elif rest:
+            convert_options(rest, ScriptedUserOptions, FLAG)  # names the unknown option
+
+    async def __aenter__(self) -> ScriptedUserProvider:
+        """Start the reader's model provider, if any."""
+        if self.model_provider is not None:
+            await self.model_provider.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop the reader's model provider, if any."""
+        if self.model_provider is not None:
+            await self.model_provider.__aexit__(exc_type, exc, tb)
 
     def for_conversation(self, view: UserView) -> ScriptedUser:
         """A fresh scripted user for one conversation."""
-        return ScriptedUser(view, latency=self.latency, threshold_scale=self.threshold_scale)
+        reader: Reader | None = None
+        if self.model_provider is not None:
+            model = self.model_provider.for_conversation(view.conversation_id, "user")
+            reader = ModelReader(model, view.slots, view.scenario.unknown_info, view.steps)
+        return ScriptedUser(
+            view, latency=self.latency, threshold_scale=self.threshold_scale, reader=reader
+        )
 
 
 @USERS.register("scripted")

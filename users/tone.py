@@ -168,6 +168,11 @@ PHRASES: dict[str, _Polite] = {
             "Is anything actually happening?",
         ],
     },
+    "noted": {
+        "warm": ["Great, thank you so much.", "Wonderful, thank you.", "Oh good, thanks a lot."],
+        "neutral": ["Okay, thanks.", "Good, thank you.", "Alright, thanks for that."],
+        "cold": ["Fine. About time.", "Finally.", "Okay. Took long enough."],
+    },
     "doubt": {
         "warm": [
             "Sorry, are you sure? Could you confirm that it really went through?",

@@ -108,7 +108,18 @@ HINTS: dict[str, SlotHint] = {
         "the class you want",
     ),
     "new_return_location": SlotHint(
-        ("return location", "drop-off", "drop off", "return it", "return branch", "where"),
+        (
+            "return location",
+            "drop-off",
+            "drop off",
+            "return it",
+            "return branch",
+            "which branch",
+            "drop the car off",
+            "drop it off",
+            "where would you like to return",
+            "where do you want to return",
+        ),
         "where you want to return the car",
     ),
     "hours_late": SlotHint(

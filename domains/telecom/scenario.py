@@ -57,166 +57,313 @@ HINTS: dict[str, SlotHint] = {
 }
 """The kit's standard slots plus the lines, plans, add-ons, bills and charges of telecom."""
 
-# What each device step is about, as an agent may name it (regular expressions over lower-case
-# text): the scripted user reads a step as one of these topics and whether it is to be looked at
-# or changed (``tau_sim.users.device_steps``). Steps that look at and change one thing share it.
-SPEED_TEST = r"speed ?test|speed-check|download speed|internet speed|how fast|fast\.com"
-TEST_CALL = r"test call|\b611\b|(?:make|place) (?:a |one )?(?:quick |short )?call\b"
-PICTURE = r"picture message|picture|photo|\bmms\b|image"
-WIFI_CALLING = r"wi-?fi[ -]?calling|call(?:s|ing)? over wi-?fi"
-FORWARDING = r"forward|divert"
-PERMISSIONS = (
-    r"permission|permitted|(?:app|messages|texting)[^.?!]{0,40}\baccess\b"
-    r"|\baccess\b[^.?!]{0,30}\b(?:messages|texting) app"
+_PLANE = r"air ?plane|aeroplane|flight mode|(?:little )?plane(?: icon| symbol| tile)?\b"
+_SIGNAL = (
+    r"status bar",
+    r"signal",
+    r"(?:the |any )?bars\b",
+    r"reception",
+    r"no service|any service|(?:have|get|getting) service",
+    r"top (?:\w+ )?(?:edge |corner |part |right |left )?of (?:the |your )?(?:screen|display|phone)",
+    r"(?:very )?top (?:right|left)",
+    r"(?:next to|near|beside|by) the clock",
+    r"network indicator|(?:an? )?r icon|\ban r\b",
+    r"emergency calls only|sos only|lock screen",
+    _PLANE,
 )
-APN = r"\bapns?\b|access point"
-VPN = r"\bvpns?\b|tunnel"
-DATA_SAVER = r"data[ -]sav|data usage|restrict(?:ed)? background data"
-BATTERY_SAVER = r"battery|low[ -]power|power[ -]sav"
-ROAMING = r"roaming"
-NETWORK_MODE = (
-    r"network (?:mode|type|selection)|preferred network|\b[2345]g\b|\blte\b"
-    r"|generation of network|network generation|connection type"
+_SIM = r"sim\b|sim card|sim status|sim manager"
+_SIM_OUT = (
+    r"reseat|re-seat|reinsert|re-insert|sim\b|sim card|sim tray|tray\b",
+    r"card (?:out|back)",
+    r"(?:remove|take|pop|eject|pull|lift) (?:\w+ ){0,3}(?:card|tray)",
+    r"(?:pull|take|pop|slide) (?:the |your )?(?:sim|card|tray)(?: \w+)? out"
+    r"|slot (?:\w+ )?(?:back )?in\b",
 )
-MOBILE_DATA = r"(?<!on )(?<!using )(?<!over )(?<!via )(?:mobile|cellular) data|data switch"
-AIRPLANE = r"airplane|aeroplane|flight mode|plane icon"
-SIM = r"\bsim\b|sim card|sim tray"
-UPDATE = r"\bupdates?\b|software version|system version|os version|installation"
-RESTART = (
-    r"restart|reboot|power[ -]cycle|(?:turn|switch|power) (?:your |the )?(?:phone|device|"
-    r"handset) (?:off|down)|(?:turn|switch|power) (?:it )?off and (?:back )?on"
+_NETWORK = r"network (?:type|mode|generation|selection)|preferred network|connection type"
+_NETWORK_SHOWN = (
+    _NETWORK,
+    r"(?:which|what) (?:kind of |type of |generation of )?(?:network|generation)",
+    r"generation of network",
+    r"(?:5g|4g|lte|3g)(?: only|/| or )",
 )
-STATUS_BAR = (
-    r"status bar|top (?:right |left )?(?:edge )?of (?:your |the )?(?:phone'?s? )?"
-    r"(?:screen|display)|signal (?:bars?|icon|indicator|strength)|network indicator"
-    r"|notification bar|how many bars|icons? (?:at|along|in) the top"
+_NETWORK_SET = (
+    _NETWORK,
+    r"automatic|\bauto\b",
+    r"top option",
+    r"(?:5g|4g|lte|3g)(?: only|/| or )",
 )
-AUTOMATIC = r"\bauto(?:matic)?\b"
-RESET = r"\b(?:reset|restore|default)"
-GRANT = r"\b(?:grant|give|allow|enable|turn on|approve)\b"
+_DATA = (
+    r"mobile data|cellular data|data (?:toggle|switch)"
+    r"|(?:mobile|cellular) (?:data )?(?:switch|toggle)"
+)
+_ROAMING = r"roaming"
+_APN = r"apns?\b|access point"
+_APN_RESET = (
+    _APN,
+    r"reset to default|restore (?:the )?defaults?|factory defaults?|default (?:values|settings)",
+)
+_DEVICE = r"(?:it|the phone|your phone|the device|your device|the handset|your handset|everything)"
+_RESTART = (
+    r"(?<!let the phone )(?<!let it )(?:restart|reboot|re-boot)(?! by itself| on its own)",
+    r"power[- ]?cycle|fresh start",
+    r"(?:turn|switch|power|shut) " + _DEVICE + r" (?:\w+ )?(?:off|down)\W+(?:\w+\W+){0,8}"
+    r"(?:back )?(?:on|up)\b",
+    r"(?:turn|switch|power|shut) (?:off|down) "
+    + _DEVICE
+    + r"\W+(?:\w+\W+){0,8}(?:back )?(?:on|up)\b",
+    r"(?:power|turn|switch) (?:it )?off and (?:back )?on|off and on again|on and off again",
+)
+_SPEED = (
+    r"(?:speed ?test|speed check)(?: (?:\w+ ){0,3}(?:on|over|using|with) (?:mobile|cellular)"
+    r" (?:data|only|internet))?",
+    r"fast\.com|speed-checking|speed-checking app(?:, on cellular only)?",
+    r"how fast (?:\w+ ){0,4}(?:internet|data|connection) is",
+    r"how fast (?:\w+ ){0,4}(?:internet|data|connection|is)",
+    r"(?:download|upload) (?:speed|figure|rate)",
+    r"(?:internet|connection|data) speed|speed of (?:your|the)",
+    r"measure (?:your |the )?(?:connection|speed|internet)",
+)
+_TEST_CALL = (
+    r"test call|test (?:line|number)|611",
+    r"(?:make|place) (?:a |one )?(?:quick |short )?(?:test )?(?:phone )?call\b(?! over)",
+    r"(?:try|trying) (?:calling|ringing|to call|a call)",
+    r"call (?:yourself|someone|a friend|your own)",
+)
+_PICTURE = (
+    r"picture message|photo message|\bmms\b",
+    r"(?:send|text|attach|message|texting)(?:ing)? (?:\w+ ){0,4}(?:photo|picture|image|pic)",
+    r"(?:photo|picture|image|pic) (?:\w+ ){0,4}(?:text|message|sms)",
+    r"test picture",
+)
+_VPN = (
+    r"vpn|virtual private|freeshield|tunnel|privacy app"
+    r"|key icon(?: (?:\w+ ){0,2}(?:near|next to|by|beside) the clock)?"
+)
+_DATA_SAVER = (
+    r"data saver|data-sav(?:er|ing)|data sav(?:ing)|save data|saving data",
+    r"(?:restrict|limit)s? background data|background data",
+)
+_BATTERY = (
+    r"battery saver|battery-saver|low power|low-power|power[- ]sav(?:ing|er)|battery sav(?:ing)",
+    r"battery (?:mode|optimi[sz]ation)",
+)
+_PERMISSIONS = (
+    r"permissions?|permitted to",
+    r"(?:messages|messaging|texting|sms) app(?!'s cache)",
+    r"(?:messages|messaging|texting|sms) app(?:'s)? (?:access|settings|info)",
+    r"app info",
+    r"access (?:to|for) (?:phone|storage|sms)",
+    r"what (?:access|the messages app)",
+)
+_GRANT = (
+    r"permissions?",
+    r"access (?:to|for) (?:phone|storage|sms)",
+    r"(?:give|grant|allow) (?:\w+ ){0,3}(?:access|messages|messaging|texting)",
+    r"(?:messages|messaging|texting|sms) app(?:'s)? (?:access|permissions?)",
+)
+_WIFI_CALLING = (
+    r"wi-?fi calling|wifi calling",
+    r"call(?:s|ing)? over (?:your |the )?(?:home )?(?:wi-?fi|internet)",
+    r"(?:place|make) calls over",
+)
+_FORWARDING = r"forward|divert|555-0100"
+_UPDATE_SHOWN = (
+    r"software update|system update|carrier update|(?:carrier|system|software|os"
+    r"|phone) (?:settings )?update",
+    r"updates? (?:\w+ )?(?:available|waiting|pending)",
+    r"(?:pending|waiting) update|any updates|check for (?:an )?updates?",
+    r"up to date|latest (?:software|version|firmware)",
+)
+_UPDATE = (
+    *_UPDATE_SHOWN,
+    r"update|installation|\binstall\b|latest (?:software|version|firmware)",
+)
 
 STEP_HINTS: dict[str, StepHint] = {
     "check_status_bar": StepHint(
-        topic=STATUS_BAR,
-        changes=False,
-        request="look at the status bar at the top of your phone's screen",
-        also_shows=(AIRPLANE,),
+        ("status bar", "signal bars", "signal icon"),
+        "look at the status bar at the top of your phone's screen",
+        shows=_SIGNAL,
     ),
     "toggle_airplane_mode": StepHint(
-        topic=AIRPLANE, changes=True, request="toggle airplane mode on your phone"
+        (
+            "toggle airplane",
+            "airplane mode off",
+            "off airplane mode",
+            "disable airplane",
+            "switch airplane",
+            "turn airplane",
+            "flight mode off",
+        ),
+        "toggle airplane mode on your phone",
+        does=(_PLANE,),
     ),
     "check_sim_card": StepHint(
-        topic=SIM,
-        changes=False,
-        request="open the SIM settings and read whether the SIM card is detected",
+        ("sim settings", "sim card is detected", "whether the sim", "check the sim"),
+        "open the SIM settings and read whether the SIM card is detected",
+        shows=(_SIM,),
     ),
     "reseat_sim_card": StepHint(
-        topic=SIM,
-        changes=True,
-        request="take the SIM card out of your phone and put it back in firmly",
+        ("reseat", "reinsert", "sim card out", "take the sim out", "sim out and"),
+        "take the SIM card out of your phone and put it back in firmly",
+        does=_SIM_OUT,
     ),
     "check_network_mode": StepHint(
-        topic=NETWORK_MODE,
-        changes=False,
-        request="open the mobile network settings and read the network type it prefers",
+        ("network type", "network mode", "preferred network"),
+        "open the mobile network settings and read the network type it prefers",
+        shows=_NETWORK_SHOWN,
     ),
     "set_network_mode_automatic": StepHint(
-        topic=NETWORK_MODE,
-        changes=True,
-        request="set the network back to automatic (5G/4G/3G)",
-        change_words=AUTOMATIC,
+        ("automatic network", "network to automatic", "set it to automatic", "5g/4g/3g"),
+        "set the network back to automatic (5G/4G/3G)",
+        does=_NETWORK_SET,
     ),
     "check_mobile_data": StepHint(
-        topic=MOBILE_DATA,
-        changes=False,
-        request="open the mobile data settings and read both of their switches",
-        also_shows=(ROAMING,),
+        (
+            "mobile data settings",
+            "mobile data switch",
+            "check mobile data",
+            "check the mobile data",
+        ),
+        "open the mobile data settings and read both of their switches",
+        shows=(_DATA, _ROAMING, r"mobile internet"),
     ),
     "toggle_mobile_data": StepHint(
-        topic=MOBILE_DATA, changes=True, request="toggle mobile data in your phone's settings"
+        (
+            "toggle mobile data",
+            "mobile data on",
+            "on mobile data",
+            "enable mobile data",
+            "toggle cellular data",
+            "cellular data on",
+        ),
+        "toggle mobile data in your phone's settings",
+        does=(_DATA,),
     ),
     "toggle_data_roaming": StepHint(
-        topic=ROAMING, changes=True, request="toggle data roaming in your phone's settings"
+        ("toggle data roaming", "data roaming on", "on data roaming", "enable data roaming"),
+        "toggle data roaming in your phone's settings",
+        does=(_ROAMING,),
     ),
     "check_apn_settings": StepHint(
-        topic=APN,
-        changes=False,
-        request="read the access point name (APN) in your phone's mobile network settings",
+        ("access point name", "read the apn", "check the apn", "check your apn"),
+        "read the access point name (APN) in your phone's mobile network settings",
+        shows=(_APN,),
     ),
     "reset_apn_settings": StepHint(
-        topic=APN,
-        changes=True,
-        request="reset the APN settings on your phone to the defaults",
-        change_words=RESET,
+        ("reset the apn", "reset your apn", "apn reset", "reset the access point"),
+        "reset the APN settings on your phone to the defaults",
+        does=_APN_RESET,
     ),
-    "restart_device": StepHint(topic=RESTART, changes=True, request="restart your phone"),
+    "restart_device": StepHint(
+        ("turn your phone off and on",),
+        "restart your phone",
+        shows=_RESTART,
+        does=_RESTART,
+    ),
     "check_vpn": StepHint(
-        topic=VPN,
-        changes=False,
-        request="open the VPN settings and read whether a VPN is connected",
+        ("vpn settings", "check the vpn", "vpn is connected", "any vpn"),
+        "open the VPN settings and read whether a VPN is connected",
+        shows=(_VPN,),
     ),
     "toggle_vpn": StepHint(
-        topic=VPN, changes=True, request="disconnect the VPN in your phone's settings"
+        ("disconnect the vpn", "toggle the vpn", "vpn off", "turn off the vpn"),
+        "disconnect the VPN in your phone's settings",
+        does=(_VPN,),
     ),
     "check_data_saver": StepHint(
-        topic=DATA_SAVER,
-        changes=False,
-        request="open the data usage settings and read whether Data Saver is on",
+        ("data usage settings", "data saver is", "check data saver", "check the data saver"),
+        "open the data usage settings and read whether Data Saver is on",
+        shows=(*_DATA_SAVER, r"data usage (?:settings|options|menu)"),
     ),
     "toggle_data_saver": StepHint(
-        topic=DATA_SAVER, changes=True, request="toggle Data Saver (turn it off)"
+        ("toggle data saver", "data saver off", "turn off data saver", "switch off data saver"),
+        "toggle Data Saver (turn it off)",
+        does=_DATA_SAVER,
     ),
     "check_battery_saver": StepHint(
-        topic=BATTERY_SAVER,
-        changes=False,
-        request="open the battery settings and read whether battery saver is on",
+        ("battery settings", "battery saver is", "check battery saver", "low power mode is"),
+        "open the battery settings and read whether battery saver is on",
+        shows=(*_BATTERY, r"battery settings|settings > battery"),
     ),
     "toggle_battery_saver": StepHint(
-        topic=BATTERY_SAVER, changes=True, request="toggle battery saver (turn it off)"
+        (
+            "toggle battery saver",
+            "battery saver off",
+            "turn off battery saver",
+            "low power mode off",
+        ),
+        "toggle battery saver (turn it off)",
+        does=_BATTERY,
     ),
     "check_app_permissions": StepHint(
-        topic=PERMISSIONS,
-        changes=False,
-        request="open the Messages app's permissions and read what it is allowed",
+        ("app permissions", "permissions of the messages", "messages app's permissions"),
+        "open the Messages app's permissions and read what it is allowed",
+        shows=_PERMISSIONS,
     ),
     "grant_messaging_permissions": StepHint(
-        topic=PERMISSIONS,
-        changes=True,
-        request="allow the Messages app every permission it asks for",
-        change_words=GRANT,
+        ("allow the messages", "grant the messages", "grant messaging", "allow messaging"),
+        "allow the Messages app every permission it asks for",
+        does=_GRANT,
     ),
     "check_wifi_calling": StepHint(
-        topic=WIFI_CALLING,
-        changes=False,
-        request="open the calling settings and read whether Wi-Fi calling is on",
+        ("calling settings", "wi-fi calling is", "wifi calling is", "check wi-fi calling"),
+        "open the calling settings and read whether Wi-Fi calling is on",
+        shows=_WIFI_CALLING,
     ),
     "toggle_wifi_calling": StepHint(
-        topic=WIFI_CALLING, changes=True, request="toggle Wi-Fi calling (turn it on)"
+        (
+            "toggle wi-fi calling",
+            "wi-fi calling on",
+            "toggle wifi calling",
+            "wifi calling on",
+            "enable wi-fi calling",
+        ),
+        "toggle Wi-Fi calling (turn it on)",
+        does=_WIFI_CALLING,
     ),
     "check_call_forwarding": StepHint(
-        topic=FORWARDING,
-        changes=False,
-        request="open the call forwarding settings and read whether calls are forwarded",
+        ("forwarding settings", "calls are forwarded", "check call forwarding"),
+        "open the call forwarding settings and read whether calls are forwarded",
+        shows=(_FORWARDING,),
     ),
     "toggle_call_forwarding": StepHint(
-        topic=FORWARDING, changes=True, request="toggle call forwarding (turn it off)"
+        (
+            "toggle call forwarding",
+            "call forwarding off",
+            "turn off call forwarding",
+            "stop forwarding",
+        ),
+        "toggle call forwarding (turn it off)",
+        does=(_FORWARDING,),
     ),
     "check_software_update": StepHint(
-        topic=UPDATE,
-        changes=False,
-        request="open the software update screen and read whether an update is waiting",
+        ("software update screen", "update is waiting", "check for updates", "check for an update"),
+        "open the software update screen and read whether an update is waiting",
+        shows=_UPDATE_SHOWN,
     ),
     "install_software_update": StepHint(
-        topic=UPDATE, changes=True, request="install the waiting software update"
+        ("install the update", "install the software", "install the waiting", "install it"),
+        "install the waiting software update",
+        does=_UPDATE,
     ),
     "run_speed_test": StepHint(
-        topic=SPEED_TEST, changes=True, request="run a speed test with Wi-Fi switched off"
+        ("speed test",),
+        "run a speed test with Wi-Fi switched off",
+        shows=_SPEED,
+        does=_SPEED,
     ),
     "make_test_call": StepHint(
-        topic=TEST_CALL, changes=True, request="make a test call to 611 from home"
+        ("test call", "call 611", "call the test number"),
+        "make a test call to 611 from home",
+        shows=_TEST_CALL,
+        does=_TEST_CALL,
     ),
     "send_test_picture_message": StepHint(
-        topic=PICTURE, changes=True, request="send a test picture message to your own number"
+        ("picture message to", "test picture", "send yourself a photo", "send a photo"),
+        "send a test picture message to your own number",
+        shows=_PICTURE,
+        does=_PICTURE,
     ),
 }
 """How an agent asks the user to run each of the phone's tools (``domains.telecom.device``)."""

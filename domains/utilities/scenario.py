@@ -51,11 +51,24 @@ HINTS: dict[str, SlotHint] = {
         True,
     ),
     "reading": SlotHint(
-        ("meter reading", "reading on", "what does the meter", "the reading", "current reading"),
+        (
+            "meter reading",
+            "reading on",
+            "what does the meter",
+            "the reading",
+            "current reading",
+            "readings",
+            "electricity meter",
+            "meter show",
+            "meters show",
+            "number does it show",
+            "number it shows",
+            "on the meter",
+        ),
         "the meter reading",
     ),
     "gas_reading": SlotHint(
-        ("gas reading", "gas meter reading", "reading on the gas"),
+        ("gas reading", "gas meter", "reading on the gas"),
         "the gas meter reading",
     ),
     "amount": SlotHint(("how much", "what amount", "which amount"), "the amount to pay"),
@@ -78,13 +91,23 @@ HINTS: dict[str, SlotHint] = {
         ("new address", "moving to", "where are you moving", "address you are moving"),
         "the address you are moving to",
     ),
-    "fuel": SlotHint(("which supply", "power or gas", "what supply"), "which supply is affected"),
+    "fuel": SlotHint(
+        ("which supply", "power or gas", "what supply", "gas or electricity", "electricity or gas"),
+        "which supply is affected",
+    ),
     "date": SlotHint(
         ("which day", "what day", "which date", "what date", "when was", "when did"),
         "the day it happened",
     ),
     "problem": SlotHint(
-        ("what is happening", "what happened", "completely off", "cutting out"),
+        (
+            "what is happening",
+            "what happened",
+            "completely off",
+            "off completely",
+            "cutting out",
+            "cutting in and out",
+        ),
         "what the problem is",
     ),
 }

@@ -7,14 +7,12 @@ tells the agent what happened. A gold action whose tool is one of the domain's u
 a user step (the two toolkits never share a tool name).
 
 ``StepHint`` is the domain's vocabulary for one user tool (``Domain.user_tool_hints``), read by
-the scripted user (what the step is about and whether it changes the device, so that it reads
-an agent's request by meaning: ``tau_sim.users.device_steps``) and the scripted agents (how to
-ask for it); ``UserStep`` is a hint joined with its tool, as a ``UserView`` carries it.
+the scripted user (which words of an agent's request ask for it) and the scripted agents (how
+to ask for it); ``UserStep`` is a hint joined with its tool, as a ``UserView`` carries it.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -23,37 +21,39 @@ if TYPE_CHECKING:
     from tau_sim.simulator.world.domain import Domain
 
 
-class StepHint(msgspec.Struct, frozen=True, kw_only=True):
-    """What one user tool is about, and how an agent asks the user to run it.
+class StepHint(msgspec.Struct, frozen=True):
+    """How an agent asks the user to run one user tool.
 
-    ``topic`` is a regular expression (over lower-case text) of the words that name what the
-    step is about; a step that looks at a thing and one that changes it share their topic.
-    ``changes`` says which this step does (a step with nothing to look at, such as a restart,
-    is read either way). ``change_words``, where given, are the words that alone ask for this
-    change (the APN is reset only when a request says "reset" or "default"); ``also_shows``
-    are the topics of other steps this one, a look, shows (the status bar shows the airplane
-    icon). ``request`` is how a scripted agent words the request after "could you please",
-    e.g. "toggle airplane mode on your phone".
+    ``keywords`` are phrases an agent's request names when it asks for this step (matched
+    case-insensitively at word starts; two tools of a domain must not share one); ``request``
+    is how a scripted agent words the request after "could you please", e.g. "toggle airplane
+    mode on your phone". ``shows`` and ``does`` say the step by meaning, as regular expressions
+    over lower-case text: ``shows`` what the step lets the user read (a request to look at it,
+    or a question about it, asks for the step: "is Data Saver on?"), ``does`` what it changes
+    or does (a request to change it asks for the step: "please switch Data Saver off").
     """
 
-    topic: str
-    changes: bool
+    keywords: tuple[str, ...]
     request: str
-    change_words: str = ""
-    also_shows: tuple[str, ...] = ()
+    shows: tuple[str, ...] = ()
+    does: tuple[str, ...] = ()
 
 
 class UserStep(msgspec.Struct, frozen=True):
     """One user tool as the user's view carries it: its hint and the parameters it takes.
 
     ``parameters`` are the tool's argument names (a scripted user fills each from the known-info
-    slot of the same name); ``required`` those without a default.
+    slot of the same name); ``required`` those without a default; ``shows`` and ``does`` as in
+    ``StepHint``.
     """
 
     name: str
-    hint: StepHint
+    keywords: list[str]
+    request: str
     parameters: list[str]
     required: list[str]
+    shows: list[str] = []
+    does: list[str] = []
 
 
 def user_steps(domain: Domain) -> list[UserStep]:
@@ -64,16 +64,17 @@ def user_steps(domain: Domain) -> list[UserStep]:
     steps: list[UserStep] = []
     for tool in toolkit.tools.values():
         words = tool.name.replace("_", " ")
-        hint = domain.user_tool_hints.get(tool.name) or StepHint(
-            topic=re.escape(words), changes=tool.kind.name == "WRITE", request=words
-        )
+        hint = domain.user_tool_hints.get(tool.name) or StepHint((words,), words)
         parameters = tool.spec.parameters
         steps.append(
             UserStep(
                 name=tool.name,
-                hint=hint,
+                keywords=list(hint.keywords),
+                request=hint.request,
                 parameters=list(parameters.get("properties", {})),
                 required=list(parameters.get("required", [])),
+                shows=list(hint.shows),
+                does=list(hint.does),
             )
         )
     return steps

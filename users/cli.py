@@ -1,0 +1,35 @@
+"""``tau-sim users read``, registered in the CLI's ``COMMANDS``.
+
+Listed under the ``tau_sim.commands`` entry point group: the CLI imports this module to build its
+parser for every command; what each sub-command runs is imported only when it runs
+(``users.read_command``: how the scripted user reads agent texts).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tau_sim.simulator.core import COMMANDS, Command
+
+
+def configure(users: argparse.ArgumentParser) -> None:
+    """The sub-commands of ``tau-sim users`` and their options."""
+    usub = users.add_subparsers(dest="users_command", required=True, parser_class=type(users))
+    read = usub.add_parser("read", help="the acts the scripted user reads in agent texts")
+    read.add_argument("--domain", required=True, help="the domain whose slots and steps to read")
+    read.add_argument("--task", help="the task whose user reads (default: the domain's first)")
+    read.add_argument("--json", action="store_true", help="one JSON object per text")
+    read.add_argument("texts", nargs="+", metavar="TEXT", help="agent texts to read")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the sub-command given."""
+    from tau_sim.users.read_command import run_read
+
+    return run_read(args)
+
+
+COMMANDS.add(
+    "users",
+    Command("users", "how the simulated users read agent texts", configure, run),
+)
