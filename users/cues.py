@@ -392,6 +392,10 @@ CONFIRMATION = compiled(
     r"would (?:that|this|it) (?:be )?(?:help|helpful|work|okay|ok|alright|all right)\b",
     r"if (?:that|this) works\?|if (?:that|this)(?:'s| is) (?:ok|okay|alright|all right|fine)\?",
     r"lock it in\?|make the switch\?|book it\?",
+    r"confirm (?:that's|that is|this is|it's|it is) (?:what you (?:want|need|meant)|right|correct"
+    r"|ok|okay|fine)|confirm (?:that|this|it|everything|all of (?:that|this))(?: for me)?\?",
+    r"confirm (?:the|these|those) (?:details|changes?|above|steps)|confirm you(?:'re| are)"
+    r" (?:happy|ok|okay|fine|good)",
 )
 """Asks the user's go-ahead for an action, in a question ("Shall I cancel it?")."""
 

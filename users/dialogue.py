@@ -30,7 +30,7 @@ from tau_sim.simulator.world import InfoSlot, UserStep
 from tau_sim.users import cues
 from tau_sim.users.perception import AgentActs
 from tau_sim.users.slotsense import SlotSense
-from tau_sim.users.stepsense import AGENT_DID, StepReader
+from tau_sim.users.stepsense import AGENT_DID, ASKING, StepReader
 
 __all__ = ["AgentActs", "AgentTextReader", "sentences"]
 
@@ -178,13 +178,14 @@ class AgentTextReader:
 
         for sentence in parts:
             self._statement(sentence.low, acts)
+            recap = sentence.recap or _thanks_for_steps(sentence.low)
             wanted = (
                 []
-                if sentence.recap or _agent_acts(sentence)
+                if recap or _agent_acts(sentence)
                 else self.steps.read(sentence.low, sentence.question)
             )
             acts.steps.extend(n for n in wanted if n not in acts.steps)
-            if sentence.request and not sentence.recap and not _handoff(sentence.low):
+            if sentence.request and not recap and not _handoff(sentence.low):
                 self._request(sentence, acts, groups, quiet=bool(wanted))
         if acts.steps:
             acts.unclear = 0
@@ -247,9 +248,12 @@ class AgentTextReader:
             again = self.slots.rechecked(low, others, self.text)
             found += [(0, n) for n in again if n not in {m for _, m in found}]
         items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
-        if any(_literal(low, item) for item in items):
-            found = []
-        items += [m.group(0) for m in _IDS.finditer(low) if not _held(m.group(0), found)]
+        if found and _OR.search(low):  # "your email, or your name and zip": say what it holds
+            items = []
+        else:
+            if any(_literal(low, item) for item in items):
+                found = []
+            items += [m.group(0) for m in _IDS.finditer(low) if not _held(m.group(0), found)]
         acts.unknown.extend(i for i in dict.fromkeys(items) if i not in acts.unknown)
         if _closing(low) and not found:
             return
@@ -308,6 +312,23 @@ _SUBORDINATE = re.compile(
     r"\b(?:before|once|after|when|so|so that|until|while) (?:i|we) (?:can |could )?$|\bto $"
 )
 """What puts a go-ahead word in a clause of its own ("Before I proceed, …")."""
+
+
+_OR = re.compile(r"\bor\b")
+_BRACKETS = re.compile(r"\([^)]*\)")
+_THANKS_FOR = re.compile(
+    r"^(?:thanks|thank you)(?: so much| again| very much)? for (?:doing|trying|going through"
+    r"|working through|checking|following|running|taking care of|your help with|your patience)"
+)
+
+
+def _thanks_for_steps(low: str) -> bool:
+    """Whether a sentence thanks the user for steps done and asks nothing.
+
+    "Thanks for doing those steps with me (restart the phone, …)" names steps, it does not ask
+    for them; what it lists in brackets is not read for a request.
+    """
+    return bool(_THANKS_FOR.match(low)) and not ASKING.search(_BRACKETS.sub("", low))
 
 
 def _agent_acts(sentence: Sentence) -> bool:

@@ -89,7 +89,7 @@ from tau_sim.users.model_reader import ModelReader
 from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
-from tau_sim.users.tone import FEELING_WORDS, Tone, first_person, grievance, verb
+from tau_sim.users.tone import FEELING_WORDS, Tone, grievance, stated
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ModelProvider
@@ -241,7 +241,7 @@ class ScriptedUser:
         for name in names:
             slot = self.view.slot(name)
             if slot is not None:
-                said.append(f"{first_person(slot.prompt)} {verb(slot.prompt)} {slot.value}")
+                said.append(stated(slot.prompt, slot.value))
         self.given.update(names)
         if not said:
             return ""

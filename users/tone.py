@@ -326,17 +326,36 @@ GIVE_UP = {
     "cold": "Forget it, I'm done.",
 }
 
-_YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\b(?:your|you're|you are|you)\b", re.IGNORECASE)
+_FIRST_PERSON = {"your": "my", "you're": "I'm", "you are": "I am", "you": "I"}
+_CLAUSE_STARTS = frozenset({"you", "i", "that", "which", "to", "for", "of", "on", "in", "from"})
+"""Words that end a slot name's head noun ("the items | you want to return")."""
+_WH = re.compile(r"^(?:why|how|what|which|when|where|whether)\b", re.IGNORECASE)
 
 
 def first_person(prompt: str) -> str:
-    """An agent's name for a slot as the user says it ("your email" -> "my email")."""
-    return _YOUR.sub("my", prompt.strip())
+    """An agent's name for a slot as the user says it.
+
+    "your email" -> "my email", "the cabin you want" -> "the cabin I want".
+    """
+    return _SECOND_PERSON.sub(lambda m: _FIRST_PERSON[m.group(0).lower()], prompt.strip())
+
+
+def stated(prompt: str, value: str) -> str:
+    """A slot's value said as a sentence: "my email is …".
+
+    A name worded as a question ("why you dispute the charge") is answered by the value alone.
+    """
+    if _WH.match(prompt.strip()):
+        return value
+    return f"{first_person(prompt)} {verb(prompt)} {value}"
 
 
 def verb(prompt: str) -> str:
-    """``are`` after a plural name ("the items"), else ``is``."""
-    last = prompt.strip().split()[-1].lower() if prompt.strip() else ""
+    """``are`` after a plural name ("the items", "the items you return"), else ``is``."""
+    words = prompt.strip().lower().split()
+    head = next((n for n, w in enumerate(words) if n and w in _CLAUSE_STARTS), len(words))
+    last = words[head - 1] if words else ""
     return "are" if last.endswith("s") and not last.endswith("ss") else "is"
 
 
@@ -394,7 +413,7 @@ class Tone:
         ``again``: the user gave them before and says so ("As I said, …"), so the sentence is
         not said twice.
         """
-        said = [f"{first_person(prompt)} {verb(prompt)} {value}" for prompt, value in facts]
+        said = [stated(prompt, value) for prompt, value in facts]
         text = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
         if again:
             text = self._pick([f"{lead} {text}." for lead in AGAIN])

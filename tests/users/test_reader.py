@@ -560,6 +560,39 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Here's what I'd like you to try next:\n- Turn Data Saver off\n- Restart the phone",
         {"steps": ["toggle_data_saver", "restart_device"]},
     ),
+    (
+        "telecom",
+        "telecom-012",
+        "Thanks for going through those steps with me (turning mobile data on, resetting the APN"
+        " and restarting the phone). Your connection should be back to normal now.",
+        {},
+    ),
+    (
+        "telecom",
+        "telecom-012",
+        "Thanks for checking that. Now please turn mobile data on.",
+        {"steps": ["toggle_mobile_data"]},
+    ),
+    (
+        "telecom",
+        "telecom-007",
+        "Alright, I'll put a $7.53 credit on bill B91652311 for the directory assistance charge."
+        " Can you confirm that's what you want?",
+        {"confirms": True},
+    ),
+    (
+        "telecom",
+        "telecom-073",
+        "That sounds stressful, and I'm sorry. Could you share your email address, or your first"
+        " name, your last name and your zip code so I can find your account?",
+        {"acknowledges": True, "asks": ["first_name", "last_name", "zip"]},
+    ),
+    (
+        "telecom",
+        "telecom-073",
+        "Could you give me the line ID or the phone number of the line?",
+        {"asks": ["phone_number"]},
+    ),
     # more device steps
     (
         "telecom",
