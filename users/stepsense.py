@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from tau_sim.simulator.world import UserStep
+from tau_sim.users.cues import CONFIRMATION
 
 _CHANGES = (
     "turn|switch|toggle|flip|disable|enable|activate|deactivate|allow|grant|give|reset|restore"
@@ -154,7 +155,7 @@ class StepReader:
                 guide = [n for _, _, n in found] or guide
             elif found or mood:
                 guide = []
-            if not found and _refers(clause):
+            if not found and _refers(clause) and not CONFIRMATION.search(clause):
                 referent = self.last_changed if mood else self.last_shown
                 if referent:
                     asked.append(referent)

@@ -593,6 +593,13 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Could you give me the line ID or the phone number of the line?",
         {"asks": ["phone_number"]},
     ),
+    (
+        "telecom",
+        "telecom-062",
+        "Just to confirm before I change anything: I'll switch roaming on for your line. Is that"
+        " okay with you?",
+        {"confirms": True},
+    ),
     # more device steps
     (
         "telecom",
