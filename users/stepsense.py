@@ -205,7 +205,11 @@ def _mood_is_change(clause: str) -> bool:
 def _refers(clause: str) -> bool:
     """Whether a clause that names no tool refers to one named before ("switch it off")."""
     return bool(
-        re.search(r"(?<![\w'])(?:it|that|this|them|those|one|yours|all of it)(?![\w'])", clause)
+        re.search(
+            r"(?<![\w'])(?:it|that|this|them|those|one|yours|all of it|(?:shown|selected|set|says"
+            r"|listed|displayed|written) there)(?![\w'])",
+            clause,
+        )
     )
 
 

@@ -85,6 +85,7 @@ _NETWORK_SHOWN = (
     r"(?:which|what) (?:kind of |type of |generation of )?(?:network|generation)",
     r"generation of network",
     r"(?:5g|4g|lte|3g)(?: only|/| or )",
+    r"network technolog(?:y|ies)|which networks? (?:\w+ ){0,2}(?:uses?|connects?|prefers?)",
 )
 _NETWORK_SET = (
     _NETWORK,
@@ -122,6 +123,7 @@ _SPEED = (
     r"(?:download|upload) (?:speed|figure|rate)",
     r"(?:internet|connection|data) speed|speed of (?:your|the)",
     r"measure (?:your |the )?(?:connection|speed|internet)",
+    r"bandwidth|speed (?:app|check|reading)",
 )
 _TEST_CALL = (
     r"test call|test (?:line|number)|611",
@@ -131,7 +133,8 @@ _TEST_CALL = (
 )
 _PICTURE = (
     r"picture message|photo message|\bmms\b",
-    r"(?:send|text|attach|message|texting)(?:ing)? (?:\w+ ){0,4}(?:photo|picture|image|pic)",
+    r"(?:send|text|attach|messag(?:e|ing)|texting)(?:ing)? (?:\w+ ){0,4}"
+    r"(?:photo|picture|image|pic)",
     r"(?:photo|picture|image|pic) (?:\w+ ){0,4}(?:text|message|sms)",
     r"test picture",
 )
@@ -144,7 +147,7 @@ _DATA_SAVER = (
     r"(?:restrict|limit)s? background data|background data",
 )
 _BATTERY = (
-    r"battery saver|battery-saver|low power|low-power|power[- ]sav(?:ing|er)|battery sav(?:ing)",
+    r"battery saver|battery-saver|low power|low-power|power[- ]sav(?:ing|er)|battery[- ]sav(?:ing)",
     r"battery (?:mode|optimi[sz]ation)",
 )
 _PERMISSIONS = (
@@ -159,6 +162,7 @@ _GRANT = (
     r"permissions?",
     r"access (?:to|for) (?:phone|storage|sms)",
     r"(?:give|grant|allow) (?:\w+ ){0,3}(?:access|messages|messaging|texting)",
+    r"(?:to|as) allowed|allow everything",
     r"(?:messages|messaging|texting|sms) app(?:'s)? (?:access|permissions?)",
 )
 _WIFI_CALLING = (
@@ -173,6 +177,7 @@ _UPDATE_SHOWN = (
     r"updates? (?:\w+ )?(?:available|waiting|pending)",
     r"(?:pending|waiting) update|any updates|check for (?:an )?updates?",
     r"up to date|latest (?:software|version|firmware)",
+    r"update (?:page|screen|menu|section)|last updated?|new version|anything new (?:is )?offered",
 )
 _UPDATE = (
     *_UPDATE_SHOWN,
