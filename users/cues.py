@@ -60,6 +60,13 @@ DONE = compiled(
     r"(?:tip|waiver|add-on|addon|coverage|insurance|protection|bags?|discount|code|credit|hold"
     r"|lock|block|freeze|upgrade) (?:is|are) (?:now )?(?:on|active|applied|in place|added)\b",
     r"(?:is|are) (?:now )?active on your",
+    r"(?:i|we) went ahead and (?:\w+ )?\w+ed\b",
+    r"^[✔✅☑✓]",
+    r"(?:payment|request|change|transfer|refund|booking|order|cancellation|upgrade|credit)"
+    r" (?:\w+ ){0,3}(?:has|have) gone through",
+    r"(?:is|are) (?:now )?(?:all )?set up\b|you(?:'re| are) now (?:on|booked|enrolled"
+    r"|registered|covered)\b|(?:that's|that is|it's|it is|they're) (?:been )?saved\b",
+    r"(?:is|are) now (?:\d|under (?:dispute|review))",
     r"(?:all|you're all|you are all|everything's|everything is) (?:set|done|sorted|good to go)",
     r"\bdone\b[!.—,:-]",
     r"^done$",
@@ -106,6 +113,7 @@ DONE_BLOCKS = compiled(
     r"\bas (?:\w+ ){1,2}(?:is|are) \w+$",
     r"(?:once|after|when|as soon as|until|if|before|whether) (?:\w+ ){0,6}(?:has|have|is|are"
     r"|it's|it is)\b",
+    r"^once (?:that|this|it)(?:'s| is| has been) (?:done|finished|complete)",
     r"(?:will|would|\w+'ll|can|could|should|may|might|won't|cannot|can't|going to) (?:\w+ ){0,3}"
     r"(?:be|get|have|make)\b",
     r"(?:nothing|not|never|no \w+) (?:has|have|is|are)\b",
@@ -242,6 +250,17 @@ REFUSAL = compiled(
     r"the earliest (?:i|we|you) (?:can|could)",
     r"\bnever (?:be )?(?:waived|refunded|reversed|credited|changed|cancel|removed|allowed)",
     r"(?:charge|fee|decision|booking|reservation|order|cost) (?:still )?stands\b",
+    r"(?:have|need) to leave (?:it|this|that|them) (?:untouched|as (?:it is|they are)|alone)",
+    r"makes? (?:it|them|this) (?:non-?refundable|ineligible)",
+    r"(?:reserved|only) for (?:delays|orders|bookings|members|customers|cases|claims) (?:of|over"
+    r"|above|with|that|where|longer)",
+    r"there(?:'s| is) (?:no|nothing) (?:\w+ ){0,3}(?:i|we) can (?:issue|add|offer|do|refund"
+    r"|credit|apply|give)|nothing (?:i|we) can (?:issue|add|offer|refund|credit|apply|give)",
+    r"(?:are|is) locked in\b|(?:stays?|remains?) (?:off|due|owed|outstanding|as (?:it|they)"
+    r" (?:is|are)) until",
+    r"(?:aren't|are not|isn't|is not) waived|no (?:\w+ )?(?:error|mistake) to (?:dispute|correct"
+    r"|fix)",
+    r"^\**what (?:i|we) can(?:'t|not)\b",
 )
 """A refusal, however worded: an inability, an eligibility rule, a policy, a limit."""
 
@@ -273,6 +292,8 @@ CLOSING = compiled(
     r"that's everything on my|(?:else|more) you need(?:ed)?",
     r"(?:is|was) there (?:\w+ ){0,2}(?:anything|something) (?:else|more|further)\b",
     r"(?:will|would) that be all|(?:is|was) that (?:all|everything)(?: for (?:today|now))?\?",
+    r"(?:any|another) (?:other )?(?:\w+ ){0,3}(?:(?:or|and) \w+ )?(?:(?:i|we) can|(?:i|we) could"
+    r"|you'd like me to|you would like me to) (?:\w+ )?(?:check|help|look|answer|do|sort)",
 )
 """Asks whether there is anything else."""
 
@@ -287,7 +308,7 @@ FAREWELL = compiled(
     r"|flight|holiday|vacation|visit|meal|time)",
     r"enjoy (?:the |your )?(?:new|trip|stay|flight|meal|visit)|enjoy (?:\w+ ){0,2}!|safe travels",
     r"good-?bye|bye for now|^bye\b|\bbye!|talk soon|all the best|best of luck|good luck",
-    r"feel better|get well|wish(?:ing)? you (?:a|all|the|well)",
+    r"feel better|get well|wish(?:ing)? you (?:a|all|the|well|smooth|safe|happy|good|great)",
     r"(?:glad|happy|pleased) (?:i|we) (?:could|was able to|were able to|got|managed|have)"
     r" (?:to )?(?:help|sort|get|fix|resolve|assist)",
     r"(?:glad|happy) (?:that |this |it |we )(?:\w+ )?(?:helped|worked|sorted|got sorted)",
@@ -394,6 +415,7 @@ CONFIRMATION = compiled(
     r"lock it in\?|make the switch\?|book it\?",
     r"confirm (?:that's|that is|this is|it's|it is) (?:what you (?:want|need|meant)|right|correct"
     r"|ok|okay|fine)|confirm (?:that|this|it|everything|all of (?:that|this))(?: for me)?\?",
+    r"good to (?:go|book|proceed|go ahead)\b.*\?|still want (?:me )?to (?:go ahead|proceed)",
     r"confirm (?:the|these|those) (?:details|changes?|above|steps)|confirm you(?:'re| are)"
     r" (?:happy|ok|okay|fine|good)",
 )

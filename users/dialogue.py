@@ -243,7 +243,7 @@ class AgentTextReader:
             found = [(0, n) for n in self.slots.chosen(low, self.before(low))]
         if found and strong and not choice:
             found = []
-        if not quiet:
+        if not quiet and not strong:  # "Shall I unfreeze it so you can use it again?"
             others = [o for o in self.lows if o != low]
             again = self.slots.rechecked(low, others, self.text)
             found += [(0, n) for n in again if n not in {m for _, m in found}]

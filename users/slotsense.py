@@ -57,6 +57,7 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)"
             r"|prompting",
+            r"by mistake (?:\w+ ){0,3}or\b|\bor (?:do|did) you (?:\w+ )?(?:not|no longer) need",
         ),
     ),
     (
@@ -65,10 +66,21 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(?:swap|exchange|switch|change|replace)(?:ped|d)? (?:\w+ ){0,3}(?:for|to|into"
             r"|with)\b",
             r"(?:would you like|do you want|you'd like) instead|instead\?",
+            r"in (?:its|their) place|(?:size|colou?r|style|model|version) (?:or|and|/)"
+            r" (?:size|colou?r|style|model)",
         ),
     ),
-    (r"specialty", (r"specialist|specialty|speciality",)),
-    (r"trip_type", (r"one-?way|round[- ]?trip|return trip",)),
+    (
+        r"specialty",
+        (
+            r"specialist|specialty|speciality",
+            r"(?:what|which) (?:kind|type|sort) of (?:appointment|doctor|visit|care)",
+        ),
+    ),
+    (r"trip_type", (r"one-?way|round[- ]?trip|return (?:trip|flight)|fly(?:ing)? back",)),
+    (r"provider", (r"(?:particular|specific|preferred) (?:doctor|provider|physician)",)),
+    (r"shipping", (r"shipp(?:ed|ing)|delivery (?:option|speed|method)|expedited",)),
+    (r"pickup_location", (r"where (?:\w+ ){0,6}pick (?:\w+ ){0,3}up|pick-?up (?:location|point)",)),
     (r"^addon$", (r"add-?on|data pack|data package|extra data",)),
     (r"new_plan", (r"plan name|name of (?:the |your )?(?:insurance )?plan",)),
     (r"card_problem", (r"lost or stolen|stolen|damaged|what happened",)),
@@ -109,6 +121,7 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"special_request",
         (
             r"anything (?:we|i) should know|special requests?|preferences?",
+            r"(?:we|i|us) (?:should |to )?arrange|arrange (?:\w+ ){0,3}for (?:your|the) stay",
             r"(?:like|want) (?:\w+ )?noted|anything (?:else )?(?:to add|you'd like (?:noted"
             r"|added))",
         ),
@@ -135,7 +148,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"(?:^|_)(?:dates?|time|travel_dates|loss_date|storm_date|return_date|new_dates|stay_dates"
         r"|rental_dates|new_time)$",
         (
-            r"(?:which|what) (?:\w+ )?(?:day|date|dates|days|time|times)\b",
+            r"(?:which|what) (?:\w+ )?(?:day|date|dates|days|time|times|nights?)\b",
             r"\bwhen\b",
             r"\bdates?\b(?! of birth)",
         ),
@@ -161,7 +174,8 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(?:pay|charge|use|refund|put|cover)",
             r"charge (?:it|that|this|the \w+) to|put (?:it|that|this) on|cover the difference",
             r"(?:which|what) card|how would you like to pay|how (?:would"
-            r"|will) you (?:like to )?pay",
+            r"|will) you (?:like to )?pay|how (?:will|would|are) you (?:be )?paying",
+            r"where should (?:the|your|any) refund (?:go|be sent)|refund (?:go|be sent) to",
         ),
     ),
 )
@@ -204,6 +218,7 @@ _ADDRESS_PARTS = re.compile(r"\b(?:street|city|state|unit|apartment|apt|suite)\b
 _RECHECK = re.compile(
     r"double-check|check (?:the|it|that)|(?:the )?spelling|\bagain\b|once more|re-?enter"
     r"|another (?:\w+ )?(?:one|email|number|code)|digit by digit|read (?:it|me)"
+    r"|spell (?:it|that)|(?:are|is) you sure (?:of|about) (?:the|that|your)"
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{5,}\b|\b\d{4,}\b")
