@@ -317,7 +317,11 @@ def test_version_models_and_emotions() -> None:
     assert "temperature" in models["model_providers"]["openai"]["options"]
     assert "tool_parser" in models["model_providers"]["vllm"]["options"]
     assert models["agents"]["scripted"]["options"] == {"latency": 0.0, "error_rate": 0.3}
-    assert models["users"]["scripted"]["options"] == {"latency": 0.0, "threshold_scale": 1.0}
+    assert models["users"]["scripted"]["options"] == {
+        "latency": 0.0,
+        "threshold_scale": 1.0,
+        "reader": "rules",
+    }
     assert "repair" in models["users"]["llm"]["options"]
     emotions = json.loads(tau_sim("emotions", "--json").stdout)
     anger = emotions["families"]["anger"]
