@@ -7,10 +7,12 @@ transfer, a closing or farewell, an action reported done, a lookup made or annou
 shown. A sentence that asks (a question, a request, an imperative) is read for what it asks:
 
 - the user's own tools it asks for, by meaning (``users.stepsense``); a sentence that asks for
-  one is read for nothing else;
+  one is read for nothing else; the items of a list of what was done ("Here's what we did: …")
+  and thanks for steps done ("Thanks for doing those steps (…)") ask for nothing;
 - the user's slots it names, by keyword or kind (``users.slotsense``); offered as
   alternatives ("your email, or your full name and ZIP code") every group is asked and the
-  groups are kept apart; with a choice ("which of your two orders") the slot is also *chosen*;
+  groups are kept apart, and an alternative the user does not hold is left out; with a choice
+  ("which of your two orders") the slot is also *chosen*;
 - otherwise the user's go-ahead for an action, an unknown item the user does not hold, or a
   question nobody could place (*unclear*).
 
