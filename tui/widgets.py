@@ -34,6 +34,7 @@ from tau_sim.tui.state import (
     RunState,
     grid_label,
 )
+from tau_sim.tui.table import MeasuredTable
 
 BAR_WIDTH = 6
 STATUS_STYLES = {
@@ -255,7 +256,7 @@ class RowFilter:
         return None
 
 
-class ConversationTable(DataTable[object]):
+class ConversationTable(MeasuredTable[object]):
     """Every conversation of the run, one row each, filtered and sorted as asked."""
 
     class Chosen(Message):
@@ -449,7 +450,7 @@ def short_names(agents: list[str]) -> dict[str, str]:
     return short if len(set(short.values())) == len(agents) else {a: a for a in agents}
 
 
-class SuccessGrid(DataTable[object]):
+class SuccessGrid(MeasuredTable[object]):
     """Success per emotion x intensity (rows), one column per agent; fills in live."""
 
     def __init__(self, **kwargs: object) -> None:
