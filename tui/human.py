@@ -11,9 +11,10 @@ condition with a short acting guide (and, where the task's request must be refus
 user pushes back before it accepts: ``users.pushback``), the intensity being acted (ctrl+up /
 ctrl+down: stored with each message as an ``EmotionUpdate``), the dialogue and the input box.
 ``/tool key=value ...`` runs a user-side tool where the domain has some. ctrl+s ends satisfied
-(``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) with a reason picked from
-``ABANDON_REASONS`` or written, stored as the reason of the last ``EmotionUpdate`` (never said
-to the agent).
+(``###STOP###``), ctrl+b abandons (``###UNSATISFIED###``) once a reason is picked from
+``ABANDON_REASONS`` or written (``ReasonScreen``: Enter alone picks none, escape keeps talking),
+stored as the reason of the last ``EmotionUpdate`` (never said to the agent). The input line
+drops the control characters of pasted text (``PlainInput``).
 
 The agent's screen shows what an agent is given and nothing of the user's condition: the tools
 (from their schemas), the policy rendered as Markdown, and the tool results whole and
@@ -58,7 +59,7 @@ from tau_sim.tui.dialogue import (
     Outcome,
     describe_start,
 )
-from tau_sim.tui.human_widgets import HumanDialogue, ReasonScreen
+from tau_sim.tui.human_widgets import HumanDialogue, PlainInput, ReasonScreen
 from tau_sim.tui.screens import SizedScreen
 from tau_sim.tui.sources import LiveSource
 from tau_sim.tui.tool_form import ToolForm
@@ -99,7 +100,7 @@ class HumanScreen(SizedScreen):
         self.book = IdBook()
         """The values seen in this conversation, which the command line and the form offer."""
         self.suggester = CommandSuggester(self.book)
-        self.say = Input(
+        self.say = PlainInput(
             placeholder="wait for your turn", id="say", disabled=True, suggester=self.suggester
         )
         self.ask: Ask | None = None

@@ -3,15 +3,17 @@
 ``HumanDialogue`` shows a tool result whole and pretty-printed for the agent player (who must
 read ids and amounts) and cut for the user player; ``ReasonScreen`` asks why the user gives up
 (one of ``ABANDON_REASONS`` or a reason written), which is stored, never said to the agent.
+``PlainInput`` is the players' line: what is pasted into it arrives without control characters.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -43,6 +45,25 @@ def pretty(content: str) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
+def printable(text: str) -> str:
+    """``text`` without control characters (a tab is a space)."""
+    text = text.replace("\t", " ")
+    return "".join(c for c in text if unicodedata.category(c) != "Cc")
+
+
+class PlainInput(Input):
+    """An ``Input`` whose pasted text loses its control characters before it is inserted.
+
+    A pasted ctrl+b (character 2) is text, never a key, and never reaches the line or the agent.
+    """
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.prevent_default()  # Input's own handler would insert the text as it came
+        lines = event.text.splitlines()
+        super()._on_paste(events.Paste(printable(lines[0]) if lines else ""))
+        event.stop()
+
+
 class HumanDialogue(DialogueView):
     """The dialogue as the person's role sees it.
 
@@ -65,10 +86,12 @@ class HumanDialogue(DialogueView):
 
 
 class ReasonScreen(ModalScreen[str | None]):
-    """Pick why you abandon, or write it (escape: keep talking).
+    """Pick why you abandon, or write it (escape: keep talking): the abandon's confirmation.
 
-    The reason is stored with the ending (the last ``EmotionUpdate``'s reason, which the
-    failure diagnosis reads), never sent as something the user says.
+    No reason is highlighted when it opens, so Enter alone picks none: a ctrl+b followed by a
+    newline (text pasted where the terminal does not mark pastes) leaves the person asked,
+    not abandoned. The reason is stored with the ending (the last ``EmotionUpdate``'s reason,
+    which the failure diagnosis reads), never sent as something the user says.
     """
 
     BINDINGS = [Binding("escape", "dismiss_none", "Keep talking")]
@@ -78,7 +101,12 @@ class ReasonScreen(ModalScreen[str | None]):
         with Vertical(id="reason-box"):
             yield Static(Text("Why do you give up?", style="bold"))
             yield OptionList(*ABANDON_REASONS, id="reasons")
-            yield Input(placeholder="or write your own reason, then Enter", id="own-reason")
+            yield PlainInput(placeholder="or write your own reason, then Enter", id="own-reason")
+            yield Static(Text("up/down and Enter pick a reason; escape keeps talking", "dim"))
+
+    def on_mount(self) -> None:
+        """Nothing picked yet: the person moves to a reason first."""
+        self.query_one("#reasons", OptionList).highlighted = None
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         """The reason picked."""

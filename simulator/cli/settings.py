@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tau_sim.simulator.cli.options import csv, workers_arg
 from tau_sim.simulator.cli.run_options import run_parser
 from tau_sim.simulator.core.conditions import (
+    DEFAULT_LEVEL,
     DIMENSIONS,
     NEUTRAL,
     TASK_EMOTION,
@@ -350,6 +351,7 @@ def config_from_settings(
             names = [n.lower() for n in csv(settings[dimension])]
             unique(f"--{dimension}", names, names)
             fields[dimension] = parse_levels(dimension, settings[dimension])
+            _check_neutral_levels(dimension, fields.get("emotions", defaults.emotions), fields)
     limits = {
         field: settings[dest]
         for dest, field in (
@@ -382,6 +384,36 @@ def _check_task_intensities(emotions: list[str]) -> None:
             "(neutral plays none), so --intensities would be ignored; drop it, or set the "
             "intensities in the task file (`tracer construct --emotions 'anger;intensity=high'`)"
         )
+
+
+def _check_neutral_levels(dimension: str, emotions: list[str], fields: dict[str, Any]) -> None:
+    """Refuse ``default`` beside neutral's own level of ``dimension`` when the run plays neutral.
+
+    Neutral's levels never move with intensity, so under neutral the two entries are one
+    condition: its cells would be played twice under two names.
+    """
+    levels = fields[dimension]
+    if NEUTRAL not in emotions or None not in levels:
+        return
+    own = neutral_level(dimension)
+    if own in levels:
+        raise UsageError(
+            f"--{dimension}: under --emotions {NEUTRAL}, {DEFAULT_LEVEL!r} is neutral's own "
+            f"{dimension} {own!r}, so {DEFAULT_LEVEL} and {own} are one condition played twice; "
+            f"give one of them (or play neutral in a run of its own)"
+        )
+
+
+def neutral_level(dimension: str) -> str | None:
+    """Neutral's own level of ``dimension`` in the emotion taxonomy (None if it has none)."""
+    from tau_sim.simulator.core.registry import EMOTIONS
+
+    for taxonomy in EMOTIONS.values():
+        leaves = taxonomy.catalog().get(NEUTRAL, {}).get("leaves", {})
+        if NEUTRAL in leaves:
+            level: str | None = leaves[NEUTRAL].get(dimension)
+            return level
+    return None
 
 
 def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:

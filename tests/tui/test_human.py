@@ -12,6 +12,7 @@ import anyio
 import msgspec
 import pytest
 from rich.text import Text
+from textual import events
 
 from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core.events import Event, decode_stored, kind_of
@@ -97,7 +98,7 @@ async def test_typing_raising_and_abandoning_are_stored(tmp_path: Path) -> None:
         await my_turn(pilot)
         await pilot.press("ctrl+b")
         await pilot.pause()
-        await pilot.press("down", "enter")  # the second reason
+        await pilot.press("down", "down", "enter")  # the second reason
         await until(pilot, lambda: app.done)
     row, events = stored(db)
     assert row["user"] == "human" and row["reason"] == "user_abandoned"
@@ -187,6 +188,36 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "x.db").exists()
 
 
+async def test_a_ctrl_b_inside_pasted_text_never_abandons_without_asking(tmp_path: Path) -> None:
+    """Pasted text (a ``Paste`` event) loses its ctrl+b; the same bytes arriving as keys (a
+    terminal that does not mark pastes) open the confirmation, whose Enter picks nothing."""
+    db = tmp_path / "paste.db"
+    app = session(db)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        asked = screen.ask
+        screen.say.post_message(events.Paste("my order\x02 is late\nsecond line"))
+        await until(pilot, lambda: screen.say.value == "my order is late")
+        assert app.screen is screen
+        screen.say.value = ""
+        await pilot.press("h", "i", "ctrl+b", "space", "t", "h", "e", "r", "e", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ReasonScreen))
+        await pilot.pause()
+        assert isinstance(app.screen, ReasonScreen) and not app.done and screen.ask is asked
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen)
+        await say_line(pilot, screen, "my order is late")
+        await my_turn(pilot)
+        await pilot.press("ctrl+b")
+        await until(pilot, lambda: isinstance(app.screen, ReasonScreen))
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: app.done)
+    row, events_ = stored(db)
+    said = [e["text"] for e in events_ if e["kind"] == "user_message"]
+    assert said == ["my order is late", "I am giving up on this. ###UNSATISFIED###"]
+    assert row["reason"] == "user_abandoned"
+
+
 async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Path) -> None:
     db = tmp_path / "both.db"
     app = session(db)
@@ -198,7 +229,7 @@ async def test_compare_users_pairs_a_human_run_with_a_scripted_run(tmp_path: Pat
         await my_turn(pilot)
         await pilot.press("ctrl+b")
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await until(pilot, lambda: app.done)
     cli = TAU_SIM
     same = ["--tasks", TASK, "--agent", "scripted/gold", "--emotions", "anger"]
@@ -237,7 +268,7 @@ async def test_the_person_uses_the_phone_from_the_screen(tmp_path: Path) -> None
         assert any("check_status_bar" in text for text in shown)
         await pilot.press("ctrl+b")
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("down", "enter")
         await until(pilot, lambda: app.done)
     row, events = stored(db)
     calls = [e for e in events if e["kind"] == "user_tool_call"]

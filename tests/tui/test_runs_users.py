@@ -26,7 +26,7 @@ async def test_runs_lists_the_user_of_each_run(tmp_path: Path) -> None:
         await my_turn(pilot)
         await pilot.press("ctrl+b")
         await pilot.pause()
-        await pilot.press("enter")  # the first reason
+        await pilot.press("down", "enter")  # the first reason
         await until(pilot, lambda: app.done)
 
     listed = tau_sim("runs", "--db", str(db)).stdout

@@ -125,6 +125,14 @@ RUN_CASES: list[tuple[list[str], str]] = [
     (["--user", "scripted,scripted"], "--user: 'scripted' is given twice"),
     (["--politeness", "cold,cold"], "--politeness: 'cold' is given twice"),
     (["--trust", "default,default"], "--trust: 'default' is given twice"),
+    (
+        ["--emotions", "neutral", "--politeness", "default,neutral"],
+        "--politeness: under --emotions neutral, 'default' is neutral's own politeness 'neutral'",
+    ),
+    (
+        ["--emotions", "neutral,anger", "--urgency", "moderate,high,default"],
+        "so default and moderate are one condition played twice",
+    ),
     (["--trials", "1e309"], "argument --trials: invalid int value: '1e309'"),
     (["--trials", "99999999999"], "--trials must be at most 1000000 (got 99999999999)"),
     (["--concurrency", "99999999999999999999"], "--concurrency must be at most 100000"),
