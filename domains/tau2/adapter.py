@@ -28,8 +28,7 @@ from tau2.environment.environment import Environment
 from tau2.environment.toolkit import ToolType
 
 from tau_sim.simulator.core import ToolSpec
-from tau_sim.simulator.world import Base, Database, Tool, ToolError, ToolKind
-from tau_sim.simulator.world.statehash import exact_hash
+from tau_sim.simulator.world import Base, Database, Tool, ToolError, ToolKind, exact_hash
 
 EnvFactory = Callable[..., Environment]
 """τ²-bench's ``get_environment(db=..., [user_db=...])`` of one domain."""
