@@ -110,7 +110,8 @@ def replayed(domain: Domain, task: Task, writes: list[Action]) -> list[Event]:
     for action in writes:
         outcome = domain.call(db, action)
         assert not outcome.error, f"{task.id}: {action.name} fails: {outcome.content}"
-    said = AgentMessage(conversation="order", text=" ".join(task.required_outputs) or "Done.")
+    text = f"Done. Details: {'; '.join(task.required_outputs)}."
+    said = AgentMessage(conversation="order", text=text)
     return [said, state_event("order", db)]
 
 
