@@ -158,7 +158,11 @@ class Database:
         Two states that differ only in the order of items inside a record or in the ids tools
         minted for new records hash alike (``statehash.order_free_hash``).
         """
-        return order_free_hash(changes, self.base_record)
+        return order_free_hash(changes, self.base_record, self.is_base_key)
+
+    def is_base_key(self, key: str) -> bool:
+        """Whether some table of the base holds a record ``key``."""
+        return any(key in rows for rows in self._rows.values())
 
     def base_record(self, table: str, key: str) -> Any | None:
         """Record ``key`` of ``table`` as the base holds it, or None."""

@@ -54,22 +54,32 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(item)
 
 
-def _minted_inside(key: str, record: Any, base: Any) -> set[str]:
-    """Strings of ``record`` that name a part of it the base record lacks (module doc)."""
+def _minted_inside(
+    key: str, record: Any, base: Any, is_base_key: Callable[[str], bool]
+) -> set[str]:
+    """Strings of ``record`` that name a new part of it (module doc); never a base record's key."""
     prefixes = tuple(key + sep for sep in _SEPARATORS)
     known = set(_strings(base)) if base is not None else set()
-    return {s for s in _strings(record) if s.startswith(prefixes) and s not in known}
+    return {
+        s
+        for s in _strings(record)
+        if s.startswith(prefixes) and s not in known and not is_base_key(s)
+    }
 
 
 _SEPARATORS = ("-", "_", ":")
 
 
 def order_free_hash(
-    changes: Iterable[tuple[str, str, Any]], base_record: Callable[[str, str], Any]
+    changes: Iterable[tuple[str, str, Any]],
+    base_record: Callable[[str, str], Any],
+    is_base_key: Callable[[str], bool],
 ) -> str:
     """The hash of ``changes`` (table, key, record-or-None), blind to the order of the writes.
 
-    ``base_record(table, key)`` is the base's record (None: the base lacks it, the key is new).
+    ``base_record(table, key)`` is the base's record (None: the base lacks it, the key is new);
+    ``is_base_key(text)`` whether some base table holds a record of that key (a reference to an
+    existing record is never read as a new id, so a write that points at the wrong one differs).
     """
     rows = [(t, k, None if r is None else _plain.decode(_encoder.encode(r))) for t, k, r in changes]
     new: set[str] = set()
@@ -80,7 +90,7 @@ def order_free_hash(
                 new.add(key)
             else:
                 base = _plain.decode(_encoder.encode(base))
-            new |= _minted_inside(key, record, base)
+            new |= _minted_inside(key, record, base, is_base_key)
     lines: list[bytes] = []
     for table, key, record in rows:
         name = NEW_ID if key in new else key
