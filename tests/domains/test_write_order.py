@@ -37,8 +37,8 @@ ORDER_MATTERS: dict[str, set[tuple[str, str]]] = {
     "insurance": {("add_driver", "make_payment")},
     # a night paid with points cannot be upgraded
     "hotel": {("upgrade_room", "redeem_points_for_night")},
-    # each change is charged under its own item for the days and class the booking has then
-    # (the totals agree in any order; the items do not): the policy's order of changes
+    # each change is charged for the days and class the booking has then: the policy sets the
+    # order (upgrade, extension, insurance, return branch)
     "car_rental": {
         ("change_vehicle_class", "extend_booking"),
         ("change_vehicle_class", "add_insurance"),
