@@ -29,7 +29,8 @@ def register_world(
     The name is the package's last part, ``title`` what ``tau-sim domains`` shows; the base is
     ``data.build_base(base_seed)``; the task set is regenerated with ``generation``. With
     ``user_tools``, ``device`` holds the tools only the user can run and ``scenario.STEP_HINTS``
-    how an agent asks for each. The factory's docstring is the package docstring's first line.
+    how an agent asks for each; ``intents.PHRASINGS`` (if any) the ways of saying a required
+    output that count. The factory's docstring is the package docstring's first line.
     """
     name = package.rsplit(".", 1)[-1]
     modules = {
@@ -57,6 +58,7 @@ def register_world(
             slot_hints=scenario.HINTS,
             user_toolkit=user_toolkit,
             user_tool_hints=scenario.STEP_HINTS if user_tools else None,
+            phrasings=getattr(modules["intents"], "PHRASINGS", None),
         )
 
     factory.__name__ = factory.__qualname__ = name

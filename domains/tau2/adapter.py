@@ -17,7 +17,7 @@ event holds them, ``state_hash`` hashes them, and ``rebuild`` turns base + chang
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -28,7 +28,7 @@ from tau2.environment.environment import Environment
 from tau2.environment.toolkit import ToolType
 
 from tau_sim.simulator.core import ToolSpec
-from tau_sim.simulator.world import Base, Database, Tool, ToolError, ToolKind
+from tau_sim.simulator.world import Base, Database, Tool, ToolError, ToolKind, exact_hash
 
 EnvFactory = Callable[..., Environment]
 """τ²-bench's ``get_environment(db=..., [user_db=...])`` of one domain."""
@@ -144,6 +144,10 @@ class Tau2Database(Database):
         if env.user_tools is not None:
             dbs[USER] = env.user_tools.db
         return dbs
+
+    def hash_of(self, changes: Iterable[tuple[str, str, Any]]) -> str:
+        """τ²-bench compares its databases exactly: the hash keeps every order."""
+        return exact_hash(changes)
 
     def fork(self) -> Tau2Database:
         """A copy with this copy's state (its environment deep-copied)."""

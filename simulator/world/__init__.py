@@ -84,6 +84,7 @@ if TYPE_CHECKING:
         split_pool,
         tier_pool,
     )
+    from tau_sim.simulator.world.statehash import exact_hash
     from tau_sim.simulator.world.taskstats import (
         TaskStats,
         task_stats,
@@ -186,6 +187,7 @@ MODULE_OF = {
     "reads_free_text": "splits",
     "record_value": "evaluation",
     "render_result": "tools",
+    "exact_hash": "statehash",
     "split_pool": "splits",
     "state_event": "evaluation",
     "step_request": "usersteps",
@@ -249,6 +251,7 @@ __all__ = [
     "encode_task",
     "ending_tools",
     "evaluate",
+    "exact_hash",
     "final_reward",
     "final_state",
     "is_expression",

@@ -9,15 +9,15 @@ changes alike, so no tool has to combine an index lookup with a scan of the chan
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
 import msgspec
 
+from tau_sim.simulator.world.statehash import order_free_hash
+
 _DELETED = object()
-_encoder = msgspec.json.Encoder(order="deterministic")
 
 
 class Index(msgspec.Struct, frozen=True):
@@ -149,16 +149,25 @@ class Database:
         return out
 
     def state_hash(self) -> str:
-        """A hash of the state: equal for two copies of one base exactly when their data agree."""
-        digest = hashlib.blake2b(digest_size=16)
-        for table, key, value in self.changes():
-            digest.update(table.encode())
-            digest.update(b"\0")
-            digest.update(key.encode())
-            digest.update(b"\0")
-            digest.update(b"-" if value is None else _encoder.encode(value))
-            digest.update(b"\n")
-        return digest.hexdigest()
+        """The hash the reward compares: this copy's ``hash_of`` its changes."""
+        return self.hash_of(self.changes())
+
+    def hash_of(self, changes: Iterable[tuple[str, str, Any]]) -> str:
+        """The hash of ``changes`` over this copy's base, blind to the order of the writes.
+
+        Two states that differ only in the order of items inside a record or in the ids tools
+        minted for new records hash alike (``statehash.order_free_hash``).
+        """
+        return order_free_hash(changes, self.base_record, self.is_base_key)
+
+    def is_base_key(self, key: str) -> bool:
+        """Whether some table of the base holds a record ``key``."""
+        return any(key in rows for rows in self._rows.values())
+
+    def base_record(self, table: str, key: str) -> Any | None:
+        """Record ``key`` of ``table`` as the base holds it, or None."""
+        rows = self._rows.get(table)
+        return None if rows is None else rows.get(key)
 
 
 BaseBuilder = Callable[[], Base]

@@ -223,6 +223,8 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     ``free_text_scenarios`` marks scenarios only a model can read (no slots a scripted user
     could answer from), so the run refuses the scripted user; ``evaluator`` builds the
     domain's own ``Evaluator`` (its reward semantics) instead of the default one.
+    ``phrasings`` maps a required output to the ways of saying it that count (the policy's own
+    wording; ``evaluation.output_said``).
     """
 
     name: str
@@ -240,6 +242,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     task_reader: Callable[[Path], list[Task]] | None = None
     free_text_scenarios: bool = False
     evaluator: Callable[[Domain], Evaluator] | None = None
+    phrasings: Mapping[str, Sequence[str]] = {}
 
     def __post_init__(self) -> None:
         if self.user_toolkit is not None:
@@ -264,6 +267,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         slot_hints: Mapping[str, SlotHint] | None = None,
         user_toolkit: Toolkit | None = None,
         user_tool_hints: Mapping[str, StepHint] | None = None,
+        phrasings: Mapping[str, Sequence[str]] | None = None,
     ) -> Domain:
         """A domain whose policy and tasks are ``folder/policy.md`` and ``folder/tasks.jsonl``."""
         try:
@@ -282,6 +286,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             slot_hints=dict(slot_hints or {}),
             user_toolkit=user_toolkit,
             user_tool_hints=dict(user_tool_hints or {}),
+            phrasings=dict(phrasings or {}),
         )
 
     @cached_property

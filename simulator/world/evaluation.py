@@ -13,8 +13,9 @@ conversation that ended well (the user stopped, or a transfer) keeps its score.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -57,6 +58,35 @@ def normalize_text(text: str) -> str:
     text = text.lower().replace(",", "").replace("\u2019", "'")
     text = written_out(text).replace("can not", "cannot")
     return _SPACE.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=4096)
+def _whole(phrase: str) -> re.Pattern[str]:
+    """``phrase`` (normalised) as whole words."""
+    return re.compile(r"(?<![a-z0-9])" + re.escape(normalize_text(phrase)) + r"(?![a-z0-9])")
+
+
+@lru_cache(maxsize=4096)
+def _stated_alone(output: str) -> re.Pattern[str]:
+    """``output`` stated as a value on its own: after ":" or ";", before ".", ";" or the end."""
+    return re.compile(
+        r"(?:^|[:;])\s*" + re.escape(normalize_text(output)) + r"\s*(?:[.;!?]|$)", re.M
+    )
+
+
+def output_said(output: str, said: str, phrasings: Mapping[str, Sequence[str]]) -> bool:
+    """Whether ``said`` (normalised agent text) communicates the required ``output``.
+
+    An output the domain gives phrasings for (``Domain.phrasings``: the policy's own ways of
+    saying it, "never removed" for "cannot be removed", or a status in context, "still open"
+    but not any "open") is said when one of them appears as whole words, or when the output is
+    stated as a value on its own ("Status: open."); any other output when it appears in the
+    text ("4 refill" in "4 refills").
+    """
+    ways = phrasings.get(output)
+    if ways is None:
+        return normalize_text(output) in said
+    return bool(_stated_alone(output).search(said)) or any(_whole(w).search(said) for w in ways)
 
 
 def agent_texts(events: Iterable[Event]) -> list[str]:
@@ -205,9 +235,16 @@ class Evaluator:
         """
         events = list(events)
         expected = self.gold_hash(task)
-        actual = final_state(events).state_hash
+        state = final_state(events)
+        actual = state.state_hash
+        if state.changes:
+            # hashed again from the stored records, so a conversation stored under an older hash
+            # (before it was blind to the order of writes) is scored as one played today
+            changes = [(c.table, c.key, c.record) for c in state.changes]
+            actual = self.domain.new_database(task).hash_of(changes)
         said = normalize_text("\n".join(agent_texts(events)))
-        missing = [o for o in task.required_outputs if normalize_text(o) not in said]
+        ways = self.domain.phrasings
+        missing = [o for o in task.required_outputs if not output_said(o, said, ways)]
         outputs = (
             1.0 if not task.required_outputs else 1 - len(missing) / len(task.required_outputs)
         )
@@ -244,6 +281,7 @@ __all__ = [
     "final_state",
     "make_evaluator",
     "normalize_text",
+    "output_said",
     "record_value",
     "state_event",
 ]

@@ -161,10 +161,26 @@ def tool(
 
 
 def render_result(value: Any) -> str:
-    """The text an agent sees for a tool's return value (strings as they are, the rest as JSON)."""
+    """The text an agent sees for a tool's return value (strings as they are, the rest as JSON).
+
+    Every field of a record is shown, those at their default too: a record stored without its
+    defaults (``omit_defaults``) would hide a guest's "blue" tier or a traveller's "regular"
+    membership that the tool's description promises.
+    """
     if isinstance(value, str):
         return value
-    return _encoder.encode(value).decode()
+    return _encoder.encode(every_field(value)).decode()
+
+
+def every_field(value: Any) -> Any:
+    """``value`` with each Struct inside it as a dict of all its fields, defaults included."""
+    if isinstance(value, msgspec.Struct):
+        return {f: every_field(getattr(value, f)) for f in value.__struct_fields__}
+    if isinstance(value, list | tuple):
+        return [every_field(item) for item in value]
+    if isinstance(value, dict):
+        return {k: every_field(v) for k, v in value.items()}
+    return value
 
 
 class Toolkit:

@@ -43,7 +43,7 @@ from tau_sim.domains.airline.intents.hard_mixed import (
 from tau_sim.domains.airline.intents.hard_search import FamilyTripOverhaul, SearchChangeFlight
 from tau_sim.simulator.world import Intent
 
-__all__ = ["INTENTS"]
+__all__ = ["INTENTS", "PHRASINGS"]
 
 INTENTS: list[Intent] = [
     BookFlight(),
@@ -69,3 +69,26 @@ INTENTS: list[Intent] = [
     DisprovenCancelledRefund(),
     DepartedTodayCancel(),
 ]
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "Bags can be added to an upcoming reservation, never removed"
+    "cannot be removed": (
+        "cannot be removed",
+        "never removed",
+        "never be removed",
+        "cannot remove",
+        "can only be added",
+        "no way to remove",
+    ),
+    # a flight's status as get_flight_status gives it, in the words a person uses for it
+    "scheduled": (
+        "scheduled",
+        "on schedule",
+        "on time",
+        "not cancelled",
+        "not been cancelled",
+        "not delayed",
+        "operating normally",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

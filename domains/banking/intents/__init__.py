@@ -53,7 +53,7 @@ from tau_sim.domains.banking.intents.hard_transfers import TopUpIfLow, TransferO
 from tau_sim.domains.banking.intents.limits import OffLimitsRequest
 from tau_sim.simulator.world import Intent
 
-__all__ = ["INTENTS"]
+__all__ = ["INTENTS", "PHRASINGS"]
 
 INTENTS: list[Intent] = [
     FreezeCard(),
@@ -86,3 +86,40 @@ INTENTS: list[Intent] = [
     StolenWallet(),
     MonthCleanup(),
 ]
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # a dispute's status as get_dispute_details gives it, said as a status (not any "open")
+    "open": (
+        "is open",
+        "still open",
+        "remains open",
+        "stays open",
+        "currently open",
+        "as open",
+        "open status",
+        "under review",
+        "being reviewed",
+        "under investigation",
+        "being investigated",
+        "in progress",
+        "still pending",
+        "not yet resolved",
+        "not been resolved",
+    ),
+    "refunded": (
+        "refunded",
+        "refund was issued",
+        "credited back",
+        "money back",
+        "resolved in your favor",
+        "resolved in your favour",
+    ),
+    "declined": (
+        "declined",
+        "denied",
+        "rejected",
+        "not in your favor",
+        "not in your favour",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

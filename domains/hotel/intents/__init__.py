@@ -36,7 +36,7 @@ from tau_sim.domains.hotel.intents.hard_search import (
 )
 from tau_sim.simulator.world import Intent
 
-__all__ = ["INTENTS"]
+__all__ = ["INTENTS", "PHRASINGS"]
 
 INTENTS: list[Intent] = [
     BookStay(),
@@ -60,3 +60,15 @@ INTENTS: list[Intent] = [
     PointsOnTwoStays(),
     CancelMineAndFriends(),
 ]
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "say you cannot change or cancel it"
+    "cannot cancel": (
+        "cannot cancel",
+        "cannot change or cancel",
+        "cannot be cancelled",
+        "unable to cancel",
+        "not able to cancel",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

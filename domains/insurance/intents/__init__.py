@@ -50,7 +50,7 @@ from tau_sim.domains.insurance.intents.policies import (
 )
 from tau_sim.simulator.world import Intent
 
-__all__ = ["INTENTS"]
+__all__ = ["INTENTS", "PHRASINGS"]
 
 INTENTS: list[Intent] = [
     CoverageQuestion(),
@@ -82,3 +82,26 @@ INTENTS: list[Intent] = [
     BackdatedCoverage(),
     OnePaymentMethod(),
 ]
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "Only active policies can have claims filed"
+    "cannot be filed": (
+        "cannot be filed",
+        "cannot file",
+        "can only be filed",
+        "can be filed only",
+        "only active policies can have claims filed",
+        "claims can only be filed",
+        "not able to file",
+        "unable to file",
+    ),
+    # the policy: "explain that only household members can be added"
+    "cannot be added": (
+        "cannot be added",
+        "only household members can be added",
+        "only household members may be added",
+        "cannot add",
+        "can only add household members",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

@@ -46,7 +46,7 @@ from tau_sim.domains.telehealth.intents.prescriptions import (
 )
 from tau_sim.simulator.world import Intent
 
-__all__ = ["INTENTS"]
+__all__ = ["INTENTS", "PHRASINGS"]
 
 INTENTS: list[Intent] = [
     BookAppointment(),
@@ -74,3 +74,16 @@ INTENTS: list[Intent] = [
     WeekCleared(),
     RebookElsewhere(),
 ]
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "say that you cannot share or change it" (a bare "cannot" is in any refusal)
+    "cannot": (
+        "cannot share",
+        "cannot change",
+        "cannot cancel",
+        "cannot access",
+        "cannot discuss",
+        "cannot give",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""
