@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_sim.simulator.core.chat import ChatMessage
-from tau_sim.simulator.core.conditions import parse_intensity
+from tau_sim.simulator.core.conditions import NEUTRAL, parse_intensity
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.gym.loop import LoopHost
 from tau_sim.simulator.gym.options import check_option_names, named_as_options, rollout_config
@@ -158,11 +158,14 @@ class TauSimToolEnv:
         """The episode's (emotion, intensity) when ``reset`` names either; None: the options'."""
         if kwargs.get("emotion") is None and kwargs.get("intensity") is None:
             return None
-        with named_as_options():
-            emotions = normalize_emotions([str(kwargs.get("emotion", self._options.get("emotion", "neutral")))])
-            intensity = parse_intensity(
-                kwargs.get("intensity", self._options.get("intensity", 0.6)), "intensity"
-            )
+        emotion = str(kwargs.get("emotion", self._options.get("emotion", NEUTRAL)))
+        try:
+            emotions = normalize_emotions([emotion])
+        except UsageError as exc:  # its text names the run's flag, ``emotions``
+            raise UsageError(f"emotion: {str(exc).partition(': ')[2]}") from None
+        intensity = parse_intensity(
+            kwargs.get("intensity", self._options.get("intensity", 0.6)), "intensity"
+        )
         if len(emotions) != 1:
             raise UsageError(f"emotion: {kwargs.get('emotion')!r} names more than one emotion")
         return emotions[0], intensity
