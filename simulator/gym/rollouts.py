@@ -310,8 +310,10 @@ class Rollouts:
         return f"{task_id}|{config.emotions[0]}|{config.intensities[0]}"
 
     async def start(self, task_id: str, condition: tuple[str, float] | None = None) -> Episode:
-        """Start an episode of ``task_id`` (under ``condition``: see ``cell``); its ``first``
-        turn is the agent's first view."""
+        """Start an episode of ``task_id`` (under ``condition``: see ``cell``).
+
+        Its ``first`` turn is the agent's first view.
+        """
         if self._stack is None:
             raise RuntimeError("Rollouts: use `async with` before starting episodes")
         cell = self.cell(task_id, condition)

@@ -37,7 +37,8 @@ def python_type(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
         return _SCALARS[kind]
     if kind == "array":
         items = schema.get("items")
-        return list[python_type(items, defs)] if isinstance(items, dict) else list[Any]
+        item = python_type(items, defs) if isinstance(items, dict) else Any
+        return list[item]  # type: ignore[valid-type]
     if kind == "object":
         return dict[str, Any]
     return Any
@@ -120,7 +121,9 @@ def tool_signature(spec: ToolSpec) -> tuple[inspect.Signature, dict[str, Any]]:
             hint, default = hint | None, None
         annotations[name] = hint
         parameters.append(
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default)
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, annotation=hint, default=default
+            )
         )
     annotations["return"] = str
     return inspect.Signature(parameters, return_annotation=str), annotations

@@ -107,7 +107,9 @@ class TauSimToolEnv:
         self._store = store
         self._hosts: dict[str, LoopHost] = {}
         self._finalizer = weakref.finalize(self, _close_hosts, self._hosts)
-        self._host_key = self._host_for(options.get("user", "scripted"), options.get("user_options"))
+        self._host_key = self._host_for(
+            options.get("user", "scripted"), options.get("user_options")
+        )
         self._episode: Episode | None = None
         self._rng = random.Random()
         rollouts = self._hosts[self._host_key].rollouts
@@ -219,7 +221,7 @@ def _call_tool(env: TauSimToolEnv, name: str, arguments: dict[str, Any]) -> str:
 
 
 def tool_env_factory(domain: str = "retail", **options: Any) -> Callable[[], TauSimToolEnv]:
-    """A zero-argument factory of ``TauSimToolEnv(domain, **options)``: TRL's factory (picklable)."""
+    """A zero-argument factory of ``TauSimToolEnv(domain, **options)`` (picklable): TRL's."""
     return functools.partial(TauSimToolEnv, domain, **options)
 
 
