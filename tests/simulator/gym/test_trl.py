@@ -37,6 +37,7 @@ from tau_sim.simulator.gym.trl import (  # noqa: E402
     tool_env_factory,
 )
 from tests.helpers.require import import_or_require  # noqa: E402
+from tests.helpers.servers import plausible_server  # noqa: E402
 from tests.simulator.gym.play import gold_agent  # noqa: E402
 
 FIRST = "The customer's first message:\n"
@@ -224,3 +225,18 @@ def test_a_wrong_write_scores_0() -> None:
         assert len(results) == 1 and "no longer needed" in results[0]  # the write was made
     finally:
         close_tool_env(env)
+
+
+def test_reset_picks_an_llm_user_and_back_the_scripted_one(
+    env: TauSimToolEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "test")  # the fake server reads none
+    with plausible_server(user_turns=3) as server:
+        llm = {"user": "openai/fake", "user_options": {"base_url": f"{server.url}/v1"}}
+        prompt = env.reset(task="retail-000", **llm)
+        opening = prompt.split(FIRST, 1)[1]
+        reply = trl_tools(env)["send_message_to_user"](text="Could you give me your order id?")
+        assert opening and reply and not reply.startswith("The conversation")
+        assert env.get_reward() == 0.0  # the rollout stopped before the user was done
+    scripted = env.reset(task="retail-000")
+    assert scripted.split(FIRST, 1)[1] != opening  # another user: the scripted one
