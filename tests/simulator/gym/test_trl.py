@@ -36,6 +36,7 @@ from tau_sim.simulator.gym.trl import (  # noqa: E402
     close_tool_env,
     tool_env_factory,
 )
+from tests.helpers import cli  # noqa: E402
 from tests.helpers.require import import_or_require  # noqa: E402
 from tests.helpers.servers import plausible_server  # noqa: E402
 from tests.simulator.gym.play import gold_agent  # noqa: E402
@@ -99,7 +100,9 @@ def env() -> Any:
 
 def test_the_tools_trl_finds_are_the_domain_tools_and_the_user_channel(env: TauSimToolEnv) -> None:
     specs = get_domain("retail").toolkit.specs
-    assert sorted(trl_tools(env)) == sorted([s.name for s in specs] + ["send_message_to_user"])
+    tools = trl_tools(env)
+    assert sorted(tools) == sorted([s.name for s in specs] + ["send_message_to_user"])
+    assert all(tool.__name__ == name for name, tool in tools.items())  # TRL's key
 
 
 def test_each_tool_schema_as_transformers_builds_it_matches_the_domain_schema(
@@ -206,6 +209,9 @@ def test_gold_paths_score_1_on_instances_played_concurrently_and_are_stored(
         "select task_id, reward, status from conversations order by task_id"
     )
     assert sorted(rows) == sorted((task, 1.0, "completed") for task, _, _ in GOLD)
+    report = cli.report(db, envs[0].info["run_id"])  # a run `tau-sim report` reads
+    assert (report["status"], report["completed"], report["success_rate"]) == ("completed", 1, 1.0)
+    assert [row["emotion"] for row in report["by_emotion"]] == ["frustration"]
 
 
 def test_a_wrong_write_scores_0() -> None:
