@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import pickle
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -168,6 +169,16 @@ def test_reset_refuses_an_unknown_keyword_in_one_line(env: TauSimToolEnv) -> Non
         env.reset(emotion="confusion")
     with pytest.raises(UsageError, match=r"^task: the environment has no task 'nope'"):
         env.reset(task="nope")
+
+
+def test_the_factory_pickles_for_trls_rollout_worker() -> None:
+    factory = pickle.loads(pickle.dumps(tool_env_factory("airline", emotion="dread")))
+    made = factory()
+    try:
+        made.reset()
+        assert (made.domain, made.info["emotion"]) == ("airline", "dread")
+    finally:
+        close_tool_env(made)
 
 
 def test_one_seed_draws_one_task(env: TauSimToolEnv) -> None:
