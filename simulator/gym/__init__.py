@@ -4,8 +4,9 @@ Importing this package registers ``tau-sim/<domain>-v0`` for every registered do
 ``tau2/<name>`` domain as ``tau-sim/tau2-<name>-v0``; making one needs τ²-bench's package):
 ``gymnasium.make`` gives a ``TauSimEnv`` (one conversation at a time), ``gymnasium.make_vec``
 a ``TauSimVectorEnv`` (N on one event loop). ``Rollouts`` is the async form under both, for a
-trainer with its own event loop. The agent is the policy behind a ``Seat``: the engine, the
-user, the referee and the evaluator are those of ``tau-sim run``. Needs ``tau-sim[gym]``.
+trainer with its own event loop; ``TauSimToolEnv`` is the shape of TRL's
+``environment_factory``. The agent is the policy behind a ``Seat``: the engine, the user, the
+referee and the evaluator are those of ``tau-sim run``. Needs ``tau-sim[gym]``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tau_sim.simulator.gym.env import TauSimEnv
 from tau_sim.simulator.gym.options import rollout_config
 from tau_sim.simulator.gym.rollouts import Episode, Rollouts, Turn
 from tau_sim.simulator.gym.seat import BACKEND, Seat
+from tau_sim.simulator.gym.trl import TauSimToolEnv, close_tool_env, tool_env_factory
 from tau_sim.simulator.gym.vector import TauSimVectorEnv
 from tau_sim.simulator.gym.wire import (
     chat_messages,
@@ -66,13 +68,16 @@ __all__ = [
     "Rollouts",
     "Seat",
     "TauSimEnv",
+    "TauSimToolEnv",
     "TauSimVectorEnv",
     "Turn",
     "chat_messages",
+    "close_tool_env",
     "decode_action",
     "decode_observation",
     "encode_action",
     "env_id",
     "register_domains",
     "rollout_config",
+    "tool_env_factory",
 ]

@@ -29,7 +29,7 @@ from typing import Any
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
+from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ModelError
 from tau_sim.simulator.core.endings import TerminationReason
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded
@@ -92,6 +92,7 @@ class Episode:
         self.unplayed_end: Turn | None = None
         """The end of a conversation that ended before the agent's first turn."""
         self._turns = 0
+        self._last: Turn | None = None
         self._messages: list[ChatMessage] = []
         self._writer = ObservationWriter(rollouts.player.domains[task.domain].toolkit.specs)
         played = task_condition(cell, task)
@@ -131,18 +132,46 @@ class Episode:
         await self._play  # over: its failure (a bug, never an actor's) is raised here
         ended = self.ended
         assert ended is not None  # play_cells reports every cell it played
-        return Turn(
+        self._last = Turn(
             self._writer.write(self._messages),
             reward=ended.reward,
             terminated=ended.reason not in TRUNCATING,
             truncated=ended.reason in TRUNCATING,
             info=ending_info(ended),
         )
+        return self._last
 
     @property
     def done(self) -> bool:
         """Whether the conversation has ended."""
         return self._play.done()
+
+    @property
+    def messages(self) -> list[ChatMessage]:
+        """The agent's history as its model was last sent it (then the action, once answered)."""
+        return self._messages
+
+    @property
+    def last(self) -> Turn | None:
+        """The episode's last turn, once it has ended (None while it goes on)."""
+        return self._last
+
+    async def stop(self, detail: str) -> Turn:
+        """End the conversation at the agent's waiting model call (``model_error``: ``detail``).
+
+        For a policy that stops answering: the conversation ends as a model that failed does
+        (reward 0) and is stored as finished. An ended episode gives its last turn.
+        """
+        if self.unplayed_end is not None:
+            end, self.unplayed_end = self.unplayed_end, None
+            self._last = end
+            return end
+        if self._last is not None:
+            return self._last
+        if self.seat.request is None:
+            raise RuntimeError(f"episode {self.conversation_id} is not waiting for the agent")
+        self.seat.fail(ModelError(detail))
+        return await self._next()
 
     async def step(self, action: str | dict[str, Any]) -> Turn:
         """Play ``action`` as the agent's turn; the next observation, or the last with the reward.
@@ -152,6 +181,7 @@ class Episode:
         """
         if self.unplayed_end is not None:
             end, self.unplayed_end = self.unplayed_end, None
+            self._last = end
             return end
         if self.seat.request is None:
             raise RuntimeError(f"episode {self.conversation_id} is over: start a new one")
@@ -256,20 +286,38 @@ class Rollouts:
         store.finish_run(self.run_id, "failed" if failed else "completed")
         store.close_sync()
 
-    def cell(self, task_id: str) -> Cell:
-        """The next episode's cell for ``task_id``: the grid's cell of its next trial."""
+    def cell(self, task_id: str, condition: tuple[str, float] | None = None) -> Cell:
+        """The next episode's cell for ``task_id``: the grid's cell of its next trial.
+
+        ``condition`` (a canonical emotion and an intensity) replaces the config's own; trials
+        count per task and condition.
+        """
         if task_id not in self.player.tasks:
             raise UsageError(f"task: the environment has no task {task_id!r}")
-        trial = self._trials.get(task_id, 0)
-        config = episode_config(self.config, task_id, trial, self.seed)
+        config = self._under(condition)
+        trial = self._trials.get(self._trial_key(task_id, config), 0)
+        config = episode_config(config, task_id, trial, self.seed)
         return msgspec.structs.replace(cell_at(config, trial), index=self.episodes)
 
-    async def start(self, task_id: str) -> Episode:
-        """Start an episode of ``task_id``; its ``first`` turn is the agent's first view."""
+    def _under(self, condition: tuple[str, float] | None) -> RunConfig:
+        if condition is None:
+            return self.config
+        emotion, intensity = condition
+        return msgspec.structs.replace(self.config, emotions=[emotion], intensities=[intensity])
+
+    @staticmethod
+    def _trial_key(task_id: str, config: RunConfig) -> str:
+        return f"{task_id}|{config.emotions[0]}|{config.intensities[0]}"
+
+    async def start(self, task_id: str, condition: tuple[str, float] | None = None) -> Episode:
+        """Start an episode of ``task_id`` (under ``condition``: see ``cell``).
+
+        Its ``first`` turn is the agent's first view.
+        """
         if self._stack is None:
             raise RuntimeError("Rollouts: use `async with` before starting episodes")
-        cell = self.cell(task_id)
-        self._trials[task_id] = cell.trial + 1
+        cell = self.cell(task_id, condition)
+        self._trials[self._trial_key(task_id, self._under(condition))] = cell.trial + 1
         self.episodes += 1
         episode = Episode(self, cell, self.player.tasks[task_id])
         self._live.add(episode)

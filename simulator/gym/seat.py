@@ -61,6 +61,13 @@ class Seat:
         self.request = None
         self._answer.set_result(response)
 
+    def fail(self, error: BaseException) -> None:
+        """Make the waiting model call raise ``error`` (``RuntimeError`` when nothing waits)."""
+        if self._answer is None or self._answer.done():
+            raise RuntimeError("no model call of the agent is waiting for an answer")
+        self.request = None
+        self._answer.set_exception(error)
+
     def wait(self) -> asyncio.Future[None]:
         """A future done once a request waits or the seat is closed (at once if so now)."""
         self._waiter = asyncio.get_running_loop().create_future()
