@@ -2,9 +2,11 @@
 
 Agent turns (``tests/users/corpus``, what the scripted user's reader is measured on) and user
 turns (``tests/agents/corpus``, what the calibrators read) follow the shared schema described in
-``tests/users/corpus/README.md``. The three files of this folder's own corpus must exist; the
+``tests/users/corpus/README.md``. The four files of this folder's own corpus must exist; the
 device and user-turn files are checked when present. The scripted agents' own sentences are
-looked for in agent turns only (a customer may well say "have a great day").
+looked for in agent turns only (a customer may well say "have a great day"). The fresh held-out
+sets (agent and device turns) share no sentence of six words or more with any other file, and the
+fresh device set asks every telecom user tool at least three times.
 """
 
 from __future__ import annotations
