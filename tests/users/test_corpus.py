@@ -2,9 +2,11 @@
 
 Agent turns (``tests/users/corpus``, what the scripted user's reader is measured on) and user
 turns (``tests/agents/corpus``, what the calibrators read) follow the shared schema described in
-``tests/users/corpus/README.md``. The three files of this folder's own corpus must exist; the
+``tests/users/corpus/README.md``. The four files of this folder's own corpus must exist; the
 device and user-turn files are checked when present. The scripted agents' own sentences are
-looked for in agent turns only (a customer may well say "have a great day").
+looked for in agent turns only (a customer may well say "have a great day"). The fresh held-out
+sets (agent and device turns) share no sentence of six words or more with any other file, and the
+fresh device set asks every telecom user tool at least three times.
 """
 
 from __future__ import annotations
@@ -42,12 +44,16 @@ DOMAINS = (
 DEVELOPMENT = "agent_turns.jsonl"
 HELD_OUT = "agent_turns_heldout.jsonl"
 ISSUES = "issue_turns.jsonl"
-OWN = (DEVELOPMENT, HELD_OUT, ISSUES)
-DEVICE = ("device_turns.jsonl", "device_turns_heldout.jsonl")
+FRESH = "agent_turns_fresh.jsonl"
+DEVICE_FRESH = "device_turns_fresh.jsonl"
+OWN = (DEVELOPMENT, HELD_OUT, ISSUES, FRESH)
+DEVICE = ("device_turns.jsonl", "device_turns_heldout.jsonl", DEVICE_FRESH)
 USER = ("user_turns.jsonl", "user_turns_heldout.jsonl")
 AGENT_FILES = (*OWN, *DEVICE)
+HELD_APART = (FRESH, DEVICE_FRESH)
+"""The fresh held-out sets, written apart from every other file: no long sentence in common."""
 
-MINIMUM = {DEVELOPMENT: (300, 25), HELD_OUT: (150, 12)}
+MINIMUM = {DEVELOPMENT: (300, 25), HELD_OUT: (150, 12), FRESH: (200, 15)}
 """Turns in all and per domain, by file."""
 ISSUE_33_TURNS = 26
 """The natural agent turns issue 33 measured the reader on."""
@@ -71,6 +77,10 @@ CONTEXTS = {"after_refusal", "after_confirmation", "after_question", "after_done
 FEELINGS = {"anger", "fear", "sadness", "disgust"}
 SHORTEST_COPY = 4
 """Words a calibrator sentence needs before it counts as copied (shorter ones are plain English)."""
+DEVICE_FRESH_TURNS = 100
+"""Turns of the fresh device set."""
+PHRASINGS_PER_TOOL = 3
+"""Turns of the fresh device set that ask each telecom user tool."""
 SHARED_SENTENCE = 6
 """Words of a sentence that the held-out set may not share with the development set."""
 
@@ -279,3 +289,31 @@ def test_the_held_out_set_is_written_apart() -> None:
 
     shared = long_sentences(DEVELOPMENT) & long_sentences(HELD_OUT)
     assert not shared, f"sentences in both sets: {sorted(shared)[:5]}"
+
+
+@pytest.mark.parametrize("name", HELD_APART)
+def test_the_fresh_sets_share_no_sentence_with_any_other_file(name: str) -> None:
+    def long_sentences(names: tuple[str, ...]) -> set[str]:
+        return {
+            s
+            for other in names
+            if _path(other).exists()
+            for row in _rows(other)
+            for s in _sentences(row["text"])
+            if len(s.split()) >= SHARED_SENTENCE
+        }
+
+    others = tuple(other for other in AGENT_FILES if other != name)
+    shared = long_sentences((name,)) & long_sentences(others)
+    assert not shared, f"{name}: sentences found in other files too: {sorted(shared)[:5]}"
+
+
+def test_the_fresh_device_set_asks_every_tool_several_times() -> None:
+    rows = _rows(DEVICE_FRESH)
+    assert len(rows) >= DEVICE_FRESH_TURNS
+    assert all(row["domain"] == "telecom" for row in rows)
+    asked = Counter(step for row in rows for step in set(row["acts"]["steps"]))
+    thin = {tool: asked[tool] for tool in _device_tools() if asked[tool] < PHRASINGS_PER_TOOL}
+    assert not thin, f"tools asked fewer than {PHRASINGS_PER_TOOL} times: {thin}"
+    assert any(len(row["acts"]["steps"]) > 1 for row in rows), "no turn asks several steps"
+    assert any(not row["acts"]["steps"] for row in rows), "no look-alike that asks no step"
