@@ -150,7 +150,7 @@ def view_of(task_id: str, emotion: str, intensity: float) -> tuple[ConversationC
         ("helplessness", 0.6, "insist once"),
         ("helplessness", 0.9, "2. appeal to your hardship"),
         ("excitement", 0.9, "2. appeal to your loyalty"),
-        ("neutral", 0.6, "accept the first clear explanation"),
+        ("neutral", 0.6, "explains why it cannot be done, do not insist"),
     ],
 )
 def test_the_llm_user_prompt_states_the_pushback(emotion: str, intensity: float, told: str) -> None:
