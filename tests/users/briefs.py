@@ -101,12 +101,16 @@ def defects(task: Task, emotion: str, intensity: float, brief: str) -> list[str]
     first = scenario.known_info.get("first_name", "")
     last = scenario.known_info.get("last_name", "")
     if first and last:
-        other = re.search(rf"\b{re.escape(first)} (?!{re.escape(last)}\b)[A-Z][a-z]+", told)
+        me, you = re.escape(first), re.escape(last)
+        other = re.search(
+            rf"(?<!Dr\. )\b{me} (?!{you}\b)[A-Z][a-z]+|\badd {me} {you}\b|\b{me} {you} added\b",
+            told,
+        )
         if other:
             found.append(f"the user's own first name as another person: {other.group(0)}")
     for line in parts.get("What you know", "").splitlines():
         label, _, value = line.partition(": ")
-        if re.search(r"\(.*\bamount\b.*\)", label) and not re.search(r"\d", value):
+        if re.search(r"\(.*\bamount\b.*\)", label) and not re.search(r"\$\d", value):
             found.append(f"a fact labelled with an amount it does not hold: {line}")
     goal = scenario.goal
     pushback = parts.get("If the agent refuses", "")
