@@ -31,7 +31,9 @@ def main() -> None:
         for task in domain.tasks:
             for emotion, intensity in CONDITIONS:
                 rendered += 1
-                for defect in defects(task, emotion, intensity, render(domain, task, emotion, intensity)):
+                for defect in defects(
+                    task, emotion, intensity, render(domain, task, emotion, intensity)
+                ):
                     kind = defect.split(":", 1)[0]
                     briefs[kind] += 1
                     tasks[kind].add(task.id)

@@ -123,7 +123,8 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
         "or that it is not something you have. Never invent information.",
         _dissatisfaction(profile),
         _discourtesy(profile),
-        "- When your goal is fully met, thank the agent and end the conversation with STOP. "
+        "- When your goal is fully met (a refusal settled as your goal says counts as met), "
+        "thank the agent and end the conversation with STOP. "
         "If the agent transfers you to a human agent, end with STOP as well.",
     ]
     if threshold is None:

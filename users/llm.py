@@ -1,14 +1,13 @@
 """The LLM emotional user: a chat model plays the customer of a task under an emotion profile.
 
-The model is prompted with the task's scenario (goal, what the user knows and does not know,
-persona; never the gold actions or the outputs the agent must give) and with the emotion profile
-(family, leaf, intensity, politeness, urgency, trust) and, where the scenario has a demand the
-policy refuses, the pushback that profile plays (``users.pushback``: how many times it insists,
-in which styles, before it accepts). Roles are flipped: the agent's texts are
-the model's "user" messages and its own earlier messages are its "assistant" turns. Each turn it
-answers one JSON object (JSON mode where the backend has one) with its message, intensity,
-dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a reason);
-``parse_reply`` reads it leniently and falls back to plain text with the stop tokens.
+The model's system prompt is its brief (``users.brief``: the task's scenario, never the gold
+actions or the outputs the agent must give, the emotion profile and the pushback it plays).
+Roles are flipped: the agent's texts are the model's "user" messages and its own earlier
+messages are its "assistant" turns. Each turn it answers one JSON object (JSON mode where the
+backend has one) with its message, intensity, dissatisfaction and whether it ends (``STOP``
+satisfied, ``UNSATISFIED`` with a reason; a user that never abandons, neutral, is offered no
+``UNSATISFIED`` and goes on if it writes one); ``parse_reply`` reads it leniently and falls back
+to plain text with the stop tokens.
 
 Where the domain gives the user tools of its own (its phone: ``UserView.tools``), the model
 gets them as tools: a turn of tool calls runs them (the agent never sees them), and the model

@@ -32,7 +32,8 @@ DESCRIPTIONS: dict[str, str] = {
     "terse": "You write as few words as you can: short fragments, no greetings, no small talk.",
     "rambling": (
         "You write chatty messages that take a moment to get to the point, and once in the "
-        "conversation you add one aside about your day, one of these: " + " / ".join(ASIDES)
+        "conversation you add one aside about your day, one of these: "
+        + " / ".join(ASIDES)
         + " Never add a fact about your case that this brief does not give."
     ),
     "formal": "You write formally and courteously, in full sentences without contractions.",

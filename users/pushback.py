@@ -199,7 +199,8 @@ def instructions(profile: EmotionProfile, demand: str) -> str:
     pushback = pushback_of(profile)
     end = (
         "in the end, do what your goal says you do when it is refused (where it says nothing, "
-        "accept the refusal), then carry on with the rest of your goal"
+        "accept the refusal), then carry on with the rest of your goal; once nothing else is "
+        "left, you are done"
     )
     if not pushback.styles:
         return (

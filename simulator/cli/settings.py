@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -345,6 +346,7 @@ def config_from_settings(
         names = listed("--intensities", settings["intensities"])
         fields["intensities"] = unique("--intensities", names, [parse_intensity(x) for x in names])
         _check_task_intensities(fields.get("emotions", defaults.emotions))
+        _warn_neutral_intensities(fields.get("emotions", defaults.emotions))
     for dimension in DIMENSIONS:
         if dimension in settings:
             names = [n.lower() for n in csv(settings[dimension])]
@@ -381,6 +383,16 @@ def _check_task_intensities(emotions: list[str]) -> None:
             f"--intensities: --emotions {','.join(emotions)} plays each task's own intensity "
             "(neutral plays none), so --intensities would be ignored; drop it, or set the "
             "intensities in the task file (`tracer construct --emotions 'anger;intensity=high'`)"
+        )
+
+
+def _warn_neutral_intensities(emotions: list[str]) -> None:
+    """Warn (one line on stderr; the run goes on) where ``--intensities`` meets only neutral."""
+    if all(e == NEUTRAL for e in emotions):
+        print(
+            "tau-sim: warning: --intensities changes nothing with --emotions neutral (neutral "
+            "has no intensity); give an emotion to play the intensities",
+            file=sys.stderr,
         )
 
 

@@ -40,7 +40,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _GENDERED = re.compile(
     r"\bmy (wife|husband|mother|father|sister|brother|daughter|son|mum|dad)\b", re.IGNORECASE
 )
-_REFUSAL_LINE = re.compile(r"\b(?:if|when)\b[^.]*\b(?:refuse|cannot|can't|says|shows|explains)\b")
+_REFUSAL_LINE = re.compile(r"\b(?:if|when)\b[^.]*\b(?:refuses?|cannot|can't|says|shows|explains|transfers)\b")
 
 
 def sections(brief: str) -> dict[str, str]:
@@ -103,7 +103,7 @@ def defects(task: Task, emotion: str, intensity: float, brief: str) -> list[str]
     if first and last:
         me, you = re.escape(first), re.escape(last)
         other = re.search(
-            rf"(?<!Dr\. )\b{me} (?!{you}\b)[A-Z][a-z]+|\badd {me} {you}\b|\b{me} {you} added\b",
+            rf"(?<!Dr\. )\b{me} (?!{you}\b)[A-Z][a-z]+|\b[Aa]dd {me} {you}\b|\b{me} {you} added\b",
             told,
         )
         if other:
