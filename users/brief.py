@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.simulator.world import ConversationContext, user_view
 from tau_sim.users.dynamics import WEIGHTS, DissatisfactionModel, Signal
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
 from tau_sim.users.personas import described

@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tau_sim.simulator.core import NEUTRAL, UsageError
-from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.core import DOMAINS, NEUTRAL, UsageError
 from tau_sim.users.brief import brief_of
 from tau_sim.users.emotions import resolve
 

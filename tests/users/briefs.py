@@ -12,9 +12,9 @@ import re
 from tau_sim.simulator.core import NEUTRAL
 from tau_sim.simulator.world import Domain, Task
 from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.brief import system_prompt
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import EmotionProfile, profile_of
-from tau_sim.users.llm import system_prompt
 
 DOMAINS = (
     "airline",
@@ -40,7 +40,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _GENDERED = re.compile(
     r"\bmy (wife|husband|mother|father|sister|brother|daughter|son|mum|dad)\b", re.IGNORECASE
 )
-_REFUSAL_LINE = re.compile(r"\b(?:if|when)\b[^.]*\b(?:refuses?|cannot|can't|says|shows|explains|transfers)\b")
+_REFUSAL_LINE = re.compile(
+    r"\b(?:if|when)\b[^.]*\b(?:refuses?|cannot|can't|says|shows|explains|transfers)\b"
+)
 
 
 def sections(brief: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ import pytest
 
 from tau_sim.simulator.core import UNSATISFIED
 from tau_sim.simulator.core.registry import get_domain, load_plugins
+from tau_sim.simulator.world import Domain, Task
 from tau_sim.users.brief import abandon_threshold, brief_of
 from tau_sim.users.dynamics import DissatisfactionModel
 from tau_sim.users.emotions import EmotionProfile
@@ -39,15 +40,15 @@ def test_every_brief_of_the_domain_holds_together(name: str) -> None:
     assert not found, "\n".join(found[:20])
 
 
-def airline_006() -> tuple[object, object]:
+def airline_006() -> tuple[Domain, Task]:
     domain = get_domain("airline")
     return domain, next(t for t in domain.tasks if t.id == "airline-006")
 
 
 def test_the_checks_catch_each_kind_of_defect() -> None:
     domain, task = airline_006()
-    good = render(domain, task, "frustration", 0.9)  # type: ignore[arg-type]
-    assert not defects(task, "frustration", 0.9, good)  # type: ignore[arg-type]
+    good = render(domain, task, "frustration", 0.9)
+    assert not defects(task, "frustration", 0.9, good)
     planted = {
         "leftover (s)": good.replace("## Your goal\n", "## Your goal\nI check 2 bag(s). "),
         "neutral is told it may abandon": good,
@@ -67,28 +68,28 @@ def test_the_checks_catch_each_kind_of_defect() -> None:
     }
     for kind, brief in planted.items():
         emotion = "neutral" if kind.startswith("neutral") else "frustration"
-        found = defects(task, emotion, 0.9, brief)  # type: ignore[arg-type]
+        found = defects(task, emotion, 0.9, brief)
         assert any(f.startswith(kind) for f in found), (kind, found)
     scenario = msgspec.structs.replace(
-        task.scenario,  # type: ignore[attr-defined]
+        task.scenario,
         goal="I am Ava Lee. My wife asked me to cancel their trip. If the agent refuses, I "
         "accept it. I insist that it is mine. Add Ava Lee as a traveller.",
         known_info={"first_name": "Ava", "last_name": "Lee"},
     )
     planted_task = msgspec.structs.replace(task, scenario=scenario)
-    found = " | ".join(defects(planted_task, "frustration", 0.9, good))
+    told = " | ".join(defects(planted_task, "frustration", 0.9, good))
     for kind in (
         "pronoun does not fit",
         "the goal accepts at once",
         "the goal insists",
         "the user's own first name as another person",
     ):
-        assert kind in found, (kind, found)
+        assert kind in told, (kind, told)
 
 
 def test_neutral_is_never_offered_an_abandonment_and_never_abandons() -> None:
     domain, task = airline_006()
-    brief = brief_of(domain, task, "neutral", 0.9)  # type: ignore[arg-type]
+    brief = brief_of(domain, task, "neutral", 0.9)
     assert "UNSATISFIED" not in brief and "You never give up" in brief
     assert abandon_threshold(EmotionProfile.of("neutral", 0.9)) is None
     assert STAYING_SCHEMA["properties"]["ends"]["enum"] == [None, "STOP"]
@@ -104,7 +105,7 @@ def test_the_threshold_and_insistences_told_are_the_scripted_users(
     emotion: str, intensity: float
 ) -> None:
     domain, task = airline_006()
-    brief = brief_of(domain, task, emotion, intensity)  # type: ignore[arg-type]
+    brief = brief_of(domain, task, emotion, intensity)
     profile = EmotionProfile.of(emotion, intensity)
     threshold = DissatisfactionModel(profile).threshold
     assert f"reaches {threshold:.2f}: then end with UNSATISFIED" in brief

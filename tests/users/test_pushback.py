@@ -10,9 +10,9 @@ from tau_sim.agents.cues import insists
 from tau_sim.simulator.core.conditions import DIMENSIONS
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.brief import system_prompt
 from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.emotions import LEAVES, EmotionProfile
-from tau_sim.users.llm import system_prompt
 from tau_sim.users.pushback import MAX_INSISTENCES, STYLES, insistences, pushback_of
 from tau_sim.users.tone import ACCEPTS, CLOSINGS, INSISTS, PHRASES, WAITING
 
