@@ -48,12 +48,17 @@ def brief_of(domain: Domain, task: Task, emotion: str, intensity: float) -> str:
     return system_prompt(view, profile_of(view))
 
 
-LENGTH_RULE = (
-    f"Write one chat message at a time, like a real customer: at most {MESSAGE_CHARS} "
-    "characters, one to three sentences (up to four for a rambling writer, fewer for a terse "
-    "one)."
-)
-"""The one length rule of every brief; the personas' descriptions keep within it."""
+SENTENCES: dict[str, str] = {"rambling": "one to four sentences", "terse": "one or two"}
+"""How many sentences a message of a persona has, where it is not one to three."""
+
+
+def length_rule(persona: str) -> str:
+    """The one length rule of a brief; the persona's description keeps within it."""
+    sentences = SENTENCES.get(persona, "one to three sentences")
+    return (
+        f"Write one chat message at a time, like a real customer: {sentences}, at most "
+        f"{MESSAGE_CHARS} characters."
+    )
 
 
 def abandon_threshold(profile: EmotionProfile) -> float | None:
@@ -118,7 +123,7 @@ def system_prompt(view: UserView, profile: EmotionProfile) -> str:
         "## How the conversation goes",
         "- Your first message opens with your request in your own words, for example: "
         f'"{scenario.opening}"',
-        f"- {LENGTH_RULE}",
+        f"- {length_rule(scenario.persona)}",
         "- If the agent asks for something this brief does not tell you, say you do not know "
         "or that it is not something you have. Never invent information.",
         _dissatisfaction(profile),

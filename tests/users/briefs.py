@@ -131,7 +131,8 @@ def defects(task: Task, emotion: str, intensity: float, brief: str) -> list[str]
     if "end the conversation" in pushback:
         found.append("the refusal section ends the conversation (other goal items are cut)")
     writes = parts.get("How you write", "")
-    if re.search(r"\blong messages|\bwander", writes) and "one to three sentences" in brief:
+    rule = re.search(r"\bone to (?:three|four) sentences\b|\bone or two\b", brief)
+    if re.search(r"\blong messages|\bwander", writes) and rule:
         found.append("length rules in conflict: a long persona and one to three sentences")
     stays = never_abandons(emotion, intensity)
     if emotion == NEUTRAL and "UNSATISFIED" in brief:

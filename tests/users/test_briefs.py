@@ -121,7 +121,8 @@ def test_a_rambling_writer_is_given_its_asides_and_the_one_length_rule() -> None
     brief = brief_of(domain, task, "neutral", 0.6)
     writes = sections(brief)["How you write"]
     assert "It has been a long week at work." in writes and "Never add a fact" in writes
-    assert "at most 300 characters" in brief and brief.count("sentences (") == 1
+    assert "one to four sentences, at most 300 characters" in brief
+    assert "one to three" not in brief
 
 
 def test_the_prompt_command_prints_the_brief() -> None:
