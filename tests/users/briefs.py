@@ -145,7 +145,7 @@ def defects(task: Task, emotion: str, intensity: float, brief: str) -> list[str]
         found.append("no threshold for abandoning")
     if "not something you have" not in brief:
         found.append("no answer for a question the scenario does not cover")
-    if not re.search(r"\bdiscourteous\b|\brude\b", brief):
+    if not re.search(r"\bdiscourteous\b", brief):
         found.append("nothing on a discourteous agent")
     if re.search(r"\bhardship\b", pushback) and "only what this brief" not in pushback:
         found.append("a hardship appeal asks for backstory the brief does not give")
