@@ -1,8 +1,9 @@
-"""``tau-sim users read``, registered in the CLI's ``COMMANDS``.
+"""``tau-sim users read`` and ``tau-sim users prompt``, registered in the CLI's ``COMMANDS``.
 
 Listed under the ``tau_sim.commands`` entry point group: the CLI imports this module to build its
 parser for every command; what each sub-command runs is imported only when it runs
-(``users.read_command``: how the scripted user reads agent texts).
+(``users.read_command``: how the scripted user reads agent texts; ``users.prompt_command``: the
+LLM user's brief of a task).
 """
 
 from __future__ import annotations
@@ -20,10 +21,19 @@ def configure(users: argparse.ArgumentParser) -> None:
     read.add_argument("--task", help="the task whose user reads (default: the domain's first)")
     read.add_argument("--json", action="store_true", help="one JSON object per text")
     read.add_argument("texts", nargs="+", metavar="TEXT", help="agent texts to read")
+    prompt = usub.add_parser("prompt", help="the LLM user's brief of one task")
+    prompt.add_argument("--domain", required=True, help="the task's domain")
+    prompt.add_argument("--task", required=True, help="the task id")
+    prompt.add_argument("--emotion", default="neutral", help="emotion leaf or family")
+    prompt.add_argument("--intensity", type=float, help="0..1 (default 0.6, as tau-sim run)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the sub-command given."""
+    if args.users_command == "prompt":
+        from tau_sim.users.prompt_command import run_prompt
+
+        return run_prompt(args)
     from tau_sim.users.read_command import run_read
 
     return run_read(args)
@@ -31,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
 
 COMMANDS.add(
     "users",
-    Command("users", "how the simulated users read agent texts", configure, run),
+    Command("users", "how the simulated users read agents, and their briefs", configure, run),
 )

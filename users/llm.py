@@ -1,14 +1,13 @@
 """The LLM emotional user: a chat model plays the customer of a task under an emotion profile.
 
-The model is prompted with the task's scenario (goal, what the user knows and does not know,
-persona; never the gold actions or the outputs the agent must give) and with the emotion profile
-(family, leaf, intensity, politeness, urgency, trust) and, where the scenario has a demand the
-policy refuses, the pushback that profile plays (``users.pushback``: how many times it insists,
-in which styles, before it accepts). Roles are flipped: the agent's texts are
-the model's "user" messages and its own earlier messages are its "assistant" turns. Each turn it
-answers one JSON object (JSON mode where the backend has one) with its message, intensity,
-dissatisfaction and whether it ends (``STOP`` satisfied, ``UNSATISFIED`` with a reason);
-``parse_reply`` reads it leniently and falls back to plain text with the stop tokens.
+The model's system prompt is its brief (``users.brief``: the task's scenario, never the gold
+actions or the outputs the agent must give, the emotion profile and the pushback it plays).
+Roles are flipped: the agent's texts are the model's "user" messages and its own earlier
+messages are its "assistant" turns. Each turn it answers one JSON object (JSON mode where the
+backend has one) with its message, intensity, dissatisfaction and whether it ends (``STOP``
+satisfied, ``UNSATISFIED`` with a reason; a user that never abandons, neutral, is offered no
+``UNSATISFIED`` and goes on if it writes one); ``parse_reply`` reads it leniently and falls back
+to plain text with the stop tokens.
 
 Where the domain gives the user tools of its own (its phone: ``UserView.tools``), the model
 gets them as tools: a turn of tool calls runs them (the agent never sees them), and the model
@@ -43,21 +42,12 @@ from tau_sim.simulator.core import (
     make_model_provider,
 )
 from tau_sim.simulator.models import convert_options, first_object
-from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
-from tau_sim.users.personas import described
-from tau_sim.users.pushback import instructions
+from tau_sim.users.brief import MESSAGE_CHARS, REASONS, abandon_threshold, system_prompt
+from tau_sim.users.emotions import profile_of
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ChatModel, ModelProvider
     from tau_sim.simulator.world import UserView
-
-REASONS: tuple[str, ...] = (
-    "dismissive tone",
-    "ignored cues",
-    "procedural friction",
-    "emotional neglect",
-)
-"""Why a user abandons a conversation (``###UNSATISFIED###``)."""
 
 _REASON_WORDS: tuple[tuple[str, str], ...] = (
     ("dismiss", "dismissive tone"),
@@ -72,10 +62,6 @@ _REASON_WORDS: tuple[tuple[str, str], ...] = (
     ("repeat", "procedural friction"),
     ("circl", "procedural friction"),
 )
-MESSAGE_CHARS = 300
-"""The longest message the reply's schema allows: a grammar-bound model (llama.cpp) closes the
-string there, so a small model that starts repeating itself still answers a whole JSON object
-within its token budget (the prompt asks for one to three sentences)."""
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -88,7 +74,15 @@ REPLY_SCHEMA: dict[str, Any] = {
     "required": ["message", "intensity", "dissatisfaction", "ends", "reason"],
 }
 """The user's answer as a JSON schema (sent where the endpoint takes one: ``json_schema``)."""
-_JSON_MODE = {"type": "json_object", "schema": REPLY_SCHEMA}
+STAYING_SCHEMA: dict[str, Any] = {
+    **REPLY_SCHEMA,
+    "properties": {
+        **REPLY_SCHEMA["properties"],
+        "ends": {"enum": [None, "STOP"]},
+        "reason": {"enum": [None]},
+    },
+}
+"""The answer's schema for a user that never abandons (neutral): no ``UNSATISFIED``."""
 CHARS_PER_TOKEN = 3
 """A conservative estimate of a message's tokens: its characters over this (English is ~4)."""
 REPLY_RESERVE = 1024
@@ -107,7 +101,9 @@ MAX_TOOL_ROUNDS = 4
 """How many rounds of the user's own tool calls may follow each other before it must write."""
 _TOKENS = re.compile(r"#{2,3}\s*(STOP|UNSATISFIED|TRANSFER|OUT-OF-SCOPE)\s*#{2,3}", re.IGNORECASE)
 """Stop tokens in a reply's text: ours, and τ²-bench's ``###TRANSFER###`` / ``###OUT-OF-SCOPE###``
-(their user's other endings; both are a user stop, as their orchestrator counts them)."""
+(their user's other endings; both are a user stop, as their orchestrator counts them). The brief
+offers only ours: a question its scenario does not cover is answered "I don't know", not ended;
+τ²-bench's are read where a model writes them anyway."""
 
 
 class LLMUserOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -184,11 +180,14 @@ def _ends(value: Any, message: str) -> str | None:
     return None
 
 
-def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> Reply:
+def parse_reply(
+    text: str | None, intensity: float, dissatisfaction: float, *, abandons: bool = True
+) -> Reply:
     """Read the user model's answer: the JSON object asked for, else plain text with tokens.
 
     ``intensity`` and ``dissatisfaction`` are the previous values, kept when the answer does
-    not report new ones.
+    not report new ones. A user that never ``abandons`` (neutral: its brief offers no
+    ``UNSATISFIED``) that answers ``UNSATISFIED`` anyway goes on: the reply does not end.
     """
     raw = (text or "").strip()
     obj = first_object(raw)
@@ -205,121 +204,13 @@ def parse_reply(text: str | None, intensity: float, dissatisfaction: float) -> R
         ends = _ends(None, raw)
         reason_text = raw if ends == UNSATISFIED else None
     message = _TOKENS.sub("", message).strip()
+    if ends == UNSATISFIED and not abandons:
+        ends = None
     reason = ""
     if ends == UNSATISFIED:
         reason = canonical_reason(reason_text if isinstance(reason_text, str) else None)
         reason = reason or "procedural friction"
     return Reply(message, intensity, dissatisfaction, ends, reason, structured)
-
-
-def system_prompt(view: UserView, profile: EmotionProfile) -> str:
-    """The user model's instructions: scenario and emotion, never the gold actions or outputs."""
-    scenario = view.scenario
-    known = "\n".join(f"- {slot.prompt}: {slot.value}" for slot in view.slots)
-    unknown = "\n".join(f"- {item}" for item in scenario.unknown_info)
-    title = view.domain_title
-    lines = [
-        f"You are role-playing a CUSTOMER who contacts the customer service of {title}. You "
-        "are the customer, never the agent. Stay in character for the whole conversation.",
-        "",
-        "## Your goal",
-        scenario.goal,
-        "",
-        "## What you know",
-        "Your opening states only what it says. Give each of these facts only when the agent "
-        "asks for it (several at once when one question asks for several), as written here; "
-        "never offer the others unasked. When the agent asks which one you mean (a card, an "
-        "order, a line), answer with the fact here that says which.",
-        known or "- (nothing in particular)",
-    ]
-    if unknown:
-        lines += [
-            "",
-            "## What you do not know",
-            "If the agent asks for it, say you do not know. Never invent information.",
-            unknown,
-        ]
-    if view.tools:
-        lines += [
-            "",
-            "## Your device",
-            "You have tools that act on your own phone; only you can use them, the agent "
-            "cannot. Use one only when the agent asks you to check or change something on "
-            "your phone, then tell the agent in your message what you saw or did.",
-        ]
-    if scenario.persona:
-        lines += ["", "## How you write", described(scenario.persona)]
-    lines += ["", "## How you feel", _feeling(profile), ""]
-    pushback = instructions(profile, scenario.demand)
-    if pushback:
-        lines += ["## If the agent refuses", pushback, ""]
-    if scenario.later:
-        lines += [
-            "## Later in the conversation",
-            "Do not mention this at first. In your reply to the agent's third message (or "
-            "earlier, instead of ending, if the agent asks whether there is anything else), "
-            f'raise this new need in your own words: "{scenario.later}"',
-            "",
-        ]
-    lines += [
-        "## How the conversation goes",
-        "- Your first message opens with your request in your own words, for example: "
-        f'"{scenario.opening}"',
-        "- Write one short chat message at a time (one to three sentences), like a real customer.",
-        "- Keep track of your dissatisfaction (0 to 1). It rises when the agent asks for things "
-        "it could look up itself, repeats questions, goes in circles, is dismissive, or ignores "
-        "how you feel; it falls when the agent makes real progress.",
-        "- When your goal is fully met, thank the agent and end the conversation with STOP. "
-        "If the agent transfers you to a human agent, end with STOP as well.",
-        "- If you are so dissatisfied that a real customer would give up (the stronger your "
-        "feeling, the sooner), end with UNSATISFIED and the main reason.",
-        "",
-        "## Answer format",
-        "Answer with exactly one JSON object and nothing else:",
-        '{"message": "<what you write to the agent>", "intensity": <0..1, how strongly you '
-        'feel now>, "dissatisfaction": <0..1>, "ends": null | "STOP" | "UNSATISFIED", '
-        '"reason": null | ' + " | ".join(f'"{r}"' for r in REASONS) + "}",
-    ]
-    return "\n".join(lines)
-
-
-POLITENESS_NOTES: dict[str, str] = {
-    "warm": "you write warmly and courteously",
-    "neutral": "you write plainly, neither warm nor rude",
-    "cold": "you write curtly and coldly, and a dismissive agent stings you",
-}
-URGENCY_NOTES: dict[str, str] = {
-    "low": "you are in no hurry and tolerate waiting and lookups",
-    "moderate": "you want it done in reasonable time",
-    "high": "you are in a hurry: turns without progress and lookups announced but not done "
-    "make you impatient fast",
-}
-TRUST_NOTES: dict[str, str] = {
-    "trusting": "you take the agent's claims at face value",
-    "cautious": "you notice when a claim comes without details",
-    "skeptical": "you doubt claims that come without a detail (an id, an amount) and ask the "
-    "agent to confirm that an action really went through",
-}
-
-
-def _dimensions(profile: EmotionProfile) -> str:
-    return (
-        f"Your politeness is {profile.politeness}: {POLITENESS_NOTES[profile.politeness]}. "
-        f"Your urgency is {profile.urgency}: {URGENCY_NOTES[profile.urgency]}. "
-        f"Your trust in the agent is {profile.trust}: {TRUST_NOTES[profile.trust]}."
-    )
-
-
-def _feeling(profile: EmotionProfile) -> str:
-    if not profile.emotional:
-        return f"You are calm and matter-of-fact. {_dimensions(profile)}"
-    return (
-        f"You feel {profile.leaf} (a kind of {profile.family}), at {level_name(profile.intensity)} "
-        f"intensity ({profile.intensity:.2f} on 0 to 1). {_dimensions(profile)} "
-        "Let this show in how you write: word choice, patience, how much you push. The feeling "
-        "changes how you talk, never what you want: your goal stays exactly the same. Report "
-        "your current intensity each turn; it may rise or fall with how the agent treats you."
-    )
 
 
 def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
@@ -414,24 +305,27 @@ class LLMUser:
         self.tools = list(view.tools)
         self.intensity = self.profile.intensity
         self.dissatisfaction = 0.0
+        self.abandons = abandon_threshold(self.profile) is not None
+        schema = REPLY_SCHEMA if self.abandons else STAYING_SCHEMA
+        self.json_mode = {"type": "json_object", "schema": schema}
 
     async def respond(self, transcript: list[ChatMessage]) -> UserTurn:
         """Write the next user message and report the emotional state."""
         messages = fit_context(self.system, flip(transcript), self.context_tokens)
         tools = self.tools if _tool_rounds(transcript) < MAX_TOOL_ROUNDS else []
-        response = await self.model.chat(messages, tools, response_format=_JSON_MODE)
+        response = await self.model.chat(messages, tools, response_format=self.json_mode)
         usage = response.usage
         if response.message.tool_calls and tools:
             calls = list(response.message.tool_calls)
             return UserTurn(text="", model=self.model.name, usage=usage, tool_calls=calls)
-        reply = parse_reply(response.message.content, self.intensity, self.dissatisfaction)
+        reply = self._parse(response.message.content)
         repaired = False
         if self.repair and not reply.message and reply.ends is None:
             repaired = True
             retry = [*messages, response.message, ChatMessage(role="user", content=_REPAIR)]
-            again = await self.model.chat(retry, [], response_format=_JSON_MODE)
+            again = await self.model.chat(retry, [], response_format=self.json_mode)
             usage = _add(usage, again.usage)
-            reply = parse_reply(again.message.content, self.intensity, self.dissatisfaction)
+            reply = self._parse(again.message.content)
         self.intensity, self.dissatisfaction = reply.intensity, reply.dissatisfaction
         text = reply.message or (EMPTY_TURN if reply.ends is None else "")
         if reply.ends is not None:
@@ -448,6 +342,9 @@ class LLMUser:
             ],
         )
         return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
+
+    def _parse(self, text: str | None) -> Reply:
+        return parse_reply(text, self.intensity, self.dissatisfaction, abandons=self.abandons)
 
 
 def _tool_rounds(transcript: list[ChatMessage]) -> int:

@@ -18,12 +18,23 @@ from collections.abc import Callable, Iterable
 
 from tau_sim.simulator.world import written_out
 
+ASIDES = (
+    "It has been a long week at work.",
+    "I meant to sort this out days ago and never got round to it.",
+    "My sister told me to just contact you.",
+    "I am writing this on my lunch break.",
+    "I had to dig through my emails to find everything.",
+)
+"""What a rambling user adds around its point: no question, digit, yes, no or feeling."""
+
 DESCRIPTIONS: dict[str, str] = {
     "plain": "You write in plain, everyday sentences.",
     "terse": "You write as few words as you can: short fragments, no greetings, no small talk.",
     "rambling": (
-        "You write long messages that wander: a bit of backstory or an aside about your day "
-        "around the point, though you always get to it."
+        "You write chatty messages that take a moment to get to the point, and once in the "
+        "conversation you add one aside about your day, one of these: "
+        + " / ".join(ASIDES)
+        + " Never add a fact about your case that this brief does not give."
     ),
     "formal": "You write formally and courteously, in full sentences without contractions.",
     "non-native": (
@@ -33,14 +44,6 @@ DESCRIPTIONS: dict[str, str] = {
 }
 """What the LLM user is told for each persona."""
 
-ASIDES = (
-    "It has been a long week at work.",
-    "I meant to sort this out days ago and never got round to it.",
-    "My sister told me to just contact you.",
-    "I am writing this on my lunch break.",
-    "I had to dig through my emails to find everything.",
-)
-"""What a rambling user adds around its point: no question, digit, yes, no or feeling."""
 
 _FILLER = re.compile(
     r"\b(?:please|just|actually|kindly|basically)\s+|^(?:hi|hello|hey),?\s+",

@@ -73,8 +73,11 @@ TRUST_ADDS: dict[str, int] = {"trusting": 0, "cautious": 0, "skeptical": 1}
 
 STYLE_NOTES: dict[str, str] = {
     "repeat": "repeat what you want",
-    "appeal_loyalty": "appeal to your loyalty as a long-standing customer",
-    "appeal_hardship": "appeal to your hardship (what the refusal costs you)",
+    "appeal_loyalty": "appeal to your loyalty (you have been a customer for years)",
+    "appeal_hardship": (
+        "appeal to your hardship: say the refusal is a real hardship for you, using only what "
+        "this brief tells you (invent no circumstances)"
+    ),
     "exception": "claim that an exception should be made for you",
     "threaten": "threaten to take your business elsewhere",
     "supervisor": "ask for a supervisor",
@@ -194,10 +197,15 @@ def instructions(profile: EmotionProfile, demand: str) -> str:
     if not demand:
         return ""
     pushback = pushback_of(profile)
+    end = (
+        "in the end, do what your goal says you do when it is refused (where it says nothing, "
+        "accept the refusal), then carry on with the rest of your goal; once nothing else is "
+        "left, you are done"
+    )
     if not pushback.styles:
         return (
             f"What you want ({demand}) may be refused by the policy. If the agent clearly "
-            "explains why it cannot be done, accept the first clear explanation: do not insist."
+            f"explains why it cannot be done, do not insist: {end}."
         )
     steps = "; then ".join(
         f"{n}. {STYLE_NOTES[worded(style, profile)]}" for n, style in enumerate(pushback.styles, 1)
@@ -205,7 +213,7 @@ def instructions(profile: EmotionProfile, demand: str) -> str:
     times = "once" if pushback.insistences == 1 else f"{pushback.insistences} times"
     return (
         f"What you want ({demand}) may be refused by the policy. If the agent refuses it, or "
-        f"closes without doing it, do not accept at once: insist {times}, one message each, in "
-        f"this order: {steps}. Only after that accept the refusal and end the conversation "
-        "satisfied if the agent stayed courteous. If the agent does it after all, accept that."
+        f"closes or hands you on without doing it, do not give in at once: insist {times}, one "
+        f"message each, in this order: {steps}. After that, {end}. If the agent does it after "
+        "all, take it."
     )

@@ -57,7 +57,7 @@ HINTS: dict[str, SlotHint] = {
     "amount": SlotHint(("how much", "what amount", "which amount"), "the amount"),
     "transaction": SlotHint(
         ("which transaction", "which charge", "what charge", "which purchase", "merchant"),
-        "the charge you mean (merchant, amount and date)",
+        "the charge you mean",
         True,
     ),
     "old_dispute": SlotHint(

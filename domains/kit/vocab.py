@@ -134,3 +134,18 @@ STREETS: tuple[str, ...] = (
 )
 
 CARD_BRANDS: tuple[str, ...] = ("visa", "mastercard", "amex", "discover")
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun`` in the plural it takes: "1 checked bag", "3 checked bags"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+_FEMALE_RELATIVES = frozenset({"mother", "sister", "wife", "daughter", "aunt", "grandmother"})
+
+
+def pronouns(relative: str) -> tuple[str, str, str]:
+    """The possessive, object and absolute pronoun of ``relative``: ("her", "her", "hers")."""
+    if relative in _FEMALE_RELATIVES:
+        return ("her", "her", "hers")
+    return ("his", "him", "his")

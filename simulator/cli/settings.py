@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -346,6 +347,7 @@ def config_from_settings(
         names = listed("--intensities", settings["intensities"])
         fields["intensities"] = unique("--intensities", names, [parse_intensity(x) for x in names])
         _check_task_intensities(fields.get("emotions", defaults.emotions))
+        _warn_neutral_intensities(fields.get("emotions", defaults.emotions))
     for dimension in DIMENSIONS:
         if dimension in settings:
             names = [n.lower() for n in csv(settings[dimension])]
@@ -414,6 +416,16 @@ def neutral_level(dimension: str) -> str | None:
             level: str | None = leaves[NEUTRAL].get(dimension)
             return level
     return None
+
+
+def _warn_neutral_intensities(emotions: list[str]) -> None:
+    """Warn (one line on stderr; the run goes on) where ``--intensities`` meets only neutral."""
+    if all(e == NEUTRAL for e in emotions):
+        print(
+            "tau-sim: warning: --intensities changes nothing with --emotions neutral (neutral "
+            "has no intensity); give an emotion to play the intensities",
+            file=sys.stderr,
+        )
 
 
 def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:

@@ -362,7 +362,7 @@ async def test_the_brief_of_a_refusal_task_shows_how_to_push_back(tmp_path: Path
         assert "my reservation" in told and "cancelled with my money back" in told
 
 
-async def test_a_neutral_player_is_told_to_accept_the_first_clear_explanation(
+async def test_a_neutral_player_is_told_not_to_insist(
     tmp_path: Path,
 ) -> None:
     app = session(tmp_path / "human.db", task="airline-006", domain="airline", emotions="neutral")
@@ -370,4 +370,4 @@ async def test_a_neutral_player_is_told_to_accept_the_first_clear_explanation(
         screen = await my_turn(pilot)
         brief = screen.brief.content
         assert isinstance(brief, Text)
-        assert "accept the first clear explanation" in brief.plain
+        assert "explains why it cannot be done, do not insist" in brief.plain

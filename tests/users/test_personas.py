@@ -18,8 +18,8 @@ from tau_sim.agents.cues import distress_level, feeling, insists, presses, refus
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import PERSONAS
 from tau_sim.simulator.world.views import user_view
+from tau_sim.users.brief import system_prompt
 from tau_sim.users.emotions import profile_of
-from tau_sim.users.llm import system_prompt
 from tau_sim.users.personas import ASIDES, DESCRIPTIONS, described, styled
 from tau_sim.users.tone import FEELING_WORDS
 from tests.agents.dialog import context, play

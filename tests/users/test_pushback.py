@@ -10,9 +10,9 @@ from tau_sim.agents.cues import insists
 from tau_sim.simulator.core.conditions import DIMENSIONS
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.world.views import ConversationContext, user_view
+from tau_sim.users.brief import system_prompt
 from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.emotions import LEAVES, EmotionProfile
-from tau_sim.users.llm import system_prompt
 from tau_sim.users.pushback import MAX_INSISTENCES, STYLES, insistences, pushback_of
 from tau_sim.users.tone import ACCEPTS, CLOSINGS, INSISTS, PHRASES, WAITING
 
@@ -150,7 +150,7 @@ def view_of(task_id: str, emotion: str, intensity: float) -> tuple[ConversationC
         ("helplessness", 0.6, "insist once"),
         ("helplessness", 0.9, "2. appeal to your hardship"),
         ("excitement", 0.9, "2. appeal to your loyalty"),
-        ("neutral", 0.6, "accept the first clear explanation"),
+        ("neutral", 0.6, "explains why it cannot be done, do not insist"),
     ],
 )
 def test_the_llm_user_prompt_states_the_pushback(emotion: str, intensity: float, told: str) -> None:

@@ -44,7 +44,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swap_last
-from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -137,7 +137,8 @@ class BookFlight(AirlineIntent):
             who,
             goal=f"I want to book a {'round trip' if trip == ROUND_TRIP else 'one-way trip'} "
             f"from {out.origin} to {out.destination} in {CABIN_TEXT[cabin]} for "
-            f"{passengers_text(people)}: flight {picked}. We check {bags} bag(s) in total, "
+            f"{passengers_text(people)}: flight {picked}. We check {counted(bags, 'bag')}"
+            f" in total, "
             f"{'with' if insurance else 'without'} travel insurance, paid with "
             f"{method_text(method)}. I want to know the total price. {CONFIRM}",
             opening=opening(
@@ -155,7 +156,7 @@ class BookFlight(AirlineIntent):
                 "flight": picked,
                 "cabin": CABIN_TEXT[cabin],
                 "passengers": passengers_text(people),
-                "bags": f"{bags} checked bag(s) in total",
+                "bags": f"{counted(bags, 'checked bag')} in total",
                 "insurance": "yes, travel insurance" if insurance else "no travel insurance",
                 "payment_method": method_text(method),
             },

@@ -290,7 +290,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             domain,
             who,
             goal=f"My {_disruption_text(flight)} (reservation {rid}). I want {money_text(wanted)} "
-            "in compensation and will not accept less. If the agent offers less, I refuse and "
+            "in compensation and will not accept less. If the agent offers less, in the end I "
             "ask for a human agent.",
             demand=f"{money_text(wanted)} in compensation for reservation {rid}",
             opening=opening(

@@ -40,6 +40,7 @@ from tau_sim.domains.kit.payments import (
     money_text,
 )
 from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -294,23 +295,23 @@ class AddBaggage(AirlineIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want to add {added} checked bag(s) to my reservation {rid} "
+            goal=f"I want to add {counted(added, 'checked bag')} to my reservation {rid} "
             f"({trip_text(r)}), paid with {method_text(method)} if there is a fee. I want to "
             f"know the fee. {CONFIRM}",
             opening=opening(
                 rng,
-                f"I need to add {added} more bag(s) to my reservation {rid}.",
-                f"Can I check {added} extra bag(s) on {rid}?",
-                f"We're bringing more luggage: {added} bag(s) on booking {rid}, please.",
+                f"I need to add {counted(added, 'more bag')} to my reservation {rid}.",
+                f"Can I check {counted(added, 'extra bag')} on {rid}?",
+                f"We're bringing more luggage: {counted(added, 'bag')} on booking {rid}, please.",
             ),
             known={
                 "reservation_id": rid,
-                "bags": f"{added} more checked bag(s)",
+                "bags": f"{counted(added, 'more checked bag')}",
                 "payment_method": method_text(method),
             },
             actions=[*gold_reads(who, rid), *statuses(r), *fee_check(fee), write],
             outputs=[money_text(fee)],
-            summary=f"add {added} bag(s) to {rid} ({user.membership}, {r.cabin}): "
+            summary=f"add {counted(added, 'bag')} to {rid} ({user.membership}, {r.cabin}): "
             f"{money_text(fee)}",
         )
 
@@ -347,8 +348,9 @@ class ChangeFlightAndAddBag(AirlineIntent):
             domain,
             who,
             goal=f"Two things for reservation {rid} ({trip_text(r)}): move my outbound flight "
-            f"{flight_text(r.flights[0])} to flight {departure_text(new)}, and add {added} "
-            f"checked bag(s). Everything is paid with {method_text(change.method)}. I want to "
+            f"{flight_text(r.flights[0])} to flight {departure_text(new)}, and add "
+            f"{counted(added, 'checked bag')}"
+            f". Everything is paid with {method_text(change.method)}. I want to "
             f"know the price difference and the bag fee. {CONFIRM}",
             opening=opening(
                 rng,
@@ -359,7 +361,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             known={
                 "reservation_id": rid,
                 "flight": departure_text(new),
-                "bags": f"{added} more checked bag(s)",
+                "bags": f"{counted(added, 'more checked bag')}",
                 "payment_method": method_text(change.method),
             },
             actions=[
@@ -370,7 +372,7 @@ class ChangeFlightAndAddBag(AirlineIntent):
             ],
             outputs=[money_text(abs(change.difference)), money_text(fee)],
             summary=f"move {rid} to {new.flight_number} on {new.date} "
-            f"({diff_text(change.difference)}) and add {added} bag(s) ({money_text(fee)})",
+            f"({diff_text(change.difference)}) and add {counted(added, 'bag')} ({money_text(fee)})",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

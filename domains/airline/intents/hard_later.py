@@ -32,6 +32,7 @@ from tau_sim.domains.airline.scenario import passenger_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -87,9 +88,11 @@ class ChangeWithLaterExtras(SearchIntent):
             ),
             later=rng.choice(
                 (
-                    f"Oh, and while I have you, could you also add {added} checked bag(s) to "
+                    f"Oh, and while I have you, could you also add {counted(added, 'checked bag')}"
+                    f" to "
                     f"that trip and fix {name}'s date of birth? It should be {fixed.dob}.",
-                    f"One more thing on the same trip: I need {added} more checked bag(s), and "
+                    f"One more thing on the same trip: I need {counted(added, 'more checked bag')}"
+                    f", and "
                     f"{name}'s date of birth is wrong, it is {fixed.dob}.",
                 )
             ),
@@ -98,13 +101,13 @@ class ChangeWithLaterExtras(SearchIntent):
                 "trip": text,
                 "flight": flight,
                 "payment_method": method_text(method),
-                "bags": f"{added} more checked bag(s)",
+                "bags": f"{counted(added, 'more checked bag')}",
                 "corrected_passenger": passenger_text(fixed),
             },
             actions=[*before, *fee_check(fee), bag_action, fix_write],
             outputs=[money_text(abs(move.difference)), money_text(fee)],
-            summary=f"move {r.reservation_id} ({diff_text(move.difference)}); later +{added} "
-            f"bag(s) ({money_text(fee)}) and the dob of {name}",
+            summary=f"move {r.reservation_id} ({diff_text(move.difference)}); later +"
+            f"{counted(added, 'bag')} ({money_text(fee)}) and the dob of {name}",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

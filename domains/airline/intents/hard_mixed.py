@@ -40,7 +40,7 @@ from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import swapped
-from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -84,7 +84,8 @@ class ChangeAndBasicRefundRefused(SearchIntent):
             domain,
             who,
             goal=f"I do not know the reservation codes. Two trips: move the outbound flight of "
-            f"{moving} to {flight} and add {added} checked bag(s) to it; and cancel {refunding} "
+            f"{moving} to {flight} and add {counted(added, 'checked bag')}"
+            f" to it; and cancel {refunding} "
             f"with my money back. If the agent says that ticket cannot be refunded, I keep it "
             f"and want one checked bag added to it instead. Everything is paid with "
             f"{method_text(method)}. I want to know every amount. {CONFIRM}",
@@ -99,7 +100,8 @@ class ChangeAndBasicRefundRefused(SearchIntent):
                 "trip": moving,
                 "other_trip": refunding,
                 "flight": flight,
-                "bags": f"{added} more checked bag(s) on the trip I move, 1 on the one I cancel",
+                "bags": f"{counted(added, 'more checked bag')}"
+                f" on the trip I move, 1 on the one I cancel",
                 "payment_method": method_text(method),
             },
             actions=[
@@ -163,26 +165,27 @@ class BasicBagsChangeRefused(SearchIntent):
         return self.task(
             domain,
             who,
-            goal=f"I do not know the reservation code. On {text} I want to add {added} checked "
-            f"bag(s) and move the outbound flight to {flight}, paid with "
+            goal=f"I do not know the reservation code. On {text} I want to add "
+            f"{counted(added, 'checked bag')} and move the outbound flight to {flight}, paid with "
             f"{method_text(method)}. If the flight cannot be moved, I still want the bags. I "
             f"want to know the bag fee. {CONFIRM}",
             demand=f"the outbound flight of {text} moved to {flight}",
             opening=opening(
                 rng,
                 f"I want to add bags to {text} and move it to another day.",
-                f"Could you put {added} more bag(s) on {text}, and change its flight?",
+                f"Could you put {counted(added, 'more bag')} on {text}, and change its flight?",
                 f"Two things on {text}: extra luggage and a different flight.",
             ),
             known={
                 "trip": text,
-                "bags": f"{added} more checked bag(s)",
+                "bags": f"{counted(added, 'more checked bag')}",
                 "flight": flight,
                 "payment_method": method_text(method),
             },
             actions=[*search_reads(who, db, r), bags[0]],
             outputs=[money_text(bags[1]), "cannot be changed"],
-            summary=f"+{added} bag(s) on basic economy {r.reservation_id} ({money_text(bags[1])});"
+            summary=f"+{counted(added, 'bag')}"
+            f" on basic economy {r.reservation_id} ({money_text(bags[1])});"
             f" move to {move.new.flight_number} refused",
         )
 
@@ -237,7 +240,10 @@ class FamilyFixWithRefusals(SearchIntent):
             return None
         calc, cabin_write, difference = change
         fix_write, wrong, fixed = fix
-        extra = f"{rng.choice(FIRST_NAMES)} {user.name.last_name}"
+        first = rng.choice(FIRST_NAMES)
+        if first == user.name.first_name:  # the traveller added is someone else
+            first = FIRST_NAMES[(FIRST_NAMES.index(first) + 1) % len(FIRST_NAMES)]
+        extra = f"{first} {user.name.last_name}"
         who = self.owner(db, r, rng)
         return self.task(
             domain,
@@ -245,7 +251,7 @@ class FamilyFixWithRefusals(SearchIntent):
             goal=f"I do not know the reservation code of {text}. I want {wrong.first_name} "
             f"{wrong.last_name}'s date of birth corrected to {fixed.dob}, {extra} added as "
             f"another traveller, travel insurance added, every flight moved to "
-            f"{CABIN_TEXT[cabin]} and {added} checked bag(s) added, paid with "
+            f"{CABIN_TEXT[cabin]} and {counted(added, 'checked bag')} added, paid with "
             f"{method_text(method)}. If the agent cannot add {extra} or the insurance, I want "
             f"the rest done anyway, and I do not want a separate booking for {extra}. I want to "
             f"know each amount. {CONFIRM}",
@@ -260,7 +266,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 "trip": text,
                 "corrected_passenger": passenger_text(fixed),
                 "new_cabin": CABIN_TEXT[cabin],
-                "bags": f"{added} more checked bag(s)",
+                "bags": f"{counted(added, 'more checked bag')}",
                 "payment_method": method_text(method),
             },
             actions=[
@@ -273,7 +279,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 bags[0],
             ],
             outputs=[money_text(abs(difference)), money_text(bags[1]), "cannot be added"],
-            summary=f"{r.reservation_id}: dob, {r.cabin} -> {cabin}, +{added} bag(s); "
+            summary=f"{r.reservation_id}: dob, {r.cabin} -> {cabin}, +{counted(added, 'bag')}; "
             f"{extra} and insurance refused",
         )
 

@@ -33,6 +33,7 @@ from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -166,7 +167,7 @@ class FamilyTripOverhaul(SearchIntent):
         outputs += [money_text(abs(cabin_diff)), money_text(fee)]
         known |= {
             "new_cabin": CABIN_TEXT[cabin],
-            "bags": f"{added} more checked bag(s)",
+            "bags": f"{counted(added, 'more checked bag')}",
             "payment_method": method_text(method),
         }
         moving = f" move our outbound flight to {known['flight']}," if move else ""
@@ -175,8 +176,9 @@ class FamilyTripOverhaul(SearchIntent):
             who,
             goal=f"I do not know the reservation code of {text}. I want to fix it up: "
             f"{wrong.first_name} {wrong.last_name}'s date of birth should be {fixed.dob},"
-            f"{moving} move every flight to {CABIN_TEXT[cabin]}, and add {added} checked "
-            f"bag(s). Everything is paid with {method_text(method)}. I want to know each "
+            f"{moving} move every flight to {CABIN_TEXT[cabin]}, and add "
+            f"{counted(added, 'checked bag')}"
+            f". Everything is paid with {method_text(method)}. I want to know each "
             f"amount. {CONFIRM}",
             opening=opening(
                 rng,
@@ -189,7 +191,7 @@ class FamilyTripOverhaul(SearchIntent):
             outputs=outputs,
             summary=f"overhaul {r.reservation_id}: dob of {wrong.first_name}, "
             f"{'move, ' if move else ''}{r.cabin} -> {cabin} ({money_text(cabin_diff)}), "
-            f"+{added} bag(s) ({money_text(fee)})",
+            f"+{counted(added, 'bag')} ({money_text(fee)})",
         )
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

@@ -36,6 +36,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _EXTEND = (
@@ -168,7 +169,7 @@ class ExtendRental(RentalIntent):
             },
             actions=[*ref.reads, *ext.actions(method)],
             outputs=[money_text(ext.cost)],
-            summary=f"extend {b.booking_id} to {end} ({len(ext.days)} day(s)): "
+            summary=f"extend {b.booking_id} to {end} ({counted(len(ext.days), 'day')}): "
             f"{money_text(ext.cost)}",
         )
 

@@ -181,7 +181,8 @@ class LargeDamageTransfer(RentalIntent):
             goal=f"I need to report damage on {rental_text(b)}{ref.text}: "
             f"{damage.text}, from {damage.cause}. I have photos ({', '.join(damage.photos)}) and "
             f"the branch estimated the repair at {money_text(damage.estimate)}. I want it "
-            "handled today; if the agent says a specialist must take it, I accept the transfer.",
+            "handled today; if the agent says a specialist must take it, I accept the transfer "
+            "in the end.",
             demand=f"the damage on {ref.words} handled today",
             opening=ref.opening(rng, _LARGE),
             known={**ref.known, **damage.known()},
@@ -241,7 +242,7 @@ class DamageDisputeTransfer(RentalIntent):
             f"{money_text(report.customer_charge)} for {a_or_an(what)} (damage report "
             f"{report.report_id}). The damage was already there when I picked the car up; I "
             "want the charge removed. If the agent says a specialist handles disputes, I "
-            "accept the transfer.",
+            "accept the transfer in the end.",
             demand=f"the {money_text(report.customer_charge)} damage charge removed",
             opening=ref.opening(rng, _DISPUTE),
             known={**ref.known, "disputed_report": report.report_id},

@@ -56,6 +56,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -132,7 +133,7 @@ class YoungDriverPremiumClaim(RentalIntent):
         return self.task(
             domain,
             who,
-            goal=f"For {words} I want four things: keep it {extra} more day(s), until "
+            goal=f"For {words} I want four things: keep it {counted(extra, 'more day')}, until "
             f"{day_text(end)}; add {COVER_TEXT[coverage]} for the whole rental; return it at "
             f"{there}; and upgrade it to a {target}. The driver is "
             f"{'me' if self_driving else b.driver.first_name}; {claim}, so the premium class "
@@ -172,7 +173,8 @@ class YoungDriverPremiumClaim(RentalIntent):
                 money_text(cover_cost),
                 money_text(abs(difference)),
             ],
-            summary=f"{b.booking_id} (described, driver {driver_age(b)}): +{extra} day(s), "
+            summary=f"{b.booking_id} (described, driver {driver_age(b)}): +{counted(extra, 'day')}"
+            f", "
             f"{coverage}, return at {branch.code}; {target} refused",
         )
 

@@ -54,7 +54,7 @@ from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
-from tau_sim.domains.kit.vocab import FIRST_NAMES
+from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -203,17 +203,18 @@ class LateReturnAndBigDamage(RentalIntent):
         return self.task(
             domain,
             who,
-            goal=f"I will bring back {words} {hours} hour(s) late on {day_text(b.return_date)}; "
+            goal=f"I will bring back {words} {counted(hours, 'hour')}"
+            f" late on {day_text(b.return_date)}; "
             f"the late fee goes on {method_text(method)}. The car is also damaged: {text}, a "
             f"deer ran into me. I have photos ({', '.join(photos)}) and the estimate is "
             f"{money_text(estimate)}; I want the damage filed now too. I do not know the "
             "booking code. If the agent says a specialist must take the damage, I accept the "
-            f"transfer. {CONFIRM}",
+            f"transfer in the end. {CONFIRM}",
             demand="the damage report filed now",
             opening=rng.choice(_LATE_OPENINGS).format(city=city),
             known={
                 "rental": words,
-                "hours_late": f"{hours} hour(s) late",
+                "hours_late": f"{counted(hours, 'hour')} late",
                 "payment_method": method_text(method),
                 "damage": f"{text} ({damage_type.replace('_', ' ')}, {area.replace('_', ' ')})",
                 "cause": "a deer ran into the car",

@@ -51,6 +51,7 @@ from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _EXTEND_OPENINGS = (
@@ -242,7 +243,7 @@ class TripOverhaul(RentalIntent):
         actions += fee_actions(b, new_branch, method)
         outputs.append(money_text(abs(fee_difference)))
         city = location.city
-        longer = f", keep it {extra} more day(s) until {day_text(end)}" if extra else ""
+        longer = f", keep it {counted(extra, 'more day')} until {day_text(end)}" if extra else ""
         known = {
             "rental": words,
             "new_class": target,
@@ -264,7 +265,7 @@ class TripOverhaul(RentalIntent):
             actions=actions,
             outputs=outputs,
             summary=f"{b.booking_id} (described): {b.vehicle_class} -> {target}"
-            f"{f', +{extra} day(s)' if extra else ''}, {coverage}; later return at "
+            f"{', +' + counted(extra, 'day') if extra else ''}, {coverage}; later return at "
             f"{new_branch.code} ({'+' if fee_difference > 0 else ''}{fee_difference:.2f})",
             later=f"Oh, and while I have you: could I also return the car at {there} instead? "
             "Same payment method for any difference.",
@@ -370,7 +371,8 @@ class TwoTripsReworked(RentalIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want to cancel {words_x}, and keep {words_y} {extra} more day(s), until "
+            goal=f"I want to cancel {words_x}, and keep {words_y} {counted(extra, 'more day')}"
+            f", until "
             f"{day_text(end)}, with the collision damage waiver for the whole rental. If the "
             f"waiver costs more than {money_text(limit)} in all, I take liability protection "
             f"instead. Charges go on {method_text(method)}. I do not know the booking codes. I "

@@ -28,6 +28,7 @@ from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _RETURN = (
@@ -144,12 +145,13 @@ class LateReturn(RentalIntent):
             domain,
             who,
             goal=f"I cannot bring back {rental_text(b)}{ref.text} at 10:00 today: "
-            f"I will be {hours} hour(s) late. I do not want to extend by a day. The late fee "
+            f"I will be {counted(hours, 'hour')}"
+            f" late. I do not want to extend by a day. The late fee "
             f"goes on {method_text(method)} and I want to know how much it is. {CONFIRM}",
             opening=ref.opening(rng, _LATE),
             known={
                 **ref.known,
-                "hours_late": f"{hours} hour(s) late",
+                "hours_late": f"{counted(hours, 'hour')} late",
                 "payment_method": method_text(method),
             },
             actions=[

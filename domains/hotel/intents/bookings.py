@@ -39,6 +39,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _MAX_GUESTS = {"standard": 2, "deluxe": 3, "suite": 4}
@@ -126,7 +127,7 @@ class BookStay(HotelIntent):
             "stay_dates": dates_text(check_in.isoformat(), check_out.isoformat()),
             "room_type": ROOM_TEXT[room],
             "rate_plan": PLAN_TEXT[plan],
-            "guests": f"{guests} guest(s)",
+            "guests": f"{counted(guests, 'guest')}",
             **({"special_request": REQUEST_TEXT[requests[0]]} if requests else {}),
             "payment_method": method_text(method),
         }
@@ -134,7 +135,8 @@ class BookStay(HotelIntent):
             domain,
             who,
             goal=f"I want to book a {ROOM_TEXT[room]} at {prop.name} in {prop.city} for "
-            f"{guests} guest(s), {dates_text(check_in.isoformat(), check_out.isoformat())}, on "
+            f"{counted(guests, 'guest')}"
+            f", {dates_text(check_in.isoformat(), check_out.isoformat())}, on "
             f"{PLAN_TEXT[plan]}, paid with {method_text(method)}.{wish} I want to know the total "
             f"price and how many loyalty points I will earn. {CONFIRM}",
             opening=rng.choice(_BOOK).format(hotel=prop.name, city=prop.city.split(",")[0]),

@@ -25,6 +25,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _RUINED = (
@@ -269,7 +270,8 @@ class StayGoodwill(HotelIntent):
                 Action("credit_goodwill_points", {"reservation_id": rid, "points": due}),
             ],
             outputs=[points_text(due)],
-            summary=f"goodwill for {rid} ({count} night(s), {r.incident}): {points_text(due)}"
+            summary=f"goodwill for {rid} ({counted(count, 'night')}"
+            f", {r.incident}): {points_text(due)}"
             + (f" (capped from {points_text(uncapped)})" if uncapped > due else ""),
         )
 
@@ -322,7 +324,7 @@ class BadStayCompensationTransfer(HotelIntent):
             who,
             goal=f"During {stay_text(r)}{ref.text} {complaint}. I want "
             f"{money_text(wanted)} refunded and will not accept points or anything "
-            "else. If the agent offers less, I refuse and ask for a human agent.",
+            "else. If the agent offers less, in the end I ask for a human agent.",
             demand=f"{money_text(wanted)} refunded for {ref.words}",
             opening=rng.choice(_RUINED).format(ref=ref.words, amount=money_text(wanted)),
             known={

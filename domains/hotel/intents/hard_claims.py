@@ -52,6 +52,7 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced, sum_action
+from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _CLEANED_OPENINGS = (
@@ -107,7 +108,7 @@ class NeverCleanedClaim(HotelIntent):
             actions=search_reads(who, r.reservation_id, locate=by_city(words, r)),
             outputs=["cleaned every night"],
             summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
-            f"{len(r.nights)} night(s); no goodwill ({due:,} refused)",
+            f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
@@ -264,8 +265,9 @@ class BlueMemberRateClaim(HotelIntent):
         return self.task(
             domain,
             who,
-            goal=f"I want a {ROOM_TEXT[room]} at {prop.name} in {prop.city} for {guests} "
-            f"guest(s), {stay}, paid with {method_text(method)}, on the member rate: I am a "
+            goal=f"I want a {ROOM_TEXT[room]} at {prop.name} in {prop.city} for "
+            f"{counted(guests, 'guest')}"
+            f", {stay}, paid with {method_text(method)}, on the member rate: I am a "
             "silver member. If the agent says I cannot have the member rate, book it on the "
             f"flexible rate instead. I want to know the total"
             f"{' and from what time I can check in' if asks_time else ''}. {CONFIRM}",
@@ -278,7 +280,7 @@ class BlueMemberRateClaim(HotelIntent):
                 "stay_dates": stay,
                 "room_type": ROOM_TEXT[room],
                 "rate_plan": "the member rate, or the flexible rate if I cannot have it",
-                "guests": f"{guests} guest(s)",
+                "guests": f"{counted(guests, 'guest')}",
                 "claimed_tier": "silver",
                 "payment_method": method_text(method),
             },

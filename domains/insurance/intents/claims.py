@@ -372,7 +372,7 @@ class ClaimToHuman(ClaimIntent):
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
-            "handle it, I agree to be transferred.",
+            "handle it, I agree to be transferred in the end.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
             opening=rng.choice(
                 (

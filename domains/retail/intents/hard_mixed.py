@@ -367,7 +367,7 @@ class NotYourOrder(HardRetailIntent):
             who,
             goal=f"I want my order {oid} cancelled because {REASON_TEXT[reason]}. It is my order: "
             f"I placed it myself, for the {item.name}. If the agent says it is on another "
-            "account, I insist that it is mine.",
+            "account, I accept it in the end.",
             demand=f"order {oid} cancelled",
             opening=opening,
             known={"order_id": oid, "cancel_reason": reason},

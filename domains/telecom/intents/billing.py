@@ -293,7 +293,7 @@ class DisputeOverCap(_Dispute):
         return self.task(
             domain,
             who,
-            goal=f"{goal} If the agent transfers you to a human agent, accept it.",
+            goal=f"{goal} If the agent transfers you to a human agent, accept it in the end.",
             demand=f"the {money_text(charge.amount)} charge credited",
             opening=opening,
             known=known,

@@ -87,8 +87,8 @@ class RefillAndControlledMixed(HardTelehealthIntent):
             who,
             goal=f"I want refills of my {meds}, sent to my usual pharmacy. I want to know how "
             f"many refills each has left. If the agent cannot refill the "
-            f"{controlled.medication}, I agree to be transferred for it once the others are "
-            f"done. {CONFIRM}",
+            f"{controlled.medication}, in the end I agree to be transferred for it once the "
+            f"others are done. {CONFIRM}",
             demand=f"my {medication_text(controlled)} refilled too",
             opening=rng.choice(
                 (

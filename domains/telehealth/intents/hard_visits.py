@@ -10,6 +10,7 @@ import random
 
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.vocab import pronouns
 from tau_sim.domains.telehealth.data import (
     Appointment,
     Patient,
@@ -180,23 +181,26 @@ class CancelWithRelativeMixed(HardTelehealthIntent):
             return None
         patient: Patient = record(db, "patients", mine.user_id)
         other: Patient = record(db, "patients", theirs.user_id)
+        if other.name.first_name == patient.name.first_name:  # two people, one first name
+            return None
         who = self.identity(db, patient.user_id, rng)
         relative = rng.choice(("mother", "father", "son", "daughter", "husband", "wife"))
+        their, _, their_own = pronouns(relative)
         desc = describe_visit(db, mine)
         aid = theirs.appointment_id
         return self.task(
             domain,
             who,
             goal=f"I want to cancel {desc} (I do not know its id). My {relative} "
-            f"{other.full_name} also can't make their appointment {aid}, and I want that "
-            "cancelled too. If the agent refuses the second one for privacy, I accept that and "
-            f"keep my own cancellation. {CONFIRM}",
+            f"{other.full_name} also can't make {their} appointment {aid}, and I want that "
+            "cancelled too. If the agent refuses the second one for privacy, I accept that in "
+            f"the end and keep my own cancellation. {CONFIRM}",
             demand=f"my {relative}'s appointment {aid} cancelled too",
             opening=rng.choice(
                 (
                     "Hi, please cancel {desc}, and my " + relative + "'s appointment too.",
                     "Hello, two cancellations: {desc} and one for my " + relative + ".",
-                    "I need to cancel {desc}. My " + relative + " can't go to theirs either.",
+                    f"I need to cancel {{desc}}. My {relative} can't go to {their_own} either.",
                     "Hey, cancel {desc}, and while you're at it my " + relative + "'s visit.",
                     "Good morning. {desc} is off, and so is my " + relative + "'s appointment.",
                 )

@@ -177,7 +177,7 @@ class ControlledRefillTransfer(TelehealthIntent):
             domain,
             who,
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
-            "cannot do it, I agree to be transferred to someone who can.",
+            "cannot do it, in the end I agree to be transferred to someone who can.",
             demand=f"my {med} refilled",
             opening=rng.choice(
                 [

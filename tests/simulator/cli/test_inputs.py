@@ -170,6 +170,20 @@ def test_bad_run_input_is_one_line_and_stores_nothing(
     assert digest(populated) == before and stored(populated) == rows
 
 
+@pytest.mark.parametrize(
+    ("emotions", "warned"),
+    [([], True), (["--emotions", "neutral"], True), (["--emotions", "neutral,anger"], False)],
+)
+def test_intensities_with_only_neutral_are_a_warning_and_the_run_goes_on(
+    emotions: list[str], warned: bool
+) -> None:
+    out = tau_sim("run", "--tasks", "1", *emotions, "--intensities", "0.9", "--dry-run")
+    assert out.returncode == 0 and "dry run: " in out.stdout, out.stderr
+    warning = "tau-sim: warning: --intensities changes nothing with --emotions neutral"
+    assert (out.stderr.splitlines() == [out.stderr.strip()] and warning in out.stderr) is warned
+    assert (out.stderr == "") is not warned
+
+
 def test_task_files_empty_nameless_or_with_a_byte_order_mark(
     populated: Path, tmp_path: Path
 ) -> None:
