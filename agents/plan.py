@@ -55,6 +55,7 @@ import msgspec
 
 from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
+from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -176,8 +177,10 @@ class GoldPolicy:
         rng: random.Random | None = None,
         error_rate: float = 0.3,
         bindings: Bindings | None = None,
+        policy: str = "",
     ) -> None:
         self.answer_key = answer_key
+        self.policy = policy  # where a required output's sentence may come from
         self.bindings = bindings or Bindings(answer_key)
         self.profile = profile
         if rng is None and profile != "gold":
@@ -447,13 +450,7 @@ class GoldPolicy:
         """
         if not insists(self._last_user_text()):
             return None
-        outputs = [
-            o
-            for i, o in enumerate(self.answer_key.required_outputs)
-            if i not in self.mistakes.omitted_outputs
-        ]
-        details = f" To restate the details: {'; '.join(outputs)}." if outputs else ""
-        return Say(f"{HOLD_FIRM}{details} {CLOSING_QUESTION}")
+        return Say(f"{HOLD_FIRM}{self._said()} {CLOSING_QUESTION}")
 
     # --- the pushover ----------------------------------------------------------------------
 
@@ -543,11 +540,6 @@ class GoldPolicy:
         gold action where the user's later need starts): the writes before it are what
         should have been done.
         """
-        outputs = [
-            o
-            for i, o in enumerate(self.answer_key.required_outputs)
-            if i not in self.mistakes.omitted_outputs
-        ]
         written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
         writes = [a for a in self._done if a.name in written]
         checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
@@ -560,8 +552,19 @@ class GoldPolicy:
             done = f"Here is what I found, having checked {describe(checked[-1])}."
         else:
             done = "Here is what I found."
-        details = f" Here are the details: {'; '.join(outputs)}." if outputs else ""
-        return f"{done}{details}"
+        return f"{done}{self._said()}"
+
+    def _said(self) -> str:
+        """The stated required outputs in sentences (``agents.outputs``), after a space, or ""."""
+        key = self.answer_key
+        outputs = [
+            o for i, o in enumerate(key.required_outputs) if i not in self.mistakes.omitted_outputs
+        ]
+        if not outputs:
+            return ""
+        contents = [m.content or "" for m in self.history if m.role == "tool"]
+        calls = [(a.name, dict(a.arguments)) for a in self._done]
+        return f" {sentences(outputs, contents, self.policy, calls)}"
 
     def _final(self, transfer: bool) -> str:
         """The last text: the outcome, opened by the refusal held where the user insists."""
