@@ -49,7 +49,7 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import cast
 
 import msgspec
 
@@ -57,6 +57,7 @@ from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
+from tau_sim.agents.summary import describe, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
     LATER_AFTER,
@@ -110,31 +111,6 @@ class Call(msgspec.Struct, frozen=True):
 
 
 Step = Say | Call
-
-
-def describe(action: Action) -> str:
-    """A human-readable summary of a write action, for the confirmation question."""
-    args = "; ".join(
-        f"{k.replace('_', ' ')}: {_value(v)}"
-        for k, v in action.arguments.items()
-        if v not in ("", None, [], {})
-    )
-    what = action.name.replace("_", " ")
-    return f"{what} ({args})" if args else what
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " + ".join(_value(v) for v in value)
-    if isinstance(value, dict):
-        return " + ".join(f"{k} {_value(v)}" for k, v in value.items())
-    return str(value)
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class Mistakes(msgspec.Struct, frozen=True):
@@ -362,7 +338,7 @@ class GoldPolicy:
         which = [s for s in self._unsaid(list(names)) if s not in held]
         wanted = [*held, *which]
         if wanted:
-            prompts = _listing([s.prompt for s in wanted])
+            prompts = listing([s.prompt for s in wanted])
             choice = ", so that I know which one you mean" if which else ""
             yield Say(f"{self._opener()}Could you please tell me {prompts}{choice}?")
             self._given.extend(s for s in wanted if s not in self._given)
@@ -376,7 +352,7 @@ class GoldPolicy:
         opening = self._user_texts()[0] if self._user_texts() else ""
         missing = self._missing_auth(opening)
         if missing:
-            prompts = _listing([s.prompt for s in missing])
+            prompts = listing([s.prompt for s in missing])
             yield Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
         known = [s for s in answer_key.known_info if s.value.lower() in opening.lower()]
         self._given = [*missing, *known]
