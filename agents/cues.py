@@ -194,3 +194,23 @@ def feeling(text: str) -> Feeling | None:
         if pattern.search(text):
             return Feeling(family, level)
     return None
+
+
+def threatens(text: str) -> bool:
+    """Whether the user threatens to leave, complain or escalate, or asks for a supervisor."""
+    return _THREAT.search(text) is not None
+
+
+def ends(text: str) -> bool:
+    """Whether the user ends the conversation (an LLM user's end marker)."""
+    return any(marker in text for marker in _ENDS[:2])
+
+
+def accepts(text: str) -> bool:
+    """Whether the user accepts a refusal or an outcome (it neither presses nor ends)."""
+    return not ends(text) and not presses(text)
+
+
+def corrects(text: str) -> bool:
+    """Whether the user says the agent got something wrong."""
+    return False
