@@ -56,7 +56,9 @@ _STRONG = re.compile(
 _THREAT = re.compile(
     r"\b(supervisor|manager|lawyer|legal action|sue|court|regulator|ombudsman|complaint|"
     r"report you|bad review|elsewhere|take my business|switch to another|close my account|"
-    r"cancel my account|never (again|use)|last time)\b",
+    r"cancel my account|never (again|use)|last time|i'll dispute|disputing|one-star|review site|"
+    r"commissioner|fcc|medical board|bureau|porting|another (airline|carrier|clinic)|"
+    r"switch(ing)? (suppliers|to)|close my accounts?|deleting the app|senior|real person)\b",
     re.IGNORECASE,
 )
 _CAPITALS = re.compile(r"\b[A-Z]{4,}\b")
@@ -86,6 +88,23 @@ _PUSHBACK = re.compile(
             r"\bhardship\b|\bhow hard this is\b|\breally hard for me\b",
             r"\bnot good enough\b|\bnothing you can do\b|\bthere must be a way\b",
             r"\bshouldn't apply to me\b|\bshould not apply to me\b",
+            # natural insistence: a demand again, an appeal, a threat, a second look asked for
+            r"\b(has|have) to be (something|a way)\b|\bmust be (something|a way)\b",
+            r"\b(any|no) (way|flexibility|chance)\b|\bjust (this once|for today)\b",
+            r"\b(reconsider|bend the rule|second look|another look|look at it again)\b",
+            r"\bcheck again\b|\btry again\b|\bregardless\b|\bsomeone (more senior|who can)\b",
+            r"\b(real|actual) person\b|\bput me through\b|\bspeak (with|to) someone\b",
+            r"\b(take|put) (it|that|the \w+|the money) (off|back)\b",
+            r"\b(refund|cover|redo|waive|refill) (it|this|that|the|my)\b|\bneeds to come off\b",
+            r"\bcan't you\b|\bcouldn't you\b|\bwould you consider\b|\bdoesn't that count\b",
+            r"\bi'?m not paying\b|\bi (would|'d) like (that|the|my) \w+ (processed|back)\b",
+            r"\b(still haven't|you still)\b|\bi'?d like the full\b|\bi'?d prefer\b",
+            r"\bi'?(ll| will|'m)( be)? disput|\breport(ing)? you\b",
+            r"\b(complain|posting|one-star|porting)",
+            r"\b(lawyer|commissioner|ombudsman|regulator|fcc|medical board|bureau)\b",
+            r"\b(switch|switching|moving|move) (everything|suppliers|to another|my number)\b",
+            r"\bnever (stay|use|order|fly|shop)\w* with\b|\banother (airline|carrier|clinic)\b",
+            r"\bthen close my\b|\bdeleting the app\b|\bpay(ing)? you for\b|\bgive me the\b",
         )
     ),
     re.IGNORECASE,
