@@ -122,7 +122,12 @@ def shows_distress(text: str) -> bool:
 
 
 def refuses(text: str) -> bool:
-    """Whether a reply to a confirmation question turns it down (a clear yes wins)."""
+    """Whether a reply to a confirmation question turns it down (a clear yes wins).
+
+    A correction ("That's wrong, it's the other order") turns the proposal down.
+    """
+    if corrects(text) and not re.match(r"^\W*(yes|yeah|yep)\b", text, re.I):
+        return True
     if _AGREES.search(text):
         return False
     return _REFUSES.search(text) is not None
@@ -230,6 +235,19 @@ def accepts(text: str) -> bool:
     return not ends(text) and not presses(text)
 
 
+_CORRECTS = re.compile(
+    r"\b(that's|that is|it's|you've got|you have|you got) (wrong|not (it|right|mine|the one))\b|"
+    r"\bwrong (one|order|date|item|room|card|account|flight|address|day|time)\b|"
+    r"\bthe other (one|order|booking|reservation|card|line|policy|account|stay)\b|"
+    r"\bi (meant|said|asked for)\b|\bnot the \w+,|\bnot (that|this) one\b|"
+    r"\bthat's (the|my) \w+ (one|order|booking|stay)\b|\bactually,? (it's|it was|i)\b|"
+    r"\b(not|n't) (that|my|the right) (card|order|reservation|address|line|one)\b|"
+    r"\bnot \$?[\w.-]+(\s\w+)?\.\s*$|, not [\w$.' -]+[.!]|^\W*not [\w$. -]+, |"
+    r"\bi (wanted|mistyped|told you)\b|\bwait, that\b|\bthe wrong\b",
+    re.IGNORECASE,
+)
+
+
 def corrects(text: str) -> bool:
-    """Whether the user says the agent got something wrong."""
-    return False
+    """Whether the user says the agent got something wrong ("That's wrong, it's the other one")."""
+    return _CORRECTS.search(text) is not None
