@@ -171,13 +171,17 @@ def presses(text: str) -> bool:
 _FEELINGS: dict[str, dict[str, str]] = {
     "anger": {
         "high": r"ridiculous|unbelievable|unacceptable|outrageous|furious|!!|immediately"
-        r"|right now",
+        r"|right now|\?!|\bnot acceptable|waste of|worst|insult|supervisor|manager|lawyer"
+        r"|complaint|commissioner|ombudsman|\bfcc\b|disputing|i'll dispute|one-star|escalat|porting"
+        r"|another (airline|carrier|clinic)|close my accounts?|deleting the app|real person"
+        r"|(?-i:(?<!#)\b[A-Z]{4,}\b(?!#))|makes zero sense|said so|told you|i'm done here",
         "medium": r"seriously|come on|annoy|irritat|frustrat|need (this|it) fixed|quickly",
         "low": r"\bhm+\b|okay, look|sorted out",
     },
     "fear": {
         "high": r"scared|panic|terrif|oh god|please tell me",
-        "medium": r"nervous|worried|anxious|oh no|be a problem",
+        "medium": r"nervous|worried|anxious|oh no|be a problem|afraid|evict|stranded"
+        r"|in trouble|what if|run out of|do i lose|wait, wait|wait!|only home",
         "low": r"\bum+\b|i hope (that's|this is|it's) (okay|ok|fine)",
     },
     "sadness": {
@@ -187,7 +191,8 @@ _FEELINGS: dict[str, dict[str, str]] = {
     },
     "disgust": {
         "high": r"pathetic|a joke|disgrace|can't believe|cannot believe|disgust",
-        "medium": r"sloppy|honestly|expected better|a mess",
+        "medium": r"sloppy|honestly|expected better|a mess|typical|^\W*figures\b|\bscam\b"
+        r"|getting old|how convenient|oh (sure|brilliant)|great\. lovely|paying you for",
         "low": r"\bugh\b|^\W*really\.|get it over with",
     },
 }
