@@ -56,7 +56,9 @@ _STRONG = re.compile(
 _THREAT = re.compile(
     r"\b(supervisor|manager|lawyer|legal action|sue|court|regulator|ombudsman|complaint|"
     r"report you|bad review|elsewhere|take my business|switch to another|close my account|"
-    r"cancel my account|never (again|use)|last time)\b",
+    r"cancel my account|never (again|use)|last time|i'll dispute|disputing|one-star|review site|"
+    r"commissioner|fcc|medical board|bureau|porting|another (airline|carrier|clinic)|"
+    r"switch(ing)? (suppliers|to)|close my accounts?|deleting the app|senior|real person)\b",
     re.IGNORECASE,
 )
 _CAPITALS = re.compile(r"\b[A-Z]{4,}\b")
@@ -86,6 +88,23 @@ _PUSHBACK = re.compile(
             r"\bhardship\b|\bhow hard this is\b|\breally hard for me\b",
             r"\bnot good enough\b|\bnothing you can do\b|\bthere must be a way\b",
             r"\bshouldn't apply to me\b|\bshould not apply to me\b",
+            # natural insistence: a demand again, an appeal, a threat, a second look asked for
+            r"\b(has|have) to be (something|a way)\b|\bmust be (something|a way)\b",
+            r"\b(any|no) (way|flexibility|chance)\b|\bjust (this once|for today)\b",
+            r"\b(reconsider|bend the rule|second look|another look|look at it again)\b",
+            r"\bcheck again\b|\btry again\b|\bregardless\b|\bsomeone (more senior|who can)\b",
+            r"\b(real|actual) person\b|\bput me through\b|\bspeak (with|to) someone\b",
+            r"\b(take|put) (it|that|the \w+|the money) (off|back)\b",
+            r"\b(refund|cover|redo|waive|refill) (it|this|that|the|my)\b|\bneeds to come off\b",
+            r"\bcan't you\b|\bcouldn't you\b|\bwould you consider\b|\bdoesn't that count\b",
+            r"\bi'?m not paying\b|\bi (would|'d) like (that|the|my) \w+ (processed|back)\b",
+            r"\b(still haven't|you still)\b|\bi'?d like the full\b|\bi'?d prefer\b",
+            r"\bi'?(ll| will|'m)( be)? disput|\breport(ing)? you\b",
+            r"\b(complain|posting|one-star|porting)",
+            r"\b(lawyer|commissioner|ombudsman|regulator|fcc|medical board|bureau)\b",
+            r"\b(switch|switching|moving|move) (everything|suppliers|to another|my number)\b",
+            r"\bnever (stay|use|order|fly|shop)\w* with\b|\banother (airline|carrier|clinic)\b",
+            r"\bthen close my\b|\bdeleting the app\b|\bpay(ing)? you for\b|\bgive me the\b",
         )
     ),
     re.IGNORECASE,
@@ -103,7 +122,12 @@ def shows_distress(text: str) -> bool:
 
 
 def refuses(text: str) -> bool:
-    """Whether a reply to a confirmation question turns it down (a clear yes wins)."""
+    """Whether a reply to a confirmation question turns it down (a clear yes wins).
+
+    A correction ("That's wrong, it's the other order") turns the proposal down.
+    """
+    if corrects(text) and not re.match(r"^\W*(yes|yeah|yep)\b", text, re.I):
+        return True
     if _AGREES.search(text):
         return False
     return _REFUSES.search(text) is not None
@@ -147,13 +171,17 @@ def presses(text: str) -> bool:
 _FEELINGS: dict[str, dict[str, str]] = {
     "anger": {
         "high": r"ridiculous|unbelievable|unacceptable|outrageous|furious|!!|immediately"
-        r"|right now",
+        r"|right now|\?!|\bnot acceptable|waste of|worst|insult|supervisor|manager|lawyer"
+        r"|complaint|commissioner|ombudsman|\bfcc\b|disputing|i'll dispute|one-star|escalat|porting"
+        r"|another (airline|carrier|clinic)|close my accounts?|deleting the app|real person"
+        r"|(?-i:(?<!#)\b[A-Z]{4,}\b(?!#))|makes zero sense|said so|told you|i'm done here",
         "medium": r"seriously|come on|annoy|irritat|frustrat|need (this|it) fixed|quickly",
         "low": r"\bhm+\b|okay, look|sorted out",
     },
     "fear": {
         "high": r"scared|panic|terrif|oh god|please tell me",
-        "medium": r"nervous|worried|anxious|oh no|be a problem",
+        "medium": r"nervous|worried|anxious|oh no|be a problem|afraid|evict|stranded"
+        r"|in trouble|what if|run out of|do i lose|wait, wait|wait!|only home",
         "low": r"\bum+\b|i hope (that's|this is|it's) (okay|ok|fine)",
     },
     "sadness": {
@@ -163,7 +191,8 @@ _FEELINGS: dict[str, dict[str, str]] = {
     },
     "disgust": {
         "high": r"pathetic|a joke|disgrace|can't believe|cannot believe|disgust",
-        "medium": r"sloppy|honestly|expected better|a mess",
+        "medium": r"sloppy|honestly|expected better|a mess|typical|^\W*figures\b|\bscam\b"
+        r"|getting old|how convenient|oh (sure|brilliant)|great\. lovely|paying you for",
         "low": r"\bugh\b|^\W*really\.|get it over with",
     },
 }
@@ -194,3 +223,36 @@ def feeling(text: str) -> Feeling | None:
         if pattern.search(text):
             return Feeling(family, level)
     return None
+
+
+def threatens(text: str) -> bool:
+    """Whether the user threatens to leave, complain or escalate, or asks for a supervisor."""
+    return _THREAT.search(text) is not None
+
+
+def ends(text: str) -> bool:
+    """Whether the user ends the conversation (an LLM user's end marker)."""
+    return any(marker in text for marker in _ENDS[:2])
+
+
+def accepts(text: str) -> bool:
+    """Whether the user accepts a refusal or an outcome (it neither presses nor ends)."""
+    return not ends(text) and not presses(text)
+
+
+_CORRECTS = re.compile(
+    r"\b(that's|that is|it's|you've got|you have|you got) (wrong|not (it|right|mine|the one))\b|"
+    r"\bwrong (one|order|date|item|room|card|account|flight|address|day|time)\b|"
+    r"\bthe other (one|order|booking|reservation|card|line|policy|account|stay)\b|"
+    r"\bi (meant|said|asked for)\b|\bnot the \w+,|\bnot (that|this) one\b|"
+    r"\bthat's (the|my) \w+ (one|order|booking|stay)\b|\bactually,? (it's|it was|i)\b|"
+    r"\b(not|n't) (that|my|the right) (card|order|reservation|address|line|one)\b|"
+    r"\bnot \$?[\w.-]+(\s\w+)?\.\s*$|, not [\w$.' -]+[.!]|^\W*not [\w$. -]+, |"
+    r"\bi (wanted|mistyped|told you)\b|\bwait, that\b|\bthe wrong\b",
+    re.IGNORECASE,
+)
+
+
+def corrects(text: str) -> bool:
+    """Whether the user says the agent got something wrong ("That's wrong, it's the other one")."""
+    return _CORRECTS.search(text) is not None

@@ -49,13 +49,15 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import cast
 
 import msgspec
 
 from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
+from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
+from tau_sim.agents.summary import describe, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
     LATER_AFTER,
@@ -111,31 +113,6 @@ class Call(msgspec.Struct, frozen=True):
 Step = Say | Call
 
 
-def describe(action: Action) -> str:
-    """A human-readable summary of a write action, for the confirmation question."""
-    args = "; ".join(
-        f"{k.replace('_', ' ')}: {_value(v)}"
-        for k, v in action.arguments.items()
-        if v not in ("", None, [], {})
-    )
-    what = action.name.replace("_", " ")
-    return f"{what} ({args})" if args else what
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " + ".join(_value(v) for v in value)
-    if isinstance(value, dict):
-        return " + ".join(f"{k} {_value(v)}" for k, v in value.items())
-    return str(value)
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 class Mistakes(msgspec.Struct, frozen=True):
     """The sloppy agent's seeded decisions: which opportunities it gets wrong."""
 
@@ -176,8 +153,10 @@ class GoldPolicy:
         rng: random.Random | None = None,
         error_rate: float = 0.3,
         bindings: Bindings | None = None,
+        policy: str = "",
     ) -> None:
         self.answer_key = answer_key
+        self.policy = policy  # where a required output's sentence may come from
         self.bindings = bindings or Bindings(answer_key)
         self.profile = profile
         if rng is None and profile != "gold":
@@ -359,7 +338,7 @@ class GoldPolicy:
         which = [s for s in self._unsaid(list(names)) if s not in held]
         wanted = [*held, *which]
         if wanted:
-            prompts = _listing([s.prompt for s in wanted])
+            prompts = listing([s.prompt for s in wanted])
             choice = ", so that I know which one you mean" if which else ""
             yield Say(f"{self._opener()}Could you please tell me {prompts}{choice}?")
             self._given.extend(s for s in wanted if s not in self._given)
@@ -373,7 +352,7 @@ class GoldPolicy:
         opening = self._user_texts()[0] if self._user_texts() else ""
         missing = self._missing_auth(opening)
         if missing:
-            prompts = _listing([s.prompt for s in missing])
+            prompts = listing([s.prompt for s in missing])
             yield Say(f"{self._opener()}Before I can help, could you please provide {prompts}?")
         known = [s for s in answer_key.known_info if s.value.lower() in opening.lower()]
         self._given = [*missing, *known]
@@ -447,13 +426,7 @@ class GoldPolicy:
         """
         if not insists(self._last_user_text()):
             return None
-        outputs = [
-            o
-            for i, o in enumerate(self.answer_key.required_outputs)
-            if i not in self.mistakes.omitted_outputs
-        ]
-        details = f" To restate the details: {'; '.join(outputs)}." if outputs else ""
-        return Say(f"{HOLD_FIRM}{details} {CLOSING_QUESTION}")
+        return Say(f"{HOLD_FIRM}{self._said()} {CLOSING_QUESTION}")
 
     # --- the pushover ----------------------------------------------------------------------
 
@@ -543,11 +516,6 @@ class GoldPolicy:
         gold action where the user's later need starts): the writes before it are what
         should have been done.
         """
-        outputs = [
-            o
-            for i, o in enumerate(self.answer_key.required_outputs)
-            if i not in self.mistakes.omitted_outputs
-        ]
         written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
         writes = [a for a in self._done if a.name in written]
         checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
@@ -560,8 +528,19 @@ class GoldPolicy:
             done = f"Here is what I found, having checked {describe(checked[-1])}."
         else:
             done = "Here is what I found."
-        details = f" Here are the details: {'; '.join(outputs)}." if outputs else ""
-        return f"{done}{details}"
+        return f"{done}{self._said()}"
+
+    def _said(self) -> str:
+        """The stated required outputs in sentences (``agents.outputs``), after a space, or ""."""
+        key = self.answer_key
+        outputs = [
+            o for i, o in enumerate(key.required_outputs) if i not in self.mistakes.omitted_outputs
+        ]
+        if not outputs:
+            return ""
+        contents = [m.content or "" for m in self.history if m.role == "tool"]
+        calls = [(a.name, dict(a.arguments)) for a in self._done]
+        return f" {sentences(outputs, contents, self.policy, calls)}"
 
     def _final(self, transfer: bool) -> str:
         """The last text: the outcome, opened by the refusal held where the user insists."""

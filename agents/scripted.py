@@ -99,6 +99,7 @@ class ScriptedAgentProvider(NothingToStart):
             rng=rng,
             error_rate=self.error_rate,
             bindings=bindings[1],
+            policy=view.policy,
         )
         return ScriptedAgent(self.name, policy, self.latency)
 
