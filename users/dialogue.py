@@ -38,7 +38,9 @@ __all__ = ["AgentActs", "AgentTextReader", "sentences"]
 
 _MARKS = re.compile(r"\*\*|__|`|^#+\s*|^>\s*", re.M)
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
-_ABBREVIATION = re.compile(r"\b(e\.g|i\.e|dr|mr|mrs|ms|st|vs|approx|etc|no)\.(?=\s)", re.I)
+_ABBREVIATION = re.compile(
+    r"\b(e\.g|i\.e|dr|mr|mrs|ms|st|vs|approx|etc|no(?=\.\s+[#\d]))\.(?=\s)", re.I
+)
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _WORD = re.compile(r"[a-z0-9]+")
 _DETAIL = re.compile(r"[0-9#$€£]|\b[A-Z]{2}[A-Z0-9]{3,}\b")
@@ -118,6 +120,18 @@ _IDS = re.compile(
     r" ids?\b"
 )
 """Ids a user never holds (the records' keys in the agent's database)."""
+
+
+_SURE_OF = re.compile(r"\b(?:are|is) (?:you|it) (?:sure|certain) (?:of|about)\b")
+"""A yes-no question about a slot's value ("are you sure of the code?"): it asks the slot again."""
+_VALUE = re.compile(r"\s*(?:[:=]|is|of)?\s*[#(]?[\w.@+-]*[\d_@][\w.@+-]*")
+"""A value said right after an item's name ("user id diego_khan_4232", "card ID: 4411")."""
+
+
+def _stated(sentence: str, item: str, words: Sequence[re.Pattern[str]]) -> bool:
+    """Whether every mention of an unknown item in the sentence comes with its value."""
+    spans = [m.end() for w in words for m in w.finditer(sentence)]
+    return bool(spans) and all(_VALUE.match(sentence, end) for end in spans)
 
 
 def _held(phrase: str, found: list[tuple[int, str]]) -> bool:
@@ -243,19 +257,27 @@ class AgentTextReader:
         found = [(0, n) for n in picked] or self.slots.named(low)
         if not found and not quiet and choice and sentence.question:
             found = [(0, n) for n in self.slots.chosen(low, self.before(low))]
-        if found and strong and not choice:
+        if found and strong and not choice and not _SURE_OF.search(low):
             found = []
         if not quiet and not strong:  # "Shall I unfreeze it so you can use it again?"
             others = [o for o in self.lows if o != low]
             again = self.slots.rechecked(low, others, self.text)
             found += [(0, n) for n in again if n not in {m for _, m in found}]
-        items = [i for i, item, words in self.unknown if _names_unknown(low, item, words)]
+        items = [
+            i
+            for i, item, words in self.unknown
+            if _names_unknown(low, item, words) and not _stated(low, item, words)
+        ]
         if found and _OR.search(low):  # "your email, or your name and zip": say what it holds
             items = []
         else:
             if any(_literal(low, item) for item in items):
                 found = []
-            items += [m.group(0) for m in _IDS.finditer(low) if not _held(m.group(0), found)]
+            items += [
+                m.group(0)
+                for m in _IDS.finditer(low)
+                if not _held(m.group(0), found) and not _VALUE.match(low, m.end())
+            ]
         acts.unknown.extend(i for i in dict.fromkeys(items) if i not in acts.unknown)
         if _closing(low) and not found:
             return

@@ -30,7 +30,8 @@ _CHANGES = (
 )
 CHANGE_VERBS = re.compile(
     r"(?<![\w'-])(?:(?:" + _CHANGES + r")(?:ing)?(?<!take)(?<!taking)"
-    r"|take|taking|setting|putting|popping|stopping|swapping|giving|removing|restoring"
+    r"|take|taking|setting(?= (?:it|them|this|that|the|your|up|back|to)\b)|putting|popping"
+    r"|stopping|swapping|giving|removing|restoring"
     r"|update(?= (?:your|the|it)\b)|(?:get|bring) (?:\w+ ){0,3}out of"
     r"|(?:tap|press|hit|click) [\"']?(?:[\w-]+ ){0,3}(?:icon|tile|switch|toggle|button|disconnect"
     r"|install|restart|reset|off|on))(?![\w'-])(?! a (?:quick |closer )?look)"
@@ -76,6 +77,16 @@ _CLAUSES = re.compile(
     r"|wait|use|open|go)\b))"
 )
 _STATEMENT = re.compile(r"^(?:it|this|that|which|they|these|those|you|your|the phone|there|we|i)\b")
+_NAMED_SUBJECT = re.compile(
+    r"^[\w-]+ [\w-]+ (?:is|are|was|were|has been|have been|seems|looks|stays|shows)\b"
+)
+"""A clause whose first word could be an imperative but is a subject ("call forwarding is off")."""
+_PLACE = re.compile(
+    r"^(?:on|in|under|from|at|within|inside|back in|back on) (?:that |this |the |your )?"
+    r"(?:same |very )?[\w' -]*$"
+)
+"""A clause that only says where something is ("on that same permissions page"): it names a
+screen, not a step."""
 _VERB = re.compile(CHANGE_VERBS.pattern + "|" + LOOK_VERBS.pattern + "|" + IMPERATIVE.pattern)
 
 
@@ -130,8 +141,11 @@ class StepReader:
             previous = end
             if not clause or described:
                 continue
+            if _PLACE.match(clause) and not _VERB.search(clause):
+                continue
             conditional = bool(CONDITION.match(clause)) and not ASKING.search(clause)
-            own = question or bool(ASKING.search(clause) or IMPERATIVE.match(clause))
+            imperative = IMPERATIVE.match(clause) and not _NAMED_SUBJECT.match(clause)
+            own = question or bool(ASKING.search(raw) or imperative)
             if own or _VERB.search(clause) or _STATEMENT.match(clause):
                 asking = own
                 mood = _mood_is_change(clause)

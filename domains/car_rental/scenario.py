@@ -62,6 +62,8 @@ def _booking(*extra: str) -> SlotHint:
             "reservation code",
             "which booking",
             "which rental",
+            "the code",
+            "that code",
             *extra,
         ),
         "your booking code",
@@ -81,7 +83,16 @@ HINTS: dict[str, SlotHint] = {
         "where you will return the car",
     ),
     "rental_dates": SlotHint(
-        ("pick-up date", "pickup date", "return date", "which dates", "what dates", "how long"),
+        (
+            "pick-up date",
+            "pickup date",
+            "return date",
+            "which dates",
+            "what dates",
+            "how long",
+            "where and when",
+            "when would you like",
+        ),
         "your rental dates",
     ),
     "vehicle_class": SlotHint(

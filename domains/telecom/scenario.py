@@ -123,6 +123,8 @@ _SPEED = (
     r"(?:download|upload) (?:speed|figure|rate)",
     r"(?:internet|connection|data) speed|speed of (?:your|the)",
     r"measure (?:your |the )?(?:connection|speed|internet)",
+    r"(?:measure|test|check) (?:\w+ ){0,3}speed\b"
+    r"(?: (?:\w+ ){0,2}(?:on|over|using|with) (?:mobile|cellular) (?:data|only|internet))?",
     r"bandwidth|speed (?:app|check|reading)",
 )
 _TEST_CALL = (

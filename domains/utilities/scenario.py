@@ -59,6 +59,7 @@ HINTS: dict[str, SlotHint] = {
             "current reading",
             "readings",
             "electricity meter",
+            "meters read",
             "meter show",
             "meters show",
             "number does it show",

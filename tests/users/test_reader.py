@@ -649,6 +649,28 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Please install any pending system update and restart.",
         {"steps": ["install_software_update", "restart_device"]},
     ),
+    # a confirmation that states ids with their values asks for none of them ("No." ends a
+    # sentence unless a number follows)
+    (
+        "car_rental",
+        "car_rental-020",
+        "I'll book the economy car under user ID diego_khan_4232 with payment method"
+        " paypal_9799075, without the young driver surcharge: no. Shall I go ahead?",
+        {"confirms": True},
+    ),
+    ("car_rental", "car_rental-020", "What is your user ID?", {"asks_other": True}),
+    (
+        "car_rental",
+        "car_rental-004",
+        "Nothing comes up for CRZZ1234. Are you sure about that booking code?",
+        {"asks": ["booking_id"]},
+    ),
+    (
+        "car_rental",
+        "car_rental-020",
+        "See clause No. 4 of the terms. Which email is on the account?",
+        {"asks": ["email"]},
+    ),
     # refusals and their look-alikes
     (
         "food_delivery",

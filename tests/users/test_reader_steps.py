@@ -174,6 +174,19 @@ SEVERAL: list[tuple[str, list[str]]] = [
     ),
 ]
 MORE: list[tuple[str, list[str]]] = [
+    # a place is where to look, not a step; a noun that looks like a verb starts a statement
+    (
+        "On the Messages app's permissions screen, could you set everything to allowed?",
+        ["grant_messaging_permissions"],
+    ),
+    ("Voicemail aside, call forwarding is off, so nothing to change there.", []),
+    ("Call forwarding was already disabled, which rules that out.", []),
+    ("Please phone 611 and tell me what happens.", ["make_test_call"]),
+    ("Could you measure your download speed on mobile data now?", ["run_speed_test"]),
+    (
+        "Could you locate the Wi-Fi Calling setting in the phone app and tell me if it is on?",
+        ["check_wifi_calling"],
+    ),
     ("Are you seeing 'Emergency calls only' on the lock screen?", ["check_status_bar"]),
     ("Do you have service right now?", ["check_status_bar"]),
     ("Please get the phone out of flight mode.", ["toggle_airplane_mode"]),
