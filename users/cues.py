@@ -317,7 +317,7 @@ FAREWELL = compiled(
     r"reach out (?:again )?(?:any ?time|whenever|if)|(?:any ?time|whenever) you need",
     r"thanks? (?:you )?for (?:banking|flying|shopping|choosing|being|staying|calling"
     r"|chatting)(?! us about)",
-    r"until next time|see you",
+    r"until next time|(?<!i )(?<!let's )(?<!to )see you(?!r|'ve| have| are|'re| in the)",
     r"take it easy|safe flying|happy travels|cheers[,!]|bon app[eé]tit",
 )
 """Says goodbye, with or without asking whether there is anything else."""

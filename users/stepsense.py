@@ -74,9 +74,20 @@ _CLAUSES = re.compile(
     r"|try|put|slide|push|choose|pick|select|measure|allow|give|set|reset|install|then)\b)"
     r"|,\s+(?=(?:tell|let|see|read|check|send|call|restart|reboot|turn|switch|run|make|try|put"
     r"|slide|push|lift|reinsert|choose|pick|select|measure|hit|tap|allow|give|set|reset|install"
-    r"|wait|use|open|go)\b))"
+    r"|wait|use|open|go|pop|reseat|remove|take|change|toggle|enable|disable|grant|update"
+    r"|disconnect|connect|power|dial)\b))"
 )
 _STATEMENT = re.compile(r"^(?:it|this|that|which|they|these|those|you|your|the phone|there|we|i)\b")
+_QUALIFIER = re.compile(
+    r"(?:\b(?:for|over|using|via|through)|(?<!turn )(?<!switch )(?<!turning )(?<!switching )\bon)"
+    r" (?:the |your )?$"
+)
+"""What a phrase after another tool's says it is for ("the APN your phone uses for mobile data")."""
+_REPORTED = re.compile(
+    r"(?:(?:and |but )?(?:so far|already|now),? )?(?:we|you|i)(?:'ve| have)"
+    r" (?:already |now |just )?(?:\w+ed|done|run|set|reset|put|made|taken|switched|turned)\b"
+)
+"""A clause that reports what was done ("so far we've turned mobile data on")."""
 _NAMED_SUBJECT = re.compile(
     r"^[\w-]+ [\w-]+ (?:is|are|was|were|has been|have been|seems|looks|stays|shows)\b"
 )
@@ -131,7 +142,8 @@ class StepReader:
         mood = asking = False
         guide: list[str] = []  # the tools a clause that only says where to go named
         described = False  # the clause lists what the agent itself does ("I'll do this: …")
-        previous = 0
+        reported = False  # the clause reports what was done ("we've turned data on and …")
+        previous = previous_end = 0
         for start, end in _clauses(sentence):
             raw = sentence[start:end]
             clause = _LEAD.sub("", raw.strip(" ,.-—*"))
@@ -142,6 +154,11 @@ class StepReader:
             if not clause or described:
                 continue
             if _PLACE.match(clause) and not _VERB.search(clause):
+                continue
+            joined = sentence[previous_end:start].strip(" ,") in ("and", "and then", "then")
+            reported = bool(_REPORTED.match(raw.strip(" ,.-—*"))) or (joined and reported)
+            previous_end = end
+            if reported:
                 continue
             conditional = bool(CONDITION.match(clause)) and not ASKING.search(clause)
             imperative = IMPERATIVE.match(clause) and not _NAMED_SUBJECT.match(clause)
@@ -155,6 +172,11 @@ class StepReader:
                 [(s + offset, e + offset, n) for s, e, n in spans]
                 + [(s, e, n) for s, e, n in whole if start <= s < end]
             )
+            found = [
+                span
+                for i, span in enumerate(found)
+                if not (i or asked or guide) or not _QUALIFIER.search(sentence, 0, span[0])
+            ]
             changed = found if mood else _matches(self.does, clause)
             if changed:
                 self.last_changed = changed[-1][2]

@@ -115,7 +115,7 @@ _RESTART = (
     r"(?:power|turn|switch) (?:it )?off and (?:back )?on|off and on again|on and off again",
 )
 _SPEED = (
-    r"(?:speed ?test|speed check)(?: (?:\w+ ){0,3}(?:on|over|using|with) (?:mobile|cellular)"
+    r"(?:speed[- ]?test|speed check)(?: (?:\w+ ){0,3}(?:on|over|using|with) (?:mobile|cellular)"
     r" (?:data|only|internet))?",
     r"fast\.com|speed-checking|speed-checking app(?:, on cellular only)?",
     r"how fast (?:\w+ ){0,4}(?:internet|data|connection) is",
@@ -129,7 +129,8 @@ _SPEED = (
 )
 _TEST_CALL = (
     r"test call|test (?:line|number)|611",
-    r"(?:make|place) (?:a |one )?(?:quick |short )?(?:test )?(?:phone )?call\b(?! over)",
+    r"(?:make|place) (?:a |one )?(?:quick |short )?(?:test )?(?:phone )?calls?\b(?! over)",
+    r"dial (?:a|any|some|another|one) (?:\w+ )?number",
     r"(?:try|trying) (?:calling|ringing|to call|a call)",
     r"call (?:yourself|someone|a friend|your own)",
 )
@@ -291,7 +292,7 @@ STEP_HINTS: dict[str, StepHint] = {
     "check_battery_saver": StepHint(
         ("battery settings", "battery saver is", "check battery saver", "low power mode is"),
         "open the battery settings and read whether battery saver is on",
-        shows=(*_BATTERY, r"battery settings|settings > battery"),
+        shows=(*_BATTERY, r"battery (?:settings|screen|page|menu)|settings > battery"),
     ),
     "toggle_battery_saver": StepHint(
         (

@@ -659,6 +659,9 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         {"confirms": True},
     ),
     ("car_rental", "car_rental-020", "What is your user ID?", {"asks_other": True}),
+    # "see you" is a farewell, "see your …" is not
+    ("retail", "retail-011", "Let me see your order history first.", {}),
+    ("retail", "retail-011", "All done. See you next time!", {"closes": True, "done": True}),
     (
         "car_rental",
         "car_rental-004",

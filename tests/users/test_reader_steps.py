@@ -182,6 +182,15 @@ MORE: list[tuple[str, list[str]]] = [
     ("Voicemail aside, call forwarding is off, so nothing to change there.", []),
     ("Call forwarding was already disabled, which rules that out.", []),
     ("Please phone 611 and tell me what happens.", ["make_test_call"]),
+    ("Please dial any number you like to see whether calls go through.", ["make_test_call"]),
+    # a step named as what another is for is no step; a report of what was done asks nothing
+    ("Open the APN settings for your mobile data and read me the name.", ["check_apn_settings"]),
+    ("So far you've restarted the phone and reset the APN. Good progress.", []),
+    # a step after a short condition is asked
+    (
+        "Look at the network mode; if it isn't automatic, change it to automatic.",
+        ["check_network_mode", "set_network_mode_automatic"],
+    ),
     ("Could you measure your download speed on mobile data now?", ["run_speed_test"]),
     (
         "Could you locate the Wi-Fi Calling setting in the phone app and tell me if it is on?",
