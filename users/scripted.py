@@ -80,6 +80,7 @@ from tau_sim.simulator.core import (
     UserTurn,
     make_model_provider,
 )
+from tau_sim.simulator.core.endings import AGENT_CONDUCT_TAGS
 from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import LATER_AFTER, UserView
 from tau_sim.users.dialogue import AgentTextReader
@@ -89,7 +90,7 @@ from tau_sim.users.model_reader import ModelReader
 from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
-from tau_sim.users.tone import FEELING_WORDS, Tone, grievance, stated
+from tau_sim.users.tone import FEELING_WORDS, Tone, grievance, refused_grievance, stated
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ModelProvider
@@ -314,6 +315,10 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             prompts = {slot.name: slot.prompt for slot in self.view.slots}
             complaint = grievance(self.dynamics.reason, self.happened, prompts)
+            conduct = any(t.partition(":")[0] in AGENT_CONDUCT_TAGS for t in self.happened)
+            if self.insisting.used and not self.insisting.settled and not conduct:
+                # its own pushback on a refusal brought it here: say so, not the agent's conduct
+                complaint = refused_grievance(self.scenario.demand, self.insisting.used)
             text = f"{self.tone.abandon(complaint, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
         later = self.later_pending and (acts.completion or self.agent_turns >= LATER_AFTER)
