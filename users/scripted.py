@@ -263,7 +263,7 @@ class ScriptedUser:
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
-            elif slot is not None and slot.lookupable and name not in acts.chosen:
+            elif slot is not None and slot.needless and name not in acts.chosen:
                 triggers.append(f"lookupable_question:{name}")
                 complaints.append("lookupable")
             else:
@@ -398,14 +398,14 @@ class ScriptedUser:
         """Whether an answer to an insistence is courteous.
 
         It acknowledges the user (where its feeling expects it) and asks nothing needless (no
-        fact already given or lookupable).
+        fact already given or needless: ``InfoSlot.needless``).
         """
         if self.profile.wants_acknowledgement and not acts.acknowledged:
             return False
         needless = [
             n
             for n in acts.asked
-            if n in self.given or ((slot := self.view.slot(n)) is not None and slot.lookupable)
+            if n in self.given or ((slot := self.view.slot(n)) is not None and slot.needless)
         ]
         return not needless
 
