@@ -9,6 +9,7 @@ import pytest
 
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tests.agents.dialog import play
+from tests.domains.test_policy_asks import triggers_of
 
 pytestmark = pytest.mark.anyio
 
@@ -50,3 +51,11 @@ async def test_gold_files_the_cause_kind_and_wins() -> None:
     outcome = await play(domain, task, "scripted/gold", max_steps=60)
     assert "file_damage_report" in outcome.tool_calls
     assert outcome.reward == 1.0, outcome.breakdown
+
+
+async def test_the_day_of_a_flight_change_is_answered_on_its_own() -> None:
+    domain = get_domain("airline")
+    tasks = [t for t in domain.tasks if t.intent == "search_change_flight"]
+    assert tasks and all("new_date" in t.scenario.known_info for t in tasks)
+    (first, *_) = await triggers_of("airline", tasks[0], ["Which day would you like to fly?"])
+    assert "question:new_date" in first, first
