@@ -68,6 +68,7 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core import (
+    AGENT_CONDUCT_TAGS,
     STOP,
     UNSATISFIED,
     UNSTRUCTURED_REPLY,
@@ -80,7 +81,6 @@ from tau_sim.simulator.core import (
     UserTurn,
     make_model_provider,
 )
-from tau_sim.simulator.core.endings import AGENT_CONDUCT_TAGS
 from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import LATER_AFTER, UserView
 from tau_sim.users.dialogue import AgentTextReader

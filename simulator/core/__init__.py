@@ -32,6 +32,7 @@ from tau_sim.simulator.core.conditions import (
     validate_emotion_spec,
 )
 from tau_sim.simulator.core.endings import (
+    AGENT_CONDUCT_TAGS,
     EXCLUDED_ENDINGS,
     INFRA_ENDINGS,
     REPEATED_USER_TURNS,
@@ -153,6 +154,7 @@ from tau_sim.simulator.core.roles import (
 
 __all__ = [
     "AGENTS",
+    "AGENT_CONDUCT_TAGS",
     "BUILT_IN_DOMAINS",
     "COMMANDS",
     "COMMAND_GROUP",
