@@ -3,8 +3,9 @@
 Tracer's own reading of the agent's turns (any user):
 
 - ``reliance``: what agent questions (texts without tool calls that ask something) ask the user
-  for that a tool could have given: a slot the domain marks lookupable (``SlotHint.lookupable``)
-  or an item of the scenario's ``unknown_info`` (ids the user does not hold; the tools do). A
+  for that a tool could have given: a slot the domain marks lookupable and its policy does not
+  say to ask (``InfoSlot.needless``) or an item of the scenario's ``unknown_info`` (ids the
+  user does not hold; the tools do). A
   necessary question is not reliance: a choice question ("which card?": the agent found several
   records and asks which the user means, phrased with ``users.dialogue.CHOICE_CUES``), or one
   for a fact only the user holds.
@@ -74,7 +75,7 @@ def _asks(text: str, ends: str | None) -> bool:
 def signals(conversation: Conversation) -> Signals:
     """The signals of ``conversation``."""
     slots = user_slots(conversation.domain, conversation.task)
-    lookupable = {s.name for s in slots if s.lookupable}
+    lookupable = {s.name for s in slots if s.needless}
     reader = AgentTextReader(slots, conversation.task.scenario.unknown_info)
     given: set[str] = set(conversation.task.scenario.volunteered())
     tags: Counter[str] = Counter()

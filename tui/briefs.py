@@ -1,6 +1,7 @@
 """The briefs of ``tau-sim human``: what the person playing the user (or the agent) reads.
 
-The user's brief holds the scenario (goal, known and unknown facts, never the gold path), the
+The user's brief holds the scenario (goal, the need raised later, known facts named as an agent
+asks for them and unknown ones, never the gold path), the
 condition with a line of acting guidance per emotion family, the intensity being acted, how to
 push back where the request must be refused (``users.pushback``) and the phone's tools. The
 agent's brief holds what an agent is given: its tools and how to call them (the policy is shown
@@ -62,12 +63,19 @@ def user_brief(view: UserView, acting: float) -> Text:
     if view.tools:
         text.append("Your phone\n", style="bold")
         text.append(tools_text(view.tools))
-    if scenario.known_info:
+    if scenario.later:
+        text.append("Later in the conversation\n", style="bold")
+        text.append(
+            "  Do not mention this at first. After the agent's third message (or earlier, "
+            "instead of ending, if the agent asks whether there is anything else), raise it in "
+            f'your own words: "{scenario.later}"\n'
+        )
+    if view.slots:
         text.append("You know ", style="bold")
         text.append("(give each when asked)\n", style="dim")
-        for name, value in scenario.known_info.items():
-            text.append(f"  {name.replace('_', ' ')}: ", style="dim")
-            text.append(f"{value}\n")
+        for slot in view.slots:  # named as an agent asks for it, never by its slot name
+            text.append(f"  {slot.prompt}: ", style="dim")
+            text.append(f"{slot.value}\n")
     if scenario.unknown_info:
         text.append("You do not know\n", style="bold")
         text.append("  " + ", ".join(scenario.unknown_info) + "\n")

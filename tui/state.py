@@ -18,6 +18,7 @@ from tau_sim.simulator.core import (
     EXCLUDED_REASONS,
     SUCCESS_EPS,
     USER_ERROR_REASON,
+    USER_QUIT,
     AgentMessage,
     ConversationEnded,
     ConversationStarted,
@@ -124,6 +125,7 @@ class RunState:
         self.abandoned = 0
         self.errors = 0
         self.user_errors = 0
+        self.user_quits = 0
         self.events_seen = 0
         self.terminations: list[ConversationSummary] = []
         self.grid: dict[tuple[str, float], dict[str, Cellcount]] = defaultdict(dict)
@@ -260,9 +262,11 @@ class RunState:
             self._finished_events[summary.id] = events
             while len(self._finished_events) > KEPT_FINISHED:
                 self._finished_events.popitem(last=False)
-        if ended.reason in EXCLUDED_REASONS:  # left out of the rates, as the report leaves them
-            self.errors += ended.reason != USER_ERROR_REASON
+        quit_on_ladder = ended.failure == USER_QUIT  # the user's own pushback, not the agent
+        if ended.reason in EXCLUDED_REASONS or quit_on_ladder:  # left out, as the report does
+            self.errors += ended.reason != USER_ERROR_REASON and not quit_on_ladder
             self.user_errors += ended.reason == USER_ERROR_REASON
+            self.user_quits += quit_on_ladder
         else:
             success = summary.status == PASSED
             self.finished += 1

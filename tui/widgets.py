@@ -132,6 +132,8 @@ class RunSummary(Widget):
             figures.append(f"  endpoint errors {state.errors}", "magenta")
         if state.user_errors:
             figures.append(f"  user-simulator errors {state.user_errors}", "magenta")
+        if state.user_quits:
+            figures.append(f"  users quit on their own pushback {state.user_quits}", "magenta")
         self.figures.update(figures, layout=False)
 
     def _timing(

@@ -68,6 +68,7 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core import (
+    AGENT_CONDUCT_TAGS,
     STOP,
     UNSATISFIED,
     UNSTRUCTURED_REPLY,
@@ -89,7 +90,7 @@ from tau_sim.users.model_reader import ModelReader
 from tau_sim.users.perception import AgentActs, Reader
 from tau_sim.users.personas import styled
 from tau_sim.users.pushback import ACCEPT, Insisting, pushback_of, worded
-from tau_sim.users.tone import FEELING_WORDS, Tone, grievance, stated
+from tau_sim.users.tone import FEELING_WORDS, Tone, grievance, refused_grievance, stated
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core import ModelProvider
@@ -262,7 +263,7 @@ class ScriptedUser:
             if name in self.given:
                 triggers.append(f"repeated_question:{name}")
                 complaints.append("repeated")
-            elif slot is not None and slot.lookupable and name not in acts.chosen:
+            elif slot is not None and slot.needless and name not in acts.chosen:
                 triggers.append(f"lookupable_question:{name}")
                 complaints.append("lookupable")
             else:
@@ -314,6 +315,10 @@ class ScriptedUser:
             reason = self.dynamics.reason or "no progress"
             prompts = {slot.name: slot.prompt for slot in self.view.slots}
             complaint = grievance(self.dynamics.reason, self.happened, prompts)
+            conduct = any(t.partition(":")[0] in AGENT_CONDUCT_TAGS for t in self.happened)
+            if self.insisting.used and not self.insisting.settled and not conduct:
+                # its own pushback on a refusal brought it here: say so, not the agent's conduct
+                complaint = refused_grievance(self.scenario.demand, self.insisting.used)
             text = f"{self.tone.abandon(complaint, intensity)} {UNSATISFIED}"
             return text, UNSATISFIED, triggers, reason
         later = self.later_pending and (acts.completion or self.agent_turns >= LATER_AFTER)
@@ -393,14 +398,14 @@ class ScriptedUser:
         """Whether an answer to an insistence is courteous.
 
         It acknowledges the user (where its feeling expects it) and asks nothing needless (no
-        fact already given or lookupable).
+        fact already given or needless: ``InfoSlot.needless``).
         """
         if self.profile.wants_acknowledgement and not acts.acknowledged:
             return False
         needless = [
             n
             for n in acts.asked
-            if n in self.given or ((slot := self.view.slot(n)) is not None and slot.lookupable)
+            if n in self.given or ((slot := self.view.slot(n)) is not None and slot.needless)
         ]
         return not needless
 

@@ -300,6 +300,17 @@ FRICTIONS: dict[str, str] = {
 TIMES = {2: "twice", 3: "three times", 4: "four times", 5: "five times"}
 
 
+REFUSED_GRIEVANCE = "I've asked {n} for {x} and you still won't do it."
+"""What a user who gives up while its demand is still refused says: what happened, in its words."""
+
+
+def refused_grievance(demand: str, insisted: int) -> str:
+    """The complaint of a user that quits over its refused ``demand`` after insisting."""
+    asked = insisted + 1  # the request itself, then each insistence
+    times = TIMES.get(asked, f"{asked} times")
+    return REFUSED_GRIEVANCE.format(x=demand, n=times)
+
+
 def grievance(reason: str, happened: dict[str, int], prompts: dict[str, str]) -> str:
     """The user's complaint about ``reason``, naming what the agent did.
 

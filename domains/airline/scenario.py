@@ -75,6 +75,10 @@ HINTS: dict[str, SlotHint] = {
         ("passenger", "traveler", "traveller", "who is flying", "who will be flying"),
         "the passengers' names and dates of birth",
     ),
+    "new_date": SlotHint(
+        ("which day", "what day", "which date", "what date", "new date", "date you", "fly instead"),
+        "the day you want to fly instead",
+    ),
     "flight": SlotHint(
         ("flight number", "which flight", "what flight", "flight you", "new flight"),
         "the flight number you want",

@@ -59,6 +59,7 @@ HINTS: dict[str, SlotHint] = {
         ("which transaction", "which charge", "what charge", "which purchase", "merchant"),
         "the charge you mean",
         True,
+        policy_asks="Ask the customer which purchases they dispute",
     ),
     "old_dispute": SlotHint(
         ("earlier dispute", "dispute you filed", "previous dispute"),

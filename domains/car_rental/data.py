@@ -120,7 +120,7 @@ class DamageReport(msgspec.Struct, frozen=True, omit_defaults=True):
     damage_type: str
     area: str
     photos: tuple[str, ...]
-    notes: str
+    cause: str
     estimated_cost: float
     customer_charge: float
     status: str = "open"  # "open" | "waived"
@@ -342,6 +342,7 @@ DamageType = Literal[
     "bumper_damage",
 ]
 Area = Literal["front", "rear", "left_side", "right_side", "roof", "interior", "windshield"]
+Cause = Literal["collision", "parking_lot", "road_hazard", "spill", "unknown"]
 """What a damage report may say (the report tool's argument types)."""
 DAMAGE_TYPES: tuple[str, ...] = get_args(DamageType)
 AREAS: tuple[str, ...] = get_args(Area)
@@ -357,7 +358,7 @@ def _report(rng: random.Random, report_id: str, booking: Booking) -> DamageRepor
         rng.choice(DAMAGE_TYPES),
         rng.choice(AREAS),
         photos,
-        "found at the return inspection",
+        "unknown",  # found at the return inspection
         cost,
         0.0 if covered else cost,
     )

@@ -44,6 +44,7 @@ from tau_sim.domains.car_rental.data import (
     Area,
     Availability,
     Booking,
+    Cause,
     DamageReport,
     DamageType,
     Driver,
@@ -487,7 +488,7 @@ def file_damage_report(
     damage_type: DamageType,
     area: Area,
     photos: list[str],
-    notes: str,
+    cause: Cause,
     estimated_cost: float,
     customer_charge: float,
 ) -> dict[str, Any]:
@@ -498,7 +499,9 @@ def file_damage_report(
         damage_type: What the damage is, e.g. "scratch".
         area: Where on the vehicle, e.g. "rear".
         photos: The file names of the user's photos, e.g. ["IMG_4821.jpg"]; 1 to 10.
-        notes: How the damage happened, in the user's words, e.g. "hit a parking garage pillar".
+        cause: How the damage happened, by kind: "collision" (the user hit something),
+            "parking_lot" (something hit the parked car), "road_hazard" (gravel, a pothole, a
+            nail), "spill" (inside the car) or "unknown" (the user found it).
         estimated_cost: The repair estimate in dollars, e.g. 240.0.
         customer_charge: What the user pays for it, as the policy sets it (0 when covered).
     """
@@ -507,8 +510,6 @@ def file_damage_report(
     names = [p.strip() for p in photos]
     if not 1 <= len(names) <= 10 or not all(names):
         raise ToolError("photos must name 1 to 10 files")
-    if not notes.strip():
-        raise ToolError("notes are required")
     if not 0 < estimated_cost <= 20_000:
         raise ToolError("estimated_cost must be above $0 and at most $20,000")
     if not 0 <= customer_charge <= estimated_cost:
@@ -521,7 +522,7 @@ def file_damage_report(
         damage_type,
         area,
         tuple(names),
-        notes.strip(),
+        cause,
         money(estimated_cost),
         money(customer_charge),
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.retail.data import Options, OrderItem
@@ -52,6 +54,11 @@ HINTS: dict[str, SlotHint] = {
         ("which item", "what item", "which product", "what product", "items you", "item you"),
         "the items",
         True,
+        policy_asks="Ask the customer which items to return",
+    ),
+    "payment_method": msgspec.structs.replace(
+        KIT_HINTS["payment_method"],
+        policy_asks="which payment method the refund goes to",
     ),
     "new_item": SlotHint(
         ("which variant", "new item", "which option", "what option", "prefer"),

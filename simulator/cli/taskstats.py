@@ -37,10 +37,12 @@ COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
     ("gold", lambda s: _num(s.gold_mean)),
     ("max", lambda s: _count(s.gold_max)),
     ("seq/t", lambda s: _num(s.sequences_per_task)),
+    ("seq/t rd", lambda s: _num(s.sequences_collapsed)),
     ("open/t", lambda s: _num(s.openings_per_task)),
     ("id open", lambda s: _pct(s.id_in_opening)),
     ("id any", lambda s: _pct(s.id_in_scenario)),
     ("if", lambda s: _pct(s.conditional)),
+    ("if rec", lambda s: _pct(s.conditional_records)),
     ("mixed", lambda s: _pct(s.mixed)),
     ("refuse", lambda s: _count(s.refusals)),
     ("forb wr", lambda s: _count(s.forbidden_writes)),
@@ -53,8 +55,10 @@ COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
 LEGEND = (
     f"writes, gold, max: gold writes and actions per task (mean, max); >={MANY_WRITES} wr: "
     "share with that many writes; seq/t, open/t: distinct tool sequences and openings (names, "
-    "ids and numbers masked) per task; id open, id any: share whose opening (any: or goal or "
-    "known facts) states a record id the gold path uses; if: goals with an if; mixed: an "
+    "ids and numbers masked) per task; seq/t rd: seq/t with repeated reads in a row collapsed; "
+    "id open, id any: share whose opening (any: or goal or "
+    "known facts) states a record id the gold path uses; if: goals with an if; if rec: an if "
+    "the records decide (not 'If the agent says…'); mixed: an "
     "allowed write beside a forbidden one; refuse: tasks with a request to refuse; forb wr: "
     "those whose forbidden write the tools allow; rules: policy refusal rules some task "
     "tests, of those it marks; later: a need raised mid-conversation; dual: gold paths with "

@@ -32,6 +32,7 @@ from tau_sim.simulator.core.conditions import (
     validate_emotion_spec,
 )
 from tau_sim.simulator.core.endings import (
+    AGENT_CONDUCT_TAGS,
     EXCLUDED_ENDINGS,
     INFRA_ENDINGS,
     REPEATED_USER_TURNS,
@@ -82,6 +83,7 @@ from tau_sim.simulator.core.infra import (
     INFRA_REASON,
     INFRA_REASONS,
     USER_ERROR_REASON,
+    USER_QUIT,
     ErrorShare,
     error_share,
     fault_of,
@@ -89,6 +91,7 @@ from tau_sim.simulator.core.infra import (
     is_excluded,
     is_infra,
     is_user_error,
+    is_user_quit,
     run_error_share,
     share_line,
 )
@@ -153,6 +156,7 @@ from tau_sim.simulator.core.roles import (
 
 __all__ = [
     "AGENTS",
+    "AGENT_CONDUCT_TAGS",
     "BUILT_IN_DOMAINS",
     "COMMANDS",
     "COMMAND_GROUP",
@@ -189,6 +193,7 @@ __all__ = [
     "USERS",
     "USER_ERROR_ENDINGS",
     "USER_ERROR_REASON",
+    "USER_QUIT",
     "Agent",
     "AgentFactory",
     "AgentMessage",
@@ -261,6 +266,7 @@ __all__ = [
     "is_excluded",
     "is_infra",
     "is_user_error",
+    "is_user_quit",
     "json_visible",
     "kind_of",
     "level_label",

@@ -55,6 +55,20 @@ domain, the scripted gold, over-asker and sloppy agents, six emotions, three int
 one line at most 4 times in a row, so 6 leaves it a margin."""
 
 
+AGENT_CONDUCT_TAGS = frozenset(
+    {
+        "dismissive",
+        "ignored_cue",
+        "repeated_question",
+        "lookupable_question",
+        "unbacked_claim",
+        "unclear_question",
+    }
+)
+"""The kinds of a user's perception tags that blame the agent's conduct (the part before ``:``):
+a user that gives up with none of them, after insisting on a refusal, gave up on its own ladder."""
+
+
 SUCCESS_EPS = 1e-6
 """A reward counts as full (a success) when it is within this of 1."""
 

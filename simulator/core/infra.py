@@ -89,9 +89,22 @@ def is_user_error(row: Mapping[str, Any]) -> bool:
     return row["status"] == "completed" and row["reason"] in USER_ERROR_REASONS
 
 
+USER_QUIT = "user_quit"
+"""The failure of a correct agent whose user gave up on its own pushback (``engine.failures``)."""
+
+
+def is_user_quit(row: Mapping[str, Any]) -> bool:
+    """Whether a conversation row's user gave up on its own pushback against a correct agent."""
+    return row["status"] == "completed" and row.get("failure") == USER_QUIT
+
+
 def is_excluded(row: Mapping[str, Any]) -> bool:
-    """Whether the figures leave a conversation row out by default (``EXCLUDED_REASONS``)."""
-    return row["status"] == "completed" and row["reason"] in EXCLUDED_REASONS
+    """Whether the figures leave a conversation row out by default.
+
+    Those ``EXCLUDED_REASONS`` ended, and those whose user quit on a correct agent
+    (``is_user_quit``): neither says anything about the agent.
+    """
+    return row["status"] == "completed" and (row["reason"] in EXCLUDED_REASONS or is_user_quit(row))
 
 
 class ErrorShare(msgspec.Struct, frozen=True):

@@ -19,6 +19,10 @@ rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` o
 - ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it; ``agent_stalled``: the user
   repeated itself because the agent's turns gave it nothing to answer (the referee's loop
   rule, charged to the agent);
+- ``user_quit``: the user gave up on its own pushback, not on the agent: the final state
+  matches, every required output was said, the user had insisted on a refusal and perceived
+  nothing of the agent's conduct (``AGENT_CONDUCT_TAGS``); reported apart and left out of the
+  figures, like a user-simulator error (``core.infra.is_excluded``);
 - ``abandoned``: the user gave up (with the reason the user gave, if any);
 - ``transfer``: a transfer to a human that is not the task's gold ending;
 - ``wrong_write``: the final state differs from the expected one (which gold write is missing
@@ -35,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from tau_sim.simulator.core.endings import SUCCESS_EPS, TerminationReason
+from tau_sim.simulator.core.endings import AGENT_CONDUCT_TAGS, SUCCESS_EPS, TerminationReason
 from tau_sim.simulator.core.events import (
     AgentMessage,
     EmotionUpdate,
@@ -67,6 +71,7 @@ FAILURE_KINDS = (
     "max_steps",
     "agent_stalled",
     "tool_errors",
+    "user_quit",
     "abandoned",
     "transfer",
     "wrong_write",
@@ -196,6 +201,24 @@ def _abandon_reason(detail: str, events: Sequence[Event]) -> str:
     return reason or (f"the user said {said!r}" if said else "the user gave no reason")
 
 
+def _quit_on_ladder(breakdown: RewardBreakdown | None, events: Sequence[Event]) -> str:
+    """What happened when a user gave up on its own pushback against a correct agent ("": not so).
+
+    The final state matches, every required output was said, the user insisted on a refusal and
+    none of its perception tags blames the agent's conduct.
+    """
+    if breakdown is None or not breakdown.db_match or breakdown.missing_outputs:
+        return ""
+    tags = [t for e in events if isinstance(e, EmotionUpdate) for t in e.triggers]
+    insisted = [t.partition(":")[2] for t in tags if t.startswith("insisted:")]
+    if not insisted or any(t.partition(":")[0] in AGENT_CONDUCT_TAGS for t in tags):
+        return ""
+    return (
+        f"the user gave up after insisting {len(insisted)}x ({', '.join(insisted)}) on a "
+        "refusal; the final state matches and every required output was said"
+    )
+
+
 def _tool_errors(detail: str, events: Sequence[Event]) -> str:
     failed = Counter(e.name for e in events if isinstance(e, ToolResult) and e.error)
     names = ", ".join(f"{name} x{n}" for name, n in failed.most_common(3))
@@ -247,6 +270,11 @@ def diagnose(
         text = _tool_errors(detail, events) if reason == "too_many_tool_errors" else detail
         return Failure(_LIMITS[TerminationReason(reason)], _short(text))
     if reason == TerminationReason.USER_ABANDONED:
+        quit_on_ladder = _quit_on_ladder(breakdown, events)
+        if quit_on_ladder:
+            return Failure(
+                "user_quit", _short(f"{quit_on_ladder}; {_abandon_reason(detail, events)}")
+            )
         return Failure("abandoned", _short(_abandon_reason(detail, events)))
     if reason == TerminationReason.TRANSFER and not gold_transfer:
         return Failure("transfer", "transferred to a human; the task's gold path has no transfer")

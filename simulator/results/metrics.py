@@ -21,7 +21,7 @@ import sqlite_utils
 from tau_sim.simulator.core.conditions import NEUTRAL, level_label
 from tau_sim.simulator.core.endings import SUCCESS_EPS
 from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.infra import error_share, is_infra, is_user_error
+from tau_sim.simulator.core.infra import error_share, is_infra, is_user_error, is_user_quit
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.counting import (
     WEIGHT,
@@ -112,6 +112,7 @@ def summarize(
         "completed": total(completed),
         "infra_errors": infra,
         "user_errors": user_errors,
+        "user_quits": total(r for r in completed if is_user_quit(r)),
         "n": n,
         "success_rate": round(successes / n, 4) if n else None,
         "abandonment_rate": round(abandoned / n, 4) if n else None,

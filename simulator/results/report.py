@@ -140,6 +140,8 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         console.print(infra_note(report), markup=False)
     if user_errors:
         console.print(user_error_note(report), markup=False)
+    if report.get("user_quits"):
+        console.print(user_quit_note(report), markup=False)
     missing = missing_trials_line(report)
     if missing is not None:
         console.print(missing, markup=False)
@@ -416,6 +418,15 @@ def user_error_note(report: dict[str, Any]) -> str:
     causes = ", ".join(f"{cause} x{n}" for cause, n in report["user_error_causes"].items())
     return (
         f"{report['user_errors']} conversations hit user-simulator errors ({causes}): "
+        f"{_how_counted(report)}"
+    )
+
+
+def user_quit_note(report: dict[str, Any]) -> str:
+    """The report's line on users that gave up on their own pushback against a correct agent."""
+    return (
+        f"{report['user_quits']} conversations ended with the user giving up on its own pushback "
+        f"while the agent had it all right (failure user_quit): not the agent's failures, "
         f"{_how_counted(report)}"
     )
 

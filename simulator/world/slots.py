@@ -24,13 +24,16 @@ class SlotHint(msgspec.Struct, frozen=True):
     ``prompt`` is how an agent names it in a question ("your email address"); ``lookupable``
     marks information the agent could have found with its tools once the user is authenticated;
     ``value_keywords``, when set, adds keywords read from the value itself (a variant's option
-    names: "size", "color").
+    names: "size", "color"); ``policy_asks``, when set, is the domain policy's own words telling
+    the agent to ask the user for it (a choice only the user makes: which items to return, where
+    a refund goes), so asking it is never needless even where the tools list the candidates.
     """
 
     keywords: tuple[str, ...]
     prompt: str
     lookupable: bool = False
     value_keywords: Callable[[str], Sequence[str]] | None = None
+    policy_asks: str = ""
 
     @classmethod
     def default(cls, name: str) -> SlotHint:
@@ -47,6 +50,12 @@ class InfoSlot(msgspec.Struct, frozen=True):
     keywords: list[str]
     prompt: str
     lookupable: bool = False
+    policy_asks: bool = False
+
+    @property
+    def needless(self) -> bool:
+        """Whether asking the user for it is needless: lookupable, and no policy clause asks it."""
+        return self.lookupable and not self.policy_asks
 
 
 def user_slots(domain: Domain, task: Task) -> list[InfoSlot]:
@@ -65,5 +74,7 @@ def user_slots(domain: Domain, task: Task) -> list[InfoSlot]:
         prompt = hint.prompt.lower()
         if not any(k.lower().strip() in prompt for k in keywords):
             keywords.append(prompt)
-        slots.append(InfoSlot(name, value, keywords, hint.prompt, hint.lookupable))
+        slots.append(
+            InfoSlot(name, value, keywords, hint.prompt, hint.lookupable, bool(hint.policy_asks))
+        )
     return slots

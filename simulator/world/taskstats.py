@@ -35,6 +35,9 @@ _NUMBER = re.compile(r"[#$]?\w*\d[\w.:/,-]*\w|\d")
 _CODE = re.compile(r"\b[A-Z0-9]{5,}\b")
 """A word of five or more capitals: a record code (``HXDUBJ``)."""
 _IF = re.compile(r"\bif\b", re.IGNORECASE)
+_RECORD_IF = re.compile(r"\bif\b(?! the agent\b)(?! you\b)", re.IGNORECASE)
+"""An "if" the records decide: not "If the agent says …" nor "if you waive …" (the agent's
+conduct, which the user's own reply settles)."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -51,8 +54,11 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     tasks once names, ids and numbers are masked (``masked_opening``). ``id_in_opening``: share
     of tasks whose opening states a record id the gold path uses (``record_ids``);
     ``id_in_scenario``: whose opening, goal or known facts state one. ``conditional``: share
-    of tasks with a goal sentence holding the word "if". ``mixed``: share of tasks with a
-    forbidden write the user asks for (``Domain.violations``) and a gold write beside it;
+    of tasks with a goal sentence holding the word "if"; ``conditional_records``: of those, the
+    tasks with an "if" the records decide (not "If the agent says …": ``on_records``).
+    ``sequences_collapsed``: ``sequences_per_task`` with each run of one read tool counted
+    once (reading three orders in a row is one step of the sequence). ``mixed``: share of tasks
+    with a forbidden write the user asks for (``Domain.violations``) and a gold write beside it;
     ``refusals``: tasks where some request must be refused (an intent the policy forbids, or a
     forbidden write the user asks for); ``forbidden_writes``: those of them whose forbidden
     write the tools would allow (``Domain.violations``: what a pushover does; where the tools
@@ -74,6 +80,8 @@ class TaskStats(msgspec.Struct, frozen=True, kw_only=True):
     id_in_opening: float | None
     id_in_scenario: float | None
     conditional: float | None
+    conditional_records: float | None
+    sequences_collapsed: float | None
     mixed: float | None
     refusals: int | None
     forbidden_writes: int | None
@@ -119,6 +127,8 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
         id_in_opening=_share(sum(_states_id(t, t.scenario.opening) for t in tasks), n),
         id_in_scenario=_share(sum(_states_id(t, _scenario_text(t)) for t in tasks), n),
         conditional=_share(sum(is_conditional(t) for t in tasks), n),
+        conditional_records=_share(sum(on_records(t) for t in tasks), n),
+        sequences_collapsed=_share(len({collapsed(domain, t) for t in tasks}), n),
         mixed=mixed,
         refusals=refusals,
         forbidden_writes=forbidden_writes,
@@ -162,6 +172,25 @@ def record_ids(task: Task) -> list[str]:
 def is_conditional(task: Task) -> bool:
     """Whether a sentence of ``task``'s goal holds the word "if"."""
     return any(_IF.search(s) for s in _SENTENCE.split(task.scenario.goal))
+
+
+def on_records(task: Task) -> bool:
+    """Whether a sentence of ``task``'s goal holds an "if" the records decide.
+
+    "If the agent says a specialist must take it, I accept" turns on the agent's conduct, not
+    on what the tools return; "if the fee is more than $20" turns on a record.
+    """
+    return any(_RECORD_IF.search(s) for s in _SENTENCE.split(task.scenario.goal))
+
+
+def collapsed(domain: Domain, task: Task) -> tuple[str, ...]:
+    """``task``'s gold tool names with each run of one read tool kept once."""
+    names: list[str] = []
+    for action in task.actions:
+        if names and names[-1] == action.name and domain.toolkit.kind(action.name) != "write":
+            continue
+        names.append(action.name)
+    return tuple(names)
 
 
 def _refused(domain: Domain, task: Task) -> bool:

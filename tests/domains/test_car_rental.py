@@ -370,7 +370,7 @@ def test_a_damage_report_charges_at_most_the_estimate_on_a_rental_on_the_road(
         "damage_type": "scratch",
         "area": "rear",
         "photos": ["IMG_1001.jpg"],
-        "notes": "a pillar in a garage",
+        "cause": "collision",
         "estimated_cost": 200.0,
     }
     assert "between 0" in refused(domain, db, "file_damage_report", customer_charge=250.0, **report)

@@ -371,3 +371,20 @@ async def test_a_neutral_player_is_told_not_to_insist(
         brief = screen.brief.content
         assert isinstance(brief, Text)
         assert "explains why it cannot be done, do not insist" in brief.plain
+
+
+async def test_the_brief_shows_the_later_need_and_names_facts_as_an_agent_asks(
+    tmp_path: Path,
+) -> None:
+    """A person can win a task whose need comes later, and reads no raw slot names."""
+    app = session(tmp_path / "human.db", task="retail-016", domain="retail", emotions="neutral")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await my_turn(pilot)
+        brief = screen.brief.content
+        assert isinstance(brief, Text)
+        told = brief.plain
+        assert "Later in the conversation" in told
+        assert "update the default address on my account" in told
+        assert "the reason for cancelling:" in told and "the new address:" in told
+        for raw in ("cancel_reason", "cancel reason:", "return order:", "new_address"):
+            assert raw not in told

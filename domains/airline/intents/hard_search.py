@@ -85,7 +85,12 @@ class SearchChangeFlight(SearchIntent):
                 f"I'd like to fly out on a different day for {text}.",
                 f"Something came up and {text} has to move.",
             ),
-            known={"trip": text, "flight": condition, "payment_method": method_text(method)},
+            known={
+                "trip": text,
+                "new_date": day,  # asked on its own ("Which day?"), not only inside the flight
+                "flight": condition,
+                "payment_method": method_text(method),
+            },
             actions=[
                 *search_reads(who, db, r),
                 *statuses(r),

@@ -340,8 +340,8 @@ def late_return_actions(b: Booking, hours: int, due: float, method: PaymentMetho
 def damage_filed(b: Booking, known: dict[str, str], waived: bool) -> Action:
     """The damage report an agent files from a user's ``known`` facts (charge nothing if waived).
 
-    ``known`` holds "damage" as "TEXT (TYPE, AREA)", "photos" joined by " and ", "cause" and
-    "estimate" as money text.
+    ``known`` holds "damage" as "TEXT (TYPE, AREA)", "photos" joined by " and ", "cause" as
+    "WORDS (KIND)" and "estimate" as money text.
     """
     estimate = float(known["estimate"].lstrip("$").replace(",", ""))
     damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
@@ -352,7 +352,7 @@ def damage_filed(b: Booking, known: dict[str, str], waived: bool) -> Action:
             "damage_type": damage_type.replace(" ", "_"),
             "area": area.replace(" ", "_"),
             "photos": known["photos"].split(" and "),
-            "notes": known["cause"],
+            "cause": known["cause"].rsplit("(", 1)[1].rstrip(")").replace(" ", "_"),
             "estimated_cost": estimate,
             "customer_charge": 0.0 if waived else estimate,
         },

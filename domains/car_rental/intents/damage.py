@@ -22,26 +22,34 @@ from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-_DAMAGES: tuple[tuple[str, str, str], ...] = (
-    ("scratch", "rear", "a long scratch on the rear bumper"),
-    ("scratch", "left_side", "a scratch along the driver's door"),
-    ("dent", "right_side", "a small dent in the passenger door"),
-    ("dent", "front", "a dent in the hood"),
-    ("chipped_windshield", "windshield", "a chip in the windshield"),
-    ("broken_mirror", "left_side", "the left side mirror is cracked"),
-    ("interior_stain", "interior", "a coffee stain on the back seat"),
-    ("flat_tire", "front", "a flat front tire"),
+_DAMAGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    (
+        "scratch",
+        "rear",
+        "a long scratch on the rear bumper",
+        ("collision", "parking_lot", "unknown"),
+    ),
+    ("scratch", "left_side", "a scratch along the driver's door", ("parking_lot", "unknown")),
+    ("dent", "right_side", "a small dent in the passenger door", ("parking_lot", "unknown")),
+    ("dent", "front", "a dent in the hood", ("collision", "road_hazard")),
+    ("chipped_windshield", "windshield", "a chip in the windshield", ("road_hazard",)),
+    ("broken_mirror", "left_side", "the left side mirror is cracked", ("collision", "parking_lot")),
+    ("interior_stain", "interior", "a coffee stain on the back seat", ("spill",)),
+    ("flat_tire", "front", "a flat front tire", ("road_hazard",)),
 )
+"""Damage type, area, how the user describes it, and the causes that fit it."""
 
-
-_CAUSES: tuple[str, ...] = (
-    "a concrete pillar in a parking garage",
-    "gravel thrown up on the highway",
-    "someone opened a door into it in a parking lot",
-    "I found it after parking on the street overnight",
-    "a pothole on a country road",
-    "a shopping cart rolled into it",
-)
+_CAUSES: dict[str, tuple[str, ...]] = {
+    "collision": ("backing into a concrete pillar in a parking garage", "clipping a gate post"),
+    "parking_lot": (
+        "someone opening a door into it in a parking lot",
+        "a shopping cart rolling into it in a parking lot",
+    ),
+    "road_hazard": ("gravel thrown up on the highway", "a pothole on a country road"),
+    "spill": ("coffee I spilled on a sharp turn",),
+    "unknown": ("nothing I saw: I found it after parking on the street overnight",),
+}
+"""How a user tells each cause (the report's ``cause``), in its own words."""
 
 
 def _words(name: str) -> str:
@@ -74,8 +82,10 @@ class _Damage:
     """Damage a user reports: type, area, description, cause, photos, estimate."""
 
     def __init__(self, rng: random.Random, low: int, high: int) -> None:
-        self.damage_type, self.area, self.text = rng.choice(_DAMAGES)
-        self.cause = rng.choice(_CAUSES)
+        self.damage_type, self.area, self.text, kinds = rng.choice(_DAMAGES)
+        # one draw among six, as many as the causes once were: the other tasks stay as they were
+        told = [(text, kind) for kind in kinds for text in _CAUSES[kind]]
+        self.cause, self.kind = told[rng.randrange(6) % len(told)]
         self.photos = [f"IMG_{rng.randint(1000, 9999)}.jpg" for _ in range(rng.randint(1, 3))]
         self.estimate = money(rng.randrange(low, high, 10))
 
@@ -83,7 +93,7 @@ class _Damage:
         """The user's known facts about it."""
         return {
             "damage": f"{self.text} ({_words(self.damage_type)}, {_words(self.area)})",
-            "cause": self.cause,
+            "cause": f"{self.cause} ({_words(self.kind)})",
             "photos": " and ".join(self.photos),
             "estimate": money_text(self.estimate),
         }
@@ -97,7 +107,7 @@ class _Damage:
                 "damage_type": self.damage_type,
                 "area": self.area,
                 "photos": self.photos,
-                "notes": self.cause,
+                "cause": self.kind,
                 "estimated_cost": self.estimate,
                 "customer_charge": charge,
             },

@@ -217,7 +217,7 @@ class LateReturnAndBigDamage(RentalIntent):
                 "hours_late": f"{counted(hours, 'hour')} late",
                 "payment_method": method_text(method),
                 "damage": f"{text} ({damage_type.replace('_', ' ')}, {area.replace('_', ' ')})",
-                "cause": "a deer ran into the car",
+                "cause": "a deer ran into the car (collision)",
                 "photos": " and ".join(photos),
                 "estimate": money_text(estimate),
             },

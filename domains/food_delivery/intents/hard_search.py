@@ -14,6 +14,7 @@ from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
 from tau_sim.domains.food_delivery.intents.common import (
     HardFoodIntent,
     describe,
+    dish_names,
     line_refunds,
     lines_text,
     missing_lines,
@@ -75,9 +76,13 @@ class SearchItemRefund(HardFoodIntent):
         order, named, lines, amounts = picked
         reason = rng.choice(("missing item", "wrong item"))
         who = self.owner(db, order, rng)
-        desc = describe(db, order, named, lines)
-        what = "missing from" if reason == "missing item" else "the wrong dishes in"
+        if reason == "missing item":
+            desc = describe(db, order, named, lines)
+        else:  # the opening says what the goal and the refund's reason say: wrong, not missing
+            desc = f"{describe(db, order, named)} ({dish_names(lines)} wrong)"
         verb = "was" if len(lines) == 1 else "were"
+        wrong = "the wrong dish in" if len(lines) == 1 else "the wrong dishes in"
+        what = "missing from" if reason == "missing item" else wrong
         return self.task(
             domain,
             who,

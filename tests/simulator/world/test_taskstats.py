@@ -33,6 +33,8 @@ FIGURES = {
     "id_in_opening",
     "id_in_scenario",
     "conditional",
+    "conditional_records",
+    "sequences_collapsed",
     "mixed",
     "refusals",
     "forbidden_writes",
@@ -107,6 +109,24 @@ def test_figures_match_a_count_of_the_task_file(name: str) -> None:
     assert row["id_in_opening"] == pytest.approx(sum(in_opening) / n)
     conditional = [re.search(r"\bif\b", t["scenario"]["goal"], re.IGNORECASE) for t in tasks]
     assert row["conditional"] == pytest.approx(sum(bool(c) for c in conditional) / n)
+    # an "if" the records decide: every "if" of the goal less "If the agent …" / "if you …"
+    on_records = [
+        re.sub(r"\bif (?:the agent|you)\b", "", t["scenario"]["goal"], flags=re.IGNORECASE)
+        for t in tasks
+    ]
+    records = [bool(re.search(r"\bif\b", g, re.IGNORECASE)) for g in on_records]
+    assert row["conditional_records"] == pytest.approx(sum(records) / n)
+    assert 0 < row["conditional_records"] < row["conditional"]
+    # repeated reads in a row count once: three order reads are one step of the sequence
+    reads = {a["name"] for t in tasks for a in t["actions"]} - writes_of
+    runs = set()
+    for t in tasks:
+        names = [a["name"] for a in t["actions"]]
+        runs.add(
+            tuple(x for i, x in enumerate(names) if not (i and x == names[i - 1] and x in reads))
+        )
+    assert row["sequences_collapsed"] == pytest.approx(len(runs) / n)
+    assert row["sequences_collapsed"] <= row["sequences_per_task"]
     # a refusal task is one whose user has a demand to insist on (the scenario's own field)
     demands = [bool(t["scenario"]["demand"]) for t in tasks]
     assert row["refusals"] == sum(demands) > 0
