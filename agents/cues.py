@@ -96,7 +96,9 @@ _PUSHBACK = re.compile(
             r"\b(real|actual) person\b|\bput me through\b|\bspeak (with|to) someone\b",
             r"\b(take|put) (it|that|the \w+|the money) (off|back)\b",
             r"\b(refund|cover|redo|waive|refill) (it|this|that|the|my)\b|\bneeds to come off\b",
-            r"\bcan't you\b|\bcouldn't you\b|\bwould you consider\b|\bdoesn't that count\b",
+            # "can't you look that up yourself?" asks the agent to look, it presses no demand
+            r"\b(can't|couldn't) you\b(?! (just )?(find|look|see|check|get|pull|search)\b)",
+            r"\bwould you consider\b|\bdoesn't that count\b",
             r"\bi'?m not paying\b|\bi (would|'d) like (that|the|my) \w+ (processed|back)\b",
             r"\b(still haven't|you still)\b|\bi'?d like the full\b|\bi'?d prefer\b",
             r"\bi'?(ll| will|'m)( be)? disput|\breport(ing)? you\b",
