@@ -12,7 +12,8 @@
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
-- ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known).
+- ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known);
+  ``picks``: ``untold_picks`` (records picked among several that nobody singled out).
 - ``taskstats``: ``task_stats``, ``TaskStats`` (how hard a task set is: ``domains stats``).
 - ``splits``: tiers and task splits (``check_tier``, ``tier_pool``, ``split_pool``) and which
   users can play free-text scenarios; ``views``: what the agent and the user see, and the
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
         record_value,
         state_event,
     )
+    from tau_sim.simulator.world.picks import UntoldPick, untold_picks
     from tau_sim.simulator.world.policyrules import policy_rules
     from tau_sim.simulator.world.slots import (
         InfoSlot,
@@ -165,6 +167,7 @@ MODULE_OF = {
     "ToolOutcome": "tools",
     "Toolkit": "tools",
     "Untold": "told",
+    "UntoldPick": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
@@ -196,6 +199,7 @@ MODULE_OF = {
     "string_arguments": "told",
     "tool": "tools",
     "untold": "told",
+    "untold_picks": "picks",
     "user_slots": "slots",
     "user_steps": "usersteps",
     "user_view": "views",
@@ -237,6 +241,7 @@ __all__ = [
     "ToolOutcome",
     "Toolkit",
     "Untold",
+    "UntoldPick",
     "UserScenario",
     "UserStep",
     "UserView",
@@ -273,6 +278,7 @@ __all__ = [
     "tier_pool",
     "tool",
     "untold",
+    "untold_picks",
     "user_slots",
     "user_steps",
     "user_view",

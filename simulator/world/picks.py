@@ -1,0 +1,241 @@
+"""Records are told, not guessed: the tool calls where an agent picked a record nobody named.
+
+An agent that is shown several records of one kind (a profile's orders, an account's lines, a
+customer's policies) and acts on one of them must know which one the user means. ``untold_picks``
+reads a stored conversation (its events) and lists every *untold record pick*:
+
+- A **listing** is a tool result (JSON) that holds two or more distinct ids of one kind: a list
+  of two or more distinct strings (``"orders": ["#W1", "#W2"]``), the strings at one key of two
+  or more objects of one list (``[{"line_id": "L1", ...}, {"line_id": "L2", ...}]``), or the keys
+  of an object whose two or more values are all objects (a table keyed by id). The ids are its
+  **candidates**; in the last two forms each candidate's **record** is its object in the listing.
+- An **id argument** is a string argument of an agent tool call whose parameter name ends in
+  ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
+- A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
+  its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
+  not in ``reads``) that takes ``v``; a candidate no write takes counts at its last read, and
+  only if it is the last candidate of that listing the agent read (reading the others first is
+  a search, not a pick); what that read returned counts as read before it.
+- A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
+  ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
+  question and either says ``which`` or names two or more candidates, answered by a user
+  message, or (3) the user **described** it and the agent **matched** it: a user message said a
+  fact of ``v``'s record (a string of four characters or more in its record in the listing, or
+  in the result of a read that took ``v``) that no record of another candidate the agent has
+  seen holds, and the agent had read every candidate listed before ``v`` (it searched in order
+  until the description matched). A fact is said when the user said it, or every word and figure
+  of it in one message ("2026-03-11 at 16:00" for "2026-03-11T16:00"). Otherwise it is
+  **untold**.
+
+Only the user's words count as telling; what the user's own tools returned does not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+
+from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
+from tau_sim.simulator.world.told import Heard, argument_leaves
+
+_ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
+_FACT_LENGTH = 4
+_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[0-9])T(?=[0-9])")
+
+
+class UntoldPick(msgspec.Struct, frozen=True):
+    """A record an agent call took among several candidates nobody singled out.
+
+    ``call`` is the tool's name, ``index`` the call's position among the conversation's agent
+    tool calls (0-based), ``path`` the argument, ``value`` the id, ``candidates`` the ids listed.
+    """
+
+    call: str
+    index: int
+    path: str
+    value: str
+    candidates: tuple[str, ...]
+
+
+class _Listing:
+    """The candidates of one listing, in order, and the records the listing itself holds."""
+
+    def __init__(self, at: int, ids: list[str], records: dict[str, Any]) -> None:
+        self.at = at  # position of the result among the conversation's events
+        self.ids = ids
+        self.records = records
+
+
+def _decode(text: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return None
+
+
+def listings(tree: Any) -> Iterator[tuple[list[str], dict[str, Any]]]:
+    """(candidate ids, their records) for every listing inside a decoded tool result."""
+    if isinstance(tree, list):
+        strings = list(dict.fromkeys(x for x in tree if isinstance(x, str)))
+        if len(strings) >= 2 and len(strings) == len(tree):
+            yield strings, {}
+        objects = [x for x in tree if isinstance(x, dict)]
+        keys = dict.fromkeys(k for o in objects for k in o)
+        for key in keys:
+            if not _ID_PARAMETER.search(str(key)):
+                continue
+            held = {o[key]: o for o in objects if isinstance(o.get(key), str)}
+            if len(held) >= 2:
+                yield list(held), held
+        for item in tree:
+            yield from listings(item)
+    elif isinstance(tree, dict):
+        values = list(tree.values())
+        if len(values) >= 2 and all(isinstance(v, dict) for v in values):
+            yield [str(k) for k in tree], {str(k): v for k, v in tree.items()}
+        for value in values:
+            yield from listings(value)
+
+
+def facts(tree: Any) -> set[str]:
+    """The strings of a record (four characters or more), the facts a user may describe it by."""
+    if isinstance(tree, dict):
+        return set().union(*(facts(v) for v in tree.values())) if tree else set()
+    if isinstance(tree, list):
+        return set().union(*(facts(v) for v in tree)) if tree else set()
+    if isinstance(tree, str) and len(tree) >= _FACT_LENGTH:
+        return {tree}
+    return set()
+
+
+def id_arguments(arguments: Any) -> Iterator[tuple[str, str]]:
+    """(path, id) for every string argument whose parameter name ends in ``id``/``ids``."""
+    for path, value in argument_leaves(arguments):
+        name = path.split(".")[-1].split("[")[0]
+        if isinstance(value, str) and _ID_PARAMETER.search(name):
+            yield path, value
+
+
+class _Call(msgspec.Struct, frozen=True):
+    name: str
+    index: int
+    at: int
+    arguments: Any
+    call_id: str
+
+
+def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[UntoldPick]:
+    """Every untold record pick of the agent in ``events`` (module doc).
+
+    ``reads`` names the tools that only read (``ToolKind.READ``); every other tool is a write.
+    """
+    read_tools = frozenset(reads)
+    timeline = list(events)
+    found_listings: list[_Listing] = []
+    calls: list[_Call] = []
+    results: dict[str, Any] = {}
+    index = 0
+    for at, event in enumerate(timeline):
+        if isinstance(event, AgentMessage):
+            for spec in event.tool_calls:
+                calls.append(_Call(spec.name, index, at, spec.arguments, spec.id))
+                index += 1
+        elif isinstance(event, ToolResult) and not event.error:
+            tree = _decode(event.content)
+            results[event.call_id] = tree
+            for ids, records in listings(tree):
+                found_listings.append(_Listing(at, ids, records))
+    out: list[UntoldPick] = []
+    for listing in found_listings:
+        uses = [
+            (call, path, value)
+            for call in calls
+            if call.at > listing.at
+            for path, value in id_arguments(call.arguments)
+            if value in listing.ids and _first_listing(found_listings, value) is listing
+        ]
+        counted: dict[str, tuple[_Call, str, str]] = {}
+        for use in uses:
+            if use[0].name not in read_tools:
+                counted.setdefault(use[2], use)
+        reads_of = [u for u in uses if u[0].name in read_tools]
+        if reads_of and reads_of[-1][2] not in counted:
+            counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
+        for call, path, value in counted.values():
+            if not _told(timeline, listing, calls, results, call, value):
+                candidates = tuple(listing.ids)
+                out.append(UntoldPick(call.name, call.index, path, value, candidates))
+    return sorted(out, key=lambda p: p.index)
+
+
+def _first_listing(found: list[_Listing], value: str) -> _Listing | None:
+    return next((x for x in found if value in x.ids), None)
+
+
+def _told(
+    timeline: list[Event],
+    listing: _Listing,
+    calls: list[_Call],
+    results: dict[str, Any],
+    pick: _Call,
+    value: str,
+) -> bool:
+    """Whether the pick of ``value`` by ``pick`` was said, asked or described (module doc)."""
+    before = timeline[: pick.at]
+    said = Heard()
+    for event in before:
+        if isinstance(event, UserMessage):
+            said.add(event.text)
+    if said.said(value):
+        return True
+    if _asked(before[listing.at + 1 :], listing.ids):
+        return True
+    earlier = [c for c in calls if c.at <= pick.at]  # a read matches by what it returns
+    records: dict[str, set[str]] = {v: facts(r) for v, r in listing.records.items()}
+    read: set[str] = set()
+    for call in earlier:
+        for _path, taken in id_arguments(call.arguments):
+            if taken in listing.ids:
+                read.add(taken)
+                records.setdefault(taken, set()).update(facts(results.get(call.call_id)))
+    position = listing.ids.index(value)
+    if not listing.records and not all(c in read for c in listing.ids[:position]):
+        return False
+    mine = records.get(value, set())
+    others = set().union(*(f for v, f in records.items() if v != value)) if records else set()
+    return any(_described(said, fact) for fact in mine - others)
+
+
+def _described(said: Heard, fact: str) -> bool:
+    """Whether the user said ``fact``, or every word and figure of it in one message.
+
+    "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00".
+    """
+    if said.said(fact):
+        return True
+    parts = [p for p in _PARTS.split(fact) if p]
+    if len(parts) < 2:
+        return False
+    return any(all(_within(p.lower(), text) for p in parts) for text in said.texts)
+
+
+def _within(part: str, text: str) -> bool:
+    return bool(re.search(r"(?<![a-z0-9])" + re.escape(part) + r"(?![a-z0-9])", text))
+
+
+def _asked(between: list[Event], candidates: list[str]) -> bool:
+    """Whether an agent question in ``between`` asked which candidate, and the user answered."""
+    asking = False
+    for event in between:
+        if isinstance(event, AgentMessage) and event.text and "?" in event.text:
+            heard = Heard()
+            heard.add(event.text)
+            named = sum(heard.said(c) for c in candidates)
+            if named >= 2 or re.search(r"\bwhich\b", event.text, re.IGNORECASE):
+                asking = True
+        elif isinstance(event, UserMessage) and asking:
+            return True
+    return False
