@@ -15,7 +15,9 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
   not in ``reads``) that takes ``v``; a candidate no write takes counts at its last read, and
   only if it is the last candidate of that listing the agent read (reading the others first is
-  a search, not a pick); what that read returned counts as read before it.
+  a search, not a pick) and the agent did not read them all (reading every candidate and acting
+  on none is a survey: what it reports rests on all of them); what that read returned counts
+  as read before it.
 - A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
   ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
   question and either says ``which`` or names two or more candidates, answered by a user
@@ -162,7 +164,8 @@ def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[Unt
             if use[0].name not in read_tools:
                 counted.setdefault(use[2], use)
         reads_of = [u for u in uses if u[0].name in read_tools]
-        if reads_of and reads_of[-1][2] not in counted:
+        surveyed = {u[2] for u in reads_of} >= set(listing.ids)
+        if reads_of and reads_of[-1][2] not in counted and not surveyed:
             counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
         for call, path, value in counted.values():
             if not _told(timeline, listing, calls, results, call, value):

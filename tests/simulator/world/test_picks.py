@@ -88,15 +88,21 @@ def test_a_description_matched_without_reading_the_records_listed_before_is_unto
 
 
 def test_a_fact_every_candidate_shares_does_not_single_one_out() -> None:
-    opening = "Please check on my delivered order."
-    events = [*profile(opening), *read("#W111"), *read("#W222"), *read("#W333")]
+    opening = "Please cancel my delivered order."
+    events = [*profile(opening), *read("#W111"), *read("#W222"), *read("#W333"), *cancel("#W333")]
     assert [p.value for p in untold_picks(events, READS)] == ["#W333"]
 
 
 def test_a_search_through_the_records_is_not_a_pick_of_each() -> None:
-    opening = "Where is the yoga mat I ordered?"
-    events = [*profile(opening), *read("#W111"), *read("#W222"), *read("#W333")]
+    opening = "Where is the running shoes order?"
+    events = [*profile(opening), *read("#W111"), *read("#W222")]
     assert untold_picks(events, READS) == []
+    # reading every record and acting on none is a survey, whatever the user said
+    events = [*profile("How are my orders doing?"), *read("#W111"), *read("#W222"), *read("#W333")]
+    assert untold_picks(events, READS) == []
+    # a record read alone, last, without being described, is a pick
+    events = [*profile("How is my order doing?"), *read("#W111"), *read("#W222")]
+    assert [p.value for p in untold_picks(events, READS)] == ["#W222"]
 
 
 def test_a_record_described_in_a_listing_of_records_is_told_by_its_words_and_figures() -> None:
