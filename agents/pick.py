@@ -2,10 +2,11 @@
 
 A gold call may take an id the agent saw listed among several of its kind (a profile's orders,
 an account's lines: a listing, ``simulator.world.picks``). Unless the user said that id, gold
-searches: before the call it reads, with the read tool it uses on that id, every candidate it
-has not read yet, so what the user described is matched against all of them, never guessed
-from the one gold knows is right (``untold_picks`` counts a pick whose candidates were not
-read). The reads change nothing; their results are not the gold call's.
+searches in the listing's order: before the call it reads, with the read tool it uses on that
+id, every candidate listed before it that it has not read yet, so what the user described is
+matched the way a careful person searches, never guessed from the one gold knows is right
+(``untold_picks`` counts a pick whose earlier candidates were not read). The reads change
+nothing; their results are not the gold call's.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def candidate_reads(
     For each id argument of ``action`` the user has not said, found in a listing of the live
     results with two or more candidates and no records of its own (a list of bare ids), the
     read tool is ``action``'s own when it reads, else the read tool an earlier call took that
-    id with; every candidate no earlier call took is read with it, in the listing's order.
+    id with; every candidate listed before the id that no earlier call took is read with it,
+    in the listing's order.
     """
     said = Heard()
     for message in history:
@@ -93,7 +95,7 @@ def candidate_reads(
             if earlier is None:
                 continue
             tool, arguments, at = earlier
-        for candidate in found:
-            if candidate != value and candidate not in taken:
+        for candidate in found[: found.index(value)]:
+            if candidate not in taken:
                 taken.add(candidate)
                 yield Action(tool, _replace(arguments, at, candidate))
