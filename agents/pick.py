@@ -18,8 +18,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, Heard
-from tau_sim.simulator.world.picks import id_arguments, listings
+from tau_sim.simulator.world import Action, Heard, id_arguments, listings
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 

@@ -72,7 +72,7 @@ if TYPE_CHECKING:
         record_value,
         state_event,
     )
-    from tau_sim.simulator.world.picks import UntoldPick, untold_picks
+    from tau_sim.simulator.world.picks import UntoldPick, id_arguments, listings, untold_picks
     from tau_sim.simulator.world.policyrules import policy_rules
     from tau_sim.simulator.world.slots import (
         InfoSlot,
@@ -168,6 +168,8 @@ MODULE_OF = {
     "Toolkit": "tools",
     "Untold": "told",
     "UntoldPick": "picks",
+    "id_arguments": "picks",
+    "listings": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
@@ -259,7 +261,9 @@ __all__ = [
     "exact_hash",
     "final_reward",
     "final_state",
+    "id_arguments",
     "is_expression",
+    "listings",
     "load_tasks",
     "make_evaluator",
     "normalize_text",
