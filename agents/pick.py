@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, Heard, id_arguments, listings
+from tau_sim.simulator.world import Action, Heard, described, facts, id_arguments, listings
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -98,3 +98,50 @@ def candidate_reads(
             if candidate not in taken:
                 taken.add(candidate)
                 yield Action(tool, _replace(arguments, at, candidate))
+
+
+def survey_reads(
+    history: list[ChatMessage], action: Action, reads: frozenset[str]
+) -> Iterator[Action]:
+    """The reads of the candidates after the one gold just read, where nothing singles it out.
+
+    ``action`` is a read gold just made of an id the user has not said, found in a listing of
+    bare ids (as in ``candidate_reads``). When nothing the user said is a fact of what gold
+    read for it and of no other candidate read so far, gold cannot tell that record from the
+    rest: it reads every candidate it has not read, so what it reports rests on all of them.
+    Gold surveys after the last read of its path with that tool (``GoldPolicy._script``).
+    """
+    if action.name not in reads:
+        return
+    said = Heard()
+    for message in history:
+        if message.role == "user":
+            said.add(message.content or "")
+    done = _called(history)
+    contents = [_decode(m.content or "") for m in history if m.role == "tool"]
+    calls = [c for m in history for c in m.tool_calls or []]
+    by_call = {m.tool_call_id: _decode(m.content or "") for m in history if m.role == "tool"}
+    taken = {value for _name, arguments in done for _p, value in id_arguments(arguments)}
+    for path, value in id_arguments(action.arguments):
+        if said.said(value):
+            continue
+        first = next(
+            (listing for tree in contents for listing in listings(tree) if value in listing[0]),
+            None,
+        )
+        if first is None or first[1]:
+            continue
+        found = first[0]
+        records: dict[str, set[str]] = {}
+        for call in calls:
+            for _p, taken_id in id_arguments(call.arguments):
+                if taken_id in found:
+                    records.setdefault(taken_id, set()).update(facts(by_call.get(call.id)))
+        mine = records.get(value, set())
+        others = set().union(*(f for v, f in records.items() if v != value))
+        if any(described(said, fact) for fact in mine - others):
+            continue
+        for candidate in found:
+            if candidate not in taken:
+                taken.add(candidate)
+                yield Action(action.name, _replace(action.arguments, path, candidate))

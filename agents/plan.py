@@ -57,7 +57,7 @@ from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
-from tau_sim.agents.pick import candidate_reads
+from tau_sim.agents.pick import candidate_reads, survey_reads
 from tau_sim.agents.summary import describe, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -412,6 +412,8 @@ class GoldPolicy:
                 yield failed
                 return
             live.update(self.bindings.read(i, self._last_content()))
+            if all(a.name != call.name for a in answer_key.actions[i + 1 :]):  # its last read
+                yield from (Call(r) for r in survey_reads(self.history, call, self._reads))
         if self.profile == "pushover" and answer_key.violations:
             yield from self._pushover_closing(transfer)
             return

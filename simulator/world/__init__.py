@@ -72,7 +72,14 @@ if TYPE_CHECKING:
         record_value,
         state_event,
     )
-    from tau_sim.simulator.world.picks import UntoldPick, id_arguments, listings, untold_picks
+    from tau_sim.simulator.world.picks import (
+        UntoldPick,
+        described,
+        facts,
+        id_arguments,
+        listings,
+        untold_picks,
+    )
     from tau_sim.simulator.world.policyrules import policy_rules
     from tau_sim.simulator.world.slots import (
         InfoSlot,
@@ -168,6 +175,8 @@ MODULE_OF = {
     "Toolkit": "tools",
     "Untold": "told",
     "UntoldPick": "picks",
+    "described": "picks",
+    "facts": "picks",
     "id_arguments": "picks",
     "listings": "picks",
     "UserScenario": "domain",
@@ -254,11 +263,13 @@ __all__ = [
     "check_gold",
     "check_tier",
     "check_users",
+    "described",
     "dump_tasks",
     "encode_task",
     "ending_tools",
     "evaluate",
     "exact_hash",
+    "facts",
     "final_reward",
     "final_state",
     "id_arguments",

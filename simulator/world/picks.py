@@ -209,10 +209,10 @@ def _told(
         return False
     mine = records.get(value, set())
     others = set().union(*(f for v, f in records.items() if v != value)) if records else set()
-    return any(_described(said, fact) for fact in mine - others)
+    return any(described(said, fact) for fact in mine - others)
 
 
-def _described(said: Heard, fact: str) -> bool:
+def described(said: Heard, fact: str) -> bool:
     """Whether the user said ``fact``, or every word and figure of it in one message.
 
     "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00".
