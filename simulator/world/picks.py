@@ -13,9 +13,10 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
 - A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
   its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
-  not in ``reads``) that takes ``v``; a candidate no write takes counts at its last read, and
-  only if it is the last candidate of that listing the agent read (reading the others first is
-  a search, not a pick) and the agent did not read them all (reading every candidate and acting
+  not in ``reads``) that takes ``v``. Where no write takes a candidate of that listing, the
+  last candidate the agent read counts at its last read (reading the others first is a search,
+  not a pick, and so is a read beside a write: checking a record it then leaves alone), unless
+  the agent read them all (reading every candidate and acting
   on none is a survey: what it reports rests on all of them); what that read returned counts
   as read before it.
 - A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
@@ -81,7 +82,7 @@ def _decode(text: str) -> Any:
 def listings(tree: Any) -> Iterator[tuple[list[str], dict[str, Any]]]:
     """(candidate ids, their records) for every listing inside a decoded tool result."""
     if isinstance(tree, list):
-        strings = list(dict.fromkeys(x for x in tree if isinstance(x, str)))
+        strings = list(dict.fromkeys(x for x in tree if isinstance(x, str) and x))
         if len(strings) >= 2 and len(strings) == len(tree):
             yield strings, {}
         objects = [x for x in tree if isinstance(x, dict)]
@@ -89,7 +90,7 @@ def listings(tree: Any) -> Iterator[tuple[list[str], dict[str, Any]]]:
         for key in keys:
             if not _ID_PARAMETER.search(str(key)):
                 continue
-            held = {o[key]: o for o in objects if isinstance(o.get(key), str)}
+            held = {o[key]: o for o in objects if isinstance(o.get(key), str) and o[key]}
             if len(held) >= 2:
                 yield list(held), held
         for item in tree:
@@ -165,7 +166,7 @@ def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[Unt
                 counted.setdefault(use[2], use)
         reads_of = [u for u in uses if u[0].name in read_tools]
         surveyed = {u[2] for u in reads_of} >= set(listing.ids)
-        if reads_of and reads_of[-1][2] not in counted and not surveyed:
+        if reads_of and not counted and not surveyed:
             counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
         for call, path, value in counted.values():
             if not _told(timeline, listing, calls, results, call, value):

@@ -118,3 +118,18 @@ def test_a_record_described_in_a_listing_of_records_is_told_by_its_words_and_fig
     assert untold_picks(events, ("find_slots",)) == []
     events[0] = user("Book me something that day.")
     assert [p.value for p in untold_picks(events, ("find_slots",))] == ["SL-2"]
+
+
+def test_a_record_read_beside_the_one_written_is_not_a_pick() -> None:
+    opening = "Please cancel the order with the running shoes."
+    events = [*profile(opening), *read("#W111"), *read("#W222"), *read("#W333"), *cancel("#W222")]
+    assert untold_picks(events, READS) == []
+
+
+def test_an_empty_id_is_no_candidate() -> None:
+    events: list[Event] = [
+        user("Is my card active?"),
+        *exchange("list_cards", {"cards": ["card_1", ""]}, user_id="u"),
+        *exchange("get_card", {"card_id": "card_1"}, card_id="card_1"),
+    ]
+    assert untold_picks(events, ("list_cards", "get_card")) == []
