@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, Heard, described, facts, id_arguments, listings
+from tau_sim.simulator.world import Action, Heard, facts, id_arguments, listings, singled_out
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -106,8 +106,8 @@ def survey_reads(
     """The reads of the candidates after the one gold just read, where nothing singles it out.
 
     ``action`` is a read gold just made of an id the user has not said, found in a listing of
-    bare ids (as in ``candidate_reads``). When nothing the user said is a fact of what gold
-    read for it and of no other candidate read so far, gold cannot tell that record from the
+    bare ids (as in ``candidate_reads``). When the facts the user said of what gold read for it
+    fit another candidate read so far too (``singled_out``), gold cannot tell that record from the
     rest: it reads every candidate it has not read, so what it reports rests on all of them.
     Gold surveys after the last read of its path with that tool (``GoldPolicy._script``).
     """
@@ -137,9 +137,7 @@ def survey_reads(
             for _p, taken_id in id_arguments(call.arguments):
                 if taken_id in found:
                     records.setdefault(taken_id, set()).update(facts(by_call.get(call.id)))
-        mine = records.get(value, set())
-        others = set().union(*(f for v, f in records.items() if v != value))
-        if any(described(said, fact) for fact in mine - others):
+        if singled_out(said, value, records):
             continue
         for candidate in found:
             if candidate not in taken:

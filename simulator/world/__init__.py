@@ -78,6 +78,7 @@ if TYPE_CHECKING:
         facts,
         id_arguments,
         listings,
+        singled_out,
         untold_picks,
     )
     from tau_sim.simulator.world.policyrules import policy_rules
@@ -179,6 +180,7 @@ MODULE_OF = {
     "facts": "picks",
     "id_arguments": "picks",
     "listings": "picks",
+    "singled_out": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
@@ -285,6 +287,7 @@ __all__ = [
     "reads_free_text",
     "record_value",
     "render_result",
+    "singled_out",
     "split_pool",
     "state_event",
     "step_request",

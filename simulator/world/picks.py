@@ -22,13 +22,14 @@ reads a stored conversation (its events) and lists every *untold record pick*:
 - A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
   ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
   question and either says ``which`` or names two or more candidates, answered by a user
-  message, or (3) the user **described** it and the agent **matched** it: a user message said a
-  fact of ``v``'s record (a string of four characters or more in its record in the listing, or
-  in the result of a read that took ``v``) that no record of another candidate the agent has
-  seen holds, and the agent had read every candidate listed before ``v`` (it searched in order
-  until the description matched). A fact is said when the user said it, or every word and figure
-  of it in one message ("2026-03-11 at 16:00" for "2026-03-11T16:00"). Otherwise it is
-  **untold**.
+  message, or (3) the user **described** it and the agent **matched** it: the user's messages
+  said facts of ``v``'s record (strings of four characters or more in its record in the
+  listing, or in the result of a read that took ``v``) that together fit no record of another
+  candidate the agent has seen, and the agent had read every candidate listed before ``v`` (it
+  searched in order until the description matched). A fact is said when the user said it, or
+  every word and figure of it in one message ("2026-03-11 at 16:00" for "2026-03-11T16:00"),
+  or, for a name of three words or more, all its words but the last ("Taco Loco" for "Taco
+  Loco Atlanta": a place or branch after the name). Otherwise it is **untold**.
 
 Only the user's words count as telling; what the user's own tools returned does not.
 """
@@ -208,21 +209,33 @@ def _told(
     position = listing.ids.index(value)
     if not listing.records and not all(c in read for c in listing.ids[:position]):
         return False
-    mine = records.get(value, set())
-    others = set().union(*(f for v, f in records.items() if v != value)) if records else set()
-    return any(described(said, fact) for fact in mine - others)
+    return singled_out(said, value, records)
+
+
+def singled_out(said: Heard, value: str, records: dict[str, set[str]]) -> bool:
+    """Whether the facts of ``value``'s record the user said fit no other record of ``records``.
+
+    The said facts may single it out together ("Taco Loco" and "Elote") where each alone fits
+    another record too.
+    """
+    told = {fact for fact in records.get(value, set()) if described(said, fact)}
+    others = [f for v, f in records.items() if v != value]
+    return bool(told) and not any(told <= other for other in others)
 
 
 def described(said: Heard, fact: str) -> bool:
-    """Whether the user said ``fact``, or every word and figure of it in one message.
+    """Whether the user said ``fact``, every word and figure of it in one message, or its name.
 
-    "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00".
+    "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00"; "Taco Loco" describes
+    "Taco Loco Atlanta" (a name of three words or more, said but its last word).
     """
     if said.said(fact):
         return True
     parts = [p for p in _PARTS.split(fact) if p]
     if len(parts) < 2:
         return False
+    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
+        return True
     return any(all(_within(p.lower(), text) for p in parts) for text in said.texts)
 
 
