@@ -29,7 +29,8 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   searched in order until the description matched). A fact is said when the user said it, or
   every word and figure of it in one message ("2026-03-11 at 16:00" for "2026-03-11T16:00"),
   or, for a name of three words or more, all its words but the last ("Taco Loco" for "Taco
-  Loco Atlanta": a place or branch after the name). Otherwise it is **untold**.
+  Loco Atlanta": a place or branch after the name), or, for a date, its weekday or its month
+  and day ("Tuesday", "June 17" for "2025-06-17T18:57"). Otherwise it is **untold**.
 
 Only the user's words count as telling; what the user's own tools returned does not.
 """
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from datetime import date
 from typing import Any
 
 import msgspec
@@ -47,6 +49,7 @@ from tau_sim.simulator.world.told import Heard, argument_leaves
 
 _ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
 _FACT_LENGTH = 4
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[0-9])T(?=[0-9])")
 
 
@@ -227,10 +230,17 @@ def described(said: Heard, fact: str) -> bool:
     """Whether the user said ``fact``, every word and figure of it in one message, or its name.
 
     "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00"; "Taco Loco" describes
-    "Taco Loco Atlanta" (a name of three words or more, said but its last word).
+    "Taco Loco Atlanta" (a name of three words or more, said but its last word); "Tuesday"
+    or "June 17" describes a date (or a time) on 2025-06-17.
     """
     if said.said(fact):
         return True
+    day = _DATE.match(fact)
+    if day is not None:
+        when = date(int(day[1]), int(day[2]), int(day[3]))
+        names = (when.strftime("%A"), f"{when.strftime('%B')} {when.day}")
+        if any(said.said(name) for name in names):
+            return True
     parts = [p for p in _PARTS.split(fact) if p]
     if len(parts) < 2:
         return False

@@ -133,3 +133,20 @@ def test_an_empty_id_is_no_candidate() -> None:
         *exchange("get_card", {"card_id": "card_1"}, card_id="card_1"),
     ]
     assert untold_picks(events, ("list_cards", "get_card")) == []
+
+
+def test_a_date_is_described_by_its_weekday_and_a_name_without_its_branch() -> None:
+    orders = [
+        {"order_id": "#F1", "restaurant": "Taco Loco Atlanta", "placed_at": "2025-06-17T18:57"},
+        {"order_id": "#F2", "restaurant": "Taco Loco Atlanta", "placed_at": "2025-06-20T12:00"},
+        {"order_id": "#F3", "restaurant": "Umi Bar Atlanta", "placed_at": "2025-06-17T19:30"},
+    ]
+    events: list[Event] = [
+        user("The Taco Loco order from Tuesday never came."),
+        *exchange("list_orders", orders, user_id="u"),
+        *exchange("refund", {"ok": True}, order_id="#F1"),
+    ]
+    assert untold_picks(events, ("list_orders",)) == []
+    # "Tuesday" alone fits two orders, "Taco Loco" alone two: together they fit one
+    events[0] = user("My order from Tuesday never came.")
+    assert [p.value for p in untold_picks(events, ("list_orders",))] == ["#F1"]
