@@ -18,7 +18,15 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core import ChatMessage
-from tau_sim.simulator.world import Action, Heard, facts, id_arguments, listings, singled_out
+from tau_sim.simulator.world import (
+    Action,
+    Fact,
+    Heard,
+    facts,
+    id_arguments,
+    listings,
+    singled_out,
+)
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -132,7 +140,7 @@ def survey_reads(
         if first is None or first[1]:
             continue
         found = first[0]
-        records: dict[str, set[str]] = {}
+        records: dict[str, set[Fact]] = {}
         for call in calls:
             for _p, taken_id in id_arguments(call.arguments):
                 if taken_id in found:

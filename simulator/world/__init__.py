@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         state_event,
     )
     from tau_sim.simulator.world.picks import (
+        Fact,
         UntoldPick,
         described,
         facts,
@@ -176,6 +177,7 @@ MODULE_OF = {
     "Toolkit": "tools",
     "Untold": "told",
     "UntoldPick": "picks",
+    "Fact": "picks",
     "described": "picks",
     "facts": "picks",
     "id_arguments": "picks",
@@ -236,6 +238,7 @@ __all__ = [
     "Database",
     "Domain",
     "Evaluator",
+    "Fact",
     "Generation",
     "GoldState",
     "Heard",

@@ -25,12 +25,14 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   message, or (3) the user **described** it and the agent **matched** it: the user's messages
   said facts of ``v``'s record (strings of four characters or more in its record in the
   listing, or in the result of a read that took ``v``) that together fit no record of another
-  candidate the agent has seen, and the agent had read every candidate listed before ``v`` (it
-  searched in order until the description matched). A fact is said when the user said it, or
-  every word and figure of it in one message ("2026-03-11 at 16:00" for "2026-03-11T16:00"),
-  or, for a name of three words or more, all its words but the last ("Taco Loco" for "Taco
-  Loco Atlanta": a place or branch after the name), or, for a date, its weekday or its month
-  and day ("Tuesday", "June 17" for "2025-06-17T18:57"). Otherwise it is **untold**.
+  candidate the agent has seen (another record fits a said fact when a fact of it in the same
+  field is described by the same words), and the agent had read every candidate listed before
+  ``v`` (it searched in order until the description matched). A fact is said when the user
+  said it, or every word and figure of it in one message ("2026-03-11 at 16:00" for
+  "2026-03-11T16:00"), or, for a name of three words or more, all its words but the last
+  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or, for a date, its
+  weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"). Otherwise it is
+  **untold**.
 
 Only the user's words count as telling; what the user's own tools returned does not.
 """
@@ -107,14 +109,18 @@ def listings(tree: Any) -> Iterator[tuple[list[str], dict[str, Any]]]:
             yield from listings(value)
 
 
-def facts(tree: Any) -> set[str]:
+Fact = tuple[str, str]
+"""A fact of a record: the name of the field that holds it (no list indexes) and its text."""
+
+
+def facts(tree: Any, key: str = "") -> set[Fact]:
     """The strings of a record (four characters or more), the facts a user may describe it by."""
     if isinstance(tree, dict):
-        return set().union(*(facts(v) for v in tree.values())) if tree else set()
+        return {f for k, v in tree.items() for f in facts(v, str(k))}
     if isinstance(tree, list):
-        return set().union(*(facts(v) for v in tree)) if tree else set()
+        return {f for v in tree for f in facts(v, key)}
     if isinstance(tree, str) and len(tree) >= _FACT_LENGTH:
-        return {tree}
+        return {(key, tree)}
     return set()
 
 
@@ -202,7 +208,7 @@ def _told(
     if _asked(before[listing.at + 1 :], listing.ids):
         return True
     earlier = [c for c in calls if c.at <= pick.at]  # a read matches by what it returns
-    records: dict[str, set[str]] = {v: facts(r) for v, r in listing.records.items()}
+    records: dict[str, set[Fact]] = {v: facts(r) for v, r in listing.records.items()}
     read: set[str] = set()
     for call in earlier:
         for _path, taken in id_arguments(call.arguments):
@@ -215,38 +221,53 @@ def _told(
     return singled_out(said, value, records)
 
 
-def singled_out(said: Heard, value: str, records: dict[str, set[str]]) -> bool:
+def singled_out(said: Heard, value: str, records: dict[str, set[Fact]]) -> bool:
     """Whether the facts of ``value``'s record the user said fit no other record of ``records``.
 
     The said facts may single it out together ("Taco Loco" and "Elote") where each alone fits
-    another record too.
+    another record too. Another record fits a said fact when a fact of it in the same field is
+    described by the same words ("Tuesday" fits every order placed on that Tuesday).
     """
-    told = {fact for fact in records.get(value, set()) if described(said, fact)}
-    others = [f for v, f in records.items() if v != value]
-    return bool(told) and not any(told <= other for other in others)
+    told = {
+        (key, words)
+        for key, text in records.get(value, set())
+        if (words := described(said, text)) is not None
+    }
+    if not told:
+        return False
+    for other, known in records.items():
+        if other == value:
+            continue
+        theirs = {(key, described(said, text)) for key, text in known}
+        if told <= theirs:
+            return False
+    return True
 
 
-def described(said: Heard, fact: str) -> bool:
-    """Whether the user said ``fact``, every word and figure of it in one message, or its name.
+def described(said: Heard, fact: str) -> str | None:
+    """The words by which the user described ``fact``, or None where it did not.
 
-    "2026-03-11 at 16:00" describes a slot starting "2026-03-11T16:00"; "Taco Loco" describes
-    "Taco Loco Atlanta" (a name of three words or more, said but its last word); "Tuesday"
-    or "June 17" describes a date (or a time) on 2025-06-17.
+    The fact itself; every word and figure of it in one message ("2026-03-11 at 16:00" for a
+    slot starting "2026-03-11T16:00"); a name of three words or more said but its last word
+    ("Taco Loco" for "Taco Loco Atlanta"); a date's weekday or month and day ("Tuesday",
+    "June 17" for "2025-06-17T18:57").
     """
     if said.said(fact):
-        return True
+        return fact.lower()
     day = _DATE.match(fact)
     if day is not None:
         when = date(int(day[1]), int(day[2]), int(day[3]))
-        names = (when.strftime("%A"), f"{when.strftime('%B')} {when.day}")
-        if any(said.said(name) for name in names):
-            return True
+        for name in (when.strftime("%A"), f"{when.strftime('%B')} {when.day}"):
+            if said.said(name):
+                return name.lower()
     parts = [p for p in _PARTS.split(fact) if p]
     if len(parts) < 2:
-        return False
+        return None
     if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
-        return True
-    return any(all(_within(p.lower(), text) for p in parts) for text in said.texts)
+        return " ".join(parts[:-1]).lower()
+    if any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
+        return " ".join(parts).lower()
+    return None
 
 
 def _within(part: str, text: str) -> bool:
