@@ -57,6 +57,7 @@ from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
+from tau_sim.agents.pick import candidate_reads, survey_reads
 from tau_sim.agents.summary import describe, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -173,6 +174,9 @@ class GoldPolicy:
         self._repeated = 0
         self._done: list[Action] = []
         """The calls made so far, as made (ids taken from the live results)."""
+        changes = {answer_key.actions[i].name for i in (*answer_key.writes, *answer_key.endings)}
+        self._reads = frozenset(a.name for a in answer_key.actions) - changes
+        """The gold path's tools that only read (the candidates are read with them)."""
 
     def step(self, history: list[ChatMessage]) -> Step:
         """The step after ``history`` (user, assistant and tool messages, no system prompt)."""
@@ -400,6 +404,7 @@ class GoldPolicy:
             if i in self.mistakes.dropped_writes:
                 continue
             call = self._bind(i, live)
+            yield from (Call(read) for read in candidate_reads(self.history, call, self._reads))
             self._done.append(call)
             yield Call(call)
             failed = self._failure()
@@ -407,6 +412,8 @@ class GoldPolicy:
                 yield failed
                 return
             live.update(self.bindings.read(i, self._last_content()))
+            if all(a.name != call.name for a in answer_key.actions[i + 1 :]):  # its last read
+                yield from (Call(r) for r in survey_reads(self.history, call, self._reads))
         if self.profile == "pushover" and answer_key.violations:
             yield from self._pushover_closing(transfer)
             return

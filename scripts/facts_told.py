@@ -4,8 +4,10 @@ Plays every task of the given domains (default: the ten built-in ones) with a sc
 (default ``scripted/gold``) against the scripted user, neutral and angry at 0.9, through the
 engine, and prints per domain and condition the conversations, those with a string argument
 that no earlier user message, tool result or the policy holds (``told.untold``; ``--strict``
-leaves the policy out), the successes, the abandoned ones and the agent messages that say a
-required output as a bare word ("Here are the details: belong."; ``agents.outputs.bare``).
+leaves the policy out), those where the agent picked a record among several that nobody
+singled out (``picks.untold_picks``: "untold picks"), the successes, the abandoned ones and
+the agent messages that say a required output as a bare word ("Here are the details:
+belong."; ``agents.outputs.bare``).
 Scripted agents calibrate the harness: these figures check the harness, not a model.
 
     PYTHONPATH=$PWD python scripts/facts_told.py [--agent NAME] [--strict] [DOMAIN ...]
@@ -21,7 +23,7 @@ from inprocess import DOMAINS, play
 from tau_sim.agents.outputs import bare
 from tau_sim.simulator.core.events import ConversationEnded
 from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
-from tau_sim.simulator.world import agent_texts, answer_key, untold
+from tau_sim.simulator.world import ToolKind, agent_texts, answer_key, untold, untold_picks
 
 CONDITIONS = (("neutral", 0.6), ("anger", 0.9))
 
@@ -29,14 +31,16 @@ CONDITIONS = (("neutral", 0.6), ("anger", 0.9))
 async def measure(agent: str, names: list[str], strict: bool) -> None:
     """Print one line per domain and condition, then the total."""
     agents, users = make_agent_provider(agent, {}), make_user_provider("scripted", {})
-    total = [0, 0, 0, 0]
+    total = [0, 0, 0, 0, 0]
     for name in names:
         domain = get_domain(name)
         keys = {t.id: answer_key(domain, t) for t in domain.tasks}
         given = [] if strict else [domain.policy]
+        tools = domain.toolkit.tools.values()
+        reads = [t.name for t in tools if t.kind is ToolKind.READ]
         for condition in CONDITIONS:
             emotion = condition[0]
-            n = bad = ok = abandoned = bare_words = 0
+            n = bad = ok = abandoned = bare_words = picked = 0
             for task in domain.tasks:
                 events = await play(
                     domain, task, keys[task.id], (agent, agents), users, condition, "facts"
@@ -45,20 +49,23 @@ async def measure(agent: str, names: list[str], strict: bool) -> None:
                 assert isinstance(ended, ConversationEnded)
                 n += 1
                 bad += bool(untold(events, domain.toolkit.composed, given))
+                picked += bool(untold_picks(events, reads))
                 ok += ended.reward == 1.0
                 abandoned += ended.reason == "user_abandoned"
                 outputs = task.required_outputs
                 bare_words += sum(bare(text, outputs) for text in agent_texts(events))
-            total = [total[0] + n, total[1] + bad, total[2] + ok, total[3] + bare_words]
+            counts = (n, bad, ok, bare_words, picked)
+            total = [a + b for a, b in zip(total, counts, strict=True)]
             print(
                 f"{name:14} {emotion:8} {n:4} conversations, untold {bad:4} "
-                f"({100 * bad / n:5.1f} %), success {ok:4}, abandoned {abandoned:4}, "
-                f"bare-word messages {bare_words:4}"
+                f"({100 * bad / n:5.1f} %), untold picks {picked:4} ({100 * picked / n:5.1f} %), "
+                f"success {ok:4}, abandoned {abandoned:4}, bare-word messages {bare_words:4}"
             )
-    n, bad, ok, bare_words = total
+    n, bad, ok, bare_words, picked = total
     print(
         f"{'all':23} {n:4} conversations, untold {bad:4} ({100 * bad / n:5.1f} %), "
-        f"success {ok}, bare-word messages {bare_words}"
+        f"untold picks {picked:4} ({100 * picked / n:5.1f} %), success {ok}, "
+        f"bare-word messages {bare_words}"
     )
 
 

@@ -29,6 +29,7 @@ from tau_sim.tracer.thresholds import Balance, Thresholds
 CHECKS: tuple[tuple[str, str], ...] = (
     ("ungrounded_arguments", "max_ungrounded_arguments"),
     ("ungrounded_facts", "max_ungrounded_facts"),
+    ("untold_picks", "max_untold_picks"),
     ("reliance", "max_reliance"),
     ("redundant", "max_redundant"),
     ("unanswered", "max_unanswered"),

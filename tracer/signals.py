@@ -20,6 +20,8 @@ Tracer's own reading of the agent's turns (any user):
 - ``turns``: agent plus user messages.
 - ``ungrounded_arguments`` / ``ungrounded_facts``: tool-call arguments and stated facts that
   came from nowhere in the dialogue (``tracer.grounding``).
+- ``untold_picks``: tool calls that took a record among several listed that nobody singled out
+  (``simulator.world.untold_picks``).
 
 What the user recorded: ``tags``, the kinds (``dismissive``, ``ignored_cue``,
 ``repeated_question``, ``unbacked_claim``, …) of the ``triggers`` of its emotion updates, each
@@ -39,7 +41,7 @@ import msgspec
 
 from tau_sim.simulator.core import AgentMessage, EmotionUpdate, ToolResult, UserMessage
 from tau_sim.simulator.results import tag_kind
-from tau_sim.simulator.world import user_slots
+from tau_sim.simulator.world import ToolKind, untold_picks, user_slots
 from tau_sim.tracer.grounding import grounding
 from tau_sim.tracer.source import Conversation
 from tau_sim.users.dialogue import AgentTextReader
@@ -59,6 +61,7 @@ class Signals(msgspec.Struct, frozen=True, kw_only=True):
     unanswered: int = 0
     ungrounded_arguments: int = 0
     ungrounded_facts: int = 0
+    untold_picks: int = 0
     tags: dict[str, int] = {}
 
 
@@ -70,6 +73,12 @@ def only_asks(text: str) -> bool:
 
 def _asks(text: str, ends: str | None) -> bool:
     return ends is None and "?" in text
+
+
+def _reads(conversation: Conversation) -> list[str]:
+    """The tools of the conversation's domain that only read."""
+    tools = conversation.domain.toolkit.tools.values()
+    return [t.name for t in tools if t.kind is ToolKind.READ]
 
 
 def signals(conversation: Conversation) -> Signals:
@@ -123,5 +132,6 @@ def signals(conversation: Conversation) -> Signals:
         unanswered=unanswered,
         ungrounded_arguments=len(found.arguments),
         ungrounded_facts=len(found.facts),
+        untold_picks=len(untold_picks(conversation.events, _reads(conversation))),
         tags=dict(sorted(tags.items())),
     )

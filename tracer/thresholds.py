@@ -10,7 +10,9 @@ class Thresholds(msgspec.Struct, frozen=True, kw_only=True):
 
     ``min_reward``: the reward a kept conversation reached. Grounding (on by default):
     ``max_ungrounded_arguments``: tool-call arguments nobody gave; ``max_ungrounded_facts``: ids,
-    amounts and dates the agent stated or passed that nobody gave (``tracer.grounding``).
+    amounts and dates the agent stated or passed that nobody gave (``tracer.grounding``);
+    ``max_untold_picks``: records the agent picked among several that nobody singled out
+    (``simulator.world.picks``: a guess a model must not learn).
     Tracer's reading: ``max_reliance``: questions for lookupable information;
     ``max_redundant``: questions for what the user had already given; ``max_unanswered``: user
     questions left unanswered. The user's tags (what it recorded): ``max_dismissive``,
@@ -21,6 +23,7 @@ class Thresholds(msgspec.Struct, frozen=True, kw_only=True):
     min_reward: float = 1.0
     max_ungrounded_arguments: int = 0
     max_ungrounded_facts: int = 0
+    max_untold_picks: int = 0
     max_reliance: int = 0
     max_redundant: int = 0
     max_unanswered: int = 0

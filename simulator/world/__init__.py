@@ -12,7 +12,8 @@
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
 - ``usersteps``: ``StepHint``, ``UserStep``, ``user_steps``, ``step_request`` (dual control).
 - ``evaluation``: the reward (``Evaluator``, ``GoldState``, ``evaluate``, ``final_state`` ...).
-- ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known).
+- ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known);
+  ``picks``: ``untold_picks`` (records picked among several that nobody singled out).
 - ``taskstats``: ``task_stats``, ``TaskStats`` (how hard a task set is: ``domains stats``).
 - ``splits``: tiers and task splits (``check_tier``, ``tier_pool``, ``split_pool``) and which
   users can play free-text scenarios; ``views``: what the agent and the user see, and the
@@ -70,6 +71,16 @@ if TYPE_CHECKING:
         normalize_text,
         record_value,
         state_event,
+    )
+    from tau_sim.simulator.world.picks import (
+        Fact,
+        UntoldPick,
+        described,
+        facts,
+        id_arguments,
+        listings,
+        singled_out,
+        untold_picks,
     )
     from tau_sim.simulator.world.policyrules import policy_rules
     from tau_sim.simulator.world.slots import (
@@ -165,6 +176,13 @@ MODULE_OF = {
     "ToolOutcome": "tools",
     "Toolkit": "tools",
     "Untold": "told",
+    "UntoldPick": "picks",
+    "Fact": "picks",
+    "described": "picks",
+    "facts": "picks",
+    "id_arguments": "picks",
+    "listings": "picks",
+    "singled_out": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
@@ -196,6 +214,7 @@ MODULE_OF = {
     "string_arguments": "told",
     "tool": "tools",
     "untold": "told",
+    "untold_picks": "picks",
     "user_slots": "slots",
     "user_steps": "usersteps",
     "user_view": "views",
@@ -219,6 +238,7 @@ __all__ = [
     "Database",
     "Domain",
     "Evaluator",
+    "Fact",
     "Generation",
     "GoldState",
     "Heard",
@@ -237,6 +257,7 @@ __all__ = [
     "ToolOutcome",
     "Toolkit",
     "Untold",
+    "UntoldPick",
     "UserScenario",
     "UserStep",
     "UserView",
@@ -247,14 +268,18 @@ __all__ = [
     "check_gold",
     "check_tier",
     "check_users",
+    "described",
     "dump_tasks",
     "encode_task",
     "ending_tools",
     "evaluate",
     "exact_hash",
+    "facts",
     "final_reward",
     "final_state",
+    "id_arguments",
     "is_expression",
+    "listings",
     "load_tasks",
     "make_evaluator",
     "normalize_text",
@@ -265,6 +290,7 @@ __all__ = [
     "reads_free_text",
     "record_value",
     "render_result",
+    "singled_out",
     "split_pool",
     "state_event",
     "step_request",
@@ -273,6 +299,7 @@ __all__ = [
     "tier_pool",
     "tool",
     "untold",
+    "untold_picks",
     "user_slots",
     "user_steps",
     "user_view",

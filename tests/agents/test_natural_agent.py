@@ -108,10 +108,12 @@ def test_the_double_plays_golds_calls(db: Path, emotion: str) -> None:
     for task in TASKS:
         mine, golds = _calls(natural[task][1]), _calls(gold[task][1])
         assert gold[task][0] == 1.0, task
+        # gold also reads the records listed before the one it takes (agents.pick): the
+        # double's calls are gold's, in gold's order, with those searching reads left out
+        rest = iter(golds)
+        assert all(call in rest for call in mine), task
         if natural[task][0] == 1.0:
-            assert mine == golds, task
-        else:  # the user stopped it early: what it did call is gold's path so far
-            assert mine == golds[: len(mine)], task
+            assert set(golds) - set(mine) <= {c for c in golds if c[0].startswith("get_")}, task
         assert mine, f"{task}: the double did not recognise the task"
 
 

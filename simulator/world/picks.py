@@ -1,0 +1,289 @@
+"""Records are told, not guessed: the tool calls where an agent picked a record nobody named.
+
+An agent that is shown several records of one kind (a profile's orders, an account's lines, a
+customer's policies) and acts on one of them must know which one the user means. ``untold_picks``
+reads a stored conversation (its events) and lists every *untold record pick*:
+
+- A **listing** is a tool result (JSON) that holds two or more distinct ids of one kind: a list
+  of two or more distinct strings (``"orders": ["#W1", "#W2"]``), the strings at one key of two
+  or more objects of one list (``[{"line_id": "L1", ...}, {"line_id": "L2", ...}]``), or the keys
+  of an object whose two or more values are all objects (a table keyed by id). The ids are its
+  **candidates**; in the last two forms each candidate's **record** is its object in the listing.
+- An **id argument** is a string argument of an agent tool call whose parameter name ends in
+  ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
+- A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
+  its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
+  not in ``reads``) that takes ``v``. Where no write takes a candidate of that listing, the
+  last candidate the agent read counts at its last read (reading the others first is a search,
+  not a pick, and so is a read beside a write: checking a record it then leaves alone), unless
+  the agent read them all (reading every candidate and acting
+  on none is a survey: what it reports rests on all of them); what that read returned counts
+  as read before it.
+- A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
+  ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
+  question and either says ``which`` or names two or more candidates, answered by a user
+  message, or (3) the user **described** it and the agent **matched** it: the user's messages
+  said facts of ``v``'s record (strings of four characters or more in its record in the
+  listing, or in the result of a read that took ``v``) that together fit no record of another
+  candidate the agent has seen (another record fits a said fact when a fact of it in the same
+  field is described by the same words), and the agent had read every candidate listed before
+  ``v`` (it searched in order until the description matched). A fact is said when the user
+  said it, or every word and figure of it in one message ("2026-03-11 at 16:00" for
+  "2026-03-11T16:00"), or, for a name of three words or more, all its words but the last
+  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or, for a date, its
+  weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"). Otherwise it is
+  **untold**.
+
+Only the user's words count as telling; what the user's own tools returned does not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from datetime import date
+from typing import Any
+
+import msgspec
+
+from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
+from tau_sim.simulator.world.told import Heard, argument_leaves
+
+_ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
+_FACT_LENGTH = 4
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[0-9])T(?=[0-9])")
+
+
+class UntoldPick(msgspec.Struct, frozen=True):
+    """A record an agent call took among several candidates nobody singled out.
+
+    ``call`` is the tool's name, ``index`` the call's position among the conversation's agent
+    tool calls (0-based), ``path`` the argument, ``value`` the id, ``candidates`` the ids listed.
+    """
+
+    call: str
+    index: int
+    path: str
+    value: str
+    candidates: tuple[str, ...]
+
+
+class _Listing:
+    """The candidates of one listing, in order, and the records the listing itself holds."""
+
+    def __init__(self, at: int, ids: list[str], records: dict[str, Any]) -> None:
+        self.at = at  # position of the result among the conversation's events
+        self.ids = ids
+        self.records = records
+
+
+def _decode(text: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return None
+
+
+def listings(tree: Any) -> Iterator[tuple[list[str], dict[str, Any]]]:
+    """(candidate ids, their records) for every listing inside a decoded tool result."""
+    if isinstance(tree, list):
+        strings = list(dict.fromkeys(x for x in tree if isinstance(x, str) and x))
+        if len(strings) >= 2 and len(strings) == len(tree):
+            yield strings, {}
+        objects = [x for x in tree if isinstance(x, dict)]
+        keys = dict.fromkeys(k for o in objects for k in o)
+        for key in keys:
+            if not _ID_PARAMETER.search(str(key)):
+                continue
+            held = {o[key]: o for o in objects if isinstance(o.get(key), str) and o[key]}
+            if len(held) >= 2:
+                yield list(held), held
+        for item in tree:
+            yield from listings(item)
+    elif isinstance(tree, dict):
+        values = list(tree.values())
+        if len(values) >= 2 and all(isinstance(v, dict) for v in values):
+            yield [str(k) for k in tree], {str(k): v for k, v in tree.items()}
+        for value in values:
+            yield from listings(value)
+
+
+Fact = tuple[str, str]
+"""A fact of a record: the name of the field that holds it (no list indexes) and its text."""
+
+
+def facts(tree: Any, key: str = "") -> set[Fact]:
+    """The strings of a record (four characters or more), the facts a user may describe it by."""
+    if isinstance(tree, dict):
+        return {f for k, v in tree.items() for f in facts(v, str(k))}
+    if isinstance(tree, list):
+        return {f for v in tree for f in facts(v, key)}
+    if isinstance(tree, str) and len(tree) >= _FACT_LENGTH:
+        return {(key, tree)}
+    return set()
+
+
+def id_arguments(arguments: Any) -> Iterator[tuple[str, str]]:
+    """(path, id) for every string argument whose parameter name ends in ``id``/``ids``."""
+    for path, value in argument_leaves(arguments):
+        name = path.split(".")[-1].split("[")[0]
+        if isinstance(value, str) and _ID_PARAMETER.search(name):
+            yield path, value
+
+
+class _Call(msgspec.Struct, frozen=True):
+    name: str
+    index: int
+    at: int
+    arguments: Any
+    call_id: str
+
+
+def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[UntoldPick]:
+    """Every untold record pick of the agent in ``events`` (module doc).
+
+    ``reads`` names the tools that only read (``ToolKind.READ``); every other tool is a write.
+    """
+    read_tools = frozenset(reads)
+    timeline = list(events)
+    found_listings: list[_Listing] = []
+    calls: list[_Call] = []
+    results: dict[str, Any] = {}
+    index = 0
+    for at, event in enumerate(timeline):
+        if isinstance(event, AgentMessage):
+            for spec in event.tool_calls:
+                calls.append(_Call(spec.name, index, at, spec.arguments, spec.id))
+                index += 1
+        elif isinstance(event, ToolResult) and not event.error:
+            tree = _decode(event.content)
+            results[event.call_id] = tree
+            for ids, records in listings(tree):
+                found_listings.append(_Listing(at, ids, records))
+    out: list[UntoldPick] = []
+    for listing in found_listings:
+        uses = [
+            (call, path, value)
+            for call in calls
+            if call.at > listing.at
+            for path, value in id_arguments(call.arguments)
+            if value in listing.ids and _first_listing(found_listings, value) is listing
+        ]
+        counted: dict[str, tuple[_Call, str, str]] = {}
+        for use in uses:
+            if use[0].name not in read_tools:
+                counted.setdefault(use[2], use)
+        reads_of = [u for u in uses if u[0].name in read_tools]
+        surveyed = {u[2] for u in reads_of} >= set(listing.ids)
+        if reads_of and not counted and not surveyed:
+            counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
+        for call, path, value in counted.values():
+            if not _told(timeline, listing, calls, results, call, value):
+                candidates = tuple(listing.ids)
+                out.append(UntoldPick(call.name, call.index, path, value, candidates))
+    return sorted(out, key=lambda p: p.index)
+
+
+def _first_listing(found: list[_Listing], value: str) -> _Listing | None:
+    return next((x for x in found if value in x.ids), None)
+
+
+def _told(
+    timeline: list[Event],
+    listing: _Listing,
+    calls: list[_Call],
+    results: dict[str, Any],
+    pick: _Call,
+    value: str,
+) -> bool:
+    """Whether the pick of ``value`` by ``pick`` was said, asked or described (module doc)."""
+    before = timeline[: pick.at]
+    said = Heard()
+    for event in before:
+        if isinstance(event, UserMessage):
+            said.add(event.text)
+    if said.said(value):
+        return True
+    if _asked(before[listing.at + 1 :], listing.ids):
+        return True
+    earlier = [c for c in calls if c.at <= pick.at]  # a read matches by what it returns
+    records: dict[str, set[Fact]] = {v: facts(r) for v, r in listing.records.items()}
+    read: set[str] = set()
+    for call in earlier:
+        for _path, taken in id_arguments(call.arguments):
+            if taken in listing.ids:
+                read.add(taken)
+                records.setdefault(taken, set()).update(facts(results.get(call.call_id)))
+    position = listing.ids.index(value)
+    if not listing.records and not all(c in read for c in listing.ids[:position]):
+        return False
+    return singled_out(said, value, records)
+
+
+def singled_out(said: Heard, value: str, records: dict[str, set[Fact]]) -> bool:
+    """Whether the facts of ``value``'s record the user said fit no other record of ``records``.
+
+    The said facts may single it out together ("Taco Loco" and "Elote") where each alone fits
+    another record too. Another record fits a said fact when a fact of it in the same field is
+    described by the same words ("Tuesday" fits every order placed on that Tuesday).
+    """
+    told = {
+        (key, words)
+        for key, text in records.get(value, set())
+        if (words := described(said, text)) is not None
+    }
+    if not told:
+        return False
+    for other, known in records.items():
+        if other == value:
+            continue
+        theirs = {(key, described(said, text)) for key, text in known}
+        if told <= theirs:
+            return False
+    return True
+
+
+def described(said: Heard, fact: str) -> str | None:
+    """The words by which the user described ``fact``, or None where it did not.
+
+    The fact itself; every word and figure of it in one message ("2026-03-11 at 16:00" for a
+    slot starting "2026-03-11T16:00"); a name of three words or more said but its last word
+    ("Taco Loco" for "Taco Loco Atlanta"); a date's weekday or month and day ("Tuesday",
+    "June 17" for "2025-06-17T18:57").
+    """
+    if said.said(fact):
+        return fact.lower()
+    day = _DATE.match(fact)
+    if day is not None:
+        when = date(int(day[1]), int(day[2]), int(day[3]))
+        for name in (when.strftime("%A"), f"{when.strftime('%B')} {when.day}"):
+            if said.said(name):
+                return name.lower()
+    parts = [p for p in _PARTS.split(fact) if p]
+    if len(parts) < 2:
+        return None
+    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
+        return " ".join(parts[:-1]).lower()
+    if any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
+        return " ".join(parts).lower()
+    return None
+
+
+def _within(part: str, text: str) -> bool:
+    return bool(re.search(r"(?<![a-z0-9])" + re.escape(part) + r"(?![a-z0-9])", text))
+
+
+def _asked(between: list[Event], candidates: list[str]) -> bool:
+    """Whether an agent question in ``between`` asked which candidate, and the user answered."""
+    asking = False
+    for event in between:
+        if isinstance(event, AgentMessage) and event.text and "?" in event.text:
+            heard = Heard()
+            heard.add(event.text)
+            named = sum(heard.said(c) for c in candidates)
+            if named >= 2 or re.search(r"\bwhich\b", event.text, re.IGNORECASE):
+                asking = True
+        elif isinstance(event, UserMessage) and asking:
+            return True
+    return False
