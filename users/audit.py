@@ -4,9 +4,10 @@ Each row groups the audited conversations of one user kind under one condition (
 intensity, politeness, urgency, trust) and holds:
 
 - manipulation check: ``family_match``, the share of conversations whose expressed family (the
-  family most of the user's NRC-lexicon words belong to; ``neutral`` when VADER reads no negative
-  valence and no negative-family word is said) is the condition's; ``expressed_intensity``, the
-  mean VADER negative valence of the user's messages (positive valence for ``enjoyment``); and
+  family most of the user's own NRC-lexicon words belong to, words of the scenario and of the
+  agent's messages left out; ``neutral`` when VADER reads under ``NEUTRAL_BELOW`` valence or no
+  family word is said) is the condition's; ``expressed_intensity``, the mean VADER negative
+  valence of the user's own words (positive valence for ``enjoyment``); and
   ``intensity_rank_corr``, the Spearman rank correlation of expressed with set intensity over
   every conversation of that user kind and family (None with fewer than two set intensities);
 - facts: ``invented_facts``, per conversation, the numbers, ids and dates (words holding a
@@ -52,24 +53,35 @@ _FACT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-/.:]*[0-9][A-Za-z0-9_\-/:]*")
 _CONDITION = ("user", "emotion", "intensity", "politeness", "urgency", "trust")
 
 
-def expressed_family(texts: Sequence[str]) -> str:
-    """The family a user's messages express by the NRC lexicon, or ``neutral``."""
+def expressed_family(item: Played) -> str:
+    """The family a user's own words express by the NRC lexicon, or ``neutral``.
+
+    The user's own words: those neither the scenario nor an earlier agent message holds.
+    """
     counts: dict[str, int] = defaultdict(int)
-    for text in texts:
-        for family, n in family_counts(text).items():
+    for text, given in _own(item):
+        for family, n in family_counts(text, given).items():
             counts[family] += n
     negative = {f: n for f, n in counts.items() if f in NEGATIVE and n}
-    if negative and mean([negativity(t) for t in texts]) >= NEUTRAL_BELOW:
+    if negative and mean([negativity(t, g) for t, g in _own(item)]) >= NEUTRAL_BELOW:
         return max(sorted(negative), key=lambda f: negative[f])
-    if counts.get("enjoyment") and mean([positivity(t) for t in texts]) >= NEUTRAL_BELOW:
+    if counts.get("enjoyment") and mean([positivity(t, g) for t, g in _own(item)]) >= NEUTRAL_BELOW:
         return "enjoyment"
     return "neutral"
 
 
-def expressed_intensity(texts: Sequence[str], family: str) -> float:
-    """The mean valence of the messages in the condition's direction (0..1)."""
+def expressed_intensity(item: Played, family: str) -> float:
+    """The mean valence of the user's own words in the condition's direction (0..1)."""
     read = positivity if family == "enjoyment" else negativity
-    return mean([read(t) for t in texts])
+    return mean([read(t, g) for t, g in _own(item)])
+
+
+def _own(item: Played) -> list[tuple[str, frozenset[str]]]:
+    """Each user message with the words given to the user before it."""
+    return [
+        (text, frozenset(words(known)))
+        for text, known in zip(item.texts, item.known_before, strict=True)
+    ]
 
 
 def invented(item: Played) -> list[str]:
@@ -151,7 +163,7 @@ def _rank_correlations(played: Sequence[Played]) -> dict[tuple[str, str], float 
     for item in played:
         family = family_of(item.emotion)
         pairs[item.user, family].append(
-            (item.intensity, expressed_intensity(item.texts, family))
+            (item.intensity, expressed_intensity(item, family))
         )
     out: dict[tuple[str, str], float | None] = {}
     for key, values in pairs.items():
@@ -171,8 +183,8 @@ def _row(condition: dict[str, Any], items: list[Played]) -> dict[str, Any]:
         **condition,
         "family": family,
         "conversations": n,
-        "family_match": sum(expressed_family(i.texts) == family for i in items) / n,
-        "expressed_intensity": round(mean([expressed_intensity(i.texts, family) for i in items]), 3),
+        "family_match": sum(expressed_family(i) == family for i in items) / n,
+        "expressed_intensity": round(mean([expressed_intensity(i, family) for i in items]), 3),
         "invented_facts": sum(len(invented(i)) for i in items) / n,
         "invented_examples": sorted({f for i in items for f in invented(i)})[:5],
         "accepted_at_once": sum(i.ends == STOP and len(i.texts) <= 2 for i in items) / n,

@@ -39,9 +39,12 @@ _ENDINGS = (
     ("s", ""),
 )
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_WORD_CASED = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 
 class _Analyser(Protocol):
+    lexicon: dict[str, float]
+
     def polarity_scores(self, text: str) -> dict[str, float]: ...
 
 
@@ -76,11 +79,17 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-def family_counts(text: str) -> dict[str, int]:
-    """How many words of ``text`` the NRC lexicon files under each family."""
+def family_counts(text: str, given: frozenset[str] = frozenset()) -> dict[str, int]:
+    """How many words of ``text`` the NRC lexicon files under each family.
+
+    Words in ``given`` (those of the scenario and of what the agent said) are not counted: they
+    name the matter ("cancel an order made by mistake"), not the user's feeling about it.
+    """
     lexicon = nrc_lexicon()
     counts = dict.fromkeys(NRC_FAMILY.values(), 0)
     for word in words(text):
+        if word in given:
+            continue
         for emotion in _entry(lexicon, word):
             family = NRC_FAMILY.get(emotion)
             if family is not None:
@@ -104,15 +113,25 @@ def _entry(lexicon: dict[str, frozenset[str]], word: str) -> frozenset[str]:
     return frozenset()
 
 
-def negativity(text: str) -> float:
-    """VADER's negative valence of ``text``, 0..1 (its compound score below zero, negated).
+def valence(text: str, given: frozenset[str] = frozenset()) -> float:
+    """VADER's compound valence of ``text``, -1..1, its words in ``given`` left unscored.
 
-    VADER weighs capitals, exclamation marks and intensifiers, so shouting reads stronger.
+    VADER weighs capitals, exclamation marks and intensifiers, so shouting reads stronger; a
+    word of the scenario or of the agent's messages that VADER scores ("mistake") is dropped
+    from the text first, so that only the user's own words carry the valence.
     """
-    compound = _vader().polarity_scores(text)["compound"]
-    return max(0.0, -compound)
+    analyser = _vader()
+    if given:
+        scored = given & analyser.lexicon.keys()
+        text = _WORD_CASED.sub(lambda m: "" if m.group(0).lower() in scored else m.group(0), text)
+    return analyser.polarity_scores(text)["compound"]
 
 
-def positivity(text: str) -> float:
-    """VADER's positive valence of ``text``, 0..1 (its compound score above zero)."""
-    return max(0.0, _vader().polarity_scores(text)["compound"])
+def negativity(text: str, given: frozenset[str] = frozenset()) -> float:
+    """The negative valence of ``text``, 0..1 (``valence`` below zero, negated)."""
+    return max(0.0, -valence(text, given))
+
+
+def positivity(text: str, given: frozenset[str] = frozenset()) -> float:
+    """The positive valence of ``text``, 0..1 (``valence`` above zero)."""
+    return max(0.0, valence(text, given))
