@@ -25,6 +25,8 @@ from tau_sim.users.repeats import repeats
 
 AGENTS = ("scripted/gold", "scripted/over-asker")
 CONDITIONS = (("neutral", 0.6), ("frustration", 0.9))
+
+
 async def measure(names: list[str], per_domain: int) -> None:
     """Print one line per agent and condition, then the total."""
     users = make_user_provider("scripted", {})

@@ -162,9 +162,7 @@ def _rank_correlations(played: Sequence[Played]) -> dict[tuple[str, str], float 
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for item in played:
         family = family_of(item.emotion)
-        pairs[item.user, family].append(
-            (item.intensity, expressed_intensity(item, family))
-        )
+        pairs[item.user, family].append((item.intensity, expressed_intensity(item, family)))
     out: dict[tuple[str, str], float | None] = {}
     for key, values in pairs.items():
         if family_of(key[1]) == "neutral" or len({s for s, _ in values}) < 2:
@@ -188,12 +186,12 @@ def _row(condition: dict[str, Any], items: list[Played]) -> dict[str, Any]:
         "invented_facts": sum(len(invented(i)) for i in items) / n,
         "invented_examples": sorted({f for i in items for f in invented(i)})[:5],
         "accepted_at_once": sum(i.ends == STOP and len(i.texts) <= 2 for i in items) / n,
-        "abandoned_correct": sum(
-            i.ends == UNSATISFIED and (i.reward or 0.0) >= 1.0 for i in items
-        )
+        "abandoned_correct": sum(i.ends == UNSATISFIED and (i.reward or 0.0) >= 1.0 for i in items)
         / n,
         "distinct_2": distinct_2(texts),
-        "mattr": mean([v for v in ttr if v is not None]) if any(v is not None for v in ttr) else None,
+        "mattr": mean([v for v in ttr if v is not None])
+        if any(v is not None for v in ttr)
+        else None,
         "repeated_sentence_share": sum(repeats(i.texts) for i in items) / len(texts),
         "messages_per_conversation": len(texts) / n,
         "words_per_message": mean([len(words(t)) for t in texts]),

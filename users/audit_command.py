@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tau_sim.simulator.store.opening import open_database
+from tau_sim.simulator.store import open_database
 from tau_sim.users.audit import card
 from tau_sim.users.audit_read import read_runs
 

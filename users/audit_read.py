@@ -13,10 +13,9 @@ from functools import cache
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core.errors import UsageError
-from tau_sim.simulator.core.events import AgentMessage, ToolResult, UserMessage, UserToolResult
-from tau_sim.simulator.results.metrics import conversation_rows
-from tau_sim.simulator.store.reads import get_run, iter_events
+from tau_sim.simulator.core import AgentMessage, ToolResult, UsageError, UserMessage, UserToolResult
+from tau_sim.simulator.results import conversation_rows
+from tau_sim.simulator.store import get_run, iter_events
 from tau_sim.simulator.world import Domain
 
 
@@ -90,10 +89,12 @@ def scenario_text(domain: str, task_id: str) -> str:
     A run of an unregistered domain has no scenario here: its users' facts are then checked
     against what the agent and the user's tools said only.
     """
-    from tau_sim.simulator.world.slots import user_slots
+    from tau_sim.simulator.world import user_slots
 
     loaded = _domain(domain)
-    for task in loaded.tasks if loaded is not None else []:
+    if loaded is None:
+        return ""
+    for task in loaded.tasks:
         if task.id == task_id:
             return msgspec.json.encode([task.scenario, user_slots(loaded, task)]).decode()
     return ""
@@ -101,7 +102,7 @@ def scenario_text(domain: str, task_id: str) -> str:
 
 @cache
 def _domain(name: str) -> Domain | None:
-    from tau_sim.simulator.core.registry import get_domain
+    from tau_sim.simulator.core import get_domain
 
     try:
         return get_domain(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from tau_sim.simulator.core import COMMANDS, Command
-from tau_sim.simulator.store.opening import DEFAULT_DB
+from tau_sim.simulator.store import DEFAULT_DB
 
 
 def configure(users: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import UsageError
 
 # NRC's emotion names mapped to our families; its other emotions (anticipation, surprise,
 # trust) and its valence tags (positive, negative) name no family.

@@ -77,9 +77,9 @@ def shouts(events: list[Event]) -> list[Event]:
     """A neutral user opens furious."""
     return _user_texts(
         events,
-        lambda n, t: "THIS IS ABSOLUTELY OUTRAGEOUS!!! I am furious and disgusted. " + t
-        if n == 0
-        else t,
+        lambda n, t: (
+            "THIS IS ABSOLUTELY OUTRAGEOUS!!! I am furious and disgusted. " + t if n == 0 else t
+        ),
     )
 
 
@@ -138,7 +138,10 @@ def planted(played: tuple[Path, str]) -> tuple[dict[str, list[dict[str, Any]]], 
     copy = db.with_name("planted.db")
     shutil.copy(db, copy)
     faults = (("frustration", "planted/invents", invents), ("neutral", "planted/shouts", shouts))
-    faults += (("frustration", "planted/repeats", repeats), ("frustration", "planted/accepts", accepts))
+    faults += (
+        ("frustration", "planted/repeats", repeats),
+        ("frustration", "planted/accepts", accepts),
+    )
     for cell, (emotion, user, edit) in enumerate(faults, start=1000):
         plant(copy, run_id, emotion, user, cell, edit)
     by_user: dict[str, list[dict[str, Any]]] = {}
