@@ -142,6 +142,7 @@ def planted(played: tuple[Path, str]) -> tuple[dict[str, list[dict[str, Any]]], 
         ("frustration", "planted/repeats", repeats),
         ("frustration", "planted/accepts", accepts),
     )
+    faults += (("frustration", "human", repeats),)
     for cell, (emotion, user, edit) in enumerate(faults, start=1000):
         plant(copy, run_id, emotion, user, cell, edit)
     by_user: dict[str, list[dict[str, Any]]] = {}
@@ -195,3 +196,11 @@ def test_the_plot_is_a_png(planted: Any, tmp_path: Path) -> None:
     out = tau_sim("users", "audit", run_id, "--db", str(db), "--plot", str(png))
     assert "planted/shouts" in out.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_human_session_gives_each_simulator_its_gap(planted: Any) -> None:
+    (human,) = planted[0]["human"]
+    scripted = next(r for r in planted[0]["scripted"] if r["emotion"] == human["emotion"])
+    gap = scripted["repeated_sentence_share"] - human["repeated_sentence_share"]
+    assert gap < 0 and scripted["repeated_sentence_share_gap_to_human"] == round(gap, 4)
+    assert "family_match_gap_to_human" not in human
