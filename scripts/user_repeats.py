@@ -15,35 +15,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 
 from inprocess import DOMAINS, play
 
-from tau_sim.simulator.core import STOP, UNSATISFIED
 from tau_sim.simulator.core.events import UserMessage
 from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
 from tau_sim.simulator.world import answer_key
+from tau_sim.users.repeats import repeats
 
 AGENTS = ("scripted/gold", "scripted/over-asker")
 CONDITIONS = (("neutral", 0.6), ("frustration", 0.9))
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of a user message, lower-cased, end markers left out."""
-    text = text.replace(STOP, "").replace(UNSATISFIED, "")
-    return [s.strip().lower() for s in _SENTENCE.split(text) if s.strip()]
-
-
-def repeats(texts: list[str]) -> int:
-    """How many of ``texts`` (one conversation's user messages) repeat an earlier sentence."""
-    said: set[str] = set()
-    count = 0
-    for text in texts:
-        parts = sentences(text)
-        count += any(p in said for p in parts)
-        said.update(parts)
-    return count
 
 
 async def measure(names: list[str], per_domain: int) -> None:

@@ -1,0 +1,110 @@
+"""What the user audit reads of a stored run: per conversation its condition and the words said.
+
+Read through the store's readers (``open_database``, ``get_run``, ``conversation_rows``,
+``iter_events``); the scenario a user plays comes from the registered domain's task. Bad input
+(an unknown run, a run without user messages) is a ``UsageError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import msgspec
+import sqlite_utils
+
+from tau_sim.simulator.core import AgentMessage, ToolResult, UsageError, UserMessage, UserToolResult
+from tau_sim.simulator.results import conversation_rows
+from tau_sim.simulator.store import get_run, iter_events
+from tau_sim.simulator.world import Domain
+
+
+@dataclass
+class Played:
+    """One stored conversation as the audit reads it.
+
+    ``known`` holds the texts the user may take facts from before each user message: the
+    scenario (index 0 onwards) plus what the agent and the user's own tools said earlier;
+    ``known_before[i]`` is that text for user message ``i``.
+    """
+
+    user: str
+    emotion: str
+    intensity: float
+    politeness: str
+    urgency: str
+    trust: str
+    reward: float | None
+    texts: list[str] = field(default_factory=list)
+    known_before: list[str] = field(default_factory=list)
+    ends: str | None = None
+
+
+def read_runs(db: sqlite_utils.Database, run_ids: list[str]) -> list[Played]:
+    """Every completed conversation of the runs named, in run and grid order."""
+    played: list[Played] = []
+    for run_id in run_ids:
+        run = get_run(db, run_id)
+        found = 0
+        for row in conversation_rows(db, run["id"]):
+            if row.get("status") != "completed":
+                continue
+            item = _read(db, row)
+            if item.texts:
+                found += 1
+                played.append(item)
+        if not found:
+            raise UsageError(f"run {run_id!r} holds no user messages to audit")
+    return played
+
+
+def _read(db: sqlite_utils.Database, row: dict[str, object]) -> Played:
+    reward = row.get("reward")
+    item = Played(
+        user=str(row["user"]),
+        emotion=str(row["emotion"]),
+        intensity=float(str(row["intensity"])),
+        politeness=str(row.get("politeness") or ""),
+        urgency=str(row.get("urgency") or ""),
+        trust=str(row.get("trust") or ""),
+        reward=float(str(reward)) if reward is not None else None,
+    )
+    known = [scenario_text(str(row["domain"]), str(row["task_id"]))]
+    for event in iter_events(db, str(row["id"])):
+        if isinstance(event, UserMessage):
+            item.texts.append(event.text)
+            item.known_before.append(" ".join(known))
+            item.ends = event.ends or item.ends
+        elif isinstance(event, AgentMessage) and event.text:
+            known.append(event.text)
+        elif isinstance(event, ToolResult | UserToolResult):
+            known.append(event.content)
+    return item
+
+
+@cache
+def scenario_text(domain: str, task_id: str) -> str:
+    """The scenario and slots of a registered task as one text ('' when it is not known).
+
+    A run of an unregistered domain has no scenario here: its users' facts are then checked
+    against what the agent and the user's tools said only.
+    """
+    from tau_sim.simulator.world import user_slots
+
+    loaded = _domain(domain)
+    if loaded is None:
+        return ""
+    for task in loaded.tasks:
+        if task.id == task_id:
+            return msgspec.json.encode([task.scenario, user_slots(loaded, task)]).decode()
+    return ""
+
+
+@cache
+def _domain(name: str) -> Domain | None:
+    from tau_sim.simulator.core import get_domain
+
+    try:
+        return get_domain(name)
+    except UsageError:
+        return None
