@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
 import msgspec
@@ -154,9 +154,11 @@ class GoldPolicy:
         error_rate: float = 0.3,
         bindings: Bindings | None = None,
         policy: str = "",
+        phrasings: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.answer_key = answer_key
         self.policy = policy  # where a required output's sentence may come from
+        self.phrasings = phrasings or {}  # and the domain's ways of saying it
         self.bindings = bindings or Bindings(answer_key)
         self.profile = profile
         if rng is None and profile != "gold":
@@ -539,8 +541,8 @@ class GoldPolicy:
         if not outputs:
             return ""
         contents = [m.content or "" for m in self.history if m.role == "tool"]
-        calls = [(a.name, dict(a.arguments)) for a in self._done]
-        return f" {sentences(outputs, contents, self.policy, calls)}"
+        calls = [(a.name, a.arguments, c) for a, c in zip(self._done, contents, strict=False)]
+        return f" {sentences(outputs, contents, self.policy, calls, self.phrasings)}"
 
     def _final(self, transfer: bool) -> str:
         """The last text: the outcome, opened by the refusal held where the user insists."""
