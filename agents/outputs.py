@@ -74,7 +74,7 @@ def _matches(output: str, value: Any) -> bool:
     if isinstance(value, bool) or value is None:
         return False
     money = _MONEY.match(output)
-    if money is not None and isinstance(value, int | float) and (value or isinstance(value, float)):
+    if money is not None and isinstance(value, int | float) and isinstance(value, float):
         sign = -1.0 if output.startswith("-") else 1.0
         return abs(sign * float(money.group(1).replace(",", "")) - value) < 0.005
     count = _COUNT.match(output)

@@ -54,6 +54,7 @@ from typing import cast
 import msgspec
 
 from tau_sim.agents.bindings import Bindings, Path
+from tau_sim.agents.closing import is_fix, outcome
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
@@ -510,27 +511,22 @@ class GoldPolicy:
         return False
 
     def _outcome(self, upto: int | None = None) -> str:
-        """What was done or found, with the details that back it (ids, amounts, outputs).
+        """What was done or found, in plain words (``agents.closing``), then the outputs.
 
-        Writes are named with their arguments ("has been done: cancel order (order id: …)"); a
-        conversation without writes names the last record it looked at. The required outputs
-        the profile states follow. ``upto`` is where the request served so far ends (the
-        gold action where the user's later need starts): the writes before it are what
-        should have been done.
+        ``upto`` is where the request served so far ends (the gold action where the user's
+        later need starts): the writes and device steps before it are what should be done.
         """
-        written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
+        key = self.answer_key
+        written = {key.actions[i].name for i in key.writes}
         writes = [a for a in self._done if a.name in written]
         checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
-        expected = [i for i in self.answer_key.writes if upto is None or i < upto]
-        if writes:
-            done = f"This has been done: {'; '.join(describe(a) for a in writes)}."
-        elif expected:
-            done = "All done."  # the sloppy profile dropped every write, and claims it anyway
-        elif checked:
-            done = f"Here is what I found, having checked {describe(checked[-1])}."
-        else:
-            done = "Here is what I found."
-        return f"{done}{self._said()}"
+        expected = any(upto is None or i < upto for i in key.writes)
+        steps = [
+            key.actions[i].name
+            for i in key.user_steps
+            if (upto is None or i < upto) and is_fix(key.actions[i].name)
+        ]
+        return f"{outcome(writes, checked, steps, expected)}{self._said()}"
 
     def _said(self) -> str:
         """The stated required outputs in sentences (``agents.outputs``), after a space, or ""."""
