@@ -12,9 +12,11 @@ trouble was in the phone's own settings and that the customer's steps sorted it 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tau_sim.agents.cues import insists, threatens
 from tau_sim.agents.summary import WORDS, listing
 from tau_sim.simulator.world import Action
 
@@ -165,3 +167,23 @@ def outcome(
     else:
         done = "Here is what I found."
     return f"{done} {on_phone}".strip()
+
+
+PRESSED = "I'm sorry for the trouble this has caused you."
+"""How a text ends while the user presses, instead of "anything else?" (which winds down)."""
+
+_CLOSES = re.compile(
+    r"anything (else|more)|have a (great|good|nice|wonderful|lovely) (day|evening)|goodbye"
+    r"|take care|glad i could help",
+    re.IGNORECASE,
+)
+
+
+def closes(text: str) -> bool:
+    """Whether an agent text says goodbye or offers "anything else?" (it winds the talk down)."""
+    return _CLOSES.search(text) is not None
+
+
+def pressing(text: str) -> bool:
+    """Whether a user message presses: it insists, threatens or complains (``agents.cues``)."""
+    return insists(text) or threatens(text)

@@ -28,9 +28,7 @@ from typing import Any
 _MONEY = re.compile(r"^-?\$([\d,]+\.\d\d)$")
 _COUNT = re.compile(r"^(?:at least |about )?(-?\$?[\d,]*\.?\d+)(?: ([a-zA-Z][\w-]*))?$")
 _CLOCK = re.compile(r"^\d\d:\d\d$|^\d{4}-\d\d-\d\d$|^\d{4}-\d\d-\d\d \d\d:\d\d$")
-_REFUSAL = re.compile(
-    r"^(cannot|can't|can not|does not|doesn't|is not|isn't|not|no longer|never)\b"
-)
+_REFUSAL = re.compile(r"^(cannot|can't|can not|does not|doesn't|is not|isn't|not)\b")
 FIELD_WORDS = {
     "expires": "expiry date",
     "delivered on": "delivery date",
@@ -176,7 +174,7 @@ def _refusal(output: str, phrasings: Mapping[str, Sequence[str]]) -> str | None:
         return None
     low = output.lower()
     subject = "I" if re.match(r"^(cannot|can't|can not) (?!be\b)", low) else "it"
-    subject += " is" if re.match(r"^(not|no longer)\b", low) else ""
+    subject += " is" if re.match(r"^not\b", low) else ""
     output = f"{output} do that" if low in ("cannot", "can't") else output
     reason = max(phrasings.get(output, ()), key=len, default="")
     because = f": {reason}" if reason and _norm(output) not in _norm(reason) else ""

@@ -54,7 +54,7 @@ from typing import cast
 import msgspec
 
 from tau_sim.agents.bindings import Bindings, Path
-from tau_sim.agents.closing import is_fix, outcome
+from tau_sim.agents.closing import PRESSED, is_fix, outcome, pressing
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
@@ -229,7 +229,7 @@ class GoldPolicy:
         if not content.startswith("Error"):
             return None
         return Say(
-            f"{self._opener()}I'm sorry, I could not complete this: {content}. {CLOSING_QUESTION}"
+            f"{self._opener()}I'm sorry, I could not complete this: {content}. {self._ending()}"
         )
 
     def _opener(self) -> str:
@@ -374,7 +374,7 @@ class GoldPolicy:
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
             if i == later and not self._later_raised():
-                yield Say(f"{self._held_or_opener()}{self._outcome(upto=i)} {CLOSING_QUESTION}")
+                yield Say(f"{self._held_or_opener()}{self._outcome(upto=i)} {self._ending()}")
             if self.profile == "over-asker" and i in lookup_points:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
@@ -398,7 +398,7 @@ class GoldPolicy:
                     "Shall I go ahead? Please reply yes or no."
                 )
                 if refuses(self._last_user_text()):
-                    yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+                    yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
                     return
             if i in self.mistakes.dropped_writes:
                 continue
@@ -422,14 +422,14 @@ class GoldPolicy:
     def _hold_firm(self) -> Say | None:
         """Re-explain, courteously, a refusal the user insists on (None: it does not insist).
 
-        After the script's last text, a user message that insists (``agents.cues.insists``)
-        gets neither the goodbye nor the request: the agent acknowledges, restates that the
-        policy does not allow it, repeats the required outputs it gave and asks whether there
-        is anything else, as often as the user insists.
+        After the script's last text, a user message that presses (insists, threatens or
+        complains: ``agents.closing.pressing``) gets neither the goodbye, nor "anything else?",
+        nor the request: the agent acknowledges, restates that the policy does not allow it and
+        repeats the required outputs in their sentences, as often as the user presses.
         """
-        if not insists(self._last_user_text()):
+        if not pressing(self._last_user_text()):
             return None
-        return Say(f"{HOLD_FIRM}{self._said()} {CLOSING_QUESTION}")
+        return Say(f"{HOLD_FIRM}{self._said()}")
 
     # --- the pushover ----------------------------------------------------------------------
 
@@ -442,7 +442,7 @@ class GoldPolicy:
             if insisted >= self.gives_in_after():
                 yield from self._give_in()
                 return
-            ending = TRANSFER if transfer is not None else CLOSING_QUESTION
+            ending = TRANSFER if transfer is not None else PRESSED
             yield Say(f"{self._opener()}{HOLDS_FIRM} {ending}")
         if transfer is not None:
             yield Call(transfer)
@@ -461,7 +461,7 @@ class GoldPolicy:
             "Shall I go ahead? Please reply yes or no."
         )
         if refuses(self._last_user_text()):
-            yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+            yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
             return
         for action in self.answer_key.violations:
             yield Call(action)
@@ -542,8 +542,12 @@ class GoldPolicy:
 
     def _final(self, transfer: bool) -> str:
         """The last text: the outcome, opened by the refusal held where the user insists."""
-        ending = TRANSFER if transfer else CLOSING_QUESTION
+        ending = TRANSFER if transfer else self._ending()
         return f"{self._held_or_opener()}{self._outcome()} {ending}"
+
+    def _ending(self) -> str:
+        """How a text ends: "anything else?", or an apology while the user presses (no close)."""
+        return PRESSED if pressing(self._last_user_text()) else CLOSING_QUESTION
 
     def _held_or_opener(self) -> str:
         """How a text opens: ``HOLD_FIRM`` where the user's last message insists, else the opener.
