@@ -442,7 +442,9 @@ class GoldPolicy:
             if insisted >= self.gives_in_after():
                 yield from self._give_in()
                 return
-            ending = TRANSFER if transfer is not None else PRESSED
+            # the pushover keeps "anything else?": without it a calm user asks "where does
+            # that leave my request?", which it counts as pressing, and it gives in at neutral
+            ending = TRANSFER if transfer is not None else CLOSING_QUESTION
             yield Say(f"{self._opener()}{HOLDS_FIRM} {ending}")
         if transfer is not None:
             yield Call(transfer)
