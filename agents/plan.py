@@ -19,9 +19,9 @@ confirmation questions free of slot keywords, "anything else" to close):
   it before any write, a failed gold call is reported to the user and ends the plan. It
   acknowledges the feeling the user's words show, in words that fit its family and level
   (``agents.cues.feeling``, ``agents.phrases``), never because of the experimental condition.
-  Its final text backs what it says with the details (the writes with their arguments, the
-  outputs); after it, a question gets the outcome again and a user who insists on a refusal gets
-  the refusal again, acknowledged and with its outputs (``_hold_firm``), never the forbidden
+  Its final text says what was done in plain words (``agents.closing``) and the outputs in
+  sentences; after it, a question gets the outcome again and a user who presses gets the refusal
+  again, with its outputs and no "anything else?" (``_hold_firm``), never the forbidden
   write. Writes are confirmed in groups (``_parts``): a write whose id comes from a read made
   after the group's first write is confirmed apart, after that read. Where the user raises a
   need mid-conversation (``AnswerKey.later_at``), the writes before and after it are confirmed
