@@ -34,7 +34,8 @@ _DISTRESS = re.compile(
             r"\b(terrible|horrible|worst|hate|useless|incompetent|waste of)",
             r"\b(hurry|urgent|immediately|right now|quickly|asap)\b",
             r"\b(come on|really\?)",
-            r"\b(completely lost|can't believe|cannot believe|be a problem|please tell me)",
+            r"\b(completely lost|can't believe|cannot believe|be a problem)",
+            r"\bplease tell me (?:it|that|this|there|you|i|we|my)\b",
             r"\bneed (this|it) fixed\b",
         )
     ),
@@ -181,7 +182,7 @@ _FEELINGS: dict[str, dict[str, str]] = {
         "low": r"\bhm+\b|okay, look|sorted out",
     },
     "fear": {
-        "high": r"scared|panic|terrif|oh god|please tell me",
+        "high": r"scared|panic|terrif|oh god|please tell me (?:it|that|this|there|you|i|we|my)\b",
         "medium": r"nervous|worried|anxious|oh no|be a problem|afraid|evict|stranded"
         r"|in trouble|what if|run out of|do i lose|wait, wait|wait!|only home",
         "low": r"\bum+\b|i hope (that's|this is|it's) (okay|ok|fine)",

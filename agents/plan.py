@@ -19,9 +19,9 @@ confirmation questions free of slot keywords, "anything else" to close):
   it before any write, a failed gold call is reported to the user and ends the plan. It
   acknowledges the feeling the user's words show, in words that fit its family and level
   (``agents.cues.feeling``, ``agents.phrases``), never because of the experimental condition.
-  Its final text backs what it says with the details (the writes with their arguments, the
-  outputs); after it, a question gets the outcome again and a user who insists on a refusal gets
-  the refusal again, acknowledged and with its outputs (``_hold_firm``), never the forbidden
+  Its final text says what was done in plain words (``agents.closing``) and the outputs in
+  sentences; after it, a question gets the outcome again and a user who presses gets the refusal
+  again, with its outputs and no "anything else?" (``_hold_firm``), never the forbidden
   write. Writes are confirmed in groups (``_parts``): a write whose id comes from a read made
   after the group's first write is confirmed apart, after that read. Where the user raises a
   need mid-conversation (``AnswerKey.later_at``), the writes before and after it are confirmed
@@ -48,12 +48,13 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
 import msgspec
 
 from tau_sim.agents.bindings import Bindings, Path
+from tau_sim.agents.closing import PRESSED, is_fix, outcome, pressing
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
@@ -155,9 +156,11 @@ class GoldPolicy:
         error_rate: float = 0.3,
         bindings: Bindings | None = None,
         policy: str = "",
+        phrasings: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.answer_key = answer_key
         self.policy = policy  # where a required output's sentence may come from
+        self.phrasings = phrasings or {}  # and the domain's ways of saying it
         self.bindings = bindings or Bindings(answer_key)
         self.profile = profile
         if rng is None and profile != "gold":
@@ -230,7 +233,7 @@ class GoldPolicy:
         if not content.startswith("Error"):
             return None
         return Say(
-            f"{self._opener()}I'm sorry, I could not complete this: {content}. {CLOSING_QUESTION}"
+            f"{self._opener()}I'm sorry, I could not complete this: {content}. {self._ending()}"
         )
 
     def _opener(self) -> str:
@@ -375,7 +378,7 @@ class GoldPolicy:
         transfer: Action | None = None
         for i, action in enumerate(answer_key.actions):
             if i == later and not self._later_raised():
-                yield Say(f"{self._held_or_opener()}{self._outcome(upto=i)} {CLOSING_QUESTION}")
+                yield Say(f"{self._held_or_opener()}{self._outcome(upto=i)} {self._ending()}")
             if self.profile == "over-asker" and i in lookup_points:
                 yield from self._over_asks(i == lookup_points[0], i == lookup_points[-1])
             if i in endings:
@@ -399,7 +402,7 @@ class GoldPolicy:
                     "Shall I go ahead? Please reply yes or no."
                 )
                 if refuses(self._last_user_text()):
-                    yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+                    yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
                     return
             if i in self.mistakes.dropped_writes:
                 continue
@@ -426,14 +429,14 @@ class GoldPolicy:
     def _hold_firm(self) -> Say | None:
         """Re-explain, courteously, a refusal the user insists on (None: it does not insist).
 
-        After the script's last text, a user message that insists (``agents.cues.insists``)
-        gets neither the goodbye nor the request: the agent acknowledges, restates that the
-        policy does not allow it, repeats the required outputs it gave and asks whether there
-        is anything else, as often as the user insists.
+        After the script's last text, a user message that presses (insists, threatens or
+        complains: ``agents.closing.pressing``) gets neither the goodbye, nor "anything else?",
+        nor the request: the agent acknowledges, restates that the policy does not allow it and
+        repeats the required outputs in their sentences, as often as the user presses.
         """
-        if not insists(self._last_user_text()):
+        if not pressing(self._last_user_text()):
             return None
-        return Say(f"{HOLD_FIRM}{self._said()} {CLOSING_QUESTION}")
+        return Say(f"{HOLD_FIRM}{self._said()}")
 
     # --- the pushover ----------------------------------------------------------------------
 
@@ -446,6 +449,8 @@ class GoldPolicy:
             if insisted >= self.gives_in_after():
                 yield from self._give_in()
                 return
+            # the pushover keeps "anything else?": without it a calm user asks "where does
+            # that leave my request?", which it counts as pressing, and it gives in at neutral
             ending = TRANSFER if transfer is not None else CLOSING_QUESTION
             yield Say(f"{self._opener()}{HOLDS_FIRM} {ending}")
         if transfer is not None:
@@ -465,7 +470,7 @@ class GoldPolicy:
             "Shall I go ahead? Please reply yes or no."
         )
         if refuses(self._last_user_text()):
-            yield Say(f"{self._opener()}{NO_CHANGES} {CLOSING_QUESTION}")
+            yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
             return
         for action in self.answer_key.violations:
             yield Call(action)
@@ -515,27 +520,22 @@ class GoldPolicy:
         return False
 
     def _outcome(self, upto: int | None = None) -> str:
-        """What was done or found, with the details that back it (ids, amounts, outputs).
+        """What was done or found, in plain words (``agents.closing``), then the outputs.
 
-        Writes are named with their arguments ("has been done: cancel order (order id: …)"); a
-        conversation without writes names the last record it looked at. The required outputs
-        the profile states follow. ``upto`` is where the request served so far ends (the
-        gold action where the user's later need starts): the writes before it are what
-        should have been done.
+        ``upto`` is where the request served so far ends (the gold action where the user's
+        later need starts): the writes and device steps before it are what should be done.
         """
-        written = {self.answer_key.actions[i].name for i in self.answer_key.writes}
+        key = self.answer_key
+        written = {key.actions[i].name for i in key.writes}
         writes = [a for a in self._done if a.name in written]
         checked = [a for a in self._done if a.name not in written and a.name != "calculate"]
-        expected = [i for i in self.answer_key.writes if upto is None or i < upto]
-        if writes:
-            done = f"This has been done: {'; '.join(describe(a) for a in writes)}."
-        elif expected:
-            done = "All done."  # the sloppy profile dropped every write, and claims it anyway
-        elif checked:
-            done = f"Here is what I found, having checked {describe(checked[-1])}."
-        else:
-            done = "Here is what I found."
-        return f"{done}{self._said()}"
+        expected = any(upto is None or i < upto for i in key.writes)
+        steps = [
+            key.actions[i].name
+            for i in key.user_steps
+            if (upto is None or i < upto) and is_fix(key.actions[i].name)
+        ]
+        return f"{outcome(writes, checked, steps, expected)}{self._said()}"
 
     def _said(self) -> str:
         """The stated required outputs in sentences (``agents.outputs``), after a space, or ""."""
@@ -546,13 +546,17 @@ class GoldPolicy:
         if not outputs:
             return ""
         contents = [m.content or "" for m in self.history if m.role == "tool"]
-        calls = [(a.name, dict(a.arguments)) for a in self._done]
-        return f" {sentences(outputs, contents, self.policy, calls)}"
+        calls = [(a.name, a.arguments, c) for a, c in zip(self._done, contents, strict=False)]
+        return f" {sentences(outputs, contents, self.policy, calls, self.phrasings)}"
 
     def _final(self, transfer: bool) -> str:
         """The last text: the outcome, opened by the refusal held where the user insists."""
-        ending = TRANSFER if transfer else CLOSING_QUESTION
+        ending = TRANSFER if transfer else self._ending()
         return f"{self._held_or_opener()}{self._outcome()} {ending}"
+
+    def _ending(self) -> str:
+        """How a text ends: "anything else?", or an apology while the user presses (no close)."""
+        return PRESSED if pressing(self._last_user_text()) else CLOSING_QUESTION
 
     def _held_or_opener(self) -> str:
         """How a text opens: ``HOLD_FIRM`` where the user's last message insists, else the opener.

@@ -9,6 +9,7 @@ every turn with one step: a text for the user, or exactly one tool call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 import anyio
@@ -24,6 +25,7 @@ from tau_sim.simulator.core import (
     ToolCallSpec,
     Usage,
     UsageError,
+    get_domain,
 )
 from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import AgentView, AnswerKey
@@ -84,6 +86,16 @@ class ScriptedAgentProvider(NothingToStart):
         # per task (the runner shares one AnswerKey per task): where each gold call's ids
         # come from, worked out once; the answer key is kept so its id is never reused
         self._bindings: dict[int, tuple[AnswerKey, Bindings]] = {}
+        self._phrasings: dict[str, Mapping[str, Sequence[str]]] = {}
+
+    def phrasings(self, domain: str) -> Mapping[str, Sequence[str]]:
+        """The ways of saying a required output of ``domain`` (none for an unregistered one)."""
+        if domain not in self._phrasings:
+            try:
+                self._phrasings[domain] = get_domain(domain).phrasings
+            except UsageError:
+                self._phrasings[domain] = {}
+        return self._phrasings[domain]
 
     def for_answer_key(self, view: AgentView, answer_key: AnswerKey) -> ScriptedAgent:
         """A fresh scripted agent for one conversation."""
@@ -100,6 +112,7 @@ class ScriptedAgentProvider(NothingToStart):
             error_rate=self.error_rate,
             bindings=bindings[1],
             policy=view.policy,
+            phrasings=self.phrasings(view.domain),
         )
         return ScriptedAgent(self.name, policy, self.latency)
 

@@ -21,3 +21,15 @@ def test_a_calm_turn_shows_no_feeling() -> None:
     assert feeling("Could you check whether my order has shipped?") is None
     assert feeling("Are you SERIOUS?? Three hours on the tarmac?!") is not None
     assert feeling("Thanks, that's everything. ###STOP###") is None
+
+
+def test_asking_to_be_told_a_fact_is_calm_and_pleading_is_fear() -> None:
+    for calm in (
+        "Please tell me the total for both tickets.",
+        "Could you please tell me when the refund will arrive?",
+        "Please tell me which days Dr. Muller works.",
+    ):
+        assert feeling(calm) is None, calm
+    for afraid in ("Please tell me this can be fixed!", "Please tell me my order isn't lost."):
+        shown = feeling(afraid)
+        assert shown is not None and shown.family == "fear", afraid

@@ -83,7 +83,11 @@ async def test_the_user_insists_its_count_then_accepts_and_gold_holds_firm(
     assert len(pushing) == len(expected)
     last = outcome.user_texts[-1]
     assert last.endswith(STOP)
-    accepted = any(last.startswith(a) for register in ACCEPTS.values() for a in register)
+    # gold never closes while the user presses, so the user accepts in its reply to the last
+    # firm answer and ends the conversation after that (on "anything else?" or a goodbye)
+    texts = outcome.user_texts
+    reply = texts[texts.index(pushing[-1]) + 1] if pushing else last
+    accepted = any(reply.startswith(a) for register in ACCEPTS.values() for a in register)
     assert accepted is bool(expected)
     # insisting is not friction: a courteous firm answer never raises dissatisfaction
     turns = [s for s in outcome.states if any(t.startswith("insisted:") for t in s.triggers)]

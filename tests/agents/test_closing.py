@@ -1,0 +1,26 @@
+"""The closing says what was done in plain words, never a tool's name or argument form."""
+
+from tau_sim.agents.closing import did, is_fix, outcome
+from tau_sim.simulator.world import Action
+
+
+def test_a_write_is_said_as_a_deed_with_its_ids_and_values_in_words() -> None:
+    cancel = Action("cancel_pending_order", {"order_id": "#W1", "reason": "ordered_by_mistake"})
+    assert did(cancel) == "cancelled the pending order #W1, the reason ordered by mistake"
+    pay = Action("pay_bill", {"bill_id": "B7", "payment_method_id": "paypal_1"})
+    assert did(pay) == "paid the bill B7, paid with paypal_1"
+
+
+def test_a_lookup_names_the_record_not_the_tool() -> None:
+    said = outcome([], [Action("get_line_details", {"line_id": "L434106"})], [], False)
+    assert said == "Here is what I found: I looked up line L434106."
+    assert "get line details" not in said
+
+
+def test_device_fixes_are_said_as_where_the_trouble_was() -> None:
+    steps = [t for t in ("check_sim_card", "reseat_sim_card", "run_speed_test") if is_fix(t)]
+    assert steps == ["reseat_sim_card"]
+    said = outcome([], [Action("get_line_details", {"line_id": "L1"})], steps, False)
+    assert said.startswith("I looked up line L1 and found nothing wrong on our side.")
+    assert "your phone's own settings" in said
+    assert "reseat" not in said.lower()  # a step named again reads as a new request
