@@ -247,7 +247,7 @@ _CORRECTS = re.compile(
     r"\b(that's|that is|it's|you've got|you have|you got) (wrong|not (it|right|mine|the one))\b|"
     r"\bwrong (one|order|date|item|room|card|account|flight|address|day|time)\b|"
     r"\bthe other (one|order|booking|reservation|card|line|policy|account|stay)\b|"
-    r"\bi (meant|said|asked for)\b|\bnot the \w+,|\bnot (that|this) one\b|"
+    r"\bi meant\b(?! to (?!say\b))|\bi (said|asked for)\b|\bnot the \w+,|\bnot (that|this) one\b|"
     r"\bthat's (the|my) \w+ (one|order|booking|stay)\b|\bactually,? (it's|it was|i)\b|"
     r"\b(not|n't) (that|my|the right) (card|order|reservation|address|line|one)\b|"
     r"\bnot \$?[\w.-]+(\s\w+)?\.\s*$|, not [\w$.' -]+[.!]|^\W*not [\w$. -]+, |"
