@@ -7,7 +7,8 @@ A tool's name is read as a verb and what it acts on (``cancel_pending_order``: c
 order); the verb is put in the past (``PAST``), ids are said after the thing they name ("line
 L434106"), a payment method as "paid with …", other values in words. A step the customer took
 on the device (telecom's ``toggle_*``, ``reseat_sim_card`` …) makes the closing say that the
-trouble was in the phone's own settings and that the customer's steps sorted it out.
+trouble was in the phone's own settings and which of the customer's steps sorted it out ("you
+switched the mobile data and reset the apn settings").
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ PAST = {
     "suspend": "suspended",
     "switch": "switched",
     "take": "took",
-    "toggle": "toggled",
+    "toggle": "switched",
     "transfer": "transferred",
     "turn": "turned",
     "unfreeze": "unfroze",
@@ -148,11 +149,10 @@ def outcome(
     steps the customer took on the device (``is_fix``); ``expected``: changes were due
     (the sloppy profile may have dropped every one, and claims them done anyway).
     """
-    # the customer's reader takes a device step named again, even in the past tense or as a
-    # noun ("call forwarding"), for a new request: the closing says where the trouble was
+    verbs = (step.partition("_") for step in steps)
+    fixed = [f"{PAST.get(verb, verb)} the {_words(rest)}" for verb, _, rest in verbs]
     on_phone = (
-        "The trouble was in your phone's own settings, and the steps you just took on it have "
-        "sorted it out."
+        f"The trouble was in your phone's own settings: you {listing(fixed)}, which sorted it out."
         if steps
         else ""
     )

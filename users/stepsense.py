@@ -84,10 +84,11 @@ _QUALIFIER = re.compile(
 )
 """What a phrase after another tool's says it is for ("the APN your phone uses for mobile data")."""
 _REPORTED = re.compile(
-    r"(?:(?:and |but )?(?:so far|already|now),? )?(?:we|you|i)(?:'ve| have)"
+    r"(?:(?:and |but )?(?:so far|already|now)[,:]? )?(?:we|you|i)(?:'ve| have)?"
     r" (?:already |now |just )?(?:\w+ed|done|run|set|reset|put|made|taken|switched|turned)\b"
 )
-"""A clause that reports what was done ("so far we've turned mobile data on")."""
+"""A clause that reports what was done ("so far we've turned mobile data on", "you reset the APN");
+the clauses joined to it by "and" or a comma report too."""
 _NAMED_SUBJECT = re.compile(
     r"^[\w-]+ [\w-]+ (?:is|are|was|were|has been|have been|seems|looks|stays|shows)\b"
 )
@@ -155,7 +156,7 @@ class StepReader:
                 continue
             if _PLACE.match(clause) and not _VERB.search(clause):
                 continue
-            joined = sentence[previous_end:start].strip(" ,") in ("and", "and then", "then")
+            joined = sentence[previous_end:start].strip(" ,") in ("", "and", "and then", "then")
             reported = bool(_REPORTED.match(raw.strip(" ,.-—*"))) or (joined and reported)
             previous_end = end
             if reported:

@@ -76,7 +76,15 @@ HINTS: dict[str, SlotHint] = {
         "the passengers' names and dates of birth",
     ),
     "new_date": SlotHint(
-        ("which day", "what day", "which date", "what date", "new date", "date you", "fly instead"),
+        (
+            "which day",
+            "what day",
+            "which date would",
+            "what date would",
+            "new date",
+            "date you",
+            "fly instead",
+        ),
         "the day you want to fly instead",
     ),
     "flight": SlotHint(

@@ -2,6 +2,7 @@
 
 from tau_sim.agents.closing import did, is_fix, outcome
 from tau_sim.simulator.world import Action
+from tau_sim.users.read_command import reader_for
 
 
 def test_a_write_is_said_as_a_deed_with_its_ids_and_values_in_words() -> None:
@@ -22,5 +23,13 @@ def test_device_fixes_are_said_as_where_the_trouble_was() -> None:
     assert steps == ["reseat_sim_card"]
     said = outcome([], [Action("get_line_details", {"line_id": "L1"})], steps, False)
     assert said.startswith("I looked up line L1 and found nothing wrong on our side.")
-    assert "your phone's own settings" in said
-    assert "reseat" not in said.lower()  # a step named again reads as a new request
+    assert said.endswith(
+        "your phone's own settings: you reseated the sim card, which sorted it out."
+    )
+
+
+def test_the_customer_reads_the_named_fixes_as_done_not_as_new_steps() -> None:
+    steps = ["toggle_mobile_data", "reset_apn_settings", "restart_device"]
+    said = outcome([], [Action("get_line_details", {"line_id": "L1"})], steps, False)
+    assert "you switched the mobile data, reset the apn settings and restarted the device" in said
+    assert reader_for("telecom", "telecom-012").read(said).steps == []
