@@ -131,7 +131,12 @@ def did(action: Action) -> str:
     if verb in LOOKS:
         if own:
             return f"looked up {thing} {own}"
-        return f"looked up {listing(ids)}" if ids else f"looked up your {thing}"
+        if ids:
+            return f"looked up {listing(ids)}"
+        # the values say which record it was: a look-up claimed without them is unbacked
+        if values:
+            return f"looked up the {thing} for {listing(values)}"
+        return f"looked up your {thing}"
     said = f"{PAST.get(verb, verb)} the {thing}{f' {own}' if own else ''}"
     if ids:
         said += f" for {listing(ids)}"

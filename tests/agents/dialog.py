@@ -69,7 +69,7 @@ async def play(
     seed: int = 0,
     agent_args: dict[str, Any] | None = None,
     user: str = "scripted",
-    max_steps: int = 30,
+    max_steps: int = Limits().max_steps,  # the runner's default, as a run plays
     providers: tuple[Any, Any] | None = None,
     key: Callable[[Task], AnswerKey] | None = None,
 ) -> Outcome:

@@ -157,4 +157,4 @@ def test_a_user_who_asks_whether_it_went_through_gets_the_detail() -> None:
     write = key.actions[key.writes[0]]
     ids = [v for v in write.arguments.values() if isinstance(v, str) and any(map(str.isdigit, v))]
     assert ids and all(i in reply.text for i in ids), (reply.text, ids)
-    assert "has been done" in reply.text and "anything else" in reply.text.lower()
+    assert reply.text.startswith("Yes. All done: I ") and "anything else" in reply.text.lower()
