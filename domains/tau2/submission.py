@@ -20,8 +20,7 @@ from typing import Any
 
 import sqlite_utils
 
-from tau_sim.simulator.core.conditions import NEUTRAL
-from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core import NEUTRAL, UsageError
 from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.store import get_run
 

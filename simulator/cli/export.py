@@ -17,7 +17,7 @@ def configure(export: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--format",
         default="jsonl",
-        help="jsonl (default), csv, tau2 (τ²-bench's results) or tau2-submission (their leaderboard DIR)",
+        help="jsonl (default), csv, tau2 (τ²-bench's results), tau2-submission (leaderboard DIR)",
     )
     export.add_argument("--out", default="-", help="file to write (default -: stdout)")
     export.add_argument(
