@@ -73,3 +73,18 @@ def export_tau2(db: Any, run_id: str, out: str, force: bool = False) -> int:
 for _short in NAMES:
     DOMAINS.add(f"tau2/{_short}", _factory(_short))
 EXPORTS.add("tau2", export_tau2)
+
+
+def export_tau2_submission(db: Any, run_id: str, out: str, force: bool = False) -> int:
+    """``--format tau2-submission``: DIR with their leaderboard submission and trajectories.
+
+    Own domains and missing trials are refused before τ²-bench's package is needed.
+    """
+    from tau_sim.domains.tau2.submission import export_submission, submission_of
+
+    submission_of(db, run_id)
+    _require()
+    return export_submission(db, run_id, out, force)
+
+
+EXPORTS.add("tau2-submission", export_tau2_submission)

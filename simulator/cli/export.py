@@ -15,7 +15,9 @@ def configure(export: argparse.ArgumentParser) -> None:
     export.add_argument("run_id", help="run id (see `tau-sim runs`)")
     export.add_argument("--db", default=DEFAULT_DB)
     export.add_argument(
-        "--format", default="jsonl", help="jsonl (default), csv or tau2 (τ²-bench's results)"
+        "--format",
+        default="jsonl",
+        help="jsonl (default), csv, tau2 (τ²-bench's results), tau2-submission (leaderboard DIR)",
     )
     export.add_argument("--out", default="-", help="file to write (default -: stdout)")
     export.add_argument(
