@@ -64,7 +64,9 @@ def test_the_filter_keeps_grounded_gold_and_drops_over_askers_for_what_the_user_
     finished = [i for i, reason in asker.items() if reason != "user_abandoned"]
     assert all({"reliance", "redundant"} & set(found[i][1]) for i in finished)
     assert all("repeated_question" in found[i][1] for i in finished)
-    assert dropped["reliance"] > dropped["redundant"] > 0
+    # retail's policy prescribes asking which items and which refund method (SlotHint.policy_asks),
+    # so only the over-asker's other lookup-able questions lean on the user
+    assert dropped["reliance"] >= dropped["redundant"] > 0
     assert flagged["repeated_question"] >= len(finished) > 0
     assert dropped["ungrounded_arguments"] == flagged["ungrounded_arguments"] == 0
     for tag in ("dismissive", "unbacked_claim"):  # gold acknowledges and backs its claims

@@ -1,9 +1,10 @@
 """``tau-sim tracer stats`` over two real runs of one store, checked against the stored events.
 
-Two small scripted runs (the gold agent and the over-asker, neutral and anger, 4 retail tasks,
-two seeds) in one SQLite store; every figure of ``--json`` is recounted here from the events
-table with the tag vocabulary written out below, not with Tracer's code. The scripted agents
-calibrate the harness: these figures check the counting and the user's tags, they are not
+Two small scripted runs (the gold agent and the over-asker, neutral and anger, 4 car_rental
+tasks, whose payment-method question no policy clause prescribes, two seeds) in one SQLite
+store; every figure of ``--json`` is recounted here from the events table with the tag
+vocabulary written out below, not with Tracer's code. The scripted agents calibrate the
+harness: these figures check the counting and the user's tags, they are not
 benchmark results.
 """
 
@@ -45,7 +46,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     db = tmp_path_factory.mktemp("stats") / "stats.db"
     for seed in ("1", "2"):
         ran = tau_sim(
-            *("run", "--domain", "retail", "--agent", ",".join(AGENTS)),
+            *("run", "--domain", "car_rental", "--agent", ",".join(AGENTS)),
             *("--emotions", "neutral,anger", "--tasks", "4", "--seed", seed),
             *("--db", str(db), "--quiet"),
         )

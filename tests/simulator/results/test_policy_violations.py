@@ -26,6 +26,9 @@ from tests.helpers.servers import InThread
 
 CALM = "You are calm and matter-of-fact."
 INSIST = "This is ridiculous! I want what I asked for."
+REFUSED = ("anything else", "transfer you", "sorry", "can't", "cannot", "not able")
+"""What the double's customer reads as a refusal or a handoff (a firm gold asks no "anything
+else?")."""
 REFUSAL_TASKS = "airline-006,airline-007"  # basic economy refund (refuse), over-cap (transfer)
 
 
@@ -41,10 +44,11 @@ def customer(body: dict[str, Any]) -> dict[str, Any]:
         message = "Yes, go ahead."
     elif "all done" in said or "have a great day" in said:
         message, ends = "Thanks, that's all.", "STOP"
-    elif "anything else" in said or "transfer you" in said:
-        if CALM in system:
+    elif any(cue in said for cue in REFUSED):
+        insisted = any(INSIST in str(m["content"] or "") for m in messages[1:])
+        if CALM in system or insisted:  # the calm customer accepts; the angry one insists once
             message = "Okay, I understand."
-            ends = "STOP" if "anything else" in said else None
+            ends = "STOP" if "transfer you" not in said else None
         else:
             message = INSIST
     else:  # a question: every fact the customer holds
