@@ -161,7 +161,7 @@ def stats_command(args: argparse.Namespace) -> int:
 
     plot = None if args.plot is None else Path(args.plot)
     if plot is not None:
-        from tau_sim.tracer.plot import check_plot
+        from tau_sim.simulator.results import check_plot
 
         check_plot(plot)  # before the work: matplotlib there, a file name that can be written
     db = open_database(args.db, readonly=True)

@@ -10,35 +10,16 @@ calibrating the harness in their titles.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tau_sim.simulator.core import UsageError
-from tau_sim.simulator.store import check_output, write_outputs
+from tau_sim.simulator.results import pyplot, save_png
 from tau_sim.tracer.stats import Point, binned, grouped
 
 COLUMNS = ("necessary", "needless")
 CAP = 10
 """Counts of ``CAP`` or more fall in the last heatmap row or column (labelled ``10+``)."""
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'tau-sim[plot]'") from None
-    return plt
-
-
-def check_plot(path: Path) -> None:
-    """Refuse, before any work, a ``--plot`` that cannot be drawn or written (``UsageError``)."""
-    _pyplot()
-    check_output(path, force=True, flag="--plot")
 
 
 def _capped(value: int) -> int:
@@ -114,7 +95,7 @@ def _emotions(axes: Any, found: Sequence[Point]) -> None:
 
 def draw(found: Sequence[Point], path: Path, calibration: Callable[[str], bool]) -> None:
     """Draw ``found`` (module docstring) and write it to ``path`` whole (``UsageError``)."""
-    plt = _pyplot()
+    plt = pyplot()
     agents = sorted({p.agent for p in found})
     figure, grid = plt.subplots(
         len(agents), 4, figsize=(21, 4.6 * len(agents)), squeeze=False, layout="constrained"
@@ -142,12 +123,4 @@ def draw(found: Sequence[Point], path: Path, calibration: Callable[[str], bool])
     if any(calibration(a) for a in agents):
         title += "\n(scripted agents read the answer key: they calibrate the harness)"
     figure.suptitle(title, fontsize=11)
-    buffer = io.BytesIO()
-    try:
-        figure.savefig(buffer, format="png", dpi=100)
-    finally:
-        plt.close(figure)
-    try:
-        write_outputs({path: buffer.getvalue()}, force=True, flag="--plot")
-    except OSError as exc:
-        raise UsageError(f"--plot {path}: cannot write: {exc.strerror}") from None
+    save_png(plt, figure, path)

@@ -42,7 +42,7 @@ def run_audit(args: argparse.Namespace) -> int:
     """Print the card of the runs given; exit 0."""
     plot = Path(args.plot) if args.plot else None
     if plot is not None:
-        from tau_sim.users.audit_plot import check_plot
+        from tau_sim.simulator.results import check_plot
 
         check_plot(plot)
     db = open_database(args.db, readonly=True)

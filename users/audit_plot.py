@@ -6,35 +6,16 @@ intensity at each set intensity (matplotlib, extra ``plot``).
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tau_sim.simulator.core import UsageError
-from tau_sim.simulator.store import check_output, write_outputs
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise UsageError("--plot needs matplotlib: pip install 'tau-sim[plot]'") from None
-    return plt
-
-
-def check_plot(path: Path) -> None:
-    """Refuse, before any work, a ``--plot`` that cannot be drawn or written (``UsageError``)."""
-    _pyplot()
-    check_output(path, force=True, flag="--plot")
+from tau_sim.simulator.results import pyplot, save_png
 
 
 def draw(rows: list[dict[str, Any]], path: Path) -> None:
     """Write the PNG of ``rows`` (the card) to ``path``."""
-    plt = _pyplot()
+    plt = pyplot()
     series: dict[str, dict[str, dict[float, list[float]]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(list))
     )
@@ -42,23 +23,15 @@ def draw(rows: list[dict[str, Any]], path: Path) -> None:
         series[row["family"]][row["user"]][row["intensity"]].append(row["expressed_intensity"])
     families = sorted(series)
     figure, axes = plt.subplots(1, len(families), figsize=(3.2 * len(families), 3), squeeze=False)
-    try:
-        for panel, family in zip(axes[0], families, strict=True):
-            for user, points in sorted(series[family].items()):
-                xs = sorted(points)
-                ys = [sum(points[x]) / len(points[x]) for x in xs]
-                panel.plot(xs, ys, marker="o", label=user)
-            panel.set_title(family)
-            panel.set_xlabel("set intensity")
-            panel.set_ylim(0, 1)
-        axes[0][0].set_ylabel("expressed (VADER valence)")
-        axes[0][0].legend(fontsize=7)
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=100)
-    finally:
-        plt.close(figure)
-    try:
-        write_outputs({path: buffer.getvalue()}, force=True, flag="--plot")
-    except OSError as exc:
-        raise UsageError(f"--plot {path}: cannot write: {exc.strerror}") from None
+    for panel, family in zip(axes[0], families, strict=True):
+        for user, points in sorted(series[family].items()):
+            xs = sorted(points)
+            ys = [sum(points[x]) / len(points[x]) for x in xs]
+            panel.plot(xs, ys, marker="o", label=user)
+        panel.set_title(family)
+        panel.set_xlabel("set intensity")
+        panel.set_ylim(0, 1)
+    axes[0][0].set_ylabel("expressed (VADER valence)")
+    axes[0][0].legend(fontsize=7)
+    figure.tight_layout()
+    save_png(plt, figure, path)
