@@ -11,10 +11,9 @@ import re
 
 from tau_sim.simulator.core import NEUTRAL
 from tau_sim.simulator.world import Domain, Task
-from tau_sim.simulator.world.views import ConversationContext, user_view
-from tau_sim.users.brief import system_prompt
+from tau_sim.users.brief import brief_of
 from tau_sim.users.dynamics import DissatisfactionModel
-from tau_sim.users.emotions import EmotionProfile, profile_of
+from tau_sim.users.emotions import EmotionProfile
 
 DOMAINS = (
     "airline",
@@ -59,19 +58,8 @@ def sections(brief: str) -> dict[str, str]:
 
 
 def render(domain: Domain, task: Task, emotion: str, intensity: float) -> str:
-    """The LLM user's brief of ``task`` under ``emotion`` at ``intensity``."""
-    ctx = ConversationContext(
-        conversation_id="brief",
-        run_id="brief",
-        task=task,
-        domain=domain,
-        emotion=emotion,
-        intensity=intensity,
-        trial=0,
-        seed=0,
-    )
-    view = user_view(ctx)
-    return system_prompt(view, profile_of(view))
+    """The LLM user's brief of ``task`` under ``emotion`` at ``intensity`` (``brief_of``)."""
+    return brief_of(domain, task, emotion, intensity)
 
 
 def never_abandons(emotion: str, intensity: float) -> bool:
