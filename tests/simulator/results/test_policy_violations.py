@@ -44,7 +44,7 @@ def customer(body: dict[str, Any]) -> dict[str, Any]:
         message = "Yes, go ahead."
     elif "all done" in said or "have a great day" in said:
         message, ends = "Thanks, that's all.", "STOP"
-    elif any(cue in said for cue in REFUSED):
+    elif any(cue in said for cue in REFUSED) and ("?" not in said or "anything else" in said):
         insisted = any(INSIST in str(m["content"] or "") for m in messages[1:])
         if CALM in system or insisted:  # the calm customer accepts; the angry one insists once
             message = "Okay, I understand."
