@@ -2,8 +2,9 @@
 
 The corpus holds customer messages as people and LLM users write them, each labelled with what
 a calibrator agent must read in it (the schema is in ``tests/agents/corpus/README.md``). These
-tests check the files themselves: valid JSON, unique ids, the label keys and their types, the
-minimum counts per label, every domain, context and feeling present, and no sentence of the
+tests check the three files themselves (development, held out, fresh held out): valid JSON,
+unique ids, the label keys and their types, the minimum counts per label, every domain, context
+and feeling present, no text of a held-out set repeated from another set, and no sentence of the
 scripted user's own tables (``users.tone``) inside any text: the corpus is wording the
 calibrators were not written for.
 """
@@ -23,6 +24,8 @@ from tau_sim.users import tone
 CORPUS = Path(__file__).parent / "corpus"
 DEVELOPMENT = CORPUS / "user_turns.jsonl"
 HELD_OUT = CORPUS / "user_turns_heldout.jsonl"
+FRESH = CORPUS / "user_turns_fresh.jsonl"
+"""A second held-out set, written apart (2026-12-05): nobody tuning a reader reads it."""
 
 CONTEXTS = frozenset(
     {"after_refusal", "after_confirmation", "after_question", "after_done", "opening"}
@@ -42,7 +45,7 @@ DOMAINS = (
     "telehealth",
     "utilities",
 )
-ID = re.compile(r"^u-(?:ho-)?(?P<domain>[a-z_]+)-\d{3}$")
+ID = re.compile(r"^u-(?:ho-|fr-)?(?P<domain>[a-z_]+)-\d{3}$")
 
 MINIMUM_DEVELOPMENT = {
     "insists": 30,
@@ -77,6 +80,11 @@ def development() -> list[Turn]:
 @pytest.fixture(scope="module")
 def held_out() -> list[Turn]:
     return load(HELD_OUT)
+
+
+@pytest.fixture(scope="module")
+def fresh() -> list[Turn]:
+    return load(FRESH)
 
 
 def _normal(text: str) -> str:
@@ -126,7 +134,9 @@ def copied(text: str, phrases: list[str]) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("path", [DEVELOPMENT, HELD_OUT], ids=["development", "held_out"])
+@pytest.mark.parametrize(
+    "path", [DEVELOPMENT, HELD_OUT, FRESH], ids=["development", "held_out", "fresh"]
+)
 def test_every_turn_has_the_schema_keys_and_types(path: Path) -> None:
     for turn in load(path):
         where = f"{path.name} {turn.get('id')}"
@@ -141,7 +151,9 @@ def test_every_turn_has_the_schema_keys_and_types(path: Path) -> None:
         assert type(labels["distress"]) is int and labels["distress"] in (0, 1, 2), where
 
 
-@pytest.mark.parametrize("path", [DEVELOPMENT, HELD_OUT], ids=["development", "held_out"])
+@pytest.mark.parametrize(
+    "path", [DEVELOPMENT, HELD_OUT, FRESH], ids=["development", "held_out", "fresh"]
+)
 def test_labels_agree_with_each_other(path: Path) -> None:
     for turn in load(path):
         labels, where = turn["labels"], f"{path.name} {turn['id']}"
@@ -156,24 +168,26 @@ def test_labels_agree_with_each_other(path: Path) -> None:
 
 
 def test_ids_are_unique_prefixed_and_name_a_domain(
-    development: list[Turn], held_out: list[Turn]
+    development: list[Turn], held_out: list[Turn], fresh: list[Turn]
 ) -> None:
-    ids = [t["id"] for t in development + held_out]
+    ids = [t["id"] for t in development + held_out + fresh]
     assert [i for i, n in Counter(ids).items() if n > 1] == []
     for turn_id in ids:
         match = ID.match(turn_id)
         assert match and match["domain"] in DOMAINS, turn_id
     assert all(t["id"].startswith("u-ho-") for t in held_out)
-    assert not any(t["id"].startswith("u-ho-") for t in development)
+    assert all(t["id"].startswith("u-fr-") for t in fresh)
+    assert not any(t["id"].startswith(("u-ho-", "u-fr-")) for t in development)
+    assert not any(t["id"].startswith("u-fr-") for t in held_out)
 
 
 def test_held_out_phrasings_differ_from_development(
-    development: list[Turn], held_out: list[Turn]
+    development: list[Turn], held_out: list[Turn], fresh: list[Turn]
 ) -> None:
     seen = {_normal(t["text"]) for t in development}
-    texts = [_normal(t["text"]) for t in development + held_out]
+    texts = [_normal(t["text"]) for t in development + held_out + fresh]
     assert [t for t, n in Counter(texts).items() if n > 1] == []
-    assert [t["id"] for t in held_out if _normal(t["text"]) in seen] == []
+    assert [t["id"] for t in held_out + fresh if _normal(t["text"]) in seen] == []
 
 
 def _counts(turns: list[Turn]) -> Counter[str]:
@@ -197,7 +211,9 @@ def test_development_set_reaches_its_minimums(development: list[Turn]) -> None:
     assert counts["calm"] >= MINIMUM_CALM
 
 
-def test_held_out_set_reaches_its_minimum(held_out: list[Turn]) -> None:
+@pytest.mark.parametrize("path", [HELD_OUT, FRESH], ids=["held_out", "fresh"])
+def test_held_out_set_reaches_its_minimum(path: Path) -> None:
+    held_out = load(path)
     counts = _counts(held_out)
     assert len(held_out) >= 80
     for label in MINIMUM_DEVELOPMENT:
@@ -205,7 +221,9 @@ def test_held_out_set_reaches_its_minimum(held_out: list[Turn]) -> None:
     assert counts["calm"] >= 15
 
 
-@pytest.mark.parametrize("path", [DEVELOPMENT, HELD_OUT], ids=["development", "held_out"])
+@pytest.mark.parametrize(
+    "path", [DEVELOPMENT, HELD_OUT, FRESH], ids=["development", "held_out", "fresh"]
+)
 def test_every_domain_context_and_feeling_is_present(path: Path) -> None:
     counts = _counts(load(path))
     for name in [
@@ -221,11 +239,12 @@ def test_every_domain_context_and_feeling_is_present(path: Path) -> None:
 
 
 def test_no_text_copies_the_scripted_users_phrases(
-    development: list[Turn], held_out: list[Turn]
+    development: list[Turn], held_out: list[Turn], fresh: list[Turn]
 ) -> None:
     phrases = tone_phrases()
     assert "i still want" in phrases and "come on" in phrases  # the tables were read
-    found = {t["id"]: hits for t in development + held_out if (hits := copied(t["text"], phrases))}
+    turns = development + held_out + fresh
+    found = {t["id"]: hits for t in turns if (hits := copied(t["text"], phrases))}
     assert found == {}
 
 
