@@ -1,10 +1,11 @@
 """How well the calibrators read natural user turns: accuracy per act on the user-turn corpus.
 
-Reads ``tests/agents/corpus/user_turns.jsonl`` (development) and ``user_turns_heldout.jsonl``
-(held out) and prints, per act, the share of turns where ``agents.cues`` reads the label the
-corpus gives: ``insists``, ``accepts``, ``corrects``, ``threatens``, ``ends`` on every turn,
-``declines`` on the turns after a confirmation question, ``feeling`` (the family or none) and
-``distress`` (0, 1, 2) on every turn.
+Reads ``tests/agents/corpus/user_turns.jsonl`` (development), ``user_turns_heldout.jsonl``
+(held out) and ``user_turns_fresh.jsonl`` (held out, written apart) and prints, per act, the
+share of turns where ``agents.cues`` reads the label the corpus gives: ``insists``,
+``accepts``, ``corrects``, ``threatens``, ``ends`` on every turn, ``declines`` on the turns after
+a confirmation question, ``feeling`` (the family or none) and ``distress`` (0, 1, 2) on every
+turn. ``--misses`` lists the development set's misses only: the held-out sets' are not read.
 
     PYTHONPATH=$PWD python scripts/user_turns.py [--misses ACT]
 """
@@ -20,7 +21,11 @@ from typing import Any
 from tau_sim.agents import cues
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "agents" / "corpus"
-FILES = {"development": "user_turns.jsonl", "held-out": "user_turns_heldout.jsonl"}
+FILES = {
+    "development": "user_turns.jsonl",
+    "held-out": "user_turns_heldout.jsonl",
+    "fresh": "user_turns_fresh.jsonl",
+}
 
 
 def _family(text: str) -> str | None:
