@@ -1,35 +1,9 @@
 """Interaction signals of one conversation, read from its events.
 
-Tracer's own reading of the agent's turns (any user):
-
-- ``reliance``: what agent questions (texts without tool calls that ask something) ask the user
-  for that a tool could have given: a slot the domain marks lookupable and its policy does not
-  say to ask (``InfoSlot.needless``) or an item of the scenario's ``unknown_info`` (ids the
-  user does not hold; the tools do). A
-  necessary question is not reliance: a choice question ("which card?": the agent found several
-  records and asks which the user means, phrased with ``users.dialogue.CHOICE_CUES``), or one
-  for a fact only the user holds.
-- ``redundant``: agent questions for a slot the user had already given: one the agent had
-  asked for before, or one the user's opening volunteered (``UserScenario.volunteered``).
-- ``unanswered``: user questions the agent did not answer: a user message after the opening
-  that asks something ("?"), whose next agent text asks only questions back (every sentence ends
-  with "?"), or that the next user message follows with no agent text between, or that nothing
-  of the agent's follows at all (a call that ends the conversation, a transfer, is an answer).
-- ``questions``: agent texts without tool calls that ask something (the referee's count).
-- ``tool_calls`` / ``tool_errors``: tool executions and those that failed.
-- ``turns``: agent plus user messages.
-- ``ungrounded_arguments`` / ``ungrounded_facts``: tool-call arguments and stated facts that
-  came from nowhere in the dialogue (``tracer.grounding``).
-- ``untold_picks``: tool calls that took a record among several listed that nobody singled out
-  (``simulator.world.untold_picks``).
-
-What the user recorded: ``tags``, the kinds (``dismissive``, ``ignored_cue``,
-``repeated_question``, ``unbacked_claim``, …) of the ``triggers`` of its emotion updates, each
-counted once per trigger (``simulator.results.tag_kind``; the scripted user's vocabulary is
-``users.dynamics.Signal``). The scripted user tags a question for what its opening gave as a
-``repeated_question`` too.
-
-A question "asks for a slot" as the scripted user reads it (``users.dialogue.AgentTextReader``).
+Tracer's reading of the agent's turns (``reliance``, ``redundant``, ``unanswered``,
+``questions``), the tool executions and errors, the ungrounded arguments and facts, the untold
+picks, and the kinds of the user's emotion-update triggers (``tags``). Each signal's definition:
+docs/tracer.md, "Signals".
 """
 
 from __future__ import annotations

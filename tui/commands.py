@@ -28,7 +28,7 @@ from tau_sim.simulator.cli import (
     silence_output,
 )
 from tau_sim.simulator.core import COMMANDS, Command, UsageError
-from tau_sim.simulator.grid import new_run_id, seal_keys
+from tau_sim.simulator.grid import new_run_id
 from tau_sim.simulator.store import DEFAULT_DB, Store
 
 
@@ -105,7 +105,7 @@ def _stored(store: Store, run_id: str, total: int) -> str:
 
 def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
     """Check a new run as ``tau-sim run`` does, then play it under the TUI."""
-    from tau_sim.simulator.run import Player
+    from tau_sim.simulator.run import prepare_run
     from tau_sim.tui.launch import watch_run
 
     for dest in ("dry_run", "keep_errors"):
@@ -113,9 +113,8 @@ def _tui_new_run(args: argparse.Namespace) -> tuple[Any, ...]:
             raise UsageError(f"{flag(dest)} goes with `tau-sim run`, not `tau-sim tui`")
     settings, config = configure_run(args)
     run_id = new_run_id()
-    config = seal_keys(config)
-    player = Player(config, run_id)
-    player.prepare()
+    player = prepare_run(config, run_id)
+    config = player.config
     fresh = not Path(settings["db"]).exists()
     store = Store(settings["db"])
     outcome = None
@@ -167,7 +166,7 @@ def run_human(args: argparse.Namespace) -> int:
     Without a task the start screen chooses one first (``tui.start``); the session is then the
     one its choice's flags would start.
     """
-    from tau_sim.simulator.run import Player
+    from tau_sim.simulator.run import prepare_run
     from tau_sim.tui.session import make_app, run_session, session_config
     from tau_sim.tui.start import opens_start_screen
 
@@ -184,8 +183,8 @@ def run_human(args: argparse.Namespace) -> int:
             args = chosen
         config = session_config(args)
         run_id = new_run_id()
-        player = Player(config, run_id)
-        player.prepare()
+        player = prepare_run(config, run_id)
+        config = player.config
         fresh = not Path(args.db).exists()
         store = Store(args.db)
         outcome = None

@@ -29,7 +29,6 @@ from tau_sim.simulator.core.infra import EXIT_ENDPOINT_ERRORS, run_error_share, 
 from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.grid.cells import new_run_id
 from tau_sim.simulator.grid.config import RunConfig
-from tau_sim.simulator.grid.keys import seal_keys
 from tau_sim.simulator.store.reads import get_run, played_seconds
 from tau_sim.simulator.store.runs import Store
 
@@ -55,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """``run`` but for what becomes of the signals once it returns."""
-    from tau_sim.simulator.run.player import Player, backend_options
+    from tau_sim.simulator.run.player import backend_options
+    from tau_sim.simulator.run.preparing import prepare_run
     from tau_sim.simulator.run.progress import RunProgress
-    from tau_sim.simulator.run.ray_actors import check_run
     from tau_sim.simulator.run.runner import Runner
     from tau_sim.simulator.run.signals import hold_signals
 
@@ -76,14 +75,12 @@ def _run(args: argparse.Namespace) -> int:
         settings, config = configure_run(args)
         run_id = new_run_id()
         # everything is checked (and gold paths replayed) before the store is opened
-        config = seal_keys(config)
         try:
-            player = Player(config, run_id)
+            auto = str(settings.get("workers", "")).strip().lower() == "auto"
+            player = prepare_run(config, run_id, auto_workers=auto)
         except OptionError as exc:
             raise file_option_error(exc, args) from None
-        _check_auto_workers(settings, player)
-        check_run(config, player.providers)
-        player.prepare()
+        config = player.config
         if getattr(args, "dry_run", False):
             return _dry_run(player, as_json=settings["json"])
         hold_signals(start_up=True)
@@ -208,19 +205,6 @@ def remove_unused(store: Store, db: str) -> None:
     store.close_sync()
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(db + suffix).unlink(missing_ok=True)
-
-
-def _check_auto_workers(settings: dict[str, Any], player: Any) -> None:
-    """``--workers auto`` with a provider that launches servers: say what to do instead."""
-    if str(settings.get("workers", "")).strip().lower() != "auto":
-        return
-    for provider in player.providers:
-        if getattr(provider, "launches_servers", False):
-            raise UsageError(
-                f"--workers auto: {provider.name} starts its own servers, which worker "
-                "processes cannot share; leave --workers out (one process drives them), or "
-                "start the servers once and pass base_url=... to use every core"
-            )
 
 
 def _stopped_by_fault(fault: StoreError, store: Store, total: int, run_id: str, db: str) -> str:

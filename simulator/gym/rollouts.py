@@ -39,7 +39,8 @@ from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.gym.options import episode_config
 from tau_sim.simulator.gym.seat import SeatProvider
 from tau_sim.simulator.gym.wire import ObservationWriter, decode_action
-from tau_sim.simulator.run.player import Player, open_providers, task_condition
+from tau_sim.simulator.run.player import open_providers, task_condition
+from tau_sim.simulator.run.preparing import prepare_run
 from tau_sim.simulator.store.opening import storage_faults
 from tau_sim.simulator.store.runs import Store
 from tau_sim.simulator.world.domain import Task
@@ -210,8 +211,7 @@ class Rollouts:
     ) -> None:
         self.config = config
         self.run_id = run_id or new_run_id()
-        self.player = Player(config, self.run_id)
-        self.player.prepare()
+        self.player = prepare_run(config, self.run_id)
         seats = getattr(self.player.agent_providers[config.agents[0]], "model_provider", None)
         if not isinstance(seats, SeatProvider):
             raise UsageError(f"agent {config.agents[0]!r} is not an environment's policy")

@@ -3,8 +3,9 @@
 ``checks`` validates a run before anything is stored; ``player`` plays cells on one event
 loop; ``orders``, ``processes`` and ``ray_actors`` deal them to worker processes or Ray actors
 (``worker`` is one process's entry, ``python -m tau_sim.simulator.run.worker``, and is not
-imported here); ``runner`` plays a whole run into a store; ``signals`` stops it on Ctrl-C;
-``progress``, ``estimate`` and ``rescore`` show, plan and re-evaluate runs. Code outside
+imported here); ``preparing`` checks and prepares a new run once (``prepare_run``); ``runner``
+plays a whole run into a store; ``signals`` stops it on Ctrl-C; ``progress``, ``estimate`` and
+``rescore`` show, plan and re-evaluate runs. Code outside
 ``simulator.run`` imports these names from here.
 
 Each name is imported from its module on first use (``core.exports.lazy_names``).
@@ -54,6 +55,10 @@ if TYPE_CHECKING:
         settle_memory,
         task_condition,
     )
+    from tau_sim.simulator.run.preparing import (
+        check_pool,
+        prepare_run,
+    )
     from tau_sim.simulator.run.processes import (
         MAX_WORKERS,
         ProcessPool,
@@ -96,6 +101,8 @@ MODULE_OF = {
     "NAMESPACE": "ray_actors",
     "PartFailed": "orders",
     "Player": "player",
+    "check_pool": "preparing",
+    "prepare_run": "preparing",
     "Pool": "orders",
     "ProcessPool": "processes",
     "ProgressCallback": "orders",
@@ -157,6 +164,7 @@ __all__ = [
     "auto_workers",
     "backend_options",
     "check_numbers",
+    "check_pool",
     "check_run",
     "check_unique",
     "cluster",
@@ -170,6 +178,7 @@ __all__ = [
     "normalize_emotions",
     "open_providers",
     "order_player",
+    "prepare_run",
     "render_rescore",
     "rescore_run",
     "resolve_workers",

@@ -22,12 +22,12 @@ from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, EXCLUDED_REASONS
 from tau_sim.simulator.engine.bus import Bus, LiveFeed, Subscriber
 from tau_sim.simulator.grid.cells import Cell, CellSet, grid_size, pending
 from tau_sim.simulator.grid.config import RunConfig
-from tau_sim.simulator.grid.keys import seal_keys
 from tau_sim.simulator.run.checks import domains_named
 from tau_sim.simulator.run.orders import ProgressCallback
 from tau_sim.simulator.run.player import Player, open_providers, settle_memory
+from tau_sim.simulator.run.preparing import prepare_run
 from tau_sim.simulator.run.processes import ProcessPool
-from tau_sim.simulator.run.ray_actors import RayPool, check_run, cluster
+from tau_sim.simulator.run.ray_actors import RayPool, cluster
 from tau_sim.simulator.run.signals import defer_signals, until_signal
 from tau_sim.simulator.store import Store
 
@@ -40,16 +40,17 @@ class Runner:
 
     Without ``create`` the run exists already (``--resume``): its stored task-set hash must
     match the tasks ``config`` selects now, or nothing is touched (``UsageError``). Literal
-    API keys in ``config`` are sealed into the environment first (``simulator.grid.keys``), so
-    neither the stored config nor a worker's order holds one.
+    API keys are sealed into the environment first (``simulator.grid.keys``, by
+    ``prepare_run``), so neither the stored config nor a worker's order holds one.
 
     A resume plays again the cells whose conversation an endpoint or the user simulator ended
     (``infra_error``, ``user_error``: their conversations and events are deleted first), unless
     ``keep_errors``. A run that ends with such conversations stored is
     ``completed_with_errors``, not ``completed``.
 
-    ``player`` is one already made (and prepared) for the same sealed ``config``: the CLI
-    checks a new run that way before it opens the store.
+    ``player`` is the run's player from ``prepare_run`` (keys sealed, pool checked, tasks
+    prepared), made before the store was opened; its config is the run's and nothing is
+    checked again. Without one, ``prepare_run(config, run_id)`` makes it here.
 
     With ``config.workers > 1`` the cells are dealt round-robin to that many worker processes
     (``ProcessPool``: ``python -m tau_sim.simulator.run.worker``), each with its own event loop
@@ -71,7 +72,8 @@ class Runner:
         keep_errors: bool = False,
         player: Player | None = None,
     ) -> None:
-        config = seal_keys(config)
+        self.player = player if player is not None else prepare_run(config, run_id)
+        config = self.player.config
         self.store = store
         self.config = config
         self.run_id = run_id
@@ -81,19 +83,8 @@ class Runner:
         self.on_start = on_start
         self.keep_errors = keep_errors
         self.total = grid_size(config)
-        self.player = player or Player(config, run_id)
-        self.player.prepare()
         if not create:
             self._check_task_set()
-        if config.ray is not None:
-            check_run(config, self.player.providers)
-        elif config.workers > 1:
-            for provider in self.player.providers:
-                if getattr(provider, "launches_servers", False):
-                    raise UsageError(
-                        f"--workers {config.workers}: {provider.name} starts its own servers; "
-                        "start them once and pass base_url=..., or use --workers 1"
-                    )
         self.interrupted = False
         self.created = False
         self.status: str | None = None
