@@ -1,16 +1,20 @@
 """Reading a stored reward's grading provenance (``conversations`` columns of schema version 4).
 
-``row_provenance`` turns a conversation row into a ``core.grading.Provenance``; a row without the
-columns (a file of version 3 or older opened read-only) or with them NULL reads ``live`` with an
-unknown scorer version, which is what such a file's rewards are (``schema.migrate_provenance``).
-Its warnings carry their human lines; ``not_evaluated`` names the checks from the breakdown.
+``row_provenance`` turns a conversation row into a ``core.grading.Provenance``; its warnings carry
+their human lines, ``not_evaluated`` names the checks from the breakdown. A file older than
+version 4 opened read-only has no provenance columns: ``provenance_columns`` selects what its
+migration would store (``schema.older_provenance``); a NULL column reads ``live``, scorer
+version unknown.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
+
+import sqlite_utils
 
 from tau_sim.simulator.core.grading import (
     LIVE,
@@ -19,6 +23,7 @@ from tau_sim.simulator.core.grading import (
     Provenance,
     warning_line,
 )
+from tau_sim.simulator.store.schema import PROVENANCE_COLUMNS, older_provenance
 
 
 def stored_warnings(value: Any) -> list[str]:
@@ -44,6 +49,14 @@ def not_evaluated_checks(breakdown: Any) -> list[str]:
     return [str(check) for check in breakdown.get("not_evaluated") or []]
 
 
+def provenance_columns(sqlite: sqlite_utils.Database) -> str:
+    """The select list of the provenance columns: stored, or (older file) computed alike."""
+    if "scored_by" in sqlite.table("conversations").columns_dict:
+        return ", ".join(PROVENANCE_COLUMNS)
+    found = older_provenance("rescores" in sqlite.table_names())
+    return ", ".join(f"{sql} as {column}" for column, sql in found.items())
+
+
 def row_provenance(row: Mapping[str, Any]) -> Provenance:
     """The provenance of a conversation row (``select *``; a breakdown as text or decoded)."""
     checks = not_evaluated_checks(row.get("breakdown"))
@@ -60,9 +73,12 @@ def row_provenance(row: Mapping[str, Any]) -> Provenance:
 
 
 def provenance_line(provenance: Provenance) -> str:
-    """One line for people: how, the scorer version, the warnings (``show``, ``rescore``)."""
+    """One line for people: how, the scorer version, when (UTC), the warnings (``show``)."""
     version = "unknown" if provenance.scorer_version is None else provenance.scorer_version
-    line = f"scored {provenance.scored_by} (scorer version {version})"
+    line = f"{provenance.scored_by}, scorer version {version}"
+    if provenance.scored_at is not None:
+        when = datetime.fromtimestamp(provenance.scored_at, UTC)
+        line += f", at {when:%Y-%m-%d %H:%M:%S} UTC"
     if not provenance.evaluated:
         line += ", not evaluated"
     if provenance.warnings:
@@ -70,4 +86,10 @@ def provenance_line(provenance: Provenance) -> str:
     return line
 
 
-__all__ = ["not_evaluated_checks", "provenance_line", "row_provenance", "stored_warnings"]
+__all__ = [
+    "not_evaluated_checks",
+    "provenance_columns",
+    "provenance_line",
+    "row_provenance",
+    "stored_warnings",
+]

@@ -180,24 +180,36 @@ def migrate_provenance(sqlite: sqlite_utils.Database) -> None:
     after its end (a ``rescores`` row: every completed conversation of the run was scored
     again then; ``rescored`` at the last such time); the scorer version is unknown (NULL); the
     time is its end's or the rescore's; its warnings are ``not_evaluated`` where its breakdown
-    lists a check not evaluated, else none. Nothing else in the row changes.
+    lists a check not evaluated, else none (``older_provenance``). Nothing else changes.
     """
-    rescored = (
-        "(select max(r.rescored_at) from rescores r where r.run_id = conversations.run_id "
-        "and r.rescored_at >= coalesce(conversations.ended_at, 0))"
-    )
-    if "rescores" not in sqlite.table_names():
-        rescored = "null"
-    not_evaluated = (
-        "case when json_valid(breakdown) and "
-        "json_array_length(json_extract(breakdown, '$.not_evaluated')) > 0 "
-        f"then '[\"{NOT_EVALUATED}\"]' else '[]' end"
-    )
+    found = older_provenance("rescores" in sqlite.table_names())
+    sets = ", ".join(f"{column} = {sql}" for column, sql in found.items())
     sqlite.execute(
-        f"update conversations set scored_by = case when {rescored} is null then '{LIVE}' "
-        f"else '{RESCORED}' end, scored_at = coalesce({rescored}, ended_at), "
-        f"warnings = {not_evaluated} where status = 'completed' and scored_by is null"
+        f"update conversations set {sets} where status = 'completed' and scored_by is null"
     )
+
+
+def older_provenance(has_rescores: bool) -> dict[str, str]:
+    """SQL per provenance column: what is true of a row of a file older than version 4.
+
+    ``migrate_provenance`` stores them; a reader of such a file opened read-only selects them.
+    """
+    rescored = "null"
+    if has_rescores:
+        rescored = (
+            "(select max(r.rescored_at) from rescores r where r.run_id = conversations.run_id "
+            "and r.rescored_at >= coalesce(conversations.ended_at, 0))"
+        )
+    return {
+        "scored_by": f"case when {rescored} is null then '{LIVE}' else '{RESCORED}' end",
+        "scorer_version": "null",
+        "scored_at": f"coalesce({rescored}, ended_at)",
+        "warnings": (
+            "case when json_valid(breakdown) and "
+            "json_array_length(json_extract(breakdown, '$.not_evaluated')) > 0 "
+            f"then '[\"{NOT_EVALUATED}\"]' else '[]' end"
+        ),
+    }
 
 
 def migrate(sqlite: sqlite_utils.Database, *, version: str) -> None:
