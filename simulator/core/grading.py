@@ -1,12 +1,12 @@
 """How a stored reward was computed: its provenance (how, scorer version, when, warnings).
 
 Every completed conversation's row records how its reward was computed (``conversations``
-columns ``scored_by``, ``scorer_version``, ``scored_at``, ``warnings``; ``docs/results.md``,
-"Grading provenance"): ``live`` while it ran, ``rescored`` by ``tau-sim rescore --write``,
-``replayed`` from events stored elsewhere (no command writes it yet). A warning is a short code
-(``WARNINGS`` gives its human line). A reward one of whose checks could not be evaluated (an empty
-or unreadable judge answer on a task whose reward counts the judge's verdicts, or no judge at all)
-is *not evaluated*: never a pass, and counted apart by the reports.
+columns ``scored_by``, ``scorer_version``, ``scored_at``, ``warnings``; the README, "Grading
+provenance"): ``live`` while it ran, ``rescored`` by ``tau-sim rescore --write``, ``replayed``
+from events stored elsewhere (no command writes it yet). A warning is a short code
+(``WARNINGS`` gives its human line). A reward one of whose checks could not be evaluated (an
+empty or unreadable judge answer on a task whose reward counts the judge's verdicts, or no
+judge at all) is *not evaluated*: never a pass, and counted apart by the reports.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from tau_sim.simulator.store.provenance import provenance_columns, row_provenanc
 
 
 def grading_section(sqlite: sqlite_utils.Database, run_id: str) -> dict[str, Any]:
-    """The ``grading`` section of a run's report (keys: ``docs/results.md``).
+    """The ``grading`` section of a run's report (keys: the README, "Grading provenance").
 
     ``scorer_version`` (today's), ``conversations`` (completed), ``scored_by``,
     ``scorer_versions`` and ``warnings`` (conversations per value or code), ``not_evaluated``.
