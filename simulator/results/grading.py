@@ -67,11 +67,8 @@ def grading_line(section: dict[str, Any] | None) -> str | None:
     if not section or not section["conversations"]:
         return None
     how = ", ".join(f"{n} {name}" for name, n in section["scored_by"].items())
-    versions = ", ".join(
-        f"{'v' + name if name != 'unknown' else name} {n}"
-        for name, n in section["scorer_versions"].items()
-    )
-    line = f"grading: {how}; scorer {versions} (today's: v{section['scorer_version']})"
+    versions = ", ".join(f"{name}: {n}" for name, n in section["scorer_versions"].items())
+    line = f"grading: {how}; scorer version {versions} (today's: {section['scorer_version']})"
     if section["warnings"]:
         codes = ", ".join(f"{code} {n}" for code, n in section["warnings"].items())
         line += f"; warnings: {codes}"

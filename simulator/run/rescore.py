@@ -3,9 +3,12 @@
 Every completed conversation of the run is evaluated again from its stored events (the agent's
 texts, the environment's final state) against the task as the domain (or the run's task file,
 read again) defines it now, and its failure reason (``simulator.engine.failures``) is worked out
-again from the same events. Nothing is written unless asked; then the new rewards, breakdowns
-and failure reasons replace the stored ones in one transaction, and the ``rescores`` table
-records it.
+again from the same events. A conversation whose reward or evaluated-ness (a check not
+evaluated, ``core.grading``) changes is listed with why (``change_reason``). Nothing is written
+unless asked; then the new rewards, breakdowns and failure reasons replace the stored ones in
+one transaction, every conversation rescored gets the provenance ``rescored`` with today's
+``SCORER_VERSION`` (the live judge's warnings carried over: no judge is asked again), and the
+``rescores`` table records it.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_a_live_run_then_a_rescore_records_how_each_reward_was_computed(
         "not_evaluated": 0,
     }
     text = tau_sim("report", run_id, "--db", str(db)).stdout
-    assert f"grading: 4 live; scorer v{SCORER_VERSION} 4" in text
+    assert f"grading: 4 live; scorer version {SCORER_VERSION}: 4 (today's: " in text
 
     # nothing changed: the summary says 0 and no conversation is listed; nothing is written
     dry = tau_sim("rescore", run_id, "--db", str(db)).stdout
