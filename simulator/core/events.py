@@ -189,7 +189,8 @@ class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
     """The referee ended the conversation: why, the reward and how it was computed.
 
     ``failure`` names why a conversation without full reward failed (``simulator.engine.failures``),
-    ``failure_detail`` says what exactly (None and "" for a success).
+    ``failure_detail`` says what exactly (None and "" for a success). ``warnings`` are the codes
+    of what went wrong in grading it (``simulator.core.grading.WARNINGS``; the store keeps them).
     """
 
     reason: str
@@ -201,6 +202,7 @@ class ConversationEnded(EventBase, frozen=True, tag="conversation_ended"):
     questions: int = 0
     failure: str | None = None
     failure_detail: str = ""
+    warnings: list[str] = []
 
 
 Event = (

@@ -12,8 +12,10 @@ has waited on an endpoint: ``infra_error`` too (``timeout`` is left for a conver
 nobody was waiting on a model).
 With a judge (``simulator.engine.judging``), a conversation that ended well and whose task has
 natural-language assertions has them judged after the final state; the verdicts and the judge's
-usage are published before ``ConversationEnded``. A judge that gives no verdict ends the
-conversation with ``infra_error`` (detail ``"judge: [<kind>] ..."``).
+usage are published before ``ConversationEnded``. A judge whose endpoint gives no verdict ends
+the conversation with ``infra_error`` (detail ``"judge: [<kind>] ..."``); one that answers empty
+or unreadable text leaves the assertions unjudged (not evaluated, never passed) and its grading
+warning in ``ConversationEnded.warnings`` (``simulator.core.grading``).
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from collections.abc import Awaitable, Callable
 from tau_sim.simulator.core.chat import EndpointError, ModelError, RequestRejected
 from tau_sim.simulator.core.endings import SUCCESSFUL_ENDINGS, Limits, TerminationReason
 from tau_sim.simulator.core.events import ConversationEnded, ConversationStarted
+from tau_sim.simulator.core.grading import grading_warnings
 from tau_sim.simulator.core.infra import infra_detail
 from tau_sim.simulator.core.roles import Agent, UserSimulator
 from tau_sim.simulator.engine.actors import AgentActor, EnvActor, UserActor
 from tau_sim.simulator.engine.bus import AGENT, ENV, USER, Bus
 from tau_sim.simulator.engine.failures import FAILURE_EVIDENCE, diagnose_task
-from tau_sim.simulator.engine.judging import AssertionJudge, JudgeFailed
+from tau_sim.simulator.engine.judging import UNANSWERED, AssertionJudge, JudgeFailed
 from tau_sim.simulator.engine.referee import Referee
 from tau_sim.simulator.world.evaluation import EVIDENCE, Evaluator, final_reward, make_evaluator
 from tau_sim.simulator.world.views import ConversationContext
@@ -133,13 +136,17 @@ async def run_conversation(
         await env_actor.publish_state()
         evaluator = evaluator or make_evaluator(domain)
         assertions = evaluator.assertions(ctx.task) if judge is not None else []
+        judge_warnings: list[str] = []
         if judge is not None and assertions and reason.value in SUCCESSFUL_ENDINGS:
             try:
                 verdicts, usages = await judge.judge(ctx.conversation_id, channel.kept, assertions)
             except JudgeFailed as exc:
                 verdicts, usages = [], exc.usages
-                reason = TerminationReason.INFRA_ERROR
-                detail = f"judge: [{exc.kind}] {exc}"
+                if exc.kind in UNANSWERED:
+                    judge_warnings.append(UNANSWERED[exc.kind])
+                else:
+                    reason = TerminationReason.INFRA_ERROR
+                    detail = f"judge: [{exc.kind}] {exc}"
             for usage in usages:
                 await channel.publish(usage, final=True)
             for verdict in verdicts:
@@ -166,6 +173,7 @@ async def run_conversation(
             questions=referee.questions,
             failure=failure.kind if failure else None,
             failure_detail=failure.detail if failure else "",
+            warnings=grading_warnings(breakdown, judge_warnings),
         )
         await channel.publish(ended, final=True)
     return ended

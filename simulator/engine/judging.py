@@ -10,9 +10,12 @@ event and the call a ``ModelUsage`` of role ``judge`` (so the run's costs count 
 stored before ``ConversationEnded``; the evaluator reads the verdicts from the events, so
 ``rescore`` scores them the same way.
 
-A judge that cannot answer (its endpoint failed, it refused the request, or two answers in a
-row did not decode) raises ``JudgeFailed``: the conversation ends with ``infra_error`` (a
-fault of the measuring, not of the agent; ``--resume`` plays it again).
+A judge that cannot answer (its endpoint failed, it refused the request) raises ``JudgeFailed``:
+the conversation ends with ``infra_error`` (a fault of the measuring, not of the agent;
+``--resume`` plays it again). A judge that answered, but twice in a row with nothing
+(``EMPTY``) or with what does not decode (``UNREADABLE``), raises ``JudgeFailed`` with that kind:
+the conversation keeps its ending, its assertions are not evaluated (never passed) and its
+grading warning says why (``simulator.core.grading``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from tau_sim.simulator.core.events import (
     ToolResult,
     UserMessage,
 )
+from tau_sim.simulator.core.grading import JUDGE_EMPTY, JUDGE_UNREADABLE
 from tau_sim.simulator.core.registry import (
     SIMULATED_BACKENDS,
     ModelProvider,
@@ -53,6 +57,10 @@ SYSTEM = (
 _JSON_MODE = {"type": "json_object"}
 UNREADABLE = "unreadable verdict"
 """The fault kind of a judge whose answers did not decode (``judge: [unreadable verdict] ...``)."""
+EMPTY = "empty answer"
+"""The fault kind of a judge whose every answer was empty (or white space)."""
+UNANSWERED = {EMPTY: JUDGE_EMPTY, UNREADABLE: JUDGE_UNREADABLE}
+"""The grading warning of each kind of answer that holds no verdict (not an endpoint fault)."""
 
 
 class JudgeFailed(Exception):
@@ -159,6 +167,7 @@ class AssertionJudge:
         messages = judge_prompt(events, assertions)
         usages: list[ModelUsage] = []
         why = ""
+        empty = 0
         for _ in range(self.ATTEMPTS):
             try:
                 response = await model.chat(messages, [], response_format=_JSON_MODE)
@@ -168,8 +177,13 @@ class AssertionJudge:
                 kind = getattr(exc, "kind", "model error")
                 raise JudgeFailed(str(exc), kind=kind, usages=usages) from None
             usages.append(usage_event(conversation, JUDGE_ROLE, self.name, response.usage))
+            text = response.message.content or ""
+            if not text.strip():
+                empty += 1
+                why = "the answer is empty"
+                continue
             try:
-                verdicts = decode_verdicts(response.message.content or "", len(assertions))
+                verdicts = decode_verdicts(text, len(assertions))
             except ValueError as exc:
                 why = str(exc)
                 continue
@@ -184,13 +198,17 @@ class AssertionJudge:
                 for text, (met, reason) in zip(assertions, verdicts, strict=True)
             ]
             return judged, usages
+        kind = EMPTY if empty == self.ATTEMPTS else UNREADABLE
         raise JudgeFailed(
-            f"{self.ATTEMPTS} answers did not decode: {why}", kind=UNREADABLE, usages=usages
+            f"{self.ATTEMPTS} answers did not decode: {why}", kind=kind, usages=usages
         )
 
 
 __all__ = [
+    "EMPTY",
     "JUDGE_ROLE",
+    "UNANSWERED",
+    "UNREADABLE",
     "AssertionJudge",
     "JudgeFailed",
     "check_judge_name",

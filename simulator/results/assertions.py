@@ -50,6 +50,7 @@ def assertion_line(section: dict[str, int] | None) -> str | None:
     if section["conversations_not_evaluated"]:
         line += (
             f"; {section['conversations_not_evaluated']} conversations count them but were "
-            "not judged (no --judge): scored 0, never passed"
+            "not judged (no --judge, or the judge's answer was empty or unreadable): scored 0, "
+            "never passed"
         )
     return line

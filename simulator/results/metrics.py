@@ -34,6 +34,7 @@ from tau_sim.simulator.results.counting import (
     weight,
 )
 from tau_sim.simulator.results.effects import emotion_effect
+from tau_sim.simulator.results.grading import grading_section
 from tau_sim.simulator.results.profiles import (
     GROUPING,
     by_profile,
@@ -310,7 +311,8 @@ def run_report(
     agents that read the answer key (scripted): their figures check the harness, they are not
     benchmark results. Every figure has its interval (``intervals`` says how they were made:
     ``resamples`` draws from a fixed seed, so the same data give the same intervals).
-    ``tier`` is the tier the run's tasks were drawn from (``--tier``).
+    ``tier`` is the tier the run's tasks were drawn from (``--tier``). ``grading`` says how the
+    rewards were computed and what warnings they carry (``results.grading``).
     A task-profile run (``--emotions task``) is grouped by emotion family and intensity level
     in every table (``results.profiles``; ``grouping`` says so) unless ``by_leaf``; elsewhere
     ``grouping`` is None.
@@ -364,6 +366,7 @@ def run_report(
     report["emotion_effect"] = labelled_effect(rows, bootstrap, count_errors=count_errors)
     report.update(cost_and_failures(rows, count_errors=count_errors))
     report["assertions"] = assertions_section(sqlite, run["id"])
+    report["grading"] = grading_section(sqlite, run["id"])
     report["policy_violations"] = policy_violation_section(
         rows, run, bootstrap, count_errors=count_errors
     )

@@ -17,6 +17,7 @@ from tau_sim.simulator.core.conditions import DEFAULT_LEVEL
 from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.core.infra import EXCLUDED_REASONS, INFRA_REASON, USER_ERROR_REASON
 from tau_sim.simulator.results.assertions import assertion_line
+from tau_sim.simulator.results.grading import grading_line
 from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
 
 
@@ -148,6 +149,9 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
     assertions = assertion_line(report.get("assertions"))
     if assertions is not None:
         console.print(assertions, markup=False)
+    grading = grading_line(report.get("grading"))
+    if grading is not None:
+        console.print(grading, markup=False)
     if report.get("calibration_agents"):
         console.print(
             f"note: {visible(', '.join(report['calibration_agents']))} read each task's answer "

@@ -5,7 +5,8 @@ own device calls and what they showed as ``phone`` lines), gives each
 user turn the intensity its ``EmotionUpdate`` reported, marks on it the friction the user
 perceived in the agent's turn before (``perceived: dismissive, repeated_question:email``: the
 tags of ``results.tags.PERCEPTION_TAGS``; its other triggers stay with the intensity), and ends
-with the ending, the reward breakdown and the failure reason. Every text from a model, a user
+with the ending, the reward breakdown, the failure reason and how the reward was computed
+(``grading:``, ``store.provenance``). Every text from a model, a user
 or a tool is put in a rich ``Text`` (never parsed as markup), so ``[bold]`` in a message
 prints as written, and every stored text is passed through ``core.escapes.visible`` first:
 NUL, ESC, a bidirectional override or a zero-width space prints as its escape (``\x00``,
@@ -38,9 +39,16 @@ from tau_sim.simulator.core.events import (
     UserToolCall,
     UserToolResult,
 )
+from tau_sim.simulator.core.grading import Provenance
 from tau_sim.simulator.core.registry import is_calibration_agent
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
 from tau_sim.simulator.store import iter_events
+from tau_sim.simulator.store.provenance import (
+    provenance_columns,
+    provenance_line,
+    row_provenance,
+    stored_warnings,
+)
 
 NO_MODEL_BACKENDS = ("scripted", "human")
 """Backends of turns no model made (a scripted actor's, a person's): not counted as calls."""
@@ -49,24 +57,36 @@ SHOW_RESULT_CHARS = 600
 
 
 class Transcript(msgspec.Struct, frozen=True):
-    """A stored conversation: its row (``breakdown`` decoded) and its events in order."""
+    """A stored conversation: its row, its events in order, its reviews and its provenance.
+
+    The row has ``breakdown`` and ``warnings`` decoded; ``provenance`` is None for a
+    conversation not completed.
+    """
 
     conversation: dict[str, Any]
     events: list[Event]
     reviews: list[dict[str, Any]] = []
+    provenance: Provenance | None = None
 
 
 def load_transcript(sqlite: sqlite_utils.Database, conversation_id: str) -> Transcript:
     """The conversation ``conversation_id`` with its events; ``UsageError`` when there is none."""
-    rows = list(sqlite.query("select * from conversations where id = ?", [conversation_id]))
+    columns = "" if "scored_by" in sqlite.table("conversations").columns_dict else ", "
+    columns += provenance_columns(sqlite) if columns else ""
+    rows = list(
+        sqlite.query(f"select *{columns} from conversations where id = ?", [conversation_id])
+    )
     if not rows:
         raise UsageError(
             f"no conversation {conversation_id!r} in this database "
             "(conversation ids: `tau-sim export RUN_ID`)"
         )
     row = dict(rows[0])
+    provenance = row_provenance(row) if row.get("status") == "completed" else None
     if row.get("breakdown"):
         row["breakdown"] = json.loads(row["breakdown"])
+    if "warnings" in row:
+        row["warnings"] = stored_warnings(row["warnings"])
     reviews: list[dict[str, Any]] = []
     if "reviews" in sqlite.table_names():
         reviews = list(
@@ -76,11 +96,11 @@ def load_transcript(sqlite: sqlite_utils.Database, conversation_id: str) -> Tran
                 [conversation_id],
             )
         )
-    return Transcript(row, list(iter_events(sqlite, conversation_id)), reviews)
+    return Transcript(row, list(iter_events(sqlite, conversation_id)), reviews, provenance)
 
 
 def transcript_json(transcript: Transcript) -> str:
-    """The ``--json`` form: one object with the conversation row, its events and reviews."""
+    """The ``--json`` form: the conversation row, its events, reviews and ``provenance``."""
     return json_visible(json.dumps(msgspec.to_builtins(transcript), indent=2, ensure_ascii=False))
 
 
@@ -149,7 +169,9 @@ def _line(event: Event, intensity: EmotionUpdate | None) -> Text | None:
     return None
 
 
-def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
+def _ending(
+    row: dict[str, Any], ended: ConversationEnded | None, provenance: Provenance | None
+) -> list[Text]:
     lines = [
         Text.assemble(
             ("ended: ", "bold"),
@@ -176,6 +198,9 @@ def _ending(row: dict[str, Any], ended: ConversationEnded | None) -> list[Text]:
                 ("failure: ", "bold red"), (visible(failure), "red"), visible(f" — {detail}")
             )
         )
+    if provenance is not None:
+        warned = "yellow" if provenance.warnings else "dim"
+        lines.append(Text.assemble(("grading: ", "bold"), (provenance_line(provenance), warned)))
     return lines
 
 
@@ -213,7 +238,7 @@ def render_transcript(transcript: Transcript, console: Console) -> None:
             console.print(line)
         if isinstance(event, UserMessage):
             feeling = None
-    for line in _ending(row, ended):
+    for line in _ending(row, ended, transcript.provenance):
         console.print(line)
     played = f", {turns} turns scripted or typed by a person" if turns else ""
     console.print(Text(f"{calls} model calls{played}", style="dim"))

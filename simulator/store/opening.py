@@ -93,8 +93,9 @@ def open_database(
     corrupted or read-only file is refused before a byte changes.
 
     Older files are migrated in place, in one transaction (``schema.migrate``); with ``readonly``
-    nothing is written: a version-2 file is read as it is (its ``events`` table has the
-    view's columns), a version-1 file gains its missing columns in a copy in memory. New files
+    nothing is written: a version-2 or 3 file is read as it is (its ``events`` table has the
+    view's columns; readers take a missing provenance column as NULL: ``live``, scorer unknown),
+    a version-1 file gains its missing columns in a copy in memory. New files
     get ``PAGE_SIZE`` pages. A write waits
     ``busy_timeout`` seconds for another writer's lock (default ``default_busy_timeout()``).
     """
@@ -243,7 +244,7 @@ def _tau_sim_tables(path: Path, sqlite: sqlite_utils.Database) -> tuple[set[str]
     """The file's tables and schema version (this one for an empty file), or a ``UsageError``.
 
     Tables without ``meta`` are another program's; a ``meta`` without a version this tau-sim
-    reads (1, 2 or ``SCHEMA_VERSION``) is a ``SchemaVersionError``.
+    reads (1, 2, 3 or ``SCHEMA_VERSION``) is a ``SchemaVersionError``.
     """
     tables = set(sqlite.table_names())
     if tables and "meta" not in tables:
@@ -252,7 +253,7 @@ def _tau_sim_tables(path: Path, sqlite: sqlite_utils.Database) -> tuple[set[str]
         return tables, str(SCHEMA_VERSION)
     row = sqlite.execute("select value from meta where key = 'schema_version'").fetchone()
     version = row[0] if row else "unknown"
-    if version not in ("1", "2", str(SCHEMA_VERSION)):
+    if version not in ("1", "2", "3", str(SCHEMA_VERSION)):
         raise SchemaVersionError(
             f"--db: {path} has schema version {version}; this tau-sim reads version "
             f"{SCHEMA_VERSION} (use another --db or the tau-sim release that wrote it)"

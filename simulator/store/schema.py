@@ -2,7 +2,7 @@
 
 ``create_schema`` makes the tables of a new file (``meta``, ``runs``, ``conversations``, the
 events' ``event_rows`` and view from ``tau_sim.simulator.store.event_rows``, ``rescores``);
-``migrate`` brings a file of version 1 or 2 to ``SCHEMA_VERSION`` in one transaction, and
+``migrate`` brings a file of version 1, 2 or 3 to ``SCHEMA_VERSION`` in one transaction, and
 ``add_columns`` gives a file the columns added since (also to a read-only file's copy in memory).
 """
 
@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from tau_sim.simulator.core.grading import LIVE, NOT_EVALUATED, RESCORED
 from tau_sim.simulator.store.event_rows import create_event_rows, has_event_rows, migrate_events
 from tau_sim.simulator.store.usage import ROLE_FIELDS, ROLES
 
-SCHEMA_VERSION = 3
-"""3: events in ``event_rows`` with integer conversation and kind keys (``conversations.key``,
+SCHEMA_VERSION = 4
+"""4: the grading provenance of each conversation's reward, ``PROVENANCE_COLUMNS``
+(``simulator.core.grading``); ``migrate_provenance`` gives the rows of an older file theirs.
+3: events in ``event_rows`` with integer conversation and kind keys (``conversations.key``,
 ``event_kinds``), read through the view ``events`` (``simulator.store.event_rows``); new files have
 16 KB pages. 2: ``runs.tasks_hash`` (the hash of the run's task set, checked by ``--resume``)
 and the ``conversations`` columns ``politeness``, ``urgency``, ``trust`` (NULL: the leaf's own
@@ -30,6 +33,15 @@ CONVERSATION_COLUMNS = {
     "failure_detail": "text",
 }
 """Columns of ``conversations`` that older files may lack, with their SQL types."""
+PROVENANCE_COLUMNS = {
+    "scored_by": "text",
+    "scorer_version": "integer",
+    "scored_at": "float",
+    "warnings": "text",
+}
+"""Columns of ``conversations`` (version 4) saying how its reward was computed: ``live``,
+``rescored`` or ``replayed``; the ``SCORER_VERSION`` (NULL: unknown); when (seconds since the
+epoch); the warning codes as a JSON list (``core.grading.WARNINGS``). NULL until it is scored."""
 RUN_COLUMNS = {
     "tasks_hash": "text",
     "heartbeat_at": "float",
@@ -97,7 +109,7 @@ def create_schema(sqlite: sqlite_utils.Database) -> None:
             "key": int,
             **{
                 column: (int if kind == "integer" else float if kind == "float" else str)
-                for column, kind in CONVERSATION_COLUMNS.items()
+                for column, kind in (CONVERSATION_COLUMNS | PROVENANCE_COLUMNS).items()
             },
         },
         pk="id",
@@ -126,7 +138,7 @@ def create_rescores_table(sqlite: sqlite_utils.Database) -> None:
 
 
 def missing_columns(sqlite: sqlite_utils.Database) -> list[tuple[str, str, str]]:
-    """(table, column, type) of every column a version-1 or early version-2 file lacks."""
+    """(table, column, type) of every column a file of an older version (1 to 3) lacks."""
     missing = [
         ("conversations", column, "text")
         for column in LEVEL_COLUMNS
@@ -136,7 +148,9 @@ def missing_columns(sqlite: sqlite_utils.Database) -> list[tuple[str, str, str]]
     missing += [("runs", c, kind) for c, kind in RUN_COLUMNS.items() if c not in runs]
     have = sqlite.table("conversations").columns_dict
     missing += [
-        ("conversations", c, kind) for c, kind in CONVERSATION_COLUMNS.items() if c not in have
+        ("conversations", c, kind)
+        for c, kind in (CONVERSATION_COLUMNS | PROVENANCE_COLUMNS).items()
+        if c not in have
     ]
     return missing
 
@@ -147,11 +161,55 @@ def add_columns(sqlite: sqlite_utils.Database) -> None:
     Version 1 -> 2 adds the level columns and ``runs.tasks_hash``: a run stored by version 1
     has no task-set hash, so it can be reported and rescored but not resumed (``--resume``
     says so). Any version-2 file gains the heartbeat, per-role cost and failure columns the
-    same way. Runs inside the caller's transaction.
+    same way. A file without the provenance columns (versions 1 to 3) gets them and, for its
+    completed rows, the provenance that is true of them (``migrate_provenance``). Runs inside
+    the caller's transaction.
     """
-    for table, column, kind in missing_columns(sqlite):
+    missing = missing_columns(sqlite)
+    for table, column, kind in missing:
         sqlite.execute(f"alter table {table} add column {column} {kind}")
+    if ("conversations", "scored_by", "text") in missing:
+        migrate_provenance(sqlite)
     sqlite.execute("update meta set value = ? where key = 'schema_version'", [str(SCHEMA_VERSION)])
+
+
+def migrate_provenance(sqlite: sqlite_utils.Database) -> None:
+    """Give each completed conversation of an older file the provenance true of it.
+
+    Its reward was computed while it ran (``live``) unless ``rescore --write`` ran on its run
+    after its end (a ``rescores`` row: every completed conversation of the run was scored
+    again then; ``rescored`` at the last such time); the scorer version is unknown (NULL); the
+    time is its end's or the rescore's; its warnings are ``not_evaluated`` where its breakdown
+    lists a check not evaluated, else none (``older_provenance``). Nothing else changes.
+    """
+    found = older_provenance("rescores" in sqlite.table_names())
+    sets = ", ".join(f"{column} = {sql}" for column, sql in found.items())
+    sqlite.execute(
+        f"update conversations set {sets} where status = 'completed' and scored_by is null"
+    )
+
+
+def older_provenance(has_rescores: bool) -> dict[str, str]:
+    """SQL per provenance column: what is true of a row of a file older than version 4.
+
+    ``migrate_provenance`` stores them; a reader of such a file opened read-only selects them.
+    """
+    rescored = "null"
+    if has_rescores:
+        rescored = (
+            "(select max(r.rescored_at) from rescores r where r.run_id = conversations.run_id "
+            "and r.rescored_at >= coalesce(conversations.ended_at, 0))"
+        )
+    return {
+        "scored_by": f"case when {rescored} is null then '{LIVE}' else '{RESCORED}' end",
+        "scorer_version": "null",
+        "scored_at": f"coalesce({rescored}, ended_at)",
+        "warnings": (
+            "case when json_valid(breakdown) and "
+            "json_array_length(json_extract(breakdown, '$.not_evaluated')) > 0 "
+            f"then '[\"{NOT_EVALUATED}\"]' else '[]' end"
+        ),
+    }
 
 
 def migrate(sqlite: sqlite_utils.Database, *, version: str) -> None:

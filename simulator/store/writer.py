@@ -4,10 +4,11 @@ One writer task drains a bounded buffer (backpressure: nothing is dropped) and c
 in a worker thread; WAL mode lets readers (report, TUI, Tracer, Datasette) read while it
 writes. A conversation's row is written when it is admitted (from its ``ConversationStarted``,
 in the batch of its first events), never ahead for the whole grid; it is marked completed in the
-same transaction as its last event, with its per-role usage (``tau_sim.simulator.store.usage``),
-so a crash never leaves a completed conversation half-stored. An event's payload holds its own
-fields only (``encode_payload``): its kind, conversation, seq and ts are the row's columns, with
-integer keys for the conversation and the kind (``tau_sim.simulator.store.event_rows``).
+same transaction as its last event, with its per-role usage (``tau_sim.simulator.store.usage``)
+and its grading provenance (``tau_sim.simulator.core.grading``), so a crash never leaves a
+completed conversation half-stored. An event's payload holds its own fields only
+(``encode_payload``): its kind, conversation, seq and ts are the row's columns, with integer
+keys for the conversation and the kind (``tau_sim.simulator.store.event_rows``).
 
 A failed batch is rolled back whole and raised as ``StoreError``, so what it held stays
 unfinished for ``--resume``. The writer's commits carry the run's heartbeat
@@ -17,6 +18,7 @@ unfinished for ``--resume``. The writer's commits carry the run's heartbeat
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import sqlite3
@@ -38,6 +40,7 @@ from tau_sim.simulator.core.events import (
     encode_payload,
     kind_of,
 )
+from tau_sim.simulator.core.grading import LIVE, SCORER_VERSION, grading_warnings
 from tau_sim.simulator.grid.cells import cell_index
 from tau_sim.simulator.store.event_rows import NEXT_KEY_SQL, kind_keys
 from tau_sim.simulator.store.opening import open_database, storage_faults
@@ -78,9 +81,11 @@ _ENDED_SQL = (
     "breakdown = ?, detail = ?, turns = ?, tool_calls = ?, questions = ?, model_calls = ?, "
     "tokens_in = ?, tokens_out = ?, cost_usd = ?, "
     + "".join(f"{column} = ?, " for column in ROLE_COLUMN_NAMES)
-    + "failure = ?, failure_detail = ?, ended_at = ? where id = ?"
+    + "failure = ?, failure_detail = ?, scored_by = ?, scorer_version = ?, scored_at = ?, "
+    "warnings = ?, ended_at = ? where id = ?"
 )
-"""A conversation marked completed, with its ending and its usage (``UsageTally.pop``)."""
+"""A conversation marked completed, with its ending, its usage (``UsageTally.pop``) and its
+grading provenance (``live``, this ``SCORER_VERSION``, its end, its warnings)."""
 
 
 class Writer:
@@ -219,6 +224,10 @@ class Writer:
                         *self._usage.pop(ev.conversation),
                         ev.failure,
                         ev.failure_detail if ev.failure else None,
+                        LIVE,
+                        SCORER_VERSION,
+                        ev.ts,
+                        json.dumps(grading_warnings(ev.breakdown, ev.warnings)),
                         ev.ts,
                         ev.conversation,
                     )

@@ -4,7 +4,8 @@ Requests of tau-sim's judge (``simulator.engine.judging.SYSTEM``) and of τ²-be
 judge (their prompt asks for ``metExpectation``) get a verdict per assertion by one rule: an
 assertion is met unless it contains one of ``unmet``. Each gets it in its own answer format, so
 both judges hear the same verdicts. ``judge_mode`` ``500`` fails judge requests, ``garbage``
-answers them with prose. Every other request is ``FaultServer``'s (the plausible user).
+answers them with prose, ``empty`` with an empty message. Every other request is
+``FaultServer``'s (the plausible user).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class JudgeServer(FaultServer):
                 return Response.json({"error": {"message": "judge down"}}, status=500)
             if self.judge_mode == "garbage":
                 return _answer("I think the agent did well overall.")
+            if self.judge_mode == "empty":
+                return _answer("")
             text = str(messages[1]["content"])
             statements = _STATEMENT.findall(text.split("\nStatements:\n", 1)[1])
             verdicts = [

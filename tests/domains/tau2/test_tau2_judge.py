@@ -146,19 +146,51 @@ def test_verdicts_decide_the_reward_and_rescore_export_and_their_judge_agree(
             assert cost_after[conversation] == pytest.approx(run_cost + cost)
 
 
-@pytest.mark.parametrize(("mode", "kind"), [("500", "HTTP 500"), ("garbage", "unreadable verdict")])
-def test_a_judge_that_fails_is_an_infrastructure_error(
-    tmp_path: Path, mode: str, kind: str
-) -> None:
+def test_a_judge_whose_endpoint_fails_is_an_infrastructure_error(tmp_path: Path) -> None:
     db = tmp_path / "runs.db"
-    with JudgeServer(judge_mode=mode) as server:
+    with JudgeServer(judge_mode="500") as server:
         judged_run(tmp_path, server, db, "--tasks", "tau2-airline-0")
     with sqlite3.connect(db) as conn:
         reason, detail, reward, failure = conn.execute(
             "select reason, detail, reward, failure from conversations"
         ).fetchone()
-    assert reason == "infra_error" and detail.startswith(f"judge: [{kind}"), detail
+    assert reason == "infra_error" and detail.startswith("judge: [HTTP 500"), detail
     assert reward == 0.0 and failure == "infra_error"  # the measuring's fault, not the agent's
+
+
+@pytest.mark.parametrize(
+    ("mode", "code"), [("empty", "judge_empty"), ("garbage", "judge_unreadable")]
+)
+def test_an_empty_or_unreadable_judge_answer_is_not_evaluated_never_a_pass(
+    tmp_path: Path, mode: str, code: str
+) -> None:
+    db = tmp_path / "runs.db"
+    with JudgeServer(judge_mode=mode) as server:
+        run_id = judged_run(tmp_path, server, db, "--tasks", "tau2-airline-0")
+        assert server.judge_requests == 2  # asked again once, then not evaluated
+    with sqlite3.connect(db) as conn:
+        cid, reason, reward, breakdown, warnings = conn.execute(
+            "select id, reason, reward, breakdown, warnings from conversations"
+        ).fetchone()
+    assert reason == "user_stop" and reward == 0.0  # the conversation ended well: not a pass
+    assert json.loads(breakdown)["not_evaluated"] == ["NL_ASSERTION"]
+    assert json.loads(warnings) == [code, "not_evaluated"]
+
+    report = json.loads(run("report", run_id, "--db", str(db), "--json").stdout)
+    assert report["grading"]["warnings"] == {code: 1, "not_evaluated": 1}
+    assert report["grading"]["not_evaluated"] == 1
+    assert report["assertions"]["conversations_not_evaluated"] == 1
+    assert report["success_rate"] == 0.0 and report["infra_errors"] == 0
+    shown = json.loads(run("show", cid, "--db", str(db), "--json").stdout)["provenance"]
+    assert [w["code"] for w in shown["warnings"]] == [code, "not_evaluated"]
+    assert shown["evaluated"] is False and shown["scored_by"] == "live"
+
+    # rescore asks no judge: the live judge's warning is carried, nothing changes
+    rescored = run("rescore", run_id, "--db", str(db), "--write")
+    assert rescored.returncode == 0 and " 0 verdicts changed" in rescored.stdout
+    with sqlite3.connect(db) as conn:
+        after = conn.execute("select reward, scored_by, warnings from conversations").fetchone()
+    assert after[:2] == (0.0, "rescored") and json.loads(after[2]) == [code, "not_evaluated"]
 
 
 def test_without_a_judge_nl_assertions_are_not_evaluated_never_passed() -> None:
@@ -183,7 +215,9 @@ def test_without_a_judge_nl_assertions_are_not_evaluated_never_passed() -> None:
     row = {"status": "completed", "breakdown": msgspec.json.encode(ended.breakdown).decode()}
     section = assertion_report([row])
     assert section is not None and section["conversations_not_evaluated"] == 1
-    assert "not judged (no --judge): scored 0, never passed" in (assertion_line(section) or "")
+    assert "not judged (no --judge, or the judge's answer was empty or unreadable): scored 0, " in (
+        assertion_line(section) or ""
+    )
 
 
 def test_the_judges_answer_is_decoded_strictly() -> None:

@@ -69,7 +69,7 @@ def test_openers_at_once_on_a_new_db_all_open_it(tmp_path: Path) -> None:
         for proc in procs:
             proc.join(TIMEOUT)
         assert [proc.exitcode for proc in procs] == [0] * OPENERS, f"round {round_}"
-        assert schema_version(db) == ("3",)
+        assert schema_version(db) == ("4",)
 
 
 def run_at_once(db: Path) -> list[tuple[int, str]]:
@@ -110,4 +110,4 @@ def test_runs_started_at_once_on_a_new_db_all_finish(tmp_path: Path) -> None:
         finally:
             conn.close()
         assert runs == (RUNS,)
-        assert schema_version(db) == ("3",)
+        assert schema_version(db) == ("4",)

@@ -118,7 +118,7 @@ def test_the_view_shows_every_event_as_written_and_uses_the_indexes(tmp_path: Pa
     assert conn.execute("select count(*) from event_rows").fetchone()[0] == len(events) // 2 + 1
     conn.close()
     version = open_database(path, readonly=True).execute("select value from meta").fetchone()
-    assert version[0] == str(SCHEMA_VERSION) == "3"
+    assert version[0] == str(SCHEMA_VERSION) == "4"
 
 
 def test_events_without_their_start_get_a_bare_row_and_are_kept(tmp_path: Path) -> None:
