@@ -326,8 +326,10 @@ TRANSFER = compiled(
     r"transfer(?:ring)? (?:you|your (?:call|chat|case|request)|this (?:chat|call|conversation"
     r"|case))",
     r"connect(?:ing)? you (?:with|to)|put(?:ting)? you (?:through|in touch)",
-    r"(?:hand|pass|escalat|refer|forward|rout|send)(?:ed|ing|e|es|s)? (?:you|this|it|that"
+    r"(?:hand|pass|escalat|refer)(?:ed|ing|e|es|s)? (?:you|this|it|that"
     r"|your \w+(?: \w+)?)(?: (?:over|on|along|off|up))? to",
+    # a thing sent or routed ("send it to", "forward the refill to") goes to a team only below
+    r"(?:forward|rout|send)(?:ed|ing|e|es|s)? you(?: (?:over|on|along|off|up))? to",
     r"(?:hand|pass)(?:ed|ing)? (?:over|on|along) (?:your|this)",
     r"escalat(?:e|ed|ing) (?:this|it|your)",
     r"(?:bring|brought|bringing) in (?:a|one of|our|someone)",
