@@ -357,9 +357,12 @@ class SlotSense:
 
 
 _PART = re.compile(
-    r", and (?=(?:is|are|was|were|what|which|where|when|how|who|do|does|did|can"
-    r"|could|would|should)\b)|\? and |, or (?=(?:is|are|was|what|which|where|when|how)\b)"
+    r", and (?=(?:about |roughly |approximately |also |then )?(?:is|are|was|were|what|which"
+    r"|where|when|how|who|will|do|does|did|can|could|would|should)\b)|\? and "
+    r"|, or (?=(?:is|are|was|what|which|where|when|how)\b)"
     r"|; |, (?=(?:what|which|where|when|how)\b)"
+    r"|(?<=\w) and (?=(?:where|when|which|how|who) (?:will|would|should|shall|do|does|did|is|are"
+    r"|can|could)\b)"
 )
 
 
@@ -372,6 +375,9 @@ def _parts(sentence: str) -> list[tuple[int, int]]:
     return [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
 
 
+_LED = re.compile(r"(?:into|to|from|for|with|on|in) ")
+"""A phrase led by a preposition ("which account into which?") is not the head noun of the
+phrase before it ("your email address")."""
 _COMPLEMENT = re.compile(r"\w* of (?:the |your |this |that )?")
 _EMAIL_ELSEWHERE = re.compile(r"(?:confirmation|by|via|an|receipt|booking) $")
 
@@ -390,7 +396,7 @@ def _named(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> li
         if any(
             other != name
             and (
-                (e <= start and not sentence[e:start].strip())
+                (e <= start and not sentence[e:start].strip() and not _LED.match(sentence, start))
                 or (s <= start and end <= e and e - s > end - start)
                 or (e <= start and _COMPLEMENT.fullmatch(sentence[e:start]) is not None)
             )
