@@ -56,7 +56,7 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"reason",
         (
             r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)"
-            r"|prompting",
+            r"|prompting|what(?:'s| is| was) wrong|wrong with (?:it|them|that|the \w+)\?",
             r"by mistake (?:\w+ ){0,3}or\b|\bor (?:do|did) you (?:\w+ )?(?:not|no longer) need",
         ),
     ),
@@ -91,9 +91,16 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"how many (?:people|passengers|travell?ers|guests|adults|of you)",
             r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
+            r"just (?:be )?you\b|only you\b|(?:anyone|someone) (?:else )?(?:be )?(?:travell?ing"
+            r"|flying|joining|coming|staying)|(?:travell?ing|flying|staying) (?:alone|solo)",
         ),
     ),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
+    (
+        r"vehicle_class|car_class",
+        (r"(?:size|type|kind|class|category) of (?:vehicle|car)|(?:vehicle|car) (?:size|type)",),
+    ),
+    (r"return_location", (r"drop (?:\w+ ){0,2}off\b|where (?:\w+ ){0,5}return (?:it|the car)",)),
     (
         r"^origin$",
         (
@@ -176,6 +183,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(?:which|what) card|how would you like to pay|how (?:would"
             r"|will) you (?:like to )?pay|how (?:will|would|are) you (?:be )?paying",
             r"where should (?:the|your|any) refund (?:go|be sent)|refund (?:go|be sent) to",
+            r"how (?:should|shall|would|do|can) (?:we|i) (?:\w+ ){0,2}(?:charge|bill|cover)\b",
         ),
     ),
 )
