@@ -469,7 +469,9 @@ REQUEST = compiled(
     r"please\b(?! (?:note|be aware|allow|expect|hold|wait|bear|stay))",
     r"if you(?:'d| would) rather|if (?:that's|it's) easier|if you prefer|alternatively"
     r"|(?:work|works|will do|is fine|are fine) (?:too|as well|instead)",
-    r"let's|let us",
+    # a proposal to do the user's task ("Let's add those bags.") asks the user nothing
+    r"(?:let's|let us)(?! (?:add|cancel|book|change|fix|sort|do|go|move|switch|update|upgrade"
+    r"|refund|return|take care|get (?:this|that|those|these|it|you)\b))",
     r"please (?:provide|share|tell|give|send|confirm|let me know|enter|type|spell|state"
     r"|specify|list|describe|read|include|reply|check|double-check|verify|note|add|pick"
     r"|choose|select)",
