@@ -304,7 +304,7 @@ class SlotSense:
         of an address ("the street, city and ZIP code") are the address's.
         """
         found: list[tuple[int, str]] = []
-        for start, end in _parts(sentence):
+        for start, end in parts(sentence):
             part = sentence[start:end]
             named = _named(part, self.nouns) or self._which(part)
             if questions and not named:
@@ -374,7 +374,7 @@ _PART = re.compile(
 )
 
 
-def _parts(sentence: str) -> list[tuple[int, int]]:
+def parts(sentence: str) -> list[tuple[int, int]]:
     """(start, end) of the questions one sentence joins ("…, and was anyone hurt?")."""
     bounds = [0]
     for cut in _PART.finditer(sentence):
