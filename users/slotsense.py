@@ -237,7 +237,15 @@ _STEM = re.compile(r"(?<=ss|sh|ch)es$|(?<=[xz])es$|(?<=[^s])s$")
 @functools.lru_cache(maxsize=4096)
 def keyword(phrase: str) -> re.Pattern[str]:
     """Matches ``phrase`` at the start of a word (lower-case text, plural-tolerant)."""
-    return re.compile(r"(?<![a-z0-9])" + re.escape(phrase.lower().strip()))
+    words = phrase.lower().split()
+    # a verb inside the phrase may be inflected ("add to" in "added to", "pick up" in "picking up")
+    inner = [
+        re.escape(w) + (r"(?:s|es|ed|d|ing)?" if w.isalpha() and len(w) >= 3 else "")
+        for w in words[:-1]
+    ]
+    return re.compile(
+        r"(?<![a-z0-9])" + r"\s".join([*inner, re.escape(words[-1])]) if words else ""
+    )
 
 
 @functools.lru_cache(maxsize=1024)
