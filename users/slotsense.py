@@ -391,6 +391,7 @@ def parts(sentence: str) -> list[tuple[int, int]]:
     return [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
 
 
+_OF_EACH = re.compile(r"\b[a-z]+ of (?:each|every|all|both) (?:the |your )?$")
 _LED = re.compile(r"(?:into|to|from|for|with|on|in) ")
 """A phrase led by a preposition ("which account into which?") is not the head noun of the
 phrase before it ("your email address")."""
@@ -408,6 +409,8 @@ def _named(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> li
         if name == "email" and _EMAIL_ELSEWHERE.search(before):
             continue
         if before.endswith("per "):  # a unit ("$30 per passenger"), not a question
+            continue
+        if _OF_EACH.search(before):  # "the passport number of each traveller" asks the number
             continue
         if any(
             other != name
