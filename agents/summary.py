@@ -93,7 +93,7 @@ def say(key: str, value: Any, names: Mapping[str, str]) -> str:
         return names[text]
     kind, _, number = text.rpartition("_")
     if kind in ID_KINDS:
-        return ID_KINDS[kind].format(number=number)
+        return ID_KINDS[kind].format(number=number, last4=number[-4:])
     if key.endswith(("_id", "_ids")):
         return f"{_noun(key)} {text.replace('_', ' ')}"
     if text in VALUE_WORDS or day(text):

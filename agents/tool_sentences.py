@@ -61,12 +61,13 @@ ID_KINDS = {
     "credit_card": "your credit card {number}",
     "paypal": "your PayPal account",
     "gift_card": "your gift card",
-    "chk": "your checking account {number}",
-    "sav": "your savings account {number}",
+    "chk": "your checking account ending in {last4}",
+    "sav": "your savings account ending in {last4}",
     "card": "your card {number}",
 }
 """Id prefixes ("credit_card_4795054", "sav_11494244") and what the record is, for an id no
-tool result has named ("your credit card 4795054")."""
+tool result has named ("your credit card 4795054"; a bank account by its last four digits, as
+``agents.naming`` names it)."""
 
 SENTENCES = {
     # retail
