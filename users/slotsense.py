@@ -56,7 +56,8 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"reason",
         (
             r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)"
-            r"|prompting|what(?:'s| is| was) wrong|wrong with (?:it|them|that|the \w+)\?",
+            r"|prompting|what(?:'s| is| was| seems)(?: to be)? wrong"
+            r"|wrong with (?:it|them|that|the \w+)\?",
             r"by mistake (?:\w+ ){0,3}or\b|\bor (?:do|did) you (?:\w+ )?(?:not|no longer) need",
         ),
     ),
@@ -374,7 +375,7 @@ class SlotSense:
 
 _PART = re.compile(
     r", and (?=(?:about |roughly |approximately |also |then )?(?:is|are|was|were|what|which"
-    r"|where|when|how|who|will|do|does|did|can|could|would|should)\b)|\? and "
+    r"|where|when|how|who|will|do|does|did|can|could|would|should|may|shall)\b)|\? and "
     r"|, or (?=(?:is|are|was|what|which|where|when|how)\b)"
     r"|; |, (?=(?:what|which|where|when|how)\b)"
     r"|(?<=\w) and (?=(?:where|when|which|how|who) (?:will|would|should|shall|do|does|did|is|are"
