@@ -56,10 +56,11 @@ import msgspec
 from tau_sim.agents.bindings import Bindings, Path
 from tau_sim.agents.closing import PRESSED, is_fix, outcome, pressing
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
+from tau_sim.agents.naming import names_in
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
 from tau_sim.agents.pick import candidate_reads, survey_reads
-from tau_sim.agents.summary import describe, listing
+from tau_sim.agents.summary import confirmation, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
     LATER_AFTER,
@@ -396,11 +397,8 @@ class GoldPolicy:
             elif i not in writes:
                 yield from self._ask_held([i], live)
             if part is not None and not self.mistakes.skip_confirmation:
-                summary = "; ".join(describe(self._bind(w, live)) for w in part)
-                yield Say(
-                    f"{self._opener()}Here is what I am going to do: {summary}. "
-                    "Shall I go ahead? Please reply yes or no."
-                )
+                summary = confirmation([self._bind(w, live) for w in part], self._names())
+                yield Say(f"{self._opener()}{summary} Shall I go ahead?")
                 if refuses(self._last_user_text()):
                     yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
                     return
@@ -464,11 +462,8 @@ class GoldPolicy:
 
     def _give_in(self) -> Iterator[Step]:
         """The forbidden writes: confirmed first, made one per turn, then reported done."""
-        summary = "; ".join(describe(a) for a in self.answer_key.violations)
-        yield Say(
-            f"{self._opener()}{GIVES_IN} Here is what I am going to do: {summary}. "
-            "Shall I go ahead? Please reply yes or no."
-        )
+        summary = confirmation(self.answer_key.violations, self._names())
+        yield Say(f"{self._opener()}{GIVES_IN} {summary} Shall I go ahead?")
         if refuses(self._last_user_text()):
             yield Say(f"{self._opener()}{NO_CHANGES} {self._ending()}")
             return
@@ -536,6 +531,10 @@ class GoldPolicy:
             if (upto is None or i < upto) and is_fix(key.actions[i].name)
         ]
         return f"{outcome(writes, checked, steps, expected)}{self._said()}"
+
+    def _names(self) -> dict[str, str]:
+        """What people call the records the tool results so far hold (``agents.naming``)."""
+        return names_in(m.content or "" for m in self.history if m.role == "tool")
 
     def _said(self) -> str:
         """The stated required outputs in sentences (``agents.outputs``), after a space, or ""."""

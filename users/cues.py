@@ -326,8 +326,10 @@ TRANSFER = compiled(
     r"transfer(?:ring)? (?:you|your (?:call|chat|case|request)|this (?:chat|call|conversation"
     r"|case))",
     r"connect(?:ing)? you (?:with|to)|put(?:ting)? you (?:through|in touch)",
-    r"(?:hand|pass|escalat|refer|forward|rout|send)(?:ed|ing|e|es|s)? (?:you|this|it|that"
+    r"(?:hand|pass|escalat|refer)(?:ed|ing|e|es|s)? (?:you|this|it|that"
     r"|your \w+(?: \w+)?)(?: (?:over|on|along|off|up))? to",
+    # a thing sent or routed ("send it to", "forward the refill to") goes to a team only below
+    r"(?:forward|rout|send)(?:ed|ing|e|es|s)? you(?: (?:over|on|along|off|up))? to",
     r"(?:hand|pass)(?:ed|ing)? (?:over|on|along) (?:your|this)",
     r"escalat(?:e|ed|ing) (?:this|it|your)",
     r"(?:bring|brought|bringing) in (?:a|one of|our|someone)",
@@ -467,7 +469,9 @@ REQUEST = compiled(
     r"please\b(?! (?:note|be aware|allow|expect|hold|wait|bear|stay))",
     r"if you(?:'d| would) rather|if (?:that's|it's) easier|if you prefer|alternatively"
     r"|(?:work|works|will do|is fine|are fine) (?:too|as well|instead)",
-    r"let's|let us",
+    # a proposal to do the user's task ("Let's add those bags.") asks the user nothing
+    r"(?:let's|let us)(?! (?:add|cancel|book|change|fix|sort|do|go|move|switch|update|upgrade"
+    r"|refund|return|take care|get (?:this|that|those|these|it|you)\b))",
     r"please (?:provide|share|tell|give|send|confirm|let me know|enter|type|spell|state"
     r"|specify|list|describe|read|include|reply|check|double-check|verify|note|add|pick"
     r"|choose|select)",

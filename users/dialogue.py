@@ -31,7 +31,7 @@ from tau_sim.simulator.core import Usage
 from tau_sim.simulator.world import InfoSlot, UserStep
 from tau_sim.users import cues
 from tau_sim.users.perception import AgentActs
-from tau_sim.users.slotsense import SlotSense
+from tau_sim.users.slotsense import SlotSense, parts
 from tau_sim.users.stepsense import AGENT_DID, ASKING, StepReader
 
 __all__ = ["AgentActs", "AgentTextReader", "sentences"]
@@ -255,8 +255,10 @@ class AgentTextReader:
         if not quiet and cues.PICK.search(low) and not self.slots.named(low, questions=False):
             picked = self.slots.chosen(low, self.before(low))
         found = [(0, n) for n in picked] or self.slots.named(low)
-        if not found and not quiet and choice and sentence.question:
-            found = [(0, n) for n in self.slots.chosen(low, self.before(low))]
+        if not quiet and choice and sentence.question and not _choice_named(low, found):
+            # "Which one do you want to cancel, and what's the reason?": each part asks
+            chosen = self.slots.chosen(low, self.before(low))
+            found += [(0, n) for n in chosen if n not in {m for _, m in found}]
         if found and strong and not choice and not _SURE_OF.search(low):
             found = []
         if not quiet and not strong:  # "Shall I unfreeze it so you can use it again?"
@@ -314,6 +316,14 @@ class AgentTextReader:
             base = 1000 * (len(groups) + 1)
             for i, part in enumerate(parts):
                 groups[base + i] = part
+
+
+def _choice_named(low: str, found: list[tuple[int, str]]) -> bool:
+    """Whether the part of ``low`` that holds its choice ("which one…") names a slot."""
+    match = cues.CHOICE.search(low)
+    if match is None:
+        return True
+    return any(lo <= match.start() < hi and lo <= p < hi for lo, hi in parts(low) for p, _ in found)
 
 
 _WHICH = re.compile(r"^which\b")

@@ -56,7 +56,8 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         r"reason",
         (
             r"reason|\bwhy\b|what (?:made|prompted|went wrong)|what's (?:prompting|behind)"
-            r"|prompting",
+            r"|prompting|what(?:'s| is| was| seems)(?: to be)? wrong"
+            r"|wrong with (?:it|them|that|the \w+)\?",
             r"by mistake (?:\w+ ){0,3}or\b|\bor (?:do|did) you (?:\w+ )?(?:not|no longer) need",
         ),
     ),
@@ -91,9 +92,16 @@ NOUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             r"how many (?:people|passengers|travell?ers|guests|adults|of you)",
             r"who(?:'s| is| will be) (?:travell?ing|flying|staying|coming)",
+            r"just (?:be )?you\b|only you\b|(?:anyone|someone) (?:else )?(?:be )?(?:travell?ing"
+            r"|flying|joining|coming|staying)|(?:travell?ing|flying|staying) (?:alone|solo)",
         ),
     ),
     (r"driver", (r"who(?:'ll| will) be driving|who(?:'s| is) (?:driving|going to drive)",)),
+    (
+        r"vehicle_class|car_class",
+        (r"(?:size|type|kind|class|category) of (?:vehicle|car)|(?:vehicle|car) (?:size|type)",),
+    ),
+    (r"return_location", (r"drop (?:\w+ ){0,2}off\b|where (?:\w+ ){0,5}return (?:it|the car)",)),
     (
         r"^origin$",
         (
@@ -176,6 +184,7 @@ QUESTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             r"(?:which|what) card|how would you like to pay|how (?:would"
             r"|will) you (?:like to )?pay|how (?:will|would|are) you (?:be )?paying",
             r"where should (?:the|your|any) refund (?:go|be sent)|refund (?:go|be sent) to",
+            r"how (?:should|shall|would|do|can) (?:we|i) (?:\w+ ){0,2}(?:charge|bill|cover)\b",
         ),
     ),
 )
@@ -229,7 +238,15 @@ _STEM = re.compile(r"(?<=ss|sh|ch)es$|(?<=[xz])es$|(?<=[^s])s$")
 @functools.lru_cache(maxsize=4096)
 def keyword(phrase: str) -> re.Pattern[str]:
     """Matches ``phrase`` at the start of a word (lower-case text, plural-tolerant)."""
-    return re.compile(r"(?<![a-z0-9])" + re.escape(phrase.lower().strip()))
+    words = phrase.lower().split()
+    # a verb inside the phrase may be inflected ("add to" in "added to", "pick up" in "picking up")
+    inner = [
+        re.escape(w) + (r"(?:s|es|ed|d|ing)?" if w.isalpha() and len(w) >= 3 else "")
+        for w in words[:-1]
+    ]
+    return re.compile(
+        r"(?<![a-z0-9])" + r"\s".join([*inner, re.escape(words[-1])]) if words else ""
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -296,7 +313,7 @@ class SlotSense:
         of an address ("the street, city and ZIP code") are the address's.
         """
         found: list[tuple[int, str]] = []
-        for start, end in _parts(sentence):
+        for start, end in parts(sentence):
             part = sentence[start:end]
             named = _named(part, self.nouns) or self._which(part)
             if questions and not named:
@@ -357,13 +374,16 @@ class SlotSense:
 
 
 _PART = re.compile(
-    r", and (?=(?:is|are|was|were|what|which|where|when|how|who|do|does|did|can"
-    r"|could|would|should)\b)|\? and |, or (?=(?:is|are|was|what|which|where|when|how)\b)"
+    r", and (?=(?:about |roughly |approximately |also |then )?(?:is|are|was|were|what|which"
+    r"|where|when|how|who|will|do|does|did|can|could|would|should|may|shall)\b)|\? and "
+    r"|, or (?=(?:is|are|was|what|which|where|when|how)\b)"
     r"|; |, (?=(?:what|which|where|when|how)\b)"
+    r"|(?<=\w) and (?=(?:where|when|which|how|who) (?:will|would|should|shall|do|does|did|is|are"
+    r"|can|could)\b)"
 )
 
 
-def _parts(sentence: str) -> list[tuple[int, int]]:
+def parts(sentence: str) -> list[tuple[int, int]]:
     """(start, end) of the questions one sentence joins ("…, and was anyone hurt?")."""
     bounds = [0]
     for cut in _PART.finditer(sentence):
@@ -372,6 +392,10 @@ def _parts(sentence: str) -> list[tuple[int, int]]:
     return [(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2)]
 
 
+_OF_EACH = re.compile(r"\b[a-z]+ of (?:each|every|all|both) (?:the |your )?$")
+_LED = re.compile(r"(?:into|to|from|for|with|on|in) ")
+"""A phrase led by a preposition ("which account into which?") is not the head noun of the
+phrase before it ("your email address")."""
 _COMPLEMENT = re.compile(r"\w* of (?:the |your |this |that )?")
 _EMAIL_ELSEWHERE = re.compile(r"(?:confirmation|by|via|an|receipt|booking) $")
 
@@ -387,10 +411,12 @@ def _named(sentence: str, patterns: Sequence[tuple[re.Pattern[str], str]]) -> li
             continue
         if before.endswith("per "):  # a unit ("$30 per passenger"), not a question
             continue
+        if _OF_EACH.search(before):  # "the passport number of each traveller" asks the number
+            continue
         if any(
             other != name
             and (
-                (e <= start and not sentence[e:start].strip())
+                (e <= start and not sentence[e:start].strip() and not _LED.match(sentence, start))
                 or (s <= start and end <= e and e - s > end - start)
                 or (e <= start and _COMPLEMENT.fullmatch(sentence[e:start]) is not None)
             )

@@ -688,6 +688,56 @@ CASES: list[tuple[str, str, str, dict[str, object]]] = [
         "Unfortunately I'm not finding any orders under that email.",
         {"asks": []},
     ),
+    # two questions in one sentence ask two slots; a proposal asks nothing; meaning, not keywords
+    (
+        "banking",
+        "banking-005",
+        "What amount do you want to send, and from which account to which?",
+        {"asks": ["amount", "from_account", "to_account"]},
+    ),
+    (
+        "car_rental",
+        "car_rental-000",
+        "Where would you like to pick it up and where will you drop the car off?",
+        {"asks": ["pickup_location", "return_location"]},
+    ),
+    (
+        "car_rental",
+        "car_rental-000",
+        "What type of vehicle do you have in mind?",
+        {"asks": ["vehicle_class"]},
+    ),
+    (
+        "retail",
+        "retail-000",
+        "You have two orders with us. Which one should I cancel, and may I ask the reason?",
+        {"asks": ["order_desc", "cancel_reason"]},
+    ),
+    (
+        "airline",
+        "airline-003",
+        "Let's add the extra luggage. First, what's the email on your profile?",
+        {"asks": ["email"]},
+    ),
+    ("airline", "airline-000", "Is anyone else flying with you?", {"asks": ["passengers"]}),
+    (
+        "telehealth",
+        "telehealth-004",
+        "Which pharmacy shall we send the refill to?",
+        {"asks": ["new_pharmacy"]},
+    ),
+    (
+        "food_delivery",
+        "food_delivery-002",
+        "Which dish do you want added to your order?",
+        {"asks": ["new_item"]},
+    ),
+    (
+        "telecom",
+        "telecom-007",
+        "Got it. What seems wrong with that charge?",
+        {"asks": ["dispute_reason"]},
+    ),
 ]
 
 

@@ -4,9 +4,9 @@ Each turn is read by the rule reader of its task's user (``tau-sim users read``'
 compared with its labels (``tests/users/corpus/README.md``): a boolean act is right when it
 equals the label, ``asks`` when the set of slots does, ``steps`` when the list does (order
 counts). Every file is reported apart (the development set the reader was tuned on, the
-first held-out sets, read and tuned on since, the issue turns, and the fresh held-out sets
-nobody tuning it has read); an act below ``FLOOR`` fails its file (``HELD_OUT_FLOOR`` for a file
-in ``HELD_OUT``).
+first and the fresh held-out sets, read and tuned on since, the issue turns, and any held-out
+set nobody tuning it has read); an act below ``FLOOR`` fails its file (``HELD_OUT_FLOOR`` for a
+file in ``HELD_OUT``).
 ``pytest -s`` prints the table of every file.
 """
 
@@ -34,8 +34,10 @@ FILES = (
     "device_turns_fresh.jsonl",
     "agent_turns_fresh2.jsonl",
 )
-HELD_OUT = ("agent_turns_fresh.jsonl", "agent_turns_fresh2.jsonl")
-"""The files nobody tuning the reader has read (their misreads are not looked at)."""
+HELD_OUT = ("agent_turns_fresh2.jsonl",)
+"""The files nobody tuning the reader has read (their misreads are not looked at).
+``agent_turns_fresh.jsonl`` was held out until 2026-12-05, then read and tuned on (first read:
+asks 91.4, asks_other 95.3, every other act ≥ 97.5; docs/users.md)."""
 FLOOR = 0.95
 """The least share of turns each act must be read right in, in every file the reader was tuned
 on (the development sets and the issue turns)."""
