@@ -16,8 +16,9 @@ from typing import Any
 from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig
-from tau_sim.simulator.run import Player, run_domains, task_pool
+from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store
+from tau_sim.simulator.world import run_domains, task_pool
 from tau_sim.tui.human import HumanApp
 from tau_sim.tui.launch import Outcome, live_source
 from tau_sim.users.human import HUMAN, Desk

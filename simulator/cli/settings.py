@@ -275,13 +275,9 @@ def config_from_settings(
     Each agent's and user's options are merged here, once (``model_options``).
     """
     from tau_sim.simulator.models.options import model_options
-    from tau_sim.simulator.run.checks import (
-        normalize_emotions,
-        run_domains,
-        select_tasks,
-        task_pool,
-    )
+    from tau_sim.simulator.run.checks import normalize_emotions
     from tau_sim.simulator.run.processes import resolve_workers
+    from tau_sim.simulator.world.pool import run_domains, select_tasks, task_pool
     from tau_sim.simulator.world.splits import (
         ALL_TIERS,
         check_tier,
