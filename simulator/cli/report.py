@@ -110,7 +110,7 @@ def _print_breakdowns(report: dict[str, Any]) -> None:
     """The cost and failure tables under the report, then policy violations and users' tags."""
     from tau_sim.simulator.results.breakdowns import render_costs, render_failures
     from tau_sim.simulator.results.pressure_tables import render_tags, render_violations
-    from tau_sim.simulator.results.report import stdout_console
+    from tau_sim.simulator.results.terminal import stdout_console
 
     console = stdout_console()
     render_costs(report, console)
@@ -121,7 +121,7 @@ def _print_breakdowns(report: dict[str, Any]) -> None:
 
 def _compare_users(db: Any, args: argparse.Namespace) -> int:
     """``tau-sim report --compare-users``: human-played against simulated users."""
-    from tau_sim.simulator.results.report import stdout_console
+    from tau_sim.simulator.results.terminal import stdout_console
     from tau_sim.simulator.results.usercompare import compare_users, print_compare_users
 
     result = compare_users(db, args.run_id)
