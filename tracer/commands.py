@@ -80,7 +80,7 @@ def construct_command(args: argparse.Namespace) -> int:
         result.split = record(domain, hold_out, split)
         files[record_path(out)] = encode_record(result.split)
     if args.writer is not None:
-        from tau_sim.simulator.models import parse_key_values
+        from tau_sim.simulator.core import parse_key_values
         from tau_sim.tracer.meaning import IntentIndex
         from tau_sim.tracer.paraphrase import paraphrase_all
 
