@@ -35,7 +35,12 @@ from tau_sim.simulator.core import DOMAINS, INTENSITY_LEVELS, NEUTRAL, UsageErro
 from tau_sim.simulator.world import Domain, Task
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import SizedScreen
-from tau_sim.tui.session import DEFAULT_AGENT, DEFAULT_EMOTION, DEFAULT_INTENSITY, DEFAULT_USER
+from tau_sim.tui.session_defaults import (
+    DEFAULT_AGENT,
+    DEFAULT_EMOTION,
+    DEFAULT_INTENSITY,
+    DEFAULT_USER,
+)
 from tau_sim.users.emotions import FAMILIES, LEAVES
 
 ROLES = ("user", "agent")
