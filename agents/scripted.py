@@ -25,9 +25,9 @@ from tau_sim.simulator.core import (
     ToolCallSpec,
     Usage,
     UsageError,
+    convert_options,
     get_domain,
 )
-from tau_sim.simulator.models import convert_options
 from tau_sim.simulator.world import AgentView, AnswerKey
 
 FLAG = "--agent-arg"

@@ -43,8 +43,11 @@ import psutil  # noqa: E402
 from measure import measure, whole_waves  # noqa: E402
 
 from tau_sim.simulator.core.endings import Limits  # noqa: E402
-from tau_sim.simulator.grid import RunConfig  # noqa: E402
-from tau_sim.simulator.run import auto_workers, resolve_workers  # noqa: E402
+from tau_sim.simulator.grid import (  # noqa: E402
+    RunConfig,
+    auto_workers,
+    resolve_workers,
+)
 
 FULL = [(512, 1.0, 3), (8, 0.2, 4), (128, 0.2, 4), (512, 0.2, 4)]
 QUICK = [(64, 0.5, 2), (8, 0.2, 2)]

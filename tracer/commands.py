@@ -18,9 +18,29 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from tau_sim.simulator.core import get_domain, load_plugins
+from tau_sim.simulator.core import (
+    DOMAINS,
+    UsageError,
+    get_domain,
+    is_calibration_agent,
+    load_plugins,
+    parse_key_values,
+)
 from tau_sim.simulator.store import check_output, open_database, write_outputs
 from tau_sim.simulator.world import encode_task
+from tau_sim.tracer.balance import parse_cell_keys
+from tau_sim.tracer.meaning import IntentIndex
+from tau_sim.tracer.splits import (
+    check_domains,
+    check_split,
+    encode_record,
+    held_out_tasks,
+    parse_hold_out,
+    record,
+    record_path,
+    train_intents,
+)
+from tau_sim.tracer.thresholds import Balance, Thresholds
 
 
 def construct_command(args: argparse.Namespace) -> int:
@@ -29,19 +49,8 @@ def construct_command(args: argparse.Namespace) -> int:
     ``--split test`` writes the held-out benchmark tasks (``tracer.splits``); the counts are
     printed as JSON.
     """
-    from tau_sim.simulator.core import UsageError
     from tau_sim.tracer.construct import Construction, construct, with_profiles
     from tau_sim.tracer.emotions import parse_distribution
-    from tau_sim.tracer.splits import (
-        check_domains,
-        check_split,
-        encode_record,
-        held_out_tasks,
-        parse_hold_out,
-        record,
-        record_path,
-        train_intents,
-    )
 
     emotions = parse_distribution(args.emotions) if args.emotions is not None else None
     hold_out = parse_hold_out(args.hold_out) if args.hold_out is not None else None
@@ -62,8 +71,6 @@ def construct_command(args: argparse.Namespace) -> int:
         check_output(record_path(out), force=args.force)
     load_plugins()
     if hold_out is not None:
-        from tau_sim.simulator.core import DOMAINS
-
         check_domains(hold_out, DOMAINS.names())
     domain = get_domain(args.domain)
     if hold_out is None or split is None:
@@ -80,8 +87,6 @@ def construct_command(args: argparse.Namespace) -> int:
         result.split = record(domain, hold_out, split)
         files[record_path(out)] = encode_record(result.split)
     if args.writer is not None:
-        from tau_sim.simulator.models import parse_key_values
-        from tau_sim.tracer.meaning import IntentIndex
         from tau_sim.tracer.paraphrase import paraphrase_all
 
         writer_args = parse_key_values(args.writer_arg, "--writer-arg")
@@ -99,10 +104,7 @@ def construct_command(args: argparse.Namespace) -> int:
 
 def filter_command(args: argparse.Namespace) -> int:
     """Filter runs into a selection file; print kept and dropped counts as JSON."""
-    from tau_sim.simulator.core import UsageError
-    from tau_sim.tracer.balance import parse_cell_keys
     from tau_sim.tracer.filtering import filter_runs, write_selection
-    from tau_sim.tracer.thresholds import Balance, Thresholds
 
     limits = Thresholds(
         **{name: getattr(args, name) for name in msgspec.structs.asdict(Thresholds())}
@@ -156,7 +158,6 @@ def export_command(args: argparse.Namespace) -> int:
 
 def stats_command(args: argparse.Namespace) -> int:
     """Print the figures of ``tracer.stats`` over the runs given (and draw them with ``--plot``)."""
-    from tau_sim.simulator.core import is_calibration_agent
     from tau_sim.tracer.stats import points, render, report
 
     plot = None if args.plot is None else Path(args.plot)

@@ -1,6 +1,6 @@
 """Stored runs as Tracer reads them: each conversation's row, task, domain and events.
 
-A run's tasks are found the way the runner found them (``simulator.run.checks.task_pool`` over the
+A run's tasks are found the way the runner found them (``simulator.world.pool.task_pool`` over the
 run's domains and its ``--tasks-file``), so a filter or an export reads a constructed task file
 from the path the run stored.
 """
@@ -15,9 +15,15 @@ import sqlite_utils
 
 from tau_sim.simulator.core import Event, UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
-from tau_sim.simulator.run import run_domains, task_pool
 from tau_sim.simulator.store import get_run, iter_events
-from tau_sim.simulator.world import ConversationContext, Domain, Task, agent_view
+from tau_sim.simulator.world import (
+    ConversationContext,
+    Domain,
+    Task,
+    agent_view,
+    run_domains,
+    task_pool,
+)
 
 
 class Conversation(msgspec.Struct):

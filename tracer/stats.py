@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core import EXCLUDED_REASONS, SUCCESS_EPS, UsageError
+from tau_sim.simulator.core import EXCLUDED_REASONS, SUCCESS_EPS, UsageError, intensity_label
 from tau_sim.simulator.store import get_run
 from tau_sim.tracer.questions import KINDS, Questions, tags_questions
 
@@ -239,8 +239,6 @@ def _cell(value: float | None, pct: bool = False) -> str:
 
 
 def _condition(row: dict[str, Any]) -> list[str]:
-    from tau_sim.simulator.core import intensity_label
-
     emotion = row.get("emotion", "all")
     if "intensity" not in row:
         return [row["agent"], emotion, "all"]

@@ -16,10 +16,17 @@ from typing import Any
 from tau_sim.simulator.cli import config_from_settings
 from tau_sim.simulator.core import UsageError
 from tau_sim.simulator.grid import RunConfig
-from tau_sim.simulator.run import Player, run_domains, task_pool
+from tau_sim.simulator.run import Player
 from tau_sim.simulator.store import Store
+from tau_sim.simulator.world import run_domains, task_pool
 from tau_sim.tui.human import HumanApp
 from tau_sim.tui.launch import Outcome, live_source
+from tau_sim.tui.session_defaults import (
+    DEFAULT_AGENT,
+    DEFAULT_EMOTION,
+    DEFAULT_INTENSITY,
+    DEFAULT_USER,
+)
 from tau_sim.users.human import HUMAN, Desk
 
 ROLES = ("user", "agent")
@@ -27,10 +34,6 @@ ROLES = ("user", "agent")
 HUMAN_TIMEOUT_S = 3600.0
 """Seconds per conversation: a person types far slower than a model answers."""
 RANDOM = "random"
-DEFAULT_AGENT, DEFAULT_USER = "scripted/gold", "scripted"
-"""Whom the person faces as the user (``--agent``) and as the agent (``--user``) by default."""
-DEFAULT_EMOTION, DEFAULT_INTENSITY = "anger", "high"
-"""The condition of a session whose flags name none (``--emotions``, ``--intensities``)."""
 
 
 def human_settings(

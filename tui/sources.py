@@ -32,6 +32,7 @@ from tau_sim.simulator.core import (
     decode_stored,
 )
 from tau_sim.simulator.engine import LiveFeed
+from tau_sim.simulator.grid import decode_config
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import (
     get_run,
@@ -230,8 +231,6 @@ def kept_history(sqlite: sqlite_utils.Database, run_id: str, *, keep_errors: boo
 
 def configured_agents(run: dict[str, object]) -> tuple[str, ...]:
     """The agents a stored run's configuration names (none where it is unreadable)."""
-    from tau_sim.simulator.grid import decode_config
-
     try:
         return tuple(decode_config(str(run.get("config") or "")).agents)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError):

@@ -30,11 +30,17 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Label, Select, Static
 
-from tau_sim.simulator.core import INTENSITY_LEVELS, NEUTRAL, UsageError
+from tau_sim.simulator.cli import installed_domains
+from tau_sim.simulator.core import DOMAINS, INTENSITY_LEVELS, NEUTRAL, UsageError
 from tau_sim.simulator.world import Domain, Task
 from tau_sim.tui.app import TauSimApp
 from tau_sim.tui.screens import SizedScreen
-from tau_sim.tui.session import DEFAULT_AGENT, DEFAULT_EMOTION, DEFAULT_INTENSITY, DEFAULT_USER
+from tau_sim.tui.session_defaults import (
+    DEFAULT_AGENT,
+    DEFAULT_EMOTION,
+    DEFAULT_INTENSITY,
+    DEFAULT_USER,
+)
 from tau_sim.users.emotions import FAMILIES, LEAVES
 
 ROLES = ("user", "agent")
@@ -396,9 +402,6 @@ class StartApp(App[Choice]):
 
 def start_app(args: argparse.Namespace, check: Callable[[Choice], object]) -> StartApp:
     """The start screen of ``tau-sim human``'s options (their fixed fields given)."""
-    from tau_sim.simulator.cli import installed_domains
-    from tau_sim.simulator.core import DOMAINS
-
     domains, missing = installed_domains(DOMAINS.names())
     given = Given.of(args)
     if given.domain is not None:

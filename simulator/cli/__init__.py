@@ -18,17 +18,17 @@ from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
     from tau_sim.simulator.cli.domains import installed_domains
+    from tau_sim.simulator.cli.endings import error_share_exit, remove_unused
     from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, exit_code_of, silence_output
     from tau_sim.simulator.cli.options import Parser, flag
     from tau_sim.simulator.cli.parser import build_parser, parsers
-    from tau_sim.simulator.cli.report import print_report
+    from tau_sim.simulator.cli.reporting import print_report
     from tau_sim.simulator.cli.resume import (
         RESUME_OPTIONS,
         resume_config,
         resume_keys,
         resume_settings,
     )
-    from tau_sim.simulator.cli.run import error_share_exit, remove_unused
     from tau_sim.simulator.cli.run_options import add_run_arguments
     from tau_sim.simulator.cli.settings import (
         OUTPUT_DEFAULTS,
@@ -69,13 +69,13 @@ _MODULE_OF = {
     "build_parser": "parser",
     "config_from_settings": "settings",
     "configure_run": "settings",
-    "error_share_exit": "run",
+    "error_share_exit": "endings",
     "exit_code_of": "errors",
     "flag": "options",
     "installed_domains": "domains",
     "parsers": "parser",
-    "print_report": "report",
-    "remove_unused": "run",
+    "print_report": "reporting",
+    "remove_unused": "endings",
     "resume_config": "resume",
     "resume_keys": "resume",
     "resume_settings": "resume",

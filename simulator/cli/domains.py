@@ -2,8 +2,8 @@
 
 ``stats`` measures the domains' tasks (``world.taskstats``); ``generate`` samples a domain's.
 
-``results.catalogs`` (rich) and ``world.domain`` are imported when the command runs (a lean
-start-up).
+The tables (``results.catalogs``, ``cli.taskstats``: rich) are imported when the command runs
+(a lean start-up).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
 
 from tau_sim.simulator.cli.options import Parser
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS, Command, get_domain, load_plugins
-
-if TYPE_CHECKING:
-    from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.store.outputs import atomic_output, check_output
+from tau_sim.simulator.world.domain import Domain, encode_task
+from tau_sim.simulator.world.splits import ALL_TIERS, check_tier
+from tau_sim.simulator.world.taskstats import task_stats
 
 MAX_GENERATED = 10_000
 """The most tasks ``domains generate`` samples at once."""
@@ -96,8 +96,6 @@ def _stats(args: argparse.Namespace) -> None:
     import msgspec
 
     from tau_sim.simulator.cli.taskstats import render_task_stats
-    from tau_sim.simulator.world.splits import ALL_TIERS, check_tier
-    from tau_sim.simulator.world.taskstats import task_stats
 
     tier = check_tier(args.tier)
     domains = (
@@ -123,9 +121,6 @@ def _generate(args: argparse.Namespace) -> None:
     regenerated in place, ``--force`` or not: that is what the command is for. Written to a
     file, one line on stderr says how many tasks went where.
     """
-    from tau_sim.simulator.store.outputs import atomic_output, check_output
-    from tau_sim.simulator.world.domain import encode_task
-
     domain = get_domain(args.name)
     if args.count is not None and args.count < 1:
         raise UsageError(f"--count must be at least 1 (got {args.count})")

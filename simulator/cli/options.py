@@ -36,7 +36,7 @@ def flag(dest: str) -> str:
 
 
 def workers_arg(text: str) -> int | str:
-    """``--workers``: a number, or ``auto`` (resolved by ``run.shards.resolve_workers``)."""
+    """``--workers``: a number, or ``auto`` (resolved by ``grid.workers.resolve_workers``)."""
     if text.strip().lower() == "auto":
         return "auto"
     try:

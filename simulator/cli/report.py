@@ -1,24 +1,16 @@
-"""``tau-sim report``: pass^k and success by condition for a run (and what every run prints).
+"""``tau-sim report``: pass^k and success by condition for a run.
 
-The result modules (``results.metrics``, ``results.report`` with rich) are imported where used,
-so that the other commands start without them.
+What it prints (``cli.reporting``: ``results`` and rich) is imported when it runs, so that the
+other commands start without it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from typing import Any
-
-import msgspec
 
 from tau_sim.simulator.cli.options import add_interval_options
-from tau_sim.simulator.core.escapes import json_visible
 from tau_sim.simulator.core.registry import Command
-from tau_sim.simulator.results.stats import RESAMPLES, check_resamples
 from tau_sim.simulator.store.opening import DEFAULT_DB, open_database
-from tau_sim.simulator.store.reads import get_run
 
 
 def configure(report: argparse.ArgumentParser) -> None:
@@ -54,9 +46,11 @@ def configure(report: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the report of a stored run (or, with ``--compare-users``, humans vs simulations)."""
+    from tau_sim.simulator.cli.reporting import compare_users_report, print_report
+
     db = open_database(args.db, readonly=True)
     if args.compare_users:
-        return _compare_users(db, args)
+        return compare_users_report(db, args)
     print_report(
         db,
         args.run_id,
@@ -70,63 +64,3 @@ def run(args: argparse.Namespace) -> int:
 
 
 COMMAND = Command("report", "pass^k and success by condition for a run", configure, run)
-
-
-def print_report(
-    db: Any,
-    run_id: str | None,
-    *,
-    as_json: bool,
-    count_errors: bool = False,
-    resamples: int | None = None,
-    by_family: bool = False,
-    by_leaf: bool = False,
-) -> None:
-    """Print a run's report: as JSON, or its tables with the cost and failure breakdowns.
-
-    A task-profile run is grouped by emotion family and intensity level unless ``by_leaf``.
-    """
-    from tau_sim.simulator.results.metrics import run_report
-    from tau_sim.simulator.results.report import render_report
-
-    resamples = check_resamples(RESAMPLES if resamples is None else resamples)
-    found = get_run(db, run_id)
-    report = run_report(
-        db,
-        found,
-        count_errors=count_errors,
-        resamples=resamples,
-        by_family=by_family,
-        by_leaf=by_leaf,
-    )
-    if as_json:
-        print(json.dumps(report, indent=2))
-    else:
-        render_report(report)
-        _print_breakdowns(report)
-
-
-def _print_breakdowns(report: dict[str, Any]) -> None:
-    """The cost and failure tables under the report, then policy violations and users' tags."""
-    from tau_sim.simulator.results.breakdowns import render_costs, render_failures
-    from tau_sim.simulator.results.pressure_tables import render_tags, render_violations
-    from tau_sim.simulator.results.report import stdout_console
-
-    console = stdout_console()
-    render_costs(report, console)
-    render_failures(report, console)
-    render_violations(report, console)
-    render_tags(report, console)
-
-
-def _compare_users(db: Any, args: argparse.Namespace) -> int:
-    """``tau-sim report --compare-users``: human-played against simulated users."""
-    from tau_sim.simulator.results.report import stdout_console
-    from tau_sim.simulator.results.usercompare import compare_users, print_compare_users
-
-    result = compare_users(db, args.run_id)
-    if args.json:
-        sys.stdout.write(json_visible(msgspec.json.encode(result).decode()) + "\n")
-    else:
-        print_compare_users(result, stdout_console())
-    return 0

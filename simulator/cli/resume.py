@@ -1,7 +1,7 @@
 """``--resume RUN_ID``: the stored run's config, with only what may change given again.
 
-Shared by ``tau-sim run``, ``tui`` and ``human``. ``models.options`` and ``run.shards`` are
-imported where used (a lean start-up: every ``tau-sim`` call loads this module).
+Shared by ``tau-sim run``, ``tui`` and ``human``; every ``tau-sim`` call loads this module (its
+imports are light: the run file, the grid, the store's readers).
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from tau_sim.simulator.cli.options import flag
+from tau_sim.simulator.cli.run_file import merge
 from tau_sim.simulator.cli.settings import OUTPUT_DEFAULTS, ray_address
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, run_error_share
 from tau_sim.simulator.core.keys import KEY_OPTIONS
+from tau_sim.simulator.core.options import parse_key_values
 from tau_sim.simulator.grid.config import RunConfig, decode_config
 from tau_sim.simulator.grid.keys import reattach_keys
+from tau_sim.simulator.grid.workers import resolve_workers
 from tau_sim.simulator.store.reads import get_run
 from tau_sim.simulator.store.timeouts import STALE_AFTER_ENV, stale_after
 
@@ -34,8 +37,6 @@ RESUME_OPTIONS = frozenset(
 
 def resume_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The output settings of a resumed run: ``OUTPUT_DEFAULTS`` and the options given."""
-    from tau_sim.simulator.models.options import merge
-
     return merge(OUTPUT_DEFAULTS, {k: v for k, v in vars(args).items() if k in RESUME_OPTIONS})
 
 
@@ -45,8 +46,6 @@ def resume_keys(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     Raises:
         UsageError: an option that would redefine the stored run was given (all are named).
     """
-    from tau_sim.simulator.models.options import parse_key_values
-
     keys = {
         option: parse_key_values(getattr(args, dest, []), option)
         for option, dest in (
@@ -84,8 +83,6 @@ def resume_config(
     Raises:
         UsageError: the run is unknown or completed, or a literal API key is needed again.
     """
-    from tau_sim.simulator.run.processes import resolve_workers
-
     run = get_run(store.db, args.resume)
     _check_resumable(store, run, keep_errors="keep_errors" in args)
     if run["status"] == "running":

@@ -1,7 +1,6 @@
 """``tau-sim review``: a judge model's short diagnosis of each failed conversation, stored.
 
-``results.review`` (a model client, rich) and ``models.options`` are imported where used (a lean
-start-up).
+``results.review`` (a model client, rich) is imported where used (a lean start-up).
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core.infra import EXIT_ENDPOINT_ERRORS
+from tau_sim.simulator.core.options import parse_key_values
 from tau_sim.simulator.core.registry import Command
 from tau_sim.simulator.store.opening import DEFAULT_DB, open_database
 
@@ -41,7 +41,6 @@ def configure(review: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Review the failed conversations of a run; exit 3 when some got no diagnosis."""
-    from tau_sim.simulator.models.options import parse_key_values
     from tau_sim.simulator.results.review import render_review, review_run
 
     judge_args = parse_key_values(args.judge_arg, "--judge-arg")

@@ -1,8 +1,8 @@
 """A new run's settings: flags and ``--config run.toml`` merged into one checked ``RunConfig``.
 
-Every ``tau-sim`` call builds the parser, so this module is loaded by each; the modules only a
-run needs (``run.runner``, ``run.shards``, ``world.splits``, ``models.options``,
-``engine.judging``) are imported where used, to keep the start-up of the other commands lean.
+Every ``tau-sim`` call builds the parser, so this module is loaded by each; the run's checks
+(``run.checks``: they load the judge and the providers' registry) are imported where used, to
+keep the start-up of the other commands lean.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from tau_sim.simulator.cli.options import csv, workers_arg
+from tau_sim.simulator.cli.run_file import RunFile, load_config, merge, model_options
 from tau_sim.simulator.cli.run_options import run_parser
 from tau_sim.simulator.core.conditions import (
     DEFAULT_LEVEL,
@@ -28,12 +29,20 @@ from tau_sim.simulator.core.conditions import (
 )
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import OptionError, UsageError
-from tau_sim.simulator.core.registry import DOMAINS
+from tau_sim.simulator.core.options import SECRET_KEYS, parse_key_values
+from tau_sim.simulator.core.registry import DOMAINS, EMOTIONS
+from tau_sim.simulator.engine.judging import check_judge_name
 from tau_sim.simulator.grid.config import RunConfig
+from tau_sim.simulator.grid.workers import auto_workers, resolve_workers
 from tau_sim.simulator.store.opening import DEFAULT_DB
-
-if TYPE_CHECKING:
-    from tau_sim.simulator.models.options import RunFile
+from tau_sim.simulator.world.pool import run_domains, select_tasks, task_pool
+from tau_sim.simulator.world.splits import (
+    ALL_TIERS,
+    check_tier,
+    check_users,
+    split_pool,
+    tier_pool,
+)
 
 OUTPUT_DEFAULTS: dict[str, Any] = {
     "db": DEFAULT_DB,
@@ -181,7 +190,6 @@ def configure_run(
     ``--agent-arg``/``--user-arg``. ``parser`` has the run options (it types ``[run]``; default
     ``run_parser()``).
     """
-    from tau_sim.simulator.models.options import load_config, merge, parse_key_values
     from tau_sim.simulator.run.checks import check_numbers
 
     run_file = load_config(args.config) if "config" in args else None
@@ -242,8 +250,6 @@ def file_option_error(exc: OptionError, args: argparse.Namespace) -> UsageError:
     `str``` or ``--config run.toml: [models."scripted/gold"] has unknown option 'latncy'
     (known: ...)``. Any other error is returned as it is.
     """
-    from tau_sim.simulator.models.options import SECRET_KEYS, load_config, parse_key_values
-
     if "config" not in args or exc.key is None or exc.flag is None or exc.model is None:
         return exc
     dest, role = ARG_FLAGS.get(exc.flag, ("judge_arg", None))
@@ -274,21 +280,7 @@ def config_from_settings(
 
     Each agent's and user's options are merged here, once (``model_options``).
     """
-    from tau_sim.simulator.models.options import model_options
-    from tau_sim.simulator.run.checks import (
-        normalize_emotions,
-        run_domains,
-        select_tasks,
-        task_pool,
-    )
-    from tau_sim.simulator.run.processes import resolve_workers
-    from tau_sim.simulator.world.splits import (
-        ALL_TIERS,
-        check_tier,
-        check_users,
-        split_pool,
-        tier_pool,
-    )
+    from tau_sim.simulator.run.checks import normalize_emotions
 
     defaults = RunConfig()
     fields: dict[str, Any] = {
@@ -408,8 +400,6 @@ def _check_neutral_levels(dimension: str, emotions: list[str], fields: dict[str,
 
 def neutral_level(dimension: str) -> str | None:
     """Neutral's own level of ``dimension`` in the emotion taxonomy (None if it has none)."""
-    from tau_sim.simulator.core.registry import EMOTIONS
-
     for taxonomy in EMOTIONS.values():
         leaves = taxonomy.catalog().get(NEUTRAL, {}).get("leaves", {})
         if NEUTRAL in leaves:
@@ -430,8 +420,6 @@ def _warn_neutral_intensities(emotions: list[str]) -> None:
 
 def _ray_fields(settings: dict[str, Any]) -> dict[str, Any]:
     """``--ray [ADDRESS]``: the cluster, and one actor per core unless ``--workers`` is given."""
-    from tau_sim.simulator.run.processes import auto_workers
-
     if settings.get("ray") is None or ray_address(settings["ray"]) is None:
         return {}
     fields: dict[str, Any] = {"ray": ray_address(settings["ray"])}
@@ -450,9 +438,6 @@ def _judge_fields(
     settings: dict[str, Any], run_file: RunFile | None, judge_args: dict[str, Any]
 ) -> dict[str, Any]:
     """``judge`` and ``judge_options`` of a run: ``[models."NAME"]``, then ``--judge-arg``."""
-    from tau_sim.simulator.engine.judging import check_judge_name
-    from tau_sim.simulator.models.options import merge
-
     judge = settings.get("judge")
     if judge is None:
         if judge_args:

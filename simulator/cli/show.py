@@ -20,7 +20,7 @@ def configure(show: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the transcript (or ``--json``) of one stored conversation."""
-    from tau_sim.simulator.results.report import stdout_console
+    from tau_sim.simulator.results.terminal import stdout_console
     from tau_sim.simulator.results.transcript import (
         load_transcript,
         render_transcript,

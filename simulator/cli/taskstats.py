@@ -7,16 +7,8 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table
 
-from tau_sim.simulator.results.report import cell, stdout_console
+from tau_sim.simulator.results.terminal import cell, figure_text, stdout_console
 from tau_sim.simulator.world.taskstats import MANY_WRITES, TaskStats
-
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0%}"
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
 
 
 def _count(value: int | None) -> str:
@@ -32,23 +24,23 @@ def _rules(s: TaskStats) -> str:
 COLUMNS: tuple[tuple[str, Callable[[TaskStats], str]], ...] = (
     ("tasks", lambda s: str(s.tasks)),
     ("hard", lambda s: str(s.tiers.get("hard", 0))),
-    ("writes", lambda s: _num(s.writes_mean)),
-    (f">={MANY_WRITES} wr", lambda s: _pct(s.writes_3plus)),
-    ("gold", lambda s: _num(s.gold_mean)),
+    ("writes", lambda s: figure_text(s.writes_mean, digits=2)),
+    (f">={MANY_WRITES} wr", lambda s: figure_text(s.writes_3plus, pct=True)),
+    ("gold", lambda s: figure_text(s.gold_mean, digits=2)),
     ("max", lambda s: _count(s.gold_max)),
-    ("seq/t", lambda s: _num(s.sequences_per_task)),
-    ("seq/t rd", lambda s: _num(s.sequences_collapsed)),
-    ("open/t", lambda s: _num(s.openings_per_task)),
-    ("id open", lambda s: _pct(s.id_in_opening)),
-    ("id any", lambda s: _pct(s.id_in_scenario)),
-    ("if", lambda s: _pct(s.conditional)),
-    ("if rec", lambda s: _pct(s.conditional_records)),
-    ("mixed", lambda s: _pct(s.mixed)),
+    ("seq/t", lambda s: figure_text(s.sequences_per_task, digits=2)),
+    ("seq/t rd", lambda s: figure_text(s.sequences_collapsed, digits=2)),
+    ("open/t", lambda s: figure_text(s.openings_per_task, digits=2)),
+    ("id open", lambda s: figure_text(s.id_in_opening, pct=True)),
+    ("id any", lambda s: figure_text(s.id_in_scenario, pct=True)),
+    ("if", lambda s: figure_text(s.conditional, pct=True)),
+    ("if rec", lambda s: figure_text(s.conditional_records, pct=True)),
+    ("mixed", lambda s: figure_text(s.mixed, pct=True)),
     ("refuse", lambda s: _count(s.refusals)),
     ("forb wr", lambda s: _count(s.forbidden_writes)),
     ("rules", lambda s: _rules(s)),
-    ("later", lambda s: _pct(s.later)),
-    ("dual", lambda s: _pct(s.dual_control)),
+    ("later", lambda s: figure_text(s.later, pct=True)),
+    ("dual", lambda s: figure_text(s.dual_control, pct=True)),
 )
 """The table's columns after the domain: header, and how a domain's cell is written."""
 

@@ -49,7 +49,7 @@ class Usage(msgspec.Struct, frozen=True, gc=False):
     the model has no price (unpriced), never 0 for want of one. Scripted actors make no model
     call: they report no tokens (all 0, cost None) and their backend marks them simulated.
     The stored record of a call is the ``ModelUsage`` event: these fields, under the same names,
-    with the conversation, the role and the model that made it (``engine.actors.usage_event``).
+    with the conversation, the role and the model that made it (``engine.usage.usage_event``).
     """
 
     tokens_in: int = 0

@@ -12,6 +12,7 @@ from decimal import Decimal
 import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import emotion_family, resolve_emotion
 
 NEUTRAL = "neutral"
 INTENSITY_LEVELS: dict[str, float] = {"low": 0.3, "medium": 0.6, "high": 0.9}
@@ -113,8 +114,6 @@ def validate_emotion_spec(spec: EmotionSpec, where: str) -> EmotionSpec:
 
     Returns the spec with the leaf's canonical name (aliases resolved).
     """
-    from tau_sim.simulator.core.registry import emotion_family, resolve_emotion
-
     leaf = spec.leaf
     if leaf is not None:
         try:

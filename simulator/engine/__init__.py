@@ -17,7 +17,6 @@ if TYPE_CHECKING:
         AgentActor,
         EnvActor,
         UserActor,
-        usage_event,
     )
     from tau_sim.simulator.engine.bus import (
         AGENT,
@@ -60,6 +59,9 @@ if TYPE_CHECKING:
     from tau_sim.simulator.engine.referee import (
         Referee,
     )
+    from tau_sim.simulator.engine.usage import (
+        usage_event,
+    )
 
 MODULE_OF = {
     "AGENT": "bus",
@@ -96,7 +98,7 @@ MODULE_OF = {
     "run_conversation": "conversation",
     "state_diff": "failures",
     "transcript_lines": "judging",
-    "usage_event": "actors",
+    "usage_event": "usage",
 }
 """The module of this package that defines each public name."""
 

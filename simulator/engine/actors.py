@@ -7,39 +7,21 @@ referee does, and then every inbox stops).
 
 from __future__ import annotations
 
-import msgspec
-
-from tau_sim.simulator.core.chat import ChatMessage, Usage
+from tau_sim.simulator.core.chat import ChatMessage
 from tau_sim.simulator.core.events import (
     AgentMessage,
-    ModelUsage,
     ToolCall,
     ToolResult,
     UserMessage,
     UserToolCall,
     UserToolResult,
 )
-from tau_sim.simulator.core.registry import split_model_name
 from tau_sim.simulator.core.roles import Agent, UserSimulator
 from tau_sim.simulator.engine.bus import AGENT, USER, Inbox, Outbox
+from tau_sim.simulator.engine.usage import usage_event
 from tau_sim.simulator.world.database import Database
 from tau_sim.simulator.world.evaluation import state_event
 from tau_sim.simulator.world.tools import Toolkit
-
-
-def usage_event(conversation: str, role: str, model: str, usage: Usage) -> ModelUsage:
-    """The ModelUsage event of one model call: its ``Usage``, addressed to a conversation and role.
-
-    ``Usage`` is what a model call reports (it knows no conversation); the event carries every
-    one of its fields under the same name, so a field added to one and not the other fails here.
-    """
-    return ModelUsage(
-        conversation=conversation,
-        role=role,
-        backend=split_model_name(model)[0],
-        model=model,
-        **msgspec.structs.asdict(usage),
-    )
 
 
 class AgentActor:

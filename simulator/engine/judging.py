@@ -42,7 +42,7 @@ from tau_sim.simulator.core.registry import (
     make_model_provider,
     split_model_name,
 )
-from tau_sim.simulator.engine.actors import usage_event
+from tau_sim.simulator.engine.usage import usage_event
 
 JUDGE_ROLE = "judge"
 SYSTEM = (

@@ -1,8 +1,8 @@
 """The grid of a run: its configuration, its cells in a fixed order, their seeds, its keys.
 
 ``config`` holds ``RunConfig``; ``cells`` the cells, their order, seeds and bitmaps; ``keys``
-the sealing of a config's literal API keys. Code outside ``simulator.grid`` imports these
-names from here.
+the sealing of a config's literal API keys; ``workers`` how many worker processes it takes.
+Code outside ``simulator.grid`` imports these names from here.
 
 Each name is imported from its module on first use (``core.exports.lazy_names``).
 """
@@ -35,8 +35,16 @@ if TYPE_CHECKING:
         reattach_keys,
         seal_keys,
     )
+    from tau_sim.simulator.grid.workers import (
+        MAX_WORKERS,
+        auto_workers,
+        resolve_workers,
+    )
 
 MODULE_OF = {
+    "MAX_WORKERS": "workers",
+    "auto_workers": "workers",
+    "resolve_workers": "workers",
     "Cell": "cells",
     "CellSet": "cells",
     "RunConfig": "config",
@@ -56,9 +64,11 @@ MODULE_OF = {
 """The module of this package that defines each public name."""
 
 __all__ = [
+    "MAX_WORKERS",
     "Cell",
     "CellSet",
     "RunConfig",
+    "auto_workers",
     "cell_at",
     "cell_index",
     "conversation_id",
@@ -69,6 +79,7 @@ __all__ = [
     "new_run_id",
     "pending",
     "reattach_keys",
+    "resolve_workers",
     "seal_keys",
     "task_set_hash",
 ]

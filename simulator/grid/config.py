@@ -17,7 +17,7 @@ class RunConfig(msgspec.Struct, frozen=True, kw_only=True):
     for the emotion leaf's own level (``default`` on the command line).
 
     Its defaults (and those of ``Limits``) are the defaults of ``tau-sim run``: the CLI
-    fills only what the command line or the run file set (``simulator.models.options.merge``).
+    fills only what the command line or the run file set (``simulator.cli.run_file.merge``).
     ``agent_options`` and ``user_options`` hold each model's merged options by name; an
     ``api_key`` among them never reaches the store or a worker (``simulator.grid.keys``).
     ``max_error_share``: the share of conversations (0..1) that may end with endpoint or

@@ -22,7 +22,8 @@ from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.gym.seat import BACKEND
-from tau_sim.simulator.run.checks import normalize_emotions, run_domains, task_pool
+from tau_sim.simulator.run.checks import normalize_emotions
+from tau_sim.simulator.world.pool import run_domains, task_pool
 from tau_sim.simulator.world.splits import check_tier, check_users, split_pool, tier_pool
 
 EPISODE_TIMEOUT_S = 86_400.0

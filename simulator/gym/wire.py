@@ -10,7 +10,7 @@ An action is one assistant turn: plain text (a reply to the user), or a JSON obj
 chat-completions assistant shape, ``{"content": ..., "tool_calls": [{"id", "type": "function",
 "function": {"name", "arguments"}}]}`` (``arguments`` a JSON string or an object; ``id``
 optional). Whatever a malformed call holds reaches the domain's toolkit as it is, through the
-same lenient parsing as a model's answer (``simulator.models.toolargs``), and comes back as an
+same lenient parsing as a model's answer (``simulator.core.toolargs``), and comes back as an
 error tool result: a bad action is an error observation, never a crash.
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec, ToolSpec
+from tau_sim.simulator.core.toolargs import dump_arguments, parse_arguments
 from tau_sim.simulator.models.openai_provider import assistant_message, to_openai_tools
-from tau_sim.simulator.models.toolargs import dump_arguments, parse_arguments
 
 CHARSET = frozenset(string.printable)
 """The characters of observations and JSON actions: printable ASCII and its whitespace."""

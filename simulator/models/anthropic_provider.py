@@ -29,6 +29,7 @@ from tau_sim.simulator.core.chat import (
     ToolSpec,
 )
 from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.core.toolargs import parse_arguments
 from tau_sim.simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
@@ -39,7 +40,6 @@ from tau_sim.simulator.models.hosted import (
     split_connection_args,
 )
 from tau_sim.simulator.models.reasoning import join_reasoning
-from tau_sim.simulator.models.toolargs import parse_arguments
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic

@@ -36,9 +36,9 @@ from tau_sim.simulator.core.chat import (
 )
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.keys import SEALED_PREFIX
+from tau_sim.simulator.core.options import convert_options
 from tau_sim.simulator.models.clients import ClientPool
 from tau_sim.simulator.models.limits import connection_slot
-from tau_sim.simulator.models.options import convert_options
 from tau_sim.simulator.models.pricing import cost_usd, price_of
 from tau_sim.simulator.models.sdk import import_sdk, redact, resolve_api_key, short
 

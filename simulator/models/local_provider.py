@@ -23,6 +23,7 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.options import ShellWords
 from tau_sim.simulator.core.registry import MODELS
 from tau_sim.simulator.models import llama_chat
 from tau_sim.simulator.models.launcher import LaunchError, ReplicaPool, ReplicaSpec
@@ -33,7 +34,6 @@ from tau_sim.simulator.models.local_speed import (
     measure,
     slowest,
 )
-from tau_sim.simulator.models.options import ShellWords
 from tau_sim.simulator.models.sdk import short
 from tau_sim.simulator.models.servers import (
     Pool,

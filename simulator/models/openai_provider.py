@@ -29,6 +29,7 @@ from tau_sim.simulator.core.chat import (
     ToolSpec,
 )
 from tau_sim.simulator.core.registry import MODELS
+from tau_sim.simulator.core.toolargs import dump_arguments, parse_arguments
 from tau_sim.simulator.models.hosted import (
     HostedChatModel,
     HostedOptions,
@@ -40,7 +41,6 @@ from tau_sim.simulator.models.hosted import (
     split_connection_args,
 )
 from tau_sim.simulator.models.reasoning import join_reasoning, split_think
-from tau_sim.simulator.models.toolargs import dump_arguments, parse_arguments
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI

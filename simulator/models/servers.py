@@ -21,9 +21,9 @@ import anyio
 import msgspec
 
 from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.core.options import CommaList, ShellWords, convert_options
 from tau_sim.simulator.core.registry import MODELS
 from tau_sim.simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaSpec, StaticPool
-from tau_sim.simulator.models.options import CommaList, ShellWords, convert_options
 
 if TYPE_CHECKING:
     from tau_sim.simulator.core.chat import ChatModel, EndpointPool

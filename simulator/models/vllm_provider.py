@@ -17,9 +17,9 @@ from typing import Annotated, Any
 import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.options import CommaList, ShellWords
 from tau_sim.simulator.core.registry import MODELS
 from tau_sim.simulator.models.launcher import ReplicaPool, ReplicaSpec, StaticPool
-from tau_sim.simulator.models.options import CommaList, ShellWords
 from tau_sim.simulator.models.servers import (
     Seconds,
     ServerModelProvider,

@@ -94,7 +94,6 @@ if TYPE_CHECKING:
         render_emotion_effect,
         render_report,
         render_runs,
-        stdout_console,
     )
     from tau_sim.simulator.results.review import (
         JUDGE,
@@ -123,6 +122,7 @@ if TYPE_CHECKING:
         task_pass_hat_k,
     )
     from tau_sim.simulator.results.tags import PERCEPTION_TAGS, tag_kind
+    from tau_sim.simulator.results.terminal import stdout_console
     from tau_sim.simulator.results.transcript import (
         SHOW_RESULT_CHARS,
         Transcript,
@@ -219,7 +219,7 @@ MODULE_OF = {
     "render_report": "report",
     "render_review": "review",
     "render_runs": "report",
-    "stdout_console": "report",
+    "stdout_console": "terminal",
     "render_transcript": "transcript",
     "review_prompt": "review",
     "save_png": "plotting",

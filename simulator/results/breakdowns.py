@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tau_sim.simulator.results.report import cell
+from tau_sim.simulator.results.terminal import cell
 from tau_sim.simulator.store import ROLES
 
 

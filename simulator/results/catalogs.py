@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tau_sim.simulator.results.report import cell, stdout_console
+from tau_sim.simulator.results.terminal import cell, stdout_console
 from tau_sim.simulator.world.domain import TIERS, Domain
 
 

@@ -4,7 +4,7 @@
 (over refusal tasks only, with its interval) and its emotion effect (condition minus neutral,
 paired by task); ``render_tags`` the tags the users gave the agents' turns, per agent and
 condition (the friction kinds of ``PERCEPTION_TAGS``; ``report --json`` has every kind). Stored
-names are escaped (``report.cell``); a calibration agent's figures carry the report's note.
+names are escaped (``terminal.cell``); a calibration agent's figures carry the report's note.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from rich.console import Console
 from rich.table import Table
 
 from tau_sim.simulator.core.escapes import visible
-from tau_sim.simulator.results.report import _fmt, _span, cell, effect_table
+from tau_sim.simulator.results.report import effect_table
 from tau_sim.simulator.results.tags import PERCEPTION_TAGS
+from tau_sim.simulator.results.terminal import cell, figure_text, interval_text
 
 _FIELDS = ("agent", "user", "emotion", "intensity", "politeness", "urgency", "trust")
 
@@ -52,8 +53,8 @@ def render_violations(report: dict[str, Any], console: Console) -> None:
     table.add_column("violations", justify="right")
     table.add_column("rate", justify="right")
     for row in rows:
-        span = _span(row["ci"], pct=True)
-        rate = _fmt(row["rate"], pct=True)
+        span = interval_text(row["ci"], pct=True)
+        rate = figure_text(row["rate"], pct=True)
         table.add_row(
             *(_label(row, f) for f in shown),
             str(row["n"]),

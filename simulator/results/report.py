@@ -1,16 +1,15 @@
 """Terminal rendering of reports and run lists (rich tables, text escaped).
 
+The console and the text of a cell, a figure or an interval are ``results.terminal``.
 The catalogs (models, emotions, domains) are ``results.catalogs``.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from tau_sim.simulator.core.conditions import DEFAULT_LEVEL
@@ -19,39 +18,7 @@ from tau_sim.simulator.core.infra import EXCLUDED_REASONS, INFRA_REASON, USER_ER
 from tau_sim.simulator.results.assertions import assertion_line
 from tau_sim.simulator.results.grading import grading_line
 from tau_sim.simulator.results.metrics import GROUP_FIELDS, LEVEL_FIELDS
-
-
-def cell(text: str) -> str:
-    """``text`` (a stored name, id, reason) for rich markup, printed as stored.
-
-    Controls and format characters are escaped (``core.escapes.visible``), then markup's ``[``.
-    """
-    return escape(visible(text))
-
-
-class _Console(Console):
-    """A console whose closed stdout is a ``BrokenPipeError`` (the CLI's quiet exit 141)."""
-
-    def on_broken_pipe(self) -> None:
-        """Raise instead of rich's own ``SystemExit(1)``, so every command exits alike."""
-        self.quiet = True
-        raise BrokenPipeError
-
-
-FILE_WIDTH = 1000
-"""The width of tables and lines written where stdout is not a terminal (a file, a pipe, a log):
-wide enough that every table takes its content's width, no column cut or shrunk."""
-
-
-def stdout_console() -> Console:
-    """A console for stdout: the terminal's width, or ``FILE_WIDTH`` where it is not one."""
-    return _Console() if sys.stdout.isatty() else _Console(width=FILE_WIDTH)
-
-
-def _fmt(value: float | None, pct: bool = False, digits: int = 3) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.0%}" if pct else f"{value:.{digits}f}"
+from tau_sim.simulator.results.terminal import cell, figure_text, interval_text, stdout_console
 
 
 def render_report(report: dict[str, Any], console: Console | None = None) -> None:
@@ -117,9 +84,9 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
             *(_pass_k(row, "pass_at_k", k) for k in ks[1:]),
             _figure(row, "success_rate", pct=True),
             _figure(row, "abandonment_rate", pct=True),
-            _fmt(row["avg_turns"], digits=1),
-            _fmt(row["avg_tool_calls"], digits=1),
-            _fmt(row["avg_questions"], digits=1),
+            figure_text(row["avg_turns"], digits=1),
+            figure_text(row["avg_tool_calls"], digits=1),
+            figure_text(row["avg_questions"], digits=1),
         )
     console.print(table)
     render_by_emotion(report, console)
@@ -161,18 +128,6 @@ def render_report(report: dict[str, Any], console: Console | None = None) -> Non
         )
 
 
-def _span(interval: Sequence[float] | None, pct: bool = False, signed: bool = False) -> str:
-    """An interval as ``.64-.81``, ``64-81%`` or (``signed``) ``-30%..+5%``; "" for none."""
-    if interval is None:
-        return ""
-    low, high = interval
-    if signed:
-        return f"{low:+.0%}..{high:+.0%}"
-    if pct:
-        return f"{low * 100:.0f}-{high:.0%}"
-    return f"{low:.2f}".removeprefix("0") + "-" + f"{high:.2f}".removeprefix("0")
-
-
 def _lookup(figures: dict[str, Any], name: str, k: str | None) -> tuple[Any, Any]:
     """(point, interval) of one figure of a summary (``k`` for pass^k and pass@k)."""
     ci = figures.get("ci") or {}
@@ -184,18 +139,18 @@ def _lookup(figures: dict[str, Any], name: str, k: str | None) -> tuple[Any, Any
 def _figure(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
     """A table cell: the figure, and its interval dimmed on the line below."""
     value, interval = _lookup(figures, name, k)
-    span = _span(interval, pct)
-    point = _fmt(value, pct=pct)
+    span = interval_text(interval, pct)
+    point = figure_text(value, pct=pct)
     return f"{point}\n[dim]{span}[/dim]" if span else point
 
 
 def _inline(figures: dict[str, Any], name: str, k: str | None = None, pct: bool = False) -> str:
     """A figure with its interval in brackets, for a line of text."""
     value, interval = _lookup(figures, name, k)
-    span = _span(interval, pct)
+    span = interval_text(interval, pct)
     if value is None and k is not None and (covered := _short_of_k(figures, k)):
         return f"- ({covered} tasks with {k} trials)"
-    return f"{_fmt(value, pct=pct)} [{span}]" if span else _fmt(value, pct=pct)
+    return f"{figure_text(value, pct=pct)} [{span}]" if span else figure_text(value, pct=pct)
 
 
 def _short_of_k(figures: dict[str, Any], k: str) -> str | None:
@@ -314,13 +269,13 @@ def effect_table(
     for column in ("neutral", "condition", "effect"):
         table.add_column(column, justify="right")
     for row in rows:
-        span = _span(row["ci"], signed=True)
+        span = interval_text(row["ci"], signed=True)
         delta = "-" if row["delta"] is None else f"{row['delta']:+.0%}"
         table.add_row(
             *(label(row, f) for f in shown),
             str(row["tasks"]),
-            _fmt(row["neutral"], pct=True),
-            _fmt(row["condition"], pct=True),
+            figure_text(row["neutral"], pct=True),
+            figure_text(row["condition"], pct=True),
             f"{delta}\n[dim]{span}[/dim]" if span else delta,
         )
     return table
@@ -504,8 +459,8 @@ def render_runs(db: Any, console: Console | None = None) -> None:
             str(r["completed"] or 0),
             str(r["infra"] or 0),
             *([str(r["user_errors"] or 0)] if user_errors else []),
-            _fmt(r["success"], pct=True),
-            _fmt(r["abandoned"], pct=True),
+            figure_text(r["success"], pct=True),
+            figure_text(r["abandoned"], pct=True),
         )
     console.print(table)
 

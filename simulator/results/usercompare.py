@@ -25,7 +25,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.escapes import visible
 from tau_sim.simulator.core.infra import INFRA_REASON, USER_ERROR_REASON
 from tau_sim.simulator.results.counting import is_success
-from tau_sim.simulator.results.report import cell as table_cell
+from tau_sim.simulator.results.terminal import cell as table_cell
 
 HUMAN = "human"
 CELL = ("agent", "domain", "task_id", "emotion", "intensity", "politeness", "urgency", "trust")

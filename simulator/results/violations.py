@@ -24,7 +24,7 @@ from tau_sim.simulator.grid.config import decode_config
 from tau_sim.simulator.results.counting import condition_order, counted, weight
 from tau_sim.simulator.results.effects import CONDITION_FIELDS, FRAME_FIELDS
 from tau_sim.simulator.results.stats import Bootstrap
-from tau_sim.simulator.run.checks import run_domains, task_pool
+from tau_sim.simulator.world.pool import run_domains, task_pool
 
 POLICY_VIOLATION = "policy_violation"
 """The failure reason of a conversation whose final state holds a forbidden write."""

@@ -27,9 +27,6 @@ if TYPE_CHECKING:
         make_judge,
         make_providers,
         normalize_emotions,
-        run_domains,
-        select_tasks,
-        task_pool,
         validate,
     )
     from tau_sim.simulator.run.estimate import (
@@ -60,22 +57,21 @@ if TYPE_CHECKING:
         prepare_run,
     )
     from tau_sim.simulator.run.processes import (
-        MAX_WORKERS,
         ProcessPool,
-        auto_workers,
         event_batches,
-        resolve_workers,
     )
     from tau_sim.simulator.run.progress import (
         RunProgress,
     )
     from tau_sim.simulator.run.ray_actors import (
-        INSTALL,
-        LOCAL,
         NAMESPACE,
         RayPool,
-        check_run,
         cluster,
+    )
+    from tau_sim.simulator.run.ray_setup import (
+        INSTALL,
+        LOCAL,
+        check_run,
     )
     from tau_sim.simulator.run.rescore import (
         render_rescore,
@@ -92,12 +88,11 @@ if TYPE_CHECKING:
 MODULE_OF = {
     "ADMISSION_INTERVAL_S": "player",
     "GC_FIRST_GENERATION": "player",
-    "INSTALL": "ray_actors",
-    "LOCAL": "ray_actors",
+    "INSTALL": "ray_setup",
+    "LOCAL": "ray_setup",
     "MAX_CELLS": "checks",
     "MAX_SEED": "checks",
     "MAX_TIMEOUT_S": "checks",
-    "MAX_WORKERS": "processes",
     "NAMESPACE": "ray_actors",
     "PartFailed": "orders",
     "Player": "player",
@@ -111,10 +106,9 @@ MODULE_OF = {
     "Runner": "runner",
     "STDIN_COPY_ENV": "orders",
     "WorkOrder": "orders",
-    "auto_workers": "processes",
     "backend_options": "player",
     "check_numbers": "checks",
-    "check_run": "ray_actors",
+    "check_run": "ray_setup",
     "check_unique": "checks",
     "cluster": "ray_actors",
     "dry_run_plan": "estimate",
@@ -129,12 +123,8 @@ MODULE_OF = {
     "order_player": "player",
     "render_rescore": "rescore",
     "rescore_run": "rescore",
-    "resolve_workers": "processes",
-    "run_domains": "checks",
-    "select_tasks": "checks",
     "settle_memory": "player",
     "task_condition": "player",
-    "task_pool": "checks",
     "stop_signal": "signals",
     "until_signal": "signals",
     "validate": "checks",
@@ -149,7 +139,6 @@ __all__ = [
     "MAX_CELLS",
     "MAX_SEED",
     "MAX_TIMEOUT_S",
-    "MAX_WORKERS",
     "NAMESPACE",
     "STDIN_COPY_ENV",
     "PartFailed",
@@ -161,7 +150,6 @@ __all__ = [
     "RunProgress",
     "Runner",
     "WorkOrder",
-    "auto_workers",
     "backend_options",
     "check_numbers",
     "check_pool",
@@ -181,13 +169,9 @@ __all__ = [
     "prepare_run",
     "render_rescore",
     "rescore_run",
-    "resolve_workers",
-    "run_domains",
-    "select_tasks",
     "settle_memory",
     "stop_signal",
     "task_condition",
-    "task_pool",
     "until_signal",
     "validate",
 ]

@@ -2,14 +2,13 @@
 
 ``validate`` refuses a ``RunConfig`` that could not play (``UsageError`` on the first problem);
 ``make_providers`` and ``make_judge`` build its models, a bad name or option also a
-``UsageError`` naming its flag. ``task_pool``, ``select_tasks`` and ``normalize_emotions``
-turn the command line's task and emotion lists into the config's.
+``UsageError`` naming its flag. ``normalize_emotions`` turns the command line's emotion list
+into the config's (its tasks: ``simulator.world.pool``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -26,7 +25,6 @@ from tau_sim.simulator.core.registry import (
     AgentProvider,
     CalibrationAgentProvider,
     UserProvider,
-    get_domain,
     load_plugins,
     make_agent_provider,
     make_user_provider,
@@ -35,7 +33,8 @@ from tau_sim.simulator.core.registry import (
 from tau_sim.simulator.engine.judging import AssertionJudge
 from tau_sim.simulator.grid.cells import grid_size
 from tau_sim.simulator.grid.config import RunConfig
-from tau_sim.simulator.world.domain import Domain, Task, load_tasks
+from tau_sim.simulator.world.domain import Domain, Task
+from tau_sim.simulator.world.pool import domains_named, run_domains, task_pool
 
 
 def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
@@ -78,23 +77,6 @@ def validate(config: RunConfig) -> tuple[dict[str, Domain], list[Task]]:
     if not tasks:
         raise UsageError("--tasks selects no task")
     return domains, tasks
-
-
-def run_domains(names: Sequence[str]) -> dict[str, Domain]:
-    """The domains ``names`` by name, each built once; unknown or repeated names are errors."""
-    if not names:
-        raise UsageError("--domain needs at least one domain")
-    domains: dict[str, Domain] = {}
-    for name in names:
-        if name in domains:
-            raise UsageError(f"--domain: {name!r} is given twice")
-        domains[name] = get_domain(name)
-    return domains
-
-
-def domains_named(names: Sequence[str]) -> str:
-    """``domain 'NAME'`` or ``domains A, B``: where a run's tasks come from, in messages."""
-    return f"domain {names[0]!r}" if len(names) == 1 else f"domains {', '.join(names)}"
 
 
 MAX_SEED = 2**63 - 1
@@ -252,62 +234,6 @@ def make_judge(config: RunConfig) -> AssertionJudge | None:
         return AssertionJudge(config.judge, config.judge_options)
     except OptionError as exc:
         raise _located(exc, "--judge-arg", config.judge) from None
-
-
-def task_pool(
-    domains: Sequence[Domain], tasks_file: str | None, *, replay: Collection[str] | None = None
-) -> list[Task]:
-    """The domains' benchmark tasks in domain order, or the tasks of a JSONL file, gold checked.
-
-    A task file takes exactly one domain: each of its tasks must be for it and name its tools
-    and argument types, and each task in ``replay`` (None: all) must have a gold path that
-    replays on a fresh database (``simulator.world.domain.check_gold``). Task ids must be
-    unique across the domains.
-    """
-    if tasks_file is not None:
-        if len(domains) != 1:
-            names = ", ".join(d.name for d in domains)
-            raise UsageError(f"--tasks-file takes one domain (got {len(domains)}: {names})")
-        return load_tasks(Path(tasks_file), domains[0], replay=replay)
-    pool: list[Task] = []
-    owner: dict[str, str] = {}
-    for domain in domains:
-        for task in domain.tasks:
-            if task.id in owner:
-                raise UsageError(
-                    f"--domain: task id {task.id!r} is in both {owner[task.id]!r} and "
-                    f"{domain.name!r}; run them separately"
-                )
-            owner[task.id] = domain.name
-            pool.append(task)
-    return pool
-
-
-def select_tasks(pool: list[Task], spec: str | None, where: str) -> list[str]:
-    """``N`` = the first N tasks of each domain; a comma-separated list of ids; None = all."""
-    if spec is None:
-        return [t.id for t in pool]
-    spec = spec.strip()
-    if spec.isdigit():
-        n = int(spec)
-        if n < 1:
-            raise UsageError("--tasks must select at least one task")
-        by_domain: dict[str, list[Task]] = {}
-        for task in pool:
-            by_domain.setdefault(task.domain, []).append(task)
-        selected: list[str] = []
-        for name, tasks in by_domain.items():
-            if n > len(tasks):
-                place = where if len(by_domain) == 1 else f"domain {name!r}"
-                raise UsageError(f"--tasks {n}: {place} has {len(tasks)} tasks")
-            selected.extend(t.id for t in tasks[:n])
-        return selected
-    ids = [t.strip() for t in spec.split(",") if t.strip()]
-    known = {t.id for t in pool}
-    for task_id in ids:
-        if task_id not in known:
-            raise UsageError(f"--tasks: {where} has no task {task_id!r}")
-    return ids
 
 
 def normalize_emotions(names: list[str], *, dedupe: bool = True) -> list[str]:

@@ -14,7 +14,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.grid.keys import seal_keys
 from tau_sim.simulator.run.player import Player
-from tau_sim.simulator.run.ray_actors import check_run
+from tau_sim.simulator.run.ray_setup import check_run
 
 
 def check_pool(config: RunConfig, providers: Sequence[Any], *, auto: bool = False) -> None:

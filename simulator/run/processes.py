@@ -8,13 +8,12 @@ JSON line each (JSON escapes newlines inside strings). The parent is the only wr
 store, so crash safety and ``--resume`` are unchanged. Each process runs in a session of its
 own (a terminal's Ctrl-C and hang-up reach only the parent) and plays while its stdin stays
 open: the parent closes it to stop the run, and a parent that dies closes it too, so no worker
-outlives it (``simulator.run.worker``). ``--workers auto`` is one worker per
-core this process may use (``auto_workers``).
+outlives it (``simulator.run.worker``). How many (``--workers N|auto``) is the run's
+setting (``simulator.grid.workers``).
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -23,7 +22,6 @@ from typing import Any
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
-from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded, Event, decode_lines
 from tau_sim.simulator.core.keys import worker_environment
 from tau_sim.simulator.run.orders import PartFailed, Pool, WorkOrder, encode_order
@@ -31,30 +29,6 @@ from tau_sim.simulator.run.orders import PartFailed, Pool, WorkOrder, encode_ord
 MAX_LINE = 256 * 2**20
 READ_SIZE = 2**20
 """Bytes the driver takes from a worker's pipe at most per read (``event_batches``)."""
-MAX_WORKERS = 256
-"""The most worker processes one run may have (``--workers``)."""
-
-
-def auto_workers() -> int:
-    """Worker processes for ``--workers auto``: the cores this process may run on."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_WORKERS))
-
-
-def resolve_workers(value: int | str) -> int:
-    """``--workers``: a count, or ``auto`` (``auto_workers``); anything else is a UsageError."""
-    if isinstance(value, int):
-        return value
-    text = str(value).strip().lower()
-    if text == "auto":
-        return auto_workers()
-    try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"--workers: expected a number or auto (got {value!r})") from None
 
 
 async def event_batches(stream: ByteReceiveStream) -> AsyncIterator[list[Event]]:

@@ -27,7 +27,7 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,7 +37,7 @@ import msgspec
 
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded, Event, decode, encode
-from tau_sim.simulator.core.keys import SEALED_PREFIX, worker_environment
+from tau_sim.simulator.core.keys import worker_environment
 from tau_sim.simulator.engine.bus import Bus
 from tau_sim.simulator.grid.cells import CellSet, grid_size
 from tau_sim.simulator.grid.config import RunConfig
@@ -50,13 +50,10 @@ from tau_sim.simulator.run.orders import (
     encode_order,
 )
 from tau_sim.simulator.run.player import order_player
+from tau_sim.simulator.run.ray_setup import LOCAL, import_ray
 
 log = logging.getLogger(__name__)
 
-LOCAL = "local"
-"""``RunConfig.ray`` of a run that starts its own local cluster (``--ray`` without address)."""
-INSTALL = "pip install 'tau-sim[ray]'"
-"""The command that installs Ray for ``--ray``."""
 NAMESPACE = "tau-sim"
 """The Ray namespace of the actors (named ``RUN_ID/PART.ATTEMPT``)."""
 BACKPRESSURE_BATCHES = 16
@@ -67,45 +64,6 @@ CONNECT_TIMEOUT_S = 5.0
 """How long the address of a running cluster may take to accept a TCP connection."""
 DEFAULT_PORT = {"ray": 10001}
 """Ports of address schemes that may leave theirs out (Ray Client); a bare address: 6379."""
-
-
-def import_ray() -> ModuleType:
-    """The ``ray`` module, or a UsageError naming the command that installs it."""
-    try:
-        import ray
-    except ImportError:
-        raise UsageError(f"--ray: Ray is not installed; {INSTALL}") from None
-    module: ModuleType = ray  # typed where Ray is installed, Any where it is not
-    return module
-
-
-def check_run(config: RunConfig, providers: Sequence[Any]) -> None:
-    """Refuse, before anything starts, a Ray run that cannot work; a no-op without ``--ray``.
-
-    Raises:
-        UsageError: Ray is missing, a provider launches servers (one per actor would start),
-            or a literal API key would have to be shipped to a running cluster's nodes.
-    """
-    if config.ray is None:
-        return
-    import_ray()
-    for provider in providers:
-        if getattr(provider, "launches_servers", False):
-            raise UsageError(
-                f"--ray: {provider.name} starts its own servers, which Ray actors cannot "
-                "share; start them once and pass base_url=... (reachable from every node), "
-                "or leave --ray out"
-            )
-    if config.ray == LOCAL:
-        return
-    for flag, table in (("--agent-arg", config.agent_options), ("--user-arg", config.user_options)):
-        for name, options in table.items():
-            if str(options.get("api_key_env") or "").startswith(SEALED_PREFIX):
-                raise UsageError(
-                    f"--ray {config.ray}: {name} was given a literal api_key, which is never "
-                    "sent to a cluster's nodes; set the key in every node's environment and "
-                    f"pass {flag} api_key_env=VAR"
-                )
 
 
 def _probe(address: str) -> None:

@@ -32,10 +32,10 @@ from tau_sim.simulator.core.grading import RESCORED, SCORER_VERSION, grading_war
 from tau_sim.simulator.core.registry import load_plugins
 from tau_sim.simulator.engine.failures import diagnose_task
 from tau_sim.simulator.grid.config import RunConfig, decode_config
-from tau_sim.simulator.run.checks import run_domains, task_pool
 from tau_sim.simulator.store import create_rescores_table, get_run, iter_events
 from tau_sim.simulator.store.provenance import not_evaluated_checks, stored_warnings
 from tau_sim.simulator.world.evaluation import MissingStateError, final_reward, make_evaluator
+from tau_sim.simulator.world.pool import run_domains, task_pool
 
 
 class Verdict(msgspec.Struct, frozen=True):

@@ -22,7 +22,6 @@ from tau_sim.simulator.core.infra import COMPLETED_WITH_ERRORS, EXCLUDED_REASONS
 from tau_sim.simulator.engine.bus import Bus, LiveFeed, Subscriber
 from tau_sim.simulator.grid.cells import Cell, CellSet, grid_size, pending
 from tau_sim.simulator.grid.config import RunConfig
-from tau_sim.simulator.run.checks import domains_named
 from tau_sim.simulator.run.orders import ProgressCallback
 from tau_sim.simulator.run.player import Player, open_providers, settle_memory
 from tau_sim.simulator.run.preparing import prepare_run
@@ -30,6 +29,7 @@ from tau_sim.simulator.run.processes import ProcessPool
 from tau_sim.simulator.run.ray_actors import RayPool, cluster
 from tau_sim.simulator.run.signals import defer_signals, until_signal
 from tau_sim.simulator.store import Store
+from tau_sim.simulator.world.pool import domains_named
 
 
 class Runner:

@@ -15,6 +15,8 @@
 - ``told``: ``untold`` (tool-call arguments nobody said earlier: facts are told, not known);
   ``picks``: ``untold_picks`` (records picked among several that nobody singled out).
 - ``taskstats``: ``task_stats``, ``TaskStats`` (how hard a task set is: ``domains stats``).
+- ``pool``: the tasks a run plays (``run_domains``, ``task_pool``, ``select_tasks``,
+  ``domains_named``).
 - ``splits``: tiers and task splits (``check_tier``, ``tier_pool``, ``split_pool``) and which
   users can play free-text scenarios; ``views``: what the agent and the user see, and the
   answer key only calibration agents get.
@@ -83,6 +85,12 @@ if TYPE_CHECKING:
         untold_picks,
     )
     from tau_sim.simulator.world.policyrules import policy_rules
+    from tau_sim.simulator.world.pool import (
+        domains_named,
+        run_domains,
+        select_tasks,
+        task_pool,
+    )
     from tau_sim.simulator.world.slots import (
         InfoSlot,
         SlotHint,
@@ -207,6 +215,10 @@ MODULE_OF = {
     "render_result": "tools",
     "exact_hash": "statehash",
     "split_pool": "splits",
+    "domains_named": "pool",
+    "run_domains": "pool",
+    "select_tasks": "pool",
+    "task_pool": "pool",
     "state_event": "evaluation",
     "step_request": "usersteps",
     "number_arguments": "told",
@@ -269,6 +281,7 @@ __all__ = [
     "check_tier",
     "check_users",
     "described",
+    "domains_named",
     "dump_tasks",
     "encode_task",
     "ending_tools",
@@ -290,11 +303,14 @@ __all__ = [
     "reads_free_text",
     "record_value",
     "render_result",
+    "run_domains",
+    "select_tasks",
     "singled_out",
     "split_pool",
     "state_event",
     "step_request",
     "string_arguments",
+    "task_pool",
     "task_stats",
     "tier_pool",
     "tool",

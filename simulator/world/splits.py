@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.core.registry import make_user_provider
 from tau_sim.simulator.world.domain import TIERS, Domain, Task
 
 ALL_TIERS = "all"
@@ -70,8 +71,6 @@ def check_users(
     Each user is built with its own ``options`` (``--user-arg``, the run file's), as the run
     builds it, so an option such as its API key counts.
     """
-    from tau_sim.simulator.core.registry import make_user_provider
-
     free = [name for name, d in domains.items() if d.free_text_scenarios]
     if not free:
         return

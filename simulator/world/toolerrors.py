@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.simulator.models import RAW
+from tau_sim.simulator.core.toolargs import RAW
 
 RAW_CUT = 200  # characters of a model's text quoted back to it
 VALUE_CUT = 80  # characters of one argument's value quoted back

@@ -218,7 +218,7 @@ class Toolkit:
         """Run tool ``name`` on ``db``; unknown tools, bad arguments and exceptions are errors.
 
         Arguments that are not an object (not a dict, or the model's text kept under
-        ``models.RAW``) are refused before the tool sees them, for every tool.
+        ``core.toolargs.RAW``) are refused before the tool sees them, for every tool.
         """
         t = self.tools.get(name)
         if t is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LAZY = ("world", "engine", "grid", "store", "run", "results", "models", "cli")
+LAZY = ("world", "engine", "grid", "store", "run", "results", "cli")
 
 
 def _typed_imports(package: str) -> dict[str, str]:
@@ -38,6 +38,14 @@ def test_every_public_name_resolves_to_its_modules_object(package: str) -> None:
         assert getattr(module, name) is getattr(home, name)
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         _ = module.not_a_name
+
+
+def test_models_names_the_option_and_tool_argument_helpers_of_core() -> None:
+    models = importlib.import_module("tau_sim.simulator.models")
+    core = importlib.import_module("tau_sim.simulator.core")
+    assert models.__all__
+    for name in models.__all__:
+        assert getattr(models, name) is getattr(core, name), name
 
 
 def test_importing_one_module_of_results_does_not_import_the_report() -> None:

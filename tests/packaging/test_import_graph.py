@@ -23,6 +23,9 @@ def test_the_checkout_has_no_circle_no_upward_or_private_import_and_no_long_modu
     assert figures["private"] == []
     assert figures["long"] == []
     assert figures["modules"] > 150
+    graph = _graph()
+    assert figures["floors"] <= graph["MAX_FLOORS"]
+    assert figures["local_imports"] <= graph["MAX_LOCAL_IMPORTS"]
 
 
 def _tree(root: Path, files: dict[str, str]) -> Path:
@@ -81,3 +84,30 @@ def test_upward_private_and_long_modules_are_named_and_fail_the_check(tmp_path: 
     )
     assert check.returncode == 1
     assert "simulator.store.high -> tui.app" in check.stdout
+
+
+def test_floors_and_local_imports_over_their_limits_fail_the_check(tmp_path: Path) -> None:
+    graph = _graph()
+    tall = graph["MAX_FLOORS"] + 1
+    files = {"simulator/__init__.py": "", "simulator/core/__init__.py": ""}
+    for level in range(tall):
+        below = f"from tau_sim.simulator.core import m{level + 1}\n" if level + 1 < tall else ""
+        files[f"simulator/core/m{level}.py"] = below
+    nested = "def outer():\n    def inner():\n        from tau_sim.simulator.core import m0\n"
+    locals_ = graph["MAX_LOCAL_IMPORTS"] + 1
+    files["simulator/core/late.py"] = nested + "".join(
+        f"def f{i}():\n    from tau_sim.simulator.core import m0\n" for i in range(locals_ - 1)
+    )
+    root = _tree(tmp_path, files)
+    figures = graph["figures"](root)
+    assert figures["floors"] == tall + 1  # late sits on top of the chain
+    assert figures["local_imports"] == locals_  # the nested function's import counts once
+    check = subprocess.run(
+        [sys.executable, str(SCRIPT), "--root", str(root), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 1
+    assert f"floors: {tall + 1}, over the limit" in check.stdout
+    assert f"local_imports: {locals_}, over the limit" in check.stdout

@@ -9,10 +9,11 @@ import pytest
 
 from tau_sim.agents.scripted import ScriptedAgentOptions
 from tau_sim.simulator.cli import configure_run, parsers
+from tau_sim.simulator.cli.run_file import merge
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.core.options import convert_options
 from tau_sim.simulator.grid import RunConfig
-from tau_sim.simulator.models.options import convert_options, merge
 from tau_sim.simulator.run import check_numbers
 from tests.helpers.cli import one_line_error, run_error, tau_sim
 

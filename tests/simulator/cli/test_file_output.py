@@ -1,5 +1,5 @@
 """Tables written to a file or a pipe take their content's width: no column cut at 80, no
-agent name shrunk to ``scripte…`` (``results.report.stdout_console``)."""
+agent name shrunk to ``scripte…`` (``results.terminal.stdout_console``)."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.grid import auto_workers, resolve_workers
 from tau_sim.simulator.models.capacity import fit_connections
 from tau_sim.simulator.models.openai_provider import OpenAIChatModel, make_openai_provider
-from tau_sim.simulator.run import auto_workers, resolve_workers
 from tests.helpers import cli
 
 REMOTE = "http://10.255.255.1/v1"  # never contacted: a dry run and provider objects only

@@ -14,6 +14,7 @@ import pytest
 
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec
 from tau_sim.simulator.core.errors import OptionError, UsageError
+from tau_sim.simulator.core.options import convert_options
 from tau_sim.simulator.models import local_provider
 from tau_sim.simulator.models.launcher import LaunchOptions, ReplicaPool, ReplicaState
 from tau_sim.simulator.models.local_provider import (
@@ -25,7 +26,6 @@ from tau_sim.simulator.models.local_provider import (
 )
 from tau_sim.simulator.models.local_provider import make_local_provider as make_local
 from tau_sim.simulator.models.local_speed import call_timeout
-from tau_sim.simulator.models.options import convert_options
 from tests.helpers.cli import TAU_SIM
 from tests.helpers.require import missing
 

@@ -27,9 +27,9 @@ import pytest
 from tau_sim.simulator.cli import configure_run, parsers
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.registry import get_domain
-from tau_sim.simulator.grid import RunConfig, decode_config, grid_size
+from tau_sim.simulator.grid import RunConfig, auto_workers, decode_config, grid_size
 from tau_sim.simulator.results.metrics import run_report
-from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner, auto_workers
+from tau_sim.simulator.run import INSTALL, LOCAL, NAMESPACE, Runner
 from tau_sim.simulator.store import Store, get_run
 from tests.helpers.cli import SMALL, SMALL_CELLS, TAU_SIM, tau_sim, wait_for_completed
 from tests.helpers.require import import_or_require

@@ -26,7 +26,7 @@ ARGS = ["run", "--tasks", "1", "--trials", "1", "--emotions", "neutral", "--quie
 CHILD = """
 import sys
 import tau_sim.simulator.cli.main as cli
-import tau_sim.simulator.cli.run, tau_sim.simulator.run, tau_sim.simulator.store
+import tau_sim.simulator.cli.play, tau_sim.simulator.run, tau_sim.simulator.store
 print("ready", file=sys.stderr, flush=True)
 sys.stdin.readline()
 sys.exit(cli.main(sys.argv[1:]))

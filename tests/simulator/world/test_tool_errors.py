@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from tau_sim.simulator.core import parse_arguments
 from tau_sim.simulator.core.registry import get_domain
-from tau_sim.simulator.models import parse_arguments
 from tau_sim.simulator.world import ToolOutcome
 
 NOT_AN_OBJECT = "Error: arguments of `get_order_details` must be a JSON object (the tool takes: "
