@@ -19,8 +19,9 @@ intensity, politeness, urgency, trust) and holds:
   first two messages; ``abandoned_correct``, the share it abandoned although the agent earned the
   full reward; over the conversations of a task with a demand that the agent refused,
   ``insistences_set`` (the condition's pushback) and ``insistences_made`` (means),
-  ``over_cooperation`` (the share where the user insisted fewer times than set and did not
-  abandon) and ``over_insistence`` (more times than set); None without such a conversation;
+  ``over_cooperation`` (the share where the user insisted fewer times than set and ended the
+  conversation satisfied) and ``over_insistence`` (more times than set); None without such a
+  conversation;
 - language: ``persona_length_breaks``, the share of messages longer than the persona allows,
   and ``words_by_persona``, words per message per persona;
   ``distinct_2`` (distinct word bigrams over all bigrams of the user's messages),
@@ -105,8 +106,10 @@ def _own(item: Played) -> list[tuple[str, frozenset[str]]]:
 
 
 def invented(item: Played) -> list[str]:
-    """The facts user messages state that nobody gave the user before: words holding a digit,
-    then names (``audit_conduct.invented_names``)."""
+    """The facts user messages state that nobody gave the user before.
+
+    Words holding a digit, then names (``audit_conduct.invented_names``).
+    """
     found: list[str] = []
     for text, known in zip(item.texts, item.known_before, strict=True):
         clean = text.replace(STOP, "").replace(UNSATISFIED, "")
@@ -234,7 +237,7 @@ def _pushback(items: list[Played]) -> dict[str, float | None]:
     return {
         "insistences_set": mean([s for s, _, _ in pairs]),
         "insistences_made": mean([m for _, m, _ in pairs]),
-        "over_cooperation": sum(m < s and e != UNSATISFIED for s, m, e in pairs) / n,
+        "over_cooperation": sum(m < s and e == STOP for s, m, e in pairs) / n,
         "over_insistence": sum(m > s for s, m, _ in pairs) / n,
     }
 

@@ -1,5 +1,6 @@
-"""The user audit's conduct and fact figures read from words: insistences, unanswered questions,
-names, and message length against the persona.
+"""The user audit's conduct and fact figures read from words.
+
+Insistences, unanswered questions, names, and message length against the persona.
 
 Every rule reads what was said (the user's and the agent's texts, the task's scenario), never
 the user's own bookkeeping, so a scripted user, an LLM user and a person are measured alike:
@@ -9,7 +10,7 @@ the user's own bookkeeping, so a scripted user, an LLM user and a person are mea
   "supervisor", "manager", "elsewhere", "reconsider" …); compared with ``insistences_set``,
   the condition's pushback (``users.pushback.pushback_of``). A conversation counts only where
   the agent refused (``REFUSING`` in one of its texts): a user whose demand was granted has
-  nothing to insist on.
+  nothing to insist on, and one handed to a human (a transfer) is cut short.
 - ``unanswered``: the facts the user holds that the agent asked for (a sentence ending in "?"
   that names one of the slot's keywords) and that no user message gave, before or after (its
   value, or at least half of its words).
@@ -40,7 +41,7 @@ INSISTING = re.compile(
 REFUSING = re.compile(
     r"\b(?:can't|cannot|can not|unable|not able|won't be able|not possible|isn't possible|"
     r"not eligible|ineligible|non-refundable|not allowed|isn't something|against (?:our )?"
-    r"policy|only covers|not permitted)\b",
+    r"policy|policy says|(?:does not|doesn't) allow|only covers|not permitted)\b",
     re.IGNORECASE,
 )
 """Words of an agent text that turn a request down."""
@@ -132,9 +133,7 @@ def invented_names(item: Played) -> list[str]:
 def length_breaks(item: Played) -> int:
     """The user messages longer than the persona allows (sentences or characters)."""
     limit = SENTENCE_LIMIT.get(item.persona, DEFAULT_SENTENCES)
-    return sum(
-        len(sentences(t)) > limit or len(_clean(t)) > MESSAGE_CHARS for t in item.texts
-    )
+    return sum(len(sentences(t)) > limit or len(_clean(t)) > MESSAGE_CHARS for t in item.texts)
 
 
 def _clean(text: str) -> str:
