@@ -21,10 +21,10 @@ _Levels = dict[str, list[str]]
 LEADS: dict[str, _Levels] = {
     "anger": {
         "low": [
-            "Hm, this is a bit annoying.",
-            "Look, I'm a little annoyed.",
-            "Hm, I'm mildly frustrated here.",
-            "Right, this is slightly irritating.",
+            "Hm, this is a bit of a bother and a nuisance.",
+            "Hm, I'm a little aggravated.",
+            "Right, I'm mildly agitated.",
+            "Right, I'm slightly resentful.",
         ],
         "medium": [
             "Seriously, this is really frustrating.",
@@ -41,9 +41,9 @@ LEADS: dict[str, _Levels] = {
     },
     "fear": {
         "low": [
-            "Um, I'm a little nervous and afraid.",
-            "Oh, um, I'm slightly anxious and nervous.",
-            "Um, I'm a bit nervous about this.",
+            "Um, I'm a little wary and apprehensive.",
+            "Oh, um, I'm slightly apprehensive.",
+            "Um, I'm a little wary.",
         ],
         "medium": [
             "I'm getting really nervous.",
@@ -58,14 +58,14 @@ LEADS: dict[str, _Levels] = {
     },
     "sadness": {
         "low": [
-            "Oh. Sadly, this went a bit off.",
-            "Well. Unfortunately, this is a little disappointing.",
-            "Oh. I feel a little sad and blue.",
+            "Oh. Sadly, this went a little off.",
+            "Well. I feel a little sad and blue.",
+            "Oh. This is a tad disappointing.",
         ],
         "medium": [
-            "Sigh, I'm weary and gloomy about all this.",
+            "Sigh, I feel weary and gloomy, it's all so sad.",
             "I'm having a hard time with this, it's so disheartening.",
-            "This is wearing me down, I feel gloomy and defeated.",
+            "This is wearing me down, it's a sad, rough day.",
         ],
         "high": [
             "I just can't deal with this anymore, I feel so defeated and sad.",
@@ -118,7 +118,7 @@ TAILS: dict[str, _Levels] = {
         ],
     },
     "fear": {
-        "low": ["Um, I want to double-check it, I'm a bit nervous."],
+        "low": ["Um, I'm a bit wary of a risk here."],
         "medium": ["I'm anxious about this.", "I'm nervous this could be a problem."],
         "high": [
             "I'm in a panic and so afraid!",
@@ -126,7 +126,7 @@ TAILS: dict[str, _Levels] = {
         ],
     },
     "sadness": {
-        "low": ["Let's see what can be done."],
+        "low": ["I'd appreciate the help, sadly it's all a bit disheartening."],
         "medium": [
             "I don't really know what else to do, I'm exhausted.",
             "It's been a rough week, and this is so disheartening.",
@@ -138,7 +138,7 @@ TAILS: dict[str, _Levels] = {
     },
     "disgust": {
         "low": ["Let's get it over with."],
-        "medium": ["This is sloppy, I'm disgusted.", "What a mess, this is gross."],
+        "medium": ["Your service is a sloppy, gross mess.", "What a mess, this is gross."],
         "high": [
             "Your company is a disgrace, it's appalling.",
             "How pathetic and gross this is, I can't believe it.",
