@@ -59,7 +59,7 @@ LEADS: dict[str, _Levels] = {
     "sadness": {
         "low": [
             "Oh. Sadly, this went a little off.",
-            "Well. I feel a little sad and blue.",
+            "Well. I feel a little sad and glum.",
             "Oh. This is a tad disappointing.",
         ],
         "medium": [
