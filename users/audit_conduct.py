@@ -49,7 +49,66 @@ SENTENCE_LIMIT: dict[str, int] = {"terse": 2, "rambling": 4}
 """Sentences a message of a persona may have (3 for the others), as the LLM user is told."""
 DEFAULT_SENTENCES = 3
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:'[a-z]+)?\b")
-_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay"})
+_NOT_NAMES = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "ok",
+        "okay",
+        "if",
+        "the",
+        "a",
+        "an",
+        "and",
+        "but",
+        "or",
+        "so",
+        "as",
+        "for",
+        "also",
+        "any",
+        "my",
+        "your",
+        "our",
+        "it",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "what",
+        "how",
+        "why",
+        "when",
+        "where",
+        "which",
+        "who",
+        "can",
+        "could",
+        "would",
+        "will",
+        "please",
+        "thanks",
+        "thank",
+        "hello",
+        "hi",
+        "hey",
+        "yes",
+        "no",
+        "sorry",
+        "sure",
+        "dear",
+    ]
+)
+"""Capitalised words that open a clause after markup or a line break as often as a sentence."""
 _QUESTION_SPLIT = re.compile(r"(?<=[.!?])\s+")
 _START = re.compile(r"(?:^|[.!?:;]\s+|\n)\s*[\"'(]?$")
 
