@@ -11,17 +11,26 @@ intensity, politeness, urgency, trust) and holds:
   ``intensity_rank_corr``, the Spearman rank correlation of expressed with set intensity over
   every conversation of that user kind and family (None with fewer than two set intensities);
 - facts: ``invented_facts``, per conversation, the numbers, ids and dates (words holding a
-  digit) a user message states that neither the scenario nor any earlier agent message or tool
-  result holds;
+  digit) and the names (capitalised words not opening a sentence) a user message states that
+  neither the scenario nor any earlier agent message or tool result holds;
+  ``unanswered_questions``, per conversation, the facts the user holds that the agent asked
+  for and the user never gave (``users.audit_conduct`` has these rules and the next ones);
 - conduct: ``accepted_at_once``, the share of conversations the user ended satisfied within its
   first two messages; ``abandoned_correct``, the share it abandoned although the agent earned the
-  full reward;
-- language: ``distinct_2`` (distinct word bigrams over all bigrams of the user's messages),
+  full reward; over the conversations of a task with a demand that the agent refused,
+  ``insistences_set`` (the condition's pushback) and ``insistences_made`` (means),
+  ``over_cooperation`` (the share where the user insisted fewer times than set and ended the
+  conversation satisfied) and ``over_insistence`` (more times than set); None without such a
+  conversation;
+- language: ``persona_length_breaks``, the share of messages longer than the persona allows,
+  and ``words_by_persona``, words per message per persona;
+  ``distinct_2`` (distinct word bigrams over all bigrams of the user's messages),
   ``mattr`` (moving-average type-token ratio, window ``MATTR_WINDOW`` words, per conversation,
   averaged), ``repeated_sentence_share`` (messages repeating an earlier sentence of the same
   conversation), ``messages_per_conversation`` and ``words_per_message``.
 
-``flags`` names each figure outside what a faithful user shows (``TARGETS``).
+``flags`` names each figure outside what a faithful user shows (``TARGETS``), and
+``persona_words`` where terse users wrote no fewer words per message than rambling ones.
 """
 
 from __future__ import annotations
@@ -33,6 +42,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tau_sim.simulator.core import STOP, UNSATISFIED
+from tau_sim.users.audit_conduct import (
+    insistences_made,
+    insistences_set,
+    invented_names,
+    length_breaks,
+    refused,
+    unanswered,
+)
 from tau_sim.users.audit_read import Played
 from tau_sim.users.emotions import NEGATIVE, family_of
 from tau_sim.users.lexicon import family_counts, negativity, positivity, words
@@ -48,6 +65,10 @@ TARGETS = {
     "repeated_sentence_share": 0.02,
     "accepted_at_once": 0.0,
     "abandoned_correct": 0.0,
+    "unanswered_questions": 0.0,
+    "over_cooperation": 0.0,
+    "over_insistence": 0.0,
+    "persona_length_breaks": 0.05,
 }
 _FACT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-/.:]*[0-9][A-Za-z0-9_\-/:]*")
 _CONDITION = ("user", "emotion", "intensity", "politeness", "urgency", "trust")
@@ -85,7 +106,10 @@ def _own(item: Played) -> list[tuple[str, frozenset[str]]]:
 
 
 def invented(item: Played) -> list[str]:
-    """The facts (words holding a digit) user messages state that nobody gave the user before."""
+    """The facts user messages state that nobody gave the user before.
+
+    Words holding a digit, then names (``audit_conduct.invented_names``).
+    """
     found: list[str] = []
     for text, known in zip(item.texts, item.known_before, strict=True):
         clean = text.replace(STOP, "").replace(UNSATISFIED, "")
@@ -93,7 +117,7 @@ def invented(item: Played) -> list[str]:
             fact = fact.rstrip(".:/-")
             if fact and fact.lower() not in known.lower():
                 found.append(fact)
-    return found
+    return found + invented_names(item)
 
 
 def distinct_2(texts: Sequence[str]) -> float | None:
@@ -188,6 +212,8 @@ def _row(condition: dict[str, Any], items: list[Played]) -> dict[str, Any]:
         "accepted_at_once": sum(i.ends == STOP and len(i.texts) <= 2 for i in items) / n,
         "abandoned_correct": sum(i.ends == UNSATISFIED and (i.reward or 0.0) >= 1.0 for i in items)
         / n,
+        "unanswered_questions": sum(len(unanswered(i)) for i in items) / n,
+        **_pushback(items),
         "distinct_2": distinct_2(texts),
         "mattr": mean([v for v in ttr if v is not None])
         if any(v is not None for v in ttr)
@@ -195,7 +221,32 @@ def _row(condition: dict[str, Any], items: list[Played]) -> dict[str, Any]:
         "repeated_sentence_share": sum(repeats(i.texts) for i in items) / len(texts),
         "messages_per_conversation": len(texts) / n,
         "words_per_message": mean([len(words(t)) for t in texts]),
+        "persona_length_breaks": sum(length_breaks(i) for i in items) / len(texts),
+        "words_by_persona": _words_by_persona(items),
     }
+
+
+def _pushback(items: list[Played]) -> dict[str, float | None]:
+    """Insistences set and made, over- and under-insisting, over the refused demands."""
+    pairs = [(insistences_set(i), insistences_made(i), i.ends) for i in items if refused(i)]
+    if not pairs:
+        return dict.fromkeys(
+            ("insistences_set", "insistences_made", "over_cooperation", "over_insistence")
+        )
+    n = len(pairs)
+    return {
+        "insistences_set": mean([s for s, _, _ in pairs]),
+        "insistences_made": mean([m for _, m, _ in pairs]),
+        "over_cooperation": sum(m < s and e == STOP for s, m, e in pairs) / n,
+        "over_insistence": sum(m > s for s, m, _ in pairs) / n,
+    }
+
+
+def _words_by_persona(items: list[Played]) -> dict[str, float]:
+    by: dict[str, list[int]] = defaultdict(list)
+    for item in items:
+        by[item.persona or "-"].extend(len(words(t)) for t in item.texts)
+    return {p: round(mean(v), 2) for p, v in sorted(by.items())}
 
 
 def flags(row: dict[str, Any]) -> list[str]:
@@ -206,9 +257,19 @@ def flags(row: dict[str, Any]) -> list[str]:
     corr = row.get("intensity_rank_corr")
     if corr is not None and corr < TARGETS["intensity_rank_corr"]:
         out.append("intensity_rank_corr")
-    for name in ("invented_facts", "repeated_sentence_share", "accepted_at_once"):
-        if row[name] > TARGETS[name]:
+    for name in (
+        "invented_facts",
+        "unanswered_questions",
+        "accepted_at_once",
+        "abandoned_correct",
+        "over_cooperation",
+        "over_insistence",
+        "repeated_sentence_share",
+        "persona_length_breaks",
+    ):
+        if row[name] is not None and row[name] > TARGETS[name]:
             out.append(name)
-    if row["abandoned_correct"] > TARGETS["abandoned_correct"]:
-        out.append("abandoned_correct")
+    by = row["words_by_persona"]
+    if "terse" in by and "rambling" in by and by["terse"] >= by["rambling"]:
+        out.append("persona_words")
     return out

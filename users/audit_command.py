@@ -28,13 +28,19 @@ _COLUMNS = (
     ("expressed_intensity", "expr", 5),
     ("intensity_rank_corr", "rho", 5),
     ("invented_facts", "inv", 5),
+    ("unanswered_questions", "unans", 5),
     ("accepted_at_once", "acc1", 5),
     ("abandoned_correct", "abOK", 5),
+    ("insistences_set", "ins", 5),
+    ("insistences_made", "made", 5),
+    ("over_cooperation", "coop", 5),
+    ("over_insistence", "over", 5),
     ("repeated_sentence_share", "rep", 5),
     ("distinct_2", "dst2", 5),
     ("mattr", "mattr", 5),
     ("messages_per_conversation", "msgs", 5),
     ("words_per_message", "wpm", 5),
+    ("persona_length_breaks", "long", 5),
 )
 
 
@@ -89,8 +95,11 @@ def table(rows: list[dict[str, Any]]) -> str:
         lines.append(" ".join(cells) + " " + (",".join(row["flags"]) or "ok"))
     legend = (
         "fam: expressed family match (NRC lexicon); expr: mean VADER valence; rho: Spearman "
-        "expressed vs set intensity; inv: invented facts per conversation; acc1: accepted "
-        "within two messages; abOK: abandoned a fully rewarded agent; rep: repeated-sentence "
-        "share; dst2: distinct-2; msgs: messages per conversation; wpm: words per message"
+        "expressed vs set intensity; inv: invented facts (ids, numbers, names) per conversation; "
+        "unans: facts asked and never given per conversation; acc1: accepted within two "
+        "messages; abOK: abandoned a fully rewarded agent; ins/made: insistences set/made on a "
+        "refused demand; coop: accepted before the pushback was spent; over: insisted more "
+        "than set; rep: repeated-sentence share; dst2: distinct-2; msgs: messages per "
+        "conversation; wpm: words per message; long: messages over the persona's length"
     )
     return "\n".join([*lines, legend])

@@ -16,7 +16,7 @@ import sqlite_utils
 from tau_sim.simulator.core import AgentMessage, ToolResult, UsageError, UserMessage, UserToolResult
 from tau_sim.simulator.results import conversation_rows
 from tau_sim.simulator.store import get_run, iter_events
-from tau_sim.simulator.world import Domain
+from tau_sim.simulator.world import Domain, InfoSlot, Task
 
 
 @dataclass
@@ -25,7 +25,10 @@ class Played:
 
     ``known`` holds the texts the user may take facts from before each user message: the
     scenario (index 0 onwards) plus what the agent and the user's own tools said earlier;
-    ``known_before[i]`` is that text for user message ``i``.
+    ``known_before[i]`` is that text for user message ``i``; ``replies[i]`` is what the agent
+    said (its texts, joined) after user message ``i`` and before the next one. ``persona``,
+    ``demand`` and ``slots`` (each fact the user holds: name, value and the words an agent
+    asks it by) are the task's, empty where the domain is not registered here.
     """
 
     user: str
@@ -38,6 +41,10 @@ class Played:
     texts: list[str] = field(default_factory=list)
     known_before: list[str] = field(default_factory=list)
     ends: str | None = None
+    replies: list[str] = field(default_factory=list)
+    persona: str = ""
+    demand: str = ""
+    slots: list[InfoSlot] = field(default_factory=list)
 
 
 def read_runs(db: sqlite_utils.Database, run_ids: list[str]) -> list[Played]:
@@ -69,14 +76,22 @@ def _read(db: sqlite_utils.Database, row: dict[str, object]) -> Played:
         trust=str(row.get("trust") or ""),
         reward=float(str(reward)) if reward is not None else None,
     )
-    known = [scenario_text(str(row["domain"]), str(row["task_id"]))]
+    domain, task_id = str(row["domain"]), str(row["task_id"])
+    known = [scenario_text(domain, task_id)]
+    task = task_of(domain, task_id)
+    if task is not None:
+        item.persona, item.demand = task[0].scenario.persona, task[0].scenario.demand
+        item.slots = task[1]
     for event in iter_events(db, str(row["id"])):
         if isinstance(event, UserMessage):
             item.texts.append(event.text)
+            item.replies.append("")
             item.known_before.append(" ".join(known))
             item.ends = event.ends or item.ends
         elif isinstance(event, AgentMessage) and event.text:
             known.append(event.text)
+            if item.replies:
+                item.replies[-1] = f"{item.replies[-1]} {event.text}".strip()
         elif isinstance(event, ToolResult | UserToolResult):
             known.append(event.content)
     return item
@@ -89,15 +104,24 @@ def scenario_text(domain: str, task_id: str) -> str:
     A run of an unregistered domain has no scenario here: its users' facts are then checked
     against what the agent and the user's tools said only.
     """
+    found = task_of(domain, task_id)
+    if found is None:
+        return ""
+    return msgspec.json.encode([found[0].scenario, found[1]]).decode()
+
+
+@cache
+def task_of(domain: str, task_id: str) -> tuple[Task, list[InfoSlot]] | None:
+    """A registered task and the facts its user holds (None when it is not known here)."""
     from tau_sim.simulator.world import user_slots
 
     loaded = _domain(domain)
     if loaded is None:
-        return ""
+        return None
     for task in loaded.tasks:
         if task.id == task_id:
-            return msgspec.json.encode([task.scenario, user_slots(loaded, task)]).decode()
-    return ""
+            return task, user_slots(loaded, task)
+    return None
 
 
 @cache

@@ -20,69 +20,143 @@ _Levels = dict[str, list[str]]
 
 LEADS: dict[str, _Levels] = {
     "anger": {
-        "low": ["Hm.", "Okay, look.", "Right.", "Well then."],
-        "medium": ["Seriously?", "Come on.", "Oh, for goodness' sake.", "You have to be kidding."],
+        "low": [
+            "Hm, this is a bit of a bother and a nuisance.",
+            "Hm, I'm a little aggravated.",
+            "Right, I'm mildly agitated.",
+            "Right, I'm slightly resentful.",
+        ],
+        "medium": [
+            "Seriously, this is really frustrating.",
+            "Come on, I'm getting angry now.",
+            "This is really annoying me now.",
+            "You have to be kidding, I'm really annoyed.",
+        ],
         "high": [
-            "This is ridiculous!",
-            "Unbelievable!",
-            "I can't believe this!",
-            "Are you serious right now?",
+            "This is ridiculous, I'm furious!",
+            "Unbelievable! I'm absolutely livid!",
+            "This is outrageous, I'm so angry!",
+            "Are you serious right now? I'm furious!",
         ],
     },
     "fear": {
-        "low": ["Oh, um.", "Okay.", "Um, alright."],
-        "medium": ["I'm getting a bit nervous.", "Oh no.", "This is worrying me."],
-        "high": ["Please, I'm really scared here!", "Oh god, please!", "I'm shaking here!"],
+        "low": [
+            "Um, I'm a little wary and apprehensive.",
+            "Oh, um, I'm slightly apprehensive.",
+            "Um, I'm a little wary.",
+        ],
+        "medium": [
+            "I'm getting really nervous.",
+            "Oh no, this is making me anxious.",
+            "This is worrying me, I'm afraid.",
+        ],
+        "high": [
+            "I'm really frightened, I'm panicking here!",
+            "Oh god, I'm terrified, total panic!",
+            "I'm shaking, I'm terrified and so afraid!",
+        ],
     },
     "sadness": {
-        "low": ["Oh.", "Well.", "Alright then."],
-        "medium": ["Sigh.", "I'm having a hard time with this.", "This is wearing me down."],
+        "low": [
+            "Oh. Sadly, this went a little off.",
+            "Well. I feel a little sad and glum.",
+            "Oh. This is a tad disappointing.",
+        ],
+        "medium": [
+            "Sigh, I feel weary and gloomy, it's all so sad.",
+            "I'm having a hard time with this, it's so disheartening.",
+            "This is wearing me down, it's a sad, rough day.",
+        ],
         "high": [
-            "I just can't deal with this anymore.",
-            "Everything is going wrong today.",
-            "I'm at the end of my rope.",
+            "I just can't deal with this anymore, I feel so defeated and sad.",
+            "Everything is going wrong today, it's all so bleak and sad.",
+            "I'm completely lost, full of grief and regret.",
         ],
     },
     "disgust": {
-        "low": ["Ugh.", "Really.", "Hmph."],
-        "medium": ["This is pretty sloppy.", "Honestly.", "How careless."],
-        "high": ["This is pathetic.", "What a joke.", "Appalling."],
+        "low": [
+            "Hmph, that's a little gross.",
+            "Really. That's slightly gross.",
+            "Ugh, this is a bit distasteful.",
+        ],
+        "medium": [
+            "This is sloppy and unpleasant.",
+            "This is a sloppy, distasteful mess.",
+            "Typical, that's so gross.",
+        ],
+        "high": [
+            "This is pathetic and appalling.",
+            "What a joke, this is gross and pathetic.",
+            "Appalling, truly pathetic and gross.",
+        ],
     },
     "enjoyment": {
-        "low": ["Hi!", "Hello!"],
-        "medium": ["Hi there!", "Hey!"],
-        "high": ["Hi, great day today!", "Hello there, hope you're well!"],
+        "low": ["Hi, doing fine today.", "Hello, pleased to chat."],
+        "medium": ["Hi there, I'm in a happy mood today!", "Hey, I'm so glad to reach you!"],
+        "high": [
+            "Hi, what a wonderful day, I'm absolutely delighted!",
+            "Hello there, I'm so happy and delighted today!",
+        ],
     },
-    "neutral": {"low": [""], "medium": [""], "high": [""]},
+    "neutral": {
+        "low": [""],
+        "medium": [""],
+        "high": [""],
+    },
 }
 
 TAILS: dict[str, _Levels] = {
     "anger": {
-        "low": ["I'd like this sorted out."],
-        "medium": ["I need this fixed.", "Can we get this done quickly?"],
-        "high": ["I need this fixed right now!", "Fix this immediately!"],
+        "low": ["I want this sorted out."],
+        "medium": [
+            "I'm frustrated and I need this fixed.",
+            "This is annoying, so let's get this done quickly.",
+        ],
+        "high": [
+            "I'm furious and I need this fixed right now!",
+            "This makes me so angry, fix this immediately!",
+        ],
     },
     "fear": {
-        "low": ["I hope that's okay."],
-        "medium": ["I'm worried about this.", "Is this going to be a problem?"],
-        "high": ["I'm really panicking about this!", "Please tell me this can be fixed!"],
+        "low": ["Um, I'm a bit wary of a risk here."],
+        "medium": ["I'm anxious about this.", "I'm nervous this could be a problem."],
+        "high": [
+            "I'm in a panic and so afraid!",
+            "I'm scared and frightened this won't get fixed!",
+        ],
     },
     "sadness": {
-        "low": ["I'd appreciate the help."],
-        "medium": ["I don't really know what else to do.", "It's been a rough week."],
-        "high": ["I'm completely lost.", "Nothing ever works out for me."],
+        "low": ["I'd appreciate the help, sadly it's all a bit disheartening."],
+        "medium": [
+            "I don't really know what else to do, I'm exhausted.",
+            "It's been a rough week, and this is so disheartening.",
+        ],
+        "high": [
+            "I'm completely lost, sad and defeated.",
+            "Nothing ever works out for me, I'm heartbroken and defeated.",
+        ],
     },
     "disgust": {
         "low": ["Let's get it over with."],
-        "medium": ["I expected better from you.", "Your service is a mess."],
-        "high": ["Your company is a disgrace.", "I can't believe I have to deal with this."],
+        "medium": ["Your service is a sloppy, gross mess.", "What a mess, this is gross."],
+        "high": [
+            "Your company is a disgrace, it's appalling.",
+            "How pathetic and gross this is, I can't believe it.",
+        ],
     },
     "enjoyment": {
-        "low": ["Thanks!"],
-        "medium": ["Thanks so much!", "Appreciate it!"],
-        "high": ["Thanks a million, you're the best!", "Really looking forward to it!"],
+        "low": [""],
+        "medium": ["Thanks, I'm glad.", "Thanks, I'm pleased."],
+        "high": [
+            "Thanks a million, you're the best, I'm delighted!",
+            "Really looking forward to it, what a joy!",
+        ],
     },
-    "neutral": {"low": [""], "medium": [""], "high": [""]},
+    "neutral": {
+        "low": [""],
+        "medium": [""],
+        "high": [""],
+    },
 }
 
 _Polite = dict[str, list[str]]

@@ -242,7 +242,7 @@ def test_no_text_copies_the_scripted_users_phrases(
     development: list[Turn], held_out: list[Turn], fresh: list[Turn]
 ) -> None:
     phrases = tone_phrases()
-    assert "i still want" in phrases and "come on" in phrases  # the tables were read
+    assert "i still want" in phrases and "whatever, fine" in phrases  # the tables were read
     turns = development + held_out + fresh
     found = {t["id"]: hits for t in turns if (hits := copied(t["text"], phrases))}
     assert found == {}
@@ -251,6 +251,6 @@ def test_no_text_copies_the_scripted_users_phrases(
 def test_the_copy_check_finds_a_copied_phrase() -> None:
     phrases = tone_phrases()
     assert copied("Sorry to insist, but I still want my refund.", phrases)
-    assert copied("Come on. Refund it.", phrases)
-    assert not copied("Come on, you can refund it.", phrases)
+    assert copied("Whatever, fine. Refund it.", phrases)
+    assert not copied("Whatever, fine by me, refund it.", phrases)
     assert not copied("Yes. Refund it.", phrases)

@@ -2,8 +2,10 @@
 
 The store is made by ``tau-sim run`` (scripted gold agent, scripted user); each planted user is
 a copy of one of its conversations under another user name, written with the store's own writer,
-with one fault put in: a user inventing an order id, a neutral user shouting, a user repeating
-itself, a user accepting at once. The audit must flag each, and only there.
+with one fault put in: a user inventing an order id, one naming a person nobody named, a neutral
+user shouting, a user repeating itself, a user accepting at once, one never giving the email it
+was asked, one giving in at the first refusal although set to insist five times, a neutral user
+insisting, one writing past its persona's length. The audit must flag each, and only there.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 
 from tau_sim.simulator.core import STOP
 from tau_sim.simulator.core.events import (
+    AgentMessage,
     ConversationEnded,
     ConversationStarted,
     Event,
@@ -29,18 +32,23 @@ from tau_sim.simulator.results.metrics import conversation_rows
 from tau_sim.simulator.store import Store
 from tau_sim.simulator.store.opening import open_database
 from tau_sim.simulator.store.reads import iter_events
+from tau_sim.users.audit_conduct import REFUSING
 from tests.helpers.cli import tau_sim
 
 Edit = Callable[[list[Event]], list[Event]]
+REFUSAL = "retail-011"
+"""A retail task whose user demands what the policy refuses."""
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A store with one real run: two retail tasks, neutral and anger at high intensity."""
+    """A store with one real run: two retail tasks (the second with a demand to refuse), neutral
+    and anger at high intensity."""
     db = tmp_path_factory.mktemp("audit") / "runs.db"
     tau_sim(
-        "run", "--domain", "retail", "--tasks", "2", "--emotions", "neutral,anger",
-        "--intensities", "high", "--seed", "3", "--db", str(db), "--quiet",
+        "run", "--domain", "retail", "--tasks", f"retail-001,{REFUSAL}",
+        "--emotions", "neutral,anger", "--intensities", "high", "--seed", "3",
+        "--db", str(db), "--quiet",
     )  # fmt: skip
     sqlite = open_database(db, readonly=True)
     run_id = str(next(iter(sqlite.query("select id from runs")))["id"])
@@ -89,6 +97,61 @@ def repeats(events: list[Event]) -> list[Event]:
     return _user_texts(events, lambda n, t: f"{first} {t}" if n else t)
 
 
+def names(events: list[Event]) -> list[Event]:
+    """The user's second message names a person nobody named."""
+    return _user_texts(
+        events, lambda n, t: t + " My neighbour Marguerite had the same trouble." if n == 1 else t
+    )
+
+
+def withholds(events: list[Event]) -> list[Event]:
+    """The user answers the agent's question for its email without giving it."""
+    return _user_texts(events, lambda n, t: "I'd rather not say that here." if "@" in t else t)
+
+
+def rambles(events: list[Event]) -> list[Event]:
+    """Every message runs on past any persona's sentences."""
+    more = " It rained. The bus was late. My tea went cold. The cat slept. Work was long."
+    return _user_texts(events, lambda n, t: t + more)
+
+
+def _refusal_answer(events: list[Event]) -> int:
+    """The index of the user message right after the agent's first refusal."""
+    said = -1
+    refused = False
+    for ev in events:
+        if isinstance(ev, UserMessage):
+            said += 1
+            if refused:
+                return said
+        elif isinstance(ev, AgentMessage) and ev.text and REFUSING.search(ev.text):
+            refused = True
+    raise AssertionError("the agent refused nothing")
+
+
+def gives_in(events: list[Event]) -> list[Event]:
+    """The user accepts the first refusal and leaves."""
+    at = _refusal_answer(events)
+    out: list[Event] = []
+    said = -1
+    for ev in events:
+        if isinstance(ev, UserMessage):
+            said += 1
+            if said == at:
+                out.append(msgspec.structs.replace(ev, text=f"Okay, fine. {STOP}", ends=STOP))
+                break
+        out.append(ev)
+    ended = next(e for e in events if isinstance(e, ConversationEnded))
+    out.append(msgspec.structs.replace(ended, seq=out[-1].seq + 1, reason="user_stop"))
+    return out
+
+
+def presses(events: list[Event]) -> list[Event]:
+    """A neutral user insists on the refused demand once."""
+    at = _refusal_answer(events)
+    return _user_texts(events, lambda n, t: f"I insist, make an exception. {t}" if n == at else t)
+
+
 def accepts(events: list[Event]) -> list[Event]:
     """The user thanks and leaves after the agent's first reply."""
     out: list[Event] = []
@@ -106,9 +169,17 @@ def accepts(events: list[Event]) -> list[Event]:
 
 
 def plant(db: Path, run_id: str, emotion: str, user: str, cell: int, edit: Edit) -> None:
-    """Copy a conversation of ``emotion`` as user ``user`` (cell ``cell``), edited by ``edit``."""
+    """Copy a conversation of ``emotion`` as user ``user`` (cell ``cell``), edited by ``edit``.
+
+    ``emotion`` may end in ``@TASK``: the conversation of that task (else the first task's).
+    """
+    emotion, _, task = emotion.partition("@")
     sqlite = open_database(db, readonly=True)
-    source = next(r["id"] for r in conversation_rows(sqlite, run_id) if r["emotion"] == emotion)
+    source = next(
+        r["id"]
+        for r in conversation_rows(sqlite, run_id)
+        if r["emotion"] == emotion and r["task_id"] == (task or "retail-001")
+    )
     events = list(iter_events(sqlite, source))
     sqlite.conn.close()
     target = f"{run_id}/{cell:06d}"
@@ -133,16 +204,22 @@ def plant(db: Path, run_id: str, emotion: str, user: str, cell: int, edit: Edit)
 
 @pytest.fixture(scope="module")
 def planted(played: tuple[Path, str]) -> tuple[dict[str, list[dict[str, Any]]], Path, str]:
-    """The audit rows per user of a copy of ``played`` with the four planted users."""
+    """The audit rows per user of a copy of ``played`` with the planted users."""
     db, run_id = played
     copy = db.with_name("planted.db")
     shutil.copy(db, copy)
-    faults = (("frustration", "planted/invents", invents), ("neutral", "planted/shouts", shouts))
-    faults += (
+    faults: list[tuple[str, str, Edit]] = [
+        ("frustration", "planted/invents", invents),
+        ("neutral", "planted/shouts", shouts),
         ("frustration", "planted/repeats", repeats),
         ("frustration", "planted/accepts", accepts),
-    )
-    faults += (("frustration", "human", repeats),)
+        ("frustration", "planted/names", names),
+        ("frustration", "planted/withholds", withholds),
+        (f"frustration@{REFUSAL}", "planted/gives-in", gives_in),
+        (f"neutral@{REFUSAL}", "planted/presses", presses),
+        ("frustration", "planted/rambles", rambles),
+        ("frustration", "human", repeats),
+    ]
     for cell, (emotion, user, edit) in enumerate(faults, start=1000):
         plant(copy, run_id, emotion, user, cell, edit)
     by_user: dict[str, list[dict[str, Any]]] = {}
@@ -157,7 +234,8 @@ def test_the_scripted_user_reads_clean(played: tuple[Path, str]) -> None:
     for row in rows:
         assert row["user"] == "scripted" and row["conversations"] == 2
         assert row["invented_facts"] == 0 and row["repeated_sentence_share"] == 0
-        assert row["accepted_at_once"] == 0
+        assert row["accepted_at_once"] == 0 and row["unanswered_questions"] == 0
+        assert row["over_cooperation"] == 0 and row["over_insistence"] == 0
         for key in ("family_match", "intensity_rank_corr", "distinct_2"):
             assert key in row
     neutral = next(r for r in rows if r["emotion"] == "neutral")
@@ -188,6 +266,44 @@ def test_a_user_accepting_at_once_is_flagged(planted: Any) -> None:
     (row,) = planted[0]["planted/accepts"]
     assert row["accepted_at_once"] == 1.0 and "accepted_at_once" in row["flags"]
     assert row["messages_per_conversation"] == 2
+
+
+def test_a_name_nobody_said_is_an_invented_fact(planted: Any) -> None:
+    (row,) = planted[0]["planted/names"]
+    assert row["invented_facts"] == 1.0 and "invented_facts" in row["flags"]
+    assert row["invented_examples"] == ["Marguerite"]
+
+
+def test_a_fact_asked_and_never_given_is_unanswered(planted: Any) -> None:
+    (row,) = planted[0]["planted/withholds"]
+    assert row["unanswered_questions"] == 1.0 and "unanswered_questions" in row["flags"]
+    assert row["invented_facts"] == 0
+
+
+def test_giving_in_before_the_pushback_is_spent_is_over_cooperation(planted: Any) -> None:
+    scripted = next(
+        r for r in planted[0]["scripted"] if r["emotion"] == "frustration" and r["insistences_set"]
+    )
+    assert scripted["insistences_made"] == scripted["insistences_set"] == 5
+    assert scripted["over_cooperation"] == 0 and scripted["over_insistence"] == 0
+    (row,) = planted[0]["planted/gives-in"]
+    assert row["insistences_set"] == 5 and row["insistences_made"] == 0
+    assert row["over_cooperation"] == 1.0 and "over_cooperation" in row["flags"]
+
+
+def test_a_neutral_user_insisting_is_over_insistence(planted: Any) -> None:
+    (row,) = planted[0]["planted/presses"]
+    assert row["insistences_set"] == 0 and row["insistences_made"] == 1
+    assert row["over_insistence"] == 1.0 and "over_insistence" in row["flags"]
+    assert row["over_cooperation"] == 0
+
+
+def test_messages_past_the_persona_length_are_flagged(planted: Any) -> None:
+    (row,) = planted[0]["planted/rambles"]
+    assert row["persona_length_breaks"] == 1.0 and "persona_length_breaks" in row["flags"]
+    (persona,) = row["words_by_persona"]
+    scripted = next(r for r in planted[0]["scripted"] if r["emotion"] == "frustration")
+    assert row["words_by_persona"][persona] > scripted["words_by_persona"][persona]
 
 
 def test_the_plot_is_a_png(planted: Any, tmp_path: Path) -> None:

@@ -28,8 +28,11 @@ load_plugins()
 
 TEXT = (
     "Okay. Hi, I'm trying to get a refund for the order with the speaker. My email is "
-    "sam.lee@example.com and I don't have the order id. Please just check it. I hope that's okay."
+    "sam.lee@example.com and I don't have the order id. Please just check it. I'm anxious "
+    "about this."
 )
+FEAR_TAIL = "I'm anxious about this."
+"""A fear tail of ``users.tone.TAILS``: a feeling phrase the persona keeps verbatim."""
 KEPT = ["sam.lee@example.com", "the order with the speaker", *FEELING_WORDS]
 
 
@@ -37,7 +40,7 @@ KEPT = ["sam.lee@example.com", "the order with the speaker", *FEELING_WORDS]
 def test_facts_and_feeling_words_stay_verbatim_and_nothing_is_added(persona: str) -> None:
     for seed in range(20):
         out = styled(persona, TEXT, KEPT, random.Random(seed))
-        for kept in ("sam.lee@example.com", "the order with the speaker", "I hope that's okay."):
+        for kept in ("sam.lee@example.com", "the order with the speaker", FEAR_TAIL):
             assert kept in out, (persona, out)
         assert out.count("?") == TEXT.count("?")
         assert re.findall(r"\d", out) == re.findall(r"\d", TEXT)
@@ -51,8 +54,8 @@ def test_each_persona_leaves_its_mark() -> None:
     terse = styled("terse", TEXT, KEPT, rng)
     assert len(terse) < len(TEXT) and "Please just" not in terse and "Check it." in terse
     formal = styled("formal", TEXT, KEPT, rng)
-    assert "I am trying" in formal and "do not have" in formal and "I'm" not in formal
-    assert "I hope that's okay." in formal  # a feeling phrase is the tone's, not the persona's
+    assert "I am trying" in formal and "do not have" in formal and "I'm trying" not in formal
+    assert FEAR_TAIL in formal  # a feeling phrase is the tone's, not the persona's
     rambling = styled("rambling", TEXT, KEPT, rng)
     assert TEXT in rambling and any(aside in rambling for aside in ASIDES)
     non_native = {styled("non-native", TEXT, KEPT, random.Random(s)) for s in range(10)}
