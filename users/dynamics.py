@@ -6,7 +6,7 @@ Every agent turn yields *signals* (the triggers of ``EmotionUpdate``, e.g.
     rise = base x sensitivity x (0.3 + intensity x arousal) x level factor
 
 where ``base`` is the signal's weight (``WEIGHTS``), ``sensitivity`` the leaf's weight of the
-signal's channel (``friction``, ``uncertainty`` or ``neglect``), ``intensity`` the current
+signal's sensitivity (``friction``, ``uncertainty`` or ``neglect``), ``intensity`` the current
 intensity, ``arousal`` the leaf's (0 for neutral) and the level factor comes from the profile's
 level of the dimension the signal depends on (``LEVEL_FACTORS``; 1 for the others):
 
@@ -48,7 +48,7 @@ import msgspec
 from tau_sim.users.emotions import EmotionProfile, clamp
 
 
-class Channel(StrEnum):
+class Sensitivity(StrEnum):
     """Which sensitivity of the leaf scales a signal."""
 
     PROCEDURAL = "procedural"
@@ -74,28 +74,28 @@ class Signal(StrEnum):
 
 
 class Weight(msgspec.Struct, frozen=True):
-    """The base effect of one signal, the channel that scales it and its dimension, if any."""
+    """The base effect of one signal, the sensitivity that scales it and its dimension, if any."""
 
-    channel: Channel
+    sensitivity: Sensitivity
     base: float
     reason: str
     dimension: str | None = None
 
 
 WEIGHTS: dict[Signal, Weight] = {
-    Signal.LOOKUPABLE_QUESTION: Weight(Channel.PROCEDURAL, 0.12, "procedural friction"),
-    Signal.REPEATED_QUESTION: Weight(Channel.PROCEDURAL, 0.16, "procedural friction"),
-    Signal.NO_PROGRESS: Weight(Channel.PROCEDURAL, 0.06, "procedural friction", "urgency"),
-    Signal.ANNOUNCED_DELAY: Weight(Channel.PROCEDURAL, 0.08, "procedural friction", "urgency"),
-    Signal.UNCLEAR_QUESTION: Weight(Channel.UNCERTAINTY, 0.07, "unclear questions"),
-    Signal.UNKNOWN_QUESTION: Weight(Channel.UNCERTAINTY, 0.04, "unclear questions"),
-    Signal.UNBACKED_CLAIM: Weight(Channel.UNCERTAINTY, 0.10, "unbacked claims", "trust"),
-    Signal.DISMISSIVE: Weight(Channel.NEGLECT, 0.10, "dismissive tone", "politeness"),
-    Signal.IGNORED_CUE: Weight(Channel.NEGLECT, 0.06, "ignored cues", "politeness"),
-    Signal.PROGRESS: Weight(Channel.PROGRESS, 0.15, ""),
-    Signal.CONFIRMATION: Weight(Channel.PROGRESS, 0.05, ""),
+    Signal.LOOKUPABLE_QUESTION: Weight(Sensitivity.PROCEDURAL, 0.12, "procedural friction"),
+    Signal.REPEATED_QUESTION: Weight(Sensitivity.PROCEDURAL, 0.16, "procedural friction"),
+    Signal.NO_PROGRESS: Weight(Sensitivity.PROCEDURAL, 0.06, "procedural friction", "urgency"),
+    Signal.ANNOUNCED_DELAY: Weight(Sensitivity.PROCEDURAL, 0.08, "procedural friction", "urgency"),
+    Signal.UNCLEAR_QUESTION: Weight(Sensitivity.UNCERTAINTY, 0.07, "unclear questions"),
+    Signal.UNKNOWN_QUESTION: Weight(Sensitivity.UNCERTAINTY, 0.04, "unclear questions"),
+    Signal.UNBACKED_CLAIM: Weight(Sensitivity.UNCERTAINTY, 0.10, "unbacked claims", "trust"),
+    Signal.DISMISSIVE: Weight(Sensitivity.NEGLECT, 0.10, "dismissive tone", "politeness"),
+    Signal.IGNORED_CUE: Weight(Sensitivity.NEGLECT, 0.06, "ignored cues", "politeness"),
+    Signal.PROGRESS: Weight(Sensitivity.PROGRESS, 0.15, ""),
+    Signal.CONFIRMATION: Weight(Sensitivity.PROGRESS, 0.05, ""),
 }
-"""Base weight, channel, abandonment reason and scaling dimension of every signal."""
+"""Base weight, sensitivity, abandonment reason and scaling dimension of every signal."""
 
 LEVEL_FACTORS: dict[str, dict[str, float]] = {
     "urgency": {"low": 0.4, "moderate": 1.0, "high": 1.8},
@@ -135,12 +135,12 @@ class DissatisfactionModel:
         self.threshold_scale = threshold_scale
         self._by_reason: dict[str, float] = {}
 
-    def _sensitivity(self, channel: Channel) -> float:
-        if channel is Channel.PROCEDURAL:
+    def _sensitivity(self, kind: Sensitivity) -> float:
+        if kind is Sensitivity.PROCEDURAL:
             return self.spec.friction
-        if channel is Channel.UNCERTAINTY:
+        if kind is Sensitivity.UNCERTAINTY:
             return self.spec.uncertainty
-        if channel is Channel.NEGLECT:
+        if kind is Sensitivity.NEGLECT:
             return self.spec.neglect
         return 1.0
 
@@ -169,11 +169,11 @@ class DissatisfactionModel:
     def friction(self, signal: Signal) -> float:
         """The dissatisfaction increase ``signal`` would cause now (0 for progress)."""
         weight = WEIGHTS[signal]
-        if weight.channel is Channel.PROGRESS:
+        if weight.sensitivity is Sensitivity.PROGRESS:
             return 0.0
         scale = 0.3 + self.intensity * self.spec.arousal
         level = 1.0 if weight.dimension is None else self.level_factor(weight.dimension)
-        return weight.base * self._sensitivity(weight.channel) * scale * level
+        return weight.base * self._sensitivity(weight.sensitivity) * scale * level
 
     def level_factor(self, dimension: str) -> float:
         """The factor of the profile's level of ``dimension`` (see the module docstring)."""
@@ -191,7 +191,7 @@ class DissatisfactionModel:
             if signal is None:
                 continue
             weight = WEIGHTS[signal]
-            if weight.channel is Channel.PROGRESS:
+            if weight.sensitivity is Sensitivity.PROGRESS:
                 drop = min(weight.base, self.dissatisfaction)
                 self.dissatisfaction -= drop
                 self.intensity = clamp(self.intensity - EASING * weight.base * self.spec.arousal)

@@ -26,16 +26,16 @@ neutral). How the weights were chosen:
   repugnance = contempt, distaste = disdain, excitement = cheerfulness; frustration, anxiety,
   helplessness, disappointment, aversion and relief are unchanged), so an earlier name keeps
   its reactions;
-- the family sets the dominant channel (anger and disgust: friction 1.1-1.8, fear: uncertainty
-  1.3-1.9, sadness: neglect 1.3-1.8); the other channels stay at 0.7-1.3 unless the leaf's
-  character raises one; enjoyment keeps every channel at 0.4-0.7 and the highest patience
+- the family sets the dominant sensitivity (anger and disgust: friction 1.1-1.8, fear: uncertainty
+  1.3-1.9, sadness: neglect 1.3-1.8); the other sensitivities stay at 0.7-1.3 unless the leaf's
+  character raises one; enjoyment keeps every sensitivity at 0.4-0.7 and the highest patience
   (1.3-1.5), since it forgives;
 - within a family the dominant weight grows with how intense the state is (annoyance <
   frustration < exasperation, nervousness < anxiety < dread < desperation, dislike < aversion <
   distaste < repugnance, disappointment < helplessness < hopelessness) and the most intense
   leaf of each family has its lowest patience (exasperation 0.65, desperation 0.70, repugnance
   and hopelessness 0.80);
-- a leaf's own character raises one more channel: argumentativeness disputes unclear answers
+- a leaf's own character raises one more sensitivity: argumentativeness disputes unclear answers
   (uncertainty 1.2), bitterness resents being dismissed (neglect 1.4), hopelessness and sorrow
   feel abandoned (neglect 1.8 and 1.7);
 - the default levels follow the same reading: the intense anger and disgust leaves are cold and

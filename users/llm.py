@@ -120,7 +120,7 @@ class LLMUserOptions(msgspec.Struct, frozen=True, kw_only=True):
     context_tokens: int | None = None
 
 
-class Reply(msgspec.Struct, frozen=True):
+class ParsedReply(msgspec.Struct, frozen=True):
     """One parsed answer of the user model.
 
     Attributes:
@@ -182,7 +182,7 @@ def _ends(value: Any, message: str) -> str | None:
 
 def parse_reply(
     text: str | None, intensity: float, dissatisfaction: float, *, abandons: bool = True
-) -> Reply:
+) -> ParsedReply:
     """Read the user model's answer: the JSON object asked for, else plain text with tokens.
 
     ``intensity`` and ``dissatisfaction`` are the previous values, kept when the answer does
@@ -210,7 +210,7 @@ def parse_reply(
     if ends == UNSATISFIED:
         reason = canonical_reason(reason_text if isinstance(reason_text, str) else None)
         reason = reason or "procedural friction"
-    return Reply(message, intensity, dissatisfaction, ends, reason, structured)
+    return ParsedReply(message, intensity, dissatisfaction, ends, reason, structured)
 
 
 def flip(transcript: list[ChatMessage]) -> list[ChatMessage]:
@@ -343,7 +343,7 @@ class LLMUser:
         )
         return UserTurn(text=text, ends=reply.ends, state=state, model=self.model.name, usage=usage)
 
-    def _parse(self, text: str | None) -> Reply:
+    def _parse(self, text: str | None) -> ParsedReply:
         return parse_reply(text, self.intensity, self.dissatisfaction, abandons=self.abandons)
 
 
