@@ -1,41 +1,9 @@
 """How a simulated user's dissatisfaction and intensity evolve turn by turn (pure, deterministic).
 
-Every agent turn yields *signals* (the triggers of ``EmotionUpdate``, e.g.
-``lookupable_question:order_id``). A friction signal raises dissatisfaction (clamped to 0..1) by
-
-    rise = base x sensitivity x (0.3 + intensity x arousal) x level factor
-
-where ``base`` is the signal's weight (``WEIGHTS``), ``sensitivity`` the leaf's weight of the
-signal's sensitivity (``friction``, ``uncertainty`` or ``neglect``), ``intensity`` the current
-intensity, ``arousal`` the leaf's (0 for neutral) and the level factor comes from the profile's
-level of the dimension the signal depends on (``LEVEL_FACTORS``; 1 for the others):
-
-- urgency scales turns without progress and lookups announced but not done (low 0.4,
-  moderate 1, high 1.8);
-- politeness scales a dismissive tone and ignored cues (warm 0.8, neutral 1, cold 1.25);
-- trust scales claims not backed by a stated detail (trusting 0, cautious 0.5, skeptical 1).
-
-The leaf's weights were set for its own levels, so for urgency and politeness (``RELATIVE``) the
-factor is divided by the factor of the leaf's own level: a profile at its leaf's levels reacts
-with the leaf's weights alone. Trust is absolute (only skepticism makes a bare claim hurt).
-
-A progress signal lowers dissatisfaction by its base weight (never below 0). Intensity follows
-(clamped to 0..1): it rises by ``REACTIVITY`` (0.5) x rise x arousal and falls by ``EASING``
-(0.3) x the progress base x arousal, so neutral keeps its intensity. The user abandons once
-
-    dissatisfaction >= patience x (1.2 - 0.7 x intensity x arousal) x urgency patience
-                       x threshold_scale
-
-with urgency patience ``URGENCY_PATIENCE`` (low 1.2, moderate 1, high 0.8) of the profile's
-level divided by that of the leaf's own level: a high-intensity user, or one more urgent than its
-leaf, gives up sooner. A user with arousal 0 (neutral, the control condition) never abandons,
-whatever the threshold scale and the levels.
-
-The levels are the profile's and stay fixed for the conversation (intensity changes do not move
-them). The abandonment reason is the ``WEIGHTS`` reason with the largest summed rise (a sad
-user's "dismissive tone" reads "emotional neglect"). Triggers of unknown kinds change nothing
-(the scripted user's ``insisted:STYLE`` and ``user_step:NAME`` are recorded, not weighed);
-dissatisfaction and intensity are rounded to 6 decimals after each turn.
+Each agent turn's signals (the triggers of ``EmotionUpdate``) raise or lower dissatisfaction by
+their weight, the leaf's sensitivity and the profile's levels; intensity follows; the user
+abandons past a threshold that falls with intensity and urgency, and never at neutral. The
+formulas: docs/users.md, "How dissatisfaction and intensity move".
 """
 
 from __future__ import annotations

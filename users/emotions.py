@@ -1,49 +1,9 @@
 """The emotion taxonomy: families, leaves, intensity levels and the user's emotion profile.
 
-The customer-service hierarchy of τ-Emotion-Bench: five families, 22 leaves, plus neutral.
-
-- anger: annoyance, frustration, argumentativeness, bitterness, exasperation
-- fear: anxiety, nervousness, dread, desperation
-- disgust: dislike, aversion, distaste, repugnance
-- sadness: disappointment, discouragement, helplessness, hopelessness, sorrow
-- enjoyment: relief, pride, peace, excitement
-
-Earlier names stay as aliases of the nearest leaf (``ALIASES``: irritation -> annoyance, outrage
--> exasperation, panic -> desperation, worry -> nervousness, despair -> hopelessness, contempt ->
-repugnance, disdain -> distaste, cheerfulness and amusement -> excitement), so stored runs and
-old commands still resolve.
-
-Each leaf has a default level of each dimension (politeness warm/neutral/cold, urgency
-low/moderate/high, trust trusting/cautious/skeptical; a condition may set any of them) and five
-dynamics weights: ``friction`` scales procedural friction (questions a tool could answer,
-repeated questions, turns without progress), ``uncertainty`` scales unclear or unanswerable
-questions, ``neglect`` scales a dismissive tone and ignored emotional cues, ``patience`` scales
-the abandonment threshold and ``arousal`` says how much the intensity matters at all (0 for
-neutral). How the weights were chosen:
-
-- a leaf that replaces an earlier leaf keeps that leaf's weights (annoyance = irritation,
-  exasperation = outrage, desperation = panic, nervousness = worry, hopelessness = despair,
-  repugnance = contempt, distaste = disdain, excitement = cheerfulness; frustration, anxiety,
-  helplessness, disappointment, aversion and relief are unchanged), so an earlier name keeps
-  its reactions;
-- the family sets the dominant sensitivity (anger and disgust: friction 1.1-1.8, fear: uncertainty
-  1.3-1.9, sadness: neglect 1.3-1.8); the other sensitivities stay at 0.7-1.3 unless the leaf's
-  character raises one; enjoyment keeps every sensitivity at 0.4-0.7 and the highest patience
-  (1.3-1.5), since it forgives;
-- within a family the dominant weight grows with how intense the state is (annoyance <
-  frustration < exasperation, nervousness < anxiety < dread < desperation, dislike < aversion <
-  distaste < repugnance, disappointment < helplessness < hopelessness) and the most intense
-  leaf of each family has its lowest patience (exasperation 0.65, desperation 0.70, repugnance
-  and hopelessness 0.80);
-- a leaf's own character raises one more sensitivity: argumentativeness disputes unclear answers
-  (uncertainty 1.2), bitterness resents being dismissed (neglect 1.4), hopelessness and sorrow
-  feel abandoned (neglect 1.8 and 1.7);
-- the default levels follow the same reading: the intense anger and disgust leaves are cold and
-  skeptical, fear runs at moderate to high urgency, sadness and enjoyment are mostly warm and
-  at low urgency.
-
-Neutral reacts weakly to everything (0.3) and has arousal 0: its intensity never moves and it
-never abandons.
+τ-Emotion-Bench's customer-service hierarchy (five families, 22 leaves, plus neutral), the
+aliases of earlier leaf names, each leaf's default politeness, urgency and trust, and its
+dynamics weights (friction, uncertainty, neglect, patience, arousal). How the weights were
+chosen: docs/users.md, "The emotion taxonomy".
 """
 
 from __future__ import annotations

@@ -1,53 +1,10 @@
 """How a user pushes back on a refusal: how many times it insists, and how, by its profile.
 
-Where the right answer is a refusal (a task whose scenario has a ``demand``: its request, or a
-part of it, must be turned down) the user insists before it accepts. ``pushback_of`` is a pure
-function of the emotion profile:
-
-    insistences = intensity base + leaf adjustment + urgency + trust   (limited to 0..5)
-
-- intensity base, by intensity level: low 1, medium 2, high 3 (times the leaf's arousal,
-  rounded, so a leaf without arousal has none);
-- leaf adjustment (``LEAF_ADJUSTMENT``): argumentativeness and desperation +1 (one disputes,
-  the other cannot afford a no); the sadness family -1 (resigned) and the enjoyment family
-  -1 (forgiving); 0 for the others;
-- urgency: high +1, low or moderate 0;
-- trust: skeptical +1 (does not believe the rule applies), cautious or trusting 0.
-
-Neutral (the control condition) has none, whatever its levels: it accepts the first clear
-explanation. At each level of intensity (the profile's own levels, as ``EmotionProfile.of``
-moves them) this gives (intensity 0.3, 0.6 and 0.9):
-
-    =================  ===  ======  ====
-    leaf               low  medium  high
-    =================  ===  ======  ====
-    neutral             0     0      0
-    frustration         1     3      5
-    argumentativeness   2     4      5
-    anxiety             1     3      5
-    desperation         2     4      5
-    helplessness        0     1      4
-    hopelessness        0     2      4
-    repugnance          1     3      5
-    excitement          0     1      3
-    peace               0     1      2
-    =================  ===  ======  ====
-
-(``tests/users/test_pushback.py`` pins this table.) The styles, in the order the user escalates
-through them (``STYLES``): ``repeat`` the demand, ``appeal`` to loyalty or hardship, claim an
-``exception``, ``threaten`` to leave, ask for a ``supervisor``. A profile draws on those that
-fit it (its repertoire):
-
-- ``repeat``: always, and first;
-- ``appeal``: the fear, sadness and enjoyment families, or a warm user (hardship for fear and
-  sadness, loyalty for the others);
-- ``exception``: a cautious or skeptical user, or an argumentative one;
-- ``threaten``: anger or disgust at medium or high intensity, or a cold user;
-- ``supervisor``: high urgency or skeptical trust.
-
-The sequence of ``insistences`` styles is the repertoire cut to that length; where there are
-more insistences than styles the extra ones repeat the demand right after the first, so the
-strongest style stays last.
+``pushback_of`` is a pure function of the emotion profile (intensity base, leaf adjustment,
+urgency and trust give 0 to 5 insistences; neutral none), with a repertoire of styles (repeat,
+appeal, exception, threaten, supervisor) the user escalates through. The formula and the table
+per leaf and level (pinned by ``tests/users/test_pushback.py``): docs/users.md, "How many times,
+and how".
 """
 
 from __future__ import annotations

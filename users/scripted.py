@@ -1,61 +1,10 @@
 """The scripted emotional user: rule-based replies in an emotion's tone, deterministic per seed.
 
-The user opens with the scenario's opening (which volunteers some facts: ``volunteered``), then
-reads each agent text through its reader (``users.perception.Reader``: the rule reader
-``users.dialogue.AgentTextReader``, or with ``reader=PROVIDER/MODEL`` a model,
-``users.model_reader.ModelReader``) into its acts: it gives the values of the
-known-info slots it is asked for (several when one question names several; a choice question,
-"which one", is not taken for one the agent's tools could answer),
-says "yes" to confirmation questions, says it does not know what it does not know, and closes with
-``###STOP###`` when the agent asks whether there is anything else or, after it reported its work
-done, says goodbye in words the reader finds nothing in ("You're welcome! Take care."), once
-nothing is pending: before that it raises its unsaid goal items (``goal_items``: a special
-request the agent never asked for; trigger ``goal_item:NAME``). An answer it gave before opens
-with "As I said," and the like; ``Tone`` says no phrase twice. When it quits, its complaint
-names what happened most (``users.tone.grievance``). Every turn feeds the triggers
-it found into a ``DissatisfactionModel``; once past its threshold the user leaves with
-``###UNSATISFIED###`` and the reason.
-
-Where the user has tools of its own (its phone: ``UserView.steps``), a request naming one of
-them makes the user run it (a turn of tool calls, arguments filled from the known-info slots of
-the same names), then tell the agent each result in words along with the rest of its reply; a
-step whose required arguments it does not know is an unclear request. Steps are triggers
-(``user_step:NAME``) the dynamics do not weigh.
-
-The three dimensions of the profile change what it does, not only how it words it:
-
-- urgency: a lookup announced but not done ("let me check …") is an ``announced_delay`` trigger
-  (instead of ``no_progress``) and the user answers it in its urgency ("no rush" … "please
-  hurry"); the dynamics weigh both by urgency and lower the threshold of an urgent user;
-- trust: a progress claim with no stated detail is an ``unbacked_claim`` trigger for a cautious or
-  skeptical user (a trusting one takes it at face value); told that an action was done without
-  a detail, a skeptical user also asks once whether it really went through, instead of closing
-  on that turn;
-- politeness: the wording of every phrase (warm, neutral, cold) and, in the dynamics, how much a
-  dismissive tone or an ignored cue hurts.
-
-Only the negative families (anger, fear, sadness, disgust) expect an acknowledgement: enjoyment and
-neutral users never emit ``dismissive`` or ``ignored_cue``.
-
-Where the scenario has a ``demand`` (the right answer is a refusal), the user pushes back
-(``users.pushback``): while the demand is pending, an agent text that refuses it or closes
-without doing it, and asks nothing, gets an insistence instead of the closing (trigger
-``insisted:STYLE``, worded by ``Tone.insist``), as many times as the profile's pushback says;
-then the user accepts ("Alright, I understand.") and closes as before. A neutral user accepts
-at once. A refusal of the pending demand is never ``no_progress``; the same refusal again after
-an insistence is no progress either, answering an insistence without an acknowledgement is
-``dismissive``, and a courteous answer (acknowledged, nothing needless asked) weighs no
-``no_progress``, ``announced_delay`` or ``unbacked_claim``: a courteous agent keeps the user
-through all its insistences. This path is apart from answering the agent's questions: a text
-that asks for a slot, a step or a confirmation is answered as usual.
-
-Where the scenario has a ``later`` need, the user raises it in its reply to the agent's
-``LATER_AFTER``-th text, or earlier in place of its closing when the agent asks whether there is
-anything else (trigger ``later``, weighed by nothing), after its insistence where it insists on
-a refusal in that reply; the facts that text states count as given. Every message but the last
-is written in the scenario's persona (``users.personas.styled``: terse, rambling, formal,
-non-native), the facts in it and the phrases that carry its feeling and pushback
-(``users.tone.FEELING_WORDS``) verbatim.
+It reads each agent text into acts (``users.perception``), answers what it is asked from its
+scenario, confirms, runs its own device steps, pushes back on a refusal as its profile says
+(``users.pushback``), raises unsaid goal items and a later need, feeds the triggers it found to
+its ``DissatisfactionModel`` and closes or abandons. What it does in each case, and how the
+profile's dimensions change it: docs/users.md, "How the scripted user replies".
 """
 
 from __future__ import annotations
