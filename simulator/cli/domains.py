@@ -124,7 +124,7 @@ def _generate(args: argparse.Namespace) -> None:
     file, one line on stderr says how many tasks went where.
     """
     from tau_sim.simulator.store.outputs import atomic_output, check_output
-    from tau_sim.simulator.world.domain import encode_task
+    from tau_sim.simulator.world.taskformat import encode_task
 
     domain = get_domain(args.name)
     if args.count is not None and args.count < 1:
