@@ -45,6 +45,7 @@ def differences(now: bytes, before: bytes) -> list[str]:
 
 
 def main() -> int:
+    """Compare the files; 1 when one differs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD")
     parser.add_argument("files", nargs="*", type=Path)

@@ -262,8 +262,9 @@ def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[OutcomeRow]
     """A run's conversations aggregated in SQL: one row per task, condition and outcome.
 
     Each row stands for ``weight`` conversations with the same task, condition fields, status,
-    ending reason, failure reason, ``refusal`` (NULL in a file stored before it), success (``reward`` is 1.0 or 0.0) and, for an endpoint or
-    user-simulator error, the same ``detail`` (whose kind the report counts); its counters
+    ending reason, failure reason, ``refusal`` (NULL in a file stored before it), success
+    (``reward`` is 1.0 or 0.0) and, for an endpoint or user-simulator error, the same
+    ``detail`` (whose kind the report counts); its counters
     (turns, tool calls, questions, tokens and dollars per role) are their sums, ``trial`` the
     highest, ``spent`` / ``spent_tokens`` the conversations that spent tokens and how many. Rows
     come in the order of their first cell, so every figure of the report is what the stored rows

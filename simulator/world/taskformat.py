@@ -3,11 +3,12 @@
 A task file holds one JSON object (``Task``) per line. Format 2 (``TASK_FORMAT``) adds, after
 the fields of format 1, what a run, a scorer and a report read from the line instead of from
 the generator that wrote it (``TASK_DATA``): ``violations`` (the forbidden writes the task's
-user asks for, arguments in the order the generator gives them: a failure's detail names them so), ``rules`` (the ids of the policy's refusal rules
-the task tests), ``forbidden`` (the request is one the policy forbids: the gold path writes
-nothing and ends in a refusal or a transfer) and ``format`` itself. A line without ``format``
-is format 1, written before: it carries none of that data (no known forbidden write, no rule).
-``load_tasks`` refuses a format it does not read (``FORMATS``) naming file, line and field.
+user asks for, arguments in the order the generator gives them, as a failure's detail names
+them), ``rules`` (the ids of the policy's refusal rules the task tests), ``forbidden`` (the
+request is one the policy forbids: the gold path writes nothing and ends in a refusal or a
+transfer) and ``format`` itself. A line without ``format`` is format 1, written before: it
+carries none of that data (no known forbidden write, no rule). ``load_tasks`` refuses a format
+it does not read (``FORMATS``) naming file, line and field.
 """
 
 from __future__ import annotations

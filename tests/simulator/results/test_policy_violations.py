@@ -231,7 +231,10 @@ def test_show_marks_the_perceived_tags_on_the_turn(tagged: Path) -> None:
 
 def test_the_report_reads_the_refusal_tasks_from_the_store(pressed: Path, tmp_path: Path) -> None:
     stored = rows(pressed, "select task_id, refusal from conversations")
-    assert {(r["task_id"], r["refusal"]) for r in stored} == {("airline-006", 1), ("airline-007", 1)}
+    assert {(r["task_id"], r["refusal"]) for r in stored} == {
+        ("airline-006", 1),
+        ("airline-007", 1),
+    }
     db = tmp_path / "gone.db"
     db.write_bytes(pressed.read_bytes())
     conn = sqlite3.connect(db)

@@ -54,7 +54,7 @@ def test_the_line_carries_its_data() -> None:
     [
         (_set("format", 3), "format: 3 is not a task format this tau-sim reads (one of 1, 2)"),
         (_set("format", "2"), "invalid task: Expected `int`, got `str` - at `$.format`"),
-        (_set("violations", {}), "invalid task: Expected `array`, got `object` - at `$.violations`"),
+        (_set("violations", {}), "Expected `array`, got `object` - at `$.violations`"),
         (_set("rules", ["no-such-rule"]), "rules[0]: 'no-such-rule' is not a refusal rule"),
         (
             _set("violations", [{"name": "frobnicate", "arguments": {}}]),
