@@ -178,7 +178,9 @@ class Intent:
     checks that the tools allow each one and that it scores 0. ``tier`` is the tier of its
     tasks; ``rules`` the ids of the policy's refusal rules its tasks test (``[rule ID]`` in
     ``policy.md``: ``simulator.world.policyrules``); ``challenges`` what makes its tasks hard
-    (``Challenge``; the domain suite measures those it can on every task).
+    (``Challenge``; the domain suite measures those it can on every task). ``with_data``
+    writes ``violations``, ``rules`` and ``forbidden`` on each task it samples: a run reads
+    them from the task line, never from the intent.
     """
 
     name: ClassVar[str] = ""
@@ -211,7 +213,11 @@ class Intent:
         return []
 
     def with_data(self, domain: Domain, task: Task) -> Task:
-        """``task`` (its id given) with the data its line carries: violations, rules, format."""
+        """``task`` (its id given) with the data its line carries (``taskformat.TASK_DATA``).
+
+        Its violations, this intent's ``rules`` and ``forbidden``, and the format written: what
+        a run, a scorer and a report read from the line instead of asking the intent.
+        """
         return msgspec.structs.replace(
             task,
             violations=self.violations(domain, task),
