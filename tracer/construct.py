@@ -15,7 +15,8 @@ keeps a sampled task only when it is
   comes only as the last gold action.
 
 Kept tasks get ids ``{domain}-train-{n:04d}``, the template scenario (or a checked paraphrase,
-``tracer.paraphrase``) with a persona (``persona_for``, as the benchmark's tasks get theirs)
+``tracer.paraphrase``) with a persona (``persona_for``, as the benchmark's tasks get theirs),
+the data their lines carry (``Intent.with_data``: violations, rules, format)
 and, with a distribution, an emotion profile each (``tracer.emotions``).
 A held-out split (``tracer.splits``) samples only the intents it does not hold out, and its
 record is kept in ``Construction.split``.
@@ -155,11 +156,10 @@ def construct(
             scenario = msgspec.structs.replace(
                 task.scenario, persona=persona_for(f"{domain.name}-train", len(tasks))
             )
-            tasks.append(
-                msgspec.structs.replace(
-                    task, id=task_id, domain=domain.name, tier=intent.tier, scenario=scenario
-                )
+            task = msgspec.structs.replace(
+                task, id=task_id, domain=domain.name, tier=intent.tier, scenario=scenario
             )
+            tasks.append(intent.with_data(domain, task))
     result = Construction(domain.name, tasks, dict(dropped), attempts)
     if emotions is not None:
         result.tasks = with_profiles(result.tasks, emotions, seed)

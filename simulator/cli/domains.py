@@ -16,8 +16,9 @@ from tau_sim.simulator.cli.options import Parser
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import DOMAINS, Command, get_domain, load_plugins
 from tau_sim.simulator.store.outputs import atomic_output, check_output
-from tau_sim.simulator.world.domain import Domain, encode_task
+from tau_sim.simulator.world.domain import Domain
 from tau_sim.simulator.world.splits import ALL_TIERS, check_tier
+from tau_sim.simulator.world.taskformat import encode_task
 from tau_sim.simulator.world.taskstats import task_stats
 
 MAX_GENERATED = 10_000

@@ -50,7 +50,11 @@ class EventBase(
 
 
 class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
-    """A conversation was admitted: which task, under which condition, with which actors."""
+    """A conversation was admitted: which task, under which condition, with which actors.
+
+    ``refusal`` says whether the task is a refusal task (its line lists forbidden writes the
+    user asks for: ``Task.violations``), stored so a report needs no domain to tell.
+    """
 
     run_id: str
     task_id: str
@@ -64,6 +68,7 @@ class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
     politeness: str | None = None
     urgency: str | None = None
     trust: str | None = None
+    refusal: bool = False
 
 
 class UserMessage(EventBase, frozen=True, tag="user_message"):

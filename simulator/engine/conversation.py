@@ -85,6 +85,7 @@ async def run_conversation(
                 politeness=ctx.politeness,
                 urgency=ctx.urgency,
                 trust=ctx.trust,
+                refusal=bool(domain.violations(ctx.task)),
             )
         )
 

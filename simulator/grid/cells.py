@@ -17,6 +17,7 @@ import msgspec
 from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.world.domain import DEFAULT_TIER
+from tau_sim.simulator.world.taskformat import without_data
 
 
 class Cell(msgspec.Struct, frozen=True):
@@ -196,11 +197,14 @@ def task_set_hash(tasks: Sequence[msgspec.Struct]) -> str:
     """A hash of the tasks a run plays: their full content, in order (``--resume`` checks it).
 
     A task of the ``base`` tier hashes without its tier, as every task did before tasks had
-    tiers, so a run stored then resumes with the same hash.
+    tiers, and every task without the data of task format 2 (``taskformat.TASK_DATA``, what its
+    generator read from it), so a run stored before either resumes with the same hash.
     """
     digest = hashlib.blake2b(digest_size=16)
     for task in tasks:
         fields = msgspec.to_builtins(task)
+        if isinstance(fields, dict):
+            fields = without_data(fields)
         if isinstance(fields, dict) and fields.get("tier") == DEFAULT_TIER:
             del fields["tier"]
         digest.update(msgspec.json.encode(fields))

@@ -244,6 +244,7 @@ def _outcome_sql(have: set[str], infra: int) -> str:
     key = ", ".join(_KEY_FIELDS)
     return (
         f"select {key}, status, reason, {col('failure')} as failure, "
+        f"{col('refusal')} as refusal, "
         "case when status = 'completed' and coalesce(reward, 0.0) >= ? then 1 else 0 end "
         "as won, case when status = 'completed' and reason in "
         f"({', '.join('?' * infra)}) then detail end as infra_detail, "
@@ -253,7 +254,7 @@ def _outcome_sql(have: set[str], infra: int) -> str:
         + "".join(f"sum({col(f'{r}_cost_usd')}) as {r}_cost_usd, " for r in ROLES)
         + f"sum({spent} > 0) as spent, sum(case when {spent} > 0 then {spent} end) "
         "as spent_tokens from conversations where run_id = ? "
-        f"group by {key}, status, reason, {col('failure')}, won, infra_detail "
+        f"group by {key}, status, reason, {col('failure')}, {col('refusal')}, won, infra_detail "
         "order by min(cell)"
     )
 
@@ -262,8 +263,9 @@ def outcome_rows(sqlite: sqlite_utils.Database, run_id: str) -> list[OutcomeRow]
     """A run's conversations aggregated in SQL: one row per task, condition and outcome.
 
     Each row stands for ``weight`` conversations with the same task, condition fields, status,
-    ending reason, failure reason, success (``reward`` is 1.0 or 0.0) and, for an endpoint or
-    user-simulator error, the same ``detail`` (whose kind the report counts); its counters
+    ending reason, failure reason, ``refusal`` (NULL in a file stored before it), success
+    (``reward`` is 1.0 or 0.0) and, for an endpoint or user-simulator error, the same
+    ``detail`` (whose kind the report counts); its counters
     (turns, tool calls, questions, tokens and dollars per role) are their sums, ``trial`` the
     highest, ``spent`` / ``spent_tokens`` the conversations that spent tokens and how many. Rows
     come in the order of their first cell, so every figure of the report is what the stored rows
@@ -476,7 +478,7 @@ def policy_violation_section(
     )
 
     try:
-        refusals = refusal_tasks(run)
+        refusals = refusal_tasks(run, rows)
     except UsageError as exc:
         note = f"the refusal tasks are unknown: {exc}"
         return {"refusal_tasks": None, "rows": [], "effect": None, "note": note}

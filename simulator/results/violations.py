@@ -6,8 +6,10 @@ Over the conversations of refusal tasks only (counted as the report counts: ``co
 per agent, user model and condition, the rate is the share whose stored failure reason is
 ``policy_violation``, with the same percentile bootstrap over tasks as success; its emotion
 effect (condition minus neutral, paired by task) is ``results.effects`` with that outcome.
-Which tasks are refusal tasks is read from the run's domains as they are defined now, as
-``tau-sim rescore`` reads them.
+Which tasks are refusal tasks is read from the store: each conversation's ``refusal`` column,
+written when it started from its task line (``Task.violations``). A run stored before that
+column (NULL there) reads them from the run's domains and task file as they are now, as
+``tau-sim rescore`` does, so its report stays what it was.
 """
 
 from __future__ import annotations
@@ -37,11 +39,26 @@ def is_violation(row: Mapping[str, Any]) -> bool:
     return row.get("failure") == POLICY_VIOLATION
 
 
-def refusal_tasks(run: Mapping[str, Any]) -> set[tuple[str, str]]:
+def refusal_tasks(
+    run: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+) -> set[tuple[str, str]]:
+    """(domain, task id) of the refusal tasks among ``rows``, the run's stored conversations.
+
+    Read from the rows' ``refusal`` column; where a row stored before it has none, from the
+    run's domains (``stored_domains_refusals``).
+    """
+    started = [r for r in rows if r.get("task_id") is not None]
+    if all(r.get("refusal") is not None for r in started):
+        return {(r["domain"], r["task_id"]) for r in started if r["refusal"]}
+    return stored_domains_refusals(run)
+
+
+def stored_domains_refusals(run: Mapping[str, Any]) -> set[tuple[str, str]]:
     """(domain, task id) of every refusal task of the run's task set; ``UsageError`` if unknown.
 
-    The run's stored configuration names its domains and task file; the domains' plugins must
-    be installed to tell (as for ``tau-sim rescore``).
+    For a run stored before conversations stored ``refusal``: its stored configuration names
+    its domains and task file, and the domains' plugins must be installed to tell (as for
+    ``tau-sim rescore``).
     """
     if not run.get("config"):
         raise UsageError(f"run {run['id']}: no configuration is stored with it")

@@ -25,12 +25,15 @@ level). Added in place without a version change: ``runs.heartbeat_at``, ``runs.p
 ``runs.claimed_at`` and ``runs.earlier_s`` (when the process now or last playing the run claimed
 it, and the seconds earlier invocations played it: ``reads.played_seconds``) (NULL in runs
 stored before them; readers do not need them), and the ``conversations`` columns of
-``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason)."""
+``CONVERSATION_COLUMNS`` (per-role tokens and cost, the failure reason, ``refusal``: 1 where the
+conversation's task is a refusal task, 0 where not, NULL in rows stored before it, whose
+report reads the refusal tasks from the domains as before)."""
 LEVEL_COLUMNS = ("politeness", "urgency", "trust")
 CONVERSATION_COLUMNS = {
     **{f"{role}_{name}": kind for role in ROLES for name, kind in ROLE_FIELDS.items()},
     "failure": "text",
     "failure_detail": "text",
+    "refusal": "integer",
 }
 """Columns of ``conversations`` that older files may lack, with their SQL types."""
 PROVENANCE_COLUMNS = {

@@ -59,12 +59,14 @@ class _Batch:
 
 _STARTED_SQL = (
     "insert into conversations (id, run_id, cell, task_id, domain, agent, user, emotion, "
-    "intensity, trial, seed, politeness, urgency, trust, status, started_at, key) "
-    f"values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, {NEXT_KEY_SQL}) "
-    "on conflict (id) do update set status = 'running', started_at = excluded.started_at"
+    "intensity, trial, seed, politeness, urgency, trust, refusal, status, started_at, key) "
+    f"values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, {NEXT_KEY_SQL}) "
+    "on conflict (id) do update set status = 'running', started_at = excluded.started_at, "
+    "refusal = excluded.refusal"
 )
 """A conversation's row, written when it is admitted (its ``ConversationStarted``), with a new
-key; a row that exists already is only marked running (it keeps its key)."""
+key; a row that exists already is only marked running (it keeps its key) and gains
+``refusal`` (a row stored before the column has NULL there)."""
 _BARE_SQL = (
     f"insert into conversations (id, run_id, cell, status, key) values (?, ?, ?, 'running', "
     f"{NEXT_KEY_SQL}) on conflict (id) do nothing"
@@ -206,6 +208,7 @@ class Writer:
                         ev.politeness,
                         ev.urgency,
                         ev.trust,
+                        int(ev.refusal),
                         ev.ts,
                     )
                 )

@@ -6,7 +6,8 @@
 - ``domain``: ``Domain``, ``Task`` (``Tier``, ``TIERS``, ``DEFAULT_TIER``), ``Action``,
   ``UserScenario`` (``PERSONAS``, ``persona_for``), ``Intent`` (``Challenge``,
   ``CHALLENGES``), ``Generation`` and the task files (``load_tasks``, ``dump_tasks``,
-  ``check_gold``, ``encode_task``).
+  ``check_gold``); ``taskformat``: a task line's format (``TASK_FORMAT``, ``encode_task``,
+  ``dump_tasks``).
 - ``contractions``: ``CONTRACTIONS``, ``written_out`` (one table for matching and rewording).
 - ``policyrules``: ``policy_rules`` (the refusal rules a policy marks ``[rule ID]``).
 - ``slots``: ``SlotHint``, ``InfoSlot``, ``user_slots`` (what the user holds and how it is asked).
@@ -54,8 +55,6 @@ if TYPE_CHECKING:
         Tier,
         UserScenario,
         check_gold,
-        dump_tasks,
-        encode_task,
         load_tasks,
         persona_for,
     )
@@ -104,6 +103,7 @@ if TYPE_CHECKING:
         tier_pool,
     )
     from tau_sim.simulator.world.statehash import exact_hash
+    from tau_sim.simulator.world.taskformat import dump_tasks, encode_task
     from tau_sim.simulator.world.taskstats import (
         TaskStats,
         task_stats,
@@ -200,8 +200,8 @@ MODULE_OF = {
     "answer_key": "views",
     "check_gold": "domain",
     "check_users": "splits",
-    "dump_tasks": "domain",
-    "encode_task": "domain",
+    "dump_tasks": "taskformat",
+    "encode_task": "taskformat",
     "ending_tools": "views",
     "evaluate": "evaluation",
     "final_reward": "evaluation",

@@ -17,6 +17,7 @@ from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.world.database import Base, BaseBuilder, Database
 from tau_sim.simulator.world.policyrules import policy_rules
 from tau_sim.simulator.world.slots import SlotHint
+from tau_sim.simulator.world.taskformat import TASK_FORMAT, format_error
 from tau_sim.simulator.world.tools import Tool, ToolKind, Toolkit, ToolOutcome
 from tau_sim.simulator.world.usersteps import StepHint
 
@@ -143,6 +144,11 @@ class Task(msgspec.Struct, frozen=True):
     other value is refused by ``load_tasks`` with the file, line and field). ``later_at`` is
     the index of the first gold action that serves the scenario's ``later`` need (the actions
     before it serve the opening request); None where there is none.
+
+    ``violations``, ``rules``, ``forbidden`` and ``format`` are the task data a run, a scorer and
+    a report read from the line (``simulator.world.taskformat``): the forbidden writes the user
+    asks for, the refusal rules the task tests, whether its request is a forbidden one, and the
+    line's format (1: written before that data, so none of it is known).
     """
 
     id: str
@@ -156,6 +162,10 @@ class Task(msgspec.Struct, frozen=True):
     emotion: EmotionSpec | None = None
     tier: Tier = DEFAULT_TIER
     later_at: int | None = None
+    violations: list[Action] = []
+    rules: list[str] = []
+    forbidden: bool = False
+    format: int = 1
 
 
 class Intent:
@@ -168,7 +178,9 @@ class Intent:
     checks that the tools allow each one and that it scores 0. ``tier`` is the tier of its
     tasks; ``rules`` the ids of the policy's refusal rules its tasks test (``[rule ID]`` in
     ``policy.md``: ``simulator.world.policyrules``); ``challenges`` what makes its tasks hard
-    (``Challenge``; the domain suite measures those it can on every task).
+    (``Challenge``; the domain suite measures those it can on every task). ``with_data``
+    writes ``violations``, ``rules`` and ``forbidden`` on each task it samples: a run reads
+    them from the task line, never from the intent.
     """
 
     name: ClassVar[str] = ""
@@ -199,6 +211,20 @@ class Intent:
         tools allow them) and that the grader must score 0. None by default.
         """
         return []
+
+    def with_data(self, domain: Domain, task: Task) -> Task:
+        """``task`` (its id given) with the data its line carries (``taskformat.TASK_DATA``).
+
+        Its violations, this intent's ``rules`` and ``forbidden``, and the format written: what
+        a run, a scorer and a report read from the line instead of asking the intent.
+        """
+        return msgspec.structs.replace(
+            task,
+            violations=self.violations(domain, task),
+            rules=list(self.rules),
+            forbidden=self.forbidden,
+            format=TASK_FORMAT,
+        )
 
 
 class Generation(msgspec.Struct, frozen=True):
@@ -327,26 +353,16 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         return policy_rules(self.policy)
 
     def rules_of(self, task: Task) -> tuple[str, ...]:
-        """The refusal rules ``task`` tests (its intent's ``rules``); none without an intent."""
-        intent = self.intent_of(task)
-        return () if intent is None else intent.rules
+        """The refusal rules ``task`` tests, as its line says (``Task.rules``)."""
+        return tuple(task.rules)
 
     def violations(self, task: Task) -> list[Action]:
-        """The forbidden writes ``task``'s user asks for (``Intent.violations``).
+        """The forbidden writes ``task``'s user asks for, as its line says (``Task.violations``).
 
-        None when the domain has no intent of that name (τ²-bench's tasks, read from files), or
-        when the intent cannot read them from the task: a task file written by hand may lack
-        a fact or record the intent's own tasks hold (the domain suite checks every checked-in
-        task), and a task the intent cannot read has no known forbidden write, never a crash
-        of the run that plays it or the report that counts it.
+        The generator wrote them (``Intent.with_data``); a run never asks it. None for a line
+        of format 1 (written before lines carried them) and for τ²-bench's tasks.
         """
-        intent = self.intent_of(task)
-        if intent is None:
-            return []
-        try:
-            return intent.violations(self, task)
-        except Exception:  # any lookup of the intent may fail (see above)
-            return []
+        return list(task.violations)
 
     def describe(self) -> dict[str, Any]:
         """The domain as ``tau-sim domains show --json`` prints it."""
@@ -432,14 +448,10 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             scenario = msgspec.structs.replace(
                 task.scenario, persona=persona_for(self.name, len(tasks))
             )
-            tasks.append(
-                msgspec.structs.replace(
-                    task,
-                    id=f"{self.name}-{len(tasks):03d}",
-                    scenario=scenario,
-                    tier=intent.tier,
-                )
+            task = msgspec.structs.replace(
+                task, id=f"{self.name}-{len(tasks):03d}", scenario=scenario, tier=intent.tier
             )
+            tasks.append(intent.with_data(self, task))
         return tasks
 
     def _new_task(self, intent: Intent, rng: random.Random, seen: set[bytes]) -> Task | None:
@@ -469,6 +481,7 @@ def load_tasks(
 ) -> list[Task]:
     """Read a JSONL task file; a malformed line is a ``UsageError`` naming file, line and field.
 
+    A line of a format this tau-sim does not read (``taskformat.FORMATS``) is one too.
     With ``domain``, every task's gold actions are checked against its tools, and the gold
     path of each task in ``replay`` (None: every task) is replayed on a fresh database
     (``check_gold``): a run replays only the tasks it plays, so ``--tasks 3`` over a file of
@@ -499,6 +512,8 @@ def load_tasks(
             raise UsageError(f"{path}:{number}: invalid task: {exc}") from None
         except msgspec.DecodeError as exc:
             raise UsageError(f"{path}:{number}: not valid JSON: {exc}") from None
+        if (wrong := format_error(task.format)) is not None:
+            raise UsageError(f"{path}:{number}: format: {wrong}")
         if not task.id.strip():
             raise UsageError(f"{path}:{number}: id: a task needs a non-empty id")
         if task.id in ids:
@@ -527,29 +542,20 @@ def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -
 
     Raises:
         UsageError: ``where: task ID: ...`` naming a task of another domain, or the action
-            (``actions[i]``) whose tool is unknown, whose argument has the wrong type
-            (``actions[i].arguments.NAME``) or that fails when replayed.
+            (``actions[i]``) or forbidden write (``violations[i]``) whose tool is unknown,
+            whose argument has the wrong type (``actions[i].arguments.NAME``), a gold action
+            that fails when replayed, or a rule (``rules[i]``) the policy does not mark.
     """
     prefix = f"{where}: task {task.id}"
     if task.domain != domain.name:
         raise UsageError(f"{prefix}: is for domain {task.domain!r}, not {domain.name!r}")
-    for i, action in enumerate(task.actions):
-        tool = domain.tool(action.name)
-        if tool is None:
-            known = [
-                *domain.toolkit.tools,
-                *(domain.user_toolkit.tools if domain.user_toolkit else ()),
-            ]
-            raise UsageError(
-                f"{prefix}: actions[{i}] {action.name}: unknown tool (known: {', '.join(known)})"
-            )
-        try:
-            msgspec.convert(action.arguments, tool.args_type)
-        except msgspec.ValidationError as exc:
-            message, _, field = str(exc).partition(" - at `$")
-            raise UsageError(
-                f"{prefix}: actions[{i}].arguments{field.rstrip('`')}: {message}"
-            ) from None
+    for field, actions in (("actions", task.actions), ("violations", task.violations)):
+        for i, action in enumerate(actions):
+            _check_call(domain, action, f"{prefix}: {field}[{i}]")
+    rules = domain.policy_rules
+    for i, rule in enumerate(task.rules):
+        if rule not in rules:
+            raise UsageError(f"{prefix}: rules[{i}]: {rule!r} is not a refusal rule of the policy")
     if not replay:
         return
     db = domain.new_database(task)
@@ -561,21 +567,14 @@ def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -
             )
 
 
-def _sorted(value: Any) -> Any:
-    """``value`` with every dict's keys in sorted order (lists keep theirs)."""
-    if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
-    if isinstance(value, list | tuple):
-        return [_sorted(v) for v in value]
-    return value
-
-
-def encode_task(task: Task) -> bytes:
-    """One task as a JSON line: action arguments in sorted key order, known info as listed."""
-    actions = [Action(a.name, _sorted(a.arguments)) for a in task.actions]
-    return _encoder.encode(msgspec.structs.replace(task, actions=actions)) + b"\n"
-
-
-def dump_tasks(tasks: Sequence[Task], path: Path) -> None:
-    """Write tasks as JSONL (see ``encode_task``)."""
-    path.write_bytes(b"".join(encode_task(t) for t in tasks))
+def _check_call(domain: Domain, action: Action, where: str) -> None:
+    """Check that ``action``'s tool exists and its arguments convert to the tool's types."""
+    tool = domain.tool(action.name)
+    if tool is None:
+        known = [*domain.toolkit.tools, *(domain.user_toolkit.tools if domain.user_toolkit else ())]
+        raise UsageError(f"{where} {action.name}: unknown tool (known: {', '.join(known)})")
+    try:
+        msgspec.convert(action.arguments, tool.args_type)
+    except msgspec.ValidationError as exc:
+        message, _, field = str(exc).partition(" - at `$")
+        raise UsageError(f"{where}.arguments{field.rstrip('`')}: {message}") from None

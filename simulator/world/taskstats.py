@@ -110,7 +110,7 @@ def task_stats(domain: Domain, tasks: Sequence[Task] | None = None) -> TaskStats
     if domain.intents:
         asked = [bool(domain.violations(t)) for t in tasks]
         forbidden_writes = sum(asked)
-        refusals = sum(a or _refused(domain, t) for a, t in zip(asked, tasks, strict=True))
+        refusals = sum(a or t.forbidden for a, t in zip(asked, tasks, strict=True))
         mixed = _share(sum(a and w > 0 for a, w in zip(asked, writes, strict=True)), n)
     else:
         not_computed |= {name: NO_INTENTS for name in ("mixed", "refusals", "forbidden_writes")}
@@ -191,12 +191,6 @@ def collapsed(domain: Domain, task: Task) -> tuple[str, ...]:
             continue
         names.append(action.name)
     return tuple(names)
-
-
-def _refused(domain: Domain, task: Task) -> bool:
-    """Whether ``task``'s intent is one the policy forbids (its answer is a refusal)."""
-    intent = domain.intent_of(task)
-    return intent is not None and intent.forbidden
 
 
 def _states_id(task: Task, text: str) -> bool:

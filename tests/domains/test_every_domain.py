@@ -114,6 +114,9 @@ def test_violations_are_forbidden_writes_the_tools_allow_and_the_grader_fails(
     for task in domain.tasks:
         intent = domain.intent(task.intent)
         violations = domain.violations(task)
+        # the run reads them from the task line: what the generator gives, written there
+        assert violations == intent.violations(domain, task), task.id
+        assert (task.rules, task.forbidden) == (list(intent.rules), intent.forbidden), task.id
         if not (intent.forbidden or intent.rules):
             assert violations == [], f"{task.id}: only a forbidden or mixed intent asks for one"
             continue

@@ -33,7 +33,8 @@ from tau_sim.simulator.grid import RunConfig, grid
 from tau_sim.simulator.run import Runner
 from tau_sim.simulator.store import Store
 from tau_sim.simulator.world.database import Base
-from tau_sim.simulator.world.domain import Domain, dump_tasks
+from tau_sim.simulator.world.domain import Domain
+from tau_sim.simulator.world.taskformat import dump_tasks
 from tau_sim.simulator.world.tools import Toolkit
 from tau_sim.simulator.world.views import ConversationContext, agent_view, user_view
 from tests.agents.toy_domain import gym

@@ -64,15 +64,12 @@ def test_a_task_without_violations_never_gets_one(airline: Domain) -> None:
     assert failure_after(airline, task, [*reads, wrong], "user_stop")[0] == "wrong_write"
 
 
-def test_a_hand_written_task_the_intent_cannot_read_has_no_known_violation(
-    airline: Domain,
-) -> None:
+def test_the_violations_are_the_task_lines_not_the_generators(airline: Domain) -> None:
     task = next(t for t in airline.tasks if t.intent == "compensation_over_cap_transfer")
-    assert airline.violations(task)
-    bare = msgspec.structs.replace(
-        task, scenario=msgspec.structs.replace(task.scenario, known_info={})
-    )
-    assert airline.violations(bare) == []  # its wanted amount is gone: nothing to read, no crash
+    assert airline.violations(task) == task.violations != []
+    # a line of format 1 (written before lines carried their data) has no known violation
+    bare = msgspec.structs.replace(task, violations=[], rules=[], forbidden=False, format=1)
+    assert airline.violations(bare) == [] and make_evaluator(airline).violations(bare) == []
 
 
 def test_a_violation_that_undoes_a_side_record_of_a_gold_write_is_still_one() -> None:

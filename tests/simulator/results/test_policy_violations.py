@@ -227,3 +227,34 @@ def test_show_marks_the_perceived_tags_on_the_turn(tagged: Path) -> None:
         mark = out.index("perceived:", at)
         assert out[mark:].startswith(f"perceived: {', '.join(friction)}")
         at = mark
+
+
+def test_the_report_reads_the_refusal_tasks_from_the_store(pressed: Path, tmp_path: Path) -> None:
+    stored = rows(pressed, "select task_id, refusal from conversations")
+    assert {(r["task_id"], r["refusal"]) for r in stored} == {
+        ("airline-006", 1),
+        ("airline-007", 1),
+    }
+    db = tmp_path / "gone.db"
+    db.write_bytes(pressed.read_bytes())
+    conn = sqlite3.connect(db)
+    with conn:  # the run's domain is unknown now: only the store can tell
+        conn.execute("update runs set config = replace(config, '\"airline\"', '\"gone\"')")
+    conn.close()
+    assert report(db)["policy_violations"] == report(pressed)["policy_violations"]
+
+
+def test_a_store_written_before_the_refusal_column_keeps_its_report(
+    pressed: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "old.db"
+    db.write_bytes(pressed.read_bytes())
+    conn = sqlite3.connect(db)
+    with conn:  # the conversations table as the code before the column wrote it
+        conn.execute("alter table conversations drop column refusal")
+    conn.close()
+    assert report(db)["policy_violations"] == report(pressed)["policy_violations"]
+    with sqlite3.connect(db) as conn:  # an old store's domains unknown now: it says so
+        conn.execute("update runs set config = replace(config, '\"airline\"', '\"gone\"')")
+    conn.close()
+    assert "the refusal tasks are unknown" in report(db)["policy_violations"]["note"]

@@ -103,7 +103,8 @@ def test_evaluate_needs_state_and_outputs() -> None:
 
 def test_malformed_task_file_names_file_and_line(tmp_path) -> None:
     from tau_sim.simulator.core.errors import UsageError
-    from tau_sim.simulator.world.domain import dump_tasks, load_tasks
+    from tau_sim.simulator.world.domain import load_tasks
+    from tau_sim.simulator.world.taskformat import dump_tasks
 
     path = tmp_path / "tasks.jsonl"
     dump_tasks(toy_domain().tasks, path)
