@@ -68,12 +68,14 @@ def test_every_row_survives_and_gets_the_provenance_true_of_it(v3_file: Path) ->
     for table in ("runs", "event_kinds", "event_rows", "rescores", "events"):
         assert after[table] == before[table], table
     added = {"scored_by", "scorer_version", "scored_at", "warnings"}
+    added.add("refusal")  # added in place to older files (NULL: results look the task up)
     assert len(after["conversations"]) == len(before["conversations"])
     rescored_at = before["rescores"][0]["rescored_at"]
     for old, new in zip(before["conversations"], after["conversations"], strict=True):
         assert set(new) == set(old) | added
         assert {k: new[k] for k in old} == old  # every stored value as it was
         assert new["scorer_version"] is None and json.loads(new["warnings"]) == []
+        assert new["refusal"] is None
         if old["run_id"] == LIVE_RUN:
             assert (new["scored_by"], new["scored_at"]) == ("live", old["ended_at"])
         else:
