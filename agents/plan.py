@@ -13,7 +13,8 @@ confirmation questions free of slot keywords, "anything else" to close):
   question for every fact the user holds that the call needs and nobody has said yet (a string
   argument, or an amount or count, no user message or tool result holds, found in the slot whose
   value holds it), and, where an id was picked among several candidates, for the slot that says
-  which one (``Bindings.which``), phrased as a choice. It is closed-loop where the gold path
+  which one (``Bindings.which``), phrased as a choice; where what the user said fits several
+  records, it lists them and asks which one (``agents.pick``). It is closed-loop where the gold path
   allows it: an id a later call needs is taken from the live result of the call that returned it
   (found by where it sits in the gold result, ``agents.bindings``), a refused confirmation stops
   it before any write, a failed gold call is reported to the user and ends the plan. It
@@ -58,7 +59,13 @@ from tau_sim.agents.closing import PRESSED, is_fix, outcome, pressing
 from tau_sim.agents.cues import distress_level, feeling, insists, presses, refuses, shows_distress
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
-from tau_sim.agents.pick import candidate_reads, survey_reads
+from tau_sim.agents.pick import (
+    candidate_reads,
+    pick_points,
+    survey_reads,
+    which_question,
+    which_reads,
+)
 from tau_sim.agents.summary import describe, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -391,6 +398,11 @@ class GoldPolicy:
                 )
                 continue
             part = confirmed.get(i)
+            for point in pick_points(answer_key, i, part):  # which record: asked, not guessed
+                bound = self._bind(point, live)
+                yield from map(Call, which_reads(self.history, bound, self._reads, self.policy))
+                if (question := which_question(self.history, bound, self.policy)) is not None:
+                    yield Say(f"{self._opener()}{question}")
             if part is not None:
                 yield from self._ask_held(part, live)
             elif i not in writes:

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
         facts,
         id_arguments,
         listings,
+        policy_today,
         singled_out,
         untold_picks,
     )
@@ -182,6 +183,7 @@ MODULE_OF = {
     "facts": "picks",
     "id_arguments": "picks",
     "listings": "picks",
+    "policy_today": "picks",
     "singled_out": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
@@ -287,6 +289,7 @@ __all__ = [
     "number_forms",
     "persona_for",
     "policy_rules",
+    "policy_today",
     "reads_free_text",
     "record_value",
     "render_result",
