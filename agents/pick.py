@@ -307,7 +307,7 @@ def which_question(history: list[ChatMessage], action: Action, policy: str) -> s
         lines = "\n".join(f"- {c}: {sketch(records.get(c))}".rstrip(": ") for c in fitting)
         return (
             f"I see {len(fitting)} {kind or 'record'}s that could be the one you mean:\n"
-            f"{lines}\nWhich one do you mean?"
+            f"{lines}\nWhich {kind or 'one'} do you mean?"
         )
     return None
 

@@ -398,15 +398,15 @@ class GoldPolicy:
                 )
                 continue
             part = confirmed.get(i)
+            if part is not None:
+                yield from self._ask_held(part, live)
+            elif i not in writes:
+                yield from self._ask_held([i], live)
             for point in pick_points(answer_key, i, part):  # which record: asked, not guessed
                 bound = self._bind(point, live)
                 yield from map(Call, which_reads(self.history, bound, self._reads, self.policy))
                 if (question := which_question(self.history, bound, self.policy)) is not None:
                     yield Say(f"{self._opener()}{question}")
-            if part is not None:
-                yield from self._ask_held(part, live)
-            elif i not in writes:
-                yield from self._ask_held([i], live)
             if part is not None and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in part)
                 yield Say(
