@@ -97,6 +97,8 @@ HINTS: dict[str, SlotHint] = {
             "what happened with",
             "what happened to",
             "the wrong one",
+            "in its place",
+            "in their place",
             "wrong item",
             "wrong dish",
         ),
