@@ -170,8 +170,11 @@ def pick_points(key: AnswerKey, index: int, group: list[int] | None) -> list[int
     ``group`` is the writes confirmed together from ``index`` (None where ``index`` starts no
     group). A write picks its records, settled with its group before the confirmation, so the
     confirmation names the record the user chose. Where no write follows, the last read of its
-    tool picks the record it reports on; the reads before it search.
+    tool picks the record it reports on; the reads before it search. None where the key does not
+    have gold ask for what the user holds (``AnswerKey.slotted_facts``: a clairvoyant gold).
     """
+    if not key.slotted_facts:
+        return []
     if group is not None:
         return group
     actions = key.actions
