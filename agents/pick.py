@@ -291,11 +291,15 @@ def _read_tool(
 def which_question(history: list[ChatMessage], action: Action, policy: str) -> str | None:
     """The question "which one do you mean?" with the candidates that fit, or None.
 
-    None where every id ``action`` takes was said, asked, or singled out by the user's words.
+    None where every id ``action`` takes was said, asked, or singled out by the user's words, or
+    is listed bare and not read yet (``action`` reads it: a step of the search).
     The candidates listed are those every fact the user said of ``action``'s record fits too
     (all of them where the user said none), each in plain words (``sketch``).
     """
+    taken = {v for _n, arguments in _called(history) for _p, v in id_arguments(arguments)}
     for gap in _open(history, action, policy):
+        if not gap.records and gap.value not in taken:
+            continue  # a listing of bare ids: the read of the id searches; nothing to ask yet
         said, today = gap.said, gap.today
         told = {
             (k, w) for k, t in gap.facts.get(gap.value, set()) if (w := described(said, t, today))
@@ -310,7 +314,7 @@ def which_question(history: list[ChatMessage], action: Action, policy: str) -> s
         lines = "\n".join(f"- {c}: {sketch(records.get(c))}".rstrip(": ") for c in fitting)
         return (
             f"I see {len(fitting)} {kind or 'record'}s that could be the one you mean:\n"
-            f"{lines}\nWhich {kind or 'one'} do you mean?"
+            f"{lines}\nWhich of these {kind or 'record'}s do you mean?"
         )
     return None
 

@@ -31,7 +31,7 @@ def test_gold_lists_the_orders_and_asks_which_one_then_succeeds() -> None:
     for emotion, intensity in (("neutral", 0.6), ("anger", 0.9)):
         outcome = _play("food_delivery-009", emotion, intensity)
         assert outcome.reward == 1.0
-        [question] = [t for t in outcome.agent_texts if "Which order do you mean?" in t]
+        [question] = [t for t in outcome.agent_texts if "Which of these orders do you mean?" in t]
         for order in ("#FD9128743", "#FD4303979", "#FD3792616", "#FD8816306"):
             assert order in question  # every candidate, in plain words
         assert "Baklava" in question and "status delivered" in question
