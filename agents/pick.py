@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 import msgspec
 
 from tau_sim.agents.summary import listing
-from tau_sim.simulator.core import ChatMessage
+from tau_sim.simulator.core import ChatMessage, ToolCallSpec
+from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
 from tau_sim.simulator.world import (
     Action,
     AnswerKey,
@@ -37,6 +38,7 @@ from tau_sim.simulator.world import (
     listings,
     policy_today,
     singled_out,
+    untold_picks,
 )
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -251,8 +253,36 @@ def _asked(after: list[ChatMessage]) -> bool:
     return False
 
 
+def untold_now(
+    history: list[ChatMessage], actions: list[Action], reads: frozenset[str], policy: str
+) -> bool:
+    """Whether ``actions``, made now, would make an untold record pick (``untold_picks``).
+
+    Gold asks only where the measure it is held to finds a guess: the dialogue so far, as
+    events, with ``actions`` as the next calls (a group written together: every meter of an
+    account closed is no pick among them).
+    """
+    events: list[Event] = []
+    for message in history:
+        if message.role == "user":
+            events.append(UserMessage(conversation="", text=message.content or ""))
+        elif message.role == "assistant":
+            text, calls = message.content, list(message.tool_calls or [])
+            events.append(AgentMessage(conversation="", text=text, tool_calls=calls))
+        elif message.role == "tool":
+            content, call_id = message.content or "", message.tool_call_id or ""
+            name = message.name or ""
+            events.append(ToolResult(conversation="", call_id=call_id, name=name, content=content))
+    first = sum(len(e.tool_calls) for e in events if isinstance(e, AgentMessage))
+    for n, action in enumerate(actions):
+        pending = ToolCallSpec(f"pending{n}", action.name, dict(action.arguments))
+        events.append(AgentMessage(conversation="", tool_calls=[pending]))
+    found = untold_picks(events, reads, policy_today(policy))
+    return any(p.index >= first for p in found)
+
+
 def which_reads(
-    history: list[ChatMessage], action: Action, reads: frozenset[str], policy: str
+    history: list[ChatMessage], actions: list[Action], reads: frozenset[str], policy: str
 ) -> Iterator[Action]:
     """The reads of the candidates gold has not read, before it asks which one ``action`` takes.
 
@@ -260,8 +290,10 @@ def which_reads(
     bare ids, gold reads every candidate no call took yet, in the listing's order, with the read
     tool ``candidate_reads`` uses, so that it can say what each one is.
     """
+    if not actions or not untold_now(history, actions, reads, policy):
+        return
     taken = {v for _n, arguments in _called(history) for _p, v in id_arguments(arguments)}
-    for gap in _open(history, action, policy):
+    for action, gap in ((a, g) for a in actions for g in _open(history, a, policy)):
         if gap.records:
             continue
         tool = _read_tool(history, action, gap, reads)
@@ -288,16 +320,22 @@ def _read_tool(
     return None
 
 
-def which_question(history: list[ChatMessage], action: Action, policy: str) -> str | None:
+def which_question(
+    history: list[ChatMessage], actions: list[Action], reads: frozenset[str], policy: str
+) -> str | None:
     """The question "which one do you mean?" with the candidates that fit, or None.
 
-    None where every id ``action`` takes was said, asked, or singled out by the user's words, or
-    is listed bare and not read yet (``action`` reads it: a step of the search).
+    ``actions`` are the calls gold is about to make (a group confirmed together). None where
+    they would make no untold pick (``untold_now``), or where every id they take
+    was said, asked, or singled out by the user's words, or is listed bare and not read yet
+    (``action`` reads it: a step of the search).
     The candidates listed are those every fact the user said of ``action``'s record fits too
     (all of them where the user said none), each in plain words (``sketch``).
     """
+    if not actions or not untold_now(history, actions, reads, policy):
+        return None
     taken = {v for _n, arguments in _called(history) for _p, v in id_arguments(arguments)}
-    for gap in _open(history, action, policy):
+    for gap in (g for a in actions for g in _open(history, a, policy)):
         if not gap.records and gap.value not in taken:
             continue  # a listing of bare ids: the read of the id searches; nothing to ask yet
         said, today = gap.said, gap.today

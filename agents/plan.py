@@ -402,11 +402,10 @@ class GoldPolicy:
                 yield from self._ask_held(part, live)
             elif i not in writes:
                 yield from self._ask_held([i], live)
-            for point in pick_points(answer_key, i, part):  # which record: asked, not guessed
-                bound = self._bind(point, live)
-                yield from map(Call, which_reads(self.history, bound, self._reads, self.policy))
-                if (question := which_question(self.history, bound, self.policy)) is not None:
-                    yield Say(f"{self._opener()}{question}")
+            points = [self._bind(p, live) for p in pick_points(answer_key, i, part)]
+            yield from map(Call, which_reads(self.history, points, self._reads, self.policy))
+            if asked := which_question(self.history, points, self._reads, self.policy):
+                yield Say(f"{self._opener()}{asked}")  # which record: asked, not guessed
             if part is not None and not self.mistakes.skip_confirmation:
                 summary = "; ".join(describe(self._bind(w, live)) for w in part)
                 yield Say(

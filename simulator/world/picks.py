@@ -13,7 +13,8 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
 - A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
   its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
-  not in ``reads``) that takes ``v``. Where no write takes a candidate of that listing, the
+  not in ``reads``) that takes ``v``; writes that take every candidate pick none of them (each
+  meter of an account closed). Where no write takes a candidate of that listing, the
   last candidate the agent read counts at its last read (reading the others first is a search,
   not a pick, and so is a read beside a write: checking a record it then leaves alone), unless
   the agent read them all (reading every candidate and acting
@@ -31,7 +32,8 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   ``v`` (it searched in order until the description matched). A fact is said when the user
   said it, or every word and figure of it in one message ("2026-03-11 at 16:00" for
   "2026-03-11T16:00"), or, for a name of three words or more, all its words but the last
-  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or, for a date, its
+  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or its head before a
+  comma ("Directory assistance" for "Directory assistance, 172-838-3122"), or, for a date, its
   weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"), or, where the
   day the agent was told is today is given (``policy_today``: its policy's "Today is …"), the
   words a person says for today or yesterday ("tonight", "last night"). Otherwise it is
@@ -198,6 +200,8 @@ def untold_picks(
                 counted.setdefault(use[2], use)
         reads_of = [u for u in uses if u[0].name in read_tools]
         surveyed = {u[2] for u in reads_of} >= set(listing.ids)
+        if set(counted) >= set(listing.ids):
+            continue  # a write on every candidate (each meter of an account closed) picks none
         found = any(_told(timeline, listing, calls, results, u[0], u[2], today) for u in reads_of)
         if reads_of and not counted and not surveyed and not found:
             counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
@@ -273,14 +277,23 @@ def singled_out(
 def described(said: Heard, fact: str, today: date | None = None) -> str | None:
     """The words by which the user described ``fact``, or None where it did not.
 
-    The fact itself; every word and figure of it in one message ("2026-03-11 at 16:00" for a
-    slot starting "2026-03-11T16:00"); a name of three words or more said but its last word
-    ("Taco Loco" for "Taco Loco Atlanta"); a date's weekday or month and day ("Tuesday",
+    The fact itself; a name of three words or more said but its last word ("Taco Loco" for
+    "Taco Loco Atlanta"); every word and figure of it in one message ("2026-03-11 at 16:00" for
+    a slot starting "2026-03-11T16:00"); its head before a comma ("Directory assistance" for
+    "Directory assistance, 172-838-3122"); else a date's weekday or month and day ("Tuesday",
     "June 17" for "2025-06-17T18:57"), and where ``today`` is given, "tonight" or "yesterday"
     for a date that is today or the day before.
     """
     if said.said(fact):
         return fact.lower()
+    parts = [p for p in _PARTS.split(fact) if p]
+    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
+        return " ".join(parts[:-1]).lower()
+    if len(parts) >= 2 and any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
+        return " ".join(parts).lower()
+    head = fact.split(", ")[0]
+    if head != fact and len(head) >= _FACT_LENGTH and said.said(head):
+        return head.lower()
     day = _DATE.match(fact)
     if day is not None:
         when = date(int(day[1]), int(day[2]), int(day[3]))
@@ -288,13 +301,6 @@ def described(said: Heard, fact: str, today: date | None = None) -> str | None:
         for name in (when.strftime("%A"), f"{when.strftime('%B')} {when.day}", *relative):
             if said.said(name):
                 return name.lower()
-    parts = [p for p in _PARTS.split(fact) if p]
-    if len(parts) < 2:
-        return None
-    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
-        return " ".join(parts[:-1]).lower()
-    if any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
-        return " ".join(parts).lower()
     return None
 
 
