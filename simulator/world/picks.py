@@ -58,6 +58,7 @@ from tau_sim.simulator.world.told import Heard, argument_leaves
 _ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
 _FACT_LENGTH = 4
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
 _TODAY = re.compile(
     r"(?:today is|current date and time is|current time is)\W*(?:[A-Za-z]+\s+)?"
     r"(\d{4})-(\d{2})-(\d{2})",
@@ -286,7 +287,8 @@ def described(said: Heard, fact: str, today: date | None = None) -> str | None:
     The fact itself; a name of three words or more said but its last word ("Taco Loco" for
     "Taco Loco Atlanta"); every word and figure of it in one message ("2026-03-11 at 16:00" for
     a slot starting "2026-03-11T16:00"); its head before a comma ("Directory assistance" for
-    "Directory assistance, 172-838-3122"); else a date's weekday or month and day ("Tuesday",
+    "Directory assistance, 172-838-3122"); a month's name ("June 2025" for "2025-06"); else a
+    date's weekday or month and day ("Tuesday",
     "June 17" for "2025-06-17T18:57"), and where ``today`` is given, "tonight" or "yesterday"
     for a date that is today or the day before.
     """
@@ -300,6 +302,12 @@ def described(said: Heard, fact: str, today: date | None = None) -> str | None:
     head = fact.split(", ")[0]
     if head != fact and len(head) >= _FACT_LENGTH and said.said(head):
         return head.lower()
+    month = _MONTH.fullmatch(fact)
+    if month is not None:  # a billing period "2025-06": "June 2025", "June"
+        name = date(int(month[1]), int(month[2]), 1).strftime("%B")
+        for words in (f"{name} {month[1]}", name):
+            if said.said(words):
+                return words.lower()
     day = _DATE.match(fact)
     if day is not None:
         when = date(int(day[1]), int(day[2]), int(day[3]))
