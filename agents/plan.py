@@ -13,7 +13,8 @@ confirmation questions free of slot keywords, "anything else" to close):
   question for every fact the user holds that the call needs and nobody has said yet (a string
   argument, or an amount or count, no user message or tool result holds, found in the slot whose
   value holds it), and, where an id was picked among several candidates, for the slot that says
-  which one (``Bindings.which``), phrased as a choice. It is closed-loop where the gold path
+  which one (``Bindings.which``), phrased as a choice; where what the user said fits several
+  records, it lists them and asks which one (``agents.pick``). It is closed-loop where the gold path
   allows it: an id a later call needs is taken from the live result of the call that returned it
   (found by where it sits in the gold result, ``agents.bindings``), a refused confirmation stops
   it before any write, a failed gold call is reported to the user and ends the plan. It
@@ -59,7 +60,13 @@ from tau_sim.agents.cues import distress_level, feeling, insists, presses, refus
 from tau_sim.agents.naming import names_in
 from tau_sim.agents.outputs import sentences
 from tau_sim.agents.phrases import GREETINGS, acknowledgement, pick
-from tau_sim.agents.pick import candidate_reads, survey_reads
+from tau_sim.agents.pick import (
+    candidate_reads,
+    pick_points,
+    survey_reads,
+    which_question,
+    which_reads,
+)
 from tau_sim.agents.summary import confirmation, listing
 from tau_sim.simulator.core import ChatMessage
 from tau_sim.simulator.world import (
@@ -396,6 +403,10 @@ class GoldPolicy:
                 yield from self._ask_held(part, live)
             elif i not in writes:
                 yield from self._ask_held([i], live)
+            points = [self._bind(p, live) for p in pick_points(answer_key, i, part)]
+            yield from map(Call, which_reads(self.history, points, self._reads, self.policy))
+            if asked := which_question(self.history, points, self._reads, self.policy):
+                yield Say(f"{self._opener()}{asked}")  # which record: asked, not guessed
             if part is not None and not self.mistakes.skip_confirmation:
                 summary = confirmation([self._bind(w, live) for w in part], self._names())
                 yield Say(f"{self._opener()}{summary} Shall I go ahead?")

@@ -25,7 +25,14 @@ from tau_sim.agents.closing import closes, pressing
 from tau_sim.agents.outputs import bare
 from tau_sim.simulator.core.events import AgentMessage, ConversationEnded, Event, UserMessage
 from tau_sim.simulator.core.registry import get_domain, make_agent_provider, make_user_provider
-from tau_sim.simulator.world import ToolKind, agent_texts, answer_key, untold, untold_picks
+from tau_sim.simulator.world import (
+    ToolKind,
+    agent_texts,
+    answer_key,
+    policy_today,
+    untold,
+    untold_picks,
+)
 
 CONDITIONS = (("neutral", 0.6), ("anger", 0.9))
 
@@ -56,6 +63,7 @@ async def measure(agent: str, names: list[str], strict: bool) -> None:
         given = [] if strict else [domain.policy]
         tools = domain.toolkit.tools.values()
         reads = [t.name for t in tools if t.kind is ToolKind.READ]
+        today = policy_today(domain.policy)
         for condition in CONDITIONS:
             emotion = condition[0]
             n = bad = ok = abandoned = bare_words = picked = pressed = 0
@@ -67,7 +75,7 @@ async def measure(agent: str, names: list[str], strict: bool) -> None:
                 assert isinstance(ended, ConversationEnded)
                 n += 1
                 bad += bool(untold(events, domain.toolkit.composed, given))
-                picked += bool(untold_picks(events, reads))
+                picked += bool(untold_picks(events, reads, today))
                 ok += ended.reward == 1.0
                 abandoned += ended.reason == "user_abandoned"
                 outputs = task.required_outputs

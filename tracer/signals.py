@@ -15,7 +15,7 @@ import msgspec
 
 from tau_sim.simulator.core import AgentMessage, EmotionUpdate, ToolResult, UserMessage
 from tau_sim.simulator.results import tag_kind
-from tau_sim.simulator.world import ToolKind, untold_picks, user_slots
+from tau_sim.simulator.world import ToolKind, policy_today, untold_picks, user_slots
 from tau_sim.tracer.grounding import grounding
 from tau_sim.tracer.source import Conversation
 from tau_sim.users.dialogue import AgentTextReader
@@ -106,6 +106,10 @@ def signals(conversation: Conversation) -> Signals:
         unanswered=unanswered,
         ungrounded_arguments=len(found.arguments),
         ungrounded_facts=len(found.facts),
-        untold_picks=len(untold_picks(conversation.events, _reads(conversation))),
+        untold_picks=len(
+            untold_picks(
+                conversation.events, _reads(conversation), policy_today(conversation.domain.policy)
+            )
+        ),
         tags=dict(sorted(tags.items())),
     )

@@ -80,6 +80,30 @@ HINTS: dict[str, SlotHint] = {
     "fallback_code": SlotHint(
         ("other code", "second code", "another code", "fallback"), "your other code"
     ),
+    "problem": SlotHint(
+        (
+            "what was wrong",
+            "what went wrong",
+            "what was the problem",
+            "what the problem was",
+            "what was the issue",
+            "what the issue was",
+            "missing or wrong",
+            "missing, or",
+            "missing altogether",
+            "left out",
+            "not arrive",
+            "n't arrive",
+            "what happened with",
+            "what happened to",
+            "the wrong one",
+            "in its place",
+            "in their place",
+            "wrong item",
+            "wrong dish",
+        ),
+        "what was wrong with it (a missing item or a wrong item)",
+    ),
     "order": SlotHint(
         ("which order", "what order", "which of your orders"),
         "which order you mean (the restaurant, the day, a dish in it)",

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
         facts,
         id_arguments,
         listings,
+        policy_today,
         singled_out,
         untold_picks,
     )
@@ -190,6 +191,7 @@ MODULE_OF = {
     "facts": "picks",
     "id_arguments": "picks",
     "listings": "picks",
+    "policy_today": "picks",
     "singled_out": "picks",
     "UserScenario": "domain",
     "UserStep": "usersteps",
@@ -300,6 +302,7 @@ __all__ = [
     "number_forms",
     "persona_for",
     "policy_rules",
+    "policy_today",
     "reads_free_text",
     "record_value",
     "render_result",

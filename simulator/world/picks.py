@@ -9,16 +9,19 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   or more objects of one list (``[{"line_id": "L1", ...}, {"line_id": "L2", ...}]``), or the keys
   of an object whose two or more values are all objects (a table keyed by id). The ids are its
   **candidates**; in the last two forms each candidate's **record** is its object in the listing.
+  A record's **facts** are its strings of four characters or more and its amounts to the cent.
 - An **id argument** is a string argument of an agent tool call whose parameter name ends in
   ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
 - A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
   its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
-  not in ``reads``) that takes ``v``. Where no write takes a candidate of that listing, the
+  not in ``reads``) that takes ``v``; writes that take every candidate pick none of them (each
+  meter of an account closed). Where no write takes a candidate of that listing, the
   last candidate the agent read counts at its last read (reading the others first is a search,
   not a pick, and so is a read beside a write: checking a record it then leaves alone), unless
   the agent read them all (reading every candidate and acting
-  on none is a survey: what it reports rests on all of them); what that read returned counts
-  as read before it.
+  on none is a survey: what it reports rests on all of them), or one of the candidates it read
+  is told (the search found it; reading on checks that no other fits); what that read
+  returned counts as read before it.
 - A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
   ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
   question and either says ``which`` or names two or more candidates, answered by a user
@@ -30,8 +33,11 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   ``v`` (it searched in order until the description matched). A fact is said when the user
   said it, or every word and figure of it in one message ("2026-03-11 at 16:00" for
   "2026-03-11T16:00"), or, for a name of three words or more, all its words but the last
-  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or, for a date, its
-  weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"). Otherwise it is
+  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or its head before a
+  comma ("Directory assistance" for "Directory assistance, 172-838-3122"), or, for a date, its
+  weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"), or, where the
+  day the agent was told is today is given (``policy_today``: its policy's "Today is …"), the
+  words a person says for today or yesterday ("tonight", "last night"). Otherwise it is
   **untold**.
 
 Only the user's words count as telling; what the user's own tools returned does not.
@@ -52,6 +58,17 @@ from tau_sim.simulator.world.told import Heard, argument_leaves
 _ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
 _FACT_LENGTH = 4
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+_TODAY = re.compile(
+    r"(?:today is|current date and time is|current time is)\W*(?:[A-Za-z]+\s+)?"
+    r"(\d{4})-(\d{2})-(\d{2})",
+    re.IGNORECASE,
+)
+_DAYS_AGO = {
+    0: ("today", "tonight", "this morning", "this afternoon", "this evening"),
+    1: ("yesterday", "last night"),
+}
+"""What a person calls a day that many days before today."""
 _PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[0-9])T(?=[0-9])")
 
 
@@ -114,13 +131,18 @@ Fact = tuple[str, str]
 
 
 def facts(tree: Any, key: str = "") -> set[Fact]:
-    """The strings of a record (four characters or more), the facts a user may describe it by."""
+    """The facts a user may describe a record by: strings (four characters or more), amounts.
+
+    An amount (a float) is its figure to the cent ("38.01", said as "$38.01").
+    """
     if isinstance(tree, dict):
         return {f for k, v in tree.items() for f in facts(v, str(k))}
     if isinstance(tree, list):
         return {f for v in tree for f in facts(v, key)}
     if isinstance(tree, str) and len(tree) >= _FACT_LENGTH:
         return {(key, tree)}
+    if isinstance(tree, float):  # an amount, said as "$38.01"
+        return {(key, f"{tree:.2f}")}
     return set()
 
 
@@ -140,10 +162,19 @@ class _Call(msgspec.Struct, frozen=True):
     call_id: str
 
 
-def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[UntoldPick]:
+def policy_today(policy: str) -> date | None:
+    """The day a policy says is today ("Today is **2025-06-16**"), or None where it says none."""
+    found = _TODAY.search(policy)
+    return date(int(found[1]), int(found[2]), int(found[3])) if found else None
+
+
+def untold_picks(
+    events: Iterable[Event], reads: Iterable[str] = (), today: date | None = None
+) -> list[UntoldPick]:
     """Every untold record pick of the agent in ``events`` (module doc).
 
     ``reads`` names the tools that only read (``ToolKind.READ``); every other tool is a write.
+    ``today`` is the day the agent was told is today (``policy_today``), if any.
     """
     read_tools = frozenset(reads)
     timeline = list(events)
@@ -176,10 +207,13 @@ def untold_picks(events: Iterable[Event], reads: Iterable[str] = ()) -> list[Unt
                 counted.setdefault(use[2], use)
         reads_of = [u for u in uses if u[0].name in read_tools]
         surveyed = {u[2] for u in reads_of} >= set(listing.ids)
-        if reads_of and not counted and not surveyed:
+        if set(counted) >= set(listing.ids):
+            continue  # a write on every candidate (each meter of an account closed) picks none
+        found = any(_told(timeline, listing, calls, results, u[0], u[2], today) for u in reads_of)
+        if reads_of and not counted and not surveyed and not found:
             counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
         for call, path, value in counted.values():
-            if not _told(timeline, listing, calls, results, call, value):
+            if not _told(timeline, listing, calls, results, call, value, today):
                 candidates = tuple(listing.ids)
                 out.append(UntoldPick(call.name, call.index, path, value, candidates))
     return sorted(out, key=lambda p: p.index)
@@ -196,6 +230,7 @@ def _told(
     results: dict[str, Any],
     pick: _Call,
     value: str,
+    today: date | None,
 ) -> bool:
     """Whether the pick of ``value`` by ``pick`` was said, asked or described (module doc)."""
     before = timeline[: pick.at]
@@ -218,10 +253,12 @@ def _told(
     position = listing.ids.index(value)
     if not listing.records and not all(c in read for c in listing.ids[:position]):
         return False
-    return singled_out(said, value, records)
+    return singled_out(said, value, records, today)
 
 
-def singled_out(said: Heard, value: str, records: dict[str, set[Fact]]) -> bool:
+def singled_out(
+    said: Heard, value: str, records: dict[str, set[Fact]], today: date | None = None
+) -> bool:
     """Whether the facts of ``value``'s record the user said fit no other record of ``records``.
 
     The said facts may single it out together ("Taco Loco" and "Elote") where each alone fits
@@ -231,42 +268,53 @@ def singled_out(said: Heard, value: str, records: dict[str, set[Fact]]) -> bool:
     told = {
         (key, words)
         for key, text in records.get(value, set())
-        if (words := described(said, text)) is not None
+        if (words := described(said, text, today)) is not None
     }
     if not told:
         return False
     for other, known in records.items():
         if other == value:
             continue
-        theirs = {(key, described(said, text)) for key, text in known}
+        theirs = {(key, described(said, text, today)) for key, text in known}
         if told <= theirs:
             return False
     return True
 
 
-def described(said: Heard, fact: str) -> str | None:
+def described(said: Heard, fact: str, today: date | None = None) -> str | None:
     """The words by which the user described ``fact``, or None where it did not.
 
-    The fact itself; every word and figure of it in one message ("2026-03-11 at 16:00" for a
-    slot starting "2026-03-11T16:00"); a name of three words or more said but its last word
-    ("Taco Loco" for "Taco Loco Atlanta"); a date's weekday or month and day ("Tuesday",
-    "June 17" for "2025-06-17T18:57").
+    The fact itself; a name of three words or more said but its last word ("Taco Loco" for
+    "Taco Loco Atlanta"); every word and figure of it in one message ("2026-03-11 at 16:00" for
+    a slot starting "2026-03-11T16:00"); its head before a comma ("Directory assistance" for
+    "Directory assistance, 172-838-3122"); a month's name ("June 2025" for "2025-06"); else a
+    date's weekday or month and day ("Tuesday",
+    "June 17" for "2025-06-17T18:57"), and where ``today`` is given, "tonight" or "yesterday"
+    for a date that is today or the day before.
     """
     if said.said(fact):
         return fact.lower()
+    parts = [p for p in _PARTS.split(fact) if p]
+    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
+        return " ".join(parts[:-1]).lower()
+    if len(parts) >= 2 and any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
+        return " ".join(parts).lower()
+    head = fact.split(", ")[0]
+    if head != fact and len(head) >= _FACT_LENGTH and said.said(head):
+        return head.lower()
+    month = _MONTH.fullmatch(fact)
+    if month is not None:  # a billing period "2025-06": "June 2025", "June"
+        name = date(int(month[1]), int(month[2]), 1).strftime("%B")
+        for words in (f"{name} {month[1]}", name):
+            if said.said(words):
+                return words.lower()
     day = _DATE.match(fact)
     if day is not None:
         when = date(int(day[1]), int(day[2]), int(day[3]))
-        for name in (when.strftime("%A"), f"{when.strftime('%B')} {when.day}"):
+        relative = _DAYS_AGO.get((today - when).days, ()) if today is not None else ()
+        for name in (when.strftime("%A"), f"{when.strftime('%B')} {when.day}", *relative):
             if said.said(name):
                 return name.lower()
-    parts = [p for p in _PARTS.split(fact) if p]
-    if len(parts) < 2:
-        return None
-    if len(parts) >= 3 and fact[:1].isupper() and said.said(" ".join(parts[:-1])):
-        return " ".join(parts[:-1]).lower()
-    if any(all(_within(p.lower(), text) for p in parts) for text in said.texts):
-        return " ".join(parts).lower()
     return None
 
 

@@ -1,8 +1,9 @@
 """Tracer drops conversations where the agent picked a record nobody singled out (real CLI).
 
-food_delivery-009: the user says only that its food came late, has four orders, and gold
-credits the late one without being told which (``simulator.world.untold_picks``);
-food_delivery-001 names its order. Played by the real ``tau-sim run`` into a SQLite file.
+insurance-016: the user asks to change the payment method of "the policy that claim is on", has
+two policies, and gold takes the one the claim's record points to, a link the measure does not
+follow (``simulator.world.untold_picks``: the one untold pick gold still makes);
+insurance-000 is told. Played by the real ``tau-sim run`` into a SQLite file.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tests.tracer.conftest import tau_sim
 def test_the_filter_drops_an_untold_pick_and_says_why(tmp_path: Path) -> None:
     db, out = tmp_path / "picks.db", tmp_path / "selection.json"
     ran = tau_sim(
-        *("run", "--domain", "food_delivery", "--tasks", "food_delivery-009,food_delivery-001"),
+        *("run", "--domain", "insurance", "--tasks", "insurance-016,insurance-000"),
         *("--agent", "scripted/gold", "--db", str(db), "--quiet"),
     )
     assert ran.returncode == 0, ran.stderr
@@ -34,7 +35,7 @@ def test_the_filter_drops_an_untold_pick_and_says_why(tmp_path: Path) -> None:
         (task,) = conn.execute(
             "select task_id from conversations where id = ?", (kept_id,)
         ).fetchone()
-    assert task == "food_delivery-001"
+    assert task == "insurance-000"
     # the threshold is a flag: allowing one untold pick keeps both
     loose = tau_sim(*base, "--force", "--max-untold-picks", "1")
     assert loose.returncode == 0, loose.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
@@ -24,11 +24,57 @@ class FoodIntent(CustomerIntent):
     factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
+    def task(
+        self,
+        domain: Domain,
+        who: Identity,
+        *,
+        goal: str,
+        opening: str,
+        known: Mapping[str, str],
+        actions: list[Action],
+        outputs: list[str] | None = None,
+        summary: str,
+        demand: str = "",
+        later: str = "",
+        later_at: int | None = None,
+    ) -> Task:
+        """The kit's task, with what was wrong (``problem``) where the gold path refunds dishes.
+
+        A dish refund's reason ("missing item", "wrong item") is the customer's to say: the
+        user knows it as a fact (``problem_text``), told when the agent asks what was wrong.
+        """
+        reasons = [a.arguments["reason"] for a in actions if a.name == "refund_order_item"]
+        if reasons:
+            known = {**known, "problem": problem_text(reasons)}
+        return super().task(
+            domain,
+            who,
+            goal=goal,
+            opening=opening,
+            known=known,
+            actions=actions,
+            outputs=outputs,
+            summary=summary,
+            demand=demand,
+            later=later,
+            later_at=later_at,
+        )
+
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
         extra = Action("modify_user_address", {"user_id": self.profile_user(task), **ELSEWHERE})
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
         return [[*reads, extra], *self.last_write_left_out(domain, task)]
+
+
+PROBLEMS = {"missing item": "it was a missing item", "wrong item": "I got the wrong item"}
+"""What was wrong, as the customer says it, for each refund reason of the policy."""
+
+
+def problem_text(reasons: Sequence[str]) -> str:
+    """What was wrong with the refunded dishes, in the customer's words, for each reason once."""
+    return " and ".join(PROBLEMS[r] for r in dict.fromkeys(reasons))
 
 
 # ---- sampling helpers -------------------------------------------------------------------------

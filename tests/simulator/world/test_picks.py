@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 from itertools import count
 from typing import Any
 
 from tau_sim.simulator.core.chat import ToolCallSpec
 from tau_sim.simulator.core.events import AgentMessage, Event, ToolResult, UserMessage
-from tau_sim.simulator.world import untold_picks
+from tau_sim.simulator.world import policy_today, untold_picks
 
 C = "c1"
 READS = ("get_user_details", "get_order_details")
@@ -150,3 +151,45 @@ def test_a_date_is_described_by_its_weekday_and_a_name_without_its_branch() -> N
     # "Tuesday" alone fits two orders, "Taco Loco" alone two: together they fit one
     events[0] = user("My order from Tuesday never came.")
     assert [p.value for p in untold_picks(events, ("list_orders",))] == ["#F1"]
+
+
+LISTED = [
+    {"order_id": "#FD1", "restaurant": "Olive Tree Portland", "placed_at": "2025-06-18T07:39"},
+    {"order_id": "#FD2", "restaurant": "Olive Tree Portland", "placed_at": "2025-06-20T19:12"},
+]
+
+
+def test_tonight_and_yesterday_describe_a_date_against_the_day_the_policy_says_is_today() -> None:
+    today = policy_today("The current date and time is **2025-06-20 19:30**; every time ...")
+    assert today == date(2025, 6, 20)
+    assert policy_today("You help customers with their orders.") is None
+    opening = "The Olive Tree order from tonight has to go to another address."
+    events = [
+        user(opening),
+        *exchange("list_user_orders", LISTED, user_id="ann_1"),
+        *exchange("update_tip", {"status": "preparing"}, order_id="#FD2"),
+    ]
+    assert untold_picks(events, READS, today) == []
+    assert [p.value for p in untold_picks(events, READS)] == ["#FD2"]  # no today: untold
+    # "tonight" fits no order of June 18: said of it, nothing singles it out
+    wrong = [*events[:3], *exchange("update_tip", {"status": "delivered"}, order_id="#FD1")]
+    assert [p.value for p in untold_picks(wrong, READS, today)] == ["#FD1"]
+
+
+def test_a_search_that_read_past_the_described_record_is_not_a_pick_of_the_last_one() -> None:
+    # the shoes are found first; reading the lamp after them checks that no other order fits
+    listed = [
+        {"order_id": "#W222", "dishes": ["Running Shoes"]},
+        {"order_id": "#W111", "dishes": ["Desk Lamp"]},
+        {"order_id": "#W333", "dishes": ["Yoga Mat"]},
+    ]
+    opening = "Where is the running shoes order?"
+    events = [
+        user(opening),
+        *exchange("list_user_orders", listed, user_id="ann_1"),
+        *read("#W222"),
+        *read("#W111"),
+    ]
+    assert untold_picks(events, READS) == []
+    events = [user("Where is my order?"), *events[1:]]  # nothing found: the last read is a pick
+    assert [p.value for p in untold_picks(events, READS)] == ["#W111"]
