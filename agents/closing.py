@@ -18,13 +18,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_sim.agents.cues import insists, threatens
-from tau_sim.agents.summary import WORDS, listing
+from tau_sim.agents.summary import WORDS, describe, listing
+from tau_sim.agents.tool_sentences import SENTENCES
 from tau_sim.simulator.world import Action
 
 PAST = {
     "add": "added",
     "allow": "allowed",
     "apply": "applied",
+    "ask": "asked",
     "book": "booked",
     "cancel": "cancelled",
     "change": "changed",
@@ -38,6 +40,7 @@ PAST = {
     "extend": "extended",
     "file": "filed",
     "freeze": "froze",
+    "give": "gave",
     "grant": "granted",
     "install": "installed",
     "issue": "issued",
@@ -63,6 +66,7 @@ PAST = {
     "set": "set",
     "submit": "submitted",
     "suspend": "suspended",
+    "swap": "swapped",
     "switch": "switched",
     "take": "took",
     "toggle": "switched",
@@ -71,6 +75,7 @@ PAST = {
     "unfreeze": "unfroze",
     "update": "updated",
     "upgrade": "upgraded",
+    "use": "used",
     "withdraw": "withdrew",
 }
 """Verbs of tool names and of the agent's device steps, in the past tense."""
@@ -123,9 +128,18 @@ def _said_args(thing: str, arguments: Mapping[str, Any]) -> tuple[str, list[str]
     return own, ids, values
 
 
-def did(action: Action) -> str:
-    """What one call did, in plain words: "cancelled the pending order #W1, with the reason …"."""
+def did(action: Action, names: Mapping[str, str] | None = None) -> str:
+    """What one call did, in plain words, to follow "I".
+
+    A write with a sentence of its own (``agents.tool_sentences``) is that sentence in the past
+    tense, its records named as ``names`` (``agents.naming.names_in``) calls them: "credited
+    $8.60 to bill B1 for the Directory assistance charge because it was billed in error". Other
+    calls say their verb, their record and their arguments: "looked up the order #W1".
+    """
     verb, _, rest = action.name.partition("_")
+    if verb not in LOOKS and action.name in SENTENCES:
+        first, _, said = describe(action, names).partition(" ")
+        return f"{PAST.get(first, first)} {said}"
     thing = _words(rest.removesuffix("_details").removesuffix("_by_email")) or "it"
     own, ids, values = _said_args(thing, action.arguments)
     if verb in LOOKS:
@@ -146,13 +160,18 @@ def did(action: Action) -> str:
 
 
 def outcome(
-    writes: Sequence[Action], checked: Sequence[Action], steps: Sequence[str], expected: bool
+    writes: Sequence[Action],
+    checked: Sequence[Action],
+    steps: Sequence[str],
+    expected: bool,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """The opening of the closing text: what was done, or what was found, in plain words.
 
     ``writes`` are the changes made, ``checked`` the lookups, ``steps`` the tools of the fixing
     steps the customer took on the device (``is_fix``); ``expected``: changes were due
-    (the sloppy profile may have dropped every one, and claims them done anyway).
+    (the sloppy profile may have dropped every one, and claims them done anyway); ``names``:
+    what the records are called (``did``).
     """
     verbs = (step.partition("_") for step in steps)
     fixed = [f"{PAST.get(verb, verb)} the {_words(rest)}" for verb, _, rest in verbs]
@@ -162,7 +181,7 @@ def outcome(
         else ""
     )
     if writes:
-        done = f"All done: I {'; I '.join(did(a) for a in writes)}."
+        done = f"All done: I {'; I '.join(did(a, names) for a in writes)}."
     elif expected:
         done = "All done."
     elif steps and checked:

@@ -205,12 +205,17 @@ class _Open(NamedTuple):
     today: date | None
 
 
-def _open(history: list[ChatMessage], action: Action, policy: str) -> Iterator[_Open]:
+def _open(
+    history: list[ChatMessage], action: Action, policy: str, reads: frozenset[str]
+) -> Iterator[_Open]:
     """The ids of ``action`` the user has not told, each with its listing (``untold_picks``).
 
     An id is told when the user said it, answered a question saying "which" asked after the
     listing, or described a candidate so that its facts fit no other (``singled_out``): that
-    one, or another one the read of ``action`` searches past.
+    one, or, where ``action`` is a read (a tool of ``reads``), another one it searches past. A
+    write on another candidate than the one described is open: the description does not name
+    it ("Chicken Tikka Masala" singles out the order with a "chicken" option, not the one
+    refunded).
 
     ``policy`` is the agent's policy: the day it says is today (``policy_today``) lets the user
     describe a record as "from tonight" or "from yesterday".
@@ -243,8 +248,10 @@ def _open(history: list[ChatMessage], action: Action, policy: str) -> Iterator[_
             for _p, taken in id_arguments(call.arguments):
                 if taken in ids:
                     known.setdefault(taken, set()).update(facts(by_call.get(call.id)))
-        if not any(singled_out(said, c, known, today) for c in ids):  # else found or searching
-            yield _Open(path, value, ids, dict(records), known, said, today)
+        singled = [c for c in ids if singled_out(said, c, known, today)]
+        if value in singled or (singled and action.name in reads):
+            continue  # found, or still searching for the one described
+        yield _Open(path, value, ids, dict(records), known, said, today)
 
 
 def _asked(after: list[ChatMessage]) -> bool:
@@ -299,7 +306,7 @@ def which_reads(
     if not actions or not untold_now(history, actions, reads, policy):
         return
     taken = {v for _n, arguments in _called(history) for _p, v in id_arguments(arguments)}
-    for action, gap in ((a, g) for a in actions for g in _open(history, a, policy)):
+    for action, gap in ((a, g) for a in actions for g in _open(history, a, policy, reads)):
         if gap.records:
             continue
         tool = _read_tool(history, action, gap, reads)
@@ -341,7 +348,7 @@ def which_question(
     if not actions or not untold_now(history, actions, reads, policy):
         return None
     taken = {v for _n, arguments in _called(history) for _p, v in id_arguments(arguments)}
-    for gap in (g for a in actions for g in _open(history, a, policy)):
+    for gap in (g for a in actions for g in _open(history, a, policy, reads)):
         if not gap.records and gap.value not in taken:
             continue  # a listing of bare ids: the read of the id searches; nothing to ask yet
         said, today = gap.said, gap.today

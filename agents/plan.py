@@ -541,7 +541,7 @@ class GoldPolicy:
             for i in key.user_steps
             if (upto is None or i < upto) and is_fix(key.actions[i].name)
         ]
-        return f"{outcome(writes, checked, steps, expected)}{self._said()}"
+        return f"{outcome(writes, checked, steps, expected, self._names())}{self._said()}"
 
     def _names(self) -> dict[str, str]:
         """What people call the records the tool results so far hold (``agents.naming``)."""

@@ -209,11 +209,14 @@ def untold_picks(
         surveyed = {u[2] for u in reads_of} >= set(listing.ids)
         if set(counted) >= set(listing.ids):
             continue  # a write on every candidate (each meter of an account closed) picks none
-        found = any(_told(timeline, listing, calls, results, u[0], u[2], today) for u in reads_of)
+        found = any(
+            _told(timeline, listing, calls, results, u[0], u[2], today, read_tools)
+            for u in reads_of
+        )
         if reads_of and not counted and not surveyed and not found:
             counted[reads_of[-1][2]] = reads_of[-1]  # the last read, after the search
         for call, path, value in counted.values():
-            if not _told(timeline, listing, calls, results, call, value, today):
+            if not _told(timeline, listing, calls, results, call, value, today, read_tools):
                 candidates = tuple(listing.ids)
                 out.append(UntoldPick(call.name, call.index, path, value, candidates))
     return sorted(out, key=lambda p: p.index)
@@ -231,8 +234,14 @@ def _told(
     pick: _Call,
     value: str,
     today: date | None,
+    read_tools: frozenset[str],
 ) -> bool:
-    """Whether the pick of ``value`` by ``pick`` was said, asked or described (module doc)."""
+    """Whether the pick of ``value`` by ``pick`` was said, asked or described (module doc).
+
+    Only reads add what they return to a candidate's record: a write's result (an order with
+    all its lines, returned by the refund of one) describes every record it holds, not the one
+    the write took.
+    """
     before = timeline[: pick.at]
     said = Heard()
     for event in before:
@@ -242,7 +251,7 @@ def _told(
         return True
     if _asked(before[listing.at + 1 :], listing.ids):
         return True
-    earlier = [c for c in calls if c.at <= pick.at]  # a read matches by what it returns
+    earlier = [c for c in calls if c.at <= pick.at and c.name in read_tools]
     records: dict[str, set[Fact]] = {v: facts(r) for v, r in listing.records.items()}
     read: set[str] = set()
     for call in earlier:

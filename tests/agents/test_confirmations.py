@@ -1,9 +1,11 @@
-"""Gold's confirmation of every write of every task of the ten domains reads like a person wrote it.
+"""Gold's confirmation and report of every write of the ten domains read like a person wrote them.
 
 Each write of each task's answer key (and each forbidden write the pushover may be pressed into)
 is confirmed as the scripted agents confirm it (``agents.summary.confirmation``, with the records
-named from the tool results read before it); the text must hold no tool-argument leftover and the
-task's scripted user must read it as a confirmation, not as a report of something done.
+named from the tool results read before it) and reported as their closing reports it
+(``agents.closing.outcome``); neither text may hold a tool-argument leftover, and the task's
+scripted user must read the confirmation as one (not as a report of something done) and the
+report as work done (not as a question or a refusal).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 
 import pytest
 
+from tau_sim.agents.closing import outcome
 from tau_sim.agents.naming import names_in
 from tau_sim.agents.summary import confirmation
 from tau_sim.simulator.core.registry import get_domain
@@ -47,7 +50,7 @@ def leftovers(text: str, action: Action) -> list[str]:
     for key, value in action.arguments.items():
         raw = ("yes" if value else "no") if isinstance(value, bool) else str(value).lower()
         enum = isinstance(value, bool) or (isinstance(value, str) and ENUM.fullmatch(value))
-        if enum and f"{_words(key)} {raw}" in lower:
+        if enum and any(f"{_words(key)} {said}" in lower for said in {raw, _words(raw)}):
             found.append(f"a field-value pair {_words(key)!r} {raw!r}")
     return found
 
@@ -84,6 +87,39 @@ def test_the_scripted_user_reads_every_confirmation_as_one(domain: str) -> None:
         if not acts["confirms"] or acts["done"] or acts["refuses"]:
             misread.append(f"{text}\n    {acts}")
     assert not misread, f"{len(misread)} confirmations misread:\n" + "\n".join(misread[:20])
+
+
+@functools.cache
+def reports(domain_name: str) -> list[tuple[AgentTextReader, Action, str]]:
+    """(the task's user's reader, write, the closing gold says once it is made) per gold write."""
+    domain = get_domain(domain_name)
+    steps = user_steps(domain)
+    said = []
+    for task in domain.tasks:
+        key = answer_key(domain, task)
+        reader = AgentTextReader(user_slots(domain, task), task.scenario.unknown_info, steps)
+        for i in key.writes:
+            done = outcome([key.actions[i]], [], [], True, names_in(key.results[: i + 1]))
+            said.append((reader, key.actions[i], f"{done} Is there anything else I can help with?"))
+    return said
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_report_of_a_write_is_in_plain_words(domain: str) -> None:
+    said = reports(domain)
+    assert said, f"{domain} has no write to report"
+    bad = [f"{text}\n    {left}" for _, a, text in said if (left := leftovers(text, a))]
+    assert not bad, f"{len(bad)} of {len(said)} reports hold leftovers:\n" + "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_scripted_user_reads_every_report_as_work_done(domain: str) -> None:
+    misread = []
+    for reader, _action, text in reports(domain):
+        acts = public(reader.read(text))
+        if not acts["done"] or acts["confirms"] or acts["refuses"]:
+            misread.append(f"{text}\n    {acts}")
+    assert not misread, f"{len(misread)} reports misread:\n" + "\n".join(misread[:20])
 
 
 def test_leftovers_are_found() -> None:

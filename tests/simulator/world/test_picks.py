@@ -193,3 +193,23 @@ def test_a_search_that_read_past_the_described_record_is_not_a_pick_of_the_last_
     assert untold_picks(events, READS) == []
     events = [user("Where is my order?"), *events[1:]]  # nothing found: the last read is a pick
     assert [p.value for p in untold_picks(events, READS)] == ["#W111"]
+
+
+def test_what_a_write_returns_describes_none_of_the_records_it_holds() -> None:
+    order = {
+        "order_id": "#W111",
+        "items": [
+            {"item_id": "i1", "name": "Pad Thai"},
+            {"item_id": "i2", "name": "Green Curry"},
+            {"item_id": "i3", "name": "Tom Yum Soup"},
+        ],
+    }
+    events = [
+        user("The Tom Yum Soup and the Green Curry were missing from order #W111."),
+        *exchange("get_order_details", order, order_id="#W111"),
+        *exchange("refund_item", order, order_id="#W111", item_id="i3"),
+        *exchange("refund_item", order, order_id="#W111", item_id="i2"),
+    ]
+    assert untold_picks(events, READS) == []  # each dish named, whatever the refunds returned
+    wrong = [user("Something was missing from order #W111."), *events[1:]]
+    assert [p.value for p in untold_picks(wrong, READS)] == ["i3", "i2"]
