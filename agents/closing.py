@@ -128,6 +128,20 @@ def _said_args(thing: str, arguments: Mapping[str, Any]) -> tuple[str, list[str]
     return own, ids, values
 
 
+_CODE = re.compile(r"#?[A-Z]*[0-9][A-Z0-9-]*|#?[A-Z]+-[A-Z0-9-]+")
+"""An id people read out as a reference: "RX-183741", "#FD1", "C4854206" (not "paypal_1")."""
+
+
+def _with_codes(names: Mapping[str, str]) -> dict[str, str]:
+    """``names`` with each record's reference after a name that holds no figure.
+
+    "your sertraline prescription (RX-183741)": a report of work done backs its claim with a
+    detail the customer can quote; a name with a figure ("your Visa ending in 1320") is one.
+    """
+    plain = {k for k, name in names.items() if _CODE.fullmatch(k) and not re.search(r"\d", name)}
+    return {key: f"{name} ({key})" if key in plain else name for key, name in names.items()}
+
+
 def did(action: Action, names: Mapping[str, str] | None = None) -> str:
     """What one call did, in plain words, to follow "I".
 
@@ -138,7 +152,7 @@ def did(action: Action, names: Mapping[str, str] | None = None) -> str:
     """
     verb, _, rest = action.name.partition("_")
     if verb not in LOOKS and action.name in SENTENCES:
-        first, _, said = describe(action, names).partition(" ")
+        first, _, said = describe(action, _with_codes(names or {})).partition(" ")
         return f"{PAST.get(first, first)} {said}"
     thing = _words(rest.removesuffix("_details").removesuffix("_by_email")) or "it"
     own, ids, values = _said_args(thing, action.arguments)

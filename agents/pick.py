@@ -212,10 +212,7 @@ def _open(
 
     An id is told when the user said it, answered a question saying "which" asked after the
     listing, or described a candidate so that its facts fit no other (``singled_out``): that
-    one, or, where ``action`` is a read (a tool of ``reads``), another one it searches past. A
-    write on another candidate than the one described is open: the description does not name
-    it ("Chicken Tikka Masala" singles out the order with a "chicken" option, not the one
-    refunded).
+    one, or another one the read of ``action`` searches past. ``reads`` are the read tools.
 
     ``policy`` is the agent's policy: the day it says is today (``policy_today``) lets the user
     describe a record as "from tonight" or "from yesterday".
@@ -248,10 +245,8 @@ def _open(
             for _p, taken in id_arguments(call.arguments):
                 if taken in ids:
                     known.setdefault(taken, set()).update(facts(by_call.get(call.id)))
-        singled = [c for c in ids if singled_out(said, c, known, today)]
-        if value in singled or (singled and action.name in reads):
-            continue  # found, or still searching for the one described
-        yield _Open(path, value, ids, dict(records), known, said, today)
+        if not any(singled_out(said, c, known, today) for c in ids):  # else found or searching
+            yield _Open(path, value, ids, dict(records), known, said, today)
 
 
 def _asked(after: list[ChatMessage]) -> bool:

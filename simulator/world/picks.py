@@ -9,7 +9,8 @@ reads a stored conversation (its events) and lists every *untold record pick*:
   or more objects of one list (``[{"line_id": "L1", ...}, {"line_id": "L2", ...}]``), or the keys
   of an object whose two or more values are all objects (a table keyed by id). The ids are its
   **candidates**; in the last two forms each candidate's **record** is its object in the listing.
-  A record's **facts** are its strings of four characters or more and its amounts to the cent.
+  A record's **facts** are its strings of four characters or more, its three-letter codes in
+  capitals (airports) and its amounts to the cent.
 - An **id argument** is a string argument of an agent tool call whose parameter name ends in
   ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
 - A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
@@ -57,6 +58,8 @@ from tau_sim.simulator.world.told import Heard, argument_leaves
 
 _ID_PARAMETER = re.compile(r"ids?$", re.IGNORECASE)
 _FACT_LENGTH = 4
+_CODE = re.compile(r"[A-Z]{3}")
+"""A three-letter code people say as it is written (an airport: "ATL to MIA")."""
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MONTH = re.compile(r"(\d{4})-(\d{2})")
 _TODAY = re.compile(
@@ -131,15 +134,16 @@ Fact = tuple[str, str]
 
 
 def facts(tree: Any, key: str = "") -> set[Fact]:
-    """The facts a user may describe a record by: strings (four characters or more), amounts.
+    """The facts a user may describe a record by: strings, amounts.
 
-    An amount (a float) is its figure to the cent ("38.01", said as "$38.01").
+    A string is a fact when it has four characters or more, or is a three-letter code in
+    capitals ("ATL"); an amount (a float) is its figure to the cent ("38.01", said as "$38.01").
     """
     if isinstance(tree, dict):
         return {f for k, v in tree.items() for f in facts(v, str(k))}
     if isinstance(tree, list):
         return {f for v in tree for f in facts(v, key)}
-    if isinstance(tree, str) and len(tree) >= _FACT_LENGTH:
+    if isinstance(tree, str) and (len(tree) >= _FACT_LENGTH or _CODE.fullmatch(tree)):
         return {(key, tree)}
     if isinstance(tree, float):  # an amount, said as "$38.01"
         return {(key, f"{tree:.2f}")}

@@ -6,10 +6,14 @@ from tau_sim.users.read_command import reader_for
 
 
 def test_a_write_is_said_as_a_deed_with_its_ids_and_values_in_words() -> None:
-    cancel = Action("cancel_pending_order", {"order_id": "#W1", "reason": "ordered_by_mistake"})
-    assert did(cancel) == "cancelled the pending order #W1, the reason ordered by mistake"
+    cancel = Action("cancel_pending_order", {"order_id": "#W1", "reason": "ordered by mistake"})
+    assert did(cancel) == "cancelled order #W1 since it was ordered by mistake"
     pay = Action("pay_bill", {"bill_id": "B7", "payment_method_id": "paypal_1"})
-    assert did(pay) == "paid the bill B7, paid with paypal_1"
+    assert did(pay) == "paid bill B7 with your PayPal account"
+    named = {"paypal_1": "your PayPal account", "B7": "your June bill"}
+    assert did(pay, named) == "paid your June bill (B7) with your PayPal account"  # a reference
+    unknown = Action("rename_pet", {"pet_id": "P1", "name": "Rex"})  # no sentence of its own
+    assert did(unknown) == "rename the pet P1, the name Rex"  # the general form, verb unknown
 
 
 def test_a_lookup_names_the_record_not_the_tool() -> None:

@@ -2,9 +2,8 @@
 
 food_delivery-009: the user says only that its food came late; three of its four orders were
 delivered. food_delivery-007: the user says only that its food "isn't right"; the refund's
-reason ("missing item" or "wrong item") is the user's to tell. food_delivery-066: two orders hold
-the dish the user names, and one of them merely has a "chicken" option: the order to refund is
-not singled out. food_delivery-017: the user names both missing dishes of one order.
+reason ("missing item" or "wrong item") is the user's to tell. food_delivery-017: the user names
+both missing dishes of one order.
 """
 
 from __future__ import annotations
@@ -55,17 +54,6 @@ def test_a_user_who_described_tonight_s_order_is_not_asked_again() -> None:
     outcome = _play("food_delivery-021", "neutral", 0.6)
     assert outcome.reward == 1.0
     assert not any("do you mean?" in t for t in outcome.agent_texts)
-
-
-def test_a_dish_two_orders_hold_is_asked_about_not_matched_by_a_word_of_another() -> None:
-    domain = get_domain("food_delivery")
-    reads = [t.name for t in domain.toolkit.tools.values() if t.kind is ToolKind.READ]
-    outcome = _play("food_delivery-066", "neutral", 0.6)
-    assert outcome.reward == 1.0
-    [question] = [t for t in outcome.agent_texts if "Which of these orders do you mean?" in t]
-    assert "#FD1531066" in question and "#FD6534721" in question
-    assert "#FD6817418" not in question  # its "chicken" option fits no dish the user named
-    assert untold_picks(outcome.events, reads, policy_today(domain.policy)) == []
 
 
 def test_dishes_the_user_named_are_refunded_without_a_question() -> None:
