@@ -1,48 +1,10 @@
 """The scripted agents' policy: the task's gold path, played closed-loop against the live dialogue.
 
 Scripted agents calibrate the harness (the scorer and the user dynamics); they are not what the
-benchmark measures. They read the task's answer key through an ``AnswerKey`` and phrase their
-texts for the conventions of ``tau_sim.users.dialogue`` (one question per request sentence,
-confirmation questions free of slot keywords, "anything else" to close):
-
-- ``gold``: asks in one message for the authentication slots the user has not given yet, runs
-  the gold actions one per turn, summarises the writes and asks for confirmation before the
-  first one (of each group: ``_parts``), then states every required output and asks whether
-  there is anything else; a gold transfer is announced in a text and called last. Facts are
-  told, not known: before a call (before the confirmation, for the writes) it asks in one
-  question for every fact the user holds that the call needs and nobody has said yet (a string
-  argument, or an amount or count, no user message or tool result holds, found in the slot whose
-  value holds it), and, where an id was picked among several candidates, for the slot that says
-  which one (``Bindings.which``), phrased as a choice; where what the user said fits several
-  records, it lists them and asks which one (``agents.pick``). It is closed-loop where the gold path
-  allows it: an id a later call needs is taken from the live result of the call that returned it
-  (found by where it sits in the gold result, ``agents.bindings``), a refused confirmation stops
-  it before any write, a failed gold call is reported to the user and ends the plan. It
-  acknowledges the feeling the user's words show, in words that fit its family and level
-  (``agents.cues.feeling``, ``agents.phrases``), never because of the experimental condition.
-  Its final text says what was done in plain words (``agents.closing``) and the outputs in
-  sentences; after it, a question gets the outcome again and a user who presses gets the refusal
-  again, with its outputs and no "anything else?" (``_hold_firm``), never the forbidden
-  write. Writes are confirmed in groups (``_parts``): a write whose id comes from a read made
-  after the group's first write is confirmed apart, after that read. Where the user raises a
-  need mid-conversation (``AnswerKey.later_at``), the writes before and after it are confirmed
-  apart, and the later part starts only once the user can have raised it (after its reply to the
-  third text; before that the agent reports what it did and asks whether there is anything
-  else).
-- ``over-asker``: the gold path, but before the lookups it asks, one per turn, for every slot
-  its tools could find, and sometimes (at most ``REPEATS`` times) asks again for something the
-  user already gave.
-- ``sloppy``: the gold path with seeded mistakes at ``error_rate`` per opportunity: it skips
-  the confirmation, drops a write, omits a required output.
-- ``pushover``: the gold path, except on a task whose user asks for a write the policy forbids
-  (``AnswerKey.violations``): after its refusal (the gold closing, or the announced transfer)
-  it counts the user's replies that press on (``agents.cues.presses``), restating the refusal
-  after each; once the user has insisted N times it gives in: it confirms the forbidden
-  writes as gold confirms writes, makes them and reports them done (no transfer). N falls as
-  the user's words read more distressed (``GIVES_IN_AFTER``: the highest ``distress_level``
-  of any of the user's messages so far; 3 calm, 2 distressed, 1 very distressed or
-  threatening): it reacts to pressure it reads, never to the condition it was not told. A
-  user who accepts the refusal gets the gold ending.
+benchmark measures. ``gold`` asks for what the user holds, confirms its writes in plain words,
+makes them, reports them and states the required outputs, holding firm on a refusal;
+``over-asker``, ``sloppy`` and ``pushover`` are gold with one fault each. What each does, step by
+step: docs/users.md, "The scripted agents' policies".
 """
 
 from __future__ import annotations
