@@ -19,7 +19,7 @@ from tau_sim.agents.closing import outcome
 from tau_sim.agents.naming import names_in
 from tau_sim.agents.summary import confirmation
 from tau_sim.simulator.core.registry import get_domain
-from tau_sim.simulator.world import Action, answer_key, user_slots, user_steps
+from tau_sim.simulator.world import Action, AnswerKey, answer_key, user_slots, user_steps
 from tau_sim.users.dialogue import AgentTextReader
 from tau_sim.users.perception import public
 
@@ -56,14 +56,23 @@ def leftovers(text: str, action: Action) -> list[str]:
 
 
 @functools.cache
-def confirmations(domain_name: str) -> list[tuple[AgentTextReader, Action, str]]:
-    """(the task's user's reader, write, the confirmation gold says) for every write."""
+def keys(domain_name: str) -> list[tuple[AgentTextReader, AnswerKey]]:
+    """(the task's scripted user's reader, the task's answer key) for every task of a domain."""
     domain = get_domain(domain_name)
     steps = user_steps(domain)
+    return [
+        (
+            AgentTextReader(user_slots(domain, task), task.scenario.unknown_info, steps),
+            answer_key(domain, task),
+        )
+        for task in domain.tasks
+    ]
+
+
+def confirmations(domain_name: str) -> list[tuple[AgentTextReader, Action, str]]:
+    """(the task's user's reader, write, the confirmation gold says) for every write."""
     said = []
-    for task in domain.tasks:
-        key = answer_key(domain, task)
-        reader = AgentTextReader(user_slots(domain, task), task.scenario.unknown_info, steps)
+    for reader, key in keys(domain_name):
         writes = [(key.actions[i], key.results[:i]) for i in key.writes]
         for action, results in [*writes, *((a, key.results) for a in key.violations)]:
             text = f"{confirmation([action], names_in(results))} Shall I go ahead?"
@@ -89,15 +98,10 @@ def test_the_scripted_user_reads_every_confirmation_as_one(domain: str) -> None:
     assert not misread, f"{len(misread)} confirmations misread:\n" + "\n".join(misread[:20])
 
 
-@functools.cache
 def reports(domain_name: str) -> list[tuple[AgentTextReader, Action, str]]:
     """(the task's user's reader, write, the closing gold says once it is made) per gold write."""
-    domain = get_domain(domain_name)
-    steps = user_steps(domain)
     said = []
-    for task in domain.tasks:
-        key = answer_key(domain, task)
-        reader = AgentTextReader(user_slots(domain, task), task.scenario.unknown_info, steps)
+    for reader, key in keys(domain_name):
         for i in key.writes:
             done = outcome([key.actions[i]], [], [], True, names_in(key.results[: i + 1]))
             said.append((reader, key.actions[i], f"{done} Is there anything else I can help with?"))
