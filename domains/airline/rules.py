@@ -62,3 +62,27 @@ def compensation(tier: str, cancelled: bool, passengers: int) -> tuple[float, fl
     rate = (CANCELLED_RATE if cancelled else DELAY_RATE)[tier]
     uncapped = money(rate * passengers)
     return uncapped, min(uncapped, COMPENSATION_CAP[tier])
+
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "Bags can be added to an upcoming reservation, never removed"
+    "cannot be removed": (
+        "cannot be removed",
+        "never removed",
+        "never be removed",
+        "cannot remove",
+        "can only be added",
+        "no way to remove",
+    ),
+    # a flight's status as get_flight_status gives it, in the words a person uses for it
+    "scheduled": (
+        "scheduled",
+        "on schedule",
+        "on time",
+        "not cancelled",
+        "not been cancelled",
+        "not delayed",
+        "operating normally",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

@@ -14,3 +14,40 @@ FEE_REVERSAL_CAP = 40.0
 
 FEE_REVERSAL_PERIOD_DAYS = 365
 """At most one fee reversal per customer in this many days (policy)."""
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # a dispute's status as get_dispute_details gives it, said as a status (not any "open")
+    "open": (
+        "is open",
+        "still open",
+        "remains open",
+        "stays open",
+        "currently open",
+        "as open",
+        "open status",
+        "under review",
+        "being reviewed",
+        "under investigation",
+        "being investigated",
+        "in progress",
+        "still pending",
+        "not yet resolved",
+        "not been resolved",
+    ),
+    "refunded": (
+        "refunded",
+        "refund was issued",
+        "credited back",
+        "money back",
+        "resolved in your favor",
+        "resolved in your favour",
+    ),
+    "declined": (
+        "declined",
+        "denied",
+        "rejected",
+        "not in your favor",
+        "not in your favour",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

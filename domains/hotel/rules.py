@@ -76,3 +76,16 @@ def goodwill_points(nights: int) -> tuple[int, int]:
     """(uncapped, due) goodwill points for a stay of ``nights`` nights with an incident."""
     uncapped = GOODWILL_PER_NIGHT * nights
     return uncapped, min(uncapped, GOODWILL_CAP)
+
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "say you cannot change or cancel it"
+    "cannot cancel": (
+        "cannot cancel",
+        "cannot change or cancel",
+        "cannot be cancelled",
+        "unable to cancel",
+        "not able to cancel",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

@@ -68,3 +68,27 @@ HUMAN_CLAIM_THRESHOLD = 25_000.0
 def driver_rate(age: int) -> float:
     """The annual surcharge of an added driver of ``age``."""
     return next(rate for below, rate in DRIVER_RATES if age < below)
+
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "Only active policies can have claims filed"
+    "cannot be filed": (
+        "cannot be filed",
+        "cannot file",
+        "can only be filed",
+        "can be filed only",
+        "only active policies can have claims filed",
+        "claims can only be filed",
+        "not able to file",
+        "unable to file",
+    ),
+    # the policy: "explain that only household members can be added"
+    "cannot be added": (
+        "cannot be added",
+        "only household members can be added",
+        "only household members may be added",
+        "cannot add",
+        "can only add household members",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

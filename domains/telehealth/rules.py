@@ -10,3 +10,16 @@ from tau_sim.domains.telehealth.catalog import IN_PERSON, VIDEO
 
 LATE_FEES: dict[str, float] = {VIDEO: 35.0, IN_PERSON: 60.0}
 """The late fee of a visit cancelled or moved less than 24 hours before it starts."""
+
+PHRASINGS: dict[str, tuple[str, ...]] = {
+    # the policy: "say that you cannot share or change it" (a bare "cannot" is in any refusal)
+    "cannot": (
+        "cannot share",
+        "cannot change",
+        "cannot cancel",
+        "cannot access",
+        "cannot discuss",
+        "cannot give",
+    ),
+}
+"""The ways of saying a required output that count (``Domain.phrasings``)."""

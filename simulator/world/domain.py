@@ -238,8 +238,10 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     """A customer-service world, built by a factory: policy, tools, base database and tasks.
 
     ``build_base`` is called once, on first use; ``task_source`` is the checked-in task file
-    (read on first use) or the tasks themselves. ``intents`` and ``generation`` regenerate the
-    task set (``tau-sim domains generate NAME``); ``slot_hints`` annotate the scenarios' slots
+    (read on first use) or the tasks themselves. ``intents`` (the domain's factory: the intents
+    themselves, or a function that imports them on first use, so a run that only reads the task
+    file never loads a generator) and ``generation`` regenerate the task set (``tau-sim domains
+    generate NAME``); ``slot_hints`` annotate the scenarios' slots
     for the scripted roles (``simulator.world.slots.user_slots``). ``user_toolkit`` holds the
     tools only the user can run (their own device; see ``simulator.world.usersteps``),
     ``user_tool_hints`` how an agent asks for each; no user tool shares a name with an agent tool.
@@ -259,7 +261,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
     toolkit: Toolkit
     build_base: BaseBuilder
     task_source: Path | Sequence[Task] = ()
-    intents: Sequence[Intent] = ()
+    intent_source: Sequence[Intent] | Callable[[], Sequence[Intent]] = ()
     generation: Generation | None = None
     slot_hints: Mapping[str, SlotHint] = {}
     user_toolkit: Toolkit | None = None
@@ -288,7 +290,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         title: str,
         toolkit: Toolkit,
         build_base: BaseBuilder,
-        intents: Sequence[Intent] = (),
+        intents: Sequence[Intent] | Callable[[], Sequence[Intent]] = (),
         generation: Generation | None = None,
         slot_hints: Mapping[str, SlotHint] | None = None,
         user_toolkit: Toolkit | None = None,
@@ -307,7 +309,7 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
             toolkit=toolkit,
             build_base=build_base,
             task_source=folder / "tasks.jsonl",
-            intents=intents,
+            intent_source=intents,
             generation=generation,
             slot_hints=dict(slot_hints or {}),
             user_toolkit=user_toolkit,
@@ -335,6 +337,12 @@ class Domain(msgspec.Struct, frozen=True, kw_only=True, dict=True):
         if isinstance(self.task_source, Path):
             return load_tasks(self.task_source, self)
         return list(self.task_source)
+
+    @cached_property
+    def intents(self) -> list[Intent]:
+        """The intents the tasks are sampled from (the factory is imported on first use)."""
+        source = self.intent_source
+        return list(source() if callable(source) else source)
 
     def intent(self, name: str) -> Intent:
         """The intent called ``name``."""

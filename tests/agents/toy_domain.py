@@ -136,7 +136,7 @@ def gym() -> Domain:
         policy="Be kind. Confirm before cancelling.\n",
         toolkit=Toolkit([*tools, transfer_to_human_agents]),
         build_base=lambda: Base(tables, identity_indexes([EMAIL])),
-        intents=[CancelBooking(), BookingStatus(), OldRefundTransfer()],
+        intent_source=[CancelBooking(), BookingStatus(), OldRefundTransfer()],
         generation=Generation(count=3, seed=0),
         slot_hints={
             **HINTS,

@@ -27,7 +27,7 @@ from tau_sim.domains.car_rental.data import (
     availability_key,
     net_paid,
 )
-from tau_sim.domains.car_rental.intents.common import cancellation_refund
+from tau_sim.domains.car_rental.factory.common import cancellation_refund
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
     FREE_CANCELLATION_HOURS,

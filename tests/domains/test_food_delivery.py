@@ -22,7 +22,7 @@ from tau_sim.domains.food_delivery.data import (
     Restaurant,
     User,
 )
-from tau_sim.domains.food_delivery.intents.common import order_in
+from tau_sim.domains.food_delivery.factory.common import order_in
 from tau_sim.domains.food_delivery.rules import (
     CLAIM_WINDOW_DAYS,
     ITEM_REFUND_MONTHLY_CAP,

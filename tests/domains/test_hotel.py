@@ -29,7 +29,7 @@ from tau_sim.domains.hotel.data import (
     net_paid,
     night_key,
 )
-from tau_sim.domains.hotel.intents.common import cancellation_refund, upgrade_due
+from tau_sim.domains.hotel.factory.common import cancellation_refund, upgrade_due
 from tau_sim.domains.hotel.rules import (
     EARN_PER_NIGHT,
     FREE_CANCELLATION_HOURS,

@@ -31,8 +31,8 @@ from tau_sim.domains.telecom.data import (
     Line,
     Subscriber,
 )
+from tau_sim.domains.telecom.factory.troubleshoot import skip_one
 from tau_sim.domains.telecom.faults import FAULTS, FINAL_CHECKS, faults_of
-from tau_sim.domains.telecom.intents.troubleshoot import skip_one
 from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS, ROAMING_DAY_FEE
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.endings import Limits

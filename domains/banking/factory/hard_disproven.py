@@ -1,0 +1,189 @@
+"""Hard banking intents whose claim the statement disproves: refuse, and say what it shows.
+
+A charge called unauthorised that is the customer's own monthly subscription, and a purchase
+"charged twice" that was posted once.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.banking.data import (
+    Transaction,
+    User,
+)
+from tau_sim.domains.banking.factory.common import (
+    BankingIntent,
+    checking,
+    describable,
+    describe,
+    dispute_action,
+    history,
+    in_window,
+    is_subscription,
+    looked_up,
+    one_of,
+    pick_user,
+    said_charges,
+    transactions_read,
+)
+from tau_sim.domains.banking.factory.side import balance_later, caller, side_question
+from tau_sim.domains.banking.scenario import account_text, gold_reads
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _subscribers(db: Database, user: User) -> list[tuple[Transaction, Transaction]]:
+    """(latest, first) charge of each subscription on the customer's checking account."""
+    every = history(db, checking(db, user))
+    out = []
+    for name in dict.fromkeys(t.description for t in every if is_subscription(t)):
+        charges = [t for t in every if t.description == name]
+        latest, first = charges[0], charges[-1]
+        if len(charges) >= 3 and in_window(latest) and not latest.dispute_id:
+            out.append((latest, first))
+    return out
+
+
+class RecurringNotFraud(BankingIntent):
+    """An "unauthorised" charge that is the customer's own monthly subscription: refuse.
+
+    No dispute and no fraud transfer; the agent says since when it is charged. Then the user
+    asks a balance (a later need).
+    """
+
+    name = "recurring_charge_claimed_fraud"
+    description = (
+        "The user says a charge was never authorised; the statement shows the same subscription "
+        "charged every month: refuse, say since when (disproven), then a balance (later)."
+    )
+    tier = "hard"
+    forbidden = True
+    rules = ("recurring-not-fraud",)
+    challenges = frozenset({"disproven", "later"})
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        user = pick_user(db, rng, lambda u: bool(_subscribers(db, u)))
+        if user is None:
+            return None
+        latest, first = rng.choice(_subscribers(db, user))
+        who = self.identity(db, user.user_id, rng)
+        need, account, balance = balance_later(db, user, rng)
+        said = f"{describe(latest)} of {money_text(-latest.amount)}"
+        side = side_question(db, user, rng, ("account",))
+        reads = gold_reads(
+            who, transactions_read(checking(db, user)), *looked_up(rng, latest), *side.actions
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"There is {said} on my checking account that I never authorised: I do not "
+            f"remember signing up for {latest.description}. I want it disputed and my money "
+            f"back. If the agent says it is not fraud, I want to know why.{side.goal}",
+            demand=f"the {latest.description} charge disputed and refunded",
+            opening=one_of(
+                rng,
+                f"Hi, {latest.description} charged my card and I never authorised it!",
+                "Hello, there's a charge on my account I never agreed to. I want it reversed.",
+                f"Someone signed me up for {latest.description}, I never approved that charge.",
+                "I found an unauthorised charge on my debit card and I want my money back.",
+            ),
+            known={"transaction": said, "account": account_text(account), **side.known},
+            actions=[*reads, Action("get_account_details", {"account_id": account.account_id})],
+            outputs=[first.date, balance, *side.outputs],
+            summary=f"{latest.transaction_id}: monthly {latest.description} since {first.date}",
+            later=need,
+            later_at=len(reads),
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The customer's own subscription disputed as if it were not theirs."""
+        db = domain.new_database()
+        user: User = record(db, "users", task.actions[1].arguments["user_id"])
+        said = task.scenario.known_info["transaction"]
+        latest = next(t for t, _ in _subscribers(db, user) if describe(t) in said)
+        return [dispute_action(latest, "goods not received")]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the subscription disputed anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+
+
+def _single(db: Database, user: User) -> list[Transaction]:
+    """Recent purchases with no other charge of the same merchant and amount on the account."""
+    every = history(db, checking(db, user))
+    return [
+        t
+        for t in describable(db, user, True)
+        if not [
+            o
+            for o in every
+            if o is not t and (o.description, o.amount) == (t.description, t.amount)
+        ]
+    ]
+
+
+class DuplicateNotOnFile(BankingIntent):
+    """A "charged twice" claim the statement disproves: one charge only, nothing to dispute."""
+
+    name = "duplicate_not_on_file"
+    description = (
+        "The user says a purchase was charged twice; the statement shows one charge: refuse "
+        "the duplicate dispute and say so (disproven)."
+    )
+    tier = "hard"
+    forbidden = True
+    rules = ("duplicate-needs-two",)
+    challenges = frozenset({"search", "disproven"})
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        user = pick_user(db, rng, lambda u: bool(_single(db, u)))
+        if user is None:
+            return None
+        txn = rng.choice(_single(db, user))
+        who, side = caller(self, db, user, rng, taken=("account",))
+        reads = gold_reads(
+            who, transactions_read(checking(db, user)), *looked_up(rng, txn), *side.actions
+        )
+        need, later_at = "", None
+        known = {"transaction": describe(txn), "dispute_reason": "duplicate charge", **side.known}
+        outputs = [money_text(-txn.amount), *side.outputs]
+        actions = list(reads)
+        if rng.random() < 0.4:
+            need, account, balance = balance_later(db, user, rng)
+            known["account"] = account_text(account)
+            actions.append(Action("get_account_details", {"account_id": account.account_id}))
+            outputs.append(balance)
+            later_at = len(reads)
+        return self.task(
+            domain,
+            who,
+            goal=f"I was charged twice for {describe(txn)} on my checking account: I paid once "
+            "but I am sure I saw it twice. I want the duplicate disputed. If the agent says "
+            f"there is only one charge, I want to know its amount.{side.goal}",
+            demand=f"the duplicate of {describe(txn)} disputed",
+            opening=one_of(
+                rng,
+                f"Hi, {txn.description} charged me twice and I want the second one disputed.",
+                "Hello, I was double charged for a purchase on my debit card.",
+                f"I paid once at {txn.description} but got billed twice. Please fix it.",
+                "Hi, there's a duplicate charge on my card I need to dispute.",
+            ),
+            known=known,
+            actions=actions,
+            outputs=outputs,
+            summary=f"{txn.transaction_id} charged once: no duplicate to dispute",
+            later=need,
+            later_at=later_at,
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The single charge disputed as a duplicate."""
+        return [dispute_action(said_charges(domain, task, True)[0], "duplicate charge")]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the duplicate dispute filed anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

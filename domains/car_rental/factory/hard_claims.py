@@ -1,0 +1,366 @@
+"""Hard car-rental intents whose users claim what the records disprove.
+
+The user describes a booking among several and claims a fact about it that its record
+contradicts: a driver "already 25", a collision damage waiver that is not on the booking, a
+pick-up "days away" that is tomorrow. The agent reads the record, states the fact and refuses
+what the claim was meant to win; one of them makes three allowed changes beside the refusal.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from tau_sim.domains.car_rental.data import (
+    RESERVED,
+    RETURNED,
+    TODAY,
+    Booking,
+    DamageReport,
+    User,
+    net_paid,
+)
+from tau_sim.domains.car_rental.factory.common import (
+    COVER_TEXT,
+    HARD,
+    LIST_LOCATIONS,
+    RentalIntent,
+    a_or_an,
+    booking_id_of,
+    bookings_of,
+    branch_words,
+    by_city,
+    cancellation_refund,
+    card,
+    describe,
+    driver_age,
+    extend_actions,
+    extension_fits,
+    fee_actions,
+    free_every_day,
+    hours_to_pickup,
+    missing_cover,
+    one_way_change,
+    search_reads,
+    user_with,
+)
+from tau_sim.domains.car_rental.rules import (
+    ADD_ONS,
+    FREE_CANCELLATION_HOURS,
+    PREMIUM_CLASSES,
+    PREMIUM_MIN_AGE,
+    daily_cost,
+)
+from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
+from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced
+from tau_sim.domains.kit.vocab import counted
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _method_of(domain: Domain, user_id: str, text: str) -> str:
+    """The id of the payment method of ``user_id`` that the user names ``text``."""
+    user: User = record(domain.new_database(), "users", user_id)
+    return next(m.id for m in user.payment_methods if method_text(m) == text)
+
+
+_YOUNG_OPENINGS = (
+    "Hi, I have a few things to change on my {city} rental, including a nicer car.",
+    "Hello, for my trip to {city} I want more days, insurance and a premium car.",
+    "Hey, can you update my car booking for {city}? Several changes.",
+    "Hi there, my {city} rental needs a longer return date and an upgrade.",
+)
+
+
+class YoungDriverPremiumClaim(RentalIntent):
+    """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
+
+    The user claims the driver is 25 already; the birth date on the booking says not.
+    """
+
+    name = "young_driver_premium_claim"
+    description = (
+        "The user describes a booking and asks for three changes and a premium upgrade for a "
+        "driver it says is 25; the record shows a younger driver: three changes, no upgrade."
+    )
+    tier = HARD
+    challenges = frozenset({"search", "mixed", "disproven", "long"})
+    rules = ("premium-min-age-25",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def fits(b: Booking) -> bool:
+            return (
+                b.status == RESERVED
+                and iso_day(b.pickup_date) >= TODAY
+                and 21 <= driver_age(b) < PREMIUM_MIN_AGE
+                and missing_cover(b) is not None
+            )
+
+        user = user_with(db, rng, lambda bs: any(fits(b) for b in bs))
+        if user is None:
+            return None
+        b = rng.choice([b for b in bookings_of(db, user.user_id) if fits(b)])
+        words, method, change = describe(db, b, rng), card(user, 0, rng), one_way_change(db, b, rng)
+        if words is None or method is None or change is None:
+            return None
+        branch, difference = change
+        extra = rng.randint(1, 3)
+        end = (iso_day(b.return_date) + dt.timedelta(days=extra)).isoformat()
+        days = [
+            (iso_day(b.pickup_date) + dt.timedelta(days=n)).isoformat()
+            for n in range(b.days + extra)
+        ]
+        premium = [c for c in PREMIUM_CLASSES if free_every_day(db, b.pickup_location, c, days)]
+        if not premium or not extension_fits(db, b, b.vehicle_class, b.return_date, end):
+            return None
+        target = rng.choice(premium)
+        by_name = rng.random() < 0.5
+        there = branch_words(branch, by_name)
+        named = [LIST_LOCATIONS] if by_name and not by_city(words, b) else []
+        coverage = missing_cover(b)
+        assert coverage is not None
+        who = self.owner(db, b, rng)
+        total = b.days + extra
+        ext_cost = money(daily_cost(b.daily_rate, b.add_ons, b.young_driver_surcharge) * extra)
+        cover_cost = money(ADD_ONS[coverage] * total)
+        self_driving = b.driver.first_name == user.name.first_name
+        claim = "I am 25 already" if self_driving else f"{b.driver.first_name} is 25 already"
+        city = record(db, "locations", b.pickup_location).city
+        return self.task(
+            domain,
+            who,
+            goal=f"For {words} I want four things: keep it {counted(extra, 'more day')}, until "
+            f"{day_text(end)}; add {COVER_TEXT[coverage]} for the whole rental; return it at "
+            f"{there}; and upgrade it to a {target}. The driver is "
+            f"{'me' if self_driving else b.driver.first_name}; {claim}, so the premium class "
+            f"is fine. Everything goes on {method_text(method)}. I do not know the booking "
+            f"code. If the agent shows the driver is under 25, I accept it in the end and keep "
+            f"the other changes. {CONFIRM}",
+            demand=f"the booking upgraded to a {target} car",
+            opening=rng.choice(_YOUNG_OPENINGS).format(city=city),
+            known={
+                "rental": words,
+                "new_return_date": end,
+                "coverage": COVER_TEXT[coverage],
+                "new_return_location": there,
+                "new_class": target,
+                "payment_method": method_text(method),
+            },
+            actions=[
+                *search_reads(who, b.booking_id, locate=by_city(words, b)),
+                *extend_actions(b, end, method, b.daily_rate),
+                Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total}"}),
+                Action(
+                    "add_insurance",
+                    {
+                        "booking_id": b.booking_id,
+                        "coverage": coverage,
+                        "payment_method_id": method.id,
+                    },
+                ),
+                *named,
+                *fee_actions(b, branch, method),
+            ],
+            outputs=[
+                "not eligible",
+                f"at least {PREMIUM_MIN_AGE}",
+                b.driver.birth_date,
+                money_text(ext_cost),
+                money_text(cover_cost),
+                money_text(abs(difference)),
+            ],
+            summary=f"{b.booking_id} (described, driver {driver_age(b)}): +{counted(extra, 'day')}"
+            f", "
+            f"{coverage}, return at {branch.code}; {target} refused",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The premium class given to the driver under 25."""
+        last = task.actions[-1]
+        return [
+            Action(
+                "change_vehicle_class",
+                {
+                    "booking_id": last.arguments["booking_id"],
+                    "vehicle_class": task.scenario.known_info["new_class"],
+                    "payment_method_id": last.arguments["payment_method_id"],
+                },
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The upgrade made too, and the last change left out."""
+        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+
+
+_WAIVER_OPENINGS = (
+    "Hi, I was billed for damage on a car I rented from you and I had full cover!",
+    "Hello, there's a damage charge from my {city} rental that shouldn't be there.",
+    "I want a damage charge taken off. I paid for the waiver on that rental.",
+    "Hi, why was I charged for {what}? I had the damage waiver.",
+)
+
+
+class WaiverClaimDisproven(RentalIntent):
+    """A damage charge disputed for a waiver the booking does not carry: the charge stands.
+
+    Nothing is waived and nobody is transferred: the booking's add-ons disprove the claim.
+    """
+
+    name = "waiver_claim_disproven"
+    description = (
+        "The user disputes a damage charge on a described rental, claiming it had the waiver; "
+        "the booking has none: the charge stands."
+    )
+    forbidden = True
+    tier = HARD
+    challenges = frozenset({"search", "disproven"})
+    rules = ("waiver-claim-checked",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def charged(b: Booking) -> bool:
+            return (
+                b.status == RETURNED
+                and "collision_damage_waiver" not in b.add_ons
+                and any(
+                    record(db, "damage_reports", r).customer_charge > 0 for r in b.damage_reports
+                )
+            )
+
+        user = user_with(db, rng, lambda bs: any(charged(b) for b in bs))
+        if user is None:
+            return None
+        b = rng.choice([b for b in bookings_of(db, user.user_id) if charged(b)])
+        words = describe(db, b, rng)
+        if words is None:
+            return None
+        report: DamageReport = next(
+            r
+            for rid in b.damage_reports
+            if (r := record(db, "damage_reports", rid)).customer_charge > 0
+        )
+        what = a_or_an(report.damage_type.replace("_", " "))
+        who = self.owner(db, b, rng)
+        city = record(db, "locations", b.pickup_location).city
+        charge = money_text(report.customer_charge)
+        return self.task(
+            domain,
+            who,
+            goal=f"After I returned {words} I was charged {charge} for {what}. I had the "
+            "collision damage waiver on that rental, so the charge must be removed. I do not "
+            "know the booking code or the report number. If the agent shows the booking has no "
+            "waiver, I accept it in the end.",
+            demand=f"the {charge} damage charge removed",
+            opening=rng.choice(_WAIVER_OPENINGS).format(city=city, what=what),
+            known={"rental": words, "damage_charge": f"{charge} for {what}"},
+            actions=search_reads(who, b.booking_id, locate=by_city(words, b)),
+            outputs=["no collision damage waiver", charge],
+            summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "
+            f"{report.report_id} stands",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The charge waived on the user's word."""
+        booking_id = booking_id_of(task)
+        b: Booking = record(domain.new_database(), "bookings", booking_id)
+        db = domain.new_database()
+        rid = next(r for r in b.damage_reports if record(db, "damage_reports", r).customer_charge)
+        return [Action("waive_damage_charge", {"booking_id": booking_id, "report_id": rid})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The charge waived."""
+        return [[*task.actions, *self.violations(domain, task)]]
+
+
+_LATE_OPENINGS = (
+    "Hi, I need to cancel a car booking. It's still days away, so I get everything back, right?",
+    "Hello, please cancel my {city} rental; the pick-up isn't for a while yet.",
+    "Hey, I'd like to cancel one of my reservations, the one in {city}, with a full refund.",
+    "Hi, can I cancel my upcoming rental in {city} for free? It's a few days out.",
+)
+
+
+class LateCancellationClaim(RentalIntent):
+    """A full refund asked for a pick-up "days away" that is within 48 hours: nothing cancelled.
+
+    The user keeps the booking rather than lose a day's rate.
+    """
+
+    name = "late_cancellation_claim"
+    description = (
+        "The user cancels a described booking only for a full refund, claiming the pick-up is "
+        "days away; it is within 48 hours: no full refund, the booking is kept."
+    )
+    forbidden = True
+    tier = HARD
+    challenges = frozenset({"search", "disproven", "conditional"})
+    rules = ("late-cancellation-fee",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def late(b: Booking) -> bool:
+            return (
+                b.status == RESERVED
+                and iso_day(b.pickup_date) >= TODAY
+                and hours_to_pickup(b.pickup_date) < FREE_CANCELLATION_HOURS
+            )
+
+        user = user_with(db, rng, lambda bs: any(late(b) for b in bs))
+        if user is None:
+            return None
+        mine = bookings_of(db, user.user_id)
+        b = rng.choice([b for b in mine if late(b)])
+        if any(
+            o.booking_id != b.booking_id
+            and (o.vehicle_class, o.pickup_location) == (b.vehicle_class, b.pickup_location)
+            for o in mine
+        ):
+            return None
+        city = record(db, "locations", b.pickup_location).city
+        words = f"my {b.vehicle_class} rental at {b.pickup_location} in {city}"
+        refund, _fee = cancellation_refund(b)
+        if words is None or refund <= 0:
+            return None
+        said = (iso_day(b.pickup_date) + dt.timedelta(days=rng.randint(3, 5))).strftime("%A")
+        who = self.owner(db, b, rng)
+        paid = money_text(net_paid(b))
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel my {b.vehicle_class} rental in {city} with a full refund of "
+            f"{paid}: I think the pick-up is only on {said}, days from now. I do not know the "
+            f"booking code. If I cannot get the full {paid} back, I keep the booking as it is.",
+            demand=f"the booking cancelled with the full {paid} refunded",
+            opening=rng.choice(_LATE_OPENINGS).format(city=city) + KEEP_UNLESS_FULL,
+            known={"rental": words},
+            actions=[
+                *search_reads(who, b.booking_id, locate=by_city(words, b)),
+                Action("calculate", {"expression": f"{net_paid(b):.2f} - {b.daily_rate:.2f}"}),
+            ],
+            outputs=[b.pickup_date, money_text(refund)],
+            summary=f"full refund of {b.booking_id} asked (pick-up {b.pickup_date}, within 48 "
+            f"hours): {money_text(refund)} only, booking kept",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The late cancellation refunded in full."""
+        booking_id = booking_id_of(task)
+        b: Booking = record(domain.new_database(), "bookings", booking_id)
+        return [Action("cancel_booking", {"booking_id": booking_id, "refund_amount": net_paid(b)})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The full refund given, and the booking cancelled with the fee (the condition lost)."""
+        full = self.violations(domain, task)
+        b: Booking = record(domain.new_database(), "bookings", full[0].arguments["booking_id"])
+        refund, _fee = cancellation_refund(b)
+        return [
+            [*task.actions, *full],
+            [*task.actions, replaced(full[0], refund_amount=refund)],
+        ]

@@ -1,0 +1,314 @@
+"""Hard hotel intents whose guests claim what the records disprove.
+
+A room "never cleaned" whose housekeeping log shows it cleaned every night, a check-in "days
+away" that is within the free-cancellation window, a "silver" guest whose profile says blue:
+the agent reads the record, states the fact and refuses what the claim was meant to win.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from tau_sim.domains.hotel.catalog import PROPERTIES, Property
+from tau_sim.domains.hotel.data import (
+    CHECKED_OUT,
+    TODAY,
+    Guest,
+    Night,
+    Reservation,
+    net_paid,
+    night_key,
+    stay_dates,
+)
+from tau_sim.domains.hotel.factory.common import (
+    HARD,
+    HotelIntent,
+    by_city,
+    cancellation_refund,
+    card,
+    describe,
+    flexible_ahead,
+    guest_with,
+    reservation_id_of,
+    reservations_of,
+    search,
+    search_reads,
+)
+from tau_sim.domains.hotel.rules import (
+    FLEXIBLE,
+    MEMBER,
+    ROOM_TYPES,
+    goodwill_points,
+    plan_price,
+)
+from tau_sim.domains.hotel.scenario import (
+    CONFIRM,
+    HOTEL_NAMES,
+    ROOM_TEXT,
+    dates_text,
+)
+from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced, sum_action
+from tau_sim.domains.kit.vocab import counted
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+_CLEANED_OPENINGS = (
+    "Hi, my room was never cleaned during my last stay with you!",
+    "Hello, I want compensation: nobody cleaned my room at {hotel}.",
+    "Hey, housekeeping skipped my room the whole stay. What will you do about it?",
+    "I'm disappointed: my room at {hotel} was not cleaned once.",
+)
+
+
+class NeverCleanedClaim(HotelIntent):
+    """A "never cleaned" complaint on a stay whose housekeeping log shows every night cleaned."""
+
+    name = "never_cleaned_claim"
+    description = (
+        "The guest says the room of a described past stay was never cleaned and wants goodwill "
+        "points; the housekeeping log shows it cleaned every night: no points."
+    )
+    forbidden = True
+    tier = HARD
+    challenges = frozenset({"search", "disproven"})
+    rules = ("goodwill-needs-incident",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def fits(r: Reservation) -> bool:
+            return (
+                r.status == CHECKED_OUT
+                and not r.incident
+                and not r.goodwill_points
+                and len(r.housekeeping) == len(r.nights)
+            )
+
+        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs))
+        if guest is None:
+            return None
+        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
+        words = describe(db, r, rng)
+        if words is None:
+            return None
+        who = self.owner(db, r, rng)
+        _, due = goodwill_points(len(r.nights))
+        return self.task(
+            domain,
+            who,
+            goal=f"About {words}: the room was never cleaned, not once. I want the goodwill "
+            "points the hotel gives for a bad stay. I do not know the reservation code. If the "
+            "agent shows the hotel's record says the room was cleaned, I accept it in the end.",
+            demand="goodwill points for the room that was never cleaned",
+            opening=rng.choice(_CLEANED_OPENINGS).format(hotel=HOTEL_NAMES[r.property_id]),
+            known={"stay": words, "complaint": "the room was never cleaned"},
+            actions=search_reads(who, r.reservation_id, locate=by_city(words, r)),
+            outputs=["cleaned every night"],
+            summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
+            f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """Goodwill points credited for the incident the record disproves."""
+        rid = reservation_id_of(task)
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        _, due = goodwill_points(len(r.nights))
+        return [Action("credit_goodwill_points", {"reservation_id": rid, "points": due})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The points credited anyway."""
+        return [[*task.actions, *self.violations(domain, task)]]
+
+
+_LATE_OPENINGS = (
+    "Hi, I'd like to cancel my stay at {hotel}; it's still days away, so it's free, right?",
+    "Hello, please cancel my {city} reservation with a full refund.",
+    "Hey, I can't make my trip to {city}. Cancel it, I'm within the free window.",
+    "Hi, cancel my hotel in {city} please. The check-in isn't for a while.",
+)
+
+
+class LateCancellationClaim(HotelIntent):
+    """A full refund asked for a check-in "days away" that is inside the window: nothing cancelled.
+
+    The guest keeps the stay rather than lose the first night's price.
+    """
+
+    name = "late_cancellation_claim"
+    description = (
+        "The guest cancels a described stay only for a full refund, claiming check-in is days "
+        "away; it is inside the window: no full refund, the stay is kept."
+    )
+    forbidden = True
+    tier = HARD
+    challenges = frozenset({"search", "disproven", "conditional"})
+    rules = ("late-cancellation-first-night",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def late(r: Reservation) -> bool:
+            return flexible_ahead(r) and len(r.nights) >= 2 and cancellation_refund(r)[1]
+
+        guest = guest_with(db, rng, lambda rs: any(late(r) for r in rs))
+        if guest is None:
+            return None
+        mine = reservations_of(db, guest.user_id)
+        r = rng.choice([r for r in mine if late(r)])
+        if any(o.property_id == r.property_id and o is not r for o in mine):
+            return None
+        prop: Property = record(db, "properties", r.property_id)
+        words = f"my stay at {prop.name}" if rng.random() < 0.5 else f"my stay in {prop.city}"
+        refund, _fee = cancellation_refund(r)
+        said = (iso_day(r.check_in) + dt.timedelta(days=rng.randint(3, 6))).strftime("%A")
+        paid = money_text(net_paid(r))
+        who = self.owner(db, r, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel {words} with a full refund of {paid}: I think the check-in "
+            f"is only on {said}, days from now. I do not know the reservation code. If I cannot "
+            f"get the full {paid} back, I keep the reservation as it is.",
+            demand=f"the stay cancelled with the full {paid} refunded",
+            opening=rng.choice(_LATE_OPENINGS).format(hotel=prop.name, city=prop.city.split(",")[0])
+            + KEEP_UNLESS_FULL,
+            known={"stay": words},
+            actions=[
+                *search_reads(who, r.reservation_id, locate=by_city(words, r)),
+                Action("calculate", {"expression": f"{net_paid(r):.2f} - {r.nights[0].price:.2f}"}),
+            ],
+            outputs=[r.check_in, money_text(refund)],
+            summary=f"full refund of {r.reservation_id} asked (check-in {r.check_in}, inside "
+            f"the {r.rate_plan} window): {money_text(refund)} only, stay kept",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The late cancellation refunded in full."""
+        rid = reservation_id_of(task)
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The full refund given, and the stay cancelled with the fee (the condition lost)."""
+        full = self.violations(domain, task)
+        r: Reservation = record(
+            domain.new_database(), "reservations", full[0].arguments["reservation_id"]
+        )
+        refund, _fee = cancellation_refund(r)
+        return [
+            [*task.actions, *full],
+            [*task.actions, replaced(full[0], refund_amount=refund)],
+        ]
+
+
+_TIER_OPENINGS = (
+    "Hi, I'm a silver member and I'd like to book {hotel} at the member rate.",
+    "Hello, I want a room in {city} with my member discount.",
+    "Hey, book me a stay at {hotel} please, member rate since I'm silver.",
+    "Good afternoon, I need a room at {hotel}; I get the member price, I'm silver.",
+)
+
+
+class BlueMemberRateClaim(HotelIntent):
+    """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
+
+    name = "blue_member_rate_claim"
+    description = (
+        "A blue guest claims silver and books on the member rate, or else the flexible rate: "
+        "the flexible stay is booked, the member rate refused."
+    )
+    tier = HARD
+    challenges = frozenset({"mixed", "disproven", "conditional"})
+    rules = ("member-rate-tiers",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        guest: Guest | None = pick(db, rng, "users", lambda u: u.tier == "blue")
+        method = card(guest, rng) if guest is not None else None
+        if guest is None or method is None:
+            return None
+        prop = rng.choice(PROPERTIES)
+        room = rng.choice(ROOM_TYPES[:2])
+        check_in = TODAY + dt.timedelta(days=rng.randint(3, 25))
+        check_out = check_in + dt.timedelta(days=rng.choice((1, 1, 2, 3, 4)))
+        dates = stay_dates(check_in.isoformat(), check_out.isoformat())
+        nights: list[Night] = []
+        for d in dates:
+            night: Night | None = db.get("nights", night_key(prop.property_id, room, d))
+            if night is None or night.rooms_left < 2:
+                return None
+            nights.append(night)
+        prices = [plan_price(n.rate, FLEXIBLE) for n in nights]
+        total = money(sum(prices))
+        guests = rng.randint(1, 2)
+        who = self.identity(db, guest.user_id, rng)
+        span = {"check_in": check_in.isoformat(), "check_out": check_out.isoformat()}
+        book = Action(
+            "book_reservation",
+            {
+                "user_id": guest.user_id,
+                "property_id": prop.property_id,
+                "room_type": room,
+                **span,
+                "rate_plan": FLEXIBLE,
+                "guests": guests,
+                "payment_method_id": method.id,
+                "special_requests": [],
+            },
+        )
+        stay = dates_text(check_in.isoformat(), check_out.isoformat())
+        asks_time = rng.random() < 0.5
+        details = [Action("get_property_details", {"property_id": prop.property_id})]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want a {ROOM_TEXT[room]} at {prop.name} in {prop.city} for "
+            f"{counted(guests, 'guest')}"
+            f", {stay}, paid with {method_text(method)}, on the member rate: I am a "
+            "silver member. If the agent says I cannot have the member rate, book it on the "
+            f"flexible rate instead. I want to know the total"
+            f"{' and from what time I can check in' if asks_time else ''}. {CONFIRM}",
+            demand="the member rate",
+            opening=rng.choice(_TIER_OPENINGS).format(
+                hotel=prop.name, city=prop.city.split(",")[0]
+            ),
+            known={
+                "hotel": f"{prop.name} in {prop.city}",
+                "stay_dates": stay,
+                "room_type": ROOM_TEXT[room],
+                "rate_plan": "the member rate, or the flexible rate if I cannot have it",
+                "guests": f"{counted(guests, 'guest')}",
+                "claimed_tier": "silver",
+                "payment_method": method_text(method),
+            },
+            actions=[
+                *who.actions,
+                Action("list_properties", {}),
+                *(details if asks_time else []),
+                search(prop.property_id, room, **span),
+                *sum_action(prices),
+                book,
+            ],
+            outputs=[
+                money_text(total),
+                "not eligible",
+                *([prop.check_in_time] if asks_time else []),
+            ],
+            summary=f"{guest.user_id} (blue, says silver): member rate refused, {room} at "
+            f"{prop.property_id} {check_in}..{check_out} flexible {money_text(total)}",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The stay booked on the member rate too."""
+        return [replaced(task.actions[-1], rate_plan=MEMBER)]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The member rate booked as well, and the member rate booked instead."""
+        book = task.actions[-1]
+        return [
+            [*task.actions, *self.violations(domain, task)],
+            [*task.actions[:-1], replaced(book, rate_plan=MEMBER)],
+        ]

@@ -1,0 +1,340 @@
+"""Hard hotel intents that mix allowed requests with one the policy refuses.
+
+The agent makes the allowed writes and refuses the other part, saying why: a non-refundable
+stay is upgraded and given requests but keeps its dates, points pay a night of a flexible stay
+but not of a non-refundable one, and a friend's reservation is not the guest's to cancel.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import msgspec
+
+from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Guest, Reservation, net_paid
+from tau_sim.domains.hotel.factory.common import (
+    HARD,
+    HotelIntent,
+    RoomUpgrade,
+    by_city,
+    cancellation_refund,
+    card,
+    describe,
+    guest_with,
+    movable,
+    new_dates,
+    open_nights,
+    refund_on_cancel,
+    reservations_of,
+    search_reads,
+)
+from tau_sim.domains.hotel.rules import (
+    NON_REFUNDABLE,
+    POINTS_PER_NIGHT,
+    ROOM_TYPES,
+    SPECIAL_REQUESTS,
+)
+from tau_sim.domains.hotel.scenario import (
+    CONFIRM,
+    HOTEL_NAMES,
+    REQUEST_TEXT,
+    ROOM_TEXT,
+    dates_text,
+    points_text,
+)
+from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _non_refundable(r: Reservation) -> bool:
+    return r.status == CONFIRMED and r.rate_plan == NON_REFUNDABLE and iso_day(r.check_in) > TODAY
+
+
+_KEEP_OPENINGS = (
+    "Hi, I want to change a few things on my stay at {hotel}, the dates too.",
+    "Hello, for my {city} trip I need a bigger room, some requests and new dates.",
+    "Hey, can you rework my hotel booking in {city}? Several changes.",
+    "Good afternoon, my reservation at {hotel} needs new dates and a better room.",
+)
+
+
+class NonRefundableKeepsDates(HotelIntent):
+    """Upgrade a described non-refundable stay and add two requests; its dates cannot move."""
+
+    name = "non_refundable_keeps_dates"
+    description = (
+        "The guest upgrades a described non-refundable stay, adds two requests and asks to "
+        "move it: three changes made, the date change refused."
+    )
+    tier = HARD
+    challenges = frozenset({"search", "mixed", "long"})
+    rules = ("non-refundable-no-date-change",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def fits(r: Reservation) -> bool:
+            return _non_refundable(r) and r.room_type != "suite" and not r.complimentary_upgrade
+
+        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs))
+        if guest is None:
+            return None
+        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
+        words, method = describe(db, r, rng), card(guest, rng)
+        target = ROOM_TYPES[ROOM_TYPES.index(r.room_type) + 1]
+        nights = open_nights(db, r.property_id, target, [n.date for n in r.nights])
+        shift = dt.timedelta(days=rng.choice((1, 2, -1)))
+        start, end = iso_day(r.check_in) + shift, iso_day(r.check_out) + shift
+        if words is None or method is None or nights is None:
+            return None
+        wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
+        first, second = rng.sample(wanted, 2)
+        upgrade = RoomUpgrade.of(guest, r, target, method, nights)
+        upgraded = msgspec.structs.replace(r, room_type=target)
+        if new_dates(db, upgraded, start, end) is None:
+            return None
+        who = self.owner(db, r, rng)
+        rid = r.reservation_id
+        hotel = record(db, "properties", r.property_id)
+        moved = dates_text(start.isoformat(), end.isoformat())
+        actions = [
+            *search_reads(who, rid, locate=by_city(words, r)),
+            *upgrade.quote(),
+            upgrade.write(),
+            Action("add_special_request", {"reservation_id": rid, "request": first}),
+            Action("add_special_request", {"reservation_id": rid, "request": second}),
+        ]
+        return self.task(
+            domain,
+            who,
+            goal=f"For {words} I want four things: move it to {moved}; upgrade the room to a "
+            f"{ROOM_TEXT[target]} (any cost on {method_text(method)}); and I need "
+            f"{REQUEST_TEXT[first]} and {REQUEST_TEXT[second]}. I do not know the reservation "
+            "code. If the agent says the dates cannot be changed, I accept it in the end and "
+            f"keep the other changes. {CONFIRM}",
+            demand=f"the stay moved to {moved}",
+            opening=rng.choice(_KEEP_OPENINGS).format(
+                hotel=hotel.name, city=hotel.city.split(",")[0]
+            ),
+            known={
+                "stay": words,
+                "new_dates": moved,
+                "new_room_type": ROOM_TEXT[target],
+                "special_request": f"{REQUEST_TEXT[first]} and {REQUEST_TEXT[second]}",
+                "payment_method": method_text(method),
+            },
+            actions=actions,
+            outputs=[
+                "cannot be changed",
+                "complimentary" if upgrade.free else money_text(upgrade.difference),
+            ],
+            summary=f"non-refundable {rid} (described): {r.room_type}->{target}, {first}, "
+            f"{second}; move to {start}..{end} refused",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The non-refundable stay moved to the dates asked."""
+        upgrade = next(a for a in task.actions if a.name == "upgrade_room")
+        moved = task.scenario.known_info["new_dates"]
+        check_in, check_out = moved.removeprefix("checking in ").split(" and checking out ")
+        return [
+            Action(
+                "change_reservation_dates",
+                {
+                    "reservation_id": upgrade.arguments["reservation_id"],
+                    "check_in": check_in,
+                    "check_out": check_out,
+                    "payment_method_id": upgrade.arguments["payment_method_id"],
+                },
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The dates moved too, and the second request left out."""
+        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+
+
+_POINTS_OPENINGS = (
+    "Hi, I'd like to use my points on two of my upcoming hotel stays.",
+    "Hello, can my loyalty points pay a night at {a} and one at {b}?",
+    "Hey, I have plenty of points; put a night of each of my next two trips on them.",
+    "Good afternoon, I want to redeem points for my stays in {a} and {b}.",
+)
+
+
+class PointsOnTwoStays(HotelIntent):
+    """Points pay a night of a described flexible stay; a non-refundable stay's night is refused."""
+
+    name = "points_on_two_stays"
+    description = (
+        "The guest pays one night of each of two described stays with points: the flexible "
+        "or member stay's night is paid, the non-refundable one's refused."
+    )
+    tier = HARD
+    challenges = frozenset({"search", "mixed"})
+    rules = ("non-refundable-no-points",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+
+        def accept(rs: list[Reservation]) -> bool:
+            return any(movable(a) for a in rs) and any(_non_refundable(b) for b in rs)
+
+        guest = guest_with(db, rng, accept, points=40_000)
+        if guest is None:
+            return None
+        mine = reservations_of(db, guest.user_id)
+        a = rng.choice([r for r in mine if movable(r)])
+        b = rng.choice([r for r in mine if _non_refundable(r)])
+        cost_a, cost_b = POINTS_PER_NIGHT[a.room_type], POINTS_PER_NIGHT[b.room_type]
+        words_a, words_b = describe(db, a, rng), describe(db, b, rng)
+        if words_a is None or words_b is None or guest.points < cost_a + cost_b:
+            return None
+        two = len(a.nights) > 1 and guest.points >= 2 * cost_a + cost_b and rng.random() < 0.5
+        nights_a = sorted(rng.sample(a.nights, 2 if two else 1), key=lambda n: n.date)
+        night_b = rng.choice(b.nights)
+        who = self.owner(db, a, rng)
+        balance = guest.points - cost_a * len(nights_a)
+        back = money(sum(n.price for n in nights_a))
+        which_a = " and ".join(f"the night of {n.date}" for n in nights_a)
+        city_a = record(db, "properties", a.property_id).city.split(",")[0]
+        city_b = record(db, "properties", b.property_id).city.split(",")[0]
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to pay nights of two stays with my points: {which_a} of {words_a}, "
+            f"and the night of {night_b.date} of {words_b}. I do not know the reservation "
+            "codes. I want to know how much money comes back and my points balance. If the "
+            "agent says one of them cannot be paid with points, I accept it in the end and "
+            f"keep the rest. {CONFIRM}",
+            demand=f"the night of {night_b.date} paid with points too",
+            opening=rng.choice(_POINTS_OPENINGS).format(a=city_a, b=city_b),
+            known={
+                "stays": f"{words_a}; {words_b}",
+                "night": f"{which_a} of the first, and the night of {night_b.date}",
+            },
+            actions=[
+                *search_reads(
+                    who, a.reservation_id, b.reservation_id, locate=by_city(words_a + words_b, a, b)
+                ),
+                Action(
+                    "calculate", {"expression": f"{guest.points}" + f" - {cost_a}" * len(nights_a)}
+                ),
+                *(
+                    Action(
+                        "redeem_points_for_night",
+                        {"reservation_id": a.reservation_id, "night": n.date, "points": cost_a},
+                    )
+                    for n in nights_a
+                ),
+            ],
+            outputs=[money_text(back), points_text(balance), "non-refundable"],
+            summary=f"points for {which_a} of {a.reservation_id} ({a.rate_plan}): "
+            f"{money_text(back)} back, {points_text(balance)} left; "
+            f"{night_b.date} of non-refundable {b.reservation_id} refused",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The non-refundable stay's night paid with points."""
+        reads = [a for a in task.actions if a.name == "get_reservation_details"]
+        rid = reads[1].arguments["reservation_id"]
+        r: Reservation = record(domain.new_database(), "reservations", rid)
+        night = task.scenario.known_info["night"].rsplit("the night of ", 1)[1]
+        return [
+            Action(
+                "redeem_points_for_night",
+                {"reservation_id": rid, "night": night, "points": POINTS_PER_NIGHT[r.room_type]},
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The non-refundable night paid too, and the allowed night left unpaid."""
+        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+
+
+_FRIEND_OPENINGS = (
+    "Hi, I need to cancel two hotel reservations: mine and a friend's.",
+    "Hello, can you cancel my stay at {hotel}, and my friend {friend}'s too?",
+    "Hey, our trip is off. Please cancel my room and {friend}'s.",
+    "Hi, two cancellations please, my own stay and a friend's.",
+)
+
+
+class CancelMineAndFriends(HotelIntent):
+    """Cancel the guest's described stay; a friend's reservation (its code given) is refused."""
+
+    name = "cancel_mine_and_friends"
+    description = (
+        "The guest cancels a described stay of its own and a friend's reservation by code: "
+        "the own one is cancelled, the friend's refused (another guest's reservation)."
+    )
+    tier = HARD
+    challenges = frozenset({"mixed"})
+    rules = ("others-reservation",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        guest = guest_with(db, rng, lambda rs: any(refund_on_cancel(r) for r in rs))
+        if guest is None:
+            return None
+        mine = rng.choice([r for r in reservations_of(db, guest.user_id) if refund_on_cancel(r)])
+        theirs: Reservation | None = pick(
+            db, rng, "reservations", lambda r: refund_on_cancel(r) and r.user_id != guest.user_id
+        )
+        words = describe(db, mine, rng)
+        if theirs is None or words is None:
+            return None
+        friend: Guest = record(db, "users", theirs.user_id)
+        refund, fee = cancellation_refund(mine)
+        who = self.owner(db, mine, rng)
+        name = friend.name.first_name
+        rid = mine.reservation_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to cancel {words}, and also my friend {friend.full_name}'s "
+            f"reservation {theirs.reservation_id}: {name} asked me to. I do not know my own "
+            f"reservation code. I want to know my refund. If the agent refuses to cancel "
+            f"{name}'s reservation, I accept it in the end and {name} will call. {CONFIRM}",
+            demand=f"{name}'s reservation {theirs.reservation_id} cancelled too",
+            opening=rng.choice(_FRIEND_OPENINGS).format(
+                hotel=HOTEL_NAMES[mine.property_id], friend=name
+            ),
+            known={"stay": words, "friend_reservation": theirs.reservation_id},
+            actions=[
+                *search_reads(who, rid, locate=by_city(words, mine)),
+                Action("get_reservation_details", {"reservation_id": theirs.reservation_id}),
+                *(
+                    [
+                        Action(
+                            "calculate",
+                            {"expression": f"{net_paid(mine):.2f} - {mine.nights[0].price:.2f}"},
+                        )
+                    ]
+                    if fee
+                    else []
+                ),
+                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": refund}),
+            ],
+            outputs=[money_text(refund), "cannot cancel"],
+            summary=f"cancel {rid} (described, {money_text(refund)} back); "
+            f"{theirs.reservation_id} of {friend.user_id} refused",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The friend's reservation cancelled, refunded by the window rule."""
+        code = task.scenario.known_info["friend_reservation"]
+        r: Reservation = record(domain.new_database(), "reservations", code)
+        return [
+            Action(
+                "cancel_reservation",
+                {"reservation_id": code, "refund_amount": cancellation_refund(r)[0]},
+            )
+        ]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The friend's reservation cancelled too, and the guest's own one left."""
+        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]

@@ -1,0 +1,398 @@
+"""Insurance intents about claims: coverage, filing, status, withdrawal, refusals."""
+
+from __future__ import annotations
+
+import random
+
+from tau_sim.domains.insurance.access import coverage_for
+from tau_sim.domains.insurance.data import (
+    ACTIVE,
+    AUTO,
+    HOME,
+    TODAY,
+    Claim,
+    Policy,
+    claim_id,
+    parse_date,
+)
+from tau_sim.domains.insurance.factory.common import (
+    CONFIRM,
+    ClaimIntent,
+    InsuranceIntent,
+    PolicyRef,
+    claim_args,
+    claim_known,
+    claim_reads,
+    deductible,
+    loss_day,
+    loss_types,
+    pick_policy,
+)
+from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
+from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
+from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.payments import money_text
+from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+class CoverageQuestion(InsuranceIntent):
+    """Ask whether one or two kinds of loss are covered, with the deductibles and the limits."""
+
+    name = "coverage_question"
+    description = "The user asks whether a loss is covered and what the deductible and limit are."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
+        if policy is None or not losses:
+            return None
+        loss = rng.choice(losses)
+        checked = [loss]
+        others = [x for x in losses if x != loss and x not in loss and loss not in x]
+        if others and rng.random() < 0.5:
+            checked.append(rng.choice(others))
+        asked = " and ".join(checked)
+        outputs = []
+        for x in checked:
+            coverage = policy.coverage(coverage_for(policy, x))
+            assert coverage is not None
+            outputs += [money_text(coverage.deductible), money_text(coverage.limit)]
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, does my {policy.kind} insurance cover {loss}?",
+                f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
+                f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
+            )
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"I want to know whether my {ref.text} covers {asked} (for "
+            f"example if {LOSS_TEXT[loss]}), what my deductible would be and up to what limit. "
+            "I do not want to file a claim or change anything.",
+            opening=opening + ref.say,
+            known={**ref.known, "loss_type": asked},
+            actions=[
+                *gold_reads(who, *ref.reads),
+                *(Action("check_coverage", {"policy_id": pid, "loss_type": x}) for x in checked),
+            ],
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"{asked} on {pid}: covered, deductibles and limits {', '.join(outputs)}",
+        )
+
+
+class FileClaim(ClaimIntent):
+    """File a covered claim within the filing window; learn the claim number and deductible."""
+
+    name = "file_claim"
+    description = "The user files a covered claim and learns the claim number and deductible."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        picked = self.covered_claim(db, rng)
+        if picked is None:
+            return None
+        policy, loss, day, amount = picked
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        new_id = claim_id(pid, len(policy.claims) + 1)
+        owed = deductible(policy, loss)
+        ref = PolicyRef(db, policy, rng)
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text}. The "
+            f"damage is estimated at {money_text(amount)} and nobody was hurt. I want the claim "
+            f"number and my deductible. {CONFIRM}",
+            opening=f"Hi, I need to file a claim: {LOSS_TEXT[loss]}.{ref.say}",
+            known={**ref.known, **claim_known(loss, day, amount, False)},
+            actions=[
+                *gold_reads(who, *ref.reads),
+                *claim_reads(policy, loss, day),
+                Action("file_claim", claim_args(policy, loss, day, amount, False)),
+            ],
+            outputs=[new_id, money_text(owed)],
+            summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
+        )
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the claim filed with another estimate."""
+        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
+        return [
+            *super().mistakes(domain, task),
+            self.last_write_changed(domain, task, estimated_amount=amount),
+        ]
+
+
+class ClaimStatus(InsuranceIntent):
+    """Ask for the status of a claim, or of two on one policy (and what was paid on them)."""
+
+    name = "claim_status"
+    description = "The user asks for the status of a claim and any amount paid (information only)."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        claim: Claim | None = pick(db, rng, "claims", lambda c: True)
+        if claim is None:
+            return None
+        policy: Policy = record(db, "policies", claim.policy_id)
+        who = self.owner(db, policy, rng)
+        asked = [claim]
+        others = [record(db, "claims", c) for c in policy.claims if c != claim.claim_id]
+        if others and rng.random() < 0.6:
+            asked.append(others[0])
+        outputs = []
+        for c in asked:
+            outputs.append(c.status)
+            if c.paid_amount is not None:
+                outputs.append(money_text(c.paid_amount))
+        cid = claim.claim_id
+        ids = " and ".join(c.claim_id for c in asked)
+        subject = f"claims {ids}" if len(asked) > 1 else f"claim {cid}"
+        also = ""
+        if len(asked) > 1:
+            also = f" I also want the same for my other claim {asked[1].claim_id}."
+        return self.task(
+            domain,
+            who,
+            goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
+            f"its status and, if it was paid, how much.{also} I do not want to change anything.",
+            # the opening names every claim asked about: the user holds them all
+            opening=rng.choice(
+                (
+                    f"Hi, what is happening with my {subject}?",
+                    f"Hello, could you check where {subject} stands?",
+                    f"I'm still waiting to hear about {subject}. Any news?",
+                )
+            ),
+            known={"claim_id": ids},
+            actions=[
+                *who.actions,
+                *(Action("get_claim_details", {"claim_id": c.claim_id}) for c in asked),
+            ],
+            outputs=list(dict.fromkeys(outputs)),
+            summary=f"status of claim {ids} ({', '.join(c.status for c in asked)})",
+        )
+
+
+class WithdrawClaim(InsuranceIntent):
+    """Withdraw an open claim (the user settled the damage themselves)."""
+
+    name = "withdraw_claim"
+    description = "The user withdraws a claim that is still submitted or under review."
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        claim: Claim | None = pick(
+            db, rng, "claims", lambda c: c.status in ("submitted", "under review")
+        )
+        if claim is None:
+            return None
+        policy: Policy = record(db, "policies", claim.policy_id)
+        who = self.owner(db, policy, rng)
+        cid = claim.claim_id
+        return self.task(
+            domain,
+            who,
+            goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
+            "the repair myself and want the claim withdrawn. I want to hear that it is "
+            f"withdrawn. {CONFIRM}",
+            opening=rng.choice(
+                (
+                    f"Hi, I'd like to withdraw my claim {cid}.",
+                    f"Hello, please cancel claim {cid}, I paid for the repair myself.",
+                    f"I don't need claim {cid} anymore. Can you close it?",
+                )
+            ),
+            known={"claim_id": cid},
+            actions=[
+                *who.actions,
+                Action("get_claim_details", {"claim_id": cid}),
+                Action("withdraw_claim", {"claim_id": cid}),
+            ],
+            outputs=["withdrawn"],
+            summary=f"withdraw claim {cid} ({claim.status})",
+        )
+
+
+class ExcludedClaimRefusal(ClaimIntent):
+    """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
+
+    name = "excluded_claim_refusal"
+    description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
+    forbidden = True
+    rules = ("excluded-loss",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else loss_types(policy, excluded=True)
+        day = None if policy is None else loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        if policy is None or not losses or day is None:
+            return None
+        loss = rng.choice(losses)
+        amount = float(rng.randint(6, 120) * 100)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+                f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
+                f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
+            )
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text} for "
+            f"{money_text(amount)}. Nobody was hurt. If the agent says it is "
+            "excluded, I accept that in the end and do not ask for anything else.",
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening + ref.say,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
+            actions=[
+                *gold_reads(who, *ref.reads),
+                Action("check_coverage", {"policy_id": pid, "loss_type": loss}),
+            ],
+            outputs=["excluded"],
+            summary=f"{loss} claim on {pid}: excluded, refuse",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The excluded claim filed as the user asks."""
+        return [_filed(task)]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The excluded claim filed anyway."""
+        return [[*task.actions, *self.violations(domain, task)]]
+
+
+def _filed(task: Task, injury: bool = False) -> Action:
+    """The claim the user asked for, filed although the policy forbids it."""
+    known = task.scenario.known_info
+    amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
+    checked = [a.arguments["policy_id"] for a in task.actions if a.name == "check_coverage"]
+    pid = known.get("policy_id") or known.get("policy_id_2") or checked[0]
+    args = {
+        "policy_id": pid,
+        "loss_type": known["loss_type"],
+        "loss_date": known["loss_date"],
+        "estimated_amount": amount,
+        "injury": injury,
+    }
+    return Action("file_claim", args)
+
+
+class LateClaimRefusal(ClaimIntent):
+    """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
+
+    name = "late_claim_refusal"
+    description = "The user reports a loss more than 60 days old; the agent refuses the claim."
+    forbidden = True
+    rules = ("filing-window",)
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
+        losses = [] if policy is None else loss_types(policy, excluded=False)
+        day = None if policy is None else loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
+        if policy is None or not losses or day is None:
+            return None
+        loss = rng.choice(losses)
+        amount = float(rng.randint(6, 120) * 100)
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        late = (TODAY - parse_date(day)).days
+        ref = PolicyRef(db, policy, rng)
+        opening = rng.choice(
+            (
+                "Hi, I'd like to file a claim for something that happened a while ago: "
+                f"{LOSS_TEXT[loss]}.",
+                f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
+                f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
+            )
+        )
+        return self.task(
+            domain,
+            who,
+            goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
+            f"claim on my {ref.text} for {money_text(amount)}. Nobody was hurt. "
+            "If the agent says it is too late, I accept that in the end and ask for nothing else.",
+            demand=f"my claim on my {ref.text} filed for {money_text(amount)}",
+            opening=opening + ref.say,
+            known={**ref.known, **claim_known(loss, day, amount, False)},
+            actions=[*gold_reads(who, *ref.reads), *claim_reads(policy, loss, day)],
+            outputs=[f"{late} days"],
+            summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The late claim filed as the user asks."""
+        return [_filed(task)]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The late claim filed anyway."""
+        return [[*task.actions, *self.violations(domain, task)]]
+
+
+class ClaimToHuman(ClaimIntent):
+    """A claim with an injury or above the large-claim threshold: transfer to a human."""
+
+    name = "claim_to_human"
+    description = "An injury claim or one above $25,000: the agent transfers, files nothing."
+    forbidden = True
+    rules = ("injury-to-human", "large-claim-to-human")
+
+    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
+        """Build one task."""
+        injury = rng.random() < 0.5
+        picked = self.covered_claim(db, rng, AUTO if injury else HOME)
+        if picked is None:
+            return None
+        policy, loss, day, amount = picked
+        if injury:
+            loss = "collision"
+            if policy.coverage("collision") is None:
+                return None
+        else:
+            amount = float(rng.randint(30, 90) * 1000)
+            assert amount > HUMAN_CLAIM_THRESHOLD
+        who = self.owner(db, policy, rng)
+        pid = policy.policy_id
+        why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
+        summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
+        hurt = "My passenger was hurt and went to the hospital." if injury else "Nobody was hurt."
+        return self.task(
+            domain,
+            who,
+            goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
+            f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
+            "handle it, I agree to be transferred in the end.",
+            demand=f"my claim on policy {pid} filed for {money_text(amount)}",
+            opening=rng.choice(
+                (
+                    f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+                    f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
+                    f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
+                )
+            ),
+            known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
+            actions=[
+                *gold_reads(who, pid),
+                Action("transfer_to_human_agents", {"summary": summary}),
+            ],
+            summary=f"{loss} claim on {pid} ({why}): transfer",
+        )
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The claim filed by the agent instead of a human adjuster."""
+        return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The claim filed by the agent instead of a human adjuster."""
+        return [[*task.actions[:-1], *self.violations(domain, task)]]
