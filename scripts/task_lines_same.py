@@ -1,9 +1,10 @@
-"""Check that task files differ from an earlier commit's only by the task data of format 2.
+"""Check that task files differ from an earlier commit's only by the task data of formats 2-3.
 
-For every ``domains/*/tasks.jsonl`` (or the files given), each line with the fields format 2
-added (``simulator.world.taskformat.TASK_DATA``) left out must be byte for byte the line of the
-same file at ``--against`` (default ``HEAD``, read with ``git show``); the line counts must
-agree. Prints one line per file and exits 1 when a file differs.
+For every ``domains/*/tasks.jsonl`` (or the files given), each line with the fields formats 2
+and 3 added (``simulator.world.taskformat.TASK_DATA``) left out must be byte for byte the line
+of the same file at ``--against`` (default ``HEAD``, read with ``git show``) with the same
+fields left out; the line counts must agree. Prints one line per file and exits 1 when a file
+differs.
 
     PYTHONPATH=$PWD python scripts/task_lines_same.py [--against REV] [FILE ...]
 """
@@ -38,8 +39,8 @@ def differences(now: bytes, before: bytes) -> list[str]:
         return [f"{len(new)} lines, not {len(old)}"]
     out = []
     for number, (line, was) in enumerate(zip(new, old, strict=True), start=1):
-        fields = msgspec.json.decode(line)
-        if msgspec.json.encode(without_data(fields)) != was:
+        stripped = msgspec.json.encode(without_data(msgspec.json.decode(line)))
+        if stripped != msgspec.json.encode(without_data(msgspec.json.decode(was))):
             out.append(f"line {number} differs")
     return out
 

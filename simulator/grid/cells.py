@@ -197,7 +197,7 @@ def task_set_hash(tasks: Sequence[msgspec.Struct]) -> str:
     """A hash of the tasks a run plays: their full content, in order (``--resume`` checks it).
 
     A task of the ``base`` tier hashes without its tier, as every task did before tasks had
-    tiers, and every task without the data of task format 2 (``taskformat.TASK_DATA``, what its
+    tiers, and every task without the data of task formats 2-3 (``taskformat.TASK_DATA``, what its
     generator read from it), so a run stored before either resumes with the same hash.
     """
     digest = hashlib.blake2b(digest_size=16)

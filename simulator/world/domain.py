@@ -145,10 +145,12 @@ class Task(msgspec.Struct, frozen=True):
     the index of the first gold action that serves the scenario's ``later`` need (the actions
     before it serve the opening request); None where there is none.
 
-    ``violations``, ``rules``, ``forbidden`` and ``format`` are the task data a run, a scorer and
-    a report read from the line (``simulator.world.taskformat``): the forbidden writes the user
-    asks for, the refusal rules the task tests, whether its request is a forbidden one, and the
-    line's format (1: written before that data, so none of it is known).
+    ``violations``, ``rules``, ``forbidden``, ``mistakes`` and ``format`` are the task data a run,
+    a scorer, a report and a grader check read from the line (``simulator.world.taskformat``):
+    the forbidden writes the user asks for, the refusal rules the task tests, whether its request
+    is a forbidden one, the known wrong paths (each a whole sequence of calls the tools allow
+    and the grader must score 0), and the line's format (1: written before that data, so none
+    of it is known; 2: before ``mistakes``).
     """
 
     id: str
@@ -165,6 +167,7 @@ class Task(msgspec.Struct, frozen=True):
     violations: list[Action] = []
     rules: list[str] = []
     forbidden: bool = False
+    mistakes: list[list[Action]] = []
     format: int = 1
 
 
@@ -179,8 +182,8 @@ class Intent:
     tasks; ``rules`` the ids of the policy's refusal rules its tasks test (``[rule ID]`` in
     ``policy.md``: ``simulator.world.policyrules``); ``challenges`` what makes its tasks hard
     (``Challenge``; the domain suite measures those it can on every task). ``with_data``
-    writes ``violations``, ``rules`` and ``forbidden`` on each task it samples: a run reads
-    them from the task line, never from the intent.
+    writes ``violations``, ``rules``, ``forbidden`` and ``mistakes`` on each task it samples:
+    a run and the grader checks read them from the task line, never from the intent.
     """
 
     name: ClassVar[str] = ""
@@ -215,14 +218,16 @@ class Intent:
     def with_data(self, domain: Domain, task: Task) -> Task:
         """``task`` (its id given) with the data its line carries (``taskformat.TASK_DATA``).
 
-        Its violations, this intent's ``rules`` and ``forbidden``, and the format written: what
-        a run, a scorer and a report read from the line instead of asking the intent.
+        Its violations, this intent's ``rules`` and ``forbidden``, its known mistakes, and the
+        format written: what a run, a scorer, a report and the grader checks read from the line
+        instead of asking the intent.
         """
         return msgspec.structs.replace(
             task,
             violations=self.violations(domain, task),
             rules=list(self.rules),
             forbidden=self.forbidden,
+            mistakes=self.mistakes(domain, task),
             format=TASK_FORMAT,
         )
 
@@ -550,7 +555,8 @@ def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -
 
     Raises:
         UsageError: ``where: task ID: ...`` naming a task of another domain, or the action
-            (``actions[i]``) or forbidden write (``violations[i]``) whose tool is unknown,
+            (``actions[i]``), forbidden write (``violations[i]``) or known mistake's call
+            (``mistakes[i][j]``) whose tool is unknown,
             whose argument has the wrong type (``actions[i].arguments.NAME``), a gold action
             that fails when replayed, or a rule (``rules[i]``) the policy does not mark.
     """
@@ -560,6 +566,9 @@ def check_gold(domain: Domain, task: Task, where: str, *, replay: bool = True) -
     for field, actions in (("actions", task.actions), ("violations", task.violations)):
         for i, action in enumerate(actions):
             _check_call(domain, action, f"{prefix}: {field}[{i}]")
+    for i, path in enumerate(task.mistakes):
+        for j, action in enumerate(path):
+            _check_call(domain, action, f"{prefix}: mistakes[{i}][{j}]")
     rules = domain.policy_rules
     for i, rule in enumerate(task.rules):
         if rule not in rules:

@@ -1,14 +1,16 @@
 """The task file's line format: its version, the data a run reads from a line, the writer.
 
-A task file holds one JSON object (``Task``) per line. Format 2 (``TASK_FORMAT``) adds, after
-the fields of format 1, what a run, a scorer and a report read from the line instead of from
-the generator that wrote it (``TASK_DATA``): ``violations`` (the forbidden writes the task's
-user asks for, arguments in the order the generator gives them, as a failure's detail names
-them), ``rules`` (the ids of the policy's refusal rules the task tests), ``forbidden`` (the
-request is one the policy forbids: the gold path writes nothing and ends in a refusal or a
-transfer) and ``format`` itself. A line without ``format`` is format 1, written before: it
-carries none of that data (no known forbidden write, no rule). ``load_tasks`` refuses a format
-it does not read (``FORMATS``) naming file, line and field.
+A task file holds one JSON object (``Task``) per line. Format 2 adds, after the fields of
+format 1, what a run, a scorer and a report read from the line instead of from the generator
+that wrote it (``TASK_DATA``): ``violations`` (the forbidden writes the task's user asks for,
+arguments in the order the generator gives them, as a failure's detail names them), ``rules``
+(the ids of the policy's refusal rules the task tests), ``forbidden`` (the request is one the
+policy forbids: the gold path writes nothing and ends in a refusal or a transfer) and
+``format`` itself. Format 3 (``TASK_FORMAT``) adds ``mistakes``: the task's known wrong paths,
+each a whole sequence of tool calls the tools allow and the grader must score 0 (the domain
+suite checks the grader with them). A line without ``format`` is format 1, written before: it
+carries none of that data (no known forbidden write, no rule); a line of format 2 no mistakes.
+``load_tasks`` refuses a format it does not read (``FORMATS``) naming file, line and field.
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import msgspec
 if TYPE_CHECKING:
     from tau_sim.simulator.world.domain import Task
 
-TASK_FORMAT = 2
+TASK_FORMAT = 3
 """The format ``tau-sim domains generate`` writes."""
-FORMATS: tuple[int, ...] = (1, 2)
-"""The formats ``load_tasks`` reads: 1 (before the task data) and 2."""
-TASK_DATA: tuple[str, ...] = ("violations", "rules", "forbidden", "format")
-"""The fields format 2 adds to a line, in the order written (after those of format 1)."""
+FORMATS: tuple[int, ...] = (1, 2, 3)
+"""The formats ``load_tasks`` reads: 1 (before the task data), 2 (before mistakes) and 3."""
+TASK_DATA: tuple[str, ...] = ("violations", "rules", "forbidden", "mistakes", "format")
+"""The fields formats 2 and 3 add to a line, in the order written (after those of format 1)."""
 
 _encoder = msgspec.json.Encoder()
 

@@ -99,8 +99,10 @@ def test_forbidden_tasks_write_nothing_and_end_in_refusal_or_transfer(domain: Do
 def test_every_mistake_is_allowed_by_the_tools_and_scores_zero(domain: Domain) -> None:
     for task in domain.tasks:
         intent = domain.intent(task.intent)
-        mistakes = intent.mistakes(domain, task)
-        if domain.write_actions(task) or intent.forbidden:
+        # the grader is checked from the task line: what the generator gives, written there
+        mistakes = task.mistakes
+        assert mistakes == intent.mistakes(domain, task), task.id
+        if domain.write_actions(task) or task.forbidden:
             assert mistakes, f"{task.id}: no mistake to check the grader with"
         for path in mistakes:
             reward, db_match = replay(domain, task, path)
@@ -127,9 +129,8 @@ def test_violations_are_forbidden_writes_the_tools_allow_and_the_grader_fails(
         reads = [a for a in task.actions if a.name not in domain.toolkit.endings]
         reward, db_match = replay(domain, task, [*reads, *violations])
         assert reward == 0.0 and not db_match, task.id
-        # the write is spelled once: the intent's mistakes make it too
-        mistakes = intent.mistakes(domain, task)
-        assert any(all(v in path for v in violations) for path in mistakes), task.id
+        # the write is spelled once: the task's known mistakes make it too
+        assert any(all(v in path for v in violations) for path in task.mistakes), task.id
     # every domain has a refusal task whose forbidden write its tools would make, but retail:
     # its one forbidden intent asks to cancel a shipped order, which no retail tool does
     assert refusal_intents or domain.name == "retail"

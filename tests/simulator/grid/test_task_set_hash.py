@@ -1,6 +1,6 @@
 """A run's task-set hash (``--resume`` checks it) is the same for base tasks as before tiers.
 
-"Before tiers" is the task struct without its ``tier`` field and the task data of format 2
+"Before tiers" is the task struct without its ``tier`` field and the task data of formats 2-3
 (``taskformat.TASK_DATA``), built here from ``Task``'s own fields (``msgspec.defstruct``), so a
 run stored by a tau-sim without tiers, or before task lines carried their data, still resumes.
 """
@@ -54,9 +54,9 @@ def test_base_tasks_hash_as_before_tiers_and_a_tier_changes_the_hash() -> None:
 
 def test_the_task_data_leaves_the_hash_as_it_was() -> None:
     tasks = load_tasks(RETAIL)[:12]
-    assert any(t.violations for t in tasks) and all(t.format == 2 for t in tasks)
+    assert any(t.violations for t in tasks) and all(t.format == 3 and t.mistakes for t in tasks)
     bare = [
-        msgspec.structs.replace(t, violations=[], rules=[], forbidden=False, format=1)
+        msgspec.structs.replace(t, violations=[], rules=[], forbidden=False, mistakes=[], format=1)
         for t in tasks
     ]
     assert task_set_hash(tasks) == task_set_hash(bare) == _old_hash(tasks)

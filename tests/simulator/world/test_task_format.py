@@ -45,14 +45,14 @@ def _file(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
 
 def test_the_line_carries_its_data() -> None:
     task = json.loads(RETAIL.read_text().splitlines()[REFUSAL_LINE - 1])
-    assert task["format"] == 2 and task["violations"] and task["rules"]
-    assert list(task)[-4:] == ["violations", "rules", "forbidden", "format"]
+    assert task["format"] == 3 and task["violations"] and task["rules"] and task["mistakes"]
+    assert list(task)[-5:] == ["violations", "rules", "forbidden", "mistakes", "format"]
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (_set("format", 3), "format: 3 is not a task format this tau-sim reads (one of 1, 2)"),
+        (_set("format", 4), "format: 4 is not a task format this tau-sim reads (one of 1, 2, 3)"),
         (_set("format", "2"), "invalid task: Expected `int`, got `str` - at `$.format`"),
         (_set("violations", {}), "Expected `array`, got `object` - at `$.violations`"),
         (_set("rules", ["no-such-rule"]), "rules[0]: 'no-such-rule' is not a refusal rule"),
@@ -61,8 +61,16 @@ def test_the_line_carries_its_data() -> None:
             "violations[0] frobnicate: unknown tool",
         ),
         (_bad_violation, "violations[0].arguments."),
+        (
+            _set("mistakes", [[{"name": "frobnicate", "arguments": {}}]]),
+            "mistakes[0][0] frobnicate: unknown tool",
+        ),
+        (_set("mistakes", [{}]), "Expected `array`, got `object` - at `$.mistakes[0]`"),
     ],
-    ids=["format", "format-type", "violations-type", "rule", "violation-tool", "violation-args"],
+    ids=[
+        *("format", "format-type", "violations-type", "rule", "violation-tool", "violation-args"),
+        *("mistake-tool", "mistakes-type"),
+    ],
 )
 def test_a_broken_line_is_one_line_naming_file_line_and_field(
     tmp_path: Path, change: Callable[[dict[str, Any]], None], message: str
@@ -77,11 +85,11 @@ def test_a_broken_line_is_one_line_naming_file_line_and_field(
 
 def test_a_line_of_format_1_is_read_without_data(tmp_path: Path) -> None:
     def old(task: dict[str, Any]) -> None:
-        for field in ("violations", "rules", "forbidden", "format"):
+        for field in ("violations", "rules", "forbidden", "mistakes", "format"):
             del task[field]
 
     refusals = {}
-    for name, change in (("new", _set("format", 2)), ("old", old)):
+    for name, change in (("new", _set("format", 3)), ("old", old)):
         folder = tmp_path / name
         folder.mkdir()
         path = _file(folder, change)
