@@ -37,6 +37,7 @@ from tau_sim.domains.banking.factory.common import (
     transfer_action,
 )
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -51,8 +52,11 @@ def _card_read(card: Card) -> Action:
     return Action("get_card_details", {"card_id": card.card_id})
 
 
-class StolenWallet(BankingIntent):
-    """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer."""
+class StolenWallet(Chain, BankingIntent):
+    """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer.
+
+    Known mistakes besides the generic ones: the card left unfrozen, the later transfer left out.
+    """
 
     name = "stolen_wallet"
     description = (
@@ -61,6 +65,7 @@ class StolenWallet(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "later"})
+    slips = (left_out("freeze_card"), left_out("transfer_between_accounts"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -156,22 +161,13 @@ class StolenWallet(BankingIntent):
             later_at=len(first),
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the card left unfrozen, and the later transfer left out."""
-        freeze = next(a for a in task.actions if a.name == "freeze_card")
-        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        return [
-            *super().mistakes(domain, task),
-            [a for a in task.actions if a is not freeze],
-            [a for a in task.actions if a is not move],
-        ]
 
-
-class MonthCleanup(BankingIntent):
+class MonthCleanup(Chain, BankingIntent):
     """An overdrawn checking account set right, then a card frozen.
 
-    Cover it from savings, reverse the overdraft fee, dispute two purchases; later,
-    freeze a card the customer left somewhere.
+    Cover it from savings, reverse the overdraft fee, dispute two purchases; later, freeze a
+    card the customer left somewhere. Known mistakes besides the generic ones: the fee left
+    unreversed, the later freeze left out.
     """
 
     name = "month_cleanup"
@@ -181,6 +177,7 @@ class MonthCleanup(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "later", "search"})
+    slips = (left_out("reverse_fee"), left_out("freeze_card"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -272,13 +269,3 @@ class MonthCleanup(BankingIntent):
             ),
             later_at=len(first),
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the fee left unreversed, the later freeze left out."""
-        reverse = next(a for a in task.actions if a.name == "reverse_fee")
-        freeze = next(a for a in task.actions if a.name == "freeze_card")
-        return [
-            *super().mistakes(domain, task),
-            [a for a in task.actions if a is not reverse],
-            [a for a in task.actions if a is not freeze],
-        ]
