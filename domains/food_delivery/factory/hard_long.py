@@ -38,10 +38,11 @@ from tau_sim.domains.food_delivery.scenario import (
     restaurant_read,
     sentence,
 )
+from tau_sim.domains.kit.factory.chains import Chain, changed, left_out
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import replay_actions, sum_action
+from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -49,12 +50,16 @@ def _late_fresh(order: Order) -> bool:
     return in_claim_window(order) and not order.refunds and late_tier(order) > 0
 
 
-class LateOrdersRemedies(HardFoodIntent):
-    """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes)."""
+class LateOrdersRemedies(Chain, HardFoodIntent):
+    """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes).
+
+    Known mistakes besides the generic ones: the second order's credit left out.
+    """
 
     name = "late_orders_remedies"
     description = "Two described late orders, dishes missing: refunds and credits, the total."
     challenges = frozenset({"search", "long"})
+    slips = (left_out("issue_late_delivery_credit", -1),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: dishes missing from the first order (and from the second, mostly)."""
@@ -133,11 +138,6 @@ class LateOrdersRemedies(HardFoodIntent):
             summary=f"{order.order_id} + {other.order_id}: {len(writes)} remedies, {total}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the second order's credit left out."""
-        credits = [a for a in task.actions if a.name == "issue_late_delivery_credit"]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not credits[-1]]]
-
 
 def _dishes(rng: random.Random, order: Order, restaurant: Restaurant) -> list[tuple[str, int, str]]:
     """One or two available dishes not in ``order``: (item id, quantity, option)."""
@@ -150,12 +150,18 @@ def _dishes(rng: random.Random, order: Order, restaurant: Restaurant) -> list[tu
     ]
 
 
-class OrderOverhaul(HardFoodIntent):
-    """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes)."""
+class OrderOverhaul(Chain, HardFoodIntent):
+    """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes).
+
+    Known mistakes besides the generic ones: the first dish added in another quantity.
+    """
 
     name = "order_overhaul"
     description = "Several changes to a described placed order, in the policy's order; new total."
     challenges = frozenset({"search", "long"})
+    slips = (
+        changed("add_order_item", lambda a: replaced(a, quantity=3 - a.arguments["quantity"])),
+    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task; the final total is the replayed writes'."""
@@ -253,12 +259,6 @@ class OrderOverhaul(HardFoodIntent):
             summary=f"overhaul {oid}: {len(writes)} writes, total {money_text(total)}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the first dish added in another quantity."""
-        add = next(a for a in task.actions if a.name == "add_order_item")
-        wrong = Action(add.name, {**add.arguments, "quantity": 3 - add.arguments["quantity"]})
-        return [*super().mistakes(domain, task), [wrong if a is add else a for a in task.actions]]
-
 
 def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
     """The customer's fresh delivered orders from ``placed``'s restaurant, each with a dish id.
@@ -284,12 +284,16 @@ def _fresh_claim(order: Order) -> bool:
     return in_claim_window(order) and not order.refunds
 
 
-class MissingDishReordered(HardFoodIntent):
-    """A dish missing last time, refunded, and added to tonight's order there; tip or code too."""
+class MissingDishReordered(Chain, HardFoodIntent):
+    """A dish missing last time, refunded, and added to tonight's order there; tip or code too.
+
+    Known mistakes besides the generic ones: the dish added to tonight's order without the refund.
+    """
 
     name = "missing_dish_reordered"
     description = "Refund a dish missing from a past order, add it to tonight's, tip and/or code."
     challenges = frozenset({"search", "long"})
+    slips = (left_out("refund_order_item"),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: 3 to 4 writes on two orders of one restaurant."""
@@ -384,8 +388,3 @@ class MissingDishReordered(HardFoodIntent):
             outputs=[money_text(refund), money_text(total)],
             summary=f"refund {line.name} on {past.order_id}, {len(writes) - 1} changes on {pid}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dish added to the past order's place without the refund."""
-        refund = task.actions[-len(domain.write_actions(task))]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not refund]]
