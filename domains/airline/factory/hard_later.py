@@ -38,10 +38,7 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 class ChangeWithLaterExtras(Chain, SearchIntent):
-    """Move a described trip's flight; later the user also adds bags and fixes a birth date.
-
-    Known mistakes besides the generic ones: the later need left out (only the flight moved).
-    """
+    """Move a described trip's flight; later the user also adds bags and fixes a birth date."""
 
     name = "change_with_later_extras"
     description = "The user moves a flight, then raises bags and a birth-date fix (no code)."
@@ -145,11 +142,7 @@ def _fee_waived(domain: Domain, task: Task) -> list[Action] | None:
 
 
 class MoveBagBetweenTrips(Chain, SearchIntent):
-    """Take a bag off one described trip (refused: never removed) and add one to another.
-
-    Known mistakes besides the generic ones: the bag added to the trip it should leave, its fee
-    waived.
-    """
+    """Take a bag off one described trip (refused: never removed) and add one to another."""
 
     name = "move_bag_between_trips"
     description = "The user wants a bag moved from one trip to another: add it, refuse removal."

@@ -53,10 +53,7 @@ def _card_read(card: Card) -> Action:
 
 
 class StolenWallet(Chain, BankingIntent):
-    """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer.
-
-    Known mistakes besides the generic ones: the card left unfrozen, the later transfer left out.
-    """
+    """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer."""
 
     name = "stolen_wallet"
     description = (
@@ -165,9 +162,8 @@ class StolenWallet(Chain, BankingIntent):
 class MonthCleanup(Chain, BankingIntent):
     """An overdrawn checking account set right, then a card frozen.
 
-    Cover it from savings, reverse the overdraft fee, dispute two purchases; later, freeze a
-    card the customer left somewhere. Known mistakes besides the generic ones: the fee left
-    unreversed, the later freeze left out.
+    Cover it from savings, reverse the overdraft fee, dispute two purchases; later,
+    freeze a card the customer left somewhere.
     """
 
     name = "month_cleanup"

@@ -47,10 +47,7 @@ def _other_branch(domain: Domain, task: Task) -> list[Action]:
 
 
 class TopUpIfLow(Chain, BankingIntent):
-    """One transfer or the other, as the checking balance compares with the customer's figure.
-
-    Known mistakes besides the generic ones: the other branch's transfer.
-    """
+    """One transfer or the other, as the checking balance compares with the customer's figure."""
 
     name = "top_up_if_low"
     description = (
@@ -128,7 +125,7 @@ class TransferOrTheMost(Chain, BankingIntent):
     """A transfer that may exceed what the daily limit or the available amount allows.
 
     The customer says what to do then: move the most the daily limit still allows, or a
-    smaller amount of their own. Known mistakes besides the generic ones: $10.00 less moved.
+    smaller amount of their own.
     """
 
     name = "transfer_or_the_most"

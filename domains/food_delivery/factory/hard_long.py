@@ -16,6 +16,7 @@ from tau_sim.domains.food_delivery.factory.common import (
     describe,
     describe_missing,
     pick_order,
+    refund_writes,
     restaurant_of,
     search_path,
     search_reads,
@@ -51,10 +52,7 @@ def _late_fresh(order: Order) -> bool:
 
 
 class LateOrdersRemedies(Chain, HardFoodIntent):
-    """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes).
-
-    Known mistakes besides the generic ones: the second order's credit left out.
-    """
+    """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes)."""
 
     name = "late_orders_remedies"
     description = "Two described late orders, dishes missing: refunds and credits, the total."
@@ -86,16 +84,9 @@ class LateOrdersRemedies(Chain, HardFoodIntent):
         ):
             return None
         writes = [
-            Action(
-                "refund_order_item",
-                {
-                    "order_id": o.order_id,
-                    "item_id": line.item_id,
-                    "reason": "missing item",
-                    "amount": amount,
-                },
-            )
+            w
             for (o, line), amount in zip(pairs, refunds, strict=True)
+            for w in refund_writes(o, [line], [amount], "missing item")
         ]
         writes.insert(
             1,
@@ -150,11 +141,24 @@ def _dishes(rng: random.Random, order: Order, restaurant: Restaurant) -> list[tu
     ]
 
 
-class OrderOverhaul(Chain, HardFoodIntent):
-    """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes).
+def _codes(domain: Domain, db: Database, order: Order, writes: list[Action]) -> list[str] | None:
+    """The promotion codes that apply to ``order`` once ``writes`` change it (None: refused)."""
+    changed = replay_actions(domain, domain.new_database(), writes)
+    if changed is None:
+        return None
+    after: Order = msgspec.convert(changed[-1], Order)
+    first = not any(
+        record(db, "orders", o).status == "delivered" for o in user_of(db, order).orders
+    )
+    return [
+        c
+        for c in sorted(db.keys("promotions"))
+        if not promotion_problem(record(db, "promotions", c), after, first)
+    ]
 
-    Known mistakes besides the generic ones: the first dish added in another quantity.
-    """
+
+class OrderOverhaul(Chain, HardFoodIntent):
+    """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes)."""
 
     name = "order_overhaul"
     description = "Several changes to a described placed order, in the policy's order; new total."
@@ -202,19 +206,9 @@ class OrderOverhaul(Chain, HardFoodIntent):
                 Action("modify_order_address", {"order_id": oid, **address_args(address)})
             )
             known["new_address"] = address_text(address)
-        trial = domain.new_database()
-        changed = replay_actions(domain, trial, writes)
-        if changed is None:
+        codes = _codes(domain, db, order, writes)
+        if codes is None:
             return None
-        after: Order = msgspec.convert(changed[-1], Order)
-        first = not any(
-            record(db, "orders", o).status == "delivered" for o in user_of(db, order).orders
-        )
-        codes = [
-            c
-            for c in sorted(db.keys("promotions"))
-            if not promotion_problem(record(db, "promotions", c), after, first)
-        ]
         reads = [restaurant_read(restaurant.restaurant_id)]
         if codes and rng.random() < 0.75:
             code = rng.choice(codes)
@@ -285,10 +279,7 @@ def _fresh_claim(order: Order) -> bool:
 
 
 class MissingDishReordered(Chain, HardFoodIntent):
-    """A dish missing last time, refunded, and added to tonight's order there; tip or code too.
-
-    Known mistakes besides the generic ones: the dish added to tonight's order without the refund.
-    """
+    """A dish missing last time, refunded, and added to tonight's order there; tip or code too."""
 
     name = "missing_dish_reordered"
     description = "Refund a dish missing from a past order, add it to tonight's, tip and/or code."
@@ -317,15 +308,7 @@ class MissingDishReordered(Chain, HardFoodIntent):
             option = dish.options[0]
         pid = placed.order_id
         writes = [
-            Action(
-                "refund_order_item",
-                {
-                    "order_id": past.order_id,
-                    "item_id": item_id,
-                    "reason": "missing item",
-                    "amount": refund,
-                },
-            ),
+            *refund_writes(past, [line], [refund], "missing item"),
             Action(
                 "add_order_item",
                 {"order_id": pid, "item_id": item_id, "quantity": quantity, "option": option},
@@ -339,16 +322,9 @@ class MissingDishReordered(Chain, HardFoodIntent):
             writes.append(Action("update_tip", {"order_id": pid, "tip": money(placed.tip + extra)}))
             wishes.append(f"add {money_text(extra)} to its tip")
             known["extra_tip"] = money_text(extra)
-        trial = replay_actions(domain, domain.new_database(), writes)
-        if trial is None:
+        codes = _codes(domain, db, placed, writes)
+        if codes is None:
             return None
-        after: Order = msgspec.convert(trial[-1], Order)
-        first = not any(record(db, "orders", o).status == "delivered" for o in user.orders)
-        codes = [
-            c
-            for c in sorted(db.keys("promotions"))
-            if not promotion_problem(record(db, "promotions", c), after, first)
-        ]
         reads = [restaurant_read(restaurant.restaurant_id)]
         if codes and (not tipping or rng.random() < 0.5):
             code = rng.choice(codes)

@@ -69,11 +69,7 @@ def _every_item(domain: Domain, task: Task) -> list[Action] | None:
 
 
 class HouseholdUpdate(Chain, InsuranceIntent):
-    """A driver on the car (unless too dear), an item on the house, one payment method for both.
-
-    Known mistakes besides the generic ones: the driver condition ignored (the driver added
-    when too dear, or left out).
-    """
+    """A driver on the car (unless too dear), an item on the house, one payment method for both."""
 
     name = "household_update"
     description = "A driver added unless too dear, an item scheduled, both policies' payment set."
@@ -167,10 +163,7 @@ class HouseholdUpdate(Chain, InsuranceIntent):
 
 
 class ScheduleCollection(Chain, InsuranceIntent):
-    """Schedule four items on a home policy, leaving out one the user finds too dear.
-
-    Known mistakes besides the generic ones: the condition ignored, every quoted item scheduled.
-    """
+    """Schedule four items on a home policy, leaving out one the user finds too dear."""
 
     name = "schedule_collection"
     description = "The user schedules several items at once; an item above their limit is left."

@@ -1,12 +1,9 @@
 """Chains of writes: the known mistakes of a long request, a need raised later, a conditional goal.
 
-A hard intent of these challenges (three to five writes, one of them asked for only later in
-the conversation, or a write that a condition picks) draws its own records and tells its own
-goal; what the challenges share is where an agent goes wrong on the chain. ``Chain`` declares
-those mistakes as ``slips`` instead of a ``mistakes`` method per intent: a link of the chain
-left out (``left_out``), a link changed (``changed``), the need raised later never served
-(``later_left_out``), or any domain function that builds a wrong path (the other branch of a
-condition, a reading misread).
+Each hard intent of these challenges draws its own records and tells its own goal; what they
+share is where an agent goes wrong on the chain. ``Chain`` declares those mistakes as
+``slips``: a link left out (``left_out``), a link changed (``changed``), the need raised later
+never served (``later_left_out``), or a domain's own function (the other branch of a condition).
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ Slip = Callable[[Domain, Task], "list[Action] | None"]
 
 
 class Chain(Intent):
-    """An intent whose known mistakes are its base class's and then its ``slips``, in order.
+    """An intent whose mistakes are its base class's, then the paths of its ``slips`` in order.
 
     Put it before the domain's intent class (``class MoveService(Chain, UtilitiesIntent)``).
     A slip whose path is the gold path itself is no mistake and is left out.
@@ -51,8 +48,7 @@ def left_out(tool: str, nth: int = 0) -> Slip:
         found = links(task, tool)
         if not -len(found) <= nth < len(found):
             return None
-        link = found[nth]
-        return [a for a in task.actions if a is not link]
+        return [a for a in task.actions if a is not found[nth]]
 
     return path
 
@@ -68,7 +64,7 @@ def changed(tool: str, change: Callable[[Action], Action | None], nth: int | Non
         if nth is not None:
             found = [found[nth]] if -len(found) <= nth < len(found) else []
         wrong = {id(a): change(a) for a in found}
-        if not found or any(w is None for w in wrong.values()):
+        if not found or None in wrong.values():
             return None
         return [wrong.get(id(a)) or a for a in task.actions]
 
@@ -76,7 +72,7 @@ def changed(tool: str, change: Callable[[Action], Action | None], nth: int | Non
 
 
 def less(by: float) -> Callable[[Action], Action | None]:
-    """A ``change`` for ``changed``: the call's ``amount`` ``by`` less (none where not above 0)."""
+    """A ``change``: the call's ``amount`` ``by`` less, rounded to cents (none unless above 0)."""
 
     def change(action: Action) -> Action | None:
         cut = round(action.arguments["amount"] - by, 2)

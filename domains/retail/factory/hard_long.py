@@ -66,10 +66,7 @@ def _wrong_cancel(domain: Domain, task: Task) -> list[Action] | None:
 
 
 class LongAddressReturnCancel(Chain, ByItemIntent):
-    """Ship one pending order elsewhere, return items of a delivered one, cancel another.
-
-    Known mistakes besides the generic ones: the redirected order cancelled instead of the other.
-    """
+    """Ship one pending order elsewhere, return items of a delivered one, cancel another."""
 
     name = "long_address_return_cancel"
     description = (
@@ -190,10 +187,7 @@ def _swaps_text(pairs: list[tuple[OrderItem, OrderItem]]) -> str:
 
 
 class LongExchangeTwoOrders(Chain, ByItemIntent):
-    """Exchange items in two delivered orders, then cancel a pending order or move.
-
-    Known mistakes besides the generic ones: the second exchange left out.
-    """
+    """Exchange items in two delivered orders, then cancel a pending order or move."""
 
     name = "long_exchange_two_orders"
     description = (
@@ -285,10 +279,7 @@ class LongExchangeTwoOrders(Chain, ByItemIntent):
 
 
 class ConditionalMoveAndExchange(Chain, ByItemIntent):
-    """Move house (default address and a pending order), exchange an item or else return it.
-
-    Known mistakes besides the generic ones: the other branch of the condition taken.
-    """
+    """Move house (default address and a pending order), exchange an item or else return it."""
 
     name = "conditional_move_and_exchange"
     description = (

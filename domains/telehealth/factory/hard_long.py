@@ -77,10 +77,7 @@ def _booking(uid: str, provider: Provider, slot: Slot, visit_type: str) -> list[
 
 
 class InsuranceAndTwoVisits(Chain, HardTelehealthIntent):
-    """A new plan recorded, then two visits booked under it (three writes).
-
-    Known mistakes besides the generic ones: the visits booked without the new plan on file.
-    """
+    """A new plan recorded, then two visits booked under it (three writes)."""
 
     name = "insurance_and_two_visits"
     description = "The patient records a new plan and books two visits under it; both costs."
@@ -154,10 +151,7 @@ _WEEK_END = 104.0
 
 
 class WeekCleared(Chain, HardTelehealthIntent):
-    """Every visit of this week cancelled before a trip (fees where late), a refill sent.
-
-    Known mistakes besides the generic ones: every cancellation made without a fee.
-    """
+    """Every visit of this week cancelled before a trip (fees where late), a refill sent."""
 
     name = "week_cleared"
     description = "Cancel all of this week's visits (late fees where due) and refill before a trip."
@@ -234,10 +228,7 @@ class WeekCleared(Chain, HardTelehealthIntent):
 
 
 class RebookElsewhere(Chain, HardTelehealthIntent):
-    """A described visit cancelled, the specialty booked with another provider, a new phone.
-
-    Known mistakes besides the generic ones: the cancellation's fee the other way.
-    """
+    """A described visit cancelled, the specialty booked with another provider, a new phone."""
 
     name = "rebook_elsewhere"
     description = "Cancel a described visit, book another provider of it, update the phone."

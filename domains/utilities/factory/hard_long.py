@@ -49,8 +49,7 @@ class MoveService(Chain, UtilitiesIntent):
     """Move service: final readings, close, open, the balance moved, autopay; one of them later.
 
     One meter: the balance is moved as asked, autopay comes up later; two meters (five writes
-    already): the balance transfer is the need raised later. Known mistakes besides the
-    generic ones (the later need left out): another tariff, the balance not moved.
+    already): the balance transfer is the need raised later.
     """
 
     name = "move_service"
@@ -173,11 +172,7 @@ class MoveService(Chain, UtilitiesIntent):
 
 
 class BillPayAutopay(Chain, UtilitiesIntent):
-    """A billing round: readings checked, a bill, a payment capped by the user, then autopay.
-
-    Known mistakes besides the generic ones (no autopay): a misread reading, no payment, $10
-    less paid.
-    """
+    """A billing round: readings checked, a bill, a payment capped by the user, then autopay."""
 
     name = "bill_pay_autopay"
     description = (
