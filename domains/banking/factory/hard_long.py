@@ -18,6 +18,7 @@ from tau_sim.domains.banking.data import (
     User,
     dispute_id,
 )
+from tau_sim.domains.banking.factory.cards import cards_of
 from tau_sim.domains.banking.factory.common import (
     CLAIMS,
     BankingIntent,
@@ -38,14 +39,9 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, fee_text, gold_reads
 from tau_sim.domains.kit.factory.chains import Chain, left_out
-from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _cards(db: Database, user: User) -> list[Card]:
-    return [record(db, "cards", c) for c in user.cards]
 
 
 def _card_read(card: Card) -> Action:
@@ -70,13 +66,13 @@ class StolenWallet(Chain, BankingIntent):
         def fits(u: User) -> bool:
             sav = savings(db, u)
             chk = checking(db, u)
-            active = [c for c in _cards(db, u) if c.status == ACTIVE]
+            active = [c for c in cards_of(db, u) if c.status == ACTIVE]
             return bool(active) and sav is not None and room_now(sav) >= 50 and chk.available >= 30
 
         user = pick_user(db, rng, fits)
         if user is None:
             return None
-        card = rng.choice([c for c in _cards(db, user) if c.status == ACTIVE])
+        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
         chk, sav = checking(db, user), savings(db, user)
         assert sav is not None
         problem = rng.choice(("lost", "stolen"))
@@ -192,7 +188,7 @@ class MonthCleanup(Chain, BankingIntent):
                 and sav is not None
                 and len(fees) == 1
                 and len(charges(u)) >= count
-                and any(c.status == ACTIVE for c in _cards(db, u))
+                and any(c.status == ACTIVE for c in cards_of(db, u))
                 and room_now(sav) >= 100 * (int(-chk.balance // 100) + 1)
             )
 
@@ -205,7 +201,7 @@ class MonthCleanup(Chain, BankingIntent):
         amount = float(100 * (int(-chk.balance // 100) + 1))
         disputed = rng.sample(charges(user), count)
         reason = rng.choice(CLAIMS)
-        card = rng.choice([c for c in _cards(db, user) if c.status == ACTIVE])
+        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
         after = money(chk.balance + amount - fee.amount)
         who = self.identity(db, user.user_id, rng)
         named = listing([describe(t) for t in disputed])

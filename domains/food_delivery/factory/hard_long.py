@@ -24,10 +24,10 @@ from tau_sim.domains.food_delivery.factory.common import (
     siblings,
     user_of,
 )
+from tau_sim.domains.food_delivery.factory.refunds import fresh_claim
 from tau_sim.domains.food_delivery.rules import (
     ITEM_REFUND_MONTHLY_CAP,
     LATE_CREDIT_MONTHLY_CAP,
-    in_claim_window,
     item_refund,
     late_tier,
     promotion_problem,
@@ -48,7 +48,7 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 def _late_fresh(order: Order) -> bool:
-    return in_claim_window(order) and not order.refunds and late_tier(order) > 0
+    return fresh_claim(order) and late_tier(order) > 0
 
 
 class LateOrdersRemedies(Chain, HardFoodIntent):
@@ -264,7 +264,7 @@ def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
     have = {i.item_id for i in placed.items}
     found = []
     for other in siblings(db, placed):
-        if other.restaurant_id != placed.restaurant_id or not _fresh_claim(other):
+        if other.restaurant_id != placed.restaurant_id or not fresh_claim(other):
             continue
         for line in other.items:
             dish = next((m for m in menu if m.item_id == line.item_id), None)
@@ -272,10 +272,6 @@ def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
                 found.append((other, line.item_id))
                 break
     return found
-
-
-def _fresh_claim(order: Order) -> bool:
-    return in_claim_window(order) and not order.refunds
 
 
 class MissingDishReordered(Chain, HardFoodIntent):
