@@ -29,6 +29,7 @@ from tau_sim.domains.airline.factory.finding import (
 from tau_sim.domains.airline.factory.moves import Move, bag_write, corrected, outbound_options
 from tau_sim.domains.airline.rules import BAG_FEE
 from tau_sim.domains.airline.scenario import passenger_text
+from tau_sim.domains.kit.factory.chains import Chain, later_left_out, links
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -36,12 +37,13 @@ from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class ChangeWithLaterExtras(SearchIntent):
+class ChangeWithLaterExtras(Chain, SearchIntent):
     """Move a described trip's flight; later the user also adds bags and fixes a birth date."""
 
     name = "change_with_later_extras"
     description = "The user moves a flight, then raises bags and a birth-date fix (no code)."
     challenges = frozenset({"search", "later", "long"})
+    slips = (later_left_out,)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -110,19 +112,43 @@ class ChangeWithLaterExtras(SearchIntent):
             f"{counted(added, 'bag')} ({money_text(fee)}) and the dob of {name}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the later need left out (only the flight moved)."""
-        assert task.later_at is not None
-        return [*super().mistakes(domain, task), task.actions[: task.later_at]]
+
+def _bag_on_source(domain: Domain, task: Task) -> list[Action] | None:
+    """The gold path with the bag added to the trip it should leave instead."""
+    write = task.actions[-1]
+    db = domain.new_database()
+    for read in links(task, "get_reservation_details"):
+        other: Reservation = record(db, "reservations", read.arguments["reservation_id"])
+        if other.reservation_id == write.arguments["reservation_id"] or not upcoming(other):
+            continue
+        user: User = record(db, "users", other.user_id)
+        method = next(
+            m for m in user.payment_methods if m.id == write.arguments["payment_method_id"]
+        )
+        wrong = bag_write(other, user, 1, method)
+        if wrong:
+            return swapped(task, write, wrong[0])
+    return None
 
 
-class MoveBagBetweenTrips(SearchIntent):
+def _fee_waived(domain: Domain, task: Task) -> list[Action] | None:
+    """The gold path with the bag added without its fee (none where it is free)."""
+    write = task.actions[-1]
+    db = domain.new_database()
+    target: Reservation = record(db, "reservations", write.arguments["reservation_id"])
+    if write.arguments["nonfree_baggages"] <= target.nonfree_baggages:
+        return None
+    return swapped(task, write, replaced(write, nonfree_baggages=target.nonfree_baggages))
+
+
+class MoveBagBetweenTrips(Chain, SearchIntent):
     """Take a bag off one described trip (refused: never removed) and add one to another."""
 
     name = "move_bag_between_trips"
     description = "The user wants a bag moved from one trip to another: add it, refuse removal."
     rules = ("no-bag-removal",)
     challenges = frozenset({"search"})
+    slips = (_bag_on_source, _fee_waived)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -177,27 +203,3 @@ class MoveBagBetweenTrips(SearchIntent):
             summary=f"bag off {source.reservation_id}: refused (never removed); bag on "
             f"{target.reservation_id}: {money_text(fee)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the bag added to the trip it should leave, a fee waived."""
-        write = task.actions[-1]
-        db = domain.new_database()
-        target: Reservation = record(db, "reservations", write.arguments["reservation_id"])
-        paths = super().mistakes(domain, task)
-        reads = [a for a in task.actions if a.name == "get_reservation_details"]
-        for read in reads:
-            other: Reservation = record(db, "reservations", read.arguments["reservation_id"])
-            if other.reservation_id == target.reservation_id or not upcoming(other):
-                continue
-            user: User = record(db, "users", other.user_id)
-            method = next(
-                m for m in user.payment_methods if m.id == write.arguments["payment_method_id"]
-            )
-            wrong = bag_write(other, user, 1, method)
-            if wrong:
-                paths.append(swapped(task, write, wrong[0]))
-                break
-        if write.arguments["nonfree_baggages"] > target.nonfree_baggages:
-            free = replaced(write, nonfree_baggages=target.nonfree_baggages)
-            paths.append(swapped(task, write, free))
-        return paths

@@ -18,6 +18,7 @@ from tau_sim.domains.banking.data import (
     User,
     dispute_id,
 )
+from tau_sim.domains.banking.factory.cards import cards_of
 from tau_sim.domains.banking.factory.common import (
     CLAIMS,
     BankingIntent,
@@ -37,21 +38,17 @@ from tau_sim.domains.banking.factory.common import (
     transfer_action,
 )
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, fee_text, gold_reads
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _cards(db: Database, user: User) -> list[Card]:
-    return [record(db, "cards", c) for c in user.cards]
 
 
 def _card_read(card: Card) -> Action:
     return Action("get_card_details", {"card_id": card.card_id})
 
 
-class StolenWallet(BankingIntent):
+class StolenWallet(Chain, BankingIntent):
     """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer."""
 
     name = "stolen_wallet"
@@ -61,6 +58,7 @@ class StolenWallet(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "later"})
+    slips = (left_out("freeze_card"), left_out("transfer_between_accounts"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -68,13 +66,13 @@ class StolenWallet(BankingIntent):
         def fits(u: User) -> bool:
             sav = savings(db, u)
             chk = checking(db, u)
-            active = [c for c in _cards(db, u) if c.status == ACTIVE]
+            active = [c for c in cards_of(db, u) if c.status == ACTIVE]
             return bool(active) and sav is not None and room_now(sav) >= 50 and chk.available >= 30
 
         user = pick_user(db, rng, fits)
         if user is None:
             return None
-        card = rng.choice([c for c in _cards(db, user) if c.status == ACTIVE])
+        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
         chk, sav = checking(db, user), savings(db, user)
         assert sav is not None
         problem = rng.choice(("lost", "stolen"))
@@ -156,18 +154,8 @@ class StolenWallet(BankingIntent):
             later_at=len(first),
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the card left unfrozen, and the later transfer left out."""
-        freeze = next(a for a in task.actions if a.name == "freeze_card")
-        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        return [
-            *super().mistakes(domain, task),
-            [a for a in task.actions if a is not freeze],
-            [a for a in task.actions if a is not move],
-        ]
 
-
-class MonthCleanup(BankingIntent):
+class MonthCleanup(Chain, BankingIntent):
     """An overdrawn checking account set right, then a card frozen.
 
     Cover it from savings, reverse the overdraft fee, dispute two purchases; later,
@@ -181,6 +169,7 @@ class MonthCleanup(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "later", "search"})
+    slips = (left_out("reverse_fee"), left_out("freeze_card"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -199,7 +188,7 @@ class MonthCleanup(BankingIntent):
                 and sav is not None
                 and len(fees) == 1
                 and len(charges(u)) >= count
-                and any(c.status == ACTIVE for c in _cards(db, u))
+                and any(c.status == ACTIVE for c in cards_of(db, u))
                 and room_now(sav) >= 100 * (int(-chk.balance // 100) + 1)
             )
 
@@ -212,7 +201,7 @@ class MonthCleanup(BankingIntent):
         amount = float(100 * (int(-chk.balance // 100) + 1))
         disputed = rng.sample(charges(user), count)
         reason = rng.choice(CLAIMS)
-        card = rng.choice([c for c in _cards(db, user) if c.status == ACTIVE])
+        card = rng.choice([c for c in cards_of(db, user) if c.status == ACTIVE])
         after = money(chk.balance + amount - fee.amount)
         who = self.identity(db, user.user_id, rng)
         named = listing([describe(t) for t in disputed])
@@ -272,13 +261,3 @@ class MonthCleanup(BankingIntent):
             ),
             later_at=len(first),
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the fee left unreversed, the later freeze left out."""
-        reverse = next(a for a in task.actions if a.name == "reverse_fee")
-        freeze = next(a for a in task.actions if a.name == "freeze_card")
-        return [
-            *super().mistakes(domain, task),
-            [a for a in task.actions if a is not reverse],
-            [a for a in task.actions if a is not freeze],
-        ]

@@ -22,12 +22,31 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import side_question
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
+from tau_sim.domains.kit.factory.chains import Chain, changed, less
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class TopUpIfLow(BankingIntent):
+def _other_branch(domain: Domain, task: Task) -> list[Action]:
+    """The gold path with the transfer of the branch the balance did not pick."""
+    db = domain.new_database()
+    user = owner_of(db, task)
+    chk, sav = checking(db, user), savings(db, user)
+    assert sav is not None
+    made = next(a for a in task.actions if a.name == "transfer_between_accounts")
+    known = task.scenario.known_info
+    top_up = float(known["amount"].lstrip("$").replace(",", ""))
+    sweep = float(known["other_amount"].lstrip("$").replace(",", ""))
+    other = (
+        transfer_action(chk, sav, sweep)
+        if made.arguments["from_account_id"] == sav.account_id
+        else transfer_action(sav, chk, top_up)
+    )
+    return swapped(task, made, other)
+
+
+class TopUpIfLow(Chain, BankingIntent):
     """One transfer or the other, as the checking balance compares with the customer's figure."""
 
     name = "top_up_if_low"
@@ -37,6 +56,7 @@ class TopUpIfLow(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"conditional"})
+    slips = (_other_branch,)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -100,25 +120,8 @@ class TopUpIfLow(BankingIntent):
             + ("top up from savings" if low else "sweep into savings"),
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other branch's transfer."""
-        db = domain.new_database()
-        user = owner_of(db, task)
-        chk, sav = checking(db, user), savings(db, user)
-        assert sav is not None
-        made = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        known = task.scenario.known_info
-        top_up = float(known["amount"].lstrip("$").replace(",", ""))
-        sweep = float(known["other_amount"].lstrip("$").replace(",", ""))
-        other = (
-            transfer_action(chk, sav, sweep)
-            if made.arguments["from_account_id"] == sav.account_id
-            else transfer_action(sav, chk, top_up)
-        )
-        return [*super().mistakes(domain, task), swapped(task, made, other)]
 
-
-class TransferOrTheMost(BankingIntent):
+class TransferOrTheMost(Chain, BankingIntent):
     """A transfer that may exceed what the daily limit or the available amount allows.
 
     The customer says what to do then: move the most the daily limit still allows, or a
@@ -133,6 +136,7 @@ class TransferOrTheMost(BankingIntent):
     tier = "hard"
     rules = ("daily-transfer-limit", "transfer-available")
     challenges = frozenset({"conditional"})
+    slips = (changed("transfer_between_accounts", less(10.0)),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -215,9 +219,3 @@ class TransferOrTheMost(BankingIntent):
             summary=f"transfer {money_text(wanted)} from {source.kind}: "
             + (f"move {money_text(moved)} instead" if over else "fits"),
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a transfer of $10.00 less."""
-        move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        less = Action(move.name, {**move.arguments, "amount": move.arguments["amount"] - 10.0})
-        return [*super().mistakes(domain, task), [less if a is move else a for a in task.actions]]

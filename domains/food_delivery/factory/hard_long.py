@@ -16,6 +16,7 @@ from tau_sim.domains.food_delivery.factory.common import (
     describe,
     describe_missing,
     pick_order,
+    refund_writes,
     restaurant_of,
     search_path,
     search_reads,
@@ -23,10 +24,10 @@ from tau_sim.domains.food_delivery.factory.common import (
     siblings,
     user_of,
 )
+from tau_sim.domains.food_delivery.factory.refunds import fresh_claim
 from tau_sim.domains.food_delivery.rules import (
     ITEM_REFUND_MONTHLY_CAP,
     LATE_CREDIT_MONTHLY_CAP,
-    in_claim_window,
     item_refund,
     late_tier,
     promotion_problem,
@@ -38,23 +39,25 @@ from tau_sim.domains.food_delivery.scenario import (
     restaurant_read,
     sentence,
 )
+from tau_sim.domains.kit.factory.chains import Chain, changed, left_out
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import replay_actions, sum_action
+from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 def _late_fresh(order: Order) -> bool:
-    return in_claim_window(order) and not order.refunds and late_tier(order) > 0
+    return fresh_claim(order) and late_tier(order) > 0
 
 
-class LateOrdersRemedies(HardFoodIntent):
+class LateOrdersRemedies(Chain, HardFoodIntent):
     """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes)."""
 
     name = "late_orders_remedies"
     description = "Two described late orders, dishes missing: refunds and credits, the total."
     challenges = frozenset({"search", "long"})
+    slips = (left_out("issue_late_delivery_credit", -1),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: dishes missing from the first order (and from the second, mostly)."""
@@ -81,16 +84,9 @@ class LateOrdersRemedies(HardFoodIntent):
         ):
             return None
         writes = [
-            Action(
-                "refund_order_item",
-                {
-                    "order_id": o.order_id,
-                    "item_id": line.item_id,
-                    "reason": "missing item",
-                    "amount": amount,
-                },
-            )
+            w
             for (o, line), amount in zip(pairs, refunds, strict=True)
+            for w in refund_writes(o, [line], [amount], "missing item")
         ]
         writes.insert(
             1,
@@ -133,11 +129,6 @@ class LateOrdersRemedies(HardFoodIntent):
             summary=f"{order.order_id} + {other.order_id}: {len(writes)} remedies, {total}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the second order's credit left out."""
-        credits = [a for a in task.actions if a.name == "issue_late_delivery_credit"]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not credits[-1]]]
-
 
 def _dishes(rng: random.Random, order: Order, restaurant: Restaurant) -> list[tuple[str, int, str]]:
     """One or two available dishes not in ``order``: (item id, quantity, option)."""
@@ -150,12 +141,31 @@ def _dishes(rng: random.Random, order: Order, restaurant: Restaurant) -> list[tu
     ]
 
 
-class OrderOverhaul(HardFoodIntent):
+def _codes(domain: Domain, db: Database, order: Order, writes: list[Action]) -> list[str] | None:
+    """The promotion codes that apply to ``order`` once ``writes`` change it (None: refused)."""
+    changed = replay_actions(domain, domain.new_database(), writes)
+    if changed is None:
+        return None
+    after: Order = msgspec.convert(changed[-1], Order)
+    first = not any(
+        record(db, "orders", o).status == "delivered" for o in user_of(db, order).orders
+    )
+    return [
+        c
+        for c in sorted(db.keys("promotions"))
+        if not promotion_problem(record(db, "promotions", c), after, first)
+    ]
+
+
+class OrderOverhaul(Chain, HardFoodIntent):
     """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes)."""
 
     name = "order_overhaul"
     description = "Several changes to a described placed order, in the policy's order; new total."
     challenges = frozenset({"search", "long"})
+    slips = (
+        changed("add_order_item", lambda a: replaced(a, quantity=3 - a.arguments["quantity"])),
+    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task; the final total is the replayed writes'."""
@@ -196,19 +206,9 @@ class OrderOverhaul(HardFoodIntent):
                 Action("modify_order_address", {"order_id": oid, **address_args(address)})
             )
             known["new_address"] = address_text(address)
-        trial = domain.new_database()
-        changed = replay_actions(domain, trial, writes)
-        if changed is None:
+        codes = _codes(domain, db, order, writes)
+        if codes is None:
             return None
-        after: Order = msgspec.convert(changed[-1], Order)
-        first = not any(
-            record(db, "orders", o).status == "delivered" for o in user_of(db, order).orders
-        )
-        codes = [
-            c
-            for c in sorted(db.keys("promotions"))
-            if not promotion_problem(record(db, "promotions", c), after, first)
-        ]
         reads = [restaurant_read(restaurant.restaurant_id)]
         if codes and rng.random() < 0.75:
             code = rng.choice(codes)
@@ -253,12 +253,6 @@ class OrderOverhaul(HardFoodIntent):
             summary=f"overhaul {oid}: {len(writes)} writes, total {money_text(total)}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the first dish added in another quantity."""
-        add = next(a for a in task.actions if a.name == "add_order_item")
-        wrong = Action(add.name, {**add.arguments, "quantity": 3 - add.arguments["quantity"]})
-        return [*super().mistakes(domain, task), [wrong if a is add else a for a in task.actions]]
-
 
 def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
     """The customer's fresh delivered orders from ``placed``'s restaurant, each with a dish id.
@@ -270,7 +264,7 @@ def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
     have = {i.item_id for i in placed.items}
     found = []
     for other in siblings(db, placed):
-        if other.restaurant_id != placed.restaurant_id or not _fresh_claim(other):
+        if other.restaurant_id != placed.restaurant_id or not fresh_claim(other):
             continue
         for line in other.items:
             dish = next((m for m in menu if m.item_id == line.item_id), None)
@@ -280,16 +274,13 @@ def _same_place(db: Database, placed: Order) -> list[tuple[Order, str]]:
     return found
 
 
-def _fresh_claim(order: Order) -> bool:
-    return in_claim_window(order) and not order.refunds
-
-
-class MissingDishReordered(HardFoodIntent):
+class MissingDishReordered(Chain, HardFoodIntent):
     """A dish missing last time, refunded, and added to tonight's order there; tip or code too."""
 
     name = "missing_dish_reordered"
     description = "Refund a dish missing from a past order, add it to tonight's, tip and/or code."
     challenges = frozenset({"search", "long"})
+    slips = (left_out("refund_order_item"),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: 3 to 4 writes on two orders of one restaurant."""
@@ -313,15 +304,7 @@ class MissingDishReordered(HardFoodIntent):
             option = dish.options[0]
         pid = placed.order_id
         writes = [
-            Action(
-                "refund_order_item",
-                {
-                    "order_id": past.order_id,
-                    "item_id": item_id,
-                    "reason": "missing item",
-                    "amount": refund,
-                },
-            ),
+            *refund_writes(past, [line], [refund], "missing item"),
             Action(
                 "add_order_item",
                 {"order_id": pid, "item_id": item_id, "quantity": quantity, "option": option},
@@ -335,16 +318,9 @@ class MissingDishReordered(HardFoodIntent):
             writes.append(Action("update_tip", {"order_id": pid, "tip": money(placed.tip + extra)}))
             wishes.append(f"add {money_text(extra)} to its tip")
             known["extra_tip"] = money_text(extra)
-        trial = replay_actions(domain, domain.new_database(), writes)
-        if trial is None:
+        codes = _codes(domain, db, placed, writes)
+        if codes is None:
             return None
-        after: Order = msgspec.convert(trial[-1], Order)
-        first = not any(record(db, "orders", o).status == "delivered" for o in user.orders)
-        codes = [
-            c
-            for c in sorted(db.keys("promotions"))
-            if not promotion_problem(record(db, "promotions", c), after, first)
-        ]
         reads = [restaurant_read(restaurant.restaurant_id)]
         if codes and (not tipping or rng.random() < 0.5):
             code = rng.choice(codes)
@@ -384,8 +360,3 @@ class MissingDishReordered(HardFoodIntent):
             outputs=[money_text(refund), money_text(total)],
             summary=f"refund {line.name} on {past.order_id}, {len(writes) - 1} changes on {pid}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dish added to the past order's place without the refund."""
-        refund = task.actions[-len(domain.write_actions(task))]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not refund]]

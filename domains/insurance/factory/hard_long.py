@@ -22,6 +22,7 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.factory.chains import Chain, left_out, links
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replay_actions, sum_action
@@ -40,13 +41,41 @@ def _dollars(amount: float) -> str:
     return f"${amount:,.0f}"
 
 
-class HouseholdUpdate(InsuranceIntent):
+def _driver_added(domain: Domain, task: Task) -> list[Action] | None:
+    """The gold path and the driver the user finds too dear added anyway (none if added)."""
+    if links(task, "add_driver"):
+        return None
+    known = task.scenario.known_info["new_driver"].replace(",", "").split()
+    quote = links(task, "quote_driver")[0]
+    add = {
+        "policy_id": quote.arguments["policy_id"],
+        "first_name": known[2],
+        "last_name": known[3],
+        "birth_date": known[5],
+        "license_number": known[-1],
+        "relationship": known[1],
+    }
+    return [*task.actions, Action("add_driver", add)]
+
+
+def _every_item(domain: Domain, task: Task) -> list[Action] | None:
+    """The gold path and the item left out (too dear) scheduled anyway (none if none is left)."""
+    quoted = links(task, "quote_scheduled_item")
+    scheduled = [a.arguments for a in links(task, "add_scheduled_item")]
+    if len(scheduled) >= len(quoted):
+        return None
+    left = next(q for q in quoted if q.arguments not in scheduled)
+    return [*task.actions, Action("add_scheduled_item", left.arguments)]
+
+
+class HouseholdUpdate(Chain, InsuranceIntent):
     """A driver on the car (unless too dear), an item on the house, one payment method for both."""
 
     name = "household_update"
     description = "A driver added unless too dear, an item scheduled, both policies' payment set."
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
+    slips = (left_out("add_driver"), _driver_added)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -132,34 +161,15 @@ class HouseholdUpdate(InsuranceIntent):
             f"{category} on {home.policy_id}, switch both to {method.id}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the driver condition ignored (added when too dear, or left out)."""
-        paths = super().mistakes(domain, task)
-        added = [a for a in task.actions if a.name == "add_driver"]
-        if added:
-            paths.append([a for a in task.actions if a is not added[0]])
-            return paths
-        known = task.scenario.known_info["new_driver"].replace(",", "").split()
-        quote = next(a for a in task.actions if a.name == "quote_driver")
-        add = {
-            "policy_id": quote.arguments["policy_id"],
-            "first_name": known[2],
-            "last_name": known[3],
-            "birth_date": known[5],
-            "license_number": known[-1],
-            "relationship": known[1],
-        }
-        paths.append([*task.actions, Action("add_driver", add)])
-        return paths
 
-
-class ScheduleCollection(InsuranceIntent):
+class ScheduleCollection(Chain, InsuranceIntent):
     """Schedule four items on a home policy, leaving out one the user finds too dear."""
 
     name = "schedule_collection"
     description = "The user schedules several items at once; an item above their limit is left."
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
+    slips = (_every_item,)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -217,14 +227,3 @@ class ScheduleCollection(InsuranceIntent):
             outputs=[money_text(total), money_text(results[-1]["premium"])],
             summary=f"schedule {len(kept)} of 4 items on {policy.policy_id}: +{money_text(total)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the condition ignored: every quoted item scheduled."""
-        paths = super().mistakes(domain, task)
-        quoted = [a for a in task.actions if a.name == "quote_scheduled_item"]
-        added = [a for a in task.actions if a.name == "add_scheduled_item"]
-        if len(added) < len(quoted):
-            scheduled = [a.arguments for a in added]
-            left = next(q for q in quoted if q.arguments not in scheduled)
-            paths.append([*task.actions, Action("add_scheduled_item", left.arguments)])
-        return paths

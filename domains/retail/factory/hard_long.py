@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
@@ -55,19 +56,16 @@ def _swappable(db: Database, orders: list[Order]) -> list[Order]:
     ]
 
 
-def _wrong_cancel(domain: Domain, task: Task) -> list[list[Action]]:
+def _wrong_cancel(domain: Domain, task: Task) -> list[Action] | None:
     """The gold path with its cancellation made on the order whose address it changes."""
     cancel = next((a for a in task.actions if a.name == "cancel_pending_order"), None)
     moved = next((a for a in task.actions if a.name == "modify_pending_order_address"), None)
     if cancel is None or moved is None:
-        return []
-    wrong = Action(
-        "cancel_pending_order", {**cancel.arguments, **{"order_id": moved.arguments["order_id"]}}
-    )
-    return [[wrong if a is cancel else a for a in task.actions]]
+        return None
+    return swapped(task, cancel, replaced(cancel, order_id=moved.arguments["order_id"]))
 
 
-class LongAddressReturnCancel(ByItemIntent):
+class LongAddressReturnCancel(Chain, ByItemIntent):
     """Ship one pending order elsewhere, return items of a delivered one, cancel another."""
 
     name = "long_address_return_cancel"
@@ -76,6 +74,7 @@ class LongAddressReturnCancel(ByItemIntent):
         "another pending order, all described by item (sometimes the default address too)."
     )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
+    slips = (_wrong_cancel,)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -152,10 +151,6 @@ class LongAddressReturnCancel(ByItemIntent):
             f"cancel {cancel.order_id}{', default address' if default else ''}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the redirected order cancelled instead of the other one."""
-        return [*super().mistakes(domain, task), *_wrong_cancel(domain, task)]
-
 
 def _exchange(
     db: Database, order: Order, orders: list[Order], rng: random.Random, count: int
@@ -191,7 +186,7 @@ def _swaps_text(pairs: list[tuple[OrderItem, OrderItem]]) -> str:
     return " and ".join(f"{item_text(o)} for one with {options_text(n.options)}" for o, n in pairs)
 
 
-class LongExchangeTwoOrders(ByItemIntent):
+class LongExchangeTwoOrders(Chain, ByItemIntent):
     """Exchange items in two delivered orders, then cancel a pending order or move."""
 
     name = "long_exchange_two_orders"
@@ -200,6 +195,7 @@ class LongExchangeTwoOrders(ByItemIntent):
         "a pending order or changes the default address."
     )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
+    slips = (left_out("exchange_delivered_order_items", 1),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -281,13 +277,8 @@ class LongExchangeTwoOrders(ByItemIntent):
             f"{second.order_id}, then {third[-1].name}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the second exchange left out."""
-        exchanges = [a for a in task.actions if a.name == "exchange_delivered_order_items"]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not exchanges[1]]]
 
-
-class ConditionalMoveAndExchange(ByItemIntent):
+class ConditionalMoveAndExchange(Chain, ByItemIntent):
     """Move house (default address and a pending order), exchange an item or else return it."""
 
     name = "conditional_move_and_exchange"
@@ -297,6 +288,7 @@ class ConditionalMoveAndExchange(ByItemIntent):
         "in which case it is returned."
     )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "conditional", "long"})
+    slips = (other_branch,)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -366,7 +358,3 @@ class ConditionalMoveAndExchange(ByItemIntent):
             summary=f"move {user.user_id} and {ship.order_id}; "
             f"{'exchange' if exchange else 'return'} the {old.name} of {back.order_id}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other branch of the condition taken."""
-        return [*super().mistakes(domain, task), other_branch(domain, task)]

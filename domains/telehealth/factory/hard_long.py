@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.chains import Chain, changed, left_out
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.kit.tasks import replaced, sum_action
 from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
     Appointment,
@@ -75,12 +76,13 @@ def _booking(uid: str, provider: Provider, slot: Slot, visit_type: str) -> list[
     ]
 
 
-class InsuranceAndTwoVisits(HardTelehealthIntent):
+class InsuranceAndTwoVisits(Chain, HardTelehealthIntent):
     """A new plan recorded, then two visits booked under it (three writes)."""
 
     name = "insurance_and_two_visits"
     description = "The patient records a new plan and books two visits under it; both costs."
     challenges = frozenset({"long"})
+    slips = (left_out("update_insurance"),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -138,22 +140,23 @@ class InsuranceAndTwoVisits(HardTelehealthIntent):
             summary=f"plan {plan_id}, book {first[1].slot_id} and {second[1].slot_id}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the visits booked without the new plan on file."""
-        update = next(a for a in task.actions if a.name == "update_insurance")
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not update]]
+
+def _fee_flipped(cancel: Action) -> Action:
+    """The cancellation with its late fee the other way."""
+    return replaced(cancel, charge_late_fee=not cancel.arguments["charge_late_fee"])
 
 
 _WEEK_END = 104.0
 """Hours from now to the end of this Friday's last slot: "this week"."""
 
 
-class WeekCleared(HardTelehealthIntent):
+class WeekCleared(Chain, HardTelehealthIntent):
     """Every visit of this week cancelled before a trip (fees where late), a refill sent."""
 
     name = "week_cleared"
     description = "Cancel all of this week's visits (late fees where due) and refill before a trip."
     challenges = frozenset({"search", "long"})
+    slips = (changed("cancel_appointment", lambda a: replaced(a, charge_late_fee=False), None),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: two to four cancellations and a refill when one is due."""
@@ -223,26 +226,14 @@ class WeekCleared(HardTelehealthIntent):
             summary=f"cancel {len(week)} this week ({len(late)} late), refill {len(refills)}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and every cancellation made without a fee."""
-        waived = [
-            Action(a.name, {**a.arguments, "charge_late_fee": False})
-            if a.name == "cancel_appointment"
-            else a
-            for a in task.actions
-        ]
-        paths = super().mistakes(domain, task)
-        if waived != task.actions:
-            paths.append(waived)
-        return paths
 
-
-class RebookElsewhere(HardTelehealthIntent):
+class RebookElsewhere(Chain, HardTelehealthIntent):
     """A described visit cancelled, the specialty booked with another provider, a new phone."""
 
     name = "rebook_elsewhere"
     description = "Cancel a described visit, book another provider of it, update the phone."
     challenges = frozenset({"search", "long"})
+    slips = (changed("cancel_appointment", _fee_flipped),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task (the cancellation late, fee accepted, a third of the time)."""
@@ -322,15 +313,3 @@ class RebookElsewhere(HardTelehealthIntent):
             outputs=[*([money_text(fee)] if late else []), money_text(cost), *names],
             summary=f"cancel {old.appointment_id}, book {slot.slot_id}, phone {phone}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the cancellation's fee the other way."""
-        cancel = next(a for a in task.actions if a.name == "cancel_appointment")
-        flipped = Action(
-            cancel.name,
-            {**cancel.arguments, "charge_late_fee": not cancel.arguments["charge_late_fee"]},
-        )
-        return [
-            *super().mistakes(domain, task),
-            [flipped if a is cancel else a for a in task.actions],
-        ]

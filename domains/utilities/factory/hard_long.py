@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, less
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
@@ -37,7 +38,14 @@ def autopay_methods(user: User) -> list[PaymentMethod]:
     return [m for m in user.payment_methods if m.source != "gift_card"]
 
 
-class MoveService(UtilitiesIntent):
+def _other_tariff(opening: Action) -> Action:
+    """The account opened on another tariff."""
+    return replaced(
+        opening, tariff_id="T-GV" if opening.arguments["tariff_id"] != "T-GV" else "T-SV"
+    )
+
+
+class MoveService(Chain, UtilitiesIntent):
     """Move service: final readings, close, open, the balance moved, autopay; one of them later.
 
     One meter: the balance is moved as asked, autopay comes up later; two meters (five writes
@@ -52,6 +60,7 @@ class MoveService(UtilitiesIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "later"})
+    slips = (changed("open_account", _other_tariff), left_out("transfer_balance"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -161,20 +170,8 @@ class MoveService(UtilitiesIntent):
             later_at=len(actions) - 1,
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones (later need left out), another tariff, the balance not moved."""
-        opening = next(a for a in task.actions if a.name == "open_account")
-        other = "T-GV" if opening.arguments["tariff_id"] != "T-GV" else "T-SV"
-        paths = [
-            *super().mistakes(domain, task),
-            [replaced(a, tariff_id=other) if a is opening else a for a in task.actions],
-        ]
-        if any(a.name == "transfer_balance" for a in task.actions):
-            paths.append([a for a in task.actions if a.name != "transfer_balance"])
-        return paths
 
-
-class BillPayAutopay(UtilitiesIntent):
+class BillPayAutopay(Chain, UtilitiesIntent):
     """A billing round: readings checked, a bill, a payment capped by the user, then autopay."""
 
     name = "bill_pay_autopay"
@@ -185,6 +182,7 @@ class BillPayAutopay(UtilitiesIntent):
     )
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
+    slips = (misread_first, left_out("make_payment"), changed("make_payment", less(10.0)))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -265,16 +263,3 @@ class BillPayAutopay(UtilitiesIntent):
             ],
             summary=f"readings, bill, {money_text(amount)} paid, autopay on {account_id}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones (no autopay), a misread reading, no payment, $10 less paid."""
-        writes = domain.write_actions(task)
-        reads = [a for a in task.actions if a not in writes]
-        at = next(n for n, a in enumerate(writes) if a.name == "make_payment")
-        pay, after = writes[at], writes[at + 1 :]
-        paths = [*super().mistakes(domain, task), misread_first(domain, task)]
-        paths.append([*reads, *writes[:at], *after])
-        cut = round(pay.arguments["amount"] - 10.0, 2)
-        if cut > 0:
-            paths.append([*reads, *writes[:at], replaced(pay, amount=cut), *after])
-        return paths
