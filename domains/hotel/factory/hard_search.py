@@ -17,18 +17,13 @@ from tau_sim.domains.hotel.factory.common import (
     DateChange,
     HotelIntent,
     RoomUpgrade,
-    by_city,
     cancellation_refund,
-    card,
     describe,
     difference_expression,
-    guest_with,
     movable,
     new_dates,
     open_nights,
     refund_on_cancel,
-    reservations_of,
-    search_reads,
 )
 from tau_sim.domains.hotel.rules import (
     POINTS_PER_NIGHT,
@@ -37,16 +32,29 @@ from tau_sim.domains.hotel.rules import (
 )
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
+    HOTEL_NAMES,
     REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.search import Shelf, cancel_steps, card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+STAYS: Shelf[Guest, Reservation] = Shelf(
+    table="reservations",
+    held=lambda g: g.reservations,
+    place=lambda r: HOTEL_NAMES[r.property_id],
+    listing="list_user_reservations",
+    details="get_reservation_details",
+    key="reservation_id",
+    places=Action("list_properties", {}),
+)
+"""A guest's reservations, described by hotel (or its city) and dates."""
 
 
 def _shifted(
@@ -92,10 +100,10 @@ class MoveDescribedStay(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        guest = guest_with(db, rng, lambda rs: any(movable(r) for r in rs))
-        if guest is None:
+        found = STAYS.pick(db, rng, movable)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if movable(r)])
+        guest, r = found
         words, method = describe(db, r, rng), card(guest, rng)
         if words is None or method is None or "late_checkout" in r.special_requests:
             return None
@@ -107,7 +115,7 @@ class MoveDescribedStay(HotelIntent):
         over = change.difference > limit
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        actions = [*search_reads(who, rid, locate=by_city(words, r)), *_change_steps(change)]
+        actions = [*STAYS.reads(db, who, r, words=words), *_change_steps(change)]
         late = Action("add_special_request", {"reservation_id": rid, "request": "late_checkout"})
         actions.append(late if over else change.write)
         hotel = record(db, "properties", r.property_id)
@@ -191,10 +199,10 @@ class StayOverhaul(HotelIntent):
         def fits(r: Reservation) -> bool:
             return movable(r) and r.room_type != "suite" and not r.complimentary_upgrade
 
-        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs), points=30_000)
-        if guest is None:
+        found = STAYS.pick(db, rng, fits, admit=lambda g: g.points >= 30_000)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
+        guest, r = found
         words, method = describe(db, r, rng), card(guest, rng)
         target = ROOM_TYPES[ROOM_TYPES.index(r.room_type) + 1]
         cost = POINTS_PER_NIGHT[target]
@@ -223,7 +231,7 @@ class StayOverhaul(HotelIntent):
         if results is None:
             return None
         refund = next(n["price"] for n in results[0]["nights"] if n["date"] == night)
-        actions = [*search_reads(who, rid, locate=by_city(words, r)), *upgrade.quote()]
+        actions = [*STAYS.reads(db, who, r, words=words), *upgrade.quote()]
         actions += writes[:-1]
         later_at = len(actions)
         actions += [Action("calculate", {"expression": f"{guest.points} - {cost}"}), writes[-1]]
@@ -290,22 +298,14 @@ class TwoStaysReworked(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def accept(rs: list[Reservation]) -> bool:
-            return any(
-                refund_on_cancel(x) and any(movable(y) and y is not x for y in rs) for x in rs
-            )
-
-        guest = guest_with(db, rng, accept, least=3)
+        guest = STAYS.pair_owner(db, rng, refund_on_cancel, movable)
         method = card(guest, rng) if guest is not None else None
         if guest is None or method is None:
             return None
-        mine = reservations_of(db, guest.user_id)
-        x, y = rng.choice(
-            [(x, y) for x in mine for y in mine if refund_on_cancel(x) and movable(y)]
-        )
-        if x is y:
+        pair = STAYS.pair(db, rng, guest, refund_on_cancel, movable, draw_same=True)
+        if pair is None:
             return None
+        x, y = pair
         words_x, words_y = describe(db, x, rng), describe(db, y, rng)
         shift = rng.choice((1, 2))
         longer = _shifted(db, y, shift, 1, method)
@@ -318,22 +318,10 @@ class TwoStaysReworked(HotelIntent):
         refund, fee = cancellation_refund(x)
         request = _request_for(y, rng)
         who = self.owner(db, x, rng)
-        cancel = [
-            *(
-                [
-                    Action(
-                        "calculate",
-                        {"expression": f"{net_paid(x):.2f} - {x.nights[0].price:.2f}"},
-                    )
-                ]
-                if fee
-                else []
-            ),
-            Action(
-                "cancel_reservation",
-                {"reservation_id": x.reservation_id, "refund_amount": refund},
-            ),
-        ]
+        kept = (net_paid(x), x.nights[0].price) if fee else None
+        cancel = cancel_steps(
+            "cancel_reservation", "reservation_id", x.reservation_id, refund, kept
+        )
         steps = _change_steps(longer)
         if chosen is same:
             steps += _change_steps(same)
@@ -360,7 +348,7 @@ class TwoStaysReworked(HotelIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, x.reservation_id, y.reservation_id, locate=by_city(both, x, y)),
+                *STAYS.reads(db, who, x, y, words=both),
                 *cancel,
                 *steps,
                 chosen.write,
