@@ -33,13 +33,12 @@ def meant_only(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
 
 def meant_last(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
     """The agent opens every record: the others in profile order, then the ones meant."""
-    return [*(r for r in mine if all(r is not m for m in meant)), *meant]
+    return [*(r for r in mine if r not in meant), *meant]
 
 
 def until_found(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
     """The agent opens the records in profile order until it has opened every one meant."""
-    last = max(next(i for i, r in enumerate(mine) if r is m) for m in meant)
-    return list(mine[: last + 1])
+    return list(mine[: max(mine.index(m) for m in meant) + 1])
 
 
 @dataclass(frozen=True)
