@@ -9,8 +9,9 @@ brings up a second need in the middle of the conversation.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
+from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, User, priced
 from tau_sim.domains.food_delivery.factory.common import (
     HardFoodIntent,
     describe,
@@ -21,8 +22,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     order_from,
     pick_order,
     refund_writes,
-    search_path,
-    search_reads,
     searchable,
     tip_sum,
     user_of,
@@ -35,9 +34,27 @@ from tau_sim.domains.food_delivery.rules import (
     promotion_problem,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _same_restaurant(mine: Sequence[Order], meant: Sequence[Order]) -> list[Order]:
+    """The customer's orders, in profile order, from the restaurants of the ones meant."""
+    return [o for o in mine if o.restaurant_id in {m.restaurant_id for m in meant}]
+
+
+ORDERS: Shelf[User, Order] = Shelf(
+    table="orders",
+    held=lambda u: u.orders,
+    details="get_order_details",
+    key="order_id",
+    listing="list_user_orders",
+    opens=_same_restaurant,
+)
+"""A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
+those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 
 _REFUND_OPENINGS = {
     "missing item": (
@@ -92,7 +109,7 @@ class SearchItemRefund(HardFoodIntent):
             opening=rng.choice(_REFUND_OPENINGS[reason]).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order)),
+                *ORDERS.reads(db, who, order),
                 *refund_writes(order, lines, amounts, reason),
             ],
             outputs=[money_text(a) for a in amounts],
@@ -155,7 +172,7 @@ class SearchCancelIfPlaced(HardFoodIntent):
             f"and to know the new tip. {CONFIRM}",
             opening=rng.choice(_CANCEL_OPENINGS).format(desc=desc),
             known={"order": desc, "cancel_reason": reason, "extra_tip": money_text(extra)},
-            actions=[*search_path(who, search_reads(db, order)), *checks, write],
+            actions=[*ORDERS.reads(db, who, order), *checks, write],
             outputs=outputs,
             summary=f"described {status} order {oid}: {write.name}",
         )
@@ -205,7 +222,7 @@ class LaterLateCredit(HardFoodIntent):
         user = user_of(db, order)
         late = [
             o
-            for o in (record(db, "orders", x) for x in user.orders)
+            for o in ORDERS.of(db, user.user_id)
             if o.order_id != order.order_id and _late(o) and searchable(db, o)
         ]
         if not late:
@@ -220,7 +237,7 @@ class LaterLateCredit(HardFoodIntent):
         desc = describe(db, order, named, lines)
         later_desc = describe(db, other)
         actions = [
-            *search_path(who, search_reads(db, order)),
+            *ORDERS.reads(db, who, order),
             *refund_writes(order, lines, refunds, "missing item"),
             Action("get_order_details", {"order_id": other.order_id}),
             Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": credit}),
@@ -312,7 +329,8 @@ class PromotionWithFallback(HardFoodIntent):
             opening=rng.choice(_PROMO_OPENINGS).format(desc=desc),
             known={"order": desc, "promo_code": primary, "fallback_code": fallback},
             actions=[
-                *search_path(who, search_reads(db, order), *reads),
+                *ORDERS.reads(db, who, order),
+                *reads,
                 Action("apply_promotion", {"order_id": oid, "code": applied}),
             ],
             outputs=outputs,
