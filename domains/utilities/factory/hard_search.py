@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.domains.kit.tasks import replaced
-from tau_sim.domains.utilities.data import TODAY, Account
+from tau_sim.domains.utilities.data import ACTIVE, TODAY, Account, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
@@ -23,10 +24,19 @@ from tau_sim.domains.utilities.factory.common import (
     payment,
     pick_among,
     pick_opening,
-    read_all,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, gold_reads
+from tau_sim.domains.utilities.scenario import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+ACCOUNTS: Shelf[User, Account] = Shelf(
+    table="accounts",
+    held=lambda u: u.accounts,
+    details="get_account_details",
+    key="account_id",
+    opens=lambda mine, meant: [a for a in mine if a.status == ACTIVE],
+)
+"""A customer's accounts, described by tariff, city, gas supply or street; the agent opens every
+open account of the profile."""
 
 CAPS = (50.0, 75.0, 100.0, 150.0, 200.0)
 """The most a customer says they will pay today."""
@@ -73,7 +83,7 @@ class PayDescribedAccount(UtilitiesIntent):
         method, pay, left = paid
         others = [s for s in supplies if s is not supply]
         which = describe(rng, supply, others)
-        reads = read_all(supplies)
+        reads: list[Action] = []
         outputs = [money_text(left)]
         latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
         asks_bill = ""
@@ -102,7 +112,7 @@ class PayDescribedAccount(UtilitiesIntent):
                 "amount": f"at most {money_text(cap)}",
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, *reads), pay],
+            actions=[*ACCOUNTS.reads(db, who, supply.account), *reads, pay],
             outputs=outputs,
             summary=f"pay {money_text(amount)} of {money_text(balance)} on "
             f"{supply.account.account_id} (cap {money_text(cap)})",
@@ -147,7 +157,7 @@ class BillDescribedAccount(UtilitiesIntent):
             return None
         writes, known, said, bill = billed
         which = describe(rng, supply, [s for s in supplies if s is not supply])
-        reads = read_all(supplies)
+        reads: list[Action] = []
         outputs = [money_text(bill["bill"]["total"]), money_text(bill["balance"])]
         rates = ""
         if rng.random() < 0.5:
@@ -171,7 +181,7 @@ class BillDescribedAccount(UtilitiesIntent):
                 "Hello, my estimated bills are wrong at one of my homes; I have readings now.",
             ),
             known={**known, "account": which},
-            actions=[*gold_reads(who, *reads), *writes],
+            actions=[*ACCOUNTS.reads(db, who, supply.account), *reads, *writes],
             outputs=outputs,
             summary=f"readings and bill on {supply.account.account_id} of {len(supplies)}",
         )
