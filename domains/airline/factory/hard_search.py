@@ -36,13 +36,7 @@ from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-TRIPS: Shelf[User, Reservation] = Shelf(
-    table="reservations",
-    held=lambda u: u.reservations,
-    details="get_reservation_details",
-    key="reservation_id",
-    opens=meant_last,
-)
+TRIPS: Shelf[User, Reservation] = Shelf("reservations", opens=meant_last)
 """A user's reservations, described by destination, companion or first flight; the agent
 opens every one of the profile, the one meant last."""
 

@@ -52,13 +52,7 @@ from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 RENTALS: Shelf[User, Booking] = Shelf(
-    table="bookings",
-    held=lambda u: u.bookings,
-    place=lambda b: b.pickup_location,
-    listing="list_user_bookings",
-    details="get_booking_details",
-    key="booking_id",
-    places=LIST_LOCATIONS,
+    "bookings", True, place=lambda b: b.pickup_location, places=LIST_LOCATIONS
 )
 """A user's bookings, described by class, city (or branch code) and dates."""
 

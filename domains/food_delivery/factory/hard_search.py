@@ -45,14 +45,7 @@ def _same_restaurant(mine: Sequence[Order], meant: Sequence[Order]) -> list[Orde
     return [o for o in mine if o.restaurant_id in {m.restaurant_id for m in meant}]
 
 
-ORDERS: Shelf[User, Order] = Shelf(
-    table="orders",
-    held=lambda u: u.orders,
-    details="get_order_details",
-    key="order_id",
-    listing="list_user_orders",
-    opens=_same_restaurant,
-)
+ORDERS: Shelf[User, Order] = Shelf("orders", True, _same_restaurant)
 """A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
 those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 

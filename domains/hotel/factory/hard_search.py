@@ -46,12 +46,9 @@ from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 STAYS: Shelf[Guest, Reservation] = Shelf(
-    table="reservations",
-    held=lambda g: g.reservations,
+    "reservations",
+    True,
     place=lambda r: HOTEL_NAMES[r.property_id],
-    listing="list_user_reservations",
-    details="get_reservation_details",
-    key="reservation_id",
     places=Action("list_properties", {}),
 )
 """A guest's reservations, described by hotel (or its city) and dates."""

@@ -45,26 +45,32 @@ def until_found(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
 class Shelf(Generic[C, R]):
     """Where a domain's customers (``C``) keep the records (``R``) they describe, and its tools.
 
-    ``held`` lists a customer's record ids in profile order; ``details`` opens one record by
-    ``key``. ``listing`` lists a customer's records (without one, the agent reads the profile
-    first and opens records from its ids); ``opens`` picks the records the agent opens among
-    the customer's (``meant_only``, ``meant_last``, ``until_found`` or the domain's own);
-    ``places`` lists the places, read when a description leaves out the ``place`` of a record.
+    ``table`` names the records' table and the customer's field listing their ids in profile
+    order ("reservations"); the agent opens one with ``get_reservation_details`` by
+    ``reservation_id``. ``listed``: the agent lists them first (``list_user_reservations``),
+    else it reads the profile first and opens records from its ids; ``opens`` picks the records
+    it opens (``meant_only``, ``meant_last``, ``until_found`` or the domain's own); ``places``
+    lists the places, read when a description leaves out the ``place`` of a record.
     """
 
     table: str
-    held: Callable[[C], Sequence[str]]
-    details: str
-    key: str
-    listing: str = ""
+    listed: bool = False
     opens: Callable[[Sequence[R], Sequence[R]], list[R]] = meant_only
     place: Callable[[R], str] = lambda _: ""
     places: Action | None = None
-    owners: str = "users"
+
+    @property
+    def key(self) -> str:
+        """The id field of a record, and the argument that names it."""
+        return f"{self.table[:-1]}_id"
+
+    def held(self, customer: C) -> list[str]:
+        """The ids of ``customer``'s records, in profile order."""
+        return list(getattr(customer, self.table))
 
     def of(self, db: Database, user_id: str) -> list[R]:
         """The customer's records in the order of their profile."""
-        return [record(db, self.table, k) for k in self.held(record(db, self.owners, user_id))]
+        return [record(db, self.table, k) for k in self.held(record(db, "users", user_id))]
 
     def owner(
         self,
@@ -78,7 +84,7 @@ class Shelf(Generic[C, R]):
         chosen: C | None = pick(
             db,
             rng,
-            self.owners,
+            "users",
             lambda u: (
                 least <= len(self.held(u)) <= 5 and admit(u) and accept(self.of(db, u.user_id))
             ),
@@ -145,23 +151,23 @@ class Shelf(Generic[C, R]):
     def reads(self, db: Database, who: Identity, *meant: R, words: str = "") -> list[Action]:
         """The search: the customer found, their records listed and opened, the profile.
 
-        With a ``listing`` the profile is read last, so each id the gold path uses comes from
+        Listed, the profile is read last, so each id the gold path uses comes from
         the list, where the description tells it from the customer's others; the places are
         listed too when ``words`` name a city, not the place. Without one the profile comes
         first and the agent opens what ``opens`` picks.
         """
         lookup, *profile = who.actions
-        mine = self.of(db, who.customer.user_id)
-        opened = [Action(self.details, {self.key: self.id_of(r)}) for r in self.opens(mine, meant)]
-        if not self.listing:
+        user_id = who.customer.user_id
+        details = f"get_{self.table[:-1]}_details"
+        opened = [
+            Action(details, {self.key: getattr(r, self.key)})
+            for r in self.opens(self.of(db, user_id), meant)
+        ]
+        if not self.listed:
             return [lookup, *profile, *opened]
         located = [self.places] if self.places and self.by_city(words, *meant) else []
-        listed = Action(self.listing, {"user_id": who.customer.user_id})
-        return [lookup, listed, *located, *opened, *profile]
-
-    def id_of(self, r: R) -> str:
-        """The record's id."""
-        return str(getattr(r, self.key))
+        listing = Action(f"list_user_{self.table}", {"user_id": user_id})
+        return [lookup, listing, *located, *opened, *profile]
 
 
 def card(customer: Customer, rng: random.Random) -> PaymentMethod | None:

@@ -42,13 +42,7 @@ from tau_sim.domains.retail.scenario import (
 )
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
-ORDERS: Shelf[User, Order] = Shelf(
-    table="orders",
-    held=lambda u: u.orders,
-    details="get_order_details",
-    key="order_id",
-    opens=until_found,
-)
+ORDERS: Shelf[User, Order] = Shelf("orders", opens=until_found)
 """A user's orders, described by an item no other order holds; the agent opens them in profile
 order until it has the one meant."""
 

@@ -29,11 +29,7 @@ from tau_sim.domains.utilities.scenario import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 ACCOUNTS: Shelf[User, Account] = Shelf(
-    table="accounts",
-    held=lambda u: u.accounts,
-    details="get_account_details",
-    key="account_id",
-    opens=lambda mine, meant: [a for a in mine if a.status == ACTIVE],
+    "accounts", opens=lambda mine, meant: [a for a in mine if a.status == ACTIVE]
 )
 """A customer's accounts, described by tariff, city, gas supply or street; the agent opens every
 open account of the profile."""
