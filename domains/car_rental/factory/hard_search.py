@@ -44,7 +44,7 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
-from tau_sim.domains.kit.factory.search import Shelf, cancel_steps, card
+from tau_sim.domains.kit.factory.search import Shelf, card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -335,8 +335,7 @@ class TwoTripsReworked(RentalIntent):
         limit = money(5 * round(cdw * rng.choice((0.7, 0.85, 1.15, 1.3)) / 5))
         coverage = "collision_damage_waiver" if cdw <= limit else "liability_protection"
         who = self.owner(db, x, rng)
-        kept = (net_paid(x), x.daily_rate) if fee else None
-        cancel = cancel_steps("cancel_booking", "booking_id", x.booking_id, refund, kept)
+        cancel = RENTALS.cancel(x, refund, (net_paid(x), x.daily_rate) if fee else None)
         cover = [
             Action(
                 "calculate", {"expression": f"{ADD_ONS['collision_damage_waiver']:.2f} * {days}"}

@@ -9,7 +9,6 @@ brings up a second need in the middle of the conversation.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, User, priced
 from tau_sim.domains.food_delivery.factory.common import (
@@ -34,18 +33,12 @@ from tau_sim.domains.food_delivery.rules import (
     promotion_problem,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
-from tau_sim.domains.kit.factory.search import Shelf
+from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-
-def _same_restaurant(mine: Sequence[Order], meant: Sequence[Order]) -> list[Order]:
-    """The customer's orders, in profile order, from the restaurants of the ones meant."""
-    return [o for o in mine if o.restaurant_id in {m.restaurant_id for m in meant}]
-
-
-ORDERS: Shelf[User, Order] = Shelf("orders", True, _same_restaurant)
+ORDERS: Shelf[User, Order] = Shelf("orders", True, alike(lambda o: o.restaurant_id))
 """A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
 those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 

@@ -39,7 +39,7 @@ from tau_sim.domains.hotel.scenario import (
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.search import Shelf, cancel_steps, card
+from tau_sim.domains.kit.factory.search import Shelf, card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
@@ -315,10 +315,7 @@ class TwoStaysReworked(HotelIntent):
         refund, fee = cancellation_refund(x)
         request = _request_for(y, rng)
         who = self.owner(db, x, rng)
-        kept = (net_paid(x), x.nights[0].price) if fee else None
-        cancel = cancel_steps(
-            "cancel_reservation", "reservation_id", x.reservation_id, refund, kept
-        )
+        cancel = STAYS.cancel(x, refund, (net_paid(x), x.nights[0].price) if fee else None)
         steps = _change_steps(longer)
         if chosen is same:
             steps += _change_steps(same)

@@ -1,12 +1,10 @@
 """The "search among described records" challenge: a user names a record by what it is, not its id.
 
-A ``Shelf`` says where a domain's customers keep the records they describe (reservations,
-bookings) and which tools the agent finds them with. ``pick`` draws a customer with several
-records and one of them that fits the goal, ``pair_owner`` and ``pair`` two of them for a goal
-on both; ``reads`` is the gold search (the customer found, their records listed, the places
-listed when the words name a city, the records meant opened, the profile last). ``card`` is the
-method such a customer pays several changes with, ``cancel_steps`` the refund check and the
-cancellation of a described record.
+A ``Shelf`` is where a domain's customers keep the records they describe (reservations,
+bookings, orders, accounts) and how the agent finds them: ``pick`` and ``pair`` draw a customer
+with several records and the one or two a goal is about, ``reads`` is the gold search,
+``cancel`` the cancellation of a described record. ``card`` is the method such a customer pays
+several changes with.
 """
 
 from __future__ import annotations
@@ -24,53 +22,56 @@ from tau_sim.simulator.world import Action, Database
 
 C = TypeVar("C", bound=Customer)
 R = TypeVar("R")
+Opens = Callable[[Sequence[R], Sequence[R]], list[R]]
+"""Which of a customer's records (profile order) the agent opens to find the ones meant."""
 
 
 def meant_only(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
-    """The agent opens only the records meant (the list told them from the others)."""
+    """Only the records meant (the customer's list told them from the others)."""
     return list(meant)
 
 
 def meant_last(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
-    """The agent opens every record: the others in profile order, then the ones meant."""
+    """Every record: the others in profile order, then the ones meant."""
     return [*(r for r in mine if r not in meant), *meant]
 
 
 def until_found(mine: Sequence[R], meant: Sequence[R]) -> list[R]:
-    """The agent opens the records in profile order until it has opened every one meant."""
+    """The records in profile order until every one meant is open."""
     return list(mine[: max(mine.index(m) for m in meant) + 1])
+
+
+def alike(feature: Callable[[R], object]) -> Opens[R]:
+    """The records in profile order that share ``feature`` (a restaurant) with one meant."""
+    return lambda mine, meant: [r for r in mine if feature(r) in {feature(m) for m in meant}]
 
 
 @dataclass(frozen=True)
 class Shelf(Generic[C, R]):
-    """Where a domain's customers (``C``) keep the records (``R``) they describe, and its tools.
+    """Where customers (``C``) keep the records (``R``) they describe, and how the agent finds them.
 
-    ``table`` names the records' table and the customer's field listing their ids in profile
-    order ("reservations"); the agent opens one with ``get_reservation_details`` by
-    ``reservation_id``. ``listed``: the agent lists them first (``list_user_reservations``),
-    else it reads the profile first and opens records from its ids; ``opens`` picks the records
-    it opens (``meant_only``, ``meant_last``, ``until_found`` or the domain's own); ``places``
-    lists the places, read when a description leaves out the ``place`` of a record.
+    ``table`` names the records' table and the customer's field of their ids ("reservations":
+    opened by ``get_reservation_details`` with ``reservation_id``). ``listed``: the agent lists
+    them first (``list_user_reservations``) and reads the profile last; else it reads the
+    profile first. ``opens`` picks the records it opens; ``places`` lists the places, read when
+    a description leaves out the ``place`` of a record (names its city).
     """
 
     table: str
     listed: bool = False
-    opens: Callable[[Sequence[R], Sequence[R]], list[R]] = meant_only
+    opens: Opens[R] = meant_only
     place: Callable[[R], str] = lambda _: ""
     places: Action | None = None
 
     @property
     def key(self) -> str:
-        """The id field of a record, and the argument that names it."""
+        """The id field of a record, and the tools' argument that names one."""
         return f"{self.table[:-1]}_id"
-
-    def held(self, customer: C) -> list[str]:
-        """The ids of ``customer``'s records, in profile order."""
-        return list(getattr(customer, self.table))
 
     def of(self, db: Database, user_id: str) -> list[R]:
         """The customer's records in the order of their profile."""
-        return [record(db, self.table, k) for k in self.held(record(db, "users", user_id))]
+        held: Sequence[str] = getattr(record(db, "users", user_id), self.table)
+        return [record(db, self.table, k) for k in held]
 
     def owner(
         self,
@@ -86,7 +87,9 @@ class Shelf(Generic[C, R]):
             rng,
             "users",
             lambda u: (
-                least <= len(self.held(u)) <= 5 and admit(u) and accept(self.of(db, u.user_id))
+                least <= len(getattr(u, self.table)) <= 5
+                and admit(u)
+                and accept(self.of(db, u.user_id))
             ),
         )
         return chosen
@@ -102,8 +105,7 @@ class Shelf(Generic[C, R]):
         owner = self.owner(db, rng, lambda rs: any(fits(r) for r in rs), admit=admit)
         if owner is None:
             return None
-        mine = self.of(db, owner.user_id)
-        return owner, rng.choice([r for r in mine if fits(r)])
+        return owner, rng.choice([r for r in self.of(db, owner.user_id) if fits(r)])
 
     def pair_owner(
         self,
@@ -130,18 +132,11 @@ class Shelf(Generic[C, R]):
     ) -> tuple[R, R] | None:
         """A record of ``owner`` that is ``first`` and another that is ``second``, drawn.
 
-        ``draw_same``: the draw is among every pair, a record with itself included, and
-        drawing one of those gives None (a domain that samples so keeps its tasks).
+        ``draw_same``: drawn among every pair, a record with itself included (None then).
         """
         mine = self.of(db, owner.user_id)
-        x, y = rng.choice(
-            [
-                (x, y)
-                for x in mine
-                for y in mine
-                if first(x) and second(y) and (draw_same or x is not y)
-            ]
-        )
+        pairs = [(x, y) for x in mine for y in mine if first(x) and second(y)]
+        x, y = rng.choice([(x, y) for x, y in pairs if draw_same or x is not y])
         return None if x is y else (x, y)
 
     def by_city(self, words: str, *records: R) -> bool:
@@ -149,18 +144,16 @@ class Shelf(Generic[C, R]):
         return self.places is not None and any(self.place(r) not in words for r in records)
 
     def reads(self, db: Database, who: Identity, *meant: R, words: str = "") -> list[Action]:
-        """The search: the customer found, their records listed and opened, the profile.
+        """The search: the customer found, their records (listed and) opened, the profile.
 
-        Listed, the profile is read last, so each id the gold path uses comes from
-        the list, where the description tells it from the customer's others; the places are
-        listed too when ``words`` name a city, not the place. Without one the profile comes
-        first and the agent opens what ``opens`` picks.
+        A listed search reads the profile last, so each id the gold path uses comes from the
+        list, where ``words`` (the description) tell the record from the others; when they name
+        a city, not the place, the places are listed too.
         """
         lookup, *profile = who.actions
         user_id = who.customer.user_id
-        details = f"get_{self.table[:-1]}_details"
         opened = [
-            Action(details, {self.key: getattr(r, self.key)})
+            Action(f"get_{self.table[:-1]}_details", {self.key: getattr(r, self.key)})
             for r in self.opens(self.of(db, user_id), meant)
         ]
         if not self.listed:
@@ -169,19 +162,16 @@ class Shelf(Generic[C, R]):
         listing = Action(f"list_user_{self.table}", {"user_id": user_id})
         return [lookup, listing, *located, *opened, *profile]
 
+    def cancel(self, r: R, refund: float, kept: tuple[float, float] | None) -> list[Action]:
+        """``r`` cancelled with ``refund``; first, when a fee is ``kept`` (paid, fee), the check."""
+        rid = getattr(r, self.key)
+        write = Action(f"cancel_{self.table[:-1]}", {self.key: rid, "refund_amount": refund})
+        if kept is None:
+            return [write]
+        return [Action("calculate", {"expression": f"{kept[0]:.2f} - {kept[1]:.2f}"}), write]
+
 
 def card(customer: Customer, rng: random.Random) -> PaymentMethod | None:
     """A card or PayPal of ``customer`` (no gift card) to pay several changes with."""
     methods = [m for m in customer.payment_methods if m.source != "gift_card"]
     return rng.choice(methods) if methods else None
-
-
-def cancel_steps(
-    tool: str, key: str, record_id: str, refund: float, fee: tuple[float, float] | None
-) -> list[Action]:
-    """The cancellation of a described record: the refund checked when a fee is kept, the write.
-
-    ``fee``: what was paid and what the fee keeps (a night, a day), when one is kept.
-    """
-    check = [Action("calculate", {"expression": f"{fee[0]:.2f} - {fee[1]:.2f}"})] if fee else []
-    return [*check, Action(tool, {key: record_id, "refund_amount": refund})]
