@@ -46,7 +46,7 @@ from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.factory.search import Shelf, card
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -55,6 +55,20 @@ RENTALS: Shelf[User, Booking] = Shelf(
     "bookings", True, place=lambda b: b.pickup_location, places=LIST_LOCATIONS
 )
 """A user's bookings, described by class, city (or branch code) and dates."""
+
+_OTHER_COVER = {
+    "collision_damage_waiver": "liability_protection",
+    "liability_protection": "collision_damage_waiver",
+}
+"""The cover a user did not choose, of the two a condition picks between."""
+
+
+def _insured(b: Booking, coverage: str, days: int, method: PaymentMethod) -> list[Action]:
+    """The cost of ``coverage`` for ``days`` worked out, then the cover added to ``b``."""
+    args = {"booking_id": b.booking_id, "coverage": coverage, "payment_method_id": method.id}
+    cost = Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {days}"})
+    return [cost, Action("add_insurance", args)]
+
 
 _EXTEND_OPENINGS = (
     "Hi, I'd like to keep my {city} rental car a bit longer.",
@@ -229,13 +243,7 @@ class TripOverhaul(RentalIntent):
                 money_text(daily_cost(rate, b.add_ons, b.young_driver_surcharge) * extra)
             )
         total_days = b.days + extra
-        actions += [
-            Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total_days}"}),
-            Action(
-                "add_insurance",
-                {"booking_id": b.booking_id, "coverage": coverage, "payment_method_id": method.id},
-            ),
-        ]
+        actions += _insured(b, coverage, total_days, method)
         outputs.append(money_text(ADD_ONS[coverage] * total_days))
         later_at = len(actions)
         by_name = rng.random() < 0.5
@@ -278,11 +286,7 @@ class TripOverhaul(RentalIntent):
         """The later need left out, the other coverage, and a smaller upgrade."""
         paths = [*super().mistakes(domain, task)]
         cover = next(a for a in task.actions if a.name == "add_insurance")
-        other = (
-            "liability_protection"
-            if cover.arguments["coverage"] == "collision_damage_waiver"
-            else "collision_damage_waiver"
-        )
+        other = _OTHER_COVER[cover.arguments["coverage"]]
         b: Booking = record(domain.new_database(), "bookings", cover.arguments["booking_id"])
         if other not in b.add_ons:
             paths.append(swapped(task, cover, replaced(cover, coverage=other)))
@@ -336,23 +340,8 @@ class TwoTripsReworked(RentalIntent):
         coverage = "collision_damage_waiver" if cdw <= limit else "liability_protection"
         who = self.owner(db, x, rng)
         cancel = RENTALS.cancel(x, refund, (net_paid(x), x.daily_rate) if fee else None)
-        cover = [
-            Action(
-                "calculate", {"expression": f"{ADD_ONS['collision_damage_waiver']:.2f} * {days}"}
-            )
-        ]
-        if coverage == "liability_protection":
-            cover.append(
-                Action(
-                    "calculate", {"expression": f"{ADD_ONS['liability_protection']:.2f} * {days}"}
-                )
-            )
-        cover.append(
-            Action(
-                "add_insurance",
-                {"booking_id": y.booking_id, "coverage": coverage, "payment_method_id": method.id},
-            )
-        )
+        waiver = _insured(y, "collision_damage_waiver", days, method)[0]
+        cover = [*([waiver] if cdw > limit else []), *_insured(y, coverage, days, method)]
         ext_cost = money(daily_cost(y.daily_rate, y.add_ons, y.young_driver_surcharge) * extra)
         both = f"cancel {words_x}; extend {words_y}"
         city_x = record(db, "locations", x.pickup_location).city
@@ -393,11 +382,7 @@ class TwoTripsReworked(RentalIntent):
         """The condition ignored (the other cover), and the refund of the other window side."""
         paths = [*super().mistakes(domain, task)]
         cover = task.actions[-1]
-        other = (
-            "liability_protection"
-            if cover.arguments["coverage"] == "collision_damage_waiver"
-            else "collision_damage_waiver"
-        )
+        other = _OTHER_COVER[cover.arguments["coverage"]]
         paths.append(swapped(task, cover, replaced(cover, coverage=other)))
         cancel = next(a for a in task.actions if a.name == "cancel_booking")
         x: Booking = record(domain.new_database(), "bookings", cancel.arguments["booking_id"])

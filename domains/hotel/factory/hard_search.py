@@ -76,6 +76,16 @@ def _request_for(r: Reservation, rng: random.Random, *taken: str) -> str:
     return rng.choice([q for q in SPECIAL_REQUESTS if q not in (*r.special_requests, *taken)])
 
 
+def _request(rid: str, request: str) -> Action:
+    """The special request ``request`` added to reservation ``rid``."""
+    return Action("add_special_request", {"reservation_id": rid, "request": request})
+
+
+def _city(db: Database, r: Reservation) -> str:
+    """The city of ``r``'s hotel, without its state."""
+    return str(record(db, "properties", r.property_id).city.split(",")[0])
+
+
 _MOVE_OPENINGS = (
     "Hi, I need to move one of my hotel stays, the one at {hotel}.",
     "Hello, can I change the dates of my trip to {city}?",
@@ -113,8 +123,7 @@ class MoveDescribedStay(HotelIntent):
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         actions = [*STAYS.reads(db, who, r, words=words), *_change_steps(change)]
-        late = Action("add_special_request", {"reservation_id": rid, "request": "late_checkout"})
-        actions.append(late if over else change.write)
+        actions.append(_request(rid, "late_checkout") if over else change.write)
         hotel = record(db, "properties", r.property_id)
         moved = dates_text(change.check_in, change.check_out)
         return self.task(
@@ -125,9 +134,7 @@ class MoveDescribedStay(HotelIntent):
             f"{money_text(limit)} extra, I keep my dates and only want a late checkout "
             f"instead. I do not know the reservation code. I want to know the price "
             f"difference. {CONFIRM}",
-            opening=rng.choice(_MOVE_OPENINGS).format(
-                hotel=hotel.name, city=hotel.city.split(",")[0]
-            ),
+            opening=rng.choice(_MOVE_OPENINGS).format(hotel=hotel.name, city=_city(db, r)),
             known={
                 "stay": words,
                 "new_dates": f"{moved}, or keep the dates with a late checkout if they cost "
@@ -164,10 +171,7 @@ class MoveDescribedStay(HotelIntent):
             )
             paths.append(swapped(task, write, move))
         elif "late_checkout" not in r.special_requests:
-            late = Action(
-                "add_special_request", {"reservation_id": rid, "request": "late_checkout"}
-            )
-            paths.append(swapped(task, write, late))
+            paths.append(swapped(task, write, _request(rid, "late_checkout")))
         return paths
 
 
@@ -216,10 +220,7 @@ class StayOverhaul(HotelIntent):
         rid = r.reservation_id
         writes = [
             upgrade.write(),
-            *(
-                Action("add_special_request", {"reservation_id": rid, "request": q})
-                for q in requests
-            ),
+            *(_request(rid, q) for q in requests),
             Action(
                 "redeem_points_for_night", {"reservation_id": rid, "night": night, "points": cost}
             ),
@@ -240,9 +241,7 @@ class StayOverhaul(HotelIntent):
             f"{ROOM_TEXT[target]} for the whole stay (any cost on {method_text(method)}) and I "
             f"need {request_words}. I do not know the reservation code. I want to know "
             f"what the upgrade costs. {CONFIRM}",
-            opening=rng.choice(_OVERHAUL_OPENINGS).format(
-                hotel=hotel.name, city=hotel.city.split(",")[0]
-            ),
+            opening=rng.choice(_OVERHAUL_OPENINGS).format(hotel=hotel.name, city=_city(db, r)),
             known={
                 "stay": words,
                 "new_room_type": ROOM_TEXT[target],
@@ -320,8 +319,6 @@ class TwoStaysReworked(HotelIntent):
         if chosen is same:
             steps += _change_steps(same)
         both = f"cancel {words_x}; move {words_y}"
-        hx = record(db, "properties", x.property_id).city.split(",")[0]
-        hy = record(db, "properties", y.property_id).city.split(",")[0]
         return self.task(
             domain,
             who,
@@ -332,7 +329,7 @@ class TwoStaysReworked(HotelIntent):
             f"also need {REQUEST_TEXT[request]}. Any difference goes through "
             f"{method_text(method)}. I do not know the reservation codes. I want to know the "
             f"refund and the price difference. {CONFIRM}",
-            opening=rng.choice(_TWO_OPENINGS).format(a=hx, b=hy),
+            opening=rng.choice(_TWO_OPENINGS).format(a=_city(db, x), b=_city(db, y)),
             known={
                 "stays": both,
                 "new_dates": f"{dates_text(longer.check_in, longer.check_out)}, or "
@@ -346,9 +343,7 @@ class TwoStaysReworked(HotelIntent):
                 *cancel,
                 *steps,
                 chosen.write,
-                Action(
-                    "add_special_request", {"reservation_id": y.reservation_id, "request": request}
-                ),
+                _request(y.reservation_id, request),
             ],
             outputs=[money_text(refund), money_text(abs(chosen.difference))],
             summary=f"cancel {x.reservation_id} ({money_text(refund)} back); move "
