@@ -146,11 +146,9 @@ class ExtendDescribedRental(RentalIntent):
         paths = [*super().mistakes(domain, task)]
         paths.append(swapped(task, write, replaced(write, new_return_date=other)))
         db = domain.new_database()
-        b: Booking = record(db, "bookings", write.arguments["booking_id"])
-        for o in RENTALS.of(db, b.user_id):
+        for o in RENTALS.elsewhere(db, write):
             end = (iso_day(o.return_date) + dt.timedelta(days=1)).isoformat()
-            fits = extension_fits(db, o, o.vehicle_class, o.return_date, end)
-            if o.booking_id != b.booking_id and changeable_now(o) and fits:
+            if changeable_now(o) and extension_fits(db, o, o.vehicle_class, o.return_date, end):
                 wrong = replaced(write, booking_id=o.booking_id, new_return_date=end)
                 paths.append(swapped(task, write, wrong))
                 break

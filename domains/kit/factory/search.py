@@ -18,10 +18,11 @@ from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.domains.kit.people import Customer
+from tau_sim.domains.kit.tasks import Owned
 from tau_sim.simulator.world import Action, Database
 
 C = TypeVar("C", bound=Customer)
-R = TypeVar("R")
+R = TypeVar("R", bound=Owned)
 Opens = Callable[[Sequence[R], Sequence[R]], list[R]]
 """Which of a customer's records (profile order) the agent opens to find the ones meant."""
 
@@ -161,6 +162,11 @@ class Shelf(Generic[C, R]):
         located = [self.places] if self.places and self.by_city(words, *meant) else []
         listing = Action(f"list_user_{self.table}", {"user_id": user_id})
         return [lookup, listing, *located, *opened, *profile]
+
+    def elsewhere(self, db: Database, write: Action) -> list[R]:
+        """The other records of the customer whose record ``write`` names (a wrong pick)."""
+        meant: R = record(db, self.table, write.arguments[self.key])
+        return [r for r in self.of(db, meant.user_id) if r != meant]
 
     def cancel(self, r: R, refund: float, kept: tuple[float, float] | None) -> list[Action]:
         """``r`` cancelled with ``refund``; first, when a fee is ``kept`` (paid, fee), the check."""

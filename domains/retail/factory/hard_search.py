@@ -65,17 +65,15 @@ def _pick_described(db: Database, rng: random.Random) -> tuple[User, Order, Orde
     return user, order, item
 
 
-def wrong_returns(domain: Domain, task: Task, target: str) -> list[list[Action]]:
+def wrong_returns(domain: Domain, task: Task) -> list[list[Action]]:
     """The gold path with its last write replaced by a return from another delivered order."""
     db = domain.new_database()
-    user_id = RetailIntent.profile_user(task)
-    paths = []
-    for oid in record(db, "users", user_id).orders:
-        other: Order = record(db, "orders", oid)
-        method = original_method(record(db, "users", user_id), other)
-        if oid != target and other.status == DELIVERED and method is not None:
-            paths.append(swap_last(task, return_action(other, [other.items[0]], method)))
-    return paths[:1]
+    user: User = record(db, "users", RetailIntent.profile_user(task))
+    for other in ORDERS.elsewhere(db, task.actions[-1]):
+        method = original_method(user, other)
+        if other.status == DELIVERED and method is not None:
+            return [swap_last(task, return_action(other, [other.items[0]], method))]
+    return []
 
 
 class SearchReturnByItem(ByItemIntent):
@@ -133,8 +131,7 @@ class SearchReturnByItem(ByItemIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the return made from another delivered order (wrong one)."""
-        target = task.actions[-1].arguments["order_id"]
-        return [*super().mistakes(domain, task), *wrong_returns(domain, task, target)]
+        return [*super().mistakes(domain, task), *wrong_returns(domain, task)]
 
 
 class ConditionalExchangeOrReturn(ByItemIntent):

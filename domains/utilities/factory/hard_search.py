@@ -38,16 +38,9 @@ CAPS = (50.0, 75.0, 100.0, 150.0, 200.0)
 """The most a customer says they will pay today."""
 
 
-def _other(supplies: list[Action], target: str) -> str:
-    """The id of an account read on the gold path that is not ``target``."""
-    ids: list[str] = [a.arguments["account_id"] for a in supplies]
-    return next(i for i in ids if i != target)
-
-
-def _supply(db: Database, account_id: str) -> Supply:
-    """The account ``account_id`` of ``db`` as a ``Supply``."""
-    account: Account = record(db, "accounts", account_id)
-    return Supply(db, account)
+def _other(db: Database, write: Action) -> Account:
+    """The customer's first open account (the gold path reads it) that ``write`` is not on."""
+    return next(a for a in ACCOUNTS.elsewhere(db, write) if a.status == ACTIVE)
 
 
 class PayDescribedAccount(UtilitiesIntent):
@@ -117,15 +110,13 @@ class PayDescribedAccount(UtilitiesIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the payment on another account, the cap ignored."""
         *reads, pay = task.actions
-        reads_of = [a for a in reads if a.name == "get_account_details"]
-        other = _other(reads_of, pay.arguments["account_id"])
         db = domain.new_database()
-        balance = _supply(db, other).account.balance
+        other = _other(db, pay)
         paths = [*super().mistakes(domain, task)]
-        if balance > 0:
-            amount = min(pay.arguments["amount"], balance)
-            paths.append([*reads, replaced(pay, account_id=other, amount=amount)])
-        full = _supply(db, pay.arguments["account_id"]).account.balance
+        if other.balance > 0:
+            amount = min(pay.arguments["amount"], other.balance)
+            paths.append([*reads, replaced(pay, account_id=other.account_id, amount=amount)])
+        full = record(db, "accounts", pay.arguments["account_id"]).balance
         if full != pay.arguments["amount"]:
             paths.append([*reads, replaced(pay, amount=full)])
         return paths
@@ -186,10 +177,9 @@ class BillDescribedAccount(UtilitiesIntent):
         """The generic ones, a misread reading, and the bill issued on another account."""
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
-        target = writes[-1].arguments["account_id"]
-        other_id = _other([a for a in reads if a.name == "get_account_details"], target)
         db = domain.new_database()
-        other = _supply(db, other_id)
+        other = Supply(db, _other(db, writes[-1]))
+        other_id = other.account.account_id
         paths = [*super().mistakes(domain, task), misread_first(domain, task)]
         if other.account.billed_to < TODAY.isoformat():
             rng = random.Random(other_id)
