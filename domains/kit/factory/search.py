@@ -3,8 +3,8 @@
 A ``Shelf`` is where a domain's customers keep the records they describe (reservations,
 bookings, orders, accounts) and how the agent finds them: ``pick`` and ``pair`` draw a customer
 with several records and the one or two a goal is about, ``reads`` is the gold search,
-``cancel`` the cancellation of a described record. ``card`` is the method such a customer pays
-several changes with.
+``elsewhere`` the customer's other records (a wrong pick), ``cancel`` the cancellation of a
+described record. ``card`` is the method such a customer pays several changes with.
 """
 
 from __future__ import annotations
