@@ -20,7 +20,6 @@ from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
     SearchIntent,
     pick_described,
-    search_reads,
 )
 from tau_sim.domains.airline.factory.moves import (
     Move,
@@ -30,11 +29,16 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
+from tau_sim.domains.kit.factory.search import Shelf, meant_last
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+TRIPS: Shelf[User, Reservation] = Shelf("reservations", opens=meant_last)
+"""A user's reservations, described by destination, companion or first flight; the agent
+opens every one of the profile, the one meant last."""
 
 
 class SearchChangeFlight(SearchIntent):
@@ -92,7 +96,7 @@ class SearchChangeFlight(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, r),
+                *TRIPS.reads(db, who, r),
                 *statuses(r),
                 first.search,
                 first.calculate,
@@ -159,7 +163,7 @@ class FamilyTripOverhaul(SearchIntent):
         bag_action, fee = bags
         fix_write, wrong, fixed = fix
         who = self.owner(db, r, rng)
-        reads = [*search_reads(who, db, r), *statuses(r)]
+        reads = [*TRIPS.reads(db, who, r), *statuses(r)]
         known = {"trip": text, "corrected_passenger": passenger_text(fixed)}
         outputs = []
         if move:

@@ -16,6 +16,7 @@ from tau_sim.domains.car_rental.data import (
     TODAY,
     Booking,
     Location,
+    User,
     net_paid,
 )
 from tau_sim.domains.car_rental.factory.common import (
@@ -23,11 +24,8 @@ from tau_sim.domains.car_rental.factory.common import (
     HARD,
     LIST_LOCATIONS,
     RentalIntent,
-    bookings_of,
     branch_words,
-    by_city,
     cancellation_refund,
-    card,
     changeable_now,
     describe,
     extend_actions,
@@ -36,8 +34,6 @@ from tau_sim.domains.car_rental.factory.common import (
     free_every_day,
     missing_cover,
     one_way_change,
-    search_reads,
-    user_with,
 )
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
@@ -48,11 +44,31 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.factory.search import Shelf, card
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+RENTALS: Shelf[User, Booking] = Shelf(
+    "bookings", True, place=lambda b: b.pickup_location, places=LIST_LOCATIONS
+)
+"""A user's bookings, described by class, city (or branch code) and dates."""
+
+_OTHER_COVER = {
+    "collision_damage_waiver": "liability_protection",
+    "liability_protection": "collision_damage_waiver",
+}
+"""The cover a user did not choose, of the two a condition picks between."""
+
+
+def _insured(b: Booking, coverage: str, days: int, method: PaymentMethod) -> list[Action]:
+    """The cost of ``coverage`` for ``days`` worked out, then the cover added to ``b``."""
+    args = {"booking_id": b.booking_id, "coverage": coverage, "payment_method_id": method.id}
+    cost = Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {days}"})
+    return [cost, Action("add_insurance", args)]
+
 
 _EXTEND_OPENINGS = (
     "Hi, I'd like to keep my {city} rental car a bit longer.",
@@ -72,12 +88,12 @@ class ExtendDescribedRental(RentalIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        user = user_with(db, rng, lambda bs: any(changeable_now(b) for b in bs))
-        if user is None:
+        found = RENTALS.pick(db, rng, changeable_now)
+        if found is None:
             return None
-        b = rng.choice([b for b in bookings_of(db, user.user_id) if changeable_now(b)])
+        user, b = found
         words = describe(db, b, rng)
-        method = card(user, 0, rng)
+        method = card(user, rng)
         extra = rng.randint(2, 4)
         full = (iso_day(b.return_date) + dt.timedelta(days=extra)).isoformat()
         one = (iso_day(b.return_date) + dt.timedelta(days=1)).isoformat()
@@ -92,7 +108,7 @@ class ExtendDescribedRental(RentalIntent):
         over = cost_full > limit
         end = one if over else full
         who = self.owner(db, b, rng)
-        actions = search_reads(who, b.booking_id, locate=by_city(words, b))
+        actions = RENTALS.reads(db, who, b, words=words)
         ext = extend_actions(b, full, method, b.daily_rate)
         actions += ext[:2]
         if over:
@@ -130,11 +146,9 @@ class ExtendDescribedRental(RentalIntent):
         paths = [*super().mistakes(domain, task)]
         paths.append(swapped(task, write, replaced(write, new_return_date=other)))
         db = domain.new_database()
-        b: Booking = record(db, "bookings", write.arguments["booking_id"])
-        for o in bookings_of(db, b.user_id):
+        for o in RENTALS.elsewhere(db, write):
             end = (iso_day(o.return_date) + dt.timedelta(days=1)).isoformat()
-            fits = extension_fits(db, o, o.vehicle_class, o.return_date, end)
-            if o.booking_id != b.booking_id and changeable_now(o) and fits:
+            if changeable_now(o) and extension_fits(db, o, o.vehicle_class, o.return_date, end):
                 wrong = replaced(write, booking_id=o.booking_id, new_return_date=end)
                 paths.append(swapped(task, write, wrong))
                 break
@@ -168,11 +182,11 @@ class TripOverhaul(RentalIntent):
                 b.status == RESERVED and iso_day(b.pickup_date) >= TODAY and bool(missing_cover(b))
             )
 
-        user = user_with(db, rng, lambda bs: any(fits(b) for b in bs))
-        if user is None:
+        found = RENTALS.pick(db, rng, fits)
+        if found is None:
             return None
-        b = rng.choice([b for b in bookings_of(db, user.user_id) if fits(b)])
-        words, method = describe(db, b, rng), card(user, 0, rng)
+        user, b = found
+        words, method = describe(db, b, rng), card(user, rng)
         change = one_way_change(db, b, rng)
         if words is None or method is None or change is None:
             return None
@@ -201,7 +215,7 @@ class TripOverhaul(RentalIntent):
         who = self.owner(db, b, rng)
         upgrade = money((rate - b.daily_rate) * b.days)
         actions = [
-            *search_reads(who, b.booking_id, locate=by_city(words, b)),
+            *RENTALS.reads(db, who, b, words=words),
             Action(
                 "search_availability",
                 {
@@ -227,18 +241,12 @@ class TripOverhaul(RentalIntent):
                 money_text(daily_cost(rate, b.add_ons, b.young_driver_surcharge) * extra)
             )
         total_days = b.days + extra
-        actions += [
-            Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total_days}"}),
-            Action(
-                "add_insurance",
-                {"booking_id": b.booking_id, "coverage": coverage, "payment_method_id": method.id},
-            ),
-        ]
+        actions += _insured(b, coverage, total_days, method)
         outputs.append(money_text(ADD_ONS[coverage] * total_days))
         later_at = len(actions)
         by_name = rng.random() < 0.5
         there = branch_words(new_branch, by_name)
-        if by_name and not by_city(words, b):
+        if by_name and not RENTALS.by_city(words, b):
             actions.append(LIST_LOCATIONS)
         actions += fee_actions(b, new_branch, method)
         outputs.append(money_text(abs(fee_difference)))
@@ -276,11 +284,7 @@ class TripOverhaul(RentalIntent):
         """The later need left out, the other coverage, and a smaller upgrade."""
         paths = [*super().mistakes(domain, task)]
         cover = next(a for a in task.actions if a.name == "add_insurance")
-        other = (
-            "liability_protection"
-            if cover.arguments["coverage"] == "collision_damage_waiver"
-            else "collision_damage_waiver"
-        )
+        other = _OTHER_COVER[cover.arguments["coverage"]]
         b: Booking = record(domain.new_database(), "bookings", cover.arguments["booking_id"])
         if other not in b.add_ons:
             paths.append(swapped(task, cover, replaced(cover, coverage=other)))
@@ -315,18 +319,12 @@ class TwoTripsReworked(RentalIntent):
         def extendable(b: Booking) -> bool:
             return changeable_now(b) and not set(COVER_TEXT) & set(b.add_ons)
 
-        def accept(bs: list[Booking]) -> bool:
-            return any(cancellable(x) and any(extendable(y) and y is not x for y in bs) for x in bs)
-
-        user = user_with(db, rng, accept, least=3)
-        if user is None:
+        user = RENTALS.pair_owner(db, rng, cancellable, extendable)
+        pair = RENTALS.pair(db, rng, user, cancellable, extendable) if user is not None else None
+        if user is None or pair is None:
             return None
-        mine = bookings_of(db, user.user_id)
-        pairs = [
-            (x, y) for x in mine for y in mine if cancellable(x) and extendable(y) and x is not y
-        ]
-        x, y = rng.choice(pairs)
-        words_x, words_y, method = describe(db, x, rng), describe(db, y, rng), card(user, 0, rng)
+        x, y = pair
+        words_x, words_y, method = describe(db, x, rng), describe(db, y, rng), card(user, rng)
         if words_x is None or words_y is None or method is None:
             return None
         refund, fee = cancellation_refund(x)
@@ -339,31 +337,9 @@ class TwoTripsReworked(RentalIntent):
         limit = money(5 * round(cdw * rng.choice((0.7, 0.85, 1.15, 1.3)) / 5))
         coverage = "collision_damage_waiver" if cdw <= limit else "liability_protection"
         who = self.owner(db, x, rng)
-        cancel = [
-            *(
-                [Action("calculate", {"expression": f"{net_paid(x):.2f} - {x.daily_rate:.2f}"})]
-                if fee
-                else []
-            ),
-            Action("cancel_booking", {"booking_id": x.booking_id, "refund_amount": refund}),
-        ]
-        cover = [
-            Action(
-                "calculate", {"expression": f"{ADD_ONS['collision_damage_waiver']:.2f} * {days}"}
-            )
-        ]
-        if coverage == "liability_protection":
-            cover.append(
-                Action(
-                    "calculate", {"expression": f"{ADD_ONS['liability_protection']:.2f} * {days}"}
-                )
-            )
-        cover.append(
-            Action(
-                "add_insurance",
-                {"booking_id": y.booking_id, "coverage": coverage, "payment_method_id": method.id},
-            )
-        )
+        cancel = RENTALS.cancel(x, refund, (net_paid(x), x.daily_rate) if fee else None)
+        waiver = _insured(y, "collision_damage_waiver", days, method)[0]
+        cover = [*([waiver] if cdw > limit else []), *_insured(y, coverage, days, method)]
         ext_cost = money(daily_cost(y.daily_rate, y.add_ons, y.young_driver_surcharge) * extra)
         both = f"cancel {words_x}; extend {words_y}"
         city_x = record(db, "locations", x.pickup_location).city
@@ -386,7 +362,7 @@ class TwoTripsReworked(RentalIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, x.booking_id, y.booking_id, locate=by_city(both, x, y)),
+                *RENTALS.reads(db, who, x, y, words=both),
                 *cancel,
                 *extend_actions(y, end, method, y.daily_rate),
                 *cover,
@@ -404,11 +380,7 @@ class TwoTripsReworked(RentalIntent):
         """The condition ignored (the other cover), and the refund of the other window side."""
         paths = [*super().mistakes(domain, task)]
         cover = task.actions[-1]
-        other = (
-            "liability_protection"
-            if cover.arguments["coverage"] == "collision_damage_waiver"
-            else "collision_damage_waiver"
-        )
+        other = _OTHER_COVER[cover.arguments["coverage"]]
         paths.append(swapped(task, cover, replaced(cover, coverage=other)))
         cancel = next(a for a in task.actions if a.name == "cancel_booking")
         x: Booking = record(domain.new_database(), "bookings", cancel.arguments["booking_id"])

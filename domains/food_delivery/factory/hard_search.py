@@ -1,7 +1,7 @@
 """Hard food-delivery intents whose user describes the order among several: refund, cancel, code.
 
 The user never gives an order id: it names the restaurant, the day and a dish, and the gold
-path reads every order of the profile to find it. ``SearchCancelIfPlaced`` and
+path lists the profile's orders and opens those of that restaurant (``ORDERS``). ``SearchCancelIfPlaced`` and
 ``PromotionWithFallback`` make the path depend on what the records show; ``LaterLateCredit``
 brings up a second need in the middle of the conversation.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
+from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, User, priced
 from tau_sim.domains.food_delivery.factory.common import (
     HardFoodIntent,
     describe,
@@ -21,8 +21,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     order_from,
     pick_order,
     refund_writes,
-    search_path,
-    search_reads,
     searchable,
     tip_sum,
     user_of,
@@ -35,9 +33,14 @@ from tau_sim.domains.food_delivery.rules import (
     promotion_problem,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
+from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+ORDERS: Shelf[User, Order] = Shelf("orders", True, alike(lambda o: o.restaurant_id))
+"""A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
+those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 
 _REFUND_OPENINGS = {
     "missing item": (
@@ -92,7 +95,7 @@ class SearchItemRefund(HardFoodIntent):
             opening=rng.choice(_REFUND_OPENINGS[reason]).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order)),
+                *ORDERS.reads(db, who, order),
                 *refund_writes(order, lines, amounts, reason),
             ],
             outputs=[money_text(a) for a in amounts],
@@ -155,7 +158,7 @@ class SearchCancelIfPlaced(HardFoodIntent):
             f"and to know the new tip. {CONFIRM}",
             opening=rng.choice(_CANCEL_OPENINGS).format(desc=desc),
             known={"order": desc, "cancel_reason": reason, "extra_tip": money_text(extra)},
-            actions=[*search_path(who, search_reads(db, order)), *checks, write],
+            actions=[*ORDERS.reads(db, who, order), *checks, write],
             outputs=outputs,
             summary=f"described {status} order {oid}: {write.name}",
         )
@@ -205,7 +208,7 @@ class LaterLateCredit(HardFoodIntent):
         user = user_of(db, order)
         late = [
             o
-            for o in (record(db, "orders", x) for x in user.orders)
+            for o in ORDERS.of(db, user.user_id)
             if o.order_id != order.order_id and _late(o) and searchable(db, o)
         ]
         if not late:
@@ -220,7 +223,7 @@ class LaterLateCredit(HardFoodIntent):
         desc = describe(db, order, named, lines)
         later_desc = describe(db, other)
         actions = [
-            *search_path(who, search_reads(db, order)),
+            *ORDERS.reads(db, who, order),
             *refund_writes(order, lines, refunds, "missing item"),
             Action("get_order_details", {"order_id": other.order_id}),
             Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": credit}),
@@ -312,7 +315,8 @@ class PromotionWithFallback(HardFoodIntent):
             opening=rng.choice(_PROMO_OPENINGS).format(desc=desc),
             known={"order": desc, "promo_code": primary, "fallback_code": fallback},
             actions=[
-                *search_path(who, search_reads(db, order), *reads),
+                *ORDERS.reads(db, who, order),
+                *reads,
                 Action("apply_promotion", {"order_id": oid, "code": applied}),
             ],
             outputs=outputs,

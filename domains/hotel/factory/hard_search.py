@@ -17,18 +17,13 @@ from tau_sim.domains.hotel.factory.common import (
     DateChange,
     HotelIntent,
     RoomUpgrade,
-    by_city,
     cancellation_refund,
-    card,
     describe,
     difference_expression,
-    guest_with,
     movable,
     new_dates,
     open_nights,
     refund_on_cancel,
-    reservations_of,
-    search_reads,
 )
 from tau_sim.domains.hotel.rules import (
     POINTS_PER_NIGHT,
@@ -37,16 +32,26 @@ from tau_sim.domains.hotel.rules import (
 )
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
+    HOTEL_NAMES,
     REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.search import Shelf, card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+STAYS: Shelf[Guest, Reservation] = Shelf(
+    "reservations",
+    True,
+    place=lambda r: HOTEL_NAMES[r.property_id],
+    places=Action("list_properties", {}),
+)
+"""A guest's reservations, described by hotel (or its city) and dates."""
 
 
 def _shifted(
@@ -71,6 +76,16 @@ def _request_for(r: Reservation, rng: random.Random, *taken: str) -> str:
     return rng.choice([q for q in SPECIAL_REQUESTS if q not in (*r.special_requests, *taken)])
 
 
+def _request(rid: str, request: str) -> Action:
+    """The special request ``request`` added to reservation ``rid``."""
+    return Action("add_special_request", {"reservation_id": rid, "request": request})
+
+
+def _city(db: Database, r: Reservation) -> str:
+    """The city of ``r``'s hotel, without its state."""
+    return str(record(db, "properties", r.property_id).city.split(",")[0])
+
+
 _MOVE_OPENINGS = (
     "Hi, I need to move one of my hotel stays, the one at {hotel}.",
     "Hello, can I change the dates of my trip to {city}?",
@@ -92,10 +107,10 @@ class MoveDescribedStay(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        guest = guest_with(db, rng, lambda rs: any(movable(r) for r in rs))
-        if guest is None:
+        found = STAYS.pick(db, rng, movable)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if movable(r)])
+        guest, r = found
         words, method = describe(db, r, rng), card(guest, rng)
         if words is None or method is None or "late_checkout" in r.special_requests:
             return None
@@ -107,9 +122,8 @@ class MoveDescribedStay(HotelIntent):
         over = change.difference > limit
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        actions = [*search_reads(who, rid, locate=by_city(words, r)), *_change_steps(change)]
-        late = Action("add_special_request", {"reservation_id": rid, "request": "late_checkout"})
-        actions.append(late if over else change.write)
+        actions = [*STAYS.reads(db, who, r, words=words), *_change_steps(change)]
+        actions.append(_request(rid, "late_checkout") if over else change.write)
         hotel = record(db, "properties", r.property_id)
         moved = dates_text(change.check_in, change.check_out)
         return self.task(
@@ -120,9 +134,7 @@ class MoveDescribedStay(HotelIntent):
             f"{money_text(limit)} extra, I keep my dates and only want a late checkout "
             f"instead. I do not know the reservation code. I want to know the price "
             f"difference. {CONFIRM}",
-            opening=rng.choice(_MOVE_OPENINGS).format(
-                hotel=hotel.name, city=hotel.city.split(",")[0]
-            ),
+            opening=rng.choice(_MOVE_OPENINGS).format(hotel=hotel.name, city=_city(db, r)),
             known={
                 "stay": words,
                 "new_dates": f"{moved}, or keep the dates with a late checkout if they cost "
@@ -159,10 +171,7 @@ class MoveDescribedStay(HotelIntent):
             )
             paths.append(swapped(task, write, move))
         elif "late_checkout" not in r.special_requests:
-            late = Action(
-                "add_special_request", {"reservation_id": rid, "request": "late_checkout"}
-            )
-            paths.append(swapped(task, write, late))
+            paths.append(swapped(task, write, _request(rid, "late_checkout")))
         return paths
 
 
@@ -191,10 +200,10 @@ class StayOverhaul(HotelIntent):
         def fits(r: Reservation) -> bool:
             return movable(r) and r.room_type != "suite" and not r.complimentary_upgrade
 
-        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs), points=30_000)
-        if guest is None:
+        found = STAYS.pick(db, rng, fits, admit=lambda g: g.points >= 30_000)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
+        guest, r = found
         words, method = describe(db, r, rng), card(guest, rng)
         target = ROOM_TYPES[ROOM_TYPES.index(r.room_type) + 1]
         cost = POINTS_PER_NIGHT[target]
@@ -211,10 +220,7 @@ class StayOverhaul(HotelIntent):
         rid = r.reservation_id
         writes = [
             upgrade.write(),
-            *(
-                Action("add_special_request", {"reservation_id": rid, "request": q})
-                for q in requests
-            ),
+            *(_request(rid, q) for q in requests),
             Action(
                 "redeem_points_for_night", {"reservation_id": rid, "night": night, "points": cost}
             ),
@@ -223,7 +229,7 @@ class StayOverhaul(HotelIntent):
         if results is None:
             return None
         refund = next(n["price"] for n in results[0]["nights"] if n["date"] == night)
-        actions = [*search_reads(who, rid, locate=by_city(words, r)), *upgrade.quote()]
+        actions = [*STAYS.reads(db, who, r, words=words), *upgrade.quote()]
         actions += writes[:-1]
         later_at = len(actions)
         actions += [Action("calculate", {"expression": f"{guest.points} - {cost}"}), writes[-1]]
@@ -235,9 +241,7 @@ class StayOverhaul(HotelIntent):
             f"{ROOM_TEXT[target]} for the whole stay (any cost on {method_text(method)}) and I "
             f"need {request_words}. I do not know the reservation code. I want to know "
             f"what the upgrade costs. {CONFIRM}",
-            opening=rng.choice(_OVERHAUL_OPENINGS).format(
-                hotel=hotel.name, city=hotel.city.split(",")[0]
-            ),
+            opening=rng.choice(_OVERHAUL_OPENINGS).format(hotel=hotel.name, city=_city(db, r)),
             known={
                 "stay": words,
                 "new_room_type": ROOM_TEXT[target],
@@ -290,22 +294,14 @@ class TwoStaysReworked(HotelIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def accept(rs: list[Reservation]) -> bool:
-            return any(
-                refund_on_cancel(x) and any(movable(y) and y is not x for y in rs) for x in rs
-            )
-
-        guest = guest_with(db, rng, accept, least=3)
+        guest = STAYS.pair_owner(db, rng, refund_on_cancel, movable)
         method = card(guest, rng) if guest is not None else None
         if guest is None or method is None:
             return None
-        mine = reservations_of(db, guest.user_id)
-        x, y = rng.choice(
-            [(x, y) for x in mine for y in mine if refund_on_cancel(x) and movable(y)]
-        )
-        if x is y:
+        pair = STAYS.pair(db, rng, guest, refund_on_cancel, movable, draw_same=True)
+        if pair is None:
             return None
+        x, y = pair
         words_x, words_y = describe(db, x, rng), describe(db, y, rng)
         shift = rng.choice((1, 2))
         longer = _shifted(db, y, shift, 1, method)
@@ -318,28 +314,11 @@ class TwoStaysReworked(HotelIntent):
         refund, fee = cancellation_refund(x)
         request = _request_for(y, rng)
         who = self.owner(db, x, rng)
-        cancel = [
-            *(
-                [
-                    Action(
-                        "calculate",
-                        {"expression": f"{net_paid(x):.2f} - {x.nights[0].price:.2f}"},
-                    )
-                ]
-                if fee
-                else []
-            ),
-            Action(
-                "cancel_reservation",
-                {"reservation_id": x.reservation_id, "refund_amount": refund},
-            ),
-        ]
+        cancel = STAYS.cancel(x, refund, (net_paid(x), x.nights[0].price) if fee else None)
         steps = _change_steps(longer)
         if chosen is same:
             steps += _change_steps(same)
         both = f"cancel {words_x}; move {words_y}"
-        hx = record(db, "properties", x.property_id).city.split(",")[0]
-        hy = record(db, "properties", y.property_id).city.split(",")[0]
         return self.task(
             domain,
             who,
@@ -350,7 +329,7 @@ class TwoStaysReworked(HotelIntent):
             f"also need {REQUEST_TEXT[request]}. Any difference goes through "
             f"{method_text(method)}. I do not know the reservation codes. I want to know the "
             f"refund and the price difference. {CONFIRM}",
-            opening=rng.choice(_TWO_OPENINGS).format(a=hx, b=hy),
+            opening=rng.choice(_TWO_OPENINGS).format(a=_city(db, x), b=_city(db, y)),
             known={
                 "stays": both,
                 "new_dates": f"{dates_text(longer.check_in, longer.check_out)}, or "
@@ -360,13 +339,11 @@ class TwoStaysReworked(HotelIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, x.reservation_id, y.reservation_id, locate=by_city(both, x, y)),
+                *STAYS.reads(db, who, x, y, words=both),
                 *cancel,
                 *steps,
                 chosen.write,
-                Action(
-                    "add_special_request", {"reservation_id": y.reservation_id, "request": request}
-                ),
+                _request(y.reservation_id, request),
             ],
             outputs=[money_text(refund), money_text(abs(chosen.difference))],
             summary=f"cancel {x.reservation_id} ({money_text(refund)} back); move "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.search import Shelf, until_found
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -26,7 +27,6 @@ from tau_sim.domains.retail.factory.common import (
     other_branch,
     pick_user,
     return_action,
-    search_reads,
     swap_for,
     telling_items,
     window_check,
@@ -42,15 +42,17 @@ from tau_sim.domains.retail.scenario import (
 )
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
+ORDERS: Shelf[User, Order] = Shelf("orders", opens=until_found)
+"""A user's orders, described by an item no other order holds; the agent opens them in profile
+order until it has the one meant."""
+
 
 def _several_delivered(orders: list[Order]) -> bool:
     return sum(o.status == DELIVERED for o in orders) >= 2 and bool(described_returns(orders))
 
 
-def _pick_described(
-    db: Database, rng: random.Random
-) -> tuple[User, list[Order], Order, OrderItem] | None:
-    """A user with several delivered orders, their orders, a described one and its telling item.
+def _pick_described(db: Database, rng: random.Random) -> tuple[User, Order, OrderItem] | None:
+    """A user with several delivered orders, a described one and its telling item.
 
     The item is returnable and no other order of the user holds its product.
     """
@@ -60,20 +62,18 @@ def _pick_described(
     user, orders = found
     order = rng.choice(described_returns(orders))
     item = rng.choice([i for i in telling_items(order, orders) if returnable(i)])
-    return user, orders, order, item
+    return user, order, item
 
 
-def wrong_returns(domain: Domain, task: Task, target: str) -> list[list[Action]]:
+def wrong_returns(domain: Domain, task: Task) -> list[list[Action]]:
     """The gold path with its last write replaced by a return from another delivered order."""
     db = domain.new_database()
-    user_id = RetailIntent.profile_user(task)
-    paths = []
-    for oid in record(db, "users", user_id).orders:
-        other: Order = record(db, "orders", oid)
-        method = original_method(record(db, "users", user_id), other)
-        if oid != target and other.status == DELIVERED and method is not None:
-            paths.append(swap_last(task, return_action(other, [other.items[0]], method)))
-    return paths[:1]
+    user: User = record(db, "users", RetailIntent.profile_user(task))
+    for other in ORDERS.elsewhere(db, task.actions[-1]):
+        method = original_method(user, other)
+        if other.status == DELIVERED and method is not None:
+            return [swap_last(task, return_action(other, [other.items[0]], method))]
+    return []
 
 
 class SearchReturnByItem(ByItemIntent):
@@ -88,7 +88,7 @@ class SearchReturnByItem(ByItemIntent):
         picked = _pick_described(db, rng)
         if picked is None:
             return None
-        user, orders, order, telling = picked
+        user, order, telling = picked
         more = [i for i in order.items if returnable(i) and i is not telling]
         items = [telling, *(rng.sample(more, 1) if more and rng.random() < 0.4 else [])]
         gift = [m for m in user.payment_methods if m.source == "gift_card"]
@@ -119,8 +119,7 @@ class SearchReturnByItem(ByItemIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *who.actions,
-                *search_reads(orders, order),
+                *ORDERS.reads(db, who, order),
                 window_check(order),
                 *sum_action([i.price for i in items]),
                 return_action(order, items, method),
@@ -132,8 +131,7 @@ class SearchReturnByItem(ByItemIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the return made from another delivered order (wrong one)."""
-        target = task.actions[-1].arguments["order_id"]
-        return [*super().mistakes(domain, task), *wrong_returns(domain, task, target)]
+        return [*super().mistakes(domain, task), *wrong_returns(domain, task)]
 
 
 class ConditionalExchangeOrReturn(ByItemIntent):
@@ -151,7 +149,7 @@ class ConditionalExchangeOrReturn(ByItemIntent):
         picked = _pick_described(db, rng)
         if picked is None:
             return None
-        user, orders, order, old = picked
+        user, order, old = picked
         new = swap_for(db, old, rng)
         method = original_method(user, order)
         if new is None or method is None:
@@ -200,8 +198,7 @@ class ConditionalExchangeOrReturn(ByItemIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *who.actions,
-                *search_reads(orders, order),
+                *ORDERS.reads(db, who, order),
                 window_check(order),
                 Action("get_product_details", {"product_id": old.product_id}),
                 difference_action([(old, new)]),
@@ -264,9 +261,8 @@ class LaterCancelReturnAndMore(ByItemIntent):
             "payment_method": method_text(method),
             "new_address": address_text(address),
         }
-        reads = search_reads(orders, pending, delivered)
+        reads = ORDERS.reads(db, who, pending, delivered)
         first = [
-            *who.actions,
             *reads,
             window_check(delivered),
             Action("cancel_pending_order", {"order_id": pending.order_id, "reason": reason}),

@@ -158,11 +158,6 @@ def describe(rng: random.Random, supply: Supply, others: list[Supply]) -> str:
     return rng.choice(ways)
 
 
-def read_all(supplies: list[Supply]) -> list[Action]:
-    """The gold reads of every account of a customer, in profile order."""
-    return [s.read() for s in supplies]
-
-
 def readings(
     rng: random.Random, supply: Supply, tool: str
 ) -> tuple[list[Action], dict[str, str], list[str]]:

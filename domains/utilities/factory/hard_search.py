@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.domains.kit.tasks import replaced
-from tau_sim.domains.utilities.data import TODAY, Account
+from tau_sim.domains.utilities.data import ACTIVE, TODAY, Account, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
@@ -23,25 +24,23 @@ from tau_sim.domains.utilities.factory.common import (
     payment,
     pick_among,
     pick_opening,
-    read_all,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, gold_reads
+from tau_sim.domains.utilities.scenario import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+ACCOUNTS: Shelf[User, Account] = Shelf(
+    "accounts", opens=lambda mine, meant: [a for a in mine if a.status == ACTIVE]
+)
+"""A customer's accounts, described by tariff, city, gas supply or street; the agent opens every
+open account of the profile."""
 
 CAPS = (50.0, 75.0, 100.0, 150.0, 200.0)
 """The most a customer says they will pay today."""
 
 
-def _other(supplies: list[Action], target: str) -> str:
-    """The id of an account read on the gold path that is not ``target``."""
-    ids: list[str] = [a.arguments["account_id"] for a in supplies]
-    return next(i for i in ids if i != target)
-
-
-def _supply(db: Database, account_id: str) -> Supply:
-    """The account ``account_id`` of ``db`` as a ``Supply``."""
-    account: Account = record(db, "accounts", account_id)
-    return Supply(db, account)
+def _other(db: Database, write: Action) -> Account:
+    """The customer's first open account (the gold path reads it) that ``write`` is not on."""
+    return next(a for a in ACCOUNTS.elsewhere(db, write) if a.status == ACTIVE)
 
 
 class PayDescribedAccount(UtilitiesIntent):
@@ -73,7 +72,7 @@ class PayDescribedAccount(UtilitiesIntent):
         method, pay, left = paid
         others = [s for s in supplies if s is not supply]
         which = describe(rng, supply, others)
-        reads = read_all(supplies)
+        reads: list[Action] = []
         outputs = [money_text(left)]
         latest = f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
         asks_bill = ""
@@ -102,7 +101,7 @@ class PayDescribedAccount(UtilitiesIntent):
                 "amount": f"at most {money_text(cap)}",
                 "payment_method": method_text(method),
             },
-            actions=[*gold_reads(who, *reads), pay],
+            actions=[*ACCOUNTS.reads(db, who, supply.account), *reads, pay],
             outputs=outputs,
             summary=f"pay {money_text(amount)} of {money_text(balance)} on "
             f"{supply.account.account_id} (cap {money_text(cap)})",
@@ -111,15 +110,13 @@ class PayDescribedAccount(UtilitiesIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the payment on another account, the cap ignored."""
         *reads, pay = task.actions
-        reads_of = [a for a in reads if a.name == "get_account_details"]
-        other = _other(reads_of, pay.arguments["account_id"])
         db = domain.new_database()
-        balance = _supply(db, other).account.balance
+        other = _other(db, pay)
         paths = [*super().mistakes(domain, task)]
-        if balance > 0:
-            amount = min(pay.arguments["amount"], balance)
-            paths.append([*reads, replaced(pay, account_id=other, amount=amount)])
-        full = _supply(db, pay.arguments["account_id"]).account.balance
+        if other.balance > 0:
+            amount = min(pay.arguments["amount"], other.balance)
+            paths.append([*reads, replaced(pay, account_id=other.account_id, amount=amount)])
+        full = record(db, "accounts", pay.arguments["account_id"]).balance
         if full != pay.arguments["amount"]:
             paths.append([*reads, replaced(pay, amount=full)])
         return paths
@@ -147,7 +144,7 @@ class BillDescribedAccount(UtilitiesIntent):
             return None
         writes, known, said, bill = billed
         which = describe(rng, supply, [s for s in supplies if s is not supply])
-        reads = read_all(supplies)
+        reads: list[Action] = []
         outputs = [money_text(bill["bill"]["total"]), money_text(bill["balance"])]
         rates = ""
         if rng.random() < 0.5:
@@ -171,7 +168,7 @@ class BillDescribedAccount(UtilitiesIntent):
                 "Hello, my estimated bills are wrong at one of my homes; I have readings now.",
             ),
             known={**known, "account": which},
-            actions=[*gold_reads(who, *reads), *writes],
+            actions=[*ACCOUNTS.reads(db, who, supply.account), *reads, *writes],
             outputs=outputs,
             summary=f"readings and bill on {supply.account.account_id} of {len(supplies)}",
         )
@@ -180,10 +177,9 @@ class BillDescribedAccount(UtilitiesIntent):
         """The generic ones, a misread reading, and the bill issued on another account."""
         writes = domain.write_actions(task)
         reads = [a for a in task.actions if a not in writes]
-        target = writes[-1].arguments["account_id"]
-        other_id = _other([a for a in reads if a.name == "get_account_details"], target)
         db = domain.new_database()
-        other = _supply(db, other_id)
+        other = Supply(db, _other(db, writes[-1]))
+        other_id = other.account.account_id
         paths = [*super().mistakes(domain, task), misread_first(domain, task)]
         if other.account.billed_to < TODAY.isoformat():
             rng = random.Random(other_id)
