@@ -1,7 +1,8 @@
 """The disproven-claim challenge: the user claims what the records disprove; the agent refuses.
 
-``DisprovenClaim`` is an intent whose user asks for a write on the strength of a claim the
-records contradict; its mistakes are the gold path with that write made. ``Described`` says
+``RefusedWrite`` is an intent whose user asks for a write the policy refuses, its mistake the
+gold path with that write made; ``DisprovenClaim`` one whose request rests on a claim the
+records contradict (a forbidden request: nothing is written). ``Described`` says
 how a domain's customers name their records of one kind without their ids, so a claim can be
 about a record found by search. ``LateCancellationClaim`` is the claim shared by the worlds
 whose cancellations cost a fee close to the start: "it is days away, so it is free".
@@ -25,22 +26,31 @@ from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task, T
 R = TypeVar("R", bound=Owned)
 
 
-class DisprovenClaim(CustomerIntent):
-    """A hard, forbidden intent: the records disprove the claim its user's request rests on.
+class RefusedWrite(CustomerIntent):
+    """An intent whose user asks for a write the policy refuses: ``violations`` gives it.
 
-    ``violations`` gives the write the claim was meant to win; the mistake is the gold path
-    with that write made, after the domain's own mistakes when ``domain_mistakes`` is set.
-    Put it before the domain's intent class in the bases.
+    The mistake is the gold path with that write made, after the domain's own mistakes when
+    ``domain_mistakes`` is set; where the tools refuse the write themselves (no violations)
+    the domain's mistakes are all there is. Put it before the domain's intent class in the
+    bases.
     """
 
-    forbidden = True
-    tier: ClassVar[Tier] = "hard"
     domain_mistakes: ClassVar[bool] = False
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The domain's mistakes (``domain_mistakes``), then the disproven write made anyway."""
-        made = [*task.actions, *self.violations(domain, task)]
-        return [*super().mistakes(domain, task), made] if self.domain_mistakes else [made]
+        """The domain's mistakes (see above), then the refused write made anyway."""
+        made = self.violations(domain, task)
+        if not made:
+            return super().mistakes(domain, task)
+        own = super().mistakes(domain, task) if self.domain_mistakes else []
+        return [*own, [*task.actions, *made]]
+
+
+class DisprovenClaim(RefusedWrite):
+    """A hard, forbidden intent: the records disprove the claim its user's request rests on."""
+
+    forbidden = True
+    tier = "hard"
 
 
 @dataclass(frozen=True)
