@@ -21,7 +21,7 @@ from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, CustomerIntent, Owned, replaced
-from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task, Tier
+from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 
 R = TypeVar("R", bound=Owned)
 
