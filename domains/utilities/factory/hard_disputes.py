@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.utilities.data import ELECTRICITY, HISTORY_DAYS, TODAY, Bill, BillLine, Meter
 from tau_sim.domains.utilities.factory.common import (
@@ -55,7 +56,7 @@ def bill_read(bill: Bill) -> Action:
     return Action("get_bill_details", {"bill_id": bill.bill_id})
 
 
-class ReadingClaimMatches(UtilitiesIntent):
+class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
     """Disproven: a bill's reading called wrong, though it is the actual reading they give."""
 
     name = "reading_claim_matches"
@@ -63,8 +64,7 @@ class ReadingClaimMatches(UtilitiesIntent):
         "The user says the reading on the latest bill is wrong and wants it disputed, but the "
         "bill used an actual reading equal to the one they give: refused, saying so (disproven)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("bill-reading-matches",)
     challenges = frozenset({"disproven"})
 
@@ -136,16 +136,11 @@ class ReadingClaimMatches(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the dispute opened, the same reading recorded again."""
-        dispute = self.violations(domain, task)
-        args = dispute[0].arguments
-        again = Action(
-            "submit_meter_reading",
-            {"meter_id": args["meter_id"], "value": args["customer_reading"]},
-        )
+        args = self.violations(domain, task)[0].arguments
+        again = {"meter_id": args["meter_id"], "value": args["customer_reading"]}
         return [
             *super().mistakes(domain, task),
-            [*task.actions, *dispute],
-            [*task.actions, again],
+            [*task.actions, Action("submit_meter_reading", again)],
         ]
 
 
@@ -253,7 +248,7 @@ def _quiet_day(db: Database, rng: random.Random, supply: Supply) -> str | None:
     return rng.choice(days) if days else None
 
 
-class OutageCreditNotOnFile(UtilitiesIntent):
+class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
     """Disproven: an outage credit for a day with no outage on file in the zip code."""
 
     name = "outage_credit_not_on_file"
@@ -261,8 +256,7 @@ class OutageCreditNotOnFile(UtilitiesIntent):
         "The user wants an outage credit for a day the power was off, but no outage is on file "
         "in their zip code that day: refused, saying so (disproven)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("outage-credit-on-file",)
     challenges = frozenset({"disproven"})
 
@@ -309,7 +303,3 @@ class OutageCreditNotOnFile(UtilitiesIntent):
             "fuel": ELECTRICITY,
         }
         return [Action("apply_outage_credit", args)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the credit given anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
