@@ -98,13 +98,13 @@ class YoungDriverPremiumClaim(RentalIntent):
                 and missing_cover(b) is not None
             )
 
-        found = RENTALS.pick(db, rng, fits)
+        found = RENTALS.described(db, rng, fits)
         if found is None:
             return None
-        b = found[0]
+        b, words = found
         user: User = record(db, "users", b.user_id)
-        words, method, change = describe(db, b, rng), card(user, 0, rng), one_way_change(db, b, rng)
-        if words is None or method is None or change is None:
+        method, change = card(user, 0, rng), one_way_change(db, b, rng)
+        if method is None or change is None:
             return None
         branch, difference = change
         extra = rng.randint(1, 3)
@@ -230,13 +230,10 @@ class WaiverClaimDisproven(DisprovenClaim, RentalIntent):
                 )
             )
 
-        found = RENTALS.pick(db, rng, charged)
+        found = RENTALS.described(db, rng, charged)
         if found is None:
             return None
-        b = found[0]
-        words = describe(db, b, rng)
-        if words is None:
-            return None
+        b, words = found
         report: DamageReport = next(
             r
             for rid in b.damage_reports

@@ -90,13 +90,10 @@ class NeverCleanedClaim(DisprovenClaim, HotelIntent):
                 and len(r.housekeeping) == len(r.nights)
             )
 
-        found = STAYS.pick(db, rng, fits)
+        found = STAYS.described(db, rng, fits)
         if found is None:
             return None
-        r = found[0]
-        words = describe(db, r, rng)
-        if words is None:
-            return None
+        r, words = found
         who = self.owner(db, r, rng)
         _, due = goodwill_points(len(r.nights))
         return self.task(

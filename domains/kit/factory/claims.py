@@ -86,6 +86,14 @@ class Described(Generic[R]):
         mine = self.records_of(db, customer.user_id)
         return rng.choice([r for r in mine if fits(r)]), mine
 
+    def described(
+        self, db: Database, rng: random.Random, fits: Callable[[R], bool]
+    ) -> tuple[R, str] | None:
+        """A record that ``fits`` (see ``pick``) and the words its customer names it with."""
+        found = self.pick(db, rng, fits)
+        words = None if found is None else self.describe(db, found[0], rng)
+        return None if found is None or words is None else (found[0], words)
+
     def reads(self, who: Identity, r: R, words: str) -> list[Action]:
         """The gold search for ``r`` that the user names with ``words``."""
         return list(self.search_reads(who, self.key(r), locate=self.by_city(words, r)))
