@@ -31,24 +31,24 @@ from tau_sim.domains.utilities.scenario import (
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-def latest_bill(db: Database, supply: Supply) -> Bill | None:
-    """The account's newest bill, if it has one."""
-    if supply.account.bill_count < 1:
+def latest_line(
+    db: Database, rng: random.Random, estimated: bool
+) -> tuple[Supply, Bill, Meter, BillLine] | None:
+    """A supply whose newest bill has a line (estimated or not) on its meter's newest reading."""
+
+    def line(s: Supply) -> tuple[Bill, Meter, BillLine] | None:
+        if s.account.bill_count < 1:
+            return None
+        bill: Bill = record(db, "bills", f"{s.account.account_id}-B{s.account.bill_count:02d}")
+        for ln in bill.lines:
+            meter = next(m for m in s.meters if m.meter_id == ln.meter_id)
+            if ln.estimated == estimated and s.last[meter.meter_id].value == ln.to_value:
+                return bill, meter, ln
         return None
-    bill: Bill = record(
-        db, "bills", f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
-    )
-    return bill
 
-
-def newest_line(supply: Supply, bill: Bill, estimated: bool) -> tuple[Meter, BillLine] | None:
-    """A line of ``bill`` (estimated or not) that ends on its meter's newest reading."""
-    for line in bill.lines:
-        meter = next(m for m in supply.meters if m.meter_id == line.meter_id)
-        last = supply.last[meter.meter_id]
-        if line.estimated == estimated and last.value == line.to_value:
-            return meter, line
-    return None
+    supply = pick_supply(db, rng, lambda s: line(s) is not None)
+    found = line(supply) if supply is not None else None
+    return None if supply is None or found is None else (supply, *found)
 
 
 def bill_read(bill: Bill) -> Action:
@@ -70,19 +70,10 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def fits(s: Supply) -> bool:
-            bill = latest_bill(db, s)
-            return bill is not None and newest_line(s, bill, estimated=False) is not None
-
-        supply = pick_supply(db, rng, fits)
-        if supply is None:
+        found = latest_line(db, rng, estimated=False)
+        if found is None:
             return None
-        bill = latest_bill(db, supply)
-        picked = newest_line(supply, bill, estimated=False) if bill else None
-        if bill is None or picked is None:
-            return None
-        meter, line = picked
+        supply, bill, meter, line = found
         reads = [
             supply.read(),
             bill_read(bill),
@@ -157,19 +148,10 @@ class DisputeOrReading(UtilitiesIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def fits(s: Supply) -> bool:
-            bill = latest_bill(db, s)
-            return bill is not None and newest_line(s, bill, estimated=True) is not None
-
-        supply = pick_supply(db, rng, fits)
-        if supply is None:
+        found = latest_line(db, rng, estimated=True)
+        if found is None:
             return None
-        bill = latest_bill(db, supply)
-        picked = newest_line(supply, bill, estimated=True) if bill else None
-        if bill is None or picked is None:
-            return None
-        meter, line = picked
+        supply, bill, meter, line = found
         span = (20, 300) if meter.fuel == ELECTRICITY else (3, 30)
         lower = rng.random() < 0.5 and line.units > span[1]
         value = line.to_value + (-1 if lower else 1) * rng.randint(*span)
