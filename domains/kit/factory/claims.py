@@ -140,9 +140,12 @@ class LateCancellationClaim(DisprovenClaim, Generic[R]):
     """A full refund asked for a record whose start is "days away": it is inside the fee window.
 
     Nothing is cancelled: the user keeps the record rather than pay the fee. A domain gives
-    its records (``records``), the nouns of its world and four hooks: which records are
-    ``late``, which ``twin`` another (the user's words would not tell them apart), the
-    record's ``terms`` and the user's ``words`` for it (None when it cannot be worded).
+    its records (``records``), the tool that cancels one, the ``openings``, how many days
+    after the real start the user thinks it is (``said_days``, both included), the nouns of
+    its world (``start_noun`` "check-in", ``record_noun`` "reservation", ``kept_noun``
+    "stay", the slot ``known_key``) and four hooks: which records are ``late``, which
+    ``twin`` another (the user's words would not tell them apart), a record's ``terms`` and
+    the user's ``words`` for it (None when it cannot be worded).
     """
 
     name = "late_cancellation_claim"
@@ -151,15 +154,10 @@ class LateCancellationClaim(DisprovenClaim, Generic[R]):
     cancel_tool: ClassVar[str]
     openings: ClassVar[tuple[str, ...]]
     said_days: ClassVar[tuple[int, int]]
-    """How many days after the real start the user thinks it is (both included)."""
     start_noun: ClassVar[str]
-    """What the record's start is called ("check-in")."""
     record_noun: ClassVar[str]
-    """What the record is called in the goal ("reservation")."""
     kept_noun: ClassVar[str]
-    """What the user keeps ("stay")."""
     known_key: ClassVar[str]
-    """The slot the user's words for the record fill ("stay")."""
 
     def late(self, r: R) -> bool:
         """Whether cancelling ``r`` now costs the fee."""
