@@ -52,7 +52,7 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory import claims as kit
-from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, Terms, Words
+from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, RefusedWrite, Terms, Words
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.vocab import counted
@@ -72,7 +72,7 @@ _YOUNG_OPENINGS = (
 )
 
 
-class YoungDriverPremiumClaim(RentalIntent):
+class YoungDriverPremiumClaim(RefusedWrite, RentalIntent):
     """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
 
     The user claims the driver is 25 already; the birth date on the booking says not.
@@ -84,6 +84,7 @@ class YoungDriverPremiumClaim(RentalIntent):
         "driver it says is 25; the record shows a younger driver: three changes, no upgrade."
     )
     tier = HARD
+    domain_mistakes = True
     challenges = frozenset({"search", "mixed", "disproven", "long"})
     rules = ("premium-min-age-25",)
 
@@ -190,10 +191,6 @@ class YoungDriverPremiumClaim(RentalIntent):
                 },
             )
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The upgrade made too, and the last change left out."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
 
 
 _WAIVER_OPENINGS = (

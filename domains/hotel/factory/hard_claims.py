@@ -48,7 +48,7 @@ from tau_sim.domains.hotel.scenario import (
     dates_text,
 )
 from tau_sim.domains.kit.factory import claims as kit
-from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, Terms, Words
+from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, RefusedWrite, Terms, Words
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, sum_action
@@ -172,7 +172,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(HotelIntent):
+class BlueMemberRateClaim(RefusedWrite, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
@@ -267,8 +267,5 @@ class BlueMemberRateClaim(HotelIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The member rate booked as well, and the member rate booked instead."""
-        book = task.actions[-1]
-        return [
-            [*task.actions, *self.violations(domain, task)],
-            [*task.actions[:-1], replaced(book, rate_plan=MEMBER)],
-        ]
+        instead = replaced(task.actions[-1], rate_plan=MEMBER)
+        return [*super().mistakes(domain, task), [*task.actions[:-1], instead]]
