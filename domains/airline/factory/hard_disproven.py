@@ -17,7 +17,6 @@ from tau_sim.domains.airline.data import (
     Flight,
     Reservation,
     User,
-    net_paid,
 )
 from tau_sim.domains.airline.factory.common import (
     AirlineIntent,
@@ -167,14 +166,7 @@ class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The trip cancelled with everything paid refunded."""
-        db = domain.new_database()
-        r = meant(db, task)
-        refund = net_paid(r)
-        return [
-            Action(
-                "cancel_reservation", {"reservation_id": r.reservation_id, "refund_amount": refund}
-            )
-        ]
+        return [full_refund_cancel(domain, meant(domain.new_database(), task).reservation_id)]
 
 
 def departed_today(flight: Flight) -> bool:
