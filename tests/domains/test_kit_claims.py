@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tau_sim.domains.kit.factory.claims import DisprovenClaim, LateCancellationClaim, RefusedWrite
+from tau_sim.domains.kit.factory.claims import DisprovenClaim, LateCancellation, RefusedWrite
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import Domain
@@ -43,7 +43,7 @@ def test_a_refused_write_is_the_violation_and_a_mistake(domain: Domain) -> None:
 def test_the_late_cancellation_refuses_the_full_refund_and_states_the_fee_kept(name: str) -> None:
     domain = get_domain(name)
     intent = domain.intent("late_cancellation_claim")
-    assert isinstance(intent, LateCancellationClaim)
+    assert isinstance(intent, LateCancellation)
     tasks = [t for t in domain.tasks if t.intent == intent.name]
     assert tasks
     for task in tasks:

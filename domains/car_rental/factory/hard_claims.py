@@ -51,14 +51,13 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory import claims as kit
-from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, RefusedWrite, Terms, Words
+from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-RENTALS = Described(
+RENTALS = claims.Described(
     "bookings", "booking_id", user_with, bookings_of, describe, search_reads, by_city
 )
 """The user's bookings, described by class, city or branch and dates."""
@@ -72,7 +71,7 @@ _YOUNG_OPENINGS = (
 )
 
 
-class YoungDriverPremiumClaim(RefusedWrite, RentalIntent):
+class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
     """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
 
     The user claims the driver is 25 already; the birth date on the booking says not.
@@ -201,7 +200,7 @@ _WAIVER_OPENINGS = (
 )
 
 
-class WaiverClaimDisproven(DisprovenClaim, RentalIntent):
+class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
     """A damage charge disputed for a waiver the booking does not carry: the charge stands.
 
     Nothing is waived and nobody is transferred: the booking's add-ons disprove the claim.
@@ -272,7 +271,7 @@ _LATE_OPENINGS = (
 )
 
 
-class LateCancellationClaim(kit.LateCancellationClaim[Booking], RentalIntent):
+class LateCancellationClaim(claims.LateCancellation[Booking], RentalIntent):
     """A full refund asked for a pick-up "days away" that is within 48 hours: nothing cancelled.
 
     The user keeps the booking rather than lose a day's rate.
@@ -301,14 +300,14 @@ class LateCancellationClaim(kit.LateCancellationClaim[Booking], RentalIntent):
         """Another booking of the same class at the same branch."""
         return (other.vehicle_class, other.pickup_location) == (b.vehicle_class, b.pickup_location)
 
-    def terms(self, b: Booking) -> Terms:
+    def terms(self, b: Booking) -> claims.Terms:
         """The pick-up day, what was paid, a day's rate kept."""
-        return Terms(b.pickup_date, net_paid(b), b.daily_rate, "within 48 hours")
+        return claims.Terms(b.pickup_date, net_paid(b), b.daily_rate, "within 48 hours")
 
-    def words(self, db: Database, b: Booking, rng: random.Random) -> Words:
+    def words(self, db: Database, b: Booking, rng: random.Random) -> claims.Words:
         """The booking by its class and city (and, for the slot, its branch)."""
         city = record(db, "locations", b.pickup_location).city
         said = f"my {b.vehicle_class} rental in {city}"
-        return Words(
+        return claims.Words(
             f"my {b.vehicle_class} rental at {b.pickup_location} in {city}", said, {"city": city}
         )

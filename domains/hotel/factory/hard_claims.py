@@ -47,15 +47,14 @@ from tau_sim.domains.hotel.scenario import (
     ROOM_TEXT,
     dates_text,
 )
-from tau_sim.domains.kit.factory import claims as kit
-from tau_sim.domains.kit.factory.claims import Described, DisprovenClaim, RefusedWrite, Terms, Words
+from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, sum_action
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-STAYS = Described(
+STAYS = claims.Described(
     "reservations", "reservation_id", guest_with, reservations_of, describe, search_reads, by_city
 )
 """The guest's reservations, described by hotel or city and dates."""
@@ -68,7 +67,7 @@ _CLEANED_OPENINGS = (
 )
 
 
-class NeverCleanedClaim(DisprovenClaim, HotelIntent):
+class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
     """A "never cleaned" complaint on a stay whose housekeeping log shows every night cleaned."""
 
     name = "never_cleaned_claim"
@@ -127,7 +126,7 @@ _LATE_OPENINGS = (
 )
 
 
-class LateCancellationClaim(kit.LateCancellationClaim[Reservation], HotelIntent):
+class LateCancellationClaim(claims.LateCancellation[Reservation], HotelIntent):
     """A full refund asked for a check-in "days away" that is inside the window: nothing cancelled.
 
     The guest keeps the stay rather than lose the first night's price.
@@ -152,16 +151,16 @@ class LateCancellationClaim(kit.LateCancellationClaim[Reservation], HotelIntent)
         """Another stay at the same hotel."""
         return other.property_id == r.property_id
 
-    def terms(self, r: Reservation) -> Terms:
+    def terms(self, r: Reservation) -> claims.Terms:
         """The stay's check-in, what was paid, the first night's price kept."""
         window = f"inside the {r.rate_plan} window"
-        return Terms(r.check_in, net_paid(r), r.nights[0].price, window)
+        return claims.Terms(r.check_in, net_paid(r), r.nights[0].price, window)
 
-    def words(self, db: Database, r: Reservation, rng: random.Random) -> Words:
+    def words(self, db: Database, r: Reservation, rng: random.Random) -> claims.Words:
         """The stay by its hotel's name or its city."""
         prop: Property = record(db, "properties", r.property_id)
         words = f"my stay at {prop.name}" if rng.random() < 0.5 else f"my stay in {prop.city}"
-        return Words(words, words, {"hotel": prop.name, "city": prop.city.split(",")[0]})
+        return claims.Words(words, words, {"hotel": prop.name, "city": prop.city.split(",")[0]})
 
 
 _TIER_OPENINGS = (
@@ -172,7 +171,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(RefusedWrite, HotelIntent):
+class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"

@@ -4,7 +4,7 @@
 gold path with that write made; ``DisprovenClaim`` one whose request rests on a claim the
 records contradict (a forbidden request: nothing is written). ``Described`` says
 how a domain's customers name their records of one kind without their ids, so a claim can be
-about a record found by search. ``LateCancellationClaim`` is the claim shared by the worlds
+about a record found by search. ``LateCancellation`` is the claim shared by the worlds
 whose cancellations cost a fee close to the start: "it is days away, so it is free".
 """
 
@@ -136,7 +136,7 @@ class Words:
     place: Mapping[str, str]
 
 
-class LateCancellationClaim(DisprovenClaim, Generic[R]):
+class LateCancellation(DisprovenClaim, Generic[R]):
     """A full refund asked for a record whose start is "days away": it is inside the fee window.
 
     Nothing is cancelled: the user keeps the record rather than pay the fee. A domain gives
