@@ -17,7 +17,6 @@ from tau_sim.domains.airline.data import (
     Flight,
     Reservation,
     User,
-    net_paid,
 )
 from tau_sim.domains.airline.factory.common import (
     AirlineIntent,
@@ -38,6 +37,7 @@ from tau_sim.domains.airline.factory.finding import (
 from tau_sim.domains.airline.rules import DELAY_THRESHOLD_MINUTES, compensation
 from tau_sim.domains.airline.scenario import gold_reads
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -64,12 +64,11 @@ def _short_delay(db: Database, r: Reservation) -> Flight | None:
     return late[0] if late else None
 
 
-class DisprovenDelayCompensation(SearchIntent):
+class DisprovenDelayCompensation(DisprovenClaim, SearchIntent):
     """Compensation claimed for a flight "hours late" that was late by under 180 minutes."""
 
     name = "disproven_delay_compensation"
     description = "The user claims a long delay the record disproves: no compensation."
-    forbidden = True
     rules = ("compensation-threshold",)
     challenges = frozenset({"search", "disproven"})
 
@@ -122,17 +121,12 @@ class DisprovenDelayCompensation(SearchIntent):
             )
         ]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The compensation paid anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
-
-class DisprovenCancelledRefund(SearchIntent):
+class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
     """A full refund claimed for a basic economy trip "the airline cancelled": it did not."""
 
     name = "disproven_cancelled_refund"
     description = "The user says the airline cancelled a basic economy flight; it is scheduled."
-    forbidden = True
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "disproven"})
 
@@ -172,18 +166,7 @@ class DisprovenCancelledRefund(SearchIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The trip cancelled with everything paid refunded."""
-        db = domain.new_database()
-        r = meant(db, task)
-        refund = net_paid(r)
-        return [
-            Action(
-                "cancel_reservation", {"reservation_id": r.reservation_id, "refund_amount": refund}
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The trip cancelled with the full refund."""
-        return [[*task.actions, *self.violations(domain, task)]]
+        return [full_refund_cancel(domain, meant(domain.new_database(), task).reservation_id)]
 
 
 def departed_today(flight: Flight) -> bool:
@@ -195,13 +178,11 @@ def departed_today(flight: Flight) -> bool:
     return left < NOW.hour * 60 + NOW.minute
 
 
-class DepartedTodayCancel(AirlineIntent):
+class DepartedTodayCancel(DisprovenClaim, AirlineIntent):
     """Cancel a trip whose first flight "has not left yet": it left this morning. Refuse."""
 
-    tier = "hard"
     name = "departed_today_cancel"
     description = "The user wants a trip cancelled whose flight left this morning: refuse."
-    forbidden = True
     rules = ("no-change-after-departure",)
     challenges = frozenset({"disproven"})
 
@@ -245,7 +226,3 @@ class DepartedTodayCancel(AirlineIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The reservation cancelled with everything paid refunded."""
         return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The reservation cancelled anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]

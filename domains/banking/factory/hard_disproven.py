@@ -29,6 +29,7 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import balance_later, caller, side_question
 from tau_sim.domains.banking.scenario import account_text, gold_reads
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -46,7 +47,7 @@ def _subscribers(db: Database, user: User) -> list[tuple[Transaction, Transactio
     return out
 
 
-class RecurringNotFraud(BankingIntent):
+class RecurringNotFraud(DisprovenClaim, BankingIntent):
     """An "unauthorised" charge that is the customer's own monthly subscription: refuse.
 
     No dispute and no fraud transfer; the agent says since when it is charged. Then the user
@@ -58,8 +59,7 @@ class RecurringNotFraud(BankingIntent):
         "The user says a charge was never authorised; the statement shows the same subscription "
         "charged every month: refuse, say since when (disproven), then a balance (later)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("recurring-not-fraud",)
     challenges = frozenset({"disproven", "later"})
 
@@ -106,10 +106,6 @@ class RecurringNotFraud(BankingIntent):
         latest = next(t for t, _ in _subscribers(db, user) if describe(t) in said)
         return [dispute_action(latest, "goods not received")]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the subscription disputed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
-
 
 def _single(db: Database, user: User) -> list[Transaction]:
     """Recent purchases with no other charge of the same merchant and amount on the account."""
@@ -125,7 +121,7 @@ def _single(db: Database, user: User) -> list[Transaction]:
     ]
 
 
-class DuplicateNotOnFile(BankingIntent):
+class DuplicateNotOnFile(DisprovenClaim, BankingIntent):
     """A "charged twice" claim the statement disproves: one charge only, nothing to dispute."""
 
     name = "duplicate_not_on_file"
@@ -133,8 +129,7 @@ class DuplicateNotOnFile(BankingIntent):
         "The user says a purchase was charged twice; the statement shows one charge: refuse "
         "the duplicate dispute and say so (disproven)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("duplicate-needs-two",)
     challenges = frozenset({"search", "disproven"})
 
@@ -183,7 +178,3 @@ class DuplicateNotOnFile(BankingIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The single charge disputed as a duplicate."""
         return [dispute_action(said_charges(domain, task, True)[0], "duplicate charge")]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the duplicate dispute filed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

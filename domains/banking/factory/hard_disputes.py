@@ -41,6 +41,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, gold_reads
+from tau_sim.domains.kit.factory.claims import RefusedWrite
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import sum_action
@@ -142,7 +143,7 @@ class DisputeSeveral(BankingIntent):
         return paths
 
 
-class DisputeBesideExpired(BankingIntent):
+class DisputeBesideExpired(RefusedWrite, BankingIntent):
     """Dispute three recent purchases and one past the 60-day window.
 
     The recent ones are filed (three writes); the old one is refused, saying when it was posted.
@@ -155,6 +156,7 @@ class DisputeBesideExpired(BankingIntent):
     )
     tier = "hard"
     rules = ("dispute-window",)
+    domain_mistakes = True
     challenges = frozenset({"search", "mixed", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -209,11 +211,7 @@ class DisputeBesideExpired(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the old one disputed too, and a recent one refused as well."""
         disputes = [a for a in task.actions if a.name == "file_dispute"]
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions, *self.violations(domain, task)],
-            [a for a in task.actions if a is not disputes[0]],
-        ]
+        return [*super().mistakes(domain, task), [a for a in task.actions if a is not disputes[0]]]
 
 
 class DisputeUnlessFiled(BankingIntent):

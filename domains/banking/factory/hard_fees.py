@@ -32,6 +32,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.claims import RefusedWrite
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -55,7 +56,18 @@ def _fee_named(db: Database, user: User, said: str, skip: str = "") -> Transacti
     )
 
 
-class OneOfTwoFees(BankingIntent):
+class RefusedFee(RefusedWrite, BankingIntent):
+    """A fee reversal the policy refuses (the fee the user names), beside an allowed request."""
+
+    domain_mistakes = True
+
+    def violations(self, domain: Domain, task: Task) -> list[Action]:
+        """The fee the user names reversed."""
+        db = domain.new_database()
+        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
+
+
+class OneOfTwoFees(RefusedWrite, BankingIntent):
     """Two fees to reverse: only one per 12 months, the one the customer prefers."""
 
     name = "one_of_two_fees"
@@ -65,6 +77,7 @@ class OneOfTwoFees(BankingIntent):
     )
     tier = "hard"
     rules = ("fee-reversal-one",)
+    domain_mistakes = True
     challenges = frozenset({"mixed", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -126,16 +139,11 @@ class OneOfTwoFees(BankingIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, both reversed, and the other one reversed instead."""
-        wrong = self.violations(domain, task)
         reads = [a for a in task.actions if a.name != "reverse_fee"]
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions, *wrong],
-            [*reads, *wrong],
-        ]
+        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]
 
 
-class CapBesideTransfer(BankingIntent):
+class CapBesideTransfer(RefusedFee):
     """A transfer from savings (allowed) and a fee above the cap reversed (refused)."""
 
     name = "cap_beside_transfer"
@@ -214,17 +222,8 @@ class CapBesideTransfer(BankingIntent):
             summary=f"transfer {money_text(amount)}, refuse {fee.transaction_id} over the cap",
         )
 
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fee above the cap reversed."""
-        db = domain.new_database()
-        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed as well."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
-
-
-class DisputeBesideSecondReversal(BankingIntent):
+class DisputeBesideSecondReversal(RefusedFee):
     """A dispute (allowed) and a fee reversal within 12 months of the last one (refused)."""
 
     name = "dispute_beside_second_reversal"
@@ -289,12 +288,3 @@ class DisputeBesideSecondReversal(BankingIntent):
             summary=f"dispute {txn.transaction_id}; refuse {fee.transaction_id} "
             f"(last reversal {user.last_fee_reversal})",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fee reversed within 12 months of the last reversal."""
-        db = domain.new_database()
-        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed as well."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

@@ -26,11 +26,9 @@ from tau_sim.domains.car_rental.factory.common import (
     LIST_LOCATIONS,
     RentalIntent,
     a_or_an,
-    booking_id_of,
     bookings_of,
     branch_words,
     by_city,
-    cancellation_refund,
     card,
     describe,
     driver_age,
@@ -53,17 +51,16 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-
-def _method_of(domain: Domain, user_id: str, text: str) -> str:
-    """The id of the payment method of ``user_id`` that the user names ``text``."""
-    user: User = record(domain.new_database(), "users", user_id)
-    return next(m.id for m in user.payment_methods if method_text(m) == text)
+RENTALS = claims.Described(
+    "bookings", "booking_id", user_with, bookings_of, describe, search_reads, by_city
+)
+"""The user's bookings, described by class, city or branch and dates."""
 
 
 _YOUNG_OPENINGS = (
@@ -74,7 +71,7 @@ _YOUNG_OPENINGS = (
 )
 
 
-class YoungDriverPremiumClaim(RentalIntent):
+class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
     """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
 
     The user claims the driver is 25 already; the birth date on the booking says not.
@@ -86,6 +83,7 @@ class YoungDriverPremiumClaim(RentalIntent):
         "driver it says is 25; the record shows a younger driver: three changes, no upgrade."
     )
     tier = HARD
+    domain_mistakes = True
     challenges = frozenset({"search", "mixed", "disproven", "long"})
     rules = ("premium-min-age-25",)
 
@@ -100,12 +98,13 @@ class YoungDriverPremiumClaim(RentalIntent):
                 and missing_cover(b) is not None
             )
 
-        user = user_with(db, rng, lambda bs: any(fits(b) for b in bs))
-        if user is None:
+        found = RENTALS.described(db, rng, fits)
+        if found is None:
             return None
-        b = rng.choice([b for b in bookings_of(db, user.user_id) if fits(b)])
-        words, method, change = describe(db, b, rng), card(user, 0, rng), one_way_change(db, b, rng)
-        if words is None or method is None or change is None:
+        b, words = found
+        user: User = record(db, "users", b.user_id)
+        method, change = card(user, 0, rng), one_way_change(db, b, rng)
+        if method is None or change is None:
             return None
         branch, difference = change
         extra = rng.randint(1, 3)
@@ -151,7 +150,7 @@ class YoungDriverPremiumClaim(RentalIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, b.booking_id, locate=by_city(words, b)),
+                *RENTALS.reads(who, b, words),
                 *extend_actions(b, end, method, b.daily_rate),
                 Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total}"}),
                 Action(
@@ -192,10 +191,6 @@ class YoungDriverPremiumClaim(RentalIntent):
             )
         ]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The upgrade made too, and the last change left out."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
-
 
 _WAIVER_OPENINGS = (
     "Hi, I was billed for damage on a car I rented from you and I had full cover!",
@@ -205,7 +200,7 @@ _WAIVER_OPENINGS = (
 )
 
 
-class WaiverClaimDisproven(RentalIntent):
+class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
     """A damage charge disputed for a waiver the booking does not carry: the charge stands.
 
     Nothing is waived and nobody is transferred: the booking's add-ons disprove the claim.
@@ -216,8 +211,6 @@ class WaiverClaimDisproven(RentalIntent):
         "The user disputes a damage charge on a described rental, claiming it had the waiver; "
         "the booking has none: the charge stands."
     )
-    forbidden = True
-    tier = HARD
     challenges = frozenset({"search", "disproven"})
     rules = ("waiver-claim-checked",)
 
@@ -233,13 +226,10 @@ class WaiverClaimDisproven(RentalIntent):
                 )
             )
 
-        user = user_with(db, rng, lambda bs: any(charged(b) for b in bs))
-        if user is None:
+        found = RENTALS.described(db, rng, charged)
+        if found is None:
             return None
-        b = rng.choice([b for b in bookings_of(db, user.user_id) if charged(b)])
-        words = describe(db, b, rng)
-        if words is None:
-            return None
+        b, words = found
         report: DamageReport = next(
             r
             for rid in b.damage_reports
@@ -259,7 +249,7 @@ class WaiverClaimDisproven(RentalIntent):
             demand=f"the {charge} damage charge removed",
             opening=rng.choice(_WAIVER_OPENINGS).format(city=city, what=what),
             known={"rental": words, "damage_charge": f"{charge} for {what}"},
-            actions=search_reads(who, b.booking_id, locate=by_city(words, b)),
+            actions=RENTALS.reads(who, b, words),
             outputs=["no collision damage waiver", charge],
             summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "
             f"{report.report_id} stands",
@@ -267,15 +257,10 @@ class WaiverClaimDisproven(RentalIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The charge waived on the user's word."""
-        booking_id = booking_id_of(task)
-        b: Booking = record(domain.new_database(), "bookings", booking_id)
+        b = RENTALS.meant(domain, task)
         db = domain.new_database()
         rid = next(r for r in b.damage_reports if record(db, "damage_reports", r).customer_charge)
-        return [Action("waive_damage_charge", {"booking_id": booking_id, "report_id": rid})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The charge waived."""
-        return [[*task.actions, *self.violations(domain, task)]]
+        return [Action("waive_damage_charge", {"booking_id": b.booking_id, "report_id": rid})]
 
 
 _LATE_OPENINGS = (
@@ -286,81 +271,43 @@ _LATE_OPENINGS = (
 )
 
 
-class LateCancellationClaim(RentalIntent):
+class LateCancellationClaim(claims.LateCancellation[Booking], RentalIntent):
     """A full refund asked for a pick-up "days away" that is within 48 hours: nothing cancelled.
 
     The user keeps the booking rather than lose a day's rate.
     """
 
-    name = "late_cancellation_claim"
     description = (
         "The user cancels a described booking only for a full refund, claiming the pick-up is "
         "days away; it is within 48 hours: no full refund, the booking is kept."
     )
-    forbidden = True
-    tier = HARD
-    challenges = frozenset({"search", "disproven", "conditional"})
     rules = ("late-cancellation-fee",)
+    records = RENTALS
+    cancel_tool = "cancel_booking"
+    openings = _LATE_OPENINGS
+    said_days = (3, 5)
+    start_noun, record_noun, kept_noun, known_key = "pick-up", "booking", "booking", "rental"
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-
-        def late(b: Booking) -> bool:
-            return (
-                b.status == RESERVED
-                and iso_day(b.pickup_date) >= TODAY
-                and hours_to_pickup(b.pickup_date) < FREE_CANCELLATION_HOURS
-            )
-
-        user = user_with(db, rng, lambda bs: any(late(b) for b in bs))
-        if user is None:
-            return None
-        mine = bookings_of(db, user.user_id)
-        b = rng.choice([b for b in mine if late(b)])
-        if any(
-            o.booking_id != b.booking_id
-            and (o.vehicle_class, o.pickup_location) == (b.vehicle_class, b.pickup_location)
-            for o in mine
-        ):
-            return None
-        city = record(db, "locations", b.pickup_location).city
-        words = f"my {b.vehicle_class} rental at {b.pickup_location} in {city}"
-        refund, _fee = cancellation_refund(b)
-        if words is None or refund <= 0:
-            return None
-        said = (iso_day(b.pickup_date) + dt.timedelta(days=rng.randint(3, 5))).strftime("%A")
-        who = self.owner(db, b, rng)
-        paid = money_text(net_paid(b))
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to cancel my {b.vehicle_class} rental in {city} with a full refund of "
-            f"{paid}: I think the pick-up is only on {said}, days from now. I do not know the "
-            f"booking code. If I cannot get the full {paid} back, I keep the booking as it is.",
-            demand=f"the booking cancelled with the full {paid} refunded",
-            opening=rng.choice(_LATE_OPENINGS).format(city=city) + KEEP_UNLESS_FULL,
-            known={"rental": words},
-            actions=[
-                *search_reads(who, b.booking_id, locate=by_city(words, b)),
-                Action("calculate", {"expression": f"{net_paid(b):.2f} - {b.daily_rate:.2f}"}),
-            ],
-            outputs=[b.pickup_date, money_text(refund)],
-            summary=f"full refund of {b.booking_id} asked (pick-up {b.pickup_date}, within 48 "
-            f"hours): {money_text(refund)} only, booking kept",
+    def late(self, b: Booking) -> bool:
+        """A reserved booking whose pick-up is less than 48 hours away."""
+        return (
+            b.status == RESERVED
+            and iso_day(b.pickup_date) >= TODAY
+            and hours_to_pickup(b.pickup_date) < FREE_CANCELLATION_HOURS
         )
 
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late cancellation refunded in full."""
-        booking_id = booking_id_of(task)
-        b: Booking = record(domain.new_database(), "bookings", booking_id)
-        return [Action("cancel_booking", {"booking_id": booking_id, "refund_amount": net_paid(b)})]
+    def twin(self, b: Booking, other: Booking) -> bool:
+        """Another booking of the same class at the same branch."""
+        return (other.vehicle_class, other.pickup_location) == (b.vehicle_class, b.pickup_location)
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The full refund given, and the booking cancelled with the fee (the condition lost)."""
-        full = self.violations(domain, task)
-        b: Booking = record(domain.new_database(), "bookings", full[0].arguments["booking_id"])
-        refund, _fee = cancellation_refund(b)
-        return [
-            [*task.actions, *full],
-            [*task.actions, replaced(full[0], refund_amount=refund)],
-        ]
+    def terms(self, b: Booking) -> claims.Terms:
+        """The pick-up day, what was paid, a day's rate kept."""
+        return claims.Terms(b.pickup_date, net_paid(b), b.daily_rate, "within 48 hours")
+
+    def words(self, db: Database, b: Booking, rng: random.Random) -> claims.Words:
+        """The booking by its class and city (and, for the slot, its branch)."""
+        city = record(db, "locations", b.pickup_location).city
+        said = f"my {b.vehicle_class} rental in {city}"
+        return claims.Words(
+            f"my {b.vehicle_class} rental at {b.pickup_location} in {city}", said, {"city": city}
+        )

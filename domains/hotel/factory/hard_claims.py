@@ -30,7 +30,6 @@ from tau_sim.domains.hotel.factory.common import (
     describe,
     flexible_ahead,
     guest_with,
-    reservation_id_of,
     reservations_of,
     search,
     search_reads,
@@ -48,12 +47,17 @@ from tau_sim.domains.hotel.scenario import (
     ROOM_TEXT,
     dates_text,
 )
-from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, replaced, sum_action
+from tau_sim.domains.kit.tasks import replaced, sum_action
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+STAYS = claims.Described(
+    "reservations", "reservation_id", guest_with, reservations_of, describe, search_reads, by_city
+)
+"""The guest's reservations, described by hotel or city and dates."""
 
 _CLEANED_OPENINGS = (
     "Hi, my room was never cleaned during my last stay with you!",
@@ -63,7 +67,7 @@ _CLEANED_OPENINGS = (
 )
 
 
-class NeverCleanedClaim(HotelIntent):
+class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
     """A "never cleaned" complaint on a stay whose housekeeping log shows every night cleaned."""
 
     name = "never_cleaned_claim"
@@ -71,8 +75,6 @@ class NeverCleanedClaim(HotelIntent):
         "The guest says the room of a described past stay was never cleaned and wants goodwill "
         "points; the housekeeping log shows it cleaned every night: no points."
     )
-    forbidden = True
-    tier = HARD
     challenges = frozenset({"search", "disproven"})
     rules = ("goodwill-needs-incident",)
 
@@ -87,13 +89,10 @@ class NeverCleanedClaim(HotelIntent):
                 and len(r.housekeeping) == len(r.nights)
             )
 
-        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs))
-        if guest is None:
+        found = STAYS.described(db, rng, fits)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
-        words = describe(db, r, rng)
-        if words is None:
-            return None
+        r, words = found
         who = self.owner(db, r, rng)
         _, due = goodwill_points(len(r.nights))
         return self.task(
@@ -105,7 +104,7 @@ class NeverCleanedClaim(HotelIntent):
             demand="goodwill points for the room that was never cleaned",
             opening=rng.choice(_CLEANED_OPENINGS).format(hotel=HOTEL_NAMES[r.property_id]),
             known={"stay": words, "complaint": "the room was never cleaned"},
-            actions=search_reads(who, r.reservation_id, locate=by_city(words, r)),
+            actions=STAYS.reads(who, r, words),
             outputs=["cleaned every night"],
             summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
             f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
@@ -113,14 +112,10 @@ class NeverCleanedClaim(HotelIntent):
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """Goodwill points credited for the incident the record disproves."""
-        rid = reservation_id_of(task)
-        r: Reservation = record(domain.new_database(), "reservations", rid)
+        r = STAYS.meant(domain, task)
         _, due = goodwill_points(len(r.nights))
-        return [Action("credit_goodwill_points", {"reservation_id": rid, "points": due})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The points credited anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
+        args = {"reservation_id": r.reservation_id, "points": due}
+        return [Action("credit_goodwill_points", args)]
 
 
 _LATE_OPENINGS = (
@@ -131,77 +126,41 @@ _LATE_OPENINGS = (
 )
 
 
-class LateCancellationClaim(HotelIntent):
+class LateCancellationClaim(claims.LateCancellation[Reservation], HotelIntent):
     """A full refund asked for a check-in "days away" that is inside the window: nothing cancelled.
 
     The guest keeps the stay rather than lose the first night's price.
     """
 
-    name = "late_cancellation_claim"
     description = (
         "The guest cancels a described stay only for a full refund, claiming check-in is days "
         "away; it is inside the window: no full refund, the stay is kept."
     )
-    forbidden = True
-    tier = HARD
-    challenges = frozenset({"search", "disproven", "conditional"})
     rules = ("late-cancellation-first-night",)
+    records = STAYS
+    cancel_tool = "cancel_reservation"
+    openings = _LATE_OPENINGS
+    said_days = (3, 6)
+    start_noun, record_noun, kept_noun, known_key = "check-in", "reservation", "stay", "stay"
 
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
+    def late(self, r: Reservation) -> bool:
+        """A flexible stay of two nights or more whose cancellation now costs the first night."""
+        return flexible_ahead(r) and len(r.nights) >= 2 and cancellation_refund(r)[1]
 
-        def late(r: Reservation) -> bool:
-            return flexible_ahead(r) and len(r.nights) >= 2 and cancellation_refund(r)[1]
+    def twin(self, r: Reservation, other: Reservation) -> bool:
+        """Another stay at the same hotel."""
+        return other.property_id == r.property_id
 
-        guest = guest_with(db, rng, lambda rs: any(late(r) for r in rs))
-        if guest is None:
-            return None
-        mine = reservations_of(db, guest.user_id)
-        r = rng.choice([r for r in mine if late(r)])
-        if any(o.property_id == r.property_id and o is not r for o in mine):
-            return None
+    def terms(self, r: Reservation) -> claims.Terms:
+        """The stay's check-in, what was paid, the first night's price kept."""
+        window = f"inside the {r.rate_plan} window"
+        return claims.Terms(r.check_in, net_paid(r), r.nights[0].price, window)
+
+    def words(self, db: Database, r: Reservation, rng: random.Random) -> claims.Words:
+        """The stay by its hotel's name or its city."""
         prop: Property = record(db, "properties", r.property_id)
         words = f"my stay at {prop.name}" if rng.random() < 0.5 else f"my stay in {prop.city}"
-        refund, _fee = cancellation_refund(r)
-        said = (iso_day(r.check_in) + dt.timedelta(days=rng.randint(3, 6))).strftime("%A")
-        paid = money_text(net_paid(r))
-        who = self.owner(db, r, rng)
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to cancel {words} with a full refund of {paid}: I think the check-in "
-            f"is only on {said}, days from now. I do not know the reservation code. If I cannot "
-            f"get the full {paid} back, I keep the reservation as it is.",
-            demand=f"the stay cancelled with the full {paid} refunded",
-            opening=rng.choice(_LATE_OPENINGS).format(hotel=prop.name, city=prop.city.split(",")[0])
-            + KEEP_UNLESS_FULL,
-            known={"stay": words},
-            actions=[
-                *search_reads(who, r.reservation_id, locate=by_city(words, r)),
-                Action("calculate", {"expression": f"{net_paid(r):.2f} - {r.nights[0].price:.2f}"}),
-            ],
-            outputs=[r.check_in, money_text(refund)],
-            summary=f"full refund of {r.reservation_id} asked (check-in {r.check_in}, inside "
-            f"the {r.rate_plan} window): {money_text(refund)} only, stay kept",
-        )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late cancellation refunded in full."""
-        rid = reservation_id_of(task)
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The full refund given, and the stay cancelled with the fee (the condition lost)."""
-        full = self.violations(domain, task)
-        r: Reservation = record(
-            domain.new_database(), "reservations", full[0].arguments["reservation_id"]
-        )
-        refund, _fee = cancellation_refund(r)
-        return [
-            [*task.actions, *full],
-            [*task.actions, replaced(full[0], refund_amount=refund)],
-        ]
+        return claims.Words(words, words, {"hotel": prop.name, "city": prop.city.split(",")[0]})
 
 
 _TIER_OPENINGS = (
@@ -212,7 +171,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(HotelIntent):
+class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
@@ -307,8 +266,5 @@ class BlueMemberRateClaim(HotelIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The member rate booked as well, and the member rate booked instead."""
-        book = task.actions[-1]
-        return [
-            [*task.actions, *self.violations(domain, task)],
-            [*task.actions[:-1], replaced(book, rate_plan=MEMBER)],
-        ]
+        instead = replaced(task.actions[-1], rate_plan=MEMBER)
+        return [*super().mistakes(domain, task), [*task.actions[:-1], instead]]

@@ -24,6 +24,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS
 from tau_sim.domains.insurance.scenario import CLAIM_TEXT, LOSS_TEXT
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -164,13 +165,11 @@ class DescribedClaimStatus(InsuranceIntent):
         )
 
 
-class DisprovenForeignClaim(InsuranceIntent):
+class DisprovenForeignClaim(DisprovenClaim, InsuranceIntent):
     """Withdraw a claim the user says is theirs; it is on another person's policy: refuse."""
 
     name = "disproven_foreign_claim"
     description = "The user wants a claim withdrawn that is on someone else's policy; refuse."
-    forbidden = True
-    tier = "hard"
     rules = ("not-own-record",)
     challenges = frozenset({"disproven"})
 
@@ -210,18 +209,12 @@ class DisprovenForeignClaim(InsuranceIntent):
         """The other person's claim withdrawn as the user asks."""
         return [Action("withdraw_claim", {"claim_id": task.scenario.known_info["claim_id"]})]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The other person's claim withdrawn anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
-
-class DisprovenCoverage(InsuranceIntent):
+class DisprovenCoverage(DisprovenClaim, InsuranceIntent):
     """A loss the user was told is covered; their home policy excludes it: refuse to file."""
 
     name = "disproven_coverage"
     description = "The user says an excluded loss is covered by their home policy; refuse."
-    forbidden = True
-    tier = "hard"
     rules = ("excluded-loss",)
     challenges = frozenset({"search", "disproven"})
 
@@ -278,18 +271,12 @@ class DisprovenCoverage(InsuranceIntent):
         }
         return [Action("file_claim", args)]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The excluded claim filed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
-
-class ExpiredPolicyClaim(InsuranceIntent):
+class ExpiredPolicyClaim(DisprovenClaim, InsuranceIntent):
     """A claim on a policy the user believes is in force; it expired or was cancelled: refuse."""
 
     name = "expired_policy_claim"
     description = "The user files a claim on a policy that is no longer active; refuse."
-    forbidden = True
-    tier = "hard"
     rules = ("active-policy-only",)
     challenges = frozenset({"disproven"})
 
@@ -345,13 +332,11 @@ _KINDS = {
 """(policy kind, loss) a user reports on a policy that no longer covers anything."""
 
 
-class DisprovenPayment(InsuranceIntent):
+class DisprovenPayment(DisprovenClaim, InsuranceIntent):
     """The user says they paid the balance; the payment history lacks it: refuse to count it."""
 
     name = "disproven_payment"
     description = "The user claims a payment the records lack; the agent states the balance due."
-    forbidden = True
-    tier = "hard"
     rules = ("unrecorded-payment",)
     challenges = frozenset({"disproven"})
 

@@ -21,19 +21,18 @@ from tau_sim.domains.insurance.factory.common import (
     policy_label,
 )
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class BackdatedCoverage(InsuranceIntent):
+class BackdatedCoverage(DisprovenClaim, InsuranceIntent):
     """A loss a few days before a new policy started; the user wants it backdated: refuse."""
 
     name = "backdated_coverage"
     description = "The user wants a new policy backdated to cover an earlier loss; refuse."
-    forbidden = True
-    tier = "hard"
     rules = ("no-backdating",)
     challenges = frozenset({"disproven"})
 

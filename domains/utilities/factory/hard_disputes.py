@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.utilities.data import ELECTRICITY, HISTORY_DAYS, TODAY, Bill, BillLine, Meter
 from tau_sim.domains.utilities.factory.common import (
@@ -30,24 +31,24 @@ from tau_sim.domains.utilities.scenario import (
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-def latest_bill(db: Database, supply: Supply) -> Bill | None:
-    """The account's newest bill, if it has one."""
-    if supply.account.bill_count < 1:
+def latest_line(
+    db: Database, rng: random.Random, estimated: bool
+) -> tuple[Supply, Bill, Meter, BillLine] | None:
+    """A supply whose newest bill has a line (estimated or not) on its meter's newest reading."""
+
+    def line(s: Supply) -> tuple[Bill, Meter, BillLine] | None:
+        if s.account.bill_count < 1:
+            return None
+        bill: Bill = record(db, "bills", f"{s.account.account_id}-B{s.account.bill_count:02d}")
+        for ln in bill.lines:
+            meter = next(m for m in s.meters if m.meter_id == ln.meter_id)
+            if ln.estimated == estimated and s.last[meter.meter_id].value == ln.to_value:
+                return bill, meter, ln
         return None
-    bill: Bill = record(
-        db, "bills", f"{supply.account.account_id}-B{supply.account.bill_count:02d}"
-    )
-    return bill
 
-
-def newest_line(supply: Supply, bill: Bill, estimated: bool) -> tuple[Meter, BillLine] | None:
-    """A line of ``bill`` (estimated or not) that ends on its meter's newest reading."""
-    for line in bill.lines:
-        meter = next(m for m in supply.meters if m.meter_id == line.meter_id)
-        last = supply.last[meter.meter_id]
-        if line.estimated == estimated and last.value == line.to_value:
-            return meter, line
-    return None
+    supply = pick_supply(db, rng, lambda s: line(s) is not None)
+    found = line(supply) if supply is not None else None
+    return None if supply is None or found is None else (supply, *found)
 
 
 def bill_read(bill: Bill) -> Action:
@@ -55,7 +56,7 @@ def bill_read(bill: Bill) -> Action:
     return Action("get_bill_details", {"bill_id": bill.bill_id})
 
 
-class ReadingClaimMatches(UtilitiesIntent):
+class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
     """Disproven: a bill's reading called wrong, though it is the actual reading they give."""
 
     name = "reading_claim_matches"
@@ -63,26 +64,16 @@ class ReadingClaimMatches(UtilitiesIntent):
         "The user says the reading on the latest bill is wrong and wants it disputed, but the "
         "bill used an actual reading equal to the one they give: refused, saying so (disproven)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("bill-reading-matches",)
     challenges = frozenset({"disproven"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def fits(s: Supply) -> bool:
-            bill = latest_bill(db, s)
-            return bill is not None and newest_line(s, bill, estimated=False) is not None
-
-        supply = pick_supply(db, rng, fits)
-        if supply is None:
+        found = latest_line(db, rng, estimated=False)
+        if found is None:
             return None
-        bill = latest_bill(db, supply)
-        picked = newest_line(supply, bill, estimated=False) if bill else None
-        if bill is None or picked is None:
-            return None
-        meter, line = picked
+        supply, bill, meter, line = found
         reads = [
             supply.read(),
             bill_read(bill),
@@ -136,16 +127,11 @@ class ReadingClaimMatches(UtilitiesIntent):
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the dispute opened, the same reading recorded again."""
-        dispute = self.violations(domain, task)
-        args = dispute[0].arguments
-        again = Action(
-            "submit_meter_reading",
-            {"meter_id": args["meter_id"], "value": args["customer_reading"]},
-        )
+        args = self.violations(domain, task)[0].arguments
+        again = {"meter_id": args["meter_id"], "value": args["customer_reading"]}
         return [
             *super().mistakes(domain, task),
-            [*task.actions, *dispute],
-            [*task.actions, again],
+            [*task.actions, Action("submit_meter_reading", again)],
         ]
 
 
@@ -162,19 +148,10 @@ class DisputeOrReading(UtilitiesIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-
-        def fits(s: Supply) -> bool:
-            bill = latest_bill(db, s)
-            return bill is not None and newest_line(s, bill, estimated=True) is not None
-
-        supply = pick_supply(db, rng, fits)
-        if supply is None:
+        found = latest_line(db, rng, estimated=True)
+        if found is None:
             return None
-        bill = latest_bill(db, supply)
-        picked = newest_line(supply, bill, estimated=True) if bill else None
-        if bill is None or picked is None:
-            return None
-        meter, line = picked
+        supply, bill, meter, line = found
         span = (20, 300) if meter.fuel == ELECTRICITY else (3, 30)
         lower = rng.random() < 0.5 and line.units > span[1]
         value = line.to_value + (-1 if lower else 1) * rng.randint(*span)
@@ -253,7 +230,7 @@ def _quiet_day(db: Database, rng: random.Random, supply: Supply) -> str | None:
     return rng.choice(days) if days else None
 
 
-class OutageCreditNotOnFile(UtilitiesIntent):
+class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
     """Disproven: an outage credit for a day with no outage on file in the zip code."""
 
     name = "outage_credit_not_on_file"
@@ -261,8 +238,7 @@ class OutageCreditNotOnFile(UtilitiesIntent):
         "The user wants an outage credit for a day the power was off, but no outage is on file "
         "in their zip code that day: refused, saying so (disproven)."
     )
-    tier = "hard"
-    forbidden = True
+    domain_mistakes = True
     rules = ("outage-credit-on-file",)
     challenges = frozenset({"disproven"})
 
@@ -309,7 +285,3 @@ class OutageCreditNotOnFile(UtilitiesIntent):
             "fuel": ELECTRICITY,
         }
         return [Action("apply_outage_credit", args)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the credit given anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
