@@ -40,14 +40,18 @@ class Mixed(Intent):
     """A hard intent whose user asks for writes the policy allows and one it refuses."""
 
     tier: ClassVar[Tier] = "hard"
+    instead_of_last: ClassVar[bool] = False
+    """Whether the refused writes stand instead of the gold path's last action (the fallback
+    the user accepts: a transfer, another write) where an agent gives in."""
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The refused writes the task was built with (``refusing``)."""
         return list(task.violations)
 
     def gave_in(self, task: Task) -> list[Action]:
-        """The agent that gives in: the gold path, then the refused writes."""
-        return [*task.actions, *task.violations]
+        """The agent that gives in: the gold path, then the refused writes (``instead_of_last``)."""
+        kept = task.actions[:-1] if self.instead_of_last else task.actions
+        return [*kept, *task.violations]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The agent that gives in (``gave_in``), then the base intent's mistakes."""
