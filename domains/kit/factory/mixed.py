@@ -23,7 +23,7 @@ from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CustomerIntent, Owned
-from tau_sim.simulator.world import Action, Database, Domain, Intent, Task, Tier
+from tau_sim.simulator.world import Action, Database, Domain, Intent, Task
 
 CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 """What every user who makes writes says to the agent's summary (as each domain says it)."""
@@ -39,7 +39,7 @@ def refusing(task: Task, *writes: Action) -> Task:
 class Mixed(Intent):
     """A hard intent whose user asks for writes the policy allows and one it refuses."""
 
-    tier: ClassVar[Tier] = "hard"
+    tier = "hard"
     instead_of_last: ClassVar[bool] = False
     """Whether the refused writes stand instead of the gold path's last action (the fallback
     the user accepts: a transfer, another write) where an agent gives in."""
