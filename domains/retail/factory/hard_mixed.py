@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.mixed import Mixed, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem, User
@@ -51,22 +52,6 @@ def _told(orders: list[Order]) -> list[tuple[Order, OrderItem]]:
     return [(o, i) for o in orders for i in telling_items(o, orders)]
 
 
-def _refused_return(domain: Domain, task: Task, demand_key: str) -> list[Action]:
-    """The return of the item ``known[demand_key]`` names, from the gold reads' order holding it."""
-    db = domain.new_database()
-    wanted = task.scenario.known_info[demand_key]
-    user: User = record(db, "users", RetailIntent.profile_user(task))
-    for action in task.actions:
-        if action.name != "get_order_details":
-            continue
-        order: Order = record(db, "orders", action.arguments["order_id"])
-        item = next((i for i in order.items if wanted == item_text(i)), None)
-        method = original_method(user, order)
-        if item is not None and method is not None:
-            return [return_action(order, [item], method)]
-    return []
-
-
 class HardRetailIntent(RetailIntent):
     """A hard intent whose user describes orders by their items and knows no order number."""
 
@@ -74,7 +59,7 @@ class HardRetailIntent(RetailIntent):
     unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
 
 
-class MixedReturnWindow(HardRetailIntent):
+class MixedReturnWindow(Mixed, HardRetailIntent):
     """Return two items of two orders: one in its window (done), one past it (refused)."""
 
     name = "mixed_return_window"
@@ -103,8 +88,8 @@ class MixedReturnWindow(HardRetailIntent):
             [(o, i) for o, i in told if in_window_delivered(o) and returnable(i)]
         )
         late, refused = rng.choice([(o, i) for o, i in told if late_delivered(o) and returnable(i)])
-        method = original_method(user, recent)
-        if method is None or original_method(user, late) is None:
+        method, late_method = original_method(user, recent), original_method(user, late)
+        if method is None or late_method is None:
             return None
         who = self.identity(db, user.user_id, rng)
         first, second = rng.sample([ok, refused], 2)
@@ -116,7 +101,7 @@ class MixedReturnWindow(HardRetailIntent):
                 "orders.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to return {item_text(ok)} and {item_text(refused)}; they came in two "
@@ -142,17 +127,11 @@ class MixedReturnWindow(HardRetailIntent):
             summary=f"return the {ok.name} of {recent.order_id}; refuse the {refused.name} of "
             f"{late.order_id}, delivered {late.delivered_on}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return of the item delivered past the window."""
-        return _refused_return(domain, task, "refused_items")
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late item returned too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the return of the item delivered past the window
+        return refusing(task, return_action(late, [refused], late_method))
 
 
-class MixedFinalSale(HardRetailIntent):
+class MixedFinalSale(Mixed, HardRetailIntent):
     """Return a final-sale item (refused) beside a return or cancellation that is allowed."""
 
     name = "mixed_final_sale"
@@ -183,8 +162,8 @@ class MixedFinalSale(HardRetailIntent):
         final, item = rng.choice(finals)
         ids = {o.order_id for o, _ in finals}
         other, ok = rng.choice([(o, i) for o, i in told if allowed(o, i) and o.order_id not in ids])
-        method = original_method(user, other)
-        if method is None or original_method(user, final) is None:
+        method, final_method = original_method(user, other), original_method(user, final)
+        if method is None or final_method is None:
             return None
         who = self.identity(db, user.user_id, rng)
         known = {"order_desc": f"{order_phrase(item)}, and {order_phrase(ok)}"}
@@ -212,7 +191,7 @@ class MixedFinalSale(HardRetailIntent):
                 f"I'd like to {short}. Oh, and the {item.name} is going back too.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to return {item_text(item)} for a refund; I do not want an exchange. "
@@ -224,14 +203,7 @@ class MixedFinalSale(HardRetailIntent):
             outputs=outputs,
             summary=f"refuse the final-sale {item.name} of {final.order_id}; {short}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return of the final-sale item."""
-        return _refused_return(domain, task, "refused_items")
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the final-sale item returned too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, return_action(final, [item], final_method))  # the final-sale item
 
 
 class DisprovenLateDelivery(HardRetailIntent):
