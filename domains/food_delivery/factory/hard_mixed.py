@@ -15,7 +15,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     address_of,
     describe,
     describe_missing,
-    described,
     full_refunds,
     line_refunds,
     lines_text,
@@ -38,7 +37,7 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, line_text, sentence
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -115,7 +114,7 @@ class WholeOrderRefundMixed(Mixed, HardFoodIntent):
         return [*super().mistakes(domain, task), *self.wrong_order(domain, task, task.actions[-1])]
 
 
-class NeverDeliveredDisproven(HardFoodIntent):
+class NeverDeliveredDisproven(Refuses, HardFoodIntent):
     """An order the user says never came, that the record shows delivered: refuse, say when."""
 
     name = "never_delivered_disproven"
@@ -130,7 +129,7 @@ class NeverDeliveredDisproven(HardFoodIntent):
         if order is None:
             return None
         who, desc = self.owner_and_description(db, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"{sentence(desc)} never arrived, I am sure of it; I do not know the order "
@@ -151,14 +150,7 @@ class NeverDeliveredDisproven(HardFoodIntent):
             outputs=[clock(order.delivered_at)],
             summary=f"{order.order_id} 'never came', delivered {order.delivered_at}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """Every line of the order refunded as missing."""
-        return full_refunds(described(domain.new_database(), task)[0])
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order refunded as undelivered."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, *full_refunds(order))  # refunded as if never delivered
 
 
 class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):

@@ -1,9 +1,10 @@
 """The mixed challenge: a request the policy allows in part and refuses in part.
 
-``Mixed`` is the base of such an intent (hard tier). Its ``sample`` builds the gold path of
-the allowed writes and hands the refused ones to ``refusing``, where it knows them, so no
-intent reads them back from the task's words; its mistakes start with the agent that gives in
-(the gold path, then the refused writes: ``gave_in``).
+``Mixed`` is the base of such an intent (hard tier), ``Refuses`` of any intent whose user
+asks for a refused write. Its ``sample`` builds the gold path of the allowed writes and hands
+the refused ones to ``refusing``, where it knows them, so no intent reads them back from the
+task's words; its mistakes start with the agent that gives in (the gold path, then the
+refused writes: ``gave_in``).
 
 ``CancelOwnAndOthers`` is one whole mixed intent over a domain's owned records
 (``Holdings``): the user cancels a record of its own, described, and a friend's, its code
@@ -36,10 +37,13 @@ def refusing(task: Task, *writes: Action) -> Task:
     return msgspec.structs.replace(task, violations=list(writes))
 
 
-class Mixed(Intent):
-    """A hard intent whose user asks for writes the policy allows and one it refuses."""
+class Refuses(Intent):
+    """An intent whose user asks for writes the policy refuses, named where its task is built.
 
-    tier = "hard"
+    Its ``sample`` hands the refused writes to ``refusing``; its mistakes start with the agent
+    that gives in (``gave_in``).
+    """
+
     instead_of_last: ClassVar[bool] = False
     """Whether the refused writes stand instead of the gold path's last action (the fallback
     the user accepts: a transfer, another write) where an agent gives in."""
@@ -56,6 +60,12 @@ class Mixed(Intent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The agent that gives in (``gave_in``), then the base intent's mistakes."""
         return [self.gave_in(task), *super().mistakes(domain, task)]
+
+
+class Mixed(Refuses):
+    """A hard intent whose user asks for writes the policy allows and one it refuses."""
+
+    tier = "hard"
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.retail.data import PENDING, Order, OrderItem, User
+from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
     RetailIntent,
@@ -206,7 +205,7 @@ class MixedFinalSale(Mixed, HardRetailIntent):
         return refusing(task, return_action(final, [item], final_method))  # the final-sale item
 
 
-class DisprovenLateDelivery(HardRetailIntent):
+class DisprovenLateDelivery(Refuses, HardRetailIntent):
     """The user says an item came last week; the order was delivered past the window."""
 
     name = "disproven_late_delivery"
@@ -243,9 +242,19 @@ class DisprovenLateDelivery(HardRetailIntent):
             want += options_text(new.options)
             known["new_item"] = new_item_text(new.options, item.name)
             demand = f"the {item.name} exchanged"
+            asked = Action(
+                "exchange_delivered_order_items",
+                {
+                    "order_id": order.order_id,
+                    "item_ids": [item.item_id],
+                    "new_item_ids": [new.item_id],
+                    "payment_method_id": method.id,
+                },
+            )
         elif returnable(item):
             want = f"return {item_text(item)} for a refund"
             demand = f"the {item.name} returned"
+            asked = return_action(order, [item], method)
         else:
             return None
         opening = rng.choice(
@@ -255,7 +264,7 @@ class DisprovenLateDelivery(HardRetailIntent):
                 f"My {item.name} arrived {claim}. I'd like to {want.split()[0]} it please.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to {want}. I am sure it arrived {claim}, so it is well within the "
@@ -267,43 +276,10 @@ class DisprovenLateDelivery(HardRetailIntent):
             outputs=[order.delivered_on],
             summary=f"{demand}: refused, {order.order_id} was delivered {order.delivered_on}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return or exchange of the late item, as the user asks for it."""
-        db = domain.new_database()
-        read = [a for a in task.actions if a.name == "get_order_details"][-1]
-        order: Order = record(db, "orders", read.arguments["order_id"])
-        wanted = task.scenario.known_info["items"]
-        item = next(i for i in order.items if item_text(i) == wanted)
-        user: User = record(db, "users", order.user_id)
-        method = original_method(user, order)
-        if method is None:
-            return []
-        if "new_item" in task.scenario.known_info:
-            new = task.scenario.known_info["new_item"]
-            product = record(db, "products", item.product_id)
-            variant = next(
-                v for v in product.variants if new_item_text(v.options, item.name) == new
-            )
-            return [
-                Action(
-                    "exchange_delivered_order_items",
-                    {
-                        "order_id": order.order_id,
-                        "item_ids": [item.item_id],
-                        "new_item_ids": [variant.item_id],
-                        "payment_method_id": method.id,
-                    },
-                )
-            ]
-        return [return_action(order, [item], method)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late item returned or exchanged anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, asked)  # the late item returned or exchanged as asked
 
 
-class NotYourOrder(HardRetailIntent):
+class NotYourOrder(Refuses, HardRetailIntent):
     """The user claims another customer's pending order as theirs and wants it cancelled."""
 
     name = "not_your_order"
@@ -334,7 +310,7 @@ class NotYourOrder(HardRetailIntent):
                 f"I want to cancel {oid}. It's the one with the {item.name}.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want my order {oid} cancelled because {REASON_TEXT[reason]}. It is my order: "
@@ -347,17 +323,5 @@ class NotYourOrder(HardRetailIntent):
             outputs=["belong"],
             summary=f"{oid} belongs to {order.user_id}, not {user.user_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The cancellation of the other customer's order."""
-        known = task.scenario.known_info
-        return [
-            Action(
-                "cancel_pending_order",
-                {"order_id": known["order_id"], "reason": known["cancel_reason"]},
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The other customer's order cancelled anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the other customer's order cancelled
+        return refusing(task, Action("cancel_pending_order", {"order_id": oid, "reason": reason}))

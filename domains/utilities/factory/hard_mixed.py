@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
@@ -22,7 +22,6 @@ from tau_sim.domains.utilities.factory.common import (
     pick_opening,
     pick_supply,
     plannable,
-    tariff_switch,
 )
 from tau_sim.domains.utilities.rules import (
     CREDIT_MIN_HOURS,
@@ -309,7 +308,7 @@ def _fixed_targets(db: Database, supply: Supply) -> list[Tariff]:
     return [t for t in tariffs if t.available and t.tariff_id != current]
 
 
-class FixedTermClaim(UtilitiesIntent):
+class FixedTermClaim(Refuses, UtilitiesIntent):
     """Disproven: a switch asked for as free, the customer sure the fixed term has ended."""
 
     name = "fixed_term_claim"
@@ -333,7 +332,7 @@ class FixedTermClaim(UtilitiesIntent):
         if rng.random() < 0.5:
             reads.insert(1, Action("get_tariff_details", {"tariff_id": supply.tariff.tariff_id}))
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My fixed deal on {account_text(supply.premise.address)} has already ended, "
@@ -359,11 +358,6 @@ class FixedTermClaim(UtilitiesIntent):
             summary=f"free switch of {supply.account.account_id} (fixed to "
             f"{supply.account.fixed_until}): refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The switch made, the exit fee charged."""
-        return tariff_switch(domain, task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the switch made anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the switch made, the exit fee charged
+        switch = {"account_id": supply.account.account_id, "tariff_id": target.tariff_id}
+        return refusing(task, Action("change_tariff", switch))
