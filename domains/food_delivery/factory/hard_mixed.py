@@ -9,13 +9,19 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.food_delivery.data import DELIVERED, OUT_FOR_DELIVERY, PREPARING, Order, clock
+from tau_sim.domains.food_delivery.data import (
+    DELIVERED,
+    OUT_FOR_DELIVERY,
+    PREPARING,
+    Order,
+    OrderItem,
+    clock,
+)
 from tau_sim.domains.food_delivery.factory.common import (
     HardFoodIntent,
     address_of,
     describe,
     describe_missing,
-    full_refunds,
     line_refunds,
     lines_text,
     missing_lines,
@@ -48,16 +54,9 @@ def _fresh(order: Order) -> bool:
     return in_claim_window(order) and not order.refunds and not order.promo_code
 
 
-def _line_refund(order: Order, item_id: str, amount: float) -> Action:
-    return Action(
-        "refund_order_item",
-        {
-            "order_id": order.order_id,
-            "item_id": item_id,
-            "reason": "missing item",
-            "amount": amount,
-        },
-    )
+def _missing(order: Order, lines: list[OrderItem]) -> list[Action]:
+    """``lines`` of ``order`` refunded in full as missing (all of them: a whole-order refund)."""
+    return refund_writes(order, lines, [line.line_total for line in lines], "missing item")
 
 
 class WholeOrderRefundMixed(Mixed, HardFoodIntent):
@@ -104,10 +103,7 @@ class WholeOrderRefundMixed(Mixed, HardFoodIntent):
             summary=f"{order.order_id}: refund {len(lines)} missing, not the whole order",
         )
         # the other lines refunded in full too: the whole order given back
-        done = {line.item_id for line in lines}
-        return refusing(
-            task, *(a for a in full_refunds(order) if a.arguments["item_id"] not in done)
-        )
+        return refusing(task, *_missing(order, [i for i in order.items if i not in lines]))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The whole order refunded, the generic ones, the refund on another order."""
@@ -150,7 +146,7 @@ class NeverDeliveredDisproven(Refuses, HardFoodIntent):
             outputs=[clock(order.delivered_at)],
             summary=f"{order.order_id} 'never came', delivered {order.delivered_at}: refuse",
         )
-        return refusing(task, *full_refunds(order))  # refunded as if never delivered
+        return refusing(task, *_missing(order, list(order.items)))  # refunded as if never delivered
 
 
 class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
@@ -393,6 +389,5 @@ class ItemRefundWindowMixed(Mixed, HardFoodIntent):
             summary=f"refund {len(lines)} on {order.order_id}, refuse old {old.order_id}",
         )
         # the dish of the order past the window refunded too
-        return refusing(
-            task, _line_refund(old, old_line.item_id, min(old_line.line_total, old.total))
-        )
+        amount = min(old_line.line_total, old.total)
+        return refusing(task, *refund_writes(old, [old_line], [amount], "missing item"))
