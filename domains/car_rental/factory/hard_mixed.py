@@ -75,22 +75,22 @@ class CancelMineAndFriends(CancelOwnAndOthers[Booking], RentalIntent):
     )
     rules = ("others-booking",)
     holdings = Holdings(
-        "bookings",
-        "booking",
-        "rental",
-        lambda b: b.booking_id,
-        user_with,
-        bookings_of,
-        describe,
-        search_reads,
-        by_city,
+        table="bookings",
+        noun="booking",
+        slot="rental",
+        code=lambda b: b.booking_id,
+        owner_with=user_with,
+        of=bookings_of,
+        describe=describe,
+        reads=search_reads,
+        by_city=by_city,
     )
     cancelling = Cancelling(
-        "cancel_booking",
-        lambda b: b.status == RESERVED and iso_day(b.pickup_date) >= TODAY,
-        cancellation_refund,
-        lambda b: f"{net_paid(b):.2f} - {b.daily_rate:.2f}",
-        lambda db, b: city_of(db, b.pickup_location),
+        tool="cancel_booking",
+        cancellable=lambda b: b.status == RESERVED and iso_day(b.pickup_date) >= TODAY,
+        refund=cancellation_refund,
+        fee_expression=lambda b: f"{net_paid(b):.2f} - {b.daily_rate:.2f}",
+        place=lambda db, b: city_of(db, b.pickup_location),
     )
     openings = (
         "Hi, I need to cancel two car bookings: mine and one my friend made.",

@@ -236,22 +236,22 @@ class CancelMineAndFriends(CancelOwnAndOthers[Reservation], HotelIntent):
     )
     rules = ("others-reservation",)
     holdings = Holdings(
-        "reservations",
-        "reservation",
-        "stay",
-        lambda r: r.reservation_id,
-        guest_with,
-        reservations_of,
-        describe,
-        search_reads,
-        by_city,
+        table="reservations",
+        noun="reservation",
+        slot="stay",
+        code=lambda r: r.reservation_id,
+        owner_with=guest_with,
+        of=reservations_of,
+        describe=describe,
+        reads=search_reads,
+        by_city=by_city,
     )
     cancelling = Cancelling(
-        "cancel_reservation",
-        refund_on_cancel,
-        cancellation_refund,
-        lambda r: f"{net_paid(r):.2f} - {r.nights[0].price:.2f}",
-        lambda db, r: HOTEL_NAMES[r.property_id],
+        tool="cancel_reservation",
+        cancellable=refund_on_cancel,
+        refund=cancellation_refund,
+        fee_expression=lambda r: f"{net_paid(r):.2f} - {r.nights[0].price:.2f}",
+        place=lambda db, r: HOTEL_NAMES[r.property_id],
     )
     openings = (
         "Hi, I need to cancel two hotel reservations: mine and a friend's.",
