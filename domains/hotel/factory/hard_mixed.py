@@ -12,7 +12,7 @@ import random
 
 import msgspec
 
-from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Reservation, net_paid
+from tau_sim.domains.hotel.data import Reservation, net_paid
 from tau_sim.domains.hotel.factory.common import (
     HotelIntent,
     RoomUpgrade,
@@ -27,6 +27,7 @@ from tau_sim.domains.hotel.factory.common import (
     refund_on_cancel,
     reservations_of,
     search_reads,
+    upcoming,
 )
 from tau_sim.domains.hotel.rules import (
     NON_REFUNDABLE,
@@ -56,7 +57,7 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 def _non_refundable(r: Reservation) -> bool:
-    return r.status == CONFIRMED and r.rate_plan == NON_REFUNDABLE and iso_day(r.check_in) > TODAY
+    return upcoming(r) and r.rate_plan == NON_REFUNDABLE
 
 
 _KEEP_OPENINGS = (
