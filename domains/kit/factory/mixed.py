@@ -1,10 +1,10 @@
 """The mixed challenge: a request the policy allows in part and refuses in part.
 
-``Mixed`` is the base of such an intent (hard tier), ``Refuses`` of any intent whose user
-asks for a refused write. Its ``sample`` builds the gold path of the allowed writes and hands
-the refused ones to ``refusing``, where it knows them, so no intent reads them back from the
-task's words; its mistakes start with the agent that gives in (the gold path, then the
-refused writes: ``gave_in``).
+``Mixed`` is the base of such an intent (hard tier); ``Refuses``, its base, serves any intent
+whose user asks for a refused write. Their ``sample`` builds the gold path of the allowed
+writes and hands the refused ones to ``refusing`` where it knows them, so no intent reads them
+back from the task's words; their mistakes start with the agent that gives in (the gold path,
+then the refused writes: ``gave_in``).
 
 ``CancelOwnAndOthers`` is one whole mixed intent over a domain's owned records
 (``Holdings``): the user cancels a record of its own, described, and a friend's, its code
