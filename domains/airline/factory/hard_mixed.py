@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Reservation, User, route_key
+from tau_sim.domains.airline.data import Reservation, User
 from tau_sim.domains.airline.factory.common import (
     CONFIRM,
     fee_check,
@@ -37,6 +37,7 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
+from tau_sim.domains.kit.factory.mixed import Mixed, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import swapped
@@ -44,13 +45,14 @@ from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class ChangeAndBasicRefundRefused(SearchIntent):
+class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
     """Move one trip's flight and add bags; a basic economy refund refused, a bag added there."""
 
     name = "change_and_basic_refund_refused"
     description = "The user moves one trip and wants a basic economy trip refunded: refuse that."
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "mixed", "conditional", "long"})
+    instead_of_last = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -80,7 +82,7 @@ class ChangeAndBasicRefundRefused(SearchIntent):
             return None
         flight = f"the {move.new.departure} departure on {move.new.date}"
         who = self.owner(db, a, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I do not know the reservation codes. Two trips: move the outbound flight of "
@@ -123,18 +125,11 @@ class ChangeAndBasicRefundRefused(SearchIntent):
             summary=f"move {a.reservation_id} ({diff_text(move.difference)}), bags; refund of "
             f"basic economy {b.reservation_id} refused, a bag on it instead",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The basic economy trip cancelled with everything refunded."""
-        return [full_refund_cancel(domain, task.actions[-1].arguments["reservation_id"])]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The refund given (instead of the bag), and the generic ones."""
-        *allowed, _bag = task.actions
-        return [[*allowed, *self.violations(domain, task)], *super().mistakes(domain, task)]
+        # the basic economy trip cancelled with everything refunded (instead of the bag)
+        return refusing(task, full_refund_cancel(domain, b.reservation_id))
 
 
-class BasicBagsChangeRefused(SearchIntent):
+class BasicBagsChangeRefused(Mixed, SearchIntent):
     """Bags on a basic economy trip go through; moving its flight is refused."""
 
     name = "basic_bags_change_refused"
@@ -162,7 +157,7 @@ class BasicBagsChangeRefused(SearchIntent):
             return None
         flight = f"the {move.new.departure} departure on {move.new.date}"
         who = self.owner(db, r, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I do not know the reservation code. On {text} I want to add "
@@ -188,27 +183,7 @@ class BasicBagsChangeRefused(SearchIntent):
             f" on basic economy {r.reservation_id} ({money_text(bags[1])});"
             f" move to {move.new.flight_number} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The basic economy flight moved to the flight the user names."""
-        write = task.actions[-1]
-        db = domain.new_database()
-        r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
-        user: User = record(db, "users", r.user_id)
-        method = next(
-            m for m in user.payment_methods if m.id == write.arguments["payment_method_id"]
-        )
-        # the known flight reads "the HH:MM departure on YYYY-MM-DD"
-        words = task.scenario.known_info["flight"].split()
-        time, day = words[1], words[-1]
-        first = r.flights[0]
-        keys = db.find("routes", route_key(first.origin, first.destination, day))
-        new = next(f for k in keys if (f := record(db, "flights", k)).departure == time)
-        return [Move(r, new, method).write]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The flight moved too, and the generic ones (the bags left out)."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+        return refusing(task, move.write)  # the basic economy flight moved as asked
 
 
 class FamilyFixWithRefusals(SearchIntent):

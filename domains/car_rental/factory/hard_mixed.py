@@ -27,13 +27,13 @@ from tau_sim.domains.car_rental.data import (
     rental_days,
 )
 from tau_sim.domains.car_rental.factory.common import (
-    HARD,
     RentalIntent,
     a_or_an,
     bookings_of,
     by_city,
     cancellation_refund,
     card,
+    city_of,
     cost_expression,
     damage_filed,
     describe,
@@ -51,6 +51,13 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.factory.mixed import (
+    Cancelling,
+    CancelOwnAndOthers,
+    Holdings,
+    Mixed,
+    refusing,
+)
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -58,19 +65,7 @@ from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-def _cancellable(b: Booking) -> bool:
-    return b.status == RESERVED and iso_day(b.pickup_date) >= TODAY
-
-
-_FRIEND_OPENINGS = (
-    "Hi, I need to cancel two car bookings: mine and one my friend made.",
-    "Hello, can you cancel my {city} rental, and my friend {friend}'s booking too?",
-    "Hey, our group trip is off. Please cancel my car and {friend}'s.",
-    "Hi, two cancellations please, my own rental and a friend's.",
-)
-
-
-class CancelMineAndFriends(RentalIntent):
+class CancelMineAndFriends(CancelOwnAndOthers[Booking], RentalIntent):
     """Cancel the user's described booking; a friend's booking (its code given) is refused."""
 
     name = "cancel_mine_and_friends"
@@ -78,75 +73,31 @@ class CancelMineAndFriends(RentalIntent):
         "The user cancels a described booking of its own and a friend's booking by code: the "
         "own one is cancelled, the friend's refused (another user's booking)."
     )
-    tier = HARD
-    challenges = frozenset({"mixed"})
     rules = ("others-booking",)
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        user = user_with(db, rng, lambda bs: any(_cancellable(b) for b in bs))
-        if user is None:
-            return None
-        mine = rng.choice([b for b in bookings_of(db, user.user_id) if _cancellable(b)])
-        theirs: Booking | None = pick(
-            db,
-            rng,
-            "bookings",
-            lambda b: (
-                _cancellable(b) and b.user_id != user.user_id and cancellation_refund(b)[0] > 0
-            ),
-        )
-        words = describe(db, mine, rng)
-        refund, fee = cancellation_refund(mine)
-        if theirs is None or words is None or refund <= 0:
-            return None
-        friend: User = record(db, "users", theirs.user_id)
-        who = self.owner(db, mine, rng)
-        city = record(db, "locations", mine.pickup_location).city
-        name = friend.name.first_name
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to cancel {words}, and also my friend {friend.full_name}'s booking "
-            f"{theirs.booking_id}: {name} asked me to. I do not know my own booking code. I "
-            f"want to know my refund. If the agent refuses to cancel {name}'s booking, I accept "
-            f"it in the end and {name} will call. {CONFIRM}",
-            demand=f"{name}'s booking {theirs.booking_id} cancelled too",
-            opening=rng.choice(_FRIEND_OPENINGS).format(city=city, friend=name),
-            known={"rental": words, "friend_booking": theirs.booking_id},
-            actions=[
-                *search_reads(who, mine.booking_id, locate=by_city(words, mine)),
-                Action("get_booking_details", {"booking_id": theirs.booking_id}),
-                *(
-                    [
-                        Action(
-                            "calculate",
-                            {"expression": f"{net_paid(mine):.2f} - {mine.daily_rate:.2f}"},
-                        )
-                    ]
-                    if fee
-                    else []
-                ),
-                Action("cancel_booking", {"booking_id": mine.booking_id, "refund_amount": refund}),
-            ],
-            outputs=[money_text(refund), "cannot cancel"],
-            summary=f"cancel {mine.booking_id} (described, {money_text(refund)} back); "
-            f"{theirs.booking_id} of {friend.user_id} refused",
-        )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The friend's booking cancelled, refunded by the window rule."""
-        code = task.scenario.known_info["friend_booking"]
-        b: Booking = record(domain.new_database(), "bookings", code)
-        return [
-            Action(
-                "cancel_booking", {"booking_id": code, "refund_amount": cancellation_refund(b)[0]}
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The friend's booking cancelled too, and the user's own one left."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+    holdings = Holdings(
+        table="bookings",
+        noun="booking",
+        slot="rental",
+        code=lambda b: b.booking_id,
+        owner_with=user_with,
+        of=bookings_of,
+        describe=describe,
+        reads=search_reads,
+        by_city=by_city,
+    )
+    cancelling = Cancelling(
+        tool="cancel_booking",
+        cancellable=lambda b: b.status == RESERVED and iso_day(b.pickup_date) >= TODAY,
+        refund=cancellation_refund,
+        fee_expression=lambda b: f"{net_paid(b):.2f} - {b.daily_rate:.2f}",
+        place=lambda db, b: city_of(db, b.pickup_location),
+    )
+    openings = (
+        "Hi, I need to cancel two car bookings: mine and one my friend made.",
+        "Hello, can you cancel my {place} rental, and my friend {friend}'s booking too?",
+        "Hey, our group trip is off. Please cancel my car and {friend}'s.",
+        "Hi, two cancellations please, my own rental and a friend's.",
+    )
 
 
 _DAMAGE = (
@@ -164,7 +115,7 @@ _LATE_OPENINGS = (
 )
 
 
-class LateReturnAndBigDamage(RentalIntent):
+class LateReturnAndBigDamage(Mixed, RentalIntent):
     """Record the late return of the described rental; damage above $500 goes to a human."""
 
     name = "late_return_and_big_damage"
@@ -172,9 +123,9 @@ class LateReturnAndBigDamage(RentalIntent):
         "The user returns a described rental hours late and reports damage above $500: the "
         "late return is recorded, the damage transferred."
     )
-    tier = HARD
     challenges = frozenset({"search", "mixed"})
     rules = ("damage-over-limit-transfer",)
+    instead_of_last = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -200,7 +151,7 @@ class LateReturnAndBigDamage(RentalIntent):
             f"User {b.user_id}: late return of {hours} h recorded on {b.booking_id}; damage "
             f"({text}) estimated at {money_text(estimate)}, above the $500 limit."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I will bring back {words} {counted(hours, 'hour')}"
@@ -230,21 +181,15 @@ class LateReturnAndBigDamage(RentalIntent):
             summary=f"{b.booking_id} (described) {hours} h late: {money_text(due)}; damage "
             f"{money_text(estimate)}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The large damage filed by the agent, charged in full (or $0 with the waiver)."""
-        late = next(a for a in task.actions if a.name == "record_late_return")
-        b: Booking = record(domain.new_database(), "bookings", late.arguments["booking_id"])
+        # the large damage filed by the agent, charged in full (or $0 with the waiver)
         waived = "collision_damage_waiver" in b.add_ons
-        return [damage_filed(b, task.scenario.known_info, waived)]
+        return refusing(task, damage_filed(b, task.scenario.known_info, waived))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The damage filed by the agent, and the late return left out."""
         *gold, transfer = task.actions
-        return [
-            [*gold, *self.violations(domain, task)],
-            [a for a in gold if a.name != "record_late_return"] + [transfer],
-        ]
+        late_left_out = [a for a in gold if a.name != "record_late_return"] + [transfer]
+        return [self.gave_in(task), late_left_out]
 
 
 _BOOK_OPENINGS = (
@@ -255,7 +200,7 @@ _BOOK_OPENINGS = (
 )
 
 
-class BookForMeNotKid(RentalIntent):
+class BookForMeNotKid(Mixed, RentalIntent):
     """Book the user's own car (a price limit picks the class); the {kid}'s car is refused."""
 
     name = "book_for_me_not_kid"
@@ -263,7 +208,6 @@ class BookForMeNotKid(RentalIntent):
         "The user books a car for itself, the class chosen by a price limit, and one for a "
         "child under 21: the user's is booked, the child's refused."
     )
-    tier = HARD
     challenges = frozenset({"mixed", "conditional"})
     rules = ("min-driver-age-21",)
 
@@ -325,23 +269,22 @@ class BookForMeNotKid(RentalIntent):
                     {"expression": cost_expression(rates[fallback], [], False, len(days))},
                 )
             )
-        actions.append(
-            Action(
-                "create_booking",
-                {
-                    "user_id": user.user_id,
-                    "driver": msgspec.to_builtins(me),
-                    "pickup_location": code,
-                    "return_location": code,
-                    **span,
-                    "vehicle_class": chosen,
-                    "add_ons": [],
-                    "young_driver_surcharge": False,
-                    "payment_method_id": method.id,
-                },
-            )
+        book = Action(
+            "create_booking",
+            {
+                "user_id": user.user_id,
+                "driver": msgspec.to_builtins(me),
+                "pickup_location": code,
+                "return_location": code,
+                **span,
+                "vehicle_class": chosen,
+                "add_ons": [],
+                "young_driver_surcharge": False,
+                "payment_method_id": method.id,
+            },
         )
-        return self.task(
+        actions.append(book)
+        task = self.task(
             domain,
             who,
             goal=f"I want two cars picked up at {location_text(pickup)} on "
@@ -367,21 +310,9 @@ class BookForMeNotKid(RentalIntent):
             summary=f"book {chosen} at {code} {start}..{end} for {user.user_id} "
             f"({wanted} {money_text(total[wanted])} vs {money_text(limit)}); {kid} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The child's car booked too, with the young-driver surcharge."""
-        book = task.actions[-1]
-        text = task.scenario.known_info["second_driver"].split(" ", 2)[2]
-        name, born, lic = text.split(", ")
-        first, last = name.split(" ", 1)
-        fallback = task.scenario.known_info["vehicle_class"].split(", or ")[1].split()[0]
-        driver = {
-            "first_name": first,
-            "last_name": last,
-            "birth_date": born.removeprefix("born "),
-            "license_number": lic.removeprefix("license "),
-        }
-        return [replaced(book, driver=driver, vehicle_class=fallback, young_driver_surcharge=True)]
+        # the child's car booked too, with the young-driver surcharge
+        kids = {"driver": msgspec.to_builtins(second), "vehicle_class": fallback}
+        return refusing(task, replaced(book, **kids, young_driver_surcharge=True))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The child's car booked too, and the price limit ignored."""
@@ -389,7 +320,4 @@ class BookForMeNotKid(RentalIntent):
         wanted, rest = task.scenario.known_info["vehicle_class"].split(", or ")
         fallback = rest.split()[0]
         other = wanted if book.arguments["vehicle_class"] == fallback else fallback
-        return [
-            [*task.actions, *self.violations(domain, task)],
-            swapped(task, book, replaced(book, vehicle_class=other)),
-        ]
+        return [self.gave_in(task), swapped(task, book, replaced(book, vehicle_class=other))]

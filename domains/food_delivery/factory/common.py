@@ -193,23 +193,6 @@ def address_of(text: str) -> dict[str, str]:
     }
 
 
-def full_refunds(order: Order, but: str = "") -> list[Action]:
-    """Every line of ``order`` but ``but`` refunded in full as missing: a whole-order refund."""
-    return [
-        Action(
-            "refund_order_item",
-            {
-                "order_id": order.order_id,
-                "item_id": line.item_id,
-                "reason": "missing item",
-                "amount": line.line_total,
-            },
-        )
-        for line in order.items
-        if line.item_id != but
-    ]
-
-
 def tip_sum(order: Order, extra: float, rng: random.Random) -> list[Action]:
     """Half the time, the ``calculate`` of the new tip (the current one plus ``extra``)."""
     if rng.random() < 0.5:

@@ -9,18 +9,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from tau_sim.domains.food_delivery.data import DELIVERED, OUT_FOR_DELIVERY, PREPARING, Order, clock
+from tau_sim.domains.food_delivery.data import (
+    DELIVERED,
+    OUT_FOR_DELIVERY,
+    PREPARING,
+    Order,
+    OrderItem,
+    clock,
+)
 from tau_sim.domains.food_delivery.factory.common import (
     HardFoodIntent,
     address_of,
     describe,
     describe_missing,
-    described,
-    full_refunds,
     line_refunds,
     lines_text,
     missing_lines,
-    order_from,
     pick_order,
     refund_writes,
     search_path,
@@ -39,6 +43,7 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, line_text, sentence
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -49,19 +54,12 @@ def _fresh(order: Order) -> bool:
     return in_claim_window(order) and not order.refunds and not order.promo_code
 
 
-def _line_refund(order: Order, item_id: str, amount: float) -> Action:
-    return Action(
-        "refund_order_item",
-        {
-            "order_id": order.order_id,
-            "item_id": item_id,
-            "reason": "missing item",
-            "amount": amount,
-        },
-    )
+def _missing(order: Order, lines: list[OrderItem]) -> list[Action]:
+    """``lines`` of ``order`` refunded in full as missing (all of them: a whole-order refund)."""
+    return refund_writes(order, lines, [line.line_total for line in lines], "missing item")
 
 
-class WholeOrderRefundMixed(HardFoodIntent):
+class WholeOrderRefundMixed(Mixed, HardFoodIntent):
     """A missing dish (refunded) and the whole order back (refused: only the missing dish is)."""
 
     name = "whole_order_refund_mixed"
@@ -78,7 +76,7 @@ class WholeOrderRefundMixed(HardFoodIntent):
         who = self.owner(db, order, rng)
         desc = describe(db, order, named, lines)
         verb = "was" if len(lines) == 1 else "were"
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"{sentence(lines_text(lines))} {verb} missing from "
@@ -104,24 +102,15 @@ class WholeOrderRefundMixed(HardFoodIntent):
             outputs=[*(money_text(a) for a in amounts), "cannot be refunded"],
             summary=f"{order.order_id}: refund {len(lines)} missing, not the whole order",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The other lines refunded in full too: the whole order given back."""
-        refunds = [a for a in task.actions if a.name == "refund_order_item"]
-        order = order_from(domain.new_database(), refunds[0].arguments["order_id"])
-        done = {a.arguments["item_id"] for a in refunds}
-        return [a for a in full_refunds(order) if a.arguments["item_id"] not in done]
+        # the other lines refunded in full too: the whole order given back
+        return refusing(task, *_missing(order, [i for i in order.items if i not in lines]))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the whole order refunded, the refund on another order."""
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions, *self.violations(domain, task)],
-            *self.wrong_order(domain, task, task.actions[-1]),
-        ]
+        """The whole order refunded, the generic ones, the refund on another order."""
+        return [*super().mistakes(domain, task), *self.wrong_order(domain, task, task.actions[-1])]
 
 
-class NeverDeliveredDisproven(HardFoodIntent):
+class NeverDeliveredDisproven(Refuses, HardFoodIntent):
     """An order the user says never came, that the record shows delivered: refuse, say when."""
 
     name = "never_delivered_disproven"
@@ -136,7 +125,7 @@ class NeverDeliveredDisproven(HardFoodIntent):
         if order is None:
             return None
         who, desc = self.owner_and_description(db, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"{sentence(desc)} never arrived, I am sure of it; I do not know the order "
@@ -157,17 +146,10 @@ class NeverDeliveredDisproven(HardFoodIntent):
             outputs=[clock(order.delivered_at)],
             summary=f"{order.order_id} 'never came', delivered {order.delivered_at}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """Every line of the order refunded as missing."""
-        return full_refunds(described(domain.new_database(), task)[0])
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order refunded as undelivered."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, *_missing(order, list(order.items)))  # refunded as if never delivered
 
 
-class PreparingTipAndAddressMixed(HardFoodIntent):
+class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
     """An order being prepared: more tip (allowed) and a new address (refused, being prepared)."""
 
     name = "preparing_tip_and_address_mixed"
@@ -187,7 +169,7 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
         tip = money(order.tip + extra)
         address = address_text(random_address(rng))
         who, desc = self.owner_and_description(db, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I am at a friend's place tonight: I want {desc} (I do not know its number) "
@@ -213,16 +195,9 @@ class PreparingTipAndAddressMixed(HardFoodIntent):
             outputs=[money_text(tip), PREPARING, "cannot be changed"],
             summary=f"preparing {order.order_id}: tip {money_text(tip)}, address refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The delivery address changed although the order is being prepared."""
-        oid = task.actions[-1].arguments["order_id"]
-        address = address_of(task.scenario.known_info["new_address"])
-        return [Action("modify_order_address", {"order_id": oid, **address})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the address changed too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the delivery address changed although the order is being prepared
+        moved = {"order_id": order.order_id, **address_of(address)}
+        return refusing(task, Action("modify_order_address", moved))
 
 
 class NotStartedDisproven(HardFoodIntent):
@@ -263,6 +238,10 @@ class NotStartedDisproven(HardFoodIntent):
         )
 
 
+def _late_credit(order: Order, amount: float) -> Action:
+    return Action("issue_late_delivery_credit", {"order_id": order.order_id, "amount": amount})
+
+
 def _pair(
     db: Database, rng: random.Random, good: Callable[[Order], bool], bad: Callable[[Order], bool]
 ) -> tuple[Order, Order] | None:
@@ -291,7 +270,7 @@ def _late_refused(order: Order) -> bool:
     return late_tier(order) > 0
 
 
-class LateCreditsMixed(HardFoodIntent):
+class LateCreditsMixed(Mixed, HardFoodIntent):
     """Two late orders: one credited, the other refused (under 20 minutes, or past 7 days)."""
 
     name = "late_credits_mixed"
@@ -320,7 +299,7 @@ class LateCreditsMixed(HardFoodIntent):
         desc = _both(rng, describe_missing(db, order, lines), describe_missing(db, other))
         why = "7 days" if not in_claim_window(other) else f"{LATE_MINUTES} minutes"
         who = self.owner(db, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"Two of my orders came late: {desc}. I do not know their numbers. I want the "
@@ -340,9 +319,7 @@ class LateCreditsMixed(HardFoodIntent):
             actions=[
                 *search_path(who, search_reads(db, order, other)),
                 *refund_writes(order, lines, refunds, "missing item"),
-                Action(
-                    "issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}
-                ),
+                _late_credit(order, credit),
             ],
             outputs=[
                 *(money_text(r) for r in refunds),
@@ -352,26 +329,14 @@ class LateCreditsMixed(HardFoodIntent):
             ],
             summary=f"credit {order.order_id} {money_text(credit)}, refuse {other.order_id}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """A late credit on the order that does not qualify."""
-        credited = task.actions[-1].arguments["order_id"]
-        other = next(o for o in described(domain.new_database(), task) if o.order_id != credited)
-        amount = min(5.0, other.total)
-        return [
-            Action("issue_late_delivery_credit", {"order_id": other.order_id, "amount": amount})
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and both orders credited."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, _late_credit(other, min(5.0, other.total)))
 
 
 def _old_claim(order: Order) -> bool:
     return order.status == DELIVERED and bool(order.delivered_at) and not in_claim_window(order)
 
 
-class ItemRefundWindowMixed(HardFoodIntent):
+class ItemRefundWindowMixed(Mixed, HardFoodIntent):
     """Missing dishes on two orders: the recent one refunded, the one past 7 days refused."""
 
     name = "item_refund_window_mixed"
@@ -393,7 +358,7 @@ class ItemRefundWindowMixed(HardFoodIntent):
         old_line = old.items[-1]
         desc = _both(rng, describe_missing(db, order, lines), describe_missing(db, old, [old_line]))
         who = self.owner(db, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"Dishes were missing from two of my orders ({desc}; I do not know their "
@@ -423,15 +388,6 @@ class ItemRefundWindowMixed(HardFoodIntent):
             ],
             summary=f"refund {len(lines)} on {order.order_id}, refuse old {old.order_id}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The dish of the order past the window refunded too."""
-        refunded = next(a for a in task.actions if a.name == "refund_order_item")
-        refunded_id = refunded.arguments["order_id"]
-        old = next(o for o in described(domain.new_database(), task) if o.order_id != refunded_id)
-        line = old.items[-1]
-        return [_line_refund(old, line.item_id, min(line.line_total, old.total))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the old order's dish refunded too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the dish of the order past the window refunded too
+        amount = min(old_line.line_total, old.total)
+        return refusing(task, *refund_writes(old, [old_line], [amount], "missing item"))

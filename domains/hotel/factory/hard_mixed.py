@@ -12,9 +12,8 @@ import random
 
 import msgspec
 
-from tau_sim.domains.hotel.data import CONFIRMED, TODAY, Guest, Reservation, net_paid
+from tau_sim.domains.hotel.data import Reservation, net_paid
 from tau_sim.domains.hotel.factory.common import (
-    HARD,
     HotelIntent,
     RoomUpgrade,
     by_city,
@@ -28,6 +27,7 @@ from tau_sim.domains.hotel.factory.common import (
     refund_on_cancel,
     reservations_of,
     search_reads,
+    upcoming,
 )
 from tau_sim.domains.hotel.rules import (
     NON_REFUNDABLE,
@@ -44,13 +44,20 @@ from tau_sim.domains.hotel.scenario import (
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.lookup import pick, record
+from tau_sim.domains.kit.factory.mixed import (
+    Cancelling,
+    CancelOwnAndOthers,
+    Holdings,
+    Mixed,
+    refusing,
+)
+from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 def _non_refundable(r: Reservation) -> bool:
-    return r.status == CONFIRMED and r.rate_plan == NON_REFUNDABLE and iso_day(r.check_in) > TODAY
+    return upcoming(r) and r.rate_plan == NON_REFUNDABLE
 
 
 _KEEP_OPENINGS = (
@@ -61,7 +68,7 @@ _KEEP_OPENINGS = (
 )
 
 
-class NonRefundableKeepsDates(HotelIntent):
+class NonRefundableKeepsDates(Mixed, HotelIntent):
     """Upgrade a described non-refundable stay and add two requests; its dates cannot move."""
 
     name = "non_refundable_keeps_dates"
@@ -69,7 +76,6 @@ class NonRefundableKeepsDates(HotelIntent):
         "The guest upgrades a described non-refundable stay, adds two requests and asks to "
         "move it: three changes made, the date change refused."
     )
-    tier = HARD
     challenges = frozenset({"search", "mixed", "long"})
     rules = ("non-refundable-no-date-change",)
 
@@ -107,7 +113,7 @@ class NonRefundableKeepsDates(HotelIntent):
             Action("add_special_request", {"reservation_id": rid, "request": first}),
             Action("add_special_request", {"reservation_id": rid, "request": second}),
         ]
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"For {words} I want four things: move it to {moved}; upgrade the room to a "
@@ -134,27 +140,9 @@ class NonRefundableKeepsDates(HotelIntent):
             summary=f"non-refundable {rid} (described): {r.room_type}->{target}, {first}, "
             f"{second}; move to {start}..{end} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The non-refundable stay moved to the dates asked."""
-        upgrade = next(a for a in task.actions if a.name == "upgrade_room")
-        moved = task.scenario.known_info["new_dates"]
-        check_in, check_out = moved.removeprefix("checking in ").split(" and checking out ")
-        return [
-            Action(
-                "change_reservation_dates",
-                {
-                    "reservation_id": upgrade.arguments["reservation_id"],
-                    "check_in": check_in,
-                    "check_out": check_out,
-                    "payment_method_id": upgrade.arguments["payment_method_id"],
-                },
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The dates moved too, and the second request left out."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+        dates = {"check_in": start.isoformat(), "check_out": end.isoformat()}
+        move = {"reservation_id": rid, **dates, "payment_method_id": method.id}
+        return refusing(task, Action("change_reservation_dates", move))
 
 
 _POINTS_OPENINGS = (
@@ -165,7 +153,14 @@ _POINTS_OPENINGS = (
 )
 
 
-class PointsOnTwoStays(HotelIntent):
+def _redeem(r: Reservation, night: str, points: int) -> Action:
+    return Action(
+        "redeem_points_for_night",
+        {"reservation_id": r.reservation_id, "night": night, "points": points},
+    )
+
+
+class PointsOnTwoStays(Mixed, HotelIntent):
     """Points pay a night of a described flexible stay; a non-refundable stay's night is refused."""
 
     name = "points_on_two_stays"
@@ -173,7 +168,6 @@ class PointsOnTwoStays(HotelIntent):
         "The guest pays one night of each of two described stays with points: the flexible "
         "or member stay's night is paid, the non-refundable one's refused."
     )
-    tier = HARD
     challenges = frozenset({"search", "mixed"})
     rules = ("non-refundable-no-points",)
 
@@ -202,7 +196,7 @@ class PointsOnTwoStays(HotelIntent):
         which_a = " and ".join(f"the night of {n.date}" for n in nights_a)
         city_a = record(db, "properties", a.property_id).city.split(",")[0]
         city_b = record(db, "properties", b.property_id).city.split(",")[0]
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to pay nights of two stays with my points: {which_a} of {words_a}, "
@@ -223,47 +217,17 @@ class PointsOnTwoStays(HotelIntent):
                 Action(
                     "calculate", {"expression": f"{guest.points}" + f" - {cost_a}" * len(nights_a)}
                 ),
-                *(
-                    Action(
-                        "redeem_points_for_night",
-                        {"reservation_id": a.reservation_id, "night": n.date, "points": cost_a},
-                    )
-                    for n in nights_a
-                ),
+                *(_redeem(a, n.date, cost_a) for n in nights_a),
             ],
             outputs=[money_text(back), points_text(balance), "non-refundable"],
             summary=f"points for {which_a} of {a.reservation_id} ({a.rate_plan}): "
             f"{money_text(back)} back, {points_text(balance)} left; "
             f"{night_b.date} of non-refundable {b.reservation_id} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The non-refundable stay's night paid with points."""
-        reads = [a for a in task.actions if a.name == "get_reservation_details"]
-        rid = reads[1].arguments["reservation_id"]
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        night = task.scenario.known_info["night"].rsplit("the night of ", 1)[1]
-        return [
-            Action(
-                "redeem_points_for_night",
-                {"reservation_id": rid, "night": night, "points": POINTS_PER_NIGHT[r.room_type]},
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The non-refundable night paid too, and the allowed night left unpaid."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+        return refusing(task, _redeem(b, night_b.date, cost_b))
 
 
-_FRIEND_OPENINGS = (
-    "Hi, I need to cancel two hotel reservations: mine and a friend's.",
-    "Hello, can you cancel my stay at {hotel}, and my friend {friend}'s too?",
-    "Hey, our trip is off. Please cancel my room and {friend}'s.",
-    "Hi, two cancellations please, my own stay and a friend's.",
-)
-
-
-class CancelMineAndFriends(HotelIntent):
+class CancelMineAndFriends(CancelOwnAndOthers[Reservation], HotelIntent):
     """Cancel the guest's described stay; a friend's reservation (its code given) is refused."""
 
     name = "cancel_mine_and_friends"
@@ -271,70 +235,28 @@ class CancelMineAndFriends(HotelIntent):
         "The guest cancels a described stay of its own and a friend's reservation by code: "
         "the own one is cancelled, the friend's refused (another guest's reservation)."
     )
-    tier = HARD
-    challenges = frozenset({"mixed"})
     rules = ("others-reservation",)
-
-    def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
-        """Build one task."""
-        guest = guest_with(db, rng, lambda rs: any(refund_on_cancel(r) for r in rs))
-        if guest is None:
-            return None
-        mine = rng.choice([r for r in reservations_of(db, guest.user_id) if refund_on_cancel(r)])
-        theirs: Reservation | None = pick(
-            db, rng, "reservations", lambda r: refund_on_cancel(r) and r.user_id != guest.user_id
-        )
-        words = describe(db, mine, rng)
-        if theirs is None or words is None:
-            return None
-        friend: Guest = record(db, "users", theirs.user_id)
-        refund, fee = cancellation_refund(mine)
-        who = self.owner(db, mine, rng)
-        name = friend.name.first_name
-        rid = mine.reservation_id
-        return self.task(
-            domain,
-            who,
-            goal=f"I want to cancel {words}, and also my friend {friend.full_name}'s "
-            f"reservation {theirs.reservation_id}: {name} asked me to. I do not know my own "
-            f"reservation code. I want to know my refund. If the agent refuses to cancel "
-            f"{name}'s reservation, I accept it in the end and {name} will call. {CONFIRM}",
-            demand=f"{name}'s reservation {theirs.reservation_id} cancelled too",
-            opening=rng.choice(_FRIEND_OPENINGS).format(
-                hotel=HOTEL_NAMES[mine.property_id], friend=name
-            ),
-            known={"stay": words, "friend_reservation": theirs.reservation_id},
-            actions=[
-                *search_reads(who, rid, locate=by_city(words, mine)),
-                Action("get_reservation_details", {"reservation_id": theirs.reservation_id}),
-                *(
-                    [
-                        Action(
-                            "calculate",
-                            {"expression": f"{net_paid(mine):.2f} - {mine.nights[0].price:.2f}"},
-                        )
-                    ]
-                    if fee
-                    else []
-                ),
-                Action("cancel_reservation", {"reservation_id": rid, "refund_amount": refund}),
-            ],
-            outputs=[money_text(refund), "cannot cancel"],
-            summary=f"cancel {rid} (described, {money_text(refund)} back); "
-            f"{theirs.reservation_id} of {friend.user_id} refused",
-        )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The friend's reservation cancelled, refunded by the window rule."""
-        code = task.scenario.known_info["friend_reservation"]
-        r: Reservation = record(domain.new_database(), "reservations", code)
-        return [
-            Action(
-                "cancel_reservation",
-                {"reservation_id": code, "refund_amount": cancellation_refund(r)[0]},
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The friend's reservation cancelled too, and the guest's own one left."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
+    holdings = Holdings(
+        table="reservations",
+        noun="reservation",
+        slot="stay",
+        code=lambda r: r.reservation_id,
+        owner_with=guest_with,
+        of=reservations_of,
+        describe=describe,
+        reads=search_reads,
+        by_city=by_city,
+    )
+    cancelling = Cancelling(
+        tool="cancel_reservation",
+        cancellable=refund_on_cancel,
+        refund=cancellation_refund,
+        fee_expression=lambda r: f"{net_paid(r):.2f} - {r.nights[0].price:.2f}",
+        place=lambda db, r: HOTEL_NAMES[r.property_id],
+    )
+    openings = (
+        "Hi, I need to cancel two hotel reservations: mine and a friend's.",
+        "Hello, can you cancel my stay at {place}, and my friend {friend}'s too?",
+        "Hey, our trip is off. Please cancel my room and {friend}'s.",
+        "Hi, two cancellations please, my own stay and a friend's.",
+    )

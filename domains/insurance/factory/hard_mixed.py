@@ -40,17 +40,12 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, loss_text
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.factory.mixed import Mixed, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action
+from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action, swapped
 from tau_sim.domains.kit.vocab import LAST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def _amount(text: str) -> float:
-    """The dollars of a "$1,234.00" inside a slot's value."""
-    word = next(w for w in text.replace(";", " ").split() if w.startswith("$"))
-    return float(word.lstrip("$").rstrip(",.").replace(",", ""))
 
 
 def _clashes(db: Database, policy: Policy, losses: list[tuple[str, str]]) -> bool:
@@ -63,12 +58,11 @@ def _storm_text(what: str, amount: float) -> str:
     return f"{what}, about {money_text(amount)}"
 
 
-class StormClaims(InsuranceIntent):
+class StormClaims(Mixed, InsuranceIntent):
     """A storm: file the covered home and car claims, refuse the excluded flood; later a switch."""
 
     name = "storm_claims"
     description = "A storm hit house and car: two claims filed, the excluded flood refused."
-    tier = "hard"
     rules = ("excluded-loss",)
     challenges = frozenset({"search", "mixed", "long", "later"})
 
@@ -117,6 +111,7 @@ class StormClaims(InsuranceIntent):
         car_amounts = {"hail": hail, "glass": glass}
         owed = [deductible(home, "wind"), *(deductible(auto, x) for x in car_losses)]
         total = money(sum(owed))
+        wind = Action("file_claim", claim_args(home, "wind", day, roof, False))
         actions = [
             *who.actions,
             *(Action("get_policy_details", {"policy_id": p}) for p in user.policies),
@@ -125,7 +120,7 @@ class StormClaims(InsuranceIntent):
             *(Action("check_coverage", {"policy_id": a, "loss_type": x}) for x in car_losses),
             Action("days_between", {"start_date": day, "end_date": TODAY.isoformat()}),
             *sum_action(owed),
-            Action("file_claim", claim_args(home, "wind", day, roof, False)),
+            wind,
             *(
                 Action("file_claim", claim_args(auto, x, day, car_amounts[x], False))
                 for x in car_losses
@@ -143,7 +138,7 @@ class StormClaims(InsuranceIntent):
                 "start?",
             )
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} a storm hit: {'; '.join(damage)}. I want a claim filed for each of "
@@ -165,38 +160,22 @@ class StormClaims(InsuranceIntent):
             "payment method on file for my car policy?",
             later_at=len(actions) - 1,
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The excluded flood filed on the home policy as the user asks."""
-        wind = next(a for a in task.actions if a.name == "file_claim")
-        parts = task.scenario.known_info["storm_damage"].split("; ")
-        flood = _amount(next(p for p in parts if p.startswith("flood")))
-        return [replaced(wind, loss_type="flood", estimated_amount=flood)]
+        # the excluded flood filed on the home policy as the user asks
+        return refusing(task, replaced(wind, loss_type="flood", estimated_amount=flood))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The flood filed; the generic ones (the later need left out); hail on the home policy."""
         filed = {a.arguments["loss_type"]: a for a in task.actions if a.name == "file_claim"}
         wind, hail = filed["wind"], filed["hail"]
         on_home = replaced(hail, policy_id=wind.arguments["policy_id"])
-        return [
-            [*task.actions, *self.violations(domain, task)],
-            *super().mistakes(domain, task),
-            [on_home if a is hail else a for a in task.actions],
-        ]
+        return [*super().mistakes(domain, task), swapped(task, hail, on_home)]
 
 
-def _driver_from(text: str) -> Driver:
-    """A driver read back from ``driver_text`` ("my friend Ava Lee, born ..., license number X")."""
-    words = text.replace(",", "").split()
-    return Driver(words[2], words[3], words[5], words[-1], words[1])
-
-
-class DriversAndFriend(InsuranceIntent):
+class DriversAndFriend(Mixed, InsuranceIntent):
     """Add two household drivers and pay the new balance; refuse the friend also asked for."""
 
     name = "drivers_and_friend"
     description = "Two household drivers added and the balance paid; the friend is refused."
-    tier = "hard"
     rules = ("household-only",)
     challenges = frozenset({"mixed", "long"})
 
@@ -246,7 +225,7 @@ class DriversAndFriend(InsuranceIntent):
                 "I want three more people on my auto policy, then I'll pay the balance.",
             )
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to add two drivers to my auto policy {pid}: {driver_text(first)}; and "
@@ -283,31 +262,24 @@ class DriversAndFriend(InsuranceIntent):
             ],
             summary=f"add {kin[0]} and {kin[1]} to {pid}, pay {money_text(balance)}; refuse friend",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The friend added as the user asks."""
-        friend = _driver_from(task.scenario.known_info["friend_driver"])
-        add = next(a for a in task.actions if a.name == "add_driver")
-        return [replaced(add, **msgspec.structs.asdict(friend))]
+        # the friend added as the user asks
+        return refusing(task, replaced(adds[0], **msgspec.structs.asdict(friend)))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The friend added; the generic ones (the payment left out); a relationship changed."""
         add = next(a for a in task.actions if a.name == "add_driver")
         other = next(r for r in RELATIONSHIPS if r != add.arguments["relationship"])
-        wrong = replaced(add, relationship=other)
         return [
-            [*task.actions, *self.violations(domain, task)],
             *super().mistakes(domain, task),
-            [wrong if a is add else a for a in task.actions],
+            swapped(task, add, replaced(add, relationship=other)),
         ]
 
 
-class RecentAndLateClaims(InsuranceIntent):
+class RecentAndLateClaims(Mixed, InsuranceIntent):
     """Two losses on one policy: file the recent one, refuse the one past the filing window."""
 
     name = "recent_and_late_claims"
     description = "The user reports a recent and an old loss: one claim filed, the late refused."
-    tier = "hard"
     rules = ("filing-window",)
     challenges = frozenset({"mixed", "conditional"})
 
@@ -341,7 +313,8 @@ class RecentAndLateClaims(InsuranceIntent):
                 "I need to report two losses, one recent and one from a while back.",
             )
         )
-        return self.task(
+        filed = Action("file_claim", claim_args(policy, recent, recent_day, amounts[0], False))
+        task = self.task(
             domain,
             who,
             goal=f"I want two claims filed on my {policy.kind} policy {pid}: "
@@ -356,7 +329,7 @@ class RecentAndLateClaims(InsuranceIntent):
                 Action("get_policy_details", {"policy_id": pid}),
                 *claim_reads(policy, recent, recent_day),
                 *claim_reads(policy, old, old_day),
-                Action("file_claim", claim_args(policy, recent, recent_day, amounts[0], False)),
+                filed,
             ],
             outputs=[
                 claim_id(pid, len(policy.claims) + 1),
@@ -366,20 +339,15 @@ class RecentAndLateClaims(InsuranceIntent):
             ],
             summary=f"file {recent} on {pid}; refuse {old} {late} days after the loss",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late claim filed as the user asks."""
-        old = task.scenario.known_info["losses"].split("; and ")[1]
-        loss, day = old.split(" (")[0], old.split(") on ")[1].split(",")[0]
-        filed = next(a for a in task.actions if a.name == "file_claim")
-        return [replaced(filed, loss_type=loss, loss_date=day, estimated_amount=_amount(old))]
+        # the late claim filed as the user asks
+        asked = {"loss_type": old, "loss_date": old_day, "estimated_amount": amounts[1]}
+        return refusing(task, replaced(filed, **asked))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The late claim filed; the generic ones; the recent one filed with another estimate."""
         filed = next(a for a in task.actions if a.name == "file_claim")
         amount = float(filed.arguments["estimated_amount"]) + 500
         return [
-            [*task.actions, *self.violations(domain, task)],
             *super().mistakes(domain, task),
             self.last_write_changed(domain, task, estimated_amount=amount),
         ]

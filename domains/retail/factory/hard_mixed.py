@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.retail.data import PENDING, Order, OrderItem, User
+from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
     RetailIntent,
@@ -51,22 +51,6 @@ def _told(orders: list[Order]) -> list[tuple[Order, OrderItem]]:
     return [(o, i) for o in orders for i in telling_items(o, orders)]
 
 
-def _refused_return(domain: Domain, task: Task, demand_key: str) -> list[Action]:
-    """The return of the item ``known[demand_key]`` names, from the gold reads' order holding it."""
-    db = domain.new_database()
-    wanted = task.scenario.known_info[demand_key]
-    user: User = record(db, "users", RetailIntent.profile_user(task))
-    for action in task.actions:
-        if action.name != "get_order_details":
-            continue
-        order: Order = record(db, "orders", action.arguments["order_id"])
-        item = next((i for i in order.items if wanted == item_text(i)), None)
-        method = original_method(user, order)
-        if item is not None and method is not None:
-            return [return_action(order, [item], method)]
-    return []
-
-
 class HardRetailIntent(RetailIntent):
     """A hard intent whose user describes orders by their items and knows no order number."""
 
@@ -74,7 +58,7 @@ class HardRetailIntent(RetailIntent):
     unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
 
 
-class MixedReturnWindow(HardRetailIntent):
+class MixedReturnWindow(Mixed, HardRetailIntent):
     """Return two items of two orders: one in its window (done), one past it (refused)."""
 
     name = "mixed_return_window"
@@ -103,8 +87,8 @@ class MixedReturnWindow(HardRetailIntent):
             [(o, i) for o, i in told if in_window_delivered(o) and returnable(i)]
         )
         late, refused = rng.choice([(o, i) for o, i in told if late_delivered(o) and returnable(i)])
-        method = original_method(user, recent)
-        if method is None or original_method(user, late) is None:
+        method, late_method = original_method(user, recent), original_method(user, late)
+        if method is None or late_method is None:
             return None
         who = self.identity(db, user.user_id, rng)
         first, second = rng.sample([ok, refused], 2)
@@ -116,7 +100,7 @@ class MixedReturnWindow(HardRetailIntent):
                 "orders.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to return {item_text(ok)} and {item_text(refused)}; they came in two "
@@ -142,17 +126,11 @@ class MixedReturnWindow(HardRetailIntent):
             summary=f"return the {ok.name} of {recent.order_id}; refuse the {refused.name} of "
             f"{late.order_id}, delivered {late.delivered_on}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return of the item delivered past the window."""
-        return _refused_return(domain, task, "refused_items")
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late item returned too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the return of the item delivered past the window
+        return refusing(task, return_action(late, [refused], late_method))
 
 
-class MixedFinalSale(HardRetailIntent):
+class MixedFinalSale(Mixed, HardRetailIntent):
     """Return a final-sale item (refused) beside a return or cancellation that is allowed."""
 
     name = "mixed_final_sale"
@@ -183,8 +161,8 @@ class MixedFinalSale(HardRetailIntent):
         final, item = rng.choice(finals)
         ids = {o.order_id for o, _ in finals}
         other, ok = rng.choice([(o, i) for o, i in told if allowed(o, i) and o.order_id not in ids])
-        method = original_method(user, other)
-        if method is None or original_method(user, final) is None:
+        method, final_method = original_method(user, other), original_method(user, final)
+        if method is None or final_method is None:
             return None
         who = self.identity(db, user.user_id, rng)
         known = {"order_desc": f"{order_phrase(item)}, and {order_phrase(ok)}"}
@@ -212,7 +190,7 @@ class MixedFinalSale(HardRetailIntent):
                 f"I'd like to {short}. Oh, and the {item.name} is going back too.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to return {item_text(item)} for a refund; I do not want an exchange. "
@@ -224,17 +202,10 @@ class MixedFinalSale(HardRetailIntent):
             outputs=outputs,
             summary=f"refuse the final-sale {item.name} of {final.order_id}; {short}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return of the final-sale item."""
-        return _refused_return(domain, task, "refused_items")
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the final-sale item returned too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, return_action(final, [item], final_method))  # the final-sale item
 
 
-class DisprovenLateDelivery(HardRetailIntent):
+class DisprovenLateDelivery(Refuses, HardRetailIntent):
     """The user says an item came last week; the order was delivered past the window."""
 
     name = "disproven_late_delivery"
@@ -271,9 +242,19 @@ class DisprovenLateDelivery(HardRetailIntent):
             want += options_text(new.options)
             known["new_item"] = new_item_text(new.options, item.name)
             demand = f"the {item.name} exchanged"
+            asked = Action(
+                "exchange_delivered_order_items",
+                {
+                    "order_id": order.order_id,
+                    "item_ids": [item.item_id],
+                    "new_item_ids": [new.item_id],
+                    "payment_method_id": method.id,
+                },
+            )
         elif returnable(item):
             want = f"return {item_text(item)} for a refund"
             demand = f"the {item.name} returned"
+            asked = return_action(order, [item], method)
         else:
             return None
         opening = rng.choice(
@@ -283,7 +264,7 @@ class DisprovenLateDelivery(HardRetailIntent):
                 f"My {item.name} arrived {claim}. I'd like to {want.split()[0]} it please.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to {want}. I am sure it arrived {claim}, so it is well within the "
@@ -295,43 +276,10 @@ class DisprovenLateDelivery(HardRetailIntent):
             outputs=[order.delivered_on],
             summary=f"{demand}: refused, {order.order_id} was delivered {order.delivered_on}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The return or exchange of the late item, as the user asks for it."""
-        db = domain.new_database()
-        read = [a for a in task.actions if a.name == "get_order_details"][-1]
-        order: Order = record(db, "orders", read.arguments["order_id"])
-        wanted = task.scenario.known_info["items"]
-        item = next(i for i in order.items if item_text(i) == wanted)
-        user: User = record(db, "users", order.user_id)
-        method = original_method(user, order)
-        if method is None:
-            return []
-        if "new_item" in task.scenario.known_info:
-            new = task.scenario.known_info["new_item"]
-            product = record(db, "products", item.product_id)
-            variant = next(
-                v for v in product.variants if new_item_text(v.options, item.name) == new
-            )
-            return [
-                Action(
-                    "exchange_delivered_order_items",
-                    {
-                        "order_id": order.order_id,
-                        "item_ids": [item.item_id],
-                        "new_item_ids": [variant.item_id],
-                        "payment_method_id": method.id,
-                    },
-                )
-            ]
-        return [return_action(order, [item], method)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late item returned or exchanged anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return refusing(task, asked)  # the late item returned or exchanged as asked
 
 
-class NotYourOrder(HardRetailIntent):
+class NotYourOrder(Refuses, HardRetailIntent):
     """The user claims another customer's pending order as theirs and wants it cancelled."""
 
     name = "not_your_order"
@@ -362,7 +310,7 @@ class NotYourOrder(HardRetailIntent):
                 f"I want to cancel {oid}. It's the one with the {item.name}.",
             ]
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want my order {oid} cancelled because {REASON_TEXT[reason]}. It is my order: "
@@ -375,17 +323,5 @@ class NotYourOrder(HardRetailIntent):
             outputs=["belong"],
             summary=f"{oid} belongs to {order.user_id}, not {user.user_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The cancellation of the other customer's order."""
-        known = task.scenario.known_info
-        return [
-            Action(
-                "cancel_pending_order",
-                {"order_id": known["order_id"], "reason": known["cancel_reason"]},
-            )
-        ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The other customer's order cancelled anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the other customer's order cancelled
+        return refusing(task, Action("cancel_pending_order", {"order_id": oid, "reason": reason}))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
@@ -17,12 +18,10 @@ from tau_sim.domains.utilities.data import FIXED, OUTAGE_CREDIT, PastOutage, Tar
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
-    account_of,
     outage_reads,
     pick_opening,
     pick_supply,
     plannable,
-    tariff_switch,
 )
 from tau_sim.domains.utilities.rules import (
     CREDIT_MIN_HOURS,
@@ -42,7 +41,7 @@ def _plan(supply: Supply, months: int, method_id: str) -> Action:
     return Action("create_payment_plan", {**args, "payment_method_id": method_id})
 
 
-class PlanAndLateFeeWaiver(UtilitiesIntent):
+class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
     """Mixed: a payment plan (allowed) and a late-fee waiver (one was given this year: refused)."""
 
     name = "plan_and_late_fee_waiver"
@@ -50,7 +49,6 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
         "The user wants the late fee waived and the balance on a payment plan; a fee was waived "
         "less than 12 months ago, so only the plan is set up (mixed)."
     )
-    tier = "hard"
     rules = ("late-fee-waiver-once-a-year",)
     challenges = frozenset({"mixed"})
 
@@ -86,7 +84,7 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
         if not down and rng.random() < 0.5:
             reads.append(Action("calculate", {"expression": f"{balance} / {months}"}))
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I owe {money_text(supply.account.balance)} on "
@@ -122,18 +120,17 @@ class PlanAndLateFeeWaiver(UtilitiesIntent):
             + (" after a payment" if down else "")
             + f", waiver refused (last {supply.account.late_fee_waived})",
         )
+        # the late fee waived a second time within 12 months
+        return refusing(task, Action("waive_late_fee", {"account_id": supply.account.account_id}))
 
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late fee waived a second time within 12 months."""
-        account = account_of(domain, task)
-        assert account is not None
-        return [Action("waive_late_fee", {"account_id": account.account_id})]
+    def gave_in(self, task: Task) -> list[Action]:
+        """The waiver made before the plan."""
+        *reads, plan = task.actions
+        return [*reads, *task.violations, plan]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the waiver before the plan, and the waiver instead of the plan."""
-        *reads, plan = task.actions
-        waive = self.violations(domain, task)
-        return [*super().mistakes(domain, task), [*reads, *waive, plan], [*reads, *waive]]
+        """The waiver before the plan, the generic ones, and the waiver instead of the plan."""
+        return [*super().mistakes(domain, task), [*task.actions[:-1], *task.violations]]
 
 
 def _on_file(db: Database, supply: Supply) -> list[PastOutage]:
@@ -150,7 +147,7 @@ def _credit(supply: Supply, outage: PastOutage) -> Action:
     return Action("apply_outage_credit", {**args, "fuel": outage.fuel})
 
 
-class OutageCreditsMixed(UtilitiesIntent):
+class OutageCreditsMixed(Mixed, UtilitiesIntent):
     """Mixed: outage credits for two days; one outage lasted 12 hours or more, one did not."""
 
     name = "outage_credits_mixed"
@@ -158,7 +155,6 @@ class OutageCreditsMixed(UtilitiesIntent):
         "The user wants outage credits for two outages on file: the long one is credited, the "
         "one shorter than 12 hours is refused, saying its hours (mixed)."
     )
-    tier = "hard"
     rules = ("outage-credit-12-hours",)
     challenges = frozenset({"mixed"})
 
@@ -185,7 +181,7 @@ class OutageCreditsMixed(UtilitiesIntent):
         reads, now = outage_reads(supply, rng)
         said = [f"{FUEL_WORDS[o.fuel]} was off on {o.started[:10]}" for o in (first, second)]
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"At {place_text(supply.premise.address)} {said[0]}, and {said[1]}. I want the "
@@ -215,25 +211,11 @@ class OutageCreditsMixed(UtilitiesIntent):
             summary=f"credits on {supply.account.account_id}: {long.outage_id} "
             f"({long.hours} h) yes, {short.outage_id} ({short.hours} h) no",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The credit for the outage shorter than 12 hours."""
-        account = account_of(domain, task)
-        assert account is not None
-        db = domain.new_database()
-        supply = Supply(db, account)
-        given = task.actions[-1].arguments["date"]
-        days = task.scenario.known_info["date"].split(" and ")
-        short = next(
-            o for o in _on_file(db, supply) if o.started[:10] in days and o.started[:10] != given
-        )
-        return [_credit(supply, short)]
+        return refusing(task, _credit(supply, short))  # the outage shorter than 12 hours
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, both credits given, and only the short one given."""
-        *reads, _credit = task.actions
-        short = self.violations(domain, task)
-        return [*super().mistakes(domain, task), [*task.actions, *short], [*reads, *short]]
+        """Both credits given, the generic ones, and only the short one given."""
+        return [*super().mistakes(domain, task), [*task.actions[:-1], *task.violations]]
 
 
 class PlanMinInstalment(UtilitiesIntent):
@@ -326,7 +308,7 @@ def _fixed_targets(db: Database, supply: Supply) -> list[Tariff]:
     return [t for t in tariffs if t.available and t.tariff_id != current]
 
 
-class FixedTermClaim(UtilitiesIntent):
+class FixedTermClaim(Refuses, UtilitiesIntent):
     """Disproven: a switch asked for as free, the customer sure the fixed term has ended."""
 
     name = "fixed_term_claim"
@@ -350,7 +332,7 @@ class FixedTermClaim(UtilitiesIntent):
         if rng.random() < 0.5:
             reads.insert(1, Action("get_tariff_details", {"tariff_id": supply.tariff.tariff_id}))
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My fixed deal on {account_text(supply.premise.address)} has already ended, "
@@ -376,11 +358,6 @@ class FixedTermClaim(UtilitiesIntent):
             summary=f"free switch of {supply.account.account_id} (fixed to "
             f"{supply.account.fixed_until}): refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The switch made, the exit fee charged."""
-        return tariff_switch(domain, task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the switch made anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        # the switch made, the exit fee charged
+        switch = {"account_id": supply.account.account_id, "tariff_id": target.tariff_id}
+        return refusing(task, Action("change_tariff", switch))
