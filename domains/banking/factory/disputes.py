@@ -32,6 +32,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -120,7 +121,7 @@ class DisputeCharge(BankingIntent):
         return paths
 
 
-class DisputeOutsideWindow(BankingIntent):
+class DisputeOutsideWindow(DoneAnyway, BankingIntent):
     """Dispute a card purchase posted more than 60 days ago: refuse, say when it was posted."""
 
     name = "dispute_outside_window"
@@ -169,10 +170,6 @@ class DisputeOutsideWindow(BankingIntent):
         txn = next(t for t in old if transaction_text(t) == said)
         reason = task.scenario.known_info["dispute_reason"]
         return [Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dispute filed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class FraudToHuman(BankingIntent):

@@ -24,6 +24,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import swapped
@@ -124,7 +125,7 @@ class _Refusal(NamedTuple):
     summary: str
 
 
-class _ForbiddenReversal(BankingIntent):
+class _ForbiddenReversal(DoneAnyway, BankingIntent):
     """A fee reversal the policy refuses; the mistake is reversing it anyway.
 
     A subclass says which fee (``eligible``, ``accept``: see ``_fee``) and its words (``refusal``);
@@ -172,10 +173,6 @@ class _ForbiddenReversal(BankingIntent):
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
         return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class SecondFeeReversal(_ForbiddenReversal):
