@@ -32,6 +32,7 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -57,11 +58,12 @@ def fee_sum(order: Order) -> list[Action]:
     return [Action("calculate", {"expression": " + ".join(f"{p:.2f}" for p in parts)})]
 
 
-class CancelOrder(FoodIntent):
+class CancelOrder(OtherChoice, FoodIntent):
     """Cancel an order before pickup: full refund when placed, fees and tip once preparing."""
 
     name = "cancel_order"
     description = "The user cancels an order not yet picked up and learns the refund amount."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -70,7 +72,7 @@ class CancelOrder(FoodIntent):
         if order is None:
             return None
         who = self.owner(db, order, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         refund = order.total
         if status == PREPARING:
             refund = money(order.delivery_fee + order.service_fee + order.tip)
@@ -99,15 +101,6 @@ class CancelOrder(FoodIntent):
             outputs=[money_text(refund)],
             summary=f"cancel {status} order {oid}, refund {money_text(refund)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order cancelled for another reason."""
-        reason = task.actions[-1].arguments["reason"]
-        other = next(r for r in sorted(REASON_TEXT) if r != reason)
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
 
 
 class ModifyOrderAddress(FoodIntent):
@@ -292,7 +285,7 @@ class RemoveOrderItem(FoodIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class ModifyPreparingRefused(FoodIntent):
+class ModifyPreparingRefused(DoneAnyway, FoodIntent):
     """Change an order the restaurant is already preparing: the policy forbids it, refuse."""
 
     rules = ("no-change-once-preparing",)
@@ -367,10 +360,6 @@ class ModifyPreparingRefused(FoodIntent):
             }
             change = Action("add_order_item", args)
         return [change]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the change made anyway (the database still takes it)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:

@@ -15,6 +15,7 @@ from tau_sim.domains.food_delivery.factory.common import (
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
 from tau_sim.domains.food_delivery.scenario import CONFIRM
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -103,7 +104,7 @@ class ApplyPromotion(FoodIntent):
         return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
 
-class PromotionRefused(FoodIntent):
+class PromotionRefused(DoneAnyway, FoodIntent):
     """A promotion code the order does not qualify for: refuse and say which condition fails."""
 
     rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
@@ -159,7 +160,3 @@ class PromotionRefused(FoodIntent):
         oid = order_in(domain, task).order_id
         code = task.scenario.known_info["promo_code"]
         return [Action("apply_promotion", {"order_id": oid, "code": code})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the code applied anyway (the database takes it)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

@@ -36,6 +36,7 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     sentence,
 )
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -210,7 +211,7 @@ def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
     )
 
 
-class LateCreditRefused(FoodIntent):
+class LateCreditRefused(DoneAnyway, FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
     rules = ("late-credit-threshold",)
@@ -249,10 +250,6 @@ class LateCreditRefused(FoodIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """A late credit issued although the delivery was under the threshold."""
         return [_credit_anyway(domain, task, 5.0)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late credit issued anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class MissingItemAndLateCredit(FoodIntent):
