@@ -30,6 +30,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -219,7 +220,7 @@ class WithdrawClaim(InsuranceIntent):
         )
 
 
-class ExcludedClaimRefusal(ClaimIntent):
+class ExcludedClaimRefusal(OnlyDoneAnyway, ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
@@ -267,10 +268,6 @@ class ExcludedClaimRefusal(ClaimIntent):
         """The excluded claim filed as the user asks."""
         return [_filed(task)]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The excluded claim filed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
-
 
 def _filed(task: Task, injury: bool = False) -> Action:
     """The claim the user asked for, filed although the policy forbids it."""
@@ -288,7 +285,7 @@ def _filed(task: Task, injury: bool = False) -> Action:
     return Action("file_claim", args)
 
 
-class LateClaimRefusal(ClaimIntent):
+class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
@@ -334,10 +331,6 @@ class LateClaimRefusal(ClaimIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The late claim filed as the user asks."""
         return [_filed(task)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late claim filed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
 
 class ClaimToHuman(ClaimIntent):

@@ -19,6 +19,7 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, gold_reads
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -148,7 +149,7 @@ class AddDriverAndPay(_DriverIntent):
         )
 
 
-class NonHouseholdDriverRefusal(_DriverIntent):
+class NonHouseholdDriverRefusal(OnlyDoneAnyway, _DriverIntent):
     """Ask to add a friend or coworker as a driver: only household members may be added."""
 
     name = "non_household_driver_refusal"
@@ -199,7 +200,3 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             "relationship": words[1],
         }
         return [Action("add_driver", args)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The non-household driver added anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]

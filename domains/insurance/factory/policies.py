@@ -23,6 +23,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, gold_reads
+from tau_sim.domains.kit.factory.base import OtherChoice
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -65,11 +66,12 @@ def _scheduling(rng: random.Random, policy: Policy) -> _Scheduling:
     return _Scheduling(policy.policy_id, category, value, charge)
 
 
-class AddScheduledItem(InsuranceIntent):
+class AddScheduledItem(OtherChoice, InsuranceIntent):
     """Schedule a valuable item on a home policy; learn the premium change."""
 
     name = "add_scheduled_item"
     description = "The user schedules a valuable item on a home policy and learns the new premium."
+    choice, choices = "category", tuple(sorted(ITEM_CATEGORIES))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -102,15 +104,6 @@ class AddScheduledItem(InsuranceIntent):
             outputs=[money_text(item.charge), money_text(money(policy.premium + item.charge))],
             summary=f"schedule {item.category} on {pid}: +{money_text(item.charge)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the item scheduled under another category."""
-        chosen = task.actions[-1].arguments["category"]
-        other = next(c for c in sorted(ITEM_CATEGORIES) if c != chosen)
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, category=other),
-        ]
 
 
 class SwitchPaymentAndAddItem(InsuranceIntent):
@@ -170,11 +163,12 @@ def _refund_method(user: User, policy: Policy, rng: random.Random) -> PaymentMet
     return user.payment_method(policy.payment_method_id)
 
 
-class CancelPolicy(InsuranceIntent):
+class CancelPolicy(OtherChoice, InsuranceIntent):
     """Cancel an active policy; learn the pro-rated refund and the fee."""
 
     name = "cancel_policy"
     description = "The user cancels a policy and learns the pro-rated refund less any fee."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -187,7 +181,7 @@ class CancelPolicy(InsuranceIntent):
         if method is None or quote.refund <= 0:
             return None
         who = self.owner(db, policy, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         pid = policy.policy_id
         outputs = [money_text(quote.refund)]
         if quote.cancellation_fee:
@@ -223,14 +217,6 @@ class CancelPolicy(InsuranceIntent):
             outputs=outputs,
             summary=f"cancel {pid}: refund {money_text(quote.refund)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the policy cancelled for another reason."""
-        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
 
 
 class MakePayment(InsuranceIntent):
