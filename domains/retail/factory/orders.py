@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
@@ -21,11 +22,12 @@ from tau_sim.domains.retail.scenario import REASON_TEXT
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class CancelPendingOrder(RetailIntent):
+class CancelPendingOrder(OtherChoice, RetailIntent):
     """Cancel a pending order for one of the two accepted reasons."""
 
     name = "cancel_pending_order"
     description = "The user cancels a pending order (no longer needed / ordered by mistake)."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -33,7 +35,7 @@ class CancelPendingOrder(RetailIntent):
         if order is None:
             return None
         who = self.owner(db, order, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         because = REASON_TEXT[reason]
         oid = order.order_id
         at = locate(db, order, rng)
@@ -58,14 +60,6 @@ class CancelPendingOrder(RetailIntent):
             ],
             summary=f"cancel pending order {oid} ({reason})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order cancelled for the other reason."""
-        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
 
 
 class ModifyOrderAddress(RetailIntent):
@@ -328,7 +322,7 @@ OTHER_REASONS = (
 """Reasons for cancelling that the policy does not accept."""
 
 
-class CancelForOtherReason(RetailIntent):
+class CancelForOtherReason(DoneAnyway, RetailIntent):
     """Cancel a pending order for a reason the policy does not accept: refused."""
 
     name = "cancel_for_other_reason"
@@ -372,7 +366,3 @@ class CancelForOtherReason(RetailIntent):
         """The order cancelled under an accepted reason the user never gave."""
         oid = task.actions[-1].arguments["order_id"]
         return [Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The order cancelled anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
