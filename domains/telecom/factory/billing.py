@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
@@ -109,7 +110,7 @@ class PayAndResume(_NonPayment):
         return [unpaid, *super().mistakes(domain, task)]
 
 
-class ResumeWithoutPayment(_NonPayment):
+class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
     """Forbidden: resume a line suspended for non-payment while the bill stays unpaid."""
 
     name = "resume_without_payment"
@@ -163,10 +164,6 @@ class ResumeWithoutPayment(_NonPayment):
         """The line resumed although the bill is unpaid."""
         line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
         return [Action("resume_line", {"line_id": line_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The line resumed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
 
 def disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
