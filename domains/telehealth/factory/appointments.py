@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
@@ -283,7 +284,7 @@ class LateCancellation(_Cancellation):
         ]
 
 
-class PrivacyRefusal(TelehealthIntent):
+class PrivacyRefusal(DoneAnyway, TelehealthIntent):
     """Ask about and cancel another patient's appointment: refused for privacy, nothing changes."""
 
     rules = ("privacy-other-patient",)
@@ -328,10 +329,6 @@ class PrivacyRefusal(TelehealthIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The other patient's appointment cancelled as the user asks."""
         return other_cancelled(task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic one, and the other patient's appointment cancelled."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class CoverageInquiry(TelehealthIntent):

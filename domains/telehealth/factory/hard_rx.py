@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -128,7 +129,7 @@ class RefillAndControlledMixed(HardTelehealthIntent):
         ]
 
 
-class RanOutDisproven(HardTelehealthIntent):
+class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
     """A supply the patient says has run out, that the record shows is not due: no refill."""
 
     name = "ran_out_disproven"
@@ -176,10 +177,6 @@ class RanOutDisproven(HardTelehealthIntent):
             a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"
         )
         return [_refill(record(domain.new_database(), "prescriptions", rx_id))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the early refill sent anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class LaterRefill(HardTelehealthIntent):

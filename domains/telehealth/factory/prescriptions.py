@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -104,7 +105,7 @@ class RefillPrescription(TelehealthIntent):
         ]
 
 
-class EarlyRefillRefused(TelehealthIntent):
+class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
     """Ask for a refill before the earliest refill date: refused, the date is stated."""
 
     rules = ("refill-not-before-date",)
@@ -151,10 +152,6 @@ class EarlyRefillRefused(TelehealthIntent):
             domain.new_database(), "prescriptions", task.actions[-1].arguments["rx_id"]
         )
         return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the early refill done anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class ControlledRefillTransfer(TelehealthIntent):
