@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -107,7 +108,7 @@ class SwitchTariff(UtilitiesIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class WaiveExitFee(UtilitiesIntent):
+class WaiveExitFee(DoneAnyway, UtilitiesIntent):
     """Forbidden: switch only if the exit fee is waived; refuse, saying the fee."""
 
     name = "waive_exit_fee"
@@ -155,10 +156,6 @@ class WaiveExitFee(UtilitiesIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The switch made although the exit fee may not be waived (the fee charged)."""
         return tariff_switch(domain, task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the switch made anyway (the fee charged)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 # ---- moving -----------------------------------------------------------------------------------
