@@ -183,8 +183,10 @@ class _Dispute(TelecomIntent):
 
     over_cap: ClassVar[bool]
 
-    def disputed(self, db: Database, rng: random.Random) -> tuple[Bill, Charge] | None:
-        """A bill with a disputable charge and that charge."""
+    def disputed(
+        self, db: Database, rng: random.Random
+    ) -> tuple[Bill, Charge, str, Identity, tuple[str, str, dict[str, str]]] | None:
+        """A bill with a disputable charge, that charge, a reason, the caller and the texts."""
         bill: Bill | None = pick(
             db, rng, "bills", lambda b: disputable(db, b, self.over_cap) is not None
         )
@@ -192,10 +194,13 @@ class _Dispute(TelecomIntent):
             return None
         charge = disputable(db, bill, self.over_cap)
         assert charge is not None
-        return bill, charge
+        reason = rng.choice(sorted(REASONS))
+        who = self.identity(db, bill.user_id, rng)
+        return bill, charge, reason, who, self.texts(bill, charge, reason, rng)
 
+    @staticmethod
     def texts(
-        self, bill: Bill, charge: Charge, reason: str, rng: random.Random
+        bill: Bill, charge: Charge, reason: str, rng: random.Random
     ) -> tuple[str, str, dict[str, str]]:
         """The goal, an opening drawn by ``rng`` and the known info of the task."""
         month = MONTHS[bill.period]
@@ -228,10 +233,7 @@ class DisputeCharge(_Dispute):
         found = self.disputed(db, rng)
         if found is None:
             return None
-        bill, charge = found
-        reason = rng.choice(sorted(REASONS))
-        who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason, rng)
+        bill, charge, reason, who, (goal, opening, known) = found
         credit = {
             "bill_id": bill.bill_id,
             "charge_id": charge.charge_id,
@@ -279,10 +281,7 @@ class DisputeOverCap(_Dispute):
         found = self.disputed(db, rng)
         if found is None:
             return None
-        bill, charge = found
-        reason = rng.choice(sorted(REASONS))
-        who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason, rng)
+        bill, charge, _reason, who, (goal, opening, known) = found
         summary = (
             f"{who.full_name} disputes charge {charge.charge_id} "
             f"({money_text(charge.amount)}) on bill {bill.bill_id}, above the credit cap."
