@@ -4,8 +4,9 @@ An intent names one before its domain's base class (``class X(DoneAnyway, HotelI
 mixin's ``mistakes`` builds on the domain's own (``super().mistakes``), so the generic mistakes
 stay the domain's and only the pattern is written once.
 
-- ``DoneAnyway``: the generic mistakes, and the refused request done anyway (``violations``).
-- ``OnlyDoneAnyway``: only the refused request done anyway, after the gold path.
+- ``DoneAnyway``: the generic mistakes, and the refused request done anyway (``violations``):
+  after the gold path, or instead of (or before) its closing transfer.
+- ``OnlyDoneAnyway``: only the refused request done anyway.
 - ``OtherChoice``: the generic mistakes, and the last write with another of the user's choices
   (another cancellation reason, another item category).
 """
@@ -13,26 +14,40 @@ stay the domain's and only the pattern is written once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Domain, Task
 
 
 class DoneAnyway(CustomerIntent):
-    """Mistakes: the generic ones, and the gold path followed by the intent's ``violations``."""
+    """Mistakes: the generic ones, and the refused request done anyway (``done_anyway``).
+
+    ``done_at`` says where the refused writes go: ``"after"`` the gold path, or, where it ends
+    in a transfer, ``"instead"`` of the transfer or ``"before"`` it.
+    """
+
+    done_at: ClassVar[Literal["after", "instead", "before"]] = "after"
+
+    def done_anyway(self, domain: Domain, task: Task) -> list[Action]:
+        """The gold path with the intent's ``violations`` put where ``done_at`` says."""
+        wrong = self.violations(domain, task)
+        if self.done_at == "after":
+            return [*task.actions, *wrong]
+        *reads, last = task.actions
+        return [*reads, *wrong] if self.done_at == "instead" else [*reads, *wrong, last]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the refused request done anyway (the tools allow it)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return [*super().mistakes(domain, task), self.done_anyway(domain, task)]
 
 
-class OnlyDoneAnyway(CustomerIntent):
-    """Mistakes: only the gold path followed by the intent's ``violations``."""
+class OnlyDoneAnyway(DoneAnyway):
+    """Mistakes: only the refused request done anyway (``DoneAnyway.done_anyway``)."""
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The refused request done anyway (the tools allow it)."""
-        return [[*task.actions, *self.violations(domain, task)]]
+        return [self.done_anyway(domain, task)]
 
 
 class OtherChoice(CustomerIntent):
