@@ -172,13 +172,14 @@ class DisputeOutsideWindow(DoneAnyway, BankingIntent):
         return [Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})]
 
 
-class FraudToHuman(BankingIntent):
+class FraudToHuman(DoneAnyway, BankingIntent):
     """Charges the customer did not make: suspected fraud goes to a human, nothing is filed."""
 
     name = "fraud_transfer"
     description = "The user reports card charges they did not make: transfer to a human, no write."
     forbidden = True
     rules = ("fraud-to-human",)
+    done_at = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -232,11 +233,6 @@ class FraudToHuman(BankingIntent):
         return [
             Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"})
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fraud handled as an ordinary dispute."""
-        *reads, transfer = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
 
 
 class DisputeStatus(BankingIntent):
