@@ -298,13 +298,14 @@ class MissingItemAndLateCredit(FoodIntent):
         )
 
 
-class CourierSafetyTransfer(FoodIntent):
+class CourierSafetyTransfer(DoneAnyway, FoodIntent):
     """A courier safety incident: the policy sends it to a human, nothing is credited."""
 
     rules = ("courier-safety-transfer",)
     name = "courier_safety_transfer"
     description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -344,8 +345,3 @@ class CourierSafetyTransfer(FoodIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """A goodwill credit handed out instead of the transfer."""
         return [_credit_anyway(domain, task, 10.0)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a goodwill credit handed out instead of the transfer."""
-        *reads, _ = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]
