@@ -333,13 +333,14 @@ class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
         return [_filed(task)]
 
 
-class ClaimToHuman(ClaimIntent):
+class ClaimToHuman(OnlyDoneAnyway, ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"
     description = "An injury claim or one above $25,000: the agent transfers, files nothing."
     forbidden = True
     rules = ("injury-to-human", "large-claim-to-human")
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -385,7 +386,3 @@ class ClaimToHuman(ClaimIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The claim filed by the agent instead of a human adjuster."""
         return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The claim filed by the agent instead of a human adjuster."""
-        return [[*task.actions[:-1], *self.violations(domain, task)]]
