@@ -54,13 +54,14 @@ def _refill(rx: Prescription, pharmacy_id: str = "") -> Action:
     )
 
 
-class RefillAndControlledMixed(HardTelehealthIntent):
+class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
     """Refills of due prescriptions (done) and of a controlled one (refused: to a clinician)."""
 
     name = "refill_and_controlled_mixed"
     description = "Refill due prescriptions and a controlled one: refill those, transfer for it."
     challenges = frozenset({"search", "mixed"})
     rules = ("controlled-to-human",)
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: one or two refills allowed, the controlled one refused."""
@@ -120,13 +121,6 @@ class RefillAndControlledMixed(HardTelehealthIntent):
         reads = [a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"]
         rx: Prescription = record(db, "prescriptions", reads[-1])
         return [_refill(rx)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the controlled substance refilled instead of the transfer."""
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions[:-1], *self.violations(domain, task)],
-        ]
 
 
 class RanOutDisproven(DoneAnyway, HardTelehealthIntent):

@@ -154,13 +154,14 @@ class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
         return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
 
 
-class ControlledRefillTransfer(TelehealthIntent):
+class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
     """Ask for a refill of a controlled substance: the agent never refills it, it transfers."""
 
     rules = ("controlled-to-human",)
     name = "controlled_refill_transfer"
     description = "The patient asks to refill a controlled substance; the agent transfers."
     forbidden = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -205,13 +206,6 @@ class ControlledRefillTransfer(TelehealthIntent):
         rx_id = task.actions[-2].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
         return [Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic one, and the controlled substance refilled by the agent."""
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions[:-1], *self.violations(domain, task)],
-        ]
 
 
 class RenewalRequest(TelehealthIntent):
