@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -22,7 +23,7 @@ from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class HardshipDisconnection(UtilitiesIntent):
+class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
     """A customer in hardship or with a medical dependency asks about disconnection: transfer."""
 
     name = "hardship_disconnection"
@@ -32,6 +33,7 @@ class HardshipDisconnection(UtilitiesIntent):
     )
     forbidden = True
     rules = ("hardship-priority-transfer",)
+    done_at = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -96,11 +98,6 @@ class HardshipDisconnection(UtilitiesIntent):
                 },
             )
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a 12-month plan set up instead of the transfer."""
-        *reads, transfer = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
 
 
 # ---- outages ----------------------------------------------------------------------------------
