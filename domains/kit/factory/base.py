@@ -1,8 +1,11 @@
-"""The mistakes that base intents of every domain share, as mixins over ``CustomerIntent``.
+"""What the base intents of every domain share: ``one_of`` and the mistakes mixins.
 
-An intent names one before its domain's base class (``class X(DoneAnyway, HotelIntent)``): the
-mixin's ``mistakes`` builds on the domain's own (``super().mistakes``), so the generic mistakes
-stay the domain's and only the pattern is written once.
+``one_of`` draws one of several wordings of the same message (an opening, a reason).
+
+The mixins over ``CustomerIntent`` are mistakes many intents share. An intent names one before
+its domain's base class (``class X(DoneAnyway, HotelIntent)``): the mixin's ``mistakes`` builds
+on the domain's own (``super().mistakes``), so the generic mistakes stay the domain's and only
+the pattern is written once.
 
 - ``DoneAnyway``: the generic mistakes, and the refused request done anyway (``violations``):
   after the gold path, or instead of (or before) its closing transfer.
@@ -13,11 +16,19 @@ stay the domain's and only the pattern is written once.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar
 
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Domain, Task
+
+T = TypeVar("T")
+
+
+def one_of(rng: random.Random, *options: T) -> T:
+    """One of ``options``, drawn by ``rng`` (one draw, as ``rng.choice`` of their list)."""
+    return rng.choice(options)
 
 
 class DoneAnyway(CustomerIntent):
