@@ -25,14 +25,13 @@ from tau_sim.domains.banking.factory.common import (
     in_window,
     looked_up,
     nameable,
-    one_of,
     pick_user,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task

@@ -15,7 +15,6 @@ from tau_sim.domains.banking.factory.common import (
     looked_up,
     may_reverse,
     nameable,
-    one_of,
     open_fees,
     pick_user,
     savings,
@@ -24,7 +23,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import swapped

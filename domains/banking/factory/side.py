@@ -15,6 +15,7 @@ from typing import NamedTuple, TypedDict, Unpack
 from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, Dispute, User
 from tau_sim.domains.banking.factory.common import accounts_of, checking, history, nameable, savings
 from tau_sim.domains.banking.scenario import account_text, card_text, transaction_text
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money_text
@@ -138,12 +139,10 @@ def side_question(
 def balance_later(db: Database, user: User, rng: random.Random) -> tuple[str, Account, str]:
     """A later need: the balance of one of the customer's accounts (need, account, output)."""
     account = rng.choice(accounts_of(db, user))
-    need = rng.choice(
-        (
-            "Oh, and while I have you, could you also tell me the balance of "
-            f"{account_text(account)}?",
-            f"One more thing: what is the balance on {account_text(account)} right now?",
-        )
+    need = one_of(
+        rng,
+        f"Oh, and while I have you, could you also tell me the balance of {account_text(account)}?",
+        f"One more thing: what is the balance on {account_text(account)} right now?",
     )
     return need, account, balance_text(account.balance)
 
