@@ -32,7 +32,7 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -83,14 +83,13 @@ class CancelOrder(OtherChoice, FoodIntent):
             who,
             goal=f"I want to cancel {order_text(oid, restaurant)} because "
             f"{REASON_TEXT[reason]}. I want to know how much money I get back. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to cancel my order {oid}.",
-                    f"Hello, please cancel my food order from {restaurant.name}.",
-                    f"I don't want order {oid} anymore, can you call it off?",
-                    f"Hey, scrap my {restaurant.name} order please.",
-                    "Good evening, I'd like to cancel an order I just placed.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to cancel my order {oid}.",
+                f"Hello, please cancel my food order from {restaurant.name}.",
+                f"I don't want order {oid} anymore, can you call it off?",
+                f"Hey, scrap my {restaurant.name} order please.",
+                "Good evening, I'd like to cancel an order I just placed.",
             ),
             known={"order_id": oid, "cancel_reason": reason},
             actions=[
@@ -130,13 +129,12 @@ class ModifyOrderAddress(FoodIntent):
             domain,
             who,
             goal=f"My order {oid} should be delivered to a different address. {scope} {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can you send my order {oid} to a different address?",
-                    f"Hello, order {oid} needs to go somewhere else.",
-                    "I gave the wrong address on the order I just placed.",
-                    f"Hey, my food ({oid}) should be delivered elsewhere.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can you send my order {oid} to a different address?",
+                f"Hello, order {oid} needs to go somewhere else.",
+                "I gave the wrong address on the order I just placed.",
+                f"Hey, my food ({oid}) should be delivered elsewhere.",
             ),
             known={"order_id": oid, "new_address": address_text(address)},
             actions=[*gold_reads(who, order_read(oid)), *writes],
@@ -203,14 +201,13 @@ class AddOrderItem(FoodIntent):
             who,
             goal=f"I forgot something in {order_text(oid, restaurant)}: I want to add "
             f"{wanted}. I want to know the new total of the order. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can I still add something to my order {oid}?",
-                    f"Hello, I forgot to add a dish to my {restaurant.name} order.",
-                    f"I'd like to put more food on order {oid}.",
-                    "Hey, is it too late to add to the order I just placed?",
-                    f"Good evening, my {restaurant.name} order is missing something I wanted.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can I still add something to my order {oid}?",
+                f"Hello, I forgot to add a dish to my {restaurant.name} order.",
+                f"I'd like to put more food on order {oid}.",
+                "Hey, is it too late to add to the order I just placed?",
+                f"Good evening, my {restaurant.name} order is missing something I wanted.",
             ),
             known={"order_id": oid, "new_item": wanted},
             actions=[
@@ -255,13 +252,12 @@ class RemoveOrderItem(FoodIntent):
             who,
             goal=f"I want {named} removed from {order_text(oid, restaurant)}; the rest "
             f"stays. I want to know the new total of the order. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to take something off my order {oid}.",
-                    f"Hello, I ordered too much on {oid}.",
-                    f"Can you remove a dish from my {restaurant.name} order?",
-                    "Hey, I need to drop something from the order I just placed.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to take something off my order {oid}.",
+                f"Hello, I ordered too much on {oid}.",
+                f"Can you remove a dish from my {restaurant.name} order?",
+                "Hey, I need to drop something from the order I just placed.",
             ),
             known={"order_id": oid, "item": named},
             actions=[
@@ -305,12 +301,11 @@ class ModifyPreparingRefused(DoneAnyway, FoodIntent):
             address = address_text(random_address(rng))
             wish = "delivered to another address"
             known = {"order_id": oid, "new_address": address}
-            opening = rng.choice(
-                [
-                    f"Hi, I need to change the delivery address of my order {oid}, quickly!",
-                    f"Hello, order {oid} has to go to another address.",
-                    f"Please redirect my {restaurant.name} order, I'm not at home.",
-                ]
+            opening = one_of(
+                rng,
+                f"Hi, I need to change the delivery address of my order {oid}, quickly!",
+                f"Hello, order {oid} has to go to another address.",
+                f"Please redirect my {restaurant.name} order, I'm not at home.",
             )
         else:
             dish = _payable_dish(db, order, rng)
@@ -318,12 +313,11 @@ class ModifyPreparingRefused(DoneAnyway, FoodIntent):
                 return None
             wish = f"to also include {dish}"
             known = {"order_id": oid, "new_item": dish}
-            opening = rng.choice(
-                [
-                    f"Hi, I want to add something to my order {oid}.",
-                    f"Hello, can you put one more dish on my {restaurant.name} order?",
-                    f"I forgot a dish on order {oid}, add it please.",
-                ]
+            opening = one_of(
+                rng,
+                f"Hi, I want to add something to my order {oid}.",
+                f"Hello, can you put one more dish on my {restaurant.name} order?",
+                f"I forgot a dish on order {oid}, add it please.",
             )
         return self.task(
             domain,

@@ -15,7 +15,7 @@ from tau_sim.domains.food_delivery.factory.common import (
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
 from tau_sim.domains.food_delivery.scenario import CONFIRM
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -78,13 +78,12 @@ class ApplyPromotion(FoodIntent):
             who,
             goal=f"I forgot to enter my promotion code {promo.code} when I placed {ref.text}. "
             f"I want it applied and to know the new total. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I forgot to use my promo code on {ref}. Can you add it?",
-                    "Hello, I have a discount code for {ref}.",
-                    "I forgot to enter my coupon on {ref}, which I just placed.",
-                    "Hey, can you put a code on {ref}?",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, I forgot to use my promo code on {ref}. Can you add it?",
+                "Hello, I have a discount code for {ref}.",
+                "I forgot to enter my coupon on {ref}, which I just placed.",
+                "Hey, can you put a code on {ref}?",
             ).format(ref=ref.text),
             known={**ref.known, "promo_code": promo.code},
             actions=[
@@ -133,13 +132,12 @@ class PromotionRefused(DoneAnyway, FoodIntent):
             "says the code cannot be used, I want to know why; I do not want anything else "
             "changed.",
             demand=f"the promotion code {promo.code} applied to {ref.text}",
-            opening=rng.choice(
-                [
-                    f"Hi, please put the code {promo.code} on {{ref}}.",
-                    "Hello, my promo code won't go through on {ref}.",
-                    "I want to use a coupon on {ref}.",
-                    f"Hey, apply {promo.code} to {{ref}} please.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, please put the code {promo.code} on {{ref}}.",
+                "Hello, my promo code won't go through on {ref}.",
+                "I want to use a coupon on {ref}.",
+                f"Hey, apply {promo.code} to {{ref}} please.",
             ).format(ref=ref.text),
             known={**ref.known, "promo_code": promo.code},
             actions=[

@@ -36,7 +36,7 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     sentence,
 )
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -95,14 +95,13 @@ class _ItemRefund(FoodIntent):
             who,
             goal=f"{sentence(line_text(line))} {what} {order_text(oid, restaurant)}, which was "
             f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
-                    f"My delivery from {restaurant.name} came and {line.name} {what} it! "
-                    f"That's a {self.reason}.",
-                    f"Hello, there's a problem with what I got in order {oid}.",
-                    "My food arrived but it isn't right.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
+                f"My delivery from {restaurant.name} came and {line.name} {what} it! "
+                f"That's a {self.reason}.",
+                f"Hello, there's a problem with what I got in order {oid}.",
+                "My food arrived but it isn't right.",
             ),
             known={"order_id": oid, "item": line_text(line)},
             actions=[*gold_reads(who, order_read(oid)), *_cap_check(order, rng), write],
@@ -170,13 +169,12 @@ class LateDeliveryCredit(FoodIntent):
             goal=f"My order {oid} arrived {minutes_late(order)} minutes after the promised time. "
             f"I want the credit I am owed for the late delivery and to know how much it is. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, my order {oid} was really late.",
-                    "My food showed up way after the time you promised. This is not okay.",
-                    f"Hello, {oid} took forever to arrive.",
-                    "I want compensation, my delivery was late.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my order {oid} was really late.",
+                "My food showed up way after the time you promised. This is not okay.",
+                f"Hello, {oid} took forever to arrive.",
+                "I want compensation, my delivery was late.",
             ),
             known={"order_id": oid},
             actions=[
@@ -233,13 +231,12 @@ class LateCreditRefused(DoneAnyway, FoodIntent):
             goal=f"{sentence(ref.text)} came later than promised and I want a credit for it. If "
             "the agent says I do not qualify, I want to know why; I do not want anything else.",
             demand=f"a credit for {ref.text}, which came late",
-            opening=rng.choice(
-                [
-                    "Hi, {ref} was late, I want compensation.",
-                    "Your driver was late with {ref}.",
-                    "Hello, {ref} came after the promised time.",
-                    "I'd like a late-delivery credit for {ref}.",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, {ref} was late, I want compensation.",
+                "Your driver was late with {ref}.",
+                "Hello, {ref} came after the promised time.",
+                "I'd like a late-delivery credit for {ref}.",
             ).format(ref=ref.text),
             known=ref.known,
             actions=ref.reads,
@@ -279,13 +276,12 @@ class MissingItemAndLateCredit(FoodIntent):
             f"minutes late, and {lines_text(lines)} missing. I want a refund for what was "
             "missing and the credit for the late delivery, and to know the amounts. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, my order {oid} came late AND there's a missing item.",
-                    f"Hello, {oid} was late and incomplete.",
-                    "My food came late and not all of it was there.",
-                    f"Hey, two problems with {oid}: late and something missing.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my order {oid} came late AND there's a missing item.",
+                f"Hello, {oid} was late and incomplete.",
+                "My food came late and not all of it was there.",
+                f"Hey, two problems with {oid}: late and something missing.",
             ),
             known={"order_id": oid, "item": lines_text(lines)},
             actions=[
@@ -314,12 +310,11 @@ class CourierSafetyTransfer(DoneAnyway, FoodIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
-        incident = rng.choice(
-            [
-                "the courier shouted at me and threatened me at my door",
-                "the courier drove onto the sidewalk and nearly hit my child",
-                "the courier tried to force his way into my building",
-            ]
+        incident = one_of(
+            rng,
+            "the courier shouted at me and threatened me at my door",
+            "the courier drove onto the sidewalk and nearly hit my child",
+            "the courier tried to force his way into my building",
         )
         summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
         ref = order_ref(db, who, order, rng)
@@ -329,13 +324,12 @@ class CourierSafetyTransfer(DoneAnyway, FoodIntent):
             goal=f"When {ref.text} was delivered, {incident}. I want this reported to someone "
             "who handles safety, not a coupon.",
             demand="this reported to someone who handles safety",
-            opening=rng.choice(
-                [
-                    "I need to report your courier for {ref}. I felt unsafe.",
-                    "Your delivery driver was dangerous today with {ref}. Deal with it.",
-                    "Hello, something scary happened with the courier on {ref}.",
-                    "I have a complaint about how a courier behaved on {ref}.",
-                ]
+            opening=one_of(
+                rng,
+                "I need to report your courier for {ref}. I felt unsafe.",
+                "Your delivery driver was dangerous today with {ref}. Deal with it.",
+                "Hello, something scary happened with the courier on {ref}.",
+                "I have a complaint about how a courier behaved on {ref}.",
             ).format(ref=ref.text),
             known={**ref.known, "incident": incident},
             actions=[*ref.reads, Action("transfer_to_human_agents", {"summary": summary})],
