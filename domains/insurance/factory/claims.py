@@ -30,7 +30,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -62,12 +62,11 @@ class CoverageQuestion(InsuranceIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, does my {policy.kind} insurance cover {loss}?",
-                f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
-                f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, does my {policy.kind} insurance cover {loss}?",
+            f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
+            f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
         )
         return self.task(
             domain,
@@ -163,12 +162,11 @@ class ClaimStatus(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
             f"its status and, if it was paid, how much.{also} I do not want to change anything.",
             # the opening names every claim asked about: the user holds them all
-            opening=rng.choice(
-                (
-                    f"Hi, what is happening with my {subject}?",
-                    f"Hello, could you check where {subject} stands?",
-                    f"I'm still waiting to hear about {subject}. Any news?",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, what is happening with my {subject}?",
+                f"Hello, could you check where {subject} stands?",
+                f"I'm still waiting to hear about {subject}. Any news?",
             ),
             known={"claim_id": ids},
             actions=[
@@ -202,12 +200,11 @@ class WithdrawClaim(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
             "the repair myself and want the claim withdrawn. I want to hear that it is "
             f"withdrawn. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    f"Hi, I'd like to withdraw my claim {cid}.",
-                    f"Hello, please cancel claim {cid}, I paid for the repair myself.",
-                    f"I don't need claim {cid} anymore. Can you close it?",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to withdraw my claim {cid}.",
+                f"Hello, please cancel claim {cid}, I paid for the repair myself.",
+                f"I don't need claim {cid} anymore. Can you close it?",
             ),
             known={"claim_id": cid},
             actions=[
@@ -240,12 +237,11 @@ class ExcludedClaimRefusal(OnlyDoneAnyway, ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
-                f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
-                f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+            f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
+            f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
         )
         return self.task(
             domain,
@@ -306,13 +302,12 @@ class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                "Hi, I'd like to file a claim for something that happened a while ago: "
-                f"{LOSS_TEXT[loss]}.",
-                f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
-                f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
-            )
+        opening = one_of(
+            rng,
+            "Hi, I'd like to file a claim for something that happened a while ago: "
+            f"{LOSS_TEXT[loss]}.",
+            f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
+            f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
         )
         return self.task(
             domain,
@@ -368,12 +363,11 @@ class ClaimToHuman(OnlyDoneAnyway, ClaimIntent):
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
             "handle it, I agree to be transferred in the end.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=rng.choice(
-                (
-                    f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
-                    f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
-                    f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+                f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
+                f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
             ),
             known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
             actions=[
