@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
@@ -39,13 +39,12 @@ class CancelPendingOrder(OtherChoice, RetailIntent):
         because = REASON_TEXT[reason]
         oid = order.order_id
         at = locate(db, order, rng)
-        opening = rng.choice(
-            [
-                f"Hi, I'd like to cancel my {at.ref}, {because}.",
-                "Hello, I need to cancel an order please.",
-                f"Please cancel my {at.ref} for me.",
-                f"Hey, {because}, so I want to cancel my order.",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, I'd like to cancel my {at.ref}, {because}.",
+            "Hello, I need to cancel an order please.",
+            f"Please cancel my {at.ref} for me.",
+            f"Hey, {because}, so I want to cancel my order.",
         )
         return self.task(
             domain,
@@ -83,12 +82,11 @@ class ModifyOrderAddress(RetailIntent):
             who,
             goal=f"My {at.ref} should go to a different address than the one on it. I only want "
             f"this order changed, not my default address. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to change the shipping address on my {at.ref}.",
-                    "Hello, can one of my orders be shipped to a different address?",
-                    f"My {at.ref} has to go somewhere else, can you update where it ships?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to change the shipping address on my {at.ref}.",
+                "Hello, can one of my orders be shipped to a different address?",
+                f"My {at.ref} has to go somewhere else, can you update where it ships?",
             ),
             known={**at.known, "new_address": address_text(address)},
             actions=[*who.actions, *at.reads, write],
@@ -148,12 +146,11 @@ class ChangeOrderPayment(RetailIntent):
             who,
             goal=f"I want to pay my pending {at.ref} with {method_text(method)} instead of the "
             f"payment method I used. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can I change how I pay for my {at.ref}?",
-                    "Hello, I'd like to use a different payment method for an order.",
-                    f"I want to switch the card on my {at.ref}, please.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can I change how I pay for my {at.ref}?",
+                "Hello, I'd like to use a different payment method for an order.",
+                f"I want to switch the card on my {at.ref}, please.",
             ),
             known={**at.known, "payment_method": method_text(method)},
             actions=[
@@ -206,12 +203,11 @@ class UpdateDefaultAddress(RetailIntent):
             domain,
             who,
             goal=f"I just moved and want my account's default address updated. {orders} {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I moved recently and need to update the address on my account.",
-                    "Hello, please change the default address on my profile.",
-                    "I have a new home address, can you put it on my account?",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, I moved recently and need to update the address on my account.",
+                "Hello, please change the default address on my profile.",
+                "I have a new home address, can you put it on my account?",
             ),
             known=known,
             actions=actions,
@@ -258,12 +254,11 @@ class OrderStatusInquiry(RetailIntent):
             who,
             goal=f"I want to know the status of my {at.ref} and, if it has shipped, its "
             f"tracking number.{also} I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, where is my {at.ref}?",
-                    "Hello, could you check on one of my orders for me?",
-                    f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, where is my {at.ref}?",
+                "Hello, could you check on one of my orders for me?",
+                f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
             ),
             known=known,
             actions=[*who.actions, *reads],
@@ -297,12 +292,11 @@ class CancelShippedOrderTransfer(RetailIntent):
             goal=f"I want my {at.ref} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
             demand=f"my {at.ref} cancelled with my money back",
-            opening=rng.choice(
-                [
-                    f"I need to cancel my {at.ref} right now.",
-                    "Hi, I want to cancel an order I placed, I don't want it anymore.",
-                    f"Cancel my {at.ref} please, I changed my mind about it.",
-                ]
+            opening=one_of(
+                rng,
+                f"I need to cancel my {at.ref} right now.",
+                "Hi, I want to cancel an order I placed, I don't want it anymore.",
+                f"Cancel my {at.ref} please, I changed my mind about it.",
             ),
             known=at.known,
             actions=[
@@ -342,12 +336,11 @@ class CancelForOtherReason(DoneAnyway, RetailIntent):
         because = rng.choice(OTHER_REASONS)
         oid = order.order_id
         at = locate(db, order, rng)
-        opening = rng.choice(
-            [
-                f"Hi, please cancel my {at.ref}, {because}.",
-                f"Hello, I want to cancel my {at.ref}.",
-                f"Cancel my {at.ref} for me please, {because}.",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, please cancel my {at.ref}, {because}.",
+            f"Hello, I want to cancel my {at.ref}.",
+            f"Cancel my {at.ref} for me please, {because}.",
         )
         return self.task(
             domain,
