@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
@@ -80,13 +80,12 @@ class PayAndResume(_NonPayment):
             who,
             goal=f"My line {phone} was cut off because I missed the {month} bill. I want to pay "
             f"it with {method_text(method)} and have the line back on. {CONFIRM} {HANDS}",
-            opening=rng.choice(
-                [
-                    f"Hi, my line {phone} was suspended, I want to pay my bill and get it back.",
-                    "Hello, my phone line got cut off for an unpaid bill.",
-                    f"I missed a payment and {phone} got cut off. Let me pay now.",
-                    "Hi, I'd like to settle my overdue bill so my line works again.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my line {phone} was suspended, I want to pay my bill and get it back.",
+                "Hello, my phone line got cut off for an unpaid bill.",
+                f"I missed a payment and {phone} got cut off. Let me pay now.",
+                "Hi, I'd like to settle my overdue bill so my line works again.",
             ),
             known={
                 "phone_number": phone,
@@ -209,13 +208,12 @@ class _Dispute(TelecomIntent):
             f"On my {month} bill there is {what}; {REASONS[reason]}. I want it credited and to "
             f"know my new balance. {CONFIRM}"
         )
-        opening = rng.choice(
-            (
-                f"Hi, there's a charge on my {month} bill that I want to dispute.",
-                f"Hello, my {month} bill has a charge I shouldn't be paying.",
-                "I want to contest something on my phone bill.",
-                f"There's a charge on my bill for {month} that looks wrong to me.",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, there's a charge on my {month} bill that I want to dispute.",
+            f"Hello, my {month} bill has a charge I shouldn't be paying.",
+            "I want to contest something on my phone bill.",
+            f"There's a charge on my bill for {month} that looks wrong to me.",
         )
         known = {"bill_month": month, "charge": what, "dispute_reason": REASONS[reason]}
         return goal, opening, known
