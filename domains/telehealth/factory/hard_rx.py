@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -92,14 +92,13 @@ class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
             f"{controlled.medication}, in the end I agree to be transferred for it once the "
             f"others are done. {CONFIRM}",
             demand=f"my {medication_text(controlled)} refilled too",
-            opening=rng.choice(
-                (
-                    "Hi, I need refills of my {meds}.",
-                    "Hello, could you refill my {meds}?",
-                    "I'm running low on my {meds}.",
-                    "Hey, refills please: {meds}.",
-                    "Good morning. My {meds} all need refilling.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need refills of my {meds}.",
+                "Hello, could you refill my {meds}?",
+                "I'm running low on my {meds}.",
+                "Hey, refills please: {meds}.",
+                "Good morning. My {meds} all need refilling.",
             ).format(meds=meds),
             known={"medication": meds},
             actions=[
@@ -150,14 +149,13 @@ class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
             "today. If the agent says it is too early, I want to know the first day I can get "
             "it.",
             demand=f"my {med} refilled today",
-            opening=rng.choice(
-                (
-                    "Hi, I've run out of my {med} and need a refill now.",
-                    "Hello, my {med} is all gone. Please refill it today.",
-                    "I have no {med} left at all, I need more.",
-                    "Hey, I'm out of {med}, can you send a refill?",
-                    "Good morning. I finished my {med} yesterday and need a refill.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I've run out of my {med} and need a refill now.",
+                "Hello, my {med} is all gone. Please refill it today.",
+                "I have no {med} left at all, I need more.",
+                "Hey, I'm out of {med}, can you send a refill?",
+                "Good morning. I finished my {med} yesterday and need a refill.",
             ).format(med=med),
             known={"medication": med},
             actions=search_path(who, rx_reads(patient, rx)),
@@ -227,14 +225,13 @@ class LaterRefill(HardTelehealthIntent):
             domain,
             who,
             goal=f"I want to {wish}. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I need to change {desc}.",
-                    "Hello, I won't be able to make {desc}.",
-                    "I can't keep {desc}, something came up.",
-                    "Hey, it's about {desc}.",
-                    "Good morning. I'd like to sort out {desc}.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need to change {desc}.",
+                "Hello, I won't be able to make {desc}.",
+                "I can't keep {desc}, something came up.",
+                "Hey, it's about {desc}.",
+                "Good morning. I'd like to sort out {desc}.",
             ).format(desc=desc),
             known=known,
             actions=actions,
@@ -309,14 +306,13 @@ class PharmacyMoveAll(HardTelehealthIntent):
             f"{pharmacy.name} from now on. For each one, if a refill is due now, I want it sent "
             "there today as well; if not, I want to know when it will be. I want to know how "
             f"many refills are left on the ones refilled. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I moved and need my {meds} at a new pharmacy.",
-                    "Hello, please switch my {meds} to a pharmacy near my new place.",
-                    "I've relocated; my {meds} should go to a different pharmacy now.",
-                    "Hey, new city, new pharmacy: can you move my {meds}?",
-                    "Good morning. My {meds} need to go to my new local pharmacy.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I moved and need my {meds} at a new pharmacy.",
+                "Hello, please switch my {meds} to a pharmacy near my new place.",
+                "I've relocated; my {meds} should go to a different pharmacy now.",
+                "Hey, new city, new pharmacy: can you move my {meds}?",
+                "Good morning. My {meds} need to go to my new local pharmacy.",
             ).format(meds=meds),
             known={"medication": meds, "new_pharmacy": pharmacy.name},
             actions=[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -73,13 +73,12 @@ class RefillPrescription(TelehealthIntent):
             who,
             goal=f"I am running low on my {med} and want a refill sent {where}. I want to know "
             f"how many refills I will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need a refill of my {rx.medication}.",
-                    "Hello, I need a prescription refill.",
-                    f"I'm almost out of {rx.medication}.",
-                    "Hey, can you send a refill to my pharmacy?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need a refill of my {rx.medication}.",
+                "Hello, I need a prescription refill.",
+                f"I'm almost out of {rx.medication}.",
+                "Hey, can you send a refill to my pharmacy?",
             ),
             known=known,
             actions=[
@@ -128,13 +127,12 @@ class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
             "too early, I accept that in the end and want to know the first day I can get the "
             "refill.",
             demand=f"my {med} refilled today",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to refill my {rx.medication} today before I travel.",
-                    "Hello, I'm leaving on a trip and need my prescription early.",
-                    f"Can I get my {rx.medication} a bit early? I'm going away.",
-                    "Hey, I need a refill today, I'm travelling tomorrow.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to refill my {rx.medication} today before I travel.",
+                "Hello, I'm leaving on a trip and need my prescription early.",
+                f"Can I get my {rx.medication} a bit early? I'm going away.",
+                "Hey, I need a refill today, I'm travelling tomorrow.",
             ),
             known={"medication": med},
             actions=[
@@ -177,13 +175,12 @@ class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
             "cannot do it, in the end I agree to be transferred to someone who can.",
             demand=f"my {med} refilled",
-            opening=rng.choice(
-                [
-                    f"Hi, I need my {rx.medication} refilled please.",
-                    "Hello, I need a refill of one of my prescriptions.",
-                    f"I'm running out of {rx.medication}, can you refill it?",
-                    "Hey, my prescription still has refills, please send one.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need my {rx.medication} refilled please.",
+                "Hello, I need a refill of one of my prescriptions.",
+                f"I'm running out of {rx.medication}, can you refill it?",
+                "Hey, my prescription still has refills, please send one.",
             ),
             known={"medication": med},
             actions=[
@@ -237,13 +234,12 @@ class RenewalRequest(TelehealthIntent):
             who,
             goal=f"I need more of my {med}. If there are no refills left, I want my prescriber "
             f"asked to renew it. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need more {rx.medication}.",
-                    "Hello, my prescription seems to have run out of refills.",
-                    f"The pharmacy says my {rx.medication} has no refills left.",
-                    "Hey, can I get my prescription renewed?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need more {rx.medication}.",
+                "Hello, my prescription seems to have run out of refills.",
+                f"The pharmacy says my {rx.medication} has no refills left.",
+                "Hey, can I get my prescription renewed?",
             ),
             known={"medication": med},
             actions=[
@@ -285,13 +281,12 @@ class RescheduleAndRefill(TelehealthIntent):
             goal=f"Two things: I want to move my appointment {aid} to {when} with the same "
             f"provider, and I want a refill of my {med} sent to my usual pharmacy. I want to know "
             f"how many refills I will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
-                    "Hello, two things: an appointment to move and a refill.",
-                    f"Can you move {aid} for me? And I need a refill too.",
-                    "Hey, I have a scheduling change and a prescription question.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
+                "Hello, two things: an appointment to move and a refill.",
+                f"Can you move {aid} for me? And I need a refill too.",
+                "Hey, I have a scheduling change and a prescription question.",
             ),
             known={"appointment_id": aid, "new_time": when, "medication": med},
             actions=[
@@ -341,13 +336,12 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
             goal=f"I want my {med} to go to {pharmacy.name} from now on instead of my current "
             f"pharmacy, and I want a refill sent there now. I want to know how many refills I "
             f"will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
-                    "Hello, I want my prescription at a different pharmacy.",
-                    f"Can my {rx.medication} go to another pharmacy from now on?",
-                    "Hey, I'm changing pharmacies and need a refill there.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
+                "Hello, I want my prescription at a different pharmacy.",
+                f"Can my {rx.medication} go to another pharmacy from now on?",
+                "Hey, I'm changing pharmacies and need a refill there.",
             ),
             known={"medication": med, "new_pharmacy": pharmacy.name},
             actions=[
