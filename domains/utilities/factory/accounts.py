@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -14,7 +14,6 @@ from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
     account_of,
     misread_first,
-    pick_opening,
     pick_supply,
     readings,
     tariff_switch,
@@ -76,7 +75,7 @@ class SwitchTariff(UtilitiesIntent):
             goal=f"I want to switch {account_text(supply.premise.address)} to the {target.name} "
             f"tariff. {fee_note}{rates}I want to know until when the new price is fixed. "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, I'd like to move to your {target.name} tariff.",
                 "Hello, I want to lock in a fixed energy price.",
@@ -139,7 +138,7 @@ class WaiveExitFee(DoneAnyway, UtilitiesIntent):
             "it. If the agent refuses to waive it, I want to know how much the fee is and when "
             "my current fixed term ends, and I keep my current tariff.",
             demand="the exit fee of my current fixed deal waived",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, I want to move to {target.name}, but I'm not paying any exit fee.",
                 "Hello, can you waive the exit fee if I switch tariffs?",
@@ -203,7 +202,7 @@ class MoveOut(UtilitiesIntent):
             f"{account_text(supply.premise.address)} closed. My final meter readings: "
             f"{' and '.join(said)}. {settle} I am not moving to an address you supply. "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm moving out and need to close my energy account.",
                 "Hello, I'm leaving my flat today, what do I need to do about my energy?",
@@ -281,7 +280,7 @@ class MoveHome(UtilitiesIntent):
             )
             + " I want to know the final balance of the old account and the new account "
             f"number. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm moving house and want to take my energy supply with me.",
                 "Hello, I'm moving today and need my account moved to my new home.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -14,7 +14,6 @@ from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
     account_of,
     last_outage,
-    pick_opening,
     pick_supply,
     plannable,
 )
@@ -40,13 +39,12 @@ class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
         supply = pick_supply(db, rng, lambda s: plannable(s) and bool(s.user.payment_methods))
         if supply is None:
             return None
-        situation = rng.choice(
-            (
-                "I lost my job last month and I have no income at the moment",
-                "my husband uses a home oxygen machine that needs electricity day and night",
-                "I rely on a powered wheelchair and a dialysis machine at home",
-                "I am on disability benefits and can't afford food and energy both",
-            )
+        situation = one_of(
+            rng,
+            "I lost my job last month and I have no income at the moment",
+            "my husband uses a home oxygen machine that needs electricity day and night",
+            "I rely on a powered wheelchair and a dialysis machine at home",
+            "I am on disability benefits and can't afford food and energy both",
         )
         medical = "machine" in situation or "wheelchair" in situation
         reads = [supply.read()]
@@ -67,7 +65,7 @@ class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
             "be cut off and want to know whether you will disconnect me. I want to talk to "
             "someone who can help with my situation.",
             demand="someone who can help with my situation",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, are you going to cut off my power? I can't pay right now.",
                 f"Hello, I'm really worried, {situation}, and I've fallen behind on my bill.",
@@ -157,7 +155,7 @@ class ReportOutage(UtilitiesIntent):
             f"reported and I want the report's reference number"
             + (" for each supply" if both else "")
             + f".{before} {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, {what}.",
                 "Hello, I need to report a problem with my supply.",
@@ -217,7 +215,7 @@ class KnownOutage(UtilitiesIntent):
             goal=f"At {place_text(supply.premise.address)} there has been no {outage.fuel} since "
             "this morning. I want to know whether you know about it and when it will be back "
             f"(the estimated time), and its reference.{before}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, my {outage.fuel} has gone off. What's going on?",
                 "Hello, there's no supply at my home since this morning.",
@@ -274,7 +272,7 @@ class GasSmell(UtilitiesIntent):
             f"{place_text(supply.premise.address)} and the gas seems weak. I want it reported "
             "as a supply problem and someone to look at it.",
             demand="someone sent out to look at the gas problem",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I can smell gas in my kitchen and the hob barely lights.",
                 "Hello, something is wrong with my gas, there's a strong smell.",
