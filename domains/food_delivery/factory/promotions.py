@@ -15,7 +15,7 @@ from tau_sim.domains.food_delivery.factory.common import (
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
 from tau_sim.domains.food_delivery.scenario import CONFIRM
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -57,11 +57,12 @@ def _saving(subtotal: float, promo: Promotion, rng: random.Random) -> list[Actio
     return [Action("calculate", {"expression": f"{subtotal:.2f} * {promo.value} / 100"})]
 
 
-class ApplyPromotion(FoodIntent):
+class ApplyPromotion(OtherChoice, FoodIntent):
     """Apply a promotion code whose conditions the order meets; the user learns the new total."""
 
     name = "apply_promotion"
     description = "The user applies a valid promotion code to a placed order; new total."
+    choice, choices = "code", ("LUNCH3", "SAVE5")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -96,11 +97,6 @@ class ApplyPromotion(FoodIntent):
             outputs=[money_text(new.total)],
             summary=f"apply {promo.code} to {oid}, total {money_text(new.total)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and another code applied."""
-        other = "LUNCH3" if task.actions[-1].arguments["code"] != "LUNCH3" else "SAVE5"
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
 
 class PromotionRefused(DoneAnyway, FoodIntent):
