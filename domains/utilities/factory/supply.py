@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -105,11 +105,12 @@ def _area(db: Database, supply: Supply) -> list[Outage]:
     return [record(db, "outages", k) for k in db.find("outage_zip", supply.premise.address.zip)]
 
 
-class ReportOutage(UtilitiesIntent):
+class ReportOutage(OtherChoice, UtilitiesIntent):
     """Report a supply problem where no outage is known; the user wants the reference."""
 
     name = "report_outage"
     description = "The user reports a loss of supply where no outage is known and gets a reference."
+    choice, choices = "problem", ("no supply", "intermittent supply")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -117,7 +118,7 @@ class ReportOutage(UtilitiesIntent):
         if supply is None:
             return None
         meter = rng.choice(supply.meters)
-        problem = rng.choice(("no supply", "intermittent supply"))
+        problem = rng.choice(self.choices)
         both = len(supply.meters) == 2 and problem == "no supply" and rng.random() < 0.5
         fuels = [m.fuel for m in supply.meters] if both else [meter.fuel]
         reports = [
@@ -168,15 +169,6 @@ class ReportOutage(UtilitiesIntent):
             outputs=outputs,
             summary=f"report {' and '.join(fuels)} {problem} on {supply.account.account_id}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other kind of problem reported."""
-        problem = task.actions[-1].arguments["problem"]
-        other = "no supply" if problem != "no supply" else "intermittent supply"
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, problem=other),
-        ]
 
 
 class KnownOutage(UtilitiesIntent):
