@@ -61,10 +61,7 @@ class CancelReservation(AirlineIntent):
         count = len(r.passengers)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = gold_reads(who, rid) + [
-            Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-            for s in r.flights
-        ]
+        reads = gold_reads(who, rid) + statuses(r)
         if reason is None:
             refund = money(paid - CANCELLATION_FEE * count)
             reads.append(
@@ -249,10 +246,7 @@ class CancelBasicEconomyRefused(AirlineIntent):
             known={"reservation_id": rid},
             actions=[
                 *gold_reads(who, rid),
-                *(
-                    Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-                    for s in r.flights
-                ),
+                *statuses(r),
             ],
             outputs=["non-refundable"],
             summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
