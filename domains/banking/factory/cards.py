@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
-from tau_sim.domains.banking.factory.common import BankingIntent, pick_user
+from tau_sim.domains.banking.factory.common import BankingIntent, account_read, pick_user
 from tau_sim.domains.banking.factory.side import NONE, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
@@ -190,9 +190,7 @@ class _Replacement(BankingIntent):
         writes: list[Action] = []
         # whether the account can pay for expedited shipping: read it first, some of the time
         fee_check = (
-            [Action("get_account_details", {"account_id": account.account_id})]
-            if shipping == "expedited" and rng.random() < 0.6
-            else []
+            [account_read(account)] if shipping == "expedited" and rng.random() < 0.6 else []
         )
         taken = ("card", "account") if fee_check else ("card",)
         side = side_question(db, user, rng, taken, statement=False)

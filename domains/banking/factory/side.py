@@ -13,7 +13,15 @@ from collections.abc import Collection
 from typing import NamedTuple, TypedDict, Unpack
 
 from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, Dispute, User
-from tau_sim.domains.banking.factory.common import accounts_of, checking, history, nameable, savings
+from tau_sim.domains.banking.factory.common import (
+    account_read,
+    accounts_of,
+    checking,
+    history,
+    nameable,
+    savings,
+    transactions_read,
+)
 from tau_sim.domains.banking.scenario import account_text, card_text, transaction_text
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.identity import Identity
@@ -40,7 +48,7 @@ def _balance(db: Database, user: User, rng: random.Random) -> Side:
     account = rng.choice(accounts_of(db, user))
     return Side(
         f" I also want to know the current balance of {account_text(account)}.",
-        [Action("get_account_details", {"account_id": account.account_id})],
+        [account_read(account)],
         [balance_text(account.balance)],
         {"account": account_text(account)},
     )
@@ -65,7 +73,7 @@ def _interest(db: Database, user: User, rng: random.Random) -> Side:
     return Side(
         " I also want to know the date and amount of the last interest payment on my savings "
         "account.",
-        [Action("get_account_transactions", {"account_id": account.account_id})],
+        [transactions_read(account)],
         [last.date, money_text(last.amount)],
         {},
     )
@@ -79,7 +87,7 @@ def _deposit(db: Database, user: User, rng: random.Random) -> Side:
     last = paid[0]
     return Side(
         " I also want to know the date and amount of the last deposit into my checking account.",
-        [Action("get_account_transactions", {"account_id": account.account_id})],
+        [transactions_read(account)],
         [last.date, money_text(last.amount)],
         {},
     )
@@ -96,7 +104,7 @@ def _dispute_status(db: Database, user: User, rng: random.Random) -> Side:
     return Side(
         f" I also want to know where my earlier dispute of {transaction_text(txn)} stands.",
         [
-            Action("get_account_transactions", {"account_id": account.account_id}),
+            transactions_read(account),
             Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
         ],
         [dispute.status],
