@@ -18,7 +18,7 @@ from tau_sim.domains.retail.factory.common import (
     pick_order,
     swaps_text,
 )
-from tau_sim.domains.retail.scenario import REASON_TEXT
+from tau_sim.domains.retail.scenario import REASON_TEXT, gold_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -192,7 +192,7 @@ class UpdateDefaultAddress(RetailIntent):
                 f"If my order {oid} has not shipped yet, it should go to the new address too; "
                 "if it has, leave it as it is."
             )
-            actions = [*who.actions, Action("get_order_details", {"order_id": oid}), write]
+            actions = [*gold_reads(who, oid), write]
             if order.status == PENDING:
                 actions.append(
                     Action(
