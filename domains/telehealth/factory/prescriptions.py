@@ -35,6 +35,11 @@ from tau_sim.domains.telehealth.scenario import (
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
+def _rx_reads(rx: Prescription, rng: random.Random) -> list[Action]:
+    """Half the time the patient's prescription list, then the prescription the user names."""
+    return [*rx_list(rx.user_id, rng), Action("get_prescription_details", {"rx_id": rx.rx_id})]
+
+
 def _refillable(rx: Prescription) -> bool:
     return (
         rx.status == ACTIVE
@@ -83,8 +88,7 @@ class RefillPrescription(TelehealthIntent):
             known=known,
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 *search,
                 Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
             ],
@@ -137,8 +141,7 @@ class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
             ],
             outputs=[date],
             summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
@@ -185,8 +188,7 @@ class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action(
                     "transfer_to_human_agents",
                     {
@@ -244,8 +246,7 @@ class RenewalRequest(TelehealthIntent):
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("request_renewal", {"rx_id": rx.rx_id}),
             ],
             outputs=[prescriber.display_name],
@@ -296,8 +297,7 @@ class RescheduleAndRefill(TelehealthIntent):
                     "reschedule_appointment",
                     {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
                 ),
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
@@ -346,8 +346,7 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
             known={"medication": med, "new_pharmacy": pharmacy.name},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("find_pharmacies", {"city": city}),
                 Action(
                     "change_prescription_pharmacy",
