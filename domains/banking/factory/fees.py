@@ -17,8 +17,10 @@ from tau_sim.domains.banking.factory.common import (
     nameable,
     open_fees,
     pick_user,
+    room_now,
     savings,
     transactions_read,
+    transfer_action,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
@@ -251,7 +253,7 @@ class CoverOverdraft(BankingIntent):
         if source is None or account.balance >= 0:
             return None
         amount = float(100 * (int(-account.balance // 100) + 1))
-        if amount > min(source.available, source.transfer_room):
+        if amount > room_now(source):
             return None
         who = self.identity(db, user.user_id, rng)
         after = money(account.balance + amount - fee.amount)
@@ -259,11 +261,6 @@ class CoverOverdraft(BankingIntent):
         reads = [transactions_read(account), *side.actions]
         if rng.random() < 0.5:
             reads.insert(0, account_read(source))
-        move = {
-            "from_account_id": source.account_id,
-            "to_account_id": account.account_id,
-            "amount": amount,
-        }
         return self.task(
             domain,
             who,
@@ -287,7 +284,7 @@ class CoverOverdraft(BankingIntent):
             },
             actions=[
                 *gold_reads(who, *reads),
-                Action("transfer_between_accounts", move),
+                transfer_action(source, account, amount),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
                 *(
                     [
