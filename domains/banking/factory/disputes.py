@@ -20,6 +20,7 @@ from tau_sim.domains.banking.factory.common import (
     BankingIntent,
     card_purchases,
     checking,
+    dispute_action,
     history,
     holder,
     in_window,
@@ -91,7 +92,7 @@ class DisputeCharge(BankingIntent):
             known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
             actions=[
                 *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
-                Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
+                dispute_action(txn, reason),
             ],
             outputs=[dispute_id(txn.transaction_id), *side.outputs],
             summary=f"dispute {txn.transaction_id} ({reason})",
@@ -168,7 +169,7 @@ class DisputeOutsideWindow(DoneAnyway, BankingIntent):
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
         reason = task.scenario.known_info["dispute_reason"]
-        return [Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})]
+        return [dispute_action(txn, reason)]
 
 
 class FraudToHuman(DoneAnyway, BankingIntent):
