@@ -17,6 +17,8 @@ from tau_sim.domains.retail.factory.common import (
     VariantSwap,
     in_window_delivered,
     locate,
+    orders_of,
+    original_method,
     pick_order,
     swaps_text,
     window_check,
@@ -81,7 +83,7 @@ class ReturnDeliveredItems(RetailIntent):
             "item_ids": [i.item_id for i in items],
             "payment_method_id": method.id,
         }
-        what = " and ".join(item_text(i) for i in items)
+        what = items_value(items)
         at = locate(db, order, rng, 0.3, items)
         return self.task(
             domain,
@@ -149,7 +151,7 @@ class RefundAmountInquiry(RetailIntent):
         order, items, who = picked
         refund = money(sum(i.price for i in items))
         oid = order.order_id
-        what = " and ".join(item_text(i) for i in items)
+        what = items_value(items)
         at = locate(db, order, rng, 0.5, items)
         return self.task(
             domain,
@@ -182,14 +184,14 @@ class CancelAndReturn(RetailIntent):
         if pending is None:
             return None
         user: User = record(db, "users", pending.user_id)
-        orders: list[Order] = [record(db, "orders", oid) for oid in user.orders]
+        orders = orders_of(db, user.user_id)
         delivered = [o for o in orders if in_window_delivered(o) and any(map(returnable, o.items))]
         if not delivered:
             return None
         order = rng.choice(delivered)
         allowed = [i for i in order.items if returnable(i)]
         items = rng.sample(allowed, rng.randint(1, min(2, len(allowed))))
-        method = user.payment_method(order.payment_history[0].payment_method_id)
+        method = original_method(user, order)
         if method is None:
             return None
         who = self.identity(db, user.user_id, rng)
