@@ -14,6 +14,7 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -263,7 +264,7 @@ class _Replacement(BankingIntent):
         reads = [a for a in task.actions if a not in writes]
         replace = writes[-1]
         other = "standard" if replace.arguments["shipping"] == "expedited" else "expedited"
-        slower = Action(replace.name, {**replace.arguments, "shipping": other})
+        slower = replaced(replace, shipping=other)
         paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], slower]]
         freeze = Action("freeze_card", {"card_id": replace.arguments["card_id"]})
         moving = [w for w in writes if w.name == "update_mailing_address"]

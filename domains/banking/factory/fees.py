@@ -28,7 +28,7 @@ from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, go
 from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import swapped
+from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -307,5 +307,5 @@ class CoverOverdraft(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the transfer of another amount."""
         move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        smaller = Action(move.name, {**move.arguments, "amount": move.arguments["amount"] - 50.0})
+        smaller = replaced(move, amount=move.arguments["amount"] - 50.0)
         return [*super().mistakes(domain, task), swapped(task, move, smaller)]
