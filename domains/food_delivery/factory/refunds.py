@@ -38,6 +38,7 @@ from tau_sim.domains.food_delivery.scenario import (
 )
 from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -116,7 +117,7 @@ class _ItemRefund(FoodIntent):
         line = next(i for i in order.items if i.item_id == refund.arguments["item_id"])
         paths = super().mistakes(domain, task)
         if line.line_total != refund.arguments["amount"]:
-            full = Action(refund.name, {**refund.arguments, "amount": line.line_total})
+            full = replaced(refund, amount=line.line_total)
             paths.append([*reads, full])
         others = [i for i in order.items if i.item_id != line.item_id]
         if others:
