@@ -22,6 +22,7 @@ from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -54,7 +55,7 @@ class _DriverIntent(InsuranceIntent):
             return paths
         add = task.actions[index]
         other = next(r for r in RELATIONSHIPS if r != add.arguments["relationship"])
-        wrong = Action(add.name, {**add.arguments, "relationship": other})
+        wrong = replaced(add, relationship=other)
         return [*paths, [*task.actions[:index], wrong, *task.actions[index + 1 :]]]
 
 
