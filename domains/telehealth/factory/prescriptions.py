@@ -6,6 +6,7 @@ import random
 
 from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -307,8 +308,8 @@ class RescheduleAndRefill(TelehealthIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the move charged a late fee."""
         move = next(a for a in task.actions if a.name == "reschedule_appointment")
-        wrong = Action(move.name, {**move.arguments, "charge_late_fee": True})
-        return [*super().mistakes(domain, task), [wrong if a is move else a for a in task.actions]]
+        wrong = replaced(move, charge_late_fee=True)
+        return [*super().mistakes(domain, task), swapped(task, move, wrong)]
 
 
 class SwitchPharmacyAndRefill(TelehealthIntent):
