@@ -7,7 +7,7 @@ import random
 from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.kit.tasks import replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, TODAY, Premise, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -306,7 +306,7 @@ class MoveHome(UtilitiesIntent):
         reads = [a for a in task.actions if a not in writes]
         *finals, close, open_ = writes
         other = "T-GV" if open_.arguments["tariff_id"] != "T-GV" else "T-SV"
-        elsewhere = Action(open_.name, {**open_.arguments, "tariff_id": other})
+        elsewhere = replaced(open_, tariff_id=other)
         return [
             *super().mistakes(domain, task),
             [*reads, *finals, close, elsewhere],
