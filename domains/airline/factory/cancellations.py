@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from tau_sim.domains.airline.data import ACTIVE, CANCELLED, Flight, Reservation, User, net_paid
 from tau_sim.domains.airline.factory.common import (
@@ -26,6 +25,7 @@ from tau_sim.domains.airline.rules import (
     compensation,
 )
 from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swap_last
@@ -61,10 +61,7 @@ class CancelReservation(AirlineIntent):
         count = len(r.passengers)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        reads = gold_reads(who, rid) + [
-            Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-            for s in r.flights
-        ]
+        reads = gold_reads(who, rid) + statuses(r)
         if reason is None:
             refund = money(paid - CANCELLATION_FEE * count)
             reads.append(
@@ -125,8 +122,19 @@ def disrupted(db: Database, r: Reservation) -> Flight | None:
     return None
 
 
-def _compensable(db: Database) -> Callable[[Reservation], bool]:
-    return lambda r: r.status == ACTIVE and not r.compensation and disrupted(db, r) is not None
+def _disrupted_trip(db: Database, rng: random.Random) -> tuple[Reservation, Flight, User] | None:
+    """An active, uncompensated reservation whose first flight was disrupted, with its owner."""
+    r = pick_reservation(
+        db,
+        rng,
+        lambda r: r.status == ACTIVE and not r.compensation and disrupted(db, r) is not None,
+    )
+    if r is None:
+        return None
+    flight = disrupted(db, r)
+    assert flight is not None
+    user: User = record(db, "users", r.user_id)
+    return r, flight, user
 
 
 def _disruption_text(flight: Flight) -> str:
@@ -151,12 +159,10 @@ class DelayCompensation(AirlineIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(db, rng, _compensable(db))
-        if r is None:
+        trip = _disrupted_trip(db, rng)
+        if trip is None:
             return None
-        flight = disrupted(db, r)
-        assert flight is not None
-        user: User = record(db, "users", r.user_id)
+        r, flight, user = trip
         count = len(r.passengers)
         uncapped, due = compensation(user.membership, flight.status == CANCELLED, count)
         who = self.owner(db, r, rng)
@@ -240,10 +246,7 @@ class CancelBasicEconomyRefused(AirlineIntent):
             known={"reservation_id": rid},
             actions=[
                 *gold_reads(who, rid),
-                *(
-                    Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-                    for s in r.flights
-                ),
+                *statuses(r),
             ],
             outputs=["non-refundable"],
             summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
@@ -271,12 +274,10 @@ class CompensationOverCapTransfer(AirlineIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        r = pick_reservation(db, rng, _compensable(db))
-        if r is None:
+        trip = _disrupted_trip(db, rng)
+        if trip is None:
             return None
-        flight = disrupted(db, r)
-        assert flight is not None
-        user: User = record(db, "users", r.user_id)
+        r, flight, user = trip
         cap = COMPENSATION_CAP[user.membership]
         wanted = money(cap + rng.choice((100.0, 200.0, 250.0)))
         who = self.owner(db, r, rng)
@@ -343,7 +344,7 @@ class CompensationOverCapTransfer(AirlineIntent):
         )
 
 
-class CancelOthersReservationRefused(AirlineIntent):
+class CancelOthersReservationRefused(OnlyDoneAnyway, AirlineIntent):
     """Cancel a reservation that belongs to another customer: refuse, change nothing on it."""
 
     name = "others_reservation_cancel_refused"
@@ -385,7 +386,3 @@ class CancelOthersReservationRefused(AirlineIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The other customer's reservation cancelled with everything refunded."""
         return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The reservation cancelled for them."""
-        return [[*task.actions, *self.violations(domain, task)]]

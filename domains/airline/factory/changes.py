@@ -232,10 +232,7 @@ class UpgradeCabin(AirlineIntent):
             },
             actions=[
                 *gold_reads(who, rid),
-                *(
-                    Action("get_flight_status", {"flight_number": s.flight_number, "date": s.date})
-                    for s in r.flights
-                ),
+                *statuses(r),
                 Action("calculate", {"expression": f"(({new_sum}) - ({old_sum})) * {count}"}),
                 Action(
                     "change_reservation_cabin",

@@ -10,11 +10,13 @@ from tau_sim.domains.banking.factory.common import (
     BankingIntent,
     account_read,
     accounts_of,
-    one_of,
     pick_user,
+    room_now,
+    transfer_action,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import swapped
@@ -51,17 +53,12 @@ class TransferFunds(BankingIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = _two_accounts(db, rng, lambda s, t: min(s.available, s.transfer_room) >= 50)
+        picked = _two_accounts(db, rng, lambda s, t: room_now(s) >= 50)
         if picked is None:
             return None
         user, source, target = picked
-        amount = _amount(rng, min(source.available, source.transfer_room))
+        amount = _amount(rng, room_now(source))
         who = self.identity(db, user.user_id, rng)
-        args = {
-            "from_account_id": source.account_id,
-            "to_account_id": target.account_id,
-            "amount": amount,
-        }
         after = money(target.balance + amount)
         side = side_question(db, user, rng, ("account",), statement=False)
         reads = [account_read(source), *side.actions]
@@ -88,7 +85,7 @@ class TransferFunds(BankingIntent):
             },
             actions=[
                 *gold_reads(who, *reads),
-                Action("transfer_between_accounts", args),
+                transfer_action(source, target, amount),
                 *(adds if rng.random() < 0.4 else []),
             ],
             outputs=[balance_text(after), *side.outputs],
@@ -103,13 +100,13 @@ class TransferFunds(BankingIntent):
         source: Account = record(db, "accounts", args["from_account_id"])
         target: Account = record(db, "accounts", args["to_account_id"])
         amount = args["amount"]
-        room = min(source.available, source.transfer_room)
+        room = room_now(source)
         other = amount + 10.0 if amount + 10.0 <= room else amount - 10.0
         paths = [
             *super().mistakes(domain, task),
             swapped(task, move, Action(move.name, {**args, "amount": other})),
         ]
-        if amount <= min(target.available, target.transfer_room):
+        if amount <= room_now(target):
             back = {
                 **args,
                 "from_account_id": target.account_id,

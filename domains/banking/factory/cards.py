@@ -7,12 +7,14 @@ from typing import ClassVar
 
 from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
-from tau_sim.domains.banking.factory.common import BankingIntent, one_of, pick_user
+from tau_sim.domains.banking.factory.common import BankingIntent, account_read, pick_user
 from tau_sim.domains.banking.factory.side import NONE, side_question
 from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -189,9 +191,7 @@ class _Replacement(BankingIntent):
         writes: list[Action] = []
         # whether the account can pay for expedited shipping: read it first, some of the time
         fee_check = (
-            [Action("get_account_details", {"account_id": account.account_id})]
-            if shipping == "expedited" and rng.random() < 0.6
-            else []
+            [account_read(account)] if shipping == "expedited" and rng.random() < 0.6 else []
         )
         taken = ("card", "account") if fee_check else ("card",)
         side = side_question(db, user, rng, taken, statement=False)
@@ -264,7 +264,7 @@ class _Replacement(BankingIntent):
         reads = [a for a in task.actions if a not in writes]
         replace = writes[-1]
         other = "standard" if replace.arguments["shipping"] == "expedited" else "expedited"
-        slower = Action(replace.name, {**replace.arguments, "shipping": other})
+        slower = replaced(replace, shipping=other)
         paths = [*super().mistakes(domain, task), [*reads, *writes[:-1], slower]]
         freeze = Action("freeze_card", {"card_id": replace.arguments["card_id"]})
         moving = [w for w in writes if w.name == "update_mailing_address"]

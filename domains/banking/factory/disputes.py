@@ -20,18 +20,19 @@ from tau_sim.domains.banking.factory.common import (
     BankingIntent,
     card_purchases,
     checking,
+    dispute_action,
     history,
     holder,
     in_window,
     looked_up,
     nameable,
-    one_of,
     pick_user,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -91,7 +92,7 @@ class DisputeCharge(BankingIntent):
             known={"transaction": transaction_text(txn), "dispute_reason": reason, **side.known},
             actions=[
                 *gold_reads(who, transactions_read(account), *looked_up(rng, txn), *side.actions),
-                Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason}),
+                dispute_action(txn, reason),
             ],
             outputs=[dispute_id(txn.transaction_id), *side.outputs],
             summary=f"dispute {txn.transaction_id} ({reason})",
@@ -120,7 +121,7 @@ class DisputeCharge(BankingIntent):
         return paths
 
 
-class DisputeOutsideWindow(BankingIntent):
+class DisputeOutsideWindow(DoneAnyway, BankingIntent):
     """Dispute a card purchase posted more than 60 days ago: refuse, say when it was posted."""
 
     name = "dispute_outside_window"
@@ -168,20 +169,17 @@ class DisputeOutsideWindow(BankingIntent):
         said = task.scenario.known_info["transaction"]
         txn = next(t for t in old if transaction_text(t) == said)
         reason = task.scenario.known_info["dispute_reason"]
-        return [Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": reason})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dispute filed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
+        return [dispute_action(txn, reason)]
 
 
-class FraudToHuman(BankingIntent):
+class FraudToHuman(DoneAnyway, BankingIntent):
     """Charges the customer did not make: suspected fraud goes to a human, nothing is filed."""
 
     name = "fraud_transfer"
     description = "The user reports card charges they did not make: transfer to a human, no write."
     forbidden = True
     rules = ("fraud-to-human",)
+    done_at = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -235,11 +233,6 @@ class FraudToHuman(BankingIntent):
         return [
             Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"})
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fraud handled as an ordinary dispute."""
-        *reads, transfer = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
 
 
 class DisputeStatus(BankingIntent):

@@ -15,18 +15,20 @@ from tau_sim.domains.banking.factory.common import (
     looked_up,
     may_reverse,
     nameable,
-    one_of,
     open_fees,
     pick_user,
+    room_now,
     savings,
     transactions_read,
+    transfer_action,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import swapped
+from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -124,7 +126,7 @@ class _Refusal(NamedTuple):
     summary: str
 
 
-class _ForbiddenReversal(BankingIntent):
+class _ForbiddenReversal(DoneAnyway, BankingIntent):
     """A fee reversal the policy refuses; the mistake is reversing it anyway.
 
     A subclass says which fee (``eligible``, ``accept``: see ``_fee``) and its words (``refusal``);
@@ -172,10 +174,6 @@ class _ForbiddenReversal(BankingIntent):
         said = task.scenario.known_info["fee"]
         fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
         return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee reversed anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class SecondFeeReversal(_ForbiddenReversal):
@@ -255,7 +253,7 @@ class CoverOverdraft(BankingIntent):
         if source is None or account.balance >= 0:
             return None
         amount = float(100 * (int(-account.balance // 100) + 1))
-        if amount > min(source.available, source.transfer_room):
+        if amount > room_now(source):
             return None
         who = self.identity(db, user.user_id, rng)
         after = money(account.balance + amount - fee.amount)
@@ -263,11 +261,6 @@ class CoverOverdraft(BankingIntent):
         reads = [transactions_read(account), *side.actions]
         if rng.random() < 0.5:
             reads.insert(0, account_read(source))
-        move = {
-            "from_account_id": source.account_id,
-            "to_account_id": account.account_id,
-            "amount": amount,
-        }
         return self.task(
             domain,
             who,
@@ -291,7 +284,7 @@ class CoverOverdraft(BankingIntent):
             },
             actions=[
                 *gold_reads(who, *reads),
-                Action("transfer_between_accounts", move),
+                transfer_action(source, account, amount),
                 Action("reverse_fee", {"transaction_id": fee.transaction_id}),
                 *(
                     [
@@ -314,5 +307,5 @@ class CoverOverdraft(BankingIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the transfer of another amount."""
         move = next(a for a in task.actions if a.name == "transfer_between_accounts")
-        smaller = Action(move.name, {**move.arguments, "amount": move.arguments["amount"] - 50.0})
+        smaller = replaced(move, amount=move.arguments["amount"] - 50.0)
         return [*super().mistakes(domain, task), swapped(task, move, smaller)]

@@ -12,7 +12,6 @@ import random
 from tau_sim.domains.banking.factory.common import (
     BankingIntent,
     checking,
-    one_of,
     pick_user,
     room_now,
     round_amount,
@@ -21,6 +20,7 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import side_question
 from tau_sim.domains.banking.scenario import gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

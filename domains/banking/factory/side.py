@@ -13,8 +13,17 @@ from collections.abc import Collection
 from typing import NamedTuple, TypedDict, Unpack
 
 from tau_sim.domains.banking.data import DEPOSIT, INTEREST, Account, Card, Dispute, User
-from tau_sim.domains.banking.factory.common import accounts_of, checking, history, nameable, savings
+from tau_sim.domains.banking.factory.common import (
+    account_read,
+    accounts_of,
+    checking,
+    history,
+    nameable,
+    savings,
+    transactions_read,
+)
 from tau_sim.domains.banking.scenario import account_text, card_text, transaction_text
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money_text
@@ -39,7 +48,7 @@ def _balance(db: Database, user: User, rng: random.Random) -> Side:
     account = rng.choice(accounts_of(db, user))
     return Side(
         f" I also want to know the current balance of {account_text(account)}.",
-        [Action("get_account_details", {"account_id": account.account_id})],
+        [account_read(account)],
         [balance_text(account.balance)],
         {"account": account_text(account)},
     )
@@ -64,7 +73,7 @@ def _interest(db: Database, user: User, rng: random.Random) -> Side:
     return Side(
         " I also want to know the date and amount of the last interest payment on my savings "
         "account.",
-        [Action("get_account_transactions", {"account_id": account.account_id})],
+        [transactions_read(account)],
         [last.date, money_text(last.amount)],
         {},
     )
@@ -78,7 +87,7 @@ def _deposit(db: Database, user: User, rng: random.Random) -> Side:
     last = paid[0]
     return Side(
         " I also want to know the date and amount of the last deposit into my checking account.",
-        [Action("get_account_transactions", {"account_id": account.account_id})],
+        [transactions_read(account)],
         [last.date, money_text(last.amount)],
         {},
     )
@@ -95,7 +104,7 @@ def _dispute_status(db: Database, user: User, rng: random.Random) -> Side:
     return Side(
         f" I also want to know where my earlier dispute of {transaction_text(txn)} stands.",
         [
-            Action("get_account_transactions", {"account_id": account.account_id}),
+            transactions_read(account),
             Action("get_dispute_details", {"dispute_id": dispute.dispute_id}),
         ],
         [dispute.status],
@@ -138,12 +147,10 @@ def side_question(
 def balance_later(db: Database, user: User, rng: random.Random) -> tuple[str, Account, str]:
     """A later need: the balance of one of the customer's accounts (need, account, output)."""
     account = rng.choice(accounts_of(db, user))
-    need = rng.choice(
-        (
-            "Oh, and while I have you, could you also tell me the balance of "
-            f"{account_text(account)}?",
-            f"One more thing: what is the balance on {account_text(account)} right now?",
-        )
+    need = one_of(
+        rng,
+        f"Oh, and while I have you, could you also tell me the balance of {account_text(account)}?",
+        f"One more thing: what is the balance on {account_text(account)} right now?",
     )
     return need, account, balance_text(account.balance)
 

@@ -40,6 +40,7 @@ from tau_sim.domains.car_rental.scenario import (
     driver_text,
 )
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -192,7 +193,7 @@ class BookCar(RentalIntent):
         return [*super().mistakes(domain, task), *paths]
 
 
-class Under21Refused(RentalIntent):
+class Under21Refused(OnlyDoneAnyway, RentalIntent):
     """A booking for a driver under 21: refuse, book nothing."""
 
     name = "under_21_refused"
@@ -278,7 +279,3 @@ class Under21Refused(RentalIntent):
             },
         )
         return [write]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The booking made anyway, with the young-driver surcharge."""
-        return [[*task.actions, *self.violations(domain, task)]]

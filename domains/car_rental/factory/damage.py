@@ -17,6 +17,7 @@ from tau_sim.domains.car_rental.factory.common import (
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
 from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -165,13 +166,14 @@ class ReportMinorDamage(RentalIntent):
         ]
 
 
-class LargeDamageTransfer(RentalIntent):
+class LargeDamageTransfer(OnlyDoneAnyway, RentalIntent):
     """Damage estimated above $500: the agent files nothing and transfers to a human."""
 
     name = "large_damage_transfer"
     description = "The user reports damage estimated above $500: transfer to a human."
     forbidden = True
     rules = ("damage-over-limit-transfer",)
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -208,19 +210,15 @@ class LargeDamageTransfer(RentalIntent):
         b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
         return [damage_filed(b, task.scenario.known_info, covered(b))]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The report filed anyway, charged by the waiver rule."""
-        *reads, _transfer = task.actions
-        return [[*reads, *self.violations(domain, task)]]
 
-
-class DamageDisputeTransfer(RentalIntent):
+class DamageDisputeTransfer(OnlyDoneAnyway, RentalIntent):
     """The user disputes a damage charge on a returned rental: transfer, waive nothing."""
 
     name = "damage_dispute_transfer"
     description = "The user disputes a recorded damage charge: transfer to a human."
     forbidden = True
     rules = ("damage-dispute-transfer",)
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -273,8 +271,3 @@ class DamageDisputeTransfer(RentalIntent):
                 {"booking_id": booking_id_of(task), "report_id": known["disputed_report"]},
             )
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The charge waived by the agent."""
-        *reads, _transfer = task.actions
-        return [[*reads, *self.violations(domain, task)]]

@@ -31,6 +31,7 @@ from tau_sim.domains.car_rental.scenario import (
     rental_text,
 )
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -144,7 +145,7 @@ class UpgradeClass(RentalIntent):
         return paths
 
 
-class PremiumUnder25Refused(RentalIntent):
+class PremiumUnder25Refused(OnlyDoneAnyway, RentalIntent):
     """A driver under 25 asks for a premium or luxury car: refuse, change nothing."""
 
     name = "premium_under_25_refused"
@@ -202,7 +203,3 @@ class PremiumUnder25Refused(RentalIntent):
             },
         )
         return [write]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The premium class booked anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]

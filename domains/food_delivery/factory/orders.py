@@ -32,6 +32,7 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -57,11 +58,12 @@ def fee_sum(order: Order) -> list[Action]:
     return [Action("calculate", {"expression": " + ".join(f"{p:.2f}" for p in parts)})]
 
 
-class CancelOrder(FoodIntent):
+class CancelOrder(OtherChoice, FoodIntent):
     """Cancel an order before pickup: full refund when placed, fees and tip once preparing."""
 
     name = "cancel_order"
     description = "The user cancels an order not yet picked up and learns the refund amount."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -70,7 +72,7 @@ class CancelOrder(FoodIntent):
         if order is None:
             return None
         who = self.owner(db, order, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         refund = order.total
         if status == PREPARING:
             refund = money(order.delivery_fee + order.service_fee + order.tip)
@@ -81,14 +83,13 @@ class CancelOrder(FoodIntent):
             who,
             goal=f"I want to cancel {order_text(oid, restaurant)} because "
             f"{REASON_TEXT[reason]}. I want to know how much money I get back. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to cancel my order {oid}.",
-                    f"Hello, please cancel my food order from {restaurant.name}.",
-                    f"I don't want order {oid} anymore, can you call it off?",
-                    f"Hey, scrap my {restaurant.name} order please.",
-                    "Good evening, I'd like to cancel an order I just placed.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to cancel my order {oid}.",
+                f"Hello, please cancel my food order from {restaurant.name}.",
+                f"I don't want order {oid} anymore, can you call it off?",
+                f"Hey, scrap my {restaurant.name} order please.",
+                "Good evening, I'd like to cancel an order I just placed.",
             ),
             known={"order_id": oid, "cancel_reason": reason},
             actions=[
@@ -99,15 +100,6 @@ class CancelOrder(FoodIntent):
             outputs=[money_text(refund)],
             summary=f"cancel {status} order {oid}, refund {money_text(refund)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order cancelled for another reason."""
-        reason = task.actions[-1].arguments["reason"]
-        other = next(r for r in sorted(REASON_TEXT) if r != reason)
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
 
 
 class ModifyOrderAddress(FoodIntent):
@@ -137,13 +129,12 @@ class ModifyOrderAddress(FoodIntent):
             domain,
             who,
             goal=f"My order {oid} should be delivered to a different address. {scope} {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can you send my order {oid} to a different address?",
-                    f"Hello, order {oid} needs to go somewhere else.",
-                    "I gave the wrong address on the order I just placed.",
-                    f"Hey, my food ({oid}) should be delivered elsewhere.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can you send my order {oid} to a different address?",
+                f"Hello, order {oid} needs to go somewhere else.",
+                "I gave the wrong address on the order I just placed.",
+                f"Hey, my food ({oid}) should be delivered elsewhere.",
             ),
             known={"order_id": oid, "new_address": address_text(address)},
             actions=[*gold_reads(who, order_read(oid)), *writes],
@@ -210,14 +201,13 @@ class AddOrderItem(FoodIntent):
             who,
             goal=f"I forgot something in {order_text(oid, restaurant)}: I want to add "
             f"{wanted}. I want to know the new total of the order. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can I still add something to my order {oid}?",
-                    f"Hello, I forgot to add a dish to my {restaurant.name} order.",
-                    f"I'd like to put more food on order {oid}.",
-                    "Hey, is it too late to add to the order I just placed?",
-                    f"Good evening, my {restaurant.name} order is missing something I wanted.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can I still add something to my order {oid}?",
+                f"Hello, I forgot to add a dish to my {restaurant.name} order.",
+                f"I'd like to put more food on order {oid}.",
+                "Hey, is it too late to add to the order I just placed?",
+                f"Good evening, my {restaurant.name} order is missing something I wanted.",
             ),
             known={"order_id": oid, "new_item": wanted},
             actions=[
@@ -262,13 +252,12 @@ class RemoveOrderItem(FoodIntent):
             who,
             goal=f"I want {named} removed from {order_text(oid, restaurant)}; the rest "
             f"stays. I want to know the new total of the order. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to take something off my order {oid}.",
-                    f"Hello, I ordered too much on {oid}.",
-                    f"Can you remove a dish from my {restaurant.name} order?",
-                    "Hey, I need to drop something from the order I just placed.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to take something off my order {oid}.",
+                f"Hello, I ordered too much on {oid}.",
+                f"Can you remove a dish from my {restaurant.name} order?",
+                "Hey, I need to drop something from the order I just placed.",
             ),
             known={"order_id": oid, "item": named},
             actions=[
@@ -292,7 +281,7 @@ class RemoveOrderItem(FoodIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class ModifyPreparingRefused(FoodIntent):
+class ModifyPreparingRefused(DoneAnyway, FoodIntent):
     """Change an order the restaurant is already preparing: the policy forbids it, refuse."""
 
     rules = ("no-change-once-preparing",)
@@ -312,12 +301,11 @@ class ModifyPreparingRefused(FoodIntent):
             address = address_text(random_address(rng))
             wish = "delivered to another address"
             known = {"order_id": oid, "new_address": address}
-            opening = rng.choice(
-                [
-                    f"Hi, I need to change the delivery address of my order {oid}, quickly!",
-                    f"Hello, order {oid} has to go to another address.",
-                    f"Please redirect my {restaurant.name} order, I'm not at home.",
-                ]
+            opening = one_of(
+                rng,
+                f"Hi, I need to change the delivery address of my order {oid}, quickly!",
+                f"Hello, order {oid} has to go to another address.",
+                f"Please redirect my {restaurant.name} order, I'm not at home.",
             )
         else:
             dish = _payable_dish(db, order, rng)
@@ -325,12 +313,11 @@ class ModifyPreparingRefused(FoodIntent):
                 return None
             wish = f"to also include {dish}"
             known = {"order_id": oid, "new_item": dish}
-            opening = rng.choice(
-                [
-                    f"Hi, I want to add something to my order {oid}.",
-                    f"Hello, can you put one more dish on my {restaurant.name} order?",
-                    f"I forgot a dish on order {oid}, add it please.",
-                ]
+            opening = one_of(
+                rng,
+                f"Hi, I want to add something to my order {oid}.",
+                f"Hello, can you put one more dish on my {restaurant.name} order?",
+                f"I forgot a dish on order {oid}, add it please.",
             )
         return self.task(
             domain,
@@ -367,10 +354,6 @@ class ModifyPreparingRefused(FoodIntent):
             }
             change = Action("add_order_item", args)
         return [change]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the change made anyway (the database still takes it)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:

@@ -15,6 +15,7 @@ from tau_sim.domains.food_delivery.factory.common import (
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
 from tau_sim.domains.food_delivery.scenario import CONFIRM
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -56,11 +57,12 @@ def _saving(subtotal: float, promo: Promotion, rng: random.Random) -> list[Actio
     return [Action("calculate", {"expression": f"{subtotal:.2f} * {promo.value} / 100"})]
 
 
-class ApplyPromotion(FoodIntent):
+class ApplyPromotion(OtherChoice, FoodIntent):
     """Apply a promotion code whose conditions the order meets; the user learns the new total."""
 
     name = "apply_promotion"
     description = "The user applies a valid promotion code to a placed order; new total."
+    choice, choices = "code", ("LUNCH3", "SAVE5")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -77,13 +79,12 @@ class ApplyPromotion(FoodIntent):
             who,
             goal=f"I forgot to enter my promotion code {promo.code} when I placed {ref.text}. "
             f"I want it applied and to know the new total. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I forgot to use my promo code on {ref}. Can you add it?",
-                    "Hello, I have a discount code for {ref}.",
-                    "I forgot to enter my coupon on {ref}, which I just placed.",
-                    "Hey, can you put a code on {ref}?",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, I forgot to use my promo code on {ref}. Can you add it?",
+                "Hello, I have a discount code for {ref}.",
+                "I forgot to enter my coupon on {ref}, which I just placed.",
+                "Hey, can you put a code on {ref}?",
             ).format(ref=ref.text),
             known={**ref.known, "promo_code": promo.code},
             actions=[
@@ -97,13 +98,8 @@ class ApplyPromotion(FoodIntent):
             summary=f"apply {promo.code} to {oid}, total {money_text(new.total)}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and another code applied."""
-        other = "LUNCH3" if task.actions[-1].arguments["code"] != "LUNCH3" else "SAVE5"
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
-
-class PromotionRefused(FoodIntent):
+class PromotionRefused(DoneAnyway, FoodIntent):
     """A promotion code the order does not qualify for: refuse and say which condition fails."""
 
     rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
@@ -132,13 +128,12 @@ class PromotionRefused(FoodIntent):
             "says the code cannot be used, I want to know why; I do not want anything else "
             "changed.",
             demand=f"the promotion code {promo.code} applied to {ref.text}",
-            opening=rng.choice(
-                [
-                    f"Hi, please put the code {promo.code} on {{ref}}.",
-                    "Hello, my promo code won't go through on {ref}.",
-                    "I want to use a coupon on {ref}.",
-                    f"Hey, apply {promo.code} to {{ref}} please.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, please put the code {promo.code} on {{ref}}.",
+                "Hello, my promo code won't go through on {ref}.",
+                "I want to use a coupon on {ref}.",
+                f"Hey, apply {promo.code} to {{ref}} please.",
             ).format(ref=ref.text),
             known={**ref.known, "promo_code": promo.code},
             actions=[
@@ -159,7 +154,3 @@ class PromotionRefused(FoodIntent):
         oid = order_in(domain, task).order_id
         code = task.scenario.known_info["promo_code"]
         return [Action("apply_promotion", {"order_id": oid, "code": code})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the code applied anyway (the database takes it)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

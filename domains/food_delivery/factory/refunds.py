@@ -36,7 +36,9 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     sentence,
 )
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -94,14 +96,13 @@ class _ItemRefund(FoodIntent):
             who,
             goal=f"{sentence(line_text(line))} {what} {order_text(oid, restaurant)}, which was "
             f"delivered. I want a refund for it and to know how much I get back. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
-                    f"My delivery from {restaurant.name} came and {line.name} {what} it! "
-                    f"That's a {self.reason}.",
-                    f"Hello, there's a problem with what I got in order {oid}.",
-                    "My food arrived but it isn't right.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I have a {self.reason} on my order {oid}: something {what} it.",
+                f"My delivery from {restaurant.name} came and {line.name} {what} it! "
+                f"That's a {self.reason}.",
+                f"Hello, there's a problem with what I got in order {oid}.",
+                "My food arrived but it isn't right.",
             ),
             known={"order_id": oid, "item": line_text(line)},
             actions=[*gold_reads(who, order_read(oid)), *_cap_check(order, rng), write],
@@ -116,7 +117,7 @@ class _ItemRefund(FoodIntent):
         line = next(i for i in order.items if i.item_id == refund.arguments["item_id"])
         paths = super().mistakes(domain, task)
         if line.line_total != refund.arguments["amount"]:
-            full = Action(refund.name, {**refund.arguments, "amount": line.line_total})
+            full = replaced(refund, amount=line.line_total)
             paths.append([*reads, full])
         others = [i for i in order.items if i.item_id != line.item_id]
         if others:
@@ -169,13 +170,12 @@ class LateDeliveryCredit(FoodIntent):
             goal=f"My order {oid} arrived {minutes_late(order)} minutes after the promised time. "
             f"I want the credit I am owed for the late delivery and to know how much it is. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, my order {oid} was really late.",
-                    "My food showed up way after the time you promised. This is not okay.",
-                    f"Hello, {oid} took forever to arrive.",
-                    "I want compensation, my delivery was late.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my order {oid} was really late.",
+                "My food showed up way after the time you promised. This is not okay.",
+                f"Hello, {oid} took forever to arrive.",
+                "I want compensation, my delivery was late.",
             ),
             known={"order_id": oid},
             actions=[
@@ -210,7 +210,7 @@ def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
     )
 
 
-class LateCreditRefused(FoodIntent):
+class LateCreditRefused(DoneAnyway, FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
     rules = ("late-credit-threshold",)
@@ -232,13 +232,12 @@ class LateCreditRefused(FoodIntent):
             goal=f"{sentence(ref.text)} came later than promised and I want a credit for it. If "
             "the agent says I do not qualify, I want to know why; I do not want anything else.",
             demand=f"a credit for {ref.text}, which came late",
-            opening=rng.choice(
-                [
-                    "Hi, {ref} was late, I want compensation.",
-                    "Your driver was late with {ref}.",
-                    "Hello, {ref} came after the promised time.",
-                    "I'd like a late-delivery credit for {ref}.",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, {ref} was late, I want compensation.",
+                "Your driver was late with {ref}.",
+                "Hello, {ref} came after the promised time.",
+                "I'd like a late-delivery credit for {ref}.",
             ).format(ref=ref.text),
             known=ref.known,
             actions=ref.reads,
@@ -249,10 +248,6 @@ class LateCreditRefused(FoodIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """A late credit issued although the delivery was under the threshold."""
         return [_credit_anyway(domain, task, 5.0)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late credit issued anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class MissingItemAndLateCredit(FoodIntent):
@@ -282,13 +277,12 @@ class MissingItemAndLateCredit(FoodIntent):
             f"minutes late, and {lines_text(lines)} missing. I want a refund for what was "
             "missing and the credit for the late delivery, and to know the amounts. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, my order {oid} came late AND there's a missing item.",
-                    f"Hello, {oid} was late and incomplete.",
-                    "My food came late and not all of it was there.",
-                    f"Hey, two problems with {oid}: late and something missing.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my order {oid} came late AND there's a missing item.",
+                f"Hello, {oid} was late and incomplete.",
+                "My food came late and not all of it was there.",
+                f"Hey, two problems with {oid}: late and something missing.",
             ),
             known={"order_id": oid, "item": lines_text(lines)},
             actions=[
@@ -301,13 +295,14 @@ class MissingItemAndLateCredit(FoodIntent):
         )
 
 
-class CourierSafetyTransfer(FoodIntent):
+class CourierSafetyTransfer(DoneAnyway, FoodIntent):
     """A courier safety incident: the policy sends it to a human, nothing is credited."""
 
     rules = ("courier-safety-transfer",)
     name = "courier_safety_transfer"
     description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -316,12 +311,11 @@ class CourierSafetyTransfer(FoodIntent):
             return None
         who = self.owner(db, order, rng)
         oid = order.order_id
-        incident = rng.choice(
-            [
-                "the courier shouted at me and threatened me at my door",
-                "the courier drove onto the sidewalk and nearly hit my child",
-                "the courier tried to force his way into my building",
-            ]
+        incident = one_of(
+            rng,
+            "the courier shouted at me and threatened me at my door",
+            "the courier drove onto the sidewalk and nearly hit my child",
+            "the courier tried to force his way into my building",
         )
         summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
         ref = order_ref(db, who, order, rng)
@@ -331,13 +325,12 @@ class CourierSafetyTransfer(FoodIntent):
             goal=f"When {ref.text} was delivered, {incident}. I want this reported to someone "
             "who handles safety, not a coupon.",
             demand="this reported to someone who handles safety",
-            opening=rng.choice(
-                [
-                    "I need to report your courier for {ref}. I felt unsafe.",
-                    "Your delivery driver was dangerous today with {ref}. Deal with it.",
-                    "Hello, something scary happened with the courier on {ref}.",
-                    "I have a complaint about how a courier behaved on {ref}.",
-                ]
+            opening=one_of(
+                rng,
+                "I need to report your courier for {ref}. I felt unsafe.",
+                "Your delivery driver was dangerous today with {ref}. Deal with it.",
+                "Hello, something scary happened with the courier on {ref}.",
+                "I have a complaint about how a courier behaved on {ref}.",
             ).format(ref=ref.text),
             known={**ref.known, "incident": incident},
             actions=[*ref.reads, Action("transfer_to_human_agents", {"summary": summary})],
@@ -347,8 +340,3 @@ class CourierSafetyTransfer(FoodIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """A goodwill credit handed out instead of the transfer."""
         return [_credit_anyway(domain, task, 10.0)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a goodwill credit handed out instead of the transfer."""
-        *reads, _ = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]

@@ -12,6 +12,7 @@ from tau_sim.domains.food_delivery.factory.common import (
     user_of,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, gold_reads, order_read, restaurant_read
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -39,14 +40,13 @@ class OrderStatusInquiry(FoodIntent):
             who,
             goal=f"I want to know the status of my order {oid} and by what time it should "
             f"arrive{asks}. I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, where is my order {oid}?",
-                    "Where is my food?!",
-                    f"Hello, when will order {oid} get here?",
-                    "Can you check on my dinner? It's been a while.",
-                    f"Hey, any update on {oid}?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, where is my order {oid}?",
+                "Where is my food?!",
+                f"Hello, when will order {oid} get here?",
+                "Can you check on my dinner? It's been a while.",
+                f"Hey, any update on {oid}?",
             ),
             known={"order_id": oid},
             actions=gold_reads(who, order_read(oid), *menu),
@@ -80,13 +80,12 @@ class RaiseTip(FoodIntent):
             goal=f"My courier for order {oid} has been great and I want to add {money_text(extra)} "
             "on top of the tip I already gave. I want to know the new tip and the new total. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to give my courier a bigger tip on order {oid}.",
-                    f"Hello, can I add to the tip on {oid}?",
-                    "My driver is being super helpful, I want to tip more.",
-                    f"Hey, bump up the tip for order {oid} please.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to give my courier a bigger tip on order {oid}.",
+                f"Hello, can I add to the tip on {oid}?",
+                "My driver is being super helpful, I want to tip more.",
+                f"Hey, bump up the tip for order {oid} please.",
             ),
             known={"order_id": oid, "extra_tip": money_text(extra)},
             actions=[

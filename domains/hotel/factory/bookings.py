@@ -187,6 +187,18 @@ class BookStay(HotelIntent):
 # ---- special requests -------------------------------------------------------------------------
 
 
+def new_requests(r: Reservation, rng: random.Random) -> tuple[list[str], str]:
+    """One or (40 %) two special requests ``r`` does not hold yet, and the guest's words."""
+    wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
+    requests = rng.sample(wanted, 2 if len(wanted) > 1 and rng.random() < 0.4 else 1)
+    return requests, " and ".join(REQUEST_TEXT[q] for q in requests)
+
+
+def request_writes(rid: str, requests: list[str]) -> list[Action]:
+    """The writes recording each of ``requests`` on reservation ``rid``."""
+    return [Action("add_special_request", {"reservation_id": rid, "request": q}) for q in requests]
+
+
 class AddSpecialRequest(HotelIntent):
     """Record a special request (late check-out, crib, accessible room...) on a stay."""
 
@@ -200,9 +212,7 @@ class AddSpecialRequest(HotelIntent):
         )
         if r is None:
             return None
-        wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
-        requests = rng.sample(wanted, 2 if len(wanted) > 1 and rng.random() < 0.4 else 1)
-        words = " and ".join(REQUEST_TEXT[q] for q in requests)
+        requests, words = new_requests(r, rng)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         ref = StayRef(r, who, rng)
@@ -215,10 +225,7 @@ class AddSpecialRequest(HotelIntent):
             known={**ref.known, "special_request": words},
             actions=[
                 *ref.reads,
-                *(
-                    Action("add_special_request", {"reservation_id": rid, "request": q})
-                    for q in requests
-                ),
+                *request_writes(rid, requests),
             ],
             summary=f"add {' and '.join(requests)} to {rid}",
         )

@@ -22,6 +22,7 @@ from tau_sim.domains.hotel.rules import (
 )
 from tau_sim.domains.hotel.scenario import CONFIRM, points_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -304,12 +305,11 @@ class BadStayCompensationTransfer(HotelIntent):
             return None
         paid = net_paid(r)
         wanted = paid if rng.random() < 0.5 else r.nights[0].price
-        complaint = r.incident or rng.choice(
-            (
-                "the room smelled of smoke",
-                "the staff were rude at check-in",
-                "the wifi never worked",
-            )
+        complaint = r.incident or one_of(
+            rng,
+            "the room smelled of smoke",
+            "the staff were rude at check-in",
+            "the wifi never worked",
         )
         who = self.owner(db, r, rng)
         rid = r.reservation_id

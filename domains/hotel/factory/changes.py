@@ -9,6 +9,7 @@ from tau_sim.domains.hotel.data import (
     Guest,
     Reservation,
 )
+from tau_sim.domains.hotel.factory.bookings import new_requests, request_writes
 from tau_sim.domains.hotel.factory.common import (
     DateChange,
     HotelIntent,
@@ -25,7 +26,6 @@ from tau_sim.domains.hotel.factory.common import (
 from tau_sim.domains.hotel.rules import ROOM_TYPES, SPECIAL_REQUESTS, plan_price
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
-    REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
     stay_text,
@@ -164,9 +164,7 @@ class ChangeDatesAndRequest(HotelIntent):
         if change is None:
             return None
         r = change.reservation
-        wanted = [q for q in SPECIAL_REQUESTS if q not in r.special_requests]
-        requests = rng.sample(wanted, 2 if len(wanted) > 1 and rng.random() < 0.4 else 1)
-        words = " and ".join(REQUEST_TEXT[q] for q in requests)
+        requests, words = new_requests(r, rng)
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         ref = StayRef(r, who, rng)
@@ -186,10 +184,7 @@ class ChangeDatesAndRequest(HotelIntent):
             },
             actions=[
                 *change.gold_path(ref.reads),
-                *(
-                    Action("add_special_request", {"reservation_id": rid, "request": q})
-                    for q in requests
-                ),
+                *request_writes(rid, requests),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out} "

@@ -30,6 +30,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -61,12 +62,11 @@ class CoverageQuestion(InsuranceIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, does my {policy.kind} insurance cover {loss}?",
-                f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
-                f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, does my {policy.kind} insurance cover {loss}?",
+            f"Quick question: am I covered for {loss} on my {policy.kind} policy?",
+            f"Hello, what would my {policy.kind} policy pay if {LOSS_TEXT[loss]}?",
         )
         return self.task(
             domain,
@@ -162,12 +162,11 @@ class ClaimStatus(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date} and want to know "
             f"its status and, if it was paid, how much.{also} I do not want to change anything.",
             # the opening names every claim asked about: the user holds them all
-            opening=rng.choice(
-                (
-                    f"Hi, what is happening with my {subject}?",
-                    f"Hello, could you check where {subject} stands?",
-                    f"I'm still waiting to hear about {subject}. Any news?",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, what is happening with my {subject}?",
+                f"Hello, could you check where {subject} stands?",
+                f"I'm still waiting to hear about {subject}. Any news?",
             ),
             known={"claim_id": ids},
             actions=[
@@ -201,12 +200,11 @@ class WithdrawClaim(InsuranceIntent):
             goal=f"I filed claim {cid} for {claim.loss_type} on {claim.loss_date}, but I paid for "
             "the repair myself and want the claim withdrawn. I want to hear that it is "
             f"withdrawn. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    f"Hi, I'd like to withdraw my claim {cid}.",
-                    f"Hello, please cancel claim {cid}, I paid for the repair myself.",
-                    f"I don't need claim {cid} anymore. Can you close it?",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to withdraw my claim {cid}.",
+                f"Hello, please cancel claim {cid}, I paid for the repair myself.",
+                f"I don't need claim {cid} anymore. Can you close it?",
             ),
             known={"claim_id": cid},
             actions=[
@@ -219,7 +217,7 @@ class WithdrawClaim(InsuranceIntent):
         )
 
 
-class ExcludedClaimRefusal(ClaimIntent):
+class ExcludedClaimRefusal(OnlyDoneAnyway, ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
@@ -239,12 +237,11 @@ class ExcludedClaimRefusal(ClaimIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
-                f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
-                f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I need to file a claim, {LOSS_TEXT[loss]}.",
+            f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
+            f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
         )
         return self.task(
             domain,
@@ -267,10 +264,6 @@ class ExcludedClaimRefusal(ClaimIntent):
         """The excluded claim filed as the user asks."""
         return [_filed(task)]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The excluded claim filed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
-
 
 def _filed(task: Task, injury: bool = False) -> Action:
     """The claim the user asked for, filed although the policy forbids it."""
@@ -288,7 +281,7 @@ def _filed(task: Task, injury: bool = False) -> Action:
     return Action("file_claim", args)
 
 
-class LateClaimRefusal(ClaimIntent):
+class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
@@ -309,13 +302,12 @@ class LateClaimRefusal(ClaimIntent):
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                "Hi, I'd like to file a claim for something that happened a while ago: "
-                f"{LOSS_TEXT[loss]}.",
-                f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
-                f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
-            )
+        opening = one_of(
+            rng,
+            "Hi, I'd like to file a claim for something that happened a while ago: "
+            f"{LOSS_TEXT[loss]}.",
+            f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
+            f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
         )
         return self.task(
             domain,
@@ -335,18 +327,15 @@ class LateClaimRefusal(ClaimIntent):
         """The late claim filed as the user asks."""
         return [_filed(task)]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late claim filed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
 
-
-class ClaimToHuman(ClaimIntent):
+class ClaimToHuman(OnlyDoneAnyway, ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"
     description = "An injury claim or one above $25,000: the agent transfers, files nothing."
     forbidden = True
     rules = ("injury-to-human", "large-claim-to-human")
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -374,12 +363,11 @@ class ClaimToHuman(ClaimIntent):
             f"policy {pid} for {money_text(amount)}. {hurt} If the agent says a specialist must "
             "handle it, I agree to be transferred in the end.",
             demand=f"my claim on policy {pid} filed for {money_text(amount)}",
-            opening=rng.choice(
-                (
-                    f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
-                    f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
-                    f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I need to file a claim right away, {LOSS_TEXT[loss]}.",
+                f"Hello, {LOSS_TEXT[loss]} and I need help with a claim urgently.",
+                f"This is urgent: {LOSS_TEXT[loss]}. I have to file a claim.",
             ),
             known={"policy_id": pid, **claim_known(loss, day, amount, injury)},
             actions=[
@@ -392,7 +380,3 @@ class ClaimToHuman(ClaimIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The claim filed by the agent instead of a human adjuster."""
         return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The claim filed by the agent instead of a human adjuster."""
-        return [[*task.actions[:-1], *self.violations(domain, task)]]

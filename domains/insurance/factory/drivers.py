@@ -19,8 +19,10 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, gold_reads
 from tau_sim.domains.kit.calc import age_on
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -53,7 +55,7 @@ class _DriverIntent(InsuranceIntent):
             return paths
         add = task.actions[index]
         other = next(r for r in RELATIONSHIPS if r != add.arguments["relationship"])
-        wrong = Action(add.name, {**add.arguments, "relationship": other})
+        wrong = replaced(add, relationship=other)
         return [*paths, [*task.actions[:index], wrong, *task.actions[index + 1 :]]]
 
 
@@ -73,12 +75,11 @@ class AddDriver(_DriverIntent):
         pid = policy.policy_id
         new_premium = money(policy.premium + charge)
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I'd like to add my {driver.relationship} as a driver on my car insurance.",
-                f"Hello, my {driver.relationship} will be driving my car now. Can you add them?",
-                "I need another driver on my auto policy, please.",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I'd like to add my {driver.relationship} as a driver on my car insurance.",
+            f"Hello, my {driver.relationship} will be driving my car now. Can you add them?",
+            "I need another driver on my auto policy, please.",
         )
         return self.task(
             domain,
@@ -123,13 +124,12 @@ class AddDriverAndPay(_DriverIntent):
             goal=f"I want to add {driver_text(driver)} as a driver on my {ref.text}, and "
             f"then pay the whole balance due on the policy right away with {method_text(method)}. "
             f"I want to know the premium increase and how much I paid. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I need to add a driver to my policy and pay what I owe.",
-                    f"Hello, my {driver.relationship} needs to be on my car insurance, and I "
-                    "want to settle up.",
-                    "I'd like to add someone to my auto policy and pay it all off today.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need to add a driver to my policy and pay what I owe.",
+                f"Hello, my {driver.relationship} needs to be on my car insurance, and I "
+                "want to settle up.",
+                "I'd like to add someone to my auto policy and pay it all off today.",
             )
             + ref.say,
             known={
@@ -148,7 +148,7 @@ class AddDriverAndPay(_DriverIntent):
         )
 
 
-class NonHouseholdDriverRefusal(_DriverIntent):
+class NonHouseholdDriverRefusal(OnlyDoneAnyway, _DriverIntent):
     """Ask to add a friend or coworker as a driver: only household members may be added."""
 
     name = "non_household_driver_refusal"
@@ -171,13 +171,11 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             "do not live with me. If the agent says only household members can be added, I "
             "accept that in the end and do not ask for anything else.",
             demand=f"{driver.first_name} {driver.last_name} added as a driver on my policy {pid}",
-            opening=rng.choice(
-                (
-                    f"Hi, can I add my {driver.relationship} as a driver on my car insurance?",
-                    f"Hello, my {driver.relationship} borrows my car a lot. Can they go on my "
-                    "policy?",
-                    f"I want my {driver.relationship} {driver.first_name} covered to drive my car.",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, can I add my {driver.relationship} as a driver on my car insurance?",
+                f"Hello, my {driver.relationship} borrows my car a lot. Can they go on my policy?",
+                f"I want my {driver.relationship} {driver.first_name} covered to drive my car.",
             ),
             known={"policy_id": pid, "new_driver": driver_text(driver)},
             actions=gold_reads(who, pid),
@@ -199,7 +197,3 @@ class NonHouseholdDriverRefusal(_DriverIntent):
             "relationship": words[1],
         }
         return [Action("add_driver", args)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The non-household driver added anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]

@@ -23,6 +23,7 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import ITEM_CATEGORIES
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, gold_reads
+from tau_sim.domains.kit.factory.base import OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -65,11 +66,12 @@ def _scheduling(rng: random.Random, policy: Policy) -> _Scheduling:
     return _Scheduling(policy.policy_id, category, value, charge)
 
 
-class AddScheduledItem(InsuranceIntent):
+class AddScheduledItem(OtherChoice, InsuranceIntent):
     """Schedule a valuable item on a home policy; learn the premium change."""
 
     name = "add_scheduled_item"
     description = "The user schedules a valuable item on a home policy and learns the new premium."
+    choice, choices = "category", tuple(sorted(ITEM_CATEGORIES))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -80,12 +82,11 @@ class AddScheduledItem(InsuranceIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I want to add my {item.category} to my home insurance.",
-                f"Hello, I just had my {item.category} appraised and want it insured.",
-                "Can I schedule a valuable item on my home policy?",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I want to add my {item.category} to my home insurance.",
+            f"Hello, I just had my {item.category} appraised and want it insured.",
+            "Can I schedule a valuable item on my home policy?",
         )
         return self.task(
             domain,
@@ -102,15 +103,6 @@ class AddScheduledItem(InsuranceIntent):
             outputs=[money_text(item.charge), money_text(money(policy.premium + item.charge))],
             summary=f"schedule {item.category} on {pid}: +{money_text(item.charge)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the item scheduled under another category."""
-        chosen = task.actions[-1].arguments["category"]
-        other = next(c for c in sorted(ITEM_CATEGORIES) if c != chosen)
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, category=other),
-        ]
 
 
 class SwitchPaymentAndAddItem(InsuranceIntent):
@@ -139,13 +131,11 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
             goal=f"Two things on my {ref.text}: I want {method_text(method)} to be the "
             f"payment method on file from now on, and I want to schedule "
             f"{item.text}. I want to know the premium increase. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I want to change how I pay for my home insurance and add an item to it.",
-                    f"Hello, I'd like to pay my home policy differently and insure my "
-                    f"{item.category}.",
-                    "Two changes to my home policy, please: the payment method and a new item.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I want to change how I pay for my home insurance and add an item to it.",
+                f"Hello, I'd like to pay my home policy differently and insure my {item.category}.",
+                "Two changes to my home policy, please: the payment method and a new item.",
             )
             + ref.say,
             known={**ref.known, "payment_method": method_text(method), "item": item.text},
@@ -170,11 +160,12 @@ def _refund_method(user: User, policy: Policy, rng: random.Random) -> PaymentMet
     return user.payment_method(policy.payment_method_id)
 
 
-class CancelPolicy(InsuranceIntent):
+class CancelPolicy(OtherChoice, InsuranceIntent):
     """Cancel an active policy; learn the pro-rated refund and the fee."""
 
     name = "cancel_policy"
     description = "The user cancels a policy and learns the pro-rated refund less any fee."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -187,18 +178,17 @@ class CancelPolicy(InsuranceIntent):
         if method is None or quote.refund <= 0:
             return None
         who = self.owner(db, policy, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         pid = policy.policy_id
         outputs = [money_text(quote.refund)]
         if quote.cancellation_fee:
             outputs.append(money_text(quote.cancellation_fee))
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I want to cancel my {policy.kind} insurance.",
-                f"Hello, {REASON_TEXT[reason]}, so please cancel my {policy.kind} policy.",
-                f"I'd like to end my {policy.kind} policy today. What do I get back?",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I want to cancel my {policy.kind} insurance.",
+            f"Hello, {REASON_TEXT[reason]}, so please cancel my {policy.kind} policy.",
+            f"I'd like to end my {policy.kind} policy today. What do I get back?",
         )
         return self.task(
             domain,
@@ -224,14 +214,6 @@ class CancelPolicy(InsuranceIntent):
             summary=f"cancel {pid}: refund {money_text(quote.refund)}",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the policy cancelled for another reason."""
-        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
-
 
 class MakePayment(InsuranceIntent):
     """Pay the whole balance due on a policy, or half of it, with a chosen payment method."""
@@ -252,12 +234,11 @@ class MakePayment(InsuranceIntent):
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
-        opening = rng.choice(
-            (
-                f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
-                f"Hello, I want to clear the balance on my {policy.kind} insurance.",
-                f"Can I pay off my {policy.kind} policy today?",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, I'd like to pay what I owe on my {policy.kind} policy.",
+            f"Hello, I want to clear the balance on my {policy.kind} insurance.",
+            f"Can I pay off my {policy.kind} policy today?",
         )
         halved = rng.random() < 0.4 and money(balance / 2) > 0
         share = "half of the balance due" if halved else "the whole balance due"
@@ -337,13 +318,12 @@ class CancelHomeAndFileAutoClaim(ClaimIntent):
             f"the refund to {method_text(method)}; and on {day} {LOSS_TEXT[loss]}, so I want to "
             f"file a claim on my auto policy {a} (estimate {money_text(amount)}, nobody was "
             f"hurt). I want the refund amount and the claim number. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I sold my house and need to cancel its insurance, and I also need to "
-                    "file a car claim.",
-                    "Hello, two things: my home policy has to go, and my car needs a claim.",
-                    f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I sold my house and need to cancel its insurance, and I also need to "
+                "file a car claim.",
+                "Hello, two things: my home policy has to go, and my car needs a claim.",
+                f"I've moved out of my house, and on top of that {LOSS_TEXT[loss]}.",
             ),
             known={
                 "policy_id_1": h,

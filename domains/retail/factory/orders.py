@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
@@ -17,15 +18,16 @@ from tau_sim.domains.retail.factory.common import (
     pick_order,
     swaps_text,
 )
-from tau_sim.domains.retail.scenario import REASON_TEXT
+from tau_sim.domains.retail.scenario import REASON_TEXT, gold_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class CancelPendingOrder(RetailIntent):
+class CancelPendingOrder(OtherChoice, RetailIntent):
     """Cancel a pending order for one of the two accepted reasons."""
 
     name = "cancel_pending_order"
     description = "The user cancels a pending order (no longer needed / ordered by mistake)."
+    choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -33,17 +35,16 @@ class CancelPendingOrder(RetailIntent):
         if order is None:
             return None
         who = self.owner(db, order, rng)
-        reason = rng.choice(sorted(REASON_TEXT))
+        reason = rng.choice(self.choices)
         because = REASON_TEXT[reason]
         oid = order.order_id
         at = locate(db, order, rng)
-        opening = rng.choice(
-            [
-                f"Hi, I'd like to cancel my {at.ref}, {because}.",
-                "Hello, I need to cancel an order please.",
-                f"Please cancel my {at.ref} for me.",
-                f"Hey, {because}, so I want to cancel my order.",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, I'd like to cancel my {at.ref}, {because}.",
+            "Hello, I need to cancel an order please.",
+            f"Please cancel my {at.ref} for me.",
+            f"Hey, {because}, so I want to cancel my order.",
         )
         return self.task(
             domain,
@@ -58,14 +59,6 @@ class CancelPendingOrder(RetailIntent):
             ],
             summary=f"cancel pending order {oid} ({reason})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the order cancelled for the other reason."""
-        other = next(r for r in sorted(REASON_TEXT) if r != task.actions[-1].arguments["reason"])
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, reason=other),
-        ]
 
 
 class ModifyOrderAddress(RetailIntent):
@@ -89,12 +82,11 @@ class ModifyOrderAddress(RetailIntent):
             who,
             goal=f"My {at.ref} should go to a different address than the one on it. I only want "
             f"this order changed, not my default address. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to change the shipping address on my {at.ref}.",
-                    "Hello, can one of my orders be shipped to a different address?",
-                    f"My {at.ref} has to go somewhere else, can you update where it ships?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to change the shipping address on my {at.ref}.",
+                "Hello, can one of my orders be shipped to a different address?",
+                f"My {at.ref} has to go somewhere else, can you update where it ships?",
             ),
             known={**at.known, "new_address": address_text(address)},
             actions=[*who.actions, *at.reads, write],
@@ -154,12 +146,11 @@ class ChangeOrderPayment(RetailIntent):
             who,
             goal=f"I want to pay my pending {at.ref} with {method_text(method)} instead of the "
             f"payment method I used. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, can I change how I pay for my {at.ref}?",
-                    "Hello, I'd like to use a different payment method for an order.",
-                    f"I want to switch the card on my {at.ref}, please.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, can I change how I pay for my {at.ref}?",
+                "Hello, I'd like to use a different payment method for an order.",
+                f"I want to switch the card on my {at.ref}, please.",
             ),
             known={**at.known, "payment_method": method_text(method)},
             actions=[
@@ -201,7 +192,7 @@ class UpdateDefaultAddress(RetailIntent):
                 f"If my order {oid} has not shipped yet, it should go to the new address too; "
                 "if it has, leave it as it is."
             )
-            actions = [*who.actions, Action("get_order_details", {"order_id": oid}), write]
+            actions = [*gold_reads(who, oid), write]
             if order.status == PENDING:
                 actions.append(
                     Action(
@@ -212,12 +203,11 @@ class UpdateDefaultAddress(RetailIntent):
             domain,
             who,
             goal=f"I just moved and want my account's default address updated. {orders} {CONFIRM}",
-            opening=rng.choice(
-                [
-                    "Hi, I moved recently and need to update the address on my account.",
-                    "Hello, please change the default address on my profile.",
-                    "I have a new home address, can you put it on my account?",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, I moved recently and need to update the address on my account.",
+                "Hello, please change the default address on my profile.",
+                "I have a new home address, can you put it on my account?",
             ),
             known=known,
             actions=actions,
@@ -264,12 +254,11 @@ class OrderStatusInquiry(RetailIntent):
             who,
             goal=f"I want to know the status of my {at.ref} and, if it has shipped, its "
             f"tracking number.{also} I do not want to change anything.",
-            opening=rng.choice(
-                [
-                    f"Hi, where is my {at.ref}?",
-                    "Hello, could you check on one of my orders for me?",
-                    f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, where is my {at.ref}?",
+                "Hello, could you check on one of my orders for me?",
+                f"Has my {at.ref} shipped yet? I'd like the tracking number if so.",
             ),
             known=known,
             actions=[*who.actions, *reads],
@@ -303,12 +292,11 @@ class CancelShippedOrderTransfer(RetailIntent):
             goal=f"I want my {at.ref} cancelled and my money back, not a return or an exchange. "
             "If the agent says it cannot cancel it, I ask to speak to a human agent.",
             demand=f"my {at.ref} cancelled with my money back",
-            opening=rng.choice(
-                [
-                    f"I need to cancel my {at.ref} right now.",
-                    "Hi, I want to cancel an order I placed, I don't want it anymore.",
-                    f"Cancel my {at.ref} please, I changed my mind about it.",
-                ]
+            opening=one_of(
+                rng,
+                f"I need to cancel my {at.ref} right now.",
+                "Hi, I want to cancel an order I placed, I don't want it anymore.",
+                f"Cancel my {at.ref} please, I changed my mind about it.",
             ),
             known=at.known,
             actions=[
@@ -328,7 +316,7 @@ OTHER_REASONS = (
 """Reasons for cancelling that the policy does not accept."""
 
 
-class CancelForOtherReason(RetailIntent):
+class CancelForOtherReason(DoneAnyway, RetailIntent):
     """Cancel a pending order for a reason the policy does not accept: refused."""
 
     name = "cancel_for_other_reason"
@@ -348,12 +336,11 @@ class CancelForOtherReason(RetailIntent):
         because = rng.choice(OTHER_REASONS)
         oid = order.order_id
         at = locate(db, order, rng)
-        opening = rng.choice(
-            [
-                f"Hi, please cancel my {at.ref}, {because}.",
-                f"Hello, I want to cancel my {at.ref}.",
-                f"Cancel my {at.ref} for me please, {because}.",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, please cancel my {at.ref}, {because}.",
+            f"Hello, I want to cancel my {at.ref}.",
+            f"Cancel my {at.ref} for me please, {because}.",
         )
         return self.task(
             domain,
@@ -372,7 +359,3 @@ class CancelForOtherReason(RetailIntent):
         """The order cancelled under an accepted reason the user never gave."""
         oid = task.actions[-1].arguments["order_id"]
         return [Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The order cancelled anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

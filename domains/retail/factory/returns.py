@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
@@ -16,6 +17,8 @@ from tau_sim.domains.retail.factory.common import (
     VariantSwap,
     in_window_delivered,
     locate,
+    orders_of,
+    original_method,
     pick_order,
     swaps_text,
     window_check,
@@ -80,19 +83,18 @@ class ReturnDeliveredItems(RetailIntent):
             "item_ids": [i.item_id for i in items],
             "payment_method_id": method.id,
         }
-        what = " and ".join(item_text(i) for i in items)
+        what = items_value(items)
         at = locate(db, order, rng, 0.3, items)
         return self.task(
             domain,
             who,
             goal=f"I want to return {what} from my delivered {at.ref}, and I want the refund to "
             f"{method_text(method)}. I want to know how much I will get back. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to return something from a delivered {at.ref}.",
-                    f"Hello, I want to send back part of my {at.ref}.",
-                    "Hi, I need to return an item I received.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to return something from a delivered {at.ref}.",
+                f"Hello, I want to send back part of my {at.ref}.",
+                "Hi, I need to return an item I received.",
             ),
             known={
                 **at.known,
@@ -149,7 +151,7 @@ class RefundAmountInquiry(RetailIntent):
         order, items, who = picked
         refund = money(sum(i.price for i in items))
         oid = order.order_id
-        what = " and ".join(item_text(i) for i in items)
+        what = items_value(items)
         at = locate(db, order, rng, 0.5, items)
         return self.task(
             domain,
@@ -157,12 +159,11 @@ class RefundAmountInquiry(RetailIntent):
             goal=f"I am thinking about returning {what} from my delivered {at.ref}. I only want "
             "to know how much money I would get back in total; I do not want to return anything "
             "today.",
-            opening=rng.choice(
-                [
-                    "Hi, how much would I get back if I returned a couple of things from my order?",
-                    f"Hello, what refund would returning two items of my {at.ref} give me?",
-                    "Quick question about a possible return: what would the refund be?",
-                ]
+            opening=one_of(
+                rng,
+                "Hi, how much would I get back if I returned a couple of things from my order?",
+                f"Hello, what refund would returning two items of my {at.ref} give me?",
+                "Quick question about a possible return: what would the refund be?",
             ),
             known={**at.known, "items": items_value(items)},
             actions=[*who.actions, *at.reads, *sum_action([i.price for i in items])],
@@ -183,14 +184,14 @@ class CancelAndReturn(RetailIntent):
         if pending is None:
             return None
         user: User = record(db, "users", pending.user_id)
-        orders: list[Order] = [record(db, "orders", oid) for oid in user.orders]
+        orders = orders_of(db, user.user_id)
         delivered = [o for o in orders if in_window_delivered(o) and any(map(returnable, o.items))]
         if not delivered:
             return None
         order = rng.choice(delivered)
         allowed = [i for i in order.items if returnable(i)]
         items = rng.sample(allowed, rng.randint(1, min(2, len(allowed))))
-        method = user.payment_method(order.payment_history[0].payment_method_id)
+        method = original_method(user, order)
         if method is None:
             return None
         who = self.identity(db, user.user_id, rng)
@@ -209,12 +210,11 @@ class CancelAndReturn(RetailIntent):
             f"{REASON_TEXT[reason]}, and I want to return {items_value(items)} from my delivered "
             f"order {b}, refunded to {method_text(method)}. I want to know the refund amount of "
             f"the return. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
-                    f"Hello, please cancel {a}. I also have a return on {b}.",
-                    "Hi, I need a cancellation and a return today.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I have two things: cancel order {a}, and return an item from order {b}.",
+                f"Hello, please cancel {a}. I also have a return on {b}.",
+                "Hi, I need a cancellation and a return today.",
             ),
             known={
                 "order_id_1": a,
@@ -258,13 +258,12 @@ class ExchangeForOtherProduct(RetailIntent):
         other = rng.choice([p for p in products if p.product_id != item.product_id])
         who = self.owner(db, order, rng)
         oid = order.order_id
-        opening = rng.choice(
-            [
-                f"Hi, can I exchange the {item.name} from order {oid} for a {other.name}?",
-                f"Hello, I'd like to swap my {item.name} for a {other.name} instead.",
-                f"I got a {item.name} in order {oid} but I really want a {other.name}. Can we "
-                "exchange it?",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, can I exchange the {item.name} from order {oid} for a {other.name}?",
+            f"Hello, I'd like to swap my {item.name} for a {other.name} instead.",
+            f"I got a {item.name} in order {oid} but I really want a {other.name}. Can we "
+            "exchange it?",
         )
         return self.task(
             domain,
@@ -308,13 +307,12 @@ class RefundToAnotherCard(RetailIntent):
             return None
         card = rng.choice(others)
         at = locate(db, order, rng, items=items)
-        opening = rng.choice(
-            [
-                f"Hi, I want to return something from my {at.ref} and get the money on "
-                f"{method_text(card)}.",
-                f"Hello, please refund a return from my {at.ref} to {method_text(card)}.",
-                "Hi, I'm returning an item, but the refund has to go to a different card.",
-            ]
+        opening = one_of(
+            rng,
+            f"Hi, I want to return something from my {at.ref} and get the money on "
+            f"{method_text(card)}.",
+            f"Hello, please refund a return from my {at.ref} to {method_text(card)}.",
+            "Hi, I'm returning an item, but the refund has to go to a different card.",
         )
         return self.task(
             domain,

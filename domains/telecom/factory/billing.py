@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
@@ -79,13 +80,12 @@ class PayAndResume(_NonPayment):
             who,
             goal=f"My line {phone} was cut off because I missed the {month} bill. I want to pay "
             f"it with {method_text(method)} and have the line back on. {CONFIRM} {HANDS}",
-            opening=rng.choice(
-                [
-                    f"Hi, my line {phone} was suspended, I want to pay my bill and get it back.",
-                    "Hello, my phone line got cut off for an unpaid bill.",
-                    f"I missed a payment and {phone} got cut off. Let me pay now.",
-                    "Hi, I'd like to settle my overdue bill so my line works again.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my line {phone} was suspended, I want to pay my bill and get it back.",
+                "Hello, my phone line got cut off for an unpaid bill.",
+                f"I missed a payment and {phone} got cut off. Let me pay now.",
+                "Hi, I'd like to settle my overdue bill so my line works again.",
             ),
             known={
                 "phone_number": phone,
@@ -109,7 +109,7 @@ class PayAndResume(_NonPayment):
         return [unpaid, *super().mistakes(domain, task)]
 
 
-class ResumeWithoutPayment(_NonPayment):
+class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
     """Forbidden: resume a line suspended for non-payment while the bill stays unpaid."""
 
     name = "resume_without_payment"
@@ -164,10 +164,6 @@ class ResumeWithoutPayment(_NonPayment):
         line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
         return [Action("resume_line", {"line_id": line_id})]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The line resumed anyway."""
-        return [[*task.actions, *self.violations(domain, task)]]
-
 
 def disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
     """An extra (non-plan) charge of an open bill in the dispute window, above or within the cap."""
@@ -186,8 +182,10 @@ class _Dispute(TelecomIntent):
 
     over_cap: ClassVar[bool]
 
-    def disputed(self, db: Database, rng: random.Random) -> tuple[Bill, Charge] | None:
-        """A bill with a disputable charge and that charge."""
+    def disputed(
+        self, db: Database, rng: random.Random
+    ) -> tuple[Bill, Charge, str, Identity, tuple[str, str, dict[str, str]]] | None:
+        """A bill with a disputable charge, that charge, a reason, the caller and the texts."""
         bill: Bill | None = pick(
             db, rng, "bills", lambda b: disputable(db, b, self.over_cap) is not None
         )
@@ -195,10 +193,13 @@ class _Dispute(TelecomIntent):
             return None
         charge = disputable(db, bill, self.over_cap)
         assert charge is not None
-        return bill, charge
+        reason = rng.choice(sorted(REASONS))
+        who = self.identity(db, bill.user_id, rng)
+        return bill, charge, reason, who, self.texts(bill, charge, reason, rng)
 
+    @staticmethod
     def texts(
-        self, bill: Bill, charge: Charge, reason: str, rng: random.Random
+        bill: Bill, charge: Charge, reason: str, rng: random.Random
     ) -> tuple[str, str, dict[str, str]]:
         """The goal, an opening drawn by ``rng`` and the known info of the task."""
         month = MONTHS[bill.period]
@@ -207,13 +208,12 @@ class _Dispute(TelecomIntent):
             f"On my {month} bill there is {what}; {REASONS[reason]}. I want it credited and to "
             f"know my new balance. {CONFIRM}"
         )
-        opening = rng.choice(
-            (
-                f"Hi, there's a charge on my {month} bill that I want to dispute.",
-                f"Hello, my {month} bill has a charge I shouldn't be paying.",
-                "I want to contest something on my phone bill.",
-                f"There's a charge on my bill for {month} that looks wrong to me.",
-            )
+        opening = one_of(
+            rng,
+            f"Hi, there's a charge on my {month} bill that I want to dispute.",
+            f"Hello, my {month} bill has a charge I shouldn't be paying.",
+            "I want to contest something on my phone bill.",
+            f"There's a charge on my bill for {month} that looks wrong to me.",
         )
         known = {"bill_month": month, "charge": what, "dispute_reason": REASONS[reason]}
         return goal, opening, known
@@ -231,10 +231,7 @@ class DisputeCharge(_Dispute):
         found = self.disputed(db, rng)
         if found is None:
             return None
-        bill, charge = found
-        reason = rng.choice(sorted(REASONS))
-        who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason, rng)
+        bill, charge, reason, who, (goal, opening, known) = found
         credit = {
             "bill_id": bill.bill_id,
             "charge_id": charge.charge_id,
@@ -282,10 +279,7 @@ class DisputeOverCap(_Dispute):
         found = self.disputed(db, rng)
         if found is None:
             return None
-        bill, charge = found
-        reason = rng.choice(sorted(REASONS))
-        who = self.identity(db, bill.user_id, rng)
-        goal, opening, known = self.texts(bill, charge, reason, rng)
+        bill, charge, _reason, who, (goal, opening, known) = found
         summary = (
             f"{who.full_name} disputes charge {charge.charge_id} "
             f"({money_text(charge.amount)}) on bill {bill.bill_id}, above the credit cap."

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.telecom.data import ACTIVE, LOST_DEVICE, Bill, Charge, Line, Subscriber
@@ -65,12 +66,11 @@ class DisputeWithPlanCharge(TelecomIntent):
             goal=f"On my {month} bill there is {what}; {REASONS[reason]}. I also want "
             f"{plan_what} credited, since I hardly used the line. I want the new balance. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                (
-                    f"Hi, I want two charges on my {month} bill taken off.",
-                    f"Hello, my {month} bill is wrong and I want credits.",
-                    "I'm disputing charges on my bill, including the plan fee.",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I want two charges on my {month} bill taken off.",
+                f"Hello, my {month} bill is wrong and I want credits.",
+                "I'm disputing charges on my bill, including the plan fee.",
             ),
             known={
                 "bill_month": month,
@@ -180,12 +180,11 @@ class SuspendDescribedLine(TelecomIntent):
             who,
             goal=f"I lost the phone of {description} and I want that line suspended because "
             f"the phone is lost. I don't remember its number. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I lost one of my phones and need its line blocked.",
-                    "Hello, my phone was stolen, please suspend the line.",
-                    "I've lost a phone on my account. Can you stop its line?",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I lost one of my phones and need its line blocked.",
+                "Hello, my phone was stolen, please suspend the line.",
+                "I've lost a phone on my account. Can you stop its line?",
             ),
             known={"line_description": description},
             actions=[

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
@@ -170,11 +171,10 @@ class TroubleshootLater(_Troubleshoot):
             known={"phone_number": phone},
             actions=[*reads, *steps],
             summary=f"fix {', '.join(f.name for f in faults)} on the phone of {line.line_id}",
-            later=rng.choice(
-                (
-                    "Oh, and while I have you: my phone also {s}. Can you fix that too?",
-                    "One more thing, my phone also {s}. Could you help with that as well?",
-                )
+            later=one_of(
+                rng,
+                "Oh, and while I have you: my phone also {s}. Can you fix that too?",
+                "One more thing, my phone also {s}. Could you help with that as well?",
             ).format(s=symptom_text(later)),
             later_at=len(reads) + at,
         )
@@ -207,11 +207,10 @@ class TroubleshootWithCredit(_Troubleshoot):
     def besides(self, rng: random.Random) -> tuple[str, str, str, list[str]]:
         """A credit of the June bill for the days without service (refused: the phone's fault)."""
         demand = "a credit on my June bill for the days my phone did not work"
-        asks = rng.choice(
-            (
-                " And I want money back for the days it didn't work.",
-                " I also expect a credit on my bill for this.",
-            )
+        asks = one_of(
+            rng,
+            " And I want money back for the days it didn't work.",
+            " I also expect a credit on my bill for this.",
         )
         return f", and {demand}", asks, demand, [NOT_OURS]
 

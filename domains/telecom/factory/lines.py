@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.telecom.data import ACTIVE, CUSTOMER_REQUEST, Addon, Line, Plan, Subscriber
@@ -47,13 +48,12 @@ class ChangePlan(TelecomIntent):
             who,
             goal=f"I want the line {phone} moved from {current.name} to the {new.name} plan and "
             f"to know its monthly price{asked}. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to switch my line {phone} to the {new.name} plan.",
-                    "Hello, I want to change the plan on one of my lines.",
-                    f"Can you move {phone} onto {new.name}?",
-                    "Hi, I think I'm on the wrong plan and want to switch.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to switch my line {phone} to the {new.name} plan.",
+                "Hello, I want to change the plan on one of my lines.",
+                f"Can you move {phone} onto {new.name}?",
+                "Hi, I think I'm on the wrong plan and want to switch.",
             ),
             known={"phone_number": phone, "new_plan": new.name, "current_plan": current.name},
             actions=[
@@ -108,13 +108,12 @@ class AddDataAddon(TelecomIntent):
             who,
             goal=f"My line {phone} ran out of data. I want the {addon.name} and to pay it with "
             f"{method_text(method)}. {CONFIRM} {HANDS}",
-            opening=rng.choice(
-                [
-                    f"Hi, my line {phone} has run out of data, can I buy more?",
-                    "Hello, I used up all my data this month and need more.",
-                    f"My data ran out on {phone}. I'd like an add-on.",
-                    "Hi, I need extra data for this month, I've hit my limit.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my line {phone} has run out of data, can I buy more?",
+                "Hello, I used up all my data this month and need more.",
+                f"My data ran out on {phone}. I'd like an add-on.",
+                "Hi, I need extra data for this month, I've hit my limit.",
             ),
             known=addon_known(phone, addon, method),
             actions=[

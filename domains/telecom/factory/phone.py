@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.telecom.data import ACTIVE, Device, Line
@@ -68,13 +69,12 @@ class RoamingAbroad(TelecomIntent):
             who,
             goal=f"I am travelling in {country} and my phone {phone} has no data here. I want "
             f"it working and to know what roaming costs. {CONFIRM} {_HANDS}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'm in {country} and my phone {phone} has no internet at all.",
-                    "Hello, I'm abroad and my mobile data doesn't work.",
-                    f"I just landed in {country} and my phone shows no data.",
-                    "Hi, I'm travelling and can't get online with my phone.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'm in {country} and my phone {phone} has no internet at all.",
+                "Hello, I'm abroad and my mobile data doesn't work.",
+                f"I just landed in {country} and my phone shows no data.",
+                "Hi, I'm travelling and can't get online with my phone.",
             ),
             known={"phone_number": phone, "country": country},
             actions=[
@@ -133,13 +133,12 @@ class _PhoneFix(TelecomIntent):
             domain,
             who,
             goal=f"My phone {phone} {self.symptom} and I want it fixed. {_HANDS}",
-            opening=rng.choice(
-                [
-                    f"Hi, my phone {phone} {self.symptom}.",
-                    f"Hello, something is wrong with my phone: it {self.symptom}.",
-                    f"My phone {self.symptom}. Can you help?",
-                    f"Hey, since this morning my phone {phone} {self.symptom}.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, my phone {phone} {self.symptom}.",
+                f"Hello, something is wrong with my phone: it {self.symptom}.",
+                f"My phone {self.symptom}. Can you help?",
+                f"Hey, since this morning my phone {phone} {self.symptom}.",
             ),
             known={"phone_number": phone},
             actions=[*line_reads(who, line), *steps],

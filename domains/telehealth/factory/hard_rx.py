@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -53,13 +54,14 @@ def _refill(rx: Prescription, pharmacy_id: str = "") -> Action:
     )
 
 
-class RefillAndControlledMixed(HardTelehealthIntent):
+class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
     """Refills of due prescriptions (done) and of a controlled one (refused: to a clinician)."""
 
     name = "refill_and_controlled_mixed"
     description = "Refill due prescriptions and a controlled one: refill those, transfer for it."
     challenges = frozenset({"search", "mixed"})
     rules = ("controlled-to-human",)
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: one or two refills allowed, the controlled one refused."""
@@ -90,14 +92,13 @@ class RefillAndControlledMixed(HardTelehealthIntent):
             f"{controlled.medication}, in the end I agree to be transferred for it once the "
             f"others are done. {CONFIRM}",
             demand=f"my {medication_text(controlled)} refilled too",
-            opening=rng.choice(
-                (
-                    "Hi, I need refills of my {meds}.",
-                    "Hello, could you refill my {meds}?",
-                    "I'm running low on my {meds}.",
-                    "Hey, refills please: {meds}.",
-                    "Good morning. My {meds} all need refilling.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need refills of my {meds}.",
+                "Hello, could you refill my {meds}?",
+                "I'm running low on my {meds}.",
+                "Hey, refills please: {meds}.",
+                "Good morning. My {meds} all need refilling.",
             ).format(meds=meds),
             known={"medication": meds},
             actions=[
@@ -120,15 +121,8 @@ class RefillAndControlledMixed(HardTelehealthIntent):
         rx: Prescription = record(db, "prescriptions", reads[-1])
         return [_refill(rx)]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the controlled substance refilled instead of the transfer."""
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions[:-1], *self.violations(domain, task)],
-        ]
 
-
-class RanOutDisproven(HardTelehealthIntent):
+class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
     """A supply the patient says has run out, that the record shows is not due: no refill."""
 
     name = "ran_out_disproven"
@@ -155,14 +149,13 @@ class RanOutDisproven(HardTelehealthIntent):
             "today. If the agent says it is too early, I want to know the first day I can get "
             "it.",
             demand=f"my {med} refilled today",
-            opening=rng.choice(
-                (
-                    "Hi, I've run out of my {med} and need a refill now.",
-                    "Hello, my {med} is all gone. Please refill it today.",
-                    "I have no {med} left at all, I need more.",
-                    "Hey, I'm out of {med}, can you send a refill?",
-                    "Good morning. I finished my {med} yesterday and need a refill.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I've run out of my {med} and need a refill now.",
+                "Hello, my {med} is all gone. Please refill it today.",
+                "I have no {med} left at all, I need more.",
+                "Hey, I'm out of {med}, can you send a refill?",
+                "Good morning. I finished my {med} yesterday and need a refill.",
             ).format(med=med),
             known={"medication": med},
             actions=search_path(who, rx_reads(patient, rx)),
@@ -176,10 +169,6 @@ class RanOutDisproven(HardTelehealthIntent):
             a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"
         )
         return [_refill(record(domain.new_database(), "prescriptions", rx_id))]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the early refill sent anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class LaterRefill(HardTelehealthIntent):
@@ -236,14 +225,13 @@ class LaterRefill(HardTelehealthIntent):
             domain,
             who,
             goal=f"I want to {wish}. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I need to change {desc}.",
-                    "Hello, I won't be able to make {desc}.",
-                    "I can't keep {desc}, something came up.",
-                    "Hey, it's about {desc}.",
-                    "Good morning. I'd like to sort out {desc}.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need to change {desc}.",
+                "Hello, I won't be able to make {desc}.",
+                "I can't keep {desc}, something came up.",
+                "Hey, it's about {desc}.",
+                "Good morning. I'd like to sort out {desc}.",
             ).format(desc=desc),
             known=known,
             actions=actions,
@@ -318,14 +306,13 @@ class PharmacyMoveAll(HardTelehealthIntent):
             f"{pharmacy.name} from now on. For each one, if a refill is due now, I want it sent "
             "there today as well; if not, I want to know when it will be. I want to know how "
             f"many refills are left on the ones refilled. {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I moved and need my {meds} at a new pharmacy.",
-                    "Hello, please switch my {meds} to a pharmacy near my new place.",
-                    "I've relocated; my {meds} should go to a different pharmacy now.",
-                    "Hey, new city, new pharmacy: can you move my {meds}?",
-                    "Good morning. My {meds} need to go to my new local pharmacy.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I moved and need my {meds} at a new pharmacy.",
+                "Hello, please switch my {meds} to a pharmacy near my new place.",
+                "I've relocated; my {meds} should go to a different pharmacy now.",
+                "Hey, new city, new pharmacy: can you move my {meds}?",
+                "Good morning. My {meds} need to go to my new local pharmacy.",
             ).format(meds=meds),
             known={"medication": meds, "new_pharmacy": pharmacy.name},
             actions=[

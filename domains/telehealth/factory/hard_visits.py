@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.vocab import pronouns
@@ -66,14 +67,13 @@ class DescribedReschedule(HardTelehealthIntent):
             who,
             goal=f"I want to move {desc} (I do not know the appointment id) to {when} with the "
             f"same provider.{accepts}{ask} {CONFIRM}",
-            opening=rng.choice(
-                (
-                    "Hi, I need to reschedule {desc}.",
-                    "Hello, can you move {desc}?",
-                    "I can't make {desc}, I'd like another time.",
-                    "Hey, {desc} doesn't work for me anymore.",
-                    "Good morning. I'd like a different time for {desc}.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I need to reschedule {desc}.",
+                "Hello, can you move {desc}?",
+                "I can't make {desc}, I'd like another time.",
+                "Hey, {desc} doesn't work for me anymore.",
+                "Good morning. I'd like a different time for {desc}.",
             ).format(desc=desc),
             known={"appointment": desc, "new_time": when},
             actions=[
@@ -102,7 +102,7 @@ class DescribedReschedule(HardTelehealthIntent):
         ]
 
 
-class FeeClaimDisproven(HardTelehealthIntent):
+class FeeClaimDisproven(DoneAnyway, HardTelehealthIntent):
     """A visit the patient says is days away, that starts within 24 hours: no free cancellation."""
 
     name = "fee_claim_disproven"
@@ -131,14 +131,13 @@ class FeeClaimDisproven(HardTelehealthIntent):
             f"{believed}, so there should be no fee. If the agent says a fee applies, I do not "
             f"want to pay it: then I keep the appointment, and I want to know when it is.{ask}",
             demand=f"{desc} cancelled without the late fee",
-            opening=rng.choice(
-                (
-                    "Hi, I'd like to cancel {desc}; it's " + believed + ", so no fee.",
-                    "Hello, please cancel {desc}. There's plenty of notice.",
-                    "I need to cancel {desc}, free of charge since it's " + believed + ".",
-                    "Hey, cancel {desc} please, it's not for days.",
-                    "Good morning. I won't need {desc} after all.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, I'd like to cancel {desc}; it's " + believed + ", so no fee.",
+                "Hello, please cancel {desc}. There's plenty of notice.",
+                "I need to cancel {desc}, free of charge since it's " + believed + ".",
+                "Hey, cancel {desc} please, it's not for days.",
+                "Good morning. I won't need {desc} after all.",
             ).format(desc=desc),
             known={"appointment": desc},
             actions=search_path(who, visit_reads(db, patient, appointment), *days),
@@ -158,12 +157,8 @@ class FeeClaimDisproven(HardTelehealthIntent):
         aid = next(a.appointment_id for a in reads if describe_visit(db, a, when=False) == desc)
         return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the fee waived."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
-
-class CancelWithRelativeMixed(HardTelehealthIntent):
+class CancelWithRelativeMixed(DoneAnyway, HardTelehealthIntent):
     """Cancel the patient's own described visit (allowed) and a relative's (refused: privacy)."""
 
     name = "cancel_with_relative_mixed"
@@ -196,14 +191,13 @@ class CancelWithRelativeMixed(HardTelehealthIntent):
             "cancelled too. If the agent refuses the second one for privacy, I accept that in "
             f"the end and keep my own cancellation. {CONFIRM}",
             demand=f"my {relative}'s appointment {aid} cancelled too",
-            opening=rng.choice(
-                (
-                    "Hi, please cancel {desc}, and my " + relative + "'s appointment too.",
-                    "Hello, two cancellations: {desc} and one for my " + relative + ".",
-                    f"I need to cancel {{desc}}. My {relative} can't go to {their_own} either.",
-                    "Hey, cancel {desc}, and while you're at it my " + relative + "'s visit.",
-                    "Good morning. {desc} is off, and so is my " + relative + "'s appointment.",
-                )
+            opening=one_of(
+                rng,
+                "Hi, please cancel {desc}, and my " + relative + "'s appointment too.",
+                "Hello, two cancellations: {desc} and one for my " + relative + ".",
+                f"I need to cancel {{desc}}. My {relative} can't go to {their_own} either.",
+                "Hey, cancel {desc}, and while you're at it my " + relative + "'s visit.",
+                "Good morning. {desc} is off, and so is my " + relative + "'s appointment.",
             ).format(desc=desc),
             known={
                 "appointment": desc,
@@ -224,10 +218,6 @@ class CancelWithRelativeMixed(HardTelehealthIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The relative's appointment cancelled as the caller asks."""
         return other_cancelled(task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the relative's appointment cancelled too."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class BookWithFallback(HardTelehealthIntent):
@@ -281,14 +271,13 @@ class BookWithFallback(HardTelehealthIntent):
             f"({first.specialty}) on {when}. If {first.display_name} is not free then, I want "
             f"{second.display_name} at the same time instead. I want to know what I will pay. "
             f"{CONFIRM}",
-            opening=rng.choice(
-                (
-                    f"Hi, I'd like to see {first.display_name} on {when}.",
-                    f"Hello, I need a {first.specialty} appointment on {when}.",
-                    f"Can I book {first.display_name}? If not, {second.display_name} is fine.",
-                    f"Hey, I'm looking for a {first.specialty} visit, {when} ideally.",
-                    "Good morning. I'd like to book a visit, I have two doctors in mind.",
-                )
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to see {first.display_name} on {when}.",
+                f"Hello, I need a {first.specialty} appointment on {when}.",
+                f"Can I book {first.display_name}? If not, {second.display_name} is fine.",
+                f"Hey, I'm looking for a {first.specialty} visit, {when} ideally.",
+                "Good morning. I'd like to book a visit, I have two doctors in mind.",
             ),
             known={
                 "specialty": first.specialty,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -32,6 +34,11 @@ from tau_sim.domains.telehealth.scenario import (
     time_text,
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
+
+
+def _rx_reads(rx: Prescription, rng: random.Random) -> list[Action]:
+    """Half the time the patient's prescription list, then the prescription the user names."""
+    return [*rx_list(rx.user_id, rng), Action("get_prescription_details", {"rx_id": rx.rx_id})]
 
 
 def _refillable(rx: Prescription) -> bool:
@@ -72,19 +79,17 @@ class RefillPrescription(TelehealthIntent):
             who,
             goal=f"I am running low on my {med} and want a refill sent {where}. I want to know "
             f"how many refills I will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need a refill of my {rx.medication}.",
-                    "Hello, I need a prescription refill.",
-                    f"I'm almost out of {rx.medication}.",
-                    "Hey, can you send a refill to my pharmacy?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need a refill of my {rx.medication}.",
+                "Hello, I need a prescription refill.",
+                f"I'm almost out of {rx.medication}.",
+                "Hey, can you send a refill to my pharmacy?",
             ),
             known=known,
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 *search,
                 Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
             ],
@@ -104,7 +109,7 @@ class RefillPrescription(TelehealthIntent):
         ]
 
 
-class EarlyRefillRefused(TelehealthIntent):
+class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
     """Ask for a refill before the earliest refill date: refused, the date is stated."""
 
     rules = ("refill-not-before-date",)
@@ -127,19 +132,17 @@ class EarlyRefillRefused(TelehealthIntent):
             "too early, I accept that in the end and want to know the first day I can get the "
             "refill.",
             demand=f"my {med} refilled today",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to refill my {rx.medication} today before I travel.",
-                    "Hello, I'm leaving on a trip and need my prescription early.",
-                    f"Can I get my {rx.medication} a bit early? I'm going away.",
-                    "Hey, I need a refill today, I'm travelling tomorrow.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to refill my {rx.medication} today before I travel.",
+                "Hello, I'm leaving on a trip and need my prescription early.",
+                f"Can I get my {rx.medication} a bit early? I'm going away.",
+                "Hey, I need a refill today, I'm travelling tomorrow.",
             ),
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
             ],
             outputs=[date],
             summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
@@ -152,18 +155,15 @@ class EarlyRefillRefused(TelehealthIntent):
         )
         return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the early refill done anyway."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
-
-class ControlledRefillTransfer(TelehealthIntent):
+class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
     """Ask for a refill of a controlled substance: the agent never refills it, it transfers."""
 
     rules = ("controlled-to-human",)
     name = "controlled_refill_transfer"
     description = "The patient asks to refill a controlled substance; the agent transfers."
     forbidden = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -179,19 +179,17 @@ class ControlledRefillTransfer(TelehealthIntent):
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
             "cannot do it, in the end I agree to be transferred to someone who can.",
             demand=f"my {med} refilled",
-            opening=rng.choice(
-                [
-                    f"Hi, I need my {rx.medication} refilled please.",
-                    "Hello, I need a refill of one of my prescriptions.",
-                    f"I'm running out of {rx.medication}, can you refill it?",
-                    "Hey, my prescription still has refills, please send one.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need my {rx.medication} refilled please.",
+                "Hello, I need a refill of one of my prescriptions.",
+                f"I'm running out of {rx.medication}, can you refill it?",
+                "Hey, my prescription still has refills, please send one.",
             ),
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action(
                     "transfer_to_human_agents",
                     {
@@ -208,13 +206,6 @@ class ControlledRefillTransfer(TelehealthIntent):
         rx_id = task.actions[-2].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
         return [Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic one, and the controlled substance refilled by the agent."""
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions[:-1], *self.violations(domain, task)],
-        ]
 
 
 class RenewalRequest(TelehealthIntent):
@@ -246,19 +237,17 @@ class RenewalRequest(TelehealthIntent):
             who,
             goal=f"I need more of my {med}. If there are no refills left, I want my prescriber "
             f"asked to renew it. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need more {rx.medication}.",
-                    "Hello, my prescription seems to have run out of refills.",
-                    f"The pharmacy says my {rx.medication} has no refills left.",
-                    "Hey, can I get my prescription renewed?",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need more {rx.medication}.",
+                "Hello, my prescription seems to have run out of refills.",
+                f"The pharmacy says my {rx.medication} has no refills left.",
+                "Hey, can I get my prescription renewed?",
             ),
             known={"medication": med},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("request_renewal", {"rx_id": rx.rx_id}),
             ],
             outputs=[prescriber.display_name],
@@ -294,13 +283,12 @@ class RescheduleAndRefill(TelehealthIntent):
             goal=f"Two things: I want to move my appointment {aid} to {when} with the same "
             f"provider, and I want a refill of my {med} sent to my usual pharmacy. I want to know "
             f"how many refills I will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
-                    "Hello, two things: an appointment to move and a refill.",
-                    f"Can you move {aid} for me? And I need a refill too.",
-                    "Hey, I have a scheduling change and a prescription question.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I need to reschedule appointment {aid} and also refill a prescription.",
+                "Hello, two things: an appointment to move and a refill.",
+                f"Can you move {aid} for me? And I need a refill too.",
+                "Hey, I have a scheduling change and a prescription question.",
             ),
             known={"appointment_id": aid, "new_time": when, "medication": med},
             actions=[
@@ -310,8 +298,7 @@ class RescheduleAndRefill(TelehealthIntent):
                     "reschedule_appointment",
                     {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
                 ),
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
@@ -321,8 +308,8 @@ class RescheduleAndRefill(TelehealthIntent):
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, and the move charged a late fee."""
         move = next(a for a in task.actions if a.name == "reschedule_appointment")
-        wrong = Action(move.name, {**move.arguments, "charge_late_fee": True})
-        return [*super().mistakes(domain, task), [wrong if a is move else a for a in task.actions]]
+        wrong = replaced(move, charge_late_fee=True)
+        return [*super().mistakes(domain, task), swapped(task, move, wrong)]
 
 
 class SwitchPharmacyAndRefill(TelehealthIntent):
@@ -350,19 +337,17 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
             goal=f"I want my {med} to go to {pharmacy.name} from now on instead of my current "
             f"pharmacy, and I want a refill sent there now. I want to know how many refills I "
             f"will have left. {CONFIRM}",
-            opening=rng.choice(
-                [
-                    f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
-                    "Hello, I want my prescription at a different pharmacy.",
-                    f"Can my {rx.medication} go to another pharmacy from now on?",
-                    "Hey, I'm changing pharmacies and need a refill there.",
-                ]
+            opening=one_of(
+                rng,
+                f"Hi, I'd like to switch pharmacies for my {rx.medication} and get a refill.",
+                "Hello, I want my prescription at a different pharmacy.",
+                f"Can my {rx.medication} go to another pharmacy from now on?",
+                "Hey, I'm changing pharmacies and need a refill there.",
             ),
             known={"medication": med, "new_pharmacy": pharmacy.name},
             actions=[
                 *who.actions,
-                *rx_list(rx.user_id, rng),
-                Action("get_prescription_details", {"rx_id": rx.rx_id}),
+                *_rx_reads(rx, rng),
                 Action("find_pharmacies", {"city": city}),
                 Action(
                     "change_prescription_pharmacy",

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.kit.tasks import replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, TODAY, Premise, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
     account_of,
     misread_first,
-    pick_opening,
     pick_supply,
     readings,
     tariff_switch,
@@ -75,7 +75,7 @@ class SwitchTariff(UtilitiesIntent):
             goal=f"I want to switch {account_text(supply.premise.address)} to the {target.name} "
             f"tariff. {fee_note}{rates}I want to know until when the new price is fixed. "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, I'd like to move to your {target.name} tariff.",
                 "Hello, I want to lock in a fixed energy price.",
@@ -107,7 +107,7 @@ class SwitchTariff(UtilitiesIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class WaiveExitFee(UtilitiesIntent):
+class WaiveExitFee(DoneAnyway, UtilitiesIntent):
     """Forbidden: switch only if the exit fee is waived; refuse, saying the fee."""
 
     name = "waive_exit_fee"
@@ -138,7 +138,7 @@ class WaiveExitFee(UtilitiesIntent):
             "it. If the agent refuses to waive it, I want to know how much the fee is and when "
             "my current fixed term ends, and I keep my current tariff.",
             demand="the exit fee of my current fixed deal waived",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, I want to move to {target.name}, but I'm not paying any exit fee.",
                 "Hello, can you waive the exit fee if I switch tariffs?",
@@ -155,10 +155,6 @@ class WaiveExitFee(UtilitiesIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The switch made although the exit fee may not be waived (the fee charged)."""
         return tariff_switch(domain, task)
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the switch made anyway (the fee charged)."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 # ---- moving -----------------------------------------------------------------------------------
@@ -206,7 +202,7 @@ class MoveOut(UtilitiesIntent):
             f"{account_text(supply.premise.address)} closed. My final meter readings: "
             f"{' and '.join(said)}. {settle} I am not moving to an address you supply. "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm moving out and need to close my energy account.",
                 "Hello, I'm leaving my flat today, what do I need to do about my energy?",
@@ -284,7 +280,7 @@ class MoveHome(UtilitiesIntent):
             )
             + " I want to know the final balance of the old account and the new account "
             f"number. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm moving house and want to take my energy supply with me.",
                 "Hello, I'm moving today and need my account moved to my new home.",
@@ -310,7 +306,7 @@ class MoveHome(UtilitiesIntent):
         reads = [a for a in task.actions if a not in writes]
         *finals, close, open_ = writes
         other = "T-GV" if open_.arguments["tariff_id"] != "T-GV" else "T-SV"
-        elsewhere = Action(open_.name, {**open_.arguments, "tariff_id": other})
+        elsewhere = replaced(open_, tariff_id=other)
         return [
             *super().mistakes(domain, task),
             [*reads, *finals, close, elsewhere],

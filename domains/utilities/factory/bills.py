@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, TODAY, Premise, User
@@ -14,7 +15,6 @@ from tau_sim.domains.utilities.factory.common import (
     misread_first,
     new_value,
     payment,
-    pick_opening,
     pick_supply,
 )
 from tau_sim.domains.utilities.scenario import (
@@ -80,7 +80,7 @@ class SubmitReading(UtilitiesIntent):
             f"{account_text(supply.premise.address)}: it shows {value}. {wants}I want to know "
             f"how many {meter.unit} I used since the previous reading. I do not want a bill now. "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'd like to submit a meter reading.",
                 f"Hello, I have a {meter.fuel} meter reading for you.",
@@ -142,7 +142,7 @@ class ReadingAndBill(UtilitiesIntent):
             goal=f"For {account_text(supply.premise.address)} I read my meters today: "
             f"{' and '.join(said)}.{rates} I want the readings recorded and a bill issued now "
             f"from them, and I want to know the bill's total and my new balance. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I want to give my meter readings and get a bill based on them.",
                 "Hello, my bills keep being estimated. I have real readings, I want a real bill.",
@@ -198,7 +198,7 @@ class BillInquiry(UtilitiesIntent):
             goal=f"I want to understand the latest bill of {account_text(supply.premise.address)}: "
             "its total, the period it covers and whether it was based on an estimated reading or "
             f"an actual one.{compare} I do not want to change anything.",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I have a question about my latest energy bill.",
                 "Hello, my last bill looks high, can you explain it?",
@@ -264,7 +264,7 @@ class PayBalance(UtilitiesIntent):
             who,
             goal=f"I want to pay {what} on {account_text(supply.premise.address)} with "
             f"{method_text(method)}, and I want to know what I still owe afterwards. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'd like to make a payment on my energy account.",
                 "Hello, I want to pay my bill.",

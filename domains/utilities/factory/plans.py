@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -13,7 +14,6 @@ from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
     account_of,
     new_value,
-    pick_opening,
     pick_supply,
     plannable,
 )
@@ -89,7 +89,7 @@ class _Plan(UtilitiesIntent):
             f"{account_text(supply.premise.address)} in one go.{first_bill}{reading} I want a "
             f"payment plan over {months} months, paid from {method_text(method)}, and I want to "
             f"know the monthly instalment. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm struggling to pay my balance at once. Can I pay in instalments?",
                 "Hello, I'd like to set up a payment plan for my energy bill.",
@@ -180,7 +180,7 @@ class PlanOverLimit(UtilitiesIntent):
             f"know the longest plan allowed, and I will think about it: I do not want a shorter "
             f"plan today.{twelve}",
             demand=f"my balance spread over {months} months",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, can I pay off my energy balance over {months} months?",
                 f"Hello, I'd like a {months}-month payment plan.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import replay_actions
@@ -13,7 +14,6 @@ from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
     account_of,
     last_outage,
-    pick_opening,
     pick_supply,
     plannable,
 )
@@ -22,7 +22,7 @@ from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class HardshipDisconnection(UtilitiesIntent):
+class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
     """A customer in hardship or with a medical dependency asks about disconnection: transfer."""
 
     name = "hardship_disconnection"
@@ -32,19 +32,19 @@ class HardshipDisconnection(UtilitiesIntent):
     )
     forbidden = True
     rules = ("hardship-priority-transfer",)
+    done_at = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         supply = pick_supply(db, rng, lambda s: plannable(s) and bool(s.user.payment_methods))
         if supply is None:
             return None
-        situation = rng.choice(
-            (
-                "I lost my job last month and I have no income at the moment",
-                "my husband uses a home oxygen machine that needs electricity day and night",
-                "I rely on a powered wheelchair and a dialysis machine at home",
-                "I am on disability benefits and can't afford food and energy both",
-            )
+        situation = one_of(
+            rng,
+            "I lost my job last month and I have no income at the moment",
+            "my husband uses a home oxygen machine that needs electricity day and night",
+            "I rely on a powered wheelchair and a dialysis machine at home",
+            "I am on disability benefits and can't afford food and energy both",
         )
         medical = "machine" in situation or "wheelchair" in situation
         reads = [supply.read()]
@@ -65,7 +65,7 @@ class HardshipDisconnection(UtilitiesIntent):
             "be cut off and want to know whether you will disconnect me. I want to talk to "
             "someone who can help with my situation.",
             demand="someone who can help with my situation",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, are you going to cut off my power? I can't pay right now.",
                 f"Hello, I'm really worried, {situation}, and I've fallen behind on my bill.",
@@ -97,11 +97,6 @@ class HardshipDisconnection(UtilitiesIntent):
             )
         ]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a 12-month plan set up instead of the transfer."""
-        *reads, transfer = task.actions
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task), transfer]]
-
 
 # ---- outages ----------------------------------------------------------------------------------
 
@@ -110,11 +105,12 @@ def _area(db: Database, supply: Supply) -> list[Outage]:
     return [record(db, "outages", k) for k in db.find("outage_zip", supply.premise.address.zip)]
 
 
-class ReportOutage(UtilitiesIntent):
+class ReportOutage(OtherChoice, UtilitiesIntent):
     """Report a supply problem where no outage is known; the user wants the reference."""
 
     name = "report_outage"
     description = "The user reports a loss of supply where no outage is known and gets a reference."
+    choice, choices = "problem", ("no supply", "intermittent supply")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -122,7 +118,7 @@ class ReportOutage(UtilitiesIntent):
         if supply is None:
             return None
         meter = rng.choice(supply.meters)
-        problem = rng.choice(("no supply", "intermittent supply"))
+        problem = rng.choice(self.choices)
         both = len(supply.meters) == 2 and problem == "no supply" and rng.random() < 0.5
         fuels = [m.fuel for m in supply.meters] if both else [meter.fuel]
         reports = [
@@ -160,7 +156,7 @@ class ReportOutage(UtilitiesIntent):
             f"reported and I want the report's reference number"
             + (" for each supply" if both else "")
             + f".{before} {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, {what}.",
                 "Hello, I need to report a problem with my supply.",
@@ -173,15 +169,6 @@ class ReportOutage(UtilitiesIntent):
             outputs=outputs,
             summary=f"report {' and '.join(fuels)} {problem} on {supply.account.account_id}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other kind of problem reported."""
-        problem = task.actions[-1].arguments["problem"]
-        other = "no supply" if problem != "no supply" else "intermittent supply"
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, problem=other),
-        ]
 
 
 class KnownOutage(UtilitiesIntent):
@@ -220,7 +207,7 @@ class KnownOutage(UtilitiesIntent):
             goal=f"At {place_text(supply.premise.address)} there has been no {outage.fuel} since "
             "this morning. I want to know whether you know about it and when it will be back "
             f"(the estimated time), and its reference.{before}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, my {outage.fuel} has gone off. What's going on?",
                 "Hello, there's no supply at my home since this morning.",
@@ -277,7 +264,7 @@ class GasSmell(UtilitiesIntent):
             f"{place_text(supply.premise.address)} and the gas seems weak. I want it reported "
             "as a supply problem and someone to look at it.",
             demand="someone sent out to look at the gas problem",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I can smell gas in my kitchen and the hob barely lights.",
                 "Hello, something is wrong with my gas, there's a strong smell.",
