@@ -5,12 +5,11 @@ from __future__ import annotations
 from tau_sim.domains.banking.data import CHECKING, Account, Card, Transaction
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["account ids", "card ids", "transaction ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 def card_text(card: Card) -> str:

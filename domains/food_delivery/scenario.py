@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from tau_sim.domains.food_delivery.data import MenuItem, OrderItem, Restaurant
 from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["item ids", "restaurant ids", "payment method ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 ELSEWHERE = {
     "address1": "9 Elsewhere Lane",

@@ -35,6 +35,9 @@ HINTS: dict[str, SlotHint] = {
 }
 """Hints of the slots the kit's identities and payment methods produce."""
 
+CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
+"""What a user who is asked to confirm a write says (every world's instructions end with it)."""
+
 KEEP_UNLESS_FULL = " If I can't get all my money back, I'd rather keep it."
 """What a user who claims a free cancellation adds to the opening: the branch depends on it (no
 full refund, nothing cancelled), so it is said, never read from the answer key."""
