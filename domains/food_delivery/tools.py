@@ -26,7 +26,6 @@ from tau_sim.domains.food_delivery.access import (
     order_summary,
     order_view,
     refunded,
-    require_status,
     settle,
 )
 from tau_sim.domains.food_delivery.data import (
@@ -44,6 +43,7 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.lookup import require_status
 from tau_sim.domains.kit.payments import check_funds, money
 from tau_sim.domains.kit.people import new_address
 from tau_sim.simulator.world import Database, ToolError, ToolKind, tool

@@ -10,6 +10,7 @@ import msgspec
 
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.lookup import require_status
 from tau_sim.domains.kit.payments import (
     Payment,
     charge,
@@ -27,7 +28,6 @@ from tau_sim.domains.retail.access import (
     order_items,
     order_view,
     priced_swap,
-    require_status,
 )
 from tau_sim.domains.retail.data import (
     CANCELLED,
