@@ -36,8 +36,11 @@ def order_key(order_id: str) -> str:
 
 
 class _Order(Protocol):
-    order_id: str
-    status: str
+    @property
+    def order_id(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
 
 
 def require_status(order: _Order, allowed: tuple[str, ...], action: str) -> None:
