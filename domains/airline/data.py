@@ -18,7 +18,7 @@ from tau_sim.domains.kit.codes import drawn_code
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
-from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.people import Customer, Ids, customers, hand_over
 from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
 from tau_sim.simulator.world import Base, Index
 
@@ -323,8 +323,7 @@ def generate(seed: int, users: int = 300, reservations: int = 800) -> Tables:
             continue
         table[booked.reservation_id] = booked
         owned[user.user_id].append(booked.reservation_id)
-    for uid, codes in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], reservations=tuple(codes))
+    hand_over(people, owned, "reservations")
     return {"flights": dict(flights), "users": dict(people), "reservations": dict(table)}
 
 

@@ -28,7 +28,7 @@ from tau_sim.domains.kit.codes import drawn_code
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
-from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.people import Customer, Ids, customers, hand_over
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Base, Index
 
@@ -383,8 +383,7 @@ def generate(seed: int, users: int = 300, bookings: int = 720) -> Tables:
         booking = msgspec.structs.replace(booking, damage_reports=tuple(report_ids))
         table[booking.booking_id] = booking
         owned[user.user_id].append(booking.booking_id)
-    for uid, codes in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], bookings=tuple(codes))
+    hand_over(people, owned, "bookings")
     return {
         "locations": dict(locations),
         "availability": dict(free),
