@@ -3,8 +3,9 @@
 A domain registers one by naming it in its tools module (``calculate = kit_tools.calculate``);
 ``calculate`` and ``transfer_to_human_agents`` every world has, ``days_between`` the worlds whose
 policy counts days (claim windows, notice periods). ``address_tool`` makes a world's tool that
-changes a customer's address, ``profile_tool`` the one that shows a customer's profile, each
-under the world's own name and description.
+changes a customer's (or an order's) address, ``profile_tool`` the one that shows a customer's
+profile, each under the world's own name and description; ``declared`` builds such a tool, of
+string parameters named at run time.
 """
 
 # ruff: noqa: D417  (``db`` is supplied by the toolkit, not by the model: it is not documented)
