@@ -24,7 +24,7 @@ from tau_sim.domains.car_rental.data import (
 )
 from tau_sim.domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
 from tau_sim.domains.kit.lookup import code_key, loader
-from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
+from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, payer_of, refunds
 from tau_sim.domains.kit.payments import charge as kit_charge
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
 from tau_sim.simulator.world import Database, ToolError
@@ -119,10 +119,8 @@ def charge(
     return user, Payment(entry.transaction_type, entry.amount, entry.payment_method_id, item)
 
 
-def payer(db: Database, booking: Booking, payment_method_id: str) -> tuple[User, PaymentMethod]:
-    """The booking's owner and their payment method ``payment_method_id``."""
-    user = load_user(db, booking.user_id)
-    return user, owned_method(user, payment_method_id)
+payer = payer_of(load_user)
+"""The booking's owner and their payment method ``payment_method_id``."""
 
 
 def with_payment(booking: Booking, payment: Payment | None, **changes: Any) -> Booking:

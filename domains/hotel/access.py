@@ -24,9 +24,8 @@ from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import (
     Payment,
-    PaymentMethod,
     credit_refunds,
-    owned_method,
+    payer_of,
     refunds,
 )
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
@@ -119,12 +118,8 @@ def require_no_points(reservation: Reservation, action: str) -> None:
         )
 
 
-def payer(
-    db: Database, reservation: Reservation, payment_method_id: str
-) -> tuple[Guest, PaymentMethod]:
-    """The reservation's owner and their payment method ``payment_method_id``."""
-    user = load_user(db, reservation.user_id)
-    return user, owned_method(user, payment_method_id)
+payer = payer_of(load_user)
+"""The reservation's owner and their payment method ``payment_method_id``."""
 
 
 def check_refund(reservation: Reservation, amount: float) -> None:
