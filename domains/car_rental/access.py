@@ -24,9 +24,10 @@ from tau_sim.domains.car_rental.data import (
 )
 from tau_sim.domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
 from tau_sim.domains.kit.lookup import code_key, loader
-from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, payer_of, refunds
+from tau_sim.domains.kit.payments import PaymentMethod, payer_of
 from tau_sim.domains.kit.payments import charge as kit_charge
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.domains.kit.payments import pay_back as kit_pay_back
 from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
@@ -131,9 +132,7 @@ def with_payment(booking: Booking, payment: Payment | None, **changes: Any) -> B
 
 def pay_back(db: Database, booking: Booking, amount: float) -> tuple[Payment, ...]:
     """Refund ``amount`` of a cancellation to the methods that paid (gift cards at once)."""
-    user = load_user(db, booking.user_id)
-    back = refunds(booking.payment_history, amount)
-    db.put("users", user.user_id, credit_refunds(user, back))
+    back = kit_pay_back(db, load_user(db, booking.user_id), booking.payment_history, amount)
     return tuple(
         Payment(p.transaction_type, p.amount, p.payment_method_id, "cancellation") for p in back
     )

@@ -271,3 +271,16 @@ def credit_refunds(customer: C, back: Iterable[Payment]) -> C:
         if method is not None and method.source == "gift_card":
             customer = with_balance(customer, method.id, entry.amount)
     return customer
+
+
+def pay_back(
+    db: Database, customer: Customer, history: Iterable[PaymentEntry], amount: float | None = None
+) -> list[Payment]:
+    """Refund ``amount`` (all, net, without it) of ``history`` to the methods that paid.
+
+    The refunds to gift cards are credited to ``customer`` at once (stored in ``users``); the
+    refund entries are returned for the record's history.
+    """
+    back = refunds(history, amount)
+    db.put("users", customer.user_id, credit_refunds(customer, back))
+    return back

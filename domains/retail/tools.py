@@ -14,9 +14,8 @@ from tau_sim.domains.kit.lookup import require_status
 from tau_sim.domains.kit.payments import (
     Payment,
     charge,
-    credit_refunds,
     owned_method,
-    refunds,
+    pay_back,
     settle,
 )
 from tau_sim.domains.retail.access import (
@@ -114,10 +113,7 @@ def cancel_pending_order(
     """
     order = load_order(db, order_id)
     require_status(order, MODIFIABLE, "cancelled")
-    user = load_user(db, order.user_id)
-    back = refunds(order.payment_history)
-    user = credit_refunds(user, back)
-    db.put("users", user.user_id, user)
+    back = pay_back(db, load_user(db, order.user_id), order.payment_history)
     updated = msgspec.structs.replace(
         order,
         status=CANCELLED,
