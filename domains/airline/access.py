@@ -24,8 +24,8 @@ from tau_sim.domains.airline.data import (
 )
 from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader
-from tau_sim.domains.kit.payments import PaymentMethod, owned_method
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.domains.kit.payments import payer_of
 from tau_sim.simulator.world import Database, ToolError
 
 
@@ -131,12 +131,8 @@ def itinerary(
     return flights
 
 
-def payer(
-    db: Database, reservation: Reservation, payment_method_id: str
-) -> tuple[User, PaymentMethod]:
-    """The reservation's owner and their payment method ``payment_method_id``."""
-    user = load_user(db, reservation.user_id)
-    return user, owned_method(user, payment_method_id)
+payer = payer_of(load_user)
+"""The reservation's owner and their payment method ``payment_method_id``."""
 
 
 def check_refund(reservation: Reservation, amount: float) -> None:

@@ -14,11 +14,11 @@ import msgspec
 
 from tau_sim.domains.airline.catalog import CABIN_FACTOR, CABINS, ROUTES
 from tau_sim.domains.airline.rules import BAG_FEE, INSURANCE_PRICE, TIERS, nonfree_bags
-from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.codes import drawn_code
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
-from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.people import Customer, Ids, customers, hand_over
 from tau_sim.domains.kit.vocab import FIRST_NAMES, LAST_NAMES
 from tau_sim.simulator.world import Base, Index
 
@@ -243,14 +243,6 @@ class _Booker:
             return None
         return flight
 
-    def code(self) -> str:
-        """A new reservation code: six capital letters and digits."""
-        while True:
-            code = "".join(self.rng.choices(CODE_ALPHABET, k=6))
-            if code not in self.codes and not code.isdigit():
-                self.codes.add(code)
-                return code
-
     def reservation(self, user: User) -> Reservation | None:
         """A reservation of ``user`` on flights with seats left, or None when none fits."""
         rng = self.rng
@@ -294,7 +286,7 @@ class _Booker:
                     f, cabin, -len(people)
                 )
         return Reservation(
-            self.code(),
+            drawn_code(self.rng, self.codes),
             user.user_id,
             origin,
             destination,
@@ -331,8 +323,7 @@ def generate(seed: int, users: int = 300, reservations: int = 800) -> Tables:
             continue
         table[booked.reservation_id] = booked
         owned[user.user_id].append(booked.reservation_id)
-    for uid, codes in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], reservations=tuple(codes))
+    hand_over(people, owned, "reservations")
     return {"flights": dict(flights), "users": dict(people), "reservations": dict(table)}
 
 

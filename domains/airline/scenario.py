@@ -5,6 +5,7 @@ from __future__ import annotations
 from tau_sim.domains.airline.data import Flight, Passenger, Reservation, Segment
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.kit.tasks import RESERVATION_WORDS
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id"]
@@ -38,20 +39,7 @@ def trip_text(reservation: Reservation) -> str:
     return f"my {kind} from {reservation.origin} to {reservation.destination}"
 
 
-_RESERVATION = SlotHint(
-    (
-        "reservation id",
-        "reservation number",
-        "reservation code",
-        "confirmation code",
-        "confirmation number",
-        "booking reference",
-        "booking code",
-        "which reservation",
-    ),
-    "your reservation ID",
-    True,
-)
+_RESERVATION = SlotHint(RESERVATION_WORDS, "your reservation ID", True)
 
 HINTS: dict[str, SlotHint] = {
     **KIT_HINTS,

@@ -53,10 +53,9 @@ from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.payments import (
     charge,
     check_funds,
-    credit_refunds,
     money,
     owned_method,
-    refunds,
+    pay_back,
 )
 from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
@@ -415,9 +414,7 @@ def cancel_reservation(db: Database, reservation_id: str, refund_amount: float) 
     require_unflown(reservation, "cancelled")
     check_refund(reservation, refund_amount)
     user = load_user(db, reservation.user_id)
-    back = refunds(reservation.payment_history, refund_amount)
-    user = credit_refunds(user, back)
-    db.put("users", user.user_id, user)
+    back = pay_back(db, user, reservation.payment_history, refund_amount)
     count = len(reservation.passengers)
     for s in reservation.flights:
         take_seats(db, load_flight(db, s.flight_number, s.date), reservation.cabin, count)

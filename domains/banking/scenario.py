@@ -5,12 +5,12 @@ from __future__ import annotations
 from tau_sim.domains.banking.data import CHECKING, Account, Card, Transaction
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.kit.tasks import address_hint
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["account ids", "card ids", "transaction ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 def card_text(card: Card) -> str:
@@ -79,19 +79,7 @@ HINTS: dict[str, SlotHint] = {
         ("reason", "why", "what went wrong", "what is wrong"), "what is wrong with the charge"
     ),
     "card_problem": SlotHint(("what happened", "happened to"), "what happened to the card"),
-    # keywords avoid a bare "address", which would match "email address"
-    "new_address": SlotHint(
-        (
-            "new address",
-            "mailing address",
-            "which address",
-            "what address",
-            "full address",
-            "the address you",
-            "address would you",
-        ),
-        "your new mailing address",
-    ),
+    "new_address": address_hint("mailing", "your new mailing address"),
     "shipping": SlotHint(
         ("shipping speed", "which shipping", "delivery speed", "how fast"),
         "the shipping speed you want",

@@ -24,9 +24,10 @@ from tau_sim.domains.car_rental.data import (
 )
 from tau_sim.domains.car_rental.rules import MAX_RENTAL_DAYS, one_way_fee
 from tau_sim.domains.kit.lookup import code_key, loader
-from tau_sim.domains.kit.payments import PaymentMethod, credit_refunds, owned_method, refunds
+from tau_sim.domains.kit.payments import PaymentMethod, payer_of
 from tau_sim.domains.kit.payments import charge as kit_charge
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.domains.kit.payments import pay_back as kit_pay_back
 from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", User)
@@ -119,10 +120,8 @@ def charge(
     return user, Payment(entry.transaction_type, entry.amount, entry.payment_method_id, item)
 
 
-def payer(db: Database, booking: Booking, payment_method_id: str) -> tuple[User, PaymentMethod]:
-    """The booking's owner and their payment method ``payment_method_id``."""
-    user = load_user(db, booking.user_id)
-    return user, owned_method(user, payment_method_id)
+payer = payer_of(load_user)
+"""The booking's owner and their payment method ``payment_method_id``."""
 
 
 def with_payment(booking: Booking, payment: Payment | None, **changes: Any) -> Booking:
@@ -133,9 +132,7 @@ def with_payment(booking: Booking, payment: Payment | None, **changes: Any) -> B
 
 def pay_back(db: Database, booking: Booking, amount: float) -> tuple[Payment, ...]:
     """Refund ``amount`` of a cancellation to the methods that paid (gift cards at once)."""
-    user = load_user(db, booking.user_id)
-    back = refunds(booking.payment_history, amount)
-    db.put("users", user.user_id, credit_refunds(user, back))
+    back = kit_pay_back(db, load_user(db, booking.user_id), booking.payment_history, amount)
     return tuple(
         Payment(p.transaction_type, p.amount, p.payment_method_id, "cancellation") for p in back
     )

@@ -24,11 +24,11 @@ from tau_sim.domains.car_rental.rules import (
     one_way_fee,
 )
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.codes import drawn_code
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
-from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.people import Customer, Ids, customers, hand_over
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Base, Index
 
@@ -231,14 +231,6 @@ class _Booker:
         self.rng, self.ids, self.locations, self.free = rng, ids, locations, free
         self.codes: set[str] = set()
 
-    def code(self) -> str:
-        """A new booking code: "CR" and six capital letters and digits."""
-        while True:
-            code = "CR" + "".join(self.rng.choices(CODE_ALPHABET, k=6))
-            if code not in self.codes:
-                self.codes.add(code)
-                return code
-
     def _driver(self, user: User) -> Driver:
         rng = self.rng
         if rng.random() < 0.8:
@@ -308,7 +300,7 @@ class _Booker:
         )
         late = rng.choice((1, 2, 3, 5, 7)) if status == RETURNED and rng.random() < 0.1 else 0
         booking = Booking(
-            self.code(),
+            drawn_code(self.rng, self.codes, "CR"),
             user.user_id,
             driver,
             vehicle_class,
@@ -391,8 +383,7 @@ def generate(seed: int, users: int = 300, bookings: int = 720) -> Tables:
         booking = msgspec.structs.replace(booking, damage_reports=tuple(report_ids))
         table[booking.booking_id] = booking
         owned[user.user_id].append(booking.booking_id)
-    for uid, codes in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], bookings=tuple(codes))
+    hand_over(people, owned, "bookings")
     return {
         "locations": dict(locations),
         "availability": dict(free),

@@ -7,16 +7,9 @@ from typing import Any
 import msgspec
 
 from tau_sim.domains.food_delivery.data import Order, OrderItem, Promotion, Restaurant, User
-from tau_sim.domains.kit.lookup import code_key, loader
+from tau_sim.domains.kit.lookup import code_key, loader, order_key
 from tau_sim.domains.kit.payments import money, with_balance
 from tau_sim.simulator.world import Database, ToolError
-
-
-def order_key(order_id: str) -> str:
-    """An order id as the table keys it: spaces stripped, the leading "#" added if omitted."""
-    order_id = order_id.strip()
-    return order_id if order_id.startswith("#") else f"#{order_id}"
-
 
 load_user = loader("users", "user", User)
 load_order = loader("orders", "order", Order, order_key)
@@ -27,15 +20,6 @@ load_promotion = loader("promotions", "promotion code", Promotion, code_key)
 def order_promotion(db: Database, order: Order) -> Promotion | None:
     """The promotion applied to ``order``, or None."""
     return load_promotion(db, order.promo_code) if order.promo_code else None
-
-
-def require_status(order: Order, allowed: tuple[str, ...], action: str) -> None:
-    """Refuse unless the order's status is one of ``allowed``."""
-    if order.status not in allowed:
-        wanted = " or ".join(repr(s) for s in allowed)
-        raise ToolError(
-            f"order {order.order_id} is {order.status!r}: only {wanted} orders can be {action}"
-        )
 
 
 def order_line(order: Order, item_id: str) -> OrderItem:

@@ -15,7 +15,7 @@ import msgspec
 from tau_sim.domains.food_delivery.catalog import CUISINES
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import money
-from tau_sim.domains.kit.people import Address, Customer, Ids, customers
+from tau_sim.domains.kit.people import Address, Customer, Ids, customers, hand_over
 from tau_sim.domains.kit.vocab import CITIES
 from tau_sim.simulator.world import Base, Index
 
@@ -301,8 +301,7 @@ def generate(seed: int, users: int = 300, orders: int = 900) -> Tables:
         order = generator.order(user, restaurant, rng.choices(statuses, weights)[0])
         order_table[order.order_id] = order
         owned[user.user_id].append(order.order_id)
-    for uid, order_ids in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], orders=tuple(order_ids))
+    hand_over(people, owned, "orders")
     return {
         "restaurants": dict(restaurants),
         "promotions": {p.code: p for p in _PROMOS},

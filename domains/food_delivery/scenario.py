@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from tau_sim.domains.food_delivery.data import MenuItem, OrderItem, Restaurant
 from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
+from tau_sim.domains.kit.tasks import (
+    ELSEWHERE as ELSEWHERE,  # re-exported: the factory reads it here
+)
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.kit.tasks import address_hint
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["item ids", "restaurant ids", "payment method ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
-ELSEWHERE = {
-    "address1": "9 Elsewhere Lane",
-    "address2": "",
-    "city": "Reno",
-    "state": "NV",
-    "country": "USA",
-    "zip": "89501",
-}
-"""An address no generated customer has: the target of the unrequested write in ``mistakes``."""
 
 REASON_TEXT = {
     "changed my mind": "I changed my mind",
@@ -59,20 +52,7 @@ HINTS: dict[str, SlotHint] = {
         ("add to", "would you like to add", "what to add", "which dish to add", "new item"),
         "the dish you want added",
     ),
-    # keywords avoid a bare "address", which would match "email address"
-    "new_address": SlotHint(
-        (
-            "new address",
-            "delivery address",
-            "which address",
-            "what address",
-            "full address",
-            "the address you",
-            "address would you",
-            "address you'd",
-        ),
-        "the new delivery address",
-    ),
+    "new_address": address_hint("delivery", "the new delivery address", "address you'd"),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
     "promo_code": SlotHint(("promo code", "promotion code", "coupon", "which code"), "the code"),
     "extra_tip": SlotHint(("how much", "what amount", "extra tip"), "how much to add to the tip"),

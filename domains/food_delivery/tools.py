@@ -26,7 +26,6 @@ from tau_sim.domains.food_delivery.access import (
     order_summary,
     order_view,
     refunded,
-    require_status,
     settle,
 )
 from tau_sim.domains.food_delivery.data import (
@@ -44,8 +43,8 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.lookup import require_status
 from tau_sim.domains.kit.payments import check_funds, money
-from tau_sim.domains.kit.people import new_address
 from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
 CHANGEABLE = (PLACED, PREPARING)
@@ -155,34 +154,20 @@ def cancel_order(
     return order_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def modify_order_address(
-    db: Database,
-    order_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> dict[str, Any]:
-    """Change the delivery address of an order the courier has not picked up yet.
-
-    Args:
-        order_id: The order id, starting with "#", e.g. "#FD1234567".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
+def _changeable(db: Database, order_id: str) -> Order:
     order = load_order(db, order_id)
     require_status(order, CHANGEABLE, "modified")
-    address = new_address(address1, address2, city, state, country, zip)
-    updated = msgspec.structs.replace(order, address=address)
-    db.put("orders", order.order_id, updated)
-    return order_view(updated)
+    return order
+
+
+modify_order_address = kit_tools.address_tool(
+    "modify_order_address",
+    "Change the delivery address of an order the courier has not picked up yet.",
+    view=order_view,
+    table="orders",
+    key=("order_id", 'The order id, starting with "#", e.g. "#FD1234567".'),
+    find=_changeable,
+)
 
 
 @tool(ToolKind.WRITE)

@@ -24,12 +24,10 @@ from tau_sim.domains.kit.codes import new_code
 from tau_sim.domains.kit.lookup import code_key, loader
 from tau_sim.domains.kit.payments import (
     Payment,
-    PaymentMethod,
-    credit_refunds,
-    owned_method,
-    refunds,
+    payer_of,
 )
 from tau_sim.domains.kit.payments import check_refund as kit_check_refund
+from tau_sim.domains.kit.payments import pay_back as kit_pay_back
 from tau_sim.simulator.world import Database, ToolError
 
 load_user = loader("users", "user", Guest)
@@ -119,12 +117,8 @@ def require_no_points(reservation: Reservation, action: str) -> None:
         )
 
 
-def payer(
-    db: Database, reservation: Reservation, payment_method_id: str
-) -> tuple[Guest, PaymentMethod]:
-    """The reservation's owner and their payment method ``payment_method_id``."""
-    user = load_user(db, reservation.user_id)
-    return user, owned_method(user, payment_method_id)
+payer = payer_of(load_user)
+"""The reservation's owner and their payment method ``payment_method_id``."""
 
 
 def check_refund(reservation: Reservation, amount: float) -> None:
@@ -135,9 +129,7 @@ def check_refund(reservation: Reservation, amount: float) -> None:
 def pay_back(db: Database, reservation: Reservation, amount: float) -> tuple[Payment, ...]:
     """Refund ``amount`` to the methods that paid (gift cards credited at once)."""
     user = load_user(db, reservation.user_id)
-    back = refunds(reservation.payment_history, amount)
-    db.put("users", user.user_id, credit_refunds(user, back))
-    return tuple(back)
+    return tuple(kit_pay_back(db, user, reservation.payment_history, amount))
 
 
 def new_reservation_id(db: Database, seed: str) -> str:

@@ -25,11 +25,11 @@ from tau_sim.domains.hotel.rules import (
     TIERS,
     plan_price,
 )
-from tau_sim.domains.kit.codes import CODE_ALPHABET
+from tau_sim.domains.kit.codes import drawn_code
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, can_pay, money
 from tau_sim.domains.kit.payments import net_paid as kit_net_paid
-from tau_sim.domains.kit.people import Customer, Ids, customers
+from tau_sim.domains.kit.people import Customer, Ids, customers, hand_over
 from tau_sim.simulator.world import Base
 
 TODAY = dt.date(2026, 7, 15)
@@ -157,14 +157,6 @@ class _Booker:
         self.rng, self.nights = rng, nights
         self.codes: set[str] = set()
 
-    def code(self) -> str:
-        """A new reservation code: six capital letters and digits."""
-        while True:
-            code = "".join(self.rng.choices(CODE_ALPHABET, k=6))
-            if code not in self.codes and not code.isdigit():
-                self.codes.add(code)
-                return code
-
     def _check_in(self) -> dt.date:
         rng = self.rng
         if rng.random() < 0.25:
@@ -219,7 +211,7 @@ class _Booker:
         if status == CHECKED_OUT and incident != NOT_CLEANED:
             cleaned = tuple(dates)
         return Reservation(
-            self.code(),
+            drawn_code(self.rng, self.codes),
             user.user_id,
             prop.property_id,
             room,
@@ -258,8 +250,7 @@ def generate(seed: int, users: int = 300, reservations: int = 900) -> Tables:
             continue
         table[booked.reservation_id] = booked
         owned[user.user_id].append(booked.reservation_id)
-    for uid, codes in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], reservations=tuple(codes))
+    hand_over(people, owned, "reservations")
     properties = {p.property_id: p for p in PROPERTIES}
     return {
         "properties": properties,

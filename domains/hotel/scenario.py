@@ -5,12 +5,12 @@ from __future__ import annotations
 from tau_sim.domains.hotel.catalog import PROPERTIES
 from tau_sim.domains.hotel.data import Reservation
 from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.kit.tasks import RESERVATION_WORDS
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["payment method ids", "user id", "property ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 HOTEL_NAMES = {p.property_id: p.name for p in PROPERTIES}
 
@@ -49,20 +49,7 @@ def points_text(points: int) -> str:
     return f"{points:,} points"
 
 
-_RESERVATION = SlotHint(
-    (
-        "reservation id",
-        "reservation number",
-        "reservation code",
-        "confirmation code",
-        "confirmation number",
-        "booking reference",
-        "booking code",
-        "which reservation",
-    ),
-    "your reservation code",
-    True,
-)
+_RESERVATION = SlotHint(RESERVATION_WORDS, "your reservation code", True)
 
 HINTS: dict[str, SlotHint] = {
     **KIT_HINTS,

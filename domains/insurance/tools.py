@@ -30,6 +30,7 @@ from tau_sim.domains.insurance.data import (
     Claim,
     Driver,
     Payment,
+    Policy,
     ScheduledItem,
     claim_id,
     item_id,
@@ -162,10 +163,7 @@ def quote_driver(db: Database, policy_id: str, birth_date: str) -> dict[str, Any
         policy_id: The auto policy number, e.g. "AUT-4829301".
         birth_date: The driver's date of birth, as YYYY-MM-DD, e.g. "2007-09-14".
     """
-    policy = load_policy(db, policy_id)
-    require_kind(policy, AUTO, "adding a driver")
-    require_active(policy, "can add drivers")
-    age = _driver_age(birth_date)
+    policy, age = _driver_policy(db, policy_id, birth_date)
     annual, charge = driver_charge(policy, age)
     return {
         "age": age,
@@ -189,11 +187,7 @@ def quote_scheduled_item(
         category: The item's category, e.g. "jewelry".
         value: The appraised value in dollars, e.g. 8400.
     """
-    policy = load_policy(db, policy_id)
-    require_kind(policy, HOME, "scheduling an item")
-    require_active(policy, "can schedule items")
-    _check_value(value)
-    annual, charge = item_charge(policy, category, value)
+    policy, annual, charge = _item_charge(db, policy_id, category, value)
     return {
         "annual_premium": annual,
         "premium_change": charge,
@@ -215,9 +209,25 @@ def _driver_age(birth_date: str) -> int:
     return age
 
 
-def _check_value(value: float) -> None:
+def _driver_policy(db: Database, policy_id: str, birth_date: str) -> tuple[Policy, int]:
+    """The active auto policy ``policy_id`` and the age of a driver born on ``birth_date``."""
+    policy = load_policy(db, policy_id)
+    require_kind(policy, AUTO, "adding a driver")
+    require_active(policy, "can add drivers")
+    return policy, _driver_age(birth_date)
+
+
+def _item_charge(
+    db: Database, policy_id: str, category: str, value: float
+) -> tuple[Policy, float, float]:
+    """The active home policy ``policy_id`` and what scheduling an item costs: ``item_charge``."""
+    policy = load_policy(db, policy_id)
+    require_kind(policy, HOME, "scheduling an item")
+    require_active(policy, "can schedule items")
     if not 0 < value <= MAX_ITEM_VALUE:
         raise ToolError(f"value must be above $0 and at most ${MAX_ITEM_VALUE:,.2f}")
+    annual, charge = item_charge(policy, category, value)
+    return policy, annual, charge
 
 
 # ---- write tools ------------------------------------------------------------------------------
@@ -315,10 +325,7 @@ def add_driver(
         license_number: The driver's license number, e.g. "D4829301".
         relationship: How the driver is related to the policyholder, e.g. "child".
     """
-    policy = load_policy(db, policy_id)
-    require_kind(policy, AUTO, "adding a driver")
-    require_active(policy, "can add drivers")
-    age = _driver_age(birth_date)
+    policy, age = _driver_policy(db, policy_id, birth_date)
     number = license_number.strip().upper()
     if not (first_name.strip() and last_name.strip() and number):
         raise ToolError("first_name, last_name and license_number are required")
@@ -352,11 +359,7 @@ def add_scheduled_item(
         category: The item's category, e.g. "jewelry".
         value: The appraised value in dollars, e.g. 8400.
     """
-    policy = load_policy(db, policy_id)
-    require_kind(policy, HOME, "scheduling an item")
-    require_active(policy, "can schedule items")
-    _check_value(value)
-    annual, charge = item_charge(policy, category, value)
+    policy, annual, charge = _item_charge(db, policy_id, category, value)
     item = ScheduledItem(
         item_id(policy.policy_id, len(policy.scheduled_items) + 1), category, money(value), annual
     )

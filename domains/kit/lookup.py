@@ -1,5 +1,7 @@
 """Record lookups: `load`, `loader` for tools (ToolError when missing); `record`, `pick`, `picker`.
 
+``order_key`` and ``require_status`` are the order checks of the worlds that sell orders.
+
 Tools look records up by what the agent typed, intents sample records known to exist.
 """
 
@@ -7,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from tau_sim.simulator.world import Database, ToolError
 
@@ -25,6 +27,32 @@ def load(db: Database, table: str, key: str, label: str) -> Any:
 def code_key(text: str) -> str:
     """A code as the tables key it: spaces stripped, upper case (``loader`` keys of codes)."""
     return text.strip().upper()
+
+
+def order_key(order_id: str) -> str:
+    """An order id as the tables key it: spaces stripped, the leading "#" added if omitted."""
+    order_id = order_id.strip()
+    return order_id if order_id.startswith("#") else f"#{order_id}"
+
+
+class _Order(Protocol):
+    @property
+    def order_id(self) -> str: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+def require_status(order: _Order, allowed: tuple[str, ...], action: str) -> None:
+    """Refuse (``ToolError``) unless the order's status is one of ``allowed``.
+
+    ``action`` is what the refused tool would have done ("cancelled", "modified").
+    """
+    if order.status not in allowed:
+        wanted = " or ".join(repr(s) for s in allowed)
+        raise ToolError(
+            f"order {order.order_id} is {order.status!r}: only {wanted} orders can be {action}"
+        )
 
 
 def loader(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import msgspec
@@ -121,6 +121,33 @@ def owned_method(customer: Customer, method_id: str) -> PaymentMethod:
     if method is None:
         raise ToolError(f"payment method {method_id!r} does not belong to user {customer.user_id}")
     return method
+
+
+class Owned(Protocol):
+    """A record a customer owns (a reservation, a booking): what ``payer_of`` reads of it."""
+
+    @property
+    def user_id(self) -> str:
+        """The owner's user id."""
+        ...
+
+
+def payer_of(
+    load_user: Callable[[Database, str], C],
+) -> Callable[[Database, Owned, str], tuple[C, PaymentMethod]]:
+    """A world's ``payer(db, record, payment_method_id)``: the record's owner and their method.
+
+    The owner is ``load_user(db, record.user_id)``; a method that is not theirs is refused
+    (``owned_method``).
+    """
+
+    def owner_and_method(
+        db: Database, record: Owned, payment_method_id: str
+    ) -> tuple[C, PaymentMethod]:
+        user = load_user(db, record.user_id)
+        return user, owned_method(user, payment_method_id)
+
+    return owner_and_method
 
 
 def with_balance(customer: C, method_id: str, delta: float) -> C:
@@ -244,3 +271,16 @@ def credit_refunds(customer: C, back: Iterable[Payment]) -> C:
         if method is not None and method.source == "gift_card":
             customer = with_balance(customer, method.id, entry.amount)
     return customer
+
+
+def pay_back(
+    db: Database, customer: Customer, history: Iterable[PaymentEntry], amount: float | None = None
+) -> list[Payment]:
+    """Refund ``amount`` (all, net, without it) of ``history`` to the methods that paid.
+
+    The refunds to gift cards are credited to ``customer`` at once (stored in ``users``); the
+    refund entries are returned for the record's history.
+    """
+    back = refunds(history, amount)
+    db.put("users", customer.user_id, credit_refunds(customer, back))
+    return back

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -113,6 +113,15 @@ def customers(
             extra = {"account_number": ids.digits(10), "pin": f"{rng.randint(0, 9999):04d}"}
         people[user_id] = record(user_id, Name(first, last), address, email, methods, **extra)
     return people
+
+
+def hand_over(people: dict[str, C], owned: Mapping[str, Sequence[str]], field: str) -> None:
+    """Set each customer's ``field`` to the ids of the records they own, in the order drawn.
+
+    ``owned`` maps a user id to the keys of the records a generator drew for that customer.
+    """
+    for user_id, keys in owned.items():
+        people[user_id] = msgspec.structs.replace(people[user_id], **{field: tuple(keys)})
 
 
 def address_text(address: Address) -> str:

@@ -35,6 +35,34 @@ HINTS: dict[str, SlotHint] = {
 }
 """Hints of the slots the kit's identities and payment methods produce."""
 
+RESERVATION_WORDS = (
+    "reservation id",
+    "reservation number",
+    "reservation code",
+    "confirmation code",
+    "confirmation number",
+    "booking reference",
+    "booking code",
+    "which reservation",
+)
+"""How agents ask for a reservation's code (the keywords of a world's reservation slot)."""
+
+
+def address_hint(kind: str, prompt: str, *more: str) -> SlotHint:
+    """The hint of a ``new_address`` slot: a ``kind`` ("shipping") address, asked as ``prompt``.
+
+    Its keywords avoid a bare "address", which would match "email address"; ``more`` are a
+    world's further keywords.
+    """
+    keywords = ("new address", f"{kind} address", "which address", "what address")
+    return SlotHint(
+        (*keywords, "full address", "the address you", "address would you", *more), prompt
+    )
+
+
+CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
+"""What a user who is asked to confirm a write says (every world's instructions end with it)."""
+
 KEEP_UNLESS_FULL = " If I can't get all my money back, I'd rather keep it."
 """What a user who claims a free cancellation adds to the opening: the branch depends on it (no
 full refund, nothing cancelled), so it is said, never read from the answer key."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.domains.kit.lookup import load, loader
+from tau_sim.domains.kit.lookup import loader, order_key, require_status
 from tau_sim.domains.kit.payments import PaymentMethod, check_funds, money, owned_method
 from tau_sim.domains.retail.data import ITEMS_MODIFIED, PENDING, Order, OrderItem, Product, User
 from tau_sim.simulator.world import Database, ToolError
@@ -18,25 +18,9 @@ MODIFIABLE = (PENDING, ITEMS_MODIFIED)
 load_user = loader("users", "user", User)
 
 
-def load_order(db: Database, order_id: str) -> Order:
-    """The order ``order_id`` (the leading "#" may be omitted); ``ToolError`` when unknown."""
-    order_id = order_id.strip()
-    if not order_id.startswith("#"):
-        order_id = f"#{order_id}"
-    order: Order = load(db, "orders", order_id, "order")
-    return order
-
-
+load_order = loader("orders", "order", Order, order_key)
+"""The order ``order_id`` (the leading "#" may be omitted); ``ToolError`` when unknown."""
 load_product = loader("products", "product", Product)
-
-
-def require_status(order: Order, allowed: tuple[str, ...], action: str) -> None:
-    """Refuse unless the order's status is one of ``allowed``."""
-    if order.status not in allowed:
-        wanted = " or ".join(repr(s) for s in allowed)
-        raise ToolError(
-            f"order {order.order_id} is {order.status!r}: only {wanted} orders can be {action}"
-        )
 
 
 def order_items(order: Order, item_ids: list[str]) -> list[OrderItem]:

@@ -16,7 +16,7 @@ import msgspec
 
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, identity_indexes
 from tau_sim.domains.kit.payments import Payment, money
-from tau_sim.domains.kit.people import Address, Customer, Ids, customers
+from tau_sim.domains.kit.people import Address, Customer, Ids, customers, hand_over
 from tau_sim.domains.retail.catalog import PRODUCT_TYPES
 from tau_sim.simulator.world import Base, Index
 
@@ -196,8 +196,7 @@ def generate(seed: int, users: int = 500, orders: int = 1000) -> Tables:
         if order.status in _REACHED:
             day = TODAY - dt.timedelta(days=dates.randint(*DELIVERED_AGO))
             order_table[oid] = msgspec.structs.replace(order, delivered_on=day.isoformat())
-    for uid, order_ids in owned.items():
-        people[uid] = msgspec.structs.replace(people[uid], orders=tuple(order_ids))
+    hand_over(people, owned, "orders")
     return {"products": dict(products), "users": dict(people), "orders": dict(order_table)}
 
 

@@ -6,6 +6,7 @@ import msgspec
 
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
+from tau_sim.domains.kit.tasks import address_hint
 from tau_sim.domains.retail.data import Options, OrderItem
 from tau_sim.simulator.world import Action, SlotHint
 
@@ -65,20 +66,7 @@ HINTS: dict[str, SlotHint] = {
         "the variant you want instead",
         value_keywords=option_names,
     ),
-    # keywords avoid a bare "address", which would match "email address"
-    "new_address": SlotHint(
-        (
-            "new address",
-            "shipping address",
-            "which address",
-            "what address",
-            "full address",
-            "the address you",
-            "address would you",
-            "address you'd",
-        ),
-        "the new address",
-    ),
+    "new_address": address_hint("shipping", "the new address", "address you'd"),
     "cancel_reason": SlotHint(("reason", "why"), "the reason for cancelling"),
     # orders the user describes by an item instead of an id (one slot per role in a task)
     "order_desc": SlotHint(("which order", "what order", "order you mean"), "which order you mean"),

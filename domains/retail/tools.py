@@ -10,15 +10,14 @@ import msgspec
 
 from tau_sim.domains.kit import identity
 from tau_sim.domains.kit import tools as kit_tools
+from tau_sim.domains.kit.lookup import require_status
 from tau_sim.domains.kit.payments import (
     Payment,
     charge,
-    credit_refunds,
     owned_method,
-    refunds,
+    pay_back,
     settle,
 )
-from tau_sim.domains.kit.people import new_address
 from tau_sim.domains.retail.access import (
     MODIFIABLE,
     load_order,
@@ -27,7 +26,6 @@ from tau_sim.domains.retail.access import (
     order_items,
     order_view,
     priced_swap,
-    require_status,
 )
 from tau_sim.domains.retail.data import (
     CANCELLED,
@@ -36,6 +34,7 @@ from tau_sim.domains.retail.data import (
     ITEMS_MODIFIED,
     PENDING,
     RETURN_REQUESTED,
+    Order,
 )
 from tau_sim.simulator.world import Database, ToolError, ToolKind, tool
 
@@ -114,10 +113,7 @@ def cancel_pending_order(
     """
     order = load_order(db, order_id)
     require_status(order, MODIFIABLE, "cancelled")
-    user = load_user(db, order.user_id)
-    back = refunds(order.payment_history)
-    user = credit_refunds(user, back)
-    db.put("users", user.user_id, user)
+    back = pay_back(db, load_user(db, order.user_id), order.payment_history)
     updated = msgspec.structs.replace(
         order,
         status=CANCELLED,
@@ -128,34 +124,20 @@ def cancel_pending_order(
     return order_view(updated)
 
 
-@tool(ToolKind.WRITE)
-def modify_pending_order_address(
-    db: Database,
-    order_id: str,
-    address1: str,
-    address2: str,
-    city: str,
-    state: str,
-    country: str,
-    zip: str,
-) -> dict[str, Any]:
-    """Change the shipping address of a pending order.
-
-    Args:
-        order_id: The order id, starting with "#", e.g. "#W1234567".
-        address1: First address line, e.g. "123 Main Street".
-        address2: Second address line, e.g. "Apt 1"; an empty string when there is none.
-        city: City, e.g. "Austin".
-        state: State code, e.g. "TX".
-        country: Country, e.g. "USA".
-        zip: Zip code, e.g. "78701".
-    """
+def _modifiable(db: Database, order_id: str) -> Order:
     order = load_order(db, order_id)
     require_status(order, MODIFIABLE, "modified")
-    address = new_address(address1, address2, city, state, country, zip)
-    updated = msgspec.structs.replace(order, address=address)
-    db.put("orders", order.order_id, updated)
-    return order_view(updated)
+    return order
+
+
+modify_pending_order_address = kit_tools.address_tool(
+    "modify_pending_order_address",
+    "Change the shipping address of a pending order.",
+    view=order_view,
+    table="orders",
+    key=("order_id", 'The order id, starting with "#", e.g. "#W1234567".'),
+    find=_modifiable,
+)
 
 
 @tool(ToolKind.WRITE)

@@ -1,17 +1,22 @@
-"""What the phone's screens show, and the shared moves of the phone's tools (``device``).
+"""What the phone's screens show, and how the phone's tools (``device``) are declared.
 
 The user's tools answer in words, as a person reads their screen; these helpers find a phone's
-line, write a changed phone back and word its status bar and its switches.
+line, write a changed phone back and word its status bar and its switches. ``phone_tool``
+declares a tool of the phone the user names; ``toggle_tool`` and ``state_tool`` the tools that
+flip or read one of its on/off settings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
+from tau_sim.domains.kit.tools import Arg, declared
 from tau_sim.domains.telecom.access import data_limit, load_device
 from tau_sim.domains.telecom.data import Device, Line
 from tau_sim.domains.telecom.faults import Service, service
-from tau_sim.simulator.world import Database
+from tau_sim.simulator.world import Database, Tool, ToolKind
 
 
 def line_of(db: Database, phone_number: str) -> Line | None:
@@ -59,17 +64,58 @@ def put(db: Database, device: Device) -> None:
     db.put("devices", device.phone_number, device)
 
 
-def switch(db: Database, phone_number: str, setting: str, label: str) -> str:
+def switch(db: Database, device: Device, setting: str, label: str) -> str:
     """Flip the on/off ``setting`` of the phone; its new state (as ``label``) and the status bar."""
-    device = load_device(db, phone_number)
     on = not getattr(device, setting)
     device = msgspec.structs.replace(device, **{setting: on})
     put(db, device)
     return f"{label} is now {on_off(on)}. {status_text(db, device)}"
 
 
-def changed(db: Database, phone_number: str, text: str, **fields: object) -> str:
+def changed(db: Database, device: Device, text: str, **fields: object) -> str:
     """Set ``fields`` on the phone and say ``text`` (what its screen says after the change)."""
-    device = load_device(db, phone_number)
     put(db, msgspec.structs.replace(device, **fields))
     return text
+
+
+PHONE_NUMBER: Arg = ("phone_number", 'Your phone\'s number, e.g. "206-555-0142".')
+"""The one parameter of every phone tool (a scripted user fills it from its known number)."""
+
+PhoneMove = Callable[[Database, Device], str]
+"""What a phone tool does on the phone the user named, and the words it answers with."""
+
+
+def phone_tool(kind: ToolKind) -> Callable[[PhoneMove], Tool]:
+    """Declare the phone tool ``fn.__name__``: ``fn(db, device)`` on the phone the user names.
+
+    The tool takes ``phone_number`` (an unknown number is a ``ToolError``); ``fn``'s docstring
+    is what the user's tool list says of it.
+    """
+
+    def deco(fn: PhoneMove) -> Tool:
+        def run(db: Database, **arguments: str) -> str:
+            return fn(db, load_device(db, arguments["phone_number"]))
+
+        return declared(run, fn.__name__, kind, fn.__doc__ or "", (PHONE_NUMBER,))
+
+    return deco
+
+
+def toggle_tool(name: str, description: str, setting: str, label: str) -> Tool:
+    """The WRITE phone tool ``name`` that flips the on/off ``setting`` (``switch``)."""
+
+    def flip(db: Database, device: Device) -> str:
+        return switch(db, device, setting, label)
+
+    flip.__name__, flip.__doc__ = name, description
+    return phone_tool(ToolKind.WRITE)(flip)
+
+
+def state_tool(name: str, description: str, setting: str, label: str) -> Tool:
+    """The READ phone tool ``name`` that reads the on/off ``setting``: "<label> is ON."."""
+
+    def read(db: Database, device: Device) -> str:
+        return f"{label} is {on_off(getattr(device, setting))}."
+
+    read.__name__, read.__doc__ = name, description
+    return phone_tool(ToolKind.READ)(read)

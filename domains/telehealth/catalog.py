@@ -37,16 +37,7 @@ PLANS: tuple[tuple[str, str, tuple[str, ...], float, float], ...] = (
     (
         "PLN-PPO",
         "Summit PPO",
-        (
-            "primary care",
-            "dermatology",
-            "cardiology",
-            "psychiatry",
-            "endocrinology",
-            "neurology",
-            "nutrition",
-            "physical therapy",
-        ),
+        tuple(SPECIALTIES),
         10.0,
         25.0,
     ),

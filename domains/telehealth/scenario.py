@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.telehealth.catalog import VIDEO
 from tau_sim.domains.telehealth.data import Prescription
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["provider ids", "slot ids", "prescription ids", "pharmacy ids", "plan ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 def time_text(start: str) -> str:

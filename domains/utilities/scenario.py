@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.people import Address
+from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.utilities.data import Meter
 from tau_sim.simulator.world import Action, SlotHint
 
 UNKNOWN_IDS = ["account ids", "meter ids", "tariff ids", "premise ids"]
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 def place_text(address: Address) -> str:

@@ -1,19 +1,23 @@
 """The kit pieces the second consolidation added: record codes, refund checks, caps, month
-arithmetic, minute counts, and the mistake and figure helpers of intents."""
+arithmetic, minute counts, the mistake and figure helpers of intents, and address tools on
+orders."""
 
 from __future__ import annotations
 
 import datetime
+import random
 
+import msgspec
 import pytest
 
 from tau_sim.domains.kit import tools as kit_tools
 from tau_sim.domains.kit.calc import add_months, minutes_from
-from tau_sim.domains.kit.codes import CODE_ALPHABET, new_code
+from tau_sim.domains.kit.codes import CODE_ALPHABET, drawn_code, new_code
+from tau_sim.domains.kit.lookup import order_key, require_status
 from tau_sim.domains.kit.payments import Payment, capped, check_refund, net_paid, share_of
 from tau_sim.domains.kit.people import Address, Customer, Name
-from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
-from tau_sim.simulator.world.database import Base
+from tau_sim.domains.kit.tasks import ELSEWHERE, replaced, replay_actions, swapped
+from tau_sim.simulator.world.database import Base, Database
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
 from tau_sim.simulator.world.tools import ToolError, Toolkit
 
@@ -98,3 +102,44 @@ def test_play_decodes_results_and_stops_at_a_refusal() -> None:
     assert replay_actions(domain, fresh, refused) is None
     user = fresh.get("users", "ana_1")
     assert isinstance(user, Customer) and user.address.city == "Austin"
+
+
+class Parcel(msgspec.Struct, frozen=True):
+    order_id: str
+    status: str
+    address: Address
+
+
+def test_an_address_tool_on_orders_names_the_order_and_refuses_what_find_refuses() -> None:
+    home = HOME
+    base = Base({"orders": {"#1": Parcel("#1", "pending", home), "#2": Parcel("#2", "sent", home)}})
+    db = base.database()
+
+    def pending(db: Database, order_id: str) -> Parcel:
+        order = db.get("orders", order_key(order_id))
+        assert isinstance(order, Parcel)
+        require_status(order, ("pending",), "modified")
+        return order
+
+    move = kit_tools.address_tool(
+        "move_order", "Move an order.", table="orders", key=("order_id", "The order."), find=pending
+    )
+    params = move.spec.parameters
+    assert list(params["properties"]) == ["order_id", *ELSEWHERE]
+    assert params["properties"]["order_id"]["description"] == "The order."
+    assert params["required"] == ["order_id", *ELSEWHERE]
+    tools = Toolkit([move])
+    assert not tools.call(db, "move_order", {"order_id": "1", **ELSEWHERE}).error
+    assert db.get("orders", "#1").address.city == "Reno"
+    refused = tools.call(db, "move_order", {"order_id": "#2", **ELSEWHERE})
+    assert refused.content == "Error: order #2 is 'sent': only 'pending' orders can be modified"
+    assert db.get("orders", "#2").address == home
+
+
+def test_drawn_codes_are_new_and_never_all_digits() -> None:
+    rng, taken = random.Random(3), {"AAAAAA"}
+    codes = [drawn_code(rng, taken, "CR") for _ in range(200)]
+    assert len(set(codes)) == 200 and taken == {"AAAAAA", *codes}
+    assert all(c.startswith("CR") and len(c) == 8 for c in codes)
+    plain = [drawn_code(random.Random(n), set()) for n in range(500)]
+    assert not any(c.isdigit() for c in plain)
