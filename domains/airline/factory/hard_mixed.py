@@ -37,7 +37,10 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import swapped

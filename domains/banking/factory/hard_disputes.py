@@ -41,7 +41,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, gold_reads
-from tau_sim.domains.kit.factory.claims import RefusedWrite
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import sum_action
@@ -143,7 +143,7 @@ class DisputeSeveral(BankingIntent):
         return paths
 
 
-class DisputeBesideExpired(RefusedWrite, BankingIntent):
+class DisputeBesideExpired(Refuses, BankingIntent):
     """Dispute three recent purchases and one past the 60-day window.
 
     The recent ones are filed (three writes); the old one is refused, saying when it was posted.
@@ -156,7 +156,7 @@ class DisputeBesideExpired(RefusedWrite, BankingIntent):
     )
     tier = "hard"
     rules = ("dispute-window",)
-    domain_mistakes = True
+    own_mistakes = "before"
     challenges = frozenset({"search", "mixed", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

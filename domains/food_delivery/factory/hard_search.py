@@ -1,9 +1,9 @@
 """Hard food-delivery intents whose user describes the order among several: refund, cancel, code.
 
 The user never gives an order id: it names the restaurant, the day and a dish, and the gold
-path lists the profile's orders and opens those of that restaurant (``ORDERS``). ``SearchCancelIfPlaced`` and
-``PromotionWithFallback`` make the path depend on what the records show; ``LaterLateCredit``
-brings up a second need in the middle of the conversation.
+path lists the profile's orders and opens those of that restaurant (``ORDERS``).
+``SearchCancelIfPlaced`` and ``PromotionWithFallback`` make the path depend on what the records
+show; ``LaterLateCredit`` brings up a second need in the middle of the conversation.
 """
 
 from __future__ import annotations

@@ -23,16 +23,11 @@ from tau_sim.domains.hotel.data import (
 )
 from tau_sim.domains.hotel.factory.common import (
     HARD,
+    STAYS,
     HotelIntent,
-    by_city,
     cancellation_refund,
-    card,
-    describe,
     flexible_ahead,
-    guest_with,
-    reservations_of,
     search,
-    search_reads,
 )
 from tau_sim.domains.hotel.rules import (
     FLEXIBLE,
@@ -48,16 +43,13 @@ from tau_sim.domains.hotel.scenario import (
     dates_text,
 )
 from tau_sim.domains.kit.factory import claims
+from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, sum_action
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-STAYS = claims.Described(
-    "reservations", "reservation_id", guest_with, reservations_of, describe, search_reads, by_city
-)
-"""The guest's reservations, described by hotel or city and dates."""
 
 _CLEANED_OPENINGS = (
     "Hi, my room was never cleaned during my last stay with you!",
@@ -104,7 +96,7 @@ class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
             demand="goodwill points for the room that was never cleaned",
             opening=rng.choice(_CLEANED_OPENINGS).format(hotel=HOTEL_NAMES[r.property_id]),
             known={"stay": words, "complaint": "the room was never cleaned"},
-            actions=STAYS.reads(who, r, words),
+            actions=STAYS.reads(db, who, r, words=words),
             outputs=["cleaned every night"],
             summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
             f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
@@ -171,7 +163,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
+class BlueMemberRateClaim(Refuses, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
@@ -182,6 +174,7 @@ class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
     tier = HARD
     challenges = frozenset({"mixed", "disproven", "conditional"})
     rules = ("member-rate-tiers",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

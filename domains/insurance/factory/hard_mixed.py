@@ -40,7 +40,10 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, loss_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action, swapped

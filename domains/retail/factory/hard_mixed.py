@@ -11,7 +11,10 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (

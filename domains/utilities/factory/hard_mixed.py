@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
@@ -123,7 +126,7 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
         # the late fee waived a second time within 12 months
         return refusing(task, Action("waive_late_fee", {"account_id": supply.account.account_id}))
 
-    def gave_in(self, task: Task) -> list[Action]:
+    def gave_in(self, domain: Domain, task: Task) -> list[Action]:
         """The waiver made before the plan."""
         *reads, plan = task.actions
         return [*reads, *task.violations, plan]

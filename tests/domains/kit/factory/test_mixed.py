@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from tau_sim.domains.kit.factory.mixed import CancelOwnAndOthers, Refuses
+from tau_sim.domains.kit.factory.mixed import CancelOwnAndOthers
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import Domain, Task
