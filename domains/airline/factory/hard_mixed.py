@@ -22,11 +22,10 @@ from tau_sim.domains.airline.factory.common import (
 )
 from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
+    TRIPS,
     SearchIntent,
     describe,
     pick_described,
-    reservations_of,
-    search_reads,
     searchable,
 )
 from tau_sim.domains.airline.factory.moves import (
@@ -66,7 +65,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
             return None
         basics = [
             r
-            for r in reservations_of(db, a.user_id)
+            for r in TRIPS.of(db, a.user_id)
             if upcoming(r) and r.cabin == "basic_economy" and refund_reason(db, r) is None
         ]
         options = outbound_options(db, a, rng)
@@ -110,7 +109,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, a, b),
+                *TRIPS.reads(db, who, a, b),
                 *statuses(b),
                 move.search,
                 move.calculate,
@@ -180,7 +179,7 @@ class BasicBagsChangeRefused(Mixed, SearchIntent):
                 "flight": flight,
                 "payment_method": method_text(method),
             },
-            actions=[*search_reads(who, db, r), bags[0]],
+            actions=[*TRIPS.reads(db, who, r), bags[0]],
             outputs=[money_text(bags[1]), "cannot be changed"],
             summary=f"+{counted(added, 'bag')}"
             f" on basic economy {r.reservation_id} ({money_text(bags[1])});"
@@ -248,7 +247,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, r),
+                *TRIPS.reads(db, who, r),
                 *statuses(r),
                 calc,
                 *fee_check(bags[1]),

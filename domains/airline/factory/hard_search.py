@@ -18,6 +18,7 @@ from tau_sim.domains.airline.factory.common import (
 )
 from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
+    TRIPS,
     SearchIntent,
     pick_described,
 )
@@ -29,16 +30,11 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
-from tau_sim.domains.kit.factory.search import Shelf, meant_last
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-TRIPS: Shelf[User, Reservation] = Shelf("reservations", opens=meant_last)
-"""A user's reservations, described by destination, companion or first flight; the agent
-opens every one of the profile, the one meant last."""
 
 
 class SearchChangeFlight(SearchIntent):
