@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, User, priced
+from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
 from tau_sim.domains.food_delivery.factory.common import (
+    ORDERS,
     HardFoodIntent,
     describe,
     dish_names,
@@ -33,14 +34,9 @@ from tau_sim.domains.food_delivery.rules import (
     promotion_problem,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
-from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-ORDERS: Shelf[User, Order] = Shelf("orders", True, alike(lambda o: o.restaurant_id))
-"""A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
-those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 
 _REFUND_OPENINGS = {
     "missing item": (

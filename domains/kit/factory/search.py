@@ -177,12 +177,16 @@ class Shelf(Generic[C, R]):
         places too.
         """
         lookup, *profile = who.actions
-        reads = [Action(f"get_{self.table[:-1]}_details", {self.key: self.code(r)}) for r in opened]
+        reads = [self.detail(r) for r in opened]
         if not self.listed:
             return [lookup, *profile, *reads]
         located = [self.places] if self.places and locate else []
         listing = Action(f"list_user_{self.table}", {"user_id": who.customer.user_id})
         return [lookup, listing, *located, *reads, *profile]
+
+    def detail(self, r: R) -> Action:
+        """The read that opens record ``r``."""
+        return Action(f"get_{self.table[:-1]}_details", {self.key: self.code(r)})
 
     def meant(self, domain: Domain, task: Task) -> R:
         """The record a task is about (the first of the kind its gold path names)."""
