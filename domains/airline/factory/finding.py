@@ -15,10 +15,12 @@ from collections.abc import Callable
 from tau_sim.domains.airline.catalog import AIRPORTS
 from tau_sim.domains.airline.data import Flight, Reservation, Segment, User
 from tau_sim.domains.airline.factory.common import AirlineIntent, pick_reservation, upcoming
+from tau_sim.domains.airline.factory.moves import bag_write
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.factory.search import Shelf, meant_last
 from tau_sim.domains.kit.lookup import record
-from tau_sim.simulator.world import Database
+from tau_sim.domains.kit.tasks import swapped
+from tau_sim.simulator.world import Action, Database, Domain, Task
 
 MAX_READ = 6
 """Users with more reservations than this are not drawn (the agent reads every one)."""
@@ -119,3 +121,16 @@ def unique_flight(db: Database, r: Reservation, flight: Segment | Flight) -> boo
         if o.reservation_id != r.reservation_id
         for s in o.flights
     )
+
+
+def old_cabin_bags(domain: Domain, task: Task) -> list[Action] | None:
+    """The slip of the bags (the last write) counted in the cabin the trip had before."""
+    bags = task.actions[-1]
+    db = domain.new_database()
+    r: Reservation = record(db, "reservations", bags.arguments["reservation_id"])
+    user: User = record(db, "users", r.user_id)
+    method = next(m for m in user.payment_methods if m.id == bags.arguments["payment_method_id"])
+    old = bag_write(r, user, bags.arguments["total_baggages"] - r.total_baggages, method)
+    if not old or old[0].arguments["nonfree_baggages"] == bags.arguments["nonfree_baggages"]:
+        return None
+    return swapped(task, bags, old[0])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Reservation, User
+from tau_sim.domains.airline.data import User
 from tau_sim.domains.airline.factory.common import (
     CONFIRM,
     fee_check,
@@ -25,6 +25,7 @@ from tau_sim.domains.airline.factory.finding import (
     TRIPS,
     SearchIntent,
     describe,
+    old_cabin_bags,
     pick_described,
     searchable,
 )
@@ -36,15 +37,15 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.factory.mixed import (
     Mixed,
 )
 from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
-from tau_sim.domains.kit.tasks import swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Database, Domain, Task
 
 
 class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
@@ -188,13 +189,14 @@ class BasicBagsChangeRefused(Mixed, SearchIntent):
         return refusing(task, move.write)  # the basic economy flight moved as asked
 
 
-class FamilyFixWithRefusals(SearchIntent):
+class FamilyFixWithRefusals(Chain, SearchIntent):
     """Correct, upgrade and add bags to a described trip; a new traveller and insurance refused."""
 
     name = "family_fix_with_refusals"
     description = "Fix a passenger, upgrade, add bags; adding a traveller and insurance refused."
     rules = ("passenger-count-fixed", "insurance-at-booking-only")
     challenges = frozenset({"search", "long"})
+    slips = (old_cabin_bags, left_out("change_reservation_cabin"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -259,20 +261,3 @@ class FamilyFixWithRefusals(SearchIntent):
             summary=f"{r.reservation_id}: dob, {r.cabin} -> {cabin}, +{counted(added, 'bag')}; "
             f"{extra} and insurance refused",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the bags counted in the old cabin's allowance."""
-        paths = super().mistakes(domain, task)
-        bags = task.actions[-1]
-        db = domain.new_database()
-        r: Reservation = record(db, "reservations", bags.arguments["reservation_id"])
-        user: User = record(db, "users", r.user_id)
-        method = next(
-            m for m in user.payment_methods if m.id == bags.arguments["payment_method_id"]
-        )
-        old = bag_write(r, user, bags.arguments["total_baggages"] - r.total_baggages, method)
-        if old and old[0].arguments["nonfree_baggages"] != bags.arguments["nonfree_baggages"]:
-            paths.append(swapped(task, bags, old[0]))
-        cabin = next(a for a in task.actions if a.name == "change_reservation_cabin")
-        paths.append([a for a in task.actions if a is not cabin])
-        return paths
