@@ -46,6 +46,7 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.factory.mixed import (
     Cancelling,
     CancelOwnAndOthers,
@@ -100,7 +101,7 @@ _LATE_OPENINGS = (
 )
 
 
-class LateReturnAndBigDamage(Mixed, RentalIntent):
+class LateReturnAndBigDamage(Chain, Mixed, RentalIntent):
     """Record the late return of the described rental; damage above $500 goes to a human."""
 
     name = "late_return_and_big_damage"
@@ -111,6 +112,9 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
     challenges = frozenset({"search", "mixed"})
     rules = ("damage-over-limit-transfer",)
     instead_of_last = True
+    own_mistakes = "none"
+    slips = (left_out("record_late_return"),)
+    """After the damage filed by the agent: the late return left out."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -169,12 +173,6 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
         # the large damage filed by the agent, charged in full (or $0 with the waiver)
         waived = "collision_damage_waiver" in b.add_ons
         return refusing(task, damage_filed(b, task.scenario.known_info, waived))
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The damage filed by the agent, and the late return left out."""
-        *gold, transfer = task.actions
-        late_left_out = [a for a in gold if a.name != "record_late_return"] + [transfer]
-        return [self.gave_in(domain, task), late_left_out]
 
 
 _BOOK_OPENINGS = (

@@ -43,6 +43,7 @@ from tau_sim.domains.hotel.scenario import (
     dates_text,
 )
 from tau_sim.domains.kit.factory import claims
+from tau_sim.domains.kit.factory.chains import Chain, changed
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
@@ -163,7 +164,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(Refuses, HotelIntent):
+class BlueMemberRateClaim(Chain, Refuses, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
@@ -175,6 +176,8 @@ class BlueMemberRateClaim(Refuses, HotelIntent):
     challenges = frozenset({"mixed", "disproven", "conditional"})
     rules = ("member-rate-tiers",)
     own_mistakes = "none"
+    slips = (changed("book_reservation", lambda a: replaced(a, rate_plan=MEMBER), nth=-1),)
+    """After the member rate booked as well: the member rate booked instead."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -256,8 +259,3 @@ class BlueMemberRateClaim(Refuses, HotelIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The stay booked on the member rate too."""
         return [replaced(task.actions[-1], rate_plan=MEMBER)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The member rate booked as well, and the member rate booked instead."""
-        instead = replaced(task.actions[-1], rate_plan=MEMBER)
-        return [*super().mistakes(domain, task), [*task.actions[:-1], instead]]

@@ -38,6 +38,7 @@ from tau_sim.domains.hotel.scenario import (
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.chains import Chain, changed
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
@@ -174,7 +175,12 @@ _OVERHAUL_OPENINGS = (
 )
 
 
-class StayOverhaul(HotelIntent):
+def _paid_the_wrong_way(upgrade: Action) -> Action:
+    """The upgrade complimentary where it is paid, or paid where it is complimentary."""
+    return replaced(upgrade, complimentary=not upgrade.arguments["complimentary"])
+
+
+class StayOverhaul(Chain, HotelIntent):
     """Upgrade a described stay and add a request; later, one night paid with points."""
 
     name = "stay_overhaul"
@@ -184,6 +190,11 @@ class StayOverhaul(HotelIntent):
     )
     tier = HARD
     challenges = frozenset({"search", "long", "later"})
+    slips = (
+        changed(
+            "upgrade_room", lambda a: replaced(a, complimentary=not a.arguments["complimentary"])
+        ),
+    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -254,14 +265,6 @@ class StayOverhaul(HotelIntent):
             "points? How many points would I have left?",
             later_at=later_at,
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The later need left out, complimentary the wrong way round, another request."""
-        upgrade = next(a for a in task.actions if a.name == "upgrade_room")
-        free = not upgrade.arguments["complimentary"]
-        paths = [*super().mistakes(domain, task)]
-        paths.append(swapped(task, upgrade, replaced(upgrade, complimentary=free)))
-        return paths
 
 
 _TWO_OPENINGS = (
