@@ -3,9 +3,10 @@
 A ``Shelf`` is where a domain's customers keep the records they describe (reservations,
 bookings, orders, accounts) and how the agent finds them: ``pick`` and ``pair`` draw a customer
 with several records and the one or two a goal is about, ``described`` one with its words,
-``reads`` is the gold search, ``meant`` the record a task is about, ``elsewhere`` the
-customer's other records (a wrong pick), ``cancel`` the cancellation of a described record.
-``card`` is the method such a customer pays several changes with.
+``reads`` is the gold search (``search`` that of a record a base task names, ``detail`` the
+read of one), ``meant`` the record a task is about, ``elsewhere`` the customer's other records
+(a wrong pick), ``cancel`` the cancellation of a described record. ``card`` is the method such
+a customer pays several changes with.
 """
 
 from __future__ import annotations
