@@ -72,10 +72,9 @@ class CancelMineAndFriends(CancelOwnAndOthers[Booking], RentalIntent):
     rules = ("others-booking",)
     shelf, slot = RENTALS, "rental"
     cancelling = Cancelling(
-        tool="cancel_booking",
         cancellable=lambda b: b.status == RESERVED and iso_day(b.pickup_date) >= TODAY,
         refund=cancellation_refund,
-        fee_expression=lambda b: f"{net_paid(b):.2f} - {b.daily_rate:.2f}",
+        kept=lambda b: (net_paid(b), b.daily_rate),
         place=lambda db, b: city_of(db, b.pickup_location),
     )
     openings = (

@@ -231,10 +231,9 @@ class CancelMineAndFriends(CancelOwnAndOthers[Reservation], HotelIntent):
     rules = ("others-reservation",)
     shelf, slot = STAYS, "stay"
     cancelling = Cancelling(
-        tool="cancel_reservation",
         cancellable=refund_on_cancel,
         refund=cancellation_refund,
-        fee_expression=lambda r: f"{net_paid(r):.2f} - {r.nights[0].price:.2f}",
+        kept=lambda r: (net_paid(r), r.nights[0].price),
         place=lambda db, r: HOTEL_NAMES[r.property_id],
     )
     openings = (

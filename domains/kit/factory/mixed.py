@@ -23,7 +23,7 @@ from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CustomerIntent, Owned
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Database, Domain, Task
 
 CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 """What every user who makes writes says to the agent's summary (as each domain says it)."""
@@ -39,22 +39,17 @@ class Mixed(Refuses):
 
 @dataclass(frozen=True)
 class Cancelling(Generic[R]):
-    """How a record is cancelled: when it can be, its refund and the tool that does it.
+    """When a record can be cancelled and what cancelling it now refunds (``Shelf.cancel``).
 
-    ``refund`` is (refund, whether the late fee applies), ``fee_expression`` the
-    ``calculate`` expression of the refund after the fee, ``place`` the words an opening
+    ``refund`` is (refund, whether the late fee applies), ``kept`` the (paid, fee) the
+    agent's check of the refund after the fee works out, ``place`` the words an opening
     names the record's place with (``{place}``).
     """
 
-    tool: str
     cancellable: Callable[[R], bool]
     refund: Callable[[R], tuple[float, bool]]
-    fee_expression: Callable[[R], str]
+    kept: Callable[[R], tuple[float, float]]
     place: Callable[[Database, R], str]
-
-    def write(self, code_field: str, code: str, refund: float) -> Action:
-        """The cancellation of ``code`` refunding ``refund``."""
-        return Action(self.tool, {code_field: code, "refund_amount": refund})
 
 
 class CancelOwnAndOthers(Mixed, CustomerIntent, Generic[R]):
@@ -92,9 +87,8 @@ class CancelOwnAndOthers(Mixed, CustomerIntent, Generic[R]):
             return None
         friend = record(db, "users", theirs.user_id)
         who: Identity = self.owner(db, mine, rng)
-        name, noun, field = friend.name.first_name, held.table[:-1], held.key
+        name, noun = friend.name.first_name, held.table[:-1]
         code, other = held.code(mine), held.code(theirs)
-        calculate = Action("calculate", {"expression": cancel.fee_expression(mine)})
         task = self.task(
             domain,
             who,
@@ -107,12 +101,11 @@ class CancelOwnAndOthers(Mixed, CustomerIntent, Generic[R]):
             known={self.slot: words, f"friend_{noun}": other},
             actions=[
                 *held.reads(db, who, mine, words=words),
-                Action(f"get_{noun}_details", {field: other}),
-                *([calculate] if fee else []),
-                cancel.write(field, code, refund),
+                held.detail(theirs),
+                *held.cancel(mine, refund, cancel.kept(mine) if fee else None),
             ],
             outputs=[money_text(refund), "cannot cancel"],
             summary=f"cancel {code} (described, {money_text(refund)} back); "
             f"{other} of {friend.user_id} refused",
         )
-        return refusing(task, cancel.write(field, other, cancel.refund(theirs)[0]))
+        return refusing(task, *held.cancel(theirs, cancel.refund(theirs)[0], None))
