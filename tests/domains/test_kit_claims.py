@@ -51,7 +51,7 @@ def test_the_late_cancellation_refuses_the_full_refund_and_states_the_fee_kept(n
     assert tasks
     for task in tasks:
         (full,) = task.violations
-        assert full.name == intent.cancel_tool and not domain.write_actions(task), task.id
+        assert full.name.startswith("cancel_") and not domain.write_actions(task), task.id
         with_fee = intent.mistakes(domain, task)[1][-1]
         assert with_fee.arguments["refund_amount"] < full.arguments["refund_amount"], task.id
         assert money_text(with_fee.arguments["refund_amount"]) in task.required_outputs, task.id

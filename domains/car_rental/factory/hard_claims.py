@@ -274,10 +274,9 @@ class LateCancellationClaim(claims.LateCancellation[Booking], RentalIntent):
     )
     rules = ("late-cancellation-fee",)
     records = RENTALS
-    cancel_tool = "cancel_booking"
     openings = _LATE_OPENINGS
     said_days = (3, 5)
-    start_noun, record_noun, kept_noun, known_key = "pick-up", "booking", "booking", "rental"
+    start_noun, kept_noun, known_key = "pick-up", "booking", "rental"
 
     def late(self, b: Booking) -> bool:
         """A reserved booking whose pick-up is less than 48 hours away."""

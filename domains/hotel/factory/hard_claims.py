@@ -131,10 +131,9 @@ class LateCancellationClaim(claims.LateCancellation[Reservation], HotelIntent):
     )
     rules = ("late-cancellation-first-night",)
     records = STAYS
-    cancel_tool = "cancel_reservation"
     openings = _LATE_OPENINGS
     said_days = (3, 6)
-    start_noun, record_noun, kept_noun, known_key = "check-in", "reservation", "stay", "stay"
+    start_noun, kept_noun, known_key = "check-in", "stay", "stay"
 
     def late(self, r: Reservation) -> bool:
         """A flexible stay of two nights or more whose cancellation now costs the first night."""

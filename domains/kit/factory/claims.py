@@ -71,22 +71,20 @@ class LateCancellation(DisprovenClaim, CustomerIntent, Generic[R]):
     """A full refund asked for a record whose start is "days away": it is inside the fee window.
 
     Nothing is cancelled: the user keeps the record rather than pay the fee. A domain gives
-    its records (``records``), the tool that cancels one, the ``openings``, how many days
-    after the real start the user thinks it is (``said_days``, both included), the nouns of
-    its world (``start_noun`` "check-in", ``record_noun`` "reservation", ``kept_noun``
-    "stay", the slot ``known_key``) and four hooks: which records are ``late``, which
-    ``twin`` another (the user's words would not tell them apart), a record's ``terms`` and
-    the user's ``words`` for it (None when it cannot be worded).
+    its records (``records``, whose ``cancel`` is the write refused), the ``openings``, how
+    many days after the real start the user thinks it is (``said_days``, both included), the
+    nouns of its world (``start_noun`` "check-in", ``kept_noun`` "stay", the slot
+    ``known_key``; the record's noun is its table's) and four hooks: which records are
+    ``late``, which ``twin`` another (the user's words would not tell them apart), a record's
+    ``terms`` and the user's ``words`` for it (None when it cannot be worded).
     """
 
     name = "late_cancellation_claim"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "disproven", "conditional"})
     records: Shelf[Any, R]
-    cancel_tool: ClassVar[str]
     openings: ClassVar[tuple[str, ...]]
     said_days: ClassVar[tuple[int, int]]
     start_noun: ClassVar[str]
-    record_noun: ClassVar[str]
     kept_noun: ClassVar[str]
     known_key: ClassVar[str]
 
@@ -119,14 +117,13 @@ class LateCancellation(DisprovenClaim, CustomerIntent, Generic[R]):
             return None
         day = iso_day(terms.start) + dt.timedelta(days=rng.randint(*self.said_days))
         paid, refund = money_text(terms.paid), money_text(terms.refund)
-        who = self.owner(db, r, rng)
+        who, noun = self.owner(db, r, rng), self.records.table[:-1]
         return self.task(
             domain,
             who,
             goal=f"I want to cancel {words.said} with a full refund of {paid}: I think the "
             f"{self.start_noun} is only on {day.strftime('%A')}, days from now. I do not know "
-            f"the {self.record_noun} code. If I cannot get the full {paid} back, I keep the "
-            f"{self.record_noun} as it is.",
+            f"the {noun} code. If I cannot get the full {paid} back, I keep the {noun} as it is.",
             demand=f"the {self.kept_noun} cancelled with the full {paid} refunded",
             opening=rng.choice(self.openings).format(**words.place) + KEEP_UNLESS_FULL,
             known={self.known_key: words.known},
@@ -142,8 +139,7 @@ class LateCancellation(DisprovenClaim, CustomerIntent, Generic[R]):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The late cancellation refunded in full."""
         r = self.records.meant(domain, task)
-        args = {self.records.key: self.records.code(r), "refund_amount": self.terms(r).paid}
-        return [Action(self.cancel_tool, args)]
+        return self.records.cancel(r, self.terms(r).paid, None)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The full refund given, and the record cancelled with the fee (the condition lost)."""
