@@ -55,7 +55,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
     description = "The user moves one trip and wants a basic economy trip refunded: refuse that."
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "mixed", "conditional", "long"})
-    instead_of_last = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

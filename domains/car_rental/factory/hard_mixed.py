@@ -110,7 +110,7 @@ class LateReturnAndBigDamage(Chain, Mixed, RentalIntent):
     )
     challenges = frozenset({"search", "mixed"})
     rules = ("damage-over-limit-transfer",)
-    instead_of_last = True
+    done_at = "instead"
     own_mistakes = "none"
     slips = (left_out("record_late_return"),)
     """After the damage filed by the agent: the late return left out."""

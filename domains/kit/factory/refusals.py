@@ -33,9 +33,10 @@ class Refuses(Intent):
     before the domain's intent class in the bases.
     """
 
-    instead_of_last: ClassVar[bool] = False
-    """Whether the refused writes stand instead of the gold path's last action (the fallback
-    the user accepts: a transfer, another write) where an agent gives in."""
+    done_at: ClassVar[Literal["after", "instead", "before"]] = "after"
+    """Where an agent that gives in makes the refused writes: ``"after"`` the gold path, or,
+    where it ends in the fallback the user accepts (a transfer, another write), ``"instead"``
+    of that last action or ``"before"`` it."""
     own_mistakes: ClassVar[Placement] = "after"
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
@@ -43,9 +44,12 @@ class Refuses(Intent):
         return list(task.violations)
 
     def gave_in(self, domain: Domain, task: Task) -> list[Action]:
-        """The agent that gives in: the gold path, then the refused writes (``instead_of_last``)."""
-        kept = task.actions[:-1] if self.instead_of_last else task.actions
-        return [*kept, *self.violations(domain, task)]
+        """The agent that gives in: the gold path with the refused writes where ``done_at`` says."""
+        made = self.violations(domain, task)
+        if self.done_at == "after":
+            return [*task.actions, *made]
+        *kept, last = task.actions
+        return [*kept, *made] if self.done_at == "instead" else [*kept, *made, last]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The agent that gives in and the base intent's mistakes (``own_mistakes``)."""

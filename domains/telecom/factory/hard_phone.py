@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
@@ -193,7 +192,7 @@ class TroubleshootLater(_Troubleshoot):
         return [left_out, *super().mistakes(domain, task)]
 
 
-class TroubleshootWithCredit(Refuses, _Troubleshoot):
+class TroubleshootWithCredit(_Troubleshoot):
     """Two or three faults, and a credit for the days without service that policy forbids."""
 
     name = "troubleshoot_and_refuse_credit"
@@ -232,6 +231,10 @@ class TroubleshootWithCredit(Refuses, _Troubleshoot):
             "reason": "service_not_received",
         }
         return [Action("apply_bill_credit", arguments)]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The credit given as well; each fault left unfixed."""
+        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
 
 
 class TroubleshootIfUsedUp(_Troubleshoot):

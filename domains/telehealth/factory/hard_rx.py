@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.claims import DisprovenClaim
-from tau_sim.domains.kit.factory.mixed import Mixed
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
@@ -55,15 +53,13 @@ def _refill(rx: Prescription, pharmacy_id: str = "") -> Action:
     )
 
 
-class RefillAndControlledMixed(Mixed, HardTelehealthIntent):
+class RefillAndControlledMixed(HardTelehealthIntent):
     """Refills of due prescriptions (done) and of a controlled one (refused: to a clinician)."""
 
     name = "refill_and_controlled_mixed"
     description = "Refill due prescriptions and a controlled one: refill those, transfer for it."
     challenges = frozenset({"search", "mixed"})
     rules = ("controlled-to-human",)
-    instead_of_last = True
-    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: one or two refills allowed, the controlled one refused."""
@@ -124,15 +120,22 @@ class RefillAndControlledMixed(Mixed, HardTelehealthIntent):
         rx: Prescription = record(db, "prescriptions", reads[-1])
         return [_refill(rx)]
 
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the controlled substance refilled instead of the transfer."""
+        return [
+            *super().mistakes(domain, task),
+            [*task.actions[:-1], *self.violations(domain, task)],
+        ]
 
-class RanOutDisproven(DisprovenClaim, HardTelehealthIntent):
+
+class RanOutDisproven(HardTelehealthIntent):
     """A supply the patient says has run out, that the record shows is not due: no refill."""
 
     name = "ran_out_disproven"
     description = "The patient says a medication has run out; the refill is not due yet: refuse."
+    forbidden = True
     challenges = frozenset({"search", "disproven"})
     rules = ("refill-not-before-date",)
-    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -173,6 +176,10 @@ class RanOutDisproven(DisprovenClaim, HardTelehealthIntent):
             a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"
         )
         return [_refill(record(domain.new_database(), "prescriptions", rx_id))]
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the early refill sent anyway."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class LaterRefill(HardTelehealthIntent):

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.claims import DisprovenClaim
-from tau_sim.domains.kit.factory.mixed import Mixed
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.vocab import pronouns
@@ -104,14 +102,14 @@ class DescribedReschedule(HardTelehealthIntent):
         ]
 
 
-class FeeClaimDisproven(DisprovenClaim, HardTelehealthIntent):
+class FeeClaimDisproven(HardTelehealthIntent):
     """A visit the patient says is days away, that starts within 24 hours: no free cancellation."""
 
     name = "fee_claim_disproven"
     description = "The patient wants a free cancellation of a visit it thinks is days away."
+    forbidden = True
     challenges = frozenset({"search", "disproven", "conditional"})
     rules = ("no-fee-waiver",)
-    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -160,15 +158,18 @@ class FeeClaimDisproven(DisprovenClaim, HardTelehealthIntent):
         aid = next(a.appointment_id for a in reads if describe_visit(db, a, when=False) == desc)
         return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
 
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the fee waived."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
-class CancelWithRelativeMixed(Mixed, HardTelehealthIntent):
+
+class CancelWithRelativeMixed(HardTelehealthIntent):
     """Cancel the patient's own described visit (allowed) and a relative's (refused: privacy)."""
 
     name = "cancel_with_relative_mixed"
     description = "Cancel one's own described visit and a relative's: the relative's is refused."
     challenges = frozenset({"search", "mixed"})
     rules = ("privacy-other-patient",)
-    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -223,6 +224,10 @@ class CancelWithRelativeMixed(Mixed, HardTelehealthIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The relative's appointment cancelled as the caller asks."""
         return other_cancelled(task)
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The generic ones, and the relative's appointment cancelled too."""
+        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]
 
 
 class BookWithFallback(HardTelehealthIntent):

@@ -54,6 +54,7 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
     )
     rules = ("late-fee-waiver-once-a-year",)
     challenges = frozenset({"mixed"})
+    done_at = "before"  # the waiver made before the plan
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -125,11 +126,6 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
         )
         # the late fee waived a second time within 12 months
         return refusing(task, Action("waive_late_fee", {"account_id": supply.account.account_id}))
-
-    def gave_in(self, domain: Domain, task: Task) -> list[Action]:
-        """The waiver made before the plan."""
-        *reads, plan = task.actions
-        return [*reads, *task.violations, plan]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The waiver before the plan, the generic ones, and the waiver instead of the plan."""
