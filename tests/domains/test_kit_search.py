@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.food_delivery.factory.hard_search import ORDERS as FOOD_ORDERS
-from tau_sim.domains.hotel.factory.hard_search import STAYS
+from tau_sim.domains.food_delivery.factory.common import ORDERS as FOOD_ORDERS
+from tau_sim.domains.hotel.factory.common import STAYS
 from tau_sim.domains.hotel.scenario import HOTEL_NAMES
 from tau_sim.domains.kit.factory.search import meant_last, until_found
 from tau_sim.domains.kit.identity import EMAIL, Identity
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.retail.factory.hard_search import ORDERS as RETAIL_ORDERS
+from tau_sim.domains.retail.factory.common import ORDERS as RETAIL_ORDERS
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import Action, Database
 
@@ -90,3 +90,32 @@ def test_elsewhere_and_cancel() -> None:
     ]
     check, _ = STAYS.cancel(r, 90.0, (120.0, 30.0))
     assert check == Action("calculate", {"expression": "120.00 - 30.00"})
+
+
+def test_a_described_stay_is_told_apart_by_its_check_in() -> None:
+    db = get_domain("hotel").new_database()
+    described = [STAYS.described(db, random.Random(seed), lambda r: True) for seed in range(10)]
+    assert any(described)
+    for r, words in filter(None, described):
+        assert r.check_in in words
+        others = [o for o in STAYS.of(db, r.user_id) if o.reservation_id != r.reservation_id]
+        assert all(o.check_in != r.check_in for o in others)
+
+
+def test_the_stay_meant_is_the_one_the_gold_path_opens_and_the_claim_names() -> None:
+    domain = get_domain("hotel")
+    for task in [t for t in domain.tasks if t.intent == "never_cleaned_claim"]:
+        meant = STAYS.meant(domain, task)
+        assert STAYS.detail(meant) in task.actions, task.id
+        assert task.violations[0].arguments["reservation_id"] == meant.reservation_id, task.id
+
+
+def test_a_base_tasks_search_opens_only_the_record_named() -> None:
+    db = get_domain("hotel").new_database()
+    found = STAYS.pick(db, random.Random(5), lambda r: True)
+    assert found is not None
+    guest, r = found
+    who = _who(db, guest.user_id)
+    listing = Action("list_user_reservations", {"user_id": guest.user_id})
+    lookup, profile = who.actions
+    assert STAYS.search(who, r) == [lookup, listing, STAYS.detail(r), profile]

@@ -2,8 +2,9 @@
 
 The user describes the trip (where it goes, who travels, when it leaves) in words that hold the
 record's own facts (an airport code, a date, a name), and the agent reads every reservation of
-the profile to find the one meant. A description is kept only when no other reservation of the
-user matches it, so the gold agent's "which one" is answered by exactly one record.
+the profile to find the one meant (``TRIPS``). A description is kept only when no other
+reservation of the user matches it, so the gold agent's "which one" is answered by exactly one
+record.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from collections.abc import Callable
 from tau_sim.domains.airline.catalog import AIRPORTS
 from tau_sim.domains.airline.data import Flight, Reservation, Segment, User
 from tau_sim.domains.airline.factory.common import AirlineIntent, pick_reservation, upcoming
+from tau_sim.domains.airline.factory.moves import bag_write
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
-from tau_sim.domains.kit.identity import Identity
+from tau_sim.domains.kit.factory.search import Shelf, meant_last
 from tau_sim.domains.kit.lookup import record
-from tau_sim.simulator.world import Action, Database
+from tau_sim.domains.kit.tasks import swapped
+from tau_sim.simulator.world import Action, Database, Domain, Task
 
 MAX_READ = 6
 """Users with more reservations than this are not drawn (the agent reads every one)."""
@@ -31,12 +34,6 @@ class SearchIntent(AirlineIntent):
 
     tier = "hard"
     unknown_info = [*UNKNOWN_IDS, "reservation codes"]
-
-
-def reservations_of(db: Database, user_id: str) -> list[Reservation]:
-    """The user's reservations, in the order of the profile."""
-    user: User = record(db, "users", user_id)
-    return [record(db, "reservations", code) for code in user.reservations]
 
 
 def _by_destination(r: Reservation) -> str:
@@ -79,7 +76,7 @@ def _matches(kind: str, r: Reservation, other: Reservation, owner: User) -> bool
 def describe(db: Database, r: Reservation, rng: random.Random) -> str | None:
     """Words naming ``r`` among its owner's reservations (no code), or None when none is unique."""
     owner: User = record(db, "users", r.user_id)
-    others = [o for o in reservations_of(db, r.user_id) if o.reservation_id != r.reservation_id]
+    others = [o for o in TRIPS.of(db, r.user_id) if o.reservation_id != r.reservation_id]
     texts: dict[str, Callable[[], str | None]] = {
         "destination": lambda: _by_destination(r),
         "companion": lambda: _by_companion(r, owner),
@@ -92,6 +89,11 @@ def describe(db: Database, r: Reservation, rng: random.Random) -> str | None:
         if text and not any(_matches(kind, r, o, owner) for o in others):
             return text
     return None
+
+
+TRIPS: Shelf[User, Reservation] = Shelf("reservations", opens=meant_last, describe=describe)
+"""A user's reservations, described by destination, companion or first flight; the agent
+opens every one of the profile, the one meant last."""
 
 
 def searchable(db: Database, r: Reservation) -> bool:
@@ -110,29 +112,25 @@ def pick_described(
     return r, describe(db, r, rng)
 
 
-def search_reads(who: Identity, db: Database, *targets: Reservation) -> list[Action]:
-    """Authentication, the profile and every reservation of it, the ones meant read last.
-
-    The others are read in the profile's order, then ``targets`` (the agent keeps reading
-    until it has found what the user described).
-    """
-    meant = [t.reservation_id for t in targets]
-    codes = [r.reservation_id for r in reservations_of(db, targets[0].user_id)]
-    return [
-        *who.actions,
-        *(
-            Action("get_reservation_details", {"reservation_id": code})
-            for code in [*(c for c in codes if c not in meant), *meant]
-        ),
-    ]
-
-
 def unique_flight(db: Database, r: Reservation, flight: Segment | Flight) -> bool:
     """Whether no other reservation of ``r``'s owner flies ``flight``'s route on its date."""
     leg = (flight.origin, flight.destination, flight.date)
     return not any(
         (s.origin, s.destination, s.date) == leg
-        for o in reservations_of(db, r.user_id)
+        for o in TRIPS.of(db, r.user_id)
         if o.reservation_id != r.reservation_id
         for s in o.flights
     )
+
+
+def old_cabin_bags(domain: Domain, task: Task) -> list[Action] | None:
+    """The slip of the bags (the last write) counted in the cabin the trip had before."""
+    bags = task.actions[-1]
+    db = domain.new_database()
+    r: Reservation = record(db, "reservations", bags.arguments["reservation_id"])
+    user: User = record(db, "users", r.user_id)
+    method = next(m for m in user.payment_methods if m.id == bags.arguments["payment_method_id"])
+    old = bag_write(r, user, bags.arguments["total_baggages"] - r.total_baggages, method)
+    if not old or old[0].arguments["nonfree_baggages"] == bags.arguments["nonfree_baggages"]:
+        return None
+    return swapped(task, bags, old[0])

@@ -28,9 +28,9 @@ from tau_sim.domains.airline.factory.common import (
     statuses,
 )
 from tau_sim.domains.airline.factory.finding import (
+    TRIPS,
     SearchIntent,
     pick_described,
-    search_reads,
     searchable,
     unique_flight,
 )
@@ -100,7 +100,7 @@ class DisprovenDelayCompensation(DisprovenClaim, SearchIntent):
                 f"I'm owed compensation: {claimed} was delayed by {hours} hours.",
             ),
             known={"trip": claimed, "disrupted_flight": claimed},
-            actions=[*search_reads(who, db, r), _status(flight)],
+            actions=[*TRIPS.reads(db, who, r), _status(flight)],
             outputs=[f"{flight.delay_minutes} minutes"],
             summary=f"{flight.flight_number} on {flight.date} of {r.reservation_id} was "
             f"{flight.delay_minutes} minutes late (under {DELAY_THRESHOLD_MINUTES}): refuse",
@@ -158,7 +158,7 @@ class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
                 f"Since the airline cancelled {said}, I expect my money back for {text}.",
             ),
             known={"trip": text, "disrupted_flight": said},
-            actions=[*search_reads(who, db, r), *(_status(f) for f in flights)],
+            actions=[*TRIPS.reads(db, who, r), *(_status(f) for f in flights)],
             outputs=["non-refundable", claimed.status],
             summary=f"basic economy {r.reservation_id}: {claimed.flight_number} is "
             f"{claimed.status}, not cancelled; no refund",

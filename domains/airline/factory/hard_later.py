@@ -19,11 +19,10 @@ from tau_sim.domains.airline.factory.common import (
     upcoming,
 )
 from tau_sim.domains.airline.factory.finding import (
+    TRIPS,
     SearchIntent,
     describe,
     pick_described,
-    reservations_of,
-    search_reads,
     searchable,
 )
 from tau_sim.domains.airline.factory.moves import Move, bag_write, corrected, outbound_options
@@ -69,7 +68,7 @@ class ChangeWithLaterExtras(Chain, SearchIntent):
         name = f"{wrong.first_name} {wrong.last_name}"
         who = self.owner(db, r, rng)
         before = [
-            *search_reads(who, db, r),
+            *TRIPS.reads(db, who, r),
             *statuses(r),
             move.search,
             move.calculate,
@@ -159,7 +158,7 @@ class MoveBagBetweenTrips(Chain, SearchIntent):
             return None
         targets = [
             r
-            for r in reservations_of(db, source.user_id)
+            for r in TRIPS.of(db, source.user_id)
             if r.reservation_id != source.reservation_id and upcoming(r)
         ]
         if not targets:
@@ -194,7 +193,7 @@ class MoveBagBetweenTrips(Chain, SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, source, target),
+                *TRIPS.reads(db, who, source, target),
                 *statuses(target),
                 *fee_check(fee),
                 write,

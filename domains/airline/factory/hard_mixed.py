@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Reservation, User
+from tau_sim.domains.airline.data import User
 from tau_sim.domains.airline.factory.common import (
     CONFIRM,
     fee_check,
@@ -22,11 +22,11 @@ from tau_sim.domains.airline.factory.common import (
 )
 from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
+    TRIPS,
     SearchIntent,
     describe,
+    old_cabin_bags,
     pick_described,
-    reservations_of,
-    search_reads,
     searchable,
 )
 from tau_sim.domains.airline.factory.moves import (
@@ -37,12 +37,15 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.chains import Chain, left_out
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
-from tau_sim.domains.kit.tasks import swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
-from tau_sim.simulator.world import Action, Database, Domain, Task
+from tau_sim.simulator.world import Database, Domain, Task
 
 
 class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
@@ -52,7 +55,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
     description = "The user moves one trip and wants a basic economy trip refunded: refuse that."
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "mixed", "conditional", "long"})
-    instead_of_last = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -63,7 +66,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
             return None
         basics = [
             r
-            for r in reservations_of(db, a.user_id)
+            for r in TRIPS.of(db, a.user_id)
             if upcoming(r) and r.cabin == "basic_economy" and refund_reason(db, r) is None
         ]
         options = outbound_options(db, a, rng)
@@ -107,7 +110,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, a, b),
+                *TRIPS.reads(db, who, a, b),
                 *statuses(b),
                 move.search,
                 move.calculate,
@@ -177,7 +180,7 @@ class BasicBagsChangeRefused(Mixed, SearchIntent):
                 "flight": flight,
                 "payment_method": method_text(method),
             },
-            actions=[*search_reads(who, db, r), bags[0]],
+            actions=[*TRIPS.reads(db, who, r), bags[0]],
             outputs=[money_text(bags[1]), "cannot be changed"],
             summary=f"+{counted(added, 'bag')}"
             f" on basic economy {r.reservation_id} ({money_text(bags[1])});"
@@ -186,13 +189,14 @@ class BasicBagsChangeRefused(Mixed, SearchIntent):
         return refusing(task, move.write)  # the basic economy flight moved as asked
 
 
-class FamilyFixWithRefusals(SearchIntent):
+class FamilyFixWithRefusals(Chain, SearchIntent):
     """Correct, upgrade and add bags to a described trip; a new traveller and insurance refused."""
 
     name = "family_fix_with_refusals"
     description = "Fix a passenger, upgrade, add bags; adding a traveller and insurance refused."
     rules = ("passenger-count-fixed", "insurance-at-booking-only")
     challenges = frozenset({"search", "long"})
+    slips = (old_cabin_bags, left_out("change_reservation_cabin"))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -245,7 +249,7 @@ class FamilyFixWithRefusals(SearchIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *search_reads(who, db, r),
+                *TRIPS.reads(db, who, r),
                 *statuses(r),
                 calc,
                 *fee_check(bags[1]),
@@ -257,20 +261,3 @@ class FamilyFixWithRefusals(SearchIntent):
             summary=f"{r.reservation_id}: dob, {r.cabin} -> {cabin}, +{counted(added, 'bag')}; "
             f"{extra} and insurance refused",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the bags counted in the old cabin's allowance."""
-        paths = super().mistakes(domain, task)
-        bags = task.actions[-1]
-        db = domain.new_database()
-        r: Reservation = record(db, "reservations", bags.arguments["reservation_id"])
-        user: User = record(db, "users", r.user_id)
-        method = next(
-            m for m in user.payment_methods if m.id == bags.arguments["payment_method_id"]
-        )
-        old = bag_write(r, user, bags.arguments["total_baggages"] - r.total_baggages, method)
-        if old and old[0].arguments["nonfree_baggages"] != bags.arguments["nonfree_baggages"]:
-            paths.append(swapped(task, bags, old[0]))
-        cabin = next(a for a in task.actions if a.name == "change_reservation_cabin")
-        paths.append([a for a in task.actions if a is not cabin])
-        return paths

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.airline.data import Flight, Reservation, User, route_key
+from tau_sim.domains.airline.data import Flight, User, route_key
 from tau_sim.domains.airline.factory.common import (
     CONFIRM,
     fee_check,
@@ -18,7 +18,9 @@ from tau_sim.domains.airline.factory.common import (
 )
 from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
+    TRIPS,
     SearchIntent,
+    old_cabin_bags,
     pick_described,
 )
 from tau_sim.domains.airline.factory.moves import (
@@ -29,16 +31,12 @@ from tau_sim.domains.airline.factory.moves import (
     outbound_options,
 )
 from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
-from tau_sim.domains.kit.factory.search import Shelf, meant_last
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.payments import PaymentMethod, card_for, diff_text, method_text, money_text
+from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-TRIPS: Shelf[User, Reservation] = Shelf("reservations", opens=meant_last)
-"""A user's reservations, described by destination, companion or first flight; the agent
-opens every one of the profile, the one meant last."""
 
 
 class SearchChangeFlight(SearchIntent):
@@ -130,12 +128,13 @@ class SearchChangeFlight(SearchIntent):
         ]
 
 
-class FamilyTripOverhaul(SearchIntent):
+class FamilyTripOverhaul(Chain, SearchIntent):
     """A described trip of several travellers: a birth date fixed, flight moved, cabin, bags."""
 
     name = "family_trip_overhaul"
     description = "The user fixes a passenger, moves the flight, upgrades and adds bags (no code)."
     challenges = frozenset({"search", "long"})
+    slips = (left_out("change_reservation_cabin"), old_cabin_bags)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -202,22 +201,3 @@ class FamilyTripOverhaul(SearchIntent):
             f"{'move, ' if move else ''}{r.cabin} -> {cabin} ({money_text(cabin_diff)}), "
             f"+{counted(added, 'bag')} ({money_text(fee)})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the cabin left as it was, and the bags counted in the old cabin."""
-        paths = super().mistakes(domain, task)
-        cabin = next(a for a in task.actions if a.name == "change_reservation_cabin")
-        paths.append([a for a in task.actions if a is not cabin])
-        bags = task.actions[-1]
-        db = domain.new_database()
-        r: Reservation = record(db, "reservations", bags.arguments["reservation_id"])
-        user: User = record(db, "users", r.user_id)
-        added = bags.arguments["total_baggages"] - r.total_baggages
-        old = bag_write(r, user, added, _method(user, bags))
-        if old and old[0].arguments["nonfree_baggages"] != bags.arguments["nonfree_baggages"]:
-            paths.append(swapped(task, bags, old[0]))
-        return paths
-
-
-def _method(user: User, write: Action) -> PaymentMethod:
-    return next(m for m in user.payment_methods if m.id == write.arguments["payment_method_id"])

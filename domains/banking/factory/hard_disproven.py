@@ -59,7 +59,7 @@ class RecurringNotFraud(DisprovenClaim, BankingIntent):
         "The user says a charge was never authorised; the statement shows the same subscription "
         "charged every month: refuse, say since when (disproven), then a balance (later)."
     )
-    domain_mistakes = True
+    own_mistakes = "before"
     rules = ("recurring-not-fraud",)
     challenges = frozenset({"disproven", "later"})
 
@@ -129,7 +129,7 @@ class DuplicateNotOnFile(DisprovenClaim, BankingIntent):
         "The user says a purchase was charged twice; the statement shows one charge: refuse "
         "the duplicate dispute and say so (disproven)."
     )
-    domain_mistakes = True
+    own_mistakes = "before"
     rules = ("duplicate-needs-two",)
     challenges = frozenset({"search", "disproven"})
 

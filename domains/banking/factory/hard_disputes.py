@@ -41,10 +41,11 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import CONFIRM, gold_reads
-from tau_sim.domains.kit.factory.claims import RefusedWrite
+from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, links
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _WHY = {
@@ -61,7 +62,24 @@ def _reasons_text(charges: list[Transaction], reasons: list[str]) -> str:
     return "; ".join(f"{t.description}: {r}" for t, r in zip(charges, reasons, strict=True))
 
 
-class DisputeSeveral(BankingIntent):
+def _other_reason(dispute: Action) -> Action:
+    """The dispute filed with another reason."""
+    return replaced(dispute, reason=next(r for r in REASONS if r != dispute.arguments["reason"]))
+
+
+def _neighbour(domain: Domain, task: Task) -> list[Action] | None:
+    """The first dispute filed on a recent card purchase of the user's that was not named."""
+    disputes = links(task, "file_dispute")
+    db = domain.new_database()
+    user: User = record(db, "users", task.actions[1].arguments["user_id"])
+    chosen = {a.arguments["transaction_id"] for a in disputes}
+    near = [t for t in card_purchases(db, user, in_window) if t.transaction_id not in chosen]
+    if not near:
+        return None
+    return swapped(task, disputes[0], replaced(disputes[0], transaction_id=near[0].transaction_id))
+
+
+class DisputeSeveral(Chain, BankingIntent):
     """Dispute three or four recent purchases at once, each named by merchant and day."""
 
     name = "dispute_several_charges"
@@ -71,6 +89,11 @@ class DisputeSeveral(BankingIntent):
     )
     tier = "hard"
     challenges = frozenset({"search", "long"})
+    slips = (
+        left_out("file_dispute", 1),
+        changed("file_dispute", _other_reason),
+        _neighbour,
+    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -122,28 +145,8 @@ class DisputeSeveral(BankingIntent):
             summary=f"dispute {count} charges: " + ", ".join(t.transaction_id for t in charges),
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, one dispute left out, another reason, a neighbouring charge."""
-        disputes = [a for a in task.actions if a.name == "file_dispute"]
-        first = disputes[0]
-        other = next(r for r in REASONS if r != first.arguments["reason"])
-        wrong_reason = Action(first.name, {**first.arguments, "reason": other})
-        paths = [
-            *super().mistakes(domain, task),
-            [a for a in task.actions if a is not disputes[1]],
-            [wrong_reason if a is first else a for a in task.actions],
-        ]
-        db = domain.new_database()
-        user: User = record(db, "users", task.actions[1].arguments["user_id"])
-        chosen = {a.arguments["transaction_id"] for a in disputes}
-        near = [t for t in card_purchases(db, user, in_window) if t.transaction_id not in chosen]
-        if near:
-            swap = Action(first.name, {**first.arguments, "transaction_id": near[0].transaction_id})
-            paths.append([swap if a is first else a for a in task.actions])
-        return paths
 
-
-class DisputeBesideExpired(RefusedWrite, BankingIntent):
+class DisputeBesideExpired(Chain, Refuses, BankingIntent):
     """Dispute three recent purchases and one past the 60-day window.
 
     The recent ones are filed (three writes); the old one is refused, saying when it was posted.
@@ -156,8 +159,9 @@ class DisputeBesideExpired(RefusedWrite, BankingIntent):
     )
     tier = "hard"
     rules = ("dispute-window",)
-    domain_mistakes = True
+    own_mistakes = "before"
     challenges = frozenset({"search", "mixed", "long"})
+    slips = (left_out("file_dispute"),)  # a recent one refused as well
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -208,13 +212,8 @@ class DisputeBesideExpired(RefusedWrite, BankingIntent):
         old = said_charges(domain, task, False)
         return [dispute_action(old[0], task.scenario.known_info["dispute_reason"])]
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, the old one disputed too, and a recent one refused as well."""
-        disputes = [a for a in task.actions if a.name == "file_dispute"]
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not disputes[0]]]
 
-
-class DisputeUnlessFiled(BankingIntent):
+class DisputeUnlessFiled(Chain, BankingIntent):
     """Dispute two purchases; the one already disputed gets its dispute's status instead."""
 
     name = "dispute_unless_filed"
@@ -225,6 +224,7 @@ class DisputeUnlessFiled(BankingIntent):
     tier = "hard"
     rules = ("dispute-once",)
     challenges = frozenset({"search", "conditional"})
+    slips = (changed("file_dispute", _other_reason, nth=-1),)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -279,12 +279,3 @@ class DisputeUnlessFiled(BankingIntent):
             summary=f"{old.transaction_id} already disputed: tell its status; "
             f"dispute {new.transaction_id} ({reason})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the dispute with another reason."""
-        last = task.actions[-1]
-        other = next(r for r in REASONS if r != last.arguments["reason"])
-        return [
-            *super().mistakes(domain, task),
-            [*task.actions[:-1], Action(last.name, {**last.arguments, "reason": other})],
-        ]

@@ -32,7 +32,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
-from tau_sim.domains.kit.factory.claims import RefusedWrite
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -56,10 +56,10 @@ def _fee_named(db: Database, user: User, said: str, skip: str = "") -> Transacti
     )
 
 
-class RefusedFee(RefusedWrite, BankingIntent):
+class RefusedFee(Refuses, BankingIntent):
     """A fee reversal the policy refuses (the fee the user names), beside an allowed request."""
 
-    domain_mistakes = True
+    own_mistakes = "before"
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The fee the user names reversed."""
@@ -67,7 +67,7 @@ class RefusedFee(RefusedWrite, BankingIntent):
         return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
 
 
-class OneOfTwoFees(RefusedWrite, BankingIntent):
+class OneOfTwoFees(Refuses, BankingIntent):
     """Two fees to reverse: only one per 12 months, the one the customer prefers."""
 
     name = "one_of_two_fees"
@@ -77,7 +77,7 @@ class OneOfTwoFees(RefusedWrite, BankingIntent):
     )
     tier = "hard"
     rules = ("fee-reversal-one",)
-    domain_mistakes = True
+    own_mistakes = "before"
     challenges = frozenset({"mixed", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

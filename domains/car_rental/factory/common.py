@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
 
 from tau_sim.domains.car_rental.data import (
     ACTIVE,
@@ -32,8 +31,9 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
 from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task, Tier
@@ -86,7 +86,7 @@ class BookingRef:
         self.words = f"my rental {b.booking_id}" if self.knows else "my rental"
         self.known = {"booking_id": b.booking_id} if self.knows else {"rental": rental_text(b)}
         read = Action("get_booking_details", {"booking_id": b.booking_id})
-        self.reads = [*who.actions, read] if self.knows else search_reads(who, b.booking_id)
+        self.reads = [*who.actions, read] if self.knows else RENTALS.search(who, b)
 
     def opening(self, rng: random.Random, templates: tuple[str, ...], **words: str) -> str:
         """One of ``templates`` with ``{ref}`` the booking as the user names it."""
@@ -165,12 +165,6 @@ def city_of(db: Database, code: str) -> str:
     return location.city
 
 
-def bookings_of(db: Database, user_id: str) -> list[Booking]:
-    """The user's bookings in the order of their profile."""
-    user: User = record(db, "users", user_id)
-    return [record(db, "bookings", code) for code in user.bookings]
-
-
 _DESCRIPTIONS = (
     "the {cls} for my {city} trip, picked up on {start}",
     "my {city} rental, the {cls} from {start} to {end}",
@@ -186,7 +180,7 @@ def describe(db: Database, booking: Booking, rng: random.Random) -> str | None:
     city), its class and its city or branch, so the booking is told from the user's others.
     """
     city = city_of(db, booking.pickup_location)
-    for other in bookings_of(db, booking.user_id):
+    for other in RENTALS.of(db, booking.user_id):
         if other.booking_id == booking.booking_id:
             continue
         if other.pickup_date == booking.pickup_date:
@@ -203,45 +197,14 @@ def describe(db: Database, booking: Booking, rng: random.Random) -> str | None:
     )
 
 
-def search_reads(who: Identity, *booking_ids: str, locate: bool = False) -> list[Action]:
-    """The search: the user found, their bookings listed, the profile, the bookings meant.
-
-    The profile (payment methods) is read after the list, so each booking code the gold path
-    uses comes from the list, where the description tells it from the user's other bookings.
-    ``locate``: the user names a city, not a branch code, so the branches are listed too.
-    """
-    lookup, profile = who.actions
-    return [
-        lookup,
-        Action("list_user_bookings", {"user_id": who.customer.user_id}),
-        *([LIST_LOCATIONS] if locate else []),
-        *(Action("get_booking_details", {"booking_id": b}) for b in booking_ids),
-        profile,
-    ]
-
-
-def by_city(words: str, *bookings: Booking) -> bool:
-    """Whether a description names a booking's city but not its branch code."""
-    return any(b.pickup_location not in words for b in bookings)
-
-
-def card(user: User, amount: float, rng: random.Random) -> PaymentMethod | None:
-    """A card or PayPal of ``user`` (no gift card) to pay several changes with."""
-    methods = [m for m in user.payment_methods if m.source != "gift_card"]
-    return rng.choice(methods) if methods and amount >= 0 else None
-
-
-def user_with(
-    db: Database, rng: random.Random, accept: Callable[[list[Booking]], bool], least: int = 2
-) -> User | None:
-    """A user with ``least`` to five bookings whose bookings ``accept`` admits."""
-    chosen: User | None = pick(
-        db,
-        rng,
-        "users",
-        lambda u: least <= len(u.bookings) <= 5 and accept(bookings_of(db, u.user_id)),
-    )
-    return chosen
+RENTALS: Shelf[User, Booking] = Shelf(
+    "bookings",
+    True,
+    place=lambda b: b.pickup_location,
+    places=LIST_LOCATIONS,
+    describe=describe,
+)
+"""A user's bookings, described by class, city (or branch code) and dates."""
 
 
 def changeable_now(b: Booking) -> bool:

@@ -24,13 +24,10 @@ from tau_sim.domains.car_rental.factory.common import (
     COVER_TEXT,
     HARD,
     LIST_LOCATIONS,
+    RENTALS,
     RentalIntent,
     a_or_an,
-    bookings_of,
     branch_words,
-    by_city,
-    card,
-    describe,
     driver_age,
     extend_actions,
     extension_fits,
@@ -39,8 +36,6 @@ from tau_sim.domains.car_rental.factory.common import (
     hours_to_pickup,
     missing_cover,
     one_way_change,
-    search_reads,
-    user_with,
 )
 from tau_sim.domains.car_rental.rules import (
     ADD_ONS,
@@ -52,16 +47,12 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory import claims
+from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-RENTALS = claims.Described(
-    "bookings", "booking_id", user_with, bookings_of, describe, search_reads, by_city
-)
-"""The user's bookings, described by class, city or branch and dates."""
-
 
 _YOUNG_OPENINGS = (
     "Hi, I have a few things to change on my {city} rental, including a nicer car.",
@@ -71,7 +62,7 @@ _YOUNG_OPENINGS = (
 )
 
 
-class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
+class YoungDriverPremiumClaim(Refuses, RentalIntent):
     """Extend, insure and move the return of a booking; no premium upgrade for a young driver.
 
     The user claims the driver is 25 already; the birth date on the booking says not.
@@ -83,7 +74,7 @@ class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
         "driver it says is 25; the record shows a younger driver: three changes, no upgrade."
     )
     tier = HARD
-    domain_mistakes = True
+    own_mistakes = "before"
     challenges = frozenset({"search", "mixed", "disproven", "long"})
     rules = ("premium-min-age-25",)
 
@@ -103,7 +94,7 @@ class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
             return None
         b, words = found
         user: User = record(db, "users", b.user_id)
-        method, change = card(user, 0, rng), one_way_change(db, b, rng)
+        method, change = card(user, rng), one_way_change(db, b, rng)
         if method is None or change is None:
             return None
         branch, difference = change
@@ -119,7 +110,7 @@ class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
         target = rng.choice(premium)
         by_name = rng.random() < 0.5
         there = branch_words(branch, by_name)
-        named = [LIST_LOCATIONS] if by_name and not by_city(words, b) else []
+        named = [LIST_LOCATIONS] if by_name and not RENTALS.by_city(words, b) else []
         coverage = missing_cover(b)
         assert coverage is not None
         who = self.owner(db, b, rng)
@@ -150,7 +141,7 @@ class YoungDriverPremiumClaim(claims.RefusedWrite, RentalIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *RENTALS.reads(who, b, words),
+                *RENTALS.reads(db, who, b, words=words),
                 *extend_actions(b, end, method, b.daily_rate),
                 Action("calculate", {"expression": f"{ADD_ONS[coverage]:.2f} * {total}"}),
                 Action(
@@ -249,7 +240,7 @@ class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
             demand=f"the {charge} damage charge removed",
             opening=rng.choice(_WAIVER_OPENINGS).format(city=city, what=what),
             known={"rental": words, "damage_charge": f"{charge} for {what}"},
-            actions=RENTALS.reads(who, b, words),
+            actions=RENTALS.reads(db, who, b, words=words),
             outputs=["no collision damage waiver", charge],
             summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "
             f"{report.report_id} stands",
@@ -283,10 +274,9 @@ class LateCancellationClaim(claims.LateCancellation[Booking], RentalIntent):
     )
     rules = ("late-cancellation-fee",)
     records = RENTALS
-    cancel_tool = "cancel_booking"
     openings = _LATE_OPENINGS
     said_days = (3, 5)
-    start_noun, record_noun, kept_noun, known_key = "pick-up", "booking", "booking", "rental"
+    start_noun, kept_noun, known_key = "pick-up", "booking", "rental"
 
     def late(self, b: Booking) -> bool:
         """A reserved booking whose pick-up is less than 48 hours away."""

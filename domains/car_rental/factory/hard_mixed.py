@@ -27,20 +27,15 @@ from tau_sim.domains.car_rental.data import (
     rental_days,
 )
 from tau_sim.domains.car_rental.factory.common import (
+    RENTALS,
     RentalIntent,
     a_or_an,
-    bookings_of,
-    by_city,
     cancellation_refund,
-    card,
     city_of,
     cost_expression,
     damage_filed,
-    describe,
     late_return_actions,
     location_text,
-    search_reads,
-    user_with,
 )
 from tau_sim.domains.car_rental.rules import (
     CLASSES,
@@ -51,13 +46,14 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on, iso_day
+from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.factory.mixed import (
     Cancelling,
     CancelOwnAndOthers,
-    Holdings,
     Mixed,
-    refusing,
 )
+from tau_sim.domains.kit.factory.refusals import refusing
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
@@ -74,22 +70,11 @@ class CancelMineAndFriends(CancelOwnAndOthers[Booking], RentalIntent):
         "own one is cancelled, the friend's refused (another user's booking)."
     )
     rules = ("others-booking",)
-    holdings = Holdings(
-        table="bookings",
-        noun="booking",
-        slot="rental",
-        code=lambda b: b.booking_id,
-        owner_with=user_with,
-        of=bookings_of,
-        describe=describe,
-        reads=search_reads,
-        by_city=by_city,
-    )
+    shelf, slot = RENTALS, "rental"
     cancelling = Cancelling(
-        tool="cancel_booking",
         cancellable=lambda b: b.status == RESERVED and iso_day(b.pickup_date) >= TODAY,
         refund=cancellation_refund,
-        fee_expression=lambda b: f"{net_paid(b):.2f} - {b.daily_rate:.2f}",
+        kept=lambda b: (net_paid(b), b.daily_rate),
         place=lambda db, b: city_of(db, b.pickup_location),
     )
     openings = (
@@ -115,7 +100,7 @@ _LATE_OPENINGS = (
 )
 
 
-class LateReturnAndBigDamage(Mixed, RentalIntent):
+class LateReturnAndBigDamage(Chain, Mixed, RentalIntent):
     """Record the late return of the described rental; damage above $500 goes to a human."""
 
     name = "late_return_and_big_damage"
@@ -125,7 +110,10 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
     )
     challenges = frozenset({"search", "mixed"})
     rules = ("damage-over-limit-transfer",)
-    instead_of_last = True
+    done_at = "instead"
+    own_mistakes = "none"
+    slips = (left_out("record_late_return"),)
+    """After the damage filed by the agent: the late return left out."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -133,11 +121,11 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
         def on_road(b: Booking) -> bool:
             return b.status == ACTIVE and not b.late_hours and iso_day(b.return_date) >= TODAY
 
-        user = user_with(db, rng, lambda bs: any(on_road(b) for b in bs))
-        if user is None:
+        found = RENTALS.pick(db, rng, on_road)
+        if found is None:
             return None
-        b = rng.choice([b for b in bookings_of(db, user.user_id) if on_road(b)])
-        words, method = describe(db, b, rng), card(user, 0, rng)
+        user, b = found
+        words, method = RENTALS.describe(db, b, rng), card(user, rng)
         if words is None or method is None:
             return None
         hours = rng.randint(1, 12)
@@ -173,7 +161,7 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
                 "estimate": money_text(estimate),
             },
             actions=[
-                *search_reads(who, b.booking_id, locate=by_city(words, b)),
+                *RENTALS.reads(db, who, b, words=words),
                 *late_return_actions(b, hours, due, method),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
@@ -184,12 +172,6 @@ class LateReturnAndBigDamage(Mixed, RentalIntent):
         # the large damage filed by the agent, charged in full (or $0 with the waiver)
         waived = "collision_damage_waiver" in b.add_ons
         return refusing(task, damage_filed(b, task.scenario.known_info, waived))
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The damage filed by the agent, and the late return left out."""
-        *gold, transfer = task.actions
-        late_left_out = [a for a in gold if a.name != "record_late_return"] + [transfer]
-        return [self.gave_in(task), late_left_out]
 
 
 _BOOK_OPENINGS = (
@@ -214,7 +196,7 @@ class BookForMeNotKid(Mixed, RentalIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         user: User | None = pick(db, rng, "users", lambda u: age_on(u.birth_date, TODAY) >= 42)
-        method = card(user, 0, rng) if user is not None else None
+        method = card(user, rng) if user is not None else None
         if user is None or method is None:
             return None
         start = TODAY + dt.timedelta(days=rng.randint(3, 25))
@@ -320,4 +302,7 @@ class BookForMeNotKid(Mixed, RentalIntent):
         wanted, rest = task.scenario.known_info["vehicle_class"].split(", or ")
         fallback = rest.split()[0]
         other = wanted if book.arguments["vehicle_class"] == fallback else fallback
-        return [self.gave_in(task), swapped(task, book, replaced(book, vehicle_class=other))]
+        return [
+            self.gave_in(domain, task),
+            swapped(task, book, replaced(book, vehicle_class=other)),
+        ]

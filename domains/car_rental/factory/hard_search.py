@@ -16,18 +16,17 @@ from tau_sim.domains.car_rental.data import (
     TODAY,
     Booking,
     Location,
-    User,
     net_paid,
 )
 from tau_sim.domains.car_rental.factory.common import (
     COVER_TEXT,
     HARD,
     LIST_LOCATIONS,
+    RENTALS,
     RentalIntent,
     branch_words,
     cancellation_refund,
     changeable_now,
-    describe,
     extend_actions,
     extension_fits,
     fee_actions,
@@ -44,17 +43,12 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
-from tau_sim.domains.kit.factory.search import Shelf, card
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-RENTALS: Shelf[User, Booking] = Shelf(
-    "bookings", True, place=lambda b: b.pickup_location, places=LIST_LOCATIONS
-)
-"""A user's bookings, described by class, city (or branch code) and dates."""
 
 _OTHER_COVER = {
     "collision_damage_waiver": "liability_protection",
@@ -92,7 +86,7 @@ class ExtendDescribedRental(RentalIntent):
         if found is None:
             return None
         user, b = found
-        words = describe(db, b, rng)
+        words = RENTALS.describe(db, b, rng)
         method = card(user, rng)
         extra = rng.randint(2, 4)
         full = (iso_day(b.return_date) + dt.timedelta(days=extra)).isoformat()
@@ -186,7 +180,7 @@ class TripOverhaul(RentalIntent):
         if found is None:
             return None
         user, b = found
-        words, method = describe(db, b, rng), card(user, rng)
+        words, method = RENTALS.describe(db, b, rng), card(user, rng)
         change = one_way_change(db, b, rng)
         if words is None or method is None or change is None:
             return None
@@ -324,7 +318,11 @@ class TwoTripsReworked(RentalIntent):
         if user is None or pair is None:
             return None
         x, y = pair
-        words_x, words_y, method = describe(db, x, rng), describe(db, y, rng), card(user, rng)
+        words_x, words_y, method = (
+            RENTALS.describe(db, x, rng),
+            RENTALS.describe(db, y, rng),
+            card(user, rng),
+        )
         if words_x is None or words_y is None or method is None:
             return None
         refund, fee = cancellation_refund(x)

@@ -11,6 +11,7 @@ import msgspec
 from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
 from tau_sim.domains.food_delivery.rules import item_refund
 from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS, line_text
+from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money
@@ -162,22 +163,6 @@ def describe(
     return text
 
 
-def search_reads(db: Database, *orders: Order) -> list[Action]:
-    """The gold search: the customer's order list, then every order from the described restaurants.
-
-    The list names each order's restaurant, day and dishes; the orders of the restaurant(s)
-    of ``orders`` (the ones described) are read, in the profile's order, to compare them.
-    """
-    user = user_of(db, orders[0])
-    wanted = {o.restaurant_id for o in orders}
-    reads = [
-        Action("get_order_details", {"order_id": oid})
-        for oid in user.orders
-        if order_from(db, oid).restaurant_id in wanted
-    ]
-    return [Action("list_user_orders", {"user_id": user.user_id}), *reads]
-
-
 def address_of(text: str) -> dict[str, str]:
     """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
     parts = text.split(", ")
@@ -310,14 +295,10 @@ def describe_missing(db: Database, order: Order, missing: Sequence[OrderItem] = 
     return describe(db, order, came, missing)
 
 
-def search_path(who: Identity, searched: list[Action], *reads: Action) -> list[Action]:
-    """The gold reads of a search: the lookup, ``searched`` (``search_reads``), the profile.
-
-    The profile (this month's refunds and credits) is read once the order is found, so the ids
-    of the orders come from the order list, which tells them apart, not the profile's bare ids.
-    """
-    lookup, *profile = who.actions
-    return [lookup, *searched, *profile, *reads]
+ORDERS: Shelf[User, Order] = Shelf("orders", True, alike(lambda o: o.restaurant_id))
+"""A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
+those of the restaurant named, then reads the profile (this month's refunds and credits, read
+once the order is found, so the ids come from the list that tells the orders apart)."""
 
 
 class OrderRef(msgspec.Struct, frozen=True):
@@ -339,7 +320,7 @@ def order_ref(db: Database, who: Identity, order: Order, rng: random.Random) -> 
         reads = [*who.actions, Action("get_order_details", {"order_id": oid})]
         return OrderRef(f"order {oid}", {"order_id": oid}, reads)
     desc = describe(db, order, order.items[0])
-    return OrderRef(desc, {"order": desc}, search_path(who, search_reads(db, order)))
+    return OrderRef(desc, {"order": desc}, ORDERS.reads(db, who, order))
 
 
 def order_in(domain: Domain, task: Task) -> Order:

@@ -12,14 +12,13 @@ import msgspec
 
 from tau_sim.domains.food_delivery.data import PLACED, Order, Restaurant
 from tau_sim.domains.food_delivery.factory.common import (
+    ORDERS,
     HardFoodIntent,
     describe,
     describe_missing,
     pick_order,
     refund_writes,
     restaurant_of,
-    search_path,
-    search_reads,
     searchable,
     siblings,
     user_of,
@@ -121,7 +120,7 @@ class LateOrdersRemedies(Chain, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order, other)),
+                *ORDERS.reads(db, who, order, other),
                 *writes,
                 *sum_action([*refunds, *credits]),
             ],
@@ -248,7 +247,7 @@ class OrderOverhaul(Chain, HardFoodIntent):
                 )
             ).format(desc=desc),
             known={"order": desc, **known},
-            actions=[*search_path(who, search_reads(db, order), *reads), *writes],
+            actions=[*ORDERS.reads(db, who, order), *reads, *writes],
             outputs=[money_text(total)],
             summary=f"overhaul {oid}: {len(writes)} writes, total {money_text(total)}",
         )
@@ -354,7 +353,8 @@ class MissingDishReordered(Chain, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc, **known},
             actions=[
-                *search_path(who, search_reads(db, placed), *reads),
+                *ORDERS.reads(db, who, placed),
+                *reads,
                 *writes,
             ],
             outputs=[money_text(refund), money_text(total)],

@@ -18,6 +18,7 @@ from tau_sim.domains.food_delivery.data import (
     clock,
 )
 from tau_sim.domains.food_delivery.factory.common import (
+    ORDERS,
     HardFoodIntent,
     address_of,
     describe,
@@ -27,8 +28,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     missing_lines,
     pick_order,
     refund_writes,
-    search_path,
-    search_reads,
     searchable,
     siblings,
     tip_sum,
@@ -43,7 +42,10 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, line_text, sentence
-from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_text, random_address
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -96,7 +98,7 @@ class WholeOrderRefundMixed(Mixed, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order)),
+                *ORDERS.reads(db, who, order),
                 *refund_writes(order, lines, amounts, "missing item"),
             ],
             outputs=[*(money_text(a) for a in amounts), "cannot be refunded"],
@@ -142,7 +144,7 @@ class NeverDeliveredDisproven(Refuses, HardFoodIntent):
                 )
             ).format(desc=desc),
             known={"order": desc},
-            actions=search_path(who, search_reads(db, order)),
+            actions=ORDERS.reads(db, who, order),
             outputs=[clock(order.delivered_at)],
             summary=f"{order.order_id} 'never came', delivered {order.delivered_at}: refuse",
         )
@@ -188,7 +190,7 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc, "new_address": address, "extra_tip": money_text(extra)},
             actions=[
-                *search_path(who, search_reads(db, order)),
+                *ORDERS.reads(db, who, order),
                 *tip_sum(order, extra, rng),
                 Action("update_tip", {"order_id": order.order_id, "tip": tip}),
             ],
@@ -232,7 +234,7 @@ class NotStartedDisproven(HardFoodIntent):
                 )
             ).format(desc=desc),
             known={"order": desc, "cancel_reason": "changed my mind"},
-            actions=search_path(who, search_reads(db, order)),
+            actions=ORDERS.reads(db, who, order),
             outputs=[OUT_FOR_DELIVERY, clock(order.promised_by)],
             summary=f"{order.order_id} 'not started' but out for delivery: refuse",
         )
@@ -317,7 +319,7 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order, other)),
+                *ORDERS.reads(db, who, order, other),
                 *refund_writes(order, lines, refunds, "missing item"),
                 _late_credit(order, credit),
             ],
@@ -378,7 +380,7 @@ class ItemRefundWindowMixed(Mixed, HardFoodIntent):
             ).format(desc=desc),
             known={"order": desc},
             actions=[
-                *search_path(who, search_reads(db, order, old)),
+                *ORDERS.reads(db, who, order, old),
                 *refund_writes(order, lines, amounts, "missing item"),
             ],
             outputs=[

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, User, priced
+from tau_sim.domains.food_delivery.data import PLACED, PREPARING, Order, priced
 from tau_sim.domains.food_delivery.factory.common import (
+    ORDERS,
     HardFoodIntent,
     describe,
     dish_names,
@@ -33,14 +34,10 @@ from tau_sim.domains.food_delivery.rules import (
     promotion_problem,
 )
 from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
-from tau_sim.domains.kit.factory.search import Shelf, alike
+from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-ORDERS: Shelf[User, Order] = Shelf("orders", True, alike(lambda o: o.restaurant_id))
-"""A customer's orders, described by restaurant, day and a dish; the agent lists them, opens
-those of the restaurant named, then reads the profile (this month's refunds and credits)."""
 
 _REFUND_OPENINGS = {
     "missing item": (
@@ -331,14 +328,14 @@ class PromotionWithFallback(HardFoodIntent):
         return [*super().mistakes(domain, task), self.last_write_changed(domain, task, code=other)]
 
 
-class NotTheirOrderDisproven(HardFoodIntent):
+class NotTheirOrderDisproven(DisprovenClaim, HardFoodIntent):
     """An order the user says is theirs, that is on another customer's profile: no help with it."""
 
     name = "not_their_order_disproven"
     description = "The user claims another customer's order as theirs; the profile disproves it."
-    forbidden = True
     challenges = frozenset({"disproven"})
     rules = ("other-customer-order",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: the order is still cancellable, the caller lives in the same city."""
@@ -387,7 +384,3 @@ class NotTheirOrderDisproven(HardFoodIntent):
                 "cancel_order", {"order_id": known["order_id"], "reason": known["cancel_reason"]}
             )
         ]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the other customer's order cancelled."""
-        return [*super().mistakes(domain, task), [*task.actions, *self.violations(domain, task)]]

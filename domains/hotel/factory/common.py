@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from tau_sim.domains.hotel.data import (
@@ -28,8 +27,9 @@ from tau_sim.domains.hotel.rules import (
 )
 from tau_sim.domains.hotel.scenario import HOTEL_NAMES, ROOM_TEXT, UNKNOWN_IDS, stay_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
-from tau_sim.domains.kit.lookup import pick, picker, record
+from tau_sim.domains.kit.lookup import picker
 from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task, Tier
@@ -248,12 +248,6 @@ HARD: Tier = "hard"
 """The tier of the intents whose guests describe stays, mix requests or claim what is not so."""
 
 
-def reservations_of(db: Database, user_id: str) -> list[Reservation]:
-    """The guest's reservations in the order of their profile."""
-    user: Guest = record(db, "users", user_id)
-    return [record(db, "reservations", code) for code in user.reservations]
-
-
 _KIND = {
     "SEA01": "the harbour hotel in Seattle",
     "SFO01": "the San Francisco hotel",
@@ -281,7 +275,7 @@ def describe(db: Database, r: Reservation, rng: random.Random) -> str | None:
     """
     if any(
         o.reservation_id != r.reservation_id and o.check_in == r.check_in
-        for o in reservations_of(db, r.user_id)
+        for o in STAYS.of(db, r.user_id)
     ):
         return None
     return rng.choice(_DESCRIPTIONS).format(
@@ -293,53 +287,14 @@ def describe(db: Database, r: Reservation, rng: random.Random) -> str | None:
     )
 
 
-def by_city(words: str, *stays: Reservation) -> bool:
-    """Whether a description names a stay's city or kind of hotel but not the hotel itself."""
-    return any(HOTEL_NAMES[r.property_id] not in words for r in stays)
-
-
-def search_reads(who: Identity, *reservation_ids: str, locate: bool = False) -> list[Action]:
-    """The search: the guest found, their reservations listed, the ones meant, the profile.
-
-    The profile (tier, points, payment methods) is read after the list, so each code the gold
-    path uses comes from the list, where the description tells it from the guest's others.
-    ``locate``: the guest names a city, not the hotel, so the hotels are listed too.
-    """
-    lookup, profile = who.actions
-    return [
-        lookup,
-        Action("list_user_reservations", {"user_id": who.customer.user_id}),
-        *([Action("list_properties", {})] if locate else []),
-        *(Action("get_reservation_details", {"reservation_id": r}) for r in reservation_ids),
-        profile,
-    ]
-
-
-def card(user: Guest, rng: random.Random) -> PaymentMethod | None:
-    """A card or PayPal of ``user`` (no gift card) to pay several changes with."""
-    methods = [m for m in user.payment_methods if m.source != "gift_card"]
-    return rng.choice(methods) if methods else None
-
-
-def guest_with(
-    db: Database,
-    rng: random.Random,
-    accept: Callable[[list[Reservation]], bool],
-    least: int = 2,
-    points: int = 0,
-) -> Guest | None:
-    """A guest with ``least`` to five reservations that ``accept`` admits, and ``points``."""
-    chosen: Guest | None = pick(
-        db,
-        rng,
-        "users",
-        lambda u: (
-            least <= len(u.reservations) <= 5
-            and u.points >= points
-            and accept(reservations_of(db, u.user_id))
-        ),
-    )
-    return chosen
+STAYS: Shelf[Guest, Reservation] = Shelf(
+    "reservations",
+    True,
+    place=lambda r: HOTEL_NAMES[r.property_id],
+    places=Action("list_properties", {}),
+    describe=describe,
+)
+"""A guest's reservations, described by hotel (or its city) and dates."""
 
 
 class StayRef:
@@ -357,7 +312,7 @@ class StayRef:
         self.known_code = {"reservation_id": rid} if self.knows else {}
         self.known = self.known_code or {"stay": stay_text(r)}
         read = Action("get_reservation_details", {"reservation_id": rid})
-        self.reads = [*who.actions, read] if self.knows else search_reads(who, rid)
+        self.reads = [*who.actions, read] if self.knows else STAYS.search(who, r)
 
     def opening(self, rng: random.Random, templates: tuple[str, ...], **words: str) -> str:
         """One of ``templates`` with ``{ref}`` the reservation as the guest names it."""

@@ -23,16 +23,11 @@ from tau_sim.domains.hotel.data import (
 )
 from tau_sim.domains.hotel.factory.common import (
     HARD,
+    STAYS,
     HotelIntent,
-    by_city,
     cancellation_refund,
-    card,
-    describe,
     flexible_ahead,
-    guest_with,
-    reservations_of,
     search,
-    search_reads,
 )
 from tau_sim.domains.hotel.rules import (
     FLEXIBLE,
@@ -48,16 +43,14 @@ from tau_sim.domains.hotel.scenario import (
     dates_text,
 )
 from tau_sim.domains.kit.factory import claims
+from tau_sim.domains.kit.factory.chains import Chain, changed
+from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, sum_action
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-STAYS = claims.Described(
-    "reservations", "reservation_id", guest_with, reservations_of, describe, search_reads, by_city
-)
-"""The guest's reservations, described by hotel or city and dates."""
 
 _CLEANED_OPENINGS = (
     "Hi, my room was never cleaned during my last stay with you!",
@@ -104,7 +97,7 @@ class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
             demand="goodwill points for the room that was never cleaned",
             opening=rng.choice(_CLEANED_OPENINGS).format(hotel=HOTEL_NAMES[r.property_id]),
             known={"stay": words, "complaint": "the room was never cleaned"},
-            actions=STAYS.reads(who, r, words),
+            actions=STAYS.reads(db, who, r, words=words),
             outputs=["cleaned every night"],
             summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
             f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
@@ -138,10 +131,9 @@ class LateCancellationClaim(claims.LateCancellation[Reservation], HotelIntent):
     )
     rules = ("late-cancellation-first-night",)
     records = STAYS
-    cancel_tool = "cancel_reservation"
     openings = _LATE_OPENINGS
     said_days = (3, 6)
-    start_noun, record_noun, kept_noun, known_key = "check-in", "reservation", "stay", "stay"
+    start_noun, kept_noun, known_key = "check-in", "stay", "stay"
 
     def late(self, r: Reservation) -> bool:
         """A flexible stay of two nights or more whose cancellation now costs the first night."""
@@ -171,7 +163,7 @@ _TIER_OPENINGS = (
 )
 
 
-class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
+class BlueMemberRateClaim(Chain, Refuses, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
@@ -182,6 +174,9 @@ class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
     tier = HARD
     challenges = frozenset({"mixed", "disproven", "conditional"})
     rules = ("member-rate-tiers",)
+    own_mistakes = "none"
+    slips = (changed("book_reservation", lambda a: replaced(a, rate_plan=MEMBER), nth=-1),)
+    """After the member rate booked as well: the member rate booked instead."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -263,8 +258,3 @@ class BlueMemberRateClaim(claims.RefusedWrite, HotelIntent):
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The stay booked on the member rate too."""
         return [replaced(task.actions[-1], rate_plan=MEMBER)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The member rate booked as well, and the member rate booked instead."""
-        instead = replaced(task.actions[-1], rate_plan=MEMBER)
-        return [*super().mistakes(domain, task), [*task.actions[:-1], instead]]

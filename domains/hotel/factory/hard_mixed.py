@@ -14,19 +14,14 @@ import msgspec
 
 from tau_sim.domains.hotel.data import Reservation, net_paid
 from tau_sim.domains.hotel.factory.common import (
+    STAYS,
     HotelIntent,
     RoomUpgrade,
-    by_city,
     cancellation_refund,
-    card,
-    describe,
-    guest_with,
     movable,
     new_dates,
     open_nights,
     refund_on_cancel,
-    reservations_of,
-    search_reads,
     upcoming,
 )
 from tau_sim.domains.hotel.rules import (
@@ -47,10 +42,10 @@ from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.mixed import (
     Cancelling,
     CancelOwnAndOthers,
-    Holdings,
     Mixed,
-    refusing,
 )
+from tau_sim.domains.kit.factory.refusals import refusing
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -85,11 +80,11 @@ class NonRefundableKeepsDates(Mixed, HotelIntent):
         def fits(r: Reservation) -> bool:
             return _non_refundable(r) and r.room_type != "suite" and not r.complimentary_upgrade
 
-        guest = guest_with(db, rng, lambda rs: any(fits(r) for r in rs))
-        if guest is None:
+        found = STAYS.pick(db, rng, fits)
+        if found is None:
             return None
-        r = rng.choice([r for r in reservations_of(db, guest.user_id) if fits(r)])
-        words, method = describe(db, r, rng), card(guest, rng)
+        guest, r = found
+        words, method = STAYS.describe(db, r, rng), card(guest, rng)
         target = ROOM_TYPES[ROOM_TYPES.index(r.room_type) + 1]
         nights = open_nights(db, r.property_id, target, [n.date for n in r.nights])
         shift = dt.timedelta(days=rng.choice((1, 2, -1)))
@@ -107,7 +102,7 @@ class NonRefundableKeepsDates(Mixed, HotelIntent):
         hotel = record(db, "properties", r.property_id)
         moved = dates_text(start.isoformat(), end.isoformat())
         actions = [
-            *search_reads(who, rid, locate=by_city(words, r)),
+            *STAYS.reads(db, who, r, words=words),
             *upgrade.quote(),
             upgrade.write(),
             Action("add_special_request", {"reservation_id": rid, "request": first}),
@@ -177,14 +172,14 @@ class PointsOnTwoStays(Mixed, HotelIntent):
         def accept(rs: list[Reservation]) -> bool:
             return any(movable(a) for a in rs) and any(_non_refundable(b) for b in rs)
 
-        guest = guest_with(db, rng, accept, points=40_000)
+        guest = STAYS.owner(db, rng, accept, admit=lambda g: g.points >= 40_000)
         if guest is None:
             return None
-        mine = reservations_of(db, guest.user_id)
+        mine = STAYS.of(db, guest.user_id)
         a = rng.choice([r for r in mine if movable(r)])
         b = rng.choice([r for r in mine if _non_refundable(r)])
         cost_a, cost_b = POINTS_PER_NIGHT[a.room_type], POINTS_PER_NIGHT[b.room_type]
-        words_a, words_b = describe(db, a, rng), describe(db, b, rng)
+        words_a, words_b = STAYS.describe(db, a, rng), STAYS.describe(db, b, rng)
         if words_a is None or words_b is None or guest.points < cost_a + cost_b:
             return None
         two = len(a.nights) > 1 and guest.points >= 2 * cost_a + cost_b and rng.random() < 0.5
@@ -211,9 +206,7 @@ class PointsOnTwoStays(Mixed, HotelIntent):
                 "night": f"{which_a} of the first, and the night of {night_b.date}",
             },
             actions=[
-                *search_reads(
-                    who, a.reservation_id, b.reservation_id, locate=by_city(words_a + words_b, a, b)
-                ),
+                *STAYS.reads(db, who, a, b, words=words_a + words_b),
                 Action(
                     "calculate", {"expression": f"{guest.points}" + f" - {cost_a}" * len(nights_a)}
                 ),
@@ -236,22 +229,11 @@ class CancelMineAndFriends(CancelOwnAndOthers[Reservation], HotelIntent):
         "the own one is cancelled, the friend's refused (another guest's reservation)."
     )
     rules = ("others-reservation",)
-    holdings = Holdings(
-        table="reservations",
-        noun="reservation",
-        slot="stay",
-        code=lambda r: r.reservation_id,
-        owner_with=guest_with,
-        of=reservations_of,
-        describe=describe,
-        reads=search_reads,
-        by_city=by_city,
-    )
+    shelf, slot = STAYS, "stay"
     cancelling = Cancelling(
-        tool="cancel_reservation",
         cancellable=refund_on_cancel,
         refund=cancellation_refund,
-        fee_expression=lambda r: f"{net_paid(r):.2f} - {r.nights[0].price:.2f}",
+        kept=lambda r: (net_paid(r), r.nights[0].price),
         place=lambda db, r: HOTEL_NAMES[r.property_id],
     )
     openings = (

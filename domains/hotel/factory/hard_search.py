@@ -14,11 +14,11 @@ import random
 from tau_sim.domains.hotel.data import Guest, Reservation, net_paid
 from tau_sim.domains.hotel.factory.common import (
     HARD,
+    STAYS,
     DateChange,
     HotelIntent,
     RoomUpgrade,
     cancellation_refund,
-    describe,
     difference_expression,
     movable,
     new_dates,
@@ -32,26 +32,18 @@ from tau_sim.domains.hotel.rules import (
 )
 from tau_sim.domains.hotel.scenario import (
     CONFIRM,
-    HOTEL_NAMES,
     REQUEST_TEXT,
     ROOM_TEXT,
     dates_text,
     points_text,
 )
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.search import Shelf, card
+from tau_sim.domains.kit.factory.chains import Chain, changed
+from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-STAYS: Shelf[Guest, Reservation] = Shelf(
-    "reservations",
-    True,
-    place=lambda r: HOTEL_NAMES[r.property_id],
-    places=Action("list_properties", {}),
-)
-"""A guest's reservations, described by hotel (or its city) and dates."""
 
 
 def _shifted(
@@ -111,7 +103,7 @@ class MoveDescribedStay(HotelIntent):
         if found is None:
             return None
         guest, r = found
-        words, method = describe(db, r, rng), card(guest, rng)
+        words, method = STAYS.describe(db, r, rng), card(guest, rng)
         if words is None or method is None or "late_checkout" in r.special_requests:
             return None
         change = _shifted(db, r, rng.choice((-1, 1, 2, 3)), rng.choice((0, 0, 1)), method)
@@ -183,7 +175,12 @@ _OVERHAUL_OPENINGS = (
 )
 
 
-class StayOverhaul(HotelIntent):
+def _paid_the_wrong_way(upgrade: Action) -> Action:
+    """The upgrade complimentary where it is paid, or paid where it is complimentary."""
+    return replaced(upgrade, complimentary=not upgrade.arguments["complimentary"])
+
+
+class StayOverhaul(Chain, HotelIntent):
     """Upgrade a described stay and add a request; later, one night paid with points."""
 
     name = "stay_overhaul"
@@ -193,6 +190,11 @@ class StayOverhaul(HotelIntent):
     )
     tier = HARD
     challenges = frozenset({"search", "long", "later"})
+    slips = (
+        changed(
+            "upgrade_room", lambda a: replaced(a, complimentary=not a.arguments["complimentary"])
+        ),
+    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -204,7 +206,7 @@ class StayOverhaul(HotelIntent):
         if found is None:
             return None
         guest, r = found
-        words, method = describe(db, r, rng), card(guest, rng)
+        words, method = STAYS.describe(db, r, rng), card(guest, rng)
         target = ROOM_TYPES[ROOM_TYPES.index(r.room_type) + 1]
         cost = POINTS_PER_NIGHT[target]
         nights = open_nights(db, r.property_id, target, [n.date for n in r.nights])
@@ -264,14 +266,6 @@ class StayOverhaul(HotelIntent):
             later_at=later_at,
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The later need left out, complimentary the wrong way round, another request."""
-        upgrade = next(a for a in task.actions if a.name == "upgrade_room")
-        free = not upgrade.arguments["complimentary"]
-        paths = [*super().mistakes(domain, task)]
-        paths.append(swapped(task, upgrade, replaced(upgrade, complimentary=free)))
-        return paths
-
 
 _TWO_OPENINGS = (
     "Hi, I have two hotel stays with you that both need changes.",
@@ -302,7 +296,7 @@ class TwoStaysReworked(HotelIntent):
         if pair is None:
             return None
         x, y = pair
-        words_x, words_y = describe(db, x, rng), describe(db, y, rng)
+        words_x, words_y = STAYS.describe(db, x, rng), STAYS.describe(db, y, rng)
         shift = rng.choice((1, 2))
         longer = _shifted(db, y, shift, 1, method)
         same = _shifted(db, y, shift, 0, method)

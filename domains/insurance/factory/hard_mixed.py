@@ -40,7 +40,11 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, loss_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.mixed import Mixed, refusing
+from tau_sim.domains.kit.factory.chains import Chain, changed, links
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action, swapped
@@ -58,13 +62,22 @@ def _storm_text(what: str, amount: float) -> str:
     return f"{what}, about {money_text(amount)}"
 
 
-class StormClaims(Mixed, InsuranceIntent):
+def _hail_on_home(domain: Domain, task: Task) -> list[Action]:
+    """The hail claim filed on the home policy (the wind claim's)."""
+    filed = {a.arguments["loss_type"]: a for a in links(task, "file_claim")}
+    wind, hail = filed["wind"], filed["hail"]
+    return swapped(task, hail, replaced(hail, policy_id=wind.arguments["policy_id"]))
+
+
+class StormClaims(Chain, Mixed, InsuranceIntent):
     """A storm: file the covered home and car claims, refuse the excluded flood; later a switch."""
 
     name = "storm_claims"
     description = "A storm hit house and car: two claims filed, the excluded flood refused."
     rules = ("excluded-loss",)
     challenges = frozenset({"search", "mixed", "long", "later"})
+    slips = (_hail_on_home,)
+    """After the flood filed and the generic ones (the later need left out)."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -163,21 +176,22 @@ class StormClaims(Mixed, InsuranceIntent):
         # the excluded flood filed on the home policy as the user asks
         return refusing(task, replaced(wind, loss_type="flood", estimated_amount=flood))
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The flood filed; the generic ones (the later need left out); hail on the home policy."""
-        filed = {a.arguments["loss_type"]: a for a in task.actions if a.name == "file_claim"}
-        wind, hail = filed["wind"], filed["hail"]
-        on_home = replaced(hail, policy_id=wind.arguments["policy_id"])
-        return [*super().mistakes(domain, task), swapped(task, hail, on_home)]
+
+def _other_relationship(add: Action) -> Action:
+    """The driver added with another relationship."""
+    other = next(r for r in RELATIONSHIPS if r != add.arguments["relationship"])
+    return replaced(add, relationship=other)
 
 
-class DriversAndFriend(Mixed, InsuranceIntent):
+class DriversAndFriend(Chain, Mixed, InsuranceIntent):
     """Add two household drivers and pay the new balance; refuse the friend also asked for."""
 
     name = "drivers_and_friend"
     description = "Two household drivers added and the balance paid; the friend is refused."
     rules = ("household-only",)
     challenges = frozenset({"mixed", "long"})
+    slips = (changed("add_driver", _other_relationship),)
+    """After the friend added and the generic ones (the payment left out)."""
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -264,15 +278,6 @@ class DriversAndFriend(Mixed, InsuranceIntent):
         )
         # the friend added as the user asks
         return refusing(task, replaced(adds[0], **msgspec.structs.asdict(friend)))
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The friend added; the generic ones (the payment left out); a relationship changed."""
-        add = next(a for a in task.actions if a.name == "add_driver")
-        other = next(r for r in RELATIONSHIPS if r != add.arguments["relationship"])
-        return [
-            *super().mistakes(domain, task),
-            swapped(task, add, replaced(add, relationship=other)),
-        ]
 
 
 class RecentAndLateClaims(Mixed, InsuranceIntent):

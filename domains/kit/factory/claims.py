@@ -1,24 +1,22 @@
 """The disproven-claim challenge: the user claims what the records disprove; the agent refuses.
 
-``RefusedWrite`` is an intent whose user asks for a write the policy refuses, its mistake the
-gold path with that write made; ``DisprovenClaim`` one whose request rests on a claim the
-records contradict (a forbidden request: nothing is written). ``Described`` says
-how a domain's customers name their records of one kind without their ids, so a claim can be
-about a record found by search. ``LateCancellation`` is the claim shared by the worlds
-whose cancellations cost a fee close to the start: "it is days away, so it is free".
+``DisprovenClaim`` is an intent whose request rests on a claim the records contradict (a
+forbidden request: nothing is written), over ``refusals.Refuses``. ``LateCancellation`` is
+the claim shared by the worlds whose cancellations cost a fee close to the start: "it is days
+away, so it is free", about a record found by search on the domain's ``search.Shelf``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.identity import Identity
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.factory.refusals import Placement, Refuses
+from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import KEEP_UNLESS_FULL, CustomerIntent, Owned, replaced
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
@@ -26,83 +24,16 @@ from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 R = TypeVar("R", bound=Owned)
 
 
-class RefusedWrite(CustomerIntent):
-    """An intent whose user asks for a write the policy refuses: ``violations`` gives it.
+class DisprovenClaim(Refuses):
+    """A hard, forbidden intent: the records disprove the claim its user's request rests on.
 
-    The mistake is the gold path with that write made, after the domain's own mistakes when
-    ``domain_mistakes`` is set; where the tools refuse the write themselves (no violations)
-    the domain's mistakes are all there is. Put it before the domain's intent class in the
-    bases.
+    Its mistake is the claimed write made (``gave_in``); a claim sets ``own_mistakes`` to list
+    the domain's own beside it.
     """
-
-    domain_mistakes: ClassVar[bool] = False
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The domain's mistakes (see above), then the refused write made anyway."""
-        made = self.violations(domain, task)
-        if not made:
-            return super().mistakes(domain, task)
-        own = super().mistakes(domain, task) if self.domain_mistakes else []
-        return [*own, [*task.actions, *made]]
-
-
-class DisprovenClaim(RefusedWrite):
-    """A hard, forbidden intent: the records disprove the claim its user's request rests on."""
 
     forbidden = True
     tier = "hard"
-
-
-@dataclass(frozen=True)
-class Described(Generic[R]):
-    """How a domain's customers name their records of one kind (``table``) without the ids.
-
-    ``customer_with`` draws a customer whose records (``records_of``) an acceptance test
-    admits; ``describe`` words one record so it is told from the customer's others (None when
-    it cannot be); ``search_reads`` is the gold search for record ids (``locate``: the words
-    name a city, not the place, so the places are listed too) and ``by_city`` says whether
-    words name a city. ``id_field`` is the record's id, as its fields and tools name it.
-    """
-
-    table: str
-    id_field: str
-    customer_with: Callable[[Database, random.Random, Callable[[list[R]], bool]], Owned | None]
-    records_of: Callable[[Database, str], list[R]]
-    describe: Callable[[Database, R, random.Random], str | None]
-    search_reads: Callable[..., list[Action]]
-    by_city: Callable[[str, R], bool]
-
-    def key(self, r: R) -> str:
-        """The id of record ``r``."""
-        return str(getattr(r, self.id_field))
-
-    def pick(
-        self, db: Database, rng: random.Random, fits: Callable[[R], bool]
-    ) -> tuple[R, list[R]] | None:
-        """A record that ``fits``, drawn among its customer's, and all of that customer's."""
-        customer = self.customer_with(db, rng, lambda rs: any(fits(r) for r in rs))
-        if customer is None:
-            return None
-        mine = self.records_of(db, customer.user_id)
-        return rng.choice([r for r in mine if fits(r)]), mine
-
-    def described(
-        self, db: Database, rng: random.Random, fits: Callable[[R], bool]
-    ) -> tuple[R, str] | None:
-        """A record that ``fits`` (see ``pick``) and the words its customer names it with."""
-        found = self.pick(db, rng, fits)
-        words = None if found is None else self.describe(db, found[0], rng)
-        return None if found is None or words is None else (found[0], words)
-
-    def reads(self, who: Identity, r: R, words: str) -> list[Action]:
-        """The gold search for ``r`` that the user names with ``words``."""
-        return list(self.search_reads(who, self.key(r), locate=self.by_city(words, r)))
-
-    def meant(self, domain: Domain, task: Task) -> R:
-        """The record a task is about (the first of the kind its gold path reads)."""
-        rid = next(a.arguments[self.id_field] for a in task.actions if self.id_field in a.arguments)
-        found: R = record(domain.new_database(), self.table, rid)
-        return found
+    own_mistakes: ClassVar[Placement] = "none"
 
 
 @dataclass(frozen=True)
@@ -136,26 +67,24 @@ class Words:
     place: Mapping[str, str]
 
 
-class LateCancellation(DisprovenClaim, Generic[R]):
+class LateCancellation(DisprovenClaim, CustomerIntent, Generic[R]):
     """A full refund asked for a record whose start is "days away": it is inside the fee window.
 
     Nothing is cancelled: the user keeps the record rather than pay the fee. A domain gives
-    its records (``records``), the tool that cancels one, the ``openings``, how many days
-    after the real start the user thinks it is (``said_days``, both included), the nouns of
-    its world (``start_noun`` "check-in", ``record_noun`` "reservation", ``kept_noun``
-    "stay", the slot ``known_key``) and four hooks: which records are ``late``, which
-    ``twin`` another (the user's words would not tell them apart), a record's ``terms`` and
-    the user's ``words`` for it (None when it cannot be worded).
+    its records (``records``, whose ``cancel`` is the write refused), the ``openings``, how
+    many days after the real start the user thinks it is (``said_days``, both included), the
+    nouns of its world (``start_noun`` "check-in", ``kept_noun`` "stay", the slot
+    ``known_key``; the record's noun is its table's) and four hooks: which records are
+    ``late``, which ``twin`` another (the user's words would not tell them apart), a record's
+    ``terms`` and the user's ``words`` for it (None when it cannot be worded).
     """
 
     name = "late_cancellation_claim"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "disproven", "conditional"})
-    records: Described[R]
-    cancel_tool: ClassVar[str]
+    records: Shelf[Any, R]
     openings: ClassVar[tuple[str, ...]]
     said_days: ClassVar[tuple[int, int]]
     start_noun: ClassVar[str]
-    record_noun: ClassVar[str]
     kept_noun: ClassVar[str]
     known_key: ClassVar[str]
 
@@ -180,39 +109,37 @@ class LateCancellation(DisprovenClaim, Generic[R]):
         found = self.records.pick(db, rng, self.late)
         if found is None:
             return None
-        r, mine = found
-        if any(self.twin(r, o) for o in mine if o is not r):
+        owner, r = found
+        if any(self.twin(r, o) for o in self.records.of(db, owner.user_id) if o is not r):
             return None
         words, terms = self.words(db, r, rng), self.terms(r)
         if words is None or terms.refund <= 0:
             return None
         day = iso_day(terms.start) + dt.timedelta(days=rng.randint(*self.said_days))
         paid, refund = money_text(terms.paid), money_text(terms.refund)
-        who = self.owner(db, r, rng)
+        who, noun = self.owner(db, r, rng), self.records.table[:-1]
         return self.task(
             domain,
             who,
             goal=f"I want to cancel {words.said} with a full refund of {paid}: I think the "
             f"{self.start_noun} is only on {day.strftime('%A')}, days from now. I do not know "
-            f"the {self.record_noun} code. If I cannot get the full {paid} back, I keep the "
-            f"{self.record_noun} as it is.",
+            f"the {noun} code. If I cannot get the full {paid} back, I keep the {noun} as it is.",
             demand=f"the {self.kept_noun} cancelled with the full {paid} refunded",
             opening=rng.choice(self.openings).format(**words.place) + KEEP_UNLESS_FULL,
             known={self.known_key: words.known},
             actions=[
-                *self.records.reads(who, r, words.known),
+                *self.records.reads(db, who, r, words=words.known),
                 Action("calculate", {"expression": f"{terms.paid:.2f} - {terms.fee:.2f}"}),
             ],
             outputs=[terms.start, refund],
-            summary=f"full refund of {self.records.key(r)} asked ({self.start_noun} "
+            summary=f"full refund of {self.records.code(r)} asked ({self.start_noun} "
             f"{terms.start}, {terms.window}): {refund} only, {self.kept_noun} kept",
         )
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The late cancellation refunded in full."""
         r = self.records.meant(domain, task)
-        args = {self.records.id_field: self.records.key(r), "refund_amount": self.terms(r).paid}
-        return [Action(self.cancel_tool, args)]
+        return self.records.cancel(r, self.terms(r).paid, None)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The full refund given, and the record cancelled with the fee (the condition lost)."""

@@ -2,9 +2,11 @@
 
 A ``Shelf`` is where a domain's customers keep the records they describe (reservations,
 bookings, orders, accounts) and how the agent finds them: ``pick`` and ``pair`` draw a customer
-with several records and the one or two a goal is about, ``reads`` is the gold search,
-``elsewhere`` the customer's other records (a wrong pick), ``cancel`` the cancellation of a
-described record. ``card`` is the method such a customer pays several changes with.
+with several records and the one or two a goal is about, ``described`` one with its words,
+``reads`` is the gold search (``search`` that of a record a base task names, ``detail`` the
+read of one), ``meant`` the record a task is about, ``elsewhere`` the customer's other records
+(a wrong pick), ``cancel`` the cancellation of a described record. ``card`` is the method such
+a customer pays several changes with.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod
 from tau_sim.domains.kit.people import Customer
 from tau_sim.domains.kit.tasks import Owned
-from tau_sim.simulator.world import Action, Database
+from tau_sim.simulator.world import Action, Database, Domain, Task
 
 C = TypeVar("C", bound=Customer)
 R = TypeVar("R", bound=Owned)
@@ -55,7 +57,9 @@ class Shelf(Generic[C, R]):
     opened by ``get_reservation_details`` with ``reservation_id``). ``listed``: the agent lists
     them first (``list_user_reservations``) and reads the profile last; else it reads the
     profile first. ``opens`` picks the records it opens; ``places`` lists the places, read when
-    a description leaves out the ``place`` of a record (names its city).
+    a description leaves out the ``place`` of a record (names its city). ``describe`` words a
+    record as its customer names it without the id (None where the words would not tell it
+    from the customer's others).
     """
 
     table: str
@@ -63,11 +67,16 @@ class Shelf(Generic[C, R]):
     opens: Opens[R] = meant_only
     place: Callable[[R], str] = lambda _: ""
     places: Action | None = None
+    describe: Callable[[Database, R, random.Random], str | None] = lambda *_: None
 
     @property
     def key(self) -> str:
         """The id field of a record, and the tools' argument that names one."""
         return f"{self.table[:-1]}_id"
+
+    def code(self, r: R) -> str:
+        """The id of record ``r``."""
+        return str(getattr(r, self.key))
 
     def of(self, db: Database, user_id: str) -> list[R]:
         """The customer's records in the order of their profile."""
@@ -108,6 +117,14 @@ class Shelf(Generic[C, R]):
             return None
         return owner, rng.choice([r for r in self.of(db, owner.user_id) if fits(r)])
 
+    def described(
+        self, db: Database, rng: random.Random, fits: Callable[[R], bool]
+    ) -> tuple[R, str] | None:
+        """A record that ``fits`` (see ``pick``) and the words its customer names it with."""
+        found = self.pick(db, rng, fits)
+        words = None if found is None else self.describe(db, found[1], rng)
+        return None if found is None or words is None else (found[1], words)
+
     def pair_owner(
         self,
         db: Database,
@@ -145,23 +162,38 @@ class Shelf(Generic[C, R]):
         return self.places is not None and any(self.place(r) not in words for r in records)
 
     def reads(self, db: Database, who: Identity, *meant: R, words: str = "") -> list[Action]:
-        """The search: the customer found, their records (listed and) opened, the profile.
+        """The gold search for the records ``meant`` that the customer names with ``words``.
+
+        It opens the records ``opens`` picks among the customer's; when the words name a
+        city, not the place, the places are listed too (see ``search``).
+        """
+        opened = self.opens(self.of(db, who.customer.user_id), meant)
+        return self.search(who, *opened, locate=self.by_city(words, *meant))
+
+    def search(self, who: Identity, *opened: R, locate: bool = False) -> list[Action]:
+        """The search: the customer found, their records (listed and) ``opened``, the profile.
 
         A listed search reads the profile last, so each id the gold path uses comes from the
-        list, where ``words`` (the description) tell the record from the others; when they name
-        a city, not the place, the places are listed too.
+        list, where the description tells the record from the others; ``locate`` lists the
+        places too.
         """
         lookup, *profile = who.actions
-        user_id = who.customer.user_id
-        opened = [
-            Action(f"get_{self.table[:-1]}_details", {self.key: getattr(r, self.key)})
-            for r in self.opens(self.of(db, user_id), meant)
-        ]
+        reads = [self.detail(r) for r in opened]
         if not self.listed:
-            return [lookup, *profile, *opened]
-        located = [self.places] if self.places and self.by_city(words, *meant) else []
-        listing = Action(f"list_user_{self.table}", {"user_id": user_id})
-        return [lookup, listing, *located, *opened, *profile]
+            return [lookup, *profile, *reads]
+        located = [self.places] if self.places and locate else []
+        listing = Action(f"list_user_{self.table}", {"user_id": who.customer.user_id})
+        return [lookup, listing, *located, *reads, *profile]
+
+    def detail(self, r: R) -> Action:
+        """The read that opens record ``r``."""
+        return Action(f"get_{self.table[:-1]}_details", {self.key: self.code(r)})
+
+    def meant(self, domain: Domain, task: Task) -> R:
+        """The record a task is about (the first of the kind its gold path names)."""
+        rid = next(a.arguments[self.key] for a in task.actions if self.key in a.arguments)
+        found: R = record(domain.new_database(), self.table, rid)
+        return found
 
     def elsewhere(self, db: Database, write: Action) -> list[R]:
         """The other records of the customer whose record ``write`` names (a wrong pick)."""

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
+from tau_sim.domains.kit.factory.search import Shelf, until_found
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
@@ -171,10 +172,12 @@ class ByItemIntent(RetailIntent):
     unknown_info = [*UNKNOWN_IDS, ORDER_IDS]
 
 
-def orders_of(db: Database, user_id: str) -> list[Order]:
-    """The user's orders, in the order their profile lists them."""
-    user: User = record(db, "users", user_id)
-    return [record(db, "orders", oid) for oid in user.orders]
+ORDERS: Shelf[User, Order] = Shelf("orders", opens=until_found)
+"""A user's orders, described by an item no other order holds; the agent opens them in profile
+order until it has the one meant."""
+
+orders_of = ORDERS.of
+"""The user's orders, in the order their profile lists them."""
 
 
 def pick_user(
@@ -194,13 +197,6 @@ def telling_items(order: Order, others: list[Order]) -> list[OrderItem]:
     """The items of ``order`` whose product no other of the user's orders holds."""
     elsewhere = {i.name for o in others if o.order_id != order.order_id for i in o.items}
     return [i for i in order.items if i.name not in elsewhere]
-
-
-def search_reads(orders: list[Order], *targets: Order) -> list[Action]:
-    """The reads of an agent that looks through the user's orders until it has every target."""
-    ids = [o.order_id for o in orders]
-    last = max(ids.index(t.order_id) for t in targets)
-    return [Action("get_order_details", {"order_id": o}) for o in ids[: last + 1]]
 
 
 def window_check(order: Order) -> Action:
@@ -328,7 +324,9 @@ def locate(
         told = [rng.choice(told)]
     if len(orders) >= 2 and told and rng.random() < share:
         ref = f"order with {items_value(told)}"
-        return Located(ref, {"order_desc": ref}, search_reads(orders, order))
+        return Located(
+            ref, {"order_desc": ref}, [ORDERS.detail(o) for o in ORDERS.opens(orders, [order])]
+        )
     oid = order.order_id
     return Located(
         f"order {oid}", {"order_id": oid}, [Action("get_order_details", {"order_id": oid})]

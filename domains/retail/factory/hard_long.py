@@ -17,6 +17,7 @@ from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
+    ORDERS,
     ByItemIntent,
     can_swap,
     described_returns,
@@ -27,7 +28,6 @@ from tau_sim.domains.retail.factory.common import (
     other_branch,
     pick_user,
     return_action,
-    search_reads,
     swap_for,
     telling_items,
     window_check,
@@ -140,8 +140,7 @@ class LongAddressReturnCancel(Chain, ByItemIntent):
                 "cancel_reason": reason,
             },
             actions=[
-                *who.actions,
-                *search_reads(orders, ship, back, cancel),
+                *ORDERS.reads(db, who, ship, back, cancel),
                 window_check(back),
                 *sum_action([i.price for i in items]),
                 *writes,
@@ -223,7 +222,7 @@ class LongExchangeTwoOrders(Chain, ByItemIntent):
             "new_items": "; then ".join(options_text(n.options) for _, n in pairs_a + pairs_b),
             "payment_method": method_text(method),
         }
-        reads = search_reads(orders, first, second)
+        reads = ORDERS.reads(db, who, first, second)
         if pending and rng.random() < 0.6:
             cancel = rng.choice(pending)
             c_item = telling_items(cancel, orders)[0]
@@ -243,7 +242,7 @@ class LongExchangeTwoOrders(Chain, ByItemIntent):
                 Action("modify_user_address", {"user_id": user.user_id, **address_args(address)})
             ]
             then = "update my account's default address, as I have moved"
-        steps: list[Action] = [*who.actions, *reads]
+        steps: list[Action] = list(reads)
         for order, pairs in ((first, pairs_a), (second, pairs_b)):
             steps.append(window_check(order))
             steps += [
@@ -342,8 +341,7 @@ class ConditionalMoveAndExchange(Chain, ByItemIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *who.actions,
-                *search_reads(orders, ship, back),
+                *ORDERS.reads(db, who, ship, back),
                 window_check(back),
                 Action("get_product_details", {"product_id": old.product_id}),
                 difference_action([(old, new)]),

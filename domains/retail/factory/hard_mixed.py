@@ -11,11 +11,15 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
+    ORDERS,
     RetailIntent,
     in_window_delivered,
     late_delivered,
@@ -23,7 +27,6 @@ from tau_sim.domains.retail.factory.common import (
     pick_order,
     pick_user,
     return_action,
-    search_reads,
     swap_for,
     telling_items,
     window_check,
@@ -116,8 +119,7 @@ class MixedReturnWindow(Mixed, HardRetailIntent):
                 "payment_method": method_text(method),
             },
             actions=[
-                *who.actions,
-                *search_reads(orders, recent, late),
+                *ORDERS.reads(db, who, recent, late),
                 window_check(recent),
                 window_check(late),
                 return_action(recent, [ok], method),
@@ -198,7 +200,7 @@ class MixedFinalSale(Mixed, HardRetailIntent):
             demand=f"the {item.name} returned for a refund",
             opening=opening,
             known=known,
-            actions=[*who.actions, *search_reads(orders, final, other), *checks, write],
+            actions=[*ORDERS.reads(db, who, final, other), *checks, write],
             outputs=outputs,
             summary=f"refuse the final-sale {item.name} of {final.order_id}; {short}",
         )
@@ -272,7 +274,7 @@ class DisprovenLateDelivery(Refuses, HardRetailIntent):
             demand=demand,
             opening=opening,
             known=known,
-            actions=[*who.actions, *search_reads(orders, order), window_check(order)],
+            actions=[*ORDERS.reads(db, who, order), window_check(order)],
             outputs=[order.delivered_on],
             summary=f"{demand}: refused, {order.order_id} was delivered {order.delivered_on}",
         )

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.search import Shelf, until_found
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -18,6 +17,7 @@ from tau_sim.domains.kit.tasks import sum_action, swap_last
 from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, User
 from tau_sim.domains.retail.factory.common import (
     CONFIRM,
+    ORDERS,
     ByItemIntent,
     RetailIntent,
     described_returns,
@@ -41,10 +41,6 @@ from tau_sim.domains.retail.scenario import (
     order_phrase,
 )
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
-
-ORDERS: Shelf[User, Order] = Shelf("orders", opens=until_found)
-"""A user's orders, described by an item no other order holds; the agent opens them in profile
-order until it has the one meant."""
 
 
 def _several_delivered(orders: list[Order]) -> bool:

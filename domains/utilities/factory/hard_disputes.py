@@ -64,7 +64,7 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
         "The user says the reading on the latest bill is wrong and wants it disputed, but the "
         "bill used an actual reading equal to the one they give: refused, saying so (disproven)."
     )
-    domain_mistakes = True
+    own_mistakes = "before"
     rules = ("bill-reading-matches",)
     challenges = frozenset({"disproven"})
 
@@ -238,7 +238,7 @@ class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
         "The user wants an outage credit for a day the power was off, but no outage is on file "
         "in their zip code that day: refused, saying so (disproven)."
     )
-    domain_mistakes = True
+    own_mistakes = "before"
     rules = ("outage-credit-on-file",)
     challenges = frozenset({"disproven"})
 

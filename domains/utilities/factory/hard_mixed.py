@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.mixed import Mixed, Refuses, refusing
+from tau_sim.domains.kit.factory.mixed import (
+    Mixed,
+)
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.tasks import replaced, replay_actions
@@ -51,6 +54,7 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
     )
     rules = ("late-fee-waiver-once-a-year",)
     challenges = frozenset({"mixed"})
+    done_at = "before"  # the waiver made before the plan
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -122,11 +126,6 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
         )
         # the late fee waived a second time within 12 months
         return refusing(task, Action("waive_late_fee", {"account_id": supply.account.account_id}))
-
-    def gave_in(self, task: Task) -> list[Action]:
-        """The waiver made before the plan."""
-        *reads, plan = task.actions
-        return [*reads, *task.violations, plan]
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The waiver before the plan, the generic ones, and the waiver instead of the plan."""

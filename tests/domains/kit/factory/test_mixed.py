@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from tau_sim.domains.kit.factory.mixed import CancelOwnAndOthers, Refuses
+from tau_sim.domains.kit.factory.mixed import CancelOwnAndOthers
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import Domain, Task
@@ -45,7 +46,7 @@ def test_the_friends_record_is_refused_and_the_tools_would_cancel_it(
 def test_a_refusing_intent_names_its_refused_writes_when_it_samples() -> None:
     domain = get_domain("car_rental")
     intent = domain.intent("late_return_and_big_damage")
-    assert isinstance(intent, Refuses) and intent.instead_of_last
+    assert isinstance(intent, Refuses) and intent.done_at == "instead"
     rng = random.Random(7)
     task = next(t for _ in range(200) if (t := intent.sample(domain, domain.new_database(), rng)))
     assert [a.name for a in task.violations] == ["file_damage_report"]
