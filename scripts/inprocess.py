@@ -7,7 +7,7 @@ one way they play them (no store, no runner: a feed keeps the events).
 
 from __future__ import annotations
 
-from tau_sim.simulator.core.conditions import Condition
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import Event
 from tau_sim.simulator.core.registry import AgentProvider, CalibrationAgentProvider, UserProvider

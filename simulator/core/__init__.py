@@ -17,13 +17,13 @@ from tau_sim.simulator.core.chat import (
     ToolSpec,
     Usage,
 )
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.conditions import (
     DEFAULT_LEVEL,
     DIMENSIONS,
     INTENSITY_LEVELS,
     NEUTRAL,
     TASK_EMOTION,
-    Condition,
     EmotionSpec,
     check_level,
     intensity_label,

@@ -2,8 +2,8 @@
 
 The taxonomy itself (families, leaves, their dynamics) lives in ``users/``; the engine reaches it
 through the ``EMOTIONS`` registry. What is here is the vocabulary of a condition: intensity levels,
-the three dimensions with their named levels, the ``Condition`` one conversation plays under and
-the ``EmotionSpec`` a task file may carry.
+the three dimensions with their named levels and the ``EmotionSpec`` a task file may carry (the
+``Condition`` one conversation plays under is ``core.condition``'s).
 """
 
 from __future__ import annotations
@@ -88,28 +88,6 @@ def parse_levels(dimension: str, text: str | None) -> list[str | None]:
     if not out:
         raise UsageError(f"{flag}: give at least one of {', '.join(DIMENSIONS[dimension])}")
     return out
-
-
-class Condition(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """The condition one conversation plays under: an emotion, its intensity, three levels.
-
-    ``emotion`` is a leaf, family or alias name (``neutral`` for none), ``intensity`` is in 0..1,
-    and each of ``politeness``, ``urgency`` and ``trust`` is a named level of ``DIMENSIONS`` or
-    None for the leaf's own. Grid cells, conversation contexts and user views hold one; the
-    ``ConversationStarted`` event and the ``conversations`` table keep its fields flat, in the
-    order they always had (``ConversationStarted.condition`` reads them back as one).
-    """
-
-    emotion: str
-    intensity: float
-    politeness: str | None = None
-    urgency: str | None = None
-    trust: str | None = None
-
-    @property
-    def levels(self) -> dict[str, str | None]:
-        """Dimension -> level (None: the leaf's own), in the order of ``DIMENSIONS``."""
-        return {"politeness": self.politeness, "urgency": self.urgency, "trust": self.trust}
 
 
 def level_label(level: str | None) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core.chat import ToolCallSpec
-from tau_sim.simulator.core.conditions import Condition
+from tau_sim.simulator.core.condition import Condition
 
 
 class RewardBreakdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

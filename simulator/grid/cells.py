@@ -14,7 +14,8 @@ from typing import Any
 
 import msgspec
 
-from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION, Condition
+from tau_sim.simulator.core.condition import Condition
+from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.world.domain import DEFAULT_TIER
 from tau_sim.simulator.world.taskformat import without_data

@@ -23,7 +23,8 @@ from typing import Any
 import anyio
 import msgspec
 
-from tau_sim.simulator.core.conditions import INTENSITY_LEVELS, NEUTRAL, TASK_EMOTION, Condition
+from tau_sim.simulator.core.condition import Condition
+from tau_sim.simulator.core.conditions import INTENSITY_LEVELS, NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded
 from tau_sim.simulator.core.registry import CalibrationAgentProvider, resolve_emotion

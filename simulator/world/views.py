@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from tau_sim.simulator.core.chat import ToolSpec
-from tau_sim.simulator.core.conditions import Condition
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.world.domain import Action, UserScenario
 from tau_sim.simulator.world.slots import InfoSlot, user_slots
 from tau_sim.simulator.world.tools import ToolKind

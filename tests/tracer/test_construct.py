@@ -7,7 +7,7 @@ from collections import Counter
 import msgspec
 import pytest
 
-from tau_sim.simulator.core.conditions import Condition
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world.domain import PERSONAS, Action, load_tasks

@@ -69,7 +69,10 @@ class CannedModel:
 
 
 def test_prompt_states_the_conditions_levels() -> None:
-    ctx = msgspec.structs.replace(context(), politeness="warm", urgency="low", trust="skeptical")
+    levels = Condition(
+        emotion="frustration", intensity=0.8, politeness="warm", urgency="low", trust="skeptical"
+    )
+    ctx = msgspec.structs.replace(context(), condition=levels)
     prompt = LLMUser(CannedModel(), user_view(ctx)).system.content or ""
     assert "politeness is warm" in prompt and "urgency is low" in prompt
     assert "trust in the agent is skeptical" in prompt and "went through" in prompt

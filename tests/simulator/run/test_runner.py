@@ -7,7 +7,7 @@ import anyio
 import msgspec
 import pytest
 
-from tau_sim.simulator.core.conditions import Condition
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import SchemaVersionError, UsageError
 from tau_sim.simulator.grid import RunConfig, conversation_seed, grid
