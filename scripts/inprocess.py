@@ -7,6 +7,7 @@ one way they play them (no store, no runner: a feed keeps the events).
 
 from __future__ import annotations
 
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import Event
 from tau_sim.simulator.core.registry import AgentProvider, CalibrationAgentProvider, UserProvider
@@ -41,8 +42,7 @@ async def play(
         run_id=run_id,
         task=task,
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=0,
     )

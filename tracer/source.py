@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core import Event, UsageError
+from tau_sim.simulator.core import Condition, Event, UsageError
 from tau_sim.simulator.grid import RunConfig, decode_config
 from tau_sim.simulator.store import get_run, iter_events
 from tau_sim.simulator.world import (
@@ -54,8 +54,7 @@ class Conversation(msgspec.Struct):
             run_id=str(row["run_id"]),
             task=self.task,
             domain=self.domain,
-            emotion=str(row["emotion"]),
-            intensity=float(row["intensity"]),
+            condition=Condition(emotion=str(row["emotion"]), intensity=float(row["intensity"])),
             trial=int(row["trial"]),
             seed=int(row["seed"] or 0),
         )

@@ -49,7 +49,7 @@ def user_brief(view: UserView, acting: float) -> Text:
     text.append("Goal\n", style="bold")
     text.append(scenario.goal + "\n")
     text.append("Act ", style="bold")
-    text.append(f"{profile.leaf} ({profile.family}) at {view.intensity:.2f}\n")
+    text.append(f"{profile.leaf} ({profile.family}) at {view.condition.intensity:.2f}\n")
     text.append(f"  acting now: {acting:.1f} ({acting_words(acting)})", style="bold")
     text.append("  ctrl+up/down\n", style="dim")
     text.append(f"  {GUIDES.get(profile.family, GUIDES['neutral'])}\n")

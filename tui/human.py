@@ -230,7 +230,7 @@ class HumanScreen(SizedScreen):
     def take(self, ask: Ask) -> None:
         """It is the person's turn: show what they need and open the input."""
         if isinstance(ask, UserAsk) and not ask.transcript:
-            self.acting = ask.view.intensity
+            self.acting = ask.view.condition.intensity
         self._turn(ask)
 
     def _turn(self, ask: Ask | None) -> None:
@@ -326,7 +326,7 @@ class HumanScreen(SizedScreen):
             return UserTurn(text="", tool_calls=calls, model="human")
         state = EmotionUpdate(
             conversation=ask.view.conversation_id,
-            emotion=ask.view.emotion,
+            emotion=ask.view.condition.emotion,
             intensity=round(self.acting, 2),
             dissatisfaction=1.0 if ends == UNSATISFIED else 0.0,
             reason=reason or "acted by a person",

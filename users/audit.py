@@ -171,7 +171,7 @@ def card(played: Sequence[Played]) -> list[dict[str, Any]]:
     """One row of figures per user kind and condition, in the order first played."""
     groups: dict[tuple[Any, ...], list[Played]] = defaultdict(list)
     for item in played:
-        groups[tuple(getattr(item, k) for k in _CONDITION)].append(item)
+        groups[_condition_key(item)].append(item)
     corr = _rank_correlations(played)
     rows = []
     for key, items in groups.items():
@@ -182,11 +182,19 @@ def card(played: Sequence[Played]) -> list[dict[str, Any]]:
     return rows
 
 
+def _condition_key(item: Played) -> tuple[Any, ...]:
+    """The values of ``_CONDITION`` for one conversation (an unset level is "")."""
+    condition = item.condition
+    levels = (level or "" for level in condition.levels.values())
+    return (item.user, condition.emotion, condition.intensity, *levels)
+
+
 def _rank_correlations(played: Sequence[Played]) -> dict[tuple[str, str], float | None]:
     pairs: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
     for item in played:
-        family = family_of(item.emotion)
-        pairs[item.user, family].append((item.intensity, expressed_intensity(item, family)))
+        family = family_of(item.condition.emotion)
+        set_intensity = item.condition.intensity
+        pairs[item.user, family].append((set_intensity, expressed_intensity(item, family)))
     out: dict[tuple[str, str], float | None] = {}
     for key, values in pairs.items():
         if family_of(key[1]) == "neutral" or len({s for s, _ in values}) < 2:

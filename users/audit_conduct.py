@@ -118,13 +118,8 @@ def insistences_set(item: Played) -> int:
     if not item.demand:
         return 0
     try:
-        profile = EmotionProfile.of(
-            item.emotion,
-            item.intensity,
-            politeness=item.politeness or None,
-            urgency=item.urgency or None,
-            trust=item.trust or None,
-        )
+        condition = item.condition
+        profile = EmotionProfile.of(condition.emotion, condition.intensity, **condition.levels)
     except KeyError:
         return 0
     return pushback_of(profile).insistences

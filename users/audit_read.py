@@ -13,7 +13,14 @@ from functools import cache
 import msgspec
 import sqlite_utils
 
-from tau_sim.simulator.core import AgentMessage, ToolResult, UsageError, UserMessage, UserToolResult
+from tau_sim.simulator.core import (
+    AgentMessage,
+    Condition,
+    ToolResult,
+    UsageError,
+    UserMessage,
+    UserToolResult,
+)
 from tau_sim.simulator.results import conversation_rows
 from tau_sim.simulator.store import get_run, iter_events
 from tau_sim.simulator.world import Domain, InfoSlot, Task
@@ -32,11 +39,7 @@ class Played:
     """
 
     user: str
-    emotion: str
-    intensity: float
-    politeness: str
-    urgency: str
-    trust: str
+    condition: Condition
     reward: float | None
     texts: list[str] = field(default_factory=list)
     known_before: list[str] = field(default_factory=list)
@@ -65,15 +68,22 @@ def read_runs(db: sqlite_utils.Database, run_ids: list[str]) -> list[Played]:
     return played
 
 
+def _level(value: object) -> str | None:
+    """A stored dimension level; None (the leaf's own) where the column is empty."""
+    return str(value) if value else None
+
+
 def _read(db: sqlite_utils.Database, row: dict[str, object]) -> Played:
     reward = row.get("reward")
     item = Played(
         user=str(row["user"]),
-        emotion=str(row["emotion"]),
-        intensity=float(str(row["intensity"])),
-        politeness=str(row.get("politeness") or ""),
-        urgency=str(row.get("urgency") or ""),
-        trust=str(row.get("trust") or ""),
+        condition=Condition(
+            emotion=str(row["emotion"]),
+            intensity=float(str(row["intensity"])),
+            politeness=_level(row.get("politeness")),
+            urgency=_level(row.get("urgency")),
+            trust=_level(row.get("trust")),
+        ),
         reward=float(str(reward)) if reward is not None else None,
     )
     domain, task_id = str(row["domain"]), str(row["task_id"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.world import ConversationContext, user_view
 from tau_sim.users.dynamics import WEIGHTS, DissatisfactionModel, Signal
 from tau_sim.users.emotions import EmotionProfile, level_name, profile_of
@@ -39,8 +40,7 @@ def brief_of(domain: Domain, task: Task, emotion: str, intensity: float) -> str:
         run_id="brief",
         task=task,
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=0,
     )

@@ -258,11 +258,7 @@ def profile_of(view: UserView) -> EmotionProfile:
     """The emotion profile of a user's condition; ``UsageError`` for an unknown emotion or level."""
     try:
         return EmotionProfile.of(
-            view.emotion,
-            view.intensity,
-            politeness=view.politeness,
-            urgency=view.urgency,
-            trust=view.trust,
+            view.condition.emotion, view.condition.intensity, **view.condition.levels
         )
     except KeyError as exc:
         raise UsageError(f"--emotions: unknown emotion or level {exc.args[0]!r}") from None

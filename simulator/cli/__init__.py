@@ -20,30 +20,16 @@ if TYPE_CHECKING:
     from tau_sim.simulator.cli.domains import installed_domains
     from tau_sim.simulator.cli.endings import error_share_exit, remove_unused
     from tau_sim.simulator.cli.errors import EXIT_INTERRUPTED, exit_code_of, silence_output
-    from tau_sim.simulator.cli.options import Parser, flag
-    from tau_sim.simulator.cli.parser import build_parser, parsers
+    from tau_sim.simulator.cli.options import flag
+    from tau_sim.simulator.cli.parser import parsers
     from tau_sim.simulator.cli.reporting import print_report
-    from tau_sim.simulator.cli.resume import (
-        RESUME_OPTIONS,
-        resume_config,
-        resume_keys,
-        resume_settings,
-    )
+    from tau_sim.simulator.cli.resume import resume_config, resume_keys, resume_settings
     from tau_sim.simulator.cli.run_options import add_run_arguments
-    from tau_sim.simulator.cli.settings import (
-        OUTPUT_DEFAULTS,
-        config_from_settings,
-        configure_run,
-        unique,
-    )
+    from tau_sim.simulator.cli.settings import config_from_settings, configure_run, unique
 
 __all__ = [
     "EXIT_INTERRUPTED",
-    "OUTPUT_DEFAULTS",
-    "RESUME_OPTIONS",
-    "Parser",
     "add_run_arguments",
-    "build_parser",
     "config_from_settings",
     "configure_run",
     "error_share_exit",
@@ -62,11 +48,7 @@ __all__ = [
 
 _MODULE_OF = {
     "EXIT_INTERRUPTED": "errors",
-    "OUTPUT_DEFAULTS": "settings",
-    "RESUME_OPTIONS": "resume",
-    "Parser": "options",
     "add_run_arguments": "run_options",
-    "build_parser": "parser",
     "config_from_settings": "settings",
     "configure_run": "settings",
     "error_share_exit": "endings",

@@ -2,7 +2,8 @@
 
 The taxonomy itself (families, leaves, their dynamics) lives in ``users/``; the engine reaches it
 through the ``EMOTIONS`` registry. What is here is the vocabulary of a condition: intensity levels,
-the three dimensions with their named levels, and the ``EmotionSpec`` a task file may carry.
+the three dimensions with their named levels and the ``EmotionSpec`` a task file may carry (the
+``Condition`` one conversation plays under is ``core.condition``'s).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from tau_sim.simulator.core.chat import ToolCallSpec
+from tau_sim.simulator.core.condition import Condition
 
 
 class RewardBreakdown(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
@@ -54,6 +55,10 @@ class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
 
     ``refusal`` says whether the task is a refusal task (its line lists forbidden writes the
     user asks for: ``Task.violations``), stored so a report needs no domain to tell.
+
+    The condition's fields stay flat and in this order, as every stored event has them
+    (``Condition`` as a base or a nested struct would move or nest their keys); ``condition``
+    reads them as one.
     """
 
     run_id: str
@@ -69,6 +74,17 @@ class ConversationStarted(EventBase, frozen=True, tag="conversation_started"):
     urgency: str | None = None
     trust: str | None = None
     refusal: bool = False
+
+    @property
+    def condition(self) -> Condition:
+        """The condition the conversation plays under."""
+        return Condition(
+            emotion=self.emotion,
+            intensity=self.intensity,
+            politeness=self.politeness,
+            urgency=self.urgency,
+            trust=self.trust,
+        )
 
 
 class UserMessage(EventBase, frozen=True, tag="user_message"):

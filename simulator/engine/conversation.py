@@ -78,13 +78,13 @@ async def run_conversation(
                 domain=domain.name,
                 agent=agent_model,
                 user=user_model,
-                emotion=ctx.emotion,
-                intensity=ctx.intensity,
+                emotion=ctx.condition.emotion,
+                intensity=ctx.condition.intensity,
                 trial=ctx.trial,
                 seed=ctx.seed,
-                politeness=ctx.politeness,
-                urgency=ctx.urgency,
-                trust=ctx.trust,
+                politeness=ctx.condition.politeness,
+                urgency=ctx.condition.urgency,
+                trust=ctx.condition.trust,
                 refusal=bool(domain.violations(ctx.task)),
             )
         )

@@ -1,34 +1,10 @@
 """Why a conversation failed: one rule-based reason per failure, from its events alone.
 
-``diagnose`` reads what the conversation's events hold (the ending and its detail, the reward
-breakdown, the user's turns and emotion updates, the agent's tool calls, the tool results and
-the final ``EnvironmentState``) and the task's expected state (``Evaluator.gold_state``), so a
-conversation read back from SQLite gets the same reason it got while it ran (``tau-sim
-rescore`` recomputes it). The first rule that holds wins, in ``FAILURE_KINDS`` order:
-
-- ``infra_error``: an endpoint failed (the ending's detail says which role and why);
-- ``model_error``: the agent's model failed for good; ``user_error``: the user simulator did
-  (its model failed, the referee ended the conversation for an empty turn or for the same
-  message over and over (the ``user_error`` ending: the detail quotes the repeated message),
-  or it sent an empty or malformed turn: the detail counts those turns, the unstructured
-  answers and the repairs used);
-- ``error``: the harness raised;
-- ``policy_violation``: the final state holds a write the policy forbids for this task, one its
-  user asks for (``Intent.violations``: every record that write leaves, as it leaves it; the
-  write is named), however the conversation then ended;
-- ``timeout``, ``max_steps``, ``tool_errors``: a limit ended it; ``agent_stalled``: the user
-  repeated itself because the agent's turns gave it nothing to answer (the referee's loop
-  rule, charged to the agent);
-- ``user_quit``: the user gave up on its own pushback, not on the agent: the final state
-  matches, every required output was said, the user had insisted on a refusal and perceived
-  nothing of the agent's conduct (``AGENT_CONDUCT_TAGS``); reported apart and left out of the
-  figures, like a user-simulator error (``core.infra.is_excluded``);
-- ``abandoned``: the user gave up (with the reason the user gave, if any);
-- ``transfer``: a transfer to a human that is not the task's gold ending;
-- ``wrong_write``: the final state differs from the expected one (which gold write is missing
-  or differs, or which extra write happened);
-- ``missing_output``: the state is right, a required output was never said (which);
-- ``unscored``: none of these holds (no breakdown stored): kept visible rather than guessed.
+``diagnose`` reads the conversation's events (ending, reward breakdown, user turns and emotion
+updates, tool calls and results, the final ``EnvironmentState``) and the task's expected state
+(``Evaluator.gold_state``); the first rule of ``FAILURE_KINDS`` that holds wins, so a stored
+conversation gets the reason it got while it ran. The rules, one by one: docs/results.md,
+"Costs, failure reasons, transcripts, exports".
 """
 
 from __future__ import annotations

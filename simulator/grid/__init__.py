@@ -19,7 +19,6 @@ if TYPE_CHECKING:
         CellSet,
         cell_at,
         cell_index,
-        conversation_id,
         conversation_seed,
         grid,
         grid_size,
@@ -27,22 +26,11 @@ if TYPE_CHECKING:
         pending,
         task_set_hash,
     )
-    from tau_sim.simulator.grid.config import (
-        RunConfig,
-        decode_config,
-    )
-    from tau_sim.simulator.grid.keys import (
-        reattach_keys,
-        seal_keys,
-    )
-    from tau_sim.simulator.grid.workers import (
-        MAX_WORKERS,
-        auto_workers,
-        resolve_workers,
-    )
+    from tau_sim.simulator.grid.config import RunConfig, decode_config
+    from tau_sim.simulator.grid.keys import reattach_keys, seal_keys
+    from tau_sim.simulator.grid.workers import auto_workers, resolve_workers
 
 MODULE_OF = {
-    "MAX_WORKERS": "workers",
     "auto_workers": "workers",
     "resolve_workers": "workers",
     "Cell": "cells",
@@ -50,7 +38,6 @@ MODULE_OF = {
     "RunConfig": "config",
     "cell_at": "cells",
     "cell_index": "cells",
-    "conversation_id": "cells",
     "conversation_seed": "cells",
     "decode_config": "config",
     "grid": "cells",
@@ -64,14 +51,12 @@ MODULE_OF = {
 """The module of this package that defines each public name."""
 
 __all__ = [
-    "MAX_WORKERS",
     "Cell",
     "CellSet",
     "RunConfig",
     "auto_workers",
     "cell_at",
     "cell_index",
-    "conversation_id",
     "conversation_seed",
     "decode_config",
     "grid",

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.conditions import NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.grid.config import RunConfig
 from tau_sim.simulator.world.domain import DEFAULT_TIER
@@ -21,19 +22,15 @@ from tau_sim.simulator.world.taskformat import without_data
 
 
 class Cell(msgspec.Struct, frozen=True):
-    """One grid cell: one conversation to play (a None level is the emotion leaf's own)."""
+    """One grid cell: one conversation to play, under ``condition``."""
 
     index: int
     agent: str
     user: str
     task_id: str
-    emotion: str
-    intensity: float
+    condition: Condition
     trial: int
     seed: int
-    politeness: str | None = None
-    urgency: str | None = None
-    trust: str | None = None
 
 
 _SINGLE = (NEUTRAL, TASK_EMOTION)
@@ -77,30 +74,11 @@ def cell_at(config: RunConfig, index: int) -> Cell:
     emotion, intensity = conditions[condition]
     politeness, urgency, trust = levels[level]
     user_name, task_id = config.users[user], config.tasks[task]
-    seed = conversation_seed(
-        config.seed,
-        user_name,
-        task_id,
-        emotion,
-        intensity,
-        trial,
-        politeness=politeness,
-        urgency=urgency,
-        trust=trust,
+    played = Condition(
+        emotion=emotion, intensity=intensity, politeness=politeness, urgency=urgency, trust=trust
     )
-    return Cell(
-        index,
-        config.agents[agent],
-        user_name,
-        task_id,
-        emotion,
-        intensity,
-        trial,
-        seed,
-        politeness,
-        urgency,
-        trust,
-    )
+    seed = conversation_seed(config.seed, user_name, task_id, played, trial)
+    return Cell(index, config.agents[agent], user_name, task_id, played, trial, seed)
 
 
 class CellSet:
@@ -170,24 +148,15 @@ def grid_size(config: RunConfig) -> int:
 
 
 def conversation_seed(
-    run_seed: int,
-    user: str,
-    task_id: str,
-    emotion: str,
-    intensity: float,
-    trial: int,
-    *,
-    politeness: str | None = None,
-    urgency: str | None = None,
-    trust: str | None = None,
+    run_seed: int, user: str, task_id: str, condition: Condition, trial: int
 ) -> int:
     """Seed of one conversation: independent of the agent, so agents meet identical users.
 
     Only the levels that are set enter the key, so a condition without levels keeps the seed it
     had before dimensions existed.
     """
-    key = f"{run_seed}|{user}|{task_id}|{emotion}|{intensity:.4f}|{trial}"
-    for name, level in (("politeness", politeness), ("urgency", urgency), ("trust", trust)):
+    key = f"{run_seed}|{user}|{task_id}|{condition.emotion}|{condition.intensity:.4f}|{trial}"
+    for name, level in condition.levels.items():
         if level is not None:
             key += f"|{name}={level}"
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1

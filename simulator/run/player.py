@@ -23,6 +23,7 @@ from typing import Any
 import anyio
 import msgspec
 
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.conditions import INTENSITY_LEVELS, NEUTRAL, TASK_EMOTION
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.events import ConversationEnded
@@ -67,7 +68,7 @@ def task_condition(cell: Cell, task: Task) -> Cell:
     ``medium`` (0 for neutral); each dimension level it sets replaces the cell's. The seed stays
     the cell's. Any other cell is returned as it is.
     """
-    if cell.emotion != TASK_EMOTION:
+    if cell.condition.emotion != TASK_EMOTION:
         return cell
     spec = task.emotion
     if spec is None or (spec.leaf or spec.family or NEUTRAL) == NEUTRAL:
@@ -75,14 +76,15 @@ def task_condition(cell: Cell, task: Task) -> Cell:
     else:
         leaf = resolve_emotion(spec.leaf or spec.family or NEUTRAL)
         intensity = INTENSITY_LEVELS["medium"] if spec.intensity is None else spec.intensity
-    return msgspec.structs.replace(
-        cell,
+    own = cell.condition
+    played = Condition(
         emotion=leaf,
         intensity=intensity,
-        politeness=(spec and spec.politeness) or cell.politeness,
-        urgency=(spec and spec.urgency) or cell.urgency,
-        trust=(spec and spec.trust) or cell.trust,
+        politeness=(spec and spec.politeness) or own.politeness,
+        urgency=(spec and spec.urgency) or own.urgency,
+        trust=(spec and spec.trust) or own.trust,
     )
+    return msgspec.structs.replace(cell, condition=played)
 
 
 GC_FIRST_GENERATION = 50_000
@@ -228,13 +230,9 @@ class Player:
             run_id=self.run_id,
             task=task,
             domain=self.domains[task.domain],
-            emotion=cell.emotion,
-            intensity=cell.intensity,
+            condition=cell.condition,
             trial=cell.trial,
             seed=cell.seed,
-            politeness=cell.politeness,
-            urgency=cell.urgency,
-            trust=cell.trust,
         )
         agent = make_agent(self.agent_providers[cell.agent], ctx, self._answer_key)
         user = self.user_providers[cell.user].for_conversation(user_view(ctx))

@@ -20,22 +20,9 @@ from typing import TYPE_CHECKING
 from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
-    from tau_sim.simulator.store.event_rows import (
-        PAGE_SIZE,
-        ordered_rows,
-    )
-    from tau_sim.simulator.store.opening import (
-        DEFAULT_DB,
-        open_database,
-        storage_fault,
-        storage_faults,
-    )
-    from tau_sim.simulator.store.outputs import (
-        atomic_output,
-        check_output,
-        output_fault,
-        write_outputs,
-    )
+    from tau_sim.simulator.store.event_rows import ordered_rows
+    from tau_sim.simulator.store.opening import DEFAULT_DB, open_database, storage_faults
+    from tau_sim.simulator.store.outputs import atomic_output, check_output, write_outputs
     from tau_sim.simulator.store.reads import (
         get_run,
         iter_events,
@@ -44,94 +31,57 @@ if TYPE_CHECKING:
         run_state,
         run_states,
     )
-    from tau_sim.simulator.store.runs import (
-        Store,
-    )
+    from tau_sim.simulator.store.runs import Store
     from tau_sim.simulator.store.schema import (
         CONVERSATION_COLUMNS,
-        LEVEL_COLUMNS,
-        RUN_COLUMNS,
         SCHEMA_VERSION,
         create_rescores_table,
     )
-    from tau_sim.simulator.store.timeouts import (
-        BUSY_TIMEOUT_ENV,
-        STALE_AFTER_ENV,
-        default_busy_timeout,
-        stale_after,
-    )
-    from tau_sim.simulator.store.usage import (
-        ROLE_COLUMN_NAMES,
-        ROLE_FIELDS,
-        ROLES,
-    )
-    from tau_sim.simulator.store.writer import (
-        Writer,
-    )
+    from tau_sim.simulator.store.usage import ROLE_COLUMN_NAMES, ROLE_FIELDS, ROLES
 
 MODULE_OF = {
-    "BUSY_TIMEOUT_ENV": "timeouts",
     "CONVERSATION_COLUMNS": "schema",
     "DEFAULT_DB": "opening",
-    "LEVEL_COLUMNS": "schema",
-    "PAGE_SIZE": "event_rows",
     "ROLES": "usage",
     "ROLE_COLUMN_NAMES": "usage",
     "ROLE_FIELDS": "usage",
-    "RUN_COLUMNS": "schema",
     "SCHEMA_VERSION": "schema",
-    "STALE_AFTER_ENV": "timeouts",
     "Store": "runs",
-    "Writer": "writer",
     "atomic_output": "outputs",
     "check_output": "outputs",
     "create_rescores_table": "schema",
-    "default_busy_timeout": "timeouts",
     "get_run": "reads",
     "iter_events": "reads",
     "open_database": "opening",
     "ordered_rows": "event_rows",
-    "output_fault": "outputs",
     "played_seconds": "reads",
     "role_usage": "reads",
     "run_state": "reads",
     "run_states": "reads",
-    "stale_after": "timeouts",
-    "storage_fault": "opening",
     "storage_faults": "opening",
     "write_outputs": "outputs",
 }
 """The module of this package that defines each public name."""
 
 __all__ = [
-    "BUSY_TIMEOUT_ENV",
     "CONVERSATION_COLUMNS",
     "DEFAULT_DB",
-    "LEVEL_COLUMNS",
-    "PAGE_SIZE",
     "ROLES",
     "ROLE_COLUMN_NAMES",
     "ROLE_FIELDS",
-    "RUN_COLUMNS",
     "SCHEMA_VERSION",
-    "STALE_AFTER_ENV",
     "Store",
-    "Writer",
     "atomic_output",
     "check_output",
     "create_rescores_table",
-    "default_busy_timeout",
     "get_run",
     "iter_events",
     "open_database",
     "ordered_rows",
-    "output_fault",
     "played_seconds",
     "role_usage",
     "run_state",
     "run_states",
-    "stale_after",
-    "storage_fault",
     "storage_faults",
     "write_outputs",
 ]

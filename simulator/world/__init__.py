@@ -34,18 +34,12 @@ from typing import TYPE_CHECKING
 from tau_sim.simulator.core.exports import lazy_names
 
 if TYPE_CHECKING:
-    from tau_sim.simulator.world.contractions import CONTRACTIONS, written_out
-    from tau_sim.simulator.world.database import (
-        Base,
-        Database,
-        Index,
-    )
+    from tau_sim.simulator.world.contractions import written_out
+    from tau_sim.simulator.world.database import Base, Database, Index
     from tau_sim.simulator.world.domain import (
         CHALLENGES,
-        DEFAULT_TIER,
         LATER_AFTER,
         PERSONAS,
-        TIERS,
         Action,
         Challenge,
         Domain,
@@ -59,23 +53,16 @@ if TYPE_CHECKING:
         persona_for,
     )
     from tau_sim.simulator.world.evaluation import (
-        EVIDENCE,
         Evaluator,
         GoldState,
-        MissingStateError,
-        Violation,
         agent_texts,
-        evaluate,
-        final_reward,
         final_state,
         make_evaluator,
-        normalize_text,
         record_value,
         state_event,
     )
     from tau_sim.simulator.world.picks import (
         Fact,
-        UntoldPick,
         described,
         facts,
         id_arguments,
@@ -85,30 +72,12 @@ if TYPE_CHECKING:
         untold_picks,
     )
     from tau_sim.simulator.world.policyrules import policy_rules
-    from tau_sim.simulator.world.pool import (
-        domains_named,
-        run_domains,
-        select_tasks,
-        task_pool,
-    )
-    from tau_sim.simulator.world.slots import (
-        InfoSlot,
-        SlotHint,
-        user_slots,
-    )
-    from tau_sim.simulator.world.splits import (
-        check_tier,
-        check_users,
-        reads_free_text,
-        split_pool,
-        tier_pool,
-    )
+    from tau_sim.simulator.world.pool import run_domains, task_pool
+    from tau_sim.simulator.world.slots import InfoSlot, SlotHint, user_slots
+    from tau_sim.simulator.world.splits import split_pool, tier_pool
     from tau_sim.simulator.world.statehash import exact_hash
-    from tau_sim.simulator.world.taskformat import dump_tasks, encode_task
-    from tau_sim.simulator.world.taskstats import (
-        TaskStats,
-        task_stats,
-    )
+    from tau_sim.simulator.world.taskformat import encode_task
+    from tau_sim.simulator.world.taskstats import TaskStats, task_stats
     from tau_sim.simulator.world.told import (
         Heard,
         Untold,
@@ -118,21 +87,8 @@ if TYPE_CHECKING:
         string_arguments,
         untold,
     )
-    from tau_sim.simulator.world.tools import (
-        Tool,
-        ToolError,
-        ToolKind,
-        Toolkit,
-        ToolOutcome,
-        render_result,
-        tool,
-    )
-    from tau_sim.simulator.world.usersteps import (
-        StepHint,
-        UserStep,
-        step_request,
-        user_steps,
-    )
+    from tau_sim.simulator.world.tools import Tool, ToolError, ToolKind, Toolkit, ToolOutcome, tool
+    from tau_sim.simulator.world.usersteps import StepHint, UserStep, user_steps
     from tau_sim.simulator.world.views import (
         AgentView,
         AnswerKey,
@@ -140,12 +96,10 @@ if TYPE_CHECKING:
         UserView,
         agent_view,
         answer_key,
-        ending_tools,
         user_view,
     )
 
 MODULE_OF = {
-    "CONTRACTIONS": "contractions",
     "written_out": "contractions",
     "CHALLENGES": "domain",
     "LATER_AFTER": "domain",
@@ -154,10 +108,8 @@ MODULE_OF = {
     "persona_for": "domain",
     "policy_rules": "policyrules",
     "tier_pool": "splits",
-    "check_tier": "splits",
     "task_stats": "taskstats",
     "TaskStats": "taskstats",
-    "DEFAULT_TIER": "domain",
     "Action": "domain",
     "AgentView": "views",
     "AnswerKey": "views",
@@ -165,7 +117,6 @@ MODULE_OF = {
     "ConversationContext": "views",
     "Database": "database",
     "Domain": "domain",
-    "EVIDENCE": "evaluation",
     "Evaluator": "evaluation",
     "Generation": "domain",
     "GoldState": "evaluation",
@@ -173,10 +124,8 @@ MODULE_OF = {
     "Index": "database",
     "InfoSlot": "slots",
     "Intent": "domain",
-    "MissingStateError": "evaluation",
     "SlotHint": "slots",
     "StepHint": "usersteps",
-    "TIERS": "domain",
     "Task": "domain",
     "Tier": "domain",
     "Tool": "tools",
@@ -185,7 +134,6 @@ MODULE_OF = {
     "ToolOutcome": "tools",
     "Toolkit": "tools",
     "Untold": "told",
-    "UntoldPick": "picks",
     "Fact": "picks",
     "described": "picks",
     "facts": "picks",
@@ -196,33 +144,21 @@ MODULE_OF = {
     "UserScenario": "domain",
     "UserStep": "usersteps",
     "UserView": "views",
-    "Violation": "evaluation",
     "agent_texts": "evaluation",
     "agent_view": "views",
     "answer_key": "views",
     "check_gold": "domain",
-    "check_users": "splits",
-    "dump_tasks": "taskformat",
     "encode_task": "taskformat",
-    "ending_tools": "views",
-    "evaluate": "evaluation",
-    "final_reward": "evaluation",
     "final_state": "evaluation",
     "is_expression": "told",
     "load_tasks": "domain",
     "make_evaluator": "evaluation",
-    "normalize_text": "evaluation",
-    "reads_free_text": "splits",
     "record_value": "evaluation",
-    "render_result": "tools",
     "exact_hash": "statehash",
     "split_pool": "splits",
-    "domains_named": "pool",
     "run_domains": "pool",
-    "select_tasks": "pool",
     "task_pool": "pool",
     "state_event": "evaluation",
-    "step_request": "usersteps",
     "number_arguments": "told",
     "number_forms": "told",
     "string_arguments": "told",
@@ -237,12 +173,8 @@ MODULE_OF = {
 
 __all__ = [
     "CHALLENGES",
-    "CONTRACTIONS",
-    "DEFAULT_TIER",
-    "EVIDENCE",
     "LATER_AFTER",
     "PERSONAS",
-    "TIERS",
     "Action",
     "AgentView",
     "AnswerKey",
@@ -259,7 +191,6 @@ __all__ = [
     "Index",
     "InfoSlot",
     "Intent",
-    "MissingStateError",
     "SlotHint",
     "StepHint",
     "Task",
@@ -271,47 +202,33 @@ __all__ = [
     "ToolOutcome",
     "Toolkit",
     "Untold",
-    "UntoldPick",
     "UserScenario",
     "UserStep",
     "UserView",
-    "Violation",
     "agent_texts",
     "agent_view",
     "answer_key",
     "check_gold",
-    "check_tier",
-    "check_users",
     "described",
-    "domains_named",
-    "dump_tasks",
     "encode_task",
-    "ending_tools",
-    "evaluate",
     "exact_hash",
     "facts",
-    "final_reward",
     "final_state",
     "id_arguments",
     "is_expression",
     "listings",
     "load_tasks",
     "make_evaluator",
-    "normalize_text",
     "number_arguments",
     "number_forms",
     "persona_for",
     "policy_rules",
     "policy_today",
-    "reads_free_text",
     "record_value",
-    "render_result",
     "run_domains",
-    "select_tasks",
     "singled_out",
     "split_pool",
     "state_event",
-    "step_request",
     "string_arguments",
     "task_pool",
     "task_stats",

@@ -1,47 +1,9 @@
 """Records are told, not guessed: the tool calls where an agent picked a record nobody named.
 
-An agent that is shown several records of one kind (a profile's orders, an account's lines, a
-customer's policies) and acts on one of them must know which one the user means. ``untold_picks``
-reads a stored conversation (its events) and lists every *untold record pick*:
-
-- A **listing** is a tool result (JSON) that holds two or more distinct ids of one kind: a list
-  of two or more distinct strings (``"orders": ["#W1", "#W2"]``), the strings at one key of two
-  or more objects of one list (``[{"line_id": "L1", ...}, {"line_id": "L2", ...}]``), or the keys
-  of an object whose two or more values are all objects (a table keyed by id). The ids are its
-  **candidates**; in the last two forms each candidate's **record** is its object in the listing.
-  A record's **facts** are its strings of four characters or more, its three-letter codes in
-  capitals (airports) and its amounts to the cent.
-- An **id argument** is a string argument of an agent tool call whose parameter name ends in
-  ``id`` or ``ids`` (``order_id``, ``item_ids[1]``, ``payment_method_id``): no per-domain table.
-- A call **picks** candidate ``v`` of the first listing that holds ``v`` when ``v`` is one of
-  its id arguments. The pick that counts, per listing and candidate, is the first write (a tool
-  not in ``reads``) that takes ``v``; writes that take every candidate pick none of them (each
-  meter of an account closed). Where no write takes a candidate of that listing, the
-  last candidate the agent read counts at its last read (reading the others first is a search,
-  not a pick, and so is a read beside a write: checking a record it then leaves alone), unless
-  the agent read them all (reading every candidate and acting
-  on none is a survey: what it reports rests on all of them), or one of the candidates it read
-  is told (the search found it; reading on checks that no other fits); what that read
-  returned counts as read before it.
-- A pick is **told** when, before the call, (1) a user message said ``v`` (as whole words, like
-  ``told.untold``), or (2) the agent **asked**: after the listing, a text of the agent that is a
-  question and either says ``which`` or names two or more candidates, answered by a user
-  message, or (3) the user **described** it and the agent **matched** it: the user's messages
-  said facts of ``v``'s record (strings of four characters or more in its record in the
-  listing, or in the result of a read that took ``v``) that together fit no record of another
-  candidate the agent has seen (another record fits a said fact when a fact of it in the same
-  field is described by the same words), and the agent had read every candidate listed before
-  ``v`` (it searched in order until the description matched). A fact is said when the user
-  said it, or every word and figure of it in one message ("2026-03-11 at 16:00" for
-  "2026-03-11T16:00"), or, for a name of three words or more, all its words but the last
-  ("Taco Loco" for "Taco Loco Atlanta": a place or branch after the name), or its head before a
-  comma ("Directory assistance" for "Directory assistance, 172-838-3122"), or, for a date, its
-  weekday or its month and day ("Tuesday", "June 17" for "2025-06-17T18:57"), or, where the
-  day the agent was told is today is given (``policy_today``: its policy's "Today is …"), the
-  words a person says for today or yesterday ("tonight", "last night"). Otherwise it is
-  **untold**.
-
-Only the user's words count as telling; what the user's own tools returned does not.
+``untold_picks`` reads a stored conversation's events and lists every call that took one of
+several listed records (a profile's orders, an account's lines) which the user did not name,
+the agent did not ask about, and the user did not describe so that only it fits. What counts
+as a listing, an id argument, a pick and telling: docs/worlds.md, "Untold record picks".
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from tau_sim.simulator.core.chat import ToolSpec
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.world.domain import Action, UserScenario
 from tau_sim.simulator.world.slots import InfoSlot, user_slots
 from tau_sim.simulator.world.tools import ToolKind
@@ -37,23 +38,15 @@ def _rng(seed: int, salt: str) -> random.Random:
 
 
 class ConversationContext(msgspec.Struct, kw_only=True):
-    """Everything that identifies one conversation of a run (the runner's and evaluator's side).
-
-    ``politeness``, ``urgency`` and ``trust`` are the condition's named levels; None is the
-    emotion leaf's own level.
-    """
+    """Everything that identifies one conversation of a run (the runner's and evaluator's side)."""
 
     conversation_id: str
     run_id: str
     task: Task
     domain: Domain
-    emotion: str
-    intensity: float
+    condition: Condition
     trial: int
     seed: int
-    politeness: str | None = None
-    urgency: str | None = None
-    trust: str | None = None
 
 
 class AgentView(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,8 +75,7 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     ``slots`` are the scenario's known facts joined with the user-side annotations (the words an
     agent uses when it asks for each fact), which only a scripted user needs. ``tools`` are the
     user's own tools (empty in most domains) and ``steps`` their hints
-    (``simulator.world.usersteps``). ``politeness``, ``urgency`` and ``trust`` are the
-    condition's named levels (None: the leaf's own).
+    (``simulator.world.usersteps``).
     """
 
     conversation_id: str
@@ -91,11 +83,7 @@ class UserView(msgspec.Struct, frozen=True, kw_only=True):
     domain_title: str
     scenario: UserScenario
     slots: list[InfoSlot]
-    emotion: str
-    intensity: float
-    politeness: str | None = None
-    urgency: str | None = None
-    trust: str | None = None
+    condition: Condition
     seed: int = 0
     tools: list[ToolSpec] = []
     steps: list[UserStep] = []
@@ -173,11 +161,7 @@ def user_view(ctx: ConversationContext) -> UserView:
         domain_title=ctx.domain.title or ctx.domain.name,
         scenario=task.scenario,
         slots=user_slots(ctx.domain, task),
-        emotion=ctx.emotion,
-        intensity=ctx.intensity,
-        politeness=ctx.politeness,
-        urgency=ctx.urgency,
-        trust=ctx.trust,
+        condition=ctx.condition,
         seed=ctx.seed,
         tools=ctx.domain.user_toolkit.specs if ctx.domain.user_toolkit is not None else [],
         steps=user_steps(ctx.domain),

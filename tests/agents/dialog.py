@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import (
     AgentMessage,
@@ -52,8 +53,7 @@ def context(
         run_id="test",
         task=task,
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=seed,
     )

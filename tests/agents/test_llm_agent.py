@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks.fake_openai_server import HTTPServer, Request, Response
 from tau_sim.agents.llm import LLMAgentProvider, ToolCallingAgent, make_llm_agent, system_prompt
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from tau_sim.simulator.core.registry import (
     AGENTS,
@@ -42,8 +43,7 @@ def context() -> ConversationContext:
         run_id="r1",
         task=domain.tasks[0],
         domain=domain,
-        emotion="neutral",
-        intensity=0.5,
+        condition=Condition(emotion="neutral", intensity=0.5),
         trial=0,
         seed=1,
     )

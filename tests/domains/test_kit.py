@@ -23,6 +23,7 @@ from tau_sim.domains.kit.identity import (
     identity_indexes,
 )
 from tau_sim.domains.kit.people import Customer, Ids, customers, random_address
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolCallSpec, ToolSpec, Usage
 from tau_sim.simulator.core.endings import Limits, TerminationReason
 from tau_sim.simulator.core.errors import UsageError
@@ -114,8 +115,7 @@ async def _play_wrong_write() -> Any:
         run_id="r",
         task=task,
         domain=domain,
-        emotion="neutral",
-        intensity=0.0,
+        condition=Condition(emotion="neutral", intensity=0.0),
         trial=0,
         seed=1,
     )

@@ -34,6 +34,7 @@ from tau_sim.domains.telecom.data import (
 from tau_sim.domains.telecom.factory.troubleshoot import skip_one
 from tau_sim.domains.telecom.faults import FAULTS, FINAL_CHECKS, faults_of
 from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS, ROAMING_DAY_FEE
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import UserToolCall, UserToolResult
@@ -333,8 +334,7 @@ def _context(domain: Domain, task: Task, seed: int = 3) -> ConversationContext:
         run_id="r1",
         task=task,
         domain=domain,
-        emotion="neutral",
-        intensity=0.0,
+        condition=Condition(emotion="neutral", intensity=0.0),
         trial=0,
         seed=seed,
     )

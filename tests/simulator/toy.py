@@ -225,8 +225,8 @@ class PatientUser:
             return UserTurn(f"Forget it. {UNSATISFIED}", UNSATISFIED, state, usage=usage)
         state = EmotionUpdate(
             conversation=self.view.conversation_id,
-            emotion=self.view.emotion,
-            intensity=self.view.intensity,
+            emotion=self.view.condition.emotion,
+            intensity=self.view.condition.intensity,
             dissatisfaction=0.1,
             triggers=["progress"],
         )
@@ -239,7 +239,7 @@ class PatientUsers(NothingToStart):
         self.latency = float(args.get("latency", 0))
 
     def for_conversation(self, view: UserView) -> PatientUser:
-        return PatientUser(view, view.emotion == "outrage", self.latency)
+        return PatientUser(view, view.condition.emotion == "outrage", self.latency)
 
 
 def install() -> None:

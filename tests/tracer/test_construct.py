@@ -7,6 +7,7 @@ from collections import Counter
 import msgspec
 import pytest
 
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world.domain import PERSONAS, Action, load_tasks
@@ -144,8 +145,9 @@ def test_a_task_without_a_profile_plays_neutral_under_emotions_task(tmp_path) ->
     cells = list(grid(config))
     assert len(cells) == grid_size(config) == 2  # one condition per task, whatever --intensities
     played = task_condition(cells[0], plain[0])
-    assert (played.emotion, played.intensity, played.seed) == ("neutral", 0.0, cells[0].seed)
+    assert played.condition == Condition(emotion="neutral", intensity=0.0)
+    assert played.seed == cells[0].seed
     spec = parse_distribution("sorrow;trust=skeptical")
     (profile,) = assign(spec, 1, random.Random(0))
     played = task_condition(cells[1], msgspec.structs.replace(plain[1], emotion=profile))
-    assert (played.emotion, played.intensity, played.trust) == ("sorrow", 0.6, "skeptical")
+    assert played.condition == Condition(emotion="sorrow", intensity=0.6, trust="skeptical")

@@ -16,7 +16,7 @@ import pytest
 import sqlite_utils
 
 from tau_sim.agents.llm import ToolCallingAgent
-from tau_sim.simulator.core import ChatMessage
+from tau_sim.simulator.core import ChatMessage, Condition
 from tau_sim.simulator.core.registry import get_domain, load_plugins
 from tau_sim.simulator.world import ConversationContext, Domain, agent_view
 from tau_sim.tracer import source
@@ -189,8 +189,7 @@ def sent_system_prompt(domain: Domain) -> str:
             run_id="r",
             task=domain.tasks[0],
             domain=domain,
-            emotion="neutral",
-            intensity=0.0,
+            condition=Condition(emotion="neutral", intensity=0.0),
             trial=0,
             seed=0,
         )

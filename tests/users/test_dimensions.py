@@ -10,6 +10,7 @@ import itertools
 
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse
 from tau_sim.simulator.core.conditions import DIMENSIONS
 from tau_sim.simulator.core.endings import Limits
@@ -48,11 +49,9 @@ def context(emotion: str, intensity: float = 0.6, **levels: str | None) -> Conve
         run_id="r",
         task=domain.tasks[0],
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity, **levels),
         trial=0,
         seed=7,
-        **levels,
     )
 
 

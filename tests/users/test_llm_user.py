@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec, Usage
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import USERS
@@ -36,8 +37,7 @@ def context(emotion: str = "frustration", intensity: float = 0.8) -> Conversatio
         run_id="r1",
         task=domain.tasks[1],
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=7,
     )
@@ -69,7 +69,10 @@ class CannedModel:
 
 
 def test_prompt_states_the_conditions_levels() -> None:
-    ctx = msgspec.structs.replace(context(), politeness="warm", urgency="low", trust="skeptical")
+    levels = Condition(
+        emotion="frustration", intensity=0.8, politeness="warm", urgency="low", trust="skeptical"
+    )
+    ctx = msgspec.structs.replace(context(), condition=levels)
     prompt = LLMUser(CannedModel(), user_view(ctx)).system.content or ""
     assert "politeness is warm" in prompt and "urgency is low" in prompt
     assert "trust in the agent is skeptical" in prompt and "went through" in prompt

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tau_sim.simulator.core import get_domain, load_plugins
+from tau_sim.simulator.core import Condition, get_domain, load_plugins
 from tau_sim.simulator.core.chat import ChatMessage
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.roles import UNSTRUCTURED_REPLY, UserTurn
@@ -41,8 +41,7 @@ def context() -> ConversationContext:
         run_id="r1",
         task=task,
         domain=domain,
-        emotion="neutral",
-        intensity=0.5,
+        condition=Condition(emotion="neutral", intensity=0.5),
         trial=0,
         seed=3,
     )

@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from tau_sim.agents.cues import insists
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.conditions import DIMENSIONS
 from tau_sim.simulator.core.registry import get_domain
 from tau_sim.simulator.world.views import ConversationContext, user_view
@@ -134,8 +135,7 @@ def view_of(task_id: str, emotion: str, intensity: float) -> tuple[ConversationC
         run_id="r",
         task=task,
         domain=domain,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=0,
     )

@@ -3,6 +3,7 @@ import time
 import msgspec
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage
 from tau_sim.simulator.core.errors import UsageError
 from tau_sim.simulator.core.registry import make_user_provider
@@ -59,8 +60,7 @@ def ctx(emotion: str = "neutral", intensity: float = 0.6, seed: int = 0) -> Conv
         run_id="r",
         task=TASK,
         domain=DOMAIN,
-        emotion=emotion,
-        intensity=intensity,
+        condition=Condition(emotion=emotion, intensity=intensity),
         trial=0,
         seed=seed,
     )

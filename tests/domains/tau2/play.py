@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ToolCallSpec
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import ConversationEnded, Event
@@ -60,8 +61,7 @@ async def play(
         run_id="test",
         task=task,
         domain=domain,
-        emotion="neutral",
-        intensity=0.6,
+        condition=Condition(emotion="neutral", intensity=0.6),
         trial=0,
         seed=0,
     )

@@ -112,3 +112,65 @@ def test_events_are_frozen() -> None:
 def test_unknown_kind_is_rejected() -> None:
     with pytest.raises(msgspec.ValidationError):
         decode(b'{"kind": "telepathy", "conversation": "c"}')
+
+
+STORED_STARTS = [
+    (
+        ConversationStarted(
+            conversation="c",
+            seq=3,
+            ts=1.25,
+            run_id="r",
+            task_id="t",
+            domain="d",
+            agent="a",
+            user="u",
+            emotion="anxiety",
+            intensity=0.9,
+            trial=1,
+            seed=7,
+            politeness="cold",
+            urgency="high",
+            trust="skeptical",
+            refusal=True,
+        ),
+        b'{"kind":"conversation_started","run_id":"r","task_id":"t","domain":"d","agent":"a",'
+        b'"user":"u","emotion":"anxiety","intensity":0.9,"trial":1,"seed":7,"politeness":"cold",'
+        b'"urgency":"high","trust":"skeptical","refusal":true,"conversation":"c","seq":3,'
+        b'"ts":1.25}',
+    ),
+    (
+        ConversationStarted(
+            conversation="c",
+            run_id="r",
+            task_id="t",
+            domain="d",
+            agent="a",
+            user="u",
+            emotion="neutral",
+            intensity=0.0,
+            trial=0,
+            seed=7,
+            trust="trusting",
+        ),
+        b'{"kind":"conversation_started","run_id":"r","task_id":"t","domain":"d","agent":"a",'
+        b'"user":"u","emotion":"neutral","intensity":0.0,"trial":0,"seed":7,"trust":"trusting",'
+        b'"conversation":"c"}',
+    ),
+]
+"""Starts with the bytes the code before ``Condition`` (commit 5bff4b5) wrote for them."""
+
+
+@pytest.mark.parametrize(("event", "stored"), STORED_STARTS)
+def test_a_start_encodes_as_stores_before_condition_hold_it(
+    event: ConversationStarted, stored: bytes
+) -> None:
+    assert encode(event) == stored
+    assert decode(stored) == event
+    condition = event.condition
+    assert (condition.emotion, condition.intensity) == (event.emotion, event.intensity)
+    assert condition.levels == {
+        "politeness": event.politeness,
+        "urgency": event.urgency,
+        "trust": event.trust,
+    }

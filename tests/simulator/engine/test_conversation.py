@@ -2,6 +2,7 @@
 
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.events import (
     AgentMessage,
@@ -39,8 +40,7 @@ async def play(
         run_id="r",
         task=domain.tasks[task],
         domain=domain,
-        emotion=emotion,
-        intensity=0.9,
+        condition=Condition(emotion=emotion, intensity=0.9),
         trial=0,
         seed=1,
     )
@@ -122,8 +122,7 @@ async def test_timeout() -> None:
         run_id="r",
         task=domain.tasks[0],
         domain=domain,
-        emotion="neutral",
-        intensity=0,
+        condition=Condition(emotion="neutral", intensity=0),
         trial=0,
         seed=1,
     )

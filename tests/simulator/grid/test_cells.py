@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.grid import (
     Cell,
     CellSet,
@@ -27,31 +28,16 @@ def nested_grid(config: RunConfig) -> list[Cell]:
                     for intensity in [0.0] if emotion in single else config.intensities:
                         for politeness, urgency, trust in combos:
                             for trial in range(config.trials):
-                                seed = conversation_seed(
-                                    config.seed,
-                                    user,
-                                    task_id,
-                                    emotion,
-                                    intensity,
-                                    trial,
+                                played = Condition(
+                                    emotion=emotion,
+                                    intensity=intensity,
                                     politeness=politeness,
                                     urgency=urgency,
                                     trust=trust,
                                 )
+                                seed = conversation_seed(config.seed, user, task_id, played, trial)
                                 cells.append(
-                                    Cell(
-                                        len(cells),
-                                        agent,
-                                        user,
-                                        task_id,
-                                        emotion,
-                                        intensity,
-                                        trial,
-                                        seed,
-                                        politeness,
-                                        urgency,
-                                        trust,
-                                    )
+                                    Cell(len(cells), agent, user, task_id, played, trial, seed)
                                 )
     return cells
 

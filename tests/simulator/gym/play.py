@@ -15,7 +15,7 @@ from tests.simulator.gym.needs import require_gym
 
 require_gym()
 
-from tau_sim.simulator.core import Agent, make_agent_provider  # noqa: E402
+from tau_sim.simulator.core import Agent, Condition, make_agent_provider  # noqa: E402
 from tau_sim.simulator.core.registry import CalibrationAgentProvider, get_domain  # noqa: E402
 from tau_sim.simulator.gym import chat_messages, encode_action  # noqa: E402
 from tau_sim.simulator.world import (  # noqa: E402
@@ -55,13 +55,15 @@ def gold_agent(info: dict[str, Any]) -> Agent:
         run_id=info["run_id"],
         task=task,
         domain=domain,
-        emotion=info["emotion"],
-        intensity=info["intensity"],
+        condition=Condition(
+            emotion=info["emotion"],
+            intensity=info["intensity"],
+            politeness=info["politeness"],
+            urgency=info["urgency"],
+            trust=info["trust"],
+        ),
         trial=info["trial"],
         seed=info["seed"],
-        politeness=info["politeness"],
-        urgency=info["urgency"],
-        trust=info["trust"],
     )
     provider = make_agent_provider("scripted/gold", {})
     assert isinstance(provider, CalibrationAgentProvider)

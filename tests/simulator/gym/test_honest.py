@@ -21,6 +21,7 @@ from tests.simulator.gym.needs import require_gym
 require_gym()
 
 from tau_sim.agents.llm import system_prompt  # noqa: E402
+from tau_sim.simulator.core import Condition  # noqa: E402
 from tau_sim.simulator.gym import decode_observation  # noqa: E402
 from tau_sim.simulator.models.openai_provider import to_openai_tools  # noqa: E402
 from tau_sim.simulator.world import ConversationContext, Task, agent_view  # noqa: E402
@@ -77,8 +78,7 @@ def test_the_first_view_is_the_llm_agents_and_holds_no_answer(domain: str) -> No
                 run_id=info["run_id"],
                 task=task,
                 domain=built,
-                emotion=info["emotion"],
-                intensity=info["intensity"],
+                condition=Condition(emotion=info["emotion"], intensity=info["intensity"]),
                 trial=info["trial"],
                 seed=info["seed"],
             )

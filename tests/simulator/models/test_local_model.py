@@ -12,6 +12,7 @@ import anyio
 import psutil
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.core.chat import ChatMessage, ChatResponse, ToolSpec
 from tau_sim.simulator.core.errors import OptionError, UsageError
 from tau_sim.simulator.core.options import convert_options
@@ -319,8 +320,7 @@ async def test_the_llm_user_keeps_a_long_conversation_in_the_window_and_answers_
         run_id="r",
         task=domain.tasks[0],
         domain=domain,
-        emotion="frustration",
-        intensity=0.9,
+        condition=Condition(emotion="frustration", intensity=0.9),
         trial=0,
         seed=0,
     )

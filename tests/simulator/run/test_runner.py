@@ -7,6 +7,7 @@ import anyio
 import msgspec
 import pytest
 
+from tau_sim.simulator.core.condition import Condition
 from tau_sim.simulator.core.endings import Limits
 from tau_sim.simulator.core.errors import SchemaVersionError, UsageError
 from tau_sim.simulator.grid import RunConfig, conversation_seed, grid
@@ -30,14 +31,14 @@ def test_grid_neutral_once_and_seeds_ignore_agent() -> None:
     cells = list(grid(config(agents=["toy/gold", "toy/silent"])))
     assert len(cells) == 2 * 3 * (1 + 2) * 2
     assert [c.index for c in cells] == list(range(len(cells)))
-    neutral = {c.intensity for c in cells if c.emotion == "neutral"}
+    neutral = {c.condition.intensity for c in cells if c.condition.emotion == "neutral"}
     assert neutral == {0.0}
     by_agent: dict[str, list[int]] = {}
     for cell in cells:
         by_agent.setdefault(cell.agent, []).append(cell.seed)
     assert by_agent["toy/gold"] == by_agent["toy/silent"]  # agents meet identical users
     assert len(set(by_agent["toy/gold"])) == len(by_agent["toy/gold"])
-    key = ("patient", "toy-0", "frustration", 0.9, 1)
+    key = ("patient", "toy-0", Condition(emotion="frustration", intensity=0.9), 1)
     assert conversation_seed(5, *key) != conversation_seed(6, *key)
     assert conversation_seed(5, *key) == conversation_seed(5, *key)
     assert [c.seed for c in grid(config(seed=7))] != [c.seed for c in cells[: len(cells) // 2]]
@@ -173,10 +174,11 @@ def test_dimension_levels_are_grid_dimensions_and_unset_levels_keep_the_seeds() 
     # a condition without levels keeps the seed key of the earlier grid
     old_key = "5|patient|toy-0|frustration|0.9000|1"
     old = int.from_bytes(hashlib.blake2b(old_key.encode(), digest_size=8).digest(), "big") >> 1
-    assert conversation_seed(5, "patient", "toy-0", "frustration", 0.9, 1) == old
+    frustration = Condition(emotion="frustration", intensity=0.9)
+    assert conversation_seed(5, "patient", "toy-0", frustration, 1) == old
     cells = list(grid(config(politeness=[None, "cold"], trust=["skeptical"])))
     assert len(cells) == 2 * len(plain)
-    assert {(c.politeness, c.urgency, c.trust) for c in cells} == {
+    assert {tuple(c.condition.levels.values()) for c in cells} == {
         (None, None, "skeptical"),
         ("cold", None, "skeptical"),
     }

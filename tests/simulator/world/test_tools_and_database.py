@@ -1,5 +1,6 @@
 import pytest
 
+from tau_sim.simulator.core import Condition
 from tau_sim.simulator.world.database import Base, Database, Index
 from tests.scoring import score
 from tests.simulator.toy import Counter, increment, toy_domain
@@ -140,8 +141,7 @@ def test_endings_come_from_declarations_not_names() -> None:
         run_id="r",
         task=domain.tasks[0],
         domain=domain,
-        emotion="neutral",
-        intensity=0.0,
+        condition=Condition(emotion="neutral", intensity=0.0),
         trial=0,
         seed=0,
     )
