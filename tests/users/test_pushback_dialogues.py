@@ -165,6 +165,11 @@ async def test_holding_firm_courteously_keeps_the_user_dismissively_loses_it() -
     assert insisting == sorted(insisting, reverse=True)
 
 
+EVERY_REFUSAL_TIMEOUT = 600
+"""Seconds the run of every refusal task (about 600 conversations) may take: a guard against a
+hang, not a speed check (it took 97 s alone and over 120 s beside other work on 2 cores)."""
+
+
 def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
     tmp_path: Path,
 ) -> None:
@@ -181,6 +186,7 @@ def test_a_cli_run_of_every_refusal_task_stores_each_insistence_in_sqlite(
         *("run", "--domain", ",".join(NAMES), "--tasks", ",".join(tasks)),
         *("--agent", "scripted/gold", "--emotions", ",".join(emotions), "--intensities", "high"),
         *("--db", str(db), "--quiet", "--concurrency", "64"),
+        timeout=EVERY_REFUSAL_TIMEOUT,
     )
     rows = sqlite3.connect(db).execute(
         "select c.task_id, c.emotion, c.reward, c.reason, count(t.value) from conversations c "
