@@ -1,6 +1,6 @@
 """The error a model reads for bad tool arguments: one plain sentence per shape, through the real
 Toolkit of a domain (retail's, airline's nested arguments, telecom's user-side tools), with the
-arguments as the model providers parse them (``models.parse_arguments``)."""
+arguments as the model providers parse them (``core.toolargs.parse_arguments``)."""
 
 from __future__ import annotations
 
