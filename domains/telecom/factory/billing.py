@@ -6,7 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
@@ -109,7 +110,7 @@ class PayAndResume(_NonPayment):
         return [unpaid, *super().mistakes(domain, task)]
 
 
-class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
+class ResumeWithoutPayment(Refuses, _NonPayment):
     """Forbidden: resume a line suspended for non-payment while the bill stays unpaid."""
 
     name = "resume_without_payment"
@@ -119,6 +120,7 @@ class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
     )
     forbidden = True
     rules = ("non-payment-no-resume",)
+    own_mistakes = "none"
 
     def claim(self, phone: str, month: str) -> tuple[str, str, Sequence[str]]:
         """The user's goal, demand and openings: the line back on now, the bill paid next week."""
