@@ -6,7 +6,6 @@ import random
 
 from tau_sim.domains.airline.data import ACTIVE, CANCELLED, Flight, Reservation, User, net_paid
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     AirlineIntent,
     flights_of,
     full_refund_cancel,
@@ -28,7 +27,7 @@ from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _REASON_GOAL = {

@@ -8,7 +8,6 @@ import random
 from tau_sim.domains.airline.catalog import CABINS
 from tau_sim.domains.airline.data import CANCELLED, LAST_DAY, Flight, Reservation, User
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     AirlineIntent,
     bag_update,
     bookable,
@@ -39,7 +38,7 @@ from tau_sim.domains.kit.payments import (
     money,
     money_text,
 )
-from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

@@ -27,8 +27,6 @@ from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
 
 def upcoming(reservation: Reservation) -> bool:
     """Whether the reservation is active and every flight is after today."""

@@ -31,11 +31,12 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
+from tau_sim.domains.banking.scenario import account_text, gold_reads, transaction_text
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _REASON_TEXT = {

@@ -33,17 +33,12 @@ from tau_sim.domains.car_rental.rules import (
     daily_cost,
     one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import (
-    CONFIRM,
-    add_ons_text,
-    day_text,
-    driver_text,
-)
+from tau_sim.domains.car_rental.scenario import add_ons_text, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

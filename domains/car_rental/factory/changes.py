@@ -31,11 +31,11 @@ from tau_sim.domains.car_rental.rules import (
     FREE_CANCELLATION_HOURS,
     daily_cost,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, rental_text
+from tau_sim.domains.car_rental.scenario import day_text, rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

@@ -15,12 +15,12 @@ from tau_sim.domains.car_rental.factory.common import (
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
-from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
+from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _DAMAGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (

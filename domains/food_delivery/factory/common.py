@@ -10,12 +10,12 @@ import msgspec
 
 from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
 from tau_sim.domains.food_delivery.rules import item_refund
-from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS, line_text
+from tau_sim.domains.food_delivery.scenario import UNKNOWN_IDS, line_text
 from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money
-from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -23,7 +23,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     user_of,
 )
 from tau_sim.domains.food_delivery.scenario import (
-    CONFIRM,
     REASON_TEXT,
     dish_text,
     gold_reads,
@@ -37,6 +36,7 @@ from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

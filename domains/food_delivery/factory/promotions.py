@@ -14,11 +14,11 @@ from tau_sim.domains.food_delivery.factory.common import (
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
-from tau_sim.domains.food_delivery.scenario import CONFIRM
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -29,7 +29,6 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
 )
 from tau_sim.domains.food_delivery.scenario import (
-    CONFIRM,
     gold_reads,
     line_text,
     order_read,
@@ -39,7 +38,7 @@ from tau_sim.domains.food_delivery.scenario import (
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -27,7 +27,6 @@ from tau_sim.domains.hotel.rules import (
     plan_price,
 )
 from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
     PLAN_TEXT,
     REQUEST_TEXT,
     ROOM_TEXT,
@@ -38,7 +37,7 @@ from tau_sim.domains.hotel.scenario import (
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

@@ -24,12 +24,7 @@ from tau_sim.domains.hotel.factory.common import (
     upgrade_due,
 )
 from tau_sim.domains.hotel.rules import ROOM_TYPES, SPECIAL_REQUESTS, plan_price
-from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
-    ROOM_TEXT,
-    dates_text,
-    stay_text,
-)
+from tau_sim.domains.hotel.scenario import ROOM_TEXT, dates_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import (
@@ -39,7 +34,7 @@ from tau_sim.domains.kit.payments import (
     money,
     money_text,
 )
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- date changes -----------------------------------------------------------------------------

@@ -31,7 +31,6 @@ from tau_sim.domains.hotel.rules import (
     SPECIAL_REQUESTS,
 )
 from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
     HOTEL_NAMES,
     REQUEST_TEXT,
     ROOM_TEXT,
@@ -48,6 +47,7 @@ from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -30,19 +30,13 @@ from tau_sim.domains.hotel.rules import (
     ROOM_TYPES,
     SPECIAL_REQUESTS,
 )
-from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
-    REQUEST_TEXT,
-    ROOM_TEXT,
-    dates_text,
-    points_text,
-)
+from tau_sim.domains.hotel.scenario import REQUEST_TEXT, ROOM_TEXT, dates_text, points_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.chains import Chain, changed
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -16,7 +16,6 @@ from tau_sim.domains.insurance.data import (
     parse_date,
 )
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     ClaimIntent,
     InsuranceIntent,
     PolicyRef,
@@ -34,6 +33,7 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -7,7 +7,6 @@ import random
 from tau_sim.domains.insurance.access import days_left, driver_charge
 from tau_sim.domains.insurance.data import AUTO, TODAY, Driver, Policy, User
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     PolicyRef,
     active,
@@ -23,7 +22,7 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

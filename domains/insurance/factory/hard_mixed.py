@@ -25,7 +25,6 @@ from tau_sim.domains.insurance.data import (
     parse_date,
 )
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     claim_args,
     claim_reads,
@@ -47,7 +46,7 @@ from tau_sim.domains.kit.factory.mixed import (
 from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions, sum_action, swapped
 from tau_sim.domains.kit.vocab import LAST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

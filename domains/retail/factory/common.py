@@ -27,8 +27,6 @@ from tau_sim.domains.retail.scenario import (
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
 
 class RetailIntent(CustomerIntent):
     """A retail customer: email (60%) or name + zip; never knows item, product or method ids."""

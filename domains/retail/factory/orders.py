@@ -8,9 +8,9 @@ from tau_sim.domains.kit.factory.base import OtherChoice, one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     RetailIntent,
     Swap,
     VariantSwap,

@@ -11,9 +11,10 @@ from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import NON_PAYMENT, Bill, Charge, Line, Subscriber
-from tau_sim.domains.telecom.factory.common import CONFIRM, TelecomIntent, pick_line, replace_write
+from tau_sim.domains.telecom.factory.common import TelecomIntent, pick_line, replace_write
 from tau_sim.domains.telecom.factory.troubleshoot import HANDS
 from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS
 from tau_sim.domains.telecom.scenario import MONTHS, line_reads, user_step

@@ -15,9 +15,9 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
 from tau_sim.domains.telecom.factory.common import (
-    CONFIRM,
     TelecomIntent,
     addon_known,
     addon_purchase,

@@ -10,6 +10,7 @@ from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.kit.vocab import pronouns
 from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
@@ -33,7 +34,7 @@ from tau_sim.domains.telehealth.factory.common import (
     visit_ref,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, sentence, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import sentence, time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)

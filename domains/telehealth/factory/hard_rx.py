@@ -12,6 +12,7 @@ import random
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     Appointment,
@@ -35,12 +36,7 @@ from tau_sim.domains.telehealth.factory.common import (
     upcoming,
     visit_reads,
 )
-from tau_sim.domains.telehealth.scenario import (
-    CONFIRM,
-    medication_text,
-    refills_text,
-    time_text,
-)
+from tau_sim.domains.telehealth.scenario import medication_text, refills_text, time_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -12,6 +12,7 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.kit.vocab import pronouns
 from tau_sim.domains.telehealth.data import (
     Appointment,
@@ -36,7 +37,7 @@ from tau_sim.domains.telehealth.factory.common import (
     visit_reads,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)

@@ -7,7 +7,7 @@ import random
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -27,13 +27,7 @@ from tau_sim.domains.telehealth.factory.common import (
     slot_search,
     upcoming,
 )
-from tau_sim.domains.telehealth.scenario import (
-    CONFIRM,
-    gold_reads,
-    medication_text,
-    refills_text,
-    time_text,
-)
+from tau_sim.domains.telehealth.scenario import gold_reads, medication_text, refills_text, time_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

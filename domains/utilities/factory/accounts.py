@@ -8,7 +8,7 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, TODAY, Premise, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -19,7 +19,7 @@ from tau_sim.domains.utilities.factory.common import (
     readings,
     tariff_switch,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- tariffs ----------------------------------------------------------------------------------

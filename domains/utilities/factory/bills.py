@@ -7,6 +7,7 @@ import random
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, TODAY, Premise, User
 from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
@@ -17,13 +18,7 @@ from tau_sim.domains.utilities.factory.common import (
     payment,
     pick_supply,
 )
-from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
-    account_text,
-    gold_reads,
-    meter_text,
-    units_text,
-)
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, meter_text, units_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -12,6 +12,7 @@ import random
 
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.utilities.data import ELECTRICITY, HISTORY_DAYS, TODAY, Bill, BillLine, Meter
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -21,13 +22,7 @@ from tau_sim.domains.utilities.factory.common import (
     pick_opening,
     pick_supply,
 )
-from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
-    account_text,
-    gold_reads,
-    place_text,
-    units_text,
-)
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text, units_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -12,7 +12,7 @@ import random
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, less
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, TODAY, Premise, Tariff, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -23,7 +23,6 @@ from tau_sim.domains.utilities.factory.common import (
     pick_supply,
 )
 from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
     account_text,
     gold_reads,
     place_text,

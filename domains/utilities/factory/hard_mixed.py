@@ -16,7 +16,7 @@ from tau_sim.domains.kit.factory.mixed import (
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, OUTAGE_CREDIT, PastOutage, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -33,7 +33,7 @@ from tau_sim.domains.utilities.rules import (
     WAIVER_CUTOFF,
     longest_plan,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 FUEL_WORDS = {"electricity": "the power", "gas": "the gas"}

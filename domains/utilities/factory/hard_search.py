@@ -12,7 +12,7 @@ import random
 from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.domains.utilities.data import ACTIVE, TODAY, Account, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -25,7 +25,6 @@ from tau_sim.domains.utilities.factory.common import (
     pick_among,
     pick_opening,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 ACCOUNTS: Shelf[User, Account] = Shelf(

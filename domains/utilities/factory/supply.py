@@ -8,7 +8,7 @@ from tau_sim.domains.kit.factory.base import OtherChoice, one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, Outage, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -19,7 +19,7 @@ from tau_sim.domains.utilities.factory.common import (
     plannable,
 )
 from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
