@@ -193,7 +193,7 @@ def new_requests(r: Reservation, rng: random.Random) -> tuple[list[str], str]:
     return requests, " and ".join(REQUEST_TEXT[q] for q in requests)
 
 
-def request_writes(rid: str, requests: list[str]) -> list[Action]:
+def request_writes(rid: str, *requests: str) -> list[Action]:
     """The writes recording each of ``requests`` on reservation ``rid``."""
     return [Action("add_special_request", {"reservation_id": rid, "request": q}) for q in requests]
 
@@ -224,7 +224,7 @@ class AddSpecialRequest(HotelIntent):
             known={**ref.known, "special_request": words},
             actions=[
                 *ref.reads,
-                *request_writes(rid, requests),
+                *request_writes(rid, *requests),
             ],
             summary=f"add {' and '.join(requests)} to {rid}",
         )

@@ -179,7 +179,7 @@ class ChangeDatesAndRequest(HotelIntent):
             },
             actions=[
                 *change.gold_path(ref.reads),
-                *request_writes(rid, requests),
+                *request_writes(rid, *requests),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out} "

@@ -13,6 +13,7 @@ import random
 import msgspec
 
 from tau_sim.domains.hotel.data import Reservation, net_paid
+from tau_sim.domains.hotel.factory.bookings import request_writes
 from tau_sim.domains.hotel.factory.common import (
     STAYS,
     HotelIntent,
@@ -105,8 +106,7 @@ class NonRefundableKeepsDates(Mixed, HotelIntent):
             *STAYS.reads(db, who, r, words=words),
             *upgrade.quote(),
             upgrade.write(),
-            Action("add_special_request", {"reservation_id": rid, "request": first}),
-            Action("add_special_request", {"reservation_id": rid, "request": second}),
+            *request_writes(rid, first, second),
         ]
         task = self.task(
             domain,

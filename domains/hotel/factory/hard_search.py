@@ -12,6 +12,7 @@ import datetime as dt
 import random
 
 from tau_sim.domains.hotel.data import Guest, Reservation, net_paid
+from tau_sim.domains.hotel.factory.bookings import request_writes
 from tau_sim.domains.hotel.factory.common import (
     HARD,
     STAYS,
@@ -62,11 +63,6 @@ def _request_for(r: Reservation, rng: random.Random, *taken: str) -> str:
     return rng.choice([q for q in SPECIAL_REQUESTS if q not in (*r.special_requests, *taken)])
 
 
-def _request(rid: str, request: str) -> Action:
-    """The special request ``request`` added to reservation ``rid``."""
-    return Action("add_special_request", {"reservation_id": rid, "request": request})
-
-
 def _city(db: Database, r: Reservation) -> str:
     """The city of ``r``'s hotel, without its state."""
     return str(record(db, "properties", r.property_id).city.split(",")[0])
@@ -109,7 +105,7 @@ class MoveDescribedStay(HotelIntent):
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         actions = [*STAYS.reads(db, who, r, words=words), *_change_steps(change)]
-        actions.append(_request(rid, "late_checkout") if over else change.write)
+        actions += request_writes(rid, "late_checkout") if over else [change.write]
         hotel = record(db, "properties", r.property_id)
         moved = dates_text(change.check_in, change.check_out)
         return self.task(
@@ -157,7 +153,7 @@ class MoveDescribedStay(HotelIntent):
             )
             paths.append(swapped(task, write, move))
         elif "late_checkout" not in r.special_requests:
-            paths.append(swapped(task, write, _request(rid, "late_checkout")))
+            paths.append([*task.actions[:-1], *request_writes(rid, "late_checkout")])
         return paths
 
 
@@ -216,7 +212,7 @@ class StayOverhaul(Chain, HotelIntent):
         rid = r.reservation_id
         writes = [
             upgrade.write(),
-            *(_request(rid, q) for q in requests),
+            *request_writes(rid, *requests),
             Action(
                 "redeem_points_for_night", {"reservation_id": rid, "night": night, "points": cost}
             ),
@@ -331,7 +327,7 @@ class TwoStaysReworked(HotelIntent):
                 *cancel,
                 *steps,
                 chosen.write,
-                _request(y.reservation_id, request),
+                *request_writes(y.reservation_id, request),
             ],
             outputs=[money_text(refund), money_text(abs(chosen.difference))],
             summary=f"cancel {x.reservation_id} ({money_text(refund)} back); move "
