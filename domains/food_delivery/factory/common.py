@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
@@ -12,7 +13,7 @@ from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Re
 from tau_sim.domains.food_delivery.rules import item_refund
 from tau_sim.domains.food_delivery.scenario import UNKNOWN_IDS, line_text
 from tau_sim.domains.kit.factory.search import Shelf, alike
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
@@ -22,7 +23,6 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 class FoodIntent(CustomerIntent):
     """A food-delivery customer: email (60%) or name + zip; never knows item or restaurant ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def task(
@@ -30,15 +30,9 @@ class FoodIntent(CustomerIntent):
         domain: Domain,
         who: Identity,
         *,
-        goal: str,
-        opening: str,
         known: Mapping[str, str],
         actions: list[Action],
-        outputs: list[str] | None = None,
-        summary: str,
-        demand: str = "",
-        later: str = "",
-        later_at: int | None = None,
+        **rest: Any,
     ) -> Task:
         """The kit's task, with what was wrong (``problem``) where the gold path refunds dishes.
 
@@ -48,19 +42,7 @@ class FoodIntent(CustomerIntent):
         reasons = [a.arguments["reason"] for a in actions if a.name == "refund_order_item"]
         if reasons:
             known = {**known, "problem": problem_text(reasons)}
-        return super().task(
-            domain,
-            who,
-            goal=goal,
-            opening=opening,
-            known=known,
-            actions=actions,
-            outputs=outputs,
-            summary=summary,
-            demand=demand,
-            later=later,
-            later_at=later_at,
-        )
+        return super().task(domain, who, known=known, actions=actions, **rest)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
