@@ -30,6 +30,7 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, last_write, more
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
@@ -86,11 +87,12 @@ class CoverageQuestion(InsuranceIntent):
         )
 
 
-class FileClaim(ClaimIntent):
+class FileClaim(Chain, ClaimIntent):
     """File a covered claim within the filing window; learn the claim number and deductible."""
 
     name = "file_claim"
     description = "The user files a covered claim and learns the claim number and deductible."
+    slips = (last_write(more("estimated_amount", 500)),)  # another estimate
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -119,14 +121,6 @@ class FileClaim(ClaimIntent):
             outputs=[new_id, money_text(owed)],
             summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the claim filed with another estimate."""
-        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, estimated_amount=amount),
-        ]
 
 
 class ClaimStatus(InsuranceIntent):

@@ -39,7 +39,7 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, loss_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.chains import Chain, changed, links
+from tau_sim.domains.kit.factory.chains import Chain, changed, last_write, links, more
 from tau_sim.domains.kit.factory.mixed import (
     Mixed,
 )
@@ -279,13 +279,17 @@ class DriversAndFriend(Chain, Mixed, InsuranceIntent):
         return refusing(task, replaced(adds[0], **msgspec.structs.asdict(friend)))
 
 
-class RecentAndLateClaims(Mixed, InsuranceIntent):
-    """Two losses on one policy: file the recent one, refuse the one past the filing window."""
+class RecentAndLateClaims(Chain, Mixed, InsuranceIntent):
+    """Two losses on one policy: file the recent one, refuse the one past the filing window.
+
+    Mistakes: the late claim filed; the generic ones; the recent one filed with another estimate.
+    """
 
     name = "recent_and_late_claims"
     description = "The user reports a recent and an old loss: one claim filed, the late refused."
     rules = ("filing-window",)
     challenges = frozenset({"mixed", "conditional"})
+    slips = (last_write(more("estimated_amount", 500)),)  # another estimate
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -346,12 +350,3 @@ class RecentAndLateClaims(Mixed, InsuranceIntent):
         # the late claim filed as the user asks
         asked = {"loss_type": old, "loss_date": old_day, "estimated_amount": amounts[1]}
         return refusing(task, replaced(filed, **asked))
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late claim filed; the generic ones; the recent one filed with another estimate."""
-        filed = next(a for a in task.actions if a.name == "file_claim")
-        amount = float(filed.arguments["estimated_amount"]) + 500
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, estimated_amount=amount),
-        ]

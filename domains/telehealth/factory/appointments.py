@@ -6,6 +6,7 @@ import random
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
@@ -130,11 +131,12 @@ class BookAppointment(TelehealthIntent):
         return paths
 
 
-class RescheduleAppointment(TelehealthIntent):
+class RescheduleAppointment(Chain, TelehealthIntent):
     """Move an appointment more than 24 hours away to another day: no fee."""
 
     name = "reschedule_appointment"
     description = "The patient moves a visit (more than 24 h away) to another free time; no fee."
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -174,19 +176,13 @@ class RescheduleAppointment(TelehealthIntent):
             summary=f"move {aid} to {when} (no fee)",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late fee charged although the notice was long enough."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=True),
-        ]
 
-
-class _Cancellation(TelehealthIntent):
+class _Cancellation(Chain, TelehealthIntent):
     """Cancel an appointment starting between ``hours`` from now: late when under the notice."""
 
     hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
     late: ClassVar[bool] = False
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
         """The user's goal and opening; ``ref`` is how the user names the visit."""
@@ -243,13 +239,6 @@ class CancelAppointment(_Cancellation):
         ).format(ref=ref)
         return goal, opening
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late fee charged although the notice was long enough."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=True),
-        ]
-
 
 class LateCancellation(_Cancellation):
     """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
@@ -273,13 +262,6 @@ class LateCancellation(_Cancellation):
             "Hey, cancel {ref} please, I can't come.",
         ).format(ref=ref)
         return goal, opening
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late fee waived."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=False),
-        ]
 
 
 class PrivacyRefusal(Refuses, TelehealthIntent):

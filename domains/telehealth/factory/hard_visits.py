@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
@@ -43,12 +44,13 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 _appointment = picker("appointments", Appointment)
 
 
-class DescribedReschedule(HardTelehealthIntent):
+class DescribedReschedule(Chain, HardTelehealthIntent):
     """Move a visit the patient describes to another day; the late fee when under 24 hours."""
 
     name = "described_reschedule"
     description = "The patient moves a described visit (no id); a fee if it is under 24 h away."
     challenges = frozenset({"search"})
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: mostly with notice, sometimes late (the fee accepted)."""
@@ -94,14 +96,6 @@ class DescribedReschedule(HardTelehealthIntent):
             outputs=[*([money_text(fee)] if late else []), *names],
             summary=f"move described {appointment.appointment_id} to {when} (late: {late})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late fee the other way."""
-        late = task.actions[-1].arguments["charge_late_fee"]
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=not late),
-        ]
 
 
 class FeeClaimDisproven(Refuses, HardTelehealthIntent):
