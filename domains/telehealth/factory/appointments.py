@@ -6,7 +6,7 @@ import random
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write
+from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write, left_out
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
@@ -364,11 +364,12 @@ class CoverageInquiry(TelehealthIntent):
         )
 
 
-class NewInsuranceAndBook(BookAppointment):
+class NewInsuranceAndBook(Chain, BookAppointment):
     """Record a new insurance plan, then book a visit that the new plan prices."""
 
     name = "new_insurance_and_book"
     description = "The patient records a new insurance plan, then books a visit under it."
+    slips = (left_out("update_insurance"),)  # booked without recording the new plan
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -413,8 +414,3 @@ class NewInsuranceAndBook(BookAppointment):
             outputs=[money_text(cost)],
             summary=f"new plan {plan.name}, then book on {when}: {money_text(cost)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the visit booked without recording the new plan."""
-        update = next(a for a in task.actions if a.name == "update_insurance")
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not update]]
