@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit import tools as kit_tools
-from tau_sim.domains.kit.factory.base import OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, listing, one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world.database import Base
@@ -76,6 +76,12 @@ def test_one_of_draws_what_rng_choice_of_the_list_draws() -> None:
         a, b = random.Random(seed), random.Random(seed)
         assert one_of(a, *words) == b.choice(words)
         assert a.random() == b.random()  # the same number of draws
+
+
+def test_listing_joins_as_a_sentence_lists() -> None:
+    assert listing(["the Satay"]) == "the Satay"
+    assert listing(["a", "b"]) == "a and b"
+    assert listing(("a", "b", "c")) == "a, b and c"
 
 
 def test_refuses_keeps_the_generic_mistakes_and_puts_the_refused_write_where_told() -> None:

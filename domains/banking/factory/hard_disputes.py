@@ -30,7 +30,6 @@ from tau_sim.domains.banking.factory.common import (
     history,
     in_window,
     is_subscription,
-    listing,
     looked_up,
     nameable,
     pick_user,
@@ -40,7 +39,7 @@ from tau_sim.domains.banking.factory.common import (
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import gold_reads
-from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.base import listing, one_of
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, links
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record

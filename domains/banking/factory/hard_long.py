@@ -26,7 +26,6 @@ from tau_sim.domains.banking.factory.common import (
     checking,
     describable,
     describe,
-    listing,
     may_reverse,
     open_fees,
     pick_user,
@@ -37,7 +36,7 @@ from tau_sim.domains.banking.factory.common import (
     transfer_action,
 )
 from tau_sim.domains.banking.scenario import card_text, fee_text, gold_reads
-from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.base import listing, one_of
 from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address

@@ -12,6 +12,7 @@ import msgspec
 from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
 from tau_sim.domains.food_delivery.rules import item_refund
 from tau_sim.domains.food_delivery.scenario import UNKNOWN_IDS, line_text
+from tau_sim.domains.kit.factory.base import listing
 from tau_sim.domains.kit.factory.search import Shelf, alike
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker, record
@@ -125,8 +126,7 @@ def searchable(db: Database, order: Order) -> bool:
 
 def dish_names(lines: Sequence[OrderItem]) -> str:
     """Dishes by name, as a customer lists them: "the Satay, the Soda and the Pad Thai"."""
-    texts = [f"the {line.name}" for line in lines]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return listing([f"the {line.name}" for line in lines])
 
 
 def describe(
@@ -267,8 +267,7 @@ def refund_writes(
 
 def lines_text(lines: list[OrderItem]) -> str:
     """Order lines as a customer lists them: "the Satay, the 2 Soda and the Pad Thai (tofu)"."""
-    texts = [line_text(line) for line in lines]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return listing([line_text(line) for line in lines])
 
 
 def describe_missing(db: Database, order: Order, missing: Sequence[OrderItem] = ()) -> str:

@@ -1,6 +1,7 @@
-"""What the base intents of every domain share: ``one_of`` and the ``OtherChoice`` mixin.
+"""What the base intents of every domain share: ``one_of``, ``listing``, ``OtherChoice``.
 
-``one_of`` draws one of several wordings of the same message (an opening, a reason).
+``one_of`` draws one of several wordings of the same message (an opening, a reason);
+``listing`` joins several things as a sentence lists them.
 
 ``OtherChoice`` gives an intent over ``CustomerIntent`` the generic mistakes and the last write
 made with another of the user's choices (another cancellation reason, another item category).
@@ -24,6 +25,11 @@ T = TypeVar("T")
 def one_of(rng: random.Random, *options: T) -> T:
     """One of ``options``, drawn by ``rng`` (one draw, as ``rng.choice`` of their list)."""
     return rng.choice(options)
+
+
+def listing(texts: Sequence[str]) -> str:
+    """``texts`` joined as a sentence lists them: "a, b and c"."""
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
 
 
 class OtherChoice(CustomerIntent):
