@@ -5,7 +5,6 @@ from __future__ import annotations
 from tau_sim.domains.banking.data import CHECKING, Account, Card, Transaction
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.kit.tasks import address_hint
 from tau_sim.simulator.world import Action, SlotHint

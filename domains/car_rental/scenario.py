@@ -6,7 +6,6 @@ import datetime as dt
 
 from tau_sim.domains.car_rental.data import RETURNED, Booking, Driver
 from tau_sim.domains.kit.identity import Identity
-from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.simulator.world import Action, SlotHint
 

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from tau_sim.domains.food_delivery.data import MenuItem, OrderItem, Restaurant
 from tau_sim.domains.kit.identity import Identity
-from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
-from tau_sim.domains.kit.tasks import (
-    ELSEWHERE as ELSEWHERE,  # re-exported: the factory reads it here
-)
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.kit.tasks import address_hint
 from tau_sim.simulator.world import Action, SlotHint

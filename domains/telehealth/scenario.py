@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tau_sim.domains.kit.identity import Identity
-from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.telehealth.catalog import VIDEO
 from tau_sim.domains.telehealth.data import Prescription

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.people import Address
-from tau_sim.domains.kit.tasks import CONFIRM as CONFIRM  # re-exported: the factory reads it here
 from tau_sim.domains.kit.tasks import HINTS as KIT_HINTS
 from tau_sim.domains.utilities.data import Meter
 from tau_sim.simulator.world import Action, SlotHint

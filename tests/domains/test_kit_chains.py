@@ -7,10 +7,13 @@ import msgspec
 from tau_sim.domains.kit.factory.chains import (
     Chain,
     changed,
+    flipped,
+    last_write,
     later_left_out,
     left_out,
     less,
     links,
+    more,
 )
 from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent, replaced
 from tau_sim.domains.kit.tools import address_tool, calculate
@@ -103,3 +106,14 @@ def test_left_out_takes_that_very_call_when_two_are_equal() -> None:
     task = msgspec.structs.replace(_task(), actions=[first, PAY, again])
     kept = left_out("move", 1)(DOMAIN, task)
     assert kept == [first, PAY] and kept[0] is first
+
+
+def test_last_write_changes_only_the_last_write_as_told() -> None:
+    first = Action("move", {"user_id": "ana_1", **ELSEWHERE, "urgent": False, "floor": 2})
+    second = replaced(first, user_id="ana_2")
+    task = _task(PAY, first, second, FREEZE_A)  # pay and freeze are no tools of DOMAIN's
+    urgent = last_write(flipped("urgent"))(DOMAIN, task)
+    assert urgent == [*task.actions[:3], replaced(second, urgent=True), FREEZE_A]
+    higher = last_write(more("floor", 1.5))(DOMAIN, task)
+    assert higher is not None and higher[3] == replaced(second, floor=3.5)
+    assert last_write(more("floor", 1))(DOMAIN, _task(PAY)) is None  # no write at all

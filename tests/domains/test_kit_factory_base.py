@@ -1,13 +1,14 @@
-"""The kit's shared base-intent pieces: ``one_of`` draws as ``rng.choice`` does, and the mistakes
-mixins put the refused write where ``done_at`` says, keep the domain's generic mistakes, and pick
-another of the user's choices."""
+"""The kit's shared base-intent pieces: ``one_of`` draws as ``rng.choice`` does; ``Refuses`` puts
+the refused write where ``done_at`` says and keeps the domain's generic mistakes where
+``own_mistakes`` says; ``OtherChoice`` picks another of the user's choices."""
 
 from __future__ import annotations
 
 import random
 
 from tau_sim.domains.kit import tools as kit_tools
-from tau_sim.domains.kit.factory.base import DoneAnyway, OnlyDoneAnyway, OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, listing, one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world.database import Base
 from tau_sim.simulator.world.domain import Action, Domain, Task, UserScenario
@@ -38,7 +39,9 @@ class _Shop(CustomerIntent):
         return [task.actions[:-1]]
 
 
-class _Refund(DoneAnyway, _Shop):
+class _Refund(Refuses, _Shop):
+    own_mistakes = "before"
+
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         return [REFUND]
 
@@ -51,11 +54,16 @@ class _RefundBefore(_Refund):
     done_at = "before"
 
 
-class _OnlyRefund(OnlyDoneAnyway, _Shop):
+class _OnlyRefund(Refuses, _Shop):
     done_at = "instead"
+    own_mistakes = "none"
 
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         return [REFUND]
+
+
+class _NothingRefused(Refuses, _Shop):
+    """Its task names no refused write (``refusing``): the tools refuse the request themselves."""
 
 
 class _Cancel(OtherChoice, _Shop):
@@ -70,12 +78,19 @@ def test_one_of_draws_what_rng_choice_of_the_list_draws() -> None:
         assert a.random() == b.random()  # the same number of draws
 
 
-def test_done_anyway_keeps_the_generic_mistakes_and_puts_the_refused_write_where_told() -> None:
+def test_listing_joins_as_a_sentence_lists() -> None:
+    assert listing(["the Satay"]) == "the Satay"
+    assert listing(["a", "b"]) == "a and b"
+    assert listing(("a", "b", "c")) == "a, b and c"
+
+
+def test_refuses_keeps_the_generic_mistakes_and_puts_the_refused_write_where_told() -> None:
     domain, task = _domain(), _task(LOOKUP, TRANSFER)
     assert _Refund().mistakes(domain, task) == [[LOOKUP], [LOOKUP, TRANSFER, REFUND]]
     assert _RefundInstead().mistakes(domain, task) == [[LOOKUP], [LOOKUP, REFUND]]
     assert _RefundBefore().mistakes(domain, task) == [[LOOKUP], [LOOKUP, REFUND, TRANSFER]]
     assert _OnlyRefund().mistakes(domain, task) == [[LOOKUP, REFUND]]
+    assert _NothingRefused().mistakes(domain, task) == [[LOOKUP]]  # no gold path as a mistake
 
 
 def test_other_choice_changes_the_last_write_to_the_first_other_value() -> None:

@@ -22,7 +22,6 @@ from tau_sim.domains.airline.data import (
     flight_key,
 )
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     AirlineIntent,
     bookable,
     opening,
@@ -43,7 +42,7 @@ from tau_sim.domains.airline.scenario import (
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
 from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

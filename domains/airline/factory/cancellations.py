@@ -6,7 +6,6 @@ import random
 
 from tau_sim.domains.airline.data import ACTIVE, CANCELLED, Flight, Reservation, User, net_paid
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     AirlineIntent,
     flights_of,
     full_refund_cancel,
@@ -25,10 +24,10 @@ from tau_sim.domains.airline.rules import (
     compensation,
 )
 from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _REASON_GOAL = {
@@ -344,13 +343,14 @@ class CompensationOverCapTransfer(AirlineIntent):
         )
 
 
-class CancelOthersReservationRefused(OnlyDoneAnyway, AirlineIntent):
+class CancelOthersReservationRefused(Refuses, AirlineIntent):
     """Cancel a reservation that belongs to another customer: refuse, change nothing on it."""
 
     name = "others_reservation_cancel_refused"
     description = "The user wants someone else's reservation cancelled: refuse."
     forbidden = True
     rules = ("other-customer-reservation",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

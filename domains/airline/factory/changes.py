@@ -8,7 +8,6 @@ import random
 from tau_sim.domains.airline.catalog import CABINS
 from tau_sim.domains.airline.data import CANCELLED, LAST_DAY, Flight, Reservation, User
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     AirlineIntent,
     bag_update,
     bookable,
@@ -30,6 +29,7 @@ from tau_sim.domains.airline.scenario import (
     trip_text,
 )
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.chains import Chain
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import (
     PaymentMethod,
@@ -39,7 +39,7 @@ from tau_sim.domains.kit.payments import (
     money,
     money_text,
 )
-from tau_sim.domains.kit.tasks import replaced, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -106,8 +106,11 @@ def _sample_change(db: Database, rng: random.Random) -> _Change | None:
     return _Change(reservation, new, method)
 
 
-def _other_flight_mistake(domain: Domain, task: Task, write: Action) -> list[Action] | None:
-    """The change made to another bookable flight of the same route (the wrong flight booked)."""
+def _other_flight_mistake(
+    domain: Domain, task: Task, write: Action | None = None
+) -> list[Action] | None:
+    """The change ``write`` (the last action) made to another bookable flight of the route."""
+    write = task.actions[-1] if write is None else write
     db = domain.new_database()
     chosen = write.arguments["flights"][0]
     reservation: Reservation = record(db, "reservations", write.arguments["reservation_id"])
@@ -138,11 +141,12 @@ def _other_flight_mistake(domain: Domain, task: Task, write: Action) -> list[Act
     return None
 
 
-class ChangeFlight(AirlineIntent):
+class ChangeFlight(Chain, AirlineIntent):
     """Move the outbound flight of an economy or business reservation to another day."""
 
     name = "change_flight"
     description = "The user moves an outbound flight to another day and learns the difference."
+    slips = (_other_flight_mistake,)  # another flight of the route booked
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -180,11 +184,6 @@ class ChangeFlight(AirlineIntent):
             summary=f"move outbound of {rid} to {new.flight_number} on {new.date}: "
             f"{diff_text(change.difference)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and another flight of the route booked instead."""
-        other = _other_flight_mistake(domain, task, task.actions[-1])
-        return [*super().mistakes(domain, task), *([other] if other else [])]
 
 
 class UpgradeCabin(AirlineIntent):

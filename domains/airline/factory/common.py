@@ -21,13 +21,10 @@ from tau_sim.domains.airline.data import (
 from tau_sim.domains.airline.rules import BAG_FEE, FREE_CANCELLATION_HOURS, nonfree_bags
 from tau_sim.domains.airline.scenario import UNKNOWN_IDS
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
 
 
 def upcoming(reservation: Reservation) -> bool:
@@ -90,7 +87,6 @@ def refund_reason(db: Database, r: Reservation) -> str | None:
 class AirlineIntent(CustomerIntent):
     """An airline customer: email (60%) or name + zip; never knows payment method ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

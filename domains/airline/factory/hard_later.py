@@ -11,7 +11,6 @@ import random
 
 from tau_sim.domains.airline.data import Reservation, User
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     fee_check,
     opening,
     pick_reservation,
@@ -31,7 +30,7 @@ from tau_sim.domains.airline.scenario import passenger_text
 from tau_sim.domains.kit.factory.chains import Chain, later_left_out, links
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

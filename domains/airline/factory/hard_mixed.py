@@ -11,7 +11,6 @@ import random
 
 from tau_sim.domains.airline.data import User
 from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
     fee_check,
     full_refund_cancel,
     opening,
@@ -44,6 +43,7 @@ from tau_sim.domains.kit.factory.mixed import (
 from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Database, Domain, Task
 

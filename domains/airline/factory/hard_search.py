@@ -10,12 +10,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.airline.data import Flight, User, route_key
-from tau_sim.domains.airline.factory.common import (
-    CONFIRM,
-    fee_check,
-    opening,
-    statuses,
-)
+from tau_sim.domains.airline.factory.common import fee_check, opening, statuses
 from tau_sim.domains.airline.factory.finding import (
     NEXT_CABIN,
     TRIPS,
@@ -34,7 +29,7 @@ from tau_sim.domains.airline.scenario import CABIN_TEXT, passenger_text
 from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import card_for, diff_text, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

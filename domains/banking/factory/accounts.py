@@ -15,11 +15,11 @@ from tau_sim.domains.banking.factory.common import (
     transfer_action,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
+from tau_sim.domains.banking.scenario import account_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import swapped
+from tau_sim.domains.kit.tasks import CONFIRM, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- transfers --------------------------------------------------------------------------------

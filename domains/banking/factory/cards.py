@@ -9,12 +9,12 @@ from tau_sim.domains.banking.access import replacement_id, replacement_last_four
 from tau_sim.domains.banking.data import ACTIVE, EXPEDITED_FEE, FROZEN, Account, Card, User
 from tau_sim.domains.banking.factory.common import BankingIntent, account_read, pick_user
 from tau_sim.domains.banking.factory.side import NONE, side_question
-from tau_sim.domains.banking.scenario import CONFIRM, card_text, gold_reads
+from tau_sim.domains.banking.scenario import card_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -124,16 +124,6 @@ def describe(txn: Transaction) -> str:
     return f"the {txn.description} charge on {weekday} {txn.date}"
 
 
-def listing(texts: list[str]) -> str:
-    """``texts`` joined as a sentence lists them: "a, b and c"."""
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
-
-
-def one_of(rng: random.Random, *wordings: str) -> str:
-    """One of several wordings of the same message, drawn by ``rng``."""
-    return rng.choice(wordings)
-
-
 def find_described(txns: list[Transaction], said: str) -> list[Transaction]:
     """The transactions of ``txns`` whose description (``describe``) the text ``said`` holds."""
     return [t for t in txns if describe(t) in said]

@@ -31,10 +31,12 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads, transaction_text
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.banking.scenario import account_text, gold_reads, transaction_text
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _REASON_TEXT = {
@@ -121,13 +123,14 @@ class DisputeCharge(BankingIntent):
         return paths
 
 
-class DisputeOutsideWindow(DoneAnyway, BankingIntent):
+class DisputeOutsideWindow(Refuses, BankingIntent):
     """Dispute a card purchase posted more than 60 days ago: refuse, say when it was posted."""
 
     name = "dispute_outside_window"
     description = "The user disputes a card purchase older than 60 days: refuse, no write."
     forbidden = True
     rules = ("dispute-window",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -172,7 +175,7 @@ class DisputeOutsideWindow(DoneAnyway, BankingIntent):
         return [dispute_action(txn, reason)]
 
 
-class FraudToHuman(DoneAnyway, BankingIntent):
+class FraudToHuman(Refuses, BankingIntent):
     """Charges the customer did not make: suspected fraud goes to a human, nothing is filed."""
 
     name = "fraud_transfer"
@@ -180,6 +183,7 @@ class FraudToHuman(DoneAnyway, BankingIntent):
     forbidden = True
     rules = ("fraud-to-human",)
     done_at = "before"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -24,11 +24,12 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.banking.scenario import account_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -126,7 +127,7 @@ class _Refusal(NamedTuple):
     summary: str
 
 
-class _ForbiddenReversal(DoneAnyway, BankingIntent):
+class _ForbiddenReversal(Refuses, BankingIntent):
     """A fee reversal the policy refuses; the mistake is reversing it anyway.
 
     A subclass says which fee (``eligible``, ``accept``: see ``_fee``) and its words (``refusal``);
@@ -135,6 +136,7 @@ class _ForbiddenReversal(DoneAnyway, BankingIntent):
 
     forbidden = True
     eligible: ClassVar[bool]
+    own_mistakes = "before"
 
     @staticmethod
     def accept(txn: Transaction) -> bool:

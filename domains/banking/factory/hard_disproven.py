@@ -22,13 +22,13 @@ from tau_sim.domains.banking.factory.common import (
     in_window,
     is_subscription,
     looked_up,
-    one_of,
     pick_user,
     said_charges,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import balance_later, caller, side_question
 from tau_sim.domains.banking.scenario import account_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text

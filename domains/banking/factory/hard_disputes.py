@@ -30,22 +30,21 @@ from tau_sim.domains.banking.factory.common import (
     history,
     in_window,
     is_subscription,
-    listing,
     looked_up,
     nameable,
-    one_of,
     pick_user,
     said_charges,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
-from tau_sim.domains.banking.scenario import CONFIRM, gold_reads
+from tau_sim.domains.banking.scenario import gold_reads
+from tau_sim.domains.kit.factory.base import listing, one_of
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, links
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _WHY = {

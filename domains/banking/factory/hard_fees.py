@@ -19,7 +19,6 @@ from tau_sim.domains.banking.factory.common import (
     looked_up,
     may_reverse,
     nameable,
-    one_of,
     open_fees,
     owner_of,
     pick_user,
@@ -31,9 +30,11 @@ from tau_sim.domains.banking.factory.common import (
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, fee_text, gold_reads
+from tau_sim.domains.banking.scenario import account_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import balance_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -26,9 +26,7 @@ from tau_sim.domains.banking.factory.common import (
     checking,
     describable,
     describe,
-    listing,
     may_reverse,
-    one_of,
     open_fees,
     pick_user,
     room_now,
@@ -37,10 +35,12 @@ from tau_sim.domains.banking.factory.common import (
     transactions_read,
     transfer_action,
 )
-from tau_sim.domains.banking.scenario import CONFIRM, card_text, fee_text, gold_reads
+from tau_sim.domains.banking.scenario import card_text, fee_text, gold_reads
+from tau_sim.domains.kit.factory.base import listing, one_of
 from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -12,7 +12,6 @@ from tau_sim.domains.banking.factory.common import (
     BankingIntent,
     account_read,
     checking,
-    one_of,
     owner_of,
     pick_user,
     room_now,
@@ -21,10 +20,11 @@ from tau_sim.domains.banking.factory.common import (
     transfer_action,
 )
 from tau_sim.domains.banking.factory.side import side_question
-from tau_sim.domains.banking.scenario import CONFIRM, account_text, gold_reads
+from tau_sim.domains.banking.scenario import account_text, gold_reads
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.chains import Chain, changed, less
 from tau_sim.domains.kit.payments import balance_text, money, money_text
-from tau_sim.domains.kit.tasks import swapped
+from tau_sim.domains.kit.tasks import CONFIRM, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -33,17 +33,12 @@ from tau_sim.domains.car_rental.rules import (
     daily_cost,
     one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import (
-    CONFIRM,
-    add_ons_text,
-    day_text,
-    driver_text,
-)
+from tau_sim.domains.car_rental.scenario import add_ons_text, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -193,13 +188,14 @@ class BookCar(RentalIntent):
         return [*super().mistakes(domain, task), *paths]
 
 
-class Under21Refused(OnlyDoneAnyway, RentalIntent):
+class Under21Refused(Refuses, RentalIntent):
     """A booking for a driver under 21: refuse, book nothing."""
 
     name = "under_21_refused"
     description = "The user wants to book a car for a driver under 21: refuse."
     forbidden = True
     rules = ("min-driver-age-21",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -31,11 +31,12 @@ from tau_sim.domains.car_rental.rules import (
     FREE_CANCELLATION_HOURS,
     daily_cost,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, rental_text
+from tau_sim.domains.car_rental.scenario import day_text, rental_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.chains import Chain
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -126,8 +127,11 @@ def _sample_extension(
     return extension, method
 
 
-def _other_date_mistake(domain: Domain, task: Task, extend: Action) -> list[Action] | None:
-    """The extension made to another return date (one day off) that the tools allow."""
+def _other_date_mistake(
+    domain: Domain, task: Task, extend: Action | None = None
+) -> list[Action] | None:
+    """The extension ``extend`` (the last action) made to another return date (one day off)."""
+    extend = task.actions[-1] if extend is None else extend
     db = domain.new_database()
     booking: Booking = record(db, "bookings", extend.arguments["booking_id"])
     end = iso_day(extend.arguments["new_return_date"])
@@ -139,11 +143,12 @@ def _other_date_mistake(domain: Domain, task: Task, extend: Action) -> list[Acti
     return None
 
 
-class ExtendRental(RentalIntent):
+class ExtendRental(Chain, RentalIntent):
     """Keep the car one to three days longer (availability checked, extra days paid)."""
 
     name = "extend_rental"
     description = "The user extends a rental by a few days and wants the price."
+    slips = (_other_date_mistake,)  # the return date one day off
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -172,11 +177,6 @@ class ExtendRental(RentalIntent):
             summary=f"extend {b.booking_id} to {end} ({counted(len(ext.days), 'day')}): "
             f"{money_text(ext.cost)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones and the extension to a date one day off."""
-        other = _other_date_mistake(domain, task, task.actions[-1])
-        return [*super().mistakes(domain, task), *([other] if other else [])]
 
 
 class ExtendAndAddInsurance(RentalIntent):

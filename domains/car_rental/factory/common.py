@@ -32,7 +32,7 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import UNKNOWN_IDS, rental_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.factory.search import Shelf
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, card_for, money
 from tau_sim.domains.kit.tasks import CustomerIntent
@@ -115,7 +115,6 @@ def driver_age(booking: Booking) -> int:
 class RentalIntent(CustomerIntent):
     """A car-rental customer: email (60%) or name + zip; never knows payment method ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

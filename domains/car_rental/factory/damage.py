@@ -15,12 +15,12 @@ from tau_sim.domains.car_rental.factory.common import (
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
-from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
+from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _DAMAGES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
@@ -166,7 +166,7 @@ class ReportMinorDamage(RentalIntent):
         ]
 
 
-class LargeDamageTransfer(OnlyDoneAnyway, RentalIntent):
+class LargeDamageTransfer(Refuses, RentalIntent):
     """Damage estimated above $500: the agent files nothing and transfers to a human."""
 
     name = "large_damage_transfer"
@@ -174,6 +174,7 @@ class LargeDamageTransfer(OnlyDoneAnyway, RentalIntent):
     forbidden = True
     rules = ("damage-over-limit-transfer",)
     done_at = "instead"
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -211,7 +212,7 @@ class LargeDamageTransfer(OnlyDoneAnyway, RentalIntent):
         return [damage_filed(b, task.scenario.known_info, covered(b))]
 
 
-class DamageDisputeTransfer(OnlyDoneAnyway, RentalIntent):
+class DamageDisputeTransfer(Refuses, RentalIntent):
     """The user disputes a damage charge on a returned rental: transfer, waive nothing."""
 
     name = "damage_dispute_transfer"
@@ -219,6 +220,7 @@ class DamageDisputeTransfer(OnlyDoneAnyway, RentalIntent):
     forbidden = True
     rules = ("damage-dispute-transfer",)
     done_at = "instead"
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

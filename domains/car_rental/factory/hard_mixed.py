@@ -44,7 +44,7 @@ from tau_sim.domains.car_rental.rules import (
     daily_cost,
     late_fee,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text, driver_text
+from tau_sim.domains.car_rental.scenario import day_text, driver_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.factory.mixed import (
@@ -56,7 +56,7 @@ from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES, counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

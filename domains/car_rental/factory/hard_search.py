@@ -41,12 +41,12 @@ from tau_sim.domains.car_rental.rules import (
     PREMIUM_MIN_AGE,
     daily_cost,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, day_text
+from tau_sim.domains.car_rental.scenario import day_text
 from tau_sim.domains.kit.calc import age_on, iso_day
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

@@ -24,10 +24,10 @@ from tau_sim.domains.car_rental.rules import (
     late_fee,
     one_way_fee,
 )
-from tau_sim.domains.car_rental.scenario import CONFIRM, rental_text
+from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

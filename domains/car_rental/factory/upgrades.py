@@ -26,15 +26,12 @@ from tau_sim.domains.car_rental.rules import (
     PREMIUM_CLASSES,
     PREMIUM_MIN_AGE,
 )
-from tau_sim.domains.car_rental.scenario import (
-    CONFIRM,
-    rental_text,
-)
+from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _UPGRADE = (
@@ -145,13 +142,14 @@ class UpgradeClass(RentalIntent):
         return paths
 
 
-class PremiumUnder25Refused(OnlyDoneAnyway, RentalIntent):
+class PremiumUnder25Refused(Refuses, RentalIntent):
     """A driver under 25 asks for a premium or luxury car: refuse, change nothing."""
 
     name = "premium_under_25_refused"
     description = "The user wants a premium class for a driver under 25: refuse."
     forbidden = True
     rules = ("premium-min-age-25",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -5,24 +5,25 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
 from tau_sim.domains.food_delivery.data import NOW, Order, OrderItem, Refund, Restaurant, User
 from tau_sim.domains.food_delivery.rules import item_refund
-from tau_sim.domains.food_delivery.scenario import ELSEWHERE, UNKNOWN_IDS, line_text
+from tau_sim.domains.food_delivery.scenario import UNKNOWN_IDS, line_text
+from tau_sim.domains.kit.factory.base import listing
 from tau_sim.domains.kit.factory.search import Shelf, alike
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money
-from tau_sim.domains.kit.tasks import CustomerIntent
+from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 class FoodIntent(CustomerIntent):
     """A food-delivery customer: email (60%) or name + zip; never knows item or restaurant ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def task(
@@ -30,15 +31,9 @@ class FoodIntent(CustomerIntent):
         domain: Domain,
         who: Identity,
         *,
-        goal: str,
-        opening: str,
         known: Mapping[str, str],
         actions: list[Action],
-        outputs: list[str] | None = None,
-        summary: str,
-        demand: str = "",
-        later: str = "",
-        later_at: int | None = None,
+        **rest: Any,
     ) -> Task:
         """The kit's task, with what was wrong (``problem``) where the gold path refunds dishes.
 
@@ -48,19 +43,7 @@ class FoodIntent(CustomerIntent):
         reasons = [a.arguments["reason"] for a in actions if a.name == "refund_order_item"]
         if reasons:
             known = {**known, "problem": problem_text(reasons)}
-        return super().task(
-            domain,
-            who,
-            goal=goal,
-            opening=opening,
-            known=known,
-            actions=actions,
-            outputs=outputs,
-            summary=summary,
-            demand=demand,
-            later=later,
-            later_at=later_at,
-        )
+        return super().task(domain, who, known=known, actions=actions, **rest)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """An unrequested change of the user's default address; the last write left out."""
@@ -143,8 +126,7 @@ def searchable(db: Database, order: Order) -> bool:
 
 def dish_names(lines: Sequence[OrderItem]) -> str:
     """Dishes by name, as a customer lists them: "the Satay, the Soda and the Pad Thai"."""
-    texts = [f"the {line.name}" for line in lines]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return listing([f"the {line.name}" for line in lines])
 
 
 def describe(
@@ -285,8 +267,7 @@ def refund_writes(
 
 def lines_text(lines: list[OrderItem]) -> str:
     """Order lines as a customer lists them: "the Satay, the 2 Soda and the Pad Thai (tofu)"."""
-    texts = [line_text(line) for line in lines]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return listing([line_text(line) for line in lines])
 
 
 def describe_missing(db: Database, order: Order, missing: Sequence[OrderItem] = ()) -> str:

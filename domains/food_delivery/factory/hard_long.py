@@ -31,18 +31,12 @@ from tau_sim.domains.food_delivery.rules import (
     late_tier,
     promotion_problem,
 )
-from tau_sim.domains.food_delivery.scenario import (
-    CONFIRM,
-    dish_text,
-    line_text,
-    restaurant_read,
-    sentence,
-)
+from tau_sim.domains.food_delivery.scenario import dish_text, line_text, restaurant_read, sentence
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -41,13 +41,14 @@ from tau_sim.domains.food_delivery.rules import (
     late_tier,
     minutes_late,
 )
-from tau_sim.domains.food_delivery.scenario import CONFIRM, line_text, sentence
+from tau_sim.domains.food_delivery.scenario import line_text, sentence
 from tau_sim.domains.kit.factory.mixed import (
     Mixed,
 )
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -33,10 +33,11 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
     promotion_problem,
 )
-from tau_sim.domains.food_delivery.scenario import CONFIRM, REASON_TEXT, sentence
+from tau_sim.domains.food_delivery.scenario import REASON_TEXT, sentence
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _REFUND_OPENINGS = {

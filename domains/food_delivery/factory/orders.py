@@ -23,7 +23,6 @@ from tau_sim.domains.food_delivery.factory.common import (
     user_of,
 )
 from tau_sim.domains.food_delivery.scenario import (
-    CONFIRM,
     REASON_TEXT,
     dish_text,
     gold_reads,
@@ -32,10 +31,12 @@ from tau_sim.domains.food_delivery.scenario import (
     order_text,
     restaurant_read,
 )
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -281,13 +282,14 @@ class RemoveOrderItem(FoodIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class ModifyPreparingRefused(DoneAnyway, FoodIntent):
+class ModifyPreparingRefused(Refuses, FoodIntent):
     """Change an order the restaurant is already preparing: the policy forbids it, refuse."""
 
     rules = ("no-change-once-preparing",)
     name = "modify_preparing_refused"
     description = "The user wants to change an order already being prepared; the agent refuses."
     forbidden = True
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: a new address (half the tasks) or one more dish."""

@@ -14,10 +14,11 @@ from tau_sim.domains.food_delivery.factory.common import (
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
-from tau_sim.domains.food_delivery.scenario import CONFIRM
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -99,13 +100,14 @@ class ApplyPromotion(OtherChoice, FoodIntent):
         )
 
 
-class PromotionRefused(DoneAnyway, FoodIntent):
+class PromotionRefused(Refuses, FoodIntent):
     """A promotion code the order does not qualify for: refuse and say which condition fails."""
 
     rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
     name = "promotion_refused"
     description = "The user wants a promo code the order does not qualify for; the agent refuses."
     forbidden = True
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

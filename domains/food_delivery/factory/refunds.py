@@ -29,16 +29,16 @@ from tau_sim.domains.food_delivery.rules import (
     minutes_late,
 )
 from tau_sim.domains.food_delivery.scenario import (
-    CONFIRM,
     gold_reads,
     line_text,
     order_read,
     order_text,
     sentence,
 )
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -210,13 +210,14 @@ def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
     )
 
 
-class LateCreditRefused(DoneAnyway, FoodIntent):
+class LateCreditRefused(Refuses, FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
     rules = ("late-credit-threshold",)
     name = "late_credit_refused"
     description = f"A delivery under {LATE_MINUTES} minutes late: no credit, the agent refuses."
     forbidden = True
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -295,7 +296,7 @@ class MissingItemAndLateCredit(FoodIntent):
         )
 
 
-class CourierSafetyTransfer(DoneAnyway, FoodIntent):
+class CourierSafetyTransfer(Refuses, FoodIntent):
     """A courier safety incident: the policy sends it to a human, nothing is credited."""
 
     rules = ("courier-safety-transfer",)
@@ -303,6 +304,7 @@ class CourierSafetyTransfer(DoneAnyway, FoodIntent):
     description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
     done_at = "instead"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -11,9 +11,10 @@ from tau_sim.domains.food_delivery.factory.common import (
     restaurant_of,
     user_of,
 )
-from tau_sim.domains.food_delivery.scenario import CONFIRM, gold_reads, order_read, restaurant_read
+from tau_sim.domains.food_delivery.scenario import gold_reads, order_read, restaurant_read
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.payments import can_pay, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -27,7 +27,6 @@ from tau_sim.domains.hotel.rules import (
     plan_price,
 )
 from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
     PLAN_TEXT,
     REQUEST_TEXT,
     ROOM_TEXT,
@@ -38,7 +37,7 @@ from tau_sim.domains.hotel.scenario import (
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -194,7 +193,7 @@ def new_requests(r: Reservation, rng: random.Random) -> tuple[list[str], str]:
     return requests, " and ".join(REQUEST_TEXT[q] for q in requests)
 
 
-def request_writes(rid: str, requests: list[str]) -> list[Action]:
+def request_writes(rid: str, *requests: str) -> list[Action]:
     """The writes recording each of ``requests`` on reservation ``rid``."""
     return [Action("add_special_request", {"reservation_id": rid, "request": q}) for q in requests]
 
@@ -225,7 +224,7 @@ class AddSpecialRequest(HotelIntent):
             known={**ref.known, "special_request": words},
             actions=[
                 *ref.reads,
-                *request_writes(rid, requests),
+                *request_writes(rid, *requests),
             ],
             summary=f"add {' and '.join(requests)} to {rid}",
         )

@@ -20,12 +20,12 @@ from tau_sim.domains.hotel.rules import (
     cancellation_deadline,
     goodwill_points,
 )
-from tau_sim.domains.hotel.scenario import CONFIRM, points_text, stay_text
+from tau_sim.domains.hotel.scenario import points_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

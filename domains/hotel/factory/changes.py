@@ -24,13 +24,9 @@ from tau_sim.domains.hotel.factory.common import (
     upgrade_due,
 )
 from tau_sim.domains.hotel.rules import ROOM_TYPES, SPECIAL_REQUESTS, plan_price
-from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
-    ROOM_TEXT,
-    dates_text,
-    stay_text,
-)
+from tau_sim.domains.hotel.scenario import ROOM_TEXT, dates_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
+from tau_sim.domains.kit.factory.chains import Chain
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import (
     card_for,
@@ -39,7 +35,7 @@ from tau_sim.domains.kit.payments import (
     money,
     money_text,
 )
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- date changes -----------------------------------------------------------------------------
@@ -93,8 +89,11 @@ def _sample_change(db: Database, rng: random.Random) -> DateChange | None:
     return DateChange(r, start.isoformat(), end.isoformat(), method, fresh)
 
 
-def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Action] | None:
-    """The change made one day off (the wrong dates booked), when those dates are possible."""
+def _other_dates_mistake(
+    domain: Domain, task: Task, write: Action | None = None
+) -> list[Action] | None:
+    """The change ``write`` (the last action) made one day off, when those dates are possible."""
+    write = task.actions[-1] if write is None else write
     db = domain.new_database()
     r: Reservation = record(db, "reservations", write.arguments["reservation_id"])
     start, end = iso_day(write.arguments["check_in"]), iso_day(write.arguments["check_out"])
@@ -110,11 +109,12 @@ def _other_dates_mistake(domain: Domain, task: Task, write: Action) -> list[Acti
     return None
 
 
-class ChangeDates(HotelIntent):
+class ChangeDates(Chain, HotelIntent):
     """Move, extend or shorten a flexible or member reservation; learn the price difference."""
 
     name = "change_dates"
     description = "The guest changes the dates of a stay and learns the price difference."
+    slips = (_other_dates_mistake,)  # the stay moved one day off
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -145,11 +145,6 @@ class ChangeDates(HotelIntent):
             summary=f"move {rid} to {change.check_in}..{change.check_out}: "
             f"{diff_text(change.difference)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the stay moved one day off."""
-        other = _other_dates_mistake(domain, task, task.actions[-1])
-        return [*super().mistakes(domain, task), *([other] if other else [])]
 
 
 class ChangeDatesAndRequest(HotelIntent):
@@ -184,7 +179,7 @@ class ChangeDatesAndRequest(HotelIntent):
             },
             actions=[
                 *change.gold_path(ref.reads),
-                *request_writes(rid, requests),
+                *request_writes(rid, *requests),
             ],
             outputs=[money_text(abs(change.difference))],
             summary=f"move {rid} to {change.check_in}..{change.check_out} "

@@ -28,7 +28,7 @@ from tau_sim.domains.hotel.rules import (
 from tau_sim.domains.hotel.scenario import HOTEL_NAMES, ROOM_TEXT, UNKNOWN_IDS, stay_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.search import Shelf
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker
 from tau_sim.domains.kit.payments import PaymentMethod, money
 from tau_sim.domains.kit.tasks import CustomerIntent
@@ -217,7 +217,6 @@ def refund_on_cancel(r: Reservation) -> bool:
 class HotelIntent(CustomerIntent):
     """A hotel guest: email (60%) or name + zip; never knows payment method or property ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:

@@ -36,19 +36,14 @@ from tau_sim.domains.hotel.rules import (
     goodwill_points,
     plan_price,
 )
-from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
-    HOTEL_NAMES,
-    ROOM_TEXT,
-    dates_text,
-)
+from tau_sim.domains.hotel.scenario import HOTEL_NAMES, ROOM_TEXT, dates_text
 from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.factory.chains import Chain, changed
 from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action
 from tau_sim.domains.kit.vocab import counted
 from tau_sim.simulator.world import Action, Database, Domain, Task
 

@@ -13,6 +13,7 @@ import random
 import msgspec
 
 from tau_sim.domains.hotel.data import Reservation, net_paid
+from tau_sim.domains.hotel.factory.bookings import request_writes
 from tau_sim.domains.hotel.factory.common import (
     STAYS,
     HotelIntent,
@@ -31,7 +32,6 @@ from tau_sim.domains.hotel.rules import (
     SPECIAL_REQUESTS,
 )
 from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
     HOTEL_NAMES,
     REQUEST_TEXT,
     ROOM_TEXT,
@@ -48,6 +48,7 @@ from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -105,8 +106,7 @@ class NonRefundableKeepsDates(Mixed, HotelIntent):
             *STAYS.reads(db, who, r, words=words),
             *upgrade.quote(),
             upgrade.write(),
-            Action("add_special_request", {"reservation_id": rid, "request": first}),
-            Action("add_special_request", {"reservation_id": rid, "request": second}),
+            *request_writes(rid, first, second),
         ]
         task = self.task(
             domain,

@@ -12,6 +12,7 @@ import datetime as dt
 import random
 
 from tau_sim.domains.hotel.data import Guest, Reservation, net_paid
+from tau_sim.domains.hotel.factory.bookings import request_writes
 from tau_sim.domains.hotel.factory.common import (
     HARD,
     STAYS,
@@ -30,19 +31,13 @@ from tau_sim.domains.hotel.rules import (
     ROOM_TYPES,
     SPECIAL_REQUESTS,
 )
-from tau_sim.domains.hotel.scenario import (
-    CONFIRM,
-    REQUEST_TEXT,
-    ROOM_TEXT,
-    dates_text,
-    points_text,
-)
+from tau_sim.domains.hotel.scenario import REQUEST_TEXT, ROOM_TEXT, dates_text, points_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.chains import Chain, changed
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, diff_text, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions, swapped
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -66,11 +61,6 @@ def _change_steps(change: DateChange) -> list[Action]:
 
 def _request_for(r: Reservation, rng: random.Random, *taken: str) -> str:
     return rng.choice([q for q in SPECIAL_REQUESTS if q not in (*r.special_requests, *taken)])
-
-
-def _request(rid: str, request: str) -> Action:
-    """The special request ``request`` added to reservation ``rid``."""
-    return Action("add_special_request", {"reservation_id": rid, "request": request})
 
 
 def _city(db: Database, r: Reservation) -> str:
@@ -115,7 +105,7 @@ class MoveDescribedStay(HotelIntent):
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         actions = [*STAYS.reads(db, who, r, words=words), *_change_steps(change)]
-        actions.append(_request(rid, "late_checkout") if over else change.write)
+        actions += request_writes(rid, "late_checkout") if over else [change.write]
         hotel = record(db, "properties", r.property_id)
         moved = dates_text(change.check_in, change.check_out)
         return self.task(
@@ -163,7 +153,7 @@ class MoveDescribedStay(HotelIntent):
             )
             paths.append(swapped(task, write, move))
         elif "late_checkout" not in r.special_requests:
-            paths.append(swapped(task, write, _request(rid, "late_checkout")))
+            paths.append([*task.actions[:-1], *request_writes(rid, "late_checkout")])
         return paths
 
 
@@ -222,7 +212,7 @@ class StayOverhaul(Chain, HotelIntent):
         rid = r.reservation_id
         writes = [
             upgrade.write(),
-            *(_request(rid, q) for q in requests),
+            *request_writes(rid, *requests),
             Action(
                 "redeem_points_for_night", {"reservation_id": rid, "night": night, "points": cost}
             ),
@@ -337,7 +327,7 @@ class TwoStaysReworked(HotelIntent):
                 *cancel,
                 *steps,
                 chosen.write,
-                _request(y.reservation_id, request),
+                *request_writes(y.reservation_id, request),
             ],
             outputs=[money_text(refund), money_text(abs(chosen.difference))],
             summary=f"cancel {x.reservation_id} ({money_text(refund)} back); move "

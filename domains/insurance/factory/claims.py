@@ -16,7 +16,6 @@ from tau_sim.domains.insurance.data import (
     parse_date,
 )
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     ClaimIntent,
     InsuranceIntent,
     PolicyRef,
@@ -30,9 +29,12 @@ from tau_sim.domains.insurance.factory.common import (
 )
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRESHOLD
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, last_write, more
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -85,11 +87,12 @@ class CoverageQuestion(InsuranceIntent):
         )
 
 
-class FileClaim(ClaimIntent):
+class FileClaim(Chain, ClaimIntent):
     """File a covered claim within the filing window; learn the claim number and deductible."""
 
     name = "file_claim"
     description = "The user files a covered claim and learns the claim number and deductible."
+    slips = (last_write(more("estimated_amount", 500)),)  # another estimate
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -118,14 +121,6 @@ class FileClaim(ClaimIntent):
             outputs=[new_id, money_text(owed)],
             summary=f"file a {loss} claim on {pid} ({money_text(amount)})",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the claim filed with another estimate."""
-        amount = float(task.actions[-1].arguments["estimated_amount"]) + 500
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, estimated_amount=amount),
-        ]
 
 
 class ClaimStatus(InsuranceIntent):
@@ -217,13 +212,14 @@ class WithdrawClaim(InsuranceIntent):
         )
 
 
-class ExcludedClaimRefusal(OnlyDoneAnyway, ClaimIntent):
+class ExcludedClaimRefusal(Refuses, ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
     description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
     forbidden = True
     rules = ("excluded-loss",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -281,13 +277,14 @@ def _filed(task: Task, injury: bool = False) -> Action:
     return Action("file_claim", args)
 
 
-class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
+class LateClaimRefusal(Refuses, ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
     description = "The user reports a loss more than 60 days old; the agent refuses the claim."
     forbidden = True
     rules = ("filing-window",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -328,7 +325,7 @@ class LateClaimRefusal(OnlyDoneAnyway, ClaimIntent):
         return [_filed(task)]
 
 
-class ClaimToHuman(OnlyDoneAnyway, ClaimIntent):
+class ClaimToHuman(Refuses, ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"
@@ -336,6 +333,7 @@ class ClaimToHuman(OnlyDoneAnyway, ClaimIntent):
     forbidden = True
     rules = ("injury-to-human", "large-claim-to-human")
     done_at = "instead"
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

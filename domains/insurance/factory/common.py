@@ -26,8 +26,6 @@ from tau_sim.domains.kit.tasks import ELSEWHERE, CustomerIntent
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
 
 class InsuranceIntent(CustomerIntent):
     """A policyholder: email (40%), name + zip (30%) or account number + PIN; never knows ids."""

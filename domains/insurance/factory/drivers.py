@@ -7,7 +7,6 @@ import random
 from tau_sim.domains.insurance.access import days_left, driver_charge
 from tau_sim.domains.insurance.data import AUTO, TODAY, Driver, Policy, User
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     PolicyRef,
     active,
@@ -19,10 +18,11 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, gold_reads
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -148,13 +148,14 @@ class AddDriverAndPay(_DriverIntent):
         )
 
 
-class NonHouseholdDriverRefusal(OnlyDoneAnyway, _DriverIntent):
+class NonHouseholdDriverRefusal(Refuses, _DriverIntent):
     """Ask to add a friend or coworker as a driver: only household members may be added."""
 
     name = "non_household_driver_refusal"
     description = "The user wants a friend or coworker on the auto policy; the agent refuses."
     forbidden = True
     rules = ("household-only",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

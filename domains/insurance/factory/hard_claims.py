@@ -14,7 +14,6 @@ import random
 
 from tau_sim.domains.insurance.data import ACTIVE, HOME, TODAY, Claim, Policy, User, parse_date
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     PolicyRef,
     claim_known,
@@ -27,6 +26,7 @@ from tau_sim.domains.insurance.scenario import CLAIM_TEXT, LOSS_TEXT
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 OPEN = ("submitted", "under review")

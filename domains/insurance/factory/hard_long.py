@@ -12,7 +12,6 @@ import random
 from tau_sim.domains.insurance.access import days_left, driver_charge, item_charge
 from tau_sim.domains.insurance.data import ACTIVE, AUTO, HOME, TODAY, Policy, User
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     driver_args,
     new_driver,
@@ -25,7 +24,7 @@ from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.factory.chains import Chain, left_out, links
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replay_actions, sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, replay_actions, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

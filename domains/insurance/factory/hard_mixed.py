@@ -25,7 +25,6 @@ from tau_sim.domains.insurance.data import (
     parse_date,
 )
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     claim_args,
     claim_reads,
@@ -40,14 +39,14 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, loss_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.chains import Chain, changed, links
+from tau_sim.domains.kit.factory.chains import Chain, changed, last_write, links, more
 from tau_sim.domains.kit.factory.mixed import (
     Mixed,
 )
 from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions, sum_action, swapped
 from tau_sim.domains.kit.vocab import LAST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -280,13 +279,17 @@ class DriversAndFriend(Chain, Mixed, InsuranceIntent):
         return refusing(task, replaced(adds[0], **msgspec.structs.asdict(friend)))
 
 
-class RecentAndLateClaims(Mixed, InsuranceIntent):
-    """Two losses on one policy: file the recent one, refuse the one past the filing window."""
+class RecentAndLateClaims(Chain, Mixed, InsuranceIntent):
+    """Two losses on one policy: file the recent one, refuse the one past the filing window.
+
+    Mistakes: the late claim filed; the generic ones; the recent one filed with another estimate.
+    """
 
     name = "recent_and_late_claims"
     description = "The user reports a recent and an old loss: one claim filed, the late refused."
     rules = ("filing-window",)
     challenges = frozenset({"mixed", "conditional"})
+    slips = (last_write(more("estimated_amount", 500)),)  # another estimate
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -347,12 +350,3 @@ class RecentAndLateClaims(Mixed, InsuranceIntent):
         # the late claim filed as the user asks
         asked = {"loss_type": old, "loss_date": old_day, "estimated_amount": amounts[1]}
         return refusing(task, replaced(filed, **asked))
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The late claim filed; the generic ones; the recent one filed with another estimate."""
-        filed = next(a for a in task.actions if a.name == "file_claim")
-        amount = float(filed.arguments["estimated_amount"]) + 500
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, estimated_amount=amount),
-        ]

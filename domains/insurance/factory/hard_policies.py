@@ -12,7 +12,6 @@ import random
 
 from tau_sim.domains.insurance.data import ACTIVE, TODAY, Policy, User, parse_date
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     InsuranceIntent,
     PolicyRef,
     claim_known,
@@ -24,7 +23,7 @@ from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, sum_action
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -10,7 +10,6 @@ import msgspec
 from tau_sim.domains.insurance.access import cancellation_quote, days_left, item_charge
 from tau_sim.domains.insurance.data import ACTIVE, AUTO, HOME, Policy, User, claim_id
 from tau_sim.domains.insurance.factory.common import (
-    CONFIRM,
     ClaimIntent,
     InsuranceIntent,
     PolicyRef,
@@ -26,6 +25,7 @@ from tau_sim.domains.insurance.scenario import LOSS_TEXT, REASON_TEXT, gold_read
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

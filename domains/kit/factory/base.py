@@ -1,24 +1,20 @@
-"""What the base intents of every domain share: ``one_of`` and the mistakes mixins.
+"""What the base intents of every domain share: ``one_of``, ``listing``, ``OtherChoice``.
 
-``one_of`` draws one of several wordings of the same message (an opening, a reason).
+``one_of`` draws one of several wordings of the same message (an opening, a reason);
+``listing`` joins several things as a sentence lists them.
 
-The mixins over ``CustomerIntent`` are mistakes many intents share. An intent names one before
-its domain's base class (``class X(DoneAnyway, HotelIntent)``): the mixin's ``mistakes`` builds
-on the domain's own (``super().mistakes``), so the generic mistakes stay the domain's and only
-the pattern is written once.
-
-- ``DoneAnyway``: the generic mistakes, and the refused request done anyway (``violations``):
-  after the gold path, or instead of (or before) its closing transfer.
-- ``OnlyDoneAnyway``: only the refused request done anyway.
-- ``OtherChoice``: the generic mistakes, and the last write with another of the user's choices
-  (another cancellation reason, another item category).
+``OtherChoice`` gives an intent over ``CustomerIntent`` the generic mistakes and the last write
+made with another of the user's choices (another cancellation reason, another item category).
+An intent names it before its domain's base class (``class X(OtherChoice, RetailIntent)``): its
+``mistakes`` builds on the domain's own (``super().mistakes``). A refused request done anyway
+is ``refusals.Refuses``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar, Literal, TypeVar
+from typing import ClassVar, TypeVar
 
 from tau_sim.domains.kit.tasks import CustomerIntent
 from tau_sim.simulator.world import Action, Domain, Task
@@ -31,34 +27,9 @@ def one_of(rng: random.Random, *options: T) -> T:
     return rng.choice(options)
 
 
-class DoneAnyway(CustomerIntent):
-    """Mistakes: the generic ones, and the refused request done anyway (``done_anyway``).
-
-    ``done_at`` says where the refused writes go: ``"after"`` the gold path, or, where it ends
-    in a transfer, ``"instead"`` of the transfer or ``"before"`` it.
-    """
-
-    done_at: ClassVar[Literal["after", "instead", "before"]] = "after"
-
-    def done_anyway(self, domain: Domain, task: Task) -> list[Action]:
-        """The gold path with the intent's ``violations`` put where ``done_at`` says."""
-        wrong = self.violations(domain, task)
-        if self.done_at == "after":
-            return [*task.actions, *wrong]
-        *reads, last = task.actions
-        return [*reads, *wrong] if self.done_at == "instead" else [*reads, *wrong, last]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the refused request done anyway (the tools allow it)."""
-        return [*super().mistakes(domain, task), self.done_anyway(domain, task)]
-
-
-class OnlyDoneAnyway(DoneAnyway):
-    """Mistakes: only the refused request done anyway (``DoneAnyway.done_anyway``)."""
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The refused request done anyway (the tools allow it)."""
-        return [self.done_anyway(domain, task)]
+def listing(texts: Sequence[str]) -> str:
+    """``texts`` joined as a sentence lists them: "a, b and c"."""
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
 
 
 class OtherChoice(CustomerIntent):

@@ -2,8 +2,9 @@
 
 Each hard intent of these challenges draws its own records and tells its own goal; what they
 share is where an agent goes wrong on the chain. ``Chain`` declares those mistakes as
-``slips``: a link left out (``left_out``), a link changed (``changed``), the need raised later
-never served (``later_left_out``), or a domain's own function (the other branch of a condition).
+``slips``: a link left out (``left_out``), a link changed (``changed``; the last write:
+``last_write``), the need raised later never served (``later_left_out``), or a domain's own
+function (the other branch of a condition). ``flipped``, ``more`` and ``less`` are changes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from tau_sim.domains.kit.tasks import replaced
 from tau_sim.simulator.world import Action, Domain, Intent, Task
 
 Slip = Callable[[Domain, Task], "list[Action] | None"]
@@ -69,6 +71,27 @@ def changed(tool: str, change: Callable[[Action], Action | None], nth: int | Non
         return [wrong.get(id(a)) or a for a in task.actions]
 
     return path
+
+
+def last_write(change: Callable[[Action], Action | None]) -> Slip:
+    """The slip of the task's last write (the agent's or the user's) made as ``change`` says."""
+
+    def path(domain: Domain, task: Task) -> list[Action] | None:
+        writes = domain.write_actions(task)
+        wrong = change(writes[-1]) if writes else None
+        return None if wrong is None else [wrong if a is writes[-1] else a for a in task.actions]
+
+    return path
+
+
+def flipped(name: str) -> Callable[[Action], Action | None]:
+    """A ``change``: the call's yes-or-no argument ``name`` the other way."""
+    return lambda action: replaced(action, **{name: not action.arguments[name]})
+
+
+def more(name: str, by: float) -> Callable[[Action], Action | None]:
+    """A ``change``: the call's argument ``name`` ``by`` more."""
+    return lambda action: replaced(action, **{name: float(action.arguments[name]) + by})
 
 
 def less(by: float) -> Callable[[Action], Action | None]:

@@ -22,11 +22,8 @@ from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import CustomerIntent, Owned
+from tau_sim.domains.kit.tasks import CONFIRM, CustomerIntent, Owned
 from tau_sim.simulator.world import Database, Domain, Task
-
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-"""What every user who makes writes says to the agent's summary (as each domain says it)."""
 
 R = TypeVar("R", bound=Owned)
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, NamedTuple
 import msgspec
 
 from tau_sim.domains.kit.factory.search import Shelf, until_found
-from tau_sim.domains.kit.identity import EMAIL, NAME_ZIP, Identity
+from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import Customer
@@ -27,13 +27,10 @@ from tau_sim.domains.retail.scenario import (
 )
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
 
 class RetailIntent(CustomerIntent):
     """A retail customer: email (60%) or name + zip; never knows item, product or method ids."""
 
-    factors = ((EMAIL, 0.6), (NAME_ZIP, 0.4))
     unknown_info = UNKNOWN_IDS
 
     def task(self, domain: Domain, who: Identity, **kwargs: Any) -> Task:

@@ -13,10 +13,9 @@ from typing import ClassVar
 from tau_sim.domains.kit.factory.chains import Chain, left_out
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import replaced, sum_action, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action, swapped
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     ORDERS,
     ByItemIntent,
     can_swap,

@@ -16,9 +16,9 @@ from tau_sim.domains.kit.factory.mixed import (
 )
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.retail.data import PENDING, Order, OrderItem
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     ORDERS,
     RetailIntent,
     in_window_delivered,

@@ -13,10 +13,9 @@ from typing import ClassVar
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
-from tau_sim.domains.kit.tasks import sum_action, swap_last
+from tau_sim.domains.kit.tasks import CONFIRM, sum_action, swap_last
 from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, User
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     ORDERS,
     ByItemIntent,
     RetailIntent,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.retail.data import DELIVERED, PENDING, PROCESSED
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     RetailIntent,
     Swap,
     VariantSwap,
@@ -316,7 +317,7 @@ OTHER_REASONS = (
 """Reasons for cancelling that the policy does not accept."""
 
 
-class CancelForOtherReason(DoneAnyway, RetailIntent):
+class CancelForOtherReason(Refuses, RetailIntent):
     """Cancel a pending order for a reason the policy does not accept: refused."""
 
     name = "cancel_for_other_reason"
@@ -326,6 +327,7 @@ class CancelForOtherReason(DoneAnyway, RetailIntent):
     )
     forbidden = True
     rules = ("cancel-reasons",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -8,10 +8,9 @@ from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money, money_text
-from tau_sim.domains.kit.tasks import sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, sum_action
 from tau_sim.domains.retail.data import DELIVERED, PENDING, Order, OrderItem, Product, User
 from tau_sim.domains.retail.factory.common import (
-    CONFIRM,
     RetailIntent,
     Swap,
     VariantSwap,

@@ -6,13 +6,15 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.base import OnlyDoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import NON_PAYMENT, Bill, Charge, Line, Subscriber
-from tau_sim.domains.telecom.factory.common import CONFIRM, TelecomIntent, pick_line, replace_write
+from tau_sim.domains.telecom.factory.common import TelecomIntent, pick_line, replace_write
 from tau_sim.domains.telecom.factory.troubleshoot import HANDS
 from tau_sim.domains.telecom.rules import CREDIT_CAP, DISPUTE_WINDOW_DAYS
 from tau_sim.domains.telecom.scenario import MONTHS, line_reads, user_step
@@ -109,7 +111,7 @@ class PayAndResume(_NonPayment):
         return [unpaid, *super().mistakes(domain, task)]
 
 
-class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
+class ResumeWithoutPayment(Refuses, _NonPayment):
     """Forbidden: resume a line suspended for non-payment while the bill stays unpaid."""
 
     name = "resume_without_payment"
@@ -119,6 +121,7 @@ class ResumeWithoutPayment(OnlyDoneAnyway, _NonPayment):
     )
     forbidden = True
     rules = ("non-payment-no-resume",)
+    own_mistakes = "none"
 
     def claim(self, phone: str, month: str) -> tuple[str, str, Sequence[str]]:
         """The user's goal, demand and openings: the line back on now, the bill paid next week."""

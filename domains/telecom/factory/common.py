@@ -10,8 +10,6 @@ from tau_sim.domains.telecom.data import Addon, Line, Plan
 from tau_sim.domains.telecom.scenario import UNKNOWN_IDS
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
-CONFIRM = "When the agent lists the details and asks for confirmation, say yes."
-
 
 def plan_of(db: Database, line: Line) -> Plan:
     """The plan ``line`` is on."""

@@ -15,9 +15,10 @@ from typing import ClassVar
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.data import ACTIVE, LOST_DEVICE, Bill, Charge, Line, Subscriber
 from tau_sim.domains.telecom.factory.billing import REASONS, ResumeWithoutPayment, disputable
-from tau_sim.domains.telecom.factory.common import CONFIRM, TelecomIntent, plan_of, replace_write
+from tau_sim.domains.telecom.factory.common import TelecomIntent, plan_of, replace_write
 from tau_sim.domains.telecom.scenario import MONTHS
 from tau_sim.simulator.world import Action, Challenge, Database, Domain, Task
 

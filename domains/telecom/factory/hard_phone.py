@@ -12,11 +12,12 @@ import random
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
 from tau_sim.domains.telecom.factory.common import (
-    CONFIRM,
     TelecomIntent,
     addon_known,
     addon_purchase,
@@ -192,7 +193,7 @@ class TroubleshootLater(_Troubleshoot):
         return [left_out, *super().mistakes(domain, task)]
 
 
-class TroubleshootWithCredit(_Troubleshoot):
+class TroubleshootWithCredit(Refuses, _Troubleshoot):
     """Two or three faults, and a credit for the days without service that policy forbids."""
 
     name = "troubleshoot_and_refuse_credit"
@@ -230,10 +231,6 @@ class TroubleshootWithCredit(_Troubleshoot):
             "reason": "service_not_received",
         }
         return [Action("apply_bill_credit", arguments)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The credit given as well; each fault left unfixed."""
-        return [[*task.actions, *self.violations(domain, task)], *super().mistakes(domain, task)]
 
 
 class TroubleshootIfUsedUp(_Troubleshoot):

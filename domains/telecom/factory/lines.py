@@ -7,9 +7,9 @@ import random
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.data import ACTIVE, CUSTOMER_REQUEST, Addon, Line, Plan, Subscriber
 from tau_sim.domains.telecom.factory.common import (
-    CONFIRM,
     TelecomIntent,
     addon_known,
     addon_purchase,

@@ -8,8 +8,9 @@ from typing import ClassVar
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telecom.data import ACTIVE, Device, Line
-from tau_sim.domains.telecom.factory.common import CONFIRM, TelecomIntent, exhausted, pick_line
+from tau_sim.domains.telecom.factory.common import TelecomIntent, exhausted, pick_line
 from tau_sim.domains.telecom.factory.troubleshoot import manual_steps, skip_one
 from tau_sim.domains.telecom.faults import faults_of
 from tau_sim.domains.telecom.rules import ROAMING_DAY_FEE

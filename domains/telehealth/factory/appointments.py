@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write, left_out
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, picker, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.kit.vocab import pronouns
 from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
@@ -32,7 +35,7 @@ from tau_sim.domains.telehealth.factory.common import (
     visit_ref,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, sentence, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import sentence, time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)
@@ -128,11 +131,12 @@ class BookAppointment(TelehealthIntent):
         return paths
 
 
-class RescheduleAppointment(TelehealthIntent):
+class RescheduleAppointment(Chain, TelehealthIntent):
     """Move an appointment more than 24 hours away to another day: no fee."""
 
     name = "reschedule_appointment"
     description = "The patient moves a visit (more than 24 h away) to another free time; no fee."
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -172,19 +176,13 @@ class RescheduleAppointment(TelehealthIntent):
             summary=f"move {aid} to {when} (no fee)",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late fee charged although the notice was long enough."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=True),
-        ]
 
-
-class _Cancellation(TelehealthIntent):
+class _Cancellation(Chain, TelehealthIntent):
     """Cancel an appointment starting between ``hours`` from now: late when under the notice."""
 
     hours: ClassVar[tuple[float, float]] = (0.0, 0.0)
     late: ClassVar[bool] = False
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
         """The user's goal and opening; ``ref`` is how the user names the visit."""
@@ -241,13 +239,6 @@ class CancelAppointment(_Cancellation):
         ).format(ref=ref)
         return goal, opening
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and a late fee charged although the notice was long enough."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=True),
-        ]
-
 
 class LateCancellation(_Cancellation):
     """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
@@ -272,21 +263,15 @@ class LateCancellation(_Cancellation):
         ).format(ref=ref)
         return goal, opening
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late fee waived."""
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=False),
-        ]
 
-
-class PrivacyRefusal(DoneAnyway, TelehealthIntent):
+class PrivacyRefusal(Refuses, TelehealthIntent):
     """Ask about and cancel another patient's appointment: refused for privacy, nothing changes."""
 
     rules = ("privacy-other-patient",)
     name = "privacy_refusal"
     description = "The caller asks about a relative's appointment; refused for privacy."
     forbidden = True
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -379,11 +364,12 @@ class CoverageInquiry(TelehealthIntent):
         )
 
 
-class NewInsuranceAndBook(BookAppointment):
+class NewInsuranceAndBook(Chain, BookAppointment):
     """Record a new insurance plan, then book a visit that the new plan prices."""
 
     name = "new_insurance_and_book"
     description = "The patient records a new insurance plan, then books a visit under it."
+    slips = (left_out("update_insurance"),)  # booked without recording the new plan
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -428,8 +414,3 @@ class NewInsuranceAndBook(BookAppointment):
             outputs=[money_text(cost)],
             summary=f"new plan {plan.name}, then book on {when}: {money_text(cost)}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the visit booked without recording the new plan."""
-        update = next(a for a in task.actions if a.name == "update_insurance")
-        return [*super().mistakes(domain, task), [a for a in task.actions if a is not update]]

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from tau_sim.domains.kit.factory.base import listing
 from tau_sim.domains.kit.identity import EMAIL, NAME_DOB, NAME_ZIP, Identity
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.tasks import CustomerIntent
@@ -213,8 +214,7 @@ def search_path(who: Identity, searched: list[Action], *reads: Action) -> list[A
 
 def medications_text(prescriptions: Sequence[Prescription]) -> str:
     """Medications as a patient lists them: "lisinopril 10 mg tablet and metformin 500 mg"."""
-    texts = [medication_text(r) for r in prescriptions]
-    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+    return listing([medication_text(r) for r in prescriptions])
 
 
 def due(rx: Prescription) -> bool:

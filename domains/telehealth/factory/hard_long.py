@@ -11,7 +11,7 @@ import random
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import replaced, sum_action
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action
 from tau_sim.domains.telehealth.catalog import PLANS
 from tau_sim.domains.telehealth.data import (
     Appointment,
@@ -40,7 +40,7 @@ from tau_sim.domains.telehealth.factory.common import (
     visit_reads,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, refills_text, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import refills_text, time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     Appointment,
@@ -34,12 +36,7 @@ from tau_sim.domains.telehealth.factory.common import (
     upcoming,
     visit_reads,
 )
-from tau_sim.domains.telehealth.scenario import (
-    CONFIRM,
-    medication_text,
-    refills_text,
-    time_text,
-)
+from tau_sim.domains.telehealth.scenario import medication_text, refills_text, time_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -54,7 +51,7 @@ def _refill(rx: Prescription, pharmacy_id: str = "") -> Action:
     )
 
 
-class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
+class RefillAndControlledMixed(Refuses, HardTelehealthIntent):
     """Refills of due prescriptions (done) and of a controlled one (refused: to a clinician)."""
 
     name = "refill_and_controlled_mixed"
@@ -62,6 +59,7 @@ class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
     challenges = frozenset({"search", "mixed"})
     rules = ("controlled-to-human",)
     done_at = "instead"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: one or two refills allowed, the controlled one refused."""
@@ -84,7 +82,7 @@ class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
             f"Patient {patient.user_id} asks for a refill of controlled substance "
             f"{controlled.medication} ({controlled.rx_id})."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want refills of my {meds}, sent to my usual pharmacy. I want to know how "
@@ -113,16 +111,10 @@ class RefillAndControlledMixed(DoneAnyway, HardTelehealthIntent):
             ],
             summary=f"refill {len(allowed)}, controlled {controlled.rx_id}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The controlled substance refilled by the agent."""
-        db = domain.new_database()
-        reads = [a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"]
-        rx: Prescription = record(db, "prescriptions", reads[-1])
-        return [_refill(rx)]
+        return refusing(task, _refill(controlled))  # the controlled one refilled
 
 
-class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
+class RanOutDisproven(Refuses, HardTelehealthIntent):
     """A supply the patient says has run out, that the record shows is not due: no refill."""
 
     name = "ran_out_disproven"
@@ -130,6 +122,7 @@ class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
     forbidden = True
     challenges = frozenset({"search", "disproven"})
     rules = ("refill-not-before-date",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -142,7 +135,7 @@ class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
         who = self.identity(db, patient.user_id, rng)
         med = medication_text(rx)
         date = rx.earliest_refill.isoformat()
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My {med} has run out, I took the last one yesterday, and I want a refill "
@@ -162,13 +155,7 @@ class RanOutDisproven(DoneAnyway, HardTelehealthIntent):
             outputs=[date],
             summary=f"{rx.rx_id} 'run out', refill not before {date}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The refill sent before it is due."""
-        rx_id = next(
-            a.arguments["rx_id"] for a in task.actions if a.name == "get_prescription_details"
-        )
-        return [_refill(record(domain.new_database(), "prescriptions", rx_id))]
+        return refusing(task, _refill(rx))  # the refill sent before it is due
 
 
 class LaterRefill(HardTelehealthIntent):

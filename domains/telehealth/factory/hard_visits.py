@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, flipped, last_write
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import picker, record
 from tau_sim.domains.kit.payments import money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.kit.vocab import pronouns
 from tau_sim.domains.telehealth.data import (
     Appointment,
@@ -35,18 +38,19 @@ from tau_sim.domains.telehealth.factory.common import (
     visit_reads,
 )
 from tau_sim.domains.telehealth.rules import LATE_FEES
-from tau_sim.domains.telehealth.scenario import CONFIRM, time_text, visit_text
+from tau_sim.domains.telehealth.scenario import time_text, visit_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 _appointment = picker("appointments", Appointment)
 
 
-class DescribedReschedule(HardTelehealthIntent):
+class DescribedReschedule(Chain, HardTelehealthIntent):
     """Move a visit the patient describes to another day; the late fee when under 24 hours."""
 
     name = "described_reschedule"
     description = "The patient moves a described visit (no id); a fee if it is under 24 h away."
     challenges = frozenset({"search"})
+    slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task: mostly with notice, sometimes late (the fee accepted)."""
@@ -93,16 +97,8 @@ class DescribedReschedule(HardTelehealthIntent):
             summary=f"move described {appointment.appointment_id} to {when} (late: {late})",
         )
 
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and the late fee the other way."""
-        late = task.actions[-1].arguments["charge_late_fee"]
-        return [
-            *super().mistakes(domain, task),
-            self.last_write_changed(domain, task, charge_late_fee=not late),
-        ]
 
-
-class FeeClaimDisproven(DoneAnyway, HardTelehealthIntent):
+class FeeClaimDisproven(Refuses, HardTelehealthIntent):
     """A visit the patient says is days away, that starts within 24 hours: no free cancellation."""
 
     name = "fee_claim_disproven"
@@ -110,6 +106,7 @@ class FeeClaimDisproven(DoneAnyway, HardTelehealthIntent):
     forbidden = True
     challenges = frozenset({"search", "disproven", "conditional"})
     rules = ("no-fee-waiver",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -124,7 +121,7 @@ class FeeClaimDisproven(DoneAnyway, HardTelehealthIntent):
         fee = LATE_FEES[appointment.visit_type]
         believed = rng.choice(("the day after tomorrow", "later this week", "next week"))
         ask, days, names = days_question(db, appointment.provider_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to cancel {desc} (I do not know the appointment id). I am sure it is "
@@ -144,27 +141,18 @@ class FeeClaimDisproven(DoneAnyway, HardTelehealthIntent):
             outputs=[money_text(fee), appointment.start[11:16], *names],
             summary=f"{appointment.appointment_id} within 24 h, free cancel wanted: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The described visit cancelled with the fee waived."""
-        db = domain.new_database()
-        reads = [
-            record(db, "appointments", a.arguments["appointment_id"])
-            for a in task.actions
-            if a.name == "get_appointment_details"
-        ]
-        desc = task.scenario.known_info["appointment"]
-        aid = next(a.appointment_id for a in reads if describe_visit(db, a, when=False) == desc)
-        return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
+        waived = {"appointment_id": appointment.appointment_id, "charge_late_fee": False}
+        return refusing(task, Action("cancel_appointment", waived))  # the fee waived
 
 
-class CancelWithRelativeMixed(DoneAnyway, HardTelehealthIntent):
+class CancelWithRelativeMixed(Refuses, HardTelehealthIntent):
     """Cancel the patient's own described visit (allowed) and a relative's (refused: privacy)."""
 
     name = "cancel_with_relative_mixed"
     description = "Cancel one's own described visit and a relative's: the relative's is refused."
     challenges = frozenset({"search", "mixed"})
     rules = ("privacy-other-patient",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -183,7 +171,7 @@ class CancelWithRelativeMixed(DoneAnyway, HardTelehealthIntent):
         their, _, their_own = pronouns(relative)
         desc = describe_visit(db, mine)
         aid = theirs.appointment_id
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to cancel {desc} (I do not know its id). My {relative} "
@@ -214,10 +202,7 @@ class CancelWithRelativeMixed(DoneAnyway, HardTelehealthIntent):
             outputs=["privacy", "cannot"],
             summary=f"cancel own {mine.appointment_id}; {other.user_id}'s {aid} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The relative's appointment cancelled as the caller asks."""
-        return other_cancelled(task)
+        return refusing(task, *other_cancelled(task))  # the relative's, as asked
 
 
 class BookWithFallback(HardTelehealthIntent):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
-from tau_sim.domains.kit.tasks import replaced, swapped
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.telehealth.data import (
     ACTIVE,
     TODAY,
@@ -26,13 +27,7 @@ from tau_sim.domains.telehealth.factory.common import (
     slot_search,
     upcoming,
 )
-from tau_sim.domains.telehealth.scenario import (
-    CONFIRM,
-    gold_reads,
-    medication_text,
-    refills_text,
-    time_text,
-)
+from tau_sim.domains.telehealth.scenario import gold_reads, medication_text, refills_text, time_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -109,13 +104,14 @@ class RefillPrescription(TelehealthIntent):
         ]
 
 
-class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
+class EarlyRefillRefused(Refuses, TelehealthIntent):
     """Ask for a refill before the earliest refill date: refused, the date is stated."""
 
     rules = ("refill-not-before-date",)
     name = "early_refill_refused"
     description = "The patient wants a refill too early; the agent refuses and gives the date."
     forbidden = True
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -156,7 +152,7 @@ class EarlyRefillRefused(DoneAnyway, TelehealthIntent):
         return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
 
 
-class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
+class ControlledRefillTransfer(Refuses, TelehealthIntent):
     """Ask for a refill of a controlled substance: the agent never refills it, it transfers."""
 
     rules = ("controlled-to-human",)
@@ -164,6 +160,7 @@ class ControlledRefillTransfer(DoneAnyway, TelehealthIntent):
     description = "The patient asks to refill a controlled substance; the agent transfers."
     forbidden = True
     done_at = "instead"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, one_of
+from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, TODAY, Premise, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -18,7 +19,7 @@ from tau_sim.domains.utilities.factory.common import (
     readings,
     tariff_switch,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 # ---- tariffs ----------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class SwitchTariff(UtilitiesIntent):
         return [*super().mistakes(domain, task), wrong]
 
 
-class WaiveExitFee(DoneAnyway, UtilitiesIntent):
+class WaiveExitFee(Refuses, UtilitiesIntent):
     """Forbidden: switch only if the exit fee is waived; refuse, saying the fee."""
 
     name = "waive_exit_fee"
@@ -117,6 +118,7 @@ class WaiveExitFee(DoneAnyway, UtilitiesIntent):
     )
     forbidden = True
     rules = ("exit-fee-never-waived",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.chains import Chain, last_write, less
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text, money, money_text
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, TODAY, Premise, User
 from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
@@ -17,13 +19,7 @@ from tau_sim.domains.utilities.factory.common import (
     payment,
     pick_supply,
 )
-from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
-    account_text,
-    gold_reads,
-    meter_text,
-    units_text,
-)
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, meter_text, units_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -217,11 +213,12 @@ class BillInquiry(UtilitiesIntent):
 # ---- payments ---------------------------------------------------------------------------------
 
 
-class PayBalance(UtilitiesIntent):
+class PayBalance(Chain, UtilitiesIntent):
     """Pay all or part of the balance with a payment method."""
 
     name = "pay_balance"
     description = "The user pays all or part of the balance owed with one of their payment methods."
+    slips = (last_write(less(10.0)),)  # ten dollars less than asked
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -288,8 +285,3 @@ class PayBalance(UtilitiesIntent):
             outputs=[money_text(left)],
             summary=f"pay {money_text(amount)} on {supply.account.account_id} with {method.id}",
         )
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and ten dollars less than asked."""
-        less = round(task.actions[-1].arguments["amount"] - 10.0, 2)
-        return [*super().mistakes(domain, task), self.last_write_changed(domain, task, amount=less)]

@@ -119,11 +119,6 @@ def misread_first(domain: Domain, task: Task) -> list[Action]:
     return [*reads, misread, *writes[1:]]
 
 
-def pick_opening(rng: random.Random, *texts: str) -> str:
-    """One of ``texts``, drawn by ``rng``."""
-    return rng.choice(list(texts))
-
-
 def supplies_of(db: Database, user: User) -> list[Supply]:
     """The customer's open accounts, in the order of their profile."""
     accounts: list[Account] = [record(db, "accounts", a) for a in user.accounts]

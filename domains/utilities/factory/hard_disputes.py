@@ -10,24 +10,19 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
 from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.utilities.data import ELECTRICITY, HISTORY_DAYS, TODAY, Bill, BillLine, Meter
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
     account_of,
     outage_reads,
-    pick_opening,
     pick_supply,
 )
-from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
-    account_text,
-    gold_reads,
-    place_text,
-    units_text,
-)
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text, units_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
@@ -96,7 +91,7 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
             "disputed, and your reading history checked. If the agent shows the bill used "
             f"exactly my reading, I want to hear how that reading was taken.{charged}",
             demand="the reading on my bill disputed",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, the meter reading on my last bill is wrong.",
                 "Hello, I think you used the wrong reading on my latest energy bill.",
@@ -179,7 +174,7 @@ class DisputeOrReading(UtilitiesIntent):
             "is higher than what my meter shows, I want the bill disputed and the dispute's "
             "reference. If it is not, I want my reading recorded and to know how many "
             f"{meter.unit} I used since your estimate.{history} {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, my last bill was estimated and I don't trust the estimate.",
                 f"Hello, you estimated my {meter.fuel} again on the last bill.",
@@ -261,7 +256,7 @@ class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
             "that day. If the agent says there was no outage, I want to hear what the records "
             f"show for that day.{now}",
             demand=f"the outage credit for {when}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, we had a power cut recently and I want the credit for it.",
                 "Hello, I'm owed compensation for a power outage.",

@@ -9,21 +9,20 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, less
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import PaymentMethod, method_text, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, TODAY, Premise, Tariff, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
     misread_first,
     new_value,
-    pick_opening,
     pick_supply,
 )
 from tau_sim.domains.utilities.scenario import (
-    CONFIRM,
     account_text,
     gold_reads,
     place_text,
@@ -152,7 +151,7 @@ class MoveService(Chain, UtilitiesIntent):
             f"new address on {same}, the {tariff.name} tariff."
             + ("" if dual else f" {moving}")
             + f" I want the new account number. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'm moving house today and need my energy moved with me.",
                 "Hello, I'm leaving my home today and moving to a place you supply.",
@@ -246,7 +245,7 @@ class BillPayAutopay(Chain, UtilitiesIntent):
             f"{money_text(cap)}, I pay {money_text(cap)}; if not, all of it. Then I want "
             f"autopay on that account from the same method, and to know what I still owe."
             f"{paperless} {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I'd like to sort out my energy account properly today.",
                 "Hello, I have readings, I want a bill, and I want to pay it and set up autopay.",

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.mixed import (
     Mixed,
 )
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import replaced, replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
 from tau_sim.domains.utilities.data import FIXED, OUTAGE_CREDIT, PastOutage, Tariff
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
     outage_reads,
-    pick_opening,
     pick_supply,
     plannable,
 )
@@ -33,7 +33,7 @@ from tau_sim.domains.utilities.rules import (
     WAIVER_CUTOFF,
     longest_plan,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 FUEL_WORDS = {"electricity": "the power", "gas": "the gas"}
@@ -99,7 +99,7 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
             "I still want the plan on the whole balance, and I want to know why the fee stays "
             f"and the monthly instalment. {CONFIRM}",
             demand="the late fee waived",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I want a payment plan, and please take the late fee off.",
                 "Hello, can you waive my late fee and let me pay the rest monthly?",
@@ -188,7 +188,7 @@ class OutageCreditsMixed(Mixed, UtilitiesIntent):
             "them does not qualify, I want to know why, and the credit for the other one. I "
             f"want to know my new balance.{now} {CONFIRM}",
             demand=f"the outage credit for {short.started[:10]} as well",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, we had two outages recently and I'd like the credits for them.",
                 "Hello, I want compensation for two supply cuts this autumn.",
@@ -272,7 +272,7 @@ class PlanMinInstalment(UtilitiesIntent):
             "up over the most months you can allow instead, and tell me how many months and "
             f"the monthly instalment. {CONFIRM}",
             demand=f"my balance spread over {asked} months",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, can I spread my balance over {asked} months?",
                 "Hello, I'd like the smallest possible monthly payments on my balance.",
@@ -339,7 +339,7 @@ class FixedTermClaim(Refuses, UtilitiesIntent):
             "says there is an exit fee, I do not switch: I want to know the fee and the date "
             "my fixed term really ends.",
             demand=f"the switch to {target.name} without an exit fee",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 f"Hi, my fixed deal is over, so move me to {target.name}, no fees.",
                 "Hello, my fixed term finished, I'd like to change tariff for free.",

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
+from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.search import Shelf
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import replaced
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.domains.utilities.data import ACTIVE, TODAY, Account, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -23,9 +24,7 @@ from tau_sim.domains.utilities.factory.common import (
     new_value,
     payment,
     pick_among,
-    pick_opening,
 )
-from tau_sim.domains.utilities.scenario import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 ACCOUNTS: Shelf[User, Account] = Shelf(
@@ -88,7 +87,7 @@ class PayDescribedAccount(UtilitiesIntent):
             f"{method_text(method)}. If its balance is more than {money_text(cap)}, I pay "
             f"{money_text(cap)} today; if it is {money_text(cap)} or less, I pay all of it."
             f"{asks_bill} I want to know what I still owe there afterwards. {CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I want to make a payment on one of my energy accounts.",
                 "Hello, I have more than one property with you and want to pay on one of them.",
@@ -159,7 +158,7 @@ class BillDescribedAccount(UtilitiesIntent):
             f"today: {' and '.join(said)}. I want them recorded and a bill issued there now, "
             f"and I want to know the bill's total and that account's new balance.{rates} "
             f"{CONFIRM}",
-            opening=pick_opening(
+            opening=one_of(
                 rng,
                 "Hi, I've got readings for one of my properties and I'd like a bill for it.",
                 "Hello, I want a proper bill from real readings on one of my accounts.",

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, User
 from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
@@ -18,7 +18,7 @@ from tau_sim.domains.utilities.factory.common import (
     plannable,
 )
 from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS, PLAN_MIN_INSTALMENT, PLAN_MIN_MONTHS
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, meter_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, meter_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
-from tau_sim.domains.kit.factory.base import DoneAnyway, OtherChoice, one_of
+from tau_sim.domains.kit.factory.base import OtherChoice, one_of
+from tau_sim.domains.kit.factory.refusals import Refuses
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
-from tau_sim.domains.kit.tasks import replay_actions
+from tau_sim.domains.kit.tasks import CONFIRM, replay_actions
 from tau_sim.domains.utilities.data import ELECTRICITY, GAS, Outage, User
 from tau_sim.domains.utilities.factory.common import (
     Supply,
@@ -18,11 +19,11 @@ from tau_sim.domains.utilities.factory.common import (
     plannable,
 )
 from tau_sim.domains.utilities.rules import PLAN_MAX_MONTHS
-from tau_sim.domains.utilities.scenario import CONFIRM, account_text, gold_reads, place_text
+from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
-class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
+class HardshipDisconnection(Refuses, UtilitiesIntent):
     """A customer in hardship or with a medical dependency asks about disconnection: transfer."""
 
     name = "hardship_disconnection"
@@ -33,6 +34,7 @@ class HardshipDisconnection(DoneAnyway, UtilitiesIntent):
     forbidden = True
     rules = ("hardship-priority-transfer",)
     done_at = "before"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
