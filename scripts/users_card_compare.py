@@ -1,19 +1,20 @@
 """Two user simulators' card figures side by side, over exactly the cells both played.
 
-Reads two stored runs (each ``--run DB RUN_ID``, typically one with the LLM user and one with
-the scripted user over the same grid), keeps the conversations both completed with user
-messages in the same cell (domain, task, emotion, intensity, politeness, urgency, trust,
-trial), computes the user-simulator card (``users.audit.card``) of each side over those cells
-only, and prints per emotion and intensity the two sides' family match, intensity rank
-correlation (per family, over the cells kept), invented facts, repeated-sentence share,
-distinct-2, the conversations of a task with a demand, those where the agent refused it, and
-the insistences set and made in these, as a Markdown table. ``--json`` prints instead
-``{"cells": N, "sides": [{"user", "run", "rows"}, …]}`` with both sides' full rows. A cell one
-run did not finish (stopped early, or ended by an endpoint or user-simulator error) is left out
-on both sides, so a run stopped by hand is compared on what it finished.
+Reads two sides, each ``--run DB RUN_ID[,RUN_ID…]`` (one or more stored runs of one store,
+typically the LLM user's on one side and the scripted user's over the same grid on the other),
+keeps the conversations both sides completed with user messages in the same cell (domain,
+task, emotion, intensity, politeness, urgency, trust, trial), computes the user-simulator card
+(``users.audit.card``) of each side over those cells only, and prints per emotion and intensity
+the two sides' family match, intensity rank correlation (per family, over the cells kept),
+invented facts, repeated-sentence share, distinct-2, the conversations of a task with a demand,
+those where the agent refused it, and the insistences set and made in these, as a Markdown
+table. ``--json`` prints instead ``{"cells": N, "sides": [{"user", "run", "rows"}, …]}`` with
+both sides' full rows. A cell one side did not finish (a run stopped before it ended) is left
+out on both sides, so a run stopped by hand is compared on what it finished; as in ``tau-sim
+users audit``, a conversation a user-simulator error ended is completed and counts.
 
     PYTHONPATH=$PWD python scripts/users_card_compare.py \
-        --run llm.db RUN_LLM --run scripted.db RUN_SCRIPTED [--json]
+        --run llm.db RUN_LLM[,RUN_LLM2] --run scripted.db RUN_SCRIPTED [--json]
 
 Scripted agents calibrate the harness: these figures measure the users, not an agent.
 """
@@ -47,25 +48,29 @@ FIGURES = (
 )
 
 
-def played_cells(db_path: str, run_id: str) -> tuple[str, dict[Key, Played], int]:
-    """A run's user kind, its completed conversations with user messages by cell, its size.
+def played_cells(db_path: str, run_ids: str) -> tuple[str, dict[Key, Played], int]:
+    """One side: its user kind, its completed conversations with user messages by cell, its size.
 
-    The size is how many conversations the run stores, finished or not.
+    ``run_ids`` is one run or several, comma-separated, of the store ``db_path``; the size is
+    how many conversations they store, finished or not. A cell two of them completed counts
+    once, the later run's.
     """
     db = open_database(db_path, readonly=True)
-    run = get_run(db, run_id)
-    rows = conversation_rows(db, run["id"])
     cells: dict[Key, Played] = {}
-    for row in rows:
-        if row.get("status") != "completed":
-            continue
-        item = _read(db, row)
-        if item.texts:
-            cells[tuple(row.get(k) for k in _CELL)] = item
+    stored = 0
+    for run_id in run_ids.split(","):
+        rows = conversation_rows(db, get_run(db, run_id)["id"])
+        stored += len(rows)
+        for row in rows:
+            if row.get("status") != "completed":
+                continue
+            item = _read(db, row)
+            if item.texts:
+                cells[tuple(row.get(k) for k in _CELL)] = item
     users = {item.user for item in cells.values()}
     if len(users) != 1:
-        raise UsageError(f"run {run_id!r}: needs completed conversations of one user kind")
-    return users.pop(), cells, len(rows)
+        raise UsageError(f"--run {run_ids}: needs completed conversations of one user kind")
+    return users.pop(), cells, stored
 
 
 def side_card(played: list[Played]) -> list[dict[str, Any]]:
@@ -112,11 +117,13 @@ def markdown(left: list[dict[str, Any]], right: list[dict[str, Any]], names: lis
 def main(argv: list[str] | None = None) -> int:
     """Print the side-by-side card; exit 2 with one line on bad input."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", nargs=2, action="append", metavar=("DB", "RUN_ID"), required=True)
+    parser.add_argument(
+        "--run", nargs=2, action="append", metavar=("DB", "RUN_ID[,RUN_ID…]"), required=True
+    )
     parser.add_argument("--json", action="store_true", help="both sides' full card rows")
     args = parser.parse_args(argv)
     if len(args.run) != 2:
-        print("--run: give exactly two runs", file=sys.stderr)
+        print("--run: give exactly two sides", file=sys.stderr)
         return 2
     try:
         sides = [played_cells(db, run_id) for db, run_id in args.run]

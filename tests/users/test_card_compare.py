@@ -65,4 +65,4 @@ def test_an_unknown_run_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip().count("\n") == 0 and "run-nope" in out.stderr
     out = _compare("--run", str(db), run_id)
-    assert out.returncode == 2 and out.stderr.strip() == "--run: give exactly two runs"
+    assert out.returncode == 2 and out.stderr.strip() == "--run: give exactly two sides"
