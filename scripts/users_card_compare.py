@@ -31,7 +31,7 @@ from tau_sim.simulator.results import conversation_rows
 from tau_sim.simulator.store import get_run, open_database
 from tau_sim.users.audit import card
 from tau_sim.users.audit_conduct import refused
-from tau_sim.users.audit_read import Played, _read
+from tau_sim.users.audit_read import Played, read_played
 
 Key = tuple[Any, ...]
 _CELL = ("domain", "task_id", "emotion", "intensity", "politeness", "urgency", "trust", "trial")
@@ -64,7 +64,7 @@ def played_cells(db_path: str, run_ids: str) -> tuple[str, dict[Key, Played], in
         for row in rows:
             if row.get("status") != "completed":
                 continue
-            item = _read(db, row)
+            item = read_played(db, row)
             if item.texts:
                 cells[tuple(row.get(k) for k in _CELL)] = item
     users = {item.user for item in cells.values()}

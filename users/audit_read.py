@@ -59,7 +59,7 @@ def read_runs(db: sqlite_utils.Database, run_ids: list[str]) -> list[Played]:
         for row in conversation_rows(db, run["id"]):
             if row.get("status") != "completed":
                 continue
-            item = _read(db, row)
+            item = read_played(db, row)
             if item.texts:
                 found += 1
                 played.append(item)
@@ -73,7 +73,8 @@ def _level(value: object) -> str | None:
     return str(value) if value else None
 
 
-def _read(db: sqlite_utils.Database, row: dict[str, object]) -> Played:
+def read_played(db: sqlite_utils.Database, row: dict[str, object]) -> Played:
+    """One stored conversation row, with its events, as the audit reads it."""
     reward = row.get("reward")
     item = Played(
         user=str(row["user"]),
