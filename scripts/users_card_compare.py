@@ -82,7 +82,9 @@ def side_card(played: list[Played]) -> list[dict[str, Any]]:
     rows = card(played)
     for row in rows:
         items = [
-            i for i in played if (i.emotion, i.intensity) == (row["emotion"], row["intensity"])
+            i
+            for i in played
+            if (i.condition.emotion, i.condition.intensity) == (row["emotion"], row["intensity"])
         ]
         row["with_demand"] = sum(bool(item.demand) for item in items)
         row["refused"] = sum(refused(item) for item in items)
