@@ -1,36 +1,12 @@
 """The user-simulator card's figures: per user kind and condition, how faithfully it plays.
 
-Each row groups the audited conversations of one user kind under one condition (emotion leaf,
-intensity, politeness, urgency, trust) and holds:
-
-- manipulation check: ``family_match``, the share of conversations whose expressed family (the
-  family most of the user's own NRC-lexicon words belong to, words of the scenario and of the
-  agent's messages left out; ``neutral`` when VADER reads under ``NEUTRAL_BELOW`` valence or no
-  family word is said) is the condition's; ``expressed_intensity``, the mean VADER negative
-  valence of the user's own words (positive valence for ``enjoyment``); and
-  ``intensity_rank_corr``, the Spearman rank correlation of expressed with set intensity over
-  every conversation of that user kind and family (None with fewer than two set intensities);
-- facts: ``invented_facts``, per conversation, the numbers, ids and dates (words holding a
-  digit) and the names (capitalised words not opening a sentence) a user message states that
-  neither the scenario nor any earlier agent message or tool result holds;
-  ``unanswered_questions``, per conversation, the facts the user holds that the agent asked
-  for and the user never gave (``users.audit_conduct`` has these rules and the next ones);
-- conduct: ``accepted_at_once``, the share of conversations the user ended satisfied within its
-  first two messages; ``abandoned_correct``, the share it abandoned although the agent earned the
-  full reward; over the conversations of a task with a demand that the agent refused,
-  ``insistences_set`` (the condition's pushback) and ``insistences_made`` (means),
-  ``over_cooperation`` (the share where the user insisted fewer times than set and ended the
-  conversation satisfied) and ``over_insistence`` (more times than set); None without such a
-  conversation;
-- language: ``persona_length_breaks``, the share of messages longer than the persona allows,
-  and ``words_by_persona``, words per message per persona;
-  ``distinct_2`` (distinct word bigrams over all bigrams of the user's messages),
-  ``mattr`` (moving-average type-token ratio, window ``MATTR_WINDOW`` words, per conversation,
-  averaged), ``repeated_sentence_share`` (messages repeating an earlier sentence of the same
-  conversation), ``messages_per_conversation`` and ``words_per_message``.
-
-``flags`` names each figure outside what a faithful user shows (``TARGETS``), and
-``persona_words`` where terse users wrote no fewer words per message than rambling ones.
+Each row groups the audited conversations of one user kind under one condition and holds the
+manipulation check (``family_match``, ``expressed_intensity``, ``intensity_rank_corr``), the
+facts (``invented_facts``, ``unanswered_questions``), the conduct (``accepted_at_once``,
+``abandoned_correct``, insistences, ``over_cooperation``, ``over_insistence``; the rules are in
+``users.audit_conduct``) and the language figures (``persona_length_breaks``, ``distinct_2``,
+``mattr``, ``repeated_sentence_share``, words and messages). ``flags`` names each figure outside
+its target (``TARGETS``). docs/users.md, "The user-simulator card", says what each one measures.
 """
 
 from __future__ import annotations
