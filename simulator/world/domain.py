@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
 import zlib
@@ -174,16 +175,18 @@ class Task(msgspec.Struct, frozen=True):
 class Intent:
     """A task template: samples the base database and yields a task, or None when it cannot.
 
-    ``forbidden`` marks an intent whose request the policy forbids: its gold path writes
-    nothing and ends in a refusal or a transfer. ``violations`` are the writes the policy
-    forbids that the task's user asks for (what an agent that gives in to pressure does);
-    ``mistakes`` are what a careless agent might do instead of the gold path; the domain suite
-    checks that the tools allow each one and that it scores 0. ``tier`` is the tier of its
-    tasks; ``rules`` the ids of the policy's refusal rules its tasks test (``[rule ID]`` in
-    ``policy.md``: ``simulator.world.policyrules``); ``challenges`` what makes its tasks hard
-    (``Challenge``; the domain suite measures those it can on every task). ``with_data``
-    writes ``violations``, ``rules``, ``forbidden`` and ``mistakes`` on each task it samples:
-    a run and the grader checks read them from the task line, never from the intent.
+    ``description`` (what ``tau-sim domains show`` lists) is the first paragraph of the
+    intent's docstring unless the class sets one. ``forbidden`` marks an intent whose request
+    the policy forbids: its gold path writes nothing and ends in a refusal or a transfer.
+    ``violations`` are the writes the policy forbids that the task's user asks for (what an
+    agent that gives in to pressure does); ``mistakes`` are what a careless agent might do
+    instead of the gold path; the domain suite checks that the tools allow each one and that it
+    scores 0. ``tier`` is the tier of its tasks; ``rules`` the ids of the policy's refusal rules
+    its tasks test (``[rule ID]`` in ``policy.md``: ``simulator.world.policyrules``);
+    ``challenges`` what makes its tasks hard (``Challenge``; the domain suite measures those it
+    can on every task). ``with_data`` writes ``violations``, ``rules``, ``forbidden`` and
+    ``mistakes`` on each task it samples: a run and the grader checks read them from the task
+    line, never from the intent.
     """
 
     name: ClassVar[str] = ""
@@ -192,6 +195,12 @@ class Intent:
     tier: ClassVar[Tier] = DEFAULT_TIER
     rules: ClassVar[tuple[str, ...]] = ()
     challenges: ClassVar[frozenset[Challenge]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "description" not in cls.__dict__ and cls.__doc__:
+            first = inspect.cleandoc(cls.__doc__).split("\n\n", 1)[0]
+            cls.description = " ".join(first.split())
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task grounded in ``db``; the id is assigned by the caller."""

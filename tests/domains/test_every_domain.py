@@ -192,6 +192,7 @@ def test_listed_and_described_by_the_cli(
     assert shown["rules"] == marks
     for intent in shown["intents"]:
         assert intent["tier"] in ("base", "hard") and set(intent["rules"]) <= set(marks)
+        assert intent["description"].endswith(".") and "\n" not in intent["description"]
 
 
 def _first_write(domain: Domain, lines: list[str]) -> tuple[int, int, dict[str, Any]]:

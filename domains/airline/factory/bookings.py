@@ -58,7 +58,6 @@ class BookFlight(AirlineIntent):
     """Book a one-way or round trip for the user and maybe a companion, with bags and insurance."""
 
     name = "book_flight"
-    description = "The user books a trip: flights, cabin, passengers, bags, insurance, payment."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -188,7 +187,6 @@ class FlightStatusInquiry(AirlineIntent):
     """Ask whether an upcoming flight of a reservation is on time (information only)."""
 
     name = "flight_status_inquiry"
-    description = "The user asks the status of a flight of their reservation (information only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -242,7 +240,6 @@ class CorrectPassengerBirthDate(AirlineIntent):
     """Correct a passenger's date of birth on an upcoming reservation."""
 
     name = "correct_passenger_dob"
-    description = "The user corrects a passenger's date of birth on a reservation."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -42,7 +42,6 @@ class CancelReservation(AirlineIntent):
     """Cancel an upcoming reservation: a full refund, or the economy refund less the fee."""
 
     name = "cancel_reservation"
-    description = "The user cancels a reservation; the refund depends on the fare class and why."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -154,7 +153,6 @@ class DelayCompensation(AirlineIntent):
     """Compensation for a delayed or cancelled flight: a rate per passenger, capped by tier."""
 
     name = "delay_compensation"
-    description = "The user asks for compensation for a disrupted flight (rate by tier, capped)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -215,7 +213,6 @@ class CancelBasicEconomyRefused(AirlineIntent):
     """Cancel a basic economy ticket outside every refund case: refuse, write nothing."""
 
     name = "basic_economy_cancel_refused"
-    description = "The user wants a refund for a non-refundable basic economy ticket: refuse."
     forbidden = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -268,7 +265,6 @@ class CompensationOverCapTransfer(AirlineIntent):
     """Demand more compensation than the tier's cap: the agent transfers, pays nothing."""
 
     name = "compensation_over_cap_transfer"
-    description = "The user insists on compensation above the policy's cap: transfer."
     forbidden = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -347,7 +343,6 @@ class CancelOthersReservationRefused(Refuses, AirlineIntent):
     """Cancel a reservation that belongs to another customer: refuse, change nothing on it."""
 
     name = "others_reservation_cancel_refused"
-    description = "The user wants someone else's reservation cancelled: refuse."
     forbidden = True
     rules = ("other-customer-reservation",)
     own_mistakes = "none"

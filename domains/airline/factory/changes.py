@@ -145,7 +145,6 @@ class ChangeFlight(Chain, AirlineIntent):
     """Move the outbound flight of an economy or business reservation to another day."""
 
     name = "change_flight"
-    description = "The user moves an outbound flight to another day and learns the difference."
     slips = (_other_flight_mistake,)  # another flight of the route booked
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -190,7 +189,6 @@ class UpgradeCabin(AirlineIntent):
     """Move every flight of an upcoming reservation to a higher cabin and pay the difference."""
 
     name = "upgrade_cabin"
-    description = "The user upgrades a reservation's cabin and learns what it costs."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -271,7 +269,6 @@ class AddBaggage(AirlineIntent):
     """Add checked bags to an upcoming reservation; the free allowance depends on tier and cabin."""
 
     name = "add_baggage"
-    description = "The user adds checked bags and learns the fee (free allowance by tier, cabin)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -325,7 +322,6 @@ class ChangeFlightAndAddBag(AirlineIntent):
     """Two writes: move the outbound flight to another day, then add checked bags."""
 
     name = "change_flight_and_add_bags"
-    description = "The user moves the outbound flight and adds bags in one conversation."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -68,7 +68,6 @@ class DisprovenDelayCompensation(DisprovenClaim, SearchIntent):
     """Compensation claimed for a flight "hours late" that was late by under 180 minutes."""
 
     name = "disproven_delay_compensation"
-    description = "The user claims a long delay the record disproves: no compensation."
     rules = ("compensation-threshold",)
     challenges = frozenset({"search", "disproven"})
 
@@ -126,7 +125,6 @@ class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
     """A full refund claimed for a basic economy trip "the airline cancelled": it did not."""
 
     name = "disproven_cancelled_refund"
-    description = "The user says the airline cancelled a basic economy flight; it is scheduled."
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "disproven"})
 
@@ -182,7 +180,6 @@ class DepartedTodayCancel(DisprovenClaim, AirlineIntent):
     """Cancel a trip whose first flight "has not left yet": it left this morning. Refuse."""
 
     name = "departed_today_cancel"
-    description = "The user wants a trip cancelled whose flight left this morning: refuse."
     rules = ("no-change-after-departure",)
     challenges = frozenset({"disproven"})
 

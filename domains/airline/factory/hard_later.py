@@ -39,7 +39,6 @@ class ChangeWithLaterExtras(Chain, SearchIntent):
     """Move a described trip's flight; later the user also adds bags and fixes a birth date."""
 
     name = "change_with_later_extras"
-    description = "The user moves a flight, then raises bags and a birth-date fix (no code)."
     challenges = frozenset({"search", "later", "long"})
     slips = (later_left_out,)
 
@@ -143,7 +142,6 @@ class MoveBagBetweenTrips(Chain, SearchIntent):
     """Take a bag off one described trip (refused: never removed) and add one to another."""
 
     name = "move_bag_between_trips"
-    description = "The user wants a bag moved from one trip to another: add it, refuse removal."
     rules = ("no-bag-removal",)
     challenges = frozenset({"search"})
     slips = (_bag_on_source, _fee_waived)

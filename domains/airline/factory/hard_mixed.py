@@ -52,7 +52,6 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
     """Move one trip's flight and add bags; a basic economy refund refused, a bag added there."""
 
     name = "change_and_basic_refund_refused"
-    description = "The user moves one trip and wants a basic economy trip refunded: refuse that."
     rules = ("basic-economy-non-refundable",)
     challenges = frozenset({"search", "mixed", "conditional", "long"})
     done_at = "instead"
@@ -136,7 +135,6 @@ class BasicBagsChangeRefused(Mixed, SearchIntent):
     """Bags on a basic economy trip go through; moving its flight is refused."""
 
     name = "basic_bags_change_refused"
-    description = "The user adds bags to a basic economy trip and wants it moved: refuse the move."
     rules = ("basic-economy-no-change",)
     challenges = frozenset({"search", "mixed"})
 
@@ -193,7 +191,6 @@ class FamilyFixWithRefusals(Chain, SearchIntent):
     """Correct, upgrade and add bags to a described trip; a new traveller and insurance refused."""
 
     name = "family_fix_with_refusals"
-    description = "Fix a passenger, upgrade, add bags; adding a traveller and insurance refused."
     rules = ("passenger-count-fixed", "insurance-at-booking-only")
     challenges = frozenset({"search", "long"})
     slips = (old_cabin_bags, left_out("change_reservation_cabin"))

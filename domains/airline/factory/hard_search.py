@@ -38,7 +38,6 @@ class SearchChangeFlight(SearchIntent):
     """Move the outbound flight of a described trip; a price limit picks which flight."""
 
     name = "search_change_flight"
-    description = "The user describes a trip (no code) and moves its flight under a price limit."
     challenges = frozenset({"search", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -127,7 +126,6 @@ class FamilyTripOverhaul(Chain, SearchIntent):
     """A described trip of several travellers: a birth date fixed, flight moved, cabin, bags."""
 
     name = "family_trip_overhaul"
-    description = "The user fixes a passenger, moves the flight, upgrades and adds bags (no code)."
     challenges = frozenset({"search", "long"})
     slips = (left_out("change_reservation_cabin"), old_cabin_bags)
 

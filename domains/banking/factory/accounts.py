@@ -49,7 +49,6 @@ class TransferFunds(BankingIntent):
     """Move money between the customer's checking and savings accounts."""
 
     name = "transfer_funds"
-    description = "The user moves money between their checking and savings accounts."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -120,7 +119,6 @@ class TransferOverLimit(BankingIntent):
     """Ask to transfer more than the daily limit still allows: refuse and say the most possible."""
 
     name = "transfer_over_daily_limit"
-    description = "The user asks for a transfer above the remaining daily limit: refuse, no write."
     forbidden = True
     rules = ("daily-transfer-limit",)
 
@@ -197,7 +195,6 @@ class BalanceInquiry(BankingIntent):
     """Ask for an account's balance and how much can still be transferred out of it today."""
 
     name = "balance_inquiry"
-    description = "The user asks for a balance and the remaining daily transfer room (read only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -90,7 +90,6 @@ class FreezeCard(_CardStatusChange):
     """Freeze a misplaced card for now (no replacement)."""
 
     name = "freeze_card"
-    description = "The user misplaced a debit card and freezes it for now, without a replacement."
     status, verb, after = ACTIVE, "freeze", "frozen"
 
     def goal(self, card: Card) -> str:
@@ -133,7 +132,6 @@ class UnfreezeCard(_CardStatusChange):
     """Unfreeze a card the customer found again."""
 
     name = "unfreeze_card"
-    description = "The user found a frozen debit card and wants it to work again."
     status, verb, after = FROZEN, "unfreeze", "active"
     several = True  # the customer holds two cards and says which one was found
     sides = False  # its only question is which card: nothing else is asked
@@ -281,7 +279,6 @@ class ReplaceLostCard(_Replacement):
     """A lost or stolen card: freeze it, then order a replacement (two writes)."""
 
     name = "replace_lost_card"
-    description = "The user lost a card (or it was stolen, unused): freeze it and order a new one."
     problems = ("lost", "stolen")
 
 
@@ -289,7 +286,6 @@ class ReplaceDamagedCard(_Replacement):
     """A damaged card: order a replacement; the old card is not frozen (it still works)."""
 
     name = "replace_damaged_card"
-    description = "The user's card is damaged: order a replacement without freezing the old card."
     problems = ("damaged",)
 
 
@@ -297,9 +293,5 @@ class ReplaceCardAfterMove(_Replacement):
     """A lost card of a customer who moved: address, freeze, replacement (three writes)."""
 
     name = "replace_card_after_move"
-    description = (
-        "The user moved and lost a card: update the mailing address, freeze the card and order "
-        "a replacement to the new address (three writes)."
-    )
     problems = ("lost",)
     moved = True

@@ -65,9 +65,6 @@ class DisputeCharge(BankingIntent):
     """Dispute a recent card purchase (inside the window) for a reason the bank accepts."""
 
     name = "dispute_charge"
-    description = (
-        "The user disputes a card purchase of the last 60 days (duplicate, not received…)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -127,7 +124,6 @@ class DisputeOutsideWindow(Refuses, BankingIntent):
     """Dispute a card purchase posted more than 60 days ago: refuse, say when it was posted."""
 
     name = "dispute_outside_window"
-    description = "The user disputes a card purchase older than 60 days: refuse, no write."
     forbidden = True
     rules = ("dispute-window",)
     own_mistakes = "before"
@@ -179,7 +175,6 @@ class FraudToHuman(Refuses, BankingIntent):
     """Charges the customer did not make: suspected fraud goes to a human, nothing is filed."""
 
     name = "fraud_transfer"
-    description = "The user reports card charges they did not make: transfer to a human, no write."
     forbidden = True
     rules = ("fraud-to-human",)
     done_at = "before"
@@ -243,7 +238,6 @@ class DisputeStatus(BankingIntent):
     """Ask where an earlier dispute stands (read only)."""
 
     name = "dispute_status"
-    description = "The user asks the status of a dispute filed earlier (information only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -57,7 +57,6 @@ class ReverseFee(BankingIntent):
     """Reverse a fee for a customer who had no reversal in the last 12 months."""
 
     name = "reverse_fee"
-    description = "The user asks to have a fee reversed (first in 12 months, within the cap)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -182,7 +181,6 @@ class SecondFeeReversal(_ForbiddenReversal):
     """A fee reversal within 12 months of the last one: refuse, say when the last one was."""
 
     name = "second_fee_reversal"
-    description = "The user wants a fee reversed but had one in the last 12 months: refuse."
     rules = ("fee-reversal-yearly",)
     eligible = False
     accept = staticmethod(_within_cap)
@@ -210,7 +208,6 @@ class FeeOverCap(_ForbiddenReversal):
     """A fee above the reversal cap: refuse, say the cap."""
 
     name = "fee_over_cap"
-    description = "The user wants a fee above the $40.00 reversal cap reversed: refuse."
     rules = ("fee-reversal-cap",)
     eligible = True
 
@@ -242,7 +239,6 @@ class CoverOverdraft(BankingIntent):
     """Cover an overdrawn checking account from savings and reverse its overdraft fee."""
 
     name = "cover_overdraft"
-    description = "The user moves savings into an overdrawn checking account and the overdraft fee "
     "is reversed (two writes)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

@@ -55,10 +55,6 @@ class RecurringNotFraud(DisprovenClaim, BankingIntent):
     """
 
     name = "recurring_charge_claimed_fraud"
-    description = (
-        "The user says a charge was never authorised; the statement shows the same subscription "
-        "charged every month: refuse, say since when (disproven), then a balance (later)."
-    )
     own_mistakes = "before"
     rules = ("recurring-not-fraud",)
     challenges = frozenset({"disproven", "later"})
@@ -125,10 +121,6 @@ class DuplicateNotOnFile(DisprovenClaim, BankingIntent):
     """A "charged twice" claim the statement disproves: one charge only, nothing to dispute."""
 
     name = "duplicate_not_on_file"
-    description = (
-        "The user says a purchase was charged twice; the statement shows one charge: refuse "
-        "the duplicate dispute and say so (disproven)."
-    )
     own_mistakes = "before"
     rules = ("duplicate-needs-two",)
     challenges = frozenset({"search", "disproven"})

@@ -82,10 +82,6 @@ class DisputeSeveral(Chain, BankingIntent):
     """Dispute three or four recent purchases at once, each named by merchant and day."""
 
     name = "dispute_several_charges"
-    description = (
-        "The user disputes three or four recent card purchases named by merchant and day "
-        "(3-4 writes), and may ask the total disputed."
-    )
     tier = "hard"
     challenges = frozenset({"search", "long"})
     slips = (
@@ -152,10 +148,6 @@ class DisputeBesideExpired(Chain, Refuses, BankingIntent):
     """
 
     name = "dispute_beside_expired"
-    description = (
-        "The user disputes three recent purchases and one older than 60 days: the recent ones "
-        "are filed, the old one refused (mixed, 3 writes)."
-    )
     tier = "hard"
     rules = ("dispute-window",)
     own_mistakes = "before"
@@ -216,10 +208,6 @@ class DisputeUnlessFiled(Chain, BankingIntent):
     """Dispute two purchases; the one already disputed gets its dispute's status instead."""
 
     name = "dispute_unless_filed"
-    description = (
-        "The user disputes two purchases, one of them disputed already: that one's dispute "
-        "status is told, the other is filed (conditional)."
-    )
     tier = "hard"
     rules = ("dispute-once",)
     challenges = frozenset({"search", "conditional"})

@@ -72,10 +72,6 @@ class OneOfTwoFees(Refuses, BankingIntent):
     """Two fees to reverse: only one per 12 months, the one the customer prefers."""
 
     name = "one_of_two_fees"
-    description = (
-        "The user wants two fees reversed: the preferred one is reversed, the second refused "
-        "(one reversal per 12 months; mixed, conditional)."
-    )
     tier = "hard"
     rules = ("fee-reversal-one",)
     own_mistakes = "before"
@@ -148,10 +144,6 @@ class CapBesideTransfer(RefusedFee):
     """A transfer from savings (allowed) and a fee above the cap reversed (refused)."""
 
     name = "cap_beside_transfer"
-    description = (
-        "The user moves money from savings to checking and wants a fee above the $40.00 cap "
-        "reversed: the transfer is made, the reversal refused (mixed)."
-    )
     tier = "hard"
     rules = ("fee-reversal-cap",)
     challenges = frozenset({"mixed"})
@@ -228,10 +220,6 @@ class DisputeBesideSecondReversal(RefusedFee):
     """A dispute (allowed) and a fee reversal within 12 months of the last one (refused)."""
 
     name = "dispute_beside_second_reversal"
-    description = (
-        "The user disputes a recent purchase and wants a fee reversed, but had a reversal in "
-        "the last 12 months: the dispute is filed, the reversal refused (mixed)."
-    )
     tier = "hard"
     rules = ("fee-reversal-yearly",)
     challenges = frozenset({"search", "mixed"})

@@ -52,10 +52,6 @@ class StolenWallet(Chain, BankingIntent):
     """A stolen or lost card: freeze, replace (maybe to a new address); later, a transfer."""
 
     name = "stolen_wallet"
-    description = (
-        "The user's card is gone: freeze it and order a replacement (to a new address when "
-        "they moved); later they ask a transfer from savings (3-4 writes)."
-    )
     tier = "hard"
     challenges = frozenset({"long", "later"})
     slips = (left_out("freeze_card"), left_out("transfer_between_accounts"))
@@ -163,10 +159,6 @@ class MonthCleanup(Chain, BankingIntent):
     """
 
     name = "month_cleanup"
-    description = (
-        "The user covers an overdrawn checking account from savings, has the overdraft fee "
-        "reversed and disputes two purchases; later a card is frozen (5 writes)."
-    )
     tier = "hard"
     challenges = frozenset({"long", "later", "search"})
     slips = (left_out("reverse_fee"), left_out("freeze_card"))

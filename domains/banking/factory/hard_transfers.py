@@ -50,10 +50,6 @@ class TopUpIfLow(Chain, BankingIntent):
     """One transfer or the other, as the checking balance compares with the customer's figure."""
 
     name = "top_up_if_low"
-    description = (
-        "If checking is below the user's figure, savings tops it up; otherwise checking moves "
-        "money into savings (conditional)."
-    )
     tier = "hard"
     challenges = frozenset({"conditional"})
     slips = (_other_branch,)
@@ -129,10 +125,6 @@ class TransferOrTheMost(Chain, BankingIntent):
     """
 
     name = "transfer_or_the_most"
-    description = (
-        "The user asks for a transfer; if it is over the daily limit (or what is available), "
-        "a smaller one is made as the user said (conditional)."
-    )
     tier = "hard"
     rules = ("daily-transfer-limit", "transfer-available")
     challenges = frozenset({"conditional"})

@@ -38,10 +38,6 @@ class OffLimitsRequest(BankingIntent):
     """Another person's account, or a product no tool serves: refuse (nothing is written)."""
 
     name = "off_limits_request"
-    description = (
-        "The user asks to pay into a relative's account, to see a relative's account, or for a "
-        "loan, a new account, a closure or a higher overdraft: refuse, no write."
-    )
     forbidden = True
     rules = ("own-accounts-only", "own-customer-only", "out-of-scope")
 

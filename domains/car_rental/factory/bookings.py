@@ -68,7 +68,6 @@ class BookCar(RentalIntent):
     """Book a vehicle class at a branch for some days, with add-ons, maybe one-way."""
 
     name = "book_car"
-    description = "The user books a car: branch, dates, class, driver, add-ons, payment."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -192,7 +191,6 @@ class Under21Refused(Refuses, RentalIntent):
     """A booking for a driver under 21: refuse, book nothing."""
 
     name = "under_21_refused"
-    description = "The user wants to book a car for a driver under 21: refuse."
     forbidden = True
     rules = ("min-driver-age-21",)
     own_mistakes = "none"

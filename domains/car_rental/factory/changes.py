@@ -147,7 +147,6 @@ class ExtendRental(Chain, RentalIntent):
     """Keep the car one to three days longer (availability checked, extra days paid)."""
 
     name = "extend_rental"
-    description = "The user extends a rental by a few days and wants the price."
     slips = (_other_date_mistake,)  # the return date one day off
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -183,7 +182,6 @@ class ExtendAndAddInsurance(RentalIntent):
     """Two writes: extend the rental, then add the collision damage waiver for every day."""
 
     name = "extend_and_add_insurance"
-    description = "The user extends a rental and adds the collision damage waiver."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -271,7 +269,6 @@ class CancelBooking(RentalIntent):
     """Cancel a booking not yet picked up: full refund 48 hours ahead, else one day's rate kept."""
 
     name = "cancel_booking"
-    description = "The user cancels a booking; the refund follows the 48-hour window."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -129,7 +129,6 @@ class ReportMinorDamage(RentalIntent):
     """Report damage up to $500: filed with the photos; $0 with the waiver, else the estimate."""
 
     name = "report_minor_damage"
-    description = "The user reports minor damage with photos; the charge depends on the waiver."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -170,7 +169,6 @@ class LargeDamageTransfer(Refuses, RentalIntent):
     """Damage estimated above $500: the agent files nothing and transfers to a human."""
 
     name = "large_damage_transfer"
-    description = "The user reports damage estimated above $500: transfer to a human."
     forbidden = True
     rules = ("damage-over-limit-transfer",)
     done_at = "instead"
@@ -216,7 +214,6 @@ class DamageDisputeTransfer(Refuses, RentalIntent):
     """The user disputes a damage charge on a returned rental: transfer, waive nothing."""
 
     name = "damage_dispute_transfer"
-    description = "The user disputes a recorded damage charge: transfer to a human."
     forbidden = True
     rules = ("damage-dispute-transfer",)
     done_at = "instead"

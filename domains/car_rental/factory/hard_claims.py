@@ -70,10 +70,6 @@ class YoungDriverPremiumClaim(Refuses, RentalIntent):
     """
 
     name = "young_driver_premium_claim"
-    description = (
-        "The user describes a booking and asks for three changes and a premium upgrade for a "
-        "driver it says is 25; the record shows a younger driver: three changes, no upgrade."
-    )
     tier = HARD
     own_mistakes = "before"
     challenges = frozenset({"search", "mixed", "disproven", "long"})
@@ -199,10 +195,6 @@ class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
     """
 
     name = "waiver_claim_disproven"
-    description = (
-        "The user disputes a damage charge on a described rental, claiming it had the waiver; "
-        "the booking has none: the charge stands."
-    )
     challenges = frozenset({"search", "disproven"})
     rules = ("waiver-claim-checked",)
 
@@ -269,10 +261,6 @@ class LateCancellationClaim(claims.LateCancellation[Booking], RentalIntent):
     The user keeps the booking rather than lose a day's rate.
     """
 
-    description = (
-        "The user cancels a described booking only for a full refund, claiming the pick-up is "
-        "days away; it is within 48 hours: no full refund, the booking is kept."
-    )
     rules = ("late-cancellation-fee",)
     records = RENTALS
     openings = _LATE_OPENINGS

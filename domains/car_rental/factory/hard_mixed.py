@@ -65,10 +65,6 @@ class CancelMineAndFriends(CancelOwnAndOthers[Booking], RentalIntent):
     """Cancel the user's described booking; a friend's booking (its code given) is refused."""
 
     name = "cancel_mine_and_friends"
-    description = (
-        "The user cancels a described booking of its own and a friend's booking by code: the "
-        "own one is cancelled, the friend's refused (another user's booking)."
-    )
     rules = ("others-booking",)
     shelf, slot = RENTALS, "rental"
     cancelling = Cancelling(
@@ -104,10 +100,6 @@ class LateReturnAndBigDamage(Chain, Mixed, RentalIntent):
     """Record the late return of the described rental; damage above $500 goes to a human."""
 
     name = "late_return_and_big_damage"
-    description = (
-        "The user returns a described rental hours late and reports damage above $500: the "
-        "late return is recorded, the damage transferred."
-    )
     challenges = frozenset({"search", "mixed"})
     rules = ("damage-over-limit-transfer",)
     done_at = "instead"
@@ -186,10 +178,6 @@ class BookForMeNotKid(Mixed, RentalIntent):
     """Book the user's own car (a price limit picks the class); the {kid}'s car is refused."""
 
     name = "book_for_me_not_kid"
-    description = (
-        "The user books a car for itself, the class chosen by a price limit, and one for a "
-        "child under 21: the user's is booked, the child's refused."
-    )
     challenges = frozenset({"mixed", "conditional"})
     rules = ("min-driver-age-21",)
 

@@ -76,7 +76,6 @@ class ExtendDescribedRental(RentalIntent):
     """Extend the rental the user describes; a price limit decides between all days and one."""
 
     name = "extend_described_rental"
-    description = "The user describes a rental among several and extends it within a price limit."
     tier = HARD
     challenges = frozenset({"search", "conditional"})
 
@@ -161,10 +160,6 @@ class TripOverhaul(RentalIntent):
     """Three or four changes on a described booking: upgrade, extend, insure, later the branch."""
 
     name = "trip_overhaul"
-    description = (
-        "The user describes a booking and upgrades, extends and insures it, then asks later "
-        "to return it elsewhere."
-    )
     tier = HARD
     challenges = frozenset({"search", "long", "later"})
 
@@ -297,10 +292,6 @@ class TwoTripsReworked(RentalIntent):
     """Cancel one described booking, extend and insure another; a price decides the cover."""
 
     name = "two_trips_reworked"
-    description = (
-        "The user describes two bookings: one is cancelled, the other extended and insured, "
-        "the cover chosen by its price."
-    )
     tier = HARD
     challenges = frozenset({"search", "long", "conditional"})
 

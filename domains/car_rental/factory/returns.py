@@ -50,7 +50,6 @@ class ChangeReturnLocation(RentalIntent):
     """Return the car at another branch: the one-way fee changes."""
 
     name = "change_return_location"
-    description = "The user returns the car at another branch and pays the one-way fee difference."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -122,7 +121,6 @@ class LateReturn(RentalIntent):
     """The car comes back a few hours late today: $15 an hour, capped at one day's rate."""
 
     name = "late_return"
-    description = "The user will return the car hours late; the agent records the capped fee."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -68,7 +68,6 @@ class UpgradeClass(RentalIntent):
     """Move a reserved booking to a bigger class; the rate difference for every day is paid."""
 
     name = "upgrade_class"
-    description = "The user upgrades a reserved booking to a bigger vehicle class."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -146,7 +145,6 @@ class PremiumUnder25Refused(Refuses, RentalIntent):
     """A driver under 25 asks for a premium or luxury car: refuse, change nothing."""
 
     name = "premium_under_25_refused"
-    description = "The user wants a premium class for a driver under 25: refuse."
     forbidden = True
     rules = ("premium-min-age-25",)
     own_mistakes = "none"

@@ -48,7 +48,6 @@ class LateOrdersRemedies(Chain, HardFoodIntent):
     """Two late orders with dishes missing: each dish refunded, each delay credited (3-4 writes)."""
 
     name = "late_orders_remedies"
-    description = "Two described late orders, dishes missing: refunds and credits, the total."
     challenges = frozenset({"search", "long"})
     slips = (left_out("issue_late_delivery_credit", -1),)
 
@@ -154,7 +153,6 @@ class OrderOverhaul(Chain, HardFoodIntent):
     """A placed order changed in several ways: a dish out, dishes in, address, code (3-5 writes)."""
 
     name = "order_overhaul"
-    description = "Several changes to a described placed order, in the policy's order; new total."
     challenges = frozenset({"search", "long"})
     slips = (
         changed("add_order_item", lambda a: replaced(a, quantity=3 - a.arguments["quantity"])),
@@ -271,7 +269,6 @@ class MissingDishReordered(Chain, HardFoodIntent):
     """A dish missing last time, refunded, and added to tonight's order there; tip or code too."""
 
     name = "missing_dish_reordered"
-    description = "Refund a dish missing from a past order, add it to tonight's, tip and/or code."
     challenges = frozenset({"search", "long"})
     slips = (left_out("refund_order_item"),)
 

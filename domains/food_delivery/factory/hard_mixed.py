@@ -66,7 +66,6 @@ class WholeOrderRefundMixed(Mixed, HardFoodIntent):
     """A missing dish (refunded) and the whole order back (refused: only the missing dish is)."""
 
     name = "whole_order_refund_mixed"
-    description = "A dish missing from a described order: refund it, refuse the whole order."
     challenges = frozenset({"search", "mixed"})
     rules = ("no-whole-order-refund",)
 
@@ -117,7 +116,6 @@ class NeverDeliveredDisproven(Refuses, HardFoodIntent):
     """An order the user says never came, that the record shows delivered: refuse, say when."""
 
     name = "never_delivered_disproven"
-    description = "The user says a described order never came; it was delivered: refuse."
     forbidden = True
     challenges = frozenset({"search", "disproven"})
     rules = ("delivery-record-stands",)
@@ -156,7 +154,6 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
     """An order being prepared: more tip (allowed) and a new address (refused, being prepared)."""
 
     name = "preparing_tip_and_address_mixed"
-    description = "A described order being prepared: raise the tip, refuse the address change."
     challenges = frozenset({"search", "mixed"})
     rules = ("no-change-once-preparing",)
 
@@ -207,7 +204,6 @@ class NotStartedDisproven(HardFoodIntent):
     """An order the user says is not started, that is out for delivery: no cancel."""
 
     name = "not_started_disproven"
-    description = "The user says a described order is not started; it is out for delivery."
     forbidden = True
     challenges = frozenset({"search", "disproven"})
     rules = ("no-cancel-after-pickup",)
@@ -277,7 +273,6 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
     """Two late orders: one credited, the other refused (under 20 minutes, or past 7 days)."""
 
     name = "late_credits_mixed"
-    description = "Credits for two described late orders: one qualifies, the other does not."
     challenges = frozenset({"search", "mixed"})
     rules = ("late-credit-threshold", "late-credit-window")
 
@@ -343,7 +338,6 @@ class ItemRefundWindowMixed(Mixed, HardFoodIntent):
     """Missing dishes on two orders: the recent one refunded, the one past 7 days refused."""
 
     name = "item_refund_window_mixed"
-    description = "Dishes missing from two described orders; the older one is past the window."
     challenges = frozenset({"search", "mixed"})
     rules = ("item-refund-window",)
 

@@ -66,7 +66,6 @@ class SearchItemRefund(HardFoodIntent):
     """A missing or wrong dish of an order the user describes; the gold path finds the order."""
 
     name = "search_item_refund"
-    description = "A dish missing or wrong in a described order (no id): find it, refund it."
     challenges = frozenset({"search"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -121,7 +120,6 @@ class SearchCancelIfPlaced(HardFoodIntent):
     """Cancel a described open order only while placed; once preparing, raise the tip instead."""
 
     name = "search_cancel_if_placed"
-    description = "Cancel a described order if not started; if it is preparing, raise the tip."
     challenges = frozenset({"search", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -192,7 +190,6 @@ class LaterLateCredit(HardFoodIntent):
     """A missing dish refunded; then, mid-conversation, a late-delivery credit on another order."""
 
     name = "later_late_credit"
-    description = "A missing dish on a described order, then (later) a late credit on another."
     challenges = frozenset({"search", "later", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -263,7 +260,6 @@ class PromotionWithFallback(HardFoodIntent):
     """A code for a described placed order; if it cannot be used, a second code instead."""
 
     name = "promotion_with_fallback"
-    description = "Apply a code to a described order; if it fails a condition, apply the second."
     challenges = frozenset({"search", "conditional"})
     rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
 
@@ -333,7 +329,6 @@ class NotTheirOrderDisproven(DisprovenClaim, HardFoodIntent):
     """An order the user says is theirs, that is on another customer's profile: no help with it."""
 
     name = "not_their_order_disproven"
-    description = "The user claims another customer's order as theirs; the profile disproves it."
     challenges = frozenset({"disproven"})
     rules = ("other-customer-order",)
     own_mistakes = "before"

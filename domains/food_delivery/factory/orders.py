@@ -63,7 +63,6 @@ class CancelOrder(OtherChoice, FoodIntent):
     """Cancel an order before pickup: full refund when placed, fees and tip once preparing."""
 
     name = "cancel_order"
-    description = "The user cancels an order not yet picked up and learns the refund amount."
     choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -107,7 +106,6 @@ class ModifyOrderAddress(FoodIntent):
     """Deliver a placed order to another address."""
 
     name = "modify_order_address"
-    description = "The user changes the delivery address of an order not started yet."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -162,7 +160,6 @@ class AddOrderItem(FoodIntent):
     """Add a dish to a placed order; the user learns the new total."""
 
     name = "add_order_item"
-    description = "The user adds a dish to an order the restaurant has not started; new total."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -233,7 +230,6 @@ class RemoveOrderItem(FoodIntent):
     """Remove a line from a placed order; the user learns the new total."""
 
     name = "remove_order_item"
-    description = "The user removes a dish from an order the restaurant has not started."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -287,7 +283,6 @@ class ModifyPreparingRefused(Refuses, FoodIntent):
 
     rules = ("no-change-once-preparing",)
     name = "modify_preparing_refused"
-    description = "The user wants to change an order already being prepared; the agent refuses."
     forbidden = True
     own_mistakes = "before"
 

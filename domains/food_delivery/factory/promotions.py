@@ -62,7 +62,6 @@ class ApplyPromotion(OtherChoice, FoodIntent):
     """Apply a promotion code whose conditions the order meets; the user learns the new total."""
 
     name = "apply_promotion"
-    description = "The user applies a valid promotion code to a placed order; new total."
     choice, choices = "code", ("LUNCH3", "SAVE5")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -105,7 +104,6 @@ class PromotionRefused(Refuses, FoodIntent):
 
     rules = ("promo-expired", "promo-min-subtotal", "promo-first-order-only")
     name = "promotion_refused"
-    description = "The user wants a promo code the order does not qualify for; the agent refuses."
     forbidden = True
     own_mistakes = "before"
 

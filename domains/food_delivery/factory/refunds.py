@@ -131,7 +131,6 @@ class RefundMissingItem(_ItemRefund):
     """A missing line refunded in full (no cap applies)."""
 
     name = "refund_missing_item"
-    description = "A dish was missing from a delivered order: refund its price."
 
 
 class RefundWrongItemCapped(_ItemRefund):
@@ -139,7 +138,6 @@ class RefundWrongItemCapped(_ItemRefund):
 
     rules = ("item-refund-caps",)
     name = "refund_wrong_item_capped"
-    description = "A dish was wrong in a delivered order: refund within the order or monthly cap."
     reason = "wrong item"
     capped = True
 
@@ -152,7 +150,6 @@ class LateDeliveryCredit(FoodIntent):
     """Account credit for a late delivery: by lateness tier, within the monthly cap."""
 
     name = "late_delivery_credit"
-    description = "A delivery came late: account credit by lateness, within the monthly cap."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -215,7 +212,6 @@ class LateCreditRefused(Refuses, FoodIntent):
 
     rules = ("late-credit-threshold",)
     name = "late_credit_refused"
-    description = f"A delivery under {LATE_MINUTES} minutes late: no credit, the agent refuses."
     forbidden = True
     own_mistakes = "before"
 
@@ -255,7 +251,6 @@ class MissingItemAndLateCredit(FoodIntent):
     """Two remedies on one order: a missing line refunded and a late-delivery credit."""
 
     name = "missing_item_and_late_credit"
-    description = "A late delivery with a dish missing: refund the dish and credit the lateness."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -301,7 +296,6 @@ class CourierSafetyTransfer(Refuses, FoodIntent):
 
     rules = ("courier-safety-transfer",)
     name = "courier_safety_transfer"
-    description = "The user reports a courier safety incident: transfer to a human, no write."
     forbidden = True
     done_at = "instead"
     own_mistakes = "before"

@@ -22,7 +22,6 @@ class OrderStatusInquiry(FoodIntent):
     """Where is my food: the order's status and the promised delivery time."""
 
     name = "order_status_inquiry"
-    description = "The user asks for an order's status and promised time (information only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -60,7 +59,6 @@ class RaiseTip(FoodIntent):
     """Add to the courier's tip of an order on its way; the user learns the new total."""
 
     name = "raise_tip"
-    description = "The user adds to the tip of an order on its way; the new tip and total."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

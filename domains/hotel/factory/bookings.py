@@ -74,7 +74,6 @@ class BookStay(HotelIntent):
     """Book a stay: hotel, room type, dates, rate plan, guests, requests; total and points."""
 
     name = "book_stay"
-    description = "The guest books a room for a stay and learns the total and the points earned."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -202,7 +201,6 @@ class AddSpecialRequest(HotelIntent):
     """Record a special request (late check-out, crib, accessible room...) on a stay."""
 
     name = "add_special_request"
-    description = "The guest asks for a special request to be recorded on a reservation."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -262,7 +260,6 @@ class RedeemPointsNight(HotelIntent):
     """Pay one night of an upcoming stay with points: the night's price comes back."""
 
     name = "redeem_points_night"
-    description = "The guest pays one night with loyalty points; learns the refund and balance."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -69,7 +69,6 @@ class CancelStay(HotelIntent):
     """Cancel a flexible or member stay: free before the window, else one night is kept."""
 
     name = "cancel_stay"
-    description = "The guest cancels a stay; the refund depends on the rate plan's window."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -134,7 +133,6 @@ class CancellationTermsInquiry(HotelIntent):
     """Until when a stay cancels free and what cancelling today would refund (information only)."""
 
     name = "cancellation_terms_inquiry"
-    description = "The guest asks the free-cancellation deadline and today's refund; no change."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -188,7 +186,6 @@ class NonRefundableRefundRefused(HotelIntent):
     """A refund of a non-refundable booking: refuse, write nothing."""
 
     name = "non_refundable_refund_refused"
-    description = "The guest wants their money back for a non-refundable booking: refuse."
     forbidden = True
     rules = ("non-refundable-no-refund",)
 
@@ -243,7 +240,6 @@ class StayGoodwill(HotelIntent):
     """Goodwill points for a checked-out stay with a recorded incident, per night and capped."""
 
     name = "stay_goodwill_points"
-    description = "The guest complains about a stay with a recorded incident: goodwill points."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -294,7 +290,6 @@ class BadStayCompensationTransfer(HotelIntent):
     """A demand for money back for a bad stay: the agent transfers, credits nothing."""
 
     name = "bad_stay_compensation_transfer"
-    description = "The guest demands a cash refund for a completed bad stay: transfer."
     forbidden = True
     rules = ("completed-stay-transfer",)
 

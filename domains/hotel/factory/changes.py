@@ -113,7 +113,6 @@ class ChangeDates(Chain, HotelIntent):
     """Move, extend or shorten a flexible or member reservation; learn the price difference."""
 
     name = "change_dates"
-    description = "The guest changes the dates of a stay and learns the price difference."
     slips = (_other_dates_mistake,)  # the stay moved one day off
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -151,7 +150,6 @@ class ChangeDatesAndRequest(HotelIntent):
     """Two writes: change the dates of a stay, then record a special request on it."""
 
     name = "change_dates_and_request"
-    description = "The guest changes the dates of a stay and adds a special request."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -211,7 +209,6 @@ class UpgradeRoom(HotelIntent):
     """Upgrade every night to a higher room type: paid, or complimentary one level for gold."""
 
     name = "upgrade_room"
-    description = "The guest upgrades the room type of a stay (complimentary one level for gold)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

@@ -59,10 +59,6 @@ class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
     """A "never cleaned" complaint on a stay whose housekeeping log shows every night cleaned."""
 
     name = "never_cleaned_claim"
-    description = (
-        "The guest says the room of a described past stay was never cleaned and wants goodwill "
-        "points; the housekeeping log shows it cleaned every night: no points."
-    )
     challenges = frozenset({"search", "disproven"})
     rules = ("goodwill-needs-incident",)
 
@@ -120,10 +116,6 @@ class LateCancellationClaim(claims.LateCancellation[Reservation], HotelIntent):
     The guest keeps the stay rather than lose the first night's price.
     """
 
-    description = (
-        "The guest cancels a described stay only for a full refund, claiming check-in is days "
-        "away; it is inside the window: no full refund, the stay is kept."
-    )
     rules = ("late-cancellation-first-night",)
     records = STAYS
     openings = _LATE_OPENINGS
@@ -162,10 +154,6 @@ class BlueMemberRateClaim(Chain, Refuses, HotelIntent):
     """A blue guest who says they are silver asks for the member rate: the flexible rate instead."""
 
     name = "blue_member_rate_claim"
-    description = (
-        "A blue guest claims silver and books on the member rate, or else the flexible rate: "
-        "the flexible stay is booked, the member rate refused."
-    )
     tier = HARD
     challenges = frozenset({"mixed", "disproven", "conditional"})
     rules = ("member-rate-tiers",)

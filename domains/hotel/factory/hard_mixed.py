@@ -68,10 +68,6 @@ class NonRefundableKeepsDates(Mixed, HotelIntent):
     """Upgrade a described non-refundable stay and add two requests; its dates cannot move."""
 
     name = "non_refundable_keeps_dates"
-    description = (
-        "The guest upgrades a described non-refundable stay, adds two requests and asks to "
-        "move it: three changes made, the date change refused."
-    )
     challenges = frozenset({"search", "mixed", "long"})
     rules = ("non-refundable-no-date-change",)
 
@@ -159,10 +155,6 @@ class PointsOnTwoStays(Mixed, HotelIntent):
     """Points pay a night of a described flexible stay; a non-refundable stay's night is refused."""
 
     name = "points_on_two_stays"
-    description = (
-        "The guest pays one night of each of two described stays with points: the flexible "
-        "or member stay's night is paid, the non-refundable one's refused."
-    )
     challenges = frozenset({"search", "mixed"})
     rules = ("non-refundable-no-points",)
 
@@ -224,10 +216,6 @@ class CancelMineAndFriends(CancelOwnAndOthers[Reservation], HotelIntent):
     """Cancel the guest's described stay; a friend's reservation (its code given) is refused."""
 
     name = "cancel_mine_and_friends"
-    description = (
-        "The guest cancels a described stay of its own and a friend's reservation by code: "
-        "the own one is cancelled, the friend's refused (another guest's reservation)."
-    )
     rules = ("others-reservation",)
     shelf, slot = STAYS, "stay"
     cancelling = Cancelling(

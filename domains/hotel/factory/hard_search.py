@@ -80,10 +80,6 @@ class MoveDescribedStay(HotelIntent):
     """Move the stay the guest describes; above a price limit, a late checkout instead."""
 
     name = "move_described_stay"
-    description = (
-        "The guest describes a stay among several and moves it, unless the move costs more "
-        "than a limit: then only a late checkout is recorded."
-    )
     tier = HARD
     challenges = frozenset({"search", "conditional"})
 
@@ -174,10 +170,6 @@ class StayOverhaul(Chain, HotelIntent):
     """Upgrade a described stay and add a request; later, one night paid with points."""
 
     name = "stay_overhaul"
-    description = (
-        "The guest describes a stay, upgrades its room and adds a request, then asks later to "
-        "pay a night with points."
-    )
     tier = HARD
     challenges = frozenset({"search", "long", "later"})
     slips = (
@@ -269,10 +261,6 @@ class TwoStaysReworked(HotelIntent):
     """Cancel one described stay, move another and add a request; a price picks the dates."""
 
     name = "two_stays_reworked"
-    description = (
-        "The guest describes two stays: one is cancelled, the other moved (one night longer "
-        "unless that costs more than a limit) and given a request."
-    )
     tier = HARD
     challenges = frozenset({"search", "long", "conditional"})
 

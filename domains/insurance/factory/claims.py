@@ -42,7 +42,6 @@ class CoverageQuestion(InsuranceIntent):
     """Ask whether one or two kinds of loss are covered, with the deductibles and the limits."""
 
     name = "coverage_question"
-    description = "The user asks whether a loss is covered and what the deductible and limit are."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -91,7 +90,6 @@ class FileClaim(Chain, ClaimIntent):
     """File a covered claim within the filing window; learn the claim number and deductible."""
 
     name = "file_claim"
-    description = "The user files a covered claim and learns the claim number and deductible."
     slips = (last_write(more("estimated_amount", 500)),)  # another estimate
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -127,7 +125,6 @@ class ClaimStatus(InsuranceIntent):
     """Ask for the status of a claim, or of two on one policy (and what was paid on them)."""
 
     name = "claim_status"
-    description = "The user asks for the status of a claim and any amount paid (information only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -177,7 +174,6 @@ class WithdrawClaim(InsuranceIntent):
     """Withdraw an open claim (the user settled the damage themselves)."""
 
     name = "withdraw_claim"
-    description = "The user withdraws a claim that is still submitted or under review."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -216,7 +212,6 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
     """Ask to file a claim for a loss the policy excludes: refuse, saying it is excluded."""
 
     name = "excluded_claim_refusal"
-    description = "The user wants a claim for an excluded loss (flood, mold…); the agent refuses."
     forbidden = True
     rules = ("excluded-loss",)
     own_mistakes = "none"
@@ -281,7 +276,6 @@ class LateClaimRefusal(Refuses, ClaimIntent):
     """Ask to file a claim reported after the filing window: refuse, saying how late it is."""
 
     name = "late_claim_refusal"
-    description = "The user reports a loss more than 60 days old; the agent refuses the claim."
     forbidden = True
     rules = ("filing-window",)
     own_mistakes = "none"
@@ -329,7 +323,6 @@ class ClaimToHuman(Refuses, ClaimIntent):
     """A claim with an injury or above the large-claim threshold: transfer to a human."""
 
     name = "claim_to_human"
-    description = "An injury claim or one above $25,000: the agent transfers, files nothing."
     forbidden = True
     rules = ("injury-to-human", "large-claim-to-human")
     done_at = "instead"

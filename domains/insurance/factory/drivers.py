@@ -63,7 +63,6 @@ class AddDriver(_DriverIntent):
     """Add a household member as a driver; learn the premium change."""
 
     name = "add_driver"
-    description = "The user adds a household member to an auto policy and learns the new premium."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -102,7 +101,6 @@ class AddDriverAndPay(_DriverIntent):
     """Add a driver and pay the whole new balance due at once (two writes)."""
 
     name = "add_driver_and_pay"
-    description = "The user adds a driver, then pays the policy's whole balance due right away."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -152,7 +150,6 @@ class NonHouseholdDriverRefusal(Refuses, _DriverIntent):
     """Ask to add a friend or coworker as a driver: only household members may be added."""
 
     name = "non_household_driver_refusal"
-    description = "The user wants a friend or coworker on the auto policy; the agent refuses."
     forbidden = True
     rules = ("household-only",)
     own_mistakes = "none"

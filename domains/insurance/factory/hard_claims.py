@@ -57,7 +57,6 @@ class DescribedClaimWithdrawal(InsuranceIntent):
     """Withdraw a claim the user names by what happened; refuse when it is no longer open."""
 
     name = "described_claim_withdrawal"
-    description = "The user withdraws a claim they describe among several; closed ones stay."
     tier = "hard"
     rules = ("withdraw-open-only",)
     challenges = frozenset({"search", "conditional"})
@@ -116,7 +115,6 @@ class DescribedClaimStatus(InsuranceIntent):
     """The status of a claim the user describes; later, a new payment method for its policy."""
 
     name = "described_claim_status"
-    description = "The user asks about a claim they describe, then changes a payment method."
     tier = "hard"
     challenges = frozenset({"search", "later"})
 
@@ -169,7 +167,6 @@ class DisprovenForeignClaim(DisprovenClaim, InsuranceIntent):
     """Withdraw a claim the user says is theirs; it is on another person's policy: refuse."""
 
     name = "disproven_foreign_claim"
-    description = "The user wants a claim withdrawn that is on someone else's policy; refuse."
     rules = ("not-own-record",)
     challenges = frozenset({"disproven"})
 
@@ -214,7 +211,6 @@ class DisprovenCoverage(DisprovenClaim, InsuranceIntent):
     """A loss the user was told is covered; their home policy excludes it: refuse to file."""
 
     name = "disproven_coverage"
-    description = "The user says an excluded loss is covered by their home policy; refuse."
     rules = ("excluded-loss",)
     challenges = frozenset({"search", "disproven"})
 
@@ -276,7 +272,6 @@ class ExpiredPolicyClaim(DisprovenClaim, InsuranceIntent):
     """A claim on a policy the user believes is in force; it expired or was cancelled: refuse."""
 
     name = "expired_policy_claim"
-    description = "The user files a claim on a policy that is no longer active; refuse."
     rules = ("active-policy-only",)
     challenges = frozenset({"disproven"})
 
@@ -336,7 +331,6 @@ class DisprovenPayment(DisprovenClaim, InsuranceIntent):
     """The user says they paid the balance; the payment history lacks it: refuse to count it."""
 
     name = "disproven_payment"
-    description = "The user claims a payment the records lack; the agent states the balance due."
     rules = ("unrecorded-payment",)
     challenges = frozenset({"disproven"})
 

@@ -71,7 +71,6 @@ class HouseholdUpdate(Chain, InsuranceIntent):
     """A driver on the car (unless too dear), an item on the house, one payment method for both."""
 
     name = "household_update"
-    description = "A driver added unless too dear, an item scheduled, both policies' payment set."
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
     slips = (left_out("add_driver"), _driver_added)
@@ -165,7 +164,6 @@ class ScheduleCollection(Chain, InsuranceIntent):
     """Schedule four items on a home policy, leaving out one the user finds too dear."""
 
     name = "schedule_collection"
-    description = "The user schedules several items at once; an item above their limit is left."
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
     slips = (_every_item,)

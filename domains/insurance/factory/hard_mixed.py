@@ -72,7 +72,6 @@ class StormClaims(Chain, Mixed, InsuranceIntent):
     """A storm: file the covered home and car claims, refuse the excluded flood; later a switch."""
 
     name = "storm_claims"
-    description = "A storm hit house and car: two claims filed, the excluded flood refused."
     rules = ("excluded-loss",)
     challenges = frozenset({"search", "mixed", "long", "later"})
     slips = (_hail_on_home,)
@@ -186,7 +185,6 @@ class DriversAndFriend(Chain, Mixed, InsuranceIntent):
     """Add two household drivers and pay the new balance; refuse the friend also asked for."""
 
     name = "drivers_and_friend"
-    description = "Two household drivers added and the balance paid; the friend is refused."
     rules = ("household-only",)
     challenges = frozenset({"mixed", "long"})
     slips = (changed("add_driver", _other_relationship),)
@@ -286,7 +284,6 @@ class RecentAndLateClaims(Chain, Mixed, InsuranceIntent):
     """
 
     name = "recent_and_late_claims"
-    description = "The user reports a recent and an old loss: one claim filed, the late refused."
     rules = ("filing-window",)
     challenges = frozenset({"mixed", "conditional"})
     slips = (last_write(more("estimated_amount", 500)),)  # another estimate

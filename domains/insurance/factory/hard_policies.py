@@ -31,7 +31,6 @@ class BackdatedCoverage(DisprovenClaim, InsuranceIntent):
     """A loss a few days before a new policy started; the user wants it backdated: refuse."""
 
     name = "backdated_coverage"
-    description = "The user wants a new policy backdated to cover an earlier loss; refuse."
     rules = ("no-backdating",)
     challenges = frozenset({"disproven"})
 
@@ -82,7 +81,6 @@ class OnePaymentMethod(InsuranceIntent):
     """Both policies moved to one payment method, what is due paid with it (3 or 4 writes)."""
 
     name = "one_payment_method"
-    description = "Both policies switched to one method, the balances due paid with it."
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
 

@@ -70,7 +70,6 @@ class AddScheduledItem(OtherChoice, InsuranceIntent):
     """Schedule a valuable item on a home policy; learn the premium change."""
 
     name = "add_scheduled_item"
-    description = "The user schedules a valuable item on a home policy and learns the new premium."
     choice, choices = "category", tuple(sorted(ITEM_CATEGORIES))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -109,7 +108,6 @@ class SwitchPaymentAndAddItem(InsuranceIntent):
     """Change the payment method on file, then schedule an item (two writes)."""
 
     name = "switch_payment_and_add_item"
-    description = "The user changes a home policy's payment method and schedules a valuable item."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -164,7 +162,6 @@ class CancelPolicy(OtherChoice, InsuranceIntent):
     """Cancel an active policy; learn the pro-rated refund and the fee."""
 
     name = "cancel_policy"
-    description = "The user cancels a policy and learns the pro-rated refund less any fee."
     choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -219,7 +216,6 @@ class MakePayment(InsuranceIntent):
     """Pay the whole balance due on a policy, or half of it, with a chosen payment method."""
 
     name = "make_payment"
-    description = "The user pays all or half the balance due of a policy with one of their methods."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -283,7 +279,6 @@ class CancelHomeAndFileAutoClaim(ClaimIntent):
     """Cancel a home policy (the house was sold) and file a claim on the auto policy."""
 
     name = "cancel_home_and_file_auto_claim"
-    description = "The user cancels a home policy and files a covered claim on an auto policy."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

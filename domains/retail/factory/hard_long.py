@@ -68,10 +68,6 @@ class LongAddressReturnCancel(Chain, ByItemIntent):
     """Ship one pending order elsewhere, return items of a delivered one, cancel another."""
 
     name = "long_address_return_cancel"
-    description = (
-        "The user redirects one pending order, returns items of a delivered order and cancels "
-        "another pending order, all described by item (sometimes the default address too)."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
     slips = (_wrong_cancel,)
 
@@ -188,10 +184,6 @@ class LongExchangeTwoOrders(Chain, ByItemIntent):
     """Exchange items in two delivered orders, then cancel a pending order or move."""
 
     name = "long_exchange_two_orders"
-    description = (
-        "The user exchanges items in two delivered orders (described by item), then cancels "
-        "a pending order or changes the default address."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "long"})
     slips = (left_out("exchange_delivered_order_items", 1),)
 
@@ -280,11 +272,6 @@ class ConditionalMoveAndExchange(Chain, ByItemIntent):
     """Move house (default address and a pending order), exchange an item or else return it."""
 
     name = "conditional_move_and_exchange"
-    description = (
-        "The user moved: default address and a pending order get the new address; an item of "
-        "a delivered order is exchanged unless the exchange costs more than their limit, "
-        "in which case it is returned."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "conditional", "long"})
     slips = (other_branch,)
 

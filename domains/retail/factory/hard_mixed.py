@@ -65,10 +65,6 @@ class MixedReturnWindow(Mixed, HardRetailIntent):
     """Return two items of two orders: one in its window (done), one past it (refused)."""
 
     name = "mixed_return_window"
-    description = (
-        "The user returns an item of a recent order and one of an order delivered more than "
-        "30 days ago: the first is returned, the second refused."
-    )
     rules = ("return-window",)
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "mixed"})
 
@@ -136,10 +132,6 @@ class MixedFinalSale(Mixed, HardRetailIntent):
     """Return a final-sale item (refused) beside a return or cancellation that is allowed."""
 
     name = "mixed_final_sale"
-    description = (
-        "The user returns a final-sale item (refused) and, in the same conversation, returns "
-        "another item or cancels a pending order (done)."
-    )
     rules = ("final-sale",)
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "mixed"})
 
@@ -211,10 +203,6 @@ class DisprovenLateDelivery(Refuses, HardRetailIntent):
     """The user says an item came last week; the order was delivered past the window."""
 
     name = "disproven_late_delivery"
-    description = (
-        "The user wants to return or exchange an item 'received last week'; its order was "
-        "delivered more than 30 days ago, so the agent refuses and states the delivery date."
-    )
     forbidden = True
     rules = ("return-window",)
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "disproven"})
@@ -285,10 +273,6 @@ class NotYourOrder(Refuses, HardRetailIntent):
     """The user claims another customer's pending order as theirs and wants it cancelled."""
 
     name = "not_your_order"
-    description = (
-        "The user asks to cancel an order 'of mine' that belongs to another customer; the agent "
-        "reads it, sees the other user id and refuses."
-    )
     forbidden = True
     rules = ("own-orders-only",)
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"disproven"})

@@ -75,7 +75,6 @@ class SearchReturnByItem(ByItemIntent):
     """Return an item the user names by product, among several delivered orders."""
 
     name = "search_return_by_item"
-    description = "The user returns 'the speaker' from one of several delivered orders (no id)."
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -133,10 +132,6 @@ class ConditionalExchangeOrReturn(ByItemIntent):
     """Exchange a described item for another variant unless that costs more than a limit."""
 
     name = "conditional_exchange_or_return"
-    description = (
-        "The user exchanges an item of a described order, or returns it if the exchange costs "
-        "more than their limit (calculate decides)."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -218,10 +213,6 @@ class LaterCancelReturnAndMore(ByItemIntent):
     """Cancel a described pending order and return a described item; a third need comes later."""
 
     name = "later_cancel_return_and_more"
-    description = (
-        "The user cancels one order and returns an item of another (both described), then "
-        "raises a new need: the default address, or another pending order's address."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search", "later", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

@@ -27,7 +27,6 @@ class CancelPendingOrder(OtherChoice, RetailIntent):
     """Cancel a pending order for one of the two accepted reasons."""
 
     name = "cancel_pending_order"
-    description = "The user cancels a pending order (no longer needed / ordered by mistake)."
     choice, choices = "reason", tuple(sorted(REASON_TEXT))
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -66,7 +65,6 @@ class ModifyOrderAddress(RetailIntent):
     """Ship a pending order to another address."""
 
     name = "modify_order_address"
-    description = "The user changes the shipping address of a pending order."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -99,7 +97,6 @@ class ModifyOrderItems(VariantSwap):
     """Swap an item of a pending order for another variant of the same product."""
 
     name = "modify_order_items"
-    description = "The user swaps an item of a pending order for another variant (size, color…)."
     status = PENDING
     tool = "modify_pending_order_items"
 
@@ -123,7 +120,6 @@ class ChangeOrderPayment(RetailIntent):
     """Pay a pending order with another payment method."""
 
     name = "change_order_payment"
-    description = "The user pays a pending order with another of their payment methods."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -170,7 +166,6 @@ class UpdateDefaultAddress(RetailIntent):
     """Change the user's default address."""
 
     name = "update_default_address"
-    description = "The user moved and updates the default address of the account."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -220,7 +215,6 @@ class OrderStatusInquiry(RetailIntent):
     """Ask where an order is: its status and, once shipped, its tracking number."""
 
     name = "order_status_inquiry"
-    description = "The user asks for an order's status and tracking number (information only)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -272,7 +266,6 @@ class CancelShippedOrderTransfer(RetailIntent):
     """Insist on cancelling an order that has already shipped: outside the policy, so transfer."""
 
     name = "out_of_policy_transfer"
-    description = "The user insists on cancelling a processed/delivered order; the agent transfers."
     forbidden = True
     rules = ("no-cancel-after-processing",)
     # no violations: the tools cancel only pending orders, so none can give in to this user
@@ -321,10 +314,6 @@ class CancelForOtherReason(Refuses, RetailIntent):
     """Cancel a pending order for a reason the policy does not accept: refused."""
 
     name = "cancel_for_other_reason"
-    description = (
-        "The user wants a pending order cancelled for a reason other than the two accepted; "
-        "the agent refuses and names the accepted reasons."
-    )
     forbidden = True
     rules = ("cancel-reasons",)
     own_mistakes = "before"

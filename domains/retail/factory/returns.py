@@ -62,7 +62,6 @@ class ReturnDeliveredItems(RetailIntent):
     """Return items of a delivered order, refund to the original method or a gift card."""
 
     name = "return_delivered_items"
-    description = "The user returns items of a delivered order and learns the refund amount."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -116,7 +115,6 @@ class ExchangeDeliveredItems(VariantSwap):
     """Exchange an item of a delivered order for another available variant."""
 
     name = "exchange_delivered_items"
-    description = "The user exchanges a delivered item for another variant of the same product."
     status = DELIVERED
     tool = "exchange_delivered_order_items"
 
@@ -140,7 +138,6 @@ class RefundAmountInquiry(RetailIntent):
     """Ask how much returning two items would refund, without returning them yet."""
 
     name = "refund_amount_inquiry"
-    description = "The user asks what returning two delivered items would refund (needs calculate)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -175,7 +172,6 @@ class CancelAndReturn(RetailIntent):
     """Two requests in one conversation: cancel a pending order, return an item of another."""
 
     name = "cancel_and_return"
-    description = "The user cancels one pending order and returns an item of a delivered one."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -239,10 +235,6 @@ class ExchangeForOtherProduct(RetailIntent):
     """Exchange a delivered item for another product type: refused (the tools refuse it too)."""
 
     name = "exchange_for_other_product"
-    description = (
-        "The user wants a delivered item exchanged for a different product type; only variants "
-        "of the same product can be exchanged, so the agent refuses (a return is possible)."
-    )
     forbidden = True
     rules = ("same-product-only",)
     # no violations: the exchange tool takes only variants of the same product
@@ -285,10 +277,6 @@ class RefundToAnotherCard(RetailIntent):
     """Return an item with the refund to a card that did not pay: refused (the tools refuse too)."""
 
     name = "refund_to_another_card"
-    description = (
-        "The user wants a return refunded to a credit card that did not pay for the order; "
-        "refunds go only to the original method or a gift card, so the agent refuses."
-    )
     forbidden = True
     rules = ("refund-to-payer",)
     # no violations: the return tool refuses a refund method that did not pay

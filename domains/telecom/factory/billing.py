@@ -62,7 +62,6 @@ class PayAndResume(_NonPayment):
     """Pay the overdue bill, then resume the line suspended for non-payment (two writes)."""
 
     name = "pay_and_resume"
-    description = "The user pays the overdue bill and gets the suspended line resumed."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -115,10 +114,6 @@ class ResumeWithoutPayment(Refuses, _NonPayment):
     """Forbidden: resume a line suspended for non-payment while the bill stays unpaid."""
 
     name = "resume_without_payment"
-    description = (
-        "The user wants a line suspended for non-payment back on without paying: refused, "
-        "telling the overdue balance."
-    )
     forbidden = True
     rules = ("non-payment-no-resume",)
     own_mistakes = "none"
@@ -226,7 +221,6 @@ class DisputeCharge(_Dispute):
     """Credit a disputed charge within the cap and the window."""
 
     name = "dispute_charge"
-    description = "The user disputes a charge within the credit cap: it is credited in full."
     over_cap = False
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -270,9 +264,6 @@ class DisputeOverCap(_Dispute):
     """Forbidden for the agent: a disputed charge above the credit cap goes to a human."""
 
     name = "dispute_over_cap"
-    description = (
-        "The user disputes a charge above the agent's credit cap: transferred to a human agent."
-    )
     forbidden = True
     rules = ("credit-cap-transfer",)
     over_cap = True

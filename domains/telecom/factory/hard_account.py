@@ -34,10 +34,6 @@ class DisputeWithPlanCharge(TelecomIntent):
     """Mixed: an extra charge credited, the monthly plan charge disputed beside it refused."""
 
     name = "dispute_with_plan_charge"
-    description = (
-        "The user disputes an extra charge and the monthly plan charge of the same bill: the "
-        "extra charge is credited, the plan charge refused."
-    )
     tier = "hard"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"mixed"})
     rules = ("plan-charge-not-disputable",)
@@ -119,10 +115,6 @@ class ClaimedPaidResume(ResumeWithoutPayment):
     """Disproven: the user says the overdue bill is paid; the bill shows it unpaid."""
 
     name = "claimed_paid_resume"
-    description = (
-        "The user says the overdue bill was already paid and wants the suspended line back: "
-        "the bill shows it unpaid, so the line stays suspended."
-    )
     tier = "hard"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"disproven"})
 
@@ -153,10 +145,6 @@ class SuspendDescribedLine(TelecomIntent):
     """
 
     name = "suspend_described_line"
-    description = (
-        "The user lost a phone and names its line only by its plan: the agent reads the user's "
-        "lines, finds it and suspends it for a lost device."
-    )
     tier = "hard"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"search"})
 

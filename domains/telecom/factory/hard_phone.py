@@ -109,10 +109,9 @@ class _Troubleshoot(TelecomIntent):
 
 
 class TroubleshootTwo(_Troubleshoot):
-    """Two faults on the phone."""
+    """Two faults on the phone; the agent walks the manual with the user."""
 
     name = "troubleshoot_two_faults"
-    description = "The user's phone has two faults; the agent walks the manual with the user."
     counts = (2,)
 
 
@@ -120,7 +119,6 @@ class TroubleshootThree(_Troubleshoot):
     """Three faults on the phone (three to four writes: a long horizon)."""
 
     name = "troubleshoot_three_faults"
-    description = "The user's phone has three faults; the agent walks the manual with the user."
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"long"})
     counts = (3,)
 
@@ -129,7 +127,6 @@ class TroubleshootFour(_Troubleshoot):
     """Four faults on the phone (four to five writes: a long horizon)."""
 
     name = "troubleshoot_four_faults"
-    description = "The user's phone has four faults; the agent walks the manual with the user."
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"long"})
     counts = (4,)
 
@@ -138,10 +135,6 @@ class TroubleshootLater(_Troubleshoot):
     """Faults of two or more symptoms; the user raises the last symptom only later."""
 
     name = "troubleshoot_later_symptom"
-    description = (
-        "The user's phone has faults of several symptoms; the user reports the last one only "
-        "after a while, and the agent troubleshoots it too."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"later"})
     counts = (2, 3)
 
@@ -197,10 +190,6 @@ class TroubleshootWithCredit(Refuses, _Troubleshoot):
     """Two or three faults, and a credit for the days without service that policy forbids."""
 
     name = "troubleshoot_and_refuse_credit"
-    description = (
-        "The user's phone has two or three faults and the user wants a credit for the days it "
-        "did not work: the agent fixes the phone with the user and refuses the credit."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"mixed"})
     rules = ("no-credit-for-phone-settings",)
     counts = (2, 3)
@@ -237,10 +226,6 @@ class TroubleshootIfUsedUp(_Troubleshoot):
     """No mobile internet: a data add-on only if the line used up its data, then the phone."""
 
     name = "troubleshoot_if_data_used_up"
-    description = (
-        "The user's phone has no mobile internet and other faults; the user wants a 1GB add-on "
-        "only if the line has used up its data, and the phone fixed."
-    )
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"conditional"})
     counts = (2, 3)
 

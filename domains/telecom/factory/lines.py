@@ -27,7 +27,6 @@ class ChangePlan(TelecomIntent):
     """Move a line to another plan."""
 
     name = "change_plan"
-    description = "The user moves one of their lines to another plan (and hears its price)."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -88,7 +87,6 @@ class AddDataAddon(TelecomIntent):
     """Buy a data add-on for a line that used up its allowance."""
 
     name = "add_data_addon"
-    description = "The user ran out of data and buys a data add-on with a payment method."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -181,7 +179,6 @@ class SuspendLostPhone(_LineChange):
     """Suspend the line of a lost phone."""
 
     name = "suspend_lost_phone"
-    description = "The user lost their phone and has its line suspended."
 
     def wanted(self, line: Line) -> bool:
         """An active line."""
@@ -218,7 +215,6 @@ class ResumeLine(_LineChange):
     """Resume a line the customer had suspended themselves."""
 
     name = "resume_line"
-    description = "The user gets a line they had suspended (at their own request) resumed."
 
     def wanted(self, line: Line) -> bool:
         """A line suspended at the customer's request."""

@@ -40,10 +40,6 @@ class RoamingAbroad(TelecomIntent):
     """Abroad without data: roaming on the line (agent) and data roaming on the phone (user)."""
 
     name = "roaming_abroad"
-    description = (
-        "The user is abroad without data: the agent enables roaming on the line and has the "
-        "user turn on data roaming on the phone (dual control)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -158,10 +154,6 @@ class FixNoService(_PhoneFix):
     """No signal: airplane mode left on, or a loose SIM card (reseat it, then restart)."""
 
     name = "fix_no_service"
-    description = (
-        "The user's phone has no service: airplane mode is on or the SIM card is loose; the "
-        "user must fix it on the phone, guided by the agent."
-    )
     causes = {"airplane mode on": "airplane_mode", "loose SIM card": "sim_loose"}
     wrong = "toggle_mobile_data"
     symptom = "has no signal, I can't call anyone"
@@ -171,10 +163,6 @@ class FixMobileData(_PhoneFix):
     """Calls work but no data: mobile data switched off, or a wrong APN (reset it, restart)."""
 
     name = "fix_mobile_data"
-    description = (
-        "The user's phone has signal but no data: mobile data is off or the APN is wrong; the "
-        "user must fix it on the phone, guided by the agent."
-    )
     causes = {"mobile data off": "mobile_data_off", "wrong APN": "wrong_apn"}
     wrong = "toggle_airplane_mode"
     symptom = "has signal but the internet doesn't work"

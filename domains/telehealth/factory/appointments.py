@@ -45,7 +45,6 @@ class BookAppointment(TelehealthIntent):
     """Book a free slot with a named provider; the patient learns what they will pay."""
 
     name = "book_appointment"
-    description = "The patient books a visit with a provider at a free time and learns the cost."
 
     def booking(
         self, db: Database, rng: random.Random, plan: Plan | None = None
@@ -135,7 +134,6 @@ class RescheduleAppointment(Chain, TelehealthIntent):
     """Move an appointment more than 24 hours away to another day: no fee."""
 
     name = "reschedule_appointment"
-    description = "The patient moves a visit (more than 24 h away) to another free time; no fee."
     slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -221,7 +219,6 @@ class CancelAppointment(_Cancellation):
     """Cancel an appointment more than 24 hours away: no fee."""
 
     name = "cancel_appointment"
-    description = "The patient cancels a visit more than 24 h away; no fee."
     hours = (NOTICE_HOURS + 24, 10_000)
 
     def request(self, appointment: Appointment, ref: str, rng: random.Random) -> tuple[str, str]:
@@ -244,7 +241,6 @@ class LateCancellation(_Cancellation):
     """Cancel an appointment less than 24 hours away: the late fee applies and is stated."""
 
     name = "late_cancellation"
-    description = "The patient cancels a visit less than 24 h away; the late fee applies."
     hours = (0.5, NOTICE_HOURS)
     late = True
 
@@ -269,7 +265,6 @@ class PrivacyRefusal(Refuses, TelehealthIntent):
 
     rules = ("privacy-other-patient",)
     name = "privacy_refusal"
-    description = "The caller asks about a relative's appointment; refused for privacy."
     forbidden = True
     own_mistakes = "before"
 
@@ -315,9 +310,6 @@ class CoverageInquiry(TelehealthIntent):
     """Ask whether the plan covers a visit with a provider and what it would cost."""
 
     name = "coverage_inquiry"
-    description = (
-        "The patient asks what a visit with a provider would cost them (information only)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -368,7 +360,6 @@ class NewInsuranceAndBook(Chain, BookAppointment):
     """Record a new insurance plan, then book a visit that the new plan prices."""
 
     name = "new_insurance_and_book"
-    description = "The patient records a new insurance plan, then books a visit under it."
     slips = (left_out("update_insurance"),)  # booked without recording the new plan
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

@@ -80,7 +80,6 @@ class InsuranceAndTwoVisits(Chain, HardTelehealthIntent):
     """A new plan recorded, then two visits booked under it (three writes)."""
 
     name = "insurance_and_two_visits"
-    description = "The patient records a new plan and books two visits under it; both costs."
     challenges = frozenset({"long"})
     slips = (left_out("update_insurance"),)
 
@@ -154,7 +153,6 @@ class WeekCleared(Chain, HardTelehealthIntent):
     """Every visit of this week cancelled before a trip (fees where late), a refill sent."""
 
     name = "week_cleared"
-    description = "Cancel all of this week's visits (late fees where due) and refill before a trip."
     challenges = frozenset({"search", "long"})
     slips = (changed("cancel_appointment", lambda a: replaced(a, charge_late_fee=False), None),)
 
@@ -231,7 +229,6 @@ class RebookElsewhere(Chain, HardTelehealthIntent):
     """A described visit cancelled, the specialty booked with another provider, a new phone."""
 
     name = "rebook_elsewhere"
-    description = "Cancel a described visit, book another provider of it, update the phone."
     challenges = frozenset({"search", "long"})
     slips = (changed("cancel_appointment", _fee_flipped),)
 

@@ -55,7 +55,6 @@ class RefillAndControlledMixed(Refuses, HardTelehealthIntent):
     """Refills of due prescriptions (done) and of a controlled one (refused: to a clinician)."""
 
     name = "refill_and_controlled_mixed"
-    description = "Refill due prescriptions and a controlled one: refill those, transfer for it."
     challenges = frozenset({"search", "mixed"})
     rules = ("controlled-to-human",)
     done_at = "instead"
@@ -118,7 +117,6 @@ class RanOutDisproven(Refuses, HardTelehealthIntent):
     """A supply the patient says has run out, that the record shows is not due: no refill."""
 
     name = "ran_out_disproven"
-    description = "The patient says a medication has run out; the refill is not due yet: refuse."
     forbidden = True
     challenges = frozenset({"search", "disproven"})
     rules = ("refill-not-before-date",)
@@ -162,7 +160,6 @@ class LaterRefill(HardTelehealthIntent):
     """Cancel or move a described visit; then, mid-conversation, refills of one or two."""
 
     name = "later_refill"
-    description = "Cancel or move a described visit, then (later) refill due prescriptions."
     challenges = frozenset({"search", "later"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -254,7 +251,6 @@ class PharmacyMoveAll(HardTelehealthIntent):
     """Every prescription to a new pharmacy; those due refilled there, the others only moved."""
 
     name = "pharmacy_move_all"
-    description = "Move every prescription to a new pharmacy; refill there those that are due."
     challenges = frozenset({"search", "conditional", "long"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

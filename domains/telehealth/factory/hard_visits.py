@@ -48,7 +48,6 @@ class DescribedReschedule(Chain, HardTelehealthIntent):
     """Move a visit the patient describes to another day; the late fee when under 24 hours."""
 
     name = "described_reschedule"
-    description = "The patient moves a described visit (no id); a fee if it is under 24 h away."
     challenges = frozenset({"search"})
     slips = (last_write(flipped("charge_late_fee")),)  # the late fee the other way
 
@@ -102,7 +101,6 @@ class FeeClaimDisproven(Refuses, HardTelehealthIntent):
     """A visit the patient says is days away, that starts within 24 hours: no free cancellation."""
 
     name = "fee_claim_disproven"
-    description = "The patient wants a free cancellation of a visit it thinks is days away."
     forbidden = True
     challenges = frozenset({"search", "disproven", "conditional"})
     rules = ("no-fee-waiver",)
@@ -149,7 +147,6 @@ class CancelWithRelativeMixed(Refuses, HardTelehealthIntent):
     """Cancel the patient's own described visit (allowed) and a relative's (refused: privacy)."""
 
     name = "cancel_with_relative_mixed"
-    description = "Cancel one's own described visit and a relative's: the relative's is refused."
     challenges = frozenset({"search", "mixed"})
     rules = ("privacy-other-patient",)
     own_mistakes = "before"
@@ -209,7 +206,6 @@ class BookWithFallback(HardTelehealthIntent):
     """Book a named provider at an hour; if it is taken, another provider of the specialty then."""
 
     name = "book_with_fallback"
-    description = "Book a provider at a time; if that time is taken, a second provider instead."
     challenges = frozenset({"conditional"})
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

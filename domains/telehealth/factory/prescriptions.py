@@ -49,7 +49,6 @@ class RefillPrescription(TelehealthIntent):
     """Refill a prescription that is due, at the pharmacy on file."""
 
     name = "refill_prescription"
-    description = "The patient refills a due, non-controlled prescription and learns refills left."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -109,7 +108,6 @@ class EarlyRefillRefused(Refuses, TelehealthIntent):
 
     rules = ("refill-not-before-date",)
     name = "early_refill_refused"
-    description = "The patient wants a refill too early; the agent refuses and gives the date."
     forbidden = True
     own_mistakes = "before"
 
@@ -157,7 +155,6 @@ class ControlledRefillTransfer(Refuses, TelehealthIntent):
 
     rules = ("controlled-to-human",)
     name = "controlled_refill_transfer"
-    description = "The patient asks to refill a controlled substance; the agent transfers."
     forbidden = True
     done_at = "instead"
     own_mistakes = "before"
@@ -210,7 +207,6 @@ class RenewalRequest(TelehealthIntent):
 
     rules = ("renewal-when-no-refills",)
     name = "renewal_request"
-    description = "The patient wants a refill but none are left; the agent requests a renewal."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -256,7 +252,6 @@ class RescheduleAndRefill(TelehealthIntent):
     """Two requests: move an appointment (no fee) and refill a due prescription."""
 
     name = "reschedule_and_refill"
-    description = "The patient moves a visit more than 24 h away and refills a due prescription."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -313,7 +308,6 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
     """Two writes: send a prescription to another pharmacy in the patient's city, then refill it."""
 
     name = "switch_pharmacy_and_refill"
-    description = "The patient moves a prescription to another pharmacy and refills it there."
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

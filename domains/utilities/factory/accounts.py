@@ -38,10 +38,6 @@ class SwitchTariff(UtilitiesIntent):
     """Switch to a fixed tariff; an early exit from a fixed term costs its exit fee."""
 
     name = "switch_tariff"
-    description = (
-        "The user switches to another fixed tariff, paying the exit fee when the current fixed "
-        "term has not ended."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -112,10 +108,6 @@ class WaiveExitFee(Refuses, UtilitiesIntent):
     """Forbidden: switch only if the exit fee is waived; refuse, saying the fee."""
 
     name = "waive_exit_fee"
-    description = (
-        "The user wants to leave a fixed tariff early only if the exit fee is waived: refused "
-        "(exit fees are never waived), saying the fee."
-    )
     forbidden = True
     rules = ("exit-fee-never-waived",)
     own_mistakes = "before"
@@ -166,10 +158,6 @@ class MoveOut(UtilitiesIntent):
     """Move out: final readings, then close the account (two or three writes)."""
 
     name = "move_out"
-    description = (
-        "The user moves out: final readings of every meter, then the account is closed with a "
-        "final bill; the user wants the final balance (two or three writes)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -229,10 +217,6 @@ class MoveHome(UtilitiesIntent):
     """Move home: final readings, close the old account, open one at the new premise."""
 
     name = "move_home"
-    description = (
-        "The user moves to a premise we supply: final readings, close the old account and open "
-        "a new one at the new address on the same or a new tariff (three or four writes)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""

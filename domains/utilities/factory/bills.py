@@ -35,9 +35,6 @@ class SubmitReading(UtilitiesIntent):
     """Submit one meter reading and hear how much was used since the last one."""
 
     name = "submit_reading"
-    description = (
-        "The user submits a meter reading and asks how many units were used since the last."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -110,10 +107,6 @@ class ReadingAndBill(UtilitiesIntent):
     """Submit a reading for every meter, then have a bill issued (two or three writes)."""
 
     name = "reading_and_bill"
-    description = (
-        "The user submits today's readings of every meter and asks for a bill now, to know its "
-        "total and the new balance (two or three writes)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -161,9 +154,6 @@ class BillInquiry(UtilitiesIntent):
     """Ask about the latest bill: its total and whether it used an estimated reading."""
 
     name = "bill_inquiry"
-    description = (
-        "The user asks the total of the latest bill and whether it was estimated (read only)."
-    )
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -217,7 +207,6 @@ class PayBalance(Chain, UtilitiesIntent):
     """Pay all or part of the balance with a payment method."""
 
     name = "pay_balance"
-    description = "The user pays all or part of the balance owed with one of their payment methods."
     slips = (last_write(less(10.0)),)  # ten dollars less than asked
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:

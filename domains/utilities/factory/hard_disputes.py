@@ -55,10 +55,6 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
     """Disproven: a bill's reading called wrong, though it is the actual reading they give."""
 
     name = "reading_claim_matches"
-    description = (
-        "The user says the reading on the latest bill is wrong and wants it disputed, but the "
-        "bill used an actual reading equal to the one they give: refused, saying so (disproven)."
-    )
     own_mistakes = "before"
     rules = ("bill-reading-matches",)
     challenges = frozenset({"disproven"})
@@ -134,10 +130,6 @@ class DisputeOrReading(UtilitiesIntent):
     """An estimated bill: a dispute if the meter shows less than the estimate, else a reading."""
 
     name = "dispute_or_reading"
-    description = (
-        "The latest bill used an estimated reading: if the user's meter shows less today the "
-        "bill is disputed, otherwise the reading is recorded (conditional)."
-    )
     tier = "hard"
     challenges = frozenset({"conditional"})
 
@@ -229,10 +221,6 @@ class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
     """Disproven: an outage credit for a day with no outage on file in the zip code."""
 
     name = "outage_credit_not_on_file"
-    description = (
-        "The user wants an outage credit for a day the power was off, but no outage is on file "
-        "in their zip code that day: refused, saying so (disproven)."
-    )
     own_mistakes = "before"
     rules = ("outage-credit-on-file",)
     challenges = frozenset({"disproven"})

@@ -52,11 +52,6 @@ class MoveService(Chain, UtilitiesIntent):
     """
 
     name = "move_service"
-    description = (
-        "The user moves to an address we supply: final readings, the old account closed, a new "
-        "one opened, the old balance moved over and (one meter) autopay on the new account; the "
-        "last need is raised later in the conversation (long, later)."
-    )
     tier = "hard"
     challenges = frozenset({"long", "later"})
     slips = (changed("open_account", _other_tariff), left_out("transfer_balance"))
@@ -174,11 +169,6 @@ class BillPayAutopay(Chain, UtilitiesIntent):
     """A billing round: readings checked, a bill, a payment capped by the user, then autopay."""
 
     name = "bill_pay_autopay"
-    description = (
-        "The user checks the reading history, gives today's readings, has a bill issued, pays "
-        "the new balance or the most they name, whichever is less, and sets up autopay (long, "
-        "conditional)."
-    )
     tier = "hard"
     challenges = frozenset({"long", "conditional"})
     slips = (misread_first, left_out("make_payment"), changed("make_payment", less(10.0)))

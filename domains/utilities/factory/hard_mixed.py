@@ -48,10 +48,6 @@ class PlanAndLateFeeWaiver(Mixed, UtilitiesIntent):
     """Mixed: a payment plan (allowed) and a late-fee waiver (one was given this year: refused)."""
 
     name = "plan_and_late_fee_waiver"
-    description = (
-        "The user wants the late fee waived and the balance on a payment plan; a fee was waived "
-        "less than 12 months ago, so only the plan is set up (mixed)."
-    )
     rules = ("late-fee-waiver-once-a-year",)
     challenges = frozenset({"mixed"})
     done_at = "before"  # the waiver made before the plan
@@ -150,10 +146,6 @@ class OutageCreditsMixed(Mixed, UtilitiesIntent):
     """Mixed: outage credits for two days; one outage lasted 12 hours or more, one did not."""
 
     name = "outage_credits_mixed"
-    description = (
-        "The user wants outage credits for two outages on file: the long one is credited, the "
-        "one shorter than 12 hours is refused, saying its hours (mixed)."
-    )
     rules = ("outage-credit-12-hours",)
     challenges = frozenset({"mixed"})
 
@@ -225,10 +217,6 @@ class PlanMinInstalment(UtilitiesIntent):
     """
 
     name = "plan_min_instalment"
-    description = (
-        "The user wants a plan over more months than the $25 minimum instalment allows: "
-        "refused, and if so the user takes the longest plan allowed (conditional)."
-    )
     tier = "hard"
     rules = ("plan-min-instalment",)
     challenges = frozenset({"conditional"})
@@ -311,11 +299,6 @@ class FixedTermClaim(Refuses, UtilitiesIntent):
     """Disproven: a switch asked for as free, the customer sure the fixed term has ended."""
 
     name = "fixed_term_claim"
-    description = (
-        "The user says their fixed term is over and wants a free switch; the term runs on, so "
-        "the exit fee applies: no switch, saying the fee and the end date (disproven, "
-        "conditional)."
-    )
     tier = "hard"
     forbidden = True
     rules = ("exit-fee-never-waived",)

@@ -46,10 +46,6 @@ class PayDescribedAccount(UtilitiesIntent):
     """Pay on one of several accounts, described; all of it or a cap, whichever is less."""
 
     name = "pay_described_account"
-    description = (
-        "A user with several accounts pays on the one they describe: the whole balance if it "
-        "is at most the amount they name, else that amount (search, conditional)."
-    )
     tier = "hard"
     challenges = frozenset({"search", "conditional"})
 
@@ -125,10 +121,6 @@ class BillDescribedAccount(UtilitiesIntent):
     """Readings and a bill on one of several accounts, described (two or three writes)."""
 
     name = "bill_described_account"
-    description = (
-        "A user with several accounts gives today's readings of the one they describe and asks "
-        "for a bill there: its total and the new balance (search, two or three writes)."
-    )
     tier = "hard"
     challenges = frozenset({"search"})
 

@@ -118,17 +118,15 @@ class _Plan(UtilitiesIntent):
 
 
 class PaymentPlanSetup(_Plan):
-    """A payment plan within the policy's limits."""
+    """A payment plan within the policy's limits: 3 to 12 monthly instalments of at least $25."""
 
     name = "payment_plan"
-    description = "The user spreads the balance over 3 to 12 monthly instalments of at least $25."
 
 
 class ReadingAndPlan(_Plan):
     """Submit an electricity reading, then set up a payment plan (two writes)."""
 
     name = "reading_and_plan"
-    description = "The user submits a meter reading and sets up a payment plan (two writes)."
     with_reading = True
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -143,9 +141,6 @@ class PlanOverLimit(UtilitiesIntent):
     """Forbidden: a payment plan longer than 12 months; refuse and say the limit."""
 
     name = "plan_over_limit"
-    description = (
-        "The user wants a payment plan over 18 or 24 months: refused, saying the 12-month limit."
-    )
     forbidden = True
     rules = ("plan-max-12-months",)
 

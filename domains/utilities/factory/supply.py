@@ -27,10 +27,6 @@ class HardshipDisconnection(Refuses, UtilitiesIntent):
     """A customer in hardship or with a medical dependency asks about disconnection: transfer."""
 
     name = "hardship_disconnection"
-    description = (
-        "A user in financial hardship or with a medical dependency asks whether their supply "
-        "will be cut off: transfer to a human, no write."
-    )
     forbidden = True
     rules = ("hardship-priority-transfer",)
     done_at = "before"
@@ -111,7 +107,6 @@ class ReportOutage(OtherChoice, UtilitiesIntent):
     """Report a supply problem where no outage is known; the user wants the reference."""
 
     name = "report_outage"
-    description = "The user reports a loss of supply where no outage is known and gets a reference."
     choice, choices = "problem", ("no supply", "intermittent supply")
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -177,10 +172,6 @@ class KnownOutage(UtilitiesIntent):
     """A loss of supply in an area with a known outage: say its id and restoration time."""
 
     name = "known_outage"
-    description = (
-        "The user has no supply where an outage is already known: tell its reference and "
-        "estimated restoration time, no new report (read only)."
-    )
     rules = ("known-outage-no-report",)
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
@@ -242,10 +233,6 @@ class GasSmell(UtilitiesIntent):
     """A smell of gas is an emergency: safety advice and a transfer, no report filed."""
 
     name = "gas_smell"
-    description = (
-        "The user smells gas at home and wants to report it: told to leave and call the "
-        "emergency line, then transferred to a human, no write."
-    )
     forbidden = True
     rules = ("gas-smell-transfer",)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tau_sim.simulator.core.errors import UsageError
+from tau_sim.simulator.world import Intent
 from tests.agents.toy_domain import gym
 
 
@@ -27,3 +28,26 @@ def test_the_same_seed_samples_the_same_tasks_whatever_the_count() -> None:
     domain = gym()
     few, more = domain.generate_tasks(count=2, seed=3), domain.generate_tasks(count=3, seed=3)
     assert more[:2] == few
+
+
+def test_an_intent_is_described_by_its_docstring_unless_it_sets_a_description() -> None:
+    class Refund(Intent):
+        """Refund a late order
+        in full.
+
+        The long story: what the intent samples and why.
+        """
+
+        name = "refund"
+
+    class Named(Refund):
+        """A docstring the catalog does not show."""
+
+        description = "The user asks for a refund."
+
+    class Quiet(Refund):
+        name = "quiet"
+
+    assert Refund.description == "Refund a late order in full."
+    assert Named.description == "The user asks for a refund."
+    assert Quiet.description == Refund.description  # no docstring of its own: the parent's
