@@ -175,18 +175,15 @@ class Task(msgspec.Struct, frozen=True):
 class Intent:
     """A task template: samples the base database and yields a task, or None when it cannot.
 
-    ``description`` (what ``tau-sim domains show`` lists) is the first paragraph of the
-    intent's docstring unless the class sets one. ``forbidden`` marks an intent whose request
-    the policy forbids: its gold path writes nothing and ends in a refusal or a transfer.
-    ``violations`` are the writes the policy forbids that the task's user asks for (what an
-    agent that gives in to pressure does); ``mistakes`` are what a careless agent might do
-    instead of the gold path; the domain suite checks that the tools allow each one and that it
-    scores 0. ``tier`` is the tier of its tasks; ``rules`` the ids of the policy's refusal rules
-    its tasks test (``[rule ID]`` in ``policy.md``: ``simulator.world.policyrules``);
-    ``challenges`` what makes its tasks hard (``Challenge``; the domain suite measures those it
-    can on every task). ``with_data`` writes ``violations``, ``rules``, ``forbidden`` and
-    ``mistakes`` on each task it samples: a run and the grader checks read them from the task
-    line, never from the intent.
+    ``description`` (``tau-sim domains show`` lists it) is the docstring's first paragraph
+    unless the class sets one. ``forbidden``: the policy forbids the request, so the gold path
+    writes nothing and ends in a refusal or a transfer. ``violations``: the forbidden writes
+    the user asks for (what an agent that gives in does); ``mistakes``: what a careless agent
+    might do instead (the domain suite checks the tools allow each and it scores 0). ``tier``:
+    its tasks' tier; ``rules``: the refusal rule ids its tasks test (``[rule ID]`` in
+    ``policy.md``); ``challenges``: what makes its tasks hard (``Challenge``). ``with_data``
+    writes violations, rules, forbidden and mistakes on each task it samples: a run and the
+    grader checks read them from the task line, never from the intent.
     """
 
     name: ClassVar[str] = ""
@@ -209,27 +206,23 @@ class Intent:
     def violations(self, domain: Domain, task: Task) -> list[Action]:
         """The writes the policy forbids that ``task``'s user asks for, in the order made.
 
-        Done after the gold path's own calls they succeed on a fresh database (the tools allow
-        them) and the grader scores them 0; a conversation whose final state holds one fails
-        as ``policy_violation``. None by default (and where the tools themselves refuse what
-        the user asks).
+        Made after the gold path they succeed on a fresh database and score 0; a conversation
+        whose final state holds one fails as ``policy_violation``. None by default.
         """
         return []
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """Wrong action paths for ``task``: another record, another amount, a forbidden write.
+        """Wrong paths for ``task`` (another record or amount, a forbidden write); none here.
 
-        Each path is a whole sequence of tool calls that succeed on a fresh database (the
-        tools allow them) and that the grader must score 0. None by default.
+        Each is a whole call sequence the tools allow and the grader must score 0.
         """
         return []
 
     def with_data(self, domain: Domain, task: Task) -> Task:
         """``task`` (its id given) with the data its line carries (``taskformat.TASK_DATA``).
 
-        Its violations, this intent's ``rules`` and ``forbidden``, its known mistakes, and the
-        format written: what a run, a scorer, a report and the grader checks read from the line
-        instead of asking the intent.
+        Its violations, ``rules``, ``forbidden``, known mistakes and format: what a run, a
+        scorer, a report and the grader checks read from the line instead of the intent.
         """
         return msgspec.structs.replace(
             task,
