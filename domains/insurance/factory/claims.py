@@ -31,7 +31,7 @@ from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRE
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.chains import Chain, last_write, more
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -234,7 +234,7 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
             f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
             f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text} for "
@@ -250,26 +250,8 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
             outputs=["excluded"],
             summary=f"{loss} claim on {pid}: excluded, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The excluded claim filed as the user asks."""
-        return [_filed(task)]
-
-
-def _filed(task: Task, injury: bool = False) -> Action:
-    """The claim the user asked for, filed although the policy forbids it."""
-    known = task.scenario.known_info
-    amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-    checked = [a.arguments["policy_id"] for a in task.actions if a.name == "check_coverage"]
-    pid = known.get("policy_id") or known.get("policy_id_2") or checked[0]
-    args = {
-        "policy_id": pid,
-        "loss_type": known["loss_type"],
-        "loss_date": known["loss_date"],
-        "estimated_amount": amount,
-        "injury": injury,
-    }
-    return Action("file_claim", args)
+        # the excluded claim filed as the user asks
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, False)))
 
 
 class LateClaimRefusal(Refuses, ClaimIntent):
@@ -300,7 +282,7 @@ class LateClaimRefusal(Refuses, ClaimIntent):
             f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
             f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
@@ -313,10 +295,8 @@ class LateClaimRefusal(Refuses, ClaimIntent):
             outputs=[f"{late} days"],
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late claim filed as the user asks."""
-        return [_filed(task)]
+        # the late claim filed as the user asks
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, False)))
 
 
 class ClaimToHuman(Refuses, ClaimIntent):
@@ -347,7 +327,7 @@ class ClaimToHuman(Refuses, ClaimIntent):
         why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
         summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
         hurt = "My passenger was hurt and went to the hospital." if injury else "Nobody was hurt."
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
@@ -367,7 +347,5 @@ class ClaimToHuman(Refuses, ClaimIntent):
             ],
             summary=f"{loss} claim on {pid} ({why}): transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The claim filed by the agent instead of a human adjuster."""
-        return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
+        # the claim filed by the agent instead of a human adjuster
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, injury)))
