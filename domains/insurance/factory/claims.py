@@ -23,7 +23,6 @@ from tau_sim.domains.insurance.factory.common import (
     claim_known,
     claim_reads,
     deductible,
-    loss_day,
     loss_types,
     pick_policy,
 )
@@ -94,7 +93,7 @@ class FileClaim(Chain, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = self.covered_claim(db, rng)
+        picked = self.drawn_claim(db, rng)
         if picked is None:
             return None
         policy, loss, day, amount = picked
@@ -218,13 +217,10 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else loss_types(policy, excluded=True)
-        day = None if policy is None else loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
-        if policy is None or not losses or day is None:
+        picked = self.drawn_claim(db, rng, excluded=True)
+        if picked is None:
             return None
-        loss = rng.choice(losses)
-        amount = float(rng.randint(6, 120) * 100)
+        policy, loss, day, amount = picked
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
@@ -264,13 +260,10 @@ class LateClaimRefusal(Refuses, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else loss_types(policy, excluded=False)
-        day = None if policy is None else loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
-        if policy is None or not losses or day is None:
+        picked = self.drawn_claim(db, rng, days=(FILING_WINDOW_DAYS + 5, 200))
+        if picked is None:
             return None
-        loss = rng.choice(losses)
-        amount = float(rng.randint(6, 120) * 100)
+        policy, loss, day, amount = picked
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
@@ -311,7 +304,7 @@ class ClaimToHuman(Refuses, ClaimIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         injury = rng.random() < 0.5
-        picked = self.covered_claim(db, rng, AUTO if injury else HOME)
+        picked = self.drawn_claim(db, rng, AUTO if injury else HOME)
         if picked is None:
             return None
         policy, loss, day, amount = picked
