@@ -124,11 +124,6 @@ def describe(txn: Transaction) -> str:
     return f"the {txn.description} charge on {weekday} {txn.date}"
 
 
-def find_described(txns: list[Transaction], said: str) -> list[Transaction]:
-    """The transactions of ``txns`` whose description (``describe``) the text ``said`` holds."""
-    return [t for t in txns if describe(t) in said]
-
-
 def may_reverse(user: User) -> bool:
     """Whether the policy allows the customer a fee reversal today (none in the last 12 months)."""
     return not user.last_fee_reversal or days_ago(user.last_fee_reversal) > (
@@ -166,13 +161,6 @@ def describable(db: Database, user: User, accept: bool | None = None) -> list[Tr
         for t in card_purchases(db, user, lambda t: accept is None or in_window(t) is accept)
         if nameable(every, t)
     ]
-
-
-def said_charges(domain: Domain, task: Task, accept: bool | None) -> list[Transaction]:
-    """The describable charges the task's user names in its ``transaction`` slot."""
-    db = domain.new_database()
-    user: User = record(db, "users", task.actions[1].arguments["user_id"])
-    return find_described(describable(db, user, accept), task.scenario.known_info["transaction"])
 
 
 def dispute_action(txn: Transaction, reason: str) -> Action:

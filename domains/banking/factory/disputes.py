@@ -33,7 +33,7 @@ from tau_sim.domains.banking.factory.side import caller
 from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import account_text, gold_reads, transaction_text
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -136,7 +136,7 @@ class DisputeOutsideWindow(Refuses, BankingIntent):
         user, account, txn = picked
         reason = rng.choice(CLAIMS)
         who, side = caller(self, db, user, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to dispute {transaction_text(txn)}: {_REASON_TEXT[reason]}. I made the "
@@ -159,16 +159,7 @@ class DisputeOutsideWindow(Refuses, BankingIntent):
             outputs=[txn.date, f"{DISPUTE_WINDOW_DAYS} days", *side.outputs],
             summary=f"dispute {txn.transaction_id} of {txn.date}: outside the window, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The dispute filed outside the window."""
-        db = domain.new_database()
-        user: User = record(db, "users", self.profile_user(task))
-        old = [t for t in card_purchases(db, user, lambda t: not in_window(t))]
-        said = task.scenario.known_info["transaction"]
-        txn = next(t for t in old if transaction_text(t) == said)
-        reason = task.scenario.known_info["dispute_reason"]
-        return [dispute_action(txn, reason)]
+        return refusing(task, dispute_action(txn, reason))  # filed outside the window
 
 
 class FraudToHuman(Refuses, BankingIntent):
@@ -198,7 +189,7 @@ class FraudToHuman(Refuses, BankingIntent):
             f"Suspected fraud: customer {user.user_id} did not make card purchase "
             f"{txn.transaction_id} ({money_text(-txn.amount)} at {txn.description})."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"There is {transaction_text(txn)} on {account_text(account)} that I did not "
@@ -220,18 +211,8 @@ class FraudToHuman(Refuses, BankingIntent):
             ],
             summary=f"fraud on {txn.transaction_id}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fraud handled as an ordinary dispute by the agent."""
-        db = domain.new_database()
-        user: User = record(db, "users", self.profile_user(task))
-        said = task.scenario.known_info["transaction"]
-        txn = next(
-            t for t in card_purchases(db, user, lambda t: True) if transaction_text(t) == said
-        )
-        return [
-            Action("file_dispute", {"transaction_id": txn.transaction_id, "reason": "wrong amount"})
-        ]
+        # the fraud handled as an ordinary dispute by the agent
+        return refusing(task, dispute_action(txn, "wrong amount"))
 
 
 class DisputeStatus(BankingIntent):

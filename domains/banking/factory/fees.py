@@ -26,7 +26,7 @@ from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import account_text, fee_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
@@ -154,7 +154,7 @@ class _ForbiddenReversal(Refuses, BankingIntent):
         user, account, fee = picked
         who, side = caller(self, db, user, rng)
         said = self.refusal(user, account, fee, side.goal)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=said.goal,
@@ -167,14 +167,8 @@ class _ForbiddenReversal(Refuses, BankingIntent):
             outputs=[said.reason, *side.outputs],
             summary=said.summary,
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fee reversed although the policy does not allow it."""
-        db = domain.new_database()
-        user: User = record(db, "users", self.profile_user(task))
-        said = task.scenario.known_info["fee"]
-        fee = next(t for t in open_fees(db, user, lambda t: True) if fee_text(t) == said)
-        return [Action("reverse_fee", {"transaction_id": fee.transaction_id})]
+        # the fee reversed although the policy does not allow it
+        return refusing(task, Action("reverse_fee", {"transaction_id": fee.transaction_id}))
 
 
 class SecondFeeReversal(_ForbiddenReversal):

@@ -23,14 +23,13 @@ from tau_sim.domains.banking.factory.common import (
     is_subscription,
     looked_up,
     pick_user,
-    said_charges,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import balance_later, caller, side_question
 from tau_sim.domains.banking.scenario import account_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
-from tau_sim.domains.kit.lookup import record
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -72,7 +71,7 @@ class RecurringNotFraud(DisprovenClaim, BankingIntent):
         reads = gold_reads(
             who, transactions_read(checking(db, user)), *looked_up(rng, latest), *side.actions
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"There is {said} on my checking account that I never authorised: I do not "
@@ -93,14 +92,8 @@ class RecurringNotFraud(DisprovenClaim, BankingIntent):
             later=need,
             later_at=len(reads),
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The customer's own subscription disputed as if it were not theirs."""
-        db = domain.new_database()
-        user: User = record(db, "users", task.actions[1].arguments["user_id"])
-        said = task.scenario.known_info["transaction"]
-        latest = next(t for t, _ in _subscribers(db, user) if describe(t) in said)
-        return [dispute_action(latest, "goods not received")]
+        # the customer's own subscription disputed as if it were not theirs
+        return refusing(task, dispute_action(latest, "goods not received"))
 
 
 def _single(db: Database, user: User) -> list[Transaction]:
@@ -145,7 +138,7 @@ class DuplicateNotOnFile(DisprovenClaim, BankingIntent):
             actions.append(Action("get_account_details", {"account_id": account.account_id}))
             outputs.append(balance)
             later_at = len(reads)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I was charged twice for {describe(txn)} on my checking account: I paid once "
@@ -166,7 +159,4 @@ class DuplicateNotOnFile(DisprovenClaim, BankingIntent):
             later=need,
             later_at=later_at,
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The single charge disputed as a duplicate."""
-        return [dispute_action(said_charges(domain, task, True)[0], "duplicate charge")]
+        return refusing(task, dispute_action(txn, "duplicate charge"))  # the single charge

@@ -33,7 +33,6 @@ from tau_sim.domains.banking.factory.common import (
     looked_up,
     nameable,
     pick_user,
-    said_charges,
     transactions_read,
 )
 from tau_sim.domains.banking.factory.side import caller, side_question
@@ -41,7 +40,7 @@ from tau_sim.domains.banking.rules import DISPUTE_WINDOW_DAYS
 from tau_sim.domains.banking.scenario import gold_reads
 from tau_sim.domains.kit.factory.base import listing, one_of
 from tau_sim.domains.kit.factory.chains import Chain, changed, left_out, links
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, sum_action, swapped
@@ -172,7 +171,7 @@ class DisputeBesideExpired(Chain, Refuses, BankingIntent):
         rng.shuffle(charges)
         named = listing([describe(t) for t in charges])
         side = side_question(db, user, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to dispute these charges on my checking account: {named}. For all of "
@@ -197,11 +196,7 @@ class DisputeBesideExpired(Chain, Refuses, BankingIntent):
             + [old.date, f"{DISPUTE_WINDOW_DAYS} days", "cannot be disputed", *side.outputs],
             summary=f"dispute {count} recent charges, refuse {old.transaction_id} of {old.date}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The old charge disputed too."""
-        old = said_charges(domain, task, False)
-        return [dispute_action(old[0], task.scenario.known_info["dispute_reason"])]
+        return refusing(task, dispute_action(old, reason))  # the old charge disputed too
 
 
 class DisputeUnlessFiled(Chain, BankingIntent):

@@ -20,7 +20,6 @@ from tau_sim.domains.banking.factory.common import (
     may_reverse,
     nameable,
     open_fees,
-    owner_of,
     pick_user,
     room_now,
     round_amount,
@@ -32,7 +31,7 @@ from tau_sim.domains.banking.factory.side import caller, side_question
 from tau_sim.domains.banking.rules import FEE_REVERSAL_CAP
 from tau_sim.domains.banking.scenario import account_text, fee_text, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import balance_text, money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -48,24 +47,10 @@ def _reverse(fee: Transaction) -> Action:
     return Action("reverse_fee", {"transaction_id": fee.transaction_id})
 
 
-def _fee_named(db: Database, user: User, said: str, skip: str = "") -> Transaction:
-    """The open fee of ``user`` whose text ``said`` holds (not ``skip``)."""
-    return next(
-        f
-        for f in open_fees(db, user, lambda t: True)
-        if fee_text(f) in said and f.transaction_id != skip
-    )
-
-
 class RefusedFee(Refuses, BankingIntent):
     """A fee reversal the policy refuses (the fee the user names), beside an allowed request."""
 
     own_mistakes = "before"
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The fee the user names reversed."""
-        db = domain.new_database()
-        return [_reverse(_fee_named(db, owner_of(db, task), task.scenario.known_info["fee"]))]
 
 
 class OneOfTwoFees(Refuses, BankingIntent):
@@ -94,7 +79,7 @@ class OneOfTwoFees(Refuses, BankingIntent):
             if adds
             else []
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want {fee_text(first)} and {fee_text(second)} on my checking account "
@@ -125,19 +110,12 @@ class OneOfTwoFees(Refuses, BankingIntent):
             ],
             summary=f"reverse {first.transaction_id}, refuse {second.transaction_id}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The second fee reversed too."""
-        db = domain.new_database()
-        done = next(a for a in task.actions if a.name == "reverse_fee")
-        said = task.scenario.known_info["fee"]
-        second = _fee_named(db, owner_of(db, task), said, done.arguments["transaction_id"])
-        return [_reverse(second)]
+        return refusing(task, _reverse(second))  # the second fee reversed too
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, both reversed, and the other one reversed instead."""
         reads = [a for a in task.actions if a.name != "reverse_fee"]
-        return [*super().mistakes(domain, task), [*reads, *self.violations(domain, task)]]
+        return [*super().mistakes(domain, task), [*reads, *task.violations]]
 
 
 class CapBesideTransfer(RefusedFee):
@@ -174,7 +152,7 @@ class CapBesideTransfer(RefusedFee):
             reads = [account_read(sav), *statement]
         side = side_question(db, user, rng, ("account",))
         reads += side.actions
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want {money_text(amount)} moved from my savings account to my checking "
@@ -214,6 +192,7 @@ class CapBesideTransfer(RefusedFee):
             ],
             summary=f"transfer {money_text(amount)}, refuse {fee.transaction_id} over the cap",
         )
+        return refusing(task, _reverse(fee))  # the fee the user names reversed
 
 
 class DisputeBesideSecondReversal(RefusedFee):
@@ -241,7 +220,7 @@ class DisputeBesideSecondReversal(RefusedFee):
         txn = rng.choice(charges(user))
         reason = rng.choice(CLAIMS)
         who, side = caller(self, db, user, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to dispute {describe(txn)} on my checking account ({reason}; I made "
@@ -277,3 +256,4 @@ class DisputeBesideSecondReversal(RefusedFee):
             summary=f"dispute {txn.transaction_id}; refuse {fee.transaction_id} "
             f"(last reversal {user.last_fee_reversal})",
         )
+        return refusing(task, _reverse(fee))  # the fee the user names reversed

@@ -23,7 +23,6 @@ from tau_sim.domains.insurance.factory.common import (
     claim_known,
     claim_reads,
     deductible,
-    loss_day,
     loss_types,
     pick_policy,
 )
@@ -31,7 +30,7 @@ from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS, HUMAN_CLAIM_THRE
 from tau_sim.domains.insurance.scenario import LOSS_TEXT, gold_reads
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.chains import Chain, last_write, more
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -94,7 +93,7 @@ class FileClaim(Chain, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = self.covered_claim(db, rng)
+        picked = self.drawn_claim(db, rng)
         if picked is None:
             return None
         policy, loss, day, amount = picked
@@ -218,13 +217,10 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else loss_types(policy, excluded=True)
-        day = None if policy is None else loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
-        if policy is None or not losses or day is None:
+        picked = self.drawn_claim(db, rng, excluded=True)
+        if picked is None:
             return None
-        loss = rng.choice(losses)
-        amount = float(rng.randint(6, 120) * 100)
+        policy, loss, day, amount = picked
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         ref = PolicyRef(db, policy, rng)
@@ -234,7 +230,7 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
             f"Hello, {LOSS_TEXT[loss]} and I want my {policy.kind} insurance to pay for it.",
             f"I'd like to open a claim on my {policy.kind} policy: {LOSS_TEXT[loss]}.",
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {ref.text} for "
@@ -250,26 +246,8 @@ class ExcludedClaimRefusal(Refuses, ClaimIntent):
             outputs=["excluded"],
             summary=f"{loss} claim on {pid}: excluded, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The excluded claim filed as the user asks."""
-        return [_filed(task)]
-
-
-def _filed(task: Task, injury: bool = False) -> Action:
-    """The claim the user asked for, filed although the policy forbids it."""
-    known = task.scenario.known_info
-    amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-    checked = [a.arguments["policy_id"] for a in task.actions if a.name == "check_coverage"]
-    pid = known.get("policy_id") or known.get("policy_id_2") or checked[0]
-    args = {
-        "policy_id": pid,
-        "loss_type": known["loss_type"],
-        "loss_date": known["loss_date"],
-        "estimated_amount": amount,
-        "injury": injury,
-    }
-    return Action("file_claim", args)
+        # the excluded claim filed as the user asks
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, False)))
 
 
 class LateClaimRefusal(Refuses, ClaimIntent):
@@ -282,13 +260,10 @@ class LateClaimRefusal(Refuses, ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        policy = pick_policy(db, rng, lambda p: p.status == ACTIVE)
-        losses = [] if policy is None else loss_types(policy, excluded=False)
-        day = None if policy is None else loss_day(policy, rng, FILING_WINDOW_DAYS + 5, 200)
-        if policy is None or not losses or day is None:
+        picked = self.drawn_claim(db, rng, days=(FILING_WINDOW_DAYS + 5, 200))
+        if picked is None:
             return None
-        loss = rng.choice(losses)
-        amount = float(rng.randint(6, 120) * 100)
+        policy, loss, day, amount = picked
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
         late = (TODAY - parse_date(day)).days
@@ -300,7 +275,7 @@ class LateClaimRefusal(Refuses, ClaimIntent):
             f"Hello, a few months back {LOSS_TEXT[loss]}. Can I still claim it?",
             f"I never got round to reporting it, but {LOSS_TEXT[loss]}. I want to claim now.",
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"Back on {day} {LOSS_TEXT[loss]}; I never reported it and now I want to file a "
@@ -313,10 +288,8 @@ class LateClaimRefusal(Refuses, ClaimIntent):
             outputs=[f"{late} days"],
             summary=f"{loss} claim on {pid} {late} days after the loss: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The late claim filed as the user asks."""
-        return [_filed(task)]
+        # the late claim filed as the user asks
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, False)))
 
 
 class ClaimToHuman(Refuses, ClaimIntent):
@@ -331,7 +304,7 @@ class ClaimToHuman(Refuses, ClaimIntent):
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
         injury = rng.random() < 0.5
-        picked = self.covered_claim(db, rng, AUTO if injury else HOME)
+        picked = self.drawn_claim(db, rng, AUTO if injury else HOME)
         if picked is None:
             return None
         policy, loss, day, amount = picked
@@ -347,7 +320,7 @@ class ClaimToHuman(Refuses, ClaimIntent):
         why = "someone was injured" if injury else f"the damage is about {money_text(amount)}"
         summary = f"User {policy.user_id} wants to file a {loss} claim on {pid}: {why}."
         hurt = "My passenger was hurt and went to the hospital." if injury else "Nobody was hurt."
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} {LOSS_TEXT[loss]}, and I want to file a claim on my {policy.kind} "
@@ -367,7 +340,5 @@ class ClaimToHuman(Refuses, ClaimIntent):
             ],
             summary=f"{loss} claim on {pid} ({why}): transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The claim filed by the agent instead of a human adjuster."""
-        return [_filed(task, task.scenario.known_info["injury"].startswith("yes"))]
+        # the claim filed by the agent instead of a human adjuster
+        return refusing(task, Action("file_claim", claim_args(policy, loss, day, amount, injury)))

@@ -187,17 +187,27 @@ class PolicyRef:
 class ClaimIntent(InsuranceIntent):
     """A claim on an active policy: the loss, its date, the estimate (shared sampling)."""
 
-    def covered_claim(
-        self, db: Database, rng: random.Random, kind: str | None = None
+    def drawn_claim(
+        self,
+        db: Database,
+        rng: random.Random,
+        kind: str | None = None,
+        *,
+        excluded: bool = False,
+        days: tuple[int, int] = (1, FILING_WINDOW_DAYS - 15),
     ) -> tuple[Policy, str, str, float] | None:
-        """A policy, a covered loss type, a date inside the filing window and an estimate."""
+        """An active policy (of ``kind``), a loss type, its date and an estimate.
+
+        The loss is one the policy covers, or one it ``excluded``; its date ``days`` (low,
+        high) before today inside the policy's term: by default inside the filing window.
+        """
         policy = pick_policy(
             db, rng, lambda p: p.status == ACTIVE and (kind is None or p.kind == kind)
         )
         if policy is None:
             return None
-        losses = loss_types(policy, excluded=False)
-        day = loss_day(policy, rng, 1, FILING_WINDOW_DAYS - 15)
+        losses = loss_types(policy, excluded=excluded)
+        day = loss_day(policy, rng, *days)
         if not losses or day is None:
             return None
         return policy, rng.choice(losses), day, float(rng.randint(6, 120) * 100)

@@ -19,7 +19,7 @@ from tau_sim.domains.insurance.rules import NON_HOUSEHOLD, RELATIONSHIPS
 from tau_sim.domains.insurance.scenario import driver_text, gold_reads
 from tau_sim.domains.kit.calc import age_on
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced
@@ -162,7 +162,7 @@ class NonHouseholdDriverRefusal(Refuses, _DriverIntent):
         policy, _, driver, _ = drawn
         who = self.owner(db, policy, rng)
         pid = policy.policy_id
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to add {driver_text(driver)} as a driver on my auto policy {pid}; they "
@@ -180,18 +180,5 @@ class NonHouseholdDriverRefusal(Refuses, _DriverIntent):
             outputs=["household"],
             summary=f"add {driver.relationship} to {pid}: not a household member, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The non-household driver added as the user asks."""
-        known = task.scenario.known_info["new_driver"]
-        words = known.replace(",", "").split()
-        # "my friend Ava Lee born 1990-01-02 license number D1234567"
-        args = {
-            "policy_id": task.scenario.known_info["policy_id"],
-            "first_name": words[2],
-            "last_name": words[3],
-            "birth_date": words[5],
-            "license_number": words[-1],
-            "relationship": words[1],
-        }
-        return [Action("add_driver", args)]
+        # the non-household driver added as the user asks
+        return refusing(task, Action("add_driver", driver_args(policy, driver)))

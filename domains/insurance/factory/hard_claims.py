@@ -16,6 +16,7 @@ from tau_sim.domains.insurance.data import ACTIVE, HOME, TODAY, Claim, Policy, U
 from tau_sim.domains.insurance.factory.common import (
     InsuranceIntent,
     PolicyRef,
+    claim_args,
     claim_known,
     loss_day,
     loss_types,
@@ -24,6 +25,7 @@ from tau_sim.domains.insurance.factory.common import (
 from tau_sim.domains.insurance.rules import FILING_WINDOW_DAYS
 from tau_sim.domains.insurance.scenario import CLAIM_TEXT, LOSS_TEXT
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -188,7 +190,7 @@ class DisprovenForeignClaim(DisprovenClaim, InsuranceIntent):
                 f"Hello, my claim {cid} needs to be withdrawn, I sorted the damage out myself.",
             )
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want claim {cid} withdrawn. I am sure it is mine: I wrote the number down "
@@ -201,10 +203,8 @@ class DisprovenForeignClaim(DisprovenClaim, InsuranceIntent):
             outputs=["belong"],
             summary=f"withdraw claim {cid}: on another policyholder's policy, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The other person's claim withdrawn as the user asks."""
-        return [Action("withdraw_claim", {"claim_id": task.scenario.known_info["claim_id"]})]
+        # the other person's claim withdrawn as the user asks
+        return refusing(task, Action("withdraw_claim", {"claim_id": cid}))
 
 
 class DisprovenCoverage(DisprovenClaim, InsuranceIntent):
@@ -234,7 +234,7 @@ class DisprovenCoverage(DisprovenClaim, InsuranceIntent):
                 f"Hello, I need to claim {loss} damage at my house; my agent said it is covered.",
             )
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On {day} {LOSS_TEXT[loss]} at my house. The agent who sold me my home policy "
@@ -252,20 +252,8 @@ class DisprovenCoverage(DisprovenClaim, InsuranceIntent):
             outputs=["excluded"],
             summary=f"{loss} claim on {home.policy_id}: excluded although 'covered', refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The excluded claim filed as the user asks."""
-        check = task.actions[-1].arguments
-        known = task.scenario.known_info
-        amount = float(known["estimated_amount"].lstrip("$").replace(",", ""))
-        args = {
-            "policy_id": check["policy_id"],
-            "loss_type": known["loss_type"],
-            "loss_date": known["loss_date"],
-            "estimated_amount": amount,
-            "injury": False,
-        }
-        return [Action("file_claim", args)]
+        # the excluded claim filed as the user asks
+        return refusing(task, Action("file_claim", claim_args(home, loss, day, amount, False)))
 
 
 class ExpiredPolicyClaim(DisprovenClaim, InsuranceIntent):

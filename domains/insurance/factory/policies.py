@@ -282,7 +282,7 @@ class CancelHomeAndFileAutoClaim(ClaimIntent):
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
-        picked = self.covered_claim(db, rng, AUTO)
+        picked = self.drawn_claim(db, rng, AUTO)
         if picked is None:
             return None
         auto, loss, day, amount = picked
