@@ -235,10 +235,18 @@ def refill_not_due(rx: Prescription) -> bool:
     )
 
 
-def other_cancelled(task: Task) -> list[Action]:
-    """The cancel of the other patient's appointment (``other_appointment_id``) of ``task``."""
-    aid = task.scenario.known_info["other_appointment_id"]
-    return [Action("cancel_appointment", {"appointment_id": aid, "charge_late_fee": False})]
+def other_cancelled(appointment_id: str) -> Action:
+    """The cancel of another patient's appointment ``appointment_id``, as the user asks."""
+    return Action(
+        "cancel_appointment", {"appointment_id": appointment_id, "charge_late_fee": False}
+    )
+
+
+def refill(rx: Prescription, pharmacy_id: str = "") -> Action:
+    """The refill of ``rx`` sent to ``pharmacy_id``, or to its own pharmacy."""
+    return Action(
+        "request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy_id or rx.pharmacy_id}
+    )
 
 
 def days_question(

@@ -32,6 +32,7 @@ from tau_sim.domains.telehealth.factory.common import (
     due,
     free_slots,
     medications_text,
+    refill,
     rx_reads,
     scheduled_of,
     search_path,
@@ -211,10 +212,7 @@ class WeekCleared(Chain, HardTelehealthIntent):
                 *search_path(who, [*visit_reads(db, patient, *week), *rx_reads(patient, *refills)]),
                 *sum_action(fees),
                 *cancels,
-                *(
-                    Action("request_refill", {"rx_id": r.rx_id, "pharmacy_id": r.pharmacy_id})
-                    for r in refills
-                ),
+                *(refill(r) for r in refills),
             ],
             outputs=[
                 *(money_text(f) for f in fees),

@@ -29,6 +29,7 @@ from tau_sim.domains.telehealth.factory.common import (
     medications_text,
     new_slot,
     pick_rx,
+    refill,
     refill_not_due,
     rx_reads,
     search_path,
@@ -43,12 +44,6 @@ from tau_sim.simulator.world import Action, Database, Domain, Task
 def _of(db: Database, patient: Patient) -> list[Prescription]:
     """The patient's prescriptions, in the profile's order."""
     return [record(db, "prescriptions", r) for r in patient.prescriptions]
-
-
-def _refill(rx: Prescription, pharmacy_id: str = "") -> Action:
-    return Action(
-        "request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy_id or rx.pharmacy_id}
-    )
 
 
 class RefillAndControlledMixed(Refuses, HardTelehealthIntent):
@@ -100,7 +95,7 @@ class RefillAndControlledMixed(Refuses, HardTelehealthIntent):
             known={"medication": meds},
             actions=[
                 *search_path(who, rx_reads(patient, *named)),
-                *(_refill(r) for r in allowed),
+                *(refill(r) for r in allowed),
                 Action("transfer_to_human_agents", {"summary": summary}),
             ],
             outputs=[
@@ -110,7 +105,7 @@ class RefillAndControlledMixed(Refuses, HardTelehealthIntent):
             ],
             summary=f"refill {len(allowed)}, controlled {controlled.rx_id}: transfer",
         )
-        return refusing(task, _refill(controlled))  # the controlled one refilled
+        return refusing(task, refill(controlled))  # the controlled one refilled
 
 
 class RanOutDisproven(Refuses, HardTelehealthIntent):
@@ -153,7 +148,7 @@ class RanOutDisproven(Refuses, HardTelehealthIntent):
             outputs=[date],
             summary=f"{rx.rx_id} 'run out', refill not before {date}: refuse",
         )
-        return refusing(task, _refill(rx))  # the refill sent before it is due
+        return refusing(task, refill(rx))  # the refill sent before it is due
 
 
 class LaterRefill(HardTelehealthIntent):
@@ -204,7 +199,7 @@ class LaterRefill(HardTelehealthIntent):
             known["new_time"] = time_text(slot.start)
         actions = [*search_path(who, visit_reads(db, patient, visit)), *change]
         later_at = len(actions)
-        actions += [*rx_reads(patient, *refills), *(_refill(r) for r in refills)]
+        actions += [*rx_reads(patient, *refills), *(refill(r) for r in refills)]
         return self.task(
             domain,
             who,
@@ -278,7 +273,7 @@ class PharmacyMoveAll(HardTelehealthIntent):
                 )
             )
             if due(rx):
-                writes.append(_refill(rx, pharmacy.pharmacy_id))
+                writes.append(refill(rx, pharmacy.pharmacy_id))
         meds = medications_text(current)
         later = [r for r in current if not due(r)]
         who = self.identity(db, patient.user_id, rng)
@@ -322,5 +317,5 @@ class PharmacyMoveAll(HardTelehealthIntent):
         paths = super().mistakes(domain, task)
         if waiting:
             pharmacy = task.actions[-1].arguments["pharmacy_id"]
-            paths.append([*task.actions, _refill(waiting[0], pharmacy)])
+            paths.append([*task.actions, refill(waiting[0], pharmacy)])
         return paths

@@ -199,7 +199,7 @@ class CancelWithRelativeMixed(Refuses, HardTelehealthIntent):
             outputs=["privacy", "cannot"],
             summary=f"cancel own {mine.appointment_id}; {other.user_id}'s {aid} refused",
         )
-        return refusing(task, *other_cancelled(task))  # the relative's, as asked
+        return refusing(task, other_cancelled(aid))  # the relative's, as asked
 
 
 class BookWithFallback(HardTelehealthIntent):

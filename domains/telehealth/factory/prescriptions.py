@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.telehealth.data import (
@@ -22,6 +22,7 @@ from tau_sim.domains.telehealth.factory.common import (
     TelehealthIntent,
     new_slot,
     pick_rx,
+    refill,
     refill_not_due,
     rx_list,
     slot_search,
@@ -85,7 +86,7 @@ class RefillPrescription(TelehealthIntent):
                 *who.actions,
                 *_rx_reads(rx, rng),
                 *search,
-                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
+                refill(rx, pharmacy.pharmacy_id),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
             summary=f"refill {rx.medication} ({rx.rx_id}), {rx.refills_left - 1} left",
@@ -119,7 +120,7 @@ class EarlyRefillRefused(Refuses, TelehealthIntent):
         who = self.identity(db, rx.user_id, rng)
         med = medication_text(rx)
         date = rx.earliest_refill.isoformat()
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I am going on a trip and want my {med} refilled today. If the agent says it is "
@@ -141,13 +142,7 @@ class EarlyRefillRefused(Refuses, TelehealthIntent):
             outputs=[date],
             summary=f"refill of {rx.medication} ({rx.rx_id}) too early: not before {date}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The refill requested before it is due."""
-        rx: Prescription = record(
-            domain.new_database(), "prescriptions", task.actions[-1].arguments["rx_id"]
-        )
-        return [Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id})]
+        return refusing(task, refill(rx))  # requested before it is due
 
 
 class ControlledRefillTransfer(Refuses, TelehealthIntent):
@@ -167,7 +162,7 @@ class ControlledRefillTransfer(Refuses, TelehealthIntent):
         who = self.identity(db, rx.user_id, rng)
         med = medication_text(rx)
         uid = who.customer.user_id
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want a refill of my {med}; my prescription still has refills. If the agent "
@@ -194,12 +189,7 @@ class ControlledRefillTransfer(Refuses, TelehealthIntent):
             ],
             summary=f"refill of controlled {rx.medication} ({rx.rx_id}): transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The controlled substance refilled by the agent instead of the transfer."""
-        rx_id = task.actions[-2].arguments["rx_id"]
-        rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
-        return [Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})]
+        return refusing(task, refill(rx))  # the controlled one refilled by the agent
 
 
 class RenewalRequest(TelehealthIntent):
@@ -291,7 +281,7 @@ class RescheduleAndRefill(TelehealthIntent):
                     {"appointment_id": aid, "new_slot_id": slot.slot_id, "charge_late_fee": False},
                 ),
                 *_rx_reads(rx, rng),
-                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": rx.pharmacy_id}),
+                refill(rx),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
             summary=f"move {aid} to {when} and refill {rx.medication}",
@@ -344,7 +334,7 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
                     "change_prescription_pharmacy",
                     {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id},
                 ),
-                Action("request_refill", {"rx_id": rx.rx_id, "pharmacy_id": pharmacy.pharmacy_id}),
+                refill(rx, pharmacy.pharmacy_id),
             ],
             outputs=[refills_text(rx.refills_left - 1)],
             summary=f"move {rx.medication} to {pharmacy.pharmacy_id} and refill there",
@@ -354,5 +344,5 @@ class SwitchPharmacyAndRefill(TelehealthIntent):
         """The generic ones, and the refill sent to the old pharmacy with no change."""
         rx_id = task.actions[-1].arguments["rx_id"]
         rx: Prescription = record(domain.new_database(), "prescriptions", rx_id)
-        old = Action("request_refill", {"rx_id": rx_id, "pharmacy_id": rx.pharmacy_id})
+        old = refill(rx)
         return [*super().mistakes(domain, task), [*task.actions[:-3], old]]

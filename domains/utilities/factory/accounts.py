@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
@@ -17,7 +17,6 @@ from tau_sim.domains.utilities.factory.common import (
     misread_first,
     pick_supply,
     readings,
-    tariff_switch,
 )
 from tau_sim.domains.utilities.scenario import account_text, gold_reads, place_text
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -34,6 +33,13 @@ def _targets(db: Database, supply: Supply) -> list[Tariff]:
     ]
 
 
+def _switch(supply: Supply, target: Tariff) -> Action:
+    """The switch of ``supply``'s account to ``target``."""
+    return Action(
+        "change_tariff", {"account_id": supply.account.account_id, "tariff_id": target.tariff_id}
+    )
+
+
 class SwitchTariff(UtilitiesIntent):
     """Switch to a fixed tariff; an early exit from a fixed term costs its exit fee."""
 
@@ -45,10 +51,7 @@ class SwitchTariff(UtilitiesIntent):
         if supply is None:
             return None
         target = rng.choice(_targets(db, supply))
-        change = Action(
-            "change_tariff",
-            {"account_id": supply.account.account_id, "tariff_id": target.tariff_id},
-        )
+        change = _switch(supply, target)
         results = replay_actions(domain, db, [change])
         if results is None:
             return None
@@ -124,7 +127,7 @@ class WaiveExitFee(Refuses, UtilitiesIntent):
         if rng.random() < 0.5:
             reads.append(Action("list_tariffs", {}))
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to switch {account_text(supply.premise.address)} to the {target.name} "
@@ -145,10 +148,7 @@ class WaiveExitFee(Refuses, UtilitiesIntent):
             outputs=[money_text(supply.exit_fee), supply.account.fixed_until],
             summary=f"waive exit fee on {supply.account.account_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The switch made although the exit fee may not be waived (the fee charged)."""
-        return tariff_switch(domain, task)
+        return refusing(task, _switch(supply, target))  # made anyway, the fee charged
 
 
 # ---- moving -----------------------------------------------------------------------------------

@@ -220,19 +220,6 @@ def payment(
     return method, pay, balance
 
 
-def tariff_switch(domain: Domain, task: Task) -> list[Action]:
-    """The ``change_tariff`` of ``task``'s account to the tariff its user names (``tariff``)."""
-    db = domain.new_database()
-    name = task.scenario.known_info["tariff"]
-    tariff = next(
-        t for t in (record(db, "tariffs", k) for k in db.keys("tariffs")) if t.name == name
-    )
-    account = account_of(domain, task)
-    assert account is not None
-    args = {"account_id": account.account_id, "tariff_id": tariff.tariff_id}
-    return [Action("change_tariff", args)]
-
-
 def outage_reads(supply: Supply, rng: random.Random) -> tuple[list[Action], str]:
     """The reads of an outage-credit claim, and the goal's question about an outage now.
 

@@ -12,13 +12,13 @@ import random
 
 from tau_sim.domains.kit.factory.base import one_of
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.domains.utilities.data import ELECTRICITY, HISTORY_DAYS, TODAY, Bill, BillLine, Meter
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
-    account_of,
     outage_reads,
     pick_supply,
 )
@@ -51,6 +51,14 @@ def bill_read(bill: Bill) -> Action:
     return Action("get_bill_details", {"bill_id": bill.bill_id})
 
 
+def _dispute(bill: Bill, meter: Meter, value: int) -> Action:
+    """The dispute of ``bill``'s reading of ``meter``, the customer saying it shows ``value``."""
+    return Action(
+        "dispute_bill",
+        {"bill_id": bill.bill_id, "meter_id": meter.meter_id, "customer_reading": value},
+    )
+
+
 class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
     """Disproven: a bill's reading called wrong, though it is the actual reading they give."""
 
@@ -78,7 +86,7 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
             outputs.append(units_text(line.units, meter.unit))
             charged = f" I also want to know how many {meter.unit} the bill charged me for."
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My latest bill for {account_text(supply.premise.address)} is far too high: "
@@ -105,16 +113,8 @@ class ReadingClaimMatches(DisprovenClaim, UtilitiesIntent):
             outputs=outputs,
             summary=f"reading on {bill.bill_id} called wrong, matches {line.to_value}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The dispute opened although the bill used the customer's own reading."""
-        bill_id = next(a for a in task.actions if a.name == "get_bill_details").arguments["bill_id"]
-        db = domain.new_database()
-        bill: Bill = record(db, "bills", bill_id)
-        value = int(task.scenario.known_info["reading"])
-        line = next(ln for ln in bill.lines if ln.to_value == value and not ln.estimated)
-        args = {"bill_id": bill_id, "meter_id": line.meter_id, "customer_reading": value}
-        return [Action("dispute_bill", args)]
+        # the dispute opened although the bill used the customer's own reading
+        return refusing(task, _dispute(bill, meter, line.to_value))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the dispute opened, the same reading recorded again."""
@@ -148,10 +148,7 @@ class DisputeOrReading(UtilitiesIntent):
             reads.append(Action("get_meter_readings", {"meter_id": meter.meter_id}))
             history = " I want you to look at the readings you have on file for that meter too."
         if lower:
-            write = Action(
-                "dispute_bill",
-                {"bill_id": bill.bill_id, "meter_id": meter.meter_id, "customer_reading": value},
-            )
+            write = _dispute(bill, meter, value)
             outputs = [f"D-{bill.bill_id}"]
         else:
             reads.append(Action("calculate", {"expression": f"{value} - {line.to_value}"}))
@@ -236,7 +233,7 @@ class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
         hours = rng.choice(("most of the day", "the whole evening", "about fifteen hours"))
         reads, now = outage_reads(supply, rng)
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"The power was off at {place_text(supply.premise.address)} on {when}, for "
@@ -257,14 +254,5 @@ class OutageCreditNotOnFile(DisprovenClaim, UtilitiesIntent):
             outputs=["no outage"],
             summary=f"outage credit for {when} at {supply.premise.premise_id}, none on file",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The credit given for a day with no outage on file."""
-        account = account_of(domain, task)
-        assert account is not None
-        args = {
-            "account_id": account.account_id,
-            "date": task.scenario.known_info["date"],
-            "fuel": ELECTRICITY,
-        }
-        return [Action("apply_outage_credit", args)]
+        credit = {"account_id": supply.account.account_id, "date": when, "fuel": ELECTRICITY}
+        return refusing(task, Action("apply_outage_credit", credit))  # no outage on file

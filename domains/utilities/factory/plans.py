@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money_text
-from tau_sim.domains.kit.tasks import CONFIRM, replay_actions
-from tau_sim.domains.utilities.data import ELECTRICITY, User
+from tau_sim.domains.kit.tasks import CONFIRM, replaced, replay_actions
+from tau_sim.domains.utilities.data import ELECTRICITY
 from tau_sim.domains.utilities.factory.common import (
     UtilitiesIntent,
-    account_of,
     new_value,
     pick_supply,
     plannable,
@@ -137,12 +137,13 @@ class ReadingAndPlan(_Plan):
         return task
 
 
-class PlanOverLimit(UtilitiesIntent):
+class PlanOverLimit(Refuses, UtilitiesIntent):
     """Forbidden: a payment plan longer than 12 months; refuse and say the limit."""
 
     name = "plan_over_limit"
     forbidden = True
     rules = ("plan-max-12-months",)
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -166,7 +167,7 @@ class PlanOverLimit(UtilitiesIntent):
             outputs.append(money_text(record(db, "bills", latest).total))
             twelve += " I also want to know the total of my latest bill."
         who = self.identity(db, supply.user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I owe {money_text(supply.account.balance)} on "
@@ -188,30 +189,15 @@ class PlanOverLimit(UtilitiesIntent):
             outputs=outputs,
             summary=f"{months}-month plan on {supply.account.account_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The plan made over as many months as the user asks, past the limit."""
-        months = int(task.scenario.known_info["months"])
-        return [Action("create_payment_plan", {**self._plan(domain, task), "months": months})]
+        plan = {
+            "account_id": supply.account.account_id,
+            "payment_method_id": method.id,
+            "months": months,
+        }
+        return refusing(task, Action("create_payment_plan", plan))  # as asked, past the limit
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """The generic ones, the plan made as asked, and a 12-month plan nobody accepted."""
-        reads = list(task.actions)
-        capped = Action(
-            "create_payment_plan", {**self._plan(domain, task), "months": PLAN_MAX_MONTHS}
-        )
-        return [
-            *super().mistakes(domain, task),
-            [*reads, *self.violations(domain, task)],
-            [*reads, capped],
-        ]
-
-    def _plan(self, domain: Domain, task: Task) -> dict[str, Any]:
-        """The arguments of a payment plan for the task's account and method, but the months."""
-        account = account_of(domain, task)
-        assert account is not None
-        db = domain.new_database()
-        user: User = record(db, "users", account.user_id)
-        said = task.scenario.known_info["payment_method"]
-        method = next(m for m in user.payment_methods if method_text(m) == said)
-        return {"account_id": account.account_id, "payment_method_id": method.id}
+        (asked,) = self.violations(domain, task)
+        capped = replaced(asked, months=PLAN_MAX_MONTHS)
+        return [*super().mistakes(domain, task), [*task.actions, capped]]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replay_actions
-from tau_sim.domains.utilities.data import ELECTRICITY, GAS, Outage, User
+from tau_sim.domains.utilities.data import ELECTRICITY, GAS, Outage
 from tau_sim.domains.utilities.factory.common import (
     Supply,
     UtilitiesIntent,
@@ -55,7 +55,7 @@ class HardshipDisconnection(Refuses, UtilitiesIntent):
             f"owes {money_text(supply.account.balance)} on account {supply.account.account_id} "
             "and asks about disconnection."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I owe {money_text(supply.account.balance)} on "
@@ -78,22 +78,13 @@ class HardshipDisconnection(Refuses, UtilitiesIntent):
             ],
             summary=f"hardship disconnection question on {supply.account.account_id}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """A 12-month plan set up by the agent instead of the transfer."""
-        account = account_of(domain, task)
-        assert account is not None
-        user: User = record(domain.new_database(), "users", account.user_id)
-        return [
-            Action(
-                "create_payment_plan",
-                {
-                    "account_id": account.account_id,
-                    "months": PLAN_MAX_MONTHS,
-                    "payment_method_id": user.payment_methods[0].id,
-                },
-            )
-        ]
+        plan = {
+            "account_id": supply.account.account_id,
+            "months": PLAN_MAX_MONTHS,
+            "payment_method_id": supply.user.payment_methods[0].id,
+        }
+        # a 12-month plan set up by the agent instead of the transfer
+        return refusing(task, Action("create_payment_plan", plan))
 
 
 # ---- outages ----------------------------------------------------------------------------------
@@ -229,12 +220,14 @@ class KnownOutage(UtilitiesIntent):
         return [*super().mistakes(domain, task), [*task.actions, report]]
 
 
-class GasSmell(UtilitiesIntent):
+class GasSmell(Refuses, UtilitiesIntent):
     """A smell of gas is an emergency: safety advice and a transfer, no report filed."""
 
     name = "gas_smell"
     forbidden = True
     rules = ("gas-smell-transfer",)
+    done_at = "instead"
+    own_mistakes = "before"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -246,7 +239,7 @@ class GasSmell(UtilitiesIntent):
             f"Customer {supply.user.user_id} smells gas at {place_text(supply.premise.address)} "
             f"(account {supply.account.account_id}): gas emergency."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"There is a strong smell of gas in the kitchen at "
@@ -268,20 +261,16 @@ class GasSmell(UtilitiesIntent):
             ],
             summary=f"gas smell at {supply.premise.premise_id}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """An ordinary outage report filed instead of the emergency transfer."""
-        account = account_of(domain, task)
-        assert account is not None
-        return [
-            Action(
-                "report_outage",
-                {"account_id": account.account_id, "fuel": GAS, "problem": "intermittent supply"},
-            )
-        ]
+        report = {
+            "account_id": supply.account.account_id,
+            "fuel": GAS,
+            "problem": "intermittent supply",
+        }
+        # an ordinary outage report filed instead of the emergency transfer
+        return refusing(task, Action("report_outage", report))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The generic ones, and an ordinary outage report filed instead of the emergency."""
+        """The generic ones, and the ordinary report filed instead of the transfer or before it."""
         *reads, transfer = task.actions
         report = self.violations(domain, task)
-        return [*super().mistakes(domain, task), [*reads, *report], [*reads, *report, transfer]]
+        return [*super().mistakes(domain, task), [*reads, *report, transfer]]
