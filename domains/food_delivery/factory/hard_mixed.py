@@ -20,7 +20,6 @@ from tau_sim.domains.food_delivery.data import (
 from tau_sim.domains.food_delivery.factory.common import (
     ORDERS,
     HardFoodIntent,
-    address_of,
     describe,
     describe_missing,
     line_refunds,
@@ -47,7 +46,7 @@ from tau_sim.domains.kit.factory.mixed import (
 )
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
-from tau_sim.domains.kit.people import address_text, random_address
+from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -167,7 +166,8 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
         if method is None or not can_pay(method, extra):
             return None
         tip = money(order.tip + extra)
-        address = address_text(random_address(rng))
+        new_address = random_address(rng)
+        address = address_text(new_address)
         who, desc = self.owner_and_description(db, order, rng)
         task = self.task(
             domain,
@@ -196,7 +196,7 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
             summary=f"preparing {order.order_id}: tip {money_text(tip)}, address refused",
         )
         # the delivery address changed although the order is being prepared
-        moved = {"order_id": order.order_id, **address_of(address)}
+        moved = {"order_id": order.order_id, **address_args(new_address)}
         return refusing(task, Action("modify_order_address", moved))
 
 
