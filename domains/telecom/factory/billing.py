@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
@@ -145,7 +145,7 @@ class ResumeWithoutPayment(Refuses, _NonPayment):
         line, bill, who = found
         phone, month = line.phone_number, MONTHS[bill.period]
         goal, demand, openings = self.claim(phone, month)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=goal,
@@ -156,11 +156,8 @@ class ResumeWithoutPayment(Refuses, _NonPayment):
             outputs=[money_text(bill.balance)],
             summary=self.refusal(line, bill),
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The line resumed although the bill is unpaid."""
-        line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
-        return [Action("resume_line", {"line_id": line_id})]
+        # the line resumed although the bill is unpaid
+        return refusing(task, Action("resume_line", {"line_id": line.line_id}))
 
 
 def disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
