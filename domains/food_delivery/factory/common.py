@@ -145,6 +145,14 @@ def describe(
     return text
 
 
+def credit_anyway(order: Order, most: float) -> Action:
+    """A late-delivery credit the policy refuses, given anyway: ``most``, at most the total."""
+    return Action(
+        "issue_late_delivery_credit",
+        {"order_id": order.order_id, "amount": min(most, order.total)},
+    )
+
+
 def tip_sum(order: Order, extra: float, rng: random.Random) -> list[Action]:
     """Half the time, the ``calculate`` of the new tip (the current one plus ``extra``)."""
     if rng.random() < 0.5:

@@ -20,6 +20,7 @@ from tau_sim.domains.food_delivery.data import (
 from tau_sim.domains.food_delivery.factory.common import (
     ORDERS,
     HardFoodIntent,
+    credit_anyway,
     describe,
     describe_missing,
     line_refunds,
@@ -237,10 +238,6 @@ class NotStartedDisproven(HardFoodIntent):
         )
 
 
-def _late_credit(order: Order, amount: float) -> Action:
-    return Action("issue_late_delivery_credit", {"order_id": order.order_id, "amount": amount})
-
-
 def _pair(
     db: Database, rng: random.Random, good: Callable[[Order], bool], bad: Callable[[Order], bool]
 ) -> tuple[Order, Order] | None:
@@ -317,7 +314,9 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
             actions=[
                 *ORDERS.reads(db, who, order, other),
                 *refund_writes(order, lines, refunds, "missing item"),
-                _late_credit(order, credit),
+                Action(
+                    "issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}
+                ),
             ],
             outputs=[
                 *(money_text(r) for r in refunds),
@@ -327,7 +326,7 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
             ],
             summary=f"credit {order.order_id} {money_text(credit)}, refuse {other.order_id}",
         )
-        return refusing(task, _late_credit(other, min(5.0, other.total)))
+        return refusing(task, credit_anyway(other, 5.0))  # the refused order credited
 
 
 def _old_claim(order: Order) -> bool:

@@ -8,6 +8,7 @@ from typing import ClassVar
 from tau_sim.domains.food_delivery.data import Order, User
 from tau_sim.domains.food_delivery.factory.common import (
     FoodIntent,
+    credit_anyway,
     line_refunds,
     lines_text,
     order_from,
@@ -197,14 +198,6 @@ class LateDeliveryCredit(FoodIntent):
         ]
 
 
-def _credit_anyway(order: Order, most: float) -> Action:
-    """A late-delivery credit of ``most`` (at most the order's total) on ``order``."""
-    return Action(
-        "issue_late_delivery_credit",
-        {"order_id": order.order_id, "amount": min(most, order.total)},
-    )
-
-
 class LateCreditRefused(Refuses, FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
@@ -240,7 +233,7 @@ class LateCreditRefused(Refuses, FoodIntent):
             summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
         )
         # a late credit issued although the delivery was under the threshold
-        return refusing(task, _credit_anyway(order, 5.0))
+        return refusing(task, credit_anyway(order, 5.0))
 
 
 class MissingItemAndLateCredit(FoodIntent):
@@ -329,4 +322,4 @@ class CourierSafetyTransfer(Refuses, FoodIntent):
             summary=f"courier safety incident on {oid}: transfer",
         )
         # a goodwill credit handed out instead of the transfer
-        return refusing(task, _credit_anyway(order, 10.0))
+        return refusing(task, credit_anyway(order, 10.0))
