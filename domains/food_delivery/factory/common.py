@@ -145,19 +145,12 @@ def describe(
     return text
 
 
-def address_of(text: str) -> dict[str, str]:
-    """The tool arguments of an ``address_text`` ("line1, [line2,] city, state, zip, country")."""
-    parts = text.split(", ")
-    line2 = parts[1] if len(parts) == 6 else ""
-    city, state, zip_code, country = parts[-4:]
-    return {
-        "address1": parts[0],
-        "address2": line2,
-        "city": city,
-        "state": state,
-        "country": country,
-        "zip": zip_code,
-    }
+def credit_anyway(order: Order, most: float) -> Action:
+    """A late-delivery credit the policy refuses, given anyway: ``most``, at most the total."""
+    return Action(
+        "issue_late_delivery_credit",
+        {"order_id": order.order_id, "amount": min(most, order.total)},
+    )
 
 
 def tip_sum(order: Order, extra: float, rng: random.Random) -> list[Action]:

@@ -20,7 +20,7 @@ from tau_sim.domains.food_delivery.data import (
 from tau_sim.domains.food_delivery.factory.common import (
     ORDERS,
     HardFoodIntent,
-    address_of,
+    credit_anyway,
     describe,
     describe_missing,
     line_refunds,
@@ -47,7 +47,7 @@ from tau_sim.domains.kit.factory.mixed import (
 )
 from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import can_pay, money, money_text
-from tau_sim.domains.kit.people import address_text, random_address
+from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import CONFIRM
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
@@ -167,7 +167,8 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
         if method is None or not can_pay(method, extra):
             return None
         tip = money(order.tip + extra)
-        address = address_text(random_address(rng))
+        new_address = random_address(rng)
+        address = address_text(new_address)
         who, desc = self.owner_and_description(db, order, rng)
         task = self.task(
             domain,
@@ -196,7 +197,7 @@ class PreparingTipAndAddressMixed(Mixed, HardFoodIntent):
             summary=f"preparing {order.order_id}: tip {money_text(tip)}, address refused",
         )
         # the delivery address changed although the order is being prepared
-        moved = {"order_id": order.order_id, **address_of(address)}
+        moved = {"order_id": order.order_id, **address_args(new_address)}
         return refusing(task, Action("modify_order_address", moved))
 
 
@@ -235,10 +236,6 @@ class NotStartedDisproven(HardFoodIntent):
             outputs=[OUT_FOR_DELIVERY, clock(order.promised_by)],
             summary=f"{order.order_id} 'not started' but out for delivery: refuse",
         )
-
-
-def _late_credit(order: Order, amount: float) -> Action:
-    return Action("issue_late_delivery_credit", {"order_id": order.order_id, "amount": amount})
 
 
 def _pair(
@@ -317,7 +314,9 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
             actions=[
                 *ORDERS.reads(db, who, order, other),
                 *refund_writes(order, lines, refunds, "missing item"),
-                _late_credit(order, credit),
+                Action(
+                    "issue_late_delivery_credit", {"order_id": order.order_id, "amount": credit}
+                ),
             ],
             outputs=[
                 *(money_text(r) for r in refunds),
@@ -327,7 +326,7 @@ class LateCreditsMixed(Mixed, HardFoodIntent):
             ],
             summary=f"credit {order.order_id} {money_text(credit)}, refuse {other.order_id}",
         )
-        return refusing(task, _late_credit(other, min(5.0, other.total)))
+        return refusing(task, credit_anyway(other, 5.0))  # the refused order credited
 
 
 def _old_claim(order: Order) -> bool:

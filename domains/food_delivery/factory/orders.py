@@ -16,7 +16,6 @@ from tau_sim.domains.food_delivery.data import (
 )
 from tau_sim.domains.food_delivery.factory.common import (
     FoodIntent,
-    address_of,
     order_from,
     pick_order,
     restaurant_of,
@@ -32,7 +31,7 @@ from tau_sim.domains.food_delivery.scenario import (
     restaurant_read,
 )
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, money, money_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
@@ -295,9 +294,11 @@ class ModifyPreparingRefused(Refuses, FoodIntent):
         oid = order.order_id
         restaurant = restaurant_of(db, order)
         if rng.random() < 0.5:
-            address = address_text(random_address(rng))
+            moved = random_address(rng)
+            address = address_text(moved)
             wish = "delivered to another address"
             known = {"order_id": oid, "new_address": address}
+            change = Action("modify_order_address", {"order_id": oid, **address_args(moved)})
             opening = one_of(
                 rng,
                 f"Hi, I need to change the delivery address of my order {oid}, quickly!",
@@ -305,18 +306,22 @@ class ModifyPreparingRefused(Refuses, FoodIntent):
                 f"Please redirect my {restaurant.name} order, I'm not at home.",
             )
         else:
-            dish = _payable_dish(db, order, rng)
-            if dish is None:
+            payable = _payable_dish(db, order, rng)
+            if payable is None:
                 return None
-            wish = f"to also include {dish}"
-            known = {"order_id": oid, "new_item": dish}
+            dish, option = payable
+            wanted = dish_text(dish, 1, option)
+            wish = f"to also include {wanted}"
+            known = {"order_id": oid, "new_item": wanted}
+            added = {"order_id": oid, "item_id": dish.item_id, "quantity": 1, "option": option}
+            change = Action("add_order_item", added)
             opening = one_of(
                 rng,
                 f"Hi, I want to add something to my order {oid}.",
                 f"Hello, can you put one more dish on my {restaurant.name} order?",
                 f"I forgot a dish on order {oid}, add it please.",
             )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want {order_text(oid, restaurant)} {wish}. I do not want to cancel it. If "
@@ -329,32 +334,11 @@ class ModifyPreparingRefused(Refuses, FoodIntent):
             outputs=[PREPARING],
             summary=f"change preparing order {oid}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The change made to the order being prepared (the database still takes it)."""
-        known = task.scenario.known_info
-        oid = known["order_id"]
-        if "new_address" in known:
-            change = Action(
-                "modify_order_address", {"order_id": oid, **address_of(known["new_address"])}
-            )
-        else:
-            db = domain.new_database()
-            menu = restaurant_of(db, order_from(db, oid)).menu
-            quantity, name, option = _dish_of(known["new_item"])
-            dish = next(m for m in menu if m.name == name)
-            args = {
-                "order_id": oid,
-                "item_id": dish.item_id,
-                "quantity": quantity,
-                "option": option,
-            }
-            change = Action("add_order_item", args)
-        return [change]
+        return refusing(task, change)  # the change made (the database still takes it)
 
 
-def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:
-    """A dish the database would add to ``order`` (its payer covers it), as the user says it."""
+def _payable_dish(db: Database, order: Order, rng: random.Random) -> tuple[MenuItem, str] | None:
+    """A dish the database would add to ``order`` (its payer covers it), and its option."""
     dishes = _addable(order, restaurant_of(db, order))
     method = user_of(db, order).payment_method(order.payment_method_id)
     if not dishes or method is None:
@@ -365,11 +349,4 @@ def _payable_dish(db: Database, order: Order, rng: random.Random) -> str | None:
     new = priced(order, (*order.items, line), promo_of(db, order))
     if not can_pay(method, new.total - order.total):
         return None
-    return dish_text(dish, 1, option)
-
-
-def _dish_of(text: str) -> tuple[int, str, str]:
-    """Quantity, name and option of a ``dish_text`` ("2 Garlic Naan", "1 Green Curry, hot")."""
-    quantity, _, rest = text.partition(" ")
-    name, _, option = rest.partition(", ")
-    return int(quantity), name, option
+    return dish, option

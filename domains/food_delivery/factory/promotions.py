@@ -8,14 +8,13 @@ from collections.abc import Callable
 from tau_sim.domains.food_delivery.data import DELIVERED, PLACED, Order, Promotion, User, priced
 from tau_sim.domains.food_delivery.factory.common import (
     FoodIntent,
-    order_in,
     order_ref,
     pick_order,
     user_of,
 )
 from tau_sim.domains.food_delivery.rules import promotion_problem
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -121,7 +120,7 @@ class PromotionRefused(Refuses, FoodIntent):
             "minimum subtotal": [money_text(promo.min_subtotal)],
             "first order only": ["first order"],
         }[why]
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want the promotion code {promo.code} applied to {ref.text}. If the agent "
@@ -148,9 +147,5 @@ class PromotionRefused(Refuses, FoodIntent):
             outputs=outputs,
             summary=f"{promo.code} on {oid}: {why}, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The refused code applied as the user asks (the database takes it)."""
-        oid = order_in(domain, task).order_id
-        code = task.scenario.known_info["promo_code"]
-        return [Action("apply_promotion", {"order_id": oid, "code": code})]
+        # the refused code applied as the user asks (the database takes it)
+        return refusing(task, Action("apply_promotion", {"order_id": oid, "code": promo.code}))

@@ -8,10 +8,10 @@ from typing import ClassVar
 from tau_sim.domains.food_delivery.data import Order, User
 from tau_sim.domains.food_delivery.factory.common import (
     FoodIntent,
+    credit_anyway,
     line_refunds,
     lines_text,
     order_from,
-    order_in,
     order_ref,
     pick_order,
     refund_writes,
@@ -36,7 +36,7 @@ from tau_sim.domains.food_delivery.scenario import (
     sentence,
 )
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.simulator.world import Action, Database, Domain, Task
@@ -198,15 +198,6 @@ class LateDeliveryCredit(FoodIntent):
         ]
 
 
-def _credit_anyway(domain: Domain, task: Task, most: float) -> Action:
-    """A late-delivery credit of ``most`` (at most the order's total) on the task's order."""
-    order = order_in(domain, task)
-    return Action(
-        "issue_late_delivery_credit",
-        {"order_id": order.order_id, "amount": min(most, order.total)},
-    )
-
-
 class LateCreditRefused(Refuses, FoodIntent):
     """A delivery a few minutes late, under the policy's threshold: no credit, say why."""
 
@@ -223,7 +214,7 @@ class LateCreditRefused(Refuses, FoodIntent):
         who = self.owner(db, order, rng)
         oid = order.order_id
         ref = order_ref(db, who, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"{sentence(ref.text)} came later than promised and I want a credit for it. If "
@@ -241,10 +232,8 @@ class LateCreditRefused(Refuses, FoodIntent):
             outputs=[f"{LATE_MINUTES} minutes"],
             summary=f"{oid} {minutes_late(order)} min late: under threshold, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """A late credit issued although the delivery was under the threshold."""
-        return [_credit_anyway(domain, task, 5.0)]
+        # a late credit issued although the delivery was under the threshold
+        return refusing(task, credit_anyway(order, 5.0))
 
 
 class MissingItemAndLateCredit(FoodIntent):
@@ -315,7 +304,7 @@ class CourierSafetyTransfer(Refuses, FoodIntent):
         )
         summary = f"Courier safety incident on order {oid} ({who.customer.user_id}): {incident}."
         ref = order_ref(db, who, order, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"When {ref.text} was delivered, {incident}. I want this reported to someone "
@@ -332,7 +321,5 @@ class CourierSafetyTransfer(Refuses, FoodIntent):
             actions=[*ref.reads, Action("transfer_to_human_agents", {"summary": summary})],
             summary=f"courier safety incident on {oid}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """A goodwill credit handed out instead of the transfer."""
-        return [_credit_anyway(domain, task, 10.0)]
+        # a goodwill credit handed out instead of the transfer
+        return refusing(task, credit_anyway(order, 10.0))

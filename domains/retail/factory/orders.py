@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from tau_sim.domains.kit.factory.base import OtherChoice, one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.payments import PaymentMethod, can_pay, method_text
 from tau_sim.domains.kit.people import address_args, address_text, random_address
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -333,7 +333,7 @@ class CancelForOtherReason(Refuses, RetailIntent):
             f"Hello, I want to cancel my {at.ref}.",
             f"Cancel my {at.ref} for me please, {because}.",
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want my pending {at.ref} cancelled because {because}. That is my only "
@@ -345,8 +345,6 @@ class CancelForOtherReason(Refuses, RetailIntent):
             outputs=["no longer needed"],
             summary=f"cancel {oid} because {because}: not an accepted reason, refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The order cancelled under an accepted reason the user never gave."""
-        oid = task.actions[-1].arguments["order_id"]
-        return [Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})]
+        # the order cancelled under an accepted reason the user never gave
+        cancel = Action("cancel_pending_order", {"order_id": oid, "reason": "no longer needed"})
+        return refusing(task, cancel)

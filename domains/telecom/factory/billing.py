@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.identity import Identity
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import can_pay, method_text, money, money_text
-from tau_sim.domains.kit.tasks import CONFIRM
+from tau_sim.domains.kit.tasks import CONFIRM, replaced
 from tau_sim.domains.telecom.access import days_since
 from tau_sim.domains.telecom.data import NON_PAYMENT, Bill, Charge, Line, Subscriber
 from tau_sim.domains.telecom.factory.common import TelecomIntent, pick_line, replace_write
@@ -145,7 +145,7 @@ class ResumeWithoutPayment(Refuses, _NonPayment):
         line, bill, who = found
         phone, month = line.phone_number, MONTHS[bill.period]
         goal, demand, openings = self.claim(phone, month)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=goal,
@@ -156,11 +156,8 @@ class ResumeWithoutPayment(Refuses, _NonPayment):
             outputs=[money_text(bill.balance)],
             summary=self.refusal(line, bill),
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The line resumed although the bill is unpaid."""
-        line_id = next(a for a in task.actions if a.name == "get_line_details").arguments["line_id"]
-        return [Action("resume_line", {"line_id": line_id})]
+        # the line resumed although the bill is unpaid
+        return refusing(task, Action("resume_line", {"line_id": line.line_id}))
 
 
 def disputable(db: Database, bill: Bill, over_cap: bool) -> Charge | None:
@@ -260,13 +257,14 @@ class DisputeCharge(_Dispute):
         ]
 
 
-class DisputeOverCap(_Dispute):
+class DisputeOverCap(Refuses, _Dispute):
     """Forbidden for the agent: a disputed charge above the credit cap goes to a human."""
 
     name = "dispute_over_cap"
     forbidden = True
     rules = ("credit-cap-transfer",)
     over_cap = True
+    done_at = "instead"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -278,7 +276,7 @@ class DisputeOverCap(_Dispute):
             f"{who.full_name} disputes charge {charge.charge_id} "
             f"({money_text(charge.amount)}) on bill {bill.bill_id}, above the credit cap."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"{goal} If the agent transfers you to a human agent, accept it in the end.",
@@ -292,30 +290,16 @@ class DisputeOverCap(_Dispute):
             ],
             summary=f"transfer: {charge.charge_id} of {bill.bill_id} is above the cap",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The charge credited in full, as the user asks, instead of the transfer."""
-        return [self._credit(domain, task, None)]
-
-    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The charge credited anyway, in full or up to the cap."""
-        reads = task.actions[:-1]
-        return [
-            [*reads, *self.violations(domain, task)],
-            [*reads, self._credit(domain, task, CREDIT_CAP)],
-        ]
-
-    def _credit(self, domain: Domain, task: Task, amount: float | None) -> Action:
-        """A credit of the disputed charge: ``amount``, or (None) the whole charge."""
-        bill_id = task.actions[-2].arguments["bill_id"]
-        bill: Bill = record(domain.new_database(), "bills", bill_id)
-        charge = next(
-            c for c in bill.charges if c.amount > CREDIT_CAP and " plan, " not in c.description
-        )
+        # the charge credited in full, as the user asks, instead of the transfer
         credit = {
-            "bill_id": bill_id,
+            "bill_id": bill.bill_id,
             "charge_id": charge.charge_id,
-            "amount": charge.amount if amount is None else amount,
+            "amount": charge.amount,
             "reason": "billing_error",
         }
-        return Action("apply_bill_credit", credit)
+        return refusing(task, Action("apply_bill_credit", credit))
+
+    def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
+        """The charge credited instead of the transfer: in full (``gave_in``) or to the cap."""
+        capped = replaced(self.violations(domain, task)[0], amount=CREDIT_CAP)
+        return [self.gave_in(domain, task), [*task.actions[:-1], capped]]

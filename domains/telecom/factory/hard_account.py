@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.mixed import Mixed
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM
@@ -30,11 +32,10 @@ def _plan_charge(bill: Bill) -> Charge:
     return next(c for c in bill.charges if " plan, " in c.description)
 
 
-class DisputeWithPlanCharge(TelecomIntent):
+class DisputeWithPlanCharge(Mixed, TelecomIntent):
     """Mixed: an extra charge credited, the monthly plan charge disputed beside it refused."""
 
     name = "dispute_with_plan_charge"
-    tier = "hard"
     challenges: ClassVar[frozenset[Challenge]] = frozenset({"mixed"})
     rules = ("plan-charge-not-disputable",)
 
@@ -57,7 +58,7 @@ class DisputeWithPlanCharge(TelecomIntent):
             "amount": extra.amount,
             "reason": reason,
         }
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"On my {month} bill there is {what}; {REASONS[reason]}. I also want "
@@ -88,27 +89,14 @@ class DisputeWithPlanCharge(TelecomIntent):
             ],
             summary=f"credit {extra.charge_id} of {bill.bill_id}, refuse {plan.charge_id}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The plan charge credited in full as the user asks."""
-        credit = task.actions[-1]
-        bill: Bill = record(domain.new_database(), "bills", credit.arguments["bill_id"])
-        plan = _plan_charge(bill)
-        return [
-            Action(
-                "apply_bill_credit",
-                {**credit.arguments, "charge_id": plan.charge_id, "amount": plan.amount},
-            )
-        ]
+        # the plan charge credited in full as the user asks
+        plan_credit = {**credit, "charge_id": plan.charge_id, "amount": plan.amount}
+        return refusing(task, Action("apply_bill_credit", plan_credit))
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The plan charge credited as well; instead; the extra charge left uncredited."""
-        wrong = self.violations(domain, task)
-        return [
-            [*task.actions, *wrong],
-            [*task.actions[:-1], *wrong],
-            *self.last_write_left_out(domain, task),
-        ]
+        """The plan charge credited as well (``gave_in``) or instead; the extra one left out."""
+        instead = [*task.actions[:-1], *self.violations(domain, task)]
+        return [self.gave_in(domain, task), instead, *self.last_write_left_out(domain, task)]
 
 
 class ClaimedPaidResume(ResumeWithoutPayment):

@@ -12,11 +12,11 @@ import random
 from typing import ClassVar
 
 from tau_sim.domains.kit.factory.base import one_of
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import can_pay, method_text, money_text
 from tau_sim.domains.kit.tasks import CONFIRM
-from tau_sim.domains.telecom.data import ACTIVE, Addon, Line, Subscriber
+from tau_sim.domains.telecom.data import ACTIVE, Addon, Bill, Line, Subscriber
 from tau_sim.domains.telecom.factory.common import (
     TelecomIntent,
     addon_known,
@@ -85,7 +85,7 @@ class _Troubleshoot(TelecomIntent):
         who = self.identity(db, line.user_id, rng)
         phone = line.phone_number
         wish, asks, demand, outputs = self.besides(rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My phone {phone} {symptom_text(faults)}. I want all of it working "
@@ -97,10 +97,15 @@ class _Troubleshoot(TelecomIntent):
             summary=f"fix {', '.join(f.name for f in faults)} on the phone of {line.line_id}",
             demand=demand,
         )
+        return refusing(task, *self.refused(db, line))
 
     def besides(self, rng: random.Random) -> tuple[str, str, str, list[str]]:
         """What the user wants besides the fix: goal and opening words, demand, outputs."""
         return "", "", "", []
+
+    def refused(self, db: Database, line: Line) -> list[Action]:
+        """The writes the user asks for besides the fix that the policy refuses: none."""
+        return []
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
         """Each fault left unfixed; the restart left out where one is needed."""
@@ -204,15 +209,13 @@ class TroubleshootWithCredit(Refuses, _Troubleshoot):
         )
         return f", and {demand}", asks, demand, [NOT_OURS]
 
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
+    def refused(self, db: Database, line: Line) -> list[Action]:
         """A credit of the line's June plan charge for service not received."""
-        lines = domain.base.tables["lines"]
-        phone = task.scenario.known_info["phone_number"]
-        line = next(ln for ln in lines.values() if ln.phone_number == phone)
-        user = domain.base.tables["users"][line.user_id]
-        bills = [domain.base.tables["bills"][b] for b in user.bills]
+        user: Subscriber = record(db, "users", line.user_id)
+        bills: list[Bill] = [record(db, "bills", b) for b in user.bills]
         june = next(b for b in bills if b.period == "2025-06")
-        charge = next(c for c in june.charges if c.description.endswith(f"plan, {phone}"))
+        plan = f"plan, {line.phone_number}"
+        charge = next(c for c in june.charges if c.description.endswith(plan))
         arguments = {
             "bill_id": june.bill_id,
             "charge_id": charge.charge_id,
