@@ -10,6 +10,7 @@ from tau_sim.domains.car_rental.factory.common import (
     BookingRef,
     RentalIntent,
     a_or_an,
+    damage_report,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
@@ -99,18 +100,8 @@ class _Damage:
 
     def report(self, booking: Booking, charge: float) -> Action:
         """The damage report write."""
-        return Action(
-            "file_damage_report",
-            {
-                "booking_id": booking.booking_id,
-                "damage_type": self.damage_type,
-                "area": self.area,
-                "photos": self.photos,
-                "cause": self.kind,
-                "estimated_cost": self.estimate,
-                "customer_charge": charge,
-            },
-        )
+        damage = (self.damage_type, self.area, self.kind)
+        return damage_report(booking, damage, self.photos, self.estimate, charge)
 
 
 def _reportable(b: Booking) -> bool:
