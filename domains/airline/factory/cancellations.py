@@ -24,7 +24,7 @@ from tau_sim.domains.airline.rules import (
     compensation,
 )
 from tau_sim.domains.airline.scenario import flight_text, gold_reads, trip_text
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swap_last
@@ -209,11 +209,13 @@ class DelayCompensation(AirlineIntent):
         return [*super().mistakes(domain, task), swap_last(task, replaced(write, amount=wrong))]
 
 
-class CancelBasicEconomyRefused(AirlineIntent):
+class CancelBasicEconomyRefused(Refuses, AirlineIntent):
     """Cancel a basic economy ticket outside every refund case: refuse, write nothing."""
 
     name = "basic_economy_cancel_refused"
     forbidden = True
+    rules = ("basic-economy-non-refundable",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -226,7 +228,7 @@ class CancelBasicEconomyRefused(AirlineIntent):
             return None
         who = self.owner(db, r, rng)
         rid = r.reservation_id
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to cancel my reservation {rid} ({trip_text(r)}) and get my money "
@@ -247,25 +249,22 @@ class CancelBasicEconomyRefused(AirlineIntent):
             outputs=["non-refundable"],
             summary=f"cancel basic economy {rid} booked {r.created_at[:10]}, no insurance: refuse",
         )
-
-    rules = ("basic-economy-non-refundable",)
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The ticket cancelled with the full refund the user asks for."""
-        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
+        return refusing(task, full_refund_cancel(r))  # the full refund the user asks for
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The ticket cancelled anyway: with no refund, and with a full refund."""
-        rid = task.actions[2].arguments["reservation_id"]
-        unrefunded = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": 0.0})
-        return [[*task.actions, unrefunded], [*task.actions, *self.violations(domain, task)]]
+        """The ticket cancelled anyway: with no refund, then with a full refund (``gave_in``)."""
+        unrefunded = replaced(task.violations[0], refund_amount=0.0)
+        return [[*task.actions, unrefunded], *super().mistakes(domain, task)]
 
 
-class CompensationOverCapTransfer(AirlineIntent):
+class CompensationOverCapTransfer(Refuses, AirlineIntent):
     """Demand more compensation than the tier's cap: the agent transfers, pays nothing."""
 
     name = "compensation_over_cap_transfer"
     forbidden = True
+    rules = ("compensation-cap",)
+    done_at = "instead"
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -282,7 +281,7 @@ class CompensationOverCapTransfer(AirlineIntent):
             f"({flight.flight_number} {flight.status}); the {user.membership} cap is "
             f"{money_text(cap)}."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My {_disruption_text(flight)} (reservation {rid}). I want {money_text(wanted)} "
@@ -310,33 +309,20 @@ class CompensationOverCapTransfer(AirlineIntent):
             ],
             summary=f"compensation {money_text(wanted)} above the {money_text(cap)} cap: transfer",
         )
-
-    rules = ("compensation-cap",)
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The demanded amount paid, above the cap, instead of the transfer."""
-        wanted = float(task.scenario.known_info["wanted_amount"].lstrip("$").replace(",", ""))
-        return [self._compensation(domain, task, wanted)]
+        paid = Action(
+            "issue_compensation",
+            {"reservation_id": rid, "flight_number": flight.flight_number, "amount": wanted},
+        )
+        return refusing(task, paid)  # the demanded amount paid, above the cap
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The demanded amount paid, and the capped amount paid (the user refused it)."""
-        *reads, _transfer = task.actions
-        capped = self._compensation(domain, task, None)
-        return [[*reads, *self.violations(domain, task)], [*reads, capped]]
-
-    def _compensation(self, domain: Domain, task: Task, amount: float | None) -> Action:
-        """Compensation for the task's disrupted flight: ``amount``, or (None) the tier's cap."""
-        rid = task.actions[2].arguments["reservation_id"]
+        """The demanded amount paid (``gave_in``), and the capped amount (the user refused it)."""
+        paid = task.violations[0]
         db = domain.new_database()
-        r: Reservation = record(db, "reservations", rid)
+        r: Reservation = record(db, "reservations", paid.arguments["reservation_id"])
         user: User = record(db, "users", r.user_id)
-        flight = disrupted(db, r)
-        assert flight is not None
-        paid = COMPENSATION_CAP[user.membership] if amount is None else amount
-        return Action(
-            "issue_compensation",
-            {"reservation_id": rid, "flight_number": flight.flight_number, "amount": paid},
-        )
+        capped = replaced(paid, amount=COMPENSATION_CAP[user.membership])
+        return [*super().mistakes(domain, task), swap_last(task, capped)]
 
 
 class CancelOthersReservationRefused(Refuses, AirlineIntent):
@@ -360,7 +346,7 @@ class CancelOthersReservationRefused(Refuses, AirlineIntent):
         relation = rng.choice(("friend", "colleague", "neighbour", "cousin"))
         who = self.identity(db, user.user_id, rng)
         rid = r.reservation_id
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My {relation} {holder} asked me to cancel their reservation {rid} "
@@ -377,7 +363,4 @@ class CancelOthersReservationRefused(Refuses, AirlineIntent):
             actions=[*gold_reads(who, rid)],
             summary=f"{rid} belongs to {owner.user_id}, not {user.user_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The other customer's reservation cancelled with everything refunded."""
-        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
+        return refusing(task, full_refund_cancel(r))  # cancelled with everything refunded

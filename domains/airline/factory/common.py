@@ -176,7 +176,8 @@ def bag_update(
     return write, fee
 
 
-def full_refund_cancel(domain: Domain, rid: str) -> Action:
-    """The cancellation of reservation ``rid`` refunding all it paid (as the seed data holds it)."""
-    r: Reservation = record(domain.new_database(), "reservations", rid)
-    return Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})
+def full_refund_cancel(r: Reservation) -> Action:
+    """The cancellation of reservation ``r`` refunding all it paid."""
+    return Action(
+        "cancel_reservation", {"reservation_id": r.reservation_id, "refund_amount": net_paid(r)}
+    )

@@ -38,19 +38,13 @@ from tau_sim.domains.airline.rules import DELAY_THRESHOLD_MINUTES, compensation
 from tau_sim.domains.airline.scenario import gold_reads
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.claims import DisprovenClaim
+from tau_sim.domains.kit.factory.refusals import refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.simulator.world import Action, Database, Domain, Task
 
 
 def _status(flight: Flight) -> Action:
     return Action("get_flight_status", {"flight_number": flight.flight_number, "date": flight.date})
-
-
-def meant(db: Database, task: Task) -> Reservation:
-    """The reservation the user described: the last one the gold path reads."""
-    read = [a for a in task.actions if a.name == "get_reservation_details"][-1]
-    found: Reservation = record(db, "reservations", read.arguments["reservation_id"])
-    return found
 
 
 def _short_delay(db: Database, r: Reservation) -> Flight | None:
@@ -85,7 +79,7 @@ class DisprovenDelayCompensation(DisprovenClaim, SearchIntent):
             return None
         hours = rng.choice(("three", "four", "five"))
         who = self.owner(db, r, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I do not know the reservation code. I say {claimed} was delayed "
@@ -104,21 +98,17 @@ class DisprovenDelayCompensation(DisprovenClaim, SearchIntent):
             summary=f"{flight.flight_number} on {flight.date} of {r.reservation_id} was "
             f"{flight.delay_minutes} minutes late (under {DELAY_THRESHOLD_MINUTES}): refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The delay compensation of the user's tier paid all the same."""
-        status = task.actions[-1]
-        db = domain.new_database()
-        number = status.arguments["flight_number"]
-        r = meant(db, task)
         user: User = record(db, "users", r.user_id)
         _, due = compensation(user.membership, False, len(r.passengers))
-        return [
-            Action(
-                "issue_compensation",
-                {"reservation_id": r.reservation_id, "flight_number": number, "amount": due},
-            )
-        ]
+        paid = Action(
+            "issue_compensation",
+            {
+                "reservation_id": r.reservation_id,
+                "flight_number": flight.flight_number,
+                "amount": due,
+            },
+        )
+        return refusing(task, paid)  # the delay compensation of the user's tier paid all the same
 
 
 class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
@@ -142,7 +132,7 @@ class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
         claimed = rng.choice(flights)
         said = f"the flight from {claimed.origin} to {claimed.destination} on {claimed.date}"
         who = self.owner(db, r, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I do not know the reservation code of {text}. I say you cancelled {said}, "
@@ -161,10 +151,7 @@ class DisprovenCancelledRefund(DisprovenClaim, SearchIntent):
             summary=f"basic economy {r.reservation_id}: {claimed.flight_number} is "
             f"{claimed.status}, not cancelled; no refund",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The trip cancelled with everything paid refunded."""
-        return [full_refund_cancel(domain, meant(domain.new_database(), task).reservation_id)]
+        return refusing(task, full_refund_cancel(r))  # the trip cancelled, all paid refunded
 
 
 def departed_today(flight: Flight) -> bool:
@@ -199,7 +186,7 @@ class DepartedTodayCancel(DisprovenClaim, AirlineIntent):
         flight = flights_of(db, r)[0]
         rid = r.reservation_id
         who = self.owner(db, r, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to cancel my reservation {rid} with my money back: I say my flight "
@@ -219,7 +206,4 @@ class DepartedTodayCancel(DisprovenClaim, AirlineIntent):
             summary=f"{rid}: {flight.flight_number} left at {flight.departure} today; "
             "no cancellation after departure",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The reservation cancelled with everything paid refunded."""
-        return [full_refund_cancel(domain, task.actions[2].arguments["reservation_id"])]
+        return refusing(task, full_refund_cancel(r))  # cancelled, everything paid refunded

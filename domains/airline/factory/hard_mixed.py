@@ -128,7 +128,7 @@ class ChangeAndBasicRefundRefused(Mixed, SearchIntent):
             f"basic economy {b.reservation_id} refused, a bag on it instead",
         )
         # the basic economy trip cancelled with everything refunded (instead of the bag)
-        return refusing(task, full_refund_cancel(domain, b.reservation_id))
+        return refusing(task, full_refund_cancel(b))
 
 
 class BasicBagsChangeRefused(Mixed, SearchIntent):

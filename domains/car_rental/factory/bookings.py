@@ -35,18 +35,12 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import add_ons_text, day_text, driver_text
 from tau_sim.domains.kit.calc import age_on
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import card_for, method_text, money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
 from tau_sim.domains.kit.vocab import FIRST_NAMES
 from tau_sim.simulator.world import Action, Database, Domain, Task
-
-
-def code_of(text: str) -> str:
-    """The branch code a ``location_text`` starts with."""
-    return text.split()[0]
-
 
 _BOOK = (
     "Hi, I'd like to rent a car in {city}.",
@@ -220,7 +214,7 @@ class Under21Refused(Refuses, RentalIntent):
         pickup: Location = record(db, "locations", code)
         relation = rng.choice(("son", "daughter", "nephew", "niece"))
         who = self.identity(db, user.user_id, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to rent a {vehicle_class} car for my {relation} "
@@ -241,35 +235,24 @@ class Under21Refused(Refuses, RentalIntent):
             outputs=[f"at least {MIN_AGE}"],
             summary=f"book for a driver of {age_on(driver.birth_date, start)}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The booking made for a driver under 21, with the young-driver surcharge."""
-        known = task.scenario.known_info
-        user_id = task.actions[-1].arguments["user_id"]
-        user: User = record(domain.new_database(), "users", user_id)
-        method = next(m for m in user.payment_methods if method_text(m) == known["payment_method"])
-        name, born, lic = known["driver"].split(", ")
-        first, last = name.split(" ", 1)
-        _, start, _, end = known["rental_dates"].split()
-        code = code_of(known["pickup_location"])
-        write = Action(
+        booked = Action(
             "create_booking",
             {
-                "user_id": user_id,
+                "user_id": user.user_id,
                 "driver": {
-                    "first_name": first,
-                    "last_name": last,
-                    "birth_date": born.removeprefix("born "),
-                    "license_number": lic.removeprefix("license "),
+                    "first_name": driver.first_name,
+                    "last_name": driver.last_name,
+                    "birth_date": driver.birth_date,
+                    "license_number": driver.license_number,
                 },
                 "pickup_location": code,
                 "return_location": code,
-                "pickup_date": start,
-                "return_date": end,
-                "vehicle_class": known["vehicle_class"],
+                "pickup_date": start.isoformat(),
+                "return_date": end.isoformat(),
+                "vehicle_class": vehicle_class,
                 "add_ons": [],
                 "young_driver_surcharge": True,
                 "payment_method_id": method.id,
             },
         )
-        return [write]
+        return refusing(task, booked)  # booked for the driver under 21, with the surcharge

@@ -299,23 +299,24 @@ def late_return_actions(b: Booking, hours: int, due: float, method: PaymentMetho
     ]
 
 
-def damage_filed(b: Booking, known: dict[str, str], waived: bool) -> Action:
-    """The damage report an agent files from a user's ``known`` facts (charge nothing if waived).
-
-    ``known`` holds "damage" as "TEXT (TYPE, AREA)", "photos" joined by " and ", "cause" as
-    "WORDS (KIND)" and "estimate" as money text.
-    """
-    estimate = float(known["estimate"].lstrip("$").replace(",", ""))
-    damage_type, area = known["damage"].rsplit("(", 1)[1].rstrip(")").split(", ")
+def damage_report(
+    b: Booking,
+    damage: tuple[str, str, str],
+    photos: list[str],
+    estimate: float,
+    charge: float,
+) -> Action:
+    """The damage report write on ``b``: ``damage`` is its type, area and cause."""
+    damage_type, area, cause = damage
     return Action(
         "file_damage_report",
         {
             "booking_id": b.booking_id,
-            "damage_type": damage_type.replace(" ", "_"),
-            "area": area.replace(" ", "_"),
-            "photos": known["photos"].split(" and "),
-            "cause": known["cause"].rsplit("(", 1)[1].rstrip(")").replace(" ", "_"),
+            "damage_type": damage_type,
+            "area": area,
+            "photos": photos,
+            "cause": cause,
             "estimated_cost": estimate,
-            "customer_charge": 0.0 if waived else estimate,
+            "customer_charge": charge,
         },
     )

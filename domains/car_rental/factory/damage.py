@@ -10,14 +10,13 @@ from tau_sim.domains.car_rental.factory.common import (
     BookingRef,
     RentalIntent,
     a_or_an,
-    booking_id_of,
-    damage_filed,
+    damage_report,
     pick_booking,
 )
 from tau_sim.domains.car_rental.rules import DAMAGE_LIMIT
 from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
@@ -101,18 +100,8 @@ class _Damage:
 
     def report(self, booking: Booking, charge: float) -> Action:
         """The damage report write."""
-        return Action(
-            "file_damage_report",
-            {
-                "booking_id": booking.booking_id,
-                "damage_type": self.damage_type,
-                "area": self.area,
-                "photos": self.photos,
-                "cause": self.kind,
-                "estimated_cost": self.estimate,
-                "customer_charge": charge,
-            },
-        )
+        damage = (self.damage_type, self.area, self.kind)
+        return damage_report(booking, damage, self.photos, self.estimate, charge)
 
 
 def _reportable(b: Booking) -> bool:
@@ -186,7 +175,7 @@ class LargeDamageTransfer(Refuses, RentalIntent):
             f"User {b.user_id} reports damage on booking {b.booking_id}: {damage.text}, "
             f"estimated at {money_text(damage.estimate)} (above the $500 limit)."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I need to report damage on {rental_text(b)}{ref.text}: "
@@ -203,11 +192,8 @@ class LargeDamageTransfer(Refuses, RentalIntent):
             ],
             summary=f"damage on {b.booking_id} estimated {money_text(damage.estimate)}: transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The large damage report filed by the agent, charged by the waiver rule."""
-        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        return [damage_filed(b, task.scenario.known_info, covered(b))]
+        # the large damage report filed by the agent, charged by the waiver rule
+        return refusing(task, damage.report(b, 0.0 if covered(b) else damage.estimate))
 
 
 class DamageDisputeTransfer(Refuses, RentalIntent):
@@ -242,7 +228,7 @@ class DamageDisputeTransfer(Refuses, RentalIntent):
             f"User {b.user_id} disputes damage report {report.report_id} on booking "
             f"{b.booking_id}: {what}, charged {money_text(report.customer_charge)}."
         )
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"After I returned {rental_text(b)}{ref.text} I was charged "
@@ -260,13 +246,6 @@ class DamageDisputeTransfer(Refuses, RentalIntent):
             summary=f"dispute of {report.report_id} ({money_text(report.customer_charge)}): "
             "transfer",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The disputed charge waived by the agent instead of the transfer."""
-        known = task.scenario.known_info
-        return [
-            Action(
-                "waive_damage_charge",
-                {"booking_id": booking_id_of(task), "report_id": known["disputed_report"]},
-            )
-        ]
+        # the disputed charge waived by the agent instead of the transfer
+        waive = {"booking_id": b.booking_id, "report_id": report.report_id}
+        return refusing(task, Action("waive_damage_charge", waive))

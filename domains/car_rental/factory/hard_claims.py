@@ -47,7 +47,7 @@ from tau_sim.domains.car_rental.rules import (
 from tau_sim.domains.car_rental.scenario import day_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory import claims
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
@@ -117,7 +117,7 @@ class YoungDriverPremiumClaim(Refuses, RentalIntent):
         self_driving = b.driver.first_name == user.name.first_name
         claim = "I am 25 already" if self_driving else f"{b.driver.first_name} is 25 already"
         city = record(db, "locations", b.pickup_location).city
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"For {words} I want four things: keep it {counted(extra, 'more day')}, until "
@@ -164,20 +164,11 @@ class YoungDriverPremiumClaim(Refuses, RentalIntent):
             f", "
             f"{coverage}, return at {branch.code}; {target} refused",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The premium class given to the driver under 25."""
-        last = task.actions[-1]
-        return [
-            Action(
-                "change_vehicle_class",
-                {
-                    "booking_id": last.arguments["booking_id"],
-                    "vehicle_class": task.scenario.known_info["new_class"],
-                    "payment_method_id": last.arguments["payment_method_id"],
-                },
-            )
-        ]
+        upgrade = Action(
+            "change_vehicle_class",
+            {"booking_id": b.booking_id, "vehicle_class": target, "payment_method_id": method.id},
+        )
+        return refusing(task, upgrade)  # the premium class given to the driver under 25
 
 
 _WAIVER_OPENINGS = (
@@ -223,7 +214,7 @@ class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
         who = self.owner(db, b, rng)
         city = record(db, "locations", b.pickup_location).city
         charge = money_text(report.customer_charge)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"After I returned {words} I was charged {charge} for {what}. I had the "
@@ -238,13 +229,9 @@ class WaiverClaimDisproven(claims.DisprovenClaim, RentalIntent):
             summary=f"waiver claimed on {b.booking_id} (none on file): {charge} for "
             f"{report.report_id} stands",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The charge waived on the user's word."""
-        b = RENTALS.meant(domain, task)
-        db = domain.new_database()
-        rid = next(r for r in b.damage_reports if record(db, "damage_reports", r).customer_charge)
-        return [Action("waive_damage_charge", {"booking_id": b.booking_id, "report_id": rid})]
+        # the charge waived on the user's word
+        waive = {"booking_id": b.booking_id, "report_id": report.report_id}
+        return refusing(task, Action("waive_damage_charge", waive))
 
 
 _LATE_OPENINGS = (

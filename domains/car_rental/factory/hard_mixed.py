@@ -33,7 +33,7 @@ from tau_sim.domains.car_rental.factory.common import (
     cancellation_refund,
     city_of,
     cost_expression,
-    damage_filed,
+    damage_report,
     late_return_actions,
     location_text,
 )
@@ -162,8 +162,9 @@ class LateReturnAndBigDamage(Chain, Mixed, RentalIntent):
             f"{money_text(estimate)}: transfer",
         )
         # the large damage filed by the agent, charged in full (or $0 with the waiver)
-        waived = "collision_damage_waiver" in b.add_ons
-        return refusing(task, damage_filed(b, task.scenario.known_info, waived))
+        charge = 0.0 if "collision_damage_waiver" in b.add_ons else estimate
+        damage = (damage_type, area, "collision")
+        return refusing(task, damage_report(b, damage, photos, estimate, charge))
 
 
 _BOOK_OPENINGS = (

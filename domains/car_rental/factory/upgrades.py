@@ -10,7 +10,6 @@ from tau_sim.domains.car_rental.data import (
     TODAY,
     Booking,
     Location,
-    User,
     rental_days,
 )
 from tau_sim.domains.car_rental.factory.common import (
@@ -28,7 +27,7 @@ from tau_sim.domains.car_rental.rules import (
 )
 from tau_sim.domains.car_rental.scenario import rental_text
 from tau_sim.domains.kit.calc import iso_day
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import method_text, money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
@@ -165,7 +164,7 @@ class PremiumUnder25Refused(Refuses, RentalIntent):
             return None
         method, who, ref = paid
         age = driver_age(b)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want to upgrade {rental_text(b)}{ref.text} to a {target} "
@@ -183,19 +182,8 @@ class PremiumUnder25Refused(Refuses, RentalIntent):
             outputs=[f"at least {PREMIUM_MIN_AGE}"],
             summary=f"{target} for a driver of {age} on {b.booking_id}: refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The premium class booked for a driver under 25."""
-        known = task.scenario.known_info
-        b: Booking = record(domain.new_database(), "bookings", booking_id_of(task))
-        user: User = record(domain.new_database(), "users", b.user_id)
-        method = next(m for m in user.payment_methods if method_text(m) == known["payment_method"])
-        write = Action(
+        upgrade = Action(
             "change_vehicle_class",
-            {
-                "booking_id": b.booking_id,
-                "vehicle_class": known["new_class"],
-                "payment_method_id": method.id,
-            },
+            {"booking_id": b.booking_id, "vehicle_class": target, "payment_method_id": method.id},
         )
-        return [write]
+        return refusing(task, upgrade)  # the premium class booked for a driver under 25

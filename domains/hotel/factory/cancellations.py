@@ -23,6 +23,7 @@ from tau_sim.domains.hotel.rules import (
 from tau_sim.domains.hotel.scenario import points_text, stay_text
 from tau_sim.domains.kit.calc import iso_day
 from tau_sim.domains.kit.factory.base import one_of
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.lookup import record
 from tau_sim.domains.kit.payments import money, money_text
 from tau_sim.domains.kit.tasks import CONFIRM, replaced, swapped
@@ -182,12 +183,13 @@ class CancellationTermsInquiry(HotelIntent):
         return [[*task.actions, cancel]]
 
 
-class NonRefundableRefundRefused(HotelIntent):
+class NonRefundableRefundRefused(Refuses, HotelIntent):
     """A refund of a non-refundable booking: refuse, write nothing."""
 
     name = "non_refundable_refund_refused"
     forbidden = True
     rules = ("non-refundable-no-refund",)
+    own_mistakes = "none"
 
     def sample(self, domain: Domain, db: Database, rng: random.Random) -> Task | None:
         """Build one task."""
@@ -205,7 +207,7 @@ class NonRefundableRefundRefused(HotelIntent):
         who = self.owner(db, r, rng)
         rid = r.reservation_id
         ref = StayRef(r, who, rng)
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"My plans changed: I want to cancel {stay_text(r)}{ref.text} and get "
@@ -218,18 +220,14 @@ class NonRefundableRefundRefused(HotelIntent):
             outputs=["non-refundable"],
             summary=f"refund of non-refundable {rid} ({money_text(net_paid(r))}): refuse",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The non-refundable booking cancelled with the full refund the user asks for."""
-        rid = reservation_id_of(task)
-        r: Reservation = record(domain.new_database(), "reservations", rid)
-        return [Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})]
+        # the non-refundable booking cancelled with the full refund the user asks for
+        cancel = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": net_paid(r)})
+        return refusing(task, cancel)
 
     def mistakes(self, domain: Domain, task: Task) -> list[list[Action]]:
-        """The booking cancelled anyway: with a full refund, and with none."""
-        rid = reservation_id_of(task)
-        unrefunded = Action("cancel_reservation", {"reservation_id": rid, "refund_amount": 0.0})
-        return [[*task.actions, *self.violations(domain, task)], [*task.actions, unrefunded]]
+        """The booking cancelled anyway: with a full refund (``gave_in``), and with none."""
+        unrefunded = replaced(task.violations[0], refund_amount=0.0)
+        return [*super().mistakes(domain, task), [*task.actions, unrefunded]]
 
 
 def _completed(r: Reservation) -> bool:

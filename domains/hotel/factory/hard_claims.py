@@ -39,7 +39,7 @@ from tau_sim.domains.hotel.rules import (
 from tau_sim.domains.hotel.scenario import HOTEL_NAMES, ROOM_TEXT, dates_text
 from tau_sim.domains.kit.factory import claims
 from tau_sim.domains.kit.factory.chains import Chain, changed
-from tau_sim.domains.kit.factory.refusals import Refuses
+from tau_sim.domains.kit.factory.refusals import Refuses, refusing
 from tau_sim.domains.kit.factory.search import card
 from tau_sim.domains.kit.lookup import pick, record
 from tau_sim.domains.kit.payments import method_text, money, money_text
@@ -79,7 +79,7 @@ class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
         r, words = found
         who = self.owner(db, r, rng)
         _, due = goodwill_points(len(r.nights))
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"About {words}: the room was never cleaned, not once. I want the goodwill "
@@ -93,13 +93,9 @@ class NeverCleanedClaim(claims.DisprovenClaim, HotelIntent):
             summary=f"'never cleaned' on {r.reservation_id}: housekeeping log has all "
             f"{counted(len(r.nights), 'night')}; no goodwill ({due:,} refused)",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """Goodwill points credited for the incident the record disproves."""
-        r = STAYS.meant(domain, task)
-        _, due = goodwill_points(len(r.nights))
+        # goodwill points credited for the incident the record disproves
         args = {"reservation_id": r.reservation_id, "points": due}
-        return [Action("credit_goodwill_points", args)]
+        return refusing(task, Action("credit_goodwill_points", args))
 
 
 _LATE_OPENINGS = (
@@ -199,7 +195,7 @@ class BlueMemberRateClaim(Chain, Refuses, HotelIntent):
         stay = dates_text(check_in.isoformat(), check_out.isoformat())
         asks_time = rng.random() < 0.5
         details = [Action("get_property_details", {"property_id": prop.property_id})]
-        return self.task(
+        task = self.task(
             domain,
             who,
             goal=f"I want a {ROOM_TEXT[room]} at {prop.name} in {prop.city} for "
@@ -237,7 +233,4 @@ class BlueMemberRateClaim(Chain, Refuses, HotelIntent):
             summary=f"{guest.user_id} (blue, says silver): member rate refused, {room} at "
             f"{prop.property_id} {check_in}..{check_out} flexible {money_text(total)}",
         )
-
-    def violations(self, domain: Domain, task: Task) -> list[Action]:
-        """The stay booked on the member rate too."""
-        return [replaced(task.actions[-1], rate_plan=MEMBER)]
+        return refusing(task, replaced(book, rate_plan=MEMBER))  # the member rate booked too
